@@ -1,0 +1,90 @@
+import LayoutCore
+import LayoutFormats
+
+/// Exit statuses (SPEC section 3, BSD sysexits).
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    /// EX_USAGE: unknown flag or engine, missing or unparsable value, conflicting flags,
+    /// index path out of range.
+    public static let usage: Int32 = 64
+    /// EX_DATAERR: malformed or invalid data, from the dataset or from a flag that parsed.
+    public static let data: Int32 = 65
+    /// EX_NOINPUT: the dataset cannot be opened.
+    public static let noInput: Int32 = 66
+    /// EX_CANTCREAT: the output file cannot be created.
+    public static let cannotCreate: Int32 = 73
+    /// EX_IOERR: a read or write error.
+    public static let ioError: Int32 = 74
+}
+
+/// An error of the command line, already worded: the single place where every failure gets
+/// its message and exit status.
+struct CLIError: Error, Equatable {
+    let status: Int32
+    let message: String
+    /// For usage errors: the engine whose `--help` the hint names (`nil`: `cvlayout --help`).
+    let usageEngine: String?
+    let isUsage: Bool
+
+    static func usage(_ message: String, engine: String?) -> CLIError {
+        CLIError(status: ExitStatus.usage, message: message, usageEngine: engine, isUsage: true)
+    }
+
+    static func data(_ message: String) -> CLIError {
+        CLIError(status: ExitStatus.data, message: message, usageEngine: nil, isUsage: false)
+    }
+
+    static func status(_ status: Int32, _ message: String) -> CLIError {
+        CLIError(status: status, message: message, usageEngine: nil, isUsage: false)
+    }
+
+    /// The stderr text: `cvlayout: error: …`, plus the usage hint for usage errors.
+    var stderrText: String {
+        var text = "cvlayout: error: \(message)\n"
+        if isUsage {
+            text += "Run 'cvlayout \(usageEngine.map { $0 + " " } ?? "")--help' for usage.\n"
+        }
+        return text
+    }
+}
+
+extension CLIError {
+    /// Words a core error, naming the flag, dataset option or JSON path that supplied the value.
+    static func from(_ error: LayoutError, options: OptionValues, datasetName: String?,
+                     dataset: Dataset?) -> CLIError {
+        func where_(_ name: String, section: Int?) -> String {
+            if let section, let dataset, section < dataset.sections.count {
+                let sectionPath = dataset.sections[section].path
+                let prefix = sectionPath.isEmpty ? "" : sectionPath + "."
+                return "\(datasetName ?? "<dataset>"): \(prefix)\(name)"
+            }
+            return options.source(of: name) ?? "--\(name)"
+        }
+        switch error {
+        case .invalidParameter(let name, let section, let value, let reason):
+            return .data("\(where_(name, section: section)): \(reason), got \(NumberFormat.string(value, precision: .full))")
+        case .invalidItem(let indexPath, let reason):
+            return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(reason)")
+        case .columnsDoNotFit(let section, let columns, let columnWidth, let available):
+            let place = where_("columns", section: section)
+            return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
+                         + "(column width \(NumberFormat.string(columnWidth)))")
+        case .supplementaryTooWide(let kind, let section, let width):
+            return .data("--\(kind)-insets: the \(kind) of section \(section) would be \(NumberFormat.string(width)) points wide")
+        case .nonFiniteLayout(let what):
+            return .data("the layout's numbers are not finite (\(what)): sizes overflow when summed")
+        case .tooManyElements(let count, let limit):
+            return .data("\(count) elements: more than the limit of \(limit)")
+        }
+    }
+
+    /// Words a dataset error: `file: path: message` or `file:line:column: message`.
+    static func from(_ error: DatasetError, file: String) -> CLIError {
+        switch error {
+        case .syntax(let line, let column, let message):
+            return .data("\(file):\(line):\(column): invalid JSON: \(message)")
+        case .invalidValue(let path, let message):
+            return .data("\(file): \(path): \(message)")
+        }
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import LayoutCore
+import LayoutFormats
+
+/// The program's version; `--version` prints it.
+public let cvlayoutVersion = "0.1.0"
+
+/// What one run of the command line produced.
+public struct CommandResult: Equatable, Sendable {
+    /// Bytes written to standard output.
+    public var stdout: [UInt8]
+    /// Text written to standard error.
+    public var stderr: String
+    /// Exit status (`ExitStatus`).
+    public var status: Int32
+
+    /// Standard output as text.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs `cvlayout` with `arguments` (without the program name), reading `stdin` if the
+/// dataset is `-`, and returns everything it printed: the testable entry point.
+/// - Complexity: that of the layout and writer; the output is kept in memory.
+public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() }) -> CommandResult {
+    var stdoutBytes: [UInt8] = []
+    var stderrText = ""
+    let status = run(arguments: arguments, stdin: stdin,
+                     stdout: { stdoutBytes.append(contentsOf: $0) },
+                     stderr: { stderrText += $0 })
+    return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
+}
+
+/// Runs `cvlayout`, streaming standard output to `stdout` in large chunks and messages to
+/// `stderr`. Nothing reaches `stdout` unless the layout succeeded.
+/// - Returns: the exit status.
+public func run(arguments: [String], stdin: @escaping () throws -> Data,
+                stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
+                stderr: (String) -> Void) -> Int32 {
+    do {
+        try Invocation(arguments: arguments, stdin: stdin, stdout: stdout).execute()
+        return ExitStatus.success
+    } catch let error as CLIError {
+        stderr(error.stderrText)
+        return error.status
+    } catch let error as BrokenPipe {
+        _ = error
+        return ExitStatus.success  // the reader went away (`| head`): end quietly
+    } catch {
+        stderr("cvlayout: error: \(error)\n")
+        return ExitStatus.ioError
+    }
+}
+
+/// Thrown by a stdout sink whose reader has closed the pipe; the run ends quietly.
+public struct BrokenPipe: Error {
+    public init() {}
+}
+
+/// One run: parse, read, lay out, write.
+private struct Invocation {
+    let arguments: [String]
+    let stdin: () throws -> Data
+    let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
+
+    func execute() throws {
+        guard let first = arguments.first else {
+            throw CLIError.usage("no engine given (try 'cvlayout engines')", engine: nil)
+        }
+        switch first {
+        case "-h", "--help", "help":
+            return try emit(globalHelp())
+        case "--version", "-V":
+            return try emit("cvlayout \(cvlayoutVersion)\n")
+        case "engines":
+            if arguments.count > 1 { throw CLIError.usage("'engines' takes no arguments", engine: nil) }
+            let width = engineRegistry.map(\.name.count).max() ?? 0
+            return try emit(engineRegistry.map { $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n" }.joined())
+        default:
+            break
+        }
+        guard let descriptor = engine(named: first) else {
+            var message = "unknown engine '\(first)'"
+            if first.hasPrefix("-") {
+                message = "expected an engine before options, got '\(first)'"
+            } else if let near = nearest(first, among: engineRegistry.map(\.name) + ["engines"]) {
+                message += "; did you mean '\(near)'?"
+            }
+            throw CLIError.usage(message, engine: nil)
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+            return try emit(engineHelp(descriptor))
+        }
+        var parsed = try ArgumentParser.parse(rest, engine: descriptor)
+        try execute(descriptor, &parsed)
+    }
+
+    private func execute(_ descriptor: EngineDescriptor, _ parsed: inout ParsedArguments) throws {
+        var options = parsed.options
+
+        // Conflicts and the output destination, before anything is read.
+        if options.has("item") && options.has("rect") {
+            throw CLIError.usage("--item and --rect cannot be used together", engine: descriptor.name)
+        }
+        if parsed.dataset != nil && options.has("count") {
+            throw CLIError.usage("--count sets the size of the embedded data; it cannot be used with a DATASET",
+                                 engine: descriptor.name)
+        }
+
+        // The dataset, its options merged under the command line's.
+        var dataset: Dataset? = nil
+        var datasetName: String? = nil
+        if let path = parsed.dataset {
+            let name = path == "-" ? "<stdin>" : path
+            datasetName = name
+            let data = try read(path, name: name)
+            do {
+                dataset = try DatasetDecoder.decode(data, schema: descriptor.schema)
+            } catch let error as DatasetError {
+                throw CLIError.from(error, file: name)
+            }
+            try merge(dataset!.options, into: &options, descriptor: descriptor, file: name)
+        }
+
+        let format = try outputFormat(options)
+        let precision = try outputPrecision(options)
+        let bounds = Size(width: try options.number("width", default: 390),
+                          height: try options.number("height", default: 844))
+        for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
+            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(NumberFormat.string(value, precision: .full))")
+        }
+        let offset = try finitePoint(options, "offset", default: .zero)
+        let count = try options.integer("count", default: descriptor.defaultCount)
+        guard count >= 0, count <= maximumElementCount else {
+            throw CLIError.data("--count: expected an integer from 0 to \(maximumElementCount), got \(count)")
+        }
+        let seed = try seedValue(options)
+        let scale: Double? = try options.has("scale") ? options.number("scale", default: 1) : nil
+        if let scale, !(scale.isFinite && scale > 0) {
+            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(NumberFormat.string(scale, precision: .full))")
+        }
+        let rect = try options.rect("rect")
+        if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
+            throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0")
+        }
+        let item = try options.indexPath("item")
+        let target = try options.has("target-offset") ? finitePoint(options, "target-offset", default: .zero) : nil
+        let velocity = try finitePoint(options, "velocity", default: .zero)
+        var outputOptions = OutputOptions()
+        outputOptions.precision = precision
+        outputOptions.labels = !(try options.flag("no-labels"))
+        outputOptions.queryRect = rect
+
+        // The layout.
+        var layout: CollectionLayout
+        do {
+            layout = try descriptor.layout(EngineInput(options: options, dataset: dataset, bounds: bounds,
+                                                       contentOffset: offset, count: count, seed: seed))
+            if let scale { layout.snapToPixels(scale: scale) }
+            if let target {
+                layout.targetContentOffset = descriptor.targetContentOffset?(layout, target, velocity) ?? target
+            }
+            try layout.validateFinite()
+        } catch let error as LayoutError {
+            throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
+        }
+
+        // The query.
+        var selection: [Int]? = nil
+        if let rect {
+            selection = layout.elementIndices(in: rect)
+        } else if let item {
+            guard let index = layout.elementIndex(ofItemAt: item) else {
+                throw CLIError.usage("--item \(item): no such item (index path out of range; "
+                                     + "\(layout.numberOfSections) sections)", engine: descriptor.name)
+            }
+            selection = [index]
+        }
+
+        // The output.
+        if let path = try options.text("output") {
+            try OutputFile.write(to: path) { sink in
+                let buffer = OutputBuffer(precision: precision, sink: sink)
+                try format.write(layout, selection: selection, options: outputOptions, to: buffer)
+            }
+        } else {
+            let buffer = OutputBuffer(precision: precision, sink: stdout)
+            try format.write(layout, selection: selection, options: outputOptions, to: buffer)
+        }
+    }
+
+    // MARK: - Pieces
+
+    private func emit(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try stdout($0) }
+    }
+
+    private func read(_ path: String, name: String) throws -> Data {
+        if path == "-" {
+            do { return try stdin() } catch {
+                throw CLIError.status(ExitStatus.ioError, "<stdin>: cannot read: \(describe(error))")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: no such file")
+        }
+        if isDirectory.boolValue {
+            throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: is a directory")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: permission denied")
+        }
+        defer { try? handle.close() }
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw CLIError.status(ExitStatus.ioError, "\(name): cannot read: \(describe(error))")
+        }
+    }
+
+    private func merge(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
+                       descriptor: EngineDescriptor, file: String) throws {
+        let known = knownOptions(for: descriptor.name)
+        for option in datasetOptions {
+            guard let spec = known.first(where: { $0.name == option.key }) else {
+                var message = "\(file): \(option.path): unknown option for \(descriptor.name)"
+                if let near = nearest(option.key, among: known.filter(\.allowedInDataset).map(\.name)) {
+                    message += "; did you mean '\(near)'?"
+                }
+                throw CLIError.data(message)
+            }
+            guard spec.allowedInDataset else {
+                throw CLIError.data("\(file): \(option.path): '\(option.key)' can only be given on the command line")
+            }
+            if spec.valueName == nil, case .bool = option.value {} else if spec.valueName == nil {
+                throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
+            }
+            if options.values[option.key] == nil {  // the command line wins
+                options.values[option.key] = OptionValue(raw: option.value,
+                                                         origin: .dataset(file: file, path: option.path))
+            }
+        }
+    }
+
+    private func outputFormat(_ options: OptionValues) throws -> OutputFormat {
+        if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
+        if let output = try options.text("output") {
+            let ext = (output as NSString).pathExtension.lowercased()
+            if let format = OutputFormat(rawValue: ext) { return format }
+        }
+        return .json
+    }
+
+    private func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
+        guard let value = options.values["precision"] else { return .standard }
+        if try options.text("precision") == "full" { return .full }
+        guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
+            throw options.malformed("precision", value, expected: "an integer from 0 to 15 or 'full'")
+        }
+        return .decimals(n)
+    }
+
+    private func seedValue(_ options: OptionValues) throws -> UInt64 {
+        guard let value = options.values["seed"] else { return 1 }
+        guard let text = try options.text("seed"), let seed = UInt64(text) else {
+            throw options.malformed("seed", value, expected: "an integer from 0 to 18446744073709551615")
+        }
+        return seed
+    }
+
+    private func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
+        let p = try options.point(name, default: fallback)
+        guard p.isFinite else { throw CLIError.data("\(options.source(of: name)!): expected finite numbers") }
+        return p
+    }
+}
+
+/// A short description of a Foundation error.
+func describe(_ error: Error) -> String {
+    let ns = error as NSError
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    return ns.localizedDescription
+}

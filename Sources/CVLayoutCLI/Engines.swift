@@ -1,0 +1,64 @@
+import LayoutCore
+import LayoutFormats
+
+/// What an engine receives from the command line.
+struct EngineInput {
+    /// Every option of the run (global and the engine's), typed on access.
+    let options: OptionValues
+    /// The decoded dataset, or `nil` for the embedded default data.
+    let dataset: Dataset?
+    /// `--width`, `--height`.
+    let bounds: Size
+    /// `--offset`.
+    let contentOffset: Point
+    /// `--count`, or the engine's default count.
+    let count: Int
+    /// `--seed`.
+    let seed: UInt64
+}
+
+/// One engine of the registry: its name, help, options, dataset schema and layout function.
+/// Adding an engine adds its core file, its command file, its tests, and one line to
+/// `engineRegistry`.
+struct EngineDescriptor: Sendable {
+    /// The command-line name.
+    let name: String
+    /// One line for `cvlayout engines` and help.
+    let summary: String
+    /// What a DATASET holds and what runs without one, for help.
+    let datasetHelp: String
+    /// The engine's own options (the global ones are added by the parser).
+    let options: [OptionSpec]
+    /// How its datasets are decoded.
+    let schema: DatasetSchema
+    /// Items of the embedded data when `--count` is absent.
+    let defaultCount: Int
+    /// Computes the layout.
+    let layout: @Sendable (EngineInput) throws -> CollectionLayout
+    /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
+    /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
+    /// offset unchanged.
+    var targetContentOffset: (@Sendable (CollectionLayout, Point, Point) -> Point)? = nil
+}
+
+/// Every engine, in `cvlayout engines` order.
+let engineRegistry: [EngineDescriptor] = [
+    waterfallEngine,
+    ringEngine,
+]
+
+func engine(named name: String) -> EngineDescriptor? {
+    engineRegistry.first { $0.name == name }
+}
+
+/// The global options followed by `engine`'s.
+func knownOptions(for engine: String) -> [OptionSpec] {
+    globalOptions + (engineRegistry.first { $0.name == engine }?.options ?? [])
+}
+
+/// Heights of the embedded random data (SPEC section 6): `base + r % spread` for each next
+/// SplitMix64 value `r`.
+func embeddedHeights(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) -> [Double] {
+    var generator = SplitMix64(seed: seed)
+    return (0..<count).map { _ in base + Double(generator.next() % spread) }
+}

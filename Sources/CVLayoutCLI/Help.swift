@@ -1,0 +1,52 @@
+/// `cvlayout --help`.
+func globalHelp() -> String {
+    var text = """
+        cvlayout \(cvlayoutVersion): UICollectionView layouts computed on the command line
+
+        USAGE: cvlayout ENGINE [OPTIONS] [DATASET]   lay out DATASET (a JSON file; '-' = stdin)
+               cvlayout engines                      list the engines
+               cvlayout ENGINE --help                that engine's options and defaults
+               cvlayout --version
+
+        Without DATASET an engine runs on its embedded default data:
+          cvlayout ring -f svg > ring.svg
+
+        ENGINES:
+
+        """
+    let width = engineRegistry.map(\.name.count).max() ?? 0
+    for engine in engineRegistry {
+        text += "  " + engine.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + engine.summary + "\n"
+    }
+    text += "\nOPTIONS (every engine):\n" + optionLines(globalOptions)
+    text += """
+
+        Flags may also be given in the dataset's "options" object; the command line wins.
+        Exit status: 0 success, 64 usage, 65 bad data, 66 DATASET unreadable,
+        73 output file cannot be created, 74 read/write error.
+
+        """
+    return text
+}
+
+/// `cvlayout ENGINE --help`.
+func engineHelp(_ engine: EngineDescriptor) -> String {
+    var text = "USAGE: cvlayout \(engine.name) [OPTIONS] [DATASET]\n\n"
+    text += engine.summary.prefix(1).uppercased() + engine.summary.dropFirst() + ".\n\n"
+    text += engine.datasetHelp + "\n\n"
+    text += "\(engine.name.uppercased()) OPTIONS:\n" + optionLines(engine.options)
+    text += "\nOPTIONS (every engine):\n" + optionLines(globalOptions)
+    return text
+}
+
+private func optionLines(_ options: [OptionSpec]) -> String {
+    let width = max(24, (options.map(\.synopsis.count).max() ?? 0) + 2)
+    var text = ""
+    for option in options {
+        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: "|") }
+        if option.valueName != nil { line += " (default: \(option.defaultText))" }
+        text += line + "\n"
+    }
+    return text
+}

@@ -1,0 +1,241 @@
+import LayoutCore
+import LayoutFormats
+
+/// One option of the command line. Help, parsing and dataset `"options"` all read this
+/// table, so they cannot drift apart.
+public struct OptionSpec: Sendable {
+    /// Long name without dashes (`columns`); also the dataset `"options"` key.
+    public let name: String
+    /// Short form, if any (`f` for `-f`).
+    public let short: Character?
+    /// Placeholder of the value in help (`N`, `X,Y`); `nil` for a switch that takes no value.
+    public let valueName: String?
+    /// Default as shown in help.
+    public let defaultText: String
+    /// One-line description.
+    public let help: String
+    /// The accepted values of an enumerated option, in help order.
+    public let choices: [String]
+    /// Whether a dataset's `"options"` may set it (false for `output`, `count`, `seed`).
+    public let allowedInDataset: Bool
+
+    /// Creates an option that takes a value.
+    public static func value(_ name: String, short: Character? = nil, _ valueName: String, default defaultText: String,
+                             _ help: String, choices: [String] = [], allowedInDataset: Bool = true) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, defaultText: defaultText, help: help,
+                   choices: choices, allowedInDataset: allowedInDataset)
+    }
+
+    /// Creates a switch (present or absent).
+    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, short: nil, valueName: nil, defaultText: "off", help: help, choices: [],
+                   allowedInDataset: true)
+    }
+
+    /// `-f, --format FORMAT` as shown in help.
+    var synopsis: String {
+        var text = short.map { "-\($0), " } ?? "    "
+        text += "--" + name
+        if let valueName { text += " " + valueName }
+        return text
+    }
+}
+
+/// The options every engine takes (SPEC section 2).
+let globalOptions: [OptionSpec] = [
+    .value("format", short: "f", "FORMAT", default: "json, or -o's extension", "output format",
+           choices: OutputFormat.allCases.map(\.rawValue)),
+    .value("output", short: "o", "FILE", default: "stdout",
+           "write to FILE atomically (temporary file, then rename)", allowedInDataset: false),
+    .value("width", "W", default: "390", "the collection view's bounds width, points"),
+    .value("height", "H", default: "844", "the collection view's bounds height, points"),
+    .value("offset", "X,Y", default: "0,0", "contentOffset: the visible bounds' origin, points"),
+    .value("rect", "X,Y,W,H", default: "all elements", "output only layoutAttributesForElements(in: rect)"),
+    .value("item", "S:I", default: "-", "output only the cell at index path S:I (I alone means 0:I)"),
+    .value("target-offset", "X,Y", default: "-",
+           "also compute targetContentOffset(forProposedContentOffset: X,Y, withScrollingVelocity:)"),
+    .value("velocity", "VX,VY", default: "0,0", "scrolling velocity for --target-offset, points/ms"),
+    .value("scale", "S", default: "no snapping", "snap frames to the device pixels of a screen of scale S"),
+    .value("precision", "N|full", default: "3", "decimals of printed numbers (0-15), or full: shortest round-trip"),
+    .value("count", "N", default: "per engine", "number of items of the embedded data (no DATASET)",
+           allowedInDataset: false),
+    .value("seed", "N", default: "1", "seed of the embedded random data", allowedInDataset: false),
+    .flag("no-labels", "SVG: leave out the item numbers"),
+]
+
+/// Where an option's value came from, for messages and exit statuses.
+enum OptionOrigin: Equatable {
+    /// Given on the command line as `--name`.
+    case commandLine
+    /// Given in the dataset's `"options"`; `file` names the dataset, `path` the JSON path.
+    case dataset(file: String, path: String)
+}
+
+/// An option's value before it is interpreted.
+struct OptionValue {
+    var raw: DatasetOption.Value
+    var origin: OptionOrigin
+}
+
+/// The options of one run, by long name, with typed accessors that report bad values with
+/// the right origin: a command-line value that does not parse is a usage error (64), one
+/// from the dataset is bad data (65).
+struct OptionValues {
+    var values: [String: OptionValue] = [:]
+    /// The engine, for usage hints.
+    let engine: String
+
+    func has(_ name: String) -> Bool { values[name] != nil }
+
+    func flag(_ name: String) throws -> Bool {
+        guard let v = values[name] else { return false }
+        if case .bool(let b) = v.raw { return b }
+        throw malformed(name, v, expected: "true or false")
+    }
+
+    /// The value as text (numbers in their shortest form).
+    func text(_ name: String) throws -> String? {
+        guard let v = values[name] else { return nil }
+        switch v.raw {
+        case .string(let s): return s
+        case .number(let d): return NumberFormat.string(d, precision: .full)
+        case .bool: throw malformed(name, v, expected: "a value")
+        }
+    }
+
+    func number(_ name: String, default fallback: Double) throws -> Double {
+        guard let v = values[name] else { return fallback }
+        if case .number(let d) = v.raw { return d }
+        guard let s = try text(name), let d = ValueSyntax.number(s) else {
+            throw malformed(name, v, expected: "a number")
+        }
+        return d
+    }
+
+    func integer(_ name: String, default fallback: Int) throws -> Int {
+        guard let v = values[name] else { return fallback }
+        guard let s = try text(name), let n = ValueSyntax.integer(s) else {
+            throw malformed(name, v, expected: "an integer")
+        }
+        return n
+    }
+
+    func point(_ name: String, default fallback: Point) throws -> Point {
+        guard let v = values[name] else { return fallback }
+        guard let s = try text(name), let p = ValueSyntax.point(s) else {
+            throw malformed(name, v, expected: "X,Y")
+        }
+        return p
+    }
+
+    func size(_ name: String, default fallback: Size) throws -> Size {
+        guard let v = values[name] else { return fallback }
+        guard let s = try text(name), let p = ValueSyntax.size(s) else {
+            throw malformed(name, v, expected: "W,H or one number")
+        }
+        return p
+    }
+
+    func insets(_ name: String, default fallback: EdgeInsets) throws -> EdgeInsets {
+        guard let v = values[name] else { return fallback }
+        guard let s = try text(name), let p = ValueSyntax.insets(s) else {
+            throw malformed(name, v, expected: "T,L,B,R or one number")
+        }
+        return p
+    }
+
+    func rect(_ name: String) throws -> Rect? {
+        guard let v = values[name] else { return nil }
+        guard let s = try text(name), let r = ValueSyntax.rect(s) else {
+            throw malformed(name, v, expected: "X,Y,W,H")
+        }
+        return r
+    }
+
+    func indexPath(_ name: String) throws -> IndexPath? {
+        guard let v = values[name] else { return nil }
+        guard let s = try text(name), let p = ValueSyntax.indexPath(s) else {
+            throw malformed(name, v, expected: "S:I or I, non-negative integers")
+        }
+        return p
+    }
+
+    func choice<T: RawRepresentable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
+        guard let v = values[name] else { return fallback }
+        guard let s = try text(name), let c = T(rawValue: s) else {
+            let spec = knownOptions(for: engine).first { $0.name == name }
+            let choices = spec?.choices ?? []
+            var message = "expected one of \(choices.joined(separator: ", "))"
+            if let s = try? text(name), let near = nearest(s, among: choices) { message += " (did you mean '\(near)'?)" }
+            throw malformed(name, v, expected: message, verbatim: true)
+        }
+        return c
+    }
+
+    /// `--name: expected X, got 'v'` (64) or `file: options.name: expected X, got "v"` (65).
+    func malformed(_ name: String, _ v: OptionValue, expected: String, verbatim: Bool = false) -> CLIError {
+        let shown: String
+        switch v.raw {
+        case .string(let s): shown = s
+        case .number(let d): shown = NumberFormat.string(d, precision: .full)
+        case .bool(let b): shown = b ? "true" : "false"
+        }
+        let what = verbatim ? expected : "expected \(expected)"
+        switch v.origin {
+        case .commandLine:
+            return .usage("--\(name): \(what), got '\(shown)'", engine: engine)
+        case .dataset(let file, let path):
+            return .data("\(file): \(path): \(what), got \(quotedForMessage(v.raw))")
+        }
+    }
+
+    /// The message prefix naming where `name`'s value came from.
+    func source(of name: String) -> String? {
+        guard let v = values[name] else { return nil }
+        switch v.origin {
+        case .commandLine: return "--\(name)"
+        case .dataset(let file, let path): return "\(file): \(path)"
+        }
+    }
+}
+
+func quotedForMessage(_ raw: DatasetOption.Value) -> String {
+    switch raw {
+    case .string(let s): return "\"\(s)\""
+    case .number(let d): return NumberFormat.string(d, precision: .full)
+    case .bool(let b): return b ? "true" : "false"
+    }
+}
+
+/// The nearest of `candidates` to `word` by edit distance, when close enough to be a typo.
+func nearest(_ word: String, among candidates: [String]) -> String? {
+    var best: (String, Int)? = nil
+    for candidate in candidates {
+        let d = editDistance(word, candidate)
+        if d < (best?.1 ?? Int.max) { best = (candidate, d) }
+    }
+    guard let (candidate, distance) = best else { return nil }
+    let limit = max(1, min(3, candidate.count / 3))
+    if distance <= limit { return candidate }
+    // A prefix (`--col` for `--columns`) also counts.
+    if word.count >= 3, candidate.hasPrefix(word) { return candidate }
+    return nil
+}
+
+/// Levenshtein distance. - Complexity: O(|a|·|b|).
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                             previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Writes an output file atomically: into a temporary file in the same directory, renamed
+/// over the destination only after everything was written. On any error the temporary file
+/// is removed and an existing destination is left as it was.
+enum OutputFile {
+    /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
+    /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
+    ///   rename error; errors `body` throws pass through after the cleanup.
+    static func write(to path: String, _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+        if path.isEmpty { throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '': empty path") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': is a directory")
+        }
+        if let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
+           type != .typeRegular, type != .typeSymbolicLink {
+            // A device or FIFO (/dev/null, /dev/full, a named pipe): cannot be replaced by a
+            // rename, so write to it directly.
+            return try writeDirectly(to: path, body)
+        }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        var closed = false
+        var renamed = false
+        defer {
+            if !closed { close(fd) }
+            if !renamed { unlink(temporary) }
+        }
+        try body { chunk in try writeAll(fd, chunk, path: path) }
+        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
+            throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
+        closed = true
+        if close(fd) != 0 {
+            throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
+        // Keep an existing file's permissions.
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           let permissions = attributes[.posixPermissions] as? NSNumber {
+            chmod(temporary, mode_t(permissions.uint16Value))
+        }
+        guard rename(temporary, path) == 0 else {
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        renamed = true
+    }
+
+    private static func writeDirectly(to path: String,
+                                      _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot open output file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        try body { chunk in try writeAll(fd, chunk, path: path) }
+    }
+
+    /// Writes all of `chunk` to `fd`, retrying on EINTR and short writes.
+    static func writeAll(_ fd: Int32, _ chunk: UnsafeBufferPointer<UInt8>, path: String) throws {
+        var offset = 0
+        while offset < chunk.count {
+            let n = Foundation.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+}

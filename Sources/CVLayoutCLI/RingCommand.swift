@@ -1,0 +1,71 @@
+import LayoutCore
+import LayoutFormats
+
+/// `cvlayout ring`: options (SPEC sections 6 and 7), the mapping onto `RingLayout`, and the
+/// heart path.
+let ringEngine = EngineDescriptor(
+    name: "ring",
+    summary: "concentric rings of avatars with the \"send a heart\" path (seed 000)",
+    datasetHelp: """
+        DATASET: ring counts [1, 6, 12, 18] or {"rings": [1, 6, 12, 18]}; ring s is section s.
+        Without DATASET: [1, 6, 12, 18]; with --count N: N rings of 1, 6, 12, … (6·s) items.
+        """,
+    options: [
+        .value("radius", "PT", default: "60", "radius base"),
+        .value("ring-spacing", "PT", default: "30", "base step between rings"),
+        .value("ring-spacing-growth", "PT", default: "5", "growth of the step per ring"),
+        .value("item-size", "PT", default: "40", "side of ring 0's items"),
+        .value("shrink", "F", default: "0.8", "item side factor per ring outward"),
+        .value("start-angle", "DEG", default: "-90", "angle of item 0 of each ring (0 = 3 o'clock)"),
+        .value("direction", "DIR", default: "clockwise", "direction items advance",
+               choices: RotationDirection.allCases.map(\.rawValue)),
+        .value("heart-from", "S:I", default: "item 0 of the outermost non-empty ring",
+               "the avatar the heart starts from"),
+        .value("heart-to", "S:I", default: "0:0", "the avatar the heart flies to (seed style: 0:0 only)"),
+        .value("heart-style", "STYLE", default: "seed", "how the heart path is built",
+               choices: HeartStyle.allCases.map(\.rawValue)),
+        .flag("no-heart", "leave out the heart path"),
+    ],
+    schema: .ringCounts,
+    defaultCount: 4,
+    layout: { input in
+        let o = input.options
+        var layout = RingLayout()
+        layout.radius = try o.number("radius", default: layout.radius)
+        layout.ringSpacing = try o.number("ring-spacing", default: layout.ringSpacing)
+        layout.ringSpacingGrowth = try o.number("ring-spacing-growth", default: layout.ringSpacingGrowth)
+        layout.itemSize = try o.number("item-size", default: layout.itemSize)
+        layout.shrink = try o.number("shrink", default: layout.shrink)
+        layout.startAngle = try o.number("start-angle", default: layout.startAngle)
+        layout.direction = try o.choice("direction", default: layout.direction)
+        let style: HeartStyle = try o.choice("heart-style", default: .seed)
+        let from = try o.indexPath("heart-from")
+        let to = try o.indexPath("heart-to") ?? IndexPath(item: 0, section: 0)
+        if style == .seed && to != IndexPath(item: 0, section: 0) {
+            throw CLIError.usage("--heart-to \(to): the seed style always ends at the centre, 0:0", engine: "ring")
+        }
+        let noHeart = try o.flag("no-heart")
+
+        let counts: [Int]
+        if let dataset = input.dataset {
+            counts = dataset.sections.map(\.items.count)
+        } else {
+            // The seed's rings: 1 in the centre, then 6·s.
+            counts = (0..<input.count).map { $0 == 0 ? 1 : 6 * $0 }
+        }
+        var result = try layout.layout(ringCounts: counts, bounds: input.bounds)
+        result.contentOffset = input.contentOffset
+        if !noHeart {
+            if let from {
+                guard let path = HeartPath.seed(from: from, in: result) else {
+                    throw CLIError.usage("--heart-from \(from): no such item (index path out of range)",
+                                         engine: "ring")
+                }
+                result.heartPath = path
+            } else if let start = HeartPath.defaultStart(in: result) {
+                result.heartPath = HeartPath.seed(from: start, in: result)
+            }
+        }
+        return result
+    }
+)

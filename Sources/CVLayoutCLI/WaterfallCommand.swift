@@ -1,0 +1,58 @@
+import LayoutCore
+import LayoutFormats
+
+/// `cvlayout waterfall`: options (SPEC section 6) and the mapping onto `WaterfallLayout`.
+let waterfallEngine = EngineDescriptor(
+    name: "waterfall",
+    summary: "columns of varying height (seeds 000, 001; CHTCollectionViewWaterfallLayout)",
+    datasetHelp: """
+        DATASET: item heights [120, 80, …], sizes [[w,h], …] scaled to the column width,
+        {"count": N} (each --item-height tall) or {"sections": [{"heights": […], "header": 40,
+        "footer": 20, "columns": 2, "insets": "10,10,10,10"}, …]}.
+        Without DATASET: --count (50) heights 50 + r % 100, r from SplitMix64(--seed).
+        """,
+    options: [
+        .value("columns", "N", default: "3", "number of columns"),
+        .value("column-spacing", "PT", default: "10", "gap between columns (minimumColumnSpacing)"),
+        .value("item-spacing", "PT", default: "10", "gap between items of a column (minimumInteritemSpacing)"),
+        .value("insets", "T,L,B,R", default: "0", "sectionInset of every section (one number: all four)"),
+        .value("order", "ORDER", default: "shortest-first", "which column takes the next item",
+               choices: WaterfallOrder.allCases.map(\.rawValue)),
+        .value("tolerance", "PT", default: "0.001", "columns within this of the shortest count as shortest"),
+        .value("header-height", "PT", default: "0", "section header height (0: no header)"),
+        .value("footer-height", "PT", default: "0", "section footer height (0: no footer)"),
+        .value("header-insets", "T,L,B,R", default: "0", "insets around each header"),
+        .value("footer-insets", "T,L,B,R", default: "0", "insets around each footer"),
+        .value("min-content-height", "PT", default: "0", "minimum contentSize height"),
+        .value("item-height", "PT", default: "100", "height of the items of {\"count\": N} data"),
+    ],
+    schema: .items,
+    defaultCount: 50,
+    layout: { input in
+        let o = input.options
+        var layout = WaterfallLayout()
+        layout.columnCount = try o.integer("columns", default: layout.columnCount)
+        layout.minimumColumnSpacing = try o.number("column-spacing", default: layout.minimumColumnSpacing)
+        layout.minimumInteritemSpacing = try o.number("item-spacing", default: layout.minimumInteritemSpacing)
+        layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
+        layout.order = try o.choice("order", default: layout.order)
+        layout.tolerance = try o.number("tolerance", default: layout.tolerance)
+        layout.headerHeight = try o.number("header-height", default: layout.headerHeight)
+        layout.footerHeight = try o.number("footer-height", default: layout.footerHeight)
+        layout.headerInset = try o.insets("header-insets", default: layout.headerInset)
+        layout.footerInset = try o.insets("footer-insets", default: layout.footerInset)
+        layout.minimumContentHeight = try o.number("min-content-height", default: layout.minimumContentHeight)
+        layout.itemHeight = try o.number("item-height", default: layout.itemHeight)
+
+        let sections: [WaterfallSection]
+        if let dataset = input.dataset {
+            sections = dataset.sections.map {
+                WaterfallSection(items: $0.items, columnCount: $0.columns, sectionInset: $0.insets,
+                                 headerHeight: $0.header, footerHeight: $0.footer)
+            }
+        } else {
+            sections = [WaterfallSection(items: .heights(embeddedHeights(count: input.count, seed: input.seed)))]
+        }
+        return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset)
+    }
+)

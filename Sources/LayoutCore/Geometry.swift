@@ -1,0 +1,195 @@
+// Geometry value types with UIKit's names and conventions: points, origin at the content's
+// top-left corner, y grows downward. Only the C math library, no Foundation, no I/O.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A point in the content's coordinate space, in points (UIKit's `CGPoint`).
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal coordinate, points, growing to the right.
+    public var x: Double
+    /// Vertical coordinate, points, growing downward.
+    public var y: Double
+
+    /// Creates a point at (`x`, `y`), points.
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// The origin (0, 0).
+    public static let zero = Point(x: 0, y: 0)
+
+    /// Whether both coordinates are finite.
+    public var isFinite: Bool { x.isFinite && y.isFinite }
+
+    /// Squared Euclidean distance to `other`, points².
+    public func squaredDistance(to other: Point) -> Double {
+        let dx = x - other.x, dy = y - other.y
+        return dx * dx + dy * dy
+    }
+
+    /// The midpoint between `self` and `other`.
+    public func midpoint(_ other: Point) -> Point {
+        Point(x: (x + other.x) / 2, y: (y + other.y) / 2)
+    }
+
+    public var description: String { "(\(x), \(y))" }
+}
+
+/// A width and a height, points (UIKit's `CGSize`).
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// Width, points.
+    public var width: Double
+    /// Height, points.
+    public var height: Double
+
+    /// Creates a size of `width` × `height` points.
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The empty size.
+    public static let zero = Size(width: 0, height: 0)
+
+    public var description: String { "\(width)×\(height)" }
+}
+
+/// An axis-aligned rectangle, points (UIKit's `CGRect`, always standardized:
+/// width and height are never negative in what the engines produce).
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// Top-left corner.
+    public var origin: Point
+    /// Extent.
+    public var size: Size
+
+    /// Creates the rectangle with top-left corner (`x`, `y`) and extent `width` × `height`.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        origin = Point(x: x, y: y)
+        size = Size(width: width, height: height)
+    }
+
+    /// Creates the rectangle of `size` centred on `center`.
+    public init(center: Point, size: Size) {
+        self.init(x: center.x - size.width / 2, y: center.y - size.height / 2,
+                  width: size.width, height: size.height)
+    }
+
+    /// Creates the rectangle spanning the edges `minX…maxX`, `minY…maxY`.
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    public var minX: Double { origin.x }
+    public var minY: Double { origin.y }
+    public var maxX: Double { origin.x + size.width }
+    public var maxY: Double { origin.y + size.height }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
+    public var width: Double { size.width }
+    public var height: Double { size.height }
+    /// The centre point (UIKit's `center` of a view with this frame).
+    public var center: Point { Point(x: midX, y: midY) }
+
+    /// Whether every coordinate and extent is finite.
+    public var isFinite: Bool {
+        origin.x.isFinite && origin.y.isFinite && size.width.isFinite && size.height.isFinite
+            && maxX.isFinite && maxY.isFinite
+    }
+
+    /// Strict overlap, as SPEC section 2 defines rect queries: rectangles that only touch
+    /// along an edge do not intersect (unlike `CGRectIntersectsRect` for zero-area rects).
+    /// - Complexity: O(1).
+    public func intersects(_ other: Rect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    public var description: String { "(\(minX), \(minY), \(width), \(height))" }
+}
+
+/// Insets of a rectangle's four edges, points (UIKit's `UIEdgeInsets`, same field order as
+/// its initializer and as the `T,L,B,R` flag syntax).
+public struct EdgeInsets: Hashable, Sendable {
+    public var top: Double
+    public var left: Double
+    public var bottom: Double
+    public var right: Double
+
+    /// Creates insets `top`, `left`, `bottom`, `right`, points.
+    public init(top: Double, left: Double, bottom: Double, right: Double) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+
+    /// The same inset on all four edges.
+    public init(all value: Double) {
+        self.init(top: value, left: value, bottom: value, right: value)
+    }
+
+    /// No insets.
+    public static let zero = EdgeInsets(all: 0)
+}
+
+/// A 2-D affine transform `[a b c d tx ty]` (UIKit's `CGAffineTransform`), applied to a
+/// view about its centre. A point maps to `(a·x + c·y + tx, b·x + d·y + ty)`.
+public struct AffineTransform: Hashable, Sendable {
+    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+
+    /// Creates the matrix `[a b c d tx ty]`.
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.tx = tx
+        self.ty = ty
+    }
+
+    /// The identity `[1 0 0 1 0 0]`.
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    /// A rotation by `degrees`, screen convention (positive turns clockwise on screen, as
+    /// `CGAffineTransformMakeRotation` with y down): `a=cos θ, b=sin θ, c=−sin θ, d=cos θ`.
+    public init(rotationDegrees degrees: Double) {
+        let (s, c) = sinCos(degrees: degrees)
+        self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
+    }
+
+    /// A scale by `sx`, `sy` (`CGAffineTransformMakeScale`).
+    public init(scaleX sx: Double, y sy: Double) {
+        self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
+    }
+
+    /// Whether all six entries are finite.
+    public var isFinite: Bool {
+        a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
+    }
+
+    /// The six entries in `[a, b, c, d, tx, ty]` order.
+    public var components: [Double] { [a, b, c, d, tx, ty] }
+}
+
+/// Sine and cosine of an angle in degrees, exact at multiples of 90° (so a quarter turn
+/// gives exactly 0 and ±1 instead of 6.1e-17), otherwise the platform's `sin`/`cos`.
+/// - Complexity: O(1).
+public func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
+    var reduced = degrees.truncatingRemainder(dividingBy: 360)
+    if reduced < 0 { reduced += 360 }
+    switch reduced {
+    case 0: return (0, 1)
+    case 90: return (1, 0)
+    case 180: return (0, -1)
+    case 270: return (-1, 0)
+    default:
+        let radians = reduced * .pi / 180
+        return (sin(radians), cos(radians))
+    }
+}

@@ -1,0 +1,111 @@
+// Concentric rings of avatars around the user's own avatar: seed 000's MyLayout.
+
+/// The way items advance around a circle, on screen (y down).
+public enum RotationDirection: String, Sendable, CaseIterable {
+    /// Increasing angle: 12 → 3 → 6 → 9 o'clock.
+    case clockwise
+    /// Decreasing angle.
+    case counterclockwise
+
+    /// +1 for clockwise, −1 for counterclockwise.
+    public var sign: Double { self == .clockwise ? 1 : -1 }
+}
+
+/// Concentric rings of round avatars (SPEC section 6 `ring`, seed 000). Ring `s` is section
+/// `s`; ring 0's items sit at the bounds centre; the items of ring `s ≥ 1` are spaced evenly
+/// on a circle, item 0 at `startAngle`.
+///
+/// Ring `s`: item side `w_s = itemSize·shrink^s`, step `step_s = ringSpacing +
+/// ringSpacingGrowth·(s+1)`, radius `r_s = radius + step_s·s − w_s/2`, item `i` of `n_s` at
+/// angle `startAngle ± 360·i/n_s` degrees. With the defaults on a 428×926 view, ring 1's
+/// item 0 (side 32) has centre `(214, 463 − 60 − 40 + 16) = (214, 379)`.
+public struct RingLayout: Sendable {
+    /// Radius base, points. Default 60.
+    public var radius = 60.0
+    /// Base step between rings, points. Default 30.
+    public var ringSpacing = 30.0
+    /// Growth of the step per ring, points. Default 5.
+    public var ringSpacingGrowth = 5.0
+    /// Side of ring 0's square items, points. Default 40.
+    public var itemSize = 40.0
+    /// Factor applied to the item side per ring outward. Default 0.8.
+    public var shrink = 0.8
+    /// Angle of each ring's item 0, degrees (0° = 3 o'clock, −90° = 12 o'clock). Default −90.
+    public var startAngle = -90.0
+    /// Direction items advance. Default clockwise.
+    public var direction = RotationDirection.clockwise
+
+    /// Creates a ring layout with the defaults above.
+    public init() {}
+
+    /// Lays out rings of `ringCounts[s]` items in a view of `bounds` size.
+    /// An empty ring produces no elements but keeps its index (the seed stopped at the first
+    /// empty ring). `contentSize` is the bounds size.
+    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
+    /// - Complexity: O(total items).
+    public func layout(ringCounts: [Int], bounds: Size) throws -> CollectionLayout {
+        try validate(bounds: bounds, ringCounts: ringCounts)
+        let center = Point(x: bounds.width / 2, y: bounds.height / 2)
+        var elements: [LayoutAttributes] = []
+        elements.reserveCapacity(ringCounts.reduce(0, +))
+        var cellRanges: [(start: Int, count: Int)] = []
+        cellRanges.reserveCapacity(ringCounts.count)
+        for (s, count) in ringCounts.enumerated() {
+            cellRanges.append((start: elements.count, count: count))
+            let side = itemSide(ring: s)
+            let size = Size(width: side, height: side)
+            let r = ringRadius(ring: s)
+            for i in 0..<count {
+                let c: Point
+                if s == 0 {
+                    c = center
+                } else {
+                    let (sin, cos) = sinCos(degrees: startAngle + direction.sign * 360 * Double(i) / Double(count))
+                    c = Point(x: center.x + r * cos, y: center.y + r * sin)
+                }
+                elements.append(.cell(IndexPath(item: i, section: s), frame: Rect(center: c, size: size)))
+            }
+        }
+        return CollectionLayout(engine: "ring", bounds: bounds, contentSize: bounds,
+                                elements: elements, cellRanges: cellRanges)
+    }
+
+    /// Side of ring `ring`'s items, `itemSize·shrink^ring`, points.
+    public func itemSide(ring: Int) -> Double {
+        var side = itemSize
+        // Repeated multiplication, as the seed's pow(0.8, s) for integral s, without libm.
+        var factor = shrink, n = ring
+        while n > 0 {
+            if n & 1 == 1 { side *= factor }
+            factor *= factor
+            n >>= 1
+        }
+        return side
+    }
+
+    /// Distance from the bounds centre to the centres of ring `ring`'s items, points
+    /// (`radius + step_s·s − w_s/2`; 0 for ring 0, whose items sit at the centre).
+    public func ringRadius(ring: Int) -> Double {
+        guard ring > 0 else { return 0 }
+        let step = ringSpacing + ringSpacingGrowth * Double(ring + 1)
+        return radius + step * Double(ring) - itemSide(ring: ring) / 2
+    }
+
+    private func validate(bounds: Size, ringCounts: [Int]) throws {
+        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("radius", radius),
+                              ("ring-spacing", ringSpacing), ("ring-spacing-growth", ringSpacingGrowth),
+                              ("item-size", itemSize), ("shrink", shrink)]
+        where !value.isFinite || value < 0 {
+            throw LayoutError.invalidParameter(name: name, section: nil, value: value,
+                                               reason: "expected a finite number ≥ 0")
+        }
+        guard startAngle.isFinite else {
+            throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
+                                               reason: "expected a finite number")
+        }
+        for (s, n) in ringCounts.enumerated() where n < 0 {
+            throw LayoutError.invalidParameter(name: "rings", section: s, value: Double(n),
+                                               reason: "expected an integer ≥ 0")
+        }
+    }
+}

@@ -1,0 +1,262 @@
+// Columns of varying height: seed 000's SNWaterLayout (round-robin) and seed 001's
+// WaterLayout (shortest column first), generalised as CHTCollectionViewWaterfallLayout is.
+
+/// How a waterfall picks the column for the next item
+/// (CHTCollectionViewWaterfallLayout's `itemRenderDirection`).
+public enum WaterfallOrder: String, Sendable, CaseIterable {
+    /// The lowest-index column whose height is within the tolerance of the shortest (seed 001).
+    case shortestFirst = "shortest-first"
+    /// Column `item % n` (seed 000).
+    case leftToRight = "left-to-right"
+    /// Column `n − 1 − item % n`.
+    case rightToLeft = "right-to-left"
+}
+
+/// The heights of one section's items, as the dataset gives them.
+public enum ItemHeights: Sendable, Equatable {
+    /// Item heights in points, each finite and ≥ 0.
+    case heights([Double])
+    /// Item sizes; each is scaled to the column width keeping its aspect ratio (seed 001:
+    /// height `h·columnWidth/width`). Width > 0, height ≥ 0.
+    case sizes([Size])
+    /// `count` items of the layout's `itemHeight`.
+    case uniform(count: Int)
+
+    /// Number of items.
+    public var count: Int {
+        switch self {
+        case .heights(let h): h.count
+        case .sizes(let s): s.count
+        case .uniform(let n): n
+        }
+    }
+}
+
+/// A waterfall section: its items and the per-section overrides of the layout's settings
+/// (CHTCollectionViewDelegateWaterfallLayout's per-section callbacks).
+public struct WaterfallSection: Sendable, Equatable {
+    /// The section's items.
+    public var items: ItemHeights
+    /// Overrides `WaterfallLayout.columnCount`; ≥ 1.
+    public var columnCount: Int?
+    /// Overrides `WaterfallLayout.sectionInset`.
+    public var sectionInset: EdgeInsets?
+    /// Overrides `WaterfallLayout.headerHeight`, points.
+    public var headerHeight: Double?
+    /// Overrides `WaterfallLayout.footerHeight`, points.
+    public var footerHeight: Double?
+
+    /// Creates a section of `items` with optional overrides.
+    public init(items: ItemHeights, columnCount: Int? = nil, sectionInset: EdgeInsets? = nil,
+                headerHeight: Double? = nil, footerHeight: Double? = nil) {
+        self.items = items
+        self.columnCount = columnCount
+        self.sectionInset = sectionInset
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+    }
+}
+
+/// A waterfall (masonry) layout: items of equal width in columns, each placed at the top of
+/// the column its `order` picks (SPEC section 6, seeds 000 and 001).
+///
+/// With the defaults on a 390-point-wide view, three items of heights 120, 80, 200 land at
+/// `(0,0,123.333,120)`, `(133.333,0,123.333,80)`, `(266.667,0,123.333,200)`; a fourth of
+/// height 50 goes to the shortest column, column 1, at `(133.333,90,123.333,50)`.
+public struct WaterfallLayout: Sendable {
+    /// Number of columns `n` (`columnCount`); ≥ 1. Default 3.
+    public var columnCount = 3
+    /// Horizontal gap between columns, points (`minimumColumnSpacing`). Default 10.
+    public var minimumColumnSpacing = 10.0
+    /// Vertical gap between items of a column, points (`minimumInteritemSpacing`). Default 10.
+    public var minimumInteritemSpacing = 10.0
+    /// Insets of each section's item area, points (`sectionInset`). Default zero.
+    public var sectionInset = EdgeInsets.zero
+    /// Column choice. Default `.shortestFirst`.
+    public var order = WaterfallOrder.shortestFirst
+    /// A column counts as shortest when its height is ≤ minimum + tolerance, points.
+    /// Default 0.001.
+    public var tolerance = 0.001
+    /// Section header height, points; no header when 0. Default 0.
+    public var headerHeight = 0.0
+    /// Section footer height, points; no footer when 0. Default 0.
+    public var footerHeight = 0.0
+    /// Insets around each header (`headerInset`). Default zero.
+    public var headerInset = EdgeInsets.zero
+    /// Insets around each footer (`footerInset`). Default zero.
+    public var footerInset = EdgeInsets.zero
+    /// Lower bound of the content height, points (`minimumContentHeight`). Default 0.
+    public var minimumContentHeight = 0.0
+    /// Height of the items of `.uniform` sections, points. Default 100.
+    public var itemHeight = 100.0
+
+    /// Creates a waterfall with the defaults above.
+    public init() {}
+
+    /// Lays out `sections` in a view of `bounds` size.
+    ///
+    /// Per section: the header (when its height > 0) after `headerInset.top`, spanning the
+    /// width less the header's left and right insets; then `sectionInset.top`; each item at
+    /// the top of the column `order` picks, the column growing by `height + itemSpacing`; the
+    /// section's bottom is the tallest column's last `maxY` (the top when it has no items)
+    /// plus `sectionInset.bottom`; then the footer, placed as the header.
+    /// `contentSize = (bounds.width, max(bottom, minimumContentHeight))`.
+    ///
+    /// - Throws: `LayoutError.invalidParameter` for a negative, non-finite or zero-column
+    ///   setting; `.columnsDoNotFit` when a section's column width `(W − L − R − (n−1)·gap)/n`
+    ///   is ≤ 0; `.supplementaryTooWide` when insets leave a header or footer a negative width.
+    /// - Complexity: O(total items × n) for `.shortestFirst` (the column scan), O(total
+    ///   items) otherwise; one allocation for the element array.
+    public func layout(sections: [WaterfallSection], bounds: Size,
+                       contentOffset: Point = .zero) throws -> CollectionLayout {
+        try validate(bounds: bounds, sections: sections)
+        let width = bounds.width
+        var total = 0
+        for section in sections {
+            total += section.items.count
+            total += (section.headerHeight ?? headerHeight) > 0 ? 1 : 0
+            total += (section.footerHeight ?? footerHeight) > 0 ? 1 : 0
+        }
+        var elements: [LayoutAttributes] = []
+        elements.reserveCapacity(total)
+        var cellRanges: [(start: Int, count: Int)] = []
+        cellRanges.reserveCapacity(sections.count)
+        var columnHeights: [Double] = []  // where each column's next item goes
+        var columnBottoms: [Double] = []  // each column's last maxY
+        var top = 0.0
+
+        for (s, section) in sections.enumerated() {
+            let n = section.columnCount ?? columnCount
+            let insets = section.sectionInset ?? sectionInset
+            let available = width - insets.left - insets.right
+            let columnWidth = (available - Double(n - 1) * minimumColumnSpacing) / Double(n)
+            guard columnWidth > 0, columnWidth.isFinite else {
+                throw LayoutError.columnsDoNotFit(section: section.columnCount == nil ? nil : s,
+                                                  columns: n, columnWidth: columnWidth,
+                                                  availableWidth: available)
+            }
+
+            let header = section.headerHeight ?? headerHeight
+            if header > 0 {
+                top += headerInset.top
+                let frame = Rect(x: headerInset.left, y: top,
+                                 width: width - headerInset.left - headerInset.right, height: header)
+                guard frame.width >= 0 else {
+                    throw LayoutError.supplementaryTooWide(kind: ElementKind.header, section: s,
+                                                           width: frame.width)
+                }
+                elements.append(.supplementaryView(ofKind: ElementKind.header,
+                                                   at: IndexPath(item: 0, section: s), frame: frame))
+                top += header + headerInset.bottom
+            }
+
+            top += insets.top
+            columnHeights.removeAll(keepingCapacity: true)
+            columnHeights.append(contentsOf: repeatElement(top, count: n))
+            columnBottoms.removeAll(keepingCapacity: true)
+            columnBottoms.append(contentsOf: repeatElement(top, count: n))
+            cellRanges.append((start: elements.count, count: section.items.count))
+            let step = columnWidth + minimumColumnSpacing
+            for item in 0..<section.items.count {
+                let height: Double
+                switch section.items {
+                case .heights(let h): height = h[item]
+                case .sizes(let sizes):
+                    let size = sizes[item]
+                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
+                        throw LayoutError.invalidItem(IndexPath(item: item, section: s),
+                                                      reason: "a size needs width > 0 and height ≥ 0")
+                    }
+                    height = size.height * columnWidth / size.width
+                case .uniform: height = itemHeight
+                }
+                guard height >= 0, height.isFinite else {
+                    throw LayoutError.invalidItem(IndexPath(item: item, section: s),
+                                                  reason: "expected a finite height ≥ 0")
+                }
+                let column: Int
+                switch order {
+                case .shortestFirst: column = shortestColumn(columnHeights)
+                case .leftToRight: column = item % n
+                case .rightToLeft: column = n - 1 - item % n
+                }
+                let y = columnHeights[column]
+                let frame = Rect(x: insets.left + Double(column) * step, y: y,
+                                 width: columnWidth, height: height)
+                elements.append(.cell(IndexPath(item: item, section: s), frame: frame))
+                columnBottoms[column] = y + height
+                columnHeights[column] = y + height + minimumInteritemSpacing
+            }
+
+            // The tallest column's last maxY (no trailing spacing); `top` when empty.
+            let bottom = columnBottoms.max() ?? top
+            top = bottom + insets.bottom
+
+            let footer = section.footerHeight ?? footerHeight
+            if footer > 0 {
+                top += footerInset.top
+                let frame = Rect(x: footerInset.left, y: top,
+                                 width: width - footerInset.left - footerInset.right, height: footer)
+                guard frame.width >= 0 else {
+                    throw LayoutError.supplementaryTooWide(kind: ElementKind.footer, section: s,
+                                                           width: frame.width)
+                }
+                elements.append(.supplementaryView(ofKind: ElementKind.footer,
+                                                   at: IndexPath(item: 0, section: s), frame: frame))
+                top += footer + footerInset.bottom
+            }
+        }
+
+        return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
+                                contentSize: Size(width: width, height: max(top, minimumContentHeight)),
+                                elements: elements, cellRanges: cellRanges)
+    }
+
+    /// The lowest-index column whose height is ≤ the minimum + `tolerance`.
+    private func shortestColumn(_ heights: [Double]) -> Int {
+        var minimum = heights[0]
+        for h in heights where h < minimum { minimum = h }
+        let limit = minimum + tolerance
+        for (c, h) in heights.enumerated() where h <= limit { return c }
+        return 0
+    }
+
+    private func validate(bounds: Size, sections: [WaterfallSection]) throws {
+        func check(_ name: String, _ value: Double, section: Int? = nil,
+                   positive: Bool = false) throws {
+            if !value.isFinite || value < 0 || (positive && value == 0) {
+                throw LayoutError.invalidParameter(
+                    name: name, section: section, value: value,
+                    reason: positive ? "expected a finite number > 0" : "expected a finite number ≥ 0")
+            }
+        }
+        try check("width", bounds.width)
+        try check("height", bounds.height)
+        if columnCount < 1 {
+            throw LayoutError.invalidParameter(name: "columns", section: nil, value: Double(columnCount),
+                                               reason: "expected an integer ≥ 1")
+        }
+        try check("column-spacing", minimumColumnSpacing)
+        try check("item-spacing", minimumInteritemSpacing)
+        try check("tolerance", tolerance)
+        try check("header-height", headerHeight)
+        try check("footer-height", footerHeight)
+        try check("min-content-height", minimumContentHeight)
+        try check("item-height", itemHeight)
+        for (name, insets) in [("insets", sectionInset), ("header-insets", headerInset),
+                               ("footer-insets", footerInset)] {
+            for v in [insets.top, insets.left, insets.bottom, insets.right] { try check(name, v) }
+        }
+        for (s, section) in sections.enumerated() {
+            if let n = section.columnCount, n < 1 {
+                throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(n),
+                                                   reason: "expected an integer ≥ 1")
+            }
+            if let i = section.sectionInset {
+                for v in [i.top, i.left, i.bottom, i.right] { try check("insets", v, section: s) }
+            }
+            if let h = section.headerHeight { try check("header", h, section: s) }
+            if let h = section.footerHeight { try check("footer", h, section: s) }
+        }
+    }
+}

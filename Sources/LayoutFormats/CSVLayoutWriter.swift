@@ -1,0 +1,66 @@
+import LayoutCore
+
+/// SPEC section 4's CSV: RFC 4180 quoting, LF line endings, a header row, one row per element.
+///
+/// ```
+/// section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden
+/// 0,0,cell,,0,0,123.333,120,61.667,60,1,0,0,1,0,0,1,0,false
+/// ```
+public enum CSVLayoutWriter {
+    /// The header row's column names, in order.
+    public static let columns = ["section", "item", "category", "kind", "x", "y", "width", "height",
+                                 "centerX", "centerY", "a", "b", "c", "d", "tx", "ty", "alpha",
+                                 "zIndex", "hidden"]
+
+    /// Writes one row per selected element of `layout` to `out`.
+    /// - Complexity: O(selected elements); no allocation per element.
+    public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
+        out.append(columns.joined(separator: ","))
+        out.append(byte: 0x0A)
+        try forEachSelected(layout, selection) { i in
+            appendRow(layout.elements[i], to: out)
+            try out.flushIfFull()
+        }
+    }
+
+    @inline(__always)
+    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer) {
+        let comma = UInt8(ascii: ",")
+        out.append(integer: e.indexPath.section)
+        out.append(byte: comma)
+        out.append(integer: e.indexPath.item)
+        out.append(byte: comma)
+        out.append(e.category.rawValue)
+        out.append(byte: comma)
+        if let kind = e.kind { appendCSVField(kind, to: out) }
+        for value in [e.frame.minX, e.frame.minY, e.frame.width, e.frame.height, e.center.x, e.center.y,
+                      e.transform.a, e.transform.b, e.transform.c, e.transform.d, e.transform.tx,
+                      e.transform.ty, e.alpha] {
+            out.append(byte: comma)
+            out.append(number: value)
+        }
+        out.append(byte: comma)
+        out.append(integer: e.zIndex)
+        out.append(e.isHidden ? ",true\n" : ",false\n")
+    }
+}
+
+/// Appends a text field with RFC 4180 quoting. A field a spreadsheet would read as a formula
+/// (starting with `=`, `+`, `-`, `@`, tab or CR) is prefixed with `'` to neutralise it.
+func appendCSVField(_ text: String, to out: OutputBuffer) {
+    var field = text
+    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+        field = "'" + field
+    }
+    let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+    guard needsQuotes else {
+        out.append(field)
+        return
+    }
+    out.append(byte: UInt8(ascii: "\""))
+    for byte in field.utf8 {
+        if byte == UInt8(ascii: "\"") { out.append(byte: byte) }
+        out.append(byte: byte)
+    }
+    out.append(byte: UInt8(ascii: "\""))
+}

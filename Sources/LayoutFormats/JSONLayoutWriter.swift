@@ -1,0 +1,178 @@
+import LayoutCore
+
+/// SPEC section 4's JSON: one object, each element on its own line so that golden-file diffs
+/// stay readable. Keys appear in the documented order.
+///
+/// ```
+/// {"engine":"waterfall","bounds":{"width":390,"height":844},"contentOffset":{"x":0,"y":0},
+/// "contentSize":{"width":390,"height":230},
+/// "elements":[
+/// {"indexPath":[0,0],"category":"cell","frame":{"x":0,"y":0,"width":123.333,"height":120},…},
+/// …
+/// ]}
+/// ```
+public enum JSONLayoutWriter {
+    /// Writes `layout` (only the elements at `selection` when given) to `out`.
+    /// - Complexity: O(selected elements); no allocation per element.
+    public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
+        out.append("{\"engine\":")
+        appendJSONString(layout.engine, to: out)
+        out.append(",\"bounds\":")
+        appendSize(layout.bounds, to: out)
+        out.append(",\"contentOffset\":")
+        appendPoint(layout.contentOffset, to: out)
+        out.append(",\n\"contentSize\":")
+        appendSize(layout.contentSize, to: out)
+        out.append(",\n\"elements\":[")
+        var first = true
+        try forEachSelected(layout, selection) { i in
+            out.append(first ? "\n" : ",\n")
+            first = false
+            appendElement(layout.elements[i], to: out)
+            try out.flushIfFull()
+        }
+        out.append("\n]")
+        if let heart = layout.heartPath {
+            out.append(",\n\"heartPath\":")
+            appendHeartPath(heart, to: out)
+        }
+        if let target = layout.targetContentOffset {
+            out.append(layout.heartPath == nil ? ",\n\"targetContentOffset\":" : ",\"targetContentOffset\":")
+            appendPoint(target, to: out)
+        }
+        out.append("}\n")
+    }
+
+    @inline(__always)
+    static func appendElement(_ e: LayoutAttributes, to out: OutputBuffer) {
+        out.append("{\"indexPath\":[")
+        out.append(integer: e.indexPath.section)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(integer: e.indexPath.item)
+        out.append("],\"category\":\"")
+        switch e.category {
+        case .cell: out.append("cell\"")
+        case .supplementaryView: out.append("supplementaryView\"")
+        case .decorationView: out.append("decorationView\"")
+        }
+        if let kind = e.kind {
+            out.append(",\"kind\":")
+            appendJSONString(kind, to: out)
+        }
+        out.append(",\"frame\":{\"x\":")
+        out.append(number: e.frame.minX)
+        out.append(",\"y\":")
+        out.append(number: e.frame.minY)
+        out.append(",\"width\":")
+        out.append(number: e.frame.width)
+        out.append(",\"height\":")
+        out.append(number: e.frame.height)
+        out.append("},\"center\":")
+        appendPoint(e.center, to: out)
+        out.append(",\"transform\":[")
+        let t = e.transform
+        out.append(number: t.a)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: t.b)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: t.c)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: t.d)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: t.tx)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: t.ty)
+        out.append("],\"alpha\":")
+        out.append(number: e.alpha)
+        out.append(",\"zIndex\":")
+        out.append(integer: e.zIndex)
+        out.append(e.isHidden ? ",\"hidden\":true}" : ",\"hidden\":false}")
+    }
+
+    static func appendHeartPath(_ heart: HeartPath, to out: OutputBuffer) {
+        out.append("{\"from\":[")
+        out.append(integer: heart.from.section)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(integer: heart.from.item)
+        out.append("],\"to\":[")
+        out.append(integer: heart.to.section)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(integer: heart.to.item)
+        out.append("],\"style\":")
+        appendJSONString(heart.style.rawValue, to: out)
+        out.append(",\"start\":")
+        appendPoint(heart.start, to: out)
+        out.append(",\"segments\":[")
+        for (k, segment) in heart.segments.enumerated() {
+            if k > 0 { out.append(byte: UInt8(ascii: ",")) }
+            out.append("{\"control1\":")
+            appendPoint(segment.control1, to: out)
+            out.append(",\"control2\":")
+            appendPoint(segment.control2, to: out)
+            out.append(",\"end\":")
+            appendPoint(segment.end, to: out)
+            out.append(byte: UInt8(ascii: "}"))
+        }
+        out.append("],\"d\":\"")
+        appendPathData(heart, relativeTo: .zero, to: out)
+        out.append("\"}")
+    }
+
+    static func appendPoint(_ p: Point, to out: OutputBuffer) {
+        out.append("{\"x\":")
+        out.append(number: p.x)
+        out.append(",\"y\":")
+        out.append(number: p.y)
+        out.append(byte: UInt8(ascii: "}"))
+    }
+
+    static func appendSize(_ s: Size, to out: OutputBuffer) {
+        out.append("{\"width\":")
+        out.append(number: s.width)
+        out.append(",\"height\":")
+        out.append(number: s.height)
+        out.append(byte: UInt8(ascii: "}"))
+    }
+}
+
+/// `M x y C x1 y1 x2 y2 x y …` with single spaces, every point shifted by `-origin`
+/// (SVG motion paths are drawn relative to the heart's resting place).
+func appendPathData(_ heart: HeartPath, relativeTo origin: Point, to out: OutputBuffer) {
+    func point(_ p: Point) {
+        out.append(number: p.x - origin.x)
+        out.append(byte: UInt8(ascii: " "))
+        out.append(number: p.y - origin.y)
+    }
+    out.append("M ")
+    point(heart.start)
+    for segment in heart.segments {
+        out.append(" C ")
+        point(segment.control1)
+        out.append(byte: UInt8(ascii: " "))
+        point(segment.control2)
+        out.append(byte: UInt8(ascii: " "))
+        point(segment.end)
+    }
+}
+
+/// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
+/// characters (strings that come from input must never break the document).
+func appendJSONString(_ text: String, to out: OutputBuffer) {
+    out.append(byte: UInt8(ascii: "\""))
+    for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "\""): out.append("\\\"")
+        case UInt8(ascii: "\\"): out.append("\\\\")
+        case 0x0A: out.append("\\n")
+        case 0x0D: out.append("\\r")
+        case 0x09: out.append("\\t")
+        case 0..<0x20:
+            out.append("\\u00")
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            out.append(byte: hex[Int(byte >> 4)])
+            out.append(byte: hex[Int(byte & 15)])
+        default: out.append(byte: byte)
+        }
+    }
+    out.append(byte: UInt8(ascii: "\""))
+}

@@ -1,0 +1,246 @@
+// Exact decimal formatting of Doubles (SPEC section 2), written straight into byte buffers:
+// no String(format:), no NumberFormatter, no allocation on the common path.
+
+/// How many decimals numbers are printed with.
+public enum NumberPrecision: Hashable, Sendable {
+    /// `n` decimals, 0…15: the decimal nearest to the exact binary value, exact halves away
+    /// from zero, trailing zeros dropped.
+    case decimals(Int)
+    /// The shortest digits that round-trip to the same Double (Swift's `description`),
+    /// written without an exponent.
+    case full
+
+    /// The default, 3 decimals.
+    public static let standard = NumberPrecision.decimals(3)
+}
+
+/// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`.
+///
+/// ```
+/// NumberFormat.string(2.675, precision: .decimals(2))  // "2.67" (2.675 is 2.67499999…)
+/// NumberFormat.string(0.25, precision: .decimals(1))   // "0.3"  (an exact half: away from 0)
+/// NumberFormat.string(-0.0001, precision: .decimals(3)) // "0"
+/// ```
+public enum NumberFormat {
+    /// Powers of ten that fit in a UInt64, 10⁰…10¹⁹.
+    static let powersOfTen: [UInt64] = {
+        var p: [UInt64] = [1]
+        for _ in 1...19 { p.append(p.last! * 10) }
+        return p
+    }()
+
+    /// The formatted string (convenience for tests and messages; the writers use `append`).
+    public static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
+        var bytes: [UInt8] = []
+        append(value, precision: precision, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` formatted at `precision` to `out`.
+    /// Non-finite values never reach the writers (layouts are validated first); should one
+    /// arrive it prints as `0` rather than as text that is not a number.
+    /// - Complexity: O(digits); allocation-free unless the value is ≥ 2¹²⁷ or `precision` is
+    ///   `.full`.
+    public static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
+        guard value.isFinite else {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        switch precision {
+        case .full: appendShortest(value, to: &out)
+        case .decimals(let p): appendFixed(value, decimals: max(0, min(p, 15)), to: &out)
+        }
+    }
+
+    // MARK: - Fixed precision
+
+    private static func appendFixed(_ value: Double, decimals p: Int, to out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        let magnitude = value.magnitude
+        // value = m · 2^e exactly.
+        let m: UInt64, e: Int
+        if magnitude.exponentBitPattern == 0 {
+            m = magnitude.significandBitPattern
+            e = -1074
+        } else {
+            m = magnitude.significandBitPattern | (1 << 52)
+            e = Int(magnitude.exponentBitPattern) - 1075
+        }
+        if e >= 0 {
+            // An integer: no fraction to round.
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            if e <= 74 {
+                appendDigits(UInt128(m) << UInt128(e), to: &out)
+            } else {
+                appendBigIntegerDigits(m, shift: e, to: &out)
+            }
+            return
+        }
+        // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
+        let k = -e
+        let scaled = UInt128(m) * UInt128(powersOfTen[p])
+        var n: UInt128
+        if k >= 104 {
+            n = 0
+        } else {
+            n = scaled >> UInt128(k)
+            let remainder = scaled & ((1 << UInt128(k)) - 1)
+            if remainder >= (1 << UInt128(k - 1)) { n += 1 }
+        }
+        if n == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let divisor = UInt128(powersOfTen[p])
+        let integerPart = n / divisor
+        var fraction = UInt64(n % divisor)
+        appendDigits(integerPart, to: &out)
+        guard fraction != 0 else { return }
+        var digits = p
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        out.append(UInt8(ascii: "."))
+        // Leading zeros of the fraction, then its significant digits.
+        var width = 1
+        while width < digits && fraction >= powersOfTen[width] { width += 1 }
+        for _ in 0..<(digits - width) { out.append(UInt8(ascii: "0")) }
+        appendDigits(UInt128(fraction), to: &out)
+    }
+
+    /// Appends the decimal digits of `n`.
+    static func appendDigits(_ n: UInt128, to out: inout [UInt8]) {
+        if n <= UInt128(UInt64.max) {
+            appendDigits(UInt64(n), to: &out)
+            return
+        }
+        // Split into 19-digit chunks.
+        let chunk = UInt128(powersOfTen[19])
+        let high = n / chunk
+        let low = UInt64(n % chunk)
+        appendDigits(high, to: &out)
+        appendPadded(low, width: 19, to: &out)
+    }
+
+    static func appendDigits(_ n: UInt64, to out: inout [UInt8]) {
+        if n < 10 {
+            out.append(UInt8(ascii: "0") &+ UInt8(n))
+            return
+        }
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes of scratch
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var i = raw.count
+            var v = n
+            while v > 0 {
+                i -= 1
+                raw[i] = UInt8(ascii: "0") &+ UInt8(v % 10)
+                v /= 10
+            }
+            out.append(contentsOf: raw[i...])
+        }
+    }
+
+    private static func appendPadded(_ n: UInt64, width: Int, to out: inout [UInt8]) {
+        var width = width
+        var probe = n
+        while probe >= 10 {
+            probe /= 10
+            width -= 1
+        }
+        for _ in 1..<max(width, 1) { out.append(UInt8(ascii: "0")) }
+        appendDigits(n, to: &out)
+    }
+
+    /// Digits of `m · 2^shift` for values past UInt128, with 32-bit limbs (rare: ≥ 2¹²⁷).
+    private static func appendBigIntegerDigits(_ m: UInt64, shift: Int, to out: inout [UInt8]) {
+        // Little-endian limbs.
+        var limbs: [UInt32] = [UInt32(truncatingIfNeeded: m), UInt32(truncatingIfNeeded: m >> 32)]
+        let wordShift = shift / 32, bitShift = shift % 32
+        if bitShift > 0 {
+            var carry: UInt32 = 0
+            for i in limbs.indices {
+                let v = limbs[i]
+                limbs[i] = (v << UInt32(bitShift)) | carry
+                carry = v >> UInt32(32 - bitShift)
+            }
+            if carry != 0 { limbs.append(carry) }
+        }
+        limbs.insert(contentsOf: repeatElement(0, count: wordShift), at: 0)
+        // Repeated division by 10^9, collecting 9-digit chunks.
+        var chunks: [UInt32] = []
+        while !(limbs.count == 1 && limbs[0] == 0) && !limbs.isEmpty {
+            var remainder: UInt64 = 0
+            for i in stride(from: limbs.count - 1, through: 0, by: -1) {
+                let current = (remainder << 32) | UInt64(limbs[i])
+                limbs[i] = UInt32(current / 1_000_000_000)
+                remainder = current % 1_000_000_000
+            }
+            chunks.append(UInt32(remainder))
+            while limbs.count > 1 && limbs.last == 0 { limbs.removeLast() }
+        }
+        appendDigits(UInt64(chunks.last ?? 0), to: &out)
+        for chunk in chunks.dropLast().reversed() {
+            appendPadded(UInt64(chunk), width: 9, to: &out)
+        }
+    }
+
+    // MARK: - Shortest round-trip
+
+    /// Swift's `description` is the shortest round-trip representation; rewrite its optional
+    /// exponent (`1e-05`, `1.5e+20`) as a plain decimal.
+    private static func appendShortest(_ value: Double, to out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        let text = Array(value.description.utf8)
+        var negative = false
+        var digits: [UInt8] = []
+        var pointPosition: Int? = nil
+        var exponent = 0
+        var i = 0
+        if text.first == UInt8(ascii: "-") {
+            negative = true
+            i = 1
+        }
+        while i < text.count {
+            let c = text[i]
+            if c == UInt8(ascii: ".") {
+                pointPosition = digits.count
+            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                exponent = Int(String(decoding: text[(i + 1)...], as: UTF8.self)) ?? 0
+                break
+            } else {
+                digits.append(c)
+            }
+            i += 1
+        }
+        // value = 0.d1d2d3… · 10^(point) with point = position of the decimal point.
+        var point = (pointPosition ?? digits.count) + exponent
+        // Normalise: drop leading zeros (moving the point) and trailing zeros.
+        while digits.first == UInt8(ascii: "0") && digits.count > 1 {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.last == UInt8(ascii: "0") && digits.count > 1 { digits.removeLast() }
+        if negative { out.append(UInt8(ascii: "-")) }
+        if point <= 0 {
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "."))
+            for _ in 0..<(-point) { out.append(UInt8(ascii: "0")) }
+            out.append(contentsOf: digits)
+        } else if point >= digits.count {
+            out.append(contentsOf: digits)
+            for _ in 0..<(point - digits.count) { out.append(UInt8(ascii: "0")) }
+        } else {
+            out.append(contentsOf: digits[..<point])
+            out.append(UInt8(ascii: "."))
+            out.append(contentsOf: digits[point...])
+        }
+    }
+}

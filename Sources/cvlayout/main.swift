@@ -1,0 +1,5 @@
+import CVLayoutCLI
+import Foundation
+
+signal(SIGPIPE, SIG_IGN)
+exit(runFromProcess())
