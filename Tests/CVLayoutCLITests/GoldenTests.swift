@@ -46,8 +46,8 @@ struct GoldenTests {
                 continue
             }
             if Data(result.stdout) != expected {
-                Issue.record("\(name) layout.\(format) differs:\n" + firstDifference(
-                    String(decoding: expected, as: UTF8.self), result.stdoutText))
+                let difference = firstDifference(String(decoding: expected, as: UTF8.self), result.stdoutText)
+                Issue.record("\(name) layout.\(format) differs: \(difference)")
             }
         }
     }

@@ -1,0 +1,23 @@
+import Testing
+@testable import LayoutCore
+
+/// Compares within 0.001 pt, the tolerance the project promises.
+func close(_ a: Double, _ b: Double, _ tolerance: Double = 0.001) -> Bool { abs(a - b) <= tolerance }
+
+func expectFrame(_ attributes: LayoutAttributes?, _ x: Double, _ y: Double, _ w: Double, _ h: Double,
+                 sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let f = attributes?.frame else {
+        Issue.record("missing element", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(close(f.minX, x) && close(f.minY, y) && close(f.width, w) && close(f.height, h),
+            "frame \(f) != (\(x), \(y), \(w), \(h))", sourceLocation: sourceLocation)
+}
+
+func expectPoint(_ p: Point?, _ x: Double, _ y: Double, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let p else {
+        Issue.record("missing point", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(close(p.x, x) && close(p.y, y), "point \(p) != (\(x), \(y))", sourceLocation: sourceLocation)
+}

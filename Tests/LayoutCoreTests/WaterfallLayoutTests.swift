@@ -1,0 +1,139 @@
+import Testing
+@testable import LayoutCore
+
+struct WaterfallLayoutTests {
+    let phone = Size(width: 390, height: 844)
+
+    @Test func shortestColumnFirstWithDefaults() throws {
+        let layout = try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights([120, 80, 200, 50]))],
+                                                 bounds: phone)
+        // w = (390 − 2·10) / 3 = 123.333…; columns at x = 0, 133.333, 266.667.
+        let w = 370.0 / 3
+        expectFrame(layout.elements[0], 0, 0, w, 120)
+        expectFrame(layout.elements[1], w + 10, 0, w, 80)
+        expectFrame(layout.elements[2], 2 * (w + 10), 0, w, 200)
+        // Column heights 130, 90, 210: item 3 goes to column 1 at y = 90.
+        expectFrame(layout.elements[3], w + 10, 90, w, 50)
+        #expect(layout.contentSize == Size(width: 390, height: 200))
+    }
+
+    @Test func toleranceTreatsNearlyEqualColumnsAsEqual() throws {
+        var waterfall = WaterfallLayout()
+        waterfall.columnCount = 2
+        waterfall.minimumInteritemSpacing = 0
+        // After two items the columns are 100.0005 and 100: within 0.001, so column 0 wins.
+        let items = WaterfallSection(items: .heights([100.0005, 100, 10]))
+        let loose = try waterfall.layout(sections: [items], bounds: phone)
+        #expect(loose.elements[2].frame.minX == 0)
+        waterfall.tolerance = 0
+        let strict = try waterfall.layout(sections: [items], bounds: phone)
+        #expect(strict.elements[2].frame.minX > 0)
+    }
+
+    @Test func roundRobinOrdersAsSeed000() throws {
+        var waterfall = WaterfallLayout()
+        waterfall.order = .leftToRight
+        let layout = try waterfall.layout(sections: [WaterfallSection(items: .heights([50, 60, 70, 80, 90]))],
+                                          bounds: Size(width: 320, height: 480))
+        // w = (320 − 20)/3 = 100. Item 3 goes under item 0 even though column 0 is not the shortest.
+        expectFrame(layout.elements[3], 0, 60, 100, 80)
+        expectFrame(layout.elements[4], 110, 70, 100, 90)
+        #expect(layout.contentSize.height == 160)
+
+        waterfall.order = .rightToLeft
+        let mirrored = try waterfall.layout(sections: [WaterfallSection(items: .heights([50, 60, 70, 80]))],
+                                            bounds: Size(width: 320, height: 480))
+        expectFrame(mirrored.elements[0], 220, 0, 100, 50)
+        expectFrame(mirrored.elements[2], 0, 0, 100, 70)
+        expectFrame(mirrored.elements[3], 220, 60, 100, 80)
+    }
+
+    @Test func sizesScaleToTheColumnWidth() throws {
+        var waterfall = WaterfallLayout()
+        waterfall.sectionInset = EdgeInsets(all: 10)
+        let layout = try waterfall.layout(sections: [WaterfallSection(items: .sizes([
+            Size(width: 200, height: 100), Size(width: 100, height: 300)]))], bounds: phone)
+        // Seed 001: w = (390 − 10 − 10 − 20)/3 = 116.667; heights h·w/width.
+        let w = 350.0 / 3
+        expectFrame(layout.elements[0], 10, 10, w, w / 2)
+        expectFrame(layout.elements[1], 10 + w + 10, 10, w, 3 * w)
+        #expect(close(layout.contentSize.height, 10 + 3 * w + 10))
+    }
+
+    @Test func sectionsWithHeadersFootersAndEmptySections() throws {
+        var waterfall = WaterfallLayout()
+        waterfall.columnCount = 2
+        waterfall.sectionInset = EdgeInsets(all: 10)
+        waterfall.headerHeight = 40
+        waterfall.headerInset = EdgeInsets(top: 5, left: 0, bottom: 5, right: 0)
+        waterfall.footerHeight = 20
+        waterfall.itemHeight = 100
+        let layout = try waterfall.layout(sections: [
+            WaterfallSection(items: .heights([50, 30, 40])),
+            WaterfallSection(items: .heights([])),
+            WaterfallSection(items: .uniform(count: 1)),
+        ], bounds: Size(width: 300, height: 500))
+        let e = layout.elements
+        #expect(e.count == 5 + 2 + 3)
+        // Section 0: header at 5; items from 60; w = (300 − 20 − 10)/2 = 135.
+        #expect(e[0].kind == ElementKind.header && e[0].category == .supplementaryView)
+        expectFrame(e[0], 0, 5, 300, 40)
+        expectFrame(e[1], 10, 60, 135, 50)
+        expectFrame(e[2], 155, 60, 135, 30)
+        expectFrame(e[3], 155, 100, 135, 40)
+        // Bottom = 140 (tallest last maxY), + 10 inset: footer at 150.
+        #expect(e[4].kind == ElementKind.footer)
+        expectFrame(e[4], 0, 150, 300, 20)
+        // Section 1, empty: header at 175, top 220 + 10 = 230, bottom 240, footer 240.
+        expectFrame(e[5], 0, 175, 300, 40)
+        expectFrame(e[6], 0, 240, 300, 20)
+        #expect(e[5].indexPath == IndexPath(item: 0, section: 1))
+        // Section 2: header 265, item at 320, footer 430.
+        expectFrame(e[7], 0, 265, 300, 40)
+        expectFrame(e[8], 10, 320, 135, 100)
+        expectFrame(e[9], 0, 430, 300, 20)
+        #expect(layout.contentSize == Size(width: 300, height: 450))
+        #expect(layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 2))?.frame.minY == 320)
+        #expect(layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 1)) == nil)
+    }
+
+    @Test func perSectionOverridesAndMinimumContentHeight() throws {
+        var waterfall = WaterfallLayout()
+        waterfall.minimumContentHeight = 1000
+        waterfall.headerHeight = 10
+        let layout = try waterfall.layout(sections: [
+            WaterfallSection(items: .heights([10, 20]), columnCount: 1,
+                             sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), headerHeight: 0),
+        ], bounds: Size(width: 100, height: 100))
+        // No header (overridden to 0); one column of width 100 − 6 = 94.
+        expectFrame(layout.elements[0], 2, 1, 94, 10)
+        expectFrame(layout.elements[1], 2, 21, 94, 20)
+        #expect(layout.contentSize.height == 1000)
+    }
+
+    @Test func invalidSettingsThrow() {
+        var waterfall = WaterfallLayout()
+        waterfall.columnCount = 0
+        #expect(throws: LayoutError.invalidParameter(name: "columns", section: nil, value: 0,
+                                                     reason: "expected an integer ≥ 1")) {
+            try waterfall.layout(sections: [], bounds: phone)
+        }
+        waterfall.columnCount = 40
+        #expect(throws: LayoutError.self) {
+            try waterfall.layout(sections: [WaterfallSection(items: .heights([1]))], bounds: phone)
+        }
+        waterfall.columnCount = 3
+        waterfall.minimumColumnSpacing = -1
+        #expect(throws: LayoutError.self) { try waterfall.layout(sections: [], bounds: phone) }
+        waterfall.minimumColumnSpacing = 10
+        let sizes = WaterfallSection(items: .sizes([Size(width: 0, height: 10)]))
+        #expect(throws: LayoutError.self) { try waterfall.layout(sections: [sizes], bounds: phone) }
+    }
+
+    @Test func overflowingHeightsAreReportedNotPrinted() throws {
+        let layout = try WaterfallLayout().layout(
+            sections: [WaterfallSection(items: .heights([1e308, 1e308, 1e308, 1e308]), columnCount: 1)],
+            bounds: phone)
+        #expect(throws: LayoutError.self) { try layout.validateFinite() }
+    }
+}

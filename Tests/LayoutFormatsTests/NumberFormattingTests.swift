@@ -1,0 +1,148 @@
+import Testing
+@testable import LayoutFormats
+
+struct NumberFormattingTests {
+    @Test(arguments: [
+        // (value, decimals, expected)
+        (2.675, 2, "2.67"),        // stored as 2.67499999999999982236431605997495353221893310546875
+        (0.25, 1, "0.3"),          // exact half: away from zero
+        (-0.25, 1, "-0.3"),
+        (0.125, 2, "0.13"),
+        (1.005, 2, "1"),           // 1.00499999999999989341858963598497211933135986328125
+        (1.5, 0, "2"),
+        (2.5, 0, "3"),
+        (-2.5, 0, "-3"),
+        (0.1, 3, "0.1"),
+        (123.333333333, 3, "123.333"),
+        (61.6666666667, 3, "61.667"),
+        (-0.0, 3, "0"),
+        (-0.0004, 3, "0"),         // rounds to zero: no "-0"
+        (-0.0005, 3, "-0.001"),    // 0.0005 is 5.000000000000000104e-4: above the half
+        (100, 3, "100"),
+        (1e21, 3, "1000000000000000000000"),
+        (1e-7, 15, "0.0000001"),
+        (0.000123, 6, "0.000123"),
+        (5e-324, 15, "0"),
+        (9007199254740993, 0, "9007199254740992"),
+        (1.7976931348623157e308, 0, "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368"),
+        (0.5, 0, "1"),
+        (0.49999999999999994, 0, "0"),
+        (1234.5678, 15, "1234.567800000000034"),  // exact: 1234.5678000000000338332…
+    ] as [(Double, Int, String)])
+    func fixedPrecision(_ value: Double, _ decimals: Int, _ expected: String) {
+        #expect(NumberFormat.string(value, precision: .decimals(decimals)) == expected)
+    }
+
+    @Test(arguments: [
+        (0.1, "0.1"),
+        (1e-5, "0.00001"),
+        (1.5e20, "150000000000000000000"),
+        (123.456, "123.456"),
+        (-0.0, "0"),
+        (100, "100"),
+        (2.675, "2.675"),
+        (5e-324, "0." + String(repeating: "0", count: 323) + "5"),
+        (1.0 / 3.0, "0.3333333333333333"),
+    ] as [(Double, String)])
+    func shortestRoundTrip(_ value: Double, _ expected: String) {
+        let text = NumberFormat.string(value, precision: .full)
+        #expect(text == expected)
+        #expect(Double(text) == value)
+    }
+
+    @Test func randomValuesAgreeWithExactDecimalExpansion() {
+        // Property: formatting at p decimals equals rounding the exact decimal expansion
+        // (obtained from the 1074-digit-capable .full path is not exact; instead compare with
+        // a slow reference that scales by powers of ten using integer arithmetic on the
+        // significand).
+        var generator = SplitMixForTests(seed: 42)
+        for _ in 0..<20_000 {
+            let bits = generator.next()
+            let magnitude = Double(bits % 1_000_000_000) / Double(1 + (bits >> 40) % 100_000)
+            let value = (bits & 1 == 0 ? 1 : -1) * magnitude
+            for p in [0, 1, 3, 6] {
+                let text = NumberFormat.string(value, precision: .decimals(p))
+                #expect(text == referenceFormat(value, p), "value \(value) p \(p)")
+                #expect(!text.contains("e") && !text.contains("nan") && text != "-0")
+            }
+        }
+    }
+
+    /// Slow exact reference: the exact binary value as a decimal string (every double has a
+    /// finite decimal expansion), then rounding half away from zero on the digit string.
+    func referenceFormat(_ value: Double, _ p: Int) -> String {
+        let (integerDigits, fractionDigits) = exactDecimal(value.magnitude)
+        var digits = Array(integerDigits + fractionDigits.padding(toLength: max(p + 1, fractionDigits.count), withPad: "0", startingAt: 0))
+        let cut = integerDigits.count + p
+        let roundUp = digits[cut] >= "5"
+        var kept = Array(digits[..<cut])
+        if roundUp {
+            var i = kept.count - 1
+            while i >= 0 {
+                if kept[i] == "9" { kept[i] = "0"; i -= 1 } else { kept[i] = Character(String(kept[i].wholeNumberValue! + 1)); break }
+            }
+            if i < 0 { kept.insert("1", at: 0) }
+        }
+        digits = kept
+        var intPart = String(digits[..<(digits.count - p)])
+        var frac = String(digits[(digits.count - p)...])
+        while intPart.count > 1 && intPart.first == "0" { intPart.removeFirst() }
+        while frac.last == "0" { frac.removeLast() }
+        let body = frac.isEmpty ? intPart : intPart + "." + frac
+        return (value < 0 && body != "0") ? "-" + body : body
+    }
+
+    /// Exact decimal digits of a non-negative double below 2^63 (integer part, fraction part).
+    func exactDecimal(_ x: Double) -> (String, String) {
+        let integer = UInt64(x)
+        var fraction = x - Double(integer)  // exact for |x| < 2^53
+        var digits = ""
+        // Multiply the fraction by 10 exactly using a big-decimal: fraction = m / 2^k.
+        var m: [UInt32] = []
+        var k = 0
+        while fraction != 0 {
+            fraction *= 2
+            k += 1
+            let bit: UInt32 = fraction >= 1 ? 1 : 0
+            if bit == 1 { fraction -= 1 }
+            m.append(bit)
+        }
+        // fraction = Σ m[i] / 2^(i+1): compute decimal by 5^k scaling: value = N / 2^k with
+        // N = Σ m[i]·2^(k−1−i); decimal = N·5^k / 10^k.
+        var n: [UInt32] = [0]  // little-endian base 1e9
+        func mulAdd(_ a: inout [UInt32], _ mul: UInt64, _ add: UInt64) {
+            var carry = add
+            for i in a.indices {
+                let v = UInt64(a[i]) * mul + carry
+                a[i] = UInt32(v % 1_000_000_000)
+                carry = v / 1_000_000_000
+            }
+            while carry > 0 { a.append(UInt32(carry % 1_000_000_000)); carry /= 1_000_000_000 }
+        }
+        for bit in m { mulAdd(&n, 2, UInt64(bit)) }
+        for _ in 0..<k { mulAdd(&n, 5, 0) }
+        var text = String(n.last!)
+        for chunk in n.dropLast().reversed() {
+            let s = String(chunk)
+            text += String(repeating: "0", count: 9 - s.count) + s
+        }
+        if k > 0 {
+            text = String(repeating: "0", count: max(0, k - text.count)) + text
+            digits = String(text.suffix(k))
+        }
+        return (String(integer), digits)
+    }
+}
+
+/// SplitMix64, for reproducible random inputs in tests.
+struct SplitMixForTests {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
