@@ -37,7 +37,8 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
                 stderr: (String) -> Void) -> Int32 {
     do {
-        try Invocation(arguments: arguments, stdin: stdin, stdout: stdout).execute()
+        let warnings = try Invocation(arguments: arguments, stdin: stdin, stdout: stdout).execute()
+        for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
         return ExitStatus.success
     } catch let error as CLIError {
         stderr(error.stderrText)
@@ -61,20 +62,23 @@ private struct Invocation {
     let arguments: [String]
     let stdin: () throws -> Data
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
-
-    func execute() throws {
+    /// Runs; returns the layout's warnings, printed on stderr after a successful run.
+    func execute() throws -> [String] {
         guard let first = arguments.first else {
             throw CLIError.usage("no engine given (try 'cvlayout engines')", engine: nil)
         }
         switch first {
         case "-h", "--help", "help":
-            return try emit(globalHelp())
+            try emit(globalHelp())
+            return []
         case "--version", "-V":
-            return try emit("cvlayout \(cvlayoutVersion)\n")
+            try emit("cvlayout \(cvlayoutVersion)\n")
+            return []
         case "engines":
             if arguments.count > 1 { throw CLIError.usage("'engines' takes no arguments", engine: nil) }
             let width = engineRegistry.map(\.name.count).max() ?? 0
-            return try emit(engineRegistry.map { $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n" }.joined())
+            try emit(engineRegistry.map { $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n" }.joined())
+            return []
         default:
             break
         }
@@ -89,13 +93,13 @@ private struct Invocation {
         }
         let rest = Array(arguments.dropFirst())
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
-            return try emit(engineHelp(descriptor))
+            try emit(engineHelp(descriptor))
+            return []
         }
-        var parsed = try ArgumentParser.parse(rest, engine: descriptor)
-        try execute(descriptor, &parsed)
+        return try execute(descriptor, ArgumentParser.parse(rest, engine: descriptor))
     }
 
-    private func execute(_ descriptor: EngineDescriptor, _ parsed: inout ParsedArguments) throws {
+    private func execute(_ descriptor: EngineDescriptor, _ parsed: ParsedArguments) throws -> [String] {
         var options = parsed.options
 
         // Conflicts and the output destination, before anything is read.
@@ -171,8 +175,8 @@ private struct Invocation {
             selection = layout.elementIndices(in: rect)
         } else if let item {
             guard let index = layout.elementIndex(ofItemAt: item) else {
-                throw CLIError.usage("--item \(item): no such item (index path out of range; "
-                                     + "\(layout.numberOfSections) sections)", engine: descriptor.name)
+                throw CLIError.usage("--item \(item): no such item (index path out of range: "
+                                     + describeItems(layout), engine: descriptor.name)
             }
             selection = [index]
         }
@@ -187,6 +191,7 @@ private struct Invocation {
             let buffer = OutputBuffer(precision: precision, sink: stdout)
             try format.write(layout, selection: selection, options: outputOptions, to: buffer)
         }
+        return layout.warnings
     }
 
     // MARK: - Pieces
@@ -274,6 +279,18 @@ private struct Invocation {
         let p = try options.point(name, default: fallback)
         guard p.isFinite else { throw CLIError.data("\(options.source(of: name)!): expected finite numbers") }
         return p
+    }
+}
+
+/// `section 0 has 50 items`, for out-of-range messages.
+func describeItems(_ layout: CollectionLayout) -> String {
+    switch layout.numberOfSections {
+    case 0: return "the layout has no sections)"
+    case 1: return "section 0 has \(layout.numberOfItems(inSection: 0)) items)"
+    default:
+        return "sections 0-\(layout.numberOfSections - 1) have "
+            + (0..<min(layout.numberOfSections, 8)).map { String(layout.numberOfItems(inSection: $0)) }
+                .joined(separator: ", ") + (layout.numberOfSections > 8 ? ", … items)" : " items)")
     }
 }
 

@@ -45,6 +45,11 @@ struct EngineDescriptor: Sendable {
 let engineRegistry: [EngineDescriptor] = [
     waterfallEngine,
     ringEngine,
+    flowEngine,
+    lineEngine,
+    carouselEngine,
+    stackEngine,
+    circleEngine,
 ]
 
 func engine(named name: String) -> EngineDescriptor? {

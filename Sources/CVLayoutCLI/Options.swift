@@ -165,27 +165,26 @@ struct OptionValues {
         guard let s = try text(name), let c = T(rawValue: s) else {
             let spec = knownOptions(for: engine).first { $0.name == name }
             let choices = spec?.choices ?? []
-            var message = "expected one of \(choices.joined(separator: ", "))"
-            if let s = try? text(name), let near = nearest(s, among: choices) { message += " (did you mean '\(near)'?)" }
-            throw malformed(name, v, expected: message, verbatim: true)
+            var hint = ""
+            if let s = try? text(name), let near = nearest(s, among: choices) { hint = "; did you mean '\(near)'?" }
+            throw malformed(name, v, expected: "one of \(choices.joined(separator: ", "))", hint: hint)
         }
         return c
     }
 
     /// `--name: expected X, got 'v'` (64) or `file: options.name: expected X, got "v"` (65).
-    func malformed(_ name: String, _ v: OptionValue, expected: String, verbatim: Bool = false) -> CLIError {
+    func malformed(_ name: String, _ v: OptionValue, expected: String, hint: String = "") -> CLIError {
         let shown: String
         switch v.raw {
         case .string(let s): shown = s
         case .number(let d): shown = NumberFormat.string(d, precision: .full)
         case .bool(let b): shown = b ? "true" : "false"
         }
-        let what = verbatim ? expected : "expected \(expected)"
         switch v.origin {
         case .commandLine:
-            return .usage("--\(name): \(what), got '\(shown)'", engine: engine)
+            return .usage("--\(name): expected \(expected), got '\(shown)'\(hint)", engine: engine)
         case .dataset(let file, let path):
-            return .data("\(file): \(path): \(what), got \(quotedForMessage(v.raw))")
+            return .data("\(file): \(path): expected \(expected), got \(quotedForMessage(v.raw))\(hint)")
         }
     }
 

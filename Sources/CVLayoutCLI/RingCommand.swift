@@ -58,7 +58,7 @@ let ringEngine = EngineDescriptor(
         if !noHeart {
             if let from {
                 guard let path = HeartPath.seed(from: from, in: result) else {
-                    throw CLIError.usage("--heart-from \(from): no such item (index path out of range)",
+                    throw CLIError.usage("--heart-from \(from): no such item (index path out of range: \(describeItems(result))",
                                          engine: "ring")
                 }
                 result.heartPath = path

@@ -27,6 +27,9 @@ public struct CollectionLayout: Sendable {
     public var heartPath: HeartPath?
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`, when asked for.
     public var targetContentOffset: Point?
+    /// Notes about the input that did not stop the layout (a flow item longer than its line);
+    /// the command line prints each on stderr as `cvlayout: warning: …`.
+    public var warnings: [String] = []
 
     /// For each section, the index in `elements` of its first cell and its cell count.
     private var cellRanges: [(start: Int, count: Int)]

@@ -103,9 +103,16 @@ public struct RingLayout: Sendable {
             throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
                                                reason: "expected a finite number")
         }
-        for (s, n) in ringCounts.enumerated() where n < 0 {
-            throw LayoutError.invalidParameter(name: "rings", section: s, value: Double(n),
-                                               reason: "expected an integer ≥ 0")
+        var total = 0
+        for (s, n) in ringCounts.enumerated() {
+            guard n >= 0 else {
+                throw LayoutError.invalidParameter(name: "rings", section: s, value: Double(n),
+                                                   reason: "expected an integer ≥ 0")
+            }
+            total += min(n, maximumElementCount + 1)
+            if total > maximumElementCount {
+                throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
+            }
         }
     }
 }

@@ -1,0 +1,35 @@
+import LayoutCore
+import LayoutFormats
+
+/// `cvlayout circle`: options (SPEC section 6) and the mapping onto `CircleLayout`.
+let circleEngine = EngineDescriptor(
+    name: "circle",
+    summary: "items evenly spaced on one circle (seeds 002, 003)",
+    datasetHelp: """
+        DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
+        (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
+        Without DATASET: --count (8) items. Seed 003: --radius 70 --item-size 50,50
+        --start-angle 90 --center-single.
+        """,
+    options: [
+        .value("radius", "PT", default: "100", "distance from the bounds centre to the item centres"),
+        .value("item-size", "W,H", default: "60,60", "size of every item"),
+        .value("start-angle", "DEG", default: "0", "angle of item 0 (0 = 3 o'clock, 90 = 6 o'clock)"),
+        .value("direction", "DIR", default: "counterclockwise", "direction items advance",
+               choices: RotationDirection.allCases.map(\.rawValue)),
+        .flag("center-single", "a lone item sits at the centre (seed 003)"),
+    ],
+    schema: .items,
+    defaultCount: 8,
+    layout: { input in
+        let o = input.options
+        var layout = CircleLayout()
+        layout.radius = try o.number("radius", default: layout.radius)
+        layout.itemSize = try o.size("item-size", default: layout.itemSize)
+        layout.startAngle = try o.number("start-angle", default: layout.startAngle)
+        layout.direction = try o.choice("direction", default: layout.direction)
+        layout.centersSingleItem = try o.flag("center-single")
+        return try layout.layout(items: singleSectionItems(input, engine: "circle"), bounds: input.bounds,
+                                 contentOffset: input.contentOffset)
+    }
+)

@@ -1,0 +1,53 @@
+import LayoutCore
+import LayoutFormats
+
+/// `cvlayout line`: options (SPEC section 6), the mapping onto `LineLayout`, and its snapping.
+let lineEngine = EngineDescriptor(
+    name: "line",
+    summary: "horizontal line, items scaled by distance from the visible centre, snapping (seed 003)",
+    datasetHelp: """
+        DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
+        (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
+        Without DATASET: --count (20) items.
+        """,
+    options: [
+        .value("item-size", "W,H", default: "130,130", "itemSize"),
+        .value("spacing", "PT", default: "10", "gap between neighbouring items (minimumLineSpacing)"),
+        .value("min-scale", "F", default: "0", "lower bound of scale = 1 - |center.x - (offset.x + W/2)| / W"),
+    ],
+    schema: .items,
+    defaultCount: 20,
+    layout: { input in
+        let o = input.options
+        var layout = LineLayout()
+        layout.itemSize = try o.size("item-size", default: layout.itemSize)
+        layout.minimumLineSpacing = try o.number("spacing", default: layout.minimumLineSpacing)
+        layout.minimumScale = try o.number("min-scale", default: layout.minimumScale)
+        return try layout.layout(items: singleSectionItems(input, engine: "line"), bounds: input.bounds,
+                                 contentOffset: input.contentOffset)
+    },
+    targetContentOffset: { layout, proposed, velocity in
+        LineLayout.targetContentOffset(in: layout, proposed: proposed, velocity: velocity)
+    }
+)
+
+// MARK: - Shared by line, carousel, stack and circle
+
+/// The items of an engine that lays out one section: the dataset's only section, or
+/// `--count` items of the engine's item size.
+/// - Throws: `LayoutError` (bad data, 65) for a second section or for a section's header,
+///   footer, columns or insets, which these engines do not use.
+func singleSectionItems(_ input: EngineInput, engine: String) throws -> ItemHeights {
+    guard let dataset = input.dataset else { return .uniform(count: input.count) }
+    if dataset.sections.count > 1 {
+        throw LayoutError.invalidItem(IndexPath(item: 0, section: 1),
+                                      reason: "\(engine) lays out one section; the dataset has \(dataset.sections.count)")
+    }
+    guard let section = dataset.sections.first else { return .uniform(count: 0) }
+    let unused: [(String, Double?)] = [("header", section.header), ("footer", section.footer),
+                                       ("columns", section.columns.map(Double.init)), ("insets", section.insets?.top)]
+    for case let (key, value?) in unused {
+        throw LayoutError.invalidParameter(name: key, section: 0, value: value, reason: "not used by \(engine)")
+    }
+    return section.items
+}

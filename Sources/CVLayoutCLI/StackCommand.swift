@@ -1,0 +1,35 @@
+import LayoutCore
+import LayoutFormats
+
+/// `cvlayout stack`: options (SPEC section 6) and the mapping onto `StackLayout`.
+let stackEngine = EngineDescriptor(
+    name: "stack",
+    summary: "rotated pile at the centre, items past the angles hidden (seed 002)",
+    datasetHelp: """
+        DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
+        (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
+        Without DATASET: --count (8) items.
+        """,
+    options: [
+        .value("item-size", "W,H", default: "150,150", "size of every item"),
+        .value("angles", "DEG,…", default: "0,15,30,45,60",
+               "rotation of items 0, 1, …; later items are hidden (empty: all hidden)"),
+    ],
+    schema: .items,
+    defaultCount: 8,
+    layout: { input in
+        let o = input.options
+        var layout = StackLayout()
+        layout.itemSize = try o.size("item-size", default: layout.itemSize)
+        if let text = try o.text("angles") {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            let angles = text.isEmpty ? [] : parts.map { ValueSyntax.number(String($0)) }
+            guard angles.allSatisfy({ $0 != nil }) else {
+                throw o.malformed("angles", o.values["angles"]!, expected: "comma-separated degrees")
+            }
+            layout.angles = angles.map { $0! }
+        }
+        return try layout.layout(items: singleSectionItems(input, engine: "stack"), bounds: input.bounds,
+                                 contentOffset: input.contentOffset)
+    }
+)

@@ -1,0 +1,69 @@
+// Items spaced evenly on one circle: seed 002's LFCircleLayout and seed 003's LYPCircleLayout.
+
+/// Items on one circle around the bounds centre (SPEC section 6 `circle`, seeds 002 and 003).
+///
+/// Item `i` of `n` sits at angle `startAngle ± 360·i/n` degrees (screen convention: 0° is
+/// 3 o'clock, +90° is 6 o'clock; `−` for counterclockwise), its centre at
+/// `(cx + r·cos θ, cy + r·sin θ)`. With `centersSingleItem` a lone item sits at the centre
+/// (seed 003). `contentSize` is the bounds.
+///
+/// Seed 002 is the default: on a 375×400 view, item 2 of 8 is at −90° (12 o'clock), centre
+/// `(187.5, 100)`, frame `(157.5, 70, 60, 60)`. Seed 003 is `radius 70, itemSize 50×50,
+/// startAngle 90, centersSingleItem`: item 0 at 6 o'clock, the next ones towards 3 o'clock.
+public struct CircleLayout: Sendable {
+    /// Distance from the bounds centre to the item centres, points. Default 100.
+    public var radius = 100.0
+    /// Size of every item unless the data gives sizes, points. Default 60×60.
+    public var itemSize = Size(width: 60, height: 60)
+    /// Angle of item 0, degrees. Default 0 (3 o'clock).
+    public var startAngle = 0.0
+    /// Direction items advance on screen. Default counterclockwise (seed 002's `cy − r·sin`).
+    public var direction = RotationDirection.counterclockwise
+    /// Whether a lone item sits at the centre instead of on the circle (seed 003).
+    /// Default `false`.
+    public var centersSingleItem = false
+
+    /// Creates a circle layout with the defaults above.
+    public init() {}
+
+    /// Lays out `items` in a view of `bounds` size.
+    /// - Parameters:
+    ///   - items: `.sizes` gives each item's size; `.heights` and `.uniform` give only the
+    ///     number of items, each `itemSize`.
+    ///   - contentOffset: recorded in the result; the circle does not scroll.
+    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite radius, size or
+    ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
+    /// - Complexity: O(n).
+    public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
+        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("radius", radius),
+                              ("item-size", itemSize.width), ("item-size", itemSize.height)]
+        where !value.isFinite || value < 0 {
+            throw LayoutError.invalidParameter(name: name, section: nil, value: value,
+                                               reason: "expected a finite number ≥ 0")
+        }
+        guard startAngle.isFinite else {
+            throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
+                                               reason: "expected a finite number")
+        }
+        let n = items.count
+        let center = Point(x: bounds.width / 2, y: bounds.height / 2)
+        var elements: [LayoutAttributes] = []
+        elements.reserveCapacity(n)
+        for i in 0..<n {
+            var c = center
+            if !(n == 1 && centersSingleItem) {
+                let (sin, cos) = sinCos(degrees: angle(ofItem: i, count: n))
+                c = Point(x: center.x + radius * cos, y: center.y + radius * sin)
+            }
+            elements.append(.cell(IndexPath(item: i, section: 0),
+                                  frame: Rect(center: c, size: try items.size(at: i, default: itemSize))))
+        }
+        return CollectionLayout(engine: "circle", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
+                                elements: elements, cellRanges: [(start: 0, count: n)])
+    }
+
+    /// The angle of item `i` of `count`, degrees: `startAngle ± 360·i/count`.
+    public func angle(ofItem i: Int, count: Int) -> Double {
+        startAngle + direction.sign * 360 * Double(i) / Double(count)
+    }
+}

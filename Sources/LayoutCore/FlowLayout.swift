@@ -1,0 +1,306 @@
+// UICollectionViewFlowLayout: items in lines, section headers and footers, sticky headers
+// (sectionHeadersPinToVisibleBounds) and seed 004's stretchy header.
+
+/// Where a flow line puts its items along the line.
+public enum FlowAlignment: String, Sendable, CaseIterable {
+    /// UIKit's own behaviour: every line but the section's last spreads its spare space
+    /// evenly between its items; a line holding one item centres it; the last line keeps
+    /// the minimum spacing from the leading edge.
+    case justified
+    /// Minimum spacing from the leading edge (left, or top when scrolling horizontally).
+    case leading
+    /// Minimum spacing, the line's items centred.
+    case center
+    /// Minimum spacing, the line's items against the trailing edge.
+    case trailing
+}
+
+/// A flow section: its items and the per-section overrides of the layout's settings
+/// (UICollectionViewDelegateFlowLayout's per-section callbacks).
+public struct FlowSection: Sendable, Equatable {
+    /// The items: `.sizes` gives each item's size; `.heights` gives heights, each item
+    /// `FlowLayout.itemSize.width` wide; `.uniform(count:)` gives `count` items of `itemSize`.
+    public var items: ItemHeights
+    /// Overrides `FlowLayout.sectionInset`.
+    public var sectionInset: EdgeInsets?
+    /// Overrides the header's extent along the scroll axis, points (0: no header).
+    public var headerLength: Double?
+    /// Overrides the footer's extent along the scroll axis, points (0: no footer).
+    public var footerLength: Double?
+
+    /// Creates a section of `items` with optional overrides.
+    public init(items: ItemHeights, sectionInset: EdgeInsets? = nil, headerLength: Double? = nil,
+                footerLength: Double? = nil) {
+        self.items = items
+        self.sectionInset = sectionInset
+        self.headerLength = headerLength
+        self.footerLength = footerLength
+    }
+}
+
+/// UIKit's `UICollectionViewFlowLayout` (SPEC section 6 `flow`; seed 004 for the basics and
+/// the stretchy header).
+///
+/// Lines run across the scroll direction: rows when scrolling vertically, columns when
+/// scrolling horizontally. A line takes items while `Σ length + (k−1)·interitemSpacing ≤
+/// available` (available = bounds across the scroll axis less the section's insets); an item
+/// longer than the line sits alone at the leading inset and is reported in `warnings`. A line
+/// is as thick as its thickest item, and items are centred across that thickness. Lines are
+/// `minimumLineSpacing` apart; no line spacing follows a header or precedes the bottom inset.
+/// Headers and footers span the whole cross extent of the bounds.
+///
+/// With the defaults on a 390-point-wide view, items of width 100 and 120 break as
+/// `100, 100, 120 | 100`: the first line spreads the 70 points its items leave into two gaps
+/// of 35, items at x = 0, 135, 270; the last line's lone item is centred at x = 145.
+public struct FlowLayout: Sendable {
+    /// Size of `.uniform` items and width of `.heights` items, points (`itemSize`).
+    /// Default 50×50.
+    public var itemSize = Size(width: 50, height: 50)
+    /// Gap between successive lines, points (`minimumLineSpacing`). Default 10.
+    public var minimumLineSpacing = 10.0
+    /// Minimum gap between items of a line, points (`minimumInteritemSpacing`). Default 10.
+    public var minimumInteritemSpacing = 10.0
+    /// Insets of each section's item area, points (`sectionInset`). Default zero.
+    public var sectionInset = EdgeInsets.zero
+    /// The axis lines advance along (`scrollDirection`). Default `.vertical`.
+    public var scrollDirection = ScrollDirection.vertical
+    /// Header size; only the extent along the scroll axis counts (height when vertical, width
+    /// when horizontal), 0 means no header (`headerReferenceSize`). Default zero.
+    public var headerReferenceSize = Size.zero
+    /// Footer size, as `headerReferenceSize` (`footerReferenceSize`). Default zero.
+    public var footerReferenceSize = Size.zero
+    /// Placement of items along a line. Default `.justified` (UIKit).
+    public var alignment = FlowAlignment.justified
+    /// Headers stick to the leading edge of the visible bounds until their section's end
+    /// (the top of its footer) pushes them off (`sectionHeadersPinToVisibleBounds`). Pinned
+    /// headers draw above cells with `zIndex` 1024, as UIKit's floating headers.
+    /// Default `false`.
+    public var sectionHeadersPinToVisibleBounds = false
+    /// Seed 004's stretchy header: while the content offset along the scroll axis is
+    /// negative, the first section's header grows by its magnitude and moves back by the same
+    /// amount, so it stays attached to the visible edge. Default `false`.
+    public var stretchesFirstHeader = false
+
+    /// `zIndex` of pinned headers.
+    public static let pinnedHeaderZIndex = 1024
+
+    /// Creates a flow layout with the defaults above.
+    public init() {}
+
+    /// Lays out `sections` in a view of `bounds` size scrolled to `contentOffset`.
+    ///
+    /// Per section: the header (when its length > 0) at the section's start, spanning the
+    /// cross extent; the leading inset; the lines; the trailing inset (kept for an empty
+    /// section); the footer. `contentSize` is the bounds' cross extent by the sum along the
+    /// scroll axis.
+    ///
+    /// - Parameter contentOffset: `contentOffset`, points; moves only pinned and stretchy
+    ///   headers.
+    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting, bounds
+    ///   or per-section override; `.invalidItem` for a negative or non-finite item size.
+    /// - Complexity: O(total items); one allocation for the element array.
+    public func layout(sections: [FlowSection], bounds: Size,
+                       contentOffset: Point = .zero) throws -> CollectionLayout {
+        try validate(bounds: bounds, sections: sections)
+        let vertical = scrollDirection == .vertical
+        // u runs along a line (across the scroll direction), v along the scroll direction.
+        let crossExtent = vertical ? bounds.width : bounds.height
+        let offsetV = vertical ? contentOffset.y : contentOffset.x
+        func rect(u: Double, v: Double, lengthU: Double, lengthV: Double) -> Rect {
+            vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV)
+                : Rect(x: v, y: u, width: lengthV, height: lengthU)
+        }
+        func along(_ size: Size) -> (u: Double, v: Double) {
+            vertical ? (size.width, size.height) : (size.height, size.width)
+        }
+
+        var total = 0
+        for section in sections {
+            total += section.items.count
+            total += headerLength(section) > 0 ? 1 : 0
+            total += footerLength(section) > 0 ? 1 : 0
+        }
+        var elements: [LayoutAttributes] = []
+        elements.reserveCapacity(total)
+        var cellRanges: [(start: Int, count: Int)] = []
+        cellRanges.reserveCapacity(sections.count)
+        var warnings: [String] = []
+        var v = 0.0
+
+        for (s, section) in sections.enumerated() {
+            let insets = section.sectionInset ?? sectionInset
+            let (lineStart, lineEnd) = vertical ? (insets.left, insets.right) : (insets.top, insets.bottom)
+            let (before, after) = vertical ? (insets.top, insets.bottom) : (insets.left, insets.right)
+            let available = crossExtent - lineStart - lineEnd
+            let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
+
+            let header = headerLength(section)
+            var headerIndex: Int? = nil
+            if header > 0 {
+                headerIndex = elements.count
+                elements.append(.supplementaryView(ofKind: ElementKind.header, at: IndexPath(item: 0, section: s),
+                                                   frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: header)))
+                v += header
+            }
+            v += before
+
+            let n = section.items.count
+            cellRanges.append((start: elements.count, count: n))
+            var first = 0
+            var oversized = 0, firstOversized = (item: 0, length: 0.0)
+            while first < n {
+                // Fill the line greedily.
+                var size = try itemSize(section.items, item: first, section: s)
+                var used = along(size).u, sumU = used, thickness = along(size).v
+                var end = first + 1
+                while end < n {
+                    size = try itemSize(section.items, item: end, section: s)
+                    let (u, t) = along(size)
+                    guard used + minimumInteritemSpacing + u <= available + slack else { break }
+                    used += minimumInteritemSpacing + u
+                    sumU += u
+                    thickness = max(thickness, t)
+                    end += 1
+                }
+                if first > 0 { v += minimumLineSpacing }
+
+                // Place it.
+                let k = end - first
+                let spare = available - used
+                var u = lineStart, gap = minimumInteritemSpacing
+                if k == 1 && used > available + slack {
+                    if oversized == 0 { firstOversized = (first, used) }  // alone at the leading inset
+                    oversized += 1
+                } else {
+                    switch alignment {
+                    case .leading: break
+                    case .center: u += spare / 2
+                    case .trailing: u += spare
+                    case .justified:
+                        if k == 1 {
+                            u += spare / 2
+                        } else if end < n {
+                            gap = (available - sumU) / Double(k - 1)
+                        }
+                    }
+                }
+                for item in first..<end {
+                    let (lu, lv) = along(try itemSize(section.items, item: item, section: s))
+                    elements.append(.cell(IndexPath(item: item, section: s),
+                                          frame: rect(u: u, v: v + (thickness - lv) / 2, lengthU: lu, lengthV: lv)))
+                    u += lu + gap
+                }
+                v += thickness
+                first = end
+            }
+            v += after
+            let sectionEnd = v
+
+            if oversized > 0 {
+                warnings.append("section \(s): \(oversized) item\(oversized == 1 ? "" : "s") longer "
+                                + "than the line's \(shortDecimal(available)) points sit\(oversized == 1 ? "s" : "") "
+                                + "alone (first: item \(s):\(firstOversized.item), "
+                                + "\(shortDecimal(firstOversized.length)) points)")
+            }
+
+            if let h = headerIndex {
+                var frame = elements[h].frame
+                var headerV = vertical ? frame.minY : frame.minX
+                var length = header
+                if sectionHeadersPinToVisibleBounds {
+                    headerV = min(max(offsetV, headerV), sectionEnd - header)
+                    elements[h].zIndex = Self.pinnedHeaderZIndex
+                }
+                if stretchesFirstHeader && s == 0 && offsetV < 0 {
+                    let stretch = -offsetV
+                    headerV -= stretch
+                    length += stretch
+                }
+                frame = rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)
+                elements[h].frame = frame
+            }
+
+            let footer = footerLength(section)
+            if footer > 0 {
+                elements.append(.supplementaryView(ofKind: ElementKind.footer, at: IndexPath(item: 0, section: s),
+                                                   frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: footer)))
+                v += footer
+            }
+        }
+
+        var result = CollectionLayout(engine: "flow", bounds: bounds, contentOffset: contentOffset,
+                                      contentSize: vertical ? Size(width: bounds.width, height: v)
+                                          : Size(width: v, height: bounds.height),
+                                      elements: elements, cellRanges: cellRanges, scrollDirection: scrollDirection)
+        result.warnings = warnings
+        return result
+    }
+
+    // MARK: - Private
+
+    private func headerLength(_ section: FlowSection) -> Double {
+        section.headerLength ?? (scrollDirection == .vertical ? headerReferenceSize.height : headerReferenceSize.width)
+    }
+
+    private func footerLength(_ section: FlowSection) -> Double {
+        section.footerLength ?? (scrollDirection == .vertical ? footerReferenceSize.height : footerReferenceSize.width)
+    }
+
+    /// The size of item `item` of `items`, validated.
+    private func itemSize(_ items: ItemHeights, item: Int, section: Int) throws -> Size {
+        let size: Size
+        switch items {
+        case .sizes(let sizes): size = sizes[item]
+        case .heights(let heights): size = Size(width: itemSize.width, height: heights[item])
+        case .uniform: return itemSize
+        }
+        guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                          reason: "expected a finite size ≥ 0, got \(size)")
+        }
+        return size
+    }
+
+    private func validate(bounds: Size, sections: [FlowSection]) throws {
+        func check(_ name: String, _ value: Double, section: Int? = nil) throws {
+            if !value.isFinite || value < 0 {
+                throw LayoutError.invalidParameter(name: name, section: section, value: value,
+                                                   reason: "expected a finite number ≥ 0")
+            }
+        }
+        try check("width", bounds.width)
+        try check("height", bounds.height)
+        for (name, values) in [("item-size", [itemSize.width, itemSize.height]),
+                               ("line-spacing", [minimumLineSpacing]),
+                               ("interitem-spacing", [minimumInteritemSpacing]),
+                               ("insets", [sectionInset.top, sectionInset.left, sectionInset.bottom, sectionInset.right]),
+                               ("header-size", [headerReferenceSize.width, headerReferenceSize.height]),
+                               ("footer-size", [footerReferenceSize.width, footerReferenceSize.height])] {
+            for value in values { try check(name, value) }
+        }
+        for (s, section) in sections.enumerated() {
+            if let i = section.sectionInset {
+                for v in [i.top, i.left, i.bottom, i.right] { try check("insets", v, section: s) }
+            }
+            if let h = section.headerLength { try check("header", h, section: s) }
+            if let f = section.footerLength { try check("footer", f, section: s) }
+        }
+    }
+}
+
+/// `value` with at most three decimals and no trailing zeros, for messages.
+func shortDecimal(_ value: Double) -> String {
+    guard value.isFinite, value.magnitude < 1e15 else { return "\(value)" }
+    let scaled = (value * 1000).rounded()
+    let sign = scaled < 0 ? "-" : ""
+    let units = Int(scaled.magnitude)
+    var text = sign + String(units / 1000)
+    var fraction = units % 1000
+    if fraction != 0 {
+        var digits = 3
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let padded = String(fraction)
+        text += "." + String(repeating: "0", count: digits - padded.count) + padded
+    }
+    return text
+}
