@@ -37,9 +37,9 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
                 stderr: (String) -> Void) -> Int32 {
     do {
-        let warnings = try Invocation(arguments: arguments, stdin: stdin, stdout: stdout).execute()
+        let (status, warnings) = try Invocation(arguments: arguments, stdin: stdin, stdout: stdout).execute()
         for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
-        return ExitStatus.success
+        return status
     } catch let error as CLIError {
         stderr(error.stderrText)
         return error.status
@@ -57,52 +57,64 @@ public struct BrokenPipe: Error {
     public init() {}
 }
 
-/// One run: parse, read, lay out, write.
-private struct Invocation {
-    let arguments: [String]
+/// The I/O a command sees: standard input on demand, standard output in chunks.
+struct CommandIO {
     let stdin: () throws -> Data
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
-    /// Runs; returns the layout's warnings, printed on stderr after a successful run.
-    func execute() throws -> [String] {
-        guard let first = arguments.first else {
-            throw CLIError.usage("no engine given (try 'cvlayout engines')", engine: nil)
-        }
-        switch first {
-        case "-h", "--help", "help":
-            try emit(globalHelp())
-            return []
-        case "--version", "-V":
-            try emit("cvlayout \(cvlayoutVersion)\n")
-            return []
-        case "engines":
-            if arguments.count > 1 { throw CLIError.usage("'engines' takes no arguments", engine: nil) }
-            let width = engineRegistry.map(\.name.count).max() ?? 0
-            try emit(engineRegistry.map { $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n" }.joined())
-            return []
-        default:
-            break
-        }
-        guard let descriptor = engine(named: first) else {
-            var message = "unknown engine '\(first)'"
-            if first.hasPrefix("-") {
-                message = "expected an engine before options, got '\(first)'"
-            } else if let near = nearest(first, among: engineRegistry.map(\.name) + ["engines"]) {
-                message += "; did you mean '\(near)'?"
-            }
-            throw CLIError.usage(message, engine: nil)
-        }
-        let rest = Array(arguments.dropFirst())
-        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
-            try emit(engineHelp(descriptor))
-            return []
-        }
-        return try execute(descriptor, ArgumentParser.parse(rest, engine: descriptor))
+
+    /// Writes `text` to standard output.
+    func emit(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try stdout($0) }
     }
+}
 
-    private func execute(_ descriptor: EngineDescriptor, _ parsed: ParsedArguments) throws -> [String] {
+/// A command that is not an engine (`engines`; later ones such as `diff` add a line to
+/// `subcommandRegistry`).
+struct SubcommandDescriptor: Sendable {
+    /// The command-line name.
+    let name: String
+    /// One line for help.
+    let summary: String
+    /// Runs with the arguments after the name. Returns the exit status; throws `CLIError`.
+    let run: @Sendable (_ arguments: [String], _ io: CommandIO) throws -> Int32
+}
+
+/// Every non-engine command.
+let subcommandRegistry: [SubcommandDescriptor] = [
+    SubcommandDescriptor(name: "engines", summary: "list the engines, one line each") { arguments, io in
+        if !arguments.isEmpty { throw CLIError.usage("'engines' takes no arguments", engine: nil) }
+        let width = engineRegistry.map(\.name.count).max() ?? 0
+        try io.emit(engineRegistry.map {
+            $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n"
+        }.joined())
+        return ExitStatus.success
+    },
+]
+
+/// A layout computed from an engine's command-line arguments, ready to be written.
+struct LayoutJob {
+    /// The engine that computed it.
+    let descriptor: EngineDescriptor
+    /// Every option of the run (command line over dataset `"options"`).
+    let options: OptionValues
+    /// The layout, pixel-snapped and with `targetContentOffset` when asked for.
+    let layout: CollectionLayout
+    /// Positions in `layout.elements` to write (`--rect`, `--item`), or `nil` for all.
+    let selection: [Int]?
+    /// `-f`, or `-o`'s extension, or JSON.
+    let format: OutputFormat
+    /// Precision, labels, query rect.
+    let outputOptions: OutputOptions
+
+    /// Parses `arguments` (those after the engine name), reads the dataset and lays out.
+    /// - Throws: `CLIError` with the status SPEC section 3 gives.
+    init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO) throws {
+        let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
         var options = parsed.options
+        self.descriptor = descriptor
 
-        // Conflicts and the output destination, before anything is read.
+        // Conflicts, before anything is read.
         if options.has("item") && options.has("rect") {
             throw CLIError.usage("--item and --rect cannot be used together", engine: descriptor.name)
         }
@@ -117,16 +129,17 @@ private struct Invocation {
         if let path = parsed.dataset {
             let name = path == "-" ? "<stdin>" : path
             datasetName = name
-            let data = try read(path, name: name)
+            let data = try readDataset(path, name: name, stdin: io.stdin)
             do {
                 dataset = try DatasetDecoder.decode(data, schema: descriptor.schema)
             } catch let error as DatasetError {
                 throw CLIError.from(error, file: name)
             }
-            try merge(dataset!.options, into: &options, descriptor: descriptor, file: name)
+            try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
         }
+        self.options = options
 
-        let format = try outputFormat(options)
+        format = try outputFormat(options)
         let precision = try outputPrecision(options)
         let bounds = Size(width: try options.number("width", default: 390),
                           height: try options.number("height", default: 844))
@@ -154,6 +167,7 @@ private struct Invocation {
         outputOptions.precision = precision
         outputOptions.labels = !(try options.flag("no-labels"))
         outputOptions.queryRect = rect
+        self.outputOptions = outputOptions
 
         // The layout.
         var layout: CollectionLayout
@@ -168,9 +182,9 @@ private struct Invocation {
         } catch let error as LayoutError {
             throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
         }
+        self.layout = layout
 
         // The query.
-        var selection: [Int]? = nil
         if let rect {
             selection = layout.elementIndices(in: rect)
         } else if let item {
@@ -179,107 +193,155 @@ private struct Invocation {
                                      + describeItems(layout), engine: descriptor.name)
             }
             selection = [index]
+        } else {
+            selection = nil
         }
+    }
 
-        // The output.
+    /// Writes the layout to `-o` (atomically) or to standard output.
+    func write(io: CommandIO) throws {
         if let path = try options.text("output") {
             try OutputFile.write(to: path) { sink in
-                let buffer = OutputBuffer(precision: precision, sink: sink)
+                let buffer = OutputBuffer(precision: outputOptions.precision, sink: sink)
                 try format.write(layout, selection: selection, options: outputOptions, to: buffer)
             }
         } else {
-            let buffer = OutputBuffer(precision: precision, sink: stdout)
+            let buffer = OutputBuffer(precision: outputOptions.precision, sink: io.stdout)
             try format.write(layout, selection: selection, options: outputOptions, to: buffer)
         }
-        return layout.warnings
+    }
+}
+
+/// One run: dispatch to help, a subcommand or an engine.
+private struct Invocation {
+    let arguments: [String]
+    let io: CommandIO
+
+    init(arguments: [String], stdin: @escaping () throws -> Data,
+         stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) {
+        self.arguments = arguments
+        io = CommandIO(stdin: stdin, stdout: stdout)
     }
 
-    // MARK: - Pieces
-
-    private func emit(_ text: String) throws {
-        var text = text
-        try text.withUTF8 { try stdout($0) }
-    }
-
-    private func read(_ path: String, name: String) throws -> Data {
-        if path == "-" {
-            do { return try stdin() } catch {
-                throw CLIError.status(ExitStatus.ioError, "<stdin>: cannot read: \(describe(error))")
+    /// Runs; returns the exit status and the layout's warnings (printed on stderr after a
+    /// successful run).
+    func execute() throws -> (status: Int32, warnings: [String]) {
+        guard let first = arguments.first else {
+            throw CLIError.usage("no engine given (try 'cvlayout engines')", engine: nil)
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "-h", "--help", "help":
+            try io.emit(globalHelp())
+            return (ExitStatus.success, [])
+        case "--version", "-V":
+            try io.emit("cvlayout \(cvlayoutVersion)\n")
+            return (ExitStatus.success, [])
+        default:
+            break
+        }
+        if let command = subcommandRegistry.first(where: { $0.name == first }) {
+            return (try command.run(rest, io), [])
+        }
+        guard let descriptor = engine(named: first) else {
+            var message = "unknown engine '\(first)'"
+            if first.hasPrefix("-") {
+                message = "expected an engine before options, got '\(first)'"
+            } else if let near = nearest(first, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name)) {
+                message += "; did you mean '\(near)'?"
             }
+            throw CLIError.usage(message, engine: nil)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: no such file")
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+            try io.emit(engineHelp(descriptor))
+            return (ExitStatus.success, [])
         }
-        if isDirectory.boolValue {
-            throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: is a directory")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: permission denied")
-        }
-        defer { try? handle.close() }
-        do {
-            return try handle.readToEnd() ?? Data()
-        } catch {
-            throw CLIError.status(ExitStatus.ioError, "\(name): cannot read: \(describe(error))")
+        let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
+        try job.write(io: io)
+        return (ExitStatus.success, job.layout.warnings)
+    }
+}
+
+// MARK: - Pieces
+
+fileprivate func readDataset(_ path: String, name: String, stdin: () throws -> Data) throws -> Data {
+    if path == "-" {
+        do { return try stdin() } catch {
+            throw CLIError.status(ExitStatus.ioError, "<stdin>: cannot read: \(describe(error))")
         }
     }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: no such file")
+    }
+    if isDirectory.boolValue {
+        throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: is a directory")
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: permission denied")
+    }
+    defer { try? handle.close() }
+    do {
+        return try handle.readToEnd() ?? Data()
+    } catch {
+        throw CLIError.status(ExitStatus.ioError, "\(name): cannot read: \(describe(error))")
+    }
+}
 
-    private func merge(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
-                       descriptor: EngineDescriptor, file: String) throws {
-        let known = knownOptions(for: descriptor.name)
-        for option in datasetOptions {
-            guard let spec = known.first(where: { $0.name == option.key }) else {
-                var message = "\(file): \(option.path): unknown option for \(descriptor.name)"
-                if let near = nearest(option.key, among: known.filter(\.allowedInDataset).map(\.name)) {
-                    message += "; did you mean '\(near)'?"
-                }
-                throw CLIError.data(message)
+fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
+                   descriptor: EngineDescriptor, file: String) throws {
+    let known = knownOptions(for: descriptor.name)
+    for option in datasetOptions {
+        guard let spec = known.first(where: { $0.name == option.key }) else {
+            var message = "\(file): \(option.path): unknown option for \(descriptor.name)"
+            if let near = nearest(option.key, among: known.filter(\.allowedInDataset).map(\.name)) {
+                message += "; did you mean '\(near)'?"
             }
-            guard spec.allowedInDataset else {
-                throw CLIError.data("\(file): \(option.path): '\(option.key)' can only be given on the command line")
-            }
-            if spec.valueName == nil, case .bool = option.value {} else if spec.valueName == nil {
-                throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
-            }
-            if options.values[option.key] == nil {  // the command line wins
-                options.values[option.key] = OptionValue(raw: option.value,
-                                                         origin: .dataset(file: file, path: option.path))
-            }
+            throw CLIError.data(message)
+        }
+        guard spec.allowedInDataset else {
+            throw CLIError.data("\(file): \(option.path): '\(option.key)' can only be given on the command line")
+        }
+        if spec.valueName == nil, case .bool = option.value {} else if spec.valueName == nil {
+            throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
+        }
+        if options.values[option.key] == nil {  // the command line wins
+            options.values[option.key] = OptionValue(raw: option.value,
+                                                     origin: .dataset(file: file, path: option.path))
         }
     }
+}
 
-    private func outputFormat(_ options: OptionValues) throws -> OutputFormat {
-        if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
-        if let output = try options.text("output") {
-            let ext = (output as NSString).pathExtension.lowercased()
-            if let format = OutputFormat(rawValue: ext) { return format }
-        }
-        return .json
+fileprivate func outputFormat(_ options: OptionValues) throws -> OutputFormat {
+    if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
+    if let output = try options.text("output") {
+        let ext = (output as NSString).pathExtension.lowercased()
+        if let format = OutputFormat(rawValue: ext) { return format }
     }
+    return .json
+}
 
-    private func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
-        guard let value = options.values["precision"] else { return .standard }
-        if try options.text("precision") == "full" { return .full }
-        guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
-            throw options.malformed("precision", value, expected: "an integer from 0 to 15 or 'full'")
-        }
-        return .decimals(n)
+fileprivate func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
+    guard let value = options.values["precision"] else { return .standard }
+    if try options.text("precision") == "full" { return .full }
+    guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
+        throw options.malformed("precision", value, expected: "an integer from 0 to 15 or 'full'")
     }
+    return .decimals(n)
+}
 
-    private func seedValue(_ options: OptionValues) throws -> UInt64 {
-        guard let value = options.values["seed"] else { return 1 }
-        guard let text = try options.text("seed"), let seed = UInt64(text) else {
-            throw options.malformed("seed", value, expected: "an integer from 0 to 18446744073709551615")
-        }
-        return seed
+fileprivate func seedValue(_ options: OptionValues) throws -> UInt64 {
+    guard let value = options.values["seed"] else { return 1 }
+    guard let text = try options.text("seed"), let seed = UInt64(text) else {
+        throw options.malformed("seed", value, expected: "an integer from 0 to 18446744073709551615")
     }
+    return seed
+}
 
-    private func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
-        let p = try options.point(name, default: fallback)
-        guard p.isFinite else { throw CLIError.data("\(options.source(of: name)!): expected finite numbers") }
-        return p
-    }
+fileprivate func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
+    let p = try options.point(name, default: fallback)
+    guard p.isFinite else { throw CLIError.data("\(options.source(of: name)!): expected finite numbers") }
+    return p
 }
 
 /// `section 0 has 50 items`, for out-of-range messages.
