@@ -187,11 +187,11 @@ private struct Walker {
     }
 
     private mutating func ringCounts(_ array: [Any], path: String) throws -> [DatasetSection] {
-        try reserve(array.count, path: path)
         var sections: [DatasetSection] = []
         sections.reserveCapacity(array.count)
         for (i, raw) in array.enumerated() {
             let n = try count(raw, path: "\(path)[\(i)]")
+            try reserve(n, path: "\(path)[\(i)]")
             sections.append(DatasetSection(items: .uniform(count: n), path: "\(path)[\(i)]"))
         }
         return sections

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+@testable import CVLayoutCLI
+
+/// One bad input: arguments (with `DATA` standing for a file holding `dataset`), the exit
+/// status SPEC section 3 gives, and a piece of the one-line message.
+struct BadInput: CustomTestStringConvertible, Sendable {
+    let arguments: String
+    let dataset: String?
+    let status: Int32
+    let message: String
+
+    init(_ arguments: String, _ dataset: String? = nil, _ status: Int32, _ message: String) {
+        self.arguments = arguments
+        self.dataset = dataset
+        self.status = status
+        self.message = message
+    }
+
+    var testDescription: String { "cvlayout \(arguments)" + (dataset.map { " <<< \($0.prefix(40))" } ?? "") }
+}
+
+let badInputs: [BadInput] = [
+    // Usage (64): engines, flags, values that do not parse, conflicts, index paths.
+    BadInput("", nil, 64, "no engine given"),
+    BadInput("waterfal", nil, 64, "unknown engine 'waterfal'; did you mean 'waterfall'?"),
+    BadInput("--columns 3", nil, 64, "expected an engine before options"),
+    BadInput("waterfall --colums 3", nil, 64, "unknown option '--colums'; did you mean '--columns'?"),
+    BadInput("ring --radus 3", nil, 64, "did you mean '--radius'?"),
+    BadInput("waterfall --bogus", nil, 64, "unknown option '--bogus'"),
+    BadInput("waterfall -x", nil, 64, "unknown option '-x'"),
+    BadInput("waterfall --columns", nil, 64, "missing value for --columns"),
+    BadInput("waterfall --columns --insets 3", nil, 64, "missing value for --columns"),
+    BadInput("waterfall --columns 12x", nil, 64, "--columns: expected an integer, got '12x'"),
+    BadInput("waterfall --columns 2.5", nil, 64, "--columns: expected an integer, got '2.5'"),
+    BadInput("waterfall --column-spacing ten", nil, 64, "--column-spacing: expected a number, got 'ten'"),
+    BadInput("waterfall --column-spacing nan", nil, 64, "expected a number, got 'nan'"),
+    BadInput("waterfall --column-spacing inf", nil, 64, "expected a number, got 'inf'"),
+    BadInput("waterfall --column-spacing 0x10", nil, 64, "expected a number, got '0x10'"),
+    BadInput("waterfall --insets 1,2", nil, 64, "--insets: expected T,L,B,R or one number, got '1,2'"),
+    BadInput("waterfall --insets 1,,2,3", nil, 64, "--insets: expected T,L,B,R"),
+    BadInput("waterfall --rect 1,2,3", nil, 64, "--rect: expected X,Y,W,H"),
+    BadInput("waterfall --offset 5", nil, 64, "--offset: expected X,Y"),
+    BadInput("waterfall --order shortest", nil, 64, "did you mean 'shortest-first'?"),
+    BadInput("waterfall -f png", nil, 64, "--format: expected one of json, csv, svg, got 'png'"),
+    BadInput("waterfall --format=xml", nil, 64, "expected one of json, csv, svg"),
+    BadInput("waterfall --precision 16", nil, 64, "--precision: expected an integer from 0 to 15 or 'full'"),
+    BadInput("waterfall --precision -1", nil, 64, "--precision"),
+    BadInput("waterfall --seed -1", nil, 64, "--seed: expected an integer"),
+    BadInput("waterfall --no-labels=yes", nil, 64, "--no-labels takes no value"),
+    BadInput("waterfall --item 0:1 --rect 0,0,10,10", nil, 64, "--item and --rect cannot be used together"),
+    BadInput("waterfall --item 0:50", nil, 64, "--item 0:50: no such item"),
+    BadInput("waterfall --item 1:0", nil, 64, "--item 1:0: no such item"),
+    BadInput("waterfall --item a:b", nil, 64, "--item: expected S:I"),
+    BadInput("waterfall --item -1", nil, 64, "--item: expected S:I"),
+    BadInput("ring --heart-from 4:0", nil, 64, "--heart-from 4:0: no such item"),
+    BadInput("ring --heart-from 3:18", nil, 64, "no such item"),
+    BadInput("ring --heart-to 2:0", nil, 64, "--heart-to 2:0: the seed style always ends at the centre"),
+    BadInput("ring --direction sideways", nil, 64, "--direction: expected one of clockwise, counterclockwise"),
+    BadInput("waterfall DATA --count 3", "[1]", 64, "--count sets the size of the embedded data"),
+    BadInput("waterfall DATA other.json", "[1]", 64, "more than one DATASET"),
+    BadInput("engines extra", nil, 64, "'engines' takes no arguments"),
+    // Bad data (65): from the dataset.
+    BadInput("waterfall DATA", "[1, 2,", 65, "data.json:1:7: invalid JSON: unexpected end of input"),
+    BadInput("waterfall DATA", "[1, 2]]", 65, "data.json:1:7: invalid JSON: unexpected character ']' after the JSON value"),
+    BadInput("waterfall DATA", "{\"heights\":\n  [1, @]}", 65, "data.json:2:7: invalid JSON"),
+    BadInput("waterfall DATA", "[1, 2,]", 65, "data.json:1:7: invalid JSON"),
+    BadInput("waterfall DATA", "", 65, "data.json:1:1: invalid JSON: empty document"),
+    BadInput("waterfall DATA", "[01]", 65, "leading zero"),
+    BadInput("waterfall DATA", "[\"12\"]", 65, "data.json: [0]: expected a finite number ≥ 0, got \"12\""),
+    BadInput("waterfall DATA", "[10, -3]", 65, "data.json: [1]: expected a finite number ≥ 0, got -3"),
+    BadInput("waterfall DATA", "[true]", 65, "data.json: [0]: expected a finite number ≥ 0, got true"),
+    BadInput("waterfall DATA", "[null]", 65, "[0]: expected a finite number ≥ 0, got null"),
+    BadInput("waterfall DATA", "[1e400]", 65, "data.json"),
+    BadInput("waterfall DATA", "{\"heights\": [1], \"heights\": [2]}", 65, "duplicate key 'heights'"),
+    BadInput("waterfall DATA", "{\"sections\": [{\"heights\": [1, 2, 3, -3]}, {\"heights\": [4]}]}", 65,
+             "data.json: sections[0].heights[3]: expected a finite number ≥ 0, got -3"),
+    BadInput("waterfall DATA", "{\"sections\": [{}, {\"heights\": [1, \"x\"]}]}", 65, "sections[1].heights[1]"),
+    BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 0}]}", 65, "sections[0].columns: expected an integer ≥ 1, got 0"),
+    BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 1.5}]}", 65, "sections[0].columns: expected an integer, got 1.5"),
+    BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 60, \"heights\": [1]}]}", 65, "sections[0].columns: 60 columns do not fit"),
+    BadInput("waterfall DATA", "{\"sections\": [{\"insets\": \"1,2\"}]}", 65, "sections[0].insets: expected \"T,L,B,R\""),
+    BadInput("waterfall DATA", "{\"sections\": [{\"insets\": [1, 2, 3, -4]}]}", 65, "sections[0].insets"),
+    BadInput("waterfall DATA", "{\"sections\": {}}", 65, "sections: expected an array of section objects"),
+    BadInput("waterfall DATA", "{\"sections\": [3]}", 65, "sections[0]: expected a section object, got 3"),
+    BadInput("waterfall DATA", "{\"sections\": [{\"heigths\": [1]}]}", 65, "sections[0].heigths: unknown key"),
+    BadInput("waterfall DATA", "{\"heigths\": [1]}", 65, "heigths: unknown key"),
+    BadInput("waterfall DATA", "{\"heights\": [1], \"count\": 3}", 65, "give only one of"),
+    BadInput("waterfall DATA", "{}", 65, "no items"),
+    BadInput("waterfall DATA", "\"hello\"", 65, "(top level): expected an array of heights"),
+    BadInput("waterfall DATA", "[[100, 50], [0, 50]]", 65, "[1][0]: expected a width > 0, got 0"),
+    BadInput("waterfall DATA", "[[100, 50], [10]]", 65, "[1]: expected a size [width, height]"),
+    BadInput("waterfall DATA", "[[100, 50], 7]", 65, "[1]: expected a size [width, height], got 7"),
+    BadInput("waterfall DATA", "{\"count\": -1}", 65, "count: expected an integer ≥ 0, got -1"),
+    BadInput("waterfall DATA", "{\"count\": 6.5}", 65, "count: expected an integer, got 6.5"),
+    BadInput("waterfall DATA", "{\"count\": 1e308}", 65, "count"),
+    BadInput("waterfall DATA", "{\"count\": 20000000}", 65, "more than 10000000 elements"),
+    BadInput("waterfall DATA", "[1e308, 1e308, 1e308, 1e308]", 65, "not finite"),
+    BadInput("waterfall --columns 1 DATA", "[1e308, 1e308]", 65, "not finite"),
+    BadInput("waterfall DATA", "{\"options\": {\"colums\": 2}, \"heights\": [1]}", 65,
+             "data.json: options.colums: unknown option for waterfall; did you mean 'columns'?"),
+    BadInput("waterfall DATA", "{\"options\": {\"columns\": \"two\"}, \"heights\": [1]}", 65,
+             "data.json: options.columns: expected an integer, got \"two\""),
+    BadInput("waterfall DATA", "{\"options\": {\"columns\": 0}, \"heights\": [1]}", 65,
+             "data.json: options.columns: expected an integer ≥ 1, got 0"),
+    BadInput("waterfall DATA", "{\"options\": {\"output\": \"x.json\"}, \"heights\": [1]}", 65,
+             "'output' can only be given on the command line"),
+    BadInput("waterfall DATA", "{\"options\": {\"no-labels\": 3}, \"heights\": [1]}", 65, "expected true or false"),
+    BadInput("waterfall DATA", "{\"options\": [1], \"heights\": [1]}", 65, "options: expected an object"),
+    BadInput("ring DATA", "[1, 6.5]", 65, "data.json: [1]: expected an integer, got 6.5"),
+    BadInput("ring DATA", "[1, -6]", 65, "[1]: expected an integer ≥ 0, got -6"),
+    BadInput("ring DATA", "{\"heights\": [1]}", 65, "heights: unknown key (expected 'rings' or 'options')"),
+    BadInput("ring DATA", "{\"rings\": 4}", 65, "rings: expected an array of ring counts, got 4"),
+    BadInput("ring DATA", "[5000000, 5000000, 1]", 65, "data.json: [2]: more than 10000000 elements"),
+    // Bad data (65): flags that parsed but are out of range.
+    BadInput("waterfall --columns 0", nil, 65, "--columns: expected an integer ≥ 1, got 0"),
+    BadInput("waterfall --columns -2", nil, 65, "--columns: expected an integer ≥ 1, got -2"),
+    BadInput("waterfall --columns 40", nil, 65, "--columns: 40 columns do not fit in 390 points"),
+    BadInput("waterfall --width 0", nil, 65, "columns do not fit in 0 points"),
+    BadInput("waterfall --width -1", nil, 65, "--width: expected a finite number ≥ 0, got -1"),
+    BadInput("waterfall --width 1e999", nil, 65, "--width: expected a finite number ≥ 0"),
+    BadInput("waterfall --insets 200,200,0,200", nil, 65, "columns do not fit"),
+    BadInput("waterfall --column-spacing -1", nil, 65, "--column-spacing: expected a finite number ≥ 0, got -1"),
+    BadInput("waterfall --item-spacing 1e400", nil, 65, "--item-spacing: expected a finite number ≥ 0"),
+    BadInput("waterfall --header-height -4", nil, 65, "--header-height: expected a finite number ≥ 0, got -4"),
+    BadInput("waterfall --header-height 10 --header-insets 0,300,0,300", nil, 65, "--header-insets"),
+    BadInput("waterfall --count -3", nil, 65, "--count: expected an integer from 0 to 10000000"),
+    BadInput("waterfall --count 10000001", nil, 65, "--count: expected an integer from 0 to 10000000"),
+    BadInput("waterfall --scale 0", nil, 65, "--scale: expected a finite number > 0, got 0"),
+    BadInput("waterfall --rect 0,0,-5,5", nil, 65, "--rect: expected finite X,Y and W,H ≥ 0"),
+    BadInput("ring --radius -3", nil, 65, "--radius: expected a finite number ≥ 0, got -3"),
+    BadInput("ring --shrink -0.5", nil, 65, "--shrink: expected a finite number ≥ 0"),
+    BadInput("ring --item-size 1e309", nil, 65, "--item-size: expected a finite number ≥ 0"),
+    BadInput("ring --count 3000", nil, 65, "more than the limit"),
+    BadInput("ring --radius 1e308 --ring-spacing 1e308", nil, 65, "not finite"),
+    // Cannot open (66), cannot create (73).
+    BadInput("waterfall /nonexistent/data.json", nil, 66, "/nonexistent/data.json: cannot open: no such file"),
+    BadInput("waterfall /", nil, 66, "/: cannot open: is a directory"),
+    BadInput("waterfall -o /nonexistent/dir/out.json", nil, 73, "cannot create output file '/nonexistent/dir/out.json'"),
+    BadInput("waterfall -o /", nil, 73, "cannot create output file '/'"),
+]
+
+struct BadInputTests {
+    @Test(arguments: badInputs)
+    func badInputIsRefusedWithOneLine(_ case_: BadInput) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dataPath = directory.appendingPathComponent("data.json").path
+        if let dataset = case_.dataset { try Data(dataset.utf8).write(to: URL(fileURLWithPath: dataPath)) }
+        let arguments = case_.arguments.split(separator: " ").map { $0 == "DATA" ? dataPath : String($0) }
+        let result = run(arguments: arguments)
+        #expect(result.status == case_.status, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(case_.message), "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("cvlayout: error: ") == true)
+        if case_.status == 64 {
+            #expect(lines.count == 2 && lines[1].hasPrefix("Run 'cvlayout ") && lines[1].hasSuffix("--help' for usage."))
+        } else {
+            #expect(lines.count == 1, "\(result.stderr)")
+        }
+        for bad in ["NaN", "Fatal", "Swift/", "Stack dump"] { #expect(!result.stderr.contains(bad)) }
+    }
+
+    @Test func theTableIsLargeAndCoversEveryStatus() {
+        #expect(badInputs.count >= 60)
+        #expect(Set(badInputs.map(\.status)) == [64, 65, 66, 73])
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import CVLayoutCLI
+@testable import LayoutCore
+import LayoutFormats
+
+/// The command line, in process: formats, queries, options from datasets, output files.
+struct CommandLineTests {
+    func json(_ result: CommandResult) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+    }
+
+    func frames(_ object: [String: Any]) -> [[String: Double]] {
+        (object["elements"] as? [[String: Any]] ?? []).map { ($0["frame"] as? [String: Double]) ?? [:] }
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func theReadmeCommandPrintsTheSeedRingsWithTheAnimatedHeart() throws {
+        let result = run(arguments: ["ring", "-f", "svg"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let svg = result.stdoutText
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("viewBox=\"0 0 390 844\""))
+        #expect(svg.contains("class=\"heart-path\""))
+        #expect(svg.contains("stroke-dasharray=\"4 4\""))
+        #expect(svg.contains("<animateMotion dur=\"2s\""))
+        #expect(svg.contains("rotate=\"auto\"") && svg.contains("fill=\"freeze\""))
+        #expect(svg.contains("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\""))
+        // 37 avatars, each drawn round.
+        #expect(svg.components(separatedBy: "<rect x=").count - 1 == 37)
+        let xml = try XMLDocument(xmlString: svg)
+        #expect(xml.rootElement()?.name == "svg")
+    }
+
+    @Test func jsonHasOneElementPerLineInKeyOrder() throws {
+        let result = run(arguments: ["waterfall", "--count", "5"])
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 3 + 5 + 1)
+        #expect(lines[0] == #"{"engine":"waterfall","bounds":{"width":390,"height":844},"contentOffset":{"x":0,"y":0},"#)
+        #expect(lines[2] == #""elements":["#)
+        #expect(lines[3].hasPrefix(#"{"indexPath":[0,0],"category":"cell","frame":{"x":0,"y":0,"width":123.333,"#))
+        #expect(lines[3].hasSuffix(#""transform":[1,0,0,1,0,0],"alpha":1,"zIndex":0,"hidden":false},"#))
+        #expect(lines.last == "]}")
+        let object = try json(result)
+        #expect((object["elements"] as? [Any])?.count == 5)
+    }
+
+    @Test func embeddedWaterfallDataIsTheSeedsRandomHeights() throws {
+        // SplitMix64 from seed 1: the first output is 0x910A2DEC89025CC1.
+        var g = SplitMix64(seed: 1)
+        let first = g.next()
+        #expect(first == 0x910A_2DEC_8902_5CC1)
+        let object = try json(run(arguments: ["waterfall", "--count", "1"]))
+        #expect(frames(object)[0]["height"] == 50 + Double(first % 100))
+        let other = try json(run(arguments: ["waterfall", "--count", "1", "--seed", "2"]))
+        var g2 = SplitMix64(seed: 2)
+        #expect(frames(other)[0]["height"] == 50 + Double(g2.next() % 100))
+    }
+
+    @Test func csvHasTheHeaderAndOneRowPerElement() throws {
+        let result = run(arguments: ["waterfall", "--count", "3", "--header-height", "20", "-f", "csv"])
+        let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden")
+        #expect(lines[1] == "0,0,supplementaryView,header,0,0,390,20,195,10,1,0,0,1,0,0,1,0,false")
+        #expect(lines[2].hasPrefix("0,0,cell,,0,20,123.333,"))
+        #expect(lines.count == 1 + 4 + 1 && lines.last == "")
+        #expect(!result.stdoutText.contains("\r"))
+    }
+
+    @Test func rectQueryEqualsTheBruteForceFilter() throws {
+        var g = SplitMix64(seed: 11)
+        for _ in 0..<25 {
+            let base = ["waterfall", "--count", "\(g.next() % 200)", "--columns", "\(1 + g.next() % 4)",
+                        "--seed", "\(g.next() % 1000)", "--precision", "full", "--header-height", "30"]
+            let x = Double(g.next() % 400) - 20, y = Double(g.next() % 3000) - 20
+            let w = Double(g.next() % 300), h = Double(g.next() % 900)
+            let everything = try json(run(arguments: base))["elements"] as! [[String: Any]]
+            let brute = everything.filter { e in
+                let f = e["frame"] as! [String: Double]
+                return f["x"]! < x + w && x < f["x"]! + f["width"]! && f["y"]! < y + h && y < f["y"]! + f["height"]!
+            }
+            let answer = try json(run(arguments: base + ["--rect", "\(x),\(y),\(w),\(h)"]))["elements"] as! [[String: Any]]
+            #expect(answer.map { $0["indexPath"] as! [Int] } == brute.map { $0["indexPath"] as! [Int] })
+            #expect(answer.map { $0["category"] as! String } == brute.map { $0["category"] as! String })
+        }
+    }
+
+    @Test func touchingEdgesDoNotIntersect() throws {
+        // Heights 100 in one column: item 0 spans 0…100; a rect starting at y = 100 misses it.
+        let dir = try temporaryDirectory()
+        let data = dir.appendingPathComponent("d.json")
+        try Data("[100, 100]".utf8).write(to: data)
+        let result = try json(run(arguments: ["waterfall", "--columns", "1", "--item-spacing", "0", "--rect", "0,100,10,10", data.path]))
+        #expect((result["elements"] as! [[String: Any]]).map { $0["indexPath"] as! [Int] } == [[0, 1]])
+    }
+
+    @Test func itemReturnsTheOneCell() throws {
+        let all = try json(run(arguments: ["ring"]))["elements"] as! [[String: Any]]
+        let one = try json(run(arguments: ["ring", "--item", "2:5"]))["elements"] as! [[String: Any]]
+        #expect(one.count == 1)
+        #expect(one[0]["indexPath"] as! [Int] == [2, 5])
+        let expected = all.first { ($0["indexPath"] as! [Int]) == [2, 5] }!
+        #expect(NSDictionary(dictionary: one[0]) == NSDictionary(dictionary: expected))
+        // `I` alone means `0:I`: ring 0 has one item, so 0:0 exists and 0:3 does not.
+        let short = try json(run(arguments: ["ring", "--item", "0"]))["elements"] as! [[String: Any]]
+        #expect(short.map { $0["indexPath"] as! [Int] } == [[0, 0]])
+        #expect(run(arguments: ["ring", "--item", "3"]).status == 64)
+    }
+
+    @Test func ringJSONCarriesTheHeartPath() throws {
+        let object = try json(run(arguments: ["ring", "--width", "428", "--height", "926"]))
+        let heart = try #require(object["heartPath"] as? [String: Any])
+        #expect(heart["from"] as? [Int] == [3, 0])
+        #expect(heart["to"] as? [Int] == [0, 0])
+        #expect(heart["style"] as? String == "seed")
+        #expect(heart["d"] as? String == "M 214 263.24 C 282.6 344.181 286.746 421 214 463")
+        let none = try json(run(arguments: ["ring", "--no-heart"]))
+        #expect(none["heartPath"] == nil)
+        let from = try json(run(arguments: ["ring", "--heart-from", "1:3", "--width", "428", "--height", "926"]))
+        #expect((from["heartPath"] as? [String: Any])?["d"] as? String == "M 214 547 C 214 519 214 491 214 463")
+    }
+
+    @Test func datasetOptionsApplyAndTheCommandLineWins() throws {
+        let dir = try temporaryDirectory()
+        let data = dir.appendingPathComponent("d.json")
+        try Data(#"{"options": {"columns": 2, "insets": "10,10,10,10", "format": "csv"}, "heights": [10, 20, 30]}"#.utf8).write(to: data)
+        let csv = run(arguments: ["waterfall", data.path])
+        #expect(csv.status == 0)
+        // Two columns of (390 − 20 − 10)/2 = 180.
+        #expect(csv.stdoutText.split(separator: "\n")[1] == "0,0,cell,,10,10,180,10,100,15,1,0,0,1,0,0,1,0,false")
+        let overridden = run(arguments: ["waterfall", "--columns", "1", "-f", "json", data.path])
+        #expect(try frames(json(overridden))[0]["width"] == 370)
+    }
+
+    @Test func stdinIsReadForDash() throws {
+        let result = run(arguments: ["ring", "-"], stdin: { Data("[1, 3]".utf8) })
+        #expect(result.status == 0)
+        #expect((try json(result)["elements"] as? [Any])?.count == 4)
+        let bad = run(arguments: ["ring", "-"], stdin: { Data("[1, x]".utf8) })
+        #expect(bad.status == 65 && bad.stderr.hasPrefix("cvlayout: error: <stdin>:1:5: invalid JSON"))
+    }
+
+    @Test func precisionAndPixelSnapping() throws {
+        let full = try frames(json(run(arguments: ["waterfall", "--count", "1", "--precision", "full"])))
+        #expect(full[0]["width"] == 370.0 / 3)
+        let zero = run(arguments: ["waterfall", "--count", "1", "--precision", "0", "-f", "csv"])
+        #expect(zero.stdoutText.split(separator: "\n")[1].hasPrefix("0,0,cell,,0,0,123,"))
+        let snapped = try frames(json(run(arguments: ["waterfall", "--count", "3", "--scale", "2", "--precision", "full"])))
+        // Edges 0, 123.333 → 123.5; 133.333 → 133.5; 256.667 → 256.5; 266.667 → 266.5, 390.
+        #expect(snapped[0]["width"] == 123.5)
+        #expect(snapped[1]["x"] == 133.5 && snapped[1]["width"] == 123)
+        #expect(snapped[2]["x"] == 266.5 && snapped[2]["x"]! + snapped[2]["width"]! == 390)
+    }
+
+    @Test func outputFileIsWrittenAtomicallyAndLeftAloneOnError() throws {
+        let dir = try temporaryDirectory()
+        let out = dir.appendingPathComponent("layout.csv")
+        let ok = run(arguments: ["waterfall", "--count", "2", "-o", out.path])
+        #expect(ok.status == 0 && ok.stdout.isEmpty)
+        let written = try String(contentsOf: out, encoding: .utf8)
+        #expect(written.hasPrefix("section,item,category"))  // format from the extension
+        for args in [["waterfall", "--columns", "0"], ["waterfall", "--bogus"], ["waterfall", "/nonexistent.json"],
+                     ["ring", "--heart-from", "9:9"], ["waterfall", "--item", "5:5"]] {
+            let failed = run(arguments: args + ["-o", out.path])
+            #expect(failed.status != 0)
+            #expect(try String(contentsOf: out, encoding: .utf8) == written)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["layout.csv"])
+    }
+
+    @Test func writeErrorsGive74AndLeaveNoTemporaryFile() throws {
+        let full = run(arguments: ["waterfall", "-o", "/dev/full"])
+        #expect(full.status == 74)
+        #expect(full.stderr.hasPrefix("cvlayout: error: cannot write '/dev/full'"))
+    }
+
+    @Test func outputIsIdenticalOnEveryRun() {
+        for args in [["ring", "-f", "svg"], ["waterfall", "-f", "csv"], ["waterfall", "--precision", "full"]] {
+            #expect(run(arguments: args).stdout == run(arguments: args).stdout)
+        }
+    }
+
+    @Test func helpListsEveryOptionWithItsDefault() {
+        for descriptor in engineRegistry {
+            let help = run(arguments: [descriptor.name, "--help"])
+            #expect(help.status == 0 && help.stderr.isEmpty)
+            for option in descriptor.options + globalOptions {
+                #expect(help.stdoutText.contains("--\(option.name)"), "\(descriptor.name) --help lacks --\(option.name)")
+                if option.valueName != nil {
+                    #expect(help.stdoutText.contains("(default: \(option.defaultText))"))
+                }
+            }
+        }
+        let global = run(arguments: ["--help"])
+        #expect(global.status == 0 && global.stdoutText.contains("USAGE: cvlayout ENGINE [OPTIONS] [DATASET]"))
+        #expect(run(arguments: ["--version"]).stdoutText == "cvlayout \(cvlayoutVersion)\n")
+        let engines = run(arguments: ["engines"]).stdoutText.split(separator: "\n")
+        #expect(engines.count == engineRegistry.count)
+        #expect(engines.first?.hasPrefix("waterfall ") == true)
+    }
+
+    @Test func flagSyntaxes() throws {
+        let a = run(arguments: ["ring", "--start-angle", "-45", "--item", "1:0"])
+        let b = run(arguments: ["ring", "--start-angle=-45", "--item=1:0"])
+        #expect(a.status == 0 && a.stdout == b.stdout)
+        let c = run(arguments: ["ring", "-fcsv"])
+        let d = run(arguments: ["ring", "-f", "csv"])
+        #expect(c.stdout == d.stdout && c.status == 0)
+        let dir = try temporaryDirectory()
+        let dash = dir.appendingPathComponent("-rings.json")
+        try Data("[1, 2]".utf8).write(to: dash)
+        let e = run(arguments: ["ring", "--", dash.path])
+        #expect(e.status == 0)
+        let rect = run(arguments: ["waterfall", "--rect", "-12,0,10,10"])
+        #expect(rect.status == 0)
+    }
+}

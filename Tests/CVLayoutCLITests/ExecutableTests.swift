@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// A few tests run the built `cvlayout` binary itself: real file descriptors, exit statuses,
+/// and pipes (swift-argument-parser's `AssertExecuteCommand`).
+struct ExecutableTests {
+    /// The binary beside the test bundle (`swift build --build-tests` builds both).
+    static let binary: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // The test runner may sit inside the .xctest bundle's folders.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("cvlayout")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/cvlayout")
+    }()
+
+    /// Runs a shell command line with `$CVLAYOUT` set to the binary.
+    func shell(_ script: String) throws -> (stdout: String, stderr: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CVLAYOUT"] = Self.binary.path
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self), process.terminationStatus)
+    }
+
+    @Test func binaryExists() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "\(Self.binary.path)")
+    }
+
+    @Test func versionAndHelpGoToStdout() throws {
+        let version = try shell(#""$CVLAYOUT" --version"#)
+        #expect(version.status == 0 && version.stdout.hasPrefix("cvlayout ") && version.stderr.isEmpty)
+        let help = try shell(#""$CVLAYOUT" ring --help"#)
+        #expect(help.status == 0 && help.stdout.contains("--heart-from S:I"))
+    }
+
+    @Test func usageErrorsGo64ToStderrOnly() throws {
+        let result = try shell(#""$CVLAYOUT" waterfall --colums 3"#)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "cvlayout: error: unknown option '--colums'; did you mean '--columns'?\nRun 'cvlayout waterfall --help' for usage.\n")
+    }
+
+    @Test func stdinDatasetAndPipes() throws {
+        let result = try shell(#"echo '[1, 6, 12]' | "$CVLAYOUT" ring -f csv - | wc -l"#)
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "20")
+    }
+
+    @Test func aClosedPipeEndsQuietly() throws {
+        let result = try shell(#""$CVLAYOUT" waterfall --count 200000 | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}""#)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func fullDiskGives74AndKeepsTheOldFile() throws {
+        let result = try shell(#"set -o pipefail; "$CVLAYOUT" ring > /dev/full"#)
+        #expect(result.status == 74)
+        #expect(result.stderr.hasPrefix("cvlayout: error: cannot write to standard output"))
+    }
+
+    @Test func unwritableOutputGives73() throws {
+        let result = try shell(#""$CVLAYOUT" ring -o /proc/cvlayout-test.json"#)
+        #expect(result.status == 73)
+        #expect(result.stdout.isEmpty && result.stderr.hasPrefix("cvlayout: error: cannot create output file"))
+    }
+}
