@@ -33,12 +33,20 @@ public enum CSVLayoutWriter {
         out.append(e.category.rawValue)
         out.append(byte: comma)
         if let kind = e.kind { appendCSVField(kind, to: out) }
-        for value in [e.frame.minX, e.frame.minY, e.frame.width, e.frame.height, e.center.x, e.center.y,
-                      e.transform.a, e.transform.b, e.transform.c, e.transform.d, e.transform.tx,
-                      e.transform.ty, e.alpha] {
-            out.append(byte: comma)
-            out.append(number: value)
-        }
+        let f = e.frame, t = e.transform
+        out.append(byte: comma); out.append(number: f.minX)
+        out.append(byte: comma); out.append(number: f.minY)
+        out.append(byte: comma); out.append(number: f.width)
+        out.append(byte: comma); out.append(number: f.height)
+        out.append(byte: comma); out.append(number: f.midX)
+        out.append(byte: comma); out.append(number: f.midY)
+        out.append(byte: comma); out.append(number: t.a)
+        out.append(byte: comma); out.append(number: t.b)
+        out.append(byte: comma); out.append(number: t.c)
+        out.append(byte: comma); out.append(number: t.d)
+        out.append(byte: comma); out.append(number: t.tx)
+        out.append(byte: comma); out.append(number: t.ty)
+        out.append(byte: comma); out.append(number: e.alpha)
         out.append(byte: comma)
         out.append(integer: e.zIndex)
         out.append(e.isHidden ? ",true\n" : ",false\n")

@@ -29,7 +29,11 @@ public enum NumberFormat {
         return p
     }()
 
-    /// The formatted string (convenience for tests and messages; the writers use `append`).
+    /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
+    /// after the point of the smallest subnormal at `.full`.
+    public static let maximumLength = 640
+
+    /// The formatted string (convenience for tests and messages; the writers use `write`).
     public static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
         var bytes: [UInt8] = []
         append(value, precision: precision, to: &bytes)
@@ -37,29 +41,50 @@ public enum NumberFormat {
     }
 
     /// Appends `value` formatted at `precision` to `out`.
+    public static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { scratch in
+            let n = write(value, precision: precision, to: scratch.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: n))
+        }
+    }
+
+    /// Writes `value` formatted at `precision` at `destination`, which must have room for
+    /// `maximumLength` bytes, and returns the number of bytes written.
     /// Non-finite values never reach the writers (layouts are validated first); should one
     /// arrive it prints as `0` rather than as text that is not a number.
-    /// - Complexity: O(digits); allocation-free unless the value is ≥ 2¹²⁷ or `precision` is
-    ///   `.full`.
-    public static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
+    /// - Complexity: O(digits); no allocation unless the value is ≥ 2⁶⁴ after scaling or
+    ///   `precision` is `.full`.
+    @inline(__always)
+    public static func write(_ value: Double, precision: NumberPrecision,
+                             to destination: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else {
-            out.append(UInt8(ascii: "0"))
-            return
+            destination.pointee = UInt8(ascii: "0")
+            return 1
         }
         switch precision {
-        case .full: appendShortest(value, to: &out)
-        case .decimals(let p): appendFixed(value, decimals: max(0, min(p, 15)), to: &out)
+        case .full: return writeShortest(value, to: destination)
+        case .decimals(let p): return writeFixed(value, decimals: max(0, min(p, 15)), to: destination)
         }
     }
 
     // MARK: - Fixed precision
 
-    private static func appendFixed(_ value: Double, decimals p: Int, to out: inout [UInt8]) {
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
+    private static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        // Integers (most coordinates: 0, 1, 390) print as they are.
         let magnitude = value.magnitude
+        if magnitude < 9.0e15, magnitude == magnitude.rounded(.towardZero) {
+            let n = UInt64(magnitude)
+            if n == 0 {
+                out.pointee = UInt8(ascii: "0")
+                return 1
+            }
+            var i = 0
+            if value < 0 {
+                out.pointee = UInt8(ascii: "-")
+                i = 1
+            }
+            return i + writeDigits(n, to: out + i)
+        }
         // value = m · 2^e exactly.
         let m: UInt64, e: Int
         if magnitude.exponentBitPattern == 0 {
@@ -69,79 +94,133 @@ public enum NumberFormat {
             m = magnitude.significandBitPattern | (1 << 52)
             e = Int(magnitude.exponentBitPattern) - 1075
         }
+        var i = 0
         if e >= 0 {
-            // An integer: no fraction to round.
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            if e <= 74 {
-                appendDigits(UInt128(m) << UInt128(e), to: &out)
-            } else {
-                appendBigIntegerDigits(m, shift: e, to: &out)
+            // An integer ≥ 2^53: no fraction to round.
+            if value < 0 {
+                out.pointee = UInt8(ascii: "-")
+                i = 1
             }
-            return
+            if e <= 74 { return i + writeDigits(UInt128(m) << UInt128(e), to: out + i) }
+            var digits: [UInt8] = []
+            appendBigIntegerDigits(m, shift: e, to: &digits)
+            digits.withUnsafeBufferPointer { (out + i).update(from: $0.baseAddress!, count: $0.count) }
+            return i + digits.count
         }
         // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
         let k = -e
-        let scaled = UInt128(m) * UInt128(powersOfTen[p])
-        var n: UInt128
+        let n: UInt128
         if k >= 104 {
             n = 0
         } else {
-            n = scaled >> UInt128(k)
+            let scaled = UInt128(m) * UInt128(powersOfTen[p])
+            let q = scaled >> UInt128(k)
             let remainder = scaled & ((1 << UInt128(k)) - 1)
-            if remainder >= (1 << UInt128(k - 1)) { n += 1 }
+            n = remainder >= (1 << UInt128(k - 1)) ? q + 1 : q
         }
         if n == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
+            out.pointee = UInt8(ascii: "0")
+            return 1
         }
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        let divisor = UInt128(powersOfTen[p])
-        let integerPart = n / divisor
-        var fraction = UInt64(n % divisor)
-        appendDigits(integerPart, to: &out)
-        guard fraction != 0 else { return }
+        if value < 0 {
+            out.pointee = UInt8(ascii: "-")
+            i = 1
+        }
+        let integerPart: UInt128, fractionPart: UInt64
+        if n >> 64 == 0 {
+            let small = UInt64(n)
+            integerPart = UInt128(small / powersOfTen[p])
+            fractionPart = small % powersOfTen[p]
+        } else {
+            integerPart = n / UInt128(powersOfTen[p])
+            fractionPart = UInt64(n % UInt128(powersOfTen[p]))
+        }
+        i += writeDigits(integerPart, to: out + i)
+        guard fractionPart != 0 else { return i }
+        // Drop trailing zeros, then write the rest zero-padded to its width.
+        var fraction = fractionPart
         var digits = p
         while fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
         }
-        out.append(UInt8(ascii: "."))
-        // Leading zeros of the fraction, then its significant digits.
-        var width = 1
-        while width < digits && fraction >= powersOfTen[width] { width += 1 }
-        for _ in 0..<(digits - width) { out.append(UInt8(ascii: "0")) }
-        appendDigits(UInt128(fraction), to: &out)
+        out[i] = UInt8(ascii: ".")
+        i += 1
+        var j = i + digits
+        while j > i {
+            j -= 1
+            out[j] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+        }
+        return i + digits
     }
 
-    /// Appends the decimal digits of `n`.
-    static func appendDigits(_ n: UInt128, to out: inout [UInt8]) {
-        if n <= UInt128(UInt64.max) {
-            appendDigits(UInt64(n), to: &out)
-            return
+    /// "00" … "99", for writing two digits per division.
+    private static let digitPairs: [UInt8] = {
+        var table: [UInt8] = []
+        for n in 0..<100 {
+            table.append(UInt8(ascii: "0") + UInt8(n / 10))
+            table.append(UInt8(ascii: "0") + UInt8(n % 10))
         }
+        return table
+    }()
+
+    /// Writes the decimal digits of `n` at `out`; returns their count.
+    @inline(__always)
+    static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if n < 10 {
+            out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+            return 1
+        }
+        var length = 1
+        var probe = n
+        while probe >= 10 {
+            probe /= 10
+            length += 1
+        }
+        var v = n
+        var j = length
+        digitPairs.withUnsafeBufferPointer { pairs in
+            while v >= 100 {
+                let r = Int(v % 100)
+                v /= 100
+                j -= 2
+                out[j] = pairs[2 * r]
+                out[j + 1] = pairs[2 * r + 1]
+            }
+            if v >= 10 {
+                let r = Int(v)
+                out[j - 2] = pairs[2 * r]
+                out[j - 1] = pairs[2 * r + 1]
+            } else {
+                out[j - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+            }
+        }
+        return length
+    }
+
+    /// Writes the decimal digits of a 128-bit `n`; returns their count.
+    static func writeDigits(_ n: UInt128, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if n >> 64 == 0 { return writeDigits(UInt64(n), to: out) }
         // Split into 19-digit chunks.
         let chunk = UInt128(powersOfTen[19])
-        let high = n / chunk
+        let high = writeDigits(n / chunk, to: out)
         let low = UInt64(n % chunk)
-        appendDigits(high, to: &out)
-        appendPadded(low, width: 19, to: &out)
+        let lowLength = writeDigits(low, to: out + high)
+        // Zero-pad the low chunk to 19 digits.
+        if lowLength < 19 {
+            let shift = 19 - lowLength
+            (out + high + shift).update(from: out + high, count: lowLength)
+            (out + high).update(repeating: UInt8(ascii: "0"), count: shift)
+        }
+        return high + 19
     }
 
+    /// Appends the decimal digits of `n` (for integers the writers print).
     static func appendDigits(_ n: UInt64, to out: inout [UInt8]) {
-        if n < 10 {
-            out.append(UInt8(ascii: "0") &+ UInt8(n))
-            return
-        }
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes of scratch
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            var i = raw.count
-            var v = n
-            while v > 0 {
-                i -= 1
-                raw[i] = UInt8(ascii: "0") &+ UInt8(v % 10)
-                v /= 10
-            }
-            out.append(contentsOf: raw[i...])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            let count = writeDigits(n, to: scratch.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: count))
         }
     }
 
@@ -193,6 +272,13 @@ public enum NumberFormat {
 
     /// Swift's `description` is the shortest round-trip representation; rewrite its optional
     /// exponent (`1e-05`, `1.5e+20`) as a plain decimal.
+    private static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        var out: [UInt8] = []
+        appendShortest(value, to: &out)
+        out.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: $0.count) }
+        return out.count
+    }
+
     private static func appendShortest(_ value: Double, to out: inout [UInt8]) {
         if value == 0 {
             out.append(UInt8(ascii: "0"))

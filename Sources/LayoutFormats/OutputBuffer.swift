@@ -2,70 +2,115 @@ import LayoutCore
 
 /// A byte buffer the writers format into, handed to a sink in large chunks so that a
 /// million-element layout never exists as one string. Without a sink it keeps everything
-/// (for tests and for `-o`, which writes a temporary file the same way).
+/// (for tests and for in-memory comparisons).
+///
+/// The bytes live in one manually managed allocation written through a pointer: no array
+/// appends and no exclusivity checks on the hot path.
 public final class OutputBuffer {
-    /// Bytes not yet handed to the sink.
-    public private(set) var bytes: [UInt8] = []
     /// Decimals of every number written.
     public let precision: NumberPrecision
     private let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
     private let chunkSize: Int
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
 
     /// Creates a buffer.
     /// - Parameters:
     ///   - precision: how numbers are formatted.
     ///   - chunkSize: bytes gathered before each hand-over to `sink`. Default 1 MiB.
-    ///   - sink: receives the bytes; `nil` keeps them in `bytes`. Errors it throws propagate
-    ///     out of the writer.
+    ///   - sink: receives the bytes; `nil` keeps them all (see `bytes`). Errors it throws
+    ///     propagate out of the writer.
     public init(precision: NumberPrecision = .standard, chunkSize: Int = 1 << 20,
                 sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
         self.precision = precision
         self.chunkSize = chunkSize
         self.sink = sink
-        bytes.reserveCapacity(sink == nil ? 4096 : chunkSize + 4096)
+        capacity = (sink == nil ? 1 << 16 : chunkSize) + 2 * NumberFormat.maximumLength
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The bytes not yet handed to the sink (everything, without a sink).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always)
+    private func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStorage.update(from: storage, count: count)
+        storage.deallocate()
+        storage = newStorage
+        capacity = newCapacity
+    }
+
+    /// Appends raw bytes.
+    @inline(__always)
+    public func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        reserve(buffer.count)
+        (storage + count).update(from: base, count: buffer.count)
+        count += buffer.count
     }
 
     /// Appends ASCII or UTF-8 text.
     @inline(__always)
     public func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends a string's UTF-8 bytes as they are (no escaping).
     public func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
     /// Appends one byte.
     @inline(__always)
     public func append(byte: UInt8) {
-        bytes.append(byte)
+        reserve(1)
+        storage[count] = byte
+        count += 1
     }
 
     /// Appends `value` at the buffer's precision.
     @inline(__always)
     public func append(number value: Double) {
-        NumberFormat.append(value, precision: precision, to: &bytes)
+        reserve(NumberFormat.maximumLength)
+        count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
 
-    /// Appends a non-negative or negative integer.
+    /// Appends an integer.
+    @inline(__always)
     public func append(integer value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        NumberFormat.appendDigits(UInt64(value.magnitude), to: &bytes)
+        reserve(21)
+        if value < 0 {
+            storage[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        count += NumberFormat.writeDigits(UInt64(value.magnitude), to: storage + count)
     }
 
     /// Hands the gathered bytes to the sink once a chunk is full.
     @inline(__always)
     public func flushIfFull() throws {
-        if sink != nil && bytes.count >= chunkSize { try flush() }
+        if count >= chunkSize, sink != nil { try flush() }
     }
 
     /// Hands everything gathered to the sink (no-op without one).
     public func flush() throws {
-        guard let sink, !bytes.isEmpty else { return }
-        try bytes.withUnsafeBufferPointer { try sink($0) }
-        bytes.removeAll(keepingCapacity: true)
+        guard let sink, count > 0 else { return }
+        try sink(UnsafeBufferPointer(start: storage, count: count))
+        count = 0
     }
 }
 
