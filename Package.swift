@@ -15,6 +15,8 @@ let package = Package(
         // Flag parsing, engine registry, error mapping; testable entry point.
         .target(name: "CVLayoutCLI", dependencies: ["LayoutCore", "LayoutFormats"]),
         .executableTarget(name: "cvlayout", dependencies: ["CVLayoutCLI"]),
+        // `make bench`'s rect-query benchmark.
+        .executableTarget(name: "cvlayout-bench", dependencies: ["LayoutCore"]),
         .testTarget(name: "LayoutCoreTests", dependencies: ["LayoutCore"]),
         .testTarget(name: "LayoutFormatsTests", dependencies: ["LayoutFormats"]),
         .testTarget(name: "CVLayoutCLITests", dependencies: ["CVLayoutCLI", "LayoutFormats", "LayoutCore"]),

@@ -86,7 +86,7 @@ public struct CollectionLayout: Sendable {
     /// The positions in `elements` of `layoutAttributesForElements(in:)`, ascending.
     public func elementIndices(in rect: Rect) -> [Int] {
         if let index {
-            return index.elementIndices(in: rect, elements: elements)
+            return index.elementIndices(in: rect)
         }
         var result: [Int] = []
         for (i, element) in elements.enumerated() where element.frame.intersects(rect) {
@@ -142,22 +142,33 @@ public struct CollectionLayout: Sendable {
 
 /// A rect-query index over a layout's elements ("sorted edges with running maxima"):
 /// elements sorted by their leading edge along the scroll axis, with the running maximum
-/// of their trailing edges. A query binary-searches both ends of the candidate run, then
-/// filters it exactly, so the answer always equals the brute-force filter.
+/// of their trailing edges. Both sequences are non-decreasing, so the candidates of a query
+/// form one run: from the first element whose running maximum passes the rect's near edge
+/// to the last that starts before its far edge. A table of equal-width bands along the axis
+/// gives both ends of the run to within a band, so a query costs a short local search plus
+/// the run, not a binary search over the whole layout. The run is then filtered exactly, so
+/// the answer always equals the brute-force filter.
 public struct RectIndex: Sendable {
     private let axis: ScrollDirection
     /// Element positions sorted by leading edge (stable).
     private let order: [Int32]
+    /// The frames in `order`, contiguous so a query touches few cache lines.
+    private let frames: [Rect]
     private let leading: [Double]
     /// `runningMaxTrailing[k]` = max trailing edge of `order[0...k]`; non-decreasing.
     private let runningMaxTrailing: [Double]
+    /// Band `b` starts at `origin + b·bandLength`; `startAt[b]` is the first k whose running
+    /// maximum passes that edge, `endAt[b]` the first k whose leading edge reaches it.
+    private let origin: Double
+    private let bandLength: Double
+    private let startAt: [Int32]
+    private let endAt: [Int32]
 
     /// Builds the index. - Complexity: O(n log n) time, O(n) memory.
     public init(elements: [LayoutAttributes], axis: ScrollDirection) {
         self.axis = axis
         let vertical = axis == .vertical
         func lead(_ e: LayoutAttributes) -> Double { vertical ? e.frame.minY : e.frame.minX }
-        func trail(_ e: LayoutAttributes) -> Double { vertical ? e.frame.maxY : e.frame.maxX }
         var sortedOrder = (0..<elements.count).map { Int32($0) }
         // Engines emit nearly sorted runs; a stable sort keeps ties in element order.
         sortedOrder.sort { (l, r) in
@@ -165,37 +176,81 @@ public struct RectIndex: Sendable {
             return a < b || (a == b && l < r)
         }
         order = sortedOrder
-        leading = sortedOrder.map { lead(elements[Int($0)]) }
+        frames = sortedOrder.map { elements[Int($0)].frame }
+        let leading = frames.map { vertical ? $0.minY : $0.minX }
+        self.leading = leading
         var running = -Double.infinity
-        runningMaxTrailing = sortedOrder.map { i in
-            running = max(running, trail(elements[Int(i)]))
+        let runningMaxTrailing = frames.map { f in
+            running = max(running, vertical ? f.maxY : f.maxX)
             return running
         }
+        self.runningMaxTrailing = runningMaxTrailing
+
+        // About 8 elements a band; bands only where the span is finite and positive.
+        let low = leading.first ?? 0, high = runningMaxTrailing.last ?? 0
+        let bands = max(1, elements.count / 8)
+        let length = (high - low) / Double(bands)
+        origin = low
+        bandLength = length.isFinite && length > 0 ? length : 0
+        var startAt: [Int32] = [], endAt: [Int32] = []
+        if bandLength > 0 {
+            startAt.reserveCapacity(bands + 1)
+            endAt.reserveCapacity(bands + 1)
+            var k1 = 0, k2 = 0
+            for b in 0...bands {
+                let edge = low + Double(b) * bandLength
+                while k1 < runningMaxTrailing.count && !(runningMaxTrailing[k1] > edge) { k1 += 1 }
+                while k2 < leading.count && !(leading[k2] >= edge) { k2 += 1 }
+                startAt.append(Int32(k1))
+                endAt.append(Int32(k2))
+            }
+        }
+        self.startAt = startAt
+        self.endAt = endAt
     }
 
     /// The positions of the elements whose frame strictly overlaps `rect`, ascending.
-    func elementIndices(in rect: Rect, elements: [LayoutAttributes]) -> [Int] {
+    func elementIndices(in rect: Rect) -> [Int] {
         let vertical = axis == .vertical
         let near = vertical ? rect.minY : rect.minX
         let far = vertical ? rect.maxY : rect.maxX
         // First k whose running max trailing edge passes the near edge: all before end too early.
-        let start = partitionPoint(runningMaxTrailing) { $0 > near }
+        let start = partitionPoint(runningMaxTrailing, near: near, table: startAt) { $0 > near }
         // First k whose leading edge is at or past the far edge: from there on, none overlap.
-        let end = partitionPoint(leading) { $0 >= far }
+        let end = partitionPoint(leading, near: far, table: endAt) { $0 >= far }
         var result: [Int] = []
         if start < end {
-            for k in start..<end {
-                let i = Int(order[k])
-                if elements[i].frame.intersects(rect) { result.append(i) }
+            for k in start..<end where frames[k].intersects(rect) {
+                result.append(Int(order[k]))
             }
         }
         result.sort()
         return result
     }
 
-    /// The first index whose value satisfies `predicate`, which must be monotone (false…true).
-    private func partitionPoint(_ values: [Double], _ predicate: (Double) -> Bool) -> Int {
+    /// The first index whose value satisfies `predicate`, which must be monotone (false…true)
+    /// and be "value passes `edge`" for the `edge` the band `table` was built with: the band
+    /// holding `edge` bounds the search.
+    private func partitionPoint(_ values: [Double], near edge: Double, table: [Int32],
+                                _ predicate: (Double) -> Bool) -> Int {
         var low = 0, high = values.count
+        if bandLength > 0, edge.isFinite {
+            let last = table.count - 1
+            func bandEdge(_ b: Int) -> Double { origin + Double(b) * bandLength }  // as built
+            if edge < bandEdge(0) {
+                high = Int(table[0])
+            } else if edge >= bandEdge(last) {
+                low = Int(table[last])
+            } else {
+                // The band b with bandEdge(b) ≤ edge < bandEdge(b + 1); the division can be
+                // off by one near a boundary, so step to the band the table was built with.
+                var b = min(last - 1, max(0, Int(((edge - origin) / bandLength).rounded(.down))))
+                while b > 0 && bandEdge(b) > edge { b -= 1 }
+                while b + 1 < last && bandEdge(b + 1) <= edge { b += 1 }
+                low = Int(table[b])
+                high = Int(table[b + 1])
+            }
+        }
         while low < high {
             let mid = (low + high) / 2
             if predicate(values[mid]) { high = mid } else { low = mid + 1 }

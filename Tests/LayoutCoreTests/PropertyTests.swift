@@ -64,6 +64,29 @@ struct PropertyTests {
         }
     }
 
+    @Test func indexedQueriesOnEdgesOfALargeLayoutEqualBruteForce() throws {
+        var g = SplitMix64(seed: 3)
+        let heights = (0..<5000).map { _ in Double(g.next() % 2000) / 8 }
+        var waterfall = WaterfallLayout()
+        waterfall.columnCount = 4
+        var layout = try waterfall.layout(sections: [WaterfallSection(items: .heights(heights))],
+                                          bounds: Size(width: 390, height: 844))
+        let elements = layout.elements
+        layout.prepareRectIndex()
+        for _ in 0..<400 {
+            // Rect edges exactly on element edges, where a band lookup is most fragile.
+            let a = elements[Int(g.next() % UInt64(elements.count))].frame
+            let b = elements[Int(g.next() % UInt64(elements.count))].frame
+            let top = min(a.minY, b.maxY), bottom = max(a.minY, b.maxY)
+            for q in [Rect(x: 0, y: top, width: 390, height: bottom - top),
+                      Rect(x: a.minX, y: a.maxY, width: 1, height: 0),
+                      Rect(x: -10, y: -1e9, width: 1000, height: 1e9 + a.minY)] {
+                let brute = elements.indices.filter { elements[$0].frame.intersects(q) }
+                #expect(layout.elementIndices(in: q) == brute)
+            }
+        }
+    }
+
     @Test func ringNumbersAreFiniteForAnyCounts() throws {
         var g = SplitMix64(seed: 5)
         for _ in 0..<100 {
