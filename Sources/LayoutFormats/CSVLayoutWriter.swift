@@ -30,7 +30,11 @@ public enum CSVLayoutWriter {
         out.append(byte: comma)
         out.append(integer: e.indexPath.item)
         out.append(byte: comma)
-        out.append(e.category.rawValue)
+        switch e.category {
+        case .cell: out.append("cell")
+        case .supplementaryView: out.append("supplementaryView")
+        case .decorationView: out.append("decorationView")
+        }
         out.append(byte: comma)
         if let kind = e.kind { appendCSVField(kind, to: out) }
         let f = e.frame, t = e.transform
@@ -49,7 +53,7 @@ public enum CSVLayoutWriter {
         out.append(byte: comma); out.append(number: e.alpha)
         out.append(byte: comma)
         out.append(integer: e.zIndex)
-        out.append(e.isHidden ? ",true\n" : ",false\n")
+        out.append(e.isHidden ? ",true\n" as StaticString : ",false\n")
     }
 }
 

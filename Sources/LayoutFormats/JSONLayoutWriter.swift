@@ -26,7 +26,7 @@ public enum JSONLayoutWriter {
         out.append(",\n\"elements\":[")
         var first = true
         try forEachSelected(layout, selection) { i in
-            out.append(first ? "\n" : ",\n")
+            out.append(first ? "\n" as StaticString : ",\n")
             first = false
             appendElement(layout.elements[i], to: out)
             try out.flushIfFull()
@@ -37,7 +37,7 @@ public enum JSONLayoutWriter {
             appendHeartPath(heart, to: out)
         }
         if let target = layout.targetContentOffset {
-            out.append(layout.heartPath == nil ? ",\n\"targetContentOffset\":" : ",\"targetContentOffset\":")
+            out.append(layout.heartPath == nil ? ",\n\"targetContentOffset\":" as StaticString : ",\"targetContentOffset\":")
             appendPoint(target, to: out)
         }
         out.append("}\n")
@@ -86,7 +86,7 @@ public enum JSONLayoutWriter {
         out.append(number: e.alpha)
         out.append(",\"zIndex\":")
         out.append(integer: e.zIndex)
-        out.append(e.isHidden ? ",\"hidden\":true}" : ",\"hidden\":false}")
+        out.append(e.isHidden ? ",\"hidden\":true}" as StaticString : ",\"hidden\":false}")
     }
 
     static func appendHeartPath(_ heart: HeartPath, to out: OutputBuffer) {

@@ -109,31 +109,39 @@ public enum NumberFormat {
         }
         // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
         let k = -e
-        let n: UInt128
-        if k >= 104 {
-            n = 0
-        } else {
-            let scaled = UInt128(m) * UInt128(powersOfTen[p])
-            let q = scaled >> UInt128(k)
-            let remainder = scaled & ((1 << UInt128(k)) - 1)
-            n = remainder >= (1 << UInt128(k - 1)) ? q + 1 : q
-        }
-        if n == 0 {
-            out.pointee = UInt8(ascii: "0")
-            return 1
-        }
+        let power = powerOfTen(p)
         if value < 0 {
             out.pointee = UInt8(ascii: "-")
             i = 1
         }
-        let integerPart: UInt128, fractionPart: UInt64
-        if n >> 64 == 0 {
-            let small = UInt64(n)
-            integerPart = UInt128(small / powersOfTen[p])
-            fractionPart = small % powersOfTen[p]
+        let integerPart: UInt64, fractionPart: UInt64
+        if p <= 3 && k < 64 {
+            // The common case (3 decimals, |value| ≥ 2^-11): m·10^p < 2^63 fits in 64 bits.
+            let scaled = m &* power
+            let q = scaled >> UInt64(k)
+            let remainder = scaled & ((1 << UInt64(k)) &- 1)
+            let n = remainder >= (1 << UInt64(k - 1)) ? q + 1 : q
+            (integerPart, fractionPart) = split(n, decimals: p)
+        } else if k >= 104 {
+            (integerPart, fractionPart) = (0, 0)
         } else {
-            integerPart = n / UInt128(powersOfTen[p])
-            fractionPart = UInt64(n % UInt128(powersOfTen[p]))
+            let scaled = UInt128(m) * UInt128(power)
+            let q = scaled >> UInt128(k)
+            let remainder = scaled & ((1 << UInt128(k)) - 1)
+            let n = remainder >= (1 << UInt128(k - 1)) ? q + 1 : q
+            if n >> 64 == 0 {
+                (integerPart, fractionPart) = split(UInt64(n), decimals: p)
+            } else {
+                // ≥ 2^64 after scaling: the integer part still fits in 64 bits (< 2^103 / 10^p
+                // needs p ≥ 12 here, so it is < 2^63).
+                integerPart = UInt64(n / UInt128(power))
+                fractionPart = UInt64(n % UInt128(power))
+            }
+        }
+        if integerPart == 0 && fractionPart == 0 {
+            // Rounds to zero: no sign.
+            out.pointee = UInt8(ascii: "0")
+            return 1
         }
         i += writeDigits(integerPart, to: out + i)
         guard fractionPart != 0 else { return i }
@@ -153,6 +161,31 @@ public enum NumberFormat {
             fraction /= 10
         }
         return i + digits
+    }
+
+    /// 10^p for p in 0…19, without an array lookup on the hot path.
+    @inline(__always)
+    static func powerOfTen(_ p: Int) -> UInt64 {
+        switch p {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        default: powersOfTen[p]
+        }
+    }
+
+    /// `n` split into its integer part and its last `p` digits; constant divisors for the
+    /// usual precisions so the compiler multiplies instead of dividing.
+    @inline(__always)
+    private static func split(_ n: UInt64, decimals p: Int) -> (UInt64, UInt64) {
+        switch p {
+        case 0: return (n, 0)
+        case 1: return (n / 10, n % 10)
+        case 2: return (n / 100, n % 100)
+        case 3: return (n / 1000, n % 1000)
+        default: return (n / powersOfTen[p], n % powersOfTen[p])
+        }
     }
 
     /// "00" … "99", for writing two digits per division.

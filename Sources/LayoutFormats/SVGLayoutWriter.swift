@@ -126,7 +126,7 @@ public enum SVGLayoutWriter {
             out.append("\" font-family=\"sans-serif\" font-size=\"")
             out.append(number: size)
             out.append("\" text-anchor=\"middle\" fill=\"")
-            out.append(e.category == .cell ? "#ffffff" : "#333333")
+            out.append(e.category == .cell ? "#ffffff" as StaticString : "#333333")
             out.append("\">")
             if e.category == .cell {
                 out.append(integer: e.indexPath.item)
