@@ -90,6 +90,7 @@ let subcommandRegistry: [SubcommandDescriptor] = [
         }.joined())
         return ExitStatus.success
     },
+    transitionCommand,
 ]
 
 /// A layout computed from an engine's command-line arguments, ready to be written.
@@ -152,6 +153,8 @@ struct LayoutJob {
             throw CLIError.data("--count: expected an integer from 0 to \(maximumElementCount), got \(count)")
         }
         let seed = try seedValue(options)
+        // --delete, --insert, --move: the dataset after the batch update (ItemUpdates.swift).
+        dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
         let scale: Double? = try options.has("scale") ? options.number("scale", default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(NumberFormat.string(scale, precision: .full))")

@@ -61,6 +61,13 @@ let globalOptions: [OptionSpec] = [
            allowedInDataset: false),
     .value("seed", "N", default: "1", "seed of the embedded random data", allowedInDataset: false),
     .flag("no-labels", "SVG: leave out the item numbers"),
+    .value("delete", "S:I,…", default: "-", "lay out after deleting these items (index paths before the update)",
+           allowedInDataset: false),
+    .value("insert", "S:I[=H|=WxH],…", default: "-",
+           "lay out after inserting items here (index paths after the update), with a height or size for data that gives them",
+           allowedInDataset: false),
+    .value("move", "S:I->S:I,…", default: "-", "lay out after moving items (old index path -> new one)",
+           allowedInDataset: false),
 ]
 
 /// Where an option's value came from, for messages and exit statuses.

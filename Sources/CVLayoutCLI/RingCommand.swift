@@ -22,6 +22,8 @@ let ringEngine = EngineDescriptor(
         .value("heart-from", "S:I", default: "item 0 of the outermost non-empty ring",
                "the avatar the heart starts from"),
         .value("heart-to", "S:I", default: "0:0", "the avatar the heart flies to (seed style: 0:0 only)"),
+        .value("heart-samples", "N", default: "-",
+               "also give N points of the heart path evenly spaced by arc length (JSON: heartSamples; CSV: t,x,y,angle only)"),
         .value("heart-style", "STYLE", default: "seed", "how the heart path is built",
                choices: HeartStyle.allCases.map(\.rawValue)),
         .flag("no-heart", "leave out the heart path"),
@@ -45,6 +47,7 @@ let ringEngine = EngineDescriptor(
             throw CLIError.usage("--heart-to \(to): the seed style always ends at the centre, 0:0", engine: "ring")
         }
         let noHeart = try o.flag("no-heart")
+        let sampleCount = try heartSampleCount(o, noHeart: noHeart)
 
         let counts: [Int]
         if let dataset = input.dataset {
@@ -55,7 +58,9 @@ let ringEngine = EngineDescriptor(
         }
         var result = try layout.layout(ringCounts: counts, bounds: input.bounds)
         result.contentOffset = input.contentOffset
-        if !noHeart {
+        if !noHeart && style == .smooth {
+            result.heartPath = try smoothHeartPath(from: from, to: to, in: result)
+        } else if !noHeart {
             if let from {
                 guard let path = HeartPath.seed(from: from, in: result) else {
                     throw CLIError.usage("--heart-from \(from): no such item (index path out of range: \(describeItems(result))",
@@ -66,6 +71,42 @@ let ringEngine = EngineDescriptor(
                 result.heartPath = HeartPath.seed(from: start, in: result)
             }
         }
+        if let sampleCount {
+            result.heartSamples = result.heartPath?.samples(count: sampleCount) ?? []
+        }
         return result
     }
 )
+
+// MARK: - Smooth style and samples
+
+/// `--heart-style smooth`: the path from `--heart-from` (default: item 0 of the outermost
+/// non-empty ring) to `--heart-to`; `nil` when there is no default start.
+/// - Throws: `CLIError` (usage) for an index path out of range.
+private func smoothHeartPath(from: IndexPath?, to: IndexPath, in layout: CollectionLayout) throws -> HeartPath? {
+    guard let start = from ?? HeartPath.defaultStart(in: layout) else { return nil }
+    if layout.layoutAttributesForItem(at: start) == nil {
+        throw CLIError.usage("--heart-from \(start): no such item (index path out of range: \(describeItems(layout))",
+                             engine: "ring")
+    }
+    guard let path = HeartPath.smooth(from: start, to: to, in: layout) else {
+        throw CLIError.usage("--heart-to \(to): no such item (index path out of range: \(describeItems(layout))",
+                             engine: "ring")
+    }
+    return path
+}
+
+/// `--heart-samples N`: an integer from 1 to 1,000,000, or `nil` when not given.
+/// - Throws: `CLIError`: usage for text that is not an integer or for `--no-heart`; data for
+///   an integer out of range.
+private func heartSampleCount(_ o: OptionValues, noHeart: Bool) throws -> Int? {
+    guard o.has("heart-samples") else { return nil }
+    let n = try o.integer("heart-samples", default: 0)
+    if noHeart {
+        throw CLIError.usage("--heart-samples samples the heart path; it cannot be used with --no-heart", engine: "ring")
+    }
+    guard (1...1_000_000).contains(n) else {
+        throw CLIError.data("\(o.source(of: "heart-samples")!): expected an integer from 1 to 1000000, got \(n)")
+    }
+    return n
+}

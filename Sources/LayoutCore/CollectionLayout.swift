@@ -25,6 +25,8 @@ public struct CollectionLayout: Sendable {
     public var scrollDirection: ScrollDirection
     /// The ring layout's heart path, when there is one (SPEC section 7).
     public var heartPath: HeartPath?
+    /// The heart path sampled evenly by arc length (`--heart-samples`), when asked for.
+    public var heartSamples: [PathSample]?
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`, when asked for.
     public var targetContentOffset: Point?
     /// Notes about the input that did not stop the layout (a flow item longer than its line);

@@ -21,6 +21,8 @@ public struct BezierSegment: Hashable, Sendable {
 public enum HeartStyle: String, Sendable, CaseIterable {
     /// Seed 000's single cubic from the start avatar to the centre.
     case seed
+    /// Any avatar to any avatar through the gaps between avatars (`HeartPath.smooth`).
+    case smooth
 }
 
 /// The path a heart flies along, from the avatar at `from` to `to`: a start point and cubic

@@ -15,6 +15,9 @@ public enum CSVLayoutWriter {
     /// Writes one row per selected element of `layout` to `out`.
     /// - Complexity: O(selected elements); no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
+        if let samples = layout.heartSamples {
+            return try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
+        }
         out.append(columns.joined(separator: ","))
         out.append(byte: 0x0A)
         try forEachSelected(layout, selection) { i in
@@ -24,7 +27,7 @@ public enum CSVLayoutWriter {
     }
 
     @inline(__always)
-    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer) {
+    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true) {
         let comma = UInt8(ascii: ",")
         out.append(integer: e.indexPath.section)
         out.append(byte: comma)
@@ -53,7 +56,8 @@ public enum CSVLayoutWriter {
         out.append(byte: comma); out.append(number: e.alpha)
         out.append(byte: comma)
         out.append(integer: e.zIndex)
-        out.append(e.isHidden ? ",true\n" as StaticString : ",false\n")
+        out.append(e.isHidden ? ",true" as StaticString : ",false")
+        if terminated { out.append(byte: 0x0A) }
     }
 }
 

@@ -36,15 +36,19 @@ public enum JSONLayoutWriter {
             out.append(",\n\"heartPath\":")
             appendHeartPath(heart, to: out)
         }
+        if let samples = layout.heartSamples {
+            appendHeartSamples(samples, to: out)
+        }
         if let target = layout.targetContentOffset {
-            out.append(layout.heartPath == nil ? ",\n\"targetContentOffset\":" as StaticString : ",\"targetContentOffset\":")
+            out.append(layout.heartPath == nil && layout.heartSamples == nil
+                       ? ",\n\"targetContentOffset\":" as StaticString : ",\"targetContentOffset\":")
             appendPoint(target, to: out)
         }
         out.append("}\n")
     }
 
     @inline(__always)
-    static func appendElement(_ e: LayoutAttributes, to out: OutputBuffer) {
+    static func appendElement(_ e: LayoutAttributes, to out: OutputBuffer, closing: Bool = true) {
         out.append("{\"indexPath\":[")
         out.append(integer: e.indexPath.section)
         out.append(byte: UInt8(ascii: ","))
@@ -86,7 +90,8 @@ public enum JSONLayoutWriter {
         out.append(number: e.alpha)
         out.append(",\"zIndex\":")
         out.append(integer: e.zIndex)
-        out.append(e.isHidden ? ",\"hidden\":true}" as StaticString : ",\"hidden\":false}")
+        out.append(e.isHidden ? ",\"hidden\":true" as StaticString : ",\"hidden\":false")
+        if closing { out.append(byte: UInt8(ascii: "}")) }
     }
 
     static func appendHeartPath(_ heart: HeartPath, to out: OutputBuffer) {

@@ -1,0 +1,169 @@
+import LayoutCore
+import LayoutFormats
+
+// `--delete S:I[,…]`, `--insert S:I[=H|=WxH][,…]`, `--move S:I->S:I[,…]` on every engine: the
+// dataset after a batch update, with UIKit's index-path rules (`BatchUpdates`).
+
+/// A batch update as the command line gives it, with the measures of the inserted items.
+struct ItemUpdates {
+    /// The deletes, inserts and moves.
+    var batch: BatchUpdates
+    /// The height or size given to an inserted item (`0:3=120`, `0:3=60x80`), by its new index path.
+    var measures: [IndexPath: InsertedMeasure]
+
+    /// What an inserted item measures.
+    enum InsertedMeasure: Equatable {
+        case height(Double)
+        case size(Size)
+    }
+
+    /// The updates in `options`, or `nil` when none of the three flags is given.
+    /// - Throws: `CLIError` (usage, 64) for text that does not parse; (data, 65) for a measure
+    ///   that parses but is negative or not finite.
+    static func parse(_ options: OptionValues) throws -> ItemUpdates? {
+        guard options.has("delete") || options.has("insert") || options.has("move") else { return nil }
+        var updates = ItemUpdates(batch: BatchUpdates(), measures: [:])
+        func parts(_ name: String) throws -> [String] {
+            guard let text = try options.text(name) else { return [] }
+            return text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        for part in try parts("delete") {
+            guard let path = ValueSyntax.indexPath(part) else {
+                throw options.malformed("delete", options.values["delete"]!, expected: "S:I[,S:I…]")
+            }
+            updates.batch.deletes.append(path)
+        }
+        for part in try parts("insert") {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let path = ValueSyntax.indexPath(pieces[0]) else {
+                throw options.malformed("insert", options.values["insert"]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+            }
+            updates.batch.inserts.append(path)
+            guard pieces.count == 2 else { continue }
+            let measure = pieces[1]
+            if let x = measure.firstIndex(where: { $0 == "x" || $0 == "X" }) {
+                guard let w = ValueSyntax.number(measure[..<x]), let h = ValueSyntax.number(measure[measure.index(after: x)...]) else {
+                    throw options.malformed("insert", options.values["insert"]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+                }
+                guard w.isFinite, w > 0, h.isFinite, h >= 0 else {
+                    throw CLIError.data("--insert \(part): expected a size W > 0 and H ≥ 0, finite")
+                }
+                updates.measures[path] = .size(Size(width: w, height: h == 0 ? 0 : h))
+            } else {
+                guard let h = ValueSyntax.number(measure) else {
+                    throw options.malformed("insert", options.values["insert"]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+                }
+                guard h.isFinite, h >= 0 else { throw CLIError.data("--insert \(part): expected a finite height ≥ 0") }
+                updates.measures[path] = .height(h == 0 ? 0 : h)
+            }
+        }
+        for part in try parts("move") {
+            let ends = part.components(separatedBy: "->")
+            guard ends.count == 2, let from = ValueSyntax.indexPath(ends[0]), let to = ValueSyntax.indexPath(ends[1]) else {
+                throw options.malformed("move", options.values["move"]!, expected: "S:I->S:I[,…]")
+            }
+            updates.batch.moves.append(BatchUpdates.Move(from: from, to: to))
+        }
+        return updates
+    }
+
+    /// The plan of the batch against `counts`, items per section before the update.
+    /// - Throws: `CLIError` (usage, 64) for an index path out of range or used twice.
+    func plan(sectionCounts counts: [Int], engine: String) throws -> BatchUpdatePlan {
+        do {
+            return try batch.plan(sectionCounts: counts)
+        } catch {
+            throw CLIError.usage(Self.message(error, counts: counts), engine: engine)
+        }
+    }
+
+    /// Words a batch-update error, naming the flag and the index path.
+    static func message(_ error: BatchUpdateError, counts: [Int]) -> String {
+        switch error {
+        case .outOfRange(let path, let operation, let before, let count):
+            guard let count else {
+                return "--\(operation) \(path): no section \(path.section) (the data has \(counts.count) section"
+                    + (counts.count == 1 ? ")" : "s)")
+            }
+            return before
+                ? "--\(operation) \(path): no such item (index path out of range: section \(path.section) has \(count) items)"
+                : "--\(operation) \(path): index path out of range after the update (section \(path.section) will have \(count) items)"
+        case .usedTwice(let path, let operation, let before):
+            return before
+                ? "--\(operation) \(path): the item at \(path) is deleted or moved more than once"
+                : "--\(operation) \(path): the index path \(path) is inserted or moved to more than once"
+        }
+    }
+}
+
+/// The dataset an engine lays out after `--delete`, `--insert` and `--move` (unchanged when
+/// none is given). Without a DATASET the engine's embedded data is made explicit first: the
+/// ring counts 1, 6, 12, … for `ring`, the SplitMix64 heights for `waterfall`, `--count`
+/// items for the others. Each section keeps its kind: a section of counts takes inserts
+/// without a measure, a section of heights needs `S:I=H`, one of sizes `S:I=WxH`; an item moves
+/// only between sections of the same kind.
+/// - Throws: `CLIError`: usage (64) for index paths out of range or used twice; data (65) for
+///   a missing or mismatched measure.
+/// - Complexity: O(items) when an update is given, O(1) otherwise.
+func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: EngineDescriptor,
+                    count: Int, seed: UInt64) throws -> Dataset? {
+    guard let updates = try ItemUpdates.parse(options) else { return dataset }
+    var data: Dataset
+    if let dataset {
+        data = dataset
+    } else if descriptor.schema == .ringCounts {
+        data = Dataset(sections: (0..<count).map { DatasetSection(items: .uniform(count: $0 == 0 ? 1 : 6 * $0)) })
+    } else if descriptor.name == "waterfall" {
+        data = Dataset(sections: [DatasetSection(items: .heights(embeddedHeights(count: count, seed: seed)))])
+    } else {
+        data = Dataset(sections: [DatasetSection(items: .uniform(count: count))])
+    }
+
+    enum Item { case unit, height(Double), size(Size) }
+    enum Kind: String { case count = "a count", heights = "heights", sizes = "sizes" }
+    let kinds: [Kind] = data.sections.map {
+        switch $0.items {
+        case .uniform: .count
+        case .heights: .heights
+        case .sizes: .sizes
+        }
+    }
+    let items: [[Item]] = data.sections.map {
+        switch $0.items {
+        case .uniform(let n): Array(repeating: Item.unit, count: n)
+        case .heights(let h): h.map { Item.height($0) }
+        case .sizes(let s): s.map { Item.size($0) }
+        }
+    }
+    let plan = try updates.plan(sectionCounts: items.map(\.count), engine: descriptor.name)
+    let updated = try plan.apply(to: items) { path -> Item in
+        switch (kinds[path.section], updates.measures[path]) {
+        case (.count, nil): return .unit
+        case (.heights, .height(let h)?): return .height(h)
+        case (.sizes, .size(let s)?): return .size(s)
+        case (.sizes, .height(let h)?) where h > 0: return .size(Size(width: h, height: h))
+        case (let kind, _):
+            let wanted = kind == .count ? "no measure (S:I)" : (kind == .heights ? "a height (S:I=H)" : "a size (S:I=WxH)")
+            throw CLIError.data("--insert \(path): section \(path.section) gives \(kind.rawValue); the item needs \(wanted)")
+        }
+    }
+    for (s, section) in updated.enumerated() {
+        var heights: [Double] = [], sizes: [Size] = []
+        for item in section {
+            switch (kinds[s], item) {
+            case (.count, .unit): break
+            case (.heights, .height(let h)): heights.append(h)
+            case (.sizes, .size(let size)): sizes.append(size)
+            default:
+                throw CLIError.data("--move: an item cannot move into section \(s), which gives \(kinds[s].rawValue), "
+                                    + "from a section of another kind")
+            }
+        }
+        switch kinds[s] {
+        case .count: data.sections[s].items = .uniform(count: section.count)
+        case .heights: data.sections[s].items = .heights(heights)
+        case .sizes: data.sections[s].items = .sizes(sizes)
+        }
+    }
+    return data
+}

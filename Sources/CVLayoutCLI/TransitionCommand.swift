@@ -1,0 +1,313 @@
+import Foundation
+import LayoutCore
+import LayoutFormats
+
+// `cvlayout transition --from 'ENGINE [OPTIONS]' --to 'ENGINE [OPTIONS]' [--progress T]
+// [--duration S] [DATASET]`: UIKit's animated layout change (setCollectionViewLayout, seeds
+// 002, 003, 004) and animated batch update (performBatchUpdates, seeds 000, 002).
+
+/// The `transition` subcommand.
+let transitionCommand = SubcommandDescriptor(
+    name: "transition",
+    summary: "animate from one layout to another, or an update (--delete/--insert/--move)"
+) { arguments, io in
+    try TransitionRun(arguments: arguments, io: io).execute()
+}
+
+/// The options shared by both layouts: given once to `transition`, passed to each engine
+/// before that side's own words (which win).
+private let sharedOptionNames = ["width", "height", "offset", "scale", "count", "seed"]
+/// The update options: they apply to the `--to` side, and the transition animates them.
+private let updateOptionNames = ["delete", "insert", "move"]
+/// Global options of the output, given to `transition` itself.
+private let outputOptionNames = ["format", "output", "precision", "no-labels"]
+/// Global options a transition does not use.
+private let unusedOptionNames = ["rect", "item", "target-offset", "velocity"]
+
+/// `transition`'s option table: help and parsing read it.
+let transitionOptions: [OptionSpec] = [
+    .value("from", "'ENGINE [OPTIONS]'", default: "required",
+           "the layout at progress 0: an engine and its options, quoted as one argument", allowedInDataset: false),
+    .value("to", "'ENGINE [OPTIONS]'", default: "--from's layout",
+           "the layout at progress 1", allowedInDataset: false),
+    .value("progress", "T", default: "1", "JSON, CSV: write the attributes at progress T, 0 to 1"),
+    .value("duration", "S", default: "0.3", "SVG: the animation's duration, seconds"),
+    .flag("repeat", "SVG: play forth and back, repeating"),
+] + globalOptions.filter { (outputOptionNames + sharedOptionNames + updateOptionNames).contains($0.name) }
+
+/// One run of `cvlayout transition`.
+private struct TransitionRun {
+    let arguments: [String]
+    let io: CommandIO
+
+    func execute() throws -> Int32 {
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+            try io.emit(transitionHelp())
+            return ExitStatus.success
+        }
+        let (options, dataset) = try parseTransitionArguments(arguments)
+        guard let fromText = try options.text("from") else {
+            throw CLIError.usage("--from is required: the layout to start from, e.g. --from 'stack'", engine: "transition")
+        }
+        let toText = try options.text("to") ?? fromText
+        var shared: [String] = []
+        for name in sharedOptionNames {
+            if let value = try options.text(name) { shared += ["--" + name, value] }
+        }
+        var update: [String] = []
+        for name in updateOptionNames {
+            if let value = try options.text(name) { update += ["--" + name, value] }
+        }
+        let (fromEngine, fromWords) = try side("from", fromText)
+        let (toEngine, toWords) = try side("to", toText)
+
+        // Both sides read the same stdin once.
+        final class Cache: @unchecked Sendable { var data: Data? }
+        let cache = Cache()
+        let sideIO = CommandIO(stdin: {
+            if let data = cache.data { return data }
+            let data = try io.stdin()
+            cache.data = data
+            return data
+        }, stdout: io.stdout)
+        let tail = dataset.map { ["--", $0] } ?? []
+        let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + tail, io: sideIO).layout
+        let to = try LayoutJob(descriptor: toEngine, arguments: shared + update + toWords + tail, io: sideIO).layout
+
+        var plan: BatchUpdatePlan? = nil
+        if let updates = try ItemUpdates.parse(options) {
+            let counts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
+            plan = try updates.plan(sectionCounts: counts, engine: "transition")
+        }
+        let transition: LayoutTransition
+        do {
+            transition = try LayoutTransition(from: from, to: to, updatePlan: plan)
+        } catch {
+            throw CLIError.data("--to: the final layout (\(describeItems(to)) does not hold the initial layout's items "
+                                + "after the update (\(describeItems(from)); lay both out from the same data")
+        }
+
+        var output = TransitionOutputOptions()
+        output.progress = try options.number("progress", default: 1)
+        if !(output.progress.isFinite && output.progress >= 0 && output.progress <= 1) {
+            throw CLIError.data("--progress: expected a number from 0 to 1, got \(NumberFormat.string(output.progress, precision: .full))")
+        }
+        output.duration = try options.number("duration", default: 0.3)
+        if !(output.duration.isFinite && output.duration > 0) {
+            throw CLIError.data("--duration: expected a finite number of seconds > 0, got \(NumberFormat.string(output.duration, precision: .full))")
+        }
+        output.repeats = try options.flag("repeat")
+        output.output.labels = !(try options.flag("no-labels"))
+        output.output.precision = try precision(options)
+        let format = try self.format(options)
+
+        if let path = try options.text("output") {
+            try OutputFile.write(to: path) { sink in
+                let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
+                try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+            }
+        } else {
+            let buffer = OutputBuffer(precision: output.output.precision, sink: io.stdout)
+            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        }
+        return ExitStatus.success
+    }
+
+    /// The engine and its words of `--from`/`--to`, checked for options that belong to the
+    /// transition itself or that it does not use.
+    private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String]) {
+        let words = try shellWords(text, option: name)
+        guard let first = words.first else {
+            throw CLIError.usage("--\(name): expected an engine and its options, got '\(text)'", engine: "transition")
+        }
+        guard let descriptor = engine(named: first) else {
+            var message = "--\(name): unknown engine '\(first)'"
+            if let near = nearest(first, among: engineRegistry.map(\.name)) { message += "; did you mean '\(near)'?" }
+            throw CLIError.usage(message, engine: "transition")
+        }
+        let rest = Array(words.dropFirst())
+        let parsed = try ArgumentParser.parse(rest, engine: descriptor)
+        for option in outputOptionNames + updateOptionNames where parsed.options.has(option) {
+            throw CLIError.usage("--\(name): give --\(option) to 'cvlayout transition' itself, not inside --\(name)",
+                                 engine: "transition")
+        }
+        for option in unusedOptionNames where parsed.options.has(option) {
+            throw CLIError.usage("--\(name): --\(option) is not used by transitions", engine: "transition")
+        }
+        return (descriptor, rest)
+    }
+
+    private func format(_ options: OptionValues) throws -> OutputFormat {
+        if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
+        if let output = try options.text("output"),
+           let format = OutputFormat(rawValue: (output as NSString).pathExtension.lowercased()) {
+            return format
+        }
+        return .json
+    }
+
+    private func precision(_ options: OptionValues) throws -> NumberPrecision {
+        guard let value = options.values["precision"] else { return .standard }
+        if try options.text("precision") == "full" { return .full }
+        guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
+            throw options.malformed("precision", value, expected: "an integer from 0 to 15 or 'full'")
+        }
+        return .decimals(n)
+    }
+}
+
+/// Tokenises `transition`'s own arguments against `transitionOptions` (`--name value`,
+/// `--name=value`, `-f value`, `--` ending options), as `ArgumentParser` does for engines.
+/// - Returns: the options and the DATASET argument, if any.
+/// - Throws: `CLIError` (usage) for unknown options (with "did you mean"), missing values,
+///   a value given to a switch, more than one DATASET.
+private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
+    var options = OptionValues(engine: "transition")
+    var dataset: String? = nil
+    var index = 0
+    var optionsEnded = false
+    func usage(_ message: String) -> CLIError { CLIError.usage(message, engine: "transition") }
+    while index < arguments.count {
+        let argument = arguments[index]
+        index += 1
+        if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            if let dataset { throw usage("more than one DATASET: '\(dataset)' and '\(argument)'") }
+            dataset = argument
+            continue
+        }
+        if argument == "--" {
+            optionsEnded = true
+            continue
+        }
+        var name: String
+        var inline: String? = nil
+        let spec: OptionSpec?
+        if argument.hasPrefix("--") {
+            let body = argument.dropFirst(2)
+            if let equals = body.firstIndex(of: "=") {
+                name = String(body[..<equals])
+                inline = String(body[body.index(after: equals)...])
+            } else {
+                name = String(body)
+            }
+            spec = transitionOptions.first { $0.name == name }
+        } else {
+            let body = argument.dropFirst()
+            guard let letter = body.first else { continue }
+            name = String(letter)
+            let tail = body.dropFirst()
+            if tail.hasPrefix("=") { inline = String(tail.dropFirst()) } else if !tail.isEmpty { inline = String(tail) }
+            spec = transitionOptions.first { $0.short == letter }
+        }
+        guard let spec else {
+            let shown = argument.hasPrefix("--") ? "--" + name : argument
+            var message = "unknown option '\(shown)'"
+            if let near = nearest(name, among: transitionOptions.map(\.name)) { message += "; did you mean '--\(near)'?" }
+            if unusedOptionNames.contains(name) { message = "--\(name) is not used by transitions" }
+            throw usage(message)
+        }
+        if spec.valueName == nil {
+            if inline != nil { throw usage("--\(spec.name) takes no value") }
+            options.values[spec.name] = OptionValue(raw: .bool(true), origin: .commandLine)
+            continue
+        }
+        let value: String
+        if let inline {
+            value = inline
+        } else {
+            // --from and --to take any text (their words start with the engine's name).
+            let next = index < arguments.count ? arguments[index] : nil
+            guard let next, !next.hasPrefix("-") || next == "-" || next.dropFirst().first.map({ $0.isNumber || $0 == "." }) == true
+            else { throw usage("missing value for --\(spec.name) (\(spec.valueName!))") }
+            value = next
+            index += 1
+        }
+        options.values[spec.name] = OptionValue(raw: .string(value), origin: .commandLine)
+    }
+    return (options, dataset)
+}
+
+/// Splits `text` into words as a POSIX shell would, without expansions: blanks separate
+/// words; single quotes keep everything literally; double quotes keep everything but `\"`
+/// and `\\`; a backslash outside quotes keeps the next character. `--from 'circle --radius
+/// 70'` arrives as one argument and becomes `circle`, `--radius`, `70`.
+/// - Throws: `CLIError` (usage) for an unterminated quote or a trailing backslash.
+func shellWords(_ text: String, option: String) throws -> [String] {
+    var words: [String] = []
+    var word = ""
+    var inWord = false
+    var iterator = text.makeIterator()
+    while let c = iterator.next() {
+        switch c {
+        case " ", "\t", "\n", "\r":
+            if inWord { words.append(word) }
+            word = ""
+            inWord = false
+        case "'":
+            inWord = true
+            var closed = false
+            while let d = iterator.next() {
+                if d == "'" { closed = true; break }
+                word.append(d)
+            }
+            if !closed { throw CLIError.usage("--\(option): unterminated ' in '\(text)'", engine: "transition") }
+        case "\"":
+            inWord = true
+            var closed = false
+            while let d = iterator.next() {
+                if d == "\"" { closed = true; break }
+                if d == "\\" {
+                    guard let e = iterator.next() else { break }
+                    if e != "\"" && e != "\\" { word.append(d) }
+                    word.append(e)
+                } else {
+                    word.append(d)
+                }
+            }
+            if !closed { throw CLIError.usage("--\(option): unterminated \" in '\(text)'", engine: "transition") }
+        case "\\":
+            guard let d = iterator.next() else {
+                throw CLIError.usage("--\(option): trailing backslash in '\(text)'", engine: "transition")
+            }
+            inWord = true
+            word.append(d)
+        default:
+            inWord = true
+            word.append(c)
+        }
+    }
+    if inWord { words.append(word) }
+    return words
+}
+
+/// `cvlayout transition --help`.
+private func transitionHelp() -> String {
+    var text = """
+        USAGE: cvlayout transition --from 'ENGINE [OPTIONS]' [--to 'ENGINE [OPTIONS]'] [OPTIONS] [DATASET]
+
+        Animate from one layout to another as UIKit does (setCollectionViewLayout(_:animated:),
+        seeds 002, 003, 004), or animate an update (performBatchUpdates: --delete, --insert,
+        --move apply to the --to side; the deleted items fade out where they were, inserted
+        ones fade in where they land, the others move from their old place to their new one).
+        Centre, size and alpha change linearly, the transform's scale and rotation separately
+        (rotation the shorter way), hidden elements fade, zIndex switches at the midpoint.
+        JSON and CSV give the attributes at --progress; SVG animates the whole transition
+        (SMIL) and shows the end state where nothing animates.
+        --width, --height, --offset, --scale, --count, --seed and DATASET apply to both sides
+        (words inside --from/--to win).
+
+          cvlayout transition --from stack --to circle --progress 0.5
+          cvlayout transition --from 'circle --radius 70' --delete 3 -f svg -o delete.svg
+
+
+        """
+    let width = max(24, (transitionOptions.map(\.synopsis.count).max() ?? 0) + 2)
+    text += "TRANSITION OPTIONS:\n"
+    for option in transitionOptions {
+        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: "|") }
+        if option.valueName != nil { line += " (default: \(option.defaultText))" }
+        text += line + "\n"
+    }
+    return text
+}

@@ -1,0 +1,190 @@
+// Item deletes, inserts and moves with the index-path rules of
+// UICollectionView.performBatchUpdates(_:completion:) (seeds 000 and 002: a tapped item is
+// deleted, a long-pressed one moved).
+
+/// A batch of item updates, as one `performBatchUpdates` block gives them to UIKit: deletes
+/// name index paths *before* the update, inserts index paths *after* it, and each move goes
+/// from an old index path to a new one. Sections are neither inserted nor deleted.
+///
+/// UIKit's rules: an item is deleted or moved at most once; a new index path is inserted or
+/// moved to at most once; the items that stay keep their relative order and fill, in order,
+/// the places of the new section that no insert or move claims.
+///
+/// ```
+/// // Five items A B C D E; move 0:1 -> 0:3: A C D B E.
+/// let plan = try BatchUpdates(moves: [.init(from: IndexPath(item: 1, section: 0),
+///                                           to: IndexPath(item: 3, section: 0))])
+///     .plan(sectionCounts: [5])
+/// plan.newIndexPath(forOld: IndexPath(item: 2, section: 0))  // 0:1
+/// ```
+public struct BatchUpdates: Hashable, Sendable {
+    /// An item moved from an old index path to a new one (`moveItem(at:to:)`).
+    public struct Move: Hashable, Sendable {
+        /// Index path before the update.
+        public var from: IndexPath
+        /// Index path after the update.
+        public var to: IndexPath
+
+        /// Creates the move `from` → `to`.
+        public init(from: IndexPath, to: IndexPath) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// Deleted items, by their index paths before the update (`deleteItems(at:)`).
+    public var deletes: [IndexPath]
+    /// Inserted items, by their index paths after the update (`insertItems(at:)`).
+    public var inserts: [IndexPath]
+    /// Moved items.
+    public var moves: [Move]
+
+    /// Creates a batch. Default: empty.
+    public init(deletes: [IndexPath] = [], inserts: [IndexPath] = [], moves: [Move] = []) {
+        self.deletes = deletes
+        self.inserts = inserts
+        self.moves = moves
+    }
+
+    /// Whether the batch changes nothing.
+    public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
+
+    /// Checks the batch against the item counts before the update and works out where every
+    /// item goes.
+    /// - Parameter sectionCounts: items per section before the update.
+    /// - Throws: `BatchUpdateError` for an index path out of range (old ones against the old
+    ///   counts, new ones against the new counts) or used twice.
+    /// - Complexity: O(items + updates).
+    public func plan(sectionCounts: [Int]) throws(BatchUpdateError) -> BatchUpdatePlan {
+        var newCounts = sectionCounts
+        var removed = sectionCounts.map { Array(repeating: false, count: $0) }
+        func remove(_ path: IndexPath, _ operation: String) throws(BatchUpdateError) {
+            guard path.section >= 0, path.section < sectionCounts.count,
+                  path.item >= 0, path.item < sectionCounts[path.section] else {
+                throw .outOfRange(path, operation: operation, before: true,
+                                  count: path.section >= 0 && path.section < sectionCounts.count
+                                      ? sectionCounts[path.section] : nil)
+            }
+            guard !removed[path.section][path.item] else { throw .usedTwice(path, operation: operation, before: true) }
+            removed[path.section][path.item] = true
+            newCounts[path.section] -= 1
+        }
+        for path in deletes { try remove(path, "delete") }
+        for move in moves { try remove(move.from, "move") }
+        for path in inserts {
+            guard path.section >= 0, path.section < sectionCounts.count else {
+                throw .outOfRange(path, operation: "insert", before: false, count: nil)
+            }
+            newCounts[path.section] += 1
+        }
+        for move in moves {
+            guard move.to.section >= 0, move.to.section < sectionCounts.count else {
+                throw .outOfRange(move.to, operation: "move", before: false, count: nil)
+            }
+            newCounts[move.to.section] += 1
+        }
+        var slots: [[ItemSource?]] = newCounts.map { Array(repeating: nil, count: $0) }
+        func claim(_ path: IndexPath, _ source: ItemSource, _ operation: String) throws(BatchUpdateError) {
+            guard path.item >= 0, path.item < newCounts[path.section] else {
+                throw .outOfRange(path, operation: operation, before: false, count: newCounts[path.section])
+            }
+            guard slots[path.section][path.item] == nil else { throw .usedTwice(path, operation: operation, before: false) }
+            slots[path.section][path.item] = source
+        }
+        for path in inserts { try claim(path, .inserted, "insert") }
+        for move in moves { try claim(move.to, .old(move.from), "move") }
+        var sources: [[ItemSource]] = []
+        sources.reserveCapacity(slots.count)
+        for (s, sectionSlots) in slots.enumerated() {
+            var survivors = (0..<sectionCounts[s]).lazy.filter { !removed[s][$0] }.makeIterator()
+            sources.append(sectionSlots.map { slot in
+                slot ?? .old(IndexPath(item: survivors.next()!, section: s))
+            })
+        }
+        return BatchUpdatePlan(oldCounts: sectionCounts, sources: sources)
+    }
+}
+
+/// Where an item after a batch update comes from.
+public enum ItemSource: Hashable, Sendable {
+    /// The item that was at this index path before the update.
+    case old(IndexPath)
+    /// A newly inserted item.
+    case inserted
+}
+
+/// The outcome of `BatchUpdates.plan(sectionCounts:)`: for every item after the update, where
+/// it comes from, and the mapping of index paths both ways.
+public struct BatchUpdatePlan: Hashable, Sendable {
+    /// Items per section before the update.
+    public let oldCounts: [Int]
+    /// For each section and item after the update, its source.
+    public let sources: [[ItemSource]]
+    /// For each section and item before the update, its index path after (`nil`: deleted).
+    private let forward: [[IndexPath?]]
+
+    /// Creates a plan from the sources of the new items. - Complexity: O(items).
+    public init(oldCounts: [Int], sources: [[ItemSource]]) {
+        self.oldCounts = oldCounts
+        self.sources = sources
+        var forward: [[IndexPath?]] = oldCounts.map { Array(repeating: nil, count: $0) }
+        for (s, section) in sources.enumerated() {
+            for (i, source) in section.enumerated() {
+                if case .old(let old) = source { forward[old.section][old.item] = IndexPath(item: i, section: s) }
+            }
+        }
+        self.forward = forward
+    }
+
+    /// Items per section after the update.
+    public var newCounts: [Int] { sources.map(\.count) }
+
+    /// The index path after the update of the item at `old` before it; `nil` when that item
+    /// was deleted or `old` is out of range. - Complexity: O(1).
+    public func newIndexPath(forOld old: IndexPath) -> IndexPath? {
+        guard old.section >= 0, old.section < forward.count, old.item >= 0, old.item < forward[old.section].count
+        else { return nil }
+        return forward[old.section][old.item]
+    }
+
+    /// The index path before the update of the item now at `new`; `nil` when it was inserted
+    /// or `new` is out of range. - Complexity: O(1).
+    public func oldIndexPath(forNew new: IndexPath) -> IndexPath? {
+        guard new.section >= 0, new.section < sources.count, new.item >= 0, new.item < sources[new.section].count,
+              case .old(let old) = sources[new.section][new.item] else { return nil }
+        return old
+    }
+
+    /// Applies the plan to per-section item data: the data of the sections after the update.
+    /// - Parameters:
+    ///   - sections: one array per section, `oldCounts[s]` items each.
+    ///   - inserted: the data of the item inserted at a new index path.
+    /// - Complexity: O(items).
+    public func apply<Item>(to sections: [[Item]], inserted: (IndexPath) throws -> Item) rethrows -> [[Item]] {
+        precondition(sections.map(\.count) == oldCounts, "the data must have the plan's old counts")
+        var result: [[Item]] = []
+        result.reserveCapacity(sources.count)
+        for (s, section) in sources.enumerated() {
+            var items: [Item] = []
+            items.reserveCapacity(section.count)
+            for (i, source) in section.enumerated() {
+                switch source {
+                case .old(let old): items.append(sections[old.section][old.item])
+                case .inserted: items.append(try inserted(IndexPath(item: i, section: s)))
+                }
+            }
+            result.append(items)
+        }
+        return result
+    }
+}
+
+/// Why a batch of updates cannot be applied (UIKit raises an exception for these). The command
+/// line reports them as usage errors (exit status 64).
+public enum BatchUpdateError: Error, Equatable, Sendable {
+    /// `path` is outside the sections, or beyond the section's `count` items — before the
+    /// update for deletes and move sources, after it for inserts and move destinations.
+    case outOfRange(IndexPath, operation: String, before: Bool, count: Int?)
+    /// `path` is deleted or moved twice (`before`), or inserted or moved to twice.
+    case usedTwice(IndexPath, operation: String, before: Bool)
+}

@@ -1,0 +1,259 @@
+import LayoutCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `cvlayout transition -f svg`: a standalone SVG 1.1 document that animates the whole
+/// transition with SMIL and shows the end state where nothing animates (rsvg-convert).
+///
+/// Each element is a group `translate(centre + transform translation) rotate(θ)
+/// [skewX] scale(sx sy)` around a rect centred on the origin, the same decomposition
+/// `TransitionElement.attributes(at:)` interpolates; every part that changes gets an
+/// `<animate>`/`<animateTransform>` with the two end values (linear, so SMIL's
+/// interpolation is the same as the JSON's at every time; the rotation's end value is the
+/// start plus the shorter turn). Opacity is the alpha, 0 where hidden. The static
+/// attributes are the end values, so the animation ends where it rests (`fill="freeze"`);
+/// with `repeats` the values run start → end → start over twice the duration, forever.
+/// zIndex switches at the midpoint: when the painting order by the initial zIndex differs
+/// from the order by the final zIndex, the elements are drawn twice, in a layer per
+/// order, the first visible during the first half of each pass.
+public enum TransitionSVGWriter {
+    /// Writes the animated document.
+    /// - Complexity: O(n log n) for n elements (the zIndex sorts).
+    public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
+                             to out: OutputBuffer) throws {
+        let from = transition.from, to = transition.to
+        let width = max(from.contentSize.width, to.contentSize.width, 1)
+        let height = max(from.contentSize.height, to.contentSize.height, 1)
+        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+        out.append(number: width)
+        out.append("\" height=\"")
+        out.append(number: height)
+        out.append("\" viewBox=\"0 0 ")
+        out.append(number: width)
+        out.append(" ")
+        out.append(number: height)
+        out.append("\">\n<title>cvlayout transition from ")
+        appendXMLText(from.engine, to: out)
+        out.append(" to ")
+        appendXMLText(to.engine, to: out)
+        out.append("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
+
+        let timing = Timing(duration: options.duration, repeats: options.repeats)
+        let style = Style(fromRound: isRound(from.engine), toRound: isRound(to.engine), labels: options.output.labels)
+        // Elements visible at some time, in painting order at the start and at the end.
+        var startRank = [Int](repeating: Int.max, count: transition.elements.count)
+        for (rank, position) in transition.initialOrder.enumerated() { startRank[position] = rank }
+        let drawn = transition.elements.indices.filter {
+            opacity(transition.elements[$0].initial) > 0 || opacity(transition.elements[$0].final) > 0
+        }
+        let startOrder = drawn.sorted { l, r in
+            let a = transition.elements[l].initial.zIndex, b = transition.elements[r].initial.zIndex
+            return a < b || (a == b && (startRank[l], l) < (startRank[r], r))
+        }
+        let endOrder = drawn.sorted { l, r in
+            let a = transition.elements[l].final.zIndex, b = transition.elements[r].final.zIndex
+            return a < b || (a == b && l < r)
+        }
+        if startOrder == endOrder {
+            for position in endOrder {
+                appendElement(transition.elements[position], style: style, timing: timing, to: out)
+                try out.flushIfFull()
+            }
+        } else {
+            for (layer, order) in [("start", startOrder), ("end", endOrder)] {
+                let first = layer == "start"
+                out.append("<g class=\"layer-\(layer)\" visibility=\"\(first ? "hidden" : "visible")\">\n")
+                out.append("<animate attributeName=\"visibility\" calcMode=\"discrete\" ")
+                if timing.repeats {
+                    out.append(first ? "values=\"visible;hidden;visible\"" : "values=\"hidden;visible;hidden\"")
+                    out.append(" keyTimes=\"0;0.25;0.75\"")
+                } else {
+                    out.append(first ? "values=\"visible;hidden\"" : "values=\"hidden;visible\"")
+                    out.append(" keyTimes=\"0;0.5\"")
+                }
+                timing.append(to: out)
+                out.append("/>\n")
+                for position in order {
+                    appendElement(transition.elements[position], style: style, timing: timing, to: out)
+                    try out.flushIfFull()
+                }
+                out.append("</g>\n")
+            }
+        }
+        out.append("<rect class=\"visible-bounds\" x=\"")
+        out.append(number: to.contentOffset.x)
+        out.append("\" y=\"")
+        out.append(number: to.contentOffset.y)
+        out.append("\" width=\"")
+        out.append(number: to.bounds.width)
+        out.append("\" height=\"")
+        out.append(number: to.bounds.height)
+        out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"/>\n")
+        out.append("</svg>\n")
+    }
+
+    // MARK: - Private
+
+    /// Begin, duration and repetition of every animation of the document.
+    private struct Timing {
+        let duration: Double
+        let repeats: Bool
+
+        func append(to out: OutputBuffer) {
+            out.append(" begin=\"0s\" dur=\"")
+            out.append(number: repeats ? 2 * duration : duration)
+            out.append(repeats ? "s\" repeatCount=\"indefinite\"" : "s\" fill=\"freeze\"")
+        }
+    }
+
+    /// How shapes look at either end.
+    private struct Style {
+        let fromRound: Bool
+        let toRound: Bool
+        let labels: Bool
+    }
+
+    /// Ring and circle cells are drawn round, as the layout SVG does.
+    private static func isRound(_ engine: String) -> Bool { engine == "ring" || engine == "circle" }
+
+    /// The alpha drawn: 0 when hidden, clamped to 0…1.
+    private static func opacity(_ e: LayoutAttributes) -> Double { e.isHidden ? 0 : min(max(e.alpha, 0), 1) }
+
+    private static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
+        guard e.category == .cell else { return 0 }
+        return round ? e.size.width / 2 : min(4, e.size.width / 4, e.size.height / 4)
+    }
+
+    private static func appendElement(_ element: TransitionElement, style: Style, timing: Timing, to out: OutputBuffer) {
+        let a = element.initial, b = element.final
+        let ta = TransformComponents(decomposing: a.transform), tb = TransformComponents(decomposing: b.transform)
+        let endRotation = ta.rotation + ta.rotationChange(to: tb)
+        let position = (a.center.x + ta.tx, a.center.y + ta.ty, b.center.x + tb.tx, b.center.y + tb.ty)
+
+        /// `values="start;end"` (or `start;end;start`) and the timing, for numbers lists.
+        func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
+                     _ start: [Double], _ end: [Double]) {
+            guard start != end else { return }
+            out.append("<")
+            out.append(tag)
+            out.append(" attributeName=\"")
+            out.append(attribute)
+            if let type {
+                out.append("\" type=\"")
+                out.append(type)
+            }
+            out.append("\" values=\"")
+            func list(_ values: [Double]) {
+                for (k, v) in values.enumerated() {
+                    if k > 0 { out.append(byte: UInt8(ascii: " ")) }
+                    out.append(number: v)
+                }
+            }
+            list(start)
+            out.append(byte: UInt8(ascii: ";"))
+            list(end)
+            if timing.repeats {
+                out.append(byte: UInt8(ascii: ";"))
+                list(start)
+            }
+            out.append("\"")
+            timing.append(to: out)
+            out.append("/>")
+        }
+
+        out.append("<g class=\"")
+        out.append(element.change.rawValue)
+        out.append("\"")
+        if opacity(b) < 1 {
+            out.append(" opacity=\"")
+            out.append(number: opacity(b))
+            out.append("\"")
+        }
+        out.append(" transform=\"translate(")
+        out.append(number: position.2)
+        out.append(" ")
+        out.append(number: position.3)
+        out.append(")\">")
+        animate("animate", "opacity", [opacity(a)], [opacity(b)])
+        animate("animateTransform", "transform", type: "translate", [position.0, position.1], [position.2, position.3])
+        var groups = 0
+        if ta.rotation != 0 || tb.rotation != 0 {
+            out.append("<g transform=\"rotate(")
+            out.append(number: tb.rotation)
+            out.append(")\">")
+            animate("animateTransform", "transform", type: "rotate", [ta.rotation], [endRotation])
+            groups += 1
+        }
+        if ta.shear != 0 || tb.shear != 0 {
+            func skew(_ k: Double) -> Double { atan(k) * 180 / Double.pi }
+            out.append("<g transform=\"skewX(")
+            out.append(number: skew(tb.shear))
+            out.append(")\">")
+            animate("animateTransform", "transform", type: "skewX", [skew(ta.shear)], [skew(tb.shear)])
+            groups += 1
+        }
+        if ta.scaleX != 1 || ta.scaleY != 1 || tb.scaleX != 1 || tb.scaleY != 1 {
+            out.append("<g transform=\"scale(")
+            out.append(number: tb.scaleX)
+            out.append(" ")
+            out.append(number: tb.scaleY)
+            out.append(")\">")
+            animate("animateTransform", "transform", type: "scale", [ta.scaleX, ta.scaleY], [tb.scaleX, tb.scaleY])
+            groups += 1
+        }
+        let ra = cornerRadius(a, round: element.change == .appear ? style.toRound : style.fromRound)
+        let rb = cornerRadius(b, round: element.change == .disappear ? style.fromRound : style.toRound)
+        out.append("<rect x=\"")
+        out.append(number: -b.size.width / 2)
+        out.append("\" y=\"")
+        out.append(number: -b.size.height / 2)
+        out.append("\" width=\"")
+        out.append(number: b.size.width)
+        out.append("\" height=\"")
+        out.append(number: b.size.height)
+        out.append("\" rx=\"")
+        out.append(number: rb)
+        let number = (element.toIndexPath ?? element.fromIndexPath ?? b.indexPath)
+        if b.category == .cell {
+            out.append("\" fill=\"")
+            out.append(SVGLayoutWriter.palette[number.item % SVGLayoutWriter.palette.count])
+            out.append("\">")
+        } else {
+            out.append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\">")
+        }
+        animate("animate", "x", [-a.size.width / 2], [-b.size.width / 2])
+        animate("animate", "y", [-a.size.height / 2], [-b.size.height / 2])
+        animate("animate", "width", [a.size.width], [b.size.width])
+        animate("animate", "height", [a.size.height], [b.size.height])
+        animate("animate", "rx", [ra], [rb])
+        out.append("</rect>")
+        let w = max(a.size.width, b.size.width), h = max(a.size.height, b.size.height)
+        if style.labels && w >= 4 && h >= 4 {
+            let size = max(4, min(14, min(w, h) * 0.45))
+            out.append("<text x=\"0\" y=\"")
+            out.append(number: size * 0.35)
+            out.append("\" font-family=\"sans-serif\" font-size=\"")
+            out.append(number: size)
+            out.append("\" text-anchor=\"middle\" fill=\"")
+            out.append(b.category == .cell ? "#ffffff" : "#333333")
+            out.append("\">")
+            if b.category == .cell {
+                out.append(integer: number.item)
+            } else {
+                appendXMLText(b.kind ?? b.category.rawValue, to: out)
+                out.append(" ")
+                out.append(integer: number.section)
+            }
+            out.append("</text>")
+        }
+        for _ in 0..<groups { out.append("</g>") }
+        out.append("</g>\n")
+    }
+}

@@ -1,0 +1,128 @@
+import LayoutCore
+
+// `cvlayout transition` as JSON and CSV: the attributes of every element at one progress,
+// in SPEC section 4's formats with the transition's own fields added.
+
+/// How a transition is written.
+public struct TransitionOutputOptions: Sendable {
+    /// JSON/CSV: the progress whose attributes are written, 0…1. Default 1 (the end state,
+    /// which the SVG shows without animation).
+    public var progress = 1.0
+    /// SVG: the animation's duration one way, seconds, > 0. Default 0.3 (UIKit's default).
+    public var duration = 0.3
+    /// SVG: play forth and back, repeating forever (instead of once, frozen at the end).
+    public var repeats = false
+    /// Decimals, labels (SVG), as for layouts.
+    public var output = OutputOptions()
+
+    /// Creates the default options.
+    public init() {}
+}
+
+/// Writes a `LayoutTransition` at one progress (JSON, CSV) or animated (SVG,
+/// `TransitionSVGWriter`).
+///
+/// JSON: SPEC section 4's object with `"engine":"transition"`, the two engines, the progress
+/// and the duration, the bounds, content offset and content size at that progress, and one
+/// element per line with section 4's keys followed by `"change"` (`stay`, `move`, `appear`,
+/// `disappear`), `"fromIndexPath"` and `"toIndexPath"` (`null` where the element is absent):
+///
+/// ```
+/// {"engine":"transition","from":"stack","to":"circle","progress":0.5,"duration":0.3,"bounds":{…},"contentOffset":{…},
+/// "contentSize":{…},
+/// "elements":[
+/// {"indexPath":[0,0],"category":"cell",…,"hidden":false,"change":"stay","fromIndexPath":[0,0],"toIndexPath":[0,0]},
+/// …
+/// ]}
+/// ```
+///
+/// CSV: section 4's columns followed by `change,fromSection,fromItem,toSection,toItem`
+/// (empty fields where absent).
+public enum TransitionWriter {
+    /// The CSV header row's column names, in order.
+    public static let csvColumns = CSVLayoutWriter.columns + ["change", "fromSection", "fromItem", "toSection", "toItem"]
+
+    /// Writes `transition` in `format` to `out`, then flushes it.
+    /// - Complexity: O(n) for JSON and CSV; O(n log n) for SVG (the zIndex sorts).
+    public static func write(_ transition: LayoutTransition, format: OutputFormat, options: TransitionOutputOptions,
+                             to out: OutputBuffer) throws {
+        switch format {
+        case .json: try writeJSON(transition, options: options, to: out)
+        case .csv: try writeCSV(transition, options: options, to: out)
+        case .svg: try TransitionSVGWriter.write(transition, options: options, to: out)
+        }
+        try out.flush()
+    }
+
+    /// The JSON document at `options.progress`.
+    public static func writeJSON(_ transition: LayoutTransition, options: TransitionOutputOptions,
+                                 to out: OutputBuffer) throws {
+        let t = options.progress
+        let geometry = transition.geometry(at: t)
+        out.append("{\"engine\":\"transition\",\"from\":")
+        appendJSONString(transition.from.engine, to: out)
+        out.append(",\"to\":")
+        appendJSONString(transition.to.engine, to: out)
+        out.append(",\"progress\":")
+        out.append(number: t)
+        out.append(",\"duration\":")
+        out.append(number: options.duration)
+        out.append(",\"bounds\":")
+        JSONLayoutWriter.appendSize(geometry.bounds, to: out)
+        out.append(",\"contentOffset\":")
+        JSONLayoutWriter.appendPoint(geometry.contentOffset, to: out)
+        out.append(",\n\"contentSize\":")
+        JSONLayoutWriter.appendSize(geometry.contentSize, to: out)
+        out.append(",\n\"elements\":[")
+        var first = true
+        for position in transition.elementPositions(at: t) {
+            let element = transition.elements[position]
+            out.append(first ? "\n" : ",\n")
+            first = false
+            JSONLayoutWriter.appendElement(element.attributes(at: t), to: out, closing: false)
+            out.append(",\"change\":\"")
+            out.append(element.change.rawValue)
+            out.append("\",\"fromIndexPath\":")
+            appendJSONIndexPath(element.fromIndexPath, to: out)
+            out.append(",\"toIndexPath\":")
+            appendJSONIndexPath(element.toIndexPath, to: out)
+            out.append(byte: UInt8(ascii: "}"))
+            try out.flushIfFull()
+        }
+        out.append("\n]}\n")
+    }
+
+    /// The CSV table at `options.progress`.
+    public static func writeCSV(_ transition: LayoutTransition, options: TransitionOutputOptions,
+                                to out: OutputBuffer) throws {
+        let t = options.progress
+        out.append(csvColumns.joined(separator: ","))
+        out.append(byte: 0x0A)
+        for position in transition.elementPositions(at: t) {
+            let element = transition.elements[position]
+            CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false)
+            out.append(byte: UInt8(ascii: ","))
+            out.append(element.change.rawValue)
+            for path in [element.fromIndexPath, element.toIndexPath] {
+                out.append(byte: UInt8(ascii: ","))
+                if let path { out.append(integer: path.section) }
+                out.append(byte: UInt8(ascii: ","))
+                if let path { out.append(integer: path.item) }
+            }
+            out.append(byte: 0x0A)
+            try out.flushIfFull()
+        }
+    }
+
+    private static func appendJSONIndexPath(_ path: IndexPath?, to out: OutputBuffer) {
+        guard let path else {
+            out.append("null")
+            return
+        }
+        out.append(byte: UInt8(ascii: "["))
+        out.append(integer: path.section)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(integer: path.item)
+        out.append(byte: UInt8(ascii: "]"))
+    }
+}
