@@ -2,7 +2,15 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 
-.PHONY: build run test golden bench release clean
+.PHONY: build run test golden bench release clean man install uninstall check-goldens
+
+# Extra flags for the builds of man, install and check-goldens (e.g. --scratch-path DIR).
+BUILDFLAGS ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 build:
 	$(SWIFT) build
@@ -26,3 +34,51 @@ bench: release
 
 clean:
 	rm -rf .build
+
+# The manual page, generated from the option table. cvlayout.1 is committed; a test checks
+# that it is up to date.
+man:
+	$(SWIFT) build $(BUILDFLAGS)
+	"$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" manpage > cvlayout.1.tmp
+	mv cvlayout.1.tmp cvlayout.1
+
+# The release binary, its manual page and the bash, zsh and fish completions, under PREFIX
+# (default /usr/local; DESTDIR is honoured for packaging).
+install:
+	$(SWIFT) build -c release $(BUILDFLAGS)
+	@set -e; bin="$$($(SWIFT) build -c release $(BUILDFLAGS) --show-bin-path)/cvlayout"; \
+	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	"$$bin" manpage > "$$tmp/cvlayout.1"; \
+	"$$bin" completions bash > "$$tmp/cvlayout.bash"; \
+	"$$bin" completions zsh > "$$tmp/_cvlayout"; \
+	"$$bin" completions fish > "$$tmp/cvlayout.fish"; \
+	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHCOMPDIR)" "$(ZSHCOMPDIR)" "$(FISHCOMPDIR)"; \
+	install -m 755 "$$bin" "$(BINDIR)/cvlayout"; \
+	install -m 644 "$$tmp/cvlayout.1" "$(MAN1DIR)/cvlayout.1"; \
+	install -m 644 "$$tmp/cvlayout.bash" "$(BASHCOMPDIR)/cvlayout"; \
+	install -m 644 "$$tmp/_cvlayout" "$(ZSHCOMPDIR)/_cvlayout"; \
+	install -m 644 "$$tmp/cvlayout.fish" "$(FISHCOMPDIR)/cvlayout.fish"; \
+	echo "installed $(BINDIR)/cvlayout, its manual page and completions"
+
+uninstall:
+	rm -f "$(BINDIR)/cvlayout" "$(MAN1DIR)/cvlayout.1" "$(BASHCOMPDIR)/cvlayout" \
+	      "$(ZSHCOMPDIR)/_cvlayout" "$(FISHCOMPDIR)/cvlayout.fish"
+
+# The CI example (docs/ci.md): every example checked against its goldens with --check.
+check-goldens:
+	$(SWIFT) build $(BUILDFLAGS)
+	CVLAYOUT="$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" ./Examples/ci/check-goldens.sh Examples
+
+# libFuzzer targets (Fuzz/): the dataset decoder and the whole command line, built with
+# swiftc -sanitize=fuzzer,address into .build/fuzz and run FUZZ_SECONDS each. fuzz-ci is
+# the short run CI does after the tests.
+FUZZ_SECONDS ?= 300
+.PHONY: fuzz fuzz-build fuzz-ci
+fuzz-build:
+	./Fuzz/build.sh .build/fuzz
+
+fuzz: fuzz-build
+	./Fuzz/run.sh $(FUZZ_SECONDS) .build/fuzz
+
+fuzz-ci: fuzz-build
+	./Fuzz/run.sh 60 .build/fuzz

@@ -32,12 +32,15 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
 
 /// Runs `cvlayout`, streaming standard output to `stdout` in large chunks and messages to
 /// `stderr`. Nothing reaches `stdout` unless the layout succeeded.
+/// - Parameter color: which streams may carry ANSI colour (diff reports only); default never.
 /// - Returns: the exit status.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
-                stderr: (String) -> Void) -> Int32 {
+                stderr: (String) -> Void, color: ColorPolicy = .never) -> Int32 {
     do {
-        let (status, warnings) = try Invocation(arguments: arguments, stdin: stdin, stdout: stdout).execute()
+        let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
+            try Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color).execute()
+        }
         for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
         return status
     } catch let error as CLIError {
@@ -61,6 +64,10 @@ public struct BrokenPipe: Error {
 struct CommandIO {
     let stdin: () throws -> Data
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
+    /// Writes text to standard error (the `--check` report).
+    var stderr: (String) -> Void = { _ in }
+    /// Which streams may carry ANSI colour.
+    var color: ColorPolicy = .never
 
     /// Writes `text` to standard output.
     func emit(_ text: String) throws {
@@ -91,6 +98,9 @@ let subcommandRegistry: [SubcommandDescriptor] = [
         return ExitStatus.success
     },
     transitionCommand,
+    diffCommand,
+    completionsCommand,
+    manpageCommand,
 ]
 
 /// A layout computed from an engine's command-line arguments, ready to be written.
@@ -221,9 +231,10 @@ private struct Invocation {
     let io: CommandIO
 
     init(arguments: [String], stdin: @escaping () throws -> Data,
-         stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) {
+         stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
+         stderr: @escaping (String) -> Void, color: ColorPolicy) {
         self.arguments = arguments
-        io = CommandIO(stdin: stdin, stdout: stdout)
+        io = CommandIO(stdin: stdin, stdout: stdout, stderr: stderr, color: color)
     }
 
     /// Runs; returns the exit status and the layout's warnings (printed on stderr after a
@@ -260,6 +271,9 @@ private struct Invocation {
             return (ExitStatus.success, [])
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
+        if let golden = try job.options.text("check") {
+            return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
+        }
         try job.write(io: io)
         return (ExitStatus.success, job.layout.warnings)
     }

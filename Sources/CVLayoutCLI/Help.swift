@@ -18,6 +18,11 @@ func globalHelp() -> String {
     for engine in engineRegistry {
         text += "  " + engine.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + engine.summary + "\n"
     }
+    text += "\nCOMMANDS:\n"
+    let commandWidth = max(width, subcommandRegistry.map(\.name.count).max() ?? 0)
+    for command in subcommandRegistry {
+        text += "  " + command.name.padding(toLength: commandWidth + 2, withPad: " ", startingAt: 0) + command.summary + "\n"
+    }
     text += "\nOPTIONS (every engine):\n" + optionLines(globalOptions)
     text += """
 

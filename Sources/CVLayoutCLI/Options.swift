@@ -68,6 +68,7 @@ let globalOptions: [OptionSpec] = [
            allowedInDataset: false),
     .value("move", "S:I->S:I,…", default: "-", "lay out after moving items (old index path -> new one)",
            allowedInDataset: false),
+    .value("check", "GOLDEN", default: "-", checkOptionHelp, allowedInDataset: false),
 ]
 
 /// Where an option's value came from, for messages and exit statuses.

@@ -20,5 +20,6 @@ public func runFromProcess() -> Int32 {
                        offset += n
                    }
                },
-               stderr: { message in FileHandle.standardError.write(message.data(using: .utf8)!) })
+               stderr: { message in FileHandle.standardError.write(message.data(using: .utf8)!) },
+               color: .forProcess())
 }

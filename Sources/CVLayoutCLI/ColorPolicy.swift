@@ -1,0 +1,30 @@
+import Foundation
+
+/// Which output streams may carry ANSI colour. Only diff reports are ever coloured: `cvlayout
+/// diff` on standard output, `--check` on standard error. The testable `run(arguments:stdin:)`
+/// never colours; the process colours a stream only when it is a terminal and `NO_COLOR` is
+/// unset or empty (https://no-color.org) and `TERM` is not `dumb`.
+public struct ColorPolicy: Equatable, Sendable {
+    /// Standard output may be coloured.
+    public var stdout: Bool
+    /// Standard error may be coloured.
+    public var stderr: Bool
+
+    /// Creates a policy.
+    public init(stdout: Bool, stderr: Bool) {
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// No colour anywhere: the default, and what tests see.
+    public static let never = ColorPolicy(stdout: false, stderr: false)
+
+    /// The policy for a process with `environment` whose streams are terminals as
+    /// `isTerminal` says (by file descriptor).
+    /// - Complexity: O(1).
+    public static func forProcess(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                  isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) -> ColorPolicy {
+        let allowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        return ColorPolicy(stdout: allowed && isTerminal(STDOUT_FILENO), stderr: allowed && isTerminal(STDERR_FILENO))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import LayoutCore
+import LayoutFormats
+
+// `cvlayout diff EXPECTED ACTUAL`: compares two layouts element by element (LayoutDiff) and
+// exits as diff(1) does: 0 same, 1 different, 2 trouble.
+
+// MARK: - Interface
+
+/// `cvlayout diff`'s options: its parser, its help, the completions and the manual all read
+/// this table.
+let diffOptions: [OptionSpec] = [
+    .value("tolerance", "PT", default: "0.001", "numbers within PT of each other are equal"),
+    .value("fields", "LIST", default: "all",
+           "compare only these, comma-separated (a single field such as frame.y also works)",
+           choices: DiffOptions.selectorNames),
+    .value("format", short: "f", "FORMAT", default: "text", "report format", choices: ["text", "json"]),
+]
+
+/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s.
+enum DiffStatus {
+    /// The layouts are the same within the tolerance.
+    static let same: Int32 = 0
+    /// They differ.
+    static let different: Int32 = 1
+    /// Trouble: unreadable or malformed input, or bad options.
+    static let trouble: Int32 = 2
+}
+
+/// The `diff` subcommand.
+let diffCommand = SubcommandDescriptor(
+    name: "diff",
+    summary: "compare two layouts (JSON or CSV) element by element; status 0 same, 1 different, 2 trouble"
+) { arguments, io in
+    guard let parsed = try DiffArguments.parse(arguments) else {
+        try io.emit(diffHelp())
+        return ExitStatus.success
+    }
+    let expected = try readLayoutFile(parsed.expected, stdin: io.stdin)
+    let actual = try readLayoutFile(parsed.actual, stdin: io.stdin)
+    let result = LayoutDiff.compare(expected, actual, options: parsed.options)
+    let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
+    if parsed.json {
+        try io.emit(LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName))
+    } else {
+        try io.emit(LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
+                                          color: io.color.stdout))
+    }
+    return result.isSame ? DiffStatus.same : DiffStatus.different
+}
+
+/// `cvlayout diff --help`.
+func diffHelp() -> String {
+    """
+    USAGE: cvlayout diff EXPECTED ACTUAL [--tolerance PT] [--fields LIST] [-f text|json]
+
+    Compares two layouts element by element. Either side may be cvlayout JSON or CSV, or a
+    JSON or CSV list of elements exported from elsewhere with the same names ('-' = stdin).
+    Elements are matched by category, kind and index path, so order does not matter;
+    numbers are equal within the tolerance. The report lists, in element order, missing
+    and extra elements and each changed field with old → new and the delta, then a
+    one-line summary. bounds, contentOffset, contentSize, the heart path and
+    targetContentOffset are compared when both sides are cvlayout JSON layouts.
+
+    OPTIONS:
+
+    """ + subcommandOptionLines(diffOptions) + """
+
+    Exit status as diff(1): 0 same, 1 different, 2 trouble (a file that cannot be read or is
+    not a layout, or a bad option). Colour only on a terminal, never with NO_COLOR set.
+
+    """
+}
+
+/// Help lines for a subcommand's options, as `cvlayout ENGINE --help` prints them.
+func subcommandOptionLines(_ options: [OptionSpec]) -> String {
+    let width = max(24, (options.map(\.synopsis.count).max() ?? 0) + 2)
+    return options.map { option in
+        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: option.valueName == "LIST" ? "," : "|") }
+        if option.valueName != nil { line += " (default: \(option.defaultText))" }
+        return line + "\n"
+    }.joined()
+}
+
+// MARK: - Arguments
+
+/// `cvlayout diff`'s arguments, parsed and validated.
+struct DiffArguments: Equatable {
+    /// The EXPECTED path (`-`: stdin).
+    var expected: String
+    /// The ACTUAL path (`-`: stdin).
+    var actual: String
+    /// Tolerance and field selection.
+    var options: DiffOptions
+    /// `-f json`.
+    var json: Bool
+
+    /// Parses the arguments after `diff`; `nil` when help was asked for.
+    /// - Throws: `CLIError` with status 2 (diff's trouble) for unknown options, missing or
+    ///   bad values, and anything but two files.
+    static func parse(_ arguments: [String]) throws -> DiffArguments? {
+        var files: [String] = []
+        var values: [String: String] = [:]
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                files.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" { return nil }
+            var name: String
+            var inline: String? = nil
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                if let equals = body.firstIndex(of: "=") {
+                    name = String(body[..<equals])
+                    inline = String(body[body.index(after: equals)...])
+                } else {
+                    name = String(body)
+                }
+            } else {
+                let body = argument.dropFirst()
+                name = String(body.prefix(1))
+                let tail = body.dropFirst()
+                if !tail.isEmpty { inline = String(tail.hasPrefix("=") ? tail.dropFirst() : tail) }
+                if let spec = diffOptions.first(where: { $0.short.map(String.init) == name }) { name = spec.name }
+            }
+            guard diffOptions.contains(where: { $0.name == name }) else {
+                let shown = argument.hasPrefix("--") ? "--" + name : argument
+                var message = "unknown option '\(shown)'"
+                if let near = nearest(name, among: diffOptions.map(\.name)) { message += "; did you mean '--\(near)'?" }
+                throw usage(message)
+            }
+            if let inline {
+                values[name] = inline
+            } else {
+                guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-"
+                        || arguments[index].dropFirst().first.map({ $0.isNumber || $0 == "." }) == true else {
+                    throw usage("missing value for --\(name)")
+                }
+                values[name] = arguments[index]
+                index += 1
+            }
+        }
+        guard files.count == 2 else {
+            throw usage(files.count < 2 ? "expected two layouts, EXPECTED and ACTUAL; got \(files.count)"
+                                        : "expected two layouts, EXPECTED and ACTUAL; got \(files.count): "
+                                          + files.map { "'\($0)'" }.joined(separator: " "))
+        }
+        if files[0] == "-" && files[1] == "-" { throw usage("only one of EXPECTED and ACTUAL can be '-' (stdin)") }
+
+        var options = DiffOptions()
+        if let text = values["fields"] {
+            do {
+                options = try DiffOptions.selecting(text)
+            } catch DiffOptionsError.unknownField(let field) {
+                var message = "--fields: unknown field '\(field)'"
+                if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
+                throw usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))")
+            } catch {
+                throw usage("--fields: expected a comma-separated list of fields, got '\(text)'")
+            }
+        }
+        if let text = values["tolerance"] {
+            guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
+                throw usage("--tolerance: expected a finite number ≥ 0, got '\(text)'")
+            }
+            options.tolerance = tolerance
+        }
+        var json = false
+        if let format = values["format"] {
+            guard format == "text" || format == "json" else {
+                var message = "--format: expected one of text, json, got '\(format)'"
+                if let near = nearest(format, among: ["text", "json"]) { message += "; did you mean '\(near)'?" }
+                throw usage(message)
+            }
+            json = format == "json"
+        }
+        return DiffArguments(expected: files[0], actual: files[1], options: options, json: json)
+    }
+
+    private static func usage(_ message: String) -> CLIError {
+        CLIError(status: DiffStatus.trouble, message: message, usageEngine: "diff", isUsage: true)
+    }
+}
+
+// MARK: - Reading
+
+/// `<stdin>` for `-`, else the path.
+func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+/// Reads and parses a layout file (`-`: stdin), by its extension (`.json`, `.csv`) or, for
+/// any other name, by its first byte.
+/// - Throws: `CLIError` with status 2 (diff's trouble) naming the file: it cannot be opened or
+///   read, or it is not a layout (`a.json:3:5: invalid JSON: …`).
+/// - Complexity: O(file size).
+func readLayoutFile(_ path: String, stdin: () throws -> Data) throws -> LayoutDocument {
+    let name = displayName(path)
+    let data: Data
+    if path == "-" {
+        do { data = try stdin() } catch {
+            throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
+        }
+    } else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: no such file")
+        }
+        if isDirectory.boolValue { throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: is a directory") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: permission denied")
+        }
+        defer { try? handle.close() }
+        do { data = try handle.readToEnd() ?? Data() } catch {
+            throw CLIError.status(DiffStatus.trouble, "\(name): cannot read: \(describe(error))")
+        }
+    }
+    do {
+        return try LayoutReader.read(data, format: path == "-" ? nil : LayoutFileFormat(pathExtension: path))
+    } catch let error as LayoutReadError {
+        throw CLIError.status(DiffStatus.trouble, error.message(file: name))
+    }
+}

@@ -1,0 +1,597 @@
+// Compares two layouts read by `LayoutReader` element by element, and renders the result as
+// a text report for people or JSON for machines (`cvlayout diff`, `--check GOLDEN`).
+
+// MARK: - Options
+
+/// What `LayoutDiff.compare` compares, and how closely.
+public struct DiffOptions: Hashable, Sendable {
+    /// Numbers whose difference is at most this are equal. Default 0.001 (points for lengths;
+    /// the same absolute bound for alpha, scales and zIndex). Must be finite and ≥ 0.
+    public var tolerance: Double = 0.001
+    /// The element fields compared. Default: all.
+    public var fields: Set<ElementField> = Set(ElementField.allCases)
+    /// The layout-level parts compared (`LayoutPart.names`). Default: all.
+    public var parts: Set<String> = Set(LayoutPart.names)
+
+    /// Compares everything at a tolerance of 0.001.
+    public init() {}
+
+    /// The group names `--fields` takes: the element groups, then the layout-level parts.
+    /// A single field is also accepted by its report name (`frame.y`) or CSV column (`y`).
+    public static let selectorNames = ["frame", "center", "transform", "alpha", "zIndex", "hidden"] + LayoutPart.names
+
+    /// Every name `selecting(_:)` accepts.
+    public static var allSelectorNames: [String] {
+        var names = selectorNames
+        for field in ElementField.allCases {
+            for name in [field.name, field.csvColumn] where !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// Options comparing only the fields and parts named in `list`, comma-separated
+    /// (`frame,alpha,contentSize`); the tolerance stays 0.001.
+    /// - Throws: `DiffOptionsError.unknownField` for a name not in `allSelectorNames`,
+    ///   `.emptyFieldList` when `list` names nothing.
+    /// - Complexity: O(names).
+    public static func selecting(_ list: String) throws -> DiffOptions {
+        var options = DiffOptions()
+        options.fields = []
+        options.parts = []
+        for part in list.split(separator: ",", omittingEmptySubsequences: true) {
+            let name = part.trimmingCharacters(in: .whitespaces)
+            if name.isEmpty { continue }
+            if LayoutPart.names.contains(name) {
+                options.parts.insert(name)
+                continue
+            }
+            let matches = ElementField.allCases.filter { $0.group == name || $0.name == name || $0.csvColumn == name }
+            guard !matches.isEmpty else { throw DiffOptionsError.unknownField(name) }
+            options.fields.formUnion(matches)
+        }
+        if options.fields.isEmpty && options.parts.isEmpty { throw DiffOptionsError.emptyFieldList }
+        return options
+    }
+}
+
+/// A `--fields` list that cannot be used.
+public enum DiffOptionsError: Error, Equatable, Sendable {
+    /// A name that is neither a group, a field nor a part.
+    case unknownField(String)
+    /// The list names nothing.
+    case emptyFieldList
+}
+
+// MARK: - Result
+
+/// How one element or part differs.
+public enum DiffChange: Hashable, Sendable {
+    /// In the expected layout only.
+    case missing
+    /// In the actual layout only.
+    case extra
+    /// In both, with these fields beyond the tolerance (in field order).
+    case changed([FieldChange])
+}
+
+/// One field that moved: its values on both sides (`nil`: the side gives none) and the
+/// difference `actual − expected` when both are numbers.
+public struct FieldChange: Hashable, Sendable {
+    /// The field's name (`frame.y`, `contentSize.height`).
+    public var name: String
+    /// The expected value, if that side gives one.
+    public var expected: FieldValue?
+    /// The actual value, if that side gives one.
+    public var actual: FieldValue?
+    /// `actual − expected` when both are numbers.
+    public var delta: Double?
+    /// Whether the values are lengths in points (frames, centres, translations, sizes).
+    public var isLength: Bool
+
+    /// Creates a change.
+    public init(name: String, expected: FieldValue?, actual: FieldValue?, delta: Double?, isLength: Bool) {
+        self.name = name
+        self.expected = expected
+        self.actual = actual
+        self.delta = delta
+        self.isLength = isLength
+    }
+}
+
+/// An element that differs.
+public struct ElementDifference: Hashable, Sendable {
+    /// The element.
+    public var key: ElementKey
+    /// How it differs.
+    public var change: DiffChange
+    /// Its record in the file that has it (the expected one when both do).
+    public var record: ElementRecord
+}
+
+/// A layout-level part that differs (`contentSize`, `heartPath`, …).
+public struct PartDifference: Hashable, Sendable {
+    /// The part's name.
+    public var name: String
+    /// How it differs.
+    public var change: DiffChange
+}
+
+/// Something the comparison skipped because only one side has it.
+public struct NotCompared: Hashable, Sendable {
+    /// Parts or field groups (`contentSize`, `alpha`), in document order.
+    public var names: [String]
+    /// Which side lacks them.
+    public var missingIn: DiffSide
+}
+
+/// One of the two compared layouts.
+public enum DiffSide: String, Hashable, Sendable {
+    case expected, actual
+}
+
+/// The largest numeric difference found.
+public struct LargestDelta: Hashable, Sendable {
+    /// The element (`0:17`), or `nil` for a layout-level part.
+    public var element: ElementKey?
+    /// The field's change; its `delta` is not `nil`.
+    public var change: FieldChange
+
+    /// The field (`frame.y`, `contentSize.height`).
+    public var field: String { change.name }
+    /// `actual − expected`.
+    public var delta: Double { change.delta ?? 0 }
+    /// Whether it is a length in points.
+    public var isLength: Bool { change.isLength }
+}
+
+/// The outcome of `LayoutDiff.compare`: the differences in report order and the counts the
+/// summary gives.
+public struct LayoutDiffResult: Hashable, Sendable {
+    /// The tolerance used.
+    public var tolerance: Double
+    /// Elements in the expected layout.
+    public var expectedCount: Int
+    /// Elements in the actual layout.
+    public var actualCount: Int
+    /// Elements in both (matched by category, kind and index path).
+    public var matchedCount: Int
+    /// The differing elements, in element order.
+    public var elements: [ElementDifference]
+    /// The differing parts, in document order.
+    public var parts: [PartDifference]
+    /// Whether the matched elements appear in a different order in the two files (order alone
+    /// is not a difference).
+    public var reordered: Bool
+    /// What was skipped because only one side has it.
+    public var notCompared: [NotCompared]
+    /// The largest difference of an element (the largest length if any length differs, else
+    /// the largest other number), or of a layout-level part when no element field differs;
+    /// ties keep the first in report order. `nil` when no number differs.
+    public var largestDelta: LargestDelta?
+
+    /// Whether nothing differs (status 0).
+    public var isSame: Bool { elements.isEmpty && parts.isEmpty }
+
+    /// Elements in either layout.
+    public var totalElementCount: Int { expectedCount + actualCount - matchedCount }
+
+    /// Differing elements by kind of change.
+    public var missingCount: Int { elements.filter { $0.change == .missing }.count }
+    /// Elements only in the actual layout.
+    public var extraCount: Int { elements.filter { $0.change == .extra }.count }
+    /// Elements in both whose fields differ.
+    public var changedCount: Int { elements.count - missingCount - extraCount }
+}
+
+// MARK: - Comparison
+
+/// Compares two layouts element by element.
+///
+/// Elements are matched by category, kind and index path, so order alone is no difference.
+/// Numbers are equal when `|actual − expected| ≤ tolerance` (plus a few units in the last
+/// place, so that `120.001` against `120` is within 0.001). Element fields are compared when
+/// both files give them (a CSV without an `alpha` column skips `alpha`, and the summary says
+/// so); layout-level parts (contentSize, heartPath, …) when both files are cvlayout JSON layouts.
+///
+/// ```
+/// let result = LayoutDiff.compare(golden, actual)
+/// result.isSame                         // false
+/// LayoutDiff.summary(result, expectedName: "a.json", actualName: "b.json")
+/// // "1 of 50 elements differs; largest delta 12.5 pt at 0:17 frame.y"
+/// ```
+public enum LayoutDiff {
+    /// Compares `expected` with `actual`.
+    /// - Complexity: O(n) expected time (hashing), plus O(d log d) to order d differences.
+    public static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument,
+                               options: DiffOptions = DiffOptions()) -> LayoutDiffResult {
+        let tolerance = options.tolerance
+        // Element fields both sides give; the rest of the selection is noted.
+        var notCompared: [NotCompared] = []
+        var compared = options.fields
+        if !expected.elements.isEmpty && !actual.elements.isEmpty {
+            compared = options.fields.intersection(expected.presentFields).intersection(actual.presentFields)
+            let onlyExpected = options.fields.intersection(expected.presentFields).subtracting(actual.presentFields)
+            let onlyActual = options.fields.intersection(actual.presentFields).subtracting(expected.presentFields)
+            if !onlyExpected.isEmpty { notCompared.append(NotCompared(names: groupNames(onlyExpected), missingIn: .actual)) }
+            if !onlyActual.isEmpty { notCompared.append(NotCompared(names: groupNames(onlyActual), missingIn: .expected)) }
+        }
+        let fields = compared.sorted()
+
+        // Elements.
+        var actualPosition: [ElementKey: Int] = [:]
+        actualPosition.reserveCapacity(actual.elements.count)
+        for (j, record) in actual.elements.enumerated() { actualPosition[record.key] = j }
+        var matched = [Bool](repeating: false, count: actual.elements.count)
+        var differences: [ElementDifference] = []
+        var matchedCount = 0
+        var previousPosition = -1
+        var reordered = false
+        for e in expected.elements {
+            guard let j = actualPosition[e.key] else {
+                differences.append(ElementDifference(key: e.key, change: .missing, record: e))
+                continue
+            }
+            matched[j] = true
+            matchedCount += 1
+            if j < previousPosition { reordered = true }
+            previousPosition = j
+            let a = actual.elements[j]
+            var changes: [FieldChange] = []
+            for field in fields {
+                if let change = compareValues(field.name, e[field], a[field], isLength: field.isLength,
+                                              tolerance: tolerance) {
+                    changes.append(change)
+                }
+            }
+            if !changes.isEmpty { differences.append(ElementDifference(key: e.key, change: .changed(changes), record: e)) }
+        }
+        for (j, record) in actual.elements.enumerated() where !matched[j] {
+            differences.append(ElementDifference(key: record.key, change: .extra, record: record))
+        }
+        differences.sort { $0.key < $1.key }
+
+        // Layout-level parts.
+        var partDifferences: [PartDifference] = []
+        let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
+        if expected.carriesParts && actual.carriesParts {
+            for name in selectedParts {
+                let e = expected.parts.first { $0.name == name }
+                let a = actual.parts.first { $0.name == name }
+                switch (e, a) {
+                case (nil, nil): continue
+                case (_?, nil): partDifferences.append(PartDifference(name: name, change: .missing))
+                case (nil, _?): partDifferences.append(PartDifference(name: name, change: .extra))
+                case (let e?, let a?):
+                    var names = e.values.map(\.name)
+                    for value in a.values where !names.contains(value.name) { names.append(value.name) }
+                    var changes: [FieldChange] = []
+                    for valueName in names {
+                        let ev = e.values.first { $0.name == valueName }?.value
+                        let av = a.values.first { $0.name == valueName }?.value
+                        if let change = compareValues(valueName, ev, av, isLength: true, tolerance: tolerance) {
+                            changes.append(change)
+                        }
+                    }
+                    if !changes.isEmpty { partDifferences.append(PartDifference(name: name, change: .changed(changes))) }
+                }
+            }
+        } else if expected.carriesParts || actual.carriesParts {
+            let side = expected.carriesParts ? expected : actual
+            let names = selectedParts.filter { name in side.parts.contains { $0.name == name } }
+            if !names.isEmpty {
+                notCompared.insert(NotCompared(names: names, missingIn: expected.carriesParts ? .actual : .expected), at: 0)
+            }
+        }
+
+        var result = LayoutDiffResult(tolerance: tolerance, expectedCount: expected.elements.count,
+                                      actualCount: actual.elements.count, matchedCount: matchedCount,
+                                      elements: differences, parts: partDifferences, reordered: reordered,
+                                      notCompared: notCompared, largestDelta: nil)
+        result.largestDelta = largestDelta(in: result)
+        return result
+    }
+
+    /// The change between two values of one field, or `nil` when they are equal within the
+    /// tolerance (or both absent).
+    static func compareValues(_ name: String, _ e: FieldValue?, _ a: FieldValue?, isLength: Bool,
+                              tolerance: Double) -> FieldChange? {
+        switch (e, a) {
+        case (nil, nil):
+            return nil
+        case (.number(let x)?, .number(let y)?):
+            let slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+            if (y - x).magnitude <= tolerance + slack { return nil }
+            return FieldChange(name: name, expected: e, actual: a, delta: y - x, isLength: isLength)
+        default:
+            if e == a { return nil }
+            let text = { (v: FieldValue?) -> Bool in if case .text? = v { return true } else { return false } }
+            return FieldChange(name: name, expected: e, actual: a, delta: nil, isLength: isLength && !text(e) && !text(a))
+        }
+    }
+
+    /// Field names folded into their groups where a whole group is listed (`frame`, `alpha`).
+    static func groupNames(_ fields: Set<ElementField>) -> [String] {
+        var names: [String] = []
+        for field in fields.sorted() {
+            let group = ElementField.allCases.filter { $0.group == field.group }
+            if group.allSatisfy(fields.contains) {
+                if !names.contains(field.group) { names.append(field.group) }
+            } else {
+                names.append(field.name)
+            }
+        }
+        return names
+    }
+
+    private static func largestDelta(in result: LayoutDiffResult) -> LargestDelta? {
+        var bestLength: LargestDelta? = nil
+        var bestOther: LargestDelta? = nil
+        func consider(_ changes: [FieldChange], element: ElementKey?) {
+            for change in changes {
+                guard let delta = change.delta else { continue }
+                let candidate = LargestDelta(element: element, change: change)
+                if change.isLength {
+                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
+                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                    bestOther = candidate
+                }
+            }
+        }
+        for element in result.elements {
+            if case .changed(let changes) = element.change { consider(changes, element: element.key) }
+        }
+        if let best = bestLength ?? bestOther { return best }
+        for entry in reportOrder(result) {
+            if case .part(let part) = entry, case .changed(let changes) = part.change { consider(changes, element: nil) }
+        }
+        return bestLength ?? bestOther
+    }
+
+    /// A line of the report: a part or an element.
+    enum Entry {
+        case part(PartDifference)
+        case element(ElementDifference)
+    }
+
+    /// Differences in document order: parts written before `elements`, the elements, the rest.
+    static func reportOrder(_ result: LayoutDiffResult) -> [Entry] {
+        let before = result.parts.filter { LayoutPart.namesBeforeElements.contains($0.name) }
+        let after = result.parts.filter { !LayoutPart.namesBeforeElements.contains($0.name) }
+        return before.map(Entry.part) + result.elements.map(Entry.element) + after.map(Entry.part)
+    }
+}
+
+// MARK: - Reports
+
+extension LayoutDiff {
+    /// The one-line summary: `same: 120 elements within tolerance 0.001`, or
+    /// `3 of 120 elements differ (1 missing, 1 extra); contentSize differs; largest delta 12.5 pt
+    /// at 0:17 frame.y`, followed by what was not compared (`; not compared: heartPath (not in
+    /// b.csv)`). No trailing newline.
+    public static func summary(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String {
+        var text: String
+        let total = result.totalElementCount
+        let noun = total == 1 ? "element" : "elements"
+        if result.isSame {
+            text = "same: \(total) \(noun) within tolerance \(number(result.tolerance))"
+            if result.reordered { text += " (in a different order)" }
+        } else {
+            let n = result.elements.count
+            text = "\(n) of \(total) \(noun) \(n == 1 ? "differs" : "differ")"
+            var kinds: [String] = []
+            if result.missingCount > 0 { kinds.append("\(result.missingCount) missing") }
+            if result.extraCount > 0 { kinds.append("\(result.extraCount) extra") }
+            if !kinds.isEmpty { text += " (" + kinds.joined(separator: ", ") + ")" }
+            let changed = result.parts.filter { if case .changed = $0.change { return true } else { return false } }
+            if !changed.isEmpty {
+                text += "; " + changed.map(\.name).joined(separator: ", ") + (changed.count == 1 ? " differs" : " differ")
+            }
+            for part in result.parts where part.change == .missing { text += "; \(part.name) missing" }
+            for part in result.parts where part.change == .extra { text += "; \(part.name) extra" }
+            if let largest = result.largestDelta {
+                text += "; largest delta \(deltaText(largest.change, signed: false).drop { $0 == "-" })\(largest.isLength ? " pt" : "") at "
+                text += largest.element.map { "\($0) \(largest.field)" } ?? largest.field
+            }
+        }
+        if !result.notCompared.isEmpty {
+            text += "; not compared: " + result.notCompared.map {
+                $0.names.joined(separator: ", ") + " (not in \($0.missingIn == .expected ? expectedName : actualName))"
+            }.joined(separator: ", ")
+        }
+        return text
+    }
+
+    /// The text report: nothing but the summary when the layouts are the same; otherwise
+    /// `--- EXPECTED` / `+++ ACTUAL`, then in document order `- ELEMENT  missing (frame
+    /// X,Y,W,H)`, `+ ELEMENT  extra (…)`, and `~ ELEMENT` followed by one line per field that
+    /// moved (`    frame.y  120 → 132.5  (+12.5)`), then the summary. Ends with a newline.
+    /// - Parameter color: wrap lines in ANSI colours (red missing, green extra, cyan changed,
+    ///   bold headers and summary). Only for a terminal.
+    /// - Complexity: O(differences).
+    public static func textReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                                  color: Bool = false) -> String {
+        let summaryLine = summary(result, expectedName: expectedName, actualName: actualName)
+        func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        if result.isSame { return summaryLine + "\n" }
+        var lines: [String] = [paint("1", "--- \(expectedName)"), paint("1", "+++ \(actualName)")]
+        func block(_ title: String, _ change: DiffChange, frame: String?) {
+            let suffix = frame.map { " (frame \($0))" } ?? ""
+            switch change {
+            case .missing: lines.append(paint("31", "- \(title)  missing\(suffix)"))
+            case .extra: lines.append(paint("32", "+ \(title)  extra\(suffix)"))
+            case .changed(let changes):
+                lines.append(paint("36", "~ \(title)"))
+                let width = changes.map(\.name.count).max() ?? 0
+                for change in changes {
+                    var line = "    " + change.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    line += "  \(shown(change.expected)) → \(shown(change.actual))"
+                    if change.delta != nil { line += "  (\(deltaText(change, signed: true)))" }
+                    lines.append(line)
+                }
+            }
+        }
+        for entry in reportOrder(result) {
+            switch entry {
+            case .part(let part): block(part.name, part.change, frame: nil)
+            case .element(let element):
+                var frame: String? = nil
+                if element.change == .missing || element.change == .extra {
+                    let values = [ElementField.x, .y, .width, .height].compactMap { field -> String? in
+                        guard case .number(let v)? = element.record[field] else { return nil }
+                        return number(v)
+                    }
+                    if values.count == 4 { frame = values.joined(separator: ",") }
+                }
+                block(element.key.description, element.change, frame: frame)
+            }
+        }
+        lines.append(paint("1", summaryLine))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The JSON report, one object with one difference per line:
+    ///
+    /// ```
+    /// {"same":false,"expected":"a.json","actual":"b.json","tolerance":0.001,
+    /// "counts":{"expected":120,"actual":120,"matched":120,"differ":1,"missing":0,"extra":0,"changed":1},
+    /// "largestDelta":{"element":"0:17","field":"frame.y","delta":12.5,"unit":"pt"},
+    /// "differences":[
+    /// {"element":{"indexPath":[0,17],"category":"cell"},"name":"0:17","change":"changed","fields":[
+    ///   {"field":"frame.y","expected":120,"actual":132.5,"delta":12.5}, …]}
+    /// ],
+    /// "notCompared":[],"reordered":false,
+    /// "summary":"1 of 120 elements differs; largest delta 12.5 pt at 0:17 frame.y"}
+    /// ```
+    /// A part's difference has `"part":"contentSize"` instead of `"element"`; an absent value
+    /// is `null`; numbers are written in their shortest round-trip form.
+    /// - Complexity: O(differences).
+    public static func jsonReport(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String {
+        let out = OutputBuffer(precision: .full)
+        out.append("{\"same\":")
+        out.append(result.isSame ? "true" : "false")
+        out.append(",\"expected\":")
+        appendJSONString(expectedName, to: out)
+        out.append(",\"actual\":")
+        appendJSONString(actualName, to: out)
+        out.append(",\"tolerance\":")
+        out.append(number: result.tolerance)
+        out.append(",\n\"counts\":{\"expected\":")
+        out.append(integer: result.expectedCount)
+        out.append(",\"actual\":")
+        out.append(integer: result.actualCount)
+        out.append(",\"matched\":")
+        out.append(integer: result.matchedCount)
+        out.append(",\"differ\":")
+        out.append(integer: result.elements.count)
+        out.append(",\"missing\":")
+        out.append(integer: result.missingCount)
+        out.append(",\"extra\":")
+        out.append(integer: result.extraCount)
+        out.append(",\"changed\":")
+        out.append(integer: result.changedCount)
+        out.append("},\n\"largestDelta\":")
+        if let largest = result.largestDelta {
+            out.append("{\"element\":")
+            if let element = largest.element { appendJSONString(element.description, to: out) } else { out.append("null") }
+            out.append(",\"field\":")
+            appendJSONString(largest.field, to: out)
+            out.append(",\"delta\":")
+            out.append(deltaText(largest.change, signed: false))
+            out.append(largest.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}")
+        } else {
+            out.append("null")
+        }
+        out.append(",\n\"differences\":[")
+        for (k, entry) in reportOrder(result).enumerated() {
+            out.append(k == 0 ? "\n" : ",\n")
+            let change: DiffChange
+            switch entry {
+            case .part(let part):
+                out.append("{\"part\":")
+                appendJSONString(part.name, to: out)
+                change = part.change
+            case .element(let element):
+                out.append("{\"element\":{\"indexPath\":[")
+                out.append(integer: element.key.section)
+                out.append(",")
+                out.append(integer: element.key.item)
+                out.append("],\"category\":")
+                appendJSONString(element.key.category, to: out)
+                if let kind = element.key.kind {
+                    out.append(",\"kind\":")
+                    appendJSONString(kind, to: out)
+                }
+                out.append("},\"name\":")
+                appendJSONString(element.key.description, to: out)
+                change = element.change
+            }
+            switch change {
+            case .missing: out.append(",\"change\":\"missing\"}")
+            case .extra: out.append(",\"change\":\"extra\"}")
+            case .changed(let changes):
+                out.append(",\"change\":\"changed\",\"fields\":[")
+                for (i, fieldChange) in changes.enumerated() {
+                    if i > 0 { out.append(",") }
+                    out.append("{\"field\":")
+                    appendJSONString(fieldChange.name, to: out)
+                    out.append(",\"expected\":")
+                    appendValue(fieldChange.expected, to: out)
+                    out.append(",\"actual\":")
+                    appendValue(fieldChange.actual, to: out)
+                    out.append(",\"delta\":")
+                    if fieldChange.delta != nil { out.append(deltaText(fieldChange, signed: false)) } else { out.append("null") }
+                    out.append("}")
+                }
+                out.append("]}")
+            }
+        }
+        out.append(result.isSame ? "],\n\"notCompared\":[" : "\n],\n\"notCompared\":[")
+        for (k, note) in result.notCompared.enumerated() {
+            if k > 0 { out.append(",") }
+            out.append("{\"names\":[")
+            for (i, name) in note.names.enumerated() {
+                if i > 0 { out.append(",") }
+                appendJSONString(name, to: out)
+            }
+            out.append("],\"missingIn\":")
+            appendJSONString(note.missingIn == .expected ? expectedName : actualName, to: out)
+            out.append("}")
+        }
+        out.append("],\"reordered\":")
+        out.append(result.reordered ? "true" : "false")
+        out.append(",\n\"summary\":")
+        appendJSONString(summary(result, expectedName: expectedName, actualName: actualName), to: out)
+        out.append("}\n")
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    // MARK: Pieces
+
+    private static func appendValue(_ value: FieldValue?, to out: OutputBuffer) {
+        switch value {
+        case nil: out.append("null")
+        case .number(let v)?: out.append(number: v)
+        case .bool(let b)?: out.append(b ? "true" : "false")
+        case .text(let s)?: appendJSONString(s, to: out)
+        }
+    }
+
+    /// A number in its shortest round-trip form.
+    private static func number(_ v: Double) -> String { NumberFormat.string(v, precision: .full) }
+
+    private static func shown(_ value: FieldValue?) -> String { value?.description ?? "(none)" }
+
+    /// The delta at the decimals of its operands, so `132.501 − 120` prints `12.501`, not
+    /// the binary difference's 17 digits. `signed`: `+12.5` / `-3` (a report line); otherwise
+    /// the magnitude's sign is kept only when negative (`-3`, JSON).
+    private static func deltaText(_ change: FieldChange, signed: Bool) -> String {
+        let delta = change.delta ?? 0
+        var decimals = 0
+        for case .number(let v)? in [change.expected, change.actual] {
+            let text = number(v)
+            if let dot = text.firstIndex(of: ".") { decimals = max(decimals, text.distance(from: dot, to: text.endIndex) - 1) }
+        }
+        let text = NumberFormat.string(delta, precision: .decimals(min(decimals, 15)))
+        return signed && delta > 0 ? "+" + text : text
+    }
+}

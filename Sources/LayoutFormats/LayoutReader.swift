@@ -1,0 +1,670 @@
+// Reads layouts back: cvlayout's JSON and CSV (SPEC section 4), and element lists exported
+// from elsewhere with the same names (a JSON array of element objects, or a CSV with the
+// same columns), into records that `LayoutDiff` compares.
+import Foundation
+
+// MARK: - Records
+
+/// The file formats `LayoutReader` understands.
+public enum LayoutFileFormat: String, Sendable, CaseIterable {
+    case json, csv
+
+    /// The format a path's extension names (`.json`, `.csv`, any case), or `nil`.
+    public init?(pathExtension path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+}
+
+/// What identifies an element across two layouts: category, kind and index path
+/// (`representedElementCategory`, `representedElementKind`, `indexPath`).
+///
+/// Ordered in element order (SPEC section 2): section by section; in a section the header,
+/// the cells by item, other supplementary and decoration views, then the footer.
+public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// `cell`, `supplementaryView`, `decorationView`, or whatever an exported list names.
+    public var category: String
+    /// `header`, `footer`, …; `nil` for cells.
+    public var kind: String?
+    /// Section number.
+    public var section: Int
+    /// Item number in the section.
+    public var item: Int
+
+    /// Creates a key.
+    public init(category: String, kind: String?, section: Int, item: Int) {
+        self.category = category
+        self.kind = kind
+        self.section = section
+        self.item = item
+    }
+
+    /// Where the element goes within its section: header 0, cells 1, others 2, footer 3.
+    private var slot: Int {
+        if category == "cell" { return 1 }
+        if category == "supplementaryView" && kind == "header" { return 0 }
+        if category == "supplementaryView" && kind == "footer" { return 3 }
+        return 2
+    }
+
+    public static func < (lhs: ElementKey, rhs: ElementKey) -> Bool {
+        if lhs.section != rhs.section { return lhs.section < rhs.section }
+        if lhs.slot != rhs.slot { return lhs.slot < rhs.slot }
+        if lhs.item != rhs.item { return lhs.item < rhs.item }
+        if lhs.category != rhs.category { return lhs.category < rhs.category }
+        return (lhs.kind ?? "") < (rhs.kind ?? "")
+    }
+
+    /// `0:17` for a cell, `header 0:0` for a supplementary view of a kind,
+    /// `decorationView separator 0:3` otherwise.
+    public var description: String {
+        let path = "\(section):\(item)"
+        switch (category, kind) {
+        case ("cell", nil): return path
+        case ("supplementaryView", let kind?): return "\(kind) \(path)"
+        case (_, let kind?): return "\(category) \(kind) \(path)"
+        case (_, nil): return "\(category) \(path)"
+        }
+    }
+}
+
+/// One compared value: a number, a boolean (`hidden`) or text (`heartPath.style`).
+public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
+    case number(Double)
+    case bool(Bool)
+    case text(String)
+
+    /// Numbers in their shortest round-trip form, booleans as `true`/`false`, text quoted.
+    public var description: String {
+        switch self {
+        case .number(let v): return NumberFormat.string(v, precision: .full)
+        case .bool(let b): return b ? "true" : "false"
+        case .text(let s): return "\"\(s)\""
+        }
+    }
+}
+
+/// The per-element fields, in output order, with their names in cvlayout's JSON (`frame.x`),
+/// in its CSV (`x`), and the group `--fields` selects them by (`frame`).
+public enum ElementField: Int, CaseIterable, Sendable, Comparable {
+    case x, y, width, height, centerX, centerY, a, b, c, d, tx, ty, alpha, zIndex, hidden
+
+    /// The name reports use: the JSON path inside an element (`frame.x`, `transform.tx`).
+    public var name: String { ElementField.names[rawValue] }
+
+    /// The CSV column (SPEC section 4).
+    public var csvColumn: String {
+        ["x", "y", "width", "height", "centerX", "centerY", "a", "b", "c", "d", "tx", "ty",
+         "alpha", "zIndex", "hidden"][rawValue]
+    }
+
+    /// The JSON key that holds it: `frame`, `center`, `transform`, `alpha`, `zIndex`, `hidden`.
+    public var group: String {
+        switch self {
+        case .x, .y, .width, .height: return "frame"
+        case .centerX, .centerY: return "center"
+        case .a, .b, .c, .d, .tx, .ty: return "transform"
+        case .alpha: return "alpha"
+        case .zIndex: return "zIndex"
+        case .hidden: return "hidden"
+        }
+    }
+
+    /// The member within the group (`x`, `width`, `tx`), empty for a scalar field.
+    private var member: String {
+        switch self {
+        case .x, .centerX: return "x"
+        case .y, .centerY: return "y"
+        case .width: return "width"
+        case .height: return "height"
+        case .a, .b, .c, .d, .tx, .ty: return csvColumn
+        case .alpha, .zIndex, .hidden: return ""
+        }
+    }
+
+    /// Whether values are lengths in points (frame, center, translation) rather than ratios,
+    /// counts or flags.
+    public var isLength: Bool {
+        switch self {
+        case .x, .y, .width, .height, .centerX, .centerY, .tx, .ty: return true
+        default: return false
+        }
+    }
+
+    public static func < (lhs: ElementField, rhs: ElementField) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension ElementField {
+    /// `frame.x`, or `alpha` for a scalar (no trailing dot).
+    fileprivate static let names: [String] = allCases.map { field in
+        let member = field.member
+        return member.isEmpty ? field.group : field.group + "." + member
+    }
+}
+
+/// One element read from a file.
+public struct ElementRecord: Hashable, Sendable {
+    /// What it is matched by.
+    public var key: ElementKey
+    /// Values indexed by `ElementField.rawValue`; `nil` where the file gives none.
+    public var values: [FieldValue?]
+    /// Where it is in the file, for messages: `elements[3]`, `[3]` or `line 5`.
+    public var location: String
+
+    /// Creates a record with no values.
+    public init(key: ElementKey, location: String) {
+        self.key = key
+        self.location = location
+        values = Array(repeating: nil, count: ElementField.allCases.count)
+    }
+
+    /// The value of `field`, if the file gives one.
+    public subscript(field: ElementField) -> FieldValue? {
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
+    }
+}
+
+/// A named value of a layout-level part (`contentSize.height`, `heartPath.start.x`).
+public struct NamedValue: Hashable, Sendable {
+    /// The JSON path of the value in a cvlayout layout.
+    public var name: String
+    /// The value.
+    public var value: FieldValue
+
+    /// Creates a named value.
+    public init(_ name: String, _ value: FieldValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A layout-level part of a cvlayout JSON layout: `bounds`, `contentOffset`, `contentSize`,
+/// `heartPath` or `targetContentOffset`, flattened into named values in document order.
+public struct LayoutPart: Hashable, Sendable {
+    /// The part's key (`contentSize`).
+    public var name: String
+    /// Its values, in document order.
+    public var values: [NamedValue]
+
+    /// The parts, in the order a cvlayout layout writes them.
+    public static let names = ["bounds", "contentOffset", "contentSize", "heartPath", "targetContentOffset"]
+
+    /// The parts written before `elements` in a cvlayout layout (the others come after).
+    public static let namesBeforeElements: Set<String> = ["bounds", "contentOffset", "contentSize"]
+
+    /// Creates a part.
+    public init(name: String, values: [NamedValue]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+/// A layout read from a file.
+public struct LayoutDocument: Hashable, Sendable {
+    /// What the file held: a cvlayout layout object, a JSON list of elements, or CSV.
+    public enum Shape: String, Hashable, Sendable {
+        /// A cvlayout JSON layout: an object with `"elements"`.
+        case layout
+        /// A JSON array of element objects.
+        case elementList
+        /// CSV rows.
+        case csv
+    }
+
+    /// What the file held.
+    public var shape: Shape
+    /// The elements, in file order.
+    public var elements: [ElementRecord]
+    /// The layout-level parts present (only a `.layout` carries any), in document order.
+    public var parts: [LayoutPart]
+    /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
+    public var presentFields: Set<ElementField>
+
+    /// Creates a document.
+    public init(shape: Shape, elements: [ElementRecord], parts: [LayoutPart] = [],
+                presentFields: Set<ElementField>) {
+        self.shape = shape
+        self.elements = elements
+        self.parts = parts
+        self.presentFields = presentFields
+    }
+
+    /// Whether the file can carry layout-level parts (only a cvlayout JSON layout can).
+    public var carriesParts: Bool { shape == .layout }
+}
+
+/// Why a layout file could not be read.
+public enum LayoutReadError: Error, Equatable, Sendable {
+    /// Malformed syntax at a 1-based line (and byte column, for JSON).
+    case syntax(line: Int, column: Int?, message: String)
+    /// A value of the wrong type or range, at a JSON path or CSV line.
+    case invalidValue(location: String, message: String)
+    /// A file that is not a layout at all (empty, SVG, a JSON number).
+    case notALayout(message: String)
+
+    /// The one-line message, prefixed with the file's name: `a.json:3:5: invalid JSON: …`,
+    /// `a.csv:4: expected 19 fields, got 18`, `a.json: elements[2].frame.x: expected a number`.
+    public func message(file: String) -> String {
+        switch self {
+        case .syntax(let line, let column?, let message): return "\(file):\(line):\(column): \(message)"
+        case .syntax(let line, nil, let message): return "\(file):\(line): \(message)"
+        case .invalidValue(let location, let message):
+            if location.hasPrefix("line ") { return "\(file):\(location.dropFirst(5)): \(message)" }
+            return "\(file): \(location): \(message)"
+        case .notALayout(let message): return "\(file): \(message)"
+        }
+    }
+}
+
+// MARK: - Reader
+
+/// Reads cvlayout JSON or CSV back into a `LayoutDocument`.
+///
+/// Accepted inputs:
+/// - a cvlayout JSON layout (`{"engine":…,"contentSize":…,"elements":[…],"heartPath":…}`);
+/// - a JSON array of element objects, each with `indexPath` `[S, I]` (or `section` and `item`),
+///   `category` (default `cell`), `kind`, and any of `frame {x,y,width,height}`,
+///   `center {x,y}`, `transform [a,b,c,d,tx,ty]`, `alpha`, `zIndex`, `hidden` — or the CSV
+///   column names as flat keys (`x`, `centerX`, `tx`);
+/// - CSV with a header row naming at least `section` and `item`, and any of the columns of
+///   SPEC section 4 (RFC 4180 quoting; LF or CRLF line endings; blank lines skipped).
+///
+/// Unknown keys and columns are ignored, so dumps with extra columns can be compared. Two
+/// elements with the same category, kind and index path are an error.
+public enum LayoutReader {
+    /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
+    /// (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV).
+    /// - Throws: `LayoutReadError`.
+    /// - Complexity: O(size of `data`) plus O(n) hashing for the duplicate check.
+    public static func read(_ data: Data, format: LayoutFileFormat?) throws -> LayoutDocument {
+        let bytes = [UInt8](data)
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        let firstByte = bytes[start...].first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+        guard let firstByte else { throw LayoutReadError.notALayout(message: "empty file: expected a layout (JSON or CSV)") }
+        if firstByte == UInt8(ascii: "<") && format != .csv {
+            throw LayoutReadError.notALayout(message: "looks like SVG or XML; only cvlayout JSON or CSV can be compared")
+        }
+        let resolved = format ?? (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") ? .json : .csv)
+        switch resolved {
+        case .json: return try readJSON(data)
+        case .csv: return try readCSV(bytes, from: start)
+        }
+    }
+
+    // MARK: JSON
+
+    private static func readJSON(_ data: Data) throws -> LayoutDocument {
+        do {
+            try data.withUnsafeBytes { raw in try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self)) }
+        } catch let e as JSONSyntaxError {
+            throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
+        } catch let e as JSONDuplicateKeyError {
+            throw LayoutReadError.invalidValue(location: e.path.isEmpty ? "(top level)" : e.path,
+                                               message: "duplicate key '\(e.key)'")
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw LayoutReadError.notALayout(message: "unreadable JSON: \(detail ?? "number out of range")")
+        }
+        var present = Set<ElementField>()
+        if let list = root as? [Any] {
+            let elements = try jsonElements(list, path: "", present: &present)
+            return LayoutDocument(shape: .elementList, elements: elements, presentFields: present)
+        }
+        guard let object = root as? [String: Any], let list = object["elements"] else {
+            throw LayoutReadError.notALayout(
+                message: "expected a cvlayout layout (an object with \"elements\") or a list of elements, got \(describe(root))")
+        }
+        guard let array = list as? [Any] else {
+            throw LayoutReadError.invalidValue(location: "elements", message: "expected an array, got \(describe(list))")
+        }
+        let elements = try jsonElements(array, path: "elements", present: &present)
+        var parts: [LayoutPart] = []
+        for name in LayoutPart.names {
+            guard let raw = object[name] else { continue }
+            var values: [NamedValue] = []
+            if name == "heartPath" {
+                try heartPathValues(raw, into: &values)
+            } else {
+                let keys = name == "bounds" || name == "contentSize" ? ["width", "height"] : ["x", "y"]
+                try objectNumbers(raw, keys: keys, path: name, into: &values)
+            }
+            parts.append(LayoutPart(name: name, values: values))
+        }
+        return LayoutDocument(shape: .layout, elements: elements, parts: parts, presentFields: present)
+    }
+
+    private static func jsonElements(_ list: [Any], path: String, present: inout Set<ElementField>) throws -> [ElementRecord] {
+        var elements: [ElementRecord] = []
+        elements.reserveCapacity(list.count)
+        var seen: [ElementKey: String] = [:]
+        for (i, raw) in list.enumerated() {
+            let location = "\(path)[\(i)]"
+            guard let object = raw as? [String: Any] else {
+                throw LayoutReadError.invalidValue(location: location, message: "expected an element object, got \(describe(raw))")
+            }
+            var record = ElementRecord(key: try jsonKey(object, path: location), location: location)
+            if let frame = object["frame"] {
+                try nestedNumbers(frame, members: [("x", .x), ("y", .y), ("width", .width), ("height", .height)],
+                                  path: location + ".frame", into: &record)
+            }
+            if let center = object["center"] {
+                try nestedNumbers(center, members: [("x", .centerX), ("y", .centerY)], path: location + ".center",
+                                  into: &record)
+            }
+            if let transform = object["transform"] {
+                guard let array = transform as? [Any], array.count == 6 else {
+                    throw LayoutReadError.invalidValue(location: location + ".transform",
+                                                       message: "expected [a, b, c, d, tx, ty], got \(describe(transform))")
+                }
+                for (k, field) in [ElementField.a, .b, .c, .d, .tx, .ty].enumerated() {
+                    record[field] = .number(try finiteNumber(array[k], path: "\(location).transform[\(k)]"))
+                }
+            }
+            for field in ElementField.allCases where record[field] == nil {
+                let key = field.group == "frame" || field.group == "center" || field.group == "transform"
+                    ? field.csvColumn : field.group
+                guard let raw = object[key] else { continue }
+                if field == .hidden {
+                    guard let b = boolValue(raw) else {
+                        throw LayoutReadError.invalidValue(location: "\(location).\(key)",
+                                                           message: "expected true or false, got \(describe(raw))")
+                    }
+                    record[field] = .bool(b)
+                } else {
+                    record[field] = .number(try finiteNumber(raw, path: "\(location).\(key)"))
+                }
+            }
+            for field in ElementField.allCases where record[field] != nil { present.insert(field) }
+            if let first = seen.updateValue(location, forKey: record.key) {
+                throw LayoutReadError.invalidValue(location: location,
+                                                   message: "duplicate element \(record.key) (also at \(first))")
+            }
+            elements.append(record)
+        }
+        return elements
+    }
+
+    private static func jsonKey(_ object: [String: Any], path: String) throws -> ElementKey {
+        let section: Int, item: Int
+        if let raw = object["indexPath"] {
+            guard let array = raw as? [Any], array.count == 2 else {
+                throw LayoutReadError.invalidValue(location: path + ".indexPath",
+                                                   message: "expected [section, item], got \(describe(raw))")
+            }
+            section = try indexNumber(array[0], path: path + ".indexPath[0]")
+            item = try indexNumber(array[1], path: path + ".indexPath[1]")
+        } else if let s = object["section"], let i = object["item"] {
+            section = try indexNumber(s, path: path + ".section")
+            item = try indexNumber(i, path: path + ".item")
+        } else {
+            throw LayoutReadError.invalidValue(location: path,
+                                               message: "expected \"indexPath\": [section, item] or \"section\" and \"item\"")
+        }
+        var category = "cell"
+        if let raw = object["category"] {
+            guard let text = raw as? String, !text.isEmpty else {
+                throw LayoutReadError.invalidValue(location: path + ".category",
+                                                   message: "expected a category name, got \(describe(raw))")
+            }
+            category = text
+        }
+        var kind: String? = nil
+        if let raw = object["kind"], !(raw is NSNull) {
+            guard let text = raw as? String else {
+                throw LayoutReadError.invalidValue(location: path + ".kind", message: "expected a string, got \(describe(raw))")
+            }
+            kind = text.isEmpty ? nil : text
+        }
+        return ElementKey(category: category, kind: kind, section: section, item: item)
+    }
+
+    private static func nestedNumbers(_ raw: Any, members: [(String, ElementField)], path: String,
+                                      into record: inout ElementRecord) throws {
+        guard let object = raw as? [String: Any] else {
+            throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
+        }
+        for (key, field) in members {
+            if let value = object[key] { record[field] = .number(try finiteNumber(value, path: path + "." + key)) }
+        }
+    }
+
+    private static func objectNumbers(_ raw: Any, keys: [String], path: String, into values: inout [NamedValue]) throws {
+        guard let object = raw as? [String: Any] else {
+            throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
+        }
+        for key in keys {
+            if let value = object[key] {
+                values.append(NamedValue(path + "." + key, .number(try finiteNumber(value, path: path + "." + key))))
+            }
+        }
+    }
+
+    /// `heartPath.from`, `.to` (as `S:I` text), `.style`, `.start.x/y`, and each segment's
+    /// control and end points; `d` is derived from those and not compared.
+    private static func heartPathValues(_ raw: Any, into values: inout [NamedValue]) throws {
+        let path = "heartPath"
+        guard let object = raw as? [String: Any] else {
+            throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
+        }
+        for key in ["from", "to"] {
+            guard let value = object[key] else { continue }
+            guard let array = value as? [Any], array.count == 2 else {
+                throw LayoutReadError.invalidValue(location: "\(path).\(key)",
+                                                   message: "expected [section, item], got \(describe(value))")
+            }
+            let s = try indexNumber(array[0], path: "\(path).\(key)[0]")
+            let i = try indexNumber(array[1], path: "\(path).\(key)[1]")
+            values.append(NamedValue("\(path).\(key)", .text("\(s):\(i)")))
+        }
+        if let style = object["style"] {
+            guard let text = style as? String else {
+                throw LayoutReadError.invalidValue(location: path + ".style", message: "expected a string, got \(describe(style))")
+            }
+            values.append(NamedValue(path + ".style", .text(text)))
+        }
+        if let start = object["start"] {
+            try objectNumbers(start, keys: ["x", "y"], path: path + ".start", into: &values)
+        }
+        if let segments = object["segments"] {
+            guard let array = segments as? [Any] else {
+                throw LayoutReadError.invalidValue(location: path + ".segments",
+                                                   message: "expected an array, got \(describe(segments))")
+            }
+            for (k, segment) in array.enumerated() {
+                let segmentPath = "\(path).segments[\(k)]"
+                guard let points = segment as? [String: Any] else {
+                    throw LayoutReadError.invalidValue(location: segmentPath,
+                                                       message: "expected an object, got \(describe(segment))")
+                }
+                for key in ["control1", "control2", "end"] {
+                    if let point = points[key] {
+                        try objectNumbers(point, keys: ["x", "y"], path: "\(segmentPath).\(key)", into: &values)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func finiteNumber(_ raw: Any, path: String) throws -> Double {
+        guard boolValue(raw) == nil, let n = raw as? NSNumber, n.doubleValue.isFinite else {
+            throw LayoutReadError.invalidValue(location: path, message: "expected a finite number, got \(describe(raw))")
+        }
+        return n.doubleValue
+    }
+
+    private static func indexNumber(_ raw: Any, path: String) throws -> Int {
+        guard boolValue(raw) == nil, let n = raw as? NSNumber, let value = Int(exactly: n.doubleValue), value >= 0 else {
+            throw LayoutReadError.invalidValue(location: path, message: "expected an integer ≥ 0, got \(describe(raw))")
+        }
+        return value
+    }
+
+    // MARK: CSV
+
+    private static func readCSV(_ bytes: [UInt8], from start: Int) throws -> LayoutDocument {
+        var records = CSVRecords(bytes: bytes, position: start)
+        guard let (headerLine, header) = try records.next() else {
+            throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
+        }
+        // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
+        var columns: [String: Int] = [:]
+        for (k, rawName) in header.enumerated() {
+            let name = rawName.trimmingCharacters(in: .whitespaces)
+            if columns.updateValue(k, forKey: name) != nil {
+                throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
+            }
+        }
+        guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
+            throw LayoutReadError.syntax(line: headerLine, column: nil,
+                                         message: "the header row needs 'section' and 'item' columns (got \(header.joined(separator: ",")))")
+        }
+        let categoryColumn = columns["category"], kindColumn = columns["kind"]
+        let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
+            (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
+        }
+        var elements: [ElementRecord] = []
+        var present = Set<ElementField>()
+        var seen: [ElementKey: Int] = [:]
+        while let (line, row) = try records.next() {
+            guard row.count == header.count else {
+                throw LayoutReadError.syntax(line: line, column: nil,
+                                             message: "expected \(header.count) fields as in the header, got \(row.count)")
+            }
+            func index(_ column: Int, _ name: String) throws -> Int {
+                guard let n = ValueSyntax.integer(row[column]), n >= 0 else {
+                    throw LayoutReadError.invalidValue(location: "line \(line)",
+                                                       message: "column '\(name)': expected an integer ≥ 0, got '\(row[column])'")
+                }
+                return n
+            }
+            var category = categoryColumn.map { row[$0] } ?? ""
+            if category.isEmpty { category = "cell" }
+            var kind = kindColumn.map { row[$0] } ?? ""
+            // The writer neutralises formula-like text with a leading apostrophe; undo it.
+            if kind.hasPrefix("'"), let second = kind.unicodeScalars.dropFirst().first,
+               "=+-@\t\r".unicodeScalars.contains(second) {
+                kind.removeFirst()
+            }
+            let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind,
+                                 section: try index(sectionColumn, "section"), item: try index(itemColumn, "item"))
+            var record = ElementRecord(key: key, location: "line \(line)")
+            for (field, column) in fieldColumns {
+                let text = row[column].trimmingCharacters(in: .whitespaces)
+                if text.isEmpty { continue }
+                if field == .hidden {
+                    switch text.lowercased() {
+                    case "true", "1": record[field] = .bool(true)
+                    case "false", "0": record[field] = .bool(false)
+                    default:
+                        throw LayoutReadError.invalidValue(location: "line \(line)",
+                                                           message: "column 'hidden': expected true or false, got '\(text)'")
+                    }
+                } else {
+                    guard let v = ValueSyntax.number(text), v.isFinite else {
+                        throw LayoutReadError.invalidValue(location: "line \(line)",
+                                                           message: "column '\(field.csvColumn)': expected a finite number, got '\(text)'")
+                    }
+                    record[field] = .number(v)
+                }
+                present.insert(field)
+            }
+            if let first = seen.updateValue(line, forKey: key) {
+                throw LayoutReadError.invalidValue(location: "line \(line)",
+                                                   message: "duplicate element \(key) (also on line \(first))")
+            }
+            elements.append(record)
+        }
+        return LayoutDocument(shape: .csv, elements: elements, presentFields: present)
+    }
+}
+
+/// RFC 4180 records: comma-separated fields, `"…"` quoting with `""` for a quote, LF or CRLF
+/// (or a lone CR) ending a record. Blank lines are skipped.
+private struct CSVRecords {
+    let bytes: [UInt8]
+    var position: Int
+    /// 1-based line of the next byte.
+    var line = 1
+
+    init(bytes: [UInt8], position: Int) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    /// The next record and the line it starts on, or `nil` at the end.
+    /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
+    mutating func next() throws -> (line: Int, fields: [String])? {
+        // Skip blank lines.
+        while position < bytes.count, bytes[position] == 0x0A || bytes[position] == 0x0D {
+            endLine()
+        }
+        guard position < bytes.count else { return nil }
+        let startLine = line
+        var fields: [String] = []
+        var field: [UInt8] = []
+        while true {
+            if position < bytes.count && bytes[position] == UInt8(ascii: "\"") {
+                // A quoted field.
+                let quoteLine = line
+                position += 1
+                while true {
+                    guard position < bytes.count else {
+                        throw LayoutReadError.syntax(line: quoteLine, column: nil,
+                                                     message: "unterminated quoted field (a '\"' is never closed)")
+                    }
+                    let byte = bytes[position]
+                    if byte == UInt8(ascii: "\"") {
+                        if position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "\"") {
+                            field.append(byte)
+                            position += 2
+                            continue
+                        }
+                        position += 1
+                        break
+                    }
+                    if byte == 0x0A { line += 1 }
+                    field.append(byte)
+                    position += 1
+                }
+                if position < bytes.count, !isDelimiter(bytes[position]) {
+                    throw LayoutReadError.syntax(line: line, column: nil,
+                                                 message: "unexpected text after a closing quote (a quote inside a field is written \"\")")
+                }
+            } else {
+                while position < bytes.count, !isDelimiter(bytes[position]) {
+                    if bytes[position] == UInt8(ascii: "\"") {
+                        throw LayoutReadError.syntax(line: line, column: nil,
+                                                     message: "a quote inside an unquoted field (quote the field and write \"\")")
+                    }
+                    field.append(bytes[position])
+                    position += 1
+                }
+            }
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            if position < bytes.count && bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                continue
+            }
+            if position < bytes.count { endLine() }
+            return (startLine, fields)
+        }
+    }
+
+    private func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Consumes one line ending (LF, CRLF or CR).
+    private mutating func endLine() {
+        if bytes[position] == 0x0D && position + 1 < bytes.count && bytes[position + 1] == 0x0A { position += 1 }
+        position += 1
+        line += 1
+    }
+}

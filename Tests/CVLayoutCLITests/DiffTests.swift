@@ -1,0 +1,429 @@
+import Foundation
+import Testing
+import LayoutFormats
+@testable import CVLayoutCLI
+
+/// `cvlayout diff`, `--check GOLDEN`, the layout reader and the CI example script.
+struct DiffTests {
+    // MARK: - Fixtures
+
+    /// One element line of cvlayout JSON.
+    static func element(_ section: Int, _ item: Int, _ x: Double, _ y: Double, _ w: Double, _ h: Double,
+                        category: String = "cell", kind: String? = nil, alpha: Double = 1) -> String {
+        func n(_ v: Double) -> String { NumberFormat.string(v, precision: .full) }
+        let kindText = kind.map { ",\"kind\":\"\($0)\"" } ?? ""
+        return "{\"indexPath\":[\(section),\(item)],\"category\":\"\(category)\"\(kindText),"
+            + "\"frame\":{\"x\":\(n(x)),\"y\":\(n(y)),\"width\":\(n(w)),\"height\":\(n(h))},"
+            + "\"center\":{\"x\":\(n(x + w / 2)),\"y\":\(n(y + h / 2))},\"transform\":[1,0,0,1,0,0],"
+            + "\"alpha\":\(n(alpha)),\"zIndex\":0,\"hidden\":false}"
+    }
+
+    /// A cvlayout JSON layout around `elements`.
+    static func layout(_ elements: [String], contentHeight: Double = 300, heart: Bool = false) -> String {
+        var text = "{\"engine\":\"waterfall\",\"bounds\":{\"width\":390,\"height\":844},\"contentOffset\":{\"x\":0,\"y\":0},\n"
+            + "\"contentSize\":{\"width\":390,\"height\":\(NumberFormat.string(contentHeight, precision: .full))},\n"
+            + "\"elements\":[\n" + elements.joined(separator: ",\n") + "\n]"
+        if heart {
+            text += ",\n\"heartPath\":{\"from\":[0,2],\"to\":[0,0],\"style\":\"seed\",\"start\":{\"x\":295,\"y\":205},"
+                + "\"segments\":[{\"control1\":{\"x\":200,\"y\":150},\"control2\":{\"x\":120,\"y\":120},"
+                + "\"end\":{\"x\":95,\"y\":100}}],\"d\":\"M 295 205 C 200 150 120 120 95 100\"}"
+        }
+        return text + "}\n"
+    }
+
+    /// A header and three cells: the layout most tests start from.
+    static let header = element(0, 0, 0, 0, 390, 40, category: "supplementaryView", kind: "header")
+    static let cell0 = element(0, 0, 0, 40, 190, 120)
+    static let cell1 = element(0, 1, 200, 40, 190, 80)
+    static let cell2 = element(0, 2, 200, 130, 190, 150)
+    static let base = layout([header, cell0, cell1, cell2])
+
+    /// A fresh temporary directory holding `files` (name → contents).
+    static func directory(_ files: [String: String]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, contents) in files {
+            try Data(contents.utf8).write(to: url.appendingPathComponent(name))
+        }
+        return url
+    }
+
+    /// `cvlayout diff a.json b.json EXTRA…` on the two texts; returns the result and both paths.
+    static func diff(_ a: String, _ b: String, names: (String, String) = ("a.json", "b.json"),
+                     _ extra: [String] = []) throws -> (CommandResult, String, String) {
+        let dir = try directory([names.0: a, names.1: b])
+        let pa = dir.appendingPathComponent(names.0).path, pb = dir.appendingPathComponent(names.1).path
+        return (run(arguments: ["diff", pa, pb] + extra), pa, pb)
+    }
+
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples")
+
+    // MARK: - Same
+
+    @Test func identicalFilesAreTheSameInOneLine() throws {
+        let (result, _, _) = try Self.diff(Self.base, Self.base)
+        #expect(result.status == 0)
+        #expect(result.stdoutText == "same: 4 elements within tolerance 0.001\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test func nudgeWithinTheToleranceIsTheSame() throws {
+        let nudged = Self.layout([Self.header, Self.cell0, Self.element(0, 1, 200, 40.0005, 190, 80), Self.cell2])
+        let (result, _, _) = try Self.diff(Self.base, nudged)
+        #expect(result.status == 0)
+        #expect(result.stdoutText == "same: 4 elements within tolerance 0.001\n")
+    }
+
+    @Test func reorderedElementsAreTheSame() throws {
+        let (result, _, _) = try Self.diff(Self.base, Self.layout([Self.cell2, Self.cell1, Self.header, Self.cell0]))
+        #expect(result.status == 0)
+        #expect(result.stdoutText == "same: 4 elements within tolerance 0.001 (in a different order)\n")
+    }
+
+    @Test func csvAgainstJSONOfTheSameLayoutIsTheSame() throws {
+        let json = Self.examples.appendingPathComponent("ring-seed000/layout.json").path
+        let csv = Self.examples.appendingPathComponent("ring-seed000/layout.csv").path
+        let result = run(arguments: ["diff", json, csv])
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
+        #expect(result.stdoutText == "same: 37 elements within tolerance 0.001; "
+                + "not compared: bounds, contentOffset, contentSize, heartPath (not in \(csv))\n")
+        #expect(run(arguments: ["diff", csv, json]).status == 0)
+    }
+
+    @Test func everyExampleGoldenJSONMatchesItsCSV() throws {
+        for name in GoldenTests.exampleNames {
+            let dir = Self.examples.appendingPathComponent(name)
+            // Engines' element tables only (not transitions, not heart samples).
+            let command = try String(contentsOf: dir.appendingPathComponent("command"), encoding: .utf8)
+            guard let first = command.split(separator: " ").first, engine(named: String(first)) != nil,
+                  !command.contains("--heart-samples") else { continue }
+            let result = run(arguments: ["diff", dir.appendingPathComponent("layout.csv").path,
+                                         dir.appendingPathComponent("layout.json").path])
+            #expect(result.status == 0, "\(name): \(result.stdoutText)\(result.stderr)")
+        }
+    }
+
+    @Test func anElementListExportedFromElsewhereCompares() throws {
+        // Flat keys as the CSV columns, no category for cells, only frames: an app's dump.
+        let dump = """
+            [{"section":0,"item":0,"category":"supplementaryView","kind":"header","x":0,"y":0,"width":390,"height":40},
+             {"section":0,"item":0,"x":0,"y":40,"width":190,"height":120},
+             {"section":0,"item":1,"x":200,"y":40.0004,"width":190,"height":80},
+             {"section":0,"item":2,"x":200,"y":130,"width":190,"height":150}]
+            """
+        let (result, _, dumpPath) = try Self.diff(Self.base, dump, names: ("golden.json", "dump.json"))
+        #expect(result.status == 0)
+        #expect(result.stdoutText == "same: 4 elements within tolerance 0.001; not compared: "
+                + "bounds, contentOffset, contentSize (not in \(dumpPath)), "
+                + "center, transform, alpha, zIndex, hidden (not in \(dumpPath))\n")
+    }
+
+    // MARK: - Different
+
+    @Test func nudgeBeyondTheToleranceIsReportedWithItsDelta() throws {
+        let nudged = Self.layout([Self.header, Self.cell0, Self.element(0, 1, 200, 52.5, 190, 80), Self.cell2])
+        let (result, a, b) = try Self.diff(Self.base, nudged)
+        #expect(result.status == 1)
+        #expect(result.stdoutText == """
+            --- \(a)
+            +++ \(b)
+            ~ 0:1
+                frame.y   40 → 52.5  (+12.5)
+                center.y  80 → 92.5  (+12.5)
+            1 of 4 elements differs; largest delta 12.5 pt at 0:1 frame.y
+
+            """)
+        // A wider tolerance accepts it.
+        let (wide, _, _) = try Self.diff(Self.base, nudged, ["--tolerance", "12.5"])
+        #expect(wide.status == 0)
+        #expect(wide.stdoutText == "same: 4 elements within tolerance 12.5\n")
+    }
+
+    @Test func missingAndExtraElementsAreListedInElementOrder() throws {
+        let changed = Self.layout([Self.cell0, Self.cell1, Self.element(0, 3, 0, 170, 190, 60)])
+        let (result, a, b) = try Self.diff(Self.base, changed)
+        #expect(result.status == 1)
+        #expect(result.stdoutText == """
+            --- \(a)
+            +++ \(b)
+            - header 0:0  missing (frame 0,0,390,40)
+            - 0:2  missing (frame 200,130,190,150)
+            + 0:3  extra (frame 0,170,190,60)
+            3 of 5 elements differ (2 missing, 1 extra)
+
+            """)
+    }
+
+    @Test func contentSizeAndHeartPathAreCompared() throws {
+        let (result, a, b) = try Self.diff(Self.layout([Self.header, Self.cell0, Self.cell1, Self.cell2], heart: true),
+                                           Self.layout([Self.header, Self.cell0, Self.cell1, Self.cell2],
+                                                       contentHeight: 310))
+        #expect(result.status == 1)
+        #expect(result.stdoutText == """
+            --- \(a)
+            +++ \(b)
+            ~ contentSize
+                contentSize.height  300 → 310  (+10)
+            - heartPath  missing
+            0 of 4 elements differ; contentSize differs; heartPath missing; largest delta 10 pt at contentSize.height
+
+            """)
+    }
+
+    @Test func fieldsRestrictTheComparison() throws {
+        let faded = Self.layout([Self.header, Self.cell0, Self.element(0, 1, 200, 40, 190, 80, alpha: 0.5), Self.cell2])
+        let (all, _, _) = try Self.diff(Self.base, faded)
+        #expect(all.status == 1)
+        #expect(all.stdoutText.hasSuffix("~ 0:1\n    alpha  1 → 0.5  (-0.5)\n1 of 4 elements differs; largest delta 0.5 at 0:1 alpha\n"))
+        let (frames, _, _) = try Self.diff(Self.base, faded, ["--fields", "frame,contentSize"])
+        #expect(frames.status == 0)
+        #expect(frames.stdoutText == "same: 4 elements within tolerance 0.001\n")
+    }
+
+    @Test func jsonReportForMachines() throws {
+        let nudged = Self.layout([Self.header, Self.cell0, Self.element(0, 1, 200, 52.5, 190, 80), Self.cell2])
+        let (result, a, b) = try Self.diff(Self.base, nudged, ["-f", "json"])
+        #expect(result.status == 1)
+        #expect(result.stdoutText == """
+            {"same":false,"expected":"\(a)","actual":"\(b)","tolerance":0.001,
+            "counts":{"expected":4,"actual":4,"matched":4,"differ":1,"missing":0,"extra":0,"changed":1},
+            "largestDelta":{"element":"0:1","field":"frame.y","delta":12.5,"unit":"pt"},
+            "differences":[
+            {"element":{"indexPath":[0,1],"category":"cell"},"name":"0:1","change":"changed","fields":[{"field":"frame.y","expected":40,"actual":52.5,"delta":12.5},{"field":"center.y","expected":80,"actual":92.5,"delta":12.5}]}
+            ],
+            "notCompared":[],"reordered":false,
+            "summary":"1 of 4 elements differs; largest delta 12.5 pt at 0:1 frame.y"}
+
+            """)
+        let (same, _, _) = try Self.diff(Self.base, Self.base, ["--format=json"])
+        #expect(same.status == 0)
+        #expect(same.stdoutText.hasPrefix("{\"same\":true,"))
+        #expect(same.stdoutText.contains("\"differences\":[],\n\"notCompared\":[]"))
+    }
+
+    // MARK: - Trouble
+
+    /// A malformed file and the message `cvlayout diff` must give (after the file's path).
+    struct Malformed: CustomTestStringConvertible, Sendable {
+        let name: String
+        let contents: String
+        let message: String
+        var testDescription: String { name + ": " + message }
+    }
+
+    static let malformed: [Malformed] = [
+        Malformed(name: "b.json", contents: "{\"elements\":[\n{\"indexPath\":[0,0],}\n]}",
+                  message: ":2:20: invalid JSON: unexpected character '}': expected a string key"),
+        Malformed(name: "b.json", contents: "{\"elements\":[", message: ":1:14: invalid JSON: "),
+        Malformed(name: "b.json", contents: "42", message: ": expected a cvlayout layout (an object with \"elements\") or a list of elements, got 42"),
+        Malformed(name: "b.json", contents: "{\"elements\":[{\"indexPath\":[0,0],\"frame\":{\"x\":\"a\"}}]}",
+                  message: ": elements[0].frame.x: expected a finite number, got \"a\""),
+        Malformed(name: "b.json", contents: "[{\"indexPath\":[0,1]},{\"indexPath\":[0,1]}]",
+                  message: ": [1]: duplicate element 0:1 (also at [0])"),
+        Malformed(name: "b.json", contents: "[{\"frame\":{\"x\":1}}]",
+                  message: ": [0]: expected \"indexPath\": [section, item] or \"section\" and \"item\""),
+        Malformed(name: "b.csv", contents: "section,item,x\n0,0,1\n0,1\n",
+                  message: ":3: expected 3 fields as in the header, got 2"),
+        Malformed(name: "b.csv", contents: "section,item,x\n0,0,abc\n",
+                  message: ":2: column 'x': expected a finite number, got 'abc'"),
+        Malformed(name: "b.csv", contents: "x,y\n1,2\n",
+                  message: ":1: the header row needs 'section' and 'item' columns (got x,y)"),
+        Malformed(name: "b.csv", contents: "section,item,kind\n0,0,\"header\n",
+                  message: ":2: unterminated quoted field (a '\"' is never closed)"),
+        Malformed(name: "b.csv", contents: "section,item\n0,-1\n", message: ":2: column 'item': expected an integer ≥ 0, got '-1'"),
+        Malformed(name: "b.svg", contents: "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+                  message: ": looks like SVG or XML; only cvlayout JSON or CSV can be compared"),
+        Malformed(name: "b.json", contents: " \n", message: ": empty file: expected a layout (JSON or CSV)"),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedInputIsTroubleWithAClearMessage(_ testCase: Malformed) throws {
+        let (result, _, b) = try Self.diff(Self.base, testCase.contents, names: ("a.json", testCase.name))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("cvlayout: error: \(b)\(testCase.message)"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("\n") && result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func badArgumentsAreTroubleToo() throws {
+        let dir = try Self.directory(["a.json": Self.base])
+        let a = dir.appendingPathComponent("a.json").path
+        let missing = run(arguments: ["diff", a, dir.appendingPathComponent("nope.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "cvlayout: error: \(dir.appendingPathComponent("nope.json").path): cannot open: no such file\n")
+        let one = run(arguments: ["diff", a])
+        #expect(one.status == 2)
+        #expect(one.stderr == "cvlayout: error: expected two layouts, EXPECTED and ACTUAL; got 1\n"
+                + "Run 'cvlayout diff --help' for usage.\n")
+        let typo = run(arguments: ["diff", a, a, "--tolerence", "1"])
+        #expect(typo.status == 2)
+        #expect(typo.stderr.hasPrefix("cvlayout: error: unknown option '--tolerence'; did you mean '--tolerance'?\n"))
+        let negative = run(arguments: ["diff", a, a, "--tolerance", "-1"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.hasPrefix("cvlayout: error: --tolerance: expected a finite number ≥ 0, got '-1'\n"))
+        let field = run(arguments: ["diff", a, a, "--fields", "fram,alpha"])
+        #expect(field.status == 2)
+        #expect(field.stderr.hasPrefix("cvlayout: error: --fields: unknown field 'fram'; did you mean 'frame'?"))
+        let format = run(arguments: ["diff", a, a, "-f", "csv"])
+        #expect(format.status == 2)
+        let help = run(arguments: ["diff", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdoutText.hasPrefix("USAGE: cvlayout diff EXPECTED ACTUAL"))
+        #expect(help.stdoutText.contains("--tolerance PT"))
+    }
+
+    @Test func oneSideMayComeFromStandardInput() throws {
+        let dir = try Self.directory(["a.json": Self.base])
+        let a = dir.appendingPathComponent("a.json").path
+        let result = run(arguments: ["diff", a, "-"], stdin: { Data(Self.base.utf8) })
+        #expect(result.status == 0)
+        #expect(result.stdoutText == "same: 4 elements within tolerance 0.001\n")
+        #expect(run(arguments: ["diff", "-", "-"]).status == 2)
+    }
+
+    // MARK: - Comparison details
+
+    @Test func toleranceIsInclusiveDespiteBinaryRounding() throws {
+        let a = try LayoutReader.read(Data("section,item,y\n0,0,120\n".utf8), format: .csv)
+        let exact = try LayoutReader.read(Data("section,item,y\n0,0,120.001\n".utf8), format: .csv)
+        let beyond = try LayoutReader.read(Data("section,item,y\n0,0,120.0011\n".utf8), format: .csv)
+        #expect(LayoutDiff.compare(a, exact).isSame)
+        let result = LayoutDiff.compare(a, beyond)
+        #expect(!result.isSame)
+        #expect(result.largestDelta?.field == "frame.y")
+        #expect(LayoutDiff.summary(result, expectedName: "a", actualName: "b")
+                == "1 of 1 element differs; largest delta 0.0011 pt at 0:0 frame.y")
+    }
+
+    @Test func csvQuotingAndTheWritersApostropheReadBack() throws {
+        let csv = "section,item,category,kind,x\r\n0,0,supplementaryView,\"'=odd, \"\"kind\"\"\",1\r\n\r\n"
+        let document = try LayoutReader.read(Data(csv.utf8), format: nil)
+        #expect(document.shape == .csv)
+        #expect(document.elements.count == 1)
+        #expect(document.elements[0].key.kind == "=odd, \"kind\"")
+        #expect(document.elements[0][.x] == .number(1))
+        #expect(document.presentFields == [.x])
+    }
+
+    @Test func coloursOnlyWhenAskedAndNeverInRun() throws {
+        let changed = Self.layout([Self.cell0, Self.cell1, Self.cell2, Self.element(0, 3, 0, 170, 190, 60)])
+        let (result, a, b) = try Self.diff(Self.base, changed)
+        #expect(!result.stdoutText.contains("\u{1B}"))
+        let expected = try LayoutReader.read(Data(Self.base.utf8), format: .json)
+        let actual = try LayoutReader.read(Data(changed.utf8), format: .json)
+        let coloured = LayoutDiff.textReport(LayoutDiff.compare(expected, actual), expectedName: a, actualName: b, color: true)
+        #expect(coloured.contains("\u{1B}[31m- header 0:0  missing (frame 0,0,390,40)\u{1B}[0m"))
+        #expect(coloured.contains("\u{1B}[32m+ 0:3  extra (frame 0,170,190,60)\u{1B}[0m"))
+        #expect(ColorPolicy.forProcess(environment: [:], isTerminal: { _ in true }) == ColorPolicy(stdout: true, stderr: true))
+        #expect(ColorPolicy.forProcess(environment: ["NO_COLOR": "1"], isTerminal: { _ in true }) == .never)
+        #expect(ColorPolicy.forProcess(environment: ["NO_COLOR": ""], isTerminal: { _ in true }).stdout)
+        #expect(ColorPolicy.forProcess(environment: ["TERM": "dumb"], isTerminal: { _ in true }) == .never)
+        #expect(ColorPolicy.forProcess(environment: [:], isTerminal: { $0 == 2 }) == ColorPolicy(stdout: false, stderr: true))
+    }
+
+    // MARK: - --check
+
+    @Test func checkAgainstTheGoldenInOneStep() throws {
+        let dir = Self.examples.appendingPathComponent("ring-seed000")
+        let rings = dir.appendingPathComponent("rings.json").path
+        for golden in ["layout.json", "layout.csv"] {
+            let path = dir.appendingPathComponent(golden).path
+            let same = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--check", path])
+            #expect(same.status == 0, "\(golden): \(same.stderr)")
+            #expect(same.stdout.isEmpty)
+            #expect(same.stderr == "")
+            let moved = run(arguments: ["ring", "--width", "420", "--height", "926", rings, "--check", path])
+            #expect(moved.status == 1)
+            #expect(moved.stdout.isEmpty)
+            #expect(moved.stderr.hasPrefix("--- \(path)\n+++ cvlayout ring\n"))
+            #expect(moved.stderr.contains("~ 0:0\n    frame.x   194 → 190  (-4)\n    center.x  214 → 210  (-4)\n"))
+            #expect(moved.stderr.hasSuffix("37 of 37 elements differ\(golden.hasSuffix("json") ? "; bounds, contentSize, heartPath differ" : ""); largest delta 4 pt at 0:0 frame.x\n"))
+        }
+    }
+
+    @Test func checkTroubleAndOutputFile() throws {
+        let dir = try Self.directory(["golden.svg": "<svg/>", "golden.json": Self.base])
+        let missing = run(arguments: ["stack", "--check", dir.appendingPathComponent("none.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasSuffix("none.json: cannot open: no such file\n"))
+        let svg = run(arguments: ["stack", "--check", dir.appendingPathComponent("golden.svg").path])
+        #expect(svg.status == 2)
+        #expect(svg.stderr.contains("looks like SVG or XML"))
+        // -o still writes the layout, so that CI can keep it.
+        let output = dir.appendingPathComponent("actual.json").path
+        let differ = run(arguments: ["stack", "--check", dir.appendingPathComponent("golden.json").path, "-o", output])
+        #expect(differ.status == 1)
+        #expect(FileManager.default.contents(atPath: output) == Data(run(arguments: ["stack"]).stdout))
+        // The option is for the command line only.
+        let dataset = try Self.directory(["d.json": "{\"options\":{\"check\":\"x.json\"},\"count\":3}"])
+        let fromDataset = run(arguments: ["waterfall", dataset.appendingPathComponent("d.json").path])
+        #expect(fromDataset.status == 65)
+        #expect(fromDataset.stderr.contains("'check' can only be given on the command line"))
+    }
+
+    // MARK: - The CI example
+
+    /// The built `cvlayout` next to the test bundle.
+    static var builtBinary: String? {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("cvlayout").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    static func shell(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func ciScriptChecksEveryExampleAndCatchesAMove() throws {
+        let binary = try #require(Self.builtBinary, "the cvlayout binary is not next to the test bundle")
+        let script = Self.examples.appendingPathComponent("ci/check-goldens.sh").path
+        let (status, stdout, stderr) = try Self.shell([script, Self.examples.path], environment: ["CVLAYOUT": binary])
+        #expect(status == 0, "\(stdout)\(stderr)")
+        let lines = stdout.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("ok       ") }.count >= 28)
+        #expect(lines.allSatisfy { $0.hasPrefix("ok       ") || $0.hasPrefix("skip     ") })
+        #expect(lines.contains("ok       ring-seed000/layout.csv"))
+
+        // A copy whose JSON golden has a taller content size: that golden differs, the CSV does not.
+        let copy = try Self.directory([:]).appendingPathComponent("waterfall-seed001")
+        try FileManager.default.copyItem(at: Self.examples.appendingPathComponent("waterfall-seed001"), to: copy)
+        let golden = copy.appendingPathComponent("layout.json")
+        var text = try String(contentsOf: golden, encoding: .utf8)
+        let range = try #require(text.range(of: "\"contentSize\":{\"width\":390,\"height\":"))
+        text.insert(contentsOf: "1", at: range.upperBound)
+        try Data(text.utf8).write(to: golden)
+        let (moved, movedOut, movedErr) = try Self.shell([script, copy.deletingLastPathComponent().path],
+                                                         environment: ["CVLAYOUT": binary])
+        #expect(moved == 1)
+        #expect(movedOut == "DIFFERS  waterfall-seed001/layout.json\nok       waterfall-seed001/layout.csv\n")
+        #expect(movedErr.contains("~ contentSize\n    contentSize.height  "))
+        #expect(movedErr.contains("0 of 20 elements differ; contentSize differs; largest delta 10000 pt at contentSize.height\n"))
+
+        let (empty, _, emptyErr) = try Self.shell([script, copy.path], environment: ["CVLAYOUT": binary])
+        #expect(empty == 2)
+        #expect(emptyErr.contains("no cases under"))
+    }
+
+    @Test func ciDocumentShowsTheTestedScript() throws {
+        let script = try String(contentsOf: Self.examples.appendingPathComponent("ci/check-goldens.sh"), encoding: .utf8)
+        let document = try String(contentsOf: Self.examples.deletingLastPathComponent().appendingPathComponent("README.md"),
+                                  encoding: .utf8)
+        #expect(document.contains(script), "README.md must show Examples/ci/check-goldens.sh verbatim")
+    }
+}
