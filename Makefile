@@ -15,9 +15,11 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 build:
 	$(SWIFT) build
 
-# The main job on the embedded data: the seed's rings as SVG.
-run: build
-	$(SWIFT) run --skip-build cvlayout ring -f svg
+# The main job on the embedded data: the seed's rings as SVG on stdout (`make -s run >
+# ring.svg`); the build's progress goes to stderr.
+run:
+	@$(SWIFT) build >&2
+	@$(SWIFT) run --skip-build cvlayout ring -f svg
 
 test:
 	$(SWIFT) test

@@ -62,7 +62,9 @@ extension CLIError {
         }
         switch error {
         case .invalidParameter(let name, let section, let value, let reason):
-            return .data("\(where_(name, section: section)): \(reason), got \(NumberFormat.string(value, precision: .full))")
+            // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
+            let shown = value.isFinite || section != nil ? nil : options.shownValue(of: name)
+            return .data("\(where_(name, section: section)): \(reason), got \(shown ?? describeNumber(value))")
         case .invalidItem(let indexPath, let reason):
             return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(reason)")
         case .columnsDoNotFit(let section, let columns, let columnWidth, let available):
@@ -72,10 +74,20 @@ extension CLIError {
         case .supplementaryTooWide(let kind, let section, let width):
             return .data("--\(kind)-insets: the \(kind) of section \(section) would be \(NumberFormat.string(width)) points wide")
         case .nonFiniteLayout(let what):
-            return .data("the layout's numbers are not finite (\(what)): sizes overflow when summed")
+            return .data("\(datasetName.map { $0 + ": " } ?? "")the layout's numbers are not finite (\(what)): "
+                         + "sizes overflow when summed")
         case .tooManyElements(let count, let limit):
-            return .data("\(count) elements: more than the limit of \(limit)")
+            return .data("\(datasetName.map { $0 + ": " } ?? "")\(count == Int.max ? "too many" : String(count)) "
+                         + "elements: more than the limit of \(limit)")
         }
+    }
+
+    /// A number for a message: shortest digits without exponent when short, otherwise
+    /// Swift's description (`1e+300`); `infinity` for what overflowed.
+    static func describeNumber(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
+        let plain = NumberFormat.string(value, precision: .full)
+        return plain.count <= 24 ? plain : value.description
     }
 
     /// Words a dataset error: `file: path: message` or `file:line:column: message`.

@@ -126,9 +126,6 @@ struct LayoutJob {
         self.descriptor = descriptor
 
         // Conflicts, before anything is read.
-        if options.has("item") && options.has("rect") {
-            throw CLIError.usage("--item and --rect cannot be used together", engine: descriptor.name)
-        }
         if parsed.dataset != nil && options.has("count") {
             throw CLIError.usage("--count sets the size of the embedded data; it cannot be used with a DATASET",
                                  engine: descriptor.name)
@@ -148,6 +145,9 @@ struct LayoutJob {
             }
             try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
         }
+        if options.has("item") && options.has("rect") {
+            throw CLIError.usage("--item and --rect cannot be used together", engine: descriptor.name)
+        }
         self.options = options
 
         format = try outputFormat(options)
@@ -155,7 +155,7 @@ struct LayoutJob {
         let bounds = Size(width: try options.number("width", default: 390),
                           height: try options.number("height", default: 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
-            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(NumberFormat.string(value, precision: .full))")
+            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? CLIError.describeNumber(value) : options.shownValue(of: name) ?? "infinity")")
         }
         let offset = try finitePoint(options, "offset", default: .zero)
         let count = try options.integer("count", default: descriptor.defaultCount)
@@ -167,7 +167,7 @@ struct LayoutJob {
         dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
         let scale: Double? = try options.has("scale") ? options.number("scale", default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
-            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(NumberFormat.string(scale, precision: .full))")
+            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? CLIError.describeNumber(scale) : options.shownValue(of: "scale")!)")
         }
         let rect = try options.rect("rect")
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
@@ -246,9 +246,15 @@ private struct Invocation {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
-            try io.emit(globalHelp())
+            // `cvlayout --help ENGINE` is `cvlayout ENGINE --help`.
+            if let name = rest.first, let descriptor = engine(named: name), rest.count == 1 {
+                try io.emit(engineHelp(descriptor))
+            } else {
+                try io.emit(globalHelp())
+            }
             return (ExitStatus.success, [])
         case "--version", "-V":
+            if !rest.isEmpty { throw CLIError.usage("'--version' takes no arguments", engine: nil) }
             try io.emit("cvlayout \(cvlayoutVersion)\n")
             return (ExitStatus.success, [])
         default:

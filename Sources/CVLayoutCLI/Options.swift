@@ -196,6 +196,16 @@ struct OptionValues {
         }
     }
 
+    /// The value of `name` as given, for messages: `'1e400'` from the command line,
+    /// `1e400` or `"x"` from a dataset; `nil` when absent.
+    func shownValue(of name: String) -> String? {
+        guard let v = values[name] else { return nil }
+        switch (v.origin, v.raw) {
+        case (.commandLine, .string(let s)): return "'\(s)'"
+        default: return quotedForMessage(v.raw)
+        }
+    }
+
     /// The message prefix naming where `name`'s value came from.
     func source(of name: String) -> String? {
         guard let v = values[name] else { return nil }

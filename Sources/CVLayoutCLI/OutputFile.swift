@@ -9,22 +9,44 @@ enum OutputFile {
     ///   rename error; errors `body` throws pass through after the cleanup.
     static func write(to path: String, _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
         if path.isEmpty { throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '': empty path") }
+        // A symbolic link is followed: the file it names is replaced, the link stays.
+        let target = resolvingSymbolicLinks(path)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': is a directory")
         }
-        if let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
-           type != .typeRegular, type != .typeSymbolicLink {
-            // A device or FIFO (/dev/null, /dev/full, a named pipe): cannot be replaced by a
-            // rename, so write to it directly.
-            return try writeDirectly(to: path, body)
+        if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
+           type != .typeRegular {
+            // A device, FIFO or socket (/dev/null, /dev/full, a named pipe, a pipe behind
+            // /dev/stdout): cannot be replaced by a rename, so write to it directly.
+            return try writeDirectly(to: target, shownAs: path, body)
         }
+        try writeReplacing(target, shownAs: path, body)
+    }
+
+    /// `path` with every symbolic link resolved (realpath(3)); the path itself when it does not
+    /// exist yet or cannot be resolved (a dangling link is followed one level).
+    private static func resolvingSymbolicLinks(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            return destination.hasPrefix("/") ? destination
+                : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(destination).path
+        }
+        return path
+    }
+
+    /// Writes into a temporary file beside `path` and renames it over `path`.
+    private static func writeReplacing(_ path: String, shownAs shown: String,
+                                       _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(shown)': \(String(cString: strerror(errno)))")
         }
         var closed = false
         var renamed = false
@@ -32,13 +54,13 @@ enum OutputFile {
             if !closed { close(fd) }
             if !renamed { unlink(temporary) }
         }
-        try body { chunk in try writeAll(fd, chunk, path: path) }
+        try body { chunk in try writeAll(fd, chunk, path: shown) }
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
-            throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIError.status(ExitStatus.ioError, "cannot write '\(shown)': \(String(cString: strerror(errno)))")
         }
         closed = true
         if close(fd) != 0 {
-            throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIError.status(ExitStatus.ioError, "cannot write '\(shown)': \(String(cString: strerror(errno)))")
         }
         // Keep an existing file's permissions.
         if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
@@ -46,19 +68,19 @@ enum OutputFile {
             chmod(temporary, mode_t(permissions.uint16Value))
         }
         guard rename(temporary, path) == 0 else {
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(shown)': \(String(cString: strerror(errno)))")
         }
         renamed = true
     }
 
-    private static func writeDirectly(to path: String,
+    private static func writeDirectly(to path: String, shownAs shown: String,
                                       _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot open output file '\(path)': \(String(cString: strerror(errno)))")
+            throw CLIError.status(ExitStatus.cannotCreate, "cannot open output file '\(shown)': \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        try body { chunk in try writeAll(fd, chunk, path: path) }
+        try body { chunk in try writeAll(fd, chunk, path: shown) }
     }
 
     /// Writes all of `chunk` to `fd`, retrying on EINTR and short writes.

@@ -20,6 +20,21 @@ public func runFromProcess() -> Int32 {
                        offset += n
                    }
                },
-               stderr: { message in FileHandle.standardError.write(message.data(using: .utf8)!) },
+               stderr: writeToStandardError,
                color: .forProcess())
+}
+
+/// Writes a message to standard error with write(2). A closed or full standard error loses
+/// the message but never stops the program (FileHandle's `write` traps on such errors).
+private func writeToStandardError(_ message: String) {
+    var message = message
+    message.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
 }

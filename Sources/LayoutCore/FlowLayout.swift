@@ -120,6 +120,9 @@ public struct FlowLayout: Sendable {
             total += headerLength(section) > 0 ? 1 : 0
             total += footerLength(section) > 0 ? 1 : 0
         }
+        guard total <= maximumElementCount else {
+            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
+        }
         var elements: [LayoutAttributes] = []
         elements.reserveCapacity(total)
         var cellRanges: [(start: Int, count: Int)] = []

@@ -109,10 +109,11 @@ public struct RingLayout: Sendable {
                 throw LayoutError.invalidParameter(name: "rings", section: s, value: Double(n),
                                                    reason: "expected an integer ≥ 0")
             }
-            total += min(n, maximumElementCount + 1)
-            if total > maximumElementCount {
-                throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
-            }
+            let (sum, overflow) = total.addingReportingOverflow(n)
+            total = overflow ? Int.max : sum
+        }
+        if total > maximumElementCount {
+            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
         }
     }
 }

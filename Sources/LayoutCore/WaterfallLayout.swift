@@ -105,8 +105,9 @@ public struct WaterfallLayout: Sendable {
     /// - Throws: `LayoutError.invalidParameter` for a negative, non-finite or zero-column
     ///   setting; `.columnsDoNotFit` when a section's column width `(W − L − R − (n−1)·gap)/n`
     ///   is ≤ 0; `.supplementaryTooWide` when insets leave a header or footer a negative width.
-    /// - Complexity: O(total items × n) for `.shortestFirst` (the column scan), O(total
-    ///   items) otherwise; one allocation for the element array.
+    /// - Complexity: O(total items × log n) for `.shortestFirst` (a segment tree over the
+    ///   columns), O(total items) otherwise; O(min(n, items)) memory for the columns, so a
+    ///   huge `n` costs nothing; one allocation for the element array.
     public func layout(sections: [WaterfallSection], bounds: Size,
                        contentOffset: Point = .zero) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
@@ -117,12 +118,14 @@ public struct WaterfallLayout: Sendable {
             total += (section.headerHeight ?? headerHeight) > 0 ? 1 : 0
             total += (section.footerHeight ?? footerHeight) > 0 ? 1 : 0
         }
+        guard total <= maximumElementCount else {
+            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
+        }
         var elements: [LayoutAttributes] = []
         elements.reserveCapacity(total)
         var cellRanges: [(start: Int, count: Int)] = []
         cellRanges.reserveCapacity(sections.count)
-        var columnHeights: [Double] = []  // where each column's next item goes
-        var columnBottoms: [Double] = []  // each column's last maxY
+        var columnBottoms: [Double] = []  // each used column's last maxY
         var top = 0.0
 
         for (s, section) in sections.enumerated() {
@@ -151,13 +154,17 @@ public struct WaterfallLayout: Sendable {
             }
 
             top += insets.top
-            columnHeights.removeAll(keepingCapacity: true)
-            columnHeights.append(contentsOf: repeatElement(top, count: n))
+            // Only the first min(n, items) columns can receive items (with fewer items than
+            // columns, an untouched column is always the shortest and the lowest-index one),
+            // so a slot per such column: the column itself, or n − 1 − column right to left.
+            let itemCount = section.items.count
+            let slots = min(n, itemCount)
+            var columns = ColumnHeights(count: slots, top: top)
             columnBottoms.removeAll(keepingCapacity: true)
-            columnBottoms.append(contentsOf: repeatElement(top, count: n))
-            cellRanges.append((start: elements.count, count: section.items.count))
+            columnBottoms.append(contentsOf: repeatElement(top, count: slots))
+            cellRanges.append((start: elements.count, count: itemCount))
             let step = columnWidth + minimumColumnSpacing
-            for item in 0..<section.items.count {
+            for item in 0..<itemCount {
                 let height: Double
                 switch section.items {
                 case .heights(let h): height = h[item]
@@ -174,18 +181,24 @@ public struct WaterfallLayout: Sendable {
                     throw LayoutError.invalidItem(IndexPath(item: item, section: s),
                                                   reason: "expected a finite height ≥ 0")
                 }
-                let column: Int
+                let slot: Int, column: Int
                 switch order {
-                case .shortestFirst: column = shortestColumn(columnHeights)
-                case .leftToRight: column = item % n
-                case .rightToLeft: column = n - 1 - item % n
+                case .shortestFirst:
+                    slot = columns.leftmost(atMost: columns.minimum + tolerance)
+                    column = slot
+                case .leftToRight:
+                    slot = item % n
+                    column = slot
+                case .rightToLeft:
+                    slot = item % n
+                    column = n - 1 - slot
                 }
-                let y = columnHeights[column]
+                let y = columns[slot]
                 let frame = Rect(x: insets.left + Double(column) * step, y: y,
                                  width: columnWidth, height: height)
                 elements.append(.cell(IndexPath(item: item, section: s), frame: frame))
-                columnBottoms[column] = y + height
-                columnHeights[column] = y + height + minimumInteritemSpacing
+                columnBottoms[slot] = y + height
+                columns[slot] = y + height + minimumInteritemSpacing
             }
 
             // The tallest column's last maxY (no trailing spacing); `top` when empty.
@@ -210,15 +223,6 @@ public struct WaterfallLayout: Sendable {
         return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: width, height: max(top, minimumContentHeight)),
                                 elements: elements, cellRanges: cellRanges)
-    }
-
-    /// The lowest-index column whose height is ≤ the minimum + `tolerance`.
-    private func shortestColumn(_ heights: [Double]) -> Int {
-        var minimum = heights[0]
-        for h in heights where h < minimum { minimum = h }
-        let limit = minimum + tolerance
-        for (c, h) in heights.enumerated() where h <= limit { return c }
-        return 0
     }
 
     private func validate(bounds: Size, sections: [WaterfallSection]) throws {
@@ -258,5 +262,54 @@ public struct WaterfallLayout: Sendable {
             if let h = section.headerHeight { try check("header", h, section: s) }
             if let h = section.footerHeight { try check("footer", h, section: s) }
         }
+    }
+}
+
+/// Where each column's next item goes, as a min segment tree, so that shortest-first finds
+/// "the lowest-index column whose height is ≤ minimum + tolerance" in O(log n) rather than
+/// scanning every column for every item (a layout of 10,000 columns stays fast).
+private struct ColumnHeights {
+    private var tree: [Double]
+    private let leaves: Int
+
+    /// `count` columns, all at height `top`.
+    init(count: Int, top: Double) {
+        var leaves = 1
+        while leaves < count { leaves *= 2 }
+        self.leaves = leaves
+        tree = Array(repeating: .infinity, count: 2 * leaves)
+        for i in 0..<count { tree[leaves + i] = top }
+        var node = leaves - 1
+        while node >= 1 {
+            tree[node] = min(tree[2 * node], tree[2 * node + 1])
+            node -= 1
+        }
+    }
+
+    /// The smallest column height.
+    var minimum: Double { tree[1] }
+
+    /// A column's height; setting it updates the tree in O(log n).
+    subscript(column: Int) -> Double {
+        get { tree[leaves + column] }
+        set {
+            var node = leaves + column
+            tree[node] = newValue
+            node /= 2
+            while node >= 1 {
+                tree[node] = min(tree[2 * node], tree[2 * node + 1])
+                node /= 2
+            }
+        }
+    }
+
+    /// The lowest-index column whose height is ≤ `limit` (there is one when `limit` ≥ the
+    /// minimum). - Complexity: O(log n).
+    func leftmost(atMost limit: Double) -> Int {
+        var node = 1
+        while node < leaves {
+            node = tree[2 * node] <= limit ? 2 * node : 2 * node + 1
+        }
+        return node - leaves
     }
 }

@@ -20,6 +20,9 @@ public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
 struct JSONSyntaxCheck {
     /// Deepest nesting of arrays and objects accepted.
     static let maximumDepth = 256
+    /// Most objects in one document: a million sections (plus the top level and "options")
+    /// is far past any real dataset, and bounds what the parser behind this pass allocates.
+    static let maximumObjects = 1_000_010
 
     private enum PathComponent {
         case key(String)
@@ -30,6 +33,7 @@ struct JSONSyntaxCheck {
     private var position = 0
     /// Where the scan is, rendered only when a duplicate key is reported.
     private var path: [PathComponent] = []
+    private var objects = 0
 
     /// Checks `data`; throws `JSONSyntaxError` or `JSONDuplicateKeyError`.
     /// - Complexity: O(n) time; O(depth + keys of one object) memory.
@@ -68,6 +72,10 @@ struct JSONSyntaxCheck {
 
     private mutating func object(depth: Int) throws {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        objects += 1
+        if objects > Self.maximumObjects {
+            throw error("more than \(Self.maximumObjects) objects (at most 1000000 sections)")
+        }
         position += 1
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
@@ -132,46 +140,109 @@ struct JSONSyntaxCheck {
         }
     }
 
-    /// Scans a string; returns its raw bytes between the quotes (escapes left as written).
+    /// Scans a string; returns its decoded UTF-8 bytes (escapes resolved, so `"a"` and
+    /// `"\u0061"` are the same key). Rejects invalid UTF-8, control characters, bad
+    /// escapes and unpaired surrogates, as RFC 8259 requires.
     private mutating func string() throws -> [UInt8] {
-        let startLine = position
+        let start = position
         position += 1
-        let begin = position
+        var decoded: [UInt8] = []
         while position < bytes.count {
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {
-                let raw = Array(bytes[begin..<position])
                 position += 1
-                return raw
+                return decoded
             }
             if c < 0x20 { throw error("control character in a string (escape it)") }
             if c == UInt8(ascii: "\\") {
                 position += 1
                 guard position < bytes.count else { break }
-                switch bytes[position] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    position += 1
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
-                    position += 1
-                    for _ in 0..<4 {
-                        guard position < bytes.count, isHexDigit(bytes[position]) else {
-                            throw error("bad \\u escape: expected 4 hex digits")
+                    var scalar = try hexQuad()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        // A high surrogate must be followed by an escaped low one.
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                              bytes[position + 1] == UInt8(ascii: "u") else {
+                            throw error("unpaired surrogate in a \\u escape")
                         }
-                        position += 1
+                        position += 2
+                        let low = try hexQuad()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw error("unpaired surrogate in a \\u escape")
                     }
+                    decoded.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
                 default:
-                    throw error("bad escape '\\\(describeByte(bytes[position]))'")
+                    position -= 1
+                    throw error("bad escape '\\\(describeByte(escape))'")
                 }
                 continue
             }
-            position += 1
+            if c < 0x80 {
+                decoded.append(c)
+                position += 1
+                continue
+            }
+            // A multi-byte UTF-8 sequence: lead byte, then 1–3 continuation bytes, shortest
+            // form, no surrogates, at most U+10FFFF.
+            let length: Int, minimum: UInt32
+            var scalar: UInt32
+            switch c {
+            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(c & 0x1F))
+            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(c & 0x0F))
+            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(c & 0x07))
+            default: throw error("invalid UTF-8")
+            }
+            guard position + length <= bytes.count else { throw error("invalid UTF-8") }
+            for k in 1..<length {
+                let continuation = bytes[position + k]
+                guard continuation & 0xC0 == 0x80 else { throw error("invalid UTF-8") }
+                scalar = scalar << 6 | UInt32(continuation & 0x3F)
+            }
+            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+                throw error("invalid UTF-8")
+            }
+            decoded.append(contentsOf: bytes[position..<(position + length)])
+            position += length
         }
-        position = startLine
+        position = start
         throw error("unterminated string")
     }
 
+    /// Four hex digits of a `\u` escape, as a number.
+    private mutating func hexQuad() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < bytes.count, let digit = hexValue(bytes[position]) else {
+                throw error("bad \\u escape: expected 4 hex digits")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
     private mutating func number() throws {
+        let start = position
         if peek(UInt8(ascii: "-")) { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
             throw error("bad number: expected a digit")
@@ -198,6 +269,18 @@ struct JSONSyntaxCheck {
                 throw error("bad number: expected a digit in the exponent")
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            // Only an exponent can push a number past the largest Double.
+            let text = String(decoding: bytes[start..<position], as: UTF8.self)
+            if let value = Double(text), !value.isFinite {
+                position = start
+                throw error("number \(text.prefix(40)) is too large for a double")
+            }
+        } else if position - start > 309 {
+            let text = String(decoding: bytes[start..<position], as: UTF8.self)
+            if let value = Double(text), !value.isFinite {
+                position = start
+                throw error("number \(text.prefix(40))… is too large for a double")
+            }
         }
     }
 
@@ -235,9 +318,6 @@ struct JSONSyntaxCheck {
 
     private func peek(_ c: UInt8) -> Bool { position < bytes.count && bytes[position] == c }
     private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
-    private func isHexDigit(_ c: UInt8) -> Bool {
-        isDigit(c) || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "f"))
-    }
 
     private func describeCurrent() -> String {
         guard position < bytes.count else { return "end of input" }
@@ -250,14 +330,19 @@ struct JSONSyntaxCheck {
         return "\\x" + String(hex[Int(c >> 4)]) + String(hex[Int(c & 15)])
     }
 
-    /// An error at the current position, with its 1-based line and byte column.
+    /// An error at the current position, with its 1-based line and column (columns count
+    /// characters: UTF-8 continuation bytes do not advance it).
     private func error(_ message: String) -> JSONSyntaxError {
-        var line = 1, lineStart = 0
+        var line = 1, column = 1
         let end = min(position, bytes.count)
-        for i in 0..<end where bytes[i] == 0x0A {
-            line += 1
-            lineStart = i + 1
+        for i in 0..<end {
+            if bytes[i] == 0x0A {
+                line += 1
+                column = 1
+            } else if bytes[i] & 0xC0 != 0x80 {
+                column += 1
+            }
         }
-        return JSONSyntaxError(line: line, column: end - lineStart + 1, message: message)
+        return JSONSyntaxError(line: line, column: column, message: message)
     }
 }

@@ -71,6 +71,36 @@ struct ExecutableTests {
         #expect(result.stderr.hasPrefix("cvlayout: error: cannot write to standard output"))
     }
 
+    @Test func aClosedOrFullStandardErrorNeverCrashes() throws {
+        for redirect in ["2>&-", "2>/dev/full"] {
+            let usage = try shell("\"$CVLAYOUT\" waterfall --bogus \(redirect); echo \"status $?\"")
+            #expect(usage.stdout == "status 64\n")
+            let warning = try shell("\"$CVLAYOUT\" flow --item-size 1000,10 > /dev/null \(redirect); echo \"status $?\"")
+            #expect(warning.stdout == "status 0\n")
+        }
+    }
+
+    @Test func outputThroughASymbolicLinkReplacesTheFileItNames() throws {
+        let result = try shell("""
+            dir=$(mktemp -d) && cd "$dir" && echo old > real.json && ln -s real.json link.json &&
+            "$CVLAYOUT" waterfall --count 1 -o link.json && test -L link.json && head -c 9 real.json && echo &&
+            stat -c %a real.json && ls -A | wc -l; rm -rf "$dir"
+            """)
+        #expect(result.stdout == "{\"engine\"\n644\n2\n")
+    }
+
+    @Test func invalidUTF8IsASyntaxErrorWithItsPosition() throws {
+        let result = try shell(#"printf '[1,2,"\xff\xfe"]' | "$CVLAYOUT" waterfall -"#)
+        #expect(result.status == 65)
+        #expect(result.stderr == "cvlayout: error: <stdin>:1:7: invalid JSON: invalid UTF-8\n")
+    }
+
+    @Test func aHugeColumnCountIsFast() throws {
+        // A billion columns of width 3.9e-7: valid, and only the used columns are tracked.
+        let result = try shell("timeout 20 \"$CVLAYOUT\" waterfall --column-spacing 0 --columns 1000000000 --count 3 -f csv | wc -l")
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4")
+    }
+
     @Test func unwritableOutputGives73() throws {
         let result = try shell(#""$CVLAYOUT" ring -o /proc/cvlayout-test.json"#)
         #expect(result.status == 73)
