@@ -9,31 +9,42 @@ struct ParsedArguments {
 }
 
 /// Hand-written flag parsing in two stages, as swift-argument-parser splits it: tokens
-/// (`--name value`, `--name=value`, `-f value`, `--` ending options) bound to the engine's
-/// option table; values are interpreted later by `OptionValues`' typed accessors.
+/// (`--name value`, `--name=value`, `-f value`, `-fvalue`, `--` ending options) bound to an
+/// option table; values are interpreted later by `OptionValues`' typed accessors. Engines,
+/// `transition` and `diff` all parse through `tokenize`.
 enum ArgumentParser {
-    /// Parses `arguments` for `engine`.
+    /// Parses `arguments` for `engine`: its options and the global ones, and at most one
+    /// DATASET.
     /// - Throws: `CLIError` (usage) for unknown flags (with "did you mean"), missing values,
     ///   a value given to a switch, and more than one DATASET.
     static func parse(_ arguments: [String], engine: EngineDescriptor) throws -> ParsedArguments {
-        let known = knownOptions(for: engine.name)
-        var options = OptionValues(engine: engine.name)
-        var dataset: String? = nil
+        let (options, positionals) = try tokenize(arguments, table: knownOptions(for: engine.name),
+                                                  command: engine.name)
+        if positionals.count > 1 {
+            throw CLIError.usage("more than one DATASET: '\(positionals[0])' and '\(positionals[1])'",
+                                 engine: engine.name)
+        }
+        return ParsedArguments(options: options, dataset: positionals.first)
+    }
+
+    /// Binds `arguments` to the options of `table`; everything else (after `--`, `-`, or not
+    /// starting with `-`) is positional, in order.
+    /// - Parameters:
+    ///   - command: the engine or command, for messages and the usage hint.
+    ///   - unknownMessage: a command's own message for an unknown option name, if any.
+    /// - Throws: `CLIError` (usage) for unknown flags (with "did you mean"), missing values
+    ///   and a value given to a switch. A repeated option: the last one wins.
+    static func tokenize(_ arguments: [String], table: [OptionSpec], command: String,
+                         unknownMessage: (String) -> String? = { _ in nil }) throws -> (OptionValues, [String]) {
+        var options = OptionValues(engine: command)
+        var positionals: [String] = []
         var index = 0
         var optionsEnded = false
-
-        func setDataset(_ value: String) throws {
-            if let dataset {
-                throw CLIError.usage("more than one DATASET: '\(dataset)' and '\(value)'", engine: engine.name)
-            }
-            dataset = value
-        }
-
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                try setDataset(argument)
+                positionals.append(argument)
                 continue
             }
             if argument == "--" {
@@ -52,10 +63,10 @@ enum ArgumentParser {
                 } else {
                     name = String(body)
                 }
-                spec = known.first { $0.name == name }
+                spec = table.first { $0.name == name }
             } else {
                 let body = argument.dropFirst()
-                guard let letter = body.first else { continue }
+                let letter = body.first!  // "-" alone is positional
                 name = String(letter)
                 let tail = body.dropFirst()
                 if tail.hasPrefix("=") {
@@ -63,18 +74,18 @@ enum ArgumentParser {
                 } else if !tail.isEmpty {
                     inlineValue = String(tail)
                 }
-                spec = known.first { $0.short == letter }
+                spec = table.first { $0.short == letter }
                 if let spec { name = spec.name }
             }
             guard let spec else {
                 let shown = argument.hasPrefix("--") ? "--" + name : argument
                 var message = "unknown option '\(shown)'"
-                if let near = nearest(name, among: known.map(\.name)) { message += "; did you mean '--\(near)'?" }
-                throw CLIError.usage(message, engine: engine.name)
+                if let near = nearest(name, among: table.map(\.name)) { message += "; did you mean '--\(near)'?" }
+                throw CLIError.usage(unknownMessage(name) ?? message, engine: command)
             }
             if spec.valueName == nil {
                 if inlineValue != nil {
-                    throw CLIError.usage("--\(spec.name) takes no value", engine: engine.name)
+                    throw CLIError.usage("--\(spec.name) takes no value", engine: command)
                 }
                 options.values[spec.name] = OptionValue(raw: .bool(true), origin: .commandLine)
                 continue
@@ -84,19 +95,19 @@ enum ArgumentParser {
                 value = inlineValue
             } else {
                 guard index < arguments.count, isValue(arguments[index]) else {
-                    throw CLIError.usage("missing value for --\(spec.name) (\(spec.valueName!))", engine: engine.name)
+                    throw CLIError.usage("missing value for --\(spec.name) (\(spec.valueName!))", engine: command)
                 }
                 value = arguments[index]
                 index += 1
             }
             options.values[spec.name] = OptionValue(raw: .string(value), origin: .commandLine)
         }
-        return ParsedArguments(options: options, dataset: dataset)
+        return (options, positionals)
     }
 
     /// Whether `token` can be an option's value: anything not starting with `-`, `-` alone
     /// (stdin), or `-` followed by a digit or `.` (`--start-angle -90`).
-    private static func isValue(_ token: String) -> Bool {
+    static func isValue(_ token: String) -> Bool {
         guard token.hasPrefix("-") else { return true }
         let rest = token.dropFirst()
         guard let next = rest.first else { return true }

@@ -100,56 +100,15 @@ struct DiffArguments: Equatable {
     /// - Throws: `CLIError` with status 2 (diff's trouble) for unknown options, missing or
     ///   bad values, and anything but two files.
     static func parse(_ arguments: [String]) throws -> DiffArguments? {
-        var files: [String] = []
-        var values: [String: String] = [:]
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                files.append(argument)
-                continue
-            }
-            if argument == "--" {
-                optionsEnded = true
-                continue
-            }
-            if argument == "-h" || argument == "--help" { return nil }
-            var name: String
-            var inline: String? = nil
-            if argument.hasPrefix("--") {
-                let body = argument.dropFirst(2)
-                if let equals = body.firstIndex(of: "=") {
-                    name = String(body[..<equals])
-                    inline = String(body[body.index(after: equals)...])
-                } else {
-                    name = String(body)
-                }
-            } else {
-                let body = argument.dropFirst()
-                name = String(body.prefix(1))
-                let tail = body.dropFirst()
-                if !tail.isEmpty { inline = String(tail.hasPrefix("=") ? tail.dropFirst() : tail) }
-                if let spec = diffOptions.first(where: { $0.short.map(String.init) == name }) { name = spec.name }
-            }
-            guard diffOptions.contains(where: { $0.name == name }) else {
-                let shown = argument.hasPrefix("--") ? "--" + name : argument
-                var message = "unknown option '\(shown)'"
-                if let near = nearest(name, among: diffOptions.map(\.name)) { message += "; did you mean '--\(near)'?" }
-                throw usage(message)
-            }
-            if let inline {
-                values[name] = inline
-            } else {
-                guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-"
-                        || arguments[index].dropFirst().first.map({ $0.isNumber || $0 == "." }) == true else {
-                    throw usage("missing value for --\(name)")
-                }
-                values[name] = arguments[index]
-                index += 1
-            }
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) { return nil }
+        let parsed: OptionValues, files: [String]
+        do {
+            (parsed, files) = try ArgumentParser.tokenize(arguments, table: diffOptions, command: "diff")
+        } catch let error as CLIError {
+            throw usage(error.message)  // diff's trouble is status 2
         }
+        var values: [String: String] = [:]
+        for name in parsed.values.keys { values[name] = try parsed.text(name) }
         guard files.count == 2 else {
             throw usage(files.count < 2 ? "expected two layouts, EXPECTED and ACTUAL; got \(files.count)"
                                         : "expected two layouts, EXPECTED and ACTUAL; got \(files.count): "

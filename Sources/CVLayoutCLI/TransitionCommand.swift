@@ -162,69 +162,13 @@ private struct TransitionRun {
 /// - Throws: `CLIError` (usage) for unknown options (with "did you mean"), missing values,
 ///   a value given to a switch, more than one DATASET.
 private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
-    var options = OptionValues(engine: "transition")
-    var dataset: String? = nil
-    var index = 0
-    var optionsEnded = false
-    func usage(_ message: String) -> CLIError { CLIError.usage(message, engine: "transition") }
-    while index < arguments.count {
-        let argument = arguments[index]
-        index += 1
-        if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-            if let dataset { throw usage("more than one DATASET: '\(dataset)' and '\(argument)'") }
-            dataset = argument
-            continue
-        }
-        if argument == "--" {
-            optionsEnded = true
-            continue
-        }
-        var name: String
-        var inline: String? = nil
-        let spec: OptionSpec?
-        if argument.hasPrefix("--") {
-            let body = argument.dropFirst(2)
-            if let equals = body.firstIndex(of: "=") {
-                name = String(body[..<equals])
-                inline = String(body[body.index(after: equals)...])
-            } else {
-                name = String(body)
-            }
-            spec = transitionOptions.first { $0.name == name }
-        } else {
-            let body = argument.dropFirst()
-            guard let letter = body.first else { continue }
-            name = String(letter)
-            let tail = body.dropFirst()
-            if tail.hasPrefix("=") { inline = String(tail.dropFirst()) } else if !tail.isEmpty { inline = String(tail) }
-            spec = transitionOptions.first { $0.short == letter }
-        }
-        guard let spec else {
-            let shown = argument.hasPrefix("--") ? "--" + name : argument
-            var message = "unknown option '\(shown)'"
-            if let near = nearest(name, among: transitionOptions.map(\.name)) { message += "; did you mean '--\(near)'?" }
-            if unusedOptionNames.contains(name) { message = "--\(name) is not used by transitions" }
-            throw usage(message)
-        }
-        if spec.valueName == nil {
-            if inline != nil { throw usage("--\(spec.name) takes no value") }
-            options.values[spec.name] = OptionValue(raw: .bool(true), origin: .commandLine)
-            continue
-        }
-        let value: String
-        if let inline {
-            value = inline
-        } else {
-            // --from and --to take any text (their words start with the engine's name).
-            let next = index < arguments.count ? arguments[index] : nil
-            guard let next, !next.hasPrefix("-") || next == "-" || next.dropFirst().first.map({ $0.isNumber || $0 == "." }) == true
-            else { throw usage("missing value for --\(spec.name) (\(spec.valueName!))") }
-            value = next
-            index += 1
-        }
-        options.values[spec.name] = OptionValue(raw: .string(value), origin: .commandLine)
+    let (options, positionals) = try ArgumentParser.tokenize(
+        arguments, table: transitionOptions, command: "transition",
+        unknownMessage: { unusedOptionNames.contains($0) ? "--\($0) is not used by transitions" : nil })
+    if positionals.count > 1 {
+        throw CLIError.usage("more than one DATASET: '\(positionals[0])' and '\(positionals[1])'", engine: "transition")
     }
-    return (options, dataset)
+    return (options, positionals.first)
 }
 
 /// Splits `text` into words as a POSIX shell would, without expansions: blanks separate

@@ -88,24 +88,16 @@ public enum DatasetDecoder {
     ///   checked before anything of that size is allocated.
     /// - Complexity: O(size of `data`).
     public static func decode(_ data: Data, schema: DatasetSchema) throws -> Dataset {
+        let root: Any
         do {
-            try data.withUnsafeBytes { raw in
-                try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self))
-            }
+            root = try StrictJSON.parse(data)
         } catch let e as JSONSyntaxError {
             throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
         } catch let e as JSONDuplicateKeyError {
             throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path,
                                             message: "duplicate key '\(e.key)'")
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            // The syntax pass accepted it; Foundation refuses numbers it cannot represent.
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw DatasetError.invalidValue(path: "(top level)",
-                                            message: detail ?? "unreadable JSON")
+        } catch let e as JSONUnreadable {
+            throw DatasetError.invalidValue(path: "(top level)", message: e.message)
         }
         var decoder = Walker(schema: schema)
         return try decoder.dataset(root)

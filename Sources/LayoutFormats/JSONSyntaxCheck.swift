@@ -1,3 +1,5 @@
+import Foundation
+
 // A strict JSON (RFC 8259) syntax pass run before Foundation's parser. It builds no values;
 // it exists to give every syntax error a 1-based line and column (Foundation on Linux only
 // says "around character N", or nothing at end of file), to refuse what Foundation lets
@@ -15,6 +17,27 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
     public var path: String
     public var key: String
+}
+
+/// Foundation could not turn a document that passed the syntax check into values.
+public struct JSONUnreadable: Error, Equatable, Sendable {
+    public var message: String
+}
+
+/// Strict JSON: the syntax check, then Foundation's `JSONSerialization` for the values.
+enum StrictJSON {
+    /// The document's value (arrays, dictionaries, NSNumber, String, NSNull).
+    /// - Throws: `JSONSyntaxError`, `JSONDuplicateKeyError`, or `JSONUnreadable`.
+    /// - Complexity: O(size of `data`).
+    static func parse(_ data: Data) throws -> Any {
+        try data.withUnsafeBytes { raw in try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self)) }
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw JSONUnreadable(message: detail ?? "unreadable JSON")
+        }
+    }
 }
 
 struct JSONSyntaxCheck {

@@ -296,20 +296,16 @@ public enum LayoutReader {
     // MARK: JSON
 
     private static func readJSON(_ data: Data) throws -> LayoutDocument {
+        let root: Any
         do {
-            try data.withUnsafeBytes { raw in try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self)) }
+            root = try StrictJSON.parse(data)
         } catch let e as JSONSyntaxError {
             throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
         } catch let e as JSONDuplicateKeyError {
             throw LayoutReadError.invalidValue(location: e.path.isEmpty ? "(top level)" : e.path,
                                                message: "duplicate key '\(e.key)'")
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw LayoutReadError.notALayout(message: "unreadable JSON: \(detail ?? "number out of range")")
+        } catch let e as JSONUnreadable {
+            throw LayoutReadError.notALayout(message: "unreadable JSON: \(e.message)")
         }
         var present = Set<ElementField>()
         if let list = root as? [Any] {

@@ -18,20 +18,8 @@ public enum SVGLayoutWriter {
     /// - Complexity: O(k log k) for k selected elements (the zIndex sort).
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
-        // A zero-sized canvas does not render: draw at least one point each way.
-        let width = max(layout.contentSize.width, 1), height = max(layout.contentSize.height, 1)
-        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
-        out.append(number: width)
-        out.append("\" height=\"")
-        out.append(number: height)
-        out.append("\" viewBox=\"0 0 ")
-        out.append(number: width)
-        out.append(" ")
-        out.append(number: height)
-        out.append("\">\n<title>cvlayout ")
-        appendXMLText(layout.engine, to: out)
-        out.append("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
+        appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
+                            title: "cvlayout " + layout.engine, to: out)
 
         var order: [Int] = []
         forEachSelected(layout, selection) { i in
@@ -162,6 +150,25 @@ public enum SVGLayoutWriter {
         out.append(heartShape)
         out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n")
     }
+}
+
+/// The XML declaration, the `<svg>` element of `width` × `height` points (at least 1 each
+/// way: a zero-sized canvas does not render) with its viewBox, a title and a white
+/// background. The caller closes the document with `</svg>`.
+func appendDocumentStart(width: Double, height: Double, title: String, to out: OutputBuffer) {
+    let width = max(width, 1), height = max(height, 1)
+    out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+    out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+    out.append(number: width)
+    out.append("\" height=\"")
+    out.append(number: height)
+    out.append("\" viewBox=\"0 0 ")
+    out.append(number: width)
+    out.append(" ")
+    out.append(number: height)
+    out.append("\">\n<title>")
+    appendXMLText(title, to: out)
+    out.append("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
 }
 
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0

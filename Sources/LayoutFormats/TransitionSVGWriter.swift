@@ -28,22 +28,9 @@ public enum TransitionSVGWriter {
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         let from = transition.from, to = transition.to
-        let width = max(from.contentSize.width, to.contentSize.width, 1)
-        let height = max(from.contentSize.height, to.contentSize.height, 1)
-        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
-        out.append(number: width)
-        out.append("\" height=\"")
-        out.append(number: height)
-        out.append("\" viewBox=\"0 0 ")
-        out.append(number: width)
-        out.append(" ")
-        out.append(number: height)
-        out.append("\">\n<title>cvlayout transition from ")
-        appendXMLText(from.engine, to: out)
-        out.append(" to ")
-        appendXMLText(to.engine, to: out)
-        out.append("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
+        appendDocumentStart(width: max(from.contentSize.width, to.contentSize.width),
+                            height: max(from.contentSize.height, to.contentSize.height),
+                            title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
 
         let timing = Timing(duration: options.duration, repeats: options.repeats)
         let style = Style(fromRound: isRound(from.engine), toRound: isRound(to.engine), labels: options.output.labels)
