@@ -116,11 +116,8 @@ public struct CarouselLayout: Sendable {
         func fail(_ name: String, _ value: Double, _ reason: String) -> LayoutError {
             .invalidParameter(name: name, section: nil, value: value, reason: reason)
         }
-        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("item-size", itemSize.width),
-                              ("item-size", itemSize.height), ("standard-scale", standardItemScale)]
-        where !value.isFinite || value < 0 {
-            throw fail(name, value, "expected a finite number ≥ 0")
-        }
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
+                                     "item-size": itemSize.height, "standard-scale": standardItemScale])
         guard standardItemAlpha >= 0, standardItemAlpha <= 1 else {
             throw fail("standard-alpha", standardItemAlpha, "expected a number from 0 to 1")
         }

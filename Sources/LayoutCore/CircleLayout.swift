@@ -35,12 +35,8 @@ public struct CircleLayout: Sendable {
     ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
-        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("radius", radius),
-                              ("item-size", itemSize.width), ("item-size", itemSize.height)]
-        where !value.isFinite || value < 0 {
-            throw LayoutError.invalidParameter(name: name, section: nil, value: value,
-                                               reason: "expected a finite number ≥ 0")
-        }
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
+                                     "item-size": itemSize.width, "item-size": itemSize.height])
         guard startAngle.isFinite else {
             throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
                                                reason: "expected a finite number")

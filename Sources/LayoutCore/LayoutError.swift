@@ -21,3 +21,13 @@ public enum LayoutError: Error, Equatable, Sendable {
 
 /// SPEC section 5: at most this many elements in one layout.
 public let maximumElementCount = 10_000_000
+
+/// Throws `LayoutError.invalidParameter` ("expected a finite number ≥ 0") for the first
+/// value that is negative, infinite or NaN; `name` is its flag name without dashes.
+/// - Complexity: O(values).
+func requireFiniteNonNegative(_ values: KeyValuePairs<String, Double>) throws {
+    for (name, value) in values where !value.isFinite || value < 0 {
+        throw LayoutError.invalidParameter(name: name, section: nil, value: value,
+                                           reason: "expected a finite number ≥ 0")
+    }
+}

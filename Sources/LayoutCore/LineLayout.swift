@@ -95,12 +95,8 @@ public struct LineLayout: Sendable {
     // MARK: - Private
 
     private func validate(bounds: Size) throws {
-        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("item-size", itemSize.width),
-                              ("item-size", itemSize.height), ("spacing", minimumLineSpacing)]
-        where !value.isFinite || value < 0 {
-            throw LayoutError.invalidParameter(name: name, section: nil, value: value,
-                                               reason: "expected a finite number ≥ 0")
-        }
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
+                                     "item-size": itemSize.height, "spacing": minimumLineSpacing])
         guard minimumScale.isFinite else {
             throw LayoutError.invalidParameter(name: "min-scale", section: nil, value: minimumScale,
                                                reason: "expected a finite number")

@@ -92,13 +92,9 @@ public struct RingLayout: Sendable {
     }
 
     private func validate(bounds: Size, ringCounts: [Int]) throws {
-        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("radius", radius),
-                              ("ring-spacing", ringSpacing), ("ring-spacing-growth", ringSpacingGrowth),
-                              ("item-size", itemSize), ("shrink", shrink)]
-        where !value.isFinite || value < 0 {
-            throw LayoutError.invalidParameter(name: name, section: nil, value: value,
-                                               reason: "expected a finite number ≥ 0")
-        }
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
+                                     "ring-spacing": ringSpacing, "ring-spacing-growth": ringSpacingGrowth,
+                                     "item-size": itemSize, "shrink": shrink])
         guard startAngle.isFinite else {
             throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
                                                reason: "expected a finite number")

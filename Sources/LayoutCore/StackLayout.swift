@@ -28,11 +28,8 @@ public struct StackLayout: Sendable {
     ///   or a non-finite angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
-        for (name, value) in [("width", bounds.width), ("height", bounds.height), ("item-size", itemSize.width),
-                              ("item-size", itemSize.height)] where !value.isFinite || value < 0 {
-            throw LayoutError.invalidParameter(name: name, section: nil, value: value,
-                                               reason: "expected a finite number ≥ 0")
-        }
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
+                                     "item-size": itemSize.height])
         for angle in angles where !angle.isFinite {
             throw LayoutError.invalidParameter(name: "angles", section: nil, value: angle,
                                                reason: "expected finite angles")
