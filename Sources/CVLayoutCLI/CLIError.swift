@@ -40,7 +40,12 @@ struct CLIError: Error, Equatable {
 
     /// The stderr text: `cvlayout: error: …`, plus the usage hint for usage errors.
     var stderrText: String {
-        var text = "cvlayout: error: \(message)\n"
+        // One line whatever the input held: control characters (a newline in a file name)
+        // are shown as `?`.
+        let line = String(String.UnicodeScalarView(message.unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F ? "?" : $0
+        }))
+        var text = "cvlayout: error: \(line)\n"
         if isUsage {
             text += "Run 'cvlayout \(usageEngine.map { $0 + " " } ?? "")--help' for usage.\n"
         }

@@ -335,7 +335,8 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
     }
 }
 
-fileprivate func outputFormat(_ options: OptionValues) throws -> OutputFormat {
+/// `-f`, or `-o`'s extension, or JSON.
+func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
     if let output = try options.text("output") {
         let ext = (output as NSString).pathExtension.lowercased()
@@ -344,7 +345,8 @@ fileprivate func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     return .json
 }
 
-fileprivate func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
+/// `--precision N|full`; 3 decimals by default.
+func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
     guard let value = options.values["precision"] else { return .standard }
     if try options.text("precision") == "full" { return .full }
     guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {

@@ -22,7 +22,7 @@ private let updateOptionNames = ["delete", "insert", "move"]
 /// Global options of the output, given to `transition` itself.
 private let outputOptionNames = ["format", "output", "precision", "no-labels"]
 /// Global options a transition does not use.
-private let unusedOptionNames = ["rect", "item", "target-offset", "velocity"]
+private let unusedOptionNames = ["rect", "item", "target-offset", "velocity", "check"]
 
 /// `transition`'s option table: help and parsing read it.
 let transitionOptions: [OptionSpec] = [
@@ -58,8 +58,8 @@ private struct TransitionRun {
         for name in updateOptionNames {
             if let value = try options.text(name) { update += ["--" + name, value] }
         }
-        let (fromEngine, fromWords) = try side("from", fromText)
-        let (toEngine, toWords) = try side("to", toText)
+        let (fromEngine, fromWords, fromHasDataset) = try side("from", fromText)
+        let (toEngine, toWords, toHasDataset) = try side("to", toText)
 
         // Both sides read the same stdin once.
         final class Cache: @unchecked Sendable { var data: Data? }
@@ -70,9 +70,12 @@ private struct TransitionRun {
             cache.data = data
             return data
         }, stdout: io.stdout)
+        // The DATASET applies to both sides, but a side that names its own wins.
         let tail = dataset.map { ["--", $0] } ?? []
-        let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + tail, io: sideIO).layout
-        let to = try LayoutJob(descriptor: toEngine, arguments: shared + update + toWords + tail, io: sideIO).layout
+        let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + (fromHasDataset ? [] : tail),
+                                 io: sideIO).layout
+        let to = try LayoutJob(descriptor: toEngine, arguments: shared + update + toWords + (toHasDataset ? [] : tail),
+                               io: sideIO).layout
 
         var plan: BatchUpdatePlan? = nil
         if let updates = try ItemUpdates.parse(options) {
@@ -93,13 +96,14 @@ private struct TransitionRun {
             throw CLIError.data("--progress: expected a number from 0 to 1, got \(NumberFormat.string(output.progress, precision: .full))")
         }
         output.duration = try options.number("duration", default: 0.3)
-        if !(output.duration.isFinite && output.duration > 0) {
-            throw CLIError.data("--duration: expected a finite number of seconds > 0, got \(NumberFormat.string(output.duration, precision: .full))")
+        if !(output.duration.isFinite && output.duration >= 0.001) {
+            // SMIL needs a positive `dur`, printed to the millisecond at the default precision.
+            throw CLIError.data("--duration: expected a finite number of seconds ≥ 0.001, got \(NumberFormat.string(output.duration, precision: .full))")
         }
         output.repeats = try options.flag("repeat")
         output.output.labels = !(try options.flag("no-labels"))
-        output.output.precision = try precision(options)
-        let format = try self.format(options)
+        output.output.precision = try outputPrecision(options)
+        let format = try outputFormat(options)
 
         if let path = try options.text("output") {
             try OutputFile.write(to: path) { sink in
@@ -114,8 +118,8 @@ private struct TransitionRun {
     }
 
     /// The engine and its words of `--from`/`--to`, checked for options that belong to the
-    /// transition itself or that it does not use.
-    private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String]) {
+    /// transition itself or that it does not use, and whether they name a DATASET.
+    private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
         let words = try shellWords(text, option: name)
         guard let first = words.first else {
             throw CLIError.usage("--\(name): expected an engine and its options, got '\(text)'", engine: "transition")
@@ -134,25 +138,7 @@ private struct TransitionRun {
         for option in unusedOptionNames where parsed.options.has(option) {
             throw CLIError.usage("--\(name): --\(option) is not used by transitions", engine: "transition")
         }
-        return (descriptor, rest)
-    }
-
-    private func format(_ options: OptionValues) throws -> OutputFormat {
-        if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
-        if let output = try options.text("output"),
-           let format = OutputFormat(rawValue: (output as NSString).pathExtension.lowercased()) {
-            return format
-        }
-        return .json
-    }
-
-    private func precision(_ options: OptionValues) throws -> NumberPrecision {
-        guard let value = options.values["precision"] else { return .standard }
-        if try options.text("precision") == "full" { return .full }
-        guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
-            throw options.malformed("precision", value, expected: "an integer from 0 to 15 or 'full'")
-        }
-        return .decimals(n)
+        return (descriptor, rest, parsed.dataset != nil)
     }
 }
 

@@ -135,6 +135,11 @@ public struct FlowLayout: Sendable {
             let (lineStart, lineEnd) = vertical ? (insets.left, insets.right) : (insets.top, insets.bottom)
             let (before, after) = vertical ? (insets.top, insets.bottom) : (insets.left, insets.right)
             let available = crossExtent - lineStart - lineEnd
+            guard available >= 0 else {
+                throw LayoutError.invalidParameter(name: "insets", section: section.sectionInset == nil ? nil : s,
+                                                   value: available,
+                                                   reason: "expected a line length ≥ 0 between the insets")
+            }
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
             let header = headerLength(section)

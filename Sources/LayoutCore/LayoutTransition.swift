@@ -104,10 +104,10 @@ public struct TransitionElement: Hashable, Sendable {
     /// Its index path in the final layout (`nil` when it disappears).
     public var toIndexPath: IndexPath?
     /// Attributes at progress 0. An appearing element starts as its final attributes with
-    /// alpha 0 (`initialLayoutAttributesForAppearingItem`).
+    /// alpha 0 (`initialLayoutAttributesForAppearingItem`), unless it is hidden there too.
     public var initial: LayoutAttributes
     /// Attributes at progress 1. A disappearing element ends as its initial attributes with
-    /// alpha 0 (`finalLayoutAttributesForDisappearingItem`).
+    /// alpha 0 (`finalLayoutAttributesForDisappearingItem`), unless it was hidden.
     public var final: LayoutAttributes
 
     /// Creates an element.
@@ -228,14 +228,14 @@ public struct LayoutTransition: Sendable {
                                                   initial: from.elements[i], final: final))
             } else {
                 var initial = final
-                initial.alpha = 0
+                initial.alpha = final.isHidden ? final.alpha : 0  // hidden throughout: nothing fades
                 elements.append(TransitionElement(change: .appear, fromIndexPath: nil, toIndexPath: final.indexPath,
                                                   initial: initial, final: final))
             }
         }
         for (i, initial) in from.elements.enumerated() where !matched[i] {
             var final = initial
-            final.alpha = 0
+            final.alpha = initial.isHidden ? initial.alpha : 0  // hidden throughout: nothing fades
             fromElementAt[i] = elements.count
             elements.append(TransitionElement(change: .disappear, fromIndexPath: initial.indexPath, toIndexPath: nil,
                                               initial: initial, final: final))

@@ -149,9 +149,10 @@ extension HeartPath {
     /// to the one before (the last point is kept exactly; it replaces a near-coincident
     /// predecessor). Knots advance by `|Pᵢ₊₁ − Pᵢ|^0.5`; the tangent at an inner point is the
     /// Barry–Goldman derivative `(Pᵢ − Pᵢ₋₁)/Δᵢ₋₁ − (Pᵢ₊₁ − Pᵢ₋₁)/(Δᵢ₋₁ + Δᵢ) + (Pᵢ₊₁ − Pᵢ)/Δᵢ`;
-    /// the segment from `Pᵢ` to `Pᵢ₊₁` has controls `Pᵢ + mᵢ·Δᵢ/3` and `Pᵢ₊₁ − mᵢ₊₁·Δᵢ/3`, so
-    /// the two controls beside a joint are collinear with it, on opposite sides (C1 in the
-    /// geometric sense). The end tangents reflect the neighbour (`Pₙ₋₁ − Pₙ₋₂`), giving
+    /// the segment from `Pᵢ` to `Pᵢ₊₁` has controls `Pᵢ + mᵢ·hᵢ` and `Pᵢ₊₁ − mᵢ₊₁·hᵢ₊₁`, with
+    /// `hᵢ = (Δᵢ₋₁ + Δᵢ)/6` at an inner point (`Δ₀/3`, `Δₙ₋₂/3` at the ends): the two handles
+    /// at a joint are the same vector, so the pieces are C1 in their own parameter (the
+    /// classic conversion, `Δᵢ/3` on each side, is only tangent-continuous). The end tangents reflect the neighbour (`Pₙ₋₁ − Pₙ₋₂`), giving
     /// controls at 1/3 of the end chords; two points give a straight segment with controls at
     /// 1/3 and 2/3. One point (or all coincident) gives one segment of zero length; an empty
     /// list gives none.
@@ -181,13 +182,19 @@ extension HeartPath {
             tangent.append(Point(x: v1.x - v2.x + v3.x, y: v1.y - v2.y + v3.y))
         }
         tangent.append(scaled(p[n - 2], p[n - 1], delta[n - 2]))
+        // Handle lengths: Δ/3 at the ends; at an inner point the mean of its two segments'
+        // Δ/3, the same on both sides, so the Bézier pieces are C1 in their own parameter
+        // (equal handle vectors at every joint), not only tangent-continuous.
+        let handle = (0..<n).map { i -> Double in
+            i == 0 ? delta[0] / 3 : (i == n - 1 ? delta[n - 2] / 3 : (delta[i - 1] + delta[i]) / 6)
+        }
         var segments: [BezierSegment] = []
         segments.reserveCapacity(n - 1)
         for i in 0..<n - 1 {
-            let d = delta[i] / 3
+            let a = handle[i], b = handle[i + 1]
             segments.append(BezierSegment(
-                control1: Point(x: p[i].x + tangent[i].x * d, y: p[i].y + tangent[i].y * d),
-                control2: Point(x: p[i + 1].x - tangent[i + 1].x * d, y: p[i + 1].y - tangent[i + 1].y * d),
+                control1: Point(x: p[i].x + tangent[i].x * a, y: p[i].y + tangent[i].y * a),
+                control2: Point(x: p[i + 1].x - tangent[i + 1].x * b, y: p[i + 1].y - tangent[i + 1].y * b),
                 end: p[i + 1]))
         }
         return segments

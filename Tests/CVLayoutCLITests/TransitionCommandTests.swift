@@ -49,6 +49,32 @@ struct TransitionCommandTests {
         #expect(rows[8].hasPrefix("0,3,cell,") && rows[8].hasSuffix(",0.5,0,false,disappear,0,3,,"))
     }
 
+    @Test func hiddenItemsThatAppearOrDisappearStayHiddenWithoutFading() {
+        // The stack shows 5 angles: an inserted 6th item is hidden at the end, so nothing fades.
+        let inserted = run(arguments: ["transition", "--from", "stack", "--count", "5", "--insert", "0:5",
+                                       "--progress", "0.5", "-f", "csv"])
+        #expect(inserted.status == 0, "\(inserted.stderr)")
+        #expect(inserted.stdoutText.split(separator: "\n").last?.hasSuffix(",1,0,0,1,0,0,1,0,true,appear,,,0,5") == true)
+        let deleted = run(arguments: ["transition", "--from", "stack", "--count", "6", "--delete", "0:5",
+                                      "--progress", "0.25", "-f", "csv"])
+        #expect(deleted.stdoutText.split(separator: "\n").last?.hasSuffix(",1,0,true,disappear,0,5,,") == true)
+    }
+
+    @Test func aDatasetInsideTheQuotesWinsOverTheSharedOne() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-t-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let one = directory.appendingPathComponent("one.json"), three = directory.appendingPathComponent("three.json")
+        try Data("[[50,50]]".utf8).write(to: one)
+        try Data("[[10,10],[20,20],[30,30]]".utf8).write(to: three)
+        let result = run(arguments: ["transition", "--from", "circle \(one.path)", "--to", "stack", three.path,
+                                     "--progress", "0", "-f", "csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // At progress 0: the circle's single 50 × 50 item from one.json, at 0° on radius 100.
+        let rows = result.stdoutText.split(separator: "\n")
+        #expect(rows.count == 2 && rows[1].hasPrefix("0,0,cell,,270,397,50,50,"))
+    }
+
     @Test func updatesOnAnyEngine() {
         let circle = run(arguments: ["circle", "--delete", "0:3", "-f", "csv"])
         #expect(circle.status == 0 && circle.stdoutText.split(separator: "\n").count == 8)

@@ -21,7 +21,8 @@ struct SmoothHeartPathTests {
         layout.layoutAttributesForItem(at: IndexPath(item: i, section: s))!.center
     }
 
-    /// Every joint: the controls beside it are collinear with it and on opposite sides.
+    /// Every joint: the handles on both sides are the same vector (C1 in the pieces' own
+    /// parameter), hence collinear with the joint and on opposite sides.
     func expectC1(_ path: HeartPath, sourceLocation: SourceLocation = #_sourceLocation) {
         for k in 0..<max(0, path.segments.count - 1) {
             let joint = path.segments[k].end
@@ -32,6 +33,8 @@ struct SmoothHeartPathTests {
             let cross = (u.0 * v.1 - u.1 * v.0) / max(lu * lv, 1e-300)
             let dot = u.0 * v.0 + u.1 * v.1
             #expect(abs(cross) < 1e-9 && dot > 0, "joint \(k) is not C1: cross \(cross), dot \(dot)",
+                    sourceLocation: sourceLocation)
+            #expect(abs(lu - lv) <= 1e-9 * max(1, lu), "joint \(k): handles \(lu) and \(lv) differ",
                     sourceLocation: sourceLocation)
         }
     }
@@ -212,13 +215,14 @@ struct SmoothHeartPathTests {
 
     @Test func centripetalCatmullRomByHand() {
         // P0 (0,0), P1 (4,0), P2 (4,9): knot steps √4 = 2 and √9 = 3; the tangent at P1 is
-        // (4,0)/2 − (4,9)/5 + (0,9)/3 = (1.2, 1.2).
+        // (4,0)/2 − (4,9)/5 + (0,9)/3 = (1.2, 1.2); its handles are (2 + 3)/6 = 5/6 of it on
+        // both sides; the end handles are Δ/3 of the end chords' tangents.
         let s = HeartPath.catmullRomSegments(through: [Point(x: 0, y: 0), Point(x: 4, y: 0), Point(x: 4, y: 9)])
         #expect(s.count == 2)
         expectPoint(s[0].control1, 4.0 / 3, 0)
-        expectPoint(s[0].control2, 4 - 1.2 * 2 / 3, -1.2 * 2 / 3)
+        expectPoint(s[0].control2, 3, -1)
         expectPoint(s[0].end, 4, 0)
-        expectPoint(s[1].control1, 5.2, 1.2)
+        expectPoint(s[1].control1, 5, 1)
         expectPoint(s[1].control2, 4, 6)
         expectPoint(s[1].end, 4, 9)
     }
