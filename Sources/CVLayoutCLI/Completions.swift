@@ -76,6 +76,8 @@ func subcommandInterface(_ name: String) -> (options: [OptionSpec], operands: [O
         return (diffOptions, [Operand(name: "EXPECTED", completion: .files), Operand(name: "ACTUAL", completion: .files)])
     case "completions":
         return ([], [Operand(name: "SHELL", completion: .words(CompletionShell.allCases.map(\.rawValue)))])
+    case "transition":
+        return (transitionOptions, [Operand(name: "DATASET", completion: .files)])
     default:
         return ([], [])
     }
