@@ -21,7 +21,7 @@ enum ArgumentParser {
         let (options, positionals) = try tokenize(arguments, table: knownOptions(for: engine.name),
                                                   command: engine.name)
         if positionals.count > 1 {
-            throw CLIError.usage("more than one DATASET: '\(positionals[0])' and '\(positionals[1])'",
+            throw CLIError.usage("more than one DATASET: '\(shortenedForMessage(positionals[0]))' and '\(shortenedForMessage(positionals[1]))'",
                                  engine: engine.name)
         }
         return ParsedArguments(options: options, dataset: positionals.first)
@@ -79,7 +79,7 @@ enum ArgumentParser {
             }
             guard let spec else {
                 let shown = argument.hasPrefix("--") ? "--" + name : argument
-                var message = "unknown option '\(shown)'"
+                var message = "unknown option '\(shortenedForMessage(shown))'"
                 if let near = nearest(name, among: table.map(\.name)) { message += "; did you mean '--\(near)'?" }
                 throw CLIError.usage(unknownMessage(name) ?? message, engine: command)
             }

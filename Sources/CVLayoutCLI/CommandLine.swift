@@ -135,7 +135,7 @@ struct LayoutJob {
         var dataset: Dataset? = nil
         var datasetName: String? = nil
         if let path = parsed.dataset {
-            let name = path == "-" ? "<stdin>" : path
+            let name = path == "-" ? "<stdin>" : shortenedForMessage(path, limit: 4096)
             datasetName = name
             let data = try readDataset(path, name: name, stdin: io.stdin)
             do {
@@ -264,9 +264,9 @@ private struct Invocation {
             return (try command.run(rest, io), [])
         }
         guard let descriptor = engine(named: first) else {
-            var message = "unknown engine '\(first)'"
+            var message = "unknown engine '\(shortenedForMessage(first))'"
             if first.hasPrefix("-") {
-                message = "expected an engine before options, got '\(first)'"
+                message = "expected an engine before options, got '\(shortenedForMessage(first))'"
             } else if let near = nearest(first, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name)) {
                 message += "; did you mean '\(near)'?"
             }
@@ -289,7 +289,9 @@ private struct Invocation {
 
 fileprivate func readDataset(_ path: String, name: String, stdin: () throws -> Data) throws -> Data {
     if path == "-" {
-        do { return try stdin() } catch {
+        do { return try stdin() } catch let error as DatasetTooLarge {
+            throw CLIError.data("<stdin>: \(error.message)")
+        } catch {
             throw CLIError.status(ExitStatus.ioError, "<stdin>: cannot read: \(describe(error))")
         }
     }
@@ -305,7 +307,9 @@ fileprivate func readDataset(_ path: String, name: String, stdin: () throws -> D
     }
     defer { try? handle.close() }
     do {
-        return try handle.readToEnd() ?? Data()
+        return try readBounded(handle)
+    } catch let error as DatasetTooLarge {
+        throw CLIError.data("\(name): \(error.message)")
     } catch {
         throw CLIError.status(ExitStatus.ioError, "\(name): cannot read: \(describe(error))")
     }

@@ -184,7 +184,7 @@ struct OptionValues {
     func malformed(_ name: String, _ v: OptionValue, expected: String, hint: String = "") -> CLIError {
         let shown: String
         switch v.raw {
-        case .string(let s): shown = s
+        case .string(let s): shown = shortenedForMessage(s)
         case .number(let d): shown = NumberFormat.string(d, precision: .full)
         case .bool(let b): shown = b ? "true" : "false"
         }
@@ -218,14 +218,23 @@ struct OptionValues {
 
 func quotedForMessage(_ raw: DatasetOption.Value) -> String {
     switch raw {
-    case .string(let s): return "\"\(s)\""
+    case .string(let s): return "\"\(shortenedForMessage(s))\""
     case .number(let d): return NumberFormat.string(d, precision: .full)
     case .bool(let b): return b ? "true" : "false"
     }
 }
 
+/// A value as a message shows it: at most `limit` characters and control characters as `?`,
+/// so a hostile 100 KB argument or a name holding a newline still gives a one-line error.
+func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
+    let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
+    return String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+}
+
 /// The nearest of `candidates` to `word` by edit distance, when close enough to be a typo.
+/// - Complexity: O(|word| · Σ|candidate|); a word over 64 bytes is never a typo of a name.
 func nearest(_ word: String, among candidates: [String]) -> String? {
+    guard word.utf8.count <= 64 else { return nil }
     var best: (String, Int)? = nil
     for candidate in candidates {
         let d = editDistance(word, candidate)

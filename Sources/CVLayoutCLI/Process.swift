@@ -6,7 +6,7 @@ import Foundation
 public func runFromProcess() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
     return run(arguments: arguments,
-               stdin: { try FileHandle.standardInput.readToEnd() ?? Data() },
+               stdin: { try readBounded(FileHandle.standardInput) },
                stdout: { chunk in
                    var offset = 0
                    while offset < chunk.count {

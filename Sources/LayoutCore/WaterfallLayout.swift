@@ -194,8 +194,12 @@ public struct WaterfallLayout: Sendable {
                     column = n - 1 - slot
                 }
                 let y = columns[slot]
-                let frame = Rect(x: insets.left + Double(column) * step, y: y,
-                                 width: columnWidth, height: height)
+                // The width ends where the next column's gap starts, so that with a spacing of
+                // 0 neighbouring columns share their edge exactly instead of overlapping by a
+                // rounding error (x + columnWidth can land one ulp past the next column's x).
+                let x = insets.left + Double(column) * step
+                let width = max(0, min(columnWidth, insets.left + Double(column + 1) * step - minimumColumnSpacing - x))
+                let frame = Rect(x: x, y: y, width: width, height: height)
                 elements.append(.cell(IndexPath(item: item, section: s), frame: frame))
                 columnBottoms[slot] = y + height
                 columns[slot] = y + height + minimumInteritemSpacing

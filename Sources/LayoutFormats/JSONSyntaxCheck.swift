@@ -46,6 +46,12 @@ struct JSONSyntaxCheck {
     /// Most objects in one document: a million sections (plus the top level and "options")
     /// is far past any real dataset, and bounds what the parser behind this pass allocates.
     static let maximumObjects = 1_000_010
+    /// Longest string value, in bytes after unescaping: an option string (`"insets"`,
+    /// `"angles"`) is far shorter; a 100 MB string is refused here, before Foundation copies
+    /// it and before a message could echo it.
+    static let maximumStringLength = 65_536
+    /// Longest object key, in bytes: keys are flag and field names, and messages show them.
+    static let maximumKeyLength = 256
 
     private enum PathComponent {
         case key(String)
@@ -111,7 +117,12 @@ struct JSONSyntaxCheck {
             guard peek(UInt8(ascii: "\"")) else {
                 throw error("unexpected \(describeCurrent()): expected a string key")
             }
+            let keyStart = position
             let key = try string()
+            if key.count > Self.maximumKeyLength {
+                position = keyStart
+                throw error("key longer than \(Self.maximumKeyLength) bytes")
+            }
             if !keys.insert(key).inserted {
                 throw JSONDuplicateKeyError(path: renderedPath(), key: String(decoding: key, as: UTF8.self))
             }
@@ -171,6 +182,10 @@ struct JSONSyntaxCheck {
         position += 1
         var decoded: [UInt8] = []
         while position < bytes.count {
+            if decoded.count > Self.maximumStringLength {
+                position = start
+                throw error("string longer than \(Self.maximumStringLength) bytes")
+            }
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {
                 position += 1

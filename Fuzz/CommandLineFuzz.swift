@@ -1,0 +1,127 @@
+// libFuzzer target: the whole command line, `run(arguments:stdin:)`, on an argument line and
+// a dataset taken from the bytes. Built by Fuzz/build.sh; run by `make fuzz`.
+//
+// Input format: the text before the first NUL byte is the argument line (split at spaces
+// and newlines); the bytes after it are standard input, read when the DATASET is `-`.
+// `ring -f svg --rect 0,0,10,10 -\0[1, 6, 12]` is a typical seed.
+//
+// Every run must end in a SPEC section 3 status; on an error nothing reaches stdout and
+// stderr is `cvlayout: error: …` on one line (two for usage errors); on success the output
+// holds no NaN, infinity or `-0`, and JSON output parses back.
+
+import Foundation
+import CVLayoutCLI
+import LayoutCore
+import LayoutFormats
+
+/// The commands the fuzzer may start with: every engine, the read-only subcommands, and a
+/// misspelt engine. Other subcommands may read or write files, which a fuzzer must not do.
+private let allowedCommands: Set<String> = [
+    "waterfall", "ring", "flow", "line", "carousel", "stack", "circle",
+    "engines", "--help", "--version", "waterfal", "",
+]
+
+/// Keeps each execution fast: embedded data and datasets larger than this are skipped.
+private let maximumItems = 2_000
+
+/// Runs in an empty temporary directory, so a DATASET name the fuzzer invents can only name
+/// a missing file (66) or that directory itself (66), never a real file.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>>>) -> CInt {
+    var template = Array((NSTemporaryDirectory() + "/cvlayout-fuzz-XXXXXX").utf8CString)
+    guard let directory = mkdtemp(&template), chdir(directory) == 0 else {
+        fatalError("cannot create the fuzzer's empty working directory")
+    }
+    return 0
+}
+
+/// Runs one input: the argument line and standard input it holds, then the checks below.
+/// Inputs that could touch files or run long are skipped (returning -1 keeps them out of the
+/// corpus).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCommandLine(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let buffer = UnsafeBufferPointer(start: bytes, count: size)
+    let split = buffer.firstIndex(of: 0) ?? size
+    let line = String(decoding: buffer[..<split], as: UTF8.self)
+    let stdin = split < size ? Data(buffer[(split + 1)...]) : Data()
+    let arguments = line.split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\n" }.map(String.init)
+    guard isSafeAndSmall(arguments, stdin: stdin) else { return -1 }  // not added to the corpus
+
+    let result = run(arguments: arguments, stdin: { stdin })
+    check(result, arguments: arguments)
+    return 0
+}
+
+// MARK: - Keeping executions safe and fast
+
+private func isSafeAndSmall(_ arguments: [String], stdin: Data) -> Bool {
+    guard allowedCommands.contains(arguments.first ?? "") else { return false }
+    for (i, argument) in arguments.enumerated() {
+        // No output files and no paths outside the empty working directory.
+        if argument.hasPrefix("-o") || argument.hasPrefix("--output") || argument.contains("/") { return false }
+        // Bounded embedded data (ring rings grow as 6·s, so fewer of them).
+        var countText: String? = nil
+        if argument.hasPrefix("--count=") { countText = String(argument.dropFirst("--count=".count)) }
+        if argument == "--count", i + 1 < arguments.count { countText = arguments[i + 1] }
+        if let countText, let n = ValueSyntax.integer(countText),
+           n > (arguments.first == "ring" ? 40 : maximumItems) {
+            return false
+        }
+    }
+    // Bounded datasets: decoding is cheap next to laying out and writing.
+    if !stdin.isEmpty {
+        let schema: DatasetSchema = arguments.first == "ring" ? .ringCounts : .items
+        if let dataset = try? DatasetDecoder.decode(stdin, schema: schema), dataset.itemCount > maximumItems {
+            return false
+        }
+    }
+    return true
+}
+
+// MARK: - The checks
+
+private let exitStatuses: Set<Int32> = [0, 64, 65, 66, 73, 74]
+
+private func check(_ result: CommandResult, arguments: [String]) {
+    let context = "arguments: \(arguments), status \(result.status), stderr: \(result.stderr.debugDescription)"
+    precondition(exitStatuses.contains(result.status), "status outside SPEC section 3: \(context)")
+    let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    precondition(result.stderr.isEmpty || result.stderr.hasSuffix("\n"), "stderr does not end a line: \(context)")
+    guard result.status == 0 else {
+        precondition(result.stdout.isEmpty, "output on an error: \(context)")
+        precondition(lines.first?.hasPrefix("cvlayout: error: ") == true, "not a cvlayout error: \(context)")
+        if result.status == 64 {
+            precondition(lines.count == 2 && lines[1].hasPrefix("Run 'cvlayout ") && lines[1].hasSuffix("--help' for usage."),
+                         "usage error without the help line: \(context)")
+        } else {
+            precondition(lines.count == 1, "error message not on one line: \(context)")
+        }
+        return
+    }
+    precondition(lines.allSatisfy { $0.hasPrefix("cvlayout: warning: ") }, "stderr on success: \(context)")
+    guard let command = arguments.first, !["engines", "--help", "--version"].contains(command),
+          !arguments.contains("--help"), !arguments.contains("-h") else { return }
+    checkNumbers(result.stdout, context: context)
+    if result.stdout.first == UInt8(ascii: "{") {
+        precondition((try? JSONSerialization.jsonObject(with: Data(result.stdout))) != nil,
+                     "JSON output does not parse: \(context)")
+    }
+}
+
+/// No `nan`, `inf` or a `-0` number anywhere in the output.
+private func checkNumbers(_ output: [UInt8], context: String) {
+    func lower(_ b: UInt8) -> UInt8 { b | 0x20 }
+    for i in output.indices {
+        let b = lower(output[i])
+        if i + 2 < output.count {
+            let word = (b, lower(output[i + 1]), lower(output[i + 2]))
+            precondition(!(word == (UInt8(ascii: "n"), UInt8(ascii: "a"), UInt8(ascii: "n"))), "NaN in the output: \(context)")
+            precondition(!(word == (UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "f"))), "infinity in the output: \(context)")
+        }
+        if output[i] == UInt8(ascii: "-"), i + 1 < output.count, output[i + 1] == UInt8(ascii: "0") {
+            let next = i + 2 < output.count ? output[i + 2] : 0
+            let continues = next == UInt8(ascii: ".") || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"))
+            precondition(continues, "-0 in the output: \(context)")
+        }
+    }
+}

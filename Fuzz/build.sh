@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with swiftc directly (SwiftPM cannot link -sanitize=fuzzer
+# executables): each library module is compiled with coverage and address-sanitizer
+# instrumentation, then each Fuzz/<Target>.swift is linked against them.
+#
+#   Fuzz/build.sh [OUT_DIR]        default OUT_DIR: .build/fuzz
+#
+# Fails loudly (non-zero status, message on stderr) when the toolchain cannot build
+# fuzzers, so CI never skips fuzzing silently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${1:-.build/fuzz}"
+SWIFTC="${SWIFTC:-swiftc}"
+FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
+mkdir -p "$OUT/modules"
+
+if ! command -v "$SWIFTC" > /dev/null; then
+    echo "Fuzz/build.sh: error: '$SWIFTC' not found; fuzz targets need a Swift toolchain with libFuzzer (-sanitize=fuzzer)" >&2
+    exit 1
+fi
+
+# module name, then its dependencies' order does not matter: -I finds them.
+build_module() {
+    local name="$1"
+    echo "Fuzz/build.sh: compiling $name" >&2
+    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name "$name" -I "$OUT/modules" \
+        -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" \
+        -c -o "$OUT/modules/$name.o" Sources/"$name"/*.swift
+}
+build_module LayoutCore
+build_module LayoutFormats
+build_module CVLayoutCLI
+
+for target in DecoderFuzz CommandLineFuzz; do
+    echo "Fuzz/build.sh: linking $target" >&2
+    # ld.gold warns about asan's local symbols; those warnings are noise.
+    "$SWIFTC" "${FLAGS[@]}" -I "$OUT/modules" -module-name "$target" \
+        "Fuzz/$target.swift" "$OUT"/modules/*.o -o "$OUT/$target" 2> "$OUT/$target.link.log" || {
+        cat "$OUT/$target.link.log" >&2
+        echo "Fuzz/build.sh: error: linking $target failed" >&2
+        exit 1
+    }
+    grep -v "Cannot export local symbol" "$OUT/$target.link.log" >&2 || true
+done
+echo "Fuzz/build.sh: built $OUT/DecoderFuzz and $OUT/CommandLineFuzz" >&2

@@ -1,0 +1,40 @@
+import Foundation
+import LayoutCore
+
+/// Largest dataset read, in bytes (1 GiB). Ten million sizes `[123.5,456.5],` take about
+/// 140 MB, so no dataset within the element cap of SPEC section 5 comes near it; the limit
+/// keeps `cvlayout ENGINE /dev/zero` or an endless pipe from filling memory until the system
+/// kills the process.
+let maximumDatasetBytes = 1 << 30
+
+/// A dataset longer than the read limit. Exit status 65 (bad data) on the command line.
+struct DatasetTooLarge: Error, Equatable {
+    /// The limit that was passed, bytes.
+    let limit: Int
+
+    /// The message after the dataset's name.
+    var message: String {
+        "larger than \(limit) bytes (a dataset holds at most \(maximumElementCount) elements)"
+    }
+}
+
+/// Reads `handle` to its end in 1 MiB chunks, refusing more than `limit` bytes.
+/// - Throws: `DatasetTooLarge` past `limit`; the read error (an `NSError` in the POSIX
+///   domain) when read(2) fails.
+/// - Complexity: O(bytes read); memory O(min(bytes, limit)).
+func readBounded(_ handle: FileHandle, limit: Int = maximumDatasetBytes) throws -> Data {
+    let fd = handle.fileDescriptor
+    let chunk = 1 << 20
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: chunk)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, chunk) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
+        }
+        if n == 0 { return data }
+        if data.count + n > limit { throw DatasetTooLarge(limit: limit) }
+        data.append(contentsOf: buffer[0..<n])
+    }
+}
