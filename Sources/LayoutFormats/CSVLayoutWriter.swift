@@ -20,8 +20,8 @@ public enum CSVLayoutWriter {
         }
         out.append(columns.joined(separator: ","))
         out.append(byte: 0x0A)
-        try forEachSelected(layout, selection) { i in
-            appendRow(layout.elements[i], to: out)
+        try forEachSelected(layout, selection) { element, _ in
+            appendRow(element, to: out)
             try out.flushIfFull()
         }
     }

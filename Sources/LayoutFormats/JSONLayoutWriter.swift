@@ -25,10 +25,10 @@ public enum JSONLayoutWriter {
         appendSize(layout.contentSize, to: out)
         out.append(",\n\"elements\":[")
         var first = true
-        try forEachSelected(layout, selection) { i in
+        try forEachSelected(layout, selection) { element, _ in
             out.append(first ? "\n" as StaticString : ",\n")
             first = false
-            appendElement(layout.elements[i], to: out)
+            appendElement(element, to: out)
             try out.flushIfFull()
         }
         out.append("\n]")

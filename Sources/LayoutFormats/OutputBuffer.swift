@@ -152,12 +152,16 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 }
 
-/// Calls `body` with each selected element position, in order.
+/// Calls `body` with each selected element and its position, in order. The element is read
+/// in place (borrowed from the array's storage), not copied.
 @inline(__always)
-func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?, _ body: (Int) throws -> Void) rethrows {
-    if let selection {
-        for i in selection { try body(i) }
-    } else {
-        for i in layout.elements.indices { try body(i) }
+func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
+                     _ body: (borrowing LayoutAttributes, Int) throws -> Void) rethrows {
+    try layout.elements.withUnsafeBufferPointer { elements in
+        if let selection {
+            for i in selection { try body(elements[i], i) }
+        } else {
+            for i in elements.indices { try body(elements[i], i) }
+        }
     }
 }

@@ -22,8 +22,8 @@ public enum SVGLayoutWriter {
                             title: "cvlayout " + layout.engine, to: out)
 
         var order: [Int] = []
-        forEachSelected(layout, selection) { i in
-            if !layout.elements[i].isHidden { order.append(i) }
+        forEachSelected(layout, selection) { element, i in
+            if !element.isHidden { order.append(i) }
         }
         // Stable by zIndex; element order breaks ties.
         order.sort { (l, r) in
