@@ -127,7 +127,9 @@ public struct CollectionLayout: Sendable {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(what: "contentSize")
         }
-        for element in elements where !element.isFinite {
+        // Indices, so that each element is read in place rather than copied.
+        for i in elements.indices where !elements[i].isFinite {
+            let element = elements[i]
             let what = element.category == .cell
                 ? "the frame of item \(element.indexPath)"
                 : "the \(element.kind ?? "element") of section \(element.indexPath.section)"

@@ -18,7 +18,7 @@ public enum CSVLayoutWriter {
         if let samples = layout.heartSamples {
             return try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
         }
-        out.append(columns.joined(separator: ","))
+        out.append(string: columns.joined(separator: ","))
         out.append(byte: 0x0A)
         try forEachSelected(layout, selection) { element, _ in
             appendRow(element, to: out)
@@ -47,12 +47,16 @@ public enum CSVLayoutWriter {
         out.append(byte: comma); out.append(number: f.height)
         out.append(byte: comma); out.append(number: f.midX)
         out.append(byte: comma); out.append(number: f.midY)
-        out.append(byte: comma); out.append(number: t.a)
-        out.append(byte: comma); out.append(number: t.b)
-        out.append(byte: comma); out.append(number: t.c)
-        out.append(byte: comma); out.append(number: t.d)
-        out.append(byte: comma); out.append(number: t.tx)
-        out.append(byte: comma); out.append(number: t.ty)
+        if t == .identity {
+            out.append(",1,0,0,1,0,0")  // most elements: no formatting
+        } else {
+            out.append(byte: comma); out.append(number: t.a)
+            out.append(byte: comma); out.append(number: t.b)
+            out.append(byte: comma); out.append(number: t.c)
+            out.append(byte: comma); out.append(number: t.d)
+            out.append(byte: comma); out.append(number: t.tx)
+            out.append(byte: comma); out.append(number: t.ty)
+        }
         out.append(byte: comma); out.append(number: e.alpha)
         out.append(byte: comma)
         out.append(integer: e.zIndex)
@@ -70,7 +74,7 @@ func appendCSVField(_ text: String, to out: OutputBuffer) {
     }
     let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
     guard needsQuotes else {
-        out.append(field)
+        out.append(string: field)
         return
     }
     out.append(byte: UInt8(ascii: "\""))

@@ -496,7 +496,7 @@ extension LayoutDiff {
             out.append(",\"field\":")
             appendJSONString(largest.field, to: out)
             out.append(",\"delta\":")
-            out.append(deltaText(largest.change, signed: false))
+            out.append(string: deltaText(largest.change, signed: false))
             out.append(largest.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}")
         } else {
             out.append("null")
@@ -539,7 +539,7 @@ extension LayoutDiff {
                     out.append(",\"actual\":")
                     appendValue(fieldChange.actual, to: out)
                     out.append(",\"delta\":")
-                    if fieldChange.delta != nil { out.append(deltaText(fieldChange, signed: false)) } else { out.append("null") }
+                    if fieldChange.delta != nil { out.append(string: deltaText(fieldChange, signed: false)) } else { out.append("null") }
                     out.append("}")
                 }
                 out.append("]}")

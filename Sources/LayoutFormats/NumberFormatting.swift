@@ -72,7 +72,7 @@ public enum NumberFormat {
     private static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Integers (most coordinates: 0, 1, 390) print as they are.
         let magnitude = value.magnitude
-        if magnitude < 9.0e15, magnitude == magnitude.rounded(.towardZero) {
+        if magnitude < 9.0e15, Double(UInt64(magnitude)) == magnitude {
             let n = UInt64(magnitude)
             if n == 0 {
                 out.pointee = UInt8(ascii: "0")
@@ -205,11 +205,12 @@ public enum NumberFormat {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1
         }
-        var length = 1
-        var probe = n
-        while probe >= 10 {
-            probe /= 10
+        // The digit count by comparison with powers of ten (no division).
+        var length = 2
+        var bound: UInt64 = 100
+        while length < 20 && n >= bound {
             length += 1
+            bound = bound &* 10
         }
         var v = n
         var j = length

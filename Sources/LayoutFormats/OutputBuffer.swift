@@ -74,8 +74,9 @@ public final class OutputBuffer {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Appends a string's UTF-8 bytes as they are (no escaping).
-    public func append(_ text: String) {
+    /// Appends a string's UTF-8 bytes as they are (no escaping). Labelled, so that string
+    /// literals pick the `StaticString` overload (no String is built for them).
+    public func append(string text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }

@@ -100,7 +100,7 @@ public enum SVGLayoutWriter {
         }
         out.append("\" fill=\"")
         if e.category == .cell {
-            out.append(palette[e.indexPath.item % palette.count])
+            out.append(string: palette[e.indexPath.item % palette.count])
             out.append("\"/>")
         } else {
             out.append("#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
@@ -147,7 +147,7 @@ public enum SVGLayoutWriter {
         out.append("\"/>\n<g><animateTransform attributeName=\"transform\" type=\"scale\" ")
         out.append("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\"/>\n")
         out.append("<path d=\"")
-        out.append(heartShape)
+        out.append(string: heartShape)
         out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n")
     }
 }

@@ -56,7 +56,7 @@ public enum TransitionSVGWriter {
         } else {
             for (layer, order) in [("start", startOrder), ("end", endOrder)] {
                 let first = layer == "start"
-                out.append("<g class=\"layer-\(layer)\" visibility=\"\(first ? "hidden" : "visible")\">\n")
+                out.append(string: "<g class=\"layer-\(layer)\" visibility=\"\(first ? "hidden" : "visible")\">\n")
                 out.append("<animate attributeName=\"visibility\" calcMode=\"discrete\" ")
                 if timing.repeats {
                     out.append(first ? "values=\"visible;hidden;visible\"" : "values=\"hidden;visible;hidden\"")
@@ -156,7 +156,7 @@ public enum TransitionSVGWriter {
         }
 
         out.append("<g class=\"")
-        out.append(element.change.rawValue)
+        out.append(string: element.change.rawValue)
         out.append("\"")
         if opacity(b) < 1 {
             out.append(" opacity=\"")
@@ -210,7 +210,7 @@ public enum TransitionSVGWriter {
         let number = (element.toIndexPath ?? element.fromIndexPath ?? b.indexPath)
         if b.category == .cell {
             out.append("\" fill=\"")
-            out.append(SVGLayoutWriter.palette[number.item % SVGLayoutWriter.palette.count])
+            out.append(string: SVGLayoutWriter.palette[number.item % SVGLayoutWriter.palette.count])
             out.append("\">")
         } else {
             out.append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\">")

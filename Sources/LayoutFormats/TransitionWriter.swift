@@ -81,7 +81,7 @@ public enum TransitionWriter {
             first = false
             JSONLayoutWriter.appendElement(element.attributes(at: t), to: out, closing: false)
             out.append(",\"change\":\"")
-            out.append(element.change.rawValue)
+            out.append(string: element.change.rawValue)
             out.append("\",\"fromIndexPath\":")
             appendJSONIndexPath(element.fromIndexPath, to: out)
             out.append(",\"toIndexPath\":")
@@ -96,13 +96,13 @@ public enum TransitionWriter {
     public static func writeCSV(_ transition: LayoutTransition, options: TransitionOutputOptions,
                                 to out: OutputBuffer) throws {
         let t = options.progress
-        out.append(csvColumns.joined(separator: ","))
+        out.append(string: csvColumns.joined(separator: ","))
         out.append(byte: 0x0A)
         for position in transition.elementPositions(at: t) {
             let element = transition.elements[position]
             CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false)
             out.append(byte: UInt8(ascii: ","))
-            out.append(element.change.rawValue)
+            out.append(string: element.change.rawValue)
             for path in [element.fromIndexPath, element.toIndexPath] {
                 out.append(byte: UInt8(ascii: ","))
                 if let path { out.append(integer: path.section) }
