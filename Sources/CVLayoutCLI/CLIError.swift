@@ -3,6 +3,7 @@ import LayoutFormats
 
 /// Exit statuses (SPEC section 3, BSD sysexits).
 public enum ExitStatus {
+    /// Success.
     public static let success: Int32 = 0
     /// EX_USAGE: unknown flag or engine, missing or unparsable value, conflicting flags,
     /// index path out of range.
@@ -69,7 +70,7 @@ extension CLIError {
         case .invalidParameter(let name, let section, let value, let reason):
             // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
             let shown = value.isFinite || section != nil ? nil : options.shownValue(of: name)
-            return .data("\(where_(name, section: section)): \(reason), got \(shown ?? describeNumber(value))")
+            return .data("\(where_(name, section: section)): \(reason), got \(shown ?? NumberFormat.messageText(value))")
         case .invalidItem(let indexPath, let reason):
             return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(reason)")
         case .columnsDoNotFit(let section, let columns, let columnWidth, let available):
@@ -85,14 +86,6 @@ extension CLIError {
             return .data("\(datasetName.map { $0 + ": " } ?? "")\(count == Int.max ? "too many" : String(count)) "
                          + "elements: more than the limit of \(limit)")
         }
-    }
-
-    /// A number for a message: shortest digits without exponent when short, otherwise
-    /// Swift's description (`1e+300`); `infinity` for what overflowed.
-    static func describeNumber(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
-        let plain = NumberFormat.string(value, precision: .full)
-        return plain.count <= 24 ? plain : value.description
     }
 
     /// Words a dataset error: `file: path: message` or `file:line:column: message`.

@@ -155,7 +155,7 @@ struct LayoutJob {
         let bounds = Size(width: try options.number("width", default: 390),
                           height: try options.number("height", default: 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
-            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? CLIError.describeNumber(value) : options.shownValue(of: name) ?? "infinity")")
+            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity")")
         }
         let offset = try finitePoint(options, "offset", default: .zero)
         let count = try options.integer("count", default: descriptor.defaultCount)
@@ -167,7 +167,7 @@ struct LayoutJob {
         dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
         let scale: Double? = try options.has("scale") ? options.number("scale", default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
-            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? CLIError.describeNumber(scale) : options.shownValue(of: "scale")!)")
+            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!)")
         }
         let rect = try options.rect("rect")
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {

@@ -93,12 +93,12 @@ private struct TransitionRun {
         var output = TransitionOutputOptions()
         output.progress = try options.number("progress", default: 1)
         if !(output.progress.isFinite && output.progress >= 0 && output.progress <= 1) {
-            throw CLIError.data("--progress: expected a number from 0 to 1, got \(NumberFormat.string(output.progress, precision: .full))")
+            throw CLIError.data("--progress: expected a number from 0 to 1, got \(NumberFormat.messageText(output.progress))")
         }
         output.duration = try options.number("duration", default: 0.3)
         if !(output.duration.isFinite && output.duration >= 0.001) {
             // SMIL needs a positive `dur`, printed to the millisecond at the default precision.
-            throw CLIError.data("--duration: expected a finite number of seconds ≥ 0.001, got \(NumberFormat.string(output.duration, precision: .full))")
+            throw CLIError.data("--duration: expected a finite number of seconds ≥ 0.001, got \(NumberFormat.messageText(output.duration))")
         }
         output.repeats = try options.flag("repeat")
         output.output.labels = !(try options.flag("no-labels"))

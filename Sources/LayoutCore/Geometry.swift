@@ -86,13 +86,21 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
+    /// Left edge, points.
     public var minX: Double { origin.x }
+    /// Top edge, points.
     public var minY: Double { origin.y }
+    /// Right edge, points.
     public var maxX: Double { origin.x + size.width }
+    /// Bottom edge, points.
     public var maxY: Double { origin.y + size.height }
+    /// Horizontal centre, points.
     public var midX: Double { origin.x + size.width / 2 }
+    /// Vertical centre, points.
     public var midY: Double { origin.y + size.height / 2 }
+    /// Width, points.
     public var width: Double { size.width }
+    /// Height, points.
     public var height: Double { size.height }
     /// The centre point (UIKit's `center` of a view with this frame).
     public var center: Point { Point(x: midX, y: midY) }
@@ -116,9 +124,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 /// Insets of a rectangle's four edges, points (UIKit's `UIEdgeInsets`, same field order as
 /// its initializer and as the `T,L,B,R` flag syntax).
 public struct EdgeInsets: Hashable, Sendable {
+    /// Inset of the top edge, points.
     public var top: Double
+    /// Inset of the left edge, points.
     public var left: Double
+    /// Inset of the bottom edge, points.
     public var bottom: Double
+    /// Inset of the right edge, points.
     public var right: Double
 
     /// Creates insets `top`, `left`, `bottom`, `right`, points.
@@ -141,6 +153,7 @@ public struct EdgeInsets: Hashable, Sendable {
 /// A 2-D affine transform `[a b c d tx ty]` (UIKit's `CGAffineTransform`), applied to a
 /// view about its centre. A point maps to `(a·x + c·y + tx, b·x + d·y + ty)`.
 public struct AffineTransform: Hashable, Sendable {
+    /// The linear part `[a b; c d]` (unitless) and the translation `tx`, `ty` (points).
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     /// Creates the matrix `[a b c d tx ty]`.

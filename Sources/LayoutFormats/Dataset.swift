@@ -55,7 +55,9 @@ public struct DatasetOption: Sendable, Equatable {
         case bool(Bool)
     }
 
+    /// The long flag name without dashes (`column-spacing`).
     public var key: String
+    /// The value as JSON gave it.
     public var value: Value
     /// JSON path, `options.columns`.
     public var path: String
@@ -266,7 +268,7 @@ private struct Walker {
                 throw invalid(itemPath, "expected a size [width, height], got \(describe(raw))")
             }
             let w = try finiteNumber(pair[0], path: itemPath + "[0]")
-            guard w > 0 else { throw invalid(itemPath + "[0]", "expected a width > 0, got \(format(w))") }
+            guard w > 0 else { throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(w))") }
             let h = try nonNegative(pair[1], path: itemPath + "[1]")
             result.append(Size(width: w, height: h))
         }
@@ -300,7 +302,7 @@ private struct Walker {
     private mutating func reserve(_ n: Int, path: String) throws {
         itemTotal += n
         if itemTotal > maximumElementCount {
-            throw invalid(path, "more than \(format(Double(maximumElementCount))) elements in all (SPEC limit)")
+            throw invalid(path, "more than \(String(maximumElementCount)) elements in all (SPEC limit)")
         }
     }
 
@@ -337,7 +339,7 @@ private struct Walker {
         let n = try integer(raw, path: path)
         guard n >= 0 else { throw invalid(path, "expected an integer ≥ 0, got \(n)") }
         if n > maximumElementCount {
-            throw invalid(path, "more than \(format(Double(maximumElementCount))) elements in all (SPEC limit)")
+            throw invalid(path, "more than \(String(maximumElementCount)) elements in all (SPEC limit)")
         }
         return n
     }
@@ -387,7 +389,7 @@ func boolValue(_ raw: Any) -> Bool? {
 /// A short description of a JSON value for messages: numbers as written, strings quoted.
 func describe(_ raw: Any) -> String {
     if let b = boolValue(raw) { return b ? "true" : "false" }
-    if let n = raw as? NSNumber { return format(n.doubleValue) }
+    if let n = raw as? NSNumber { return NumberFormat.messageText(n.doubleValue) }
     if let s = raw as? String {
         let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
         return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined() + "\""
@@ -398,7 +400,4 @@ func describe(_ raw: Any) -> String {
     return "a value"
 }
 
-/// A number for a message: shortest round-trip digits, no exponent.
-func format(_ v: Double) -> String {
-    v.isFinite ? NumberFormat.string(v, precision: .full) : (v.isNaN ? "nan" : (v < 0 ? "-infinity" : "infinity"))
-}
+

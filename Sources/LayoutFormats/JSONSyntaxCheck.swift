@@ -8,19 +8,25 @@ import Foundation
 
 /// A JSON syntax error at a 1-based line and column (columns count bytes).
 public struct JSONSyntaxError: Error, Equatable, Sendable {
+    /// 1-based line.
     public var line: Int
+    /// 1-based column, in characters.
     public var column: Int
+    /// What is wrong there.
     public var message: String
 }
 
 /// A duplicate key inside one object, with the JSON path of the object.
 public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
+    /// JSON path of the object holding the key (`""` at the top level).
     public var path: String
+    /// The repeated key, unescaped.
     public var key: String
 }
 
 /// Foundation could not turn a document that passed the syntax check into values.
 public struct JSONUnreadable: Error, Equatable, Sendable {
+    /// Foundation's description.
     public var message: String
 }
 

@@ -33,6 +33,15 @@ public enum NumberFormat {
     /// after the point of the smallest subnormal at `.full`.
     public static let maximumLength = 640
 
+    /// A number for an error message, not for output: the shortest round-trip digits
+    /// without exponent when that is short (≤ 24 characters), otherwise Swift's description
+    /// (`1e+300`); words for what is not finite, which only messages ever show.
+    public static func messageText(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
+        let plain = string(value, precision: .full)
+        return plain.count <= 24 ? plain : value.description
+    }
+
     /// The formatted string (convenience for tests and messages; the writers use `write`).
     public static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
         var bytes: [UInt8] = []

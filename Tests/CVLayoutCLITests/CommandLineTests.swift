@@ -208,6 +208,13 @@ struct CommandLineTests {
         #expect(engines.first?.hasPrefix("waterfall ") == true)
     }
 
+    @Test func theLastOfARepeatedFlagWinsAndHelpTakesAnEngine() {
+        #expect(run(arguments: ["waterfall", "--columns", "5", "--columns", "2"]).stdout
+                == run(arguments: ["waterfall", "--columns", "2"]).stdout)
+        #expect(run(arguments: ["--help", "ring"]).stdout == run(arguments: ["ring", "--help"]).stdout)
+        #expect(run(arguments: ["--help", "ring"]).stdoutText.hasPrefix("USAGE: cvlayout ring"))
+    }
+
     @Test func flagSyntaxes() throws {
         let a = run(arguments: ["ring", "--start-angle", "-45", "--item", "1:0"])
         let b = run(arguments: ["ring", "--start-angle=-45", "--item=1:0"])

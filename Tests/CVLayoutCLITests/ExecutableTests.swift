@@ -4,35 +4,14 @@ import Testing
 /// A few tests run the built `cvlayout` binary itself: real file descriptors, exit statuses,
 /// and pipes (swift-argument-parser's `AssertExecuteCommand`).
 struct ExecutableTests {
-    /// The binary beside the test bundle (`swift build --build-tests` builds both).
-    static let binary: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        // The test runner may sit inside the .xctest bundle's folders.
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("cvlayout")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/cvlayout")
-    }()
+    /// The binary beside the test bundle, or where `swift build` puts it.
+    static let binary: URL = builtCvlayout ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug/cvlayout")
 
-    /// Runs a shell command line with `$CVLAYOUT` set to the binary.
+    /// Runs a bash command line with `$CVLAYOUT` set to the binary.
     func shell(_ script: String) throws -> (stdout: String, stderr: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CVLAYOUT"] = Self.binary.path
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self), process.terminationStatus)
+        let result = try runProcess("/bin/bash", ["-c", script], environment: ["CVLAYOUT": Self.binary.path])
+        return (result.stdout, result.stderr, result.status)
     }
 
     @Test func binaryExists() {

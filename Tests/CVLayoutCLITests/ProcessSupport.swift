@@ -1,0 +1,32 @@
+import Foundation
+
+/// The built `cvlayout` beside the test bundle (`swift build --build-tests` builds both),
+/// or `nil` when it is not there.
+let builtCvlayout: URL? = {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // The test runner may sit inside the .xctest bundle's folders.
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("cvlayout")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory.deleteLastPathComponent()
+    }
+    return nil
+}()
+
+/// Runs `executable` with `arguments` and extra `environment` variables; returns its exit
+/// status and what it wrote to stdout and stderr.
+func runProcess(_ executable: String, _ arguments: [String],
+                environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
