@@ -78,7 +78,7 @@ extension CLIError {
             return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
                          + "(column width \(NumberFormat.string(columnWidth)))")
         case .supplementaryTooWide(let kind, let section, let width):
-            return .data("--\(kind)-insets: the \(kind) of section \(section) would be \(NumberFormat.string(width)) points wide")
+            return .data("--\(kind.rawValue)-insets: the \(kind.rawValue) of section \(section) would be \(NumberFormat.string(width)) points wide")
         case .nonFiniteLayout(let what):
             return .data("\(datasetName.map { $0 + ": " } ?? "")the layout's numbers are not finite (\(what)): "
                          + "sizes overflow when summed")

@@ -132,7 +132,7 @@ public struct CollectionLayout: Sendable {
             let element = elements[i]
             let what = element.category == .cell
                 ? "the frame of item \(element.indexPath)"
-                : "the \(element.kind ?? "element") of section \(element.indexPath.section)"
+                : "the \(element.kind?.rawValue ?? "element") of section \(element.indexPath.section)"
             throw LayoutError.nonFiniteLayout(what: what)
         }
         if let heartPath, !heartPath.isFinite {

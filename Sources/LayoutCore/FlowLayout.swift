@@ -146,7 +146,7 @@ public struct FlowLayout: Sendable {
             var headerIndex: Int? = nil
             if header > 0 {
                 headerIndex = elements.count
-                elements.append(.supplementaryView(ofKind: ElementKind.header, at: IndexPath(item: 0, section: s),
+                elements.append(.supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: s),
                                                    frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: header)))
                 v += header
             }
@@ -230,7 +230,7 @@ public struct FlowLayout: Sendable {
 
             let footer = footerLength(section)
             if footer > 0 {
-                elements.append(.supplementaryView(ofKind: ElementKind.footer, at: IndexPath(item: 0, section: s),
+                elements.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
                                                    frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: footer)))
                 v += footer
             }

@@ -29,12 +29,15 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// The supplementary view kinds the engines emit (`representedElementKind`).
-public enum ElementKind {
+/// The supplementary view kinds the engines emit (`representedElementKind`); the raw value
+/// is the string the output formats print. An enum rather than a `String` keeps
+/// `LayoutAttributes` a plain value: copying a million of them is a memory copy, with no
+/// reference counting.
+public enum ElementKind: String, Hashable, Sendable, CaseIterable {
     /// A section header (`UICollectionView.elementKindSectionHeader`).
-    public static let header = "header"
+    case header
     /// A section footer (`UICollectionView.elementKindSectionFooter`).
-    public static let footer = "footer"
+    case footer
 }
 
 /// Where and how one element is shown: UIKit's `UICollectionViewLayoutAttributes`.
@@ -46,8 +49,8 @@ public struct LayoutAttributes: Hashable, Sendable {
     public var indexPath: IndexPath
     /// `representedElementCategory`.
     public var category: ElementCategory
-    /// `representedElementKind`: `nil` for cells, `"header"` / `"footer"` for supplementary views.
-    public var kind: String?
+    /// `representedElementKind`: `nil` for cells, `.header` / `.footer` for supplementary views.
+    public var kind: ElementKind?
     /// Untransformed frame, points.
     public var frame: Rect
     /// Affine transform about the centre. Default identity.
@@ -67,13 +70,13 @@ public struct LayoutAttributes: Hashable, Sendable {
 
     /// Creates attributes for a supplementary view of `kind` at `indexPath`
     /// (`layoutAttributesForSupplementaryView(ofKind:with:)`).
-    public static func supplementaryView(ofKind kind: String, at indexPath: IndexPath,
+    public static func supplementaryView(ofKind kind: ElementKind, at indexPath: IndexPath,
                                          frame: Rect) -> LayoutAttributes {
         LayoutAttributes(indexPath: indexPath, category: .supplementaryView, kind: kind, frame: frame)
     }
 
     /// Memberwise initializer; see the properties for meaning and defaults.
-    public init(indexPath: IndexPath, category: ElementCategory, kind: String?, frame: Rect,
+    public init(indexPath: IndexPath, category: ElementCategory, kind: ElementKind?, frame: Rect,
                 transform: AffineTransform = .identity, alpha: Double = 1, zIndex: Int = 0,
                 isHidden: Bool = false) {
         self.indexPath = indexPath

@@ -12,7 +12,7 @@ public enum LayoutError: Error, Equatable, Sendable {
     /// The columns of a waterfall section leave no positive width: `columnWidth ≤ 0`.
     case columnsDoNotFit(section: Int?, columns: Int, columnWidth: Double, availableWidth: Double)
     /// A header or footer would have a negative width after its insets.
-    case supplementaryTooWide(kind: String, section: Int, width: Double)
+    case supplementaryTooWide(kind: ElementKind, section: Int, width: Double)
     /// The computed layout holds a number that is not finite (sizes that overflow when summed).
     case nonFiniteLayout(what: String)
     /// More elements than the 10,000,000 SPEC section 5 allows.

@@ -202,7 +202,7 @@ public struct LayoutTransition: Sendable {
 
         struct Key: Hashable {
             var category: ElementCategory
-            var kind: String?
+            var kind: ElementKind?
             var indexPath: IndexPath
         }
         var fromPositions: [Key: Int] = [:]

@@ -145,10 +145,10 @@ public struct WaterfallLayout: Sendable {
                 let frame = Rect(x: headerInset.left, y: top,
                                  width: width - headerInset.left - headerInset.right, height: header)
                 guard frame.width >= 0 else {
-                    throw LayoutError.supplementaryTooWide(kind: ElementKind.header, section: s,
+                    throw LayoutError.supplementaryTooWide(kind: .header, section: s,
                                                            width: frame.width)
                 }
-                elements.append(.supplementaryView(ofKind: ElementKind.header,
+                elements.append(.supplementaryView(ofKind: .header,
                                                    at: IndexPath(item: 0, section: s), frame: frame))
                 top += header + headerInset.bottom
             }
@@ -215,10 +215,10 @@ public struct WaterfallLayout: Sendable {
                 let frame = Rect(x: footerInset.left, y: top,
                                  width: width - footerInset.left - footerInset.right, height: footer)
                 guard frame.width >= 0 else {
-                    throw LayoutError.supplementaryTooWide(kind: ElementKind.footer, section: s,
+                    throw LayoutError.supplementaryTooWide(kind: .footer, section: s,
                                                            width: frame.width)
                 }
-                elements.append(.supplementaryView(ofKind: ElementKind.footer,
+                elements.append(.supplementaryView(ofKind: .footer,
                                                    at: IndexPath(item: 0, section: s), frame: frame))
                 top += footer + footerInset.bottom
             }

@@ -39,7 +39,7 @@ public enum CSVLayoutWriter {
         case .decorationView: out.append("decorationView")
         }
         out.append(byte: comma)
-        if let kind = e.kind { appendCSVField(kind, to: out) }
+        if let kind = e.kind { appendCSVField(kind.rawValue, to: out) }
         let f = e.frame, t = e.transform
         out.append(byte: comma); out.append(number: f.minX)
         out.append(byte: comma); out.append(number: f.minY)

@@ -61,7 +61,7 @@ public enum JSONLayoutWriter {
         }
         if let kind = e.kind {
             out.append(",\"kind\":")
-            appendJSONString(kind, to: out)
+            appendJSONString(kind.rawValue, to: out)
         }
         out.append(",\"frame\":{\"x\":")
         out.append(number: e.frame.minX)

@@ -119,7 +119,7 @@ public enum SVGLayoutWriter {
             if e.category == .cell {
                 out.append(integer: e.indexPath.item)
             } else {
-                appendXMLText(e.kind ?? e.category.rawValue, to: out)
+                appendXMLText(e.kind?.rawValue ?? e.category.rawValue, to: out)
                 out.append(" ")
                 out.append(integer: e.indexPath.section)
             }

@@ -234,7 +234,7 @@ public enum TransitionSVGWriter {
             if b.category == .cell {
                 out.append(integer: number.item)
             } else {
-                appendXMLText(b.kind ?? b.category.rawValue, to: out)
+                appendXMLText(b.kind?.rawValue ?? b.category.rawValue, to: out)
                 out.append(" ")
                 out.append(integer: number.section)
             }
