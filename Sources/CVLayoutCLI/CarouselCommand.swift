@@ -22,18 +22,22 @@ let carouselEngine = EngineDescriptor(
     ],
     schema: .items,
     defaultCount: 10,
-    layout: { input in
-        let o = input.options
-        var layout = CarouselLayout()
-        layout.itemSize = try o.size("item-size", default: layout.itemSize)
-        layout.minimumLineSpacing = try o.number("spacing", default: layout.minimumLineSpacing)
-        layout.scrollDirection = try o.choice("scroll-direction", default: layout.scrollDirection)
-        layout.standardItemAlpha = try o.number("standard-alpha", default: layout.standardItemAlpha)
-        layout.standardItemScale = try o.number("standard-scale", default: layout.standardItemScale)
-        return try layout.layout(items: singleSectionItems(input, engine: "carousel"), bounds: input.bounds,
-                                 contentOffset: input.contentOffset)
-    },
+    layout: { input in try CollectionLayout.collecting { try carouselLayout(input, into: &$0) } },
+    stream: { input, sink in try carouselLayout(input, into: &sink) },
     targetContentOffset: { layout, proposed, velocity in
         CarouselLayout.targetContentOffset(in: layout, proposed: proposed, velocity: velocity)
     }
 )
+
+/// The carousel engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func carouselLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = CarouselLayout()
+    layout.itemSize = try o.size("item-size", default: layout.itemSize)
+    layout.minimumLineSpacing = try o.number("spacing", default: layout.minimumLineSpacing)
+    layout.scrollDirection = try o.choice("scroll-direction", default: layout.scrollDirection)
+    layout.standardItemAlpha = try o.number("standard-alpha", default: layout.standardItemAlpha)
+    layout.standardItemScale = try o.number("standard-scale", default: layout.standardItemScale)
+    return try layout.layout(items: singleSectionItems(input, engine: "carousel"), bounds: input.bounds,
+                             contentOffset: input.contentOffset, into: &sink)
+}

@@ -21,15 +21,19 @@ let circleEngine = EngineDescriptor(
     ],
     schema: .items,
     defaultCount: 8,
-    layout: { input in
-        let o = input.options
-        var layout = CircleLayout()
-        layout.radius = try o.number("radius", default: layout.radius)
-        layout.itemSize = try o.size("item-size", default: layout.itemSize)
-        layout.startAngle = try o.number("start-angle", default: layout.startAngle)
-        layout.direction = try o.choice("direction", default: layout.direction)
-        layout.centersSingleItem = try o.flag("center-single")
-        return try layout.layout(items: singleSectionItems(input, engine: "circle"), bounds: input.bounds,
-                                 contentOffset: input.contentOffset)
-    }
+    layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
+    stream: { input, sink in try circleLayout(input, into: &sink) }
 )
+
+/// The circle engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func circleLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = CircleLayout()
+    layout.radius = try o.number("radius", default: layout.radius)
+    layout.itemSize = try o.size("item-size", default: layout.itemSize)
+    layout.startAngle = try o.number("start-angle", default: layout.startAngle)
+    layout.direction = try o.choice("direction", default: layout.direction)
+    layout.centersSingleItem = try o.flag("center-single")
+    return try layout.layout(items: singleSectionItems(input, engine: "circle"), bounds: input.bounds,
+                             contentOffset: input.contentOffset, into: &sink)
+}

@@ -117,10 +117,20 @@ struct LayoutJob {
     let format: OutputFormat
     /// Precision, labels, query rect.
     let outputOptions: OutputOptions
+    /// When the elements are streamed (`layout.elements` is empty): the engine's input, to
+    /// run it again while writing, and the pixel-snapping scale.
+    private let streamed: (input: EngineInput, scale: Double?)?
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out.
+    ///
+    /// A whole layout written as JSON or CSV by an engine that can stream is not kept: the
+    /// engine runs once here, its elements checked block by block (and pixel-snapped first,
+    /// as they will be written) and dropped, and runs again in `write`, its elements
+    /// formatted as they come. So nothing is written when a number is not finite, and memory
+    /// stays at one block whatever the element count. `streaming: false` always keeps the
+    /// elements (`cvlayout transition` reads them).
     /// - Throws: `CLIError` with the status SPEC section 3 gives.
-    init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO) throws {
+    init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
         var options = parsed.options
         self.descriptor = descriptor
@@ -183,19 +193,31 @@ struct LayoutJob {
         self.outputOptions = outputOptions
 
         // The layout.
+        let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
+                                contentOffset: offset, count: count, seed: seed)
         var layout: CollectionLayout
+        let stream = streaming && format.canStream && rect == nil && item == nil && target == nil
+            ? descriptor.stream : nil
         do {
-            layout = try descriptor.layout(EngineInput(options: options, dataset: dataset, bounds: bounds,
-                                                       contentOffset: offset, count: count, seed: seed))
-            if let scale { layout.snapToPixels(scale: scale) }
-            if let target {
-                layout.targetContentOffset = descriptor.targetContentOffset?(layout, target, velocity) ?? target
+            if let stream {
+                let check = StreamedCheck(scale: scale)
+                var blocks = ElementBlocks(blockSize: streamBlockSize) { check.inspect($0) }
+                layout = try stream(input, &blocks)
+                blocks.finish()
+                try layout.validateFinite(streamedElement: check.firstNonFinite)
+            } else {
+                layout = try descriptor.layout(input)
+                if let scale { layout.snapToPixels(scale: scale) }
+                if let target {
+                    layout.targetContentOffset = descriptor.targetContentOffset?(layout, target, velocity) ?? target
+                }
+                try layout.validateFinite()
             }
-            try layout.validateFinite()
         } catch let error as LayoutError {
             throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
         }
         self.layout = layout
+        streamed = stream == nil ? nil : (input, scale)
 
         // The query.
         if let rect {
@@ -215,12 +237,56 @@ struct LayoutJob {
     func write(io: CommandIO) throws {
         if let path = try options.text("output") {
             try OutputFile.write(to: path) { sink in
-                let buffer = OutputBuffer(precision: outputOptions.precision, sink: sink)
-                try format.write(layout, selection: selection, options: outputOptions, to: buffer)
+                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: sink))
             }
         } else {
-            let buffer = OutputBuffer(precision: outputOptions.precision, sink: io.stdout)
-            try format.write(layout, selection: selection, options: outputOptions, to: buffer)
+            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: io.stdout))
+        }
+    }
+
+    /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
+    func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
+        guard let streamed, let stream = descriptor.stream, format.canStream else {
+            return try format.write(layout, selection: selection, options: outputOptions, to: buffer)
+        }
+        try format.write(layout, streaming: { deliver in
+            var blocks = ElementBlocks(blockSize: streamBlockSize) { block in
+                guard let scale = streamed.scale else { return deliver(block) }
+                let snapped = block.map { element in
+                    var element = element
+                    element.frame = CollectionLayout.snapped(element.frame, scale: scale)
+                    return element
+                }
+                snapped.withUnsafeBufferPointer { deliver($0) }
+            }
+            _ = try stream(streamed.input, &blocks)
+            blocks.finish()
+        }, options: outputOptions, to: buffer)
+    }
+}
+
+/// Elements per streamed block: two 8,192-element formatting blocks per core, at least 16,384
+/// (about 2 MB of attributes).
+private let streamBlockSize = 8_192 * max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+/// The first pass over streamed elements: each one snapped as it will be written, then
+/// checked; the first that is not finite is kept for the error message.
+private final class StreamedCheck {
+    let scale: Double?
+    private(set) var firstNonFinite: LayoutAttributes?
+
+    init(scale: Double?) {
+        self.scale = scale
+    }
+
+    func inspect(_ block: UnsafeBufferPointer<LayoutAttributes>) {
+        guard firstNonFinite == nil else { return }
+        for var element in block {
+            if let scale { element.frame = CollectionLayout.snapped(element.frame, scale: scale) }
+            if !element.isFinite {
+                firstNonFinite = element
+                return
+            }
         }
     }
 }

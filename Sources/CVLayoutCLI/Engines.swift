@@ -35,6 +35,10 @@ struct EngineDescriptor: Sendable {
     let defaultCount: Int
     /// Computes the layout.
     let layout: @Sendable (EngineInput) throws -> CollectionLayout
+    /// Computes the same layout with its elements sent to `sink` instead of kept (the result's
+    /// `elements` is empty), for the streaming writers; `nil` for an engine that must see all
+    /// its elements before it is done (flow pins headers after laying out their sections).
+    var stream: (@Sendable (EngineInput, inout ElementBlocks) throws -> CollectionLayout)? = nil
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
     /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
     /// offset unchanged.

@@ -27,7 +27,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv ? .csv : .json
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
-    try format.write(job.layout, selection: job.selection, options: job.outputOptions, to: buffer)
+    try job.write(format, to: buffer)
     let actual: LayoutDocument
     do {
         actual = try LayoutReader.read(Data(buffer.bytes), format: format == .csv ? .csv : .json)

@@ -17,19 +17,23 @@ let lineEngine = EngineDescriptor(
     ],
     schema: .items,
     defaultCount: 20,
-    layout: { input in
-        let o = input.options
-        var layout = LineLayout()
-        layout.itemSize = try o.size("item-size", default: layout.itemSize)
-        layout.minimumLineSpacing = try o.number("spacing", default: layout.minimumLineSpacing)
-        layout.minimumScale = try o.number("min-scale", default: layout.minimumScale)
-        return try layout.layout(items: singleSectionItems(input, engine: "line"), bounds: input.bounds,
-                                 contentOffset: input.contentOffset)
-    },
+    layout: { input in try CollectionLayout.collecting { try lineLayout(input, into: &$0) } },
+    stream: { input, sink in try lineLayout(input, into: &sink) },
     targetContentOffset: { layout, proposed, velocity in
         LineLayout.targetContentOffset(in: layout, proposed: proposed, velocity: velocity)
     }
 )
+
+/// The line engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func lineLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = LineLayout()
+    layout.itemSize = try o.size("item-size", default: layout.itemSize)
+    layout.minimumLineSpacing = try o.number("spacing", default: layout.minimumLineSpacing)
+    layout.minimumScale = try o.number("min-scale", default: layout.minimumScale)
+    return try layout.layout(items: singleSectionItems(input, engine: "line"), bounds: input.bounds,
+                             contentOffset: input.contentOffset, into: &sink)
+}
 
 // MARK: - Shared by line, carousel, stack and circle
 

@@ -30,67 +30,76 @@ let ringEngine = EngineDescriptor(
     ],
     schema: .ringCounts,
     defaultCount: 4,
-    layout: { input in
-        let o = input.options
-        var layout = RingLayout()
-        layout.radius = try o.number("radius", default: layout.radius)
-        layout.ringSpacing = try o.number("ring-spacing", default: layout.ringSpacing)
-        layout.ringSpacingGrowth = try o.number("ring-spacing-growth", default: layout.ringSpacingGrowth)
-        layout.itemSize = try o.number("item-size", default: layout.itemSize)
-        layout.shrink = try o.number("shrink", default: layout.shrink)
-        layout.startAngle = try o.number("start-angle", default: layout.startAngle)
-        layout.direction = try o.choice("direction", default: layout.direction)
-        let style: HeartStyle = try o.choice("heart-style", default: .seed)
-        let from = try o.indexPath("heart-from")
-        let to = try o.indexPath("heart-to") ?? IndexPath(item: 0, section: 0)
-        if style == .seed && to != IndexPath(item: 0, section: 0) {
-            throw CLIError.usage("--heart-to \(to): the seed style always ends at the centre, 0:0", engine: "ring")
-        }
-        let noHeart = try o.flag("no-heart")
-        let sampleCount = try heartSampleCount(o, noHeart: noHeart)
-
-        let counts: [Int]
-        if let dataset = input.dataset {
-            counts = dataset.sections.map(\.items.count)
-        } else {
-            // The seed's rings: 1 in the centre, then 6·s.
-            counts = (0..<input.count).map { $0 == 0 ? 1 : 6 * $0 }
-        }
-        var result = try layout.layout(ringCounts: counts, bounds: input.bounds)
-        result.contentOffset = input.contentOffset
-        if !noHeart && style == .smooth {
-            result.heartPath = try smoothHeartPath(from: from, to: to, in: result)
-        } else if !noHeart {
-            if let from {
-                guard let path = HeartPath.seed(from: from, in: result) else {
-                    throw CLIError.usage("--heart-from \(from): no such item (index path out of range: \(describeItems(result))",
-                                         engine: "ring")
-                }
-                result.heartPath = path
-            } else if let start = HeartPath.defaultStart(in: result) {
-                result.heartPath = HeartPath.seed(from: start, in: result)
-            }
-        }
-        if let sampleCount {
-            result.heartSamples = result.heartPath?.samples(count: sampleCount) ?? []
-        }
-        return result
-    }
+    layout: { input in try CollectionLayout.collecting { try ringLayout(input, into: &$0) } },
+    stream: { input, sink in try ringLayout(input, into: &sink) }
 )
+
+/// The ring engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func ringLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = RingLayout()
+    layout.radius = try o.number("radius", default: layout.radius)
+    layout.ringSpacing = try o.number("ring-spacing", default: layout.ringSpacing)
+    layout.ringSpacingGrowth = try o.number("ring-spacing-growth", default: layout.ringSpacingGrowth)
+    layout.itemSize = try o.number("item-size", default: layout.itemSize)
+    layout.shrink = try o.number("shrink", default: layout.shrink)
+    layout.startAngle = try o.number("start-angle", default: layout.startAngle)
+    layout.direction = try o.choice("direction", default: layout.direction)
+    let style: HeartStyle = try o.choice("heart-style", default: .seed)
+    let from = try o.indexPath("heart-from")
+    let to = try o.indexPath("heart-to") ?? IndexPath(item: 0, section: 0)
+    if style == .seed && to != IndexPath(item: 0, section: 0) {
+        throw CLIError.usage("--heart-to \(to): the seed style always ends at the centre, 0:0", engine: "ring")
+    }
+    let noHeart = try o.flag("no-heart")
+    let sampleCount = try heartSampleCount(o, noHeart: noHeart)
+
+    let counts: [Int]
+    if let dataset = input.dataset {
+        counts = dataset.sections.map(\.items.count)
+    } else {
+        // The seed's rings: 1 in the centre, then 6·s.
+        counts = (0..<input.count).map { $0 == 0 ? 1 : 6 * $0 }
+    }
+    var result = try layout.layout(ringCounts: counts, bounds: input.bounds, into: &sink)
+    result.contentOffset = input.contentOffset
+    // The heart path reads the cells computed afresh, so it is the same whether the elements
+    // were kept or streamed.
+    let geometry = RingGeometry(layout: layout, ringCounts: counts, bounds: input.bounds)
+    if !noHeart && style == .smooth {
+        result.heartPath = try smoothHeartPath(from: from, to: to, in: geometry, describing: result)
+    } else if !noHeart {
+        if let from {
+            guard let path = HeartPath.seed(from: from, in: geometry) else {
+                throw CLIError.usage("--heart-from \(from): no such item (index path out of range: \(describeItems(result))",
+                                     engine: "ring")
+            }
+            result.heartPath = path
+        } else if let start = HeartPath.defaultStart(in: geometry) {
+            result.heartPath = HeartPath.seed(from: start, in: geometry)
+        }
+    }
+    if let sampleCount {
+        result.heartSamples = result.heartPath?.samples(count: sampleCount) ?? []
+    }
+    return result
+}
 
 // MARK: - Smooth style and samples
 
 /// `--heart-style smooth`: the path from `--heart-from` (default: item 0 of the outermost
-/// non-empty ring) to `--heart-to`; `nil` when there is no default start.
+/// non-empty ring) to `--heart-to`; `nil` when there is no default start. `summary` names
+/// the rings' sizes in errors.
 /// - Throws: `CLIError` (usage) for an index path out of range.
-private func smoothHeartPath(from: IndexPath?, to: IndexPath, in layout: CollectionLayout) throws -> HeartPath? {
+private func smoothHeartPath(from: IndexPath?, to: IndexPath, in layout: RingGeometry,
+                             describing summary: CollectionLayout) throws -> HeartPath? {
     guard let start = from ?? HeartPath.defaultStart(in: layout) else { return nil }
     if layout.layoutAttributesForItem(at: start) == nil {
-        throw CLIError.usage("--heart-from \(start): no such item (index path out of range: \(describeItems(layout))",
+        throw CLIError.usage("--heart-from \(start): no such item (index path out of range: \(describeItems(summary))",
                              engine: "ring")
     }
     guard let path = HeartPath.smooth(from: start, to: to, in: layout) else {
-        throw CLIError.usage("--heart-to \(to): no such item (index path out of range: \(describeItems(layout))",
+        throw CLIError.usage("--heart-to \(to): no such item (index path out of range: \(describeItems(summary))",
                              engine: "ring")
     }
     return path

@@ -17,19 +17,23 @@ let stackEngine = EngineDescriptor(
     ],
     schema: .items,
     defaultCount: 8,
-    layout: { input in
-        let o = input.options
-        var layout = StackLayout()
-        layout.itemSize = try o.size("item-size", default: layout.itemSize)
-        if let text = try o.text("angles") {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            let angles = text.isEmpty ? [] : parts.map { ValueSyntax.number(String($0)) }
-            guard angles.allSatisfy({ $0 != nil }) else {
-                throw o.malformed("angles", o.values["angles"]!, expected: "comma-separated degrees")
-            }
-            layout.angles = angles.map { $0! }
-        }
-        return try layout.layout(items: singleSectionItems(input, engine: "stack"), bounds: input.bounds,
-                                 contentOffset: input.contentOffset)
-    }
+    layout: { input in try CollectionLayout.collecting { try stackLayout(input, into: &$0) } },
+    stream: { input, sink in try stackLayout(input, into: &sink) }
 )
+
+/// The stack engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func stackLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = StackLayout()
+    layout.itemSize = try o.size("item-size", default: layout.itemSize)
+    if let text = try o.text("angles") {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let angles = text.isEmpty ? [] : parts.map { ValueSyntax.number(String($0)) }
+        guard angles.allSatisfy({ $0 != nil }) else {
+            throw o.malformed("angles", o.values["angles"]!, expected: "comma-separated degrees")
+        }
+        layout.angles = angles.map { $0! }
+    }
+    return try layout.layout(items: singleSectionItems(input, engine: "stack"), bounds: input.bounds,
+                             contentOffset: input.contentOffset, into: &sink)
+}

@@ -73,9 +73,9 @@ private struct TransitionRun {
         // The DATASET applies to both sides, but a side that names its own wins.
         let tail = dataset.map { ["--", $0] } ?? []
         let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + (fromHasDataset ? [] : tail),
-                                 io: sideIO).layout
+                                 io: sideIO, streaming: false).layout
         let to = try LayoutJob(descriptor: toEngine, arguments: shared + update + toWords + (toHasDataset ? [] : tail),
-                               io: sideIO).layout
+                               io: sideIO, streaming: false).layout
 
         var plan: BatchUpdatePlan? = nil
         if let updates = try ItemUpdates.parse(options) {

@@ -28,31 +28,35 @@ let waterfallEngine = EngineDescriptor(
     ],
     schema: .items,
     defaultCount: 50,
-    layout: { input in
-        let o = input.options
-        var layout = WaterfallLayout()
-        layout.columnCount = try o.integer("columns", default: layout.columnCount)
-        layout.minimumColumnSpacing = try o.number("column-spacing", default: layout.minimumColumnSpacing)
-        layout.minimumInteritemSpacing = try o.number("item-spacing", default: layout.minimumInteritemSpacing)
-        layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
-        layout.order = try o.choice("order", default: layout.order)
-        layout.tolerance = try o.number("tolerance", default: layout.tolerance)
-        layout.headerHeight = try o.number("header-height", default: layout.headerHeight)
-        layout.footerHeight = try o.number("footer-height", default: layout.footerHeight)
-        layout.headerInset = try o.insets("header-insets", default: layout.headerInset)
-        layout.footerInset = try o.insets("footer-insets", default: layout.footerInset)
-        layout.minimumContentHeight = try o.number("min-content-height", default: layout.minimumContentHeight)
-        layout.itemHeight = try o.number("item-height", default: layout.itemHeight)
-
-        let sections: [WaterfallSection]
-        if let dataset = input.dataset {
-            sections = dataset.sections.map {
-                WaterfallSection(items: $0.items, columnCount: $0.columns, sectionInset: $0.insets,
-                                 headerHeight: $0.header, footerHeight: $0.footer)
-            }
-        } else {
-            sections = [WaterfallSection(items: .heights(embeddedHeights(count: input.count, seed: input.seed)))]
-        }
-        return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset)
-    }
+    layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
+    stream: { input, sink in try waterfallLayout(input, into: &sink) }
 )
+
+/// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = WaterfallLayout()
+    layout.columnCount = try o.integer("columns", default: layout.columnCount)
+    layout.minimumColumnSpacing = try o.number("column-spacing", default: layout.minimumColumnSpacing)
+    layout.minimumInteritemSpacing = try o.number("item-spacing", default: layout.minimumInteritemSpacing)
+    layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
+    layout.order = try o.choice("order", default: layout.order)
+    layout.tolerance = try o.number("tolerance", default: layout.tolerance)
+    layout.headerHeight = try o.number("header-height", default: layout.headerHeight)
+    layout.footerHeight = try o.number("footer-height", default: layout.footerHeight)
+    layout.headerInset = try o.insets("header-insets", default: layout.headerInset)
+    layout.footerInset = try o.insets("footer-insets", default: layout.footerInset)
+    layout.minimumContentHeight = try o.number("min-content-height", default: layout.minimumContentHeight)
+    layout.itemHeight = try o.number("item-height", default: layout.itemHeight)
+
+    let sections: [WaterfallSection]
+    if let dataset = input.dataset {
+        sections = dataset.sections.map {
+            WaterfallSection(items: $0.items, columnCount: $0.columns, sectionInset: $0.insets,
+                             headerHeight: $0.header, footerHeight: $0.footer)
+        }
+    } else {
+        sections = [WaterfallSection(items: .heights(embeddedHeights(count: input.count, seed: input.seed)))]
+    }
+    return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+}

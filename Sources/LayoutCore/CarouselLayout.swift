@@ -46,14 +46,25 @@ public struct CarouselLayout: Sendable {
     ///   scale; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try validate(items: items, bounds: bounds)
         let vertical = scrollDirection == .vertical
         let n = items.count
         let viewLength = vertical ? bounds.height : bounds.width
         let crossCenter = (vertical ? bounds.width : bounds.height) / 2
         let offset = vertical ? contentOffset.y : contentOffset.x
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(n)
+        sink.prepare(count: n)
         var position = 0.0, lastLength = vertical ? itemSize.height : itemSize.width
         for i in 0..<n {
             let size = try items.size(at: i, default: itemSize)
@@ -66,7 +77,7 @@ public struct CarouselLayout: Sendable {
                                    maxDistance: length + minimumLineSpacing)
             let alpha = ratio * (1 - standardItemAlpha) + standardItemAlpha
             let scale = ratio * (1 - standardItemScale) + standardItemScale
-            elements.append(LayoutAttributes(indexPath: IndexPath(item: i, section: 0), category: .cell, kind: nil,
+            sink.append(LayoutAttributes(indexPath: IndexPath(item: i, section: 0), category: .cell, kind: nil,
                                              frame: frame, transform: AffineTransform(scaleX: scale, y: scale),
                                              alpha: alpha, zIndex: alpha.isFinite ? Int(alpha * 10) : 0))
             position += length + minimumLineSpacing
@@ -78,7 +89,7 @@ public struct CarouselLayout: Sendable {
         let contentSize = vertical ? Size(width: bounds.width, height: max(0, contentLength))
             : Size(width: max(0, contentLength), height: bounds.height)
         return CollectionLayout(engine: "carousel", bounds: bounds, contentOffset: contentOffset,
-                                contentSize: contentSize, elements: elements, cellRanges: [(start: 0, count: n)],
+                                contentSize: contentSize, elements: [], cellRanges: [(start: 0, count: n)],
                                 scrollDirection: scrollDirection)
     }
 

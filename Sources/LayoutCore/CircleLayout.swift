@@ -35,6 +35,18 @@ public struct CircleLayout: Sendable {
     ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
                                      "item-size": itemSize.width, "item-size": itemSize.height])
         guard startAngle.isFinite else {
@@ -43,19 +55,18 @@ public struct CircleLayout: Sendable {
         }
         let n = items.count
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(n)
+        sink.prepare(count: n)
         for i in 0..<n {
             var c = center
             if !(n == 1 && centersSingleItem) {
                 let (sin, cos) = sinCos(degrees: angle(ofItem: i, count: n))
                 c = Point(x: center.x + radius * cos, y: center.y + radius * sin)
             }
-            elements.append(.cell(IndexPath(item: i, section: 0),
+            sink.append(.cell(IndexPath(item: i, section: 0),
                                   frame: Rect(center: c, size: try items.size(at: i, default: itemSize))))
         }
         return CollectionLayout(engine: "circle", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
-                                elements: elements, cellRanges: [(start: 0, count: n)])
+                                elements: [], cellRanges: [(start: 0, count: n)])
     }
 
     /// The angle of item `i` of `count`, degrees: `startAngle ± 360·i/count`.

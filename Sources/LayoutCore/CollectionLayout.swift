@@ -20,7 +20,7 @@ public struct CollectionLayout: Sendable {
     /// `collectionViewContentSize`.
     public var contentSize: Size
     /// Every element, in element order.
-    public private(set) var elements: [LayoutAttributes]
+    public internal(set) var elements: [LayoutAttributes]
     /// The axis rect queries index along (the scroll direction).
     public var scrollDirection: ScrollDirection
     /// The ring layout's heart path, when there is one (SPEC section 7).
@@ -51,6 +51,19 @@ public struct CollectionLayout: Sendable {
         self.elements = elements
         self.cellRanges = cellRanges
         self.scrollDirection = scrollDirection
+    }
+
+    /// Runs an engine's sink-taking `layout(…, into:)` with an array and returns its layout
+    /// holding the collected elements.
+    ///
+    /// ```
+    /// let layout = try CollectionLayout.collecting { try RingLayout().layout(ringCounts: [1, 6], bounds: size, into: &$0) }
+    /// ```
+    public static func collecting(_ body: (inout [LayoutAttributes]) throws -> CollectionLayout) rethrows -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var layout = try body(&elements)
+        layout.elements = elements
+        return layout
     }
 
     /// Number of sections.
@@ -109,32 +122,47 @@ public struct CollectionLayout: Sendable {
     /// - Complexity: O(n).
     public mutating func snapToPixels(scale: Double) {
         precondition(scale > 0 && scale.isFinite, "scale must be finite and > 0")
+        for i in elements.indices {
+            elements[i].frame = Self.snapped(elements[i].frame, scale: scale)
+        }
+        index = nil
+    }
+
+    /// `frame` with each edge rounded to the nearest 1/`scale` point (halves away from zero,
+    /// `-0` as `0`), as `snapToPixels(scale:)` rounds every element; for streamed elements.
+    @inline(__always)
+    public static func snapped(_ frame: Rect, scale: Double) -> Rect {
         func snap(_ v: Double) -> Double {
             let s = (v * scale).rounded(.toNearestOrAwayFromZero) / scale
             return s == 0 ? 0 : s
         }
-        for i in elements.indices {
-            let f = elements[i].frame
-            elements[i].frame = Rect(minX: snap(f.minX), minY: snap(f.minY),
-                                     maxX: snap(f.maxX), maxY: snap(f.maxY))
-        }
-        index = nil
+        return Rect(minX: snap(frame.minX), minY: snap(frame.minY), maxX: snap(frame.maxX), maxY: snap(frame.maxY))
     }
 
     /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element and the
     /// heart path hold only finite numbers. - Complexity: O(n).
     public func validateFinite() throws {
+        try validateFinite(streamedElement: nil)
+    }
+
+    /// `validateFinite()` for a layout whose elements were streamed rather than kept:
+    /// `firstNonFinite` is the first streamed element that was not finite, if any. The checks
+    /// and messages are those of `validateFinite()`, in the same order.
+    public func validateFinite(streamedElement firstNonFinite: LayoutAttributes?) throws {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(what: "contentSize")
         }
-        // Indices, so that each element is read in place rather than copied.
-        for i in elements.indices where !elements[i].isFinite {
-            let element = elements[i]
+        func fail(_ element: LayoutAttributes) -> LayoutError {
             let what = element.category == .cell
                 ? "the frame of item \(element.indexPath)"
                 : "the \(element.kind?.rawValue ?? "element") of section \(element.indexPath.section)"
-            throw LayoutError.nonFiniteLayout(what: what)
+            return LayoutError.nonFiniteLayout(what: what)
         }
+        // Indices, so that each element is read in place rather than copied.
+        for i in elements.indices where !elements[i].isFinite {
+            throw fail(elements[i])
+        }
+        if let firstNonFinite { throw fail(firstNonFinite) }
         if let heartPath, !heartPath.isFinite {
             throw LayoutError.nonFiniteLayout(what: "the heart path")
         }

@@ -58,7 +58,7 @@ public struct HeartPath: Hashable, Sendable {
 
     /// The default start avatar: item 0 of the outermost non-empty ring beyond ring 0, or
     /// `nil` when no ring beyond ring 0 has items (then there is no heart path).
-    public static func defaultStart(in layout: CollectionLayout) -> IndexPath? {
+    public static func defaultStart(in layout: some ItemGeometry) -> IndexPath? {
         var s = layout.numberOfSections - 1
         while s >= 1 {
             if layout.numberOfItems(inSection: s) > 0 { return IndexPath(item: 0, section: s) }
@@ -81,7 +81,7 @@ public struct HeartPath: Hashable, Sendable {
     ///
     /// - Returns: `nil` when `from` is not an item of `layout`.
     /// - Complexity: O(items in the rings crossed).
-    public static func seed(from: IndexPath, in layout: CollectionLayout) -> HeartPath? {
+    public static func seed(from: IndexPath, in layout: some ItemGeometry) -> HeartPath? {
         guard let startAttributes = layout.layoutAttributesForItem(at: from) else { return nil }
         let start = startAttributes.center
         let centre = layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 0))?.center
@@ -126,3 +126,19 @@ public struct HeartPath: Hashable, Sendable {
                          start: start, segments: [segment])
     }
 }
+
+/// What the heart path reads of a layout: its bounds, its sections' item counts and the
+/// attributes of single items. `CollectionLayout` answers from its elements;
+/// `RingGeometry` computes them, for a ring layout whose elements were streamed and not kept.
+public protocol ItemGeometry {
+    /// The collection view's bounds size, points.
+    var bounds: Size { get }
+    /// Number of sections (rings).
+    var numberOfSections: Int { get }
+    /// Number of cells in `section` (0 when it does not exist).
+    func numberOfItems(inSection section: Int) -> Int
+    /// The cell at `indexPath`, or `nil` when out of range.
+    func layoutAttributesForItem(at indexPath: IndexPath) -> LayoutAttributes?
+}
+
+extension CollectionLayout: ItemGeometry {}

@@ -39,12 +39,24 @@ public struct LineLayout: Sendable {
     ///   bounds, or a non-finite minimum scale; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds)
         let n = items.count
         let w = bounds.width, visibleCenter = contentOffset.x + bounds.width / 2
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(n)
+        sink.prepare(count: n)
         var x = 0.0
+        var last: Rect? = nil
         for i in 0..<n {
             let size = try items.size(at: i, default: itemSize)
             if i == 0 { x = (w - size.width) / 2 }
@@ -54,18 +66,19 @@ public struct LineLayout: Sendable {
             let scale = Self.scale(distance: abs(attributes.center.x - visibleCenter), width: w,
                                    minimumScale: minimumScale)
             attributes.transform = AffineTransform(scaleX: scale, y: scale)
-            elements.append(attributes)
+            sink.append(attributes)
+            last = attributes.frame
             x += size.width + minimumLineSpacing
         }
         let contentWidth: Double
-        if let last = elements.last {
-            contentWidth = last.frame.maxX + (w - last.frame.width) / 2
+        if let last {
+            contentWidth = last.maxX + (w - last.width) / 2
         } else {
             contentWidth = w - itemSize.width
         }
         return CollectionLayout(engine: "line", bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: max(0, contentWidth), height: bounds.height),
-                                elements: elements, cellRanges: [(start: 0, count: n)],
+                                elements: [], cellRanges: [(start: 0, count: n)],
                                 scrollDirection: .horizontal)
     }
 

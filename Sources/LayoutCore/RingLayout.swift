@@ -44,30 +44,48 @@ public struct RingLayout: Sendable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
     /// - Complexity: O(total items).
     public func layout(ringCounts: [Int], bounds: Size) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(ringCounts: ringCounts, bounds: bounds, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(ringCounts:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    public func layout<Sink: LayoutAttributesSink>(ringCounts: [Int], bounds: Size,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, ringCounts: ringCounts)
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(ringCounts.reduce(0, +))
+        sink.prepare(count: ringCounts.reduce(0, +))
         var cellRanges: [(start: Int, count: Int)] = []
         cellRanges.reserveCapacity(ringCounts.count)
         for (s, count) in ringCounts.enumerated() {
-            cellRanges.append((start: elements.count, count: count))
+            cellRanges.append((start: sink.count, count: count))
             let side = itemSide(ring: s)
-            let size = Size(width: side, height: side)
             let r = ringRadius(ring: s)
             for i in 0..<count {
-                let c: Point
-                if s == 0 {
-                    c = center
-                } else {
-                    let (sin, cos) = sinCos(degrees: startAngle + direction.sign * 360 * Double(i) / Double(count))
-                    c = Point(x: center.x + r * cos, y: center.y + r * sin)
-                }
-                elements.append(.cell(IndexPath(item: i, section: s), frame: Rect(center: c, size: size)))
+                sink.append(cell(item: i, ring: s, count: count, center: center, radius: r, side: side))
             }
         }
         return CollectionLayout(engine: "ring", bounds: bounds, contentSize: bounds,
-                                elements: elements, cellRanges: cellRanges)
+                                elements: [], cellRanges: cellRanges)
+    }
+
+    /// Item `i` of ring `s` (of `count` items) around `center`, on a circle of `radius`
+    /// (`ringRadius(ring:)`) with sides `side` (`itemSide(ring:)`): at the centre for ring 0,
+    /// else at `startAngle + sign·360°·i/count`.
+    @inline(__always)
+    func cell(item i: Int, ring s: Int, count: Int, center: Point, radius r: Double, side: Double) -> LayoutAttributes {
+        let c: Point
+        if s == 0 {
+            c = center
+        } else {
+            let (sin, cos) = sinCos(degrees: startAngle + direction.sign * 360 * Double(i) / Double(count))
+            c = Point(x: center.x + r * cos, y: center.y + r * sin)
+        }
+        return .cell(IndexPath(item: i, section: s), frame: Rect(center: c, size: Size(width: side, height: side)))
     }
 
     /// Side of ring `ring`'s items, `itemSize·shrink^ring`, points.
@@ -111,5 +129,37 @@ public struct RingLayout: Sendable {
         if total > maximumElementCount {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
         }
+    }
+}
+
+/// A ring layout's cells computed one at a time, exactly as `RingLayout.layout` computes them:
+/// what the heart path reads when the elements were streamed rather than kept.
+public struct RingGeometry: ItemGeometry, Sendable {
+    /// The engine and its settings.
+    public let layout: RingLayout
+    /// Items per ring.
+    public let ringCounts: [Int]
+    public let bounds: Size
+
+    /// The geometry of `layout.layout(ringCounts:bounds:)`.
+    public init(layout: RingLayout, ringCounts: [Int], bounds: Size) {
+        self.layout = layout
+        self.ringCounts = ringCounts
+        self.bounds = bounds
+    }
+
+    public var numberOfSections: Int { ringCounts.count }
+
+    public func numberOfItems(inSection section: Int) -> Int {
+        section >= 0 && section < ringCounts.count ? ringCounts[section] : 0
+    }
+
+    /// - Complexity: O(log ring) (the item side's powers of `shrink`).
+    public func layoutAttributesForItem(at indexPath: IndexPath) -> LayoutAttributes? {
+        let s = indexPath.section, i = indexPath.item
+        guard i >= 0, i < numberOfItems(inSection: s) else { return nil }
+        return layout.cell(item: i, ring: s, count: ringCounts[s],
+                           center: Point(x: bounds.width / 2, y: bounds.height / 2),
+                           radius: layout.ringRadius(ring: s), side: layout.itemSide(ring: s))
     }
 }

@@ -51,7 +51,7 @@ extension HeartPath {
     ///
     /// - Returns: `nil` when `from` or `to` is not an item of `layout`.
     /// - Complexity: O(items of the rings in between).
-    public static func smooth(from: IndexPath, to: IndexPath, in layout: CollectionLayout) -> HeartPath? {
+    public static func smooth(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> HeartPath? {
         guard let start = layout.layoutAttributesForItem(at: from)?.center else { return nil }
         let centre = Point(x: layout.bounds.width / 2, y: layout.bounds.height / 2)
         let end: Point
@@ -87,7 +87,7 @@ extension HeartPath {
     /// - Returns: `nil` when `from` is not an item of `layout`; an empty list when no ring in
     ///   between has two items.
     /// - Complexity: O(items of the rings in between).
-    public static func smoothWaypoints(from: IndexPath, to: IndexPath, in layout: CollectionLayout) -> [Point]? {
+    public static func smoothWaypoints(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> [Point]? {
         guard var reference = layout.layoutAttributesForItem(at: from)?.center else { return nil }
         let centre = Point(x: layout.bounds.width / 2, y: layout.bounds.height / 2)
         let rings: [Int]

@@ -28,6 +28,18 @@ public struct StackLayout: Sendable {
     ///   or a non-finite angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height])
         for angle in angles where !angle.isFinite {
@@ -36,8 +48,7 @@ public struct StackLayout: Sendable {
         }
         let n = items.count
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(n)
+        sink.prepare(count: n)
         for i in 0..<n {
             var attributes = LayoutAttributes.cell(IndexPath(item: i, section: 0),
                                                    frame: Rect(center: center, size: try items.size(at: i, default: itemSize)))
@@ -47,9 +58,9 @@ public struct StackLayout: Sendable {
             } else {
                 attributes.isHidden = true
             }
-            elements.append(attributes)
+            sink.append(attributes)
         }
         return CollectionLayout(engine: "stack", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
-                                elements: elements, cellRanges: [(start: 0, count: n)])
+                                elements: [], cellRanges: [(start: 0, count: n)])
     }
 }

@@ -110,6 +110,18 @@ public struct WaterfallLayout: Sendable {
     ///   huge `n` costs nothing; one allocation for the element array.
     public func layout(sections: [WaterfallSection], bounds: Size,
                        contentOffset: Point = .zero) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(sections: sections, bounds: bounds, contentOffset: contentOffset, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(sections:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    public func layout<Sink: LayoutAttributesSink>(sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
         let width = bounds.width
         var total = 0
@@ -121,8 +133,7 @@ public struct WaterfallLayout: Sendable {
         guard total <= maximumElementCount else {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
         }
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(total)
+        sink.prepare(count: total)
         var cellRanges: [(start: Int, count: Int)] = []
         cellRanges.reserveCapacity(sections.count)
         var columnBottoms: [Double] = []  // each used column's last maxY
@@ -148,7 +159,7 @@ public struct WaterfallLayout: Sendable {
                     throw LayoutError.supplementaryTooWide(kind: .header, section: s,
                                                            width: frame.width)
                 }
-                elements.append(.supplementaryView(ofKind: .header,
+                sink.append(.supplementaryView(ofKind: .header,
                                                    at: IndexPath(item: 0, section: s), frame: frame))
                 top += header + headerInset.bottom
             }
@@ -162,7 +173,7 @@ public struct WaterfallLayout: Sendable {
             var columns = ColumnHeights(count: slots, top: top)
             columnBottoms.removeAll(keepingCapacity: true)
             columnBottoms.append(contentsOf: repeatElement(top, count: slots))
-            cellRanges.append((start: elements.count, count: itemCount))
+            cellRanges.append((start: sink.count, count: itemCount))
             let step = columnWidth + minimumColumnSpacing
             for item in 0..<itemCount {
                 let height: Double
@@ -200,7 +211,7 @@ public struct WaterfallLayout: Sendable {
                 let x = insets.left + Double(column) * step
                 let width = max(0, min(columnWidth, insets.left + Double(column + 1) * step - minimumColumnSpacing - x))
                 let frame = Rect(x: x, y: y, width: width, height: height)
-                elements.append(.cell(IndexPath(item: item, section: s), frame: frame))
+                sink.append(.cell(IndexPath(item: item, section: s), frame: frame))
                 columnBottoms[slot] = y + height
                 columns[slot] = y + height + minimumInteritemSpacing
             }
@@ -218,7 +229,7 @@ public struct WaterfallLayout: Sendable {
                     throw LayoutError.supplementaryTooWide(kind: .footer, section: s,
                                                            width: frame.width)
                 }
-                elements.append(.supplementaryView(ofKind: .footer,
+                sink.append(.supplementaryView(ofKind: .footer,
                                                    at: IndexPath(item: 0, section: s), frame: frame))
                 top += footer + footerInset.bottom
             }
@@ -226,7 +237,7 @@ public struct WaterfallLayout: Sendable {
 
         return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: width, height: max(top, minimumContentHeight)),
-                                elements: elements, cellRanges: cellRanges)
+                                elements: [], cellRanges: cellRanges)
     }
 
     private func validate(bounds: Size, sections: [WaterfallSection]) throws {

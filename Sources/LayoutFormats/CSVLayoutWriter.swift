@@ -20,48 +20,64 @@ public enum CSVLayoutWriter {
         }
         out.append(string: columns.joined(separator: ","))
         out.append(byte: 0x0A)
-        try forEachSelected(layout, selection) { element, _ in
-            appendRow(element, to: out)
-            try out.flushIfFull()
+        try appendSelected(layout, selection, to: out) { element, buffer, _ in
+            appendRow(element, to: buffer)
+        }
+    }
+
+    /// Writes `layout`, whose elements were streamed rather than kept, with the rows of the
+    /// elements `produce` hands over in blocks (see `OutputFormat.write(_:streaming:options:to:)`).
+    public static func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
+                             to out: OutputBuffer) throws {
+        guard layout.heartSamples == nil else { return try write(layout, selection: nil, to: out) }
+        out.append(string: columns.joined(separator: ","))
+        out.append(byte: 0x0A)
+        try appendStreamed(produce, to: out) { element, buffer, _ in
+            appendRow(element, to: buffer)
         }
     }
 
     @inline(__always)
     static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true) {
         let comma = UInt8(ascii: ",")
-        out.append(integer: e.indexPath.section)
-        out.append(byte: comma)
-        out.append(integer: e.indexPath.item)
-        out.append(byte: comma)
+        var w = out.cursor(reserving: OutputBuffer.elementBound)
+        w.append(integer: e.indexPath.section)
+        w.append(byte: comma)
+        w.append(integer: e.indexPath.item)
         switch e.category {
-        case .cell: out.append("cell")
-        case .supplementaryView: out.append("supplementaryView")
-        case .decorationView: out.append("decorationView")
+        case .cell: w.append(",cell,")
+        case .supplementaryView: w.append(",supplementaryView,")
+        case .decorationView: w.append(",decorationView,")
         }
-        out.append(byte: comma)
-        if let kind = e.kind { appendCSVField(kind.rawValue, to: out) }
+        switch e.kind {  // the kinds are plain words: no quoting or neutralising needed
+        case nil: break
+        case .header: w.append("header")
+        case .footer: w.append("footer")
+        }
         let f = e.frame, t = e.transform
-        out.append(byte: comma); out.append(number: f.minX)
-        out.append(byte: comma); out.append(number: f.minY)
-        out.append(byte: comma); out.append(number: f.width)
-        out.append(byte: comma); out.append(number: f.height)
-        out.append(byte: comma); out.append(number: f.midX)
-        out.append(byte: comma); out.append(number: f.midY)
+        w.append(byte: comma); w.append(number: f.minX)
+        w.append(byte: comma); w.append(number: f.minY)
+        w.append(byte: comma); w.append(number: f.width)
+        w.append(byte: comma); w.append(number: f.height)
+        w.append(byte: comma); w.append(number: f.midX)
+        w.append(byte: comma); w.append(number: f.midY)
         if t == .identity {
-            out.append(",1,0,0,1,0,0")  // most elements: no formatting
+            w.append(",1,0,0,1,0,0")  // most elements: no formatting
         } else {
-            out.append(byte: comma); out.append(number: t.a)
-            out.append(byte: comma); out.append(number: t.b)
-            out.append(byte: comma); out.append(number: t.c)
-            out.append(byte: comma); out.append(number: t.d)
-            out.append(byte: comma); out.append(number: t.tx)
-            out.append(byte: comma); out.append(number: t.ty)
+            w.append(byte: comma); w.append(number: t.a)
+            w.append(byte: comma); w.append(number: t.b)
+            w.append(byte: comma); w.append(number: t.c)
+            w.append(byte: comma); w.append(number: t.d)
+            w.append(byte: comma); w.append(number: t.tx)
+            w.append(byte: comma); w.append(number: t.ty)
         }
-        out.append(byte: comma); out.append(number: e.alpha)
-        out.append(byte: comma)
-        out.append(integer: e.zIndex)
-        out.append(e.isHidden ? ",true" as StaticString : ",false")
-        if terminated { out.append(byte: 0x0A) }
+        w.append(byte: comma)
+        if e.alpha == 1 { w.append(byte: UInt8(ascii: "1")) } else { w.append(number: e.alpha) }
+        w.append(byte: comma)
+        w.append(integer: e.zIndex)
+        w.append(e.isHidden ? ",true" as StaticString : ",false")
+        if terminated { w.append(byte: 0x0A) }
+        out.commit(w)
     }
 }
 

@@ -15,6 +15,26 @@ public enum JSONLayoutWriter {
     /// Writes `layout` (only the elements at `selection` when given) to `out`.
     /// - Complexity: O(selected elements); no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
+        appendStart(layout, to: out)
+        try appendSelected(layout, selection, to: out) { element, buffer, position in
+            appendElementLine(element, position: position, to: buffer)
+        }
+        appendEnd(layout, to: out)
+    }
+
+    /// Writes `layout`, whose elements were streamed rather than kept, with the elements
+    /// `produce` hands over in blocks (see `OutputFormat.write(_:streaming:options:to:)`).
+    public static func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
+                             to out: OutputBuffer) throws {
+        appendStart(layout, to: out)
+        try appendStreamed(produce, to: out) { element, buffer, position in
+            appendElementLine(element, position: position, to: buffer)
+        }
+        appendEnd(layout, to: out)
+    }
+
+    /// Everything before the first element.
+    private static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("{\"engine\":")
         appendJSONString(layout.engine, to: out)
         out.append(",\"bounds\":")
@@ -24,13 +44,17 @@ public enum JSONLayoutWriter {
         out.append(",\n\"contentSize\":")
         appendSize(layout.contentSize, to: out)
         out.append(",\n\"elements\":[")
-        var first = true
-        try forEachSelected(layout, selection) { element, _ in
-            out.append(first ? "\n" as StaticString : ",\n")
-            first = false
-            appendElement(element, to: out)
-            try out.flushIfFull()
-        }
+    }
+
+    /// The element written `position`-th, on its own line.
+    @inline(__always)
+    private static func appendElementLine(_ element: LayoutAttributes, position: Int, to out: OutputBuffer) {
+        out.append(position == 0 ? "\n" as StaticString : ",\n")
+        appendElement(element, to: out)
+    }
+
+    /// Everything after the last element.
+    private static func appendEnd(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("\n]")
         if let heart = layout.heartPath {
             out.append(",\n\"heartPath\":")
@@ -49,53 +73,58 @@ public enum JSONLayoutWriter {
 
     @inline(__always)
     static func appendElement(_ e: LayoutAttributes, to out: OutputBuffer, closing: Bool = true) {
-        out.append("{\"indexPath\":[")
-        out.append(integer: e.indexPath.section)
-        out.append(byte: UInt8(ascii: ","))
-        out.append(integer: e.indexPath.item)
-        out.append("],\"category\":\"")
+        var w = out.cursor(reserving: OutputBuffer.elementBound)
+        w.append("{\"indexPath\":[")
+        w.append(integer: e.indexPath.section)
+        w.append(byte: UInt8(ascii: ","))
+        w.append(integer: e.indexPath.item)
         switch e.category {
-        case .cell: out.append("cell\"")
-        case .supplementaryView: out.append("supplementaryView\"")
-        case .decorationView: out.append("decorationView\"")
+        case .cell: w.append("],\"category\":\"cell\"")
+        case .supplementaryView: w.append("],\"category\":\"supplementaryView\"")
+        case .decorationView: w.append("],\"category\":\"decorationView\"")
         }
-        if let kind = e.kind {
-            out.append(",\"kind\":")
-            appendJSONString(kind.rawValue, to: out)
+        switch e.kind {
+        case nil: break
+        case .header: w.append(",\"kind\":\"header\"")
+        case .footer: w.append(",\"kind\":\"footer\"")
         }
-        out.append(",\"frame\":{\"x\":")
-        out.append(number: e.frame.minX)
-        out.append(",\"y\":")
-        out.append(number: e.frame.minY)
-        out.append(",\"width\":")
-        out.append(number: e.frame.width)
-        out.append(",\"height\":")
-        out.append(number: e.frame.height)
-        out.append("},\"center\":")
-        appendPoint(e.center, to: out)
+        let f = e.frame
+        w.append(",\"frame\":{\"x\":")
+        w.append(number: f.minX)
+        w.append(",\"y\":")
+        w.append(number: f.minY)
+        w.append(",\"width\":")
+        w.append(number: f.width)
+        w.append(",\"height\":")
+        w.append(number: f.height)
+        w.append("},\"center\":{\"x\":")
+        w.append(number: f.midX)
+        w.append(",\"y\":")
+        w.append(number: f.midY)
         let t = e.transform
         if t == .identity {
-            out.append(",\"transform\":[1,0,0,1,0,0],\"alpha\":")  // most elements: no formatting
+            w.append("},\"transform\":[1,0,0,1,0,0],\"alpha\":")  // most elements: no formatting
         } else {
-            out.append(",\"transform\":[")
-            out.append(number: t.a)
-            out.append(byte: UInt8(ascii: ","))
-            out.append(number: t.b)
-            out.append(byte: UInt8(ascii: ","))
-            out.append(number: t.c)
-            out.append(byte: UInt8(ascii: ","))
-            out.append(number: t.d)
-            out.append(byte: UInt8(ascii: ","))
-            out.append(number: t.tx)
-            out.append(byte: UInt8(ascii: ","))
-            out.append(number: t.ty)
-            out.append("],\"alpha\":")
+            w.append("},\"transform\":[")
+            w.append(number: t.a)
+            w.append(byte: UInt8(ascii: ","))
+            w.append(number: t.b)
+            w.append(byte: UInt8(ascii: ","))
+            w.append(number: t.c)
+            w.append(byte: UInt8(ascii: ","))
+            w.append(number: t.d)
+            w.append(byte: UInt8(ascii: ","))
+            w.append(number: t.tx)
+            w.append(byte: UInt8(ascii: ","))
+            w.append(number: t.ty)
+            w.append("],\"alpha\":")
         }
-        out.append(number: e.alpha)
-        out.append(",\"zIndex\":")
-        out.append(integer: e.zIndex)
-        out.append(e.isHidden ? ",\"hidden\":true" as StaticString : ",\"hidden\":false")
-        if closing { out.append(byte: UInt8(ascii: "}")) }
+        if e.alpha == 1 { w.append(byte: UInt8(ascii: "1")) } else { w.append(number: e.alpha) }
+        w.append(",\"zIndex\":")
+        w.append(integer: e.zIndex)
+        w.append(e.isHidden ? ",\"hidden\":true" as StaticString : ",\"hidden\":false")
+        if closing { w.append(byte: UInt8(ascii: "}")) }
+        out.commit(w)
     }
 
     static func appendHeartPath(_ heart: HeartPath, to out: OutputBuffer) {

@@ -26,9 +26,13 @@ public final class OutputBuffer {
         self.precision = precision
         self.chunkSize = chunkSize
         self.sink = sink
-        capacity = (sink == nil ? 1 << 16 : chunkSize) + 2 * NumberFormat.maximumLength
+        capacity = (sink == nil ? 1 << 16 : chunkSize) + OutputBuffer.elementBound
         storage = .allocate(capacity: capacity)
     }
+
+    /// Room enough for any one element in any format: sixteen numbers of the longest kind
+    /// and the keys and punctuation around them.
+    static let elementBound = 16 * NumberFormat.maximumLength + 1024
 
     deinit {
         storage.deallocate()
@@ -119,6 +123,89 @@ public final class OutputBuffer {
         try sink(UnsafeBufferPointer(start: storage, count: count))
         count = 0
     }
+
+    /// Appends everything `other` holds (and empties it): handed straight to the sink when
+    /// there is one (after what this buffer holds, so the order is kept), copied otherwise.
+    func append(contentsOf other: OutputBuffer) throws {
+        if sink != nil {
+            try flush()
+            try sink!(UnsafeBufferPointer(start: other.storage, count: other.count))
+        } else {
+            append(UnsafeBufferPointer(start: other.storage, count: other.count))
+        }
+        other.count = 0
+    }
+
+    /// A cursor at the end of the buffer with room for `maximumBytes`, for writing one
+    /// element without a bounds check per key and number; `commit(_:)` keeps what it wrote.
+    @inline(__always)
+    func cursor(reserving maximumBytes: Int) -> ByteCursor {
+        reserve(maximumBytes)
+        return ByteCursor(start: storage + count, precision: precision)
+    }
+
+    /// Keeps the bytes written through `cursor` (from `cursor(reserving:)`, with nothing
+    /// appended in between).
+    @inline(__always)
+    func commit(_ cursor: ByteCursor) {
+        count = cursor.position - storage
+    }
+}
+
+/// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
+/// string literals are copied with a length known at compile time, numbers formatted in
+/// place, and nothing is checked.
+struct ByteCursor {
+    /// The next byte to write.
+    private(set) var position: UnsafeMutablePointer<UInt8>
+    /// How numbers are formatted.
+    let precision: NumberPrecision
+
+    @inline(__always)
+    init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision) {
+        position = start
+        self.precision = precision
+    }
+
+    /// Appends a string literal's bytes.
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        UnsafeMutableRawPointer(position).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
+        position += text.utf8CodeUnitCount
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    mutating func append(byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    /// Appends `value` at the buffer's precision.
+    @inline(__always)
+    mutating func append(number value: Double) {
+        position += NumberFormat.write(value, precision: precision, to: position)
+    }
+
+    /// Appends an integer.
+    @inline(__always)
+    mutating func append(integer value: Int) {
+        if value < 0 {
+            position.pointee = UInt8(ascii: "-")
+            position += 1
+        }
+        position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
+    }
+
+    /// Appends the text of a short string (an element kind, a palette colour) as it is.
+    @inline(__always)
+    mutating func append(string text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            if let base = bytes.baseAddress { position.update(from: base, count: bytes.count) }
+            position += bytes.count
+        }
+    }
 }
 
 /// How a layout is written.
@@ -137,6 +224,29 @@ public struct OutputOptions: Sendable {
 /// The three output formats (SPEC section 4).
 public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
+
+    /// Whether `write(_:streaming:options:to:)` takes this format: JSON and CSV, whose
+    /// elements are written in element order. (SVG draws in zIndex order, so it needs them all.)
+    public var canStream: Bool { self != .svg }
+
+    /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
+    /// empty), with the elements `produce` delivers: `produce` is called once and must pass
+    /// every element, in element order and in blocks, to the function it is given (typically
+    /// by running the engine again with an `ElementBlocks` sink). Each block is formatted on
+    /// every core. The output is byte for byte what `write(_:selection:options:to:)` writes
+    /// for the same layout with its elements.
+    /// - Precondition: `canStream`.
+    /// - Throws: what `produce` or the buffer's sink throws.
+    /// - Complexity: O(n); memory for one block, whatever n.
+    public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
+                      options: OutputOptions, to out: OutputBuffer) throws {
+        switch self {
+        case .json: try JSONLayoutWriter.write(layout, streaming: produce, to: out)
+        case .csv: try CSVLayoutWriter.write(layout, streaming: produce, to: out)
+        case .svg: preconditionFailure("SVG is written from a layout that keeps its elements")
+        }
+        try out.flush()
+    }
 
     /// Writes the elements at `selection` (positions in `layout.elements`, ascending; `nil`
     /// for all) to `out`.
@@ -165,4 +275,52 @@ func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
             for i in elements.indices { try body(elements[i], i) }
         }
     }
+}
+
+/// Formats each selected element (all of them when `selection` is nil) with `format`, on
+/// every core for long runs (`appendInParallel`), and hands the text to `out` in element
+/// order. `format` gets the element, the buffer to write to and the element's position in
+/// the output (0 for the first written).
+func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: OutputBuffer,
+                    _ format: (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
+    try layout.elements.withUnsafeBufferPointer { elements in
+        if let selection {
+            try selection.withUnsafeBufferPointer { selection in
+                try appendInParallel(count: selection.count, to: out) { position, buffer in
+                    format(elements[selection[position]], buffer, position)
+                }
+            }
+        } else {
+            try appendInParallel(count: elements.count, to: out) { position, buffer in
+                format(elements[position], buffer, position)
+            }
+        }
+    }
+}
+
+/// A producer of a streamed layout's elements: called once with a function that receives
+/// every element, in element order, a block at a time (each block valid during the call).
+public typealias StreamedElements = (_ deliver: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) throws -> Void
+
+/// Formats each element `produce` delivers with `format` (on every core, block by block) and
+/// hands the text to `out` in order; `format` gets the element, the buffer to write to and
+/// the element's position in the whole output. A failure of `out`'s sink stops the
+/// formatting and is rethrown once `produce` returns.
+func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
+                    _ format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
+    var written = 0
+    var failure: Error? = nil
+    try produce { block in
+        guard failure == nil else { return }
+        let first = written
+        do {
+            try appendInParallel(count: block.count, to: out) { k, buffer in
+                format(block[k], buffer, first + k)
+            }
+        } catch {
+            failure = error
+        }
+        written += block.count
+    }
+    if let failure { throw failure }
 }

@@ -41,6 +41,21 @@ struct CommandLineTests {
         #expect(xml.rootElement()?.name == "svg")
     }
 
+    /// A whole JSON or CSV layout is streamed (laid out twice, never kept); a `--rect` query
+    /// keeps the elements. A rect that holds everything must give the same bytes, snapped or
+    /// not, for every engine that streams, past the size where formatting goes parallel.
+    @Test(arguments: ["waterfall", "ring", "line", "carousel", "stack", "circle"])
+    func streamedOutputEqualsTheKeptLayout(engine: String) throws {
+        let size = engine == "ring" ? ["--count", "60"] : ["--count", "20000"]
+        for extra in [[], ["--scale", "3"], ["-f", "csv", "--precision", "full"]] {
+            let streamed = run(arguments: [engine] + size + extra)
+            let kept = run(arguments: [engine] + size + extra + ["--rect", "-1e12,-1e12,3e12,3e12"])
+            #expect(streamed.status == 0 && kept.status == 0)
+            #expect(streamed.stdout.count > 100_000)
+            #expect(streamed.stdout == kept.stdout, "\(engine) \(extra)")
+        }
+    }
+
     @Test func jsonHasOneElementPerLineInKeyOrder() throws {
         let result = run(arguments: ["waterfall", "--count", "5"])
         let lines = result.stdoutText.split(separator: "\n")

@@ -1,0 +1,118 @@
+import Testing
+import LayoutCore
+@testable import LayoutFormats
+
+/// The streaming path (engine → `ElementBlocks` → `OutputFormat.write(_:streaming:…)`) writes
+/// exactly the bytes of the kept-array path, whatever the block size, for every engine that
+/// streams; and large layouts cross the parallel writer's block boundaries.
+struct StreamingTests {
+    /// A layout function of each streaming engine, over a small random input from `seed`.
+    typealias Run = (inout ElementBlocks) throws -> CollectionLayout
+    typealias Collect = () throws -> CollectionLayout
+
+    static func engines(seed: UInt64, count: Int) -> [(String, Collect, Run)] {
+        var rng = SplitMix64(seed: seed)
+        let heights = (0..<count).map { _ in Double(rng.next() % 20_000) / 64 }
+        let sizes = (0..<count).map { _ in Size(width: 1 + Double(rng.next() % 300) / 4, height: Double(rng.next() % 300) / 8) }
+        let bounds = Size(width: 320 + Double(rng.next() % 100), height: 600)
+        var waterfall = WaterfallLayout()
+        waterfall.columnCount = 1 + Int(rng.next() % 5)
+        waterfall.headerHeight = Double(rng.next() % 3) * 17.5
+        waterfall.footerHeight = Double(rng.next() % 3) * 9.25
+        let sections = [
+            WaterfallSection(items: .heights(heights)),
+            WaterfallSection(items: .sizes(sizes), columnCount: 2),
+            WaterfallSection(items: .uniform(count: count / 3)),
+        ]
+        var ring = RingLayout()
+        ring.startAngle = Double(rng.next() % 360)
+        let rings = [1, 0] + Array(repeating: 40, count: count / 40)
+        var stack = StackLayout()
+        stack.angles = [0, 7.5, -12, 30]
+        let items = ItemHeights.sizes(sizes)
+        let offset = Point(x: Double(rng.next() % 2000), y: Double(rng.next() % 2000))
+        return [
+            ("waterfall", { try waterfall.layout(sections: sections, bounds: bounds) },
+             { try waterfall.layout(sections: sections, bounds: bounds, into: &$0) }),
+            ("ring", { try ring.layout(ringCounts: rings, bounds: bounds) },
+             { try ring.layout(ringCounts: rings, bounds: bounds, into: &$0) }),
+            ("line", { try LineLayout().layout(items: items, bounds: bounds, contentOffset: offset) },
+             { try LineLayout().layout(items: items, bounds: bounds, contentOffset: offset, into: &$0) }),
+            ("carousel", { try CarouselLayout().layout(items: items, bounds: bounds, contentOffset: offset) },
+             { try CarouselLayout().layout(items: items, bounds: bounds, contentOffset: offset, into: &$0) }),
+            ("stack", { try stack.layout(items: items, bounds: bounds) },
+             { try stack.layout(items: items, bounds: bounds, into: &$0) }),
+            ("circle", { try CircleLayout().layout(items: items, bounds: bounds) },
+             { try CircleLayout().layout(items: items, bounds: bounds, into: &$0) }),
+        ]
+    }
+
+    func kept(_ layout: CollectionLayout, _ format: OutputFormat, _ precision: NumberPrecision) throws -> [UInt8] {
+        let out = OutputBuffer(precision: precision)
+        try format.write(layout, selection: nil, options: OutputOptions(), to: out)
+        return out.bytes
+    }
+
+    func streamed(_ run: Run, blockSize: Int, _ format: OutputFormat, _ precision: NumberPrecision) throws -> (bytes: [UInt8], count: Int) {
+        // The first pass gives the summary, as the command line's does.
+        var counter = ElementBlocks(blockSize: blockSize) { _ in }
+        let summary = try run(&counter)
+        counter.finish()
+        #expect(summary.elements.isEmpty)
+        let out = OutputBuffer(precision: precision)
+        var options = OutputOptions()
+        options.precision = precision
+        try format.write(summary, streaming: { deliver in
+            var blocks = ElementBlocks(blockSize: blockSize, handler: deliver)
+            _ = try run(&blocks)
+            blocks.finish()
+        }, options: options, to: out)
+        return (out.bytes, counter.count)
+    }
+
+    @Test(arguments: [1, 7, 64])
+    func smallLayoutsStreamTheKeptBytes(blockSize: Int) throws {
+        for seed in UInt64(1)...4 {
+            for (name, collect, run) in Self.engines(seed: seed, count: 150) {
+                let layout = try collect()
+                for format in [OutputFormat.json, .csv] {
+                    for precision in [NumberPrecision.standard, .decimals(0), .full] {
+                        let (bytes, count) = try streamed(run, blockSize: blockSize, format, precision)
+                        #expect(count == layout.elements.count, "\(name)")
+                        #expect(bytes == (try kept(layout, format, precision)), "\(name) \(format) \(precision) block \(blockSize)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// More elements than two parallel formatting blocks (2 × 8,192), so the workers share
+    /// every block and the rounds meet at block edges.
+    @Test func largeLayoutsStreamTheKeptBytes() throws {
+        for (name, collect, run) in Self.engines(seed: 9, count: 40_000) {
+            let layout = try collect()
+            for format in [OutputFormat.json, .csv] {
+                for blockSize in [16_384, 10_000] {
+                    let (bytes, _) = try streamed(run, blockSize: blockSize, format, .standard)
+                    #expect(bytes == (try kept(layout, format, .standard)), "\(name) \(format) block \(blockSize)")
+                }
+            }
+        }
+    }
+
+    /// The parallel writer on its own: any count, any block size, the sequential bytes.
+    @Test func parallelFormattingKeepsTheOrder() throws {
+        for count in [0, 1, 5, 8_191, 16_384, 16_385, 50_001] {
+            for blockSize in [1, 3, 4_096] where count / blockSize < 20_000 {
+                let out = OutputBuffer()
+                try appendInParallel(count: count, to: out, blockSize: blockSize) { k, buffer in
+                    buffer.append(integer: k)
+                    buffer.append(byte: 0x0A)
+                }
+                var expected: [UInt8] = []
+                for k in 0..<count { expected += Array("\(k)\n".utf8) }
+                #expect(out.bytes == expected, "count \(count) block \(blockSize)")
+            }
+        }
+    }
+}
