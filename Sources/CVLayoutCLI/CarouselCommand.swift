@@ -24,6 +24,7 @@ let carouselEngine = EngineDescriptor(
     defaultCount: 10,
     layout: { input in try CollectionLayout.collecting { try carouselLayout(input, into: &$0) } },
     stream: { input, sink in try carouselLayout(input, into: &sink) },
+    check: { input, sink in try carouselLayout(input, into: &sink) },
     targetContentOffset: { layout, proposed, velocity in
         CarouselLayout.targetContentOffset(in: layout, proposed: proposed, velocity: velocity)
     }

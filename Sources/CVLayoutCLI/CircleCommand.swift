@@ -22,7 +22,8 @@ let circleEngine = EngineDescriptor(
     schema: .items,
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
-    stream: { input, sink in try circleLayout(input, into: &sink) }
+    stream: { input, sink in try circleLayout(input, into: &sink) },
+    check: { input, sink in try circleLayout(input, into: &sink) }
 )
 
 /// The circle engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

@@ -196,15 +196,13 @@ struct LayoutJob {
         let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
                                 contentOffset: offset, count: count, seed: seed)
         var layout: CollectionLayout
-        let stream = streaming && format.canStream && rect == nil && item == nil && target == nil
-            ? descriptor.stream : nil
+        let check = streaming && format.canStream && rect == nil && item == nil && target == nil
+            && descriptor.stream != nil ? descriptor.check : nil
         do {
-            if let stream {
-                let check = StreamedCheck(scale: scale)
-                var blocks = ElementBlocks(blockSize: streamBlockSize) { check.inspect($0) }
-                layout = try stream(input, &blocks)
-                blocks.finish()
-                try layout.validateFinite(streamedElement: check.firstNonFinite)
+            if let check {
+                var sink = FiniteCheckSink(scale: scale)
+                layout = try check(input, &sink)
+                try layout.validateFinite(streamedElement: sink.firstNonFinite)
             } else {
                 layout = try descriptor.layout(input)
                 if let scale { layout.snapToPixels(scale: scale) }
@@ -217,7 +215,7 @@ struct LayoutJob {
             throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
         }
         self.layout = layout
-        streamed = stream == nil ? nil : (input, scale)
+        streamed = check == nil ? nil : (input, scale)
 
         // The query.
         if let rect {
@@ -249,47 +247,13 @@ struct LayoutJob {
         guard let streamed, let stream = descriptor.stream, format.canStream else {
             return try format.write(layout, selection: selection, options: outputOptions, to: buffer)
         }
-        try format.write(layout, streaming: { deliver in
-            var blocks = ElementBlocks(blockSize: streamBlockSize) { block in
-                guard let scale = streamed.scale else { return deliver(block) }
-                let snapped = block.map { element in
-                    var element = element
-                    element.frame = CollectionLayout.snapped(element.frame, scale: scale)
-                    return element
-                }
-                snapped.withUnsafeBufferPointer { deliver($0) }
-            }
-            _ = try stream(streamed.input, &blocks)
-            blocks.finish()
+        try format.write(layout, streaming: { sink in
+            sink.scale = streamed.scale
+            _ = try stream(streamed.input, &sink)
         }, options: outputOptions, to: buffer)
     }
 }
 
-/// Elements per streamed block: two 8,192-element formatting blocks per core, at least 16,384
-/// (about 2 MB of attributes).
-private let streamBlockSize = 8_192 * max(2, ProcessInfo.processInfo.activeProcessorCount)
-
-/// The first pass over streamed elements: each one snapped as it will be written, then
-/// checked; the first that is not finite is kept for the error message.
-private final class StreamedCheck {
-    let scale: Double?
-    private(set) var firstNonFinite: LayoutAttributes?
-
-    init(scale: Double?) {
-        self.scale = scale
-    }
-
-    func inspect(_ block: UnsafeBufferPointer<LayoutAttributes>) {
-        guard firstNonFinite == nil else { return }
-        for var element in block {
-            if let scale { element.frame = CollectionLayout.snapped(element.frame, scale: scale) }
-            if !element.isFinite {
-                firstNonFinite = element
-                return
-            }
-        }
-    }
-}
 
 /// One run: dispatch to help, a subcommand or an engine.
 private struct Invocation {

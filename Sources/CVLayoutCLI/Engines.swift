@@ -39,6 +39,9 @@ struct EngineDescriptor: Sendable {
     /// `elements` is empty), for the streaming writers; `nil` for an engine that must see all
     /// its elements before it is done (flow pins headers after laying out their sections).
     var stream: (@Sendable (EngineInput, inout ElementBlocks) throws -> CollectionLayout)? = nil
+    /// The same layout with its elements only counted and checked (the first pass of a
+    /// streamed layout); set with `stream`.
+    var check: (@Sendable (EngineInput, inout FiniteCheckSink) throws -> CollectionLayout)? = nil
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
     /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
     /// offset unchanged.

@@ -19,6 +19,7 @@ let lineEngine = EngineDescriptor(
     defaultCount: 20,
     layout: { input in try CollectionLayout.collecting { try lineLayout(input, into: &$0) } },
     stream: { input, sink in try lineLayout(input, into: &sink) },
+    check: { input, sink in try lineLayout(input, into: &sink) },
     targetContentOffset: { layout, proposed, velocity in
         LineLayout.targetContentOffset(in: layout, proposed: proposed, velocity: velocity)
     }

@@ -31,7 +31,8 @@ let ringEngine = EngineDescriptor(
     schema: .ringCounts,
     defaultCount: 4,
     layout: { input in try CollectionLayout.collecting { try ringLayout(input, into: &$0) } },
-    stream: { input, sink in try ringLayout(input, into: &sink) }
+    stream: { input, sink in try ringLayout(input, into: &sink) },
+    check: { input, sink in try ringLayout(input, into: &sink) }
 )
 
 /// The ring engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

@@ -18,7 +18,8 @@ let stackEngine = EngineDescriptor(
     schema: .items,
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try stackLayout(input, into: &$0) } },
-    stream: { input, sink in try stackLayout(input, into: &sink) }
+    stream: { input, sink in try stackLayout(input, into: &sink) },
+    check: { input, sink in try stackLayout(input, into: &sink) }
 )
 
 /// The stack engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

@@ -29,7 +29,8 @@ let waterfallEngine = EngineDescriptor(
     schema: .items,
     defaultCount: 50,
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
-    stream: { input, sink in try waterfallLayout(input, into: &sink) }
+    stream: { input, sink in try waterfallLayout(input, into: &sink) },
+    check: { input, sink in try waterfallLayout(input, into: &sink) }
 )
 
 /// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

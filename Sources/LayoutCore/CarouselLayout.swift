@@ -56,6 +56,7 @@ public struct CarouselLayout: Sendable {
     /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(items: items, bounds: bounds)

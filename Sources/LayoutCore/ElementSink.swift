@@ -20,41 +20,65 @@ extension Array: LayoutAttributesSink where Element == LayoutAttributes {
     }
 }
 
-/// A sink that keeps at most `blockSize` elements: when the block is full it goes to the
-/// handler and the sink starts the next one, so memory stays at one block however many
-/// elements the engine produces. Call `finish()` after the engine returns, for the last,
-/// partial block.
+/// A sink that keeps at most `blockSize` elements: when the block is full it is handed on
+/// and the sink starts the next one, so memory stays at one block however many elements the
+/// engine produces. Call `finish()` after the engine returns, for the last, partial block.
 ///
-/// The command line runs a streaming engine twice with it: once to check every number before
-/// anything is written (SPEC section 3), once to write (`CVLayoutCLI.LayoutJob`).
+/// The command line runs a streaming engine twice: once with a `FiniteCheckSink`, to check
+/// every number before anything is written (SPEC section 3), once with this sink, whose
+/// blocks the writers format (`LayoutFormats.OutputFormat.write(_:streaming:options:to:)`).
 public struct ElementBlocks: LayoutAttributesSink {
     /// Elements received so far (all blocks).
     public private(set) var count = 0
-    /// The block: `blockSize` slots, the first `filled` initialised. A class, so that the
-    /// storage is freed with the last copy of the sink; raw, so that an append is a store.
+    /// When set, each frame is pixel-snapped to this screen scale as it arrives, as
+    /// `CollectionLayout.snapToPixels(scale:)` snaps a kept layout. Finite and > 0.
+    public var scale: Double? = nil
+    /// Owns the block when the sink allocated it itself.
     private final class Storage {
         let base: UnsafeMutablePointer<LayoutAttributes>
         init(capacity: Int) { base = .allocate(capacity: capacity) }
         deinit { base.deallocate() }
     }
-    private let storage: Storage
+    private let storage: Storage?
+    /// The block being filled: `blockSize` slots, the first `filled` initialised. Raw, so that
+    /// an append is a store.
+    private var base: UnsafeMutablePointer<LayoutAttributes>
     private var filled = 0
     private let blockSize: Int
-    private let handler: (UnsafeBufferPointer<LayoutAttributes>) -> Void
+    private let handOff: (UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes>
 
     /// Creates a sink that hands each block of `blockSize` elements (default 16,384, about
-    /// 2 MB) to `handler`, in order. The buffer is valid only during the call.
+    /// 2 MB) to `handler`, in order, and then reuses it. The buffer is valid only during
+    /// the call.
     public init(blockSize: Int = 16_384, handler: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) {
         precondition(blockSize > 0, "blockSize must be > 0")
+        let storage = Storage(capacity: blockSize)
+        self.storage = storage
         self.blockSize = blockSize
-        self.handler = handler
-        storage = Storage(capacity: blockSize)
+        base = storage.base
+        handOff = { block in
+            handler(block)
+            return storage.base
+        }
     }
 
-    /// Receives the next element. - Complexity: O(1), plus the handler's time once per block.
+    /// Creates a sink that fills blocks it is given: first `buffer`, then, each time a block
+    /// is full, the buffer `handOff` returns when given the full one. Every buffer must have
+    /// room for `blockSize` elements and stay valid until it is handed off.
+    public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>,
+                handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes>) {
+        precondition(blockSize > 0, "blockSize must be > 0")
+        storage = nil
+        self.blockSize = blockSize
+        base = buffer
+        self.handOff = handOff
+    }
+
+    /// Receives the next element. - Complexity: O(1), plus the hand-off once per block.
     @inline(__always)
     public mutating func append(_ attributes: LayoutAttributes) {
-        (storage.base + filled).initialize(to: attributes)  // a plain value: no deinitialisation needed
+        (base + filled).initialize(to: attributes)  // a plain value: no deinitialisation needed
+        if let scale { base[filled].frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
         filled += 1
         count += 1
         if filled == blockSize { handOn() }
@@ -63,13 +87,45 @@ public struct ElementBlocks: LayoutAttributesSink {
     /// Nothing to prepare: a block is all the sink ever holds.
     public func prepare(count: Int) {}
 
-    /// Hands the last, partial block to the handler (nothing when it is empty).
+    /// Hands the last, partial block on (nothing when it is empty).
     public mutating func finish() {
         if filled > 0 { handOn() }
     }
 
     private mutating func handOn() {
-        handler(UnsafeBufferPointer(start: storage.base, count: filled))
+        base = handOff(UnsafeBufferPointer(start: base, count: filled))
         filled = 0
     }
+}
+
+/// A sink that keeps nothing: it counts the elements and remembers the first whose numbers
+/// are not all finite once its frame is pixel-snapped (when `scale` is given), as
+/// `CollectionLayout.snapToPixels(scale:)` and `validateFinite()` would find it. The first
+/// pass of a streamed layout: engines specialised for it skip building the elements they
+/// do not keep, so it costs little more than the layout's arithmetic.
+public struct FiniteCheckSink: LayoutAttributesSink {
+    /// Elements received so far.
+    public private(set) var count = 0
+    /// The first element (snapped) holding a number that is not finite, if any.
+    public private(set) var firstNonFinite: LayoutAttributes?
+    /// The screen scale frames are snapped to before the check, or `nil`.
+    public let scale: Double?
+
+    /// Creates a sink that checks frames snapped to `scale` (finite, > 0), or as they are.
+    public init(scale: Double? = nil) {
+        precondition(scale.map { $0 > 0 && $0.isFinite } ?? true, "scale must be finite and > 0")
+        self.scale = scale
+    }
+
+    /// Counts and checks the next element. - Complexity: O(1).
+    @inline(__always)
+    public mutating func append(_ attributes: LayoutAttributes) {
+        count += 1
+        var attributes = attributes
+        if let scale { attributes.frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
+        if !attributes.isFinite && firstNonFinite == nil { firstNonFinite = attributes }
+    }
+
+    /// Nothing to prepare.
+    public func prepare(count: Int) {}
 }

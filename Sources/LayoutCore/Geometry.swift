@@ -106,7 +106,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var center: Point { Point(x: midX, y: midY) }
 
     /// Whether every coordinate and extent is finite.
-    public var isFinite: Bool {
+    @inline(__always) public var isFinite: Bool {
         origin.x.isFinite && origin.y.isFinite && size.width.isFinite && size.height.isFinite
             && maxX.isFinite && maxY.isFinite
     }
@@ -182,7 +182,7 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     /// Whether all six entries are finite.
-    public var isFinite: Bool {
+    @inline(__always) public var isFinite: Bool {
         a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
     }
 

@@ -95,5 +95,5 @@ public struct LayoutAttributes: Hashable, Sendable {
     public var size: Size { frame.size }
 
     /// Whether every number in the attributes is finite.
-    public var isFinite: Bool { frame.isFinite && transform.isFinite && alpha.isFinite }
+    @inline(__always) public var isFinite: Bool { frame.isFinite && transform.isFinite && alpha.isFinite }
 }

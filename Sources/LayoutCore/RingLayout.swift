@@ -54,6 +54,7 @@ public struct RingLayout: Sendable {
     /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(ringCounts: [Int], bounds: Size,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, ringCounts: ringCounts)

@@ -120,6 +120,7 @@ public struct WaterfallLayout: Sendable {
     /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
@@ -170,24 +171,14 @@ public struct WaterfallLayout: Sendable {
             // so a slot per such column: the column itself, or n − 1 − column right to left.
             let itemCount = section.items.count
             let slots = min(n, itemCount)
-            var columns = ColumnHeights(count: slots, top: top)
+            let columns = ColumnHeights(count: slots, top: top)
             columnBottoms.removeAll(keepingCapacity: true)
             columnBottoms.append(contentsOf: repeatElement(top, count: slots))
             cellRanges.append((start: sink.count, count: itemCount))
             let step = columnWidth + minimumColumnSpacing
-            for item in 0..<itemCount {
-                let height: Double
-                switch section.items {
-                case .heights(let h): height = h[item]
-                case .sizes(let sizes):
-                    let size = sizes[item]
-                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-                        throw LayoutError.invalidItem(IndexPath(item: item, section: s),
-                                                      reason: "a size needs width > 0 and height ≥ 0")
-                    }
-                    height = size.height * columnWidth / size.width
-                case .uniform: height = itemHeight
-                }
+            // Each item at the top of its column; the kinds of `items` are told apart once per
+            // section, not once per item.
+            func place(_ height: Double, item: Int) throws {
                 guard height >= 0, height.isFinite else {
                     throw LayoutError.invalidItem(IndexPath(item: item, section: s),
                                                   reason: "expected a finite height ≥ 0")
@@ -214,6 +205,23 @@ public struct WaterfallLayout: Sendable {
                 sink.append(.cell(IndexPath(item: item, section: s), frame: frame))
                 columnBottoms[slot] = y + height
                 columns[slot] = y + height + minimumInteritemSpacing
+            }
+            switch section.items {
+            case .heights(let heights):
+                try heights.withUnsafeBufferPointer { heights in
+                    for item in 0..<itemCount { try place(heights[item], item: item) }
+                }
+            case .sizes(let sizes):
+                for item in 0..<itemCount {
+                    let size = sizes[item]
+                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
+                        throw LayoutError.invalidItem(IndexPath(item: item, section: s),
+                                                      reason: "a size needs width > 0 and height ≥ 0")
+                    }
+                    try place(size.height * columnWidth / size.width, item: item)
+                }
+            case .uniform:
+                for item in 0..<itemCount { try place(itemHeight, item: item) }
             }
 
             // The tallest column's last maxY (no trailing spacing); `top` when empty.
@@ -283,8 +291,10 @@ public struct WaterfallLayout: Sendable {
 /// Where each column's next item goes, as a min segment tree, so that shortest-first finds
 /// "the lowest-index column whose height is ≤ minimum + tolerance" in O(log n) rather than
 /// scanning every column for every item (a layout of 10,000 columns stays fast).
-private struct ColumnHeights {
-    private var tree: [Double]
+private final class ColumnHeights {
+    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (`.infinity` past the
+    /// last column). Raw storage: the hot loop's reads and writes are plain loads and stores.
+    private let tree: UnsafeMutablePointer<Double>
     private let leaves: Int
 
     /// `count` columns, all at height `top`.
@@ -292,13 +302,18 @@ private struct ColumnHeights {
         var leaves = 1
         while leaves < count { leaves *= 2 }
         self.leaves = leaves
-        tree = Array(repeating: .infinity, count: 2 * leaves)
+        tree = .allocate(capacity: 2 * leaves)
+        tree.initialize(repeating: .infinity, count: 2 * leaves)
         for i in 0..<count { tree[leaves + i] = top }
         var node = leaves - 1
         while node >= 1 {
             tree[node] = min(tree[2 * node], tree[2 * node + 1])
             node -= 1
         }
+    }
+
+    deinit {
+        tree.deallocate()
     }
 
     /// The smallest column height.

@@ -21,13 +21,29 @@ public final class OutputBuffer {
     ///   - chunkSize: bytes gathered before each hand-over to `sink`. Default 1 MiB.
     ///   - sink: receives the bytes; `nil` keeps them all (see `bytes`). Errors it throws
     ///     propagate out of the writer.
+    ///   - capacity: bytes to allocate at first (default: the chunk, or 64 KiB without a
+    ///     sink); the buffer grows as needed.
     public init(precision: NumberPrecision = .standard, chunkSize: Int = 1 << 20,
-                sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
+                capacity: Int? = nil, sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
         self.precision = precision
         self.chunkSize = chunkSize
         self.sink = sink
-        capacity = (sink == nil ? 1 << 16 : chunkSize) + OutputBuffer.elementBound
-        storage = .allocate(capacity: capacity)
+        self.capacity = (capacity ?? (sink == nil ? 1 << 16 : chunkSize)) + OutputBuffer.elementBound
+        storage = .allocate(capacity: self.capacity)
+        numberCache = .allocate(capacity: CachedNumber.slots)
+        numberCache.initialize(repeating: CachedNumber(), count: CachedNumber.slots)
+    }
+
+    /// Recently formatted numbers (see `ByteCursor.append(number:)`).
+    private let numberCache: UnsafeMutablePointer<CachedNumber>
+    /// The buffers `appendInParallel` formats into, one per worker, kept from one call to
+    /// the next (a streamed layout makes one call per block).
+    private var workers: [OutputBuffer] = []
+
+    /// `count` empty buffers of this one's precision for parallel workers.
+    func workerBuffers(_ count: Int) -> [OutputBuffer] {
+        while workers.count < count { workers.append(OutputBuffer(precision: precision)) }
+        return Array(workers.prefix(count))
     }
 
     /// Room enough for any one element in any format: sixteen numbers of the longest kind
@@ -36,6 +52,7 @@ public final class OutputBuffer {
 
     deinit {
         storage.deallocate()
+        numberCache.deallocate()
     }
 
     /// The bytes not yet handed to the sink (everything, without a sink).
@@ -124,6 +141,11 @@ public final class OutputBuffer {
         count = 0
     }
 
+    /// Drops everything gathered and not yet handed to the sink.
+    func removeAll() {
+        count = 0
+    }
+
     /// Appends everything `other` holds (and empties it): handed straight to the sink when
     /// there is one (after what this buffer holds, so the order is kept), copied otherwise.
     func append(contentsOf other: OutputBuffer) throws {
@@ -141,7 +163,7 @@ public final class OutputBuffer {
     @inline(__always)
     func cursor(reserving maximumBytes: Int) -> ByteCursor {
         reserve(maximumBytes)
-        return ByteCursor(start: storage + count, precision: precision)
+        return ByteCursor(start: storage + count, precision: precision, cache: numberCache)
     }
 
     /// Keeps the bytes written through `cursor` (from `cursor(reserving:)`, with nothing
@@ -152,6 +174,18 @@ public final class OutputBuffer {
     }
 }
 
+/// One entry of a buffer's table of formatted numbers: a Double's bits and its text (at most
+/// 24 bytes). The empty entry's bits are a NaN's, which no written number has.
+struct CachedNumber {
+    typealias Text = (UInt64, UInt64, UInt64)
+    /// 256 entries, indexed by the top 8 bits of a multiplicative hash.
+    static let slots = 256
+    static let shift: UInt64 = 56
+    var bits: UInt64 = .max
+    var length = 0
+    var text: Text = (0, 0, 0)
+}
+
 /// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
 /// string literals are copied with a length known at compile time, numbers formatted in
 /// place, and nothing is checked.
@@ -160,11 +194,13 @@ struct ByteCursor {
     private(set) var position: UnsafeMutablePointer<UInt8>
     /// How numbers are formatted.
     let precision: NumberPrecision
+    private let cache: UnsafeMutablePointer<CachedNumber>
 
     @inline(__always)
-    init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision) {
+    init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
         position = start
         self.precision = precision
+        self.cache = cache
     }
 
     /// Appends a string literal's bytes.
@@ -181,10 +217,26 @@ struct ByteCursor {
         position += 1
     }
 
-    /// Appends `value` at the buffer's precision.
+    /// Appends `value` at the buffer's precision. Layouts repeat their numbers (a column's x
+    /// and width, a ring's item size), so the text of recent ones is kept in a small table
+    /// indexed by a hash of the bits: a repeat is a 24-byte copy instead of a formatting.
     @inline(__always)
     mutating func append(number value: Double) {
-        position += NumberFormat.write(value, precision: precision, to: position)
+        let bits = value.bitPattern
+        let slot = cache + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> CachedNumber.shift)
+        if slot.pointee.bits == bits {
+            UnsafeMutableRawPointer(position).storeBytes(of: slot.pointee.text, as: CachedNumber.Text.self)
+            position += slot.pointee.length
+            return
+        }
+        // Zeros first, so the entry's text is read from initialised bytes whatever the length.
+        UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
+        let length = NumberFormat.write(value, precision: precision, to: position)
+        if length <= MemoryLayout<CachedNumber.Text>.size {
+            slot.pointee = CachedNumber(bits: bits, length: length,
+                                        text: UnsafeRawPointer(position).loadUnaligned(as: CachedNumber.Text.self))
+        }
+        position += length
     }
 
     /// Appends an integer.
@@ -230,10 +282,9 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     public var canStream: Bool { self != .svg }
 
     /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
-    /// empty), with the elements `produce` delivers: `produce` is called once and must pass
-    /// every element, in element order and in blocks, to the function it is given (typically
-    /// by running the engine again with an `ElementBlocks` sink). Each block is formatted on
-    /// every core. The output is byte for byte what `write(_:selection:options:to:)` writes
+    /// empty), with the elements `produce` appends to the sink it is given (typically by
+    /// running the engine again with it). The blocks are formatted on every core while the
+    /// engine computes the next ones. The output is byte for byte what `write(_:selection:options:to:)` writes
     /// for the same layout with its elements.
     /// - Precondition: `canStream`.
     /// - Throws: what `produce` or the buffer's sink throws.
@@ -298,29 +349,24 @@ func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: Out
     }
 }
 
-/// A producer of a streamed layout's elements: called once with a function that receives
-/// every element, in element order, a block at a time (each block valid during the call).
-public typealias StreamedElements = (_ deliver: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) throws -> Void
+/// A producer of a streamed layout's elements: called once with a sink, to which it must
+/// append every element, in element order (typically by running the engine with it). The
+/// writer finishes the sink.
+public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 
-/// Formats each element `produce` delivers with `format` (on every core, block by block) and
-/// hands the text to `out` in order; `format` gets the element, the buffer to write to and
-/// the element's position in the whole output. A failure of `out`'s sink stops the
-/// formatting and is rethrown once `produce` returns.
+/// Formats each element `produce` appends with `format` and hands the text to `out` in
+/// order; `format` gets the element, the buffer to write to and the element's position in the
+/// whole output. The engine fills the slots of a `BlockPipeline` directly, and the blocks are
+/// formatted on every core while it goes on computing the next ones. A failure of `out`'s
+/// sink stops the formatting and is rethrown once `produce` returns.
 func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
                     _ format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
-    var written = 0
-    var failure: Error? = nil
-    try produce { block in
-        guard failure == nil else { return }
-        let first = written
-        do {
-            try appendInParallel(count: block.count, to: out) { k, buffer in
-                format(block[k], buffer, first + k)
-            }
-        } catch {
-            failure = error
-        }
-        written += block.count
+    let pipeline = BlockPipeline(to: out, format: format)
+    defer { pipeline.stop() }
+    var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer) { block in
+        pipeline.submit(block)
     }
-    if let failure { throw failure }
+    try produce(&sink)
+    sink.finish()
+    try pipeline.finish()
 }

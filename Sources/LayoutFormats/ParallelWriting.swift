@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LayoutCore
 
 /// Formats a long run of elements on every core and hands the text to `out` in order, so the
 /// result is byte for byte what a single loop would write.
@@ -20,7 +21,7 @@ func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
         }
         return
     }
-    let buffers = (0..<workers).map { _ in OutputBuffer(precision: out.precision) }
+    let buffers = out.workerBuffers(workers)
     try withoutActuallyEscaping(format) { format in
         let work = UncheckedSendable(format)
         let workerBuffers = UncheckedSendable(buffers)
@@ -46,4 +47,181 @@ func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// Formats blocks of elements on worker threads while the producer computes the next
+/// blocks, and hands the text to `out` in submission order.
+///
+/// A ring of slots, each with room for `blockSize` elements and a buffer of its own. The
+/// producer (an engine appending to an `ElementBlocks`) fills a slot in place and submits
+/// it; workers format pending slots; before a slot is filled again, the block it held is
+/// written out, in order, and the submitting thread formats pending slots itself rather than
+/// wait. One worker per core plus the producer, so a core never idles while the engine or the
+/// formatting waits for the other.
+final class BlockPipeline: @unchecked Sendable {
+    private enum State { case free, pending, working, done }
+    private final class Slot {
+        let elements: UnsafeMutablePointer<LayoutAttributes>
+        var count = 0
+        var first = 0
+        var state = State.free
+        let buffer: OutputBuffer
+        init(capacity: Int, precision: NumberPrecision) {
+            elements = .allocate(capacity: capacity)
+            buffer = OutputBuffer(precision: precision, capacity: capacity * 256)
+        }
+        deinit { elements.deallocate() }
+    }
+
+    /// Elements per slot (512 KB of attributes: they stay in the cache from the engine to
+    /// the formatting).
+    let blockSize = 4_096
+    private let out: OutputBuffer
+    private let format: (LayoutAttributes, OutputBuffer, Int) -> Void
+    private let condition = NSCondition()
+    private let slots: [Slot]
+    /// Blocks submitted / written so far; slot `k % slots.count` holds block k.
+    private var submitted = 0
+    private var written = 0
+    /// Elements submitted so far: the output position of the next block's first element.
+    private var elementsSubmitted = 0
+    private var stopped = false
+    /// The first error of `out`'s sink; once set, blocks are dropped.
+    private var failure: Error?
+
+    /// Starts one worker thread per core (at most 8), with two slots per thread plus two.
+    init(to out: OutputBuffer, format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) {
+        self.out = out
+        self.format = format
+        let workers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+        slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: 4_096, precision: out.precision) }
+        for _ in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// The slot the producer fills first.
+    var firstBuffer: UnsafeMutablePointer<LayoutAttributes> { slots[0].elements }
+
+    /// Queues the filled slot `block` (at most `blockSize` elements, in the slot
+    /// `firstBuffer` or the last call returned) and returns the next slot to fill, after
+    /// writing out, in order, the block that slot held.
+    func submit(_ block: UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes> {
+        let slot = slots[submitted % slots.count]
+        precondition(block.baseAddress == UnsafePointer(slot.elements), "blocks are submitted in their slots, in order")
+        slot.count = block.count
+        slot.first = elementsSubmitted
+        elementsSubmitted += block.count
+        condition.lock()
+        slot.state = .pending
+        submitted += 1
+        condition.broadcast()
+        condition.unlock()
+        do {
+            if failure == nil { try writeOut(upTo: submitted - slots.count + 1) }
+        } catch {
+            failure = error
+        }
+        if failure != nil {
+            // Nothing more is written: let the slot go unformatted and refill it.
+            try? drop(upTo: submitted - slots.count + 1)
+        }
+        return slots[submitted % slots.count].elements
+    }
+
+    /// Writes out every submitted block, in order.
+    /// - Throws: the first error of `out`'s sink.
+    func finish() throws {
+        if let failure { throw failure }
+        try writeOut(upTo: submitted)
+    }
+
+    /// Lets the workers go (after the block each is formatting). Idempotent.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Writes blocks out in order until `target` are written, formatting pending ones while
+    /// the next to write is not ready.
+    private func writeOut(upTo target: Int) throws {
+        while written < target {
+            let slot = slots[written % slots.count]
+            awaitDone(slot)
+            try out.append(contentsOf: slot.buffer)
+            release(slot)
+        }
+    }
+
+    /// After a failure: waits for the blocks up to `target` and frees their slots unwritten.
+    private func drop(upTo target: Int) throws {
+        while written < target {
+            let slot = slots[written % slots.count]
+            awaitDone(slot)
+            slot.buffer.removeAll()
+            release(slot)
+        }
+    }
+
+    private func awaitDone(_ slot: Slot) {
+        condition.lock()
+        while slot.state != .done {
+            if let pending = nextPending() {
+                pending.state = .working
+                condition.unlock()
+                formatSlot(pending)
+                condition.lock()
+                pending.state = .done
+                condition.broadcast()
+            } else {
+                condition.wait()
+            }
+        }
+        condition.unlock()
+    }
+
+    private func release(_ slot: Slot) {
+        condition.lock()
+        slot.state = .free
+        written += 1
+        condition.unlock()
+    }
+
+    /// The pending slot holding the earliest block (called with the lock held).
+    private func nextPending() -> Slot? {
+        var k = written
+        while k < submitted {
+            let slot = slots[k % slots.count]
+            if slot.state == .pending { return slot }
+            k += 1
+        }
+        return nil
+    }
+
+    private func formatSlot(_ slot: Slot) {
+        for k in 0..<slot.count {
+            format(slot.elements[k], slot.buffer, slot.first + k)
+        }
+    }
+
+    private func work() {
+        condition.lock()
+        while !stopped {
+            if let pending = nextPending() {
+                pending.state = .working
+                condition.unlock()
+                formatSlot(pending)
+                condition.lock()
+                pending.state = .done
+                condition.broadcast()
+            } else {
+                condition.wait()
+            }
+        }
+        condition.unlock()
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LayoutCore
 @testable import LayoutFormats
@@ -62,10 +63,8 @@ struct StreamingTests {
         let out = OutputBuffer(precision: precision)
         var options = OutputOptions()
         options.precision = precision
-        try format.write(summary, streaming: { deliver in
-            var blocks = ElementBlocks(blockSize: blockSize, handler: deliver)
-            _ = try run(&blocks)
-            blocks.finish()
+        try format.write(summary, streaming: { sink in
+            _ = try run(&sink)
         }, options: options, to: out)
         return (out.bytes, counter.count)
     }
@@ -113,6 +112,34 @@ struct StreamingTests {
                 for k in 0..<count { expected += Array("\(k)\n".utf8) }
                 #expect(out.bytes == expected, "count \(count) block \(blockSize)")
             }
+        }
+    }
+
+    struct Full: Error {}
+
+    /// A sink that fails part-way (a full disk, a closed pipe): the error comes out of the
+    /// write, the workers stop, nothing hangs, and nothing after the failure is handed on.
+    @Test func aFailingSinkStopsTheStream() throws {
+        for failAfter in [0, 1, 3 << 20] {
+            var received = 0
+            var calls = 0
+            let out = OutputBuffer(chunkSize: 1 << 16) { bytes in
+                calls += 1
+                if received >= failAfter { throw Full() }
+                received += bytes.count
+            }
+            let (_, _, run) = Self.engines(seed: 3, count: 60_000)[0]
+            var counter = ElementBlocks(blockSize: 4_096) { _ in }
+            let summary = try run(&counter)
+            #expect(throws: Full.self) {
+                try OutputFormat.json.write(summary, streaming: { sink in _ = try run(&sink) },
+                                            options: OutputOptions(), to: out)
+            }
+            let callsAtFailure = calls
+            #expect(received <= failAfter + (1 << 21))
+            // No worker hands anything on afterwards.
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(calls == callsAtFailure)
         }
     }
 }
