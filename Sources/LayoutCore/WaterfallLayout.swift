@@ -137,7 +137,6 @@ public struct WaterfallLayout: Sendable {
         sink.prepare(count: total)
         var cellRanges: [(start: Int, count: Int)] = []
         cellRanges.reserveCapacity(sections.count)
-        var columnBottoms: [Double] = []  // each used column's last maxY
         var top = 0.0
 
         for (s, section) in sections.enumerated() {
@@ -172,44 +171,15 @@ public struct WaterfallLayout: Sendable {
             let itemCount = section.items.count
             let slots = min(n, itemCount)
             let columns = ColumnHeights(count: slots, top: top)
-            columnBottoms.removeAll(keepingCapacity: true)
-            columnBottoms.append(contentsOf: repeatElement(top, count: slots))
             cellRanges.append((start: sink.count, count: itemCount))
-            let step = columnWidth + minimumColumnSpacing
-            // Each item at the top of its column; the kinds of `items` are told apart once per
-            // section, not once per item.
-            func place(_ height: Double, item: Int) throws {
-                guard height >= 0, height.isFinite else {
-                    throw LayoutError.invalidItem(IndexPath(item: item, section: s),
-                                                  reason: "expected a finite height ≥ 0")
-                }
-                let slot: Int, column: Int
-                switch order {
-                case .shortestFirst:
-                    slot = columns.leftmost(atMost: columns.minimum + tolerance)
-                    column = slot
-                case .leftToRight:
-                    slot = item % n
-                    column = slot
-                case .rightToLeft:
-                    slot = item % n
-                    column = n - 1 - slot
-                }
-                let y = columns[slot]
-                // The width ends where the next column's gap starts, so that with a spacing of
-                // 0 neighbouring columns share their edge exactly instead of overlapping by a
-                // rounding error (x + columnWidth can land one ulp past the next column's x).
-                let x = insets.left + Double(column) * step
-                let width = max(0, min(columnWidth, insets.left + Double(column + 1) * step - minimumColumnSpacing - x))
-                let frame = Rect(x: x, y: y, width: width, height: height)
-                sink.append(.cell(IndexPath(item: item, section: s), frame: frame))
-                columnBottoms[slot] = y + height
-                columns[slot] = y + height + minimumInteritemSpacing
-            }
+            let placement = Placement(section: s, columnCount: n, order: order, tolerance: tolerance,
+                                      left: insets.left, columnWidth: columnWidth,
+                                      columnSpacing: minimumColumnSpacing, itemSpacing: minimumInteritemSpacing)
+            // The kinds of `items` are told apart once per section, not once per item.
             switch section.items {
             case .heights(let heights):
                 try heights.withUnsafeBufferPointer { heights in
-                    for item in 0..<itemCount { try place(heights[item], item: item) }
+                    for item in 0..<itemCount { try placement.place(heights[item], item: item, in: columns, into: &sink) }
                 }
             case .sizes(let sizes):
                 for item in 0..<itemCount {
@@ -218,14 +188,14 @@ public struct WaterfallLayout: Sendable {
                         throw LayoutError.invalidItem(IndexPath(item: item, section: s),
                                                       reason: "a size needs width > 0 and height ≥ 0")
                     }
-                    try place(size.height * columnWidth / size.width, item: item)
+                    try placement.place(size.height * columnWidth / size.width, item: item, in: columns, into: &sink)
                 }
             case .uniform:
-                for item in 0..<itemCount { try place(itemHeight, item: item) }
+                for item in 0..<itemCount { try placement.place(itemHeight, item: item, in: columns, into: &sink) }
             }
 
             // The tallest column's last maxY (no trailing spacing); `top` when empty.
-            let bottom = columnBottoms.max() ?? top
+            let bottom = columns.tallestBottom ?? top
             top = bottom + insets.bottom
 
             let footer = section.footerHeight ?? footerHeight
@@ -291,17 +261,69 @@ public struct WaterfallLayout: Sendable {
 /// Where each column's next item goes, as a min segment tree, so that shortest-first finds
 /// "the lowest-index column whose height is ≤ minimum + tolerance" in O(log n) rather than
 /// scanning every column for every item (a layout of 10,000 columns stays fast).
+/// One section's column geometry: where an item of a given height goes.
+private struct Placement {
+    let section: Int
+    let columnCount: Int
+    let order: WaterfallOrder
+    let tolerance: Double
+    let left: Double
+    let columnWidth: Double
+    let columnSpacing: Double
+    let itemSpacing: Double
+
+    /// Places the next item (`item`, of `height`) at the top of the column `order` picks,
+    /// sends it to `sink` and grows that column.
+    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
+    @inline(__always)
+    func place<Sink: LayoutAttributesSink>(_ height: Double, item: Int, in columns: ColumnHeights,
+                                           into sink: inout Sink) throws {
+        guard height >= 0, height.isFinite else {
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                          reason: "expected a finite height ≥ 0")
+        }
+        let slot: Int, column: Int
+        switch order {
+        case .shortestFirst:
+            slot = columns.shortest(tolerance: tolerance)
+            column = slot
+        case .leftToRight:
+            slot = item % columnCount
+            column = slot
+        case .rightToLeft:
+            slot = item % columnCount
+            column = columnCount - 1 - slot
+        }
+        let y = columns[slot]
+        // The width ends where the next column's gap starts, so that with a spacing of 0
+        // neighbouring columns share their edge exactly instead of overlapping by a rounding
+        // error (x + columnWidth can land one ulp past the next column's x).
+        let step = columnWidth + columnSpacing
+        let x = left + Double(column) * step
+        let width = max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x))
+        sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
+        columns.setBottom(slot, y + height)
+        columns[slot] = y + height + itemSpacing
+    }
+}
+
 private final class ColumnHeights {
     /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (`.infinity` past the
     /// last column). Raw storage: the hot loop's reads and writes are plain loads and stores.
     private let tree: UnsafeMutablePointer<Double>
     private let leaves: Int
+    /// Each column's last item's maxY (its top while empty).
+    private let bottoms: UnsafeMutablePointer<Double>
+    private let count: Int
 
     /// `count` columns, all at height `top`.
     init(count: Int, top: Double) {
         var leaves = 1
         while leaves < count { leaves *= 2 }
         self.leaves = leaves
+        self.count = count
+        bottoms = .allocate(capacity: max(count, 1))
+        bottoms.initialize(repeating: top, count: max(count, 1))
         tree = .allocate(capacity: 2 * leaves)
         tree.initialize(repeating: .infinity, count: 2 * leaves)
         for i in 0..<count { tree[leaves + i] = top }
@@ -314,17 +336,52 @@ private final class ColumnHeights {
 
     deinit {
         tree.deallocate()
+        bottoms.deallocate()
     }
 
-    /// The smallest column height.
-    var minimum: Double { tree[1] }
+    /// Records column `column`'s last maxY.
+    @inline(__always)
+    func setBottom(_ column: Int, _ value: Double) {
+        bottoms[column] = value
+    }
 
-    /// A column's height; setting it updates the tree in O(log n).
+    /// The largest last maxY of any column, `nil` without columns (the section's bottom
+    /// before its inset).
+    var tallestBottom: Double? {
+        guard count > 0 else { return nil }
+        var tallest = bottoms[0]
+        for c in 1..<count where bottoms[c] > tallest { tallest = bottoms[c] }
+        return tallest
+    }
+
+    /// Up to this many columns the heights are scanned rather than kept in the tree: a few
+    /// independent loads beat a chain of dependent ones.
+    private static let scanLimit = 8
+    private var scans: Bool { leaves <= Self.scanLimit }
+
+    /// The lowest-index column whose height is within `tolerance` of the smallest.
+    /// - Complexity: O(log n); O(n) for n ≤ 8.
+    @inline(__always)
+    func shortest(tolerance: Double) -> Int {
+        if scans {
+            let heights = tree + leaves
+            var minimum = heights[0]
+            for c in 1..<count where heights[c] < minimum { minimum = heights[c] }
+            let limit = minimum + tolerance
+            var c = 0
+            while !(heights[c] <= limit) { c += 1 }
+            return c
+        }
+        return leftmost(atMost: tree[1] + tolerance)
+    }
+
+    /// A column's height; setting it updates the tree in O(log n) (just the height for n ≤ 8).
     subscript(column: Int) -> Double {
         get { tree[leaves + column] }
         set {
             var node = leaves + column
             tree[node] = newValue
+            guard !scans else { return }
             node /= 2
             while node >= 1 {
                 tree[node] = min(tree[2 * node], tree[2 * node + 1])
