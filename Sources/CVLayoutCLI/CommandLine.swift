@@ -120,6 +120,9 @@ struct LayoutJob {
     /// When the elements are streamed (`layout.elements` is empty): the engine's input, to
     /// run it again while writing, and the pixel-snapping scale.
     private let streamed: (input: EngineInput, scale: Double?)?
+    /// The streamed layout's text, prepared while it was checked (used by the first write in
+    /// the job's format).
+    private let speculation: SpeculativeWrite?
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out.
     ///
@@ -198,6 +201,15 @@ struct LayoutJob {
         var layout: CollectionLayout
         let check = streaming && format.canStream && rect == nil && item == nil && target == nil
             && descriptor.stream != nil ? descriptor.check : nil
+        // A streamed layout's text is prepared on other threads while its numbers are
+        // checked here; it is written only once the check has passed.
+        var speculation: SpeculativeWrite? = nil
+        if check != nil, let stream = descriptor.stream {
+            speculation = SpeculativeWrite(format: format, precision: precision) { sink in
+                sink.scale = scale
+                _ = try stream(input, &sink)
+            }
+        }
         do {
             if let check {
                 var sink = FiniteCheckSink(scale: scale)
@@ -212,10 +224,15 @@ struct LayoutJob {
                 try layout.validateFinite()
             }
         } catch let error as LayoutError {
+            speculation?.cancel()
             throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
+        } catch {
+            speculation?.cancel()
+            throw error
         }
         self.layout = layout
         streamed = check == nil ? nil : (input, scale)
+        self.speculation = speculation
 
         // The query.
         if let rect {
@@ -247,13 +264,15 @@ struct LayoutJob {
         guard let streamed, let stream = descriptor.stream, format.canStream else {
             return try format.write(layout, selection: selection, options: outputOptions, to: buffer)
         }
+        if let speculation, speculation.canWrite(layout, as: format) {
+            return try speculation.write(layout, to: buffer)
+        }
         try format.write(layout, streaming: { sink in
             sink.scale = streamed.scale
             _ = try stream(streamed.input, &sink)
         }, options: outputOptions, to: buffer)
     }
 }
-
 
 /// One run: dispatch to help, a subcommand or an engine.
 private struct Invocation {

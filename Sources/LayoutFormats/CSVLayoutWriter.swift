@@ -18,23 +18,16 @@ public enum CSVLayoutWriter {
         if let samples = layout.heartSamples {
             return try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
         }
-        out.append(string: columns.joined(separator: ","))
-        out.append(byte: 0x0A)
+        appendHeader(to: out)
         try appendSelected(layout, selection, to: out) { element, buffer, _ in
             appendRow(element, to: buffer)
         }
     }
 
-    /// Writes `layout`, whose elements were streamed rather than kept, with the rows of the
-    /// elements `produce` hands over in blocks (see `OutputFormat.write(_:streaming:options:to:)`).
-    public static func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-                             to out: OutputBuffer) throws {
-        guard layout.heartSamples == nil else { return try write(layout, selection: nil, to: out) }
+    /// The header row (what comes before the first element's row).
+    static func appendHeader(to out: OutputBuffer) {
         out.append(string: columns.joined(separator: ","))
         out.append(byte: 0x0A)
-        try appendStreamed(produce, to: out) { element, buffer, _ in
-            appendRow(element, to: buffer)
-        }
     }
 
     @inline(__always)

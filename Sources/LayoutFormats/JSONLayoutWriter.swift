@@ -22,19 +22,8 @@ public enum JSONLayoutWriter {
         appendEnd(layout, to: out)
     }
 
-    /// Writes `layout`, whose elements were streamed rather than kept, with the elements
-    /// `produce` hands over in blocks (see `OutputFormat.write(_:streaming:options:to:)`).
-    public static func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-                             to out: OutputBuffer) throws {
-        appendStart(layout, to: out)
-        try appendStreamed(produce, to: out) { element, buffer, position in
-            appendElementLine(element, position: position, to: buffer)
-        }
-        appendEnd(layout, to: out)
-    }
-
     /// Everything before the first element.
-    private static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
+    static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("{\"engine\":")
         appendJSONString(layout.engine, to: out)
         out.append(",\"bounds\":")
@@ -48,13 +37,13 @@ public enum JSONLayoutWriter {
 
     /// The element written `position`-th, on its own line.
     @inline(__always)
-    private static func appendElementLine(_ element: LayoutAttributes, position: Int, to out: OutputBuffer) {
+    static func appendElementLine(_ element: LayoutAttributes, position: Int, to out: OutputBuffer) {
         out.append(position == 0 ? "\n" as StaticString : ",\n")
         appendElement(element, to: out)
     }
 
     /// Everything after the last element.
-    private static func appendEnd(_ layout: CollectionLayout, to out: OutputBuffer) {
+    static func appendEnd(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("\n]")
         if let heart = layout.heartPath {
             out.append(",\n\"heartPath\":")

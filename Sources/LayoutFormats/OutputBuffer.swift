@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCore
 
 /// A byte buffer the writers format into, handed to a sink in large chunks so that a
@@ -13,7 +14,7 @@ public final class OutputBuffer {
     private let chunkSize: Int
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private var count = 0
+    private(set) var count = 0
 
     /// Creates a buffer.
     /// - Parameters:
@@ -291,12 +292,39 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// - Complexity: O(n); memory for one block, whatever n.
     public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
                       options: OutputOptions, to out: OutputBuffer) throws {
-        switch self {
-        case .json: try JSONLayoutWriter.write(layout, streaming: produce, to: out)
-        case .csv: try CSVLayoutWriter.write(layout, streaming: produce, to: out)
-        case .svg: preconditionFailure("SVG is written from a layout that keeps its elements")
+        if self == .csv && layout.heartSamples != nil {
+            // `--heart-samples` as CSV: the samples table, without the elements.
+            return try write(layout, selection: nil, options: options, to: out)
         }
+        let parts = streamParts
+        parts.start(layout, out)
+        try appendStreamed(produce, to: out, parts.element)
+        parts.end(layout, out)
         try out.flush()
+    }
+
+    /// What a streamed write is made of: the text before the elements, each element's text
+    /// (given its position in the output), and the text after them.
+    struct StreamParts {
+        let start: (CollectionLayout, OutputBuffer) -> Void
+        let element: (LayoutAttributes, OutputBuffer, Int) -> Void
+        let end: (CollectionLayout, OutputBuffer) -> Void
+    }
+
+    /// The parts of a streamed JSON or CSV write. - Precondition: `canStream`.
+    var streamParts: StreamParts {
+        switch self {
+        case .json:
+            StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
+                        element: { JSONLayoutWriter.appendElementLine($0, position: $2, to: $1) },
+                        end: { JSONLayoutWriter.appendEnd($0, to: $1) })
+        case .csv:
+            StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
+                        element: { element, out, _ in CSVLayoutWriter.appendRow(element, to: out) },
+                        end: { _, _ in })
+        case .svg:
+            preconditionFailure("SVG is written from a layout that keeps its elements")
+        }
     }
 
     /// Writes the elements at `selection` (positions in `layout.elements`, ascending; `nil`
@@ -361,7 +389,7 @@ public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 /// sink stops the formatting and is rethrown once `produce` returns.
 func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
                     _ format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
-    let pipeline = BlockPipeline(to: out, format: format)
+    let pipeline = BlockPipeline(output: out, precision: out.precision, format: format)
     defer { pipeline.stop() }
     var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer) { block in
         pipeline.submit(block)
@@ -369,4 +397,96 @@ func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
     try produce(&sink)
     sink.finish()
     try pipeline.finish()
+}
+
+/// A streamed write started before its layout is known to be sound: the elements are
+/// computed and formatted on other threads while the caller runs the checking pass, and their
+/// text is held (up to 64 MiB; then the producer waits) until `write(_:to:)` gives the
+/// summary and the output. Nothing reaches any output before that, so a check that fails
+/// (`cancel()`) leaves no trace. The command line uses it to overlap its two passes.
+public final class SpeculativeWrite: @unchecked Sendable {
+    /// The format the text is being prepared in.
+    public let format: OutputFormat
+    private let pipeline: BlockPipeline
+    private final class Producer: @unchecked Sendable {
+        var error: Error?
+        let finished = DispatchSemaphore(value: 0)
+        var joined = false
+    }
+    private let producer = Producer()
+    private var used = false
+
+    /// Starts `produce` (which appends every element, in order, to the sink it is given) on
+    /// a thread of its own, its elements formatted as `format` at `precision` on every core.
+    /// - Precondition: `format.canStream`.
+    public convenience init(format: OutputFormat, precision: NumberPrecision, produce: @escaping StreamedElements) {
+        self.init(format: format, precision: precision, heldLimit: 64 << 20, produce: produce)
+    }
+
+    /// `init(format:precision:produce:)` holding at most `heldLimit` bytes.
+    init(format: OutputFormat, precision: NumberPrecision, heldLimit: Int, produce: @escaping StreamedElements) {
+        self.format = format
+        let pipeline = BlockPipeline(output: nil, precision: precision, heldLimit: heldLimit,
+                                     format: format.streamParts.element)
+        self.pipeline = pipeline
+        let producer = self.producer
+        let work = UncheckedSendable(produce)
+        let thread = Thread {
+            let produce = work.value
+            var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer) { block in
+                pipeline.submit(block)
+            }
+            do {
+                try produce(&sink)
+                sink.finish()
+            } catch {
+                producer.error = error
+            }
+            producer.finished.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Whether `write(_:to:)` can write `layout` as `format`: once only, in the format
+    /// prepared, and not a CSV of heart samples (which has no element rows).
+    public func canWrite(_ layout: CollectionLayout, as format: OutputFormat) -> Bool {
+        !used && format == self.format && !(format == .csv && layout.heartSamples != nil)
+    }
+
+    /// Writes `layout` (the summary from the checking pass: its `elements` empty) with the
+    /// prepared element text to `out`, as `OutputFormat.write(_:streaming:options:to:)` would.
+    /// - Precondition: `canWrite(layout, as: format)`.
+    /// - Throws: what `produce` or `out`'s sink throws.
+    public func write(_ layout: CollectionLayout, to out: OutputBuffer) throws {
+        precondition(canWrite(layout, as: format), "a speculative write is used once, in its format")
+        used = true
+        defer { cancel() }
+        let parts = format.streamParts
+        parts.start(layout, out)
+        try pipeline.open(out)
+        join()
+        if let error = producer.error { throw error }
+        try pipeline.finish()
+        parts.end(layout, out)
+        try out.flush()
+    }
+
+    /// Stops the work and waits for the producer to return (the engine runs on to its end,
+    /// its blocks dropped). Idempotent.
+    public func cancel() {
+        pipeline.stop()
+        join()
+    }
+
+    private func join() {
+        if !producer.joined {
+            producer.finished.wait()
+            producer.joined = true
+        }
+    }
 }

@@ -50,7 +50,7 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 }
 
 /// Formats blocks of elements on worker threads while the producer computes the next
-/// blocks, and hands the text to `out` in submission order.
+/// blocks, and hands the text to its output in submission order.
 ///
 /// A ring of slots, each with room for `blockSize` elements and a buffer of its own. The
 /// producer (an engine appending to an `ElementBlocks`) fills a slot in place and submits
@@ -58,6 +58,10 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 /// written out, in order, and the submitting thread formats pending slots itself rather than
 /// wait. One worker per core plus the producer, so a core never idles while the engine or the
 /// formatting waits for the other.
+///
+/// Without an output yet (`init(output: nil, …)`), formatted blocks are held in memory, up to
+/// `heldLimit` bytes (then the producer waits), until `open(_:)` gives the output: so a
+/// layout's text can be prepared while its numbers are still being checked.
 final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
@@ -65,7 +69,7 @@ final class BlockPipeline: @unchecked Sendable {
         var count = 0
         var first = 0
         var state = State.free
-        let buffer: OutputBuffer
+        var buffer: OutputBuffer
         init(capacity: Int, precision: NumberPrecision) {
             elements = .allocate(capacity: capacity)
             buffer = OutputBuffer(precision: precision, capacity: capacity * 256)
@@ -76,25 +80,35 @@ final class BlockPipeline: @unchecked Sendable {
     /// Elements per slot (512 KB of attributes: they stay in the cache from the engine to
     /// the formatting).
     let blockSize = 4_096
-    private let out: OutputBuffer
+    /// Most bytes held before `open(_:)` (default 64 MiB).
+    private let heldLimit: Int
+    private let precision: NumberPrecision
     private let format: (LayoutAttributes, OutputBuffer, Int) -> Void
     private let condition = NSCondition()
     private let slots: [Slot]
+    /// Where the text goes; `nil` while held.
+    private var out: OutputBuffer?
+    private var held: [OutputBuffer] = []
+    private var heldBytes = 0
     /// Blocks submitted / written so far; slot `k % slots.count` holds block k.
     private var submitted = 0
     private var written = 0
     /// Elements submitted so far: the output position of the next block's first element.
     private var elementsSubmitted = 0
     private var stopped = false
-    /// The first error of `out`'s sink; once set, blocks are dropped.
+    /// The first error of the output's sink; once set, blocks are dropped.
     private var failure: Error?
 
     /// Starts one worker thread per core (at most 8), with two slots per thread plus two.
-    init(to out: OutputBuffer, format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) {
-        self.out = out
+    /// - Parameter output: where the text goes, or `nil` to hold it until `open(_:)`.
+    init(output: OutputBuffer?, precision: NumberPrecision, heldLimit: Int = 64 << 20,
+         format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) {
+        out = output
+        self.heldLimit = heldLimit
+        self.precision = precision
         self.format = format
         let workers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
-        slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: 4_096, precision: out.precision) }
+        slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: 4_096, precision: precision) }
         for _ in 0..<workers {
             let thread = Thread { [self] in work() }
             thread.stackSize = 1 << 20
@@ -107,7 +121,8 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// Queues the filled slot `block` (at most `blockSize` elements, in the slot
     /// `firstBuffer` or the last call returned) and returns the next slot to fill, after
-    /// writing out, in order, the block that slot held.
+    /// writing out (or holding), in order, the block that slot held. After `stop()` blocks
+    /// are dropped unformatted.
     func submit(_ block: UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes> {
         let slot = slots[submitted % slots.count]
         precondition(block.baseAddress == UnsafePointer(slot.elements), "blocks are submitted in their slots, in order")
@@ -115,54 +130,72 @@ final class BlockPipeline: @unchecked Sendable {
         slot.first = elementsSubmitted
         elementsSubmitted += block.count
         condition.lock()
-        slot.state = .pending
+        slot.state = stopped ? .done : .pending
         submitted += 1
         condition.broadcast()
         condition.unlock()
         do {
-            if failure == nil { try writeOut(upTo: submitted - slots.count + 1) }
+            try writeOut(upTo: submitted - slots.count + 1)
         } catch {
+            condition.lock()
             failure = error
-        }
-        if failure != nil {
-            // Nothing more is written: let the slot go unformatted and refill it.
-            try? drop(upTo: submitted - slots.count + 1)
+            stopped = true  // nothing more is written: the remaining blocks are dropped
+            condition.broadcast()
+            condition.unlock()
+            try? writeOut(upTo: submitted - slots.count + 1)
         }
         return slots[submitted % slots.count].elements
     }
 
+    /// Gives the held text (in order) to `output` and sends everything after it there.
+    /// - Throws: what `output`'s sink throws.
+    func open(_ output: OutputBuffer) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        for buffer in held { try output.append(contentsOf: buffer) }
+        held.removeAll()
+        heldBytes = 0
+        out = output
+        condition.broadcast()
+    }
+
     /// Writes out every submitted block, in order.
-    /// - Throws: the first error of `out`'s sink.
+    /// - Throws: the first error of the output's sink.
     func finish() throws {
         if let failure { throw failure }
         try writeOut(upTo: submitted)
+        if let failure { throw failure }
     }
 
-    /// Lets the workers go (after the block each is formatting). Idempotent.
+    /// Lets the workers go (after the block each is formatting) and drops whatever is not
+    /// yet written. Idempotent.
     func stop() {
         condition.lock()
         stopped = true
+        held.removeAll()
+        heldBytes = 0
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Writes blocks out in order until `target` are written, formatting pending ones while
-    /// the next to write is not ready.
+    /// Writes blocks out in order until `target` are written (or held, or dropped once
+    /// stopped), formatting pending ones while the next to write is not ready.
     private func writeOut(upTo target: Int) throws {
         while written < target {
             let slot = slots[written % slots.count]
             awaitDone(slot)
-            try out.append(contentsOf: slot.buffer)
-            release(slot)
-        }
-    }
-
-    /// After a failure: waits for the blocks up to `target` and frees their slots unwritten.
-    private func drop(upTo target: Int) throws {
-        while written < target {
-            let slot = slots[written % slots.count]
-            awaitDone(slot)
-            slot.buffer.removeAll()
+            condition.lock()
+            while out == nil && !stopped && heldBytes >= heldLimit { condition.wait() }
+            if stopped {
+                slot.buffer.removeAll()
+            } else if out == nil {
+                held.append(slot.buffer)
+                heldBytes += slot.buffer.count
+                slot.buffer = OutputBuffer(precision: precision, capacity: blockSize * 256)
+            }
+            let output = stopped ? nil : out
+            condition.unlock()
+            if let output { try output.append(contentsOf: slot.buffer) }
             release(slot)
         }
     }
@@ -202,7 +235,9 @@ final class BlockPipeline: @unchecked Sendable {
         return nil
     }
 
+    /// Formats a slot's elements into its buffer (nothing once stopped).
     private func formatSlot(_ slot: Slot) {
+        if stopped { return }
         for k in 0..<slot.count {
             format(slot.elements[k], slot.buffer, slot.first + k)
         }
@@ -210,7 +245,7 @@ final class BlockPipeline: @unchecked Sendable {
 
     private func work() {
         condition.lock()
-        while !stopped {
+        while !stopped || nextPending() != nil {
             if let pending = nextPending() {
                 pending.state = .working
                 condition.unlock()
