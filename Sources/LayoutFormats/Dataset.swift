@@ -80,19 +80,21 @@ public enum DatasetError: Error, Equatable, Sendable {
     case invalidValue(path: String, message: String)
 }
 
-/// Decodes datasets with Foundation's `JSONSerialization`, after a strict syntax pass that
-/// locates errors by line and column and refuses duplicate keys and deep nesting.
+/// Decodes datasets: one pass of the strict JSON scanner (errors by line and column,
+/// duplicate keys and deep nesting refused) builds the values, numbers as Foundation's
+/// `JSONSerialization` would read them; then a walk checks them against the schema.
 public enum DatasetDecoder {
     /// Decodes `data` as `schema` describes.
     ///
     /// - Throws: `DatasetError`. Counts must be integral and ≥ 0; heights finite and ≥ 0;
     ///   sizes `[width > 0, height ≥ 0]`; at most `maximumElementCount` items in all,
     ///   checked before anything of that size is allocated.
-    /// - Complexity: O(size of `data`).
+    /// - Complexity: O(size of `data`); an array of plain numbers (heights, ring counts) or
+    ///   of `[width, height]` pairs costs 8 bytes a number while it is read.
     public static func decode(_ data: Data, schema: DatasetSchema) throws -> Dataset {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try StrictJSON.parse(data)
+            root = try StrictJSON.values(data)
         } catch let e as JSONSyntaxError {
             throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
         } catch let e as JSONDuplicateKeyError {
@@ -106,7 +108,7 @@ public enum DatasetDecoder {
     }
 }
 
-/// Walks the Foundation value tree, keeping the JSON path for messages.
+/// Walks the value tree, keeping the JSON path for messages.
 private struct Walker {
     let schema: DatasetSchema
     var itemTotal = 0
@@ -115,11 +117,11 @@ private struct Walker {
         self.schema = schema
     }
 
-    mutating func dataset(_ root: Any) throws -> Dataset {
-        if let array = root as? [Any] {
-            return Dataset(sections: try topLevelArray(array))
+    mutating func dataset(_ root: JSONValue) throws -> Dataset {
+        if root.arrayCount != nil {
+            return Dataset(sections: try topLevelArray(root))
         }
-        guard let object = root as? [String: Any] else {
+        guard case .object(let object) = root else {
             throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
         }
         let allowedKeys: [String]
@@ -143,17 +145,18 @@ private struct Walker {
         case nil:
             throw invalid("", "no items: expected one of \(list(allowedKeys.dropLast()))")
         case "sections":
-            guard let list = object["sections"] as? [Any] else {
+            guard let list = object["sections"]!.elements else {
                 throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
             }
             for (i, raw) in list.enumerated() {
                 sections.append(try section(raw, path: "sections[\(i)]"))
             }
         case "rings":
-            guard let list = object["rings"] as? [Any] else {
-                throw invalid("rings", "expected an array of ring counts, got \(describe(object["rings"]!))")
+            let rings = object["rings"]!
+            guard rings.arrayCount != nil else {
+                throw invalid("rings", "expected an array of ring counts, got \(describe(rings))")
             }
-            sections = try ringCounts(list, path: "rings")
+            sections = try ringCounts(rings, path: "rings")
         case let key?:
             var s = try items(key: key, value: object[key]!, path: key)
             s.path = ""
@@ -169,30 +172,48 @@ private struct Walker {
         }
     }
 
-    private mutating func topLevelArray(_ array: [Any]) throws -> [DatasetSection] {
+    /// A top-level array (`array.arrayCount != nil`).
+    private mutating func topLevelArray(_ array: JSONValue) throws -> [DatasetSection] {
         switch schema {
         case .ringCounts: return try ringCounts(array, path: "")
         case .items:
-            if let first = array.first, first is [Any] {
+            let firstIsArray: Bool
+            switch array {
+            case .pairs: firstIsArray = true
+            case .array(let elements): firstIsArray = elements.first?.arrayCount != nil
+            default: firstIsArray = false
+            }
+            if firstIsArray {
                 return [DatasetSection(items: .sizes(try sizes(array, path: "")))]
             }
             return [DatasetSection(items: .heights(try heights(array, path: "")))]
         }
     }
 
-    private mutating func ringCounts(_ array: [Any], path: String) throws -> [DatasetSection] {
+    /// Ring counts from an array (`array.arrayCount != nil`): one section per ring.
+    private mutating func ringCounts(_ array: JSONValue, path: String) throws -> [DatasetSection] {
         var sections: [DatasetSection] = []
-        sections.reserveCapacity(array.count)
-        for (i, raw) in array.enumerated() {
+        sections.reserveCapacity(array.arrayCount ?? 0)
+        func add(_ n: Int, _ itemPath: String) throws {
+            try reserve(n, path: itemPath)
+            sections.append(DatasetSection(items: .uniform(count: n), path: itemPath))
+        }
+        if case .numbers(let values) = array {
+            for (i, v) in values.enumerated() {
+                let itemPath = "\(path)[\(i)]"
+                try add(try count(.number(v), path: itemPath), itemPath)
+            }
+            return sections
+        }
+        for (i, raw) in (array.elements ?? []).enumerated() {
             let n = try count(raw, path: "\(path)[\(i)]")
-            try reserve(n, path: "\(path)[\(i)]")
-            sections.append(DatasetSection(items: .uniform(count: n), path: "\(path)[\(i)]"))
+            try add(n, "\(path)[\(i)]")
         }
         return sections
     }
 
-    private mutating func section(_ raw: Any, path: String) throws -> DatasetSection {
-        guard let object = raw as? [String: Any] else {
+    private mutating func section(_ raw: JSONValue, path: String) throws -> DatasetSection {
+        guard case .object(let object) = raw else {
             throw invalid(path, "expected a section object, got \(describe(raw))")
         }
         let allowed = ["heights", "sizes", "count", "header", "footer", "columns", "insets"]
@@ -221,18 +242,18 @@ private struct Walker {
         return result
     }
 
-    private mutating func items(key: String, value: Any, path: String) throws -> DatasetSection {
+    private mutating func items(key: String, value: JSONValue, path: String) throws -> DatasetSection {
         switch key {
         case "heights":
-            guard let array = value as? [Any] else {
+            guard value.arrayCount != nil else {
                 throw invalid(path, "expected an array of heights, got \(describe(value))")
             }
-            return DatasetSection(items: .heights(try heights(array, path: path)))
+            return DatasetSection(items: .heights(try heights(value, path: path)))
         case "sizes":
-            guard let array = value as? [Any] else {
+            guard value.arrayCount != nil else {
                 throw invalid(path, "expected an array of [width, height] sizes, got \(describe(value))")
             }
-            return DatasetSection(items: .sizes(try sizes(array, path: path)))
+            return DatasetSection(items: .sizes(try sizes(value, path: path)))
         default:
             let n = try count(value, path: path)
             try reserve(n, path: path)
@@ -240,31 +261,58 @@ private struct Walker {
         }
     }
 
-    private mutating func heights(_ array: [Any], path: String) throws -> [Double] {
-        try reserve(array.count, path: path)
-        var result: [Double] = []
-        result.reserveCapacity(array.count)
-        for (i, raw) in array.enumerated() {
-            // Fast path without building the element's path string.
-            if let n = raw as? NSNumber, boolValue(raw) == nil {
-                let v = n.doubleValue
-                if v.isFinite && v >= 0 {
-                    result.append(v == 0 ? 0 : v)
-                    continue
+    /// Heights from an array (`array.arrayCount != nil`).
+    private mutating func heights(_ array: JSONValue, path: String) throws -> [Double] {
+        try reserve(array.arrayCount ?? 0, path: path)
+        if case .numbers(let values) = array {
+            // The common shape: check in place, build no path unless one is bad.
+            var result = values
+            for i in result.indices {
+                let v = result[i]
+                guard v.isFinite && v >= 0 else {
+                    throw invalid("\(path)[\(i)]", "expected a finite number ≥ 0, got \(describe(.number(v)))")
                 }
+                if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
             }
+            return result
+        }
+        let elements = array.elements ?? []
+        var result: [Double] = []
+        result.reserveCapacity(elements.count)
+        for (i, raw) in elements.enumerated() {
             result.append(try nonNegative(raw, path: "\(path)[\(i)]"))
         }
         return result
     }
 
-    private mutating func sizes(_ array: [Any], path: String) throws -> [Size] {
-        try reserve(array.count, path: path)
+    /// Sizes from an array (`array.arrayCount != nil`).
+    private mutating func sizes(_ array: JSONValue, path: String) throws -> [Size] {
+        try reserve(array.arrayCount ?? 0, path: path)
+        if case .pairs(let flat) = array {
+            // The common shape: [width, height] pairs, held flat.
+            var result: [Size] = []
+            result.reserveCapacity(flat.count / 2)
+            for i in 0..<(flat.count / 2) {
+                let w = flat[2 * i], h = flat[2 * i + 1]
+                guard w.isFinite && w > 0 && h.isFinite && h >= 0 else {
+                    let itemPath = "\(path)[\(i)]"
+                    let width = try finiteNumber(.number(w), path: itemPath + "[0]")
+                    guard width > 0 else {
+                        throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(width))")
+                    }
+                    _ = try nonNegative(.number(h), path: itemPath + "[1]")
+                    continue  // not reached: one of the checks above throws
+                }
+                result.append(Size(width: w, height: h == 0 ? 0 : h))
+            }
+            return result
+        }
+        let elements = array.elements ?? []
         var result: [Size] = []
-        result.reserveCapacity(array.count)
-        for (i, raw) in array.enumerated() {
+        result.reserveCapacity(elements.count)
+        for (i, raw) in elements.enumerated() {
             let itemPath = "\(path)[\(i)]"
-            guard let pair = raw as? [Any], pair.count == 2 else {
+            guard let pair = raw.elements, pair.count == 2 else {
                 throw invalid(itemPath, "expected a size [width, height], got \(describe(raw))")
             }
             let w = try finiteNumber(pair[0], path: itemPath + "[0]")
@@ -275,22 +323,19 @@ private struct Walker {
         return result
     }
 
-    private func options(_ raw: Any) throws -> [DatasetOption] {
-        guard let object = raw as? [String: Any] else {
+    private func options(_ raw: JSONValue) throws -> [DatasetOption] {
+        guard case .object(let object) = raw else {
             throw invalid("options", "expected an object of flag names and values, got \(describe(raw))")
         }
         var result: [DatasetOption] = []
         for key in object.keys.sorted() {
             let value = object[key]!
             let path = "options." + key
-            if let b = boolValue(value) {
-                result.append(DatasetOption(key: key, value: .bool(b), path: path))
-            } else if let n = value as? NSNumber {
-                result.append(DatasetOption(key: key, value: .number(n.doubleValue), path: path))
-            } else if let s = value as? String {
-                result.append(DatasetOption(key: key, value: .string(s), path: path))
-            } else {
-                throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
+            switch value {
+            case .bool(let b): result.append(DatasetOption(key: key, value: .bool(b), path: path))
+            case .number(let n): result.append(DatasetOption(key: key, value: .number(n), path: path))
+            case .string(let s): result.append(DatasetOption(key: key, value: .string(s), path: path))
+            default: throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
             }
         }
         return result
@@ -306,28 +351,25 @@ private struct Walker {
         }
     }
 
-    private func finiteNumber(_ raw: Any, path: String) throws -> Double {
-        guard boolValue(raw) == nil, let n = raw as? NSNumber else {
+    private func finiteNumber(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw else {
             throw invalid(path, "expected a number, got \(describe(raw))")
         }
-        let v = n.doubleValue
         guard v.isFinite else { throw invalid(path, "expected a finite number, got \(describe(raw))") }
         return v
     }
 
-    private func nonNegative(_ raw: Any, path: String) throws -> Double {
-        guard boolValue(raw) == nil, let n = raw as? NSNumber, n.doubleValue.isFinite, n.doubleValue >= 0 else {
+    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else {
             throw invalid(path, "expected a finite number ≥ 0, got \(describe(raw))")
         }
-        let v = n.doubleValue
         return v == 0 ? 0 : v
     }
 
-    private func integer(_ raw: Any, path: String) throws -> Int {
-        guard boolValue(raw) == nil, let n = raw as? NSNumber else {
+    private func integer(_ raw: JSONValue, path: String) throws -> Int {
+        guard case .number(let v) = raw else {
             throw invalid(path, "expected an integer, got \(describe(raw))")
         }
-        let v = n.doubleValue
         guard v.isFinite, v == v.rounded(.towardZero) else {
             throw invalid(path, "expected an integer, got \(describe(raw))")
         }
@@ -335,7 +377,7 @@ private struct Walker {
         return Int(v)
     }
 
-    private func count(_ raw: Any, path: String) throws -> Int {
+    private func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path)
         guard n >= 0 else { throw invalid(path, "expected an integer ≥ 0, got \(n)") }
         if n > maximumElementCount {
@@ -344,14 +386,14 @@ private struct Walker {
         return n
     }
 
-    private func insets(_ raw: Any, path: String) throws -> EdgeInsets {
+    private func insets(_ raw: JSONValue, path: String) throws -> EdgeInsets {
         var values: [Double]
-        if let s = raw as? String {
+        if case .string(let s) = raw {
             guard let parsed = ValueSyntax.numbers(s, counts: [1, 4]) else {
                 throw invalid(path, "expected \"T,L,B,R\" or one number, got \(describe(raw))")
             }
             values = parsed
-        } else if let array = raw as? [Any], array.count == 4 {
+        } else if let array = raw.elements, array.count == 4 {
             values = []
             for (i, v) in array.enumerated() { values.append(try finiteNumber(v, path: "\(path)[\(i)]")) }
         } else {
@@ -376,6 +418,19 @@ private struct Walker {
         let quoted = keys.map { "'\($0)'" }
         guard quoted.count > 1 else { return quoted.joined() }
         return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+    }
+}
+
+/// A short description of a dataset value for messages, as `describe(_: Any)` gives it for
+/// the same value from Foundation: numbers as `NumberFormat.messageText`, strings quoted.
+func describe(_ value: JSONValue) -> String {
+    switch value {
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return NumberFormat.messageText(n)
+    case .string(let s): return describe(s as Any)
+    case .array, .numbers, .pairs: return "an array"
+    case .object: return "an object"
+    case .null: return "null"
     }
 }
 
