@@ -28,8 +28,13 @@ test:
 golden:
 	CVLAYOUT_RECORD=1 $(SWIFT) test --filter GoldenTests
 
+# Release builds link the Swift runtime and Foundation statically (--static-swift-stdlib):
+# a bigger binary, but start-up falls from about 5 ms to 2.5 ms, which is most of a small
+# layout's time. (The linker's warning about mktemp comes from Foundation's static library.)
+RELEASEFLAGS ?= --static-swift-stdlib
+
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASEFLAGS)
 
 bench: release
 	./Scripts/bench.sh
@@ -47,8 +52,8 @@ man:
 # The release binary, its manual page and the bash, zsh and fish completions, under PREFIX
 # (default /usr/local; DESTDIR is honoured for packaging).
 install:
-	$(SWIFT) build -c release $(BUILDFLAGS)
-	@set -e; bin="$$($(SWIFT) build -c release $(BUILDFLAGS) --show-bin-path)/cvlayout"; \
+	$(SWIFT) build -c release $(RELEASEFLAGS) $(BUILDFLAGS)
+	@set -e; bin="$$($(SWIFT) build -c release $(RELEASEFLAGS) $(BUILDFLAGS) --show-bin-path)/cvlayout"; \
 	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	"$$bin" manpage > "$$tmp/cvlayout.1"; \
 	"$$bin" completions bash > "$$tmp/cvlayout.bash"; \
