@@ -154,6 +154,13 @@ public enum NumberFormat {
         }
         i += writeDigits(integerPart, to: out + i)
         guard fractionPart != 0 else { return i }
+        if p == 3 {
+            // ".ddd" in one store, then the length without its trailing zeros.
+            let rest = Int(truncatingIfNeeded: fractionPart % 100)
+            let text = 0x2E | UInt32(0x30 | fractionPart / 100) << 8 | UInt32(digitPair(rest)) << 16
+            UnsafeMutableRawPointer(out + i).storeBytes(of: text, as: UInt32.self)
+            return i + (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
+        }
         // Drop trailing zeros, then write the rest zero-padded to its width.
         var fraction = fractionPart
         var digits = p
@@ -197,15 +204,18 @@ public enum NumberFormat {
         }
     }
 
-    /// "00" … "99", for writing two digits per division.
-    private static let digitPairs: [UInt8] = {
-        var table: [UInt8] = []
-        for n in 0..<100 {
-            table.append(UInt8(ascii: "0") + UInt8(n / 10))
-            table.append(UInt8(ascii: "0") + UInt8(n % 10))
-        }
-        return table
-    }()
+    /// "00" … "99": two ASCII digits at offset 2·n, read in place (a literal: no lazy
+    /// initialisation to check, no array).
+    @inline(__always)
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// The two ASCII digits of `n` < 100 as one little-endian UInt16.
+    @inline(__always)
+    static func digitPair(_ n: Int) -> UInt16 {
+        UnsafeRawPointer(digitPairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
+    }
 
     /// Writes the decimal digits of `n` at `out`; returns their count.
     @inline(__always)
@@ -222,22 +232,17 @@ public enum NumberFormat {
             bound = bound &* 10
         }
         var v = n
-        var j = length
-        digitPairs.withUnsafeBufferPointer { pairs in
-            while v >= 100 {
-                let r = Int(v % 100)
-                v /= 100
-                j -= 2
-                out[j] = pairs[2 * r]
-                out[j + 1] = pairs[2 * r + 1]
-            }
-            if v >= 10 {
-                let r = Int(v)
-                out[j - 2] = pairs[2 * r]
-                out[j - 1] = pairs[2 * r + 1]
-            } else {
-                out[j - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
-            }
+        var end = out + length
+        while v >= 100 {
+            let r = Int(truncatingIfNeeded: v % 100)
+            v /= 100
+            end -= 2
+            UnsafeMutableRawPointer(end).storeBytes(of: digitPair(r), as: UInt16.self)
+        }
+        if v >= 10 {
+            UnsafeMutableRawPointer(out).storeBytes(of: digitPair(Int(truncatingIfNeeded: v)), as: UInt16.self)
+        } else {
+            out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
         }
         return length
     }

@@ -15,25 +15,39 @@ public enum SVGLayoutWriter {
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
 
     /// Writes the SVG document for the selected elements of `layout` to `out`.
-    /// - Complexity: O(k log k) for k selected elements (the zIndex sort).
+    /// - Complexity: O(k) for k selected elements already in zIndex order (the usual case:
+    ///   checked first), O(k log k) otherwise (the zIndex sort). The elements are formatted on
+    ///   every core; no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
         appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
                             title: "cvlayout " + layout.engine, to: out)
 
-        var order: [Int] = []
-        forEachSelected(layout, selection) { element, i in
-            if !element.isHidden { order.append(i) }
-        }
-        // Stable by zIndex; element order breaks ties.
-        order.sort { (l, r) in
-            let a = layout.elements[l].zIndex, b = layout.elements[r].zIndex
-            return a < b || (a == b && l < r)
-        }
         let round = layout.engine == "ring" || layout.engine == "circle"
-        for i in order {
-            appendElement(layout.elements[i], round: round, labels: options.labels, to: out)
-            try out.flushIfFull()
+        let labels = options.labels
+        try layout.elements.withUnsafeBufferPointer { elements in
+            guard let base = elements.baseAddress else { return }
+            try (selection ?? []).withUnsafeBufferPointer { selected in
+                // The drawing order: visible elements by zIndex, element order breaking ties.
+                // When the selection is all visible and already in that order (the usual case),
+                // it is drawn as it is: no list to build, nothing to sort.
+                let indices = selection == nil ? nil : selected.baseAddress
+                let count = selection?.count ?? elements.count
+                let scan = DrawingOrderScan(base, indices, count: count)
+                guard scan.hidden || !scan.ordered else {
+                    return try appendElements(base, indices, count: count, round: round, labels: labels, to: out)
+                }
+                var order = scan.visible ?? (0..<count).map { indices?[$0] ?? $0 }
+                if !scan.ordered {
+                    order.sort { (l, r) in
+                        let a = base[l].zIndex, b = base[r].zIndex
+                        return a < b || (a == b && l < r)
+                    }
+                }
+                try order.withUnsafeBufferPointer { order in
+                    try appendElements(base, order.baseAddress, count: order.count, round: round, labels: labels, to: out)
+                }
+            }
         }
 
         out.append("<rect class=\"visible-bounds\" x=\"")
@@ -62,70 +76,35 @@ public enum SVGLayoutWriter {
         out.append("</svg>\n")
     }
 
-    private static func appendElement(_ e: LayoutAttributes, round: Bool, labels: Bool, to out: OutputBuffer) {
-        let f = e.frame
-        let t = e.transform
-        out.append("<g")
-        if t != .identity {
-            // The transform applies about the centre: T(c) · M · T(−c).
-            let c = f.center
-            out.append(" transform=\"matrix(")
-            for (k, v) in [t.a, t.b, t.c, t.d,
-                           c.x + t.tx - t.a * c.x - t.c * c.y,
-                           c.y + t.ty - t.b * c.x - t.d * c.y].enumerated() {
-                if k > 0 { out.append(" ") }
-                out.append(number: v)
+    /// Elements formatted in one go by one core: 2048 groups (about 400 KB of text) stay in
+    /// the core's cache, and one chunk per core a round keeps the rounds few.
+    static let chunkSize = 2048
+    /// Bytes a group usually takes (one with a transform, a little more): reserved for a
+    /// chunk at once, so its buffer grows once rather than doubling its way up.
+    static let typicalGroupSize = 256
+
+    /// Writes the elements `elements[indices[k]]` (`elements[k]` without indices) for k in
+    /// `0..<count`, in chunks formatted on every core (`appendInParallel`).
+    private static func appendElements(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?,
+                                       count: Int, round: Bool, labels: Bool, to out: OutputBuffer) throws {
+        func appendChunk(_ range: Range<Int>, to buffer: OutputBuffer) {
+            _ = buffer.cursor(reserving: range.count * typicalGroupSize)
+            SVGElementWriter.withWriter(precision: buffer.precision, round: round, labels: labels) { writer in
+                if let indices {
+                    for k in range { writer.append(elements + indices[k], to: buffer) }
+                } else {
+                    for k in range { writer.append(elements + k, to: buffer) }
+                }
             }
-            out.append(")\"")
         }
-        if e.alpha < 1 {
-            out.append(" opacity=\"")
-            out.append(number: max(0, e.alpha))
-            out.append("\"")
+        guard count > chunkSize else {
+            // One chunk (a stack, a ring, a query's answer): no workers to ask for.
+            appendChunk(0..<count, to: out)
+            return try out.flushIfFull()
         }
-        out.append("><rect x=\"")
-        out.append(number: f.minX)
-        out.append("\" y=\"")
-        out.append(number: f.minY)
-        out.append("\" width=\"")
-        out.append(number: f.width)
-        out.append("\" height=\"")
-        out.append(number: f.height)
-        if round {
-            out.append("\" rx=\"")
-            out.append(number: f.width / 2)
-        } else if e.category == .cell {
-            out.append("\" rx=\"")
-            out.append(number: min(4, f.width / 4, f.height / 4))
+        try appendInParallel(count: (count + chunkSize - 1) / chunkSize, to: out, blockSize: 1) { chunk, buffer in
+            appendChunk(chunk * chunkSize..<min(count, chunk * chunkSize + chunkSize), to: buffer)
         }
-        out.append("\" fill=\"")
-        if e.category == .cell {
-            out.append(string: palette[e.indexPath.item % palette.count])
-            out.append("\"/>")
-        } else {
-            out.append("#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
-        }
-        if labels && f.width >= 4 && f.height >= 4 {
-            let size = max(4, min(14, min(f.width, f.height) * 0.45))
-            out.append("<text x=\"")
-            out.append(number: f.midX)
-            out.append("\" y=\"")
-            out.append(number: f.midY + size * 0.35)
-            out.append("\" font-family=\"sans-serif\" font-size=\"")
-            out.append(number: size)
-            out.append("\" text-anchor=\"middle\" fill=\"")
-            out.append(e.category == .cell ? "#ffffff" as StaticString : "#333333")
-            out.append("\">")
-            if e.category == .cell {
-                out.append(integer: e.indexPath.item)
-            } else {
-                appendXMLText(e.kind?.rawValue ?? e.category.rawValue, to: out)
-                out.append(" ")
-                out.append(integer: e.indexPath.section)
-            }
-            out.append("</text>")
-        }
-        out.append("</g>\n")
     }
 
     /// The dashed path (seed 000: grey, width 2, dash 4 4, square caps, round joins) and the
@@ -149,6 +128,281 @@ public enum SVGLayoutWriter {
         out.append("<path d=\"")
         out.append(string: heartShape)
         out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n")
+    }
+}
+
+/// One pass over the selected elements: whether one is hidden (and then the positions of
+/// the visible ones), and whether the visible ones are already in drawing order, (zIndex,
+/// position) increasing.
+struct DrawingOrderScan {
+    /// A selected element is hidden.
+    private(set) var hidden = false
+    /// The visible elements' (zIndex, position) increase strictly.
+    private(set) var ordered = true
+    /// The positions of the visible elements, in selection order, when one is hidden.
+    private(set) var visible: [Int]?
+
+    /// Scans the `count` elements `elements[indices[k]]` (`elements[k]` without indices).
+    init(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?, count: Int) {
+        var last = (z: Int.min, position: Int.min)
+        for k in 0..<count {
+            let position = indices?[k] ?? k
+            let element = elements + position
+            if element.pointee.isHidden {
+                if !hidden {
+                    // The ones before were all visible.
+                    hidden = true
+                    visible = (0..<k).map { indices?[$0] ?? $0 }
+                }
+                continue
+            }
+            let z = element.pointee.zIndex
+            if z < last.z || (z == last.z && position <= last.position) { ordered = false }
+            last = (z, position)
+            if hidden { visible!.append(position) }
+        }
+    }
+}
+
+/// Writes SVG element groups (`SVGLayoutWriter`'s shapes) straight into an output buffer's
+/// reserved space (`OutputBuffer.cursor(reserving:)`): literals copied with their length known
+/// at compile time, palette colours as literals, numbers of the default precision formatted
+/// by `NumberFormat` and repeated ones copied from a table; nothing is checked or allocated
+/// per element.
+struct SVGElementWriter {
+    /// How numbers are written.
+    let precision: NumberPrecision
+    /// Draw cells round (ring and circle layouts).
+    let round: Bool
+    /// Label each shape.
+    let labels: Bool
+    /// Where the next byte goes, in the space reserved for the element being written.
+    private var position: UnsafeMutablePointer<UInt8>
+    /// Recently written numbers and their text: layouts repeat theirs (a column's x and
+    /// width, a cell size, a corner radius), and a repeat is a 24-byte copy.
+    private let cache: UnsafeMutablePointer<CachedNumber>
+    private static let cacheSlots = 256
+    private static let cacheShift: UInt64 = 56
+    /// Numbers formatted for the element being written, entered in `cache` when the next one
+    /// starts: read back at once, their text would wait on the byte stores just made.
+    private let pending: UnsafeMutablePointer<PendingNumber>
+    private var pendingCount = 0
+    private static let pendingCapacity = 16
+
+    /// A formatted number waiting to enter the table.
+    struct PendingNumber {
+        var slot: UnsafeMutablePointer<CachedNumber>
+        var bits: UInt64
+        var text: UnsafePointer<UInt8>
+        var length: Int
+    }
+
+    private init(precision: NumberPrecision, round: Bool, labels: Bool, cache: UnsafeMutablePointer<CachedNumber>,
+                 pending: UnsafeMutablePointer<PendingNumber>) {
+        self.precision = precision
+        self.round = round
+        self.labels = labels
+        self.cache = cache
+        self.pending = pending
+        position = UnsafeMutablePointer(bitPattern: 1)!
+    }
+
+    /// Calls `body` with a writer whose tables live on the stack for the call: one writer per
+    /// chunk of elements and per thread.
+    @inline(__always)
+    static func withWriter(precision: NumberPrecision, round: Bool, labels: Bool,
+                           _ body: (inout SVGElementWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: CachedNumber.self, capacity: cacheSlots) { table in
+            // Empty entries hold a NaN's bits and the text NumberFormat writes for it, "0".
+            let empty = CachedNumber(bits: .max, length: 1, text: (UInt64(UInt8(ascii: "0")), 0, 0))
+            table.initialize(repeating: empty)
+            withUnsafeTemporaryAllocation(of: PendingNumber.self, capacity: pendingCapacity) { pending in
+                var writer = SVGElementWriter(precision: precision, round: round, labels: labels,
+                                              cache: table.baseAddress!, pending: pending.baseAddress!)
+                body(&writer)
+            }
+        }
+    }
+
+    /// Appends the group of the element at `element` to `out`.
+    @inline(never)
+    mutating func append(_ element: UnsafePointer<LayoutAttributes>, to out: OutputBuffer) {
+        // The previous element's numbers enter the table now that their bytes are stored (and
+        // before the buffer can move).
+        for k in 0..<pendingCount {
+            let entry = pending[k]
+            entry.slot.pointee = CachedNumber(bits: entry.bits, length: entry.length,
+                                              text: UnsafeRawPointer(entry.text).loadUnaligned(as: CachedNumber.Text.self))
+        }
+        pendingCount = 0
+        position = out.cursor(reserving: OutputBuffer.elementBound).position
+        // The frame's stored parts (Rect's computed ones are calls across modules), with the
+        // same arithmetic as `midX` and `midY`.
+        let x = element.pointee.frame.origin.x, y = element.pointee.frame.origin.y
+        let width = element.pointee.frame.size.width, height = element.pointee.frame.size.height
+        let isCell = element.pointee.category == .cell
+        let t = element.pointee.transform
+        if t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0 {  // identity
+            append("<g")
+        } else {
+            appendTransform(t, centerX: x + width / 2, centerY: y + height / 2)
+        }
+        let alpha = element.pointee.alpha
+        if alpha < 1 {
+            append(" opacity=\"")
+            append(number: maximum(0, alpha))
+            append(byte: UInt8(ascii: "\""))
+        }
+        append("><rect x=\"")
+        append(number: x)
+        append("\" y=\"")
+        append(number: y)
+        append("\" width=\"")
+        append(number: width)
+        append("\" height=\"")
+        append(number: height)
+        if round {
+            append("\" rx=\"")
+            append(number: width / 2)
+        } else if isCell {
+            append("\" rx=\"")
+            append(number: minimum(minimum(4, width / 4), height / 4))
+        }
+        if isCell {
+            append("\" fill=\"")
+            append(Self.paletteColour(element.pointee.indexPath.item))
+            append("\"/>")
+        } else {
+            append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
+        }
+        if labels && width >= 4 && height >= 4 {
+            let size = maximum(4, minimum(14, minimum(width, height) * 0.45))
+            append("<text x=\"")
+            append(number: x + width / 2)
+            append("\" y=\"")
+            append(number: y + height / 2 + size * 0.35)
+            append("\" font-family=\"sans-serif\" font-size=\"")
+            append(number: size)
+            if isCell {
+                append("\" text-anchor=\"middle\" fill=\"#ffffff\">")
+                append(integer: element.pointee.indexPath.item)
+            } else {
+                appendViewLabel(element)
+            }
+            append("</text></g>\n")
+        } else {
+            append("</g>\n")
+        }
+        out.commit(ByteCursor(start: position, precision: precision, cache: cache))
+    }
+
+    /// ` transform="matrix(…)"` for a transform other than the identity, applied about the
+    /// centre: T(c) · M · T(−c).
+    @inline(never)
+    private mutating func appendTransform(_ t: AffineTransform, centerX: Double, centerY: Double) {
+        append("<g transform=\"matrix(")
+        append(number: t.a)
+        append(byte: UInt8(ascii: " "))
+        append(number: t.b)
+        append(byte: UInt8(ascii: " "))
+        append(number: t.c)
+        append(byte: UInt8(ascii: " "))
+        append(number: t.d)
+        append(byte: UInt8(ascii: " "))
+        append(number: centerX + t.tx - t.a * centerX - t.c * centerY)
+        append(byte: UInt8(ascii: " "))
+        append(number: centerY + t.ty - t.b * centerX - t.d * centerY)
+        append(")\"")
+    }
+
+    /// The rest of a header's, footer's or other view's label: its colour, its kind (or its
+    /// category when it has none: plain words, nothing to escape) and its section.
+    @inline(never)
+    private mutating func appendViewLabel(_ element: UnsafePointer<LayoutAttributes>) {
+        append("\" text-anchor=\"middle\" fill=\"#333333\">")
+        switch element.pointee.kind {
+        case .header: append("header ")
+        case .footer: append("footer ")
+        case nil:
+            switch element.pointee.category {
+            case .cell: append("cell ")
+            case .supplementaryView: append("supplementaryView ")
+            case .decorationView: append("decorationView ")
+            }
+        }
+        append(integer: element.pointee.indexPath.section)
+    }
+
+    /// `Swift.min(x, y)` for Doubles (`y < x ? y : x`), inlined.
+    @inline(__always)
+    private func minimum(_ x: Double, _ y: Double) -> Double { y < x ? y : x }
+
+    /// `Swift.max(x, y)` for Doubles (`y >= x ? y : x`), inlined.
+    @inline(__always)
+    private func maximum(_ x: Double, _ y: Double) -> Double { y >= x ? y : x }
+
+    /// `SVGLayoutWriter.palette[item % 10]` as a literal (no String on the hot path); the two
+    /// lists must agree (a test checks it).
+    @inline(__always)
+    static func paletteColour(_ item: Int) -> StaticString {
+        switch item % 10 {
+        case 0: "#4e79a7"
+        case 1: "#f28e2b"
+        case 2: "#e15759"
+        case 3: "#76b7b2"
+        case 4: "#59a14f"
+        case 5: "#edc948"
+        case 6: "#b07aa1"
+        case 7: "#ff9da7"
+        case 8: "#9c755f"
+        default: "#bab0ac"
+        }
+    }
+
+    @inline(__always)
+    private mutating func append(_ text: StaticString) {
+        UnsafeMutableRawPointer(position).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
+        position += text.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    private mutating func append(byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    @inline(__always)
+    private mutating func append(integer value: Int) {
+        if value < 0 { append(byte: UInt8(ascii: "-")) }
+        position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
+    }
+
+    /// Appends `value` as `NumberFormat.write` writes it, from the table when it was written
+    /// recently.
+    @inline(__always)
+    private mutating func append(number value: Double) {
+        let bits = value.bitPattern
+        let slot = cache + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> Self.cacheShift)
+        if slot.pointee.bits == bits {
+            UnsafeMutableRawPointer(position).storeBytes(of: slot.pointee.text, as: CachedNumber.Text.self)
+            position += slot.pointee.length
+            return
+        }
+        appendAndRemember(value, in: slot)
+    }
+
+    /// Appends `value` and queues its text for `slot`: out of line, so that the element code
+    /// stays small enough for everything in it to be inlined.
+    @inline(never)
+    private mutating func appendAndRemember(_ value: Double, in slot: UnsafeMutablePointer<CachedNumber>) {
+        // Zeros first, so the entry's text is read from initialised bytes whatever the length.
+        UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
+        let start = position
+        position += NumberFormat.write(value, precision: precision, to: position)
+        if position - start <= MemoryLayout<CachedNumber.Text>.size && pendingCount < Self.pendingCapacity {
+            pending[pendingCount] = PendingNumber(slot: slot, bits: value.bitPattern, text: start, length: position - start)
+            pendingCount += 1
+        }
     }
 }
 

@@ -1,0 +1,241 @@
+import Testing
+import LayoutCore
+@testable import LayoutFormats
+
+/// The SVG writer's fast paths (groups written through a cursor, numbers formatted inline or
+/// copied from a table, chunks formatted on every core, the zIndex sort skipped when the
+/// order is already right) write byte for byte what the plain writer below writes.
+struct SVGWriterSpeedTests {
+    /// The straightforward writer the fast one replaced: checked appends, one element at a
+    /// time, the visible elements always sorted.
+    static func referenceSVG(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
+        let out = OutputBuffer(precision: options.precision)
+        appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
+                            title: "cvlayout " + layout.engine, to: out)
+        var order: [Int] = []
+        forEachSelected(layout, selection) { element, i in
+            if !element.isHidden { order.append(i) }
+        }
+        order.sort { (l, r) in
+            let a = layout.elements[l].zIndex, b = layout.elements[r].zIndex
+            return a < b || (a == b && l < r)
+        }
+        let round = layout.engine == "ring" || layout.engine == "circle"
+        for i in order {
+            appendReferenceElement(layout.elements[i], round: round, labels: options.labels, to: out)
+        }
+        // Everything after the elements is shared code: the fast writer's own tail.
+        let fast = OutputBuffer(precision: options.precision)
+        try? SVGLayoutWriter.write(layout, selection: [], options: options, to: fast)
+        let tail = String(decoding: fast.bytes, as: UTF8.self)
+        let head = String(decoding: out.bytes, as: UTF8.self)
+        return head + tail[tail.range(of: "<rect class=\"visible-bounds\"")!.lowerBound...]
+    }
+
+    static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: Bool, to out: OutputBuffer) {
+        let f = e.frame
+        let t = e.transform
+        out.append("<g")
+        if t != .identity {
+            let c = f.center
+            out.append(" transform=\"matrix(")
+            for (k, v) in [t.a, t.b, t.c, t.d,
+                           c.x + t.tx - t.a * c.x - t.c * c.y,
+                           c.y + t.ty - t.b * c.x - t.d * c.y].enumerated() {
+                if k > 0 { out.append(" ") }
+                out.append(number: v)
+            }
+            out.append(")\"")
+        }
+        if e.alpha < 1 {
+            out.append(" opacity=\"")
+            out.append(number: max(0, e.alpha))
+            out.append("\"")
+        }
+        out.append("><rect x=\"")
+        out.append(number: f.minX)
+        out.append("\" y=\"")
+        out.append(number: f.minY)
+        out.append("\" width=\"")
+        out.append(number: f.width)
+        out.append("\" height=\"")
+        out.append(number: f.height)
+        if round {
+            out.append("\" rx=\"")
+            out.append(number: f.width / 2)
+        } else if e.category == .cell {
+            out.append("\" rx=\"")
+            out.append(number: min(4, f.width / 4, f.height / 4))
+        }
+        out.append("\" fill=\"")
+        if e.category == .cell {
+            out.append(string: SVGLayoutWriter.palette[e.indexPath.item % SVGLayoutWriter.palette.count])
+            out.append("\"/>")
+        } else {
+            out.append("#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
+        }
+        if labels && f.width >= 4 && f.height >= 4 {
+            let size = max(4, min(14, min(f.width, f.height) * 0.45))
+            out.append("<text x=\"")
+            out.append(number: f.midX)
+            out.append("\" y=\"")
+            out.append(number: f.midY + size * 0.35)
+            out.append("\" font-family=\"sans-serif\" font-size=\"")
+            out.append(number: size)
+            out.append("\" text-anchor=\"middle\" fill=\"")
+            out.append(e.category == .cell ? "#ffffff" as StaticString : "#333333")
+            out.append("\">")
+            if e.category == .cell {
+                out.append(integer: e.indexPath.item)
+            } else {
+                appendXMLText(e.kind?.rawValue ?? e.category.rawValue, to: out)
+                out.append(" ")
+                out.append(integer: e.indexPath.section)
+            }
+            out.append("</text>")
+        }
+        out.append("</g>\n")
+    }
+
+    /// Where two documents first differ, with some context; nil when they are equal.
+    static func firstDifference(_ a: String, _ b: String) -> String? {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x != y else { return nil }
+        var k = 0
+        while k < min(x.count, y.count) && x[k] == y[k] { k += 1 }
+        let from = max(0, k - 60)
+        return "at byte \(k): …\(String(decoding: x[from..<min(x.count, k + 40)], as: UTF8.self))… "
+            + "vs …\(String(decoding: y[from..<min(y.count, k + 40)], as: UTF8.self))…"
+    }
+
+    static func fastSVG(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) throws -> String {
+        let out = OutputBuffer(precision: options.precision)
+        try OutputFormat.svg.write(layout, selection: selection, options: options, to: out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// A number of one of the kinds that take different paths: small integers, exact
+    /// halves at 3 decimals and around them, tiny and huge magnitudes, negatives, any bits.
+    static func number(_ g: inout SplitMix64) -> Double {
+        let sign: Double = g.next() % 4 == 0 ? -1 : 1
+        switch g.next() % 10 {
+        case 0: return sign * Double(g.next() % 1000)
+        case 1: return sign * (Double(g.next() % 100_000) + 0.0005)
+        case 2: return sign * Double(g.next() % 10_000_000) / 1000
+        case 3: return sign * Double(g.next() % 1_000_000) / 8
+        case 4: return sign * Double(bitPattern: (0x3F0 + g.next() % 8) << 52 | g.next() >> 12)  // 2⁻¹⁵…2⁻⁸
+        case 5: return sign * Double(g.next() % (1 << 40)) * 1.000001
+        case 6: return sign * Double(g.next() % 1_000_000_000) + 0.4995
+        case 7: return sign * 1e16 * Double(g.next() % 1000)
+        case 8: return sign * Double(g.next() % 200) * 0.35 + 4.9
+        default: return sign * Double(bitPattern: (g.next() % 0x3FF) << 52 | g.next() >> 12) // 0…2
+        }
+    }
+
+    /// Random elements: any category, transforms, alphas, hidden ones, zIndex ties in or out
+    /// of order, numbers of every kind.
+    static func randomLayout(count: Int, seed: UInt64, zOrder: Int, engine: String) -> CollectionLayout {
+        var g = SplitMix64(seed: seed)
+        var elements: [LayoutAttributes] = []
+        for k in 0..<count {
+            let frame = g.next() % 3 == 0
+                ? Rect(x: Double(k % 3) * 133.333333333, y: Double(k) * 73, width: 123.333333333, height: Double(50 + g.next() % 100))
+                : Rect(x: number(&g), y: number(&g), width: abs(number(&g)), height: abs(number(&g)))
+            var e: LayoutAttributes
+            switch g.next() % 8 {
+            case 0: e = .supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: k), frame: frame)
+            case 1: e = .supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: k), frame: frame)
+            case 2: e = LayoutAttributes(indexPath: IndexPath(item: k, section: 1), category: .decorationView, kind: nil, frame: frame)
+            default:
+                let item = g.next() % 16 == 0 ? Int(g.next() % 10_000_000_000) : k
+                e = .cell(IndexPath(item: item, section: 0), frame: frame)
+            }
+            switch g.next() % 6 {
+            case 0: e.transform = AffineTransform(rotationDegrees: Double(g.next() % 360) - 180)
+            case 1: e.transform = AffineTransform(a: number(&g), b: number(&g), c: number(&g), d: number(&g),
+                                                  tx: number(&g), ty: number(&g))
+            default: break
+            }
+            switch g.next() % 5 {
+            case 0: e.alpha = Double(g.next() % 1000) / 999
+            case 1: e.alpha = -0.25
+            default: break
+            }
+            switch zOrder {
+            case 0: e.zIndex = 0
+            case 1: e.zIndex = k / 7  // ascending, with ties
+            default: e.zIndex = Int(g.next() % 5) - 2
+            }
+            e.isHidden = zOrder == 1 ? false : g.next() % 9 == 0
+            elements.append(e)
+        }
+        return CollectionLayout(engine: engine, bounds: Size(width: 390, height: 844),
+                                contentOffset: Point(x: 0.0005, y: -12.5), contentSize: Size(width: 390, height: 1e6),
+                                elements: elements, cellRanges: [(start: 0, count: count)])
+    }
+
+    @Test(arguments: [(0, "waterfall"), (1, "ring"), (2, "circle"), (0, "stack"), (2, "flow")])
+    func matchesThePlainWriter(zOrder: Int, engine: String) throws {
+        // More than two chunks, so the elements are formatted on every core.
+        let count = 3 * SVGLayoutWriter.chunkSize + 17
+        let layout = Self.randomLayout(count: count, seed: UInt64(zOrder * 31 + engine.count), zOrder: zOrder, engine: engine)
+        var g = SplitMix64(seed: 99)
+        let someSelected = (0..<count).filter { _ in g.next() % 3 != 0 }
+        for precision in [NumberPrecision.standard, .decimals(0), .decimals(5), .full] {
+            for labels in [true, false] {
+                for selection in [nil, someSelected, [], [count - 1]] as [[Int]?] {
+                    var options = OutputOptions()
+                    options.precision = precision
+                    options.labels = labels
+                    options.queryRect = selection == nil ? nil : Rect(x: 1, y: 2.5, width: 3, height: 4)
+                    let fast = try Self.fastSVG(layout, selection: selection, options: options)
+                    let reference = Self.referenceSVG(layout, selection: selection, options: options)
+                    #expect(Self.firstDifference(fast, reference) == nil,
+                            "precision \(precision), labels \(labels), selection \(selection?.count ?? -1)")
+                }
+            }
+        }
+    }
+
+    @Test func numbersAtThreeDecimalsMatchNumberFormat() throws {
+        // One number per field of many elements: every path of the inline formatting and the
+        // table, at the default precision.
+        var g = SplitMix64(seed: 7)
+        var elements: [LayoutAttributes] = []
+        for k in 0..<20_000 {
+            var e = LayoutAttributes.cell(IndexPath(item: k, section: 0),
+                                          frame: Rect(x: Self.number(&g), y: Self.number(&g),
+                                                      width: abs(Self.number(&g)), height: abs(Self.number(&g))))
+            if k % 2 == 0 { e.alpha = abs(Self.number(&g)).truncatingRemainder(dividingBy: 1) }
+            elements.append(e)
+        }
+        let layout = CollectionLayout(engine: "waterfall", bounds: Size(width: 390, height: 844), contentSize: Size(width: 390, height: 844),
+                                      elements: elements, cellRanges: [(start: 0, count: elements.count)])
+        let fast = try Self.fastSVG(layout, selection: nil, options: OutputOptions())
+        #expect(Self.firstDifference(fast, Self.referenceSVG(layout, selection: nil, options: OutputOptions())) == nil)
+    }
+
+    @Test func paletteLiteralsMatchThePalette() {
+        for item in 0..<25 {
+            #expect(SVGElementWriter.paletteColour(item).description
+                    == SVGLayoutWriter.palette[item % SVGLayoutWriter.palette.count])
+        }
+    }
+
+    @Test func drawingOrderKeepsTiesInElementOrder() throws {
+        // zIndex 1, 0, 1, 0 (unsorted, with ties) and one hidden: drawn 1, 3, 0, 2 → items.
+        var elements: [LayoutAttributes] = []
+        for (k, z) in [1, 0, 1, 0, -1].enumerated() {
+            var e = LayoutAttributes.cell(IndexPath(item: k, section: 0), frame: Rect(x: 0, y: Double(k * 10), width: 20, height: 20))
+            e.zIndex = z
+            e.isHidden = z < 0
+            elements.append(e)
+        }
+        let layout = CollectionLayout(engine: "test", bounds: Size(width: 20, height: 50), contentSize: Size(width: 20, height: 50),
+                                      elements: elements, cellRanges: [(start: 0, count: elements.count)])
+        let labels = try Self.fastSVG(layout, selection: nil, options: OutputOptions())
+            .split(separator: "\n").filter { $0.hasPrefix("<g><rect") }
+            .map { $0.split(separator: ">")[3].split(separator: "<")[0] }
+        #expect(labels == ["1", "3", "0", "2"])
+    }
+}
