@@ -205,16 +205,27 @@ struct LayoutJob {
         // checked here; it is written only once the check has passed.
         var speculation: SpeculativeWrite? = nil
         if check != nil, let stream = descriptor.stream {
-            speculation = SpeculativeWrite(format: format, precision: precision) { sink in
+            speculation = SpeculativeWrite(format: format, engine: descriptor.name, options: outputOptions) { sink in
                 sink.scale = scale
                 _ = try stream(input, &sink)
             }
         }
         do {
+            var checked: CollectionLayout? = nil
             if let check {
                 var sink = FiniteCheckSink(scale: scale)
-                layout = try check(input, &sink)
-                try layout.validateFinite(streamedElement: sink.firstNonFinite)
+                let summary = try check(input, &sink)
+                try summary.validateFinite(streamedElement: sink.firstNonFinite)
+                if format == .svg && !sink.isInDrawingOrder {
+                    // An SVG draws by zIndex: this layout needs its elements sorted, so kept.
+                    speculation?.cancel()
+                    speculation = nil
+                } else {
+                    checked = summary
+                }
+            }
+            if let checked {
+                layout = checked
             } else {
                 layout = try descriptor.layout(input)
                 if let scale { layout.snapToPixels(scale: scale) }
@@ -231,7 +242,7 @@ struct LayoutJob {
             throw error
         }
         self.layout = layout
-        streamed = check == nil ? nil : (input, scale)
+        streamed = speculation == nil ? nil : (input, scale)
         self.speculation = speculation
 
         // The query.

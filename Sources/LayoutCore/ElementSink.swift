@@ -108,6 +108,10 @@ public struct FiniteCheckSink: LayoutAttributesSink {
     public private(set) var count = 0
     /// The first element (snapped) holding a number that is not finite, if any.
     public private(set) var firstNonFinite: LayoutAttributes?
+    /// Whether the visible elements came in drawing order, zIndex non-decreasing (so an SVG,
+    /// which draws by zIndex with ties in element order, draws them as they come).
+    public private(set) var isInDrawingOrder = true
+    private var lastVisibleZIndex = Int.min
     /// The screen scale frames are snapped to before the check, or `nil`.
     public let scale: Double?
 
@@ -124,6 +128,10 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         var attributes = attributes
         if let scale { attributes.frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
         if !attributes.isFinite && firstNonFinite == nil { firstNonFinite = attributes }
+        if !attributes.isHidden {
+            if attributes.zIndex < lastVisibleZIndex { isInDrawingOrder = false }
+            lastVisibleZIndex = attributes.zIndex
+        }
     }
 
     /// Nothing to prepare.

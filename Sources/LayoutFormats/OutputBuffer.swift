@@ -278,52 +278,63 @@ public struct OutputOptions: Sendable {
 public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
 
-    /// Whether `write(_:streaming:options:to:)` takes this format: JSON and CSV, whose
-    /// elements are written in element order. (SVG draws in zIndex order, so it needs them all.)
-    public var canStream: Bool { self != .svg }
+    /// Whether `write(_:streaming:options:to:)` takes this format: all three do; SVG only for
+    /// layouts whose visible elements already come in drawing order (zIndex non-decreasing,
+    /// `FiniteCheckSink.isInDrawingOrder`), since it draws by zIndex.
+    public var canStream: Bool { true }
 
     /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
     /// empty), with the elements `produce` appends to the sink it is given (typically by
     /// running the engine again with it). The blocks are formatted on every core while the
-    /// engine computes the next ones. The output is byte for byte what `write(_:selection:options:to:)` writes
-    /// for the same layout with its elements.
-    /// - Precondition: `canStream`.
+    /// engine computes the next ones. The output is byte for byte what
+    /// `write(_:selection:options:to:)` writes for the same layout with its elements.
+    /// - Precondition: for SVG, the visible elements come in drawing order.
     /// - Throws: what `produce` or the buffer's sink throws.
-    /// - Complexity: O(n); memory for one block, whatever n.
+    /// - Complexity: O(n); memory for a few blocks, whatever n.
     public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
                       options: OutputOptions, to out: OutputBuffer) throws {
         if self == .csv && layout.heartSamples != nil {
             // `--heart-samples` as CSV: the samples table, without the elements.
             return try write(layout, selection: nil, options: options, to: out)
         }
-        let parts = streamParts
+        let parts = streamParts(engine: layout.engine, options: options)
         parts.start(layout, out)
-        try appendStreamed(produce, to: out, parts.element)
+        try appendStreamed(produce, to: out, parts.block)
         parts.end(layout, out)
         try out.flush()
     }
 
-    /// What a streamed write is made of: the text before the elements, each element's text
-    /// (given its position in the output), and the text after them.
+    /// What a streamed write is made of: the text before the elements, the text of a block
+    /// of elements (given the position of its first in the output), and the text after them.
     struct StreamParts {
         let start: (CollectionLayout, OutputBuffer) -> Void
-        let element: (LayoutAttributes, OutputBuffer, Int) -> Void
+        let block: (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void
         let end: (CollectionLayout, OutputBuffer) -> Void
     }
 
-    /// The parts of a streamed JSON or CSV write. - Precondition: `canStream`.
-    var streamParts: StreamParts {
+    /// The parts of a streamed write of `engine`'s layout with `options`.
+    func streamParts(engine: String, options: OutputOptions) -> StreamParts {
         switch self {
         case .json:
             StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
-                        element: { JSONLayoutWriter.appendElementLine($0, position: $2, to: $1) },
+                        block: { block, first, out in
+                            for k in block.indices {
+                                JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
+                            }
+                        },
                         end: { JSONLayoutWriter.appendEnd($0, to: $1) })
         case .csv:
             StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
-                        element: { element, out, _ in CSVLayoutWriter.appendRow(element, to: out) },
+                        block: { block, _, out in
+                            for k in block.indices { CSVLayoutWriter.appendRow(block[k], to: out) }
+                        },
                         end: { _, _ in })
         case .svg:
-            preconditionFailure("SVG is written from a layout that keeps its elements")
+            StreamParts(start: { SVGLayoutWriter.appendStart($0, to: $1) },
+                        block: { [round = SVGLayoutWriter.drawsRound(engine), labels = options.labels] block, _, out in
+                            SVGLayoutWriter.appendBlock(block, round: round, labels: labels, to: out)
+                        },
+                        end: { SVGLayoutWriter.appendEnd($0, options: options, to: $1) })
         }
     }
 
@@ -382,14 +393,14 @@ func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: Out
 /// writer finishes the sink.
 public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 
-/// Formats each element `produce` appends with `format` and hands the text to `out` in
-/// order; `format` gets the element, the buffer to write to and the element's position in the
-/// whole output. The engine fills the slots of a `BlockPipeline` directly, and the blocks are
-/// formatted on every core while it goes on computing the next ones. A failure of `out`'s
-/// sink stops the formatting and is rethrown once `produce` returns.
+/// Formats the blocks of elements `produce` appends with `formatBlock` and hands the text to
+/// `out` in order; `formatBlock` gets a block, the output position of its first element and
+/// the buffer to write to. The engine fills the slots of a `BlockPipeline` directly, and the
+/// blocks are formatted on every core while it goes on computing the next ones. A failure of
+/// `out`'s sink stops the formatting and is rethrown once `produce` returns.
 func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
-                    _ format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
-    let pipeline = BlockPipeline(output: out, precision: out.precision, format: format)
+                    _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) throws {
+    let pipeline = BlockPipeline(output: out, precision: out.precision, formatBlock: formatBlock)
     defer { pipeline.stop() }
     var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer) { block in
         pipeline.submit(block)
@@ -407,6 +418,8 @@ func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
 public final class SpeculativeWrite: @unchecked Sendable {
     /// The format the text is being prepared in.
     public let format: OutputFormat
+    private let engine: String
+    private let options: OutputOptions
     private let pipeline: BlockPipeline
     private final class Producer: @unchecked Sendable {
         var error: Error?
@@ -417,17 +430,23 @@ public final class SpeculativeWrite: @unchecked Sendable {
     private var used = false
 
     /// Starts `produce` (which appends every element, in order, to the sink it is given) on
-    /// a thread of its own, its elements formatted as `format` at `precision` on every core.
-    /// - Precondition: `format.canStream`.
-    public convenience init(format: OutputFormat, precision: NumberPrecision, produce: @escaping StreamedElements) {
-        self.init(format: format, precision: precision, heldLimit: 64 << 20, produce: produce)
+    /// a thread of its own, its elements formatted as `format` with `options` on every core,
+    /// as the elements of a layout by `engine`.
+    /// - Precondition: for SVG, the visible elements will come in drawing order (or the
+    ///   write is cancelled).
+    public convenience init(format: OutputFormat, engine: String, options: OutputOptions,
+                            produce: @escaping StreamedElements) {
+        self.init(format: format, engine: engine, options: options, heldLimit: 64 << 20, produce: produce)
     }
 
-    /// `init(format:precision:produce:)` holding at most `heldLimit` bytes.
-    init(format: OutputFormat, precision: NumberPrecision, heldLimit: Int, produce: @escaping StreamedElements) {
+    /// `init(format:engine:options:produce:)` holding at most `heldLimit` bytes.
+    init(format: OutputFormat, engine: String, options: OutputOptions, heldLimit: Int,
+         produce: @escaping StreamedElements) {
         self.format = format
-        let pipeline = BlockPipeline(output: nil, precision: precision, heldLimit: heldLimit,
-                                     format: format.streamParts.element)
+        self.engine = engine
+        self.options = options
+        let pipeline = BlockPipeline(output: nil, precision: options.precision, heldLimit: heldLimit,
+                                     formatBlock: format.streamParts(engine: engine, options: options).block)
         self.pipeline = pipeline
         let producer = self.producer
         let work = UncheckedSendable(produce)
@@ -455,7 +474,8 @@ public final class SpeculativeWrite: @unchecked Sendable {
     /// Whether `write(_:to:)` can write `layout` as `format`: once only, in the format
     /// prepared, and not a CSV of heart samples (which has no element rows).
     public func canWrite(_ layout: CollectionLayout, as format: OutputFormat) -> Bool {
-        !used && format == self.format && !(format == .csv && layout.heartSamples != nil)
+        !used && format == self.format && layout.engine == engine
+            && !(format == .csv && layout.heartSamples != nil)
     }
 
     /// Writes `layout` (the summary from the checking pass: its `elements` empty) with the
@@ -466,7 +486,7 @@ public final class SpeculativeWrite: @unchecked Sendable {
         precondition(canWrite(layout, as: format), "a speculative write is used once, in its format")
         used = true
         defer { cancel() }
-        let parts = format.streamParts
+        let parts = format.streamParts(engine: engine, options: options)
         parts.start(layout, out)
         try pipeline.open(out)
         join()

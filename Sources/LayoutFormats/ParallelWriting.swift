@@ -83,7 +83,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// Most bytes held before `open(_:)` (default 64 MiB).
     private let heldLimit: Int
     private let precision: NumberPrecision
-    private let format: (LayoutAttributes, OutputBuffer, Int) -> Void
+    private let formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void
     private let condition = NSCondition()
     private let slots: [Slot]
     /// Where the text goes; `nil` while held.
@@ -101,12 +101,14 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// Starts one worker thread per core (at most 8), with two slots per thread plus two.
     /// - Parameter output: where the text goes, or `nil` to hold it until `open(_:)`.
+    /// - Parameter formatBlock: writes a block's text (given its first element's output
+    ///   position) to a buffer; called on any thread, so it must only read shared state.
     init(output: OutputBuffer?, precision: NumberPrecision, heldLimit: Int = 64 << 20,
-         format: @escaping (LayoutAttributes, OutputBuffer, Int) -> Void) {
+         formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) {
         out = output
         self.heldLimit = heldLimit
         self.precision = precision
-        self.format = format
+        self.formatBlock = formatBlock
         let workers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
         slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: 4_096, precision: precision) }
         for _ in 0..<workers {
@@ -238,9 +240,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// Formats a slot's elements into its buffer (nothing once stopped).
     private func formatSlot(_ slot: Slot) {
         if stopped { return }
-        for k in 0..<slot.count {
-            format(slot.elements[k], slot.buffer, slot.first + k)
-        }
+        formatBlock(UnsafeBufferPointer(start: slot.elements, count: slot.count), slot.first, slot.buffer)
     }
 
     private func work() {

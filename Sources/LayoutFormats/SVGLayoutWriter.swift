@@ -20,10 +20,8 @@ public enum SVGLayoutWriter {
     ///   every core; no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
-        appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
-                            title: "cvlayout " + layout.engine, to: out)
-
-        let round = layout.engine == "ring" || layout.engine == "circle"
+        appendStart(layout, to: out)
+        let round = drawsRound(layout.engine)
         let labels = options.labels
         try layout.elements.withUnsafeBufferPointer { elements in
             guard let base = elements.baseAddress else { return }
@@ -50,6 +48,34 @@ public enum SVGLayoutWriter {
             }
         }
 
+        appendEnd(layout, options: options, to: out)
+    }
+
+    /// Whether `engine`'s cells are drawn round (ring and circle, as the seeds draw them).
+    static func drawsRound(_ engine: String) -> Bool {
+        engine == "ring" || engine == "circle"
+    }
+
+    /// Everything before the first shape.
+    static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
+        appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
+                            title: "cvlayout " + layout.engine, to: out)
+    }
+
+    /// The shapes of the visible elements of `block`, in order: for a streamed layout whose
+    /// visible elements are already in drawing order (zIndex non-decreasing).
+    static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: Bool,
+                            to out: OutputBuffer) {
+        guard let base = block.baseAddress else { return }
+        SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels) { writer in
+            for k in 0..<block.count where !base[k].isHidden {
+                writer.append(base + k, to: out)
+            }
+        }
+    }
+
+    /// Everything after the last shape: the visible bounds, the query area, the heart.
+    static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, to out: OutputBuffer) {
         out.append("<rect class=\"visible-bounds\" x=\"")
         out.append(number: layout.contentOffset.x)
         out.append("\" y=\"")

@@ -69,6 +69,33 @@ struct StreamingTests {
         return (out.bytes, counter.count)
     }
 
+    /// SVG streams when the visible elements come in drawing order, which the check pass
+    /// reports; then its bytes are the kept writer's, which sorts by zIndex.
+    @Test func svgStreamsTheKeptBytesWhenInDrawingOrder() throws {
+        for seed in UInt64(1)...3 {
+            for (name, collect, run) in Self.engines(seed: seed, count: 9_000) {
+                let layout = try collect()
+                var check = FiniteCheckSink()
+                for element in layout.elements { check.append(element) }
+                if name == "stack" { #expect(!check.isInDrawingOrder) }
+                if name == "waterfall" || name == "ring" || name == "circle" { #expect(check.isInDrawingOrder) }
+                guard check.isInDrawingOrder else { continue }
+                var counter = ElementBlocks(blockSize: 4_096) { _ in }
+                let summary = try run(&counter)
+                for labels in [true, false] {
+                    var options = OutputOptions()
+                    options.labels = labels
+                    let out = OutputBuffer()
+                    try OutputFormat.svg.write(summary, streaming: { sink in _ = try run(&sink) },
+                                               options: options, to: out)
+                    let keptOut = OutputBuffer()
+                    try OutputFormat.svg.write(layout, selection: nil, options: options, to: keptOut)
+                    #expect(out.bytes == keptOut.bytes, "\(name) labels \(labels)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [1, 7, 64])
     func smallLayoutsStreamTheKeptBytes(blockSize: Int) throws {
         for seed in UInt64(1)...4 {
@@ -152,7 +179,8 @@ struct StreamingTests {
             let layout = try collect()
             for format in [OutputFormat.json, .csv] {
                 for limit in [1, 100_000, 64 << 20] {
-                    let speculation = SpeculativeWrite(format: format, precision: .standard, heldLimit: limit) { sink in
+                    let speculation = SpeculativeWrite(format: format, engine: name, options: OutputOptions(),
+                                                       heldLimit: limit) { sink in
                         _ = try run(&sink)
                     }
                     var counter = ElementBlocks(blockSize: 4_096) { _ in }
@@ -168,7 +196,8 @@ struct StreamingTests {
             for limit in [1, 64 << 20] {
                 var handedOn = 0
                 let out = OutputBuffer(chunkSize: 1) { handedOn += $0.count }
-                let speculation = SpeculativeWrite(format: .json, precision: .standard, heldLimit: limit) { sink in
+                let speculation = SpeculativeWrite(format: .json, engine: name, options: OutputOptions(),
+                                                   heldLimit: limit) { sink in
                     _ = try run(&sink)
                 }
                 Thread.sleep(forTimeInterval: 0.01)
@@ -182,7 +211,7 @@ struct StreamingTests {
     /// A producer that fails (an engine error) makes the write fail, with nothing of its
     /// elements written after the summary's start.
     @Test func aFailingProducerFailsTheSpeculativeWrite() throws {
-        let speculation = SpeculativeWrite(format: .json, precision: .standard) { sink in
+        let speculation = SpeculativeWrite(format: .json, engine: "test", options: OutputOptions()) { sink in
             sink.append(.cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 1, height: 1)))
             throw Full()
         }
