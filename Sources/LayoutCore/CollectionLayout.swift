@@ -91,27 +91,41 @@ public struct CollectionLayout: Sendable {
 
     /// `layoutAttributesForElements(in:)`: every element whose untransformed frame strictly
     /// overlaps `rect` (touching edges do not count), in element order.
-    /// - Complexity: O(log n + k + f) after `prepareRectIndex()` (f: elements that start
-    ///   before the rect's far edge and end past its near edge along the scroll axis without
-    ///   meeting it across); O(n) without the index.
+    /// - Complexity: after `prepareRectIndex()`, O(log n + k + w) (see `RectIndex`: k elements
+    ///   returned, w elements read that do not meet the rect, about 10 for a screen-sized rect
+    ///   on an engine's layout, and no search), with one allocation, the result; O(n) without
+    ///   the index.
     public func layoutAttributesForElements(in rect: Rect) -> [LayoutAttributes] {
-        elementIndices(in: rect).map { elements[$0] }
+        guard let index, index.elementCount == elements.count else {
+            return elements.filter { $0.frame.intersects(rect) }
+        }
+        // The closures capture the buffer and the index, not `self` (which would copy the layout).
+        return elements.withUnsafeBufferPointer { all in
+            index.withElementPositions(in: rect) { found in
+                Array(unsafeUninitializedCapacity: found.count) { out, count in
+                    for j in found.indices { (out.baseAddress! + j).initialize(to: all[Int(found[j])]) }
+                    count = found.count
+                }
+            }
+        }
     }
 
     /// The positions in `elements` of `layoutAttributesForElements(in:)`, ascending.
+    /// - Complexity: as `layoutAttributesForElements(in:)`.
     public func elementIndices(in rect: Rect) -> [Int] {
-        if let index {
+        if let index, index.elementCount == elements.count {
             return index.elementIndices(in: rect)
         }
         var result: [Int] = []
-        for (i, element) in elements.enumerated() where element.frame.intersects(rect) {
+        for i in elements.indices where elements[i].frame.intersects(rect) {
             result.append(i)
         }
         return result
     }
 
     /// Builds the rect-query index once, so later `layoutAttributesForElements(in:)` calls run
-    /// in O(log n + k). - Complexity: O(n log n) time, O(n) memory.
+    /// in O(log n + k) or better (see `RectIndex`).
+    /// - Complexity: O(n log n) time; O(n) memory, about 41 bytes an element.
     public mutating func prepareRectIndex() {
         index = RectIndex(elements: elements, axis: scrollDirection)
     }
@@ -172,121 +186,360 @@ public struct CollectionLayout: Sendable {
     }
 }
 
-/// A rect-query index over a layout's elements ("sorted edges with running maxima"):
-/// elements sorted by their leading edge along the scroll axis, with the running maximum
-/// of their trailing edges. Both sequences are non-decreasing, so the candidates of a query
-/// form one run: from the first element whose running maximum passes the rect's near edge
-/// to the last that starts before its far edge. A table of equal-width bands along the axis
-/// gives both ends of the run to within a band, so a query costs a short local search plus
-/// the run, not a binary search over the whole layout. The run is then filtered exactly, so
-/// the answer always equals the brute-force filter.
+/// A rect-query index over a layout's elements (sorted edges with running maxima), laid out
+/// so that a query reads one table slot and then one contiguous run of memory.
+///
+/// Each element is kept as one 40-byte entry: its leading and trailing edges along the scroll
+/// axis, its two edges across it, and its position in the layout's `elements`. The entries
+/// are sorted by leading edge (ties by position). Along them the running maximum of the
+/// trailing edges never decreases, so the elements a rect can meet form one run: from the
+/// first entry whose running maximum passes the rect's near edge to the last that starts
+/// before its far edge. A table of equal bands along the axis gives, for each band, where
+/// such a run can start, as a position in the entries; a query reads the table slot of its
+/// near edge, finds the run's end with a tight scan of leading edges (so the CPU fetches the
+/// run's cache lines together), then filters the run without branches, with the comparisons
+/// of `Rect.intersects`: the answer always equals the brute-force filter.
+///
+/// A single element far longer than the others would carry the running maximum past all the
+/// entries after it and lengthen every later run. So the entries are split by their length
+/// along the axis into size classes (up to twice the typical length, then ×8 per class),
+/// each with its own sorted run and band table; the layouts of the engines have one or two.
+/// Elements with an infinite edge along the axis are checked one by one on every query;
+/// elements with a NaN edge meet no rect and are not stored.
+///
+/// A band crowded with entries (many elements at nearly one place) is narrowed further by a
+/// binary search of the running maximum at every 16th entry.
+///
+/// - Complexity: building, O(n log n) time. A query, O(c·(1 + log n) + k + w), the log only
+///   for crowded bands: c size classes, k elements returned, w elements of the runs that do
+///   not meet the rect (those starting up to 64 entries and one class length before its near
+///   edge, and those meeting it along the axis but not across it). For a screen-sized query
+///   on an engine's layout, c = 1, there is no search and w is about 10: the time does not
+///   grow with n except through cache misses (a random query reads a few cache lines that a
+///   large layout's previous query did not). Runs of up to 256 entries are gathered on the
+///   stack, so `forEachElementIndex` allocates nothing and the other queries only the result.
+/// - Memory: 40 bytes an element, plus 4 bytes of band table and 8 of block maxima per 16
+///   elements: about 40.8 bytes an element, 41 MB for a million. The index keeps no
+///   reference to the elements.
 public struct RectIndex: Sendable {
+    /// One element as the index keeps it (vertical axis: lead = minY, cross = minX…maxX).
+    struct Entry: Sendable {
+        var lead: Double
+        var trail: Double
+        var crossMin: Double
+        var crossMax: Double
+        /// The element's position in the layout's `elements`.
+        var element: Int32
+    }
+
+    /// The entries of one size class sorted by leading edge, and their band table.
+    struct SizeClass: Sendable {
+        let entries: [Entry]
+        /// `band(x) = ⌊(x − origin) · bandsPerPoint⌋` clamped to `0…lastBand` (NaN: 0); it
+        /// never decreases in `x` and is computed the same way when building and querying.
+        let origin: Double
+        let bandsPerPoint: Double
+        let lastBand: Int
+        /// `startAt[b]`: the first entry whose running maximum trailing edge `m` has
+        /// `band(m) >= b`. Every entry before `startAt[band(near)]` ends before `near`, since
+        /// `band` never decreases: the run of a rect starts there.
+        let startAt: [Int32]
+        /// `blockMax[j]`: the running maximum trailing edge at the end of block `j` (entries
+        /// `16j ..< 16j + 16`), for bands crowded by many entries at nearly one place.
+        let blockMax: [Double]
+
+        static let entriesPerBand = 16
+        static let blockLength = 16
+
+        /// Sorts `entries` (in place when it is the only reference) by leading edge and builds
+        /// the band table. - Complexity: O(n log n).
+        init(sorting unsorted: consuming [Entry]) {
+            var entries = consume unsorted
+            entries.sort { $0.lead < $1.lead || ($0.lead == $1.lead && $0.element < $1.element) }
+            let low = entries.first?.lead ?? 0
+            let high = entries.reduce(-Double.infinity) { max($0, $1.trail) }
+            var bands = max(1, entries.count / Self.entriesPerBand)
+            var perPoint = Double(bands) / (high - low)
+            if !(perPoint.isFinite && perPoint > 0) {
+                bands = 1
+                perPoint = 0
+            }
+            origin = low
+            bandsPerPoint = perPoint
+            lastBand = bands - 1
+            var startAt = [Int32](repeating: Int32(entries.count), count: bands)
+            var blockMax: [Double] = []
+            blockMax.reserveCapacity(entries.count / Self.blockLength + 1)
+            var running = -Double.infinity, next = 0
+            for k in entries.indices {
+                running = max(running, entries[k].trail)
+                let b = Self.band(running, origin: low, bandsPerPoint: perPoint, lastBand: bands - 1)
+                while next <= b {
+                    startAt[next] = Int32(k)
+                    next += 1
+                }
+                if k % Self.blockLength == Self.blockLength - 1 || k == entries.count - 1 { blockMax.append(running) }
+            }
+            self.entries = entries
+            self.startAt = startAt
+            self.blockMax = blockMax
+        }
+
+        @inline(__always)
+        static func band(_ x: Double, origin: Double, bandsPerPoint: Double, lastBand: Int) -> Int {
+            let t = (x - origin) * bandsPerPoint
+            if t >= Double(lastBand) { return lastBand }
+            return t > 0 ? Int(t) : 0
+        }
+
+        /// Where the run of a rect with near edge `near` starts: every entry before it ends
+        /// at or before `near`. The start lies between the slots of `near`'s band and of the
+        /// next band; when they are more than 64 entries apart (a crowded band), a binary
+        /// search of the block maxima narrows it to a block.
+        @inline(__always)
+        func runStart(near: Double) -> Int {
+            let b = Self.band(near, origin: origin, bandsPerPoint: bandsPerPoint, lastBand: lastBand)
+            let low = Int(startAt[b])
+            let high = b < lastBand ? Int(startAt[b + 1]) : entries.count
+            guard high - low > 4 * Self.blockLength else { return low }
+            // The first block reaching past `near`: every entry of the blocks before it ends
+            // at or before `near`.
+            var first = low / Self.blockLength, last = (high + Self.blockLength - 1) / Self.blockLength
+            while first < last {
+                let mid = (first + last) / 2
+                if blockMax[mid] > near { last = mid } else { first = mid + 1 }
+            }
+            return min(max(low, first * Self.blockLength), entries.count)
+        }
+
+        /// The end of the run from `start`: the first entry starting at or past `far`. The
+        /// scan reads only leading edges, so the CPU requests the run's cache lines together;
+        /// a NaN `far` ends it at once (nothing meets such a rect).
+        @inline(__always)
+        func runEnd(from start: Int, far: Double) -> Int {
+            entries.withUnsafeBufferPointer { entries in
+                var end = start
+                while end < entries.count && entries[end].lead < far { end += 1 }
+                return end
+            }
+        }
+    }
+
     private let axis: ScrollDirection
-    /// Element positions sorted by leading edge (stable).
-    private let order: [Int32]
-    /// The frames in `order`, contiguous so a query touches few cache lines.
-    private let frames: [Rect]
-    private let leading: [Double]
-    /// `runningMaxTrailing[k]` = max trailing edge of `order[0...k]`; non-decreasing.
-    private let runningMaxTrailing: [Double]
-    /// Band `b` starts at `origin + b·bandLength`; `startAt[b]` is the first k whose running
-    /// maximum passes that edge, `endAt[b]` the first k whose leading edge reaches it.
-    private let origin: Double
-    private let bandLength: Double
-    private let startAt: [Int32]
-    private let endAt: [Int32]
+    private let classes: [SizeClass]
+    /// Elements with an infinite leading or trailing edge: checked one by one.
+    private let unbounded: [Entry]
+    /// The number of elements the index was built from.
+    public let elementCount: Int
 
-    /// Builds the index. - Complexity: O(n log n) time, O(n) memory.
+    /// Builds the index of `elements` along `axis`.
+    /// - Complexity: O(n log n) time; O(n) memory (about 40.8 bytes an element).
     public init(elements: [LayoutAttributes], axis: ScrollDirection) {
+        precondition(elements.count <= Int(Int32.max), "too many elements for a RectIndex")
         self.axis = axis
+        elementCount = elements.count
         let vertical = axis == .vertical
-        func lead(_ e: LayoutAttributes) -> Double { vertical ? e.frame.minY : e.frame.minX }
-        var sortedOrder = (0..<elements.count).map { Int32($0) }
-        // Engines emit nearly sorted runs; a stable sort keeps ties in element order.
-        sortedOrder.sort { (l, r) in
-            let a = lead(elements[Int(l)]), b = lead(elements[Int(r)])
-            return a < b || (a == b && l < r)
-        }
-        order = sortedOrder
-        frames = sortedOrder.map { elements[Int($0)].frame }
-        let leading = frames.map { vertical ? $0.minY : $0.minX }
-        self.leading = leading
-        var running = -Double.infinity
-        let runningMaxTrailing = frames.map { f in
-            running = max(running, vertical ? f.maxY : f.maxX)
-            return running
-        }
-        self.runningMaxTrailing = runningMaxTrailing
-
-        // About 8 elements a band; bands only where the span is finite and positive.
-        let low = leading.first ?? 0, high = runningMaxTrailing.last ?? 0
-        let bands = max(1, elements.count / 8)
-        let length = (high - low) / Double(bands)
-        origin = low
-        bandLength = length.isFinite && length > 0 ? length : 0
-        var startAt: [Int32] = [], endAt: [Int32] = []
-        if bandLength > 0 {
-            startAt.reserveCapacity(bands + 1)
-            endAt.reserveCapacity(bands + 1)
-            var k1 = 0, k2 = 0
-            for b in 0...bands {
-                let edge = low + Double(b) * bandLength
-                while k1 < runningMaxTrailing.count && !(runningMaxTrailing[k1] > edge) { k1 += 1 }
-                while k2 < leading.count && !(leading[k2] >= edge) { k2 += 1 }
-                startAt.append(Int32(k1))
-                endAt.append(Int32(k2))
+        var bounded: [Entry] = [], unbounded: [Entry] = []
+        bounded.reserveCapacity(elements.count)
+        elements.withUnsafeBufferPointer { all in
+            for i in all.indices {
+                let f = all[i].frame
+                let e = vertical
+                    ? Entry(lead: f.minY, trail: f.maxY, crossMin: f.minX, crossMax: f.maxX, element: Int32(i))
+                    : Entry(lead: f.minX, trail: f.maxX, crossMin: f.minY, crossMax: f.maxY, element: Int32(i))
+                // A comparison with NaN is false, so such an element intersects no rect.
+                if e.lead.isNaN || e.trail.isNaN || e.crossMin.isNaN || e.crossMax.isNaN { continue }
+                if e.lead.isFinite && e.trail.isFinite { bounded.append(e) } else { unbounded.append(e) }
             }
         }
-        self.startAt = startAt
-        self.endAt = endAt
+        self.unbounded = unbounded
+
+        // Size classes: lengths up to `unit`, then ×8 per class. The unit is twice the 90th
+        // percentile of a sample of lengths, and at least the mean spacing of leading edges.
+        let classCount = 12
+        var unit = 0.0
+        if !bounded.isEmpty {
+            let step = max(1, bounded.count / 1024)
+            var sample = stride(from: 0, to: bounded.count, by: step).map { bounded[$0].trail - bounded[$0].lead }
+            sample.sort()
+            let (low, high) = bounded.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.lead), max($0.1, $1.trail)) }
+            unit = max(2 * sample[(sample.count - 1) * 9 / 10], (high - low) / Double(bounded.count))
+        }
+        var classOf = [UInt8](repeating: 0, count: bounded.count)
+        var members = [Int](repeating: 0, count: classCount)
+        if unit > 0 && unit.isFinite {
+            for i in bounded.indices {
+                let length = bounded[i].trail - bounded[i].lead
+                var c = 0, limit = unit
+                while c < classCount - 1 && length > limit {
+                    c += 1
+                    limit *= 8
+                }
+                classOf[i] = UInt8(c)
+                members[c] += 1
+            }
+        } else {
+            members[0] = bounded.count
+        }
+        if members[0] == bounded.count {
+            classes = bounded.isEmpty ? [] : [SizeClass(sorting: consume bounded)]
+        } else {
+            var split = members.map { count -> [Entry] in
+                var entries: [Entry] = []
+                entries.reserveCapacity(count)
+                return entries
+            }
+            for i in bounded.indices { split[Int(classOf[i])].append(bounded[i]) }
+            var classes: [SizeClass] = []
+            for c in split.indices where !split[c].isEmpty {
+                var entries: [Entry] = []
+                swap(&entries, &split[c])  // the only reference, so the sort is in place
+                classes.append(SizeClass(sorting: consume entries))
+            }
+            self.classes = classes
+        }
     }
 
-    /// The positions of the elements whose frame strictly overlaps `rect`, ascending.
-    func elementIndices(in rect: Rect) -> [Int] {
-        let vertical = axis == .vertical
-        let near = vertical ? rect.minY : rect.minX
-        let far = vertical ? rect.maxY : rect.maxX
-        // First k whose running max trailing edge passes the near edge: all before end too early.
-        let start = partitionPoint(runningMaxTrailing, near: near, table: startAt) { $0 > near }
-        // First k whose leading edge is at or past the far edge: from there on, none overlap.
-        let end = partitionPoint(leading, near: far, table: endAt) { $0 >= far }
-        var result: [Int] = []
-        if start < end {
-            for k in start..<end where frames[k].intersects(rect) {
-                result.append(Int(order[k]))
+    /// The positions in `elements` of the elements whose frame strictly overlaps `rect`
+    /// (`Rect.intersects`), ascending.
+    /// - Complexity: O(c + k + w) (see the type); one allocation, the result.
+    public func elementIndices(in rect: Rect) -> [Int] {
+        withElementPositions(in: rect) { found in
+            Array(unsafeUninitializedCapacity: found.count) { out, count in
+                for j in found.indices { out[j] = Int(found[j]) }
+                count = found.count
             }
         }
-        result.sort()
-        return result
     }
 
-    /// The first index whose value satisfies `predicate`, which must be monotone (false…true)
-    /// and be "value passes `edge`" for the `edge` the band `table` was built with: the band
-    /// holding `edge` bounds the search.
-    private func partitionPoint(_ values: [Double], near edge: Double, table: [Int32],
-                                _ predicate: (Double) -> Bool) -> Int {
-        var low = 0, high = values.count
-        if bandLength > 0, edge.isFinite {
-            let last = table.count - 1
-            func bandEdge(_ b: Int) -> Double { origin + Double(b) * bandLength }  // as built
-            if edge < bandEdge(0) {
-                high = Int(table[0])
-            } else if edge >= bandEdge(last) {
-                low = Int(table[last])
-            } else {
-                // The band b with bandEdge(b) ≤ edge < bandEdge(b + 1); the division can be
-                // off by one near a boundary, so step to the band the table was built with.
-                var b = min(last - 1, max(0, Int(((edge - origin) / bandLength).rounded(.down))))
-                while b > 0 && bandEdge(b) > edge { b -= 1 }
-                while b + 1 < last && bandEdge(b + 1) <= edge { b += 1 }
-                low = Int(table[b])
-                high = Int(table[b + 1])
+    /// Calls `body` with each position of `elementIndices(in:)`, ascending, without
+    /// allocating when the runs hold up to 256 entries (a screenful does).
+    /// - Complexity: O(c + k + w) (see the type).
+    public func forEachElementIndex(in rect: Rect, _ body: (Int) throws -> Void) rethrows {
+        try withElementPositions(in: rect) { found in
+            for position in found { try body(Int(position)) }
+        }
+    }
+
+    /// A rect's edges along and across the axis, and the test of `Rect.intersects`.
+    struct Edges {
+        let near: Double, far: Double, crossNear: Double, crossFar: Double
+
+        @inline(__always)
+        init(_ rect: Rect, _ axis: ScrollDirection) {
+            let vertical = axis == .vertical
+            near = vertical ? rect.minY : rect.minX
+            far = vertical ? rect.maxY : rect.maxX
+            crossNear = vertical ? rect.minX : rect.minY
+            crossFar = vertical ? rect.maxX : rect.maxY
+        }
+
+        /// 1 when an entry of a run (which starts before `far`) meets the rect, else 0.
+        @inline(__always)
+        func meetsInRun(_ e: Entry) -> Int {
+            (near < e.trail ? 1 : 0) & (e.crossMin < crossFar ? 1 : 0) & (crossNear < e.crossMax ? 1 : 0)
+        }
+
+        @inline(__always)
+        func meets(_ e: Entry) -> Bool {
+            e.lead < far && near < e.trail && e.crossMin < crossFar && crossNear < e.crossMax
+        }
+    }
+
+    /// Calls `body` with the positions of the elements meeting `rect`, ascending, in a buffer
+    /// valid only during the call: on the stack when the runs hold up to 256 entries (1 KiB,
+    /// the most Swift puts on the stack without asking the runtime), else on the heap.
+    @inline(__always)
+    func withElementPositions<R>(in rect: Rect, _ body: (UnsafeBufferPointer<Int32>) throws -> R) rethrows -> R {
+        let edges = Edges(rect, axis)
+        func gather(_ buffer: UnsafeMutableBufferPointer<Int32>) throws -> R? {
+            guard let count = collect(edges, into: buffer) else { return nil }
+            let found = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            Self.sortAscending(found)
+            return try body(UnsafeBufferPointer(found))
+        }
+        if let answer = try withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256, gather) {
+            return answer
+        }
+        // Longer runs: a heap buffer that holds them all.
+        var capacity = unbounded.count
+        for c in classes {
+            let start = c.runStart(near: edges.near)
+            capacity += c.runEnd(from: start, far: edges.far) - start
+        }
+        var heap = [Int32](repeating: 0, count: capacity)
+        return try heap.withUnsafeMutableBufferPointer { try gather($0)! }
+    }
+
+    /// Writes the positions of the elements meeting the rect into `buffer` from its start, in
+    /// no particular order, and returns their count; `nil` when the runs do not fit in it.
+    @inline(__always)
+    private func collect(_ edges: Edges, into buffer: UnsafeMutableBufferPointer<Int32>) -> Int? {
+        var count = 0
+        for c in classes {
+            let start = c.runStart(near: edges.near), end = c.runEnd(from: start, far: edges.far)
+            guard end - start <= buffer.count - count else { return nil }
+            c.entries.withUnsafeBufferPointer { entries in
+                // Branch-free: every entry of the run is written, and kept when it meets the
+                // rect (every entry of the run starts before `far`).
+                for k in start..<end {
+                    let e = entries[k]
+                    buffer[count] = e.element
+                    count += edges.meetsInRun(e)
+                }
             }
         }
-        while low < high {
-            let mid = (low + high) / 2
-            if predicate(values[mid]) { high = mid } else { low = mid + 1 }
+        guard unbounded.count <= buffer.count - count else { return nil }
+        for e in unbounded {
+            buffer[count] = e.element
+            count += edges.meets(e) ? 1 : 0
         }
-        return low
+        return count
+    }
+
+    /// Sorts distinct positions. The answer to a query usually spans a short stretch of
+    /// positions, so it is sorted by setting bits in a bitmap of that stretch (one register
+    /// for up to 64 positions, up to 4,096 on the stack) and reading them back, in
+    /// O(k + stretch/64); otherwise by an ordinary sort.
+    @inline(__always)
+    private static func sortAscending(_ buffer: UnsafeMutableBufferPointer<Int32>) {
+        guard buffer.count > 1 else { return }
+        var low = buffer[0], high = buffer[0]
+        for p in buffer {
+            low = min(low, p)
+            high = max(high, p)
+        }
+        let stretch = Int(high) - Int(low)
+        if stretch < 64 {
+            var word: UInt64 = 0
+            for p in buffer { word |= 1 << UInt64(p - low) }
+            for j in buffer.indices {
+                buffer[j] = low + Int32(word.trailingZeroBitCount)
+                word &= word - 1
+            }
+            return
+        }
+        let words = stretch / 64 + 1
+        guard words <= 64, words <= buffer.count else {
+            var b = buffer
+            b.sort()
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 64) { bits in
+            for w in 0..<words { bits[w] = 0 }
+            for p in buffer {
+                let offset = Int(p - low)
+                bits[offset >> 6] |= 1 << UInt64(offset & 63)
+            }
+            var j = 0
+            for w in 0..<words {
+                var word = bits[w]
+                while word != 0 {
+                    buffer[j] = low + Int32(w * 64 + word.trailingZeroBitCount)
+                    j += 1
+                    word &= word - 1
+                }
+            }
+        }
     }
 }

@@ -1,41 +1,135 @@
-// The rect-query benchmark of `make bench`: `layoutAttributesForElements(in:)` on laid-out
-// waterfall and flow layouts of 10⁴…10⁶ elements, with the index built once per layout.
-// Prints the mean time per screen-sized query; it should stay flat as n grows.
+// The rect-query benchmark of `make bench`: `layoutAttributesForElements(in:)` and
+// `elementIndices(in:)` on laid-out waterfall and flow layouts of 10⁴, 10⁵ and 10⁶ elements
+// (heights 50 + r % 100, SplitMix64 seed 1, 390×844 bounds), with the index built once per
+// layout. Two query streams of 390×844 rects:
+//   random  — each rect at a uniformly random offset along the content: every query lands on
+//             memory the previous one did not touch (the worst case for caches);
+//   scroll  — consecutive screens from the top, one screen height apart, wrapping at the end
+//             (what UIKit asks while the user scrolls). A 10⁴-element layout is about 300
+//             screens long, so its scroll stays in the caches; a 10⁶ one streams from memory.
+// Columns, in ns per query: `indices` elementIndices(in:) -> [Int]; `for-each`
+// RectIndex.forEachElementIndex(in:), which allocates nothing; `attributes`
+// layoutAttributesForElements(in:) -> [LayoutAttributes]; `copy floor` only copying the k
+// answers' 128-byte attributes into a new array, their positions known (no search): what
+// any implementation pays for `attributes` once the answer is found. Each cell is the best of
+// 5 rounds of 20,000 queries; k is the mean number of elements a query returns. The query
+// rects are made before timing starts. The last lines give the 10⁶/10⁴ time ratios.
 import Foundation
 import LayoutCore
 
-func seconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+let screen = Size(width: 390, height: 844)
+let queriesPerRound = 20_000
+let rounds = 5
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// The best of `rounds` rounds, in ns per query, and the mean count per query.
+func measure(_ rects: [Rect], _ query: (Rect) -> Int) -> (ns: Double, k: Double) {
+    var best = Double.infinity
+    var total = 0
+    for _ in 0..<rounds {
+        total = 0
+        let start = now()
+        for rect in rects { total &+= query(rect) }
+        best = min(best, Double(now() - start) / Double(rects.count))
+    }
+    return (best, Double(total) / Double(rects.count))
 }
 
-print("query benchmark: layoutAttributesForElements(in:) with a 390×844 rect, index built once")
-print("engine       elements     index ms   µs per query       hits")
-for engine in ["waterfall", "flow"] {
-    for n in [10_000, 100_000, 1_000_000] {
-        var generator = SplitMix64(seed: 1)
-        let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
-        var layout: CollectionLayout
-        if engine == "waterfall" {
-            layout = try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights(heights))],
-                                                  bounds: Size(width: 390, height: 844))
-        } else {
-            layout = try FlowLayout().layout(sections: [FlowSection(items: .heights(heights))],
-                                             bounds: Size(width: 390, height: 844))
+func layout(_ engine: String, _ n: Int) throws -> CollectionLayout {
+    var generator = SplitMix64(seed: 1)
+    let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
+    if engine == "waterfall" {
+        return try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights(heights))], bounds: screen)
+    }
+    return try FlowLayout().layout(sections: [FlowSection(items: .heights(heights))], bounds: screen)
+}
+
+func pad(_ s: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - s.count)) + s
+}
+
+// `cvlayout-bench [ENGINE [N]]` runs one engine (and one size) only, e.g. under a profiler.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let engines = arguments.count > 0 ? [arguments[0]] : ["waterfall", "flow"]
+guard engines.allSatisfy({ $0 == "waterfall" || $0 == "flow" }), arguments.count < 3 else {
+    FileHandle.standardError.write("usage: cvlayout-bench [waterfall|flow [N]]\n".data(using: .utf8)!)
+    exit(64)
+}
+let sizes = arguments.count > 1 ? [Int(arguments[1]) ?? 10_000] : [10_000, 100_000, 1_000_000]
+
+print("rect-query benchmark: \(Int(screen.width))×\(Int(screen.height)) rects, index built once per layout;",
+      "ns per query, best of \(rounds) rounds of \(queriesPerRound)")
+print("  indices: elementIndices(in:) -> [Int]; for-each: RectIndex.forEachElementIndex(in:), no allocation;")
+print("  attributes: layoutAttributesForElements(in:) -> [LayoutAttributes];")
+print("  copy floor: only copying the k answers' attributes into a new array, positions known (no search)")
+print("engine      elements  index ms  stream       k   indices  for-each  attributes  copy floor")
+var results: [String: [(n: Int, cells: [Double])]] = [:]
+for engine in engines {
+    for n in sizes {
+        var layout = try layout(engine, n)
+        let start = now()
+        layout.prepareRectIndex()
+        let indexMs = Double(now() - start) / 1e6
+        let laidOut = layout  // a constant, so the closures below do not copy it per call
+        let index = RectIndex(elements: layout.elements, axis: layout.scrollDirection)
+        let span = max(0, layout.contentSize.height - screen.height)
+        var g = SplitMix64(seed: 42)
+        let random = (0..<queriesPerRound).map { _ in
+            Rect(x: 0, y: Double(g.next() % 1_000_000_007) / 1_000_000_007 * span, width: screen.width, height: screen.height)
         }
-        let indexTime = seconds { layout.prepareRectIndex() }
-        let queries = 2_000
-        var hits = 0
-        let height = layout.contentSize.height
-        let queryTime = seconds {
-            for q in 0..<queries {
-                let y = Double(q) / Double(queries) * max(0, height - 844)
-                hits += layout.layoutAttributesForElements(in: Rect(x: 0, y: y, width: 390, height: 844)).count
+        let screens = max(1, Int(span / screen.height) + 1)
+        let scroll = (0..<queriesPerRound).map { q in
+            Rect(x: 0, y: Double(q % screens) * screen.height, width: screen.width, height: screen.height)
+        }
+        // Each closure uses its answer, so no call can be dropped.
+        let indices: (Rect) -> Int = { r in let a = laidOut.elementIndices(in: r); return a.count &+ (a.first ?? 0) & 1 }
+        let attributes: (Rect) -> Int = { r in
+            let a = laidOut.layoutAttributesForElements(in: r)
+            return a.count &+ (a.first?.indexPath.item ?? 0) & 1
+        }
+        let forEach: (Rect) -> Int = { r in
+            var count = 0, first = 0
+            index.forEachElementIndex(in: r) { i in
+                if count == 0 { first = i }
+                count += 1
             }
+            return count &+ first & 1
         }
-        let name = engine.padding(toLength: 10, withPad: " ", startingAt: 0)
-        print(name + String(format: " %10d %12.1f %14.2f %10d", n, indexTime * 1000,
-                            queryTime / Double(queries) * 1e6, hits / queries))
+        var cells: [Double] = []
+        for (name, rects) in [("random", random), ("scroll", scroll)] {
+            let i = measure(rects, indices), f = measure(rects, forEach), a = measure(rects, attributes)
+            // The floor: the answers' positions are known; only their attributes are copied.
+            let answers = rects.map { laidOut.elementIndices(in: $0) }
+            var q = 0
+            let floor = laidOut.elements.withUnsafeBufferPointer { all in
+                measure(rects) { _ in
+                    let positions = answers[q]
+                    q = q + 1 == answers.count ? 0 : q + 1
+                    let a = Array(unsafeUninitializedCapacity: positions.count) { out, count in
+                        for j in positions.indices { (out.baseAddress! + j).initialize(to: all[positions[j]]) }
+                        count = positions.count
+                    }
+                    return a.count &+ (a.first?.indexPath.item ?? 0) & 1
+                }
+            }
+            cells += [i.ns, f.ns, a.ns, floor.ns]
+            let head = name == "random"
+                ? engine.padding(toLength: 10, withPad: " ", startingAt: 0) + pad("\(n)", 10) + pad(String(format: "%.1f", indexMs), 10)
+                : String(repeating: " ", count: 30)
+            print(head + "  " + name + pad(String(format: "%.1f", i.k), 8) + pad(String(format: "%.0f", i.ns), 10)
+                  + pad(String(format: "%.0f", f.ns), 10) + pad(String(format: "%.0f", a.ns), 12)
+                  + pad(String(format: "%.0f", floor.ns), 12))
+        }
+        results[engine, default: []].append((n, cells))
+    }
+}
+if sizes.count > 1 {
+    print("10⁶/10⁴ time ratio: random indices, for-each, attributes, copy floor | the same, scroll")
+    for engine in engines {
+        guard let rows = results[engine], let small = rows.first, let large = rows.last else { continue }
+        let ratios = zip(large.cells, small.cells).map { String(format: "%.2f", $0 / $1) }
+        print("  " + engine.padding(toLength: 10, withPad: " ", startingAt: 0) + ratios[0..<4].joined(separator: "  ")
+              + "  | " + ratios[4...].joined(separator: "  "))
     }
 }

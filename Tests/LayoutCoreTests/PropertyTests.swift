@@ -61,6 +61,7 @@ struct PropertyTests {
             #expect(queries.map { layout.elementIndices(in: $0) } == brute)
             layout.prepareRectIndex()
             #expect(queries.map { layout.elementIndices(in: $0) } == brute)
+            #expect(queries.map { layout.layoutAttributesForElements(in: $0) } == brute.map { $0.map { layout.elements[$0] } })
         }
     }
 
