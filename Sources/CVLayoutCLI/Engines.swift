@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCore
 import LayoutFormats
 
@@ -15,6 +16,29 @@ struct EngineInput {
     let count: Int
     /// `--seed`.
     let seed: UInt64
+    /// The embedded heights, made once however many passes read them.
+    let embedded = EmbeddedHeights()
+
+    /// `embeddedHeights(count:seed:)` of this input's count and seed, computed at most once.
+    func embeddedHeights() -> [Double] {
+        embedded.heights(count: count, seed: seed)
+    }
+}
+
+/// The embedded random heights of one run, computed on first use: a streamed layout runs its
+/// engine twice, on two threads at once.
+final class EmbeddedHeights: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cached: (count: Int, seed: UInt64, heights: [Double])?
+
+    func heights(count: Int, seed: UInt64) -> [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached, cached.count == count, cached.seed == seed { return cached.heights }
+        let heights = embeddedHeights(count: count, seed: seed)
+        cached = (count, seed, heights)
+        return heights
+    }
 }
 
 /// One engine of the registry: its name, help, options, dataset schema and layout function.

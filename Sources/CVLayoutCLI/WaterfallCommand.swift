@@ -57,7 +57,7 @@ private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
                              headerHeight: $0.header, footerHeight: $0.footer)
         }
     } else {
-        sections = [WaterfallSection(items: .heights(embeddedHeights(count: input.count, seed: input.seed)))]
+        sections = [WaterfallSection(items: .heights(input.embeddedHeights()))]
     }
     return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
 }

@@ -412,7 +412,7 @@ func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
 
 /// A streamed write started before its layout is known to be sound: the elements are
 /// computed and formatted on other threads while the caller runs the checking pass, and their
-/// text is held (up to 64 MiB; then the producer waits) until `write(_:to:)` gives the
+/// text is held (up to 8 MiB; then the producer waits) until `write(_:to:)` gives the
 /// summary and the output. Nothing reaches any output before that, so a check that fails
 /// (`cancel()`) leaves no trace. The command line uses it to overlap its two passes.
 public final class SpeculativeWrite: @unchecked Sendable {
@@ -436,7 +436,7 @@ public final class SpeculativeWrite: @unchecked Sendable {
     ///   write is cancelled).
     public convenience init(format: OutputFormat, engine: String, options: OutputOptions,
                             produce: @escaping StreamedElements) {
-        self.init(format: format, engine: engine, options: options, heldLimit: 64 << 20, produce: produce)
+        self.init(format: format, engine: engine, options: options, heldLimit: 8 << 20, produce: produce)
     }
 
     /// `init(format:engine:options:produce:)` holding at most `heldLimit` bytes.

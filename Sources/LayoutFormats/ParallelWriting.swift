@@ -80,7 +80,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// Elements per slot (512 KB of attributes: they stay in the cache from the engine to
     /// the formatting).
     let blockSize = 4_096
-    /// Most bytes held before `open(_:)` (default 64 MiB).
+    /// Most bytes held before `open(_:)` (default 8 MiB).
     private let heldLimit: Int
     private let precision: NumberPrecision
     private let formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void
@@ -103,7 +103,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// - Parameter output: where the text goes, or `nil` to hold it until `open(_:)`.
     /// - Parameter formatBlock: writes a block's text (given its first element's output
     ///   position) to a buffer; called on any thread, so it must only read shared state.
-    init(output: OutputBuffer?, precision: NumberPrecision, heldLimit: Int = 64 << 20,
+    init(output: OutputBuffer?, precision: NumberPrecision, heldLimit: Int = 8 << 20,
          formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) {
         out = output
         self.heldLimit = heldLimit
