@@ -185,6 +185,21 @@ struct CachedNumber {
     var bits: UInt64 = .max
     var length = 0
     var text: Text = (0, 0, 0)
+
+    /// The entry of a table of `slots` entries where the number with `bits` belongs.
+    @inline(__always)
+    static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
+        table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// When this entry holds the number with `bits`: copies its text to `destination` (24
+    /// bytes stored, which must have room) and returns its length; `nil` otherwise.
+    @inline(__always)
+    func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard self.bits == bits else { return nil }
+        UnsafeMutableRawPointer(destination).storeBytes(of: text, as: Text.self)
+        return length
+    }
 }
 
 /// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
@@ -224,10 +239,9 @@ struct ByteCursor {
     @inline(__always)
     mutating func append(number value: Double) {
         let bits = value.bitPattern
-        let slot = cache + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> CachedNumber.shift)
-        if slot.pointee.bits == bits {
-            UnsafeMutableRawPointer(position).storeBytes(of: slot.pointee.text, as: CachedNumber.Text.self)
-            position += slot.pointee.length
+        let slot = CachedNumber.slot(for: bits, in: cache)
+        if let length = slot.pointee.copy(bits, to: position) {
+            position += length
             return
         }
         // Zeros first, so the entry's text is read from initialised bytes whatever the length.

@@ -205,18 +205,22 @@ final class BlockPipeline: @unchecked Sendable {
     private func awaitDone(_ slot: Slot) {
         condition.lock()
         while slot.state != .done {
-            if let pending = nextPending() {
-                pending.state = .working
-                condition.unlock()
-                formatSlot(pending)
-                condition.lock()
-                pending.state = .done
-                condition.broadcast()
-            } else {
-                condition.wait()
-            }
+            if !formatNextPending() { condition.wait() }
         }
         condition.unlock()
+    }
+
+    /// Formats the earliest pending block, if any, unlocking while it works (called with the
+    /// lock held). Returns whether there was one.
+    private func formatNextPending() -> Bool {
+        guard let pending = nextPending() else { return false }
+        pending.state = .working
+        condition.unlock()
+        formatSlot(pending)
+        condition.lock()
+        pending.state = .done
+        condition.broadcast()
+        return true
     }
 
     private func release(_ slot: Slot) {
@@ -246,16 +250,7 @@ final class BlockPipeline: @unchecked Sendable {
     private func work() {
         condition.lock()
         while !stopped || nextPending() != nil {
-            if let pending = nextPending() {
-                pending.state = .working
-                condition.unlock()
-                formatSlot(pending)
-                condition.lock()
-                pending.state = .done
-                condition.broadcast()
-            } else {
-                condition.wait()
-            }
+            if !formatNextPending() { condition.wait() }
         }
         condition.unlock()
     }

@@ -207,8 +207,6 @@ struct SVGElementWriter {
     /// Recently written numbers and their text: layouts repeat theirs (a column's x and
     /// width, a cell size, a corner radius), and a repeat is a 24-byte copy.
     private let cache: UnsafeMutablePointer<CachedNumber>
-    private static let cacheSlots = 256
-    private static let cacheShift: UInt64 = 56
     /// Numbers formatted for the element being written, entered in `cache` when the next one
     /// starts: read back at once, their text would wait on the byte stores just made.
     private let pending: UnsafeMutablePointer<PendingNumber>
@@ -238,7 +236,7 @@ struct SVGElementWriter {
     @inline(__always)
     static func withWriter(precision: NumberPrecision, round: Bool, labels: Bool,
                            _ body: (inout SVGElementWriter) -> Void) {
-        withUnsafeTemporaryAllocation(of: CachedNumber.self, capacity: cacheSlots) { table in
+        withUnsafeTemporaryAllocation(of: CachedNumber.self, capacity: CachedNumber.slots) { table in
             // Empty entries hold a NaN's bits and the text NumberFormat writes for it, "0".
             let empty = CachedNumber(bits: .max, length: 1, text: (UInt64(UInt8(ascii: "0")), 0, 0))
             table.initialize(repeating: empty)
@@ -408,10 +406,9 @@ struct SVGElementWriter {
     @inline(__always)
     private mutating func append(number value: Double) {
         let bits = value.bitPattern
-        let slot = cache + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> Self.cacheShift)
-        if slot.pointee.bits == bits {
-            UnsafeMutableRawPointer(position).storeBytes(of: slot.pointee.text, as: CachedNumber.Text.self)
-            position += slot.pointee.length
+        let slot = CachedNumber.slot(for: bits, in: cache)
+        if let length = slot.pointee.copy(bits, to: position) {
+            position += length
             return
         }
         appendAndRemember(value, in: slot)
