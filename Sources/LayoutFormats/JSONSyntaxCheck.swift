@@ -1,3 +1,4 @@
+import LayoutCore
 import Foundation
 
 // A strict JSON (RFC 8259) scanner. It gives every syntax error a 1-based line and column
@@ -38,8 +39,12 @@ enum StrictJSON {
     /// The document's value (arrays, dictionaries, NSNumber, String, NSNull).
     /// - Throws: `JSONSyntaxError`, `JSONDuplicateKeyError`, or `JSONUnreadable`.
     /// - Complexity: O(size of `data`).
-    static func parse(_ data: Data) throws -> Any {
-        try data.withUnsafeBytes { raw in try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self)) }
+    /// - Parameter objectLimit: the most objects accepted (default: a dataset's limit,
+    ///   `JSONSyntaxCheck.maximumObjects`; a layout file takes `maximumLayoutObjects`).
+    static func parse(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> Any {
+        try data.withUnsafeBytes { raw in
+            try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
+        }
         do {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
@@ -203,6 +208,30 @@ struct JSONSyntaxCheck {
     /// Most objects in one document: a million sections (plus the top level and "options")
     /// is far past any real dataset, and bounds what the parser behind this pass allocates.
     static let maximumObjects = 1_000_010
+
+    /// How many objects a document may hold, and how the limit is explained.
+    enum ObjectLimit {
+        /// A dataset: `maximumObjects` (a million sections).
+        case dataset
+        /// A layout file (`diff`, `--check`): three objects per element (the element, its
+        /// frame, its center) for the most elements a layout has, and room for the rest.
+        case layout
+
+        var count: Int {
+            switch self {
+            case .dataset: JSONSyntaxCheck.maximumObjects
+            case .layout: 3 * maximumElementCount + JSONSyntaxCheck.maximumObjects
+            }
+        }
+
+        var explanation: String {
+            switch self {
+            case .dataset: "at most 1000000 sections"
+            case .layout: "at most \(maximumElementCount) elements"
+            }
+        }
+    }
+    private var objectLimit = ObjectLimit.dataset
     /// Longest string value, in bytes after unescaping: an option string (`"insets"`,
     /// `"angles"`) is far shorter; a 100 MB string is refused here, before Foundation copies
     /// it and before a message could echo it.
@@ -233,8 +262,9 @@ struct JSONSyntaxCheck {
 
     /// Checks `data`; throws `JSONSyntaxError` or `JSONDuplicateKeyError`.
     /// - Complexity: O(n) time; O(depth + keys of one object) memory.
-    static func check(_ data: UnsafeBufferPointer<UInt8>) throws {
+    static func check(_ data: UnsafeBufferPointer<UInt8>, objectLimit: ObjectLimit = .dataset) throws {
         var checker = JSONSyntaxCheck(bytes: data, building: false)
+        checker.objectLimit = objectLimit
         _ = try checker.run()
     }
 
@@ -289,8 +319,8 @@ struct JSONSyntaxCheck {
     private mutating func object(depth: Int) throws -> JSONValue {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         objects += 1
-        if objects > Self.maximumObjects {
-            throw error("more than \(Self.maximumObjects) objects (at most 1000000 sections)")
+        if objects > objectLimit.count {
+            throw error("more than \(objectLimit.count) objects (\(objectLimit.explanation))")
         }
         position += 1
         skipWhitespace()

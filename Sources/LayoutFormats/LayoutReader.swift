@@ -298,7 +298,7 @@ public enum LayoutReader {
     private static func readJSON(_ data: Data) throws -> LayoutDocument {
         let root: Any
         do {
-            root = try StrictJSON.parse(data)
+            root = try StrictJSON.parse(data, objectLimit: .layout)
         } catch let e as JSONSyntaxError {
             throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
         } catch let e as JSONDuplicateKeyError {
