@@ -44,6 +44,34 @@ struct ExecutableTests {
         #expect(result.stderr.isEmpty)
     }
 
+    /// Killed while writing `-o`, the process leaves the old file and no temporary file;
+    /// a SIGHUP it was started ignoring (`nohup`) does not stop it. (The child is started with
+    /// no signal blocked and default actions: the test runner's own settings would be
+    /// inherited otherwise.)
+    @Test(arguments: ["INT", "TERM", "HUP", "ignored HUP"])
+    func aSignalRemovesTheTemporaryOutput(signal: String) throws {
+        let ignored = signal.hasPrefix("ignored")
+        let result = try shell(#"""
+            dir=$(mktemp -d); echo OLD > "$dir/out.json"
+            \#(ignored ? "trap '' HUP" : "")
+            python3 -c 'import os, signal, sys
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            for s in (signal.SIGINT, signal.SIGTERM) + (() if sys.argv[1] == "keep" else (signal.SIGHUP,)):
+                signal.signal(s, signal.SIG_DFL)
+            os.execv(sys.argv[2], sys.argv[2:])' \#(ignored ? "keep" : "reset") "$CVLAYOUT" waterfall --count 3000000 -o "$dir/out.json" & pid=$!
+            # Wait until the temporary file exists, then signal.
+            for _ in $(seq 500); do ls -A "$dir" | grep -q 'tmp$' && break; sleep 0.01; done
+            kill -\#(signal.split(separator: " ").last!) $pid; wait $pid; echo "status $?"
+            ls -A "$dir"; head -c 3 "$dir/out.json"; echo; rm -rf "$dir"
+            """#)
+        if ignored {
+            #expect(result.stdout == "status 0\nout.json\n{\"e\n", "\(result.stderr)")
+        } else {
+            #expect(result.stdout.hasPrefix("status 1"), "\(result.stderr)")  // 128 + the signal
+            #expect(result.stdout.hasSuffix("\nout.json\nOLD\n"), "\(result.stdout)")
+        }
+    }
+
     @Test func fullDiskGives74AndKeepsTheOldFile() throws {
         let result = try shell(#"set -o pipefail; "$CVLAYOUT" ring > /dev/full"#)
         #expect(result.status == 74)
