@@ -81,7 +81,8 @@ extension CLIError {
             return .data("--\(kind.rawValue)-insets: the \(kind.rawValue) of section \(section) would be \(NumberFormat.string(width)) points wide")
         case .nonFiniteLayout(let what):
             return .data("\(datasetName.map { $0 + ": " } ?? "")the layout's numbers are not finite (\(what)): "
-                         + "sizes overflow when summed")
+                         + (options.has("scale") ? "sizes overflow when summed or multiplied by --scale"
+                                                 : "sizes overflow when summed"))
         case .tooManyElements(let count, let limit):
             return .data("\(datasetName.map { $0 + ": " } ?? "")\(count == Int.max ? "too many" : String(count)) "
                          + "elements: more than the limit of \(limit)")

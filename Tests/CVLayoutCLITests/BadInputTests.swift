@@ -98,7 +98,8 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", "[1e308, 1e308, 1e308, 1e308]", 65, "not finite"),
     BadInput("waterfall --columns 1 DATA", "[1e308, 1e308]", 65, "not finite"),
     // Finite as laid out, infinite once snapped (1e308 · 3): the streamed first pass snaps too.
-    BadInput("waterfall --scale 3 DATA", "[1, 1e308]", 65, "the layout's numbers are not finite (the frame of item 0:1)"),
+    BadInput("waterfall --scale 3 DATA", "[1, 1e308]", 65,
+             "the layout's numbers are not finite (the frame of item 0:1): sizes overflow when summed or multiplied by --scale"),
     BadInput("stack --scale 3 --item-size 1.7e308,1 --count 20000", nil, 65, "not finite (the frame of item 0:0)"),
     BadInput("waterfall DATA", "{\"options\": {\"colums\": 2}, \"heights\": [1]}", 65,
              "data.json: options.colums: unknown option for waterfall; did you mean 'columns'?"),
