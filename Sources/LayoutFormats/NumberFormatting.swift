@@ -179,6 +179,33 @@ public enum NumberFormat {
         return i + digits
     }
 
+    /// 10^p for p in 0…19, as constants (a table the compiler builds; no lazy global).
+    @inline(__always)
+    static func tenToThe(_ p: Int) -> UInt64 {
+        switch p {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
+        }
+    }
+
     /// 10^p for p in 0…19, without an array lookup on the hot path.
     @inline(__always)
     static func powerOfTen(_ p: Int) -> UInt64 {
@@ -224,13 +251,10 @@ public enum NumberFormat {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1
         }
-        // The digit count by comparison with powers of ten (no division).
-        var length = 2
-        var bound: UInt64 = 100
-        while length < 20 && n >= bound {
-            length += 1
-            bound = bound &* 10
-        }
+        // The digit count from the bit length (log10 2 ≈ 1233/4096), corrected by one
+        // comparison with a power of ten: no loop, no division.
+        let estimate = ((64 - n.leadingZeroBitCount) &* 1233) >> 12
+        let length = n < tenToThe(estimate) ? estimate : estimate + 1
         var v = n
         var end = out + length
         while v >= 100 {
