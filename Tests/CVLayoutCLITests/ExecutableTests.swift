@@ -58,7 +58,7 @@ struct ExecutableTests {
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
             for s in (signal.SIGINT, signal.SIGTERM) + (() if sys.argv[1] == "keep" else (signal.SIGHUP,)):
                 signal.signal(s, signal.SIG_DFL)
-            os.execv(sys.argv[2], sys.argv[2:])' \#(ignored ? "keep" : "reset") "$CVLAYOUT" waterfall --count 3000000 -o "$dir/out.json" & pid=$!
+            os.execv(sys.argv[2], sys.argv[2:])' \#(ignored ? "keep" : "reset") "$CVLAYOUT" waterfall --count 1000000 -o "$dir/out.json" & pid=$!
             # Wait until the temporary file exists, then signal.
             for _ in $(seq 500); do ls -A "$dir" | grep -q 'tmp$' && break; sleep 0.01; done
             kill -\#(signal.split(separator: " ").last!) $pid; wait $pid; echo "status $?"
