@@ -119,7 +119,7 @@ struct LayoutJob {
     let outputOptions: OutputOptions
     /// When the elements are streamed (`layout.elements` is empty): the engine's input, to
     /// run it again while writing, and the pixel-snapping scale.
-    private let streamed: (input: EngineInput, scale: Double?)?
+    private let streamed: (input: EngineInput, scale: Double?, inDrawingOrder: Bool)?
     /// The streamed layout's text, prepared while it was checked (used by the first write in
     /// the job's format).
     private let speculation: SpeculativeWrite?
@@ -199,11 +199,12 @@ struct LayoutJob {
         let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
                                 contentOffset: offset, count: count, seed: seed)
         var layout: CollectionLayout
-        let check = streaming && format.canStream && rect == nil && item == nil && target == nil
+        let check = streaming && rect == nil && item == nil && target == nil
             && descriptor.stream != nil ? descriptor.check : nil
         // A streamed layout's text is prepared on other threads while its numbers are
         // checked here; it is written only once the check has passed.
         var speculation: SpeculativeWrite? = nil
+        var inDrawingOrder = false
         if check != nil, let stream = descriptor.stream {
             speculation = SpeculativeWrite(format: format, engine: descriptor.name, options: outputOptions) { sink in
                 sink.scale = scale
@@ -216,6 +217,7 @@ struct LayoutJob {
                 var sink = FiniteCheckSink(scale: scale)
                 let summary = try check(input, &sink)
                 try summary.validateFinite(streamedElement: sink.firstNonFinite)
+                inDrawingOrder = sink.isInDrawingOrder
                 if format == .svg && !sink.isInDrawingOrder {
                     // An SVG draws by zIndex: this layout needs its elements sorted, so kept.
                     speculation?.cancel()
@@ -242,7 +244,7 @@ struct LayoutJob {
             throw error
         }
         self.layout = layout
-        streamed = speculation == nil ? nil : (input, scale)
+        streamed = speculation == nil ? nil : (input, scale, inDrawingOrder)
         self.speculation = speculation
 
         // The query.
@@ -272,9 +274,12 @@ struct LayoutJob {
 
     /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
-        guard let streamed, let stream = descriptor.stream, format.canStream else {
+        guard let streamed, let stream = descriptor.stream else {
             return try format.write(layout, selection: selection, options: outputOptions, to: buffer)
         }
+        // A streamed job's SVG is only ever its own format, chosen after the check found the
+        // elements in drawing order (a golden is JSON or CSV).
+        precondition(format != .svg || streamed.inDrawingOrder, "an SVG is streamed only in drawing order")
         if let speculation, speculation.canWrite(layout, as: format) {
             return try speculation.write(layout, to: buffer)
         }

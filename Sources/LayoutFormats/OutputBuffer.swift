@@ -292,11 +292,6 @@ public struct OutputOptions: Sendable {
 public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
 
-    /// Whether `write(_:streaming:options:to:)` takes this format: all three do; SVG only for
-    /// layouts whose visible elements already come in drawing order (zIndex non-decreasing,
-    /// `FiniteCheckSink.isInDrawingOrder`), since it draws by zIndex.
-    public var canStream: Bool { true }
-
     /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
     /// empty), with the elements `produce` appends to the sink it is given (typically by
     /// running the engine again with it). The blocks are formatted on every core while the
@@ -364,20 +359,6 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .svg: try SVGLayoutWriter.write(layout, selection: selection, options: options, to: out)
         }
         try out.flush()
-    }
-}
-
-/// Calls `body` with each selected element and its position, in order. The element is read
-/// in place (borrowed from the array's storage), not copied.
-@inline(__always)
-func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
-                     _ body: (borrowing LayoutAttributes, Int) throws -> Void) rethrows {
-    try layout.elements.withUnsafeBufferPointer { elements in
-        if let selection {
-            for i in selection { try body(elements[i], i) }
-        } else {
-            for i in elements.indices { try body(elements[i], i) }
-        }
     }
 }
 

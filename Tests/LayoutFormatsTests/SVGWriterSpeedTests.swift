@@ -239,3 +239,16 @@ struct SVGWriterSpeedTests {
         #expect(labels == ["1", "3", "0", "2"])
     }
 }
+
+/// Calls `body` with each selected element and its position, in order. The element is read
+/// in place (borrowed from the array's storage), not copied.
+private func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
+                     _ body: (borrowing LayoutAttributes, Int) throws -> Void) rethrows {
+    try layout.elements.withUnsafeBufferPointer { elements in
+        if let selection {
+            for i in selection { try body(elements[i], i) }
+        } else {
+            for i in elements.indices { try body(elements[i], i) }
+        }
+    }
+}
