@@ -28,33 +28,39 @@ let flowEngine = EngineDescriptor(
     ],
     schema: .items,
     defaultCount: 30,
-    layout: { input in
-        let o = input.options
-        var layout = FlowLayout()
-        layout.itemSize = try o.size("item-size", default: layout.itemSize)
-        layout.minimumLineSpacing = try o.number("line-spacing", default: layout.minimumLineSpacing)
-        layout.minimumInteritemSpacing = try o.number("interitem-spacing", default: layout.minimumInteritemSpacing)
-        layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
-        layout.scrollDirection = try o.choice("scroll-direction", default: layout.scrollDirection)
-        layout.headerReferenceSize = try o.size("header-size", default: layout.headerReferenceSize)
-        layout.footerReferenceSize = try o.size("footer-size", default: layout.footerReferenceSize)
-        layout.alignment = try o.choice("alignment", default: layout.alignment)
-        layout.sectionHeadersPinToVisibleBounds = try o.flag("pin-headers")
-        layout.stretchesFirstHeader = try o.flag("stretchy-header")
-
-        let sections: [FlowSection]
-        if let dataset = input.dataset {
-            sections = try dataset.sections.enumerated().map { s, section in
-                if let columns = section.columns {
-                    throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(columns),
-                                                       reason: "not used by flow (lines take as many items as fit)")
-                }
-                return FlowSection(items: section.items, sectionInset: section.insets,
-                                   headerLength: section.header, footerLength: section.footer)
-            }
-        } else {
-            sections = [FlowSection(items: .uniform(count: input.count))]
-        }
-        return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset)
-    }
+    layout: { input in try CollectionLayout.collecting { try flowLayout(input, into: &$0) } },
+    stream: { input, sink in try flowLayout(input, into: &sink) },
+    check: { input, sink in try flowLayout(input, into: &sink) }
 )
+
+
+/// The flow engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let o = input.options
+    var layout = FlowLayout()
+    layout.itemSize = try o.size("item-size", default: layout.itemSize)
+    layout.minimumLineSpacing = try o.number("line-spacing", default: layout.minimumLineSpacing)
+    layout.minimumInteritemSpacing = try o.number("interitem-spacing", default: layout.minimumInteritemSpacing)
+    layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
+    layout.scrollDirection = try o.choice("scroll-direction", default: layout.scrollDirection)
+    layout.headerReferenceSize = try o.size("header-size", default: layout.headerReferenceSize)
+    layout.footerReferenceSize = try o.size("footer-size", default: layout.footerReferenceSize)
+    layout.alignment = try o.choice("alignment", default: layout.alignment)
+    layout.sectionHeadersPinToVisibleBounds = try o.flag("pin-headers")
+    layout.stretchesFirstHeader = try o.flag("stretchy-header")
+
+    let sections: [FlowSection]
+    if let dataset = input.dataset {
+        sections = try dataset.sections.enumerated().map { s, section in
+            if let columns = section.columns {
+                throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(columns),
+                                                   reason: "not used by flow (lines take as many items as fit)")
+            }
+            return FlowSection(items: section.items, sectionInset: section.insets,
+                               headerLength: section.header, footerLength: section.footer)
+        }
+    } else {
+        sections = [FlowSection(items: .uniform(count: input.count))]
+    }
+    return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+}

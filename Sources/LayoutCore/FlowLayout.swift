@@ -101,6 +101,21 @@ public struct FlowLayout: Sendable {
     /// - Complexity: O(total items); one allocation for the element array.
     public func layout(sections: [FlowSection], bounds: Size,
                        contentOffset: Point = .zero) throws -> CollectionLayout {
+        var elements: [LayoutAttributes] = []
+        var result = try layout(sections: sections, bounds: bounds, contentOffset: contentOffset, into: &elements)
+        result.elements = elements
+        return result
+    }
+
+    /// `layout(sections:…)` with the elements sent to `sink` in element order instead of kept:
+    /// the result's `elements` is empty. A pinned header moves once its section is laid out,
+    /// so with `sectionHeadersPinToVisibleBounds` each section with a header is held until
+    /// its end (memory for one section). Streaming writers use it with `ElementBlocks`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
+    public func layout<Sink: LayoutAttributesSink>(sections: [FlowSection], bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
         let vertical = scrollDirection == .vertical
         // u runs along a line (across the scroll direction), v along the scroll direction.
@@ -123,8 +138,9 @@ public struct FlowLayout: Sendable {
         guard total <= maximumElementCount else {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
         }
-        var elements: [LayoutAttributes] = []
-        elements.reserveCapacity(total)
+        sink.prepare(count: total)
+        // A section whose header is pinned, held until the header's place is known.
+        var held: [LayoutAttributes] = []
         var cellRanges: [(start: Int, count: Int)] = []
         cellRanges.reserveCapacity(sections.count)
         var warnings: [String] = []
@@ -143,17 +159,25 @@ public struct FlowLayout: Sendable {
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
             let header = headerLength(section)
-            var headerIndex: Int? = nil
+            let holds = header > 0 && sectionHeadersPinToVisibleBounds
+            func emit(_ element: LayoutAttributes) {
+                if holds { held.append(element) } else { sink.append(element) }
+            }
             if header > 0 {
-                headerIndex = elements.count
-                elements.append(.supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: s),
-                                                   frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: header)))
+                var headerV = v, length = header
+                if !holds && stretchesFirstHeader && s == 0 && offsetV < 0 {
+                    // Not pinned: the stretch is known now (pinned, it follows the pinning).
+                    headerV -= -offsetV
+                    length += -offsetV
+                }
+                emit(.supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: s),
+                                        frame: rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)))
                 v += header
             }
             v += before
 
             let n = section.items.count
-            cellRanges.append((start: elements.count, count: n))
+            cellRanges.append((start: sink.count + held.count, count: n))
             var first = 0
             var oversized = 0, firstOversized = (item: 0, length: 0.0)
             while first < n {
@@ -194,8 +218,8 @@ public struct FlowLayout: Sendable {
                 }
                 for item in first..<end {
                     let (lu, lv) = along(try itemSize(section.items, item: item, section: s))
-                    elements.append(.cell(IndexPath(item: item, section: s),
-                                          frame: rect(u: u, v: v + (thickness - lv) / 2, lengthU: lu, lengthV: lv)))
+                    emit(.cell(IndexPath(item: item, section: s),
+                               frame: rect(u: u, v: v + (thickness - lv) / 2, lengthU: lu, lengthV: lv)))
                     u += lu + gap
                 }
                 v += thickness
@@ -211,27 +235,26 @@ public struct FlowLayout: Sendable {
                                 + "\(shortDecimal(firstOversized.length)) points)")
             }
 
-            if let h = headerIndex {
-                var frame = elements[h].frame
-                var headerV = vertical ? frame.minY : frame.minX
+            if holds {
+                // The held section's first element is its header: pinned, then stretched.
+                let frame = held[0].frame
+                var headerV = min(max(offsetV, vertical ? frame.minY : frame.minX), sectionEnd - header)
                 var length = header
-                if sectionHeadersPinToVisibleBounds {
-                    headerV = min(max(offsetV, headerV), sectionEnd - header)
-                    elements[h].zIndex = Self.pinnedHeaderZIndex
-                }
+                held[0].zIndex = Self.pinnedHeaderZIndex
                 if stretchesFirstHeader && s == 0 && offsetV < 0 {
                     let stretch = -offsetV
                     headerV -= stretch
                     length += stretch
                 }
-                frame = rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)
-                elements[h].frame = frame
+                held[0].frame = rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)
+                for element in held { sink.append(element) }
+                held.removeAll(keepingCapacity: true)
             }
 
             let footer = footerLength(section)
             if footer > 0 {
-                elements.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
-                                                   frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: footer)))
+                sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
+                                               frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: footer)))
                 v += footer
             }
         }
@@ -239,7 +262,7 @@ public struct FlowLayout: Sendable {
         var result = CollectionLayout(engine: "flow", bounds: bounds, contentOffset: contentOffset,
                                       contentSize: vertical ? Size(width: bounds.width, height: v)
                                           : Size(width: v, height: bounds.height),
-                                      elements: elements, cellRanges: cellRanges, scrollDirection: scrollDirection)
+                                      elements: [], cellRanges: cellRanges, scrollDirection: scrollDirection)
         result.warnings = warnings
         return result
     }

@@ -44,9 +44,11 @@ struct CommandLineTests {
     /// A whole JSON or CSV layout is streamed (laid out twice, never kept); a `--rect` query
     /// keeps the elements. A rect that holds everything must give the same bytes, snapped or
     /// not, for every engine that streams, past the size where formatting goes parallel.
-    @Test(arguments: ["waterfall", "ring", "line", "carousel", "stack", "circle"])
+    @Test(arguments: ["waterfall", "ring", "flow", "line", "carousel", "stack", "circle"])
     func streamedOutputEqualsTheKeptLayout(engine: String) throws {
-        let size = engine == "ring" ? ["--count", "60"] : ["--count", "20000"]
+        let size = engine == "ring" ? ["--count", "60"]
+            : engine == "flow" ? ["--count", "20000", "--header-size", "0,40", "--pin-headers", "--offset", "0,3000"]
+            : ["--count", "20000"]
         for extra in [[], ["--scale", "3"], ["-f", "csv", "--precision", "full"]] {
             let streamed = run(arguments: [engine] + size + extra)
             let kept = run(arguments: [engine] + size + extra + ["--rect", "-1e12,-1e12,3e12,3e12"])

@@ -32,7 +32,21 @@ struct StreamingTests {
         stack.angles = [0, 7.5, -12, 30]
         let items = ItemHeights.sizes(sizes)
         let offset = Point(x: Double(rng.next() % 2000), y: Double(rng.next() % 2000))
+        // Flow with headers pinned (held a section at a time) and the first one stretched.
+        var flow = FlowLayout()
+        flow.headerReferenceSize = Size(width: 0, height: 30)
+        flow.footerReferenceSize = Size(width: 0, height: Double(rng.next() % 2) * 12)
+        flow.sectionHeadersPinToVisibleBounds = seed % 2 == 1
+        flow.stretchesFirstHeader = true
+        let flowSections = [
+            FlowSection(items: .sizes(sizes)),
+            FlowSection(items: .heights([]), headerLength: 44),
+            FlowSection(items: .sizes(Array(sizes.prefix(count / 2))), headerLength: 0),
+        ]
+        let flowOffset = Point(x: 0, y: seed % 3 == 0 ? -25 : Double(rng.next() % 5000))
         return [
+            ("flow", { try flow.layout(sections: flowSections, bounds: bounds, contentOffset: flowOffset) },
+             { try flow.layout(sections: flowSections, bounds: bounds, contentOffset: flowOffset, into: &$0) }),
             ("waterfall", { try waterfall.layout(sections: sections, bounds: bounds) },
              { try waterfall.layout(sections: sections, bounds: bounds, into: &$0) }),
             ("ring", { try ring.layout(ringCounts: rings, bounds: bounds) },
