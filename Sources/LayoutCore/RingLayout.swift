@@ -140,6 +140,7 @@ public struct RingGeometry: ItemGeometry, Sendable {
     public let layout: RingLayout
     /// Items per ring.
     public let ringCounts: [Int]
+    /// The collection view's bounds size, points; the rings centre in it.
     public let bounds: Size
 
     /// The geometry of `layout.layout(ringCounts:bounds:)`.

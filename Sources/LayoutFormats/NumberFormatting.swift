@@ -22,13 +22,6 @@ public enum NumberPrecision: Hashable, Sendable {
 /// NumberFormat.string(-0.0001, precision: .decimals(3)) // "0"
 /// ```
 public enum NumberFormat {
-    /// Powers of ten that fit in a UInt64, 10⁰…10¹⁹.
-    static let powersOfTen: [UInt64] = {
-        var p: [UInt64] = [1]
-        for _ in 1...19 { p.append(p.last! * 10) }
-        return p
-    }()
-
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.
     public static let maximumLength = 640
@@ -179,9 +172,10 @@ public enum NumberFormat {
         return i + digits
     }
 
-    /// 10^p for p in 0…19, as constants (a table the compiler builds; no lazy global).
+    /// 10^p for p in 0…19 (the powers that fit in a UInt64), as constants: a table the
+    /// compiler builds, no lazy global on the hot path.
     @inline(__always)
-    static func tenToThe(_ p: Int) -> UInt64 {
+    static func powerOfTen(_ p: Int) -> UInt64 {
         switch p {
         case 0: 1
         case 1: 10
@@ -206,18 +200,6 @@ public enum NumberFormat {
         }
     }
 
-    /// 10^p for p in 0…19, without an array lookup on the hot path.
-    @inline(__always)
-    static func powerOfTen(_ p: Int) -> UInt64 {
-        switch p {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1000
-        default: powersOfTen[p]
-        }
-    }
-
     /// `n` split into its integer part and its last `p` digits; constant divisors for the
     /// usual precisions so the compiler multiplies instead of dividing.
     @inline(__always)
@@ -227,7 +209,7 @@ public enum NumberFormat {
         case 1: return (n / 10, n % 10)
         case 2: return (n / 100, n % 100)
         case 3: return (n / 1000, n % 1000)
-        default: return (n / powersOfTen[p], n % powersOfTen[p])
+        default: return (n / powerOfTen(p), n % powerOfTen(p))
         }
     }
 
@@ -254,7 +236,7 @@ public enum NumberFormat {
         // The digit count from the bit length (log10 2 ≈ 1233/4096), corrected by one
         // comparison with a power of ten: no loop, no division.
         let estimate = ((64 - n.leadingZeroBitCount) &* 1233) >> 12
-        let length = n < tenToThe(estimate) ? estimate : estimate + 1
+        let length = n < powerOfTen(estimate) ? estimate : estimate + 1
         var v = n
         var end = out + length
         while v >= 100 {
@@ -275,7 +257,7 @@ public enum NumberFormat {
     static func writeDigits(_ n: UInt128, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n >> 64 == 0 { return writeDigits(UInt64(n), to: out) }
         // Split into 19-digit chunks.
-        let chunk = UInt128(powersOfTen[19])
+        let chunk = UInt128(powerOfTen(19))
         let high = writeDigits(n / chunk, to: out)
         let low = UInt64(n % chunk)
         let lowLength = writeDigits(low, to: out + high)
