@@ -59,6 +59,12 @@ public enum NumberFormat {
     @inline(__always)
     public static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        if case .decimals(3) = precision {
+            // The default precision and the usual magnitudes, inline: 2⁻¹¹ ≤ |value| < 2⁵²,
+            // so value = m·2⁻ᵏ with 1 ≤ k ≤ 63 and m·1000 < 2⁶³.
+            let k = 1075 &- Int(value.exponentBitPattern)
+            if k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
+        }
         guard value.isFinite else {
             destination.pointee = UInt8(ascii: "0")
             return 1
@@ -70,6 +76,31 @@ public enum NumberFormat {
     }
 
     // MARK: - Fixed precision
+
+    /// `writeFixed(value, decimals: 3, …)` for `value = ±m·2⁻ᵏ`, 1 ≤ k ≤ 63: N = m·1000/2ᵏ
+    /// rounded half away from zero is `(m·1000 >> (k−1) + 1) >> 1`, one shift; then the
+    /// integer digits and ".ddd" without its trailing zeros.
+    @inline(__always)
+    private static func writeThreeDecimals(_ value: Double, shift k: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let m = value.significandBitPattern | 1 << 52
+        let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
+        if n == 0 {
+            out.pointee = UInt8(ascii: "0")  // rounds to zero: no sign
+            return 1
+        }
+        var i = 0
+        if value < 0 {
+            out.pointee = UInt8(ascii: "-")
+            i = 1
+        }
+        let fraction = n % 1000
+        i += writeDigits(n / 1000, to: out + i)
+        guard fraction != 0 else { return i }
+        let rest = Int(truncatingIfNeeded: fraction % 100)
+        let text = 0x2E | UInt32(0x30 | fraction / 100) << 8 | UInt32(digitPair(rest)) << 16
+        UnsafeMutableRawPointer(out + i).storeBytes(of: text, as: UInt32.self)
+        return i + (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
+    }
 
     private static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Integers (most coordinates: 0, 1, 390) print as they are.
@@ -226,31 +257,67 @@ public enum NumberFormat {
         UnsafeRawPointer(digitPairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
     }
 
-    /// Writes the decimal digits of `n` at `out`; returns their count.
+    /// Writes the decimal digits of `n` at `out`; returns their count. May store up to 8
+    /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
+    /// room for a whole number).
     @inline(__always)
     static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1
         }
-        // The digit count from the bit length (log10 2 ≈ 1233/4096), corrected by one
-        // comparison with a power of ten: no loop, no division.
-        let estimate = ((64 - n.leadingZeroBitCount) &* 1233) >> 12
-        let length = n < powerOfTen(estimate) ? estimate : estimate + 1
-        var v = n
-        var end = out + length
-        while v >= 100 {
-            let r = Int(truncatingIfNeeded: v % 100)
-            v /= 100
-            end -= 2
-            UnsafeMutableRawPointer(end).storeBytes(of: digitPair(r), as: UInt16.self)
-        }
-        if v >= 10 {
-            UnsafeMutableRawPointer(out).storeBytes(of: digitPair(Int(truncatingIfNeeded: v)), as: UInt16.self)
+        if n < 100_000_000 { return writeShortDigits(n, to: out) }
+        // The digits before the last eight, then those eight zero-padded.
+        let high = n / 100_000_000
+        var length: Int
+        if high < 100_000_000 {
+            length = high < 10 ? writeSingleDigit(high, to: out) : writeShortDigits(high, to: out)
         } else {
-            out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+            let top = high / 100_000_000  // < 1845: n < 2^64
+            length = top < 10 ? writeSingleDigit(top, to: out) : writeShortDigits(top, to: out)
+            storeEightDigits(high % 100_000_000, to: out + length)
+            length += 8
         }
-        return length
+        storeEightDigits(n % 100_000_000, to: out + length)
+        return length + 8
+    }
+
+    @inline(__always)
+    private static func writeSingleDigit(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+        return 1
+    }
+
+    /// The 8 decimal digits of `n` < 10⁸ (zero-padded) as the bytes 0…9 of a UInt64, the most
+    /// significant digit in the lowest byte, so that a little-endian store writes them in
+    /// reading order. Two steps of division by a constant on all lanes at once (SWAR): 4-digit
+    /// halves in 32-bit lanes split by 100 (`· 10486 >> 20`, exact below 10⁴), then 2-digit
+    /// quarters in 16-bit lanes split by 10 (`· 103 >> 10`, exact below 100); no lane's
+    /// product reaches the next lane.
+    @inline(__always)
+    static func eightDigits(_ n: UInt64) -> UInt64 {
+        var x = n / 10_000 | (n % 10_000) << 32
+        let hundreds = ((x &* 10_486) >> 20) & 0x0000_007F_0000_007F
+        x = hundreds | (x &- hundreds &* 100) << 16
+        let tens = ((x &* 103) >> 10) & 0x000F_000F_000F_000F
+        return tens | (x &- tens &* 10) << 8
+    }
+
+    /// Writes `n` < 10⁸ as exactly 8 digits, zero-padded.
+    @inline(__always)
+    private static func storeEightDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(out).storeBytes(of: (eightDigits(n) | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
+    }
+
+    /// Writes 10 ≤ `n` < 10⁸ without leading zeros (one 8-byte store, shifted past the
+    /// leading zeros); returns the digit count.
+    @inline(__always)
+    private static func writeShortDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits = eightDigits(n)
+        let leadingZeros = digits.trailingZeroBitCount & ~7  // in bits: 8 per zero digit
+        let text = (digits | 0x3030_3030_3030_3030) >> UInt64(leadingZeros)
+        UnsafeMutableRawPointer(out).storeBytes(of: text.littleEndian, as: UInt64.self)
+        return 8 - leadingZeros >> 3
     }
 
     /// Writes the decimal digits of a 128-bit `n`; returns their count.

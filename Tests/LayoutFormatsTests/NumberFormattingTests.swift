@@ -50,6 +50,51 @@ struct NumberFormattingTests {
         #expect(Double(text) == value)
     }
 
+    /// The digit writer (lanes of 8 digits at once) against `String`: every value below
+    /// 10⁵, both sides of every power of ten, and random values of every bit length.
+    @Test func integerDigitsAgreeWithString() {
+        func digits(_ n: UInt64) -> String {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+                scratch.initialize(repeating: 0xFF)
+                let count = NumberFormat.writeDigits(n, to: scratch.baseAddress!)
+                return String(decoding: UnsafeBufferPointer(rebasing: scratch[..<count]), as: UTF8.self)
+            }
+        }
+        var values: [UInt64] = Array(0..<100_000)
+        var power: UInt64 = 1
+        for _ in 0...19 {
+            values += [power &- 1, power, power &+ 1]
+            if power > UInt64.max / 10 { break }
+            power *= 10
+        }
+        values += [UInt64.max, UInt64.max - 1, 99_999_999, 100_000_000, 9_999_999_999_999_999]
+        var random = SplitMixForTests(seed: 42)
+        for bits in 1...64 {
+            for _ in 0..<200 { values.append(random.next() >> UInt64(64 - bits)) }
+        }
+        for n in values where digits(n) != String(n) {
+            Issue.record("writeDigits(\(n)) wrote \(digits(n))")
+        }
+    }
+
+    /// Dyadic values (i/2ʲ: every exact half at 3 decimals is one, e.g. 1/16) and the edges
+    /// of the inline 3-decimal path (2⁻¹¹, 2⁵²) against the exact reference.
+    @Test func dyadicValuesAndPathEdgesRoundExactly() {
+        var values: [Double] = []
+        for j in 0...24 {
+            for i in stride(from: 1, through: 4_000, by: 7) { values.append(Double(i) / Double(1 << j)) }
+        }
+        for e in [-12, -11, -10, 51, 52, 53] {
+            let edge = Double(sign: .plus, exponent: e, significand: 1)
+            values += [edge, edge.nextUp, edge.nextDown]
+        }
+        for value in values {
+            for v in [value, -value] {
+                #expect(NumberFormat.string(v, precision: .decimals(3)) == referenceFormat(v, 3), "value \(v)")
+            }
+        }
+    }
+
     @Test func randomValuesAgreeWithExactDecimalExpansion() {
         // Property: formatting at p decimals equals rounding the exact decimal expansion
         // (obtained from the 1074-digit-capable .full path is not exact; instead compare with
