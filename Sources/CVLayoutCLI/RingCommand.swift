@@ -32,11 +32,29 @@ let ringEngine = EngineDescriptor(
     defaultCount: 4,
     layout: { input in try CollectionLayout.collecting { try ringLayout(input, into: &$0) } },
     stream: { input, sink in try ringLayout(input, into: &sink) },
-    check: { input, sink in try ringLayout(input, into: &sink) }
+    check: { input, sink in
+        try ringLayout(input) { layout, counts in
+            // The rings' extents alone; the elements are checked one by one only when those
+            // cannot vouch for them.
+            let summary = try layout.summary(ringCounts: counts, bounds: input.bounds)
+            guard layout.elementsAreFinite(in: summary, scale: sink.scale) else {
+                return try layout.layout(ringCounts: counts, bounds: input.bounds, into: &sink)
+            }
+            sink.skip(count: counts.reduce(0, +), inDrawingOrder: true)  // every zIndex 0, none hidden
+            return summary
+        }
+    }
 )
 
 /// The ring engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func ringLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    try ringLayout(input) { layout, counts in try layout.layout(ringCounts: counts, bounds: input.bounds, into: &sink) }
+}
+
+/// The ring engine on `input`, its cells computed by `cells` (given the engine and the ring
+/// counts), then the content offset and the heart path.
+private func ringLayout(_ input: EngineInput,
+                        cells: (RingLayout, [Int]) throws -> CollectionLayout) throws -> CollectionLayout {
     let o = input.options
     var layout = RingLayout()
     layout.radius = try o.number("radius", default: layout.radius)
@@ -62,7 +80,7 @@ private func ringLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
         // The seed's rings: 1 in the centre, then 6·s.
         counts = (0..<input.count).map { $0 == 0 ? 1 : 6 * $0 }
     }
-    var result = try layout.layout(ringCounts: counts, bounds: input.bounds, into: &sink)
+    var result = try cells(layout, counts)
     result.contentOffset = input.contentOffset
     // The heart path reads the cells computed afresh, so it is the same whether the elements
     // were kept or streamed.

@@ -30,11 +30,30 @@ let waterfallEngine = EngineDescriptor(
     defaultCount: 50,
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
     stream: { input, sink in try waterfallLayout(input, into: &sink) },
-    check: { input, sink in try waterfallLayout(input, into: &sink) }
+    check: { input, sink in
+        // The column arithmetic alone; the elements are checked one by one only when the
+        // content size cannot vouch for them.
+        let (layout, sections) = try waterfallSettings(input)
+        var counter = CountingSink()
+        let summary = try layout.layout(sections: sections, bounds: input.bounds,
+                                        contentOffset: input.contentOffset, into: &counter)
+        guard layout.elementsAreFinite(in: summary, scale: sink.scale) else {
+            return try layout.layout(sections: sections, bounds: input.bounds,
+                                     contentOffset: input.contentOffset, into: &sink)
+        }
+        sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+        return summary
+    }
 )
 
 /// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let (layout, sections) = try waterfallSettings(input)
+    return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+}
+
+/// The waterfall and its sections as `input`'s options and dataset give them.
+private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
     let o = input.options
     var layout = WaterfallLayout()
     layout.columnCount = try o.integer("columns", default: layout.columnCount)
@@ -59,5 +78,5 @@ private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
     } else {
         sections = [WaterfallSection(items: .heights(input.embeddedHeights()))]
     }
-    return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    return (layout, sections)
 }

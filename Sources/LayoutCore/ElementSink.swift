@@ -134,6 +134,44 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         }
     }
 
+    /// Counts `count` more elements without seeing them: for an engine that has shown from its
+    /// summary alone that they are all finite once snapped (`WaterfallLayout` and `RingLayout`'s
+    /// `elementsAreFinite(in:scale:)`), and that says whether they come in drawing order.
+    public mutating func skip(count n: Int, inDrawingOrder: Bool) {
+        count += n
+        if !inDrawingOrder { isInDrawingOrder = false }
+    }
+
     /// Nothing to prepare.
     public func prepare(count: Int) {}
+}
+
+/// A sink that only counts. An engine specialised for it computes only what its summary
+/// (content size, sections) needs: the waterfall's column arithmetic without the elements.
+public struct CountingSink: LayoutAttributesSink {
+    /// Elements received so far.
+    public private(set) var count = 0
+
+    /// Creates an empty sink.
+    public init() {}
+
+    /// Counts the next element. - Complexity: O(1).
+    @inline(__always)
+    public mutating func append(_ attributes: LayoutAttributes) {
+        count += 1
+    }
+
+    /// Nothing to prepare.
+    public func prepare(count: Int) {}
+}
+
+/// Whether every number an element can hold is finite, and stays finite when pixel-snapped
+/// to `scale` (`CollectionLayout.snapped(_:scale:)`: `(v·scale).rounded()/scale`), given
+/// that none exceeds `magnitude` in absolute value before snapping, nor its frame's centre
+/// (a midpoint) or far edge (`x + width`) twice that. The engines' `elementsAreFinite` proofs
+/// end here.
+func snappedValuesStayFinite(upTo magnitude: Double, scale: Double?) -> Bool {
+    let bound = 4 * magnitude
+    guard bound.isFinite, let scale else { return bound.isFinite }
+    return (bound * scale).isFinite && (bound + 1 / scale).isFinite
 }

@@ -167,7 +167,9 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     /// The identity `[1 0 0 1 0 0]`.
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    /// A constant (no lazy global), so that checks of a fresh `.cell`'s transform fold away.
+    @inline(__always)
+    public static var identity: AffineTransform { AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0) }
 
     /// A rotation by `degrees`, screen convention (positive turns clockwise on screen, as
     /// `CGAffineTransformMakeRotation` with y down): `a=cos θ, b=sin θ, c=−sin θ, d=cos θ`.

@@ -57,21 +57,52 @@ public struct RingLayout: Sendable {
     @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(ringCounts: [Int], bounds: Size,
                                                     into sink: inout Sink) throws -> CollectionLayout {
-        try validate(bounds: bounds, ringCounts: ringCounts)
+        let result = try summary(ringCounts: ringCounts, bounds: bounds)
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
         sink.prepare(count: ringCounts.reduce(0, +))
-        var cellRanges: [(start: Int, count: Int)] = []
-        cellRanges.reserveCapacity(ringCounts.count)
         for (s, count) in ringCounts.enumerated() {
-            cellRanges.append((start: sink.count, count: count))
             let side = itemSide(ring: s)
             let r = ringRadius(ring: s)
             for i in 0..<count {
                 sink.append(cell(item: i, ring: s, count: count, center: center, radius: r, side: side))
             }
         }
+        return result
+    }
+
+    /// What `layout(ringCounts:bounds:into:)` returns, without computing an element: the
+    /// content size (the bounds) and the sections, after the same validation.
+    /// - Throws: as `layout(ringCounts:bounds:)`.
+    /// - Complexity: O(rings).
+    public func summary(ringCounts: [Int], bounds: Size) throws -> CollectionLayout {
+        try validate(bounds: bounds, ringCounts: ringCounts)
+        var cellRanges: [(start: Int, count: Int)] = []
+        cellRanges.reserveCapacity(ringCounts.count)
+        var start = 0
+        for count in ringCounts {
+            cellRanges.append((start: start, count: count))
+            start += count
+        }
         return CollectionLayout(engine: "ring", bounds: bounds, contentSize: bounds,
                                 elements: [], cellRanges: cellRanges)
+    }
+
+    /// Whether every element of `summary` (from `summary(ringCounts:bounds:)`) holds only
+    /// finite numbers, pixel-snapped to `scale` or not, judged ring by ring: an item's centre
+    /// is at most `|r_s|` (|cos|, |sin| ≤ 1) from the bounds centre and its frame reaches
+    /// `w_s/2` further, so `width + height + max(|r_s| + w_s)` over the non-empty rings
+    /// bounds every number. When this is true the elements need no check one by one
+    /// (`FiniteCheckSink.skip`); when false some may still be finite, and they must be
+    /// checked.
+    /// - Complexity: O(rings).
+    public func elementsAreFinite(in summary: CollectionLayout, scale: Double?) -> Bool {
+        var reach = 0.0
+        for s in 0..<summary.numberOfSections where summary.numberOfItems(inSection: s) > 0 {
+            let extent = ringRadius(ring: s).magnitude + itemSide(ring: s)
+            guard extent.isFinite else { return false }
+            reach = Swift.max(reach, extent)
+        }
+        return snappedValuesStayFinite(upTo: summary.bounds.width + summary.bounds.height + reach, scale: scale)
     }
 
     /// Item `i` of ring `s` (of `count` items) around `center`, on a circle of `radius`

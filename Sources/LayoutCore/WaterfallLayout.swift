@@ -121,6 +121,7 @@ public struct WaterfallLayout: Sendable {
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
+    @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
@@ -216,6 +217,18 @@ public struct WaterfallLayout: Sendable {
         return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: width, height: max(top, minimumContentHeight)),
                                 elements: [], cellRanges: cellRanges)
+    }
+
+    /// Whether every element of `summary` (what `layout(sections:…)` returned, run with a
+    /// `CountingSink`) holds only finite numbers, pixel-snapped to `scale` or not, judged
+    /// from its content size alone. Every setting and item height is ≥ 0, so a column only
+    /// grows: every y and maxY is at most the content height, every x and maxX at most the
+    /// bounds width (up to rounding), and a finite content size bounds them all. When this
+    /// is true the elements need no check one by one (`FiniteCheckSink.skip`); when false
+    /// some may still be finite, and they must be checked.
+    /// - Complexity: O(1).
+    public func elementsAreFinite(in summary: CollectionLayout, scale: Double?) -> Bool {
+        snappedValuesStayFinite(upTo: summary.contentSize.width + summary.contentSize.height, scale: scale)
     }
 
     private func validate(bounds: Size, sections: [WaterfallSection]) throws {

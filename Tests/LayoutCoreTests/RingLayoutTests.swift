@@ -144,4 +144,41 @@ struct HeartPathTests {
         #expect(HeartPath.defaultStart(in: layout) == nil)
         #expect(HeartPath.seed(from: IndexPath(item: 0, section: 2), in: layout) == nil)
     }
+
+    /// `summary(ringCounts:bounds:)` is the layout without its elements, and its proof that
+    /// every element is finite is never wrong: whenever it vouches, the element-by-element
+    /// check (snapped or not) agrees. Ordinary rings are vouched for; rings whose items grow
+    /// past the largest Double (`shrink` > 1) or a radius near it are not.
+    @Test func summaryVouchesOnlyForFiniteElements() throws {
+        var random = SplitMix64(seed: 12)
+        var vouched = 0, refused = 0
+        for round in 0..<300 {
+            var ring = RingLayout()
+            let huge = round % 3 == 0
+            ring.shrink = huge ? 1e100 : 0.8
+            ring.radius = round % 7 == 0 ? 1.7e308 : 60
+            let counts = (0..<(1 + Int(random.next() % 6))).map { _ in Int(random.next() % 30) }
+            let bounds = Size(width: 428, height: 926)
+            for scale in [nil, 2, 1e-300] as [Double?] {
+                let summary = try ring.summary(ringCounts: counts, bounds: bounds)
+                var check = FiniteCheckSink(scale: scale)
+                let full = try ring.layout(ringCounts: counts, bounds: bounds, into: &check)
+                #expect(summary.contentSize == full.contentSize && summary.numberOfSections == full.numberOfSections)
+                for s in 0..<counts.count {
+                    #expect(summary.numberOfItems(inSection: s) == full.numberOfItems(inSection: s))
+                    #expect(summary.elementIndex(ofItemAt: IndexPath(item: 0, section: s))
+                            == full.elementIndex(ofItemAt: IndexPath(item: 0, section: s)))
+                }
+                if ring.elementsAreFinite(in: summary, scale: scale) {
+                    vouched += 1
+                    #expect(check.firstNonFinite == nil, "round \(round)")
+                    #expect(check.count == counts.reduce(0, +))
+                } else {
+                    refused += 1
+                    #expect(huge || round % 7 == 0 || scale == 1e-300, "ordinary rings refused: round \(round)")
+                }
+            }
+        }
+        #expect(vouched > 300 && refused > 100)
+    }
 }

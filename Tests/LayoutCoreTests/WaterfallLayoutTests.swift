@@ -136,4 +136,45 @@ struct WaterfallLayoutTests {
             bounds: phone)
         #expect(throws: LayoutError.self) { try layout.validateFinite() }
     }
+
+    /// The summary's proof that every element is finite (which lets the command line skip
+    /// checking them one by one) is never wrong: on random layouts, from ordinary to
+    /// overflowing, snapped or not, whenever it says so the element-by-element check agrees.
+    /// It vouches for every ordinary layout, and for none whose content size overflows.
+    @Test func summaryVouchesOnlyForFiniteElements() throws {
+        var random = SplitMix64(seed: 11)
+        var vouched = 0, refused = 0
+        for round in 0..<400 {
+            var waterfall = WaterfallLayout()
+            let huge = round % 4 == 0
+            waterfall.columnCount = 1 + Int(random.next() % 5)
+            waterfall.minimumInteritemSpacing = huge ? 1e307 : Double(random.next() % 20)
+            waterfall.headerHeight = round % 3 == 0 ? 30 : 0
+            waterfall.footerHeight = round % 5 == 0 ? (huge ? 1.7e308 : 20) : 0
+            let count = Int(random.next() % 40)
+            let heights = (0..<count).map { _ in huge ? Double(random.next() % 4) * 4e307 : Double(random.next() % 300) }
+            let sections = [WaterfallSection(items: .heights(heights)), WaterfallSection(items: .uniform(count: 3))]
+            let bounds = Size(width: 390, height: 844)
+            let scales: [Double?] = [nil, 2, 3, 1e-300, 1e300]
+            for scale in scales {
+                var counter = CountingSink()
+                let summary = try waterfall.layout(sections: sections, bounds: bounds, into: &counter)
+                var check = FiniteCheckSink(scale: scale)
+                let full = try waterfall.layout(sections: sections, bounds: bounds, into: &check)
+                #expect(counter.count == check.count && summary.contentSize == full.contentSize)
+                if waterfall.elementsAreFinite(in: summary, scale: scale) {
+                    vouched += 1
+                    #expect(check.firstNonFinite == nil, "round \(round) scale \(String(describing: scale))")
+                    #expect(check.isInDrawingOrder)
+                } else {
+                    refused += 1
+                    #expect(huge || scale == 1e300 || scale == 1e-300, "an ordinary layout refused: round \(round)")
+                }
+                if !summary.contentSize.height.isFinite {
+                    #expect(!waterfall.elementsAreFinite(in: summary, scale: scale))
+                }
+            }
+        }
+        #expect(vouched > 1000 && refused > 100)
+    }
 }
