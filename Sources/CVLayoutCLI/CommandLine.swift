@@ -120,18 +120,17 @@ struct LayoutJob {
     /// When the elements are streamed (`layout.elements` is empty): the engine's input, to
     /// run it again while writing, and the pixel-snapping scale.
     private let streamed: (input: EngineInput, scale: Double?, inDrawingOrder: Bool)?
-    /// The streamed layout's text, prepared while it was checked (used by the first write in
-    /// the job's format).
-    private let speculation: SpeculativeWrite?
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out.
     ///
-    /// A whole layout written as JSON or CSV by an engine that can stream is not kept: the
-    /// engine runs once here, its elements checked block by block (and pixel-snapped first,
-    /// as they will be written) and dropped, and runs again in `write`, its elements
-    /// formatted as they come. So nothing is written when a number is not finite, and memory
-    /// stays at one block whatever the element count. `streaming: false` always keeps the
-    /// elements (`cvlayout transition` reads them).
+    /// A whole layout written as JSON or CSV (or as SVG when it comes in drawing order) is
+    /// not kept: the engine runs once here, its elements checked block by block (and
+    /// pixel-snapped first, as they will be written) and dropped, and runs again in `write`,
+    /// its elements formatted as they come. The waterfall and the ring check from their
+    /// summary alone when it vouches for every element (`elementsAreFinite(in:scale:)`). So
+    /// nothing is written when a number is not finite, and memory stays at a few blocks
+    /// whatever the element count. `streaming: false` always keeps the elements
+    /// (`cvlayout transition` reads them).
     /// - Throws: `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
@@ -201,16 +200,8 @@ struct LayoutJob {
         var layout: CollectionLayout
         let check = streaming && rect == nil && item == nil && target == nil
             && descriptor.stream != nil ? descriptor.check : nil
-        // A streamed layout's text is prepared on other threads while its numbers are
-        // checked here; it is written only once the check has passed.
-        var speculation: SpeculativeWrite? = nil
         var inDrawingOrder = false
-        if check != nil, let stream = descriptor.stream {
-            speculation = SpeculativeWrite(format: format, engine: descriptor.name, options: outputOptions) { sink in
-                sink.scale = scale
-                _ = try stream(input, &sink)
-            }
-        }
+        var isStreamed = false
         do {
             var checked: CollectionLayout? = nil
             if let check {
@@ -220,14 +211,13 @@ struct LayoutJob {
                 inDrawingOrder = sink.isInDrawingOrder
                 if format == .svg && !sink.isInDrawingOrder {
                     // An SVG draws by zIndex: this layout needs its elements sorted, so kept.
-                    speculation?.cancel()
-                    speculation = nil
                 } else {
                     checked = summary
                 }
             }
             if let checked {
                 layout = checked
+                isStreamed = true
             } else {
                 layout = try descriptor.layout(input)
                 if let scale { layout.snapToPixels(scale: scale) }
@@ -237,15 +227,10 @@ struct LayoutJob {
                 try layout.validateFinite()
             }
         } catch let error as LayoutError {
-            speculation?.cancel()
             throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
-        } catch {
-            speculation?.cancel()
-            throw error
         }
         self.layout = layout
-        streamed = speculation == nil ? nil : (input, scale, inDrawingOrder)
-        self.speculation = speculation
+        streamed = isStreamed ? (input, scale, inDrawingOrder) : nil
 
         // The query.
         if let rect {
@@ -280,9 +265,6 @@ struct LayoutJob {
         // A streamed job's SVG is only ever its own format, chosen after the check found the
         // elements in drawing order (a golden is JSON or CSV).
         precondition(format != .svg || streamed.inDrawingOrder, "an SVG is streamed only in drawing order")
-        if let speculation, speculation.canWrite(layout, as: format) {
-            return try speculation.write(layout, to: buffer)
-        }
         try format.write(layout, streaming: { sink in
             sink.scale = streamed.scale
             _ = try stream(streamed.input, &sink)

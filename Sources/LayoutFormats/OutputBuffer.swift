@@ -242,16 +242,25 @@ struct ByteCursor {
         let slot = CachedNumber.slot(for: bits, in: cache)
         if let length = slot.pointee.copy(bits, to: position) {
             position += length
-            return
+        } else {
+            position += Self.formatAndRemember(value, precision: precision, in: slot, at: position)
         }
+    }
+
+    /// Formats `value` at `position` and keeps its text in `slot` when it fits; returns its
+    /// length. Out of line: the element code keeps only the table lookup inline.
+    @inline(never)
+    private static func formatAndRemember(_ value: Double, precision: NumberPrecision,
+                                          in slot: UnsafeMutablePointer<CachedNumber>,
+                                          at position: UnsafeMutablePointer<UInt8>) -> Int {
         // Zeros first, so the entry's text is read from initialised bytes whatever the length.
         UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
         let length = NumberFormat.write(value, precision: precision, to: position)
         if length <= MemoryLayout<CachedNumber.Text>.size {
-            slot.pointee = CachedNumber(bits: bits, length: length,
+            slot.pointee = CachedNumber(bits: value.bitPattern, length: length,
                                         text: UnsafeRawPointer(position).loadUnaligned(as: CachedNumber.Text.self))
         }
-        position += length
+        return length
     }
 
     /// Appends an integer.
@@ -403,105 +412,4 @@ func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
     try produce(&sink)
     sink.finish()
     try pipeline.finish()
-}
-
-/// A streamed write started before its layout is known to be sound: the elements are
-/// computed and formatted on other threads while the caller runs the checking pass, and their
-/// text is held (up to 8 MiB; then the producer waits) until `write(_:to:)` gives the
-/// summary and the output. Nothing reaches any output before that, so a check that fails
-/// (`cancel()`) leaves no trace. The command line uses it to overlap its two passes.
-public final class SpeculativeWrite: @unchecked Sendable {
-    /// The format the text is being prepared in.
-    public let format: OutputFormat
-    private let engine: String
-    private let options: OutputOptions
-    private let pipeline: BlockPipeline
-    private final class Producer: @unchecked Sendable {
-        var error: Error?
-        let finished = DispatchSemaphore(value: 0)
-        var joined = false
-    }
-    private let producer = Producer()
-    private var used = false
-
-    /// Starts `produce` (which appends every element, in order, to the sink it is given) on
-    /// a thread of its own, its elements formatted as `format` with `options` on every core,
-    /// as the elements of a layout by `engine`.
-    /// - Precondition: for SVG, the visible elements will come in drawing order (or the
-    ///   write is cancelled).
-    public convenience init(format: OutputFormat, engine: String, options: OutputOptions,
-                            produce: @escaping StreamedElements) {
-        self.init(format: format, engine: engine, options: options, heldLimit: 8 << 20, produce: produce)
-    }
-
-    /// `init(format:engine:options:produce:)` holding at most `heldLimit` bytes.
-    init(format: OutputFormat, engine: String, options: OutputOptions, heldLimit: Int,
-         produce: @escaping StreamedElements) {
-        self.format = format
-        self.engine = engine
-        self.options = options
-        let pipeline = BlockPipeline(output: nil, precision: options.precision, heldLimit: heldLimit,
-                                     formatBlock: format.streamParts(engine: engine, options: options).block)
-        self.pipeline = pipeline
-        let producer = self.producer
-        let work = UncheckedSendable(produce)
-        let thread = Thread {
-            let produce = work.value
-            var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer) { block in
-                pipeline.submit(block)
-            }
-            do {
-                try produce(&sink)
-                sink.finish()
-            } catch {
-                producer.error = error
-            }
-            producer.finished.signal()
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    deinit {
-        cancel()
-    }
-
-    /// Whether `write(_:to:)` can write `layout` as `format`: once only, in the format
-    /// prepared, and not a CSV of heart samples (which has no element rows).
-    public func canWrite(_ layout: CollectionLayout, as format: OutputFormat) -> Bool {
-        !used && format == self.format && layout.engine == engine
-            && !(format == .csv && layout.heartSamples != nil)
-    }
-
-    /// Writes `layout` (the summary from the checking pass: its `elements` empty) with the
-    /// prepared element text to `out`, as `OutputFormat.write(_:streaming:options:to:)` would.
-    /// - Precondition: `canWrite(layout, as: format)`.
-    /// - Throws: what `produce` or `out`'s sink throws.
-    public func write(_ layout: CollectionLayout, to out: OutputBuffer) throws {
-        precondition(canWrite(layout, as: format), "a speculative write is used once, in its format")
-        used = true
-        defer { cancel() }
-        let parts = format.streamParts(engine: engine, options: options)
-        parts.start(layout, out)
-        try pipeline.open(out)
-        join()
-        if let error = producer.error { throw error }
-        try pipeline.finish()
-        parts.end(layout, out)
-        try out.flush()
-    }
-
-    /// Stops the work and waits for the producer to return (the engine runs on to its end,
-    /// its blocks dropped). Idempotent.
-    public func cancel() {
-        pipeline.stop()
-        join()
-    }
-
-    private func join() {
-        if !producer.joined {
-            producer.finished.wait()
-            producer.joined = true
-        }
-    }
 }

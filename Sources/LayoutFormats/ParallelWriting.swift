@@ -58,10 +58,6 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 /// written out, in order, and the submitting thread formats pending slots itself rather than
 /// wait. One worker per core plus the producer, so a core never idles while the engine or the
 /// formatting waits for the other.
-///
-/// Without an output yet (`init(output: nil, …)`), formatted blocks are held in memory, up to
-/// `heldLimit` bytes (then the producer waits), until `open(_:)` gives the output: so a
-/// layout's text can be prepared while its numbers are still being checked.
 final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
@@ -69,7 +65,7 @@ final class BlockPipeline: @unchecked Sendable {
         var count = 0
         var first = 0
         var state = State.free
-        var buffer: OutputBuffer
+        let buffer: OutputBuffer
         init(capacity: Int, precision: NumberPrecision) {
             elements = .allocate(capacity: capacity)
             buffer = OutputBuffer(precision: precision, capacity: capacity * 256)
@@ -80,16 +76,11 @@ final class BlockPipeline: @unchecked Sendable {
     /// Elements per slot (512 KB of attributes: they stay in the cache from the engine to
     /// the formatting).
     let blockSize = 4_096
-    /// Most bytes held before `open(_:)` (default 8 MiB).
-    private let heldLimit: Int
-    private let precision: NumberPrecision
     private let formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void
     private let condition = NSCondition()
     private let slots: [Slot]
-    /// Where the text goes; `nil` while held.
-    private var out: OutputBuffer?
-    private var held: [OutputBuffer] = []
-    private var heldBytes = 0
+    /// Where the text goes.
+    private let out: OutputBuffer
     /// Blocks submitted / written so far; slot `k % slots.count` holds block k.
     private var submitted = 0
     private var written = 0
@@ -100,14 +91,12 @@ final class BlockPipeline: @unchecked Sendable {
     private var failure: Error?
 
     /// Starts one worker thread per core (at most 8), with two slots per thread plus two.
-    /// - Parameter output: where the text goes, or `nil` to hold it until `open(_:)`.
+    /// - Parameter output: where the text goes.
     /// - Parameter formatBlock: writes a block's text (given its first element's output
     ///   position) to a buffer; called on any thread, so it must only read shared state.
-    init(output: OutputBuffer?, precision: NumberPrecision, heldLimit: Int = 8 << 20,
+    init(output: OutputBuffer, precision: NumberPrecision,
          formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) {
         out = output
-        self.heldLimit = heldLimit
-        self.precision = precision
         self.formatBlock = formatBlock
         let workers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
         slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: 4_096, precision: precision) }
@@ -123,8 +112,8 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// Queues the filled slot `block` (at most `blockSize` elements, in the slot
     /// `firstBuffer` or the last call returned) and returns the next slot to fill, after
-    /// writing out (or holding), in order, the block that slot held. After `stop()` blocks
-    /// are dropped unformatted.
+    /// writing out, in order, the block that slot held. After `stop()` blocks are dropped
+    /// unformatted.
     func submit(_ block: UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes> {
         let slot = slots[submitted % slots.count]
         precondition(block.baseAddress == UnsafePointer(slot.elements), "blocks are submitted in their slots, in order")
@@ -149,18 +138,6 @@ final class BlockPipeline: @unchecked Sendable {
         return slots[submitted % slots.count].elements
     }
 
-    /// Gives the held text (in order) to `output` and sends everything after it there.
-    /// - Throws: what `output`'s sink throws.
-    func open(_ output: OutputBuffer) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        for buffer in held { try output.append(contentsOf: buffer) }
-        held.removeAll()
-        heldBytes = 0
-        out = output
-        condition.broadcast()
-    }
-
     /// Writes out every submitted block, in order.
     /// - Throws: the first error of the output's sink.
     func finish() throws {
@@ -174,30 +151,24 @@ final class BlockPipeline: @unchecked Sendable {
     func stop() {
         condition.lock()
         stopped = true
-        held.removeAll()
-        heldBytes = 0
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Writes blocks out in order until `target` are written (or held, or dropped once
-    /// stopped), formatting pending ones while the next to write is not ready.
+    /// Writes blocks out in order until `target` are written (or dropped once stopped),
+    /// formatting pending ones while the next to write is not ready.
     private func writeOut(upTo target: Int) throws {
         while written < target {
             let slot = slots[written % slots.count]
             awaitDone(slot)
             condition.lock()
-            while out == nil && !stopped && heldBytes >= heldLimit { condition.wait() }
-            if stopped {
-                slot.buffer.removeAll()
-            } else if out == nil {
-                held.append(slot.buffer)
-                heldBytes += slot.buffer.count
-                slot.buffer = OutputBuffer(precision: precision, capacity: blockSize * 256)
-            }
-            let output = stopped ? nil : out
+            let dropped = stopped
             condition.unlock()
-            if let output { try output.append(contentsOf: slot.buffer) }
+            if dropped {
+                slot.buffer.removeAll()
+            } else {
+                try out.append(contentsOf: slot.buffer)
+            }
             release(slot)
         }
     }

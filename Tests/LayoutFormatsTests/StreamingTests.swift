@@ -184,53 +184,20 @@ struct StreamingTests {
         }
     }
 
-    /// The command line's overlap of its two passes: text prepared before the summary is
-    /// known, held (here past a small limit, so the producer has to wait), then written in
-    /// order — the kept bytes; or cancelled without a trace, whether the producer is running,
-    /// waiting at the limit, or done.
-    @Test func speculativeWritesEqualTheKeptBytesOrLeaveNoTrace() throws {
-        for (name, collect, run) in Self.engines(seed: 5, count: 30_000) {
-            let layout = try collect()
-            for format in [OutputFormat.json, .csv] {
-                for limit in [1, 100_000, 64 << 20] {
-                    let speculation = SpeculativeWrite(format: format, engine: name, options: OutputOptions(),
-                                                       heldLimit: limit) { sink in
-                        _ = try run(&sink)
-                    }
-                    var counter = ElementBlocks(blockSize: 4_096) { _ in }
-                    let summary = try run(&counter)
-                    #expect(speculation.canWrite(summary, as: format))
-                    #expect(!speculation.canWrite(summary, as: format == .json ? .csv : .json))
-                    let out = OutputBuffer()
-                    try speculation.write(summary, to: out)
-                    #expect(!speculation.canWrite(summary, as: format))
-                    #expect(out.bytes == (try kept(layout, format, .standard)), "\(name) \(format) limit \(limit)")
-                }
-            }
-            for limit in [1, 64 << 20] {
-                var handedOn = 0
-                let out = OutputBuffer(chunkSize: 1) { handedOn += $0.count }
-                let speculation = SpeculativeWrite(format: .json, engine: name, options: OutputOptions(),
-                                                   heldLimit: limit) { sink in
-                    _ = try run(&sink)
-                }
-                Thread.sleep(forTimeInterval: 0.01)
-                speculation.cancel()
-                speculation.cancel()
-                #expect(handedOn == 0 && out.bytes.isEmpty)
-            }
-        }
-    }
-
-    /// A producer that fails (an engine error) makes the write fail, with nothing of its
-    /// elements written after the summary's start.
-    @Test func aFailingProducerFailsTheSpeculativeWrite() throws {
-        let speculation = SpeculativeWrite(format: .json, engine: "test", options: OutputOptions()) { sink in
-            sink.append(.cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 1, height: 1)))
-            throw Full()
-        }
+    /// A producer that fails (an engine error) makes the streamed write fail, without
+    /// hanging its pipeline.
+    @Test func aFailingProducerFailsTheStreamedWrite() throws {
         let summary = CollectionLayout(engine: "test", bounds: Size(width: 1, height: 1), contentSize: Size(width: 1, height: 1),
                                        elements: [], cellRanges: [])
-        #expect(throws: Full.self) { try speculation.write(summary, to: OutputBuffer()) }
+        for format in OutputFormat.allCases {
+            #expect(throws: Full.self) {
+                try format.write(summary, streaming: { sink in
+                    for item in 0..<10_000 {
+                        sink.append(.cell(IndexPath(item: item, section: 0), frame: Rect(x: 0, y: 0, width: 1, height: 1)))
+                    }
+                    throw Full()
+                }, options: OutputOptions(), to: OutputBuffer())
+            }
+        }
     }
 }
