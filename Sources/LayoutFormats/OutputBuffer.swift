@@ -179,9 +179,11 @@ public final class OutputBuffer {
 /// 24 bytes). The empty entry's bits are a NaN's, which no written number has.
 struct CachedNumber {
     typealias Text = (UInt64, UInt64, UInt64)
-    /// 256 entries, indexed by the top 8 bits of a multiplicative hash.
-    static let slots = 256
-    static let shift: UInt64 = 56
+    /// 1,024 entries (40 KB), indexed by the top 10 bits of a multiplicative hash: enough
+    /// that a layout's recurring numbers (a column's x, the hundred item heights) survive
+    /// between the unique ones (each y) that pass through.
+    static let slots = 1024
+    static let shift: UInt64 = 54
     var bits: UInt64 = .max
     var length = 0
     var text: Text = (0, 0, 0)
