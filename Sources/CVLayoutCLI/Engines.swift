@@ -95,9 +95,10 @@ func knownOptions(for engine: String) -> [OptionSpec] {
 /// Heights of the embedded random data (SPEC section 6): `base + r % spread` for each next
 /// SplitMix64 value `r`.
 func embeddedHeights(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) -> [Double] {
-    var generator = SplitMix64(seed: seed)
-    var heights: [Double] = []
-    heights.reserveLargeCapacity(count)  // a million heights: 8 MB in huge pages
-    for _ in 0..<count { heights.append(base + Double(generator.next() % spread)) }
-    return heights
+    [Double](unsafeUninitializedCapacity: count) { heights, initialized in
+        heights.adviseHugePages()  // a million heights: 8 MB in huge pages
+        var generator = SplitMix64(seed: seed)
+        for i in 0..<count { heights[i] = base + Double(generator.next() % spread) }
+        initialized = count
+    }
 }

@@ -12,17 +12,28 @@ extension Array {
     /// - Complexity: O(1) beyond the allocation (the array must be empty).
     public mutating func reserveLargeCapacity(_ n: Int) {
         reserveCapacity(n)
-        #if canImport(Glibc)
-        let bytes = n * MemoryLayout<Element>.stride
-        guard bytes >= 4 << 20 else { return }
         withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            let huge = 2 << 20
-            let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-            let end = (Int(bitPattern: base) + bytes) & ~(huge - 1)
-            if end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) {
-                _ = madvise(pointer, end - start, MADV_HUGEPAGE)
-            }
+            UnsafeMutableBufferPointer(start: base, count: n).adviseHugePages()
+        }
+    }
+}
+
+extension UnsafeMutableBufferPointer {
+    /// Asks Linux to back this fresh, untouched storage with transparent huge pages
+    /// (`madvise(MADV_HUGEPAGE)` on its 2 MiB-aligned part) when it is 4 MiB or more, as
+    /// `Array.reserveLargeCapacity(_:)` does; for an array filled in place with
+    /// `Array(unsafeUninitializedCapacity:initializingWith:)`. Elsewhere, or when the kernel
+    /// says no, nothing.
+    public func adviseHugePages() {
+        #if canImport(Glibc)
+        let bytes = count * MemoryLayout<Element>.stride
+        guard bytes >= 4 << 20, let base = baseAddress else { return }
+        let huge = 2 << 20
+        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: base) + bytes) & ~(huge - 1)
+        if end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) {
+            _ = madvise(pointer, end - start, MADV_HUGEPAGE)
         }
         #endif
     }
