@@ -378,6 +378,19 @@ private final class ColumnHeights {
     func shortest(tolerance: Double) -> Int {
         if scans {
             let heights = tree + leaves
+            switch count {
+            case 2:  // the usual column counts, without a loop
+                let limit = (heights[1] < heights[0] ? heights[1] : heights[0]) + tolerance
+                return heights[0] <= limit ? 0 : 1
+            case 3:
+                var minimum = heights[0]
+                if heights[1] < minimum { minimum = heights[1] }
+                if heights[2] < minimum { minimum = heights[2] }
+                let limit = minimum + tolerance
+                return heights[0] <= limit ? 0 : heights[1] <= limit ? 1 : 2
+            default:
+                break
+            }
             var minimum = heights[0]
             for c in 1..<count where heights[c] < minimum { minimum = heights[c] }
             let limit = minimum + tolerance
