@@ -180,7 +180,11 @@ public struct WaterfallLayout: Sendable {
             switch section.items {
             case .heights(let heights):
                 try heights.withUnsafeBufferPointer { heights in
-                    for item in 0..<itemCount { try placement.place(heights[item], item: item, in: columns, into: &sink) }
+                    if order == .shortestFirst && (slots == 2 || slots == 3) {
+                        try placement.placeShortestFirst(heights, in: columns, into: &sink)
+                    } else {
+                        for item in 0..<itemCount { try placement.place(heights[item], item: item, in: columns, into: &sink) }
+                    }
                 }
             case .sizes(let sizes):
                 for item in 0..<itemCount {
@@ -318,6 +322,65 @@ private struct Placement {
         columns.setBottom(slot, y + height)
         columns[slot] = y + height + itemSpacing
     }
+
+    /// `place` for every item of `heights`, shortest column first, in a section of 2 or 3
+    /// columns (the usual phone layouts), with the same arithmetic in the same order. Each
+    /// item's column depends on the one before, so this loop is a chain of dependent
+    /// operations: the column heights stay in registers rather than go through memory, and the
+    /// choice of column is computed rather than branched on (it is as good as random, so a
+    /// branch would be mispredicted every other item).
+    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
+    @inline(__always)
+    func placeShortestFirst<Sink: LayoutAttributesSink>(_ heights: UnsafeBufferPointer<Double>, in columns: ColumnHeights,
+                                                        into sink: inout Sink) throws {
+        let three = columns.count == 3
+        precondition(columns.count == 2 || three, "2 or 3 columns")
+        // The x and width of each column, as `place` computes them.
+        let step = columnWidth + columnSpacing
+        func x(_ column: Int) -> Double { left + Double(column) * step }
+        func width(_ column: Int) -> Double {
+            max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x(column)))
+        }
+        let x0 = x(0), x1 = x(1), x2 = three ? x(2) : 0
+        let w0 = width(0), w1 = width(1), w2 = three ? width(2) : 0
+        // A third column of infinite height is never the shortest.
+        var h0 = columns[0], h1 = columns[1], h2 = three ? columns[2] : .infinity
+        var b0 = columns.bottom(0), b1 = columns.bottom(1), b2 = three ? columns.bottom(2) : 0
+        for item in heights.indices {
+            let height = heights[item]
+            guard height >= 0, height.isFinite else {
+                throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                              reason: "expected a finite height ≥ 0")
+            }
+            // `ColumnHeights.shortest`: the first column within `tolerance` of the minimum.
+            var minimum = h0
+            minimum = h1 < minimum ? h1 : minimum
+            minimum = h2 < minimum ? h2 : minimum
+            let limit = minimum + tolerance
+            let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+            let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
+            let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
+            let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
+            let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
+            sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
+            let bottom = y + height
+            let next = bottom + itemSpacing
+            h0 = slot == 0 ? next : h0
+            h1 = slot == 1 ? next : h1
+            h2 = slot == 2 ? next : h2
+            b0 = slot == 0 ? bottom : b0
+            b1 = slot == 1 ? bottom : b1
+            b2 = slot == 2 ? bottom : b2
+        }
+        columns[0] = h0
+        columns[1] = h1
+        columns.setBottom(0, b0)
+        columns.setBottom(1, b1)
+        if three {
+            columns[2] = h2
+            columns.setBottom(2, b2)
+        }
+    }
 }
 
 private final class ColumnHeights {
@@ -327,7 +390,8 @@ private final class ColumnHeights {
     private let leaves: Int
     /// Each column's last item's maxY (its top while empty).
     private let bottoms: UnsafeMutablePointer<Double>
-    private let count: Int
+    /// Number of columns.
+    let count: Int
 
     /// `count` columns, all at height `top`.
     init(count: Int, top: Double) {
@@ -358,6 +422,12 @@ private final class ColumnHeights {
         bottoms[column] = value
     }
 
+    /// Column `column`'s last maxY (its top while empty).
+    @inline(__always)
+    func bottom(_ column: Int) -> Double {
+        bottoms[column]
+    }
+
     /// The largest last maxY of any column, `nil` without columns (the section's bottom
     /// before its inset).
     var tallestBottom: Double? {
@@ -378,16 +448,23 @@ private final class ColumnHeights {
     func shortest(tolerance: Double) -> Int {
         if scans {
             let heights = tree + leaves
+            // The usual column counts without a loop or a branch: which column is shortest
+            // is as good as random, so a branch on it would be mispredicted every other item.
             switch count {
-            case 2:  // the usual column counts, without a loop
-                let limit = (heights[1] < heights[0] ? heights[1] : heights[0]) + tolerance
-                return heights[0] <= limit ? 0 : 1
+            case 2:
+                let h0 = heights[0], h1 = heights[1]
+                let limit = (h1 < h0 ? h1 : h0) + tolerance
+                return !(h0 <= limit) ? 1 : 0
             case 3:
-                var minimum = heights[0]
-                if heights[1] < minimum { minimum = heights[1] }
-                if heights[2] < minimum { minimum = heights[2] }
+                let h0 = heights[0], h1 = heights[1], h2 = heights[2]
+                var minimum = h0
+                minimum = h1 < minimum ? h1 : minimum
+                minimum = h2 < minimum ? h2 : minimum
                 let limit = minimum + tolerance
-                return heights[0] <= limit ? 0 : heights[1] <= limit ? 1 : 2
+                // 0 when column 0 qualifies, else 1, plus 1 more when column 1 does not
+                // either: two flags added, which compiles to no jump.
+                let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+                return (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
             default:
                 break
             }

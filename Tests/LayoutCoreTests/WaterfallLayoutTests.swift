@@ -177,4 +177,46 @@ struct WaterfallLayoutTests {
         }
         #expect(vouched > 1000 && refused > 100)
     }
+
+    /// Two or three columns shortest-first (the branch-free loop) against a plain simulation
+    /// of the rule: every frame and the content size exactly, with ties (whole heights), a
+    /// zero, a tiny and a huge tolerance, and sections of fewer items than columns.
+    @Test func twoAndThreeColumnsMatchAPlainSimulation() throws {
+        var random = SplitMix64(seed: 21)
+        for round in 0..<300 {
+            var waterfall = WaterfallLayout()
+            let n = 2 + Int(random.next() % 2)
+            waterfall.columnCount = n
+            waterfall.minimumColumnSpacing = Double(random.next() % 12)
+            waterfall.minimumInteritemSpacing = round % 5 == 0 ? 0 : Double(random.next() % 12) / 4
+            waterfall.tolerance = [0, 0.001, 0.5, 25][Int(random.next() % 4)]
+            waterfall.sectionInset = EdgeInsets(top: 3, left: Double(random.next() % 9), bottom: 2, right: 1)
+            let count = Int(random.next() % 60)
+            let heights = (0..<count).map { _ in
+                round % 2 == 0 ? Double(random.next() % 5) * 10 : Double(random.next() % 10_000) / 7
+            }
+            let bounds = Size(width: 390, height: 844)
+            let layout = try waterfall.layout(sections: [WaterfallSection(items: .heights(heights))], bounds: bounds)
+
+            let columnWidth = (bounds.width - waterfall.sectionInset.left - waterfall.sectionInset.right
+                               - Double(n - 1) * waterfall.minimumColumnSpacing) / Double(n)
+            let step = columnWidth + waterfall.minimumColumnSpacing
+            let used = min(n, count)
+            var tops = [Double](repeating: waterfall.sectionInset.top, count: used)
+            var bottoms = tops
+            for (item, height) in heights.enumerated() {
+                let limit = tops.min()! + waterfall.tolerance
+                let column = tops.firstIndex { $0 <= limit }!
+                let x = waterfall.sectionInset.left + Double(column) * step
+                let width = max(0, min(columnWidth, waterfall.sectionInset.left + Double(column + 1) * step
+                                                   - waterfall.minimumColumnSpacing - x))
+                let frame = layout.elements[item].frame
+                #expect(frame == Rect(x: x, y: tops[column], width: width, height: height), "round \(round) item \(item)")
+                bottoms[column] = tops[column] + height
+                tops[column] = tops[column] + height + waterfall.minimumInteritemSpacing
+            }
+            let bottom = (bottoms.max() ?? waterfall.sectionInset.top) + waterfall.sectionInset.bottom
+            #expect(layout.contentSize == Size(width: 390, height: bottom), "round \(round)")
+        }
+    }
 }
