@@ -43,6 +43,10 @@ let waterfallEngine = EngineDescriptor(
         }
         sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
         return summary
+    },
+    quickCheck: { input, scale in
+        let (layout, sections) = try waterfallSettings(input)
+        return layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale)
     }
 )
 

@@ -235,6 +235,83 @@ public struct WaterfallLayout: Sendable {
         snappedValuesStayFinite(upTo: summary.contentSize.width + summary.contentSize.height, scale: scale)
     }
 
+    /// Whether `layout(sections:bounds:…)` succeeds and every element it computes is finite,
+    /// pixel-snapped to `scale` or not, decided without placing a single item: for a caller
+    /// that needs that verdict but not the content size (a CSV shows none), since placing the
+    /// items is a chain of dependent steps while this is a plain scan.
+    ///
+    /// The settings, each section's column width, header and footer width and every item are
+    /// checked as `layout` checks them; and no column can be taller than the section's items
+    /// all stacked in it with their spacing, so when the sum of everything stacked, plus the
+    /// width, stays finite with room to spare (`elementsAreFinite(in:scale:)`'s margin),
+    /// every number of every element does. When this is false the layout may still succeed:
+    /// run it to find out, and for its error.
+    /// - Complexity: O(items), four independent sums at a time.
+    public func succeedsWithFiniteElements(sections: [WaterfallSection], bounds: Size, scale: Double?) -> Bool {
+        guard (try? validate(bounds: bounds, sections: sections)) != nil else { return false }
+        var total = 0
+        var stacked = minimumContentHeight + bounds.width
+        for section in sections {
+            let n = section.columnCount ?? columnCount
+            let insets = section.sectionInset ?? sectionInset
+            let available = bounds.width - insets.left - insets.right
+            let columnWidth = (available - Double(n - 1) * minimumColumnSpacing) / Double(n)
+            guard columnWidth > 0, columnWidth.isFinite else { return false }
+            for (height, inset) in [(section.headerHeight ?? headerHeight, headerInset),
+                                    (section.footerHeight ?? footerHeight, footerInset)] where height > 0 {
+                guard bounds.width - inset.left - inset.right >= 0 else { return false }
+                stacked += inset.top + height + inset.bottom
+                total += 1
+            }
+            let count = section.items.count
+            let (sum, overflow) = total.addingReportingOverflow(count)
+            guard !overflow else { return false }
+            total = sum
+            stacked += insets.top + insets.bottom + Double(count) * minimumInteritemSpacing
+            switch section.items {
+            case .heights(let heights):
+                guard let sum = Self.checkedSum(heights, { $0 }) else { return false }
+                stacked += sum
+            case .sizes(let sizes):
+                for size in sizes {
+                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
+                }
+                guard let sum = Self.checkedSum(sizes, { $0.height * columnWidth / $0.width }) else { return false }
+                stacked += sum
+            case .uniform(let count):
+                stacked += Double(count) * itemHeight
+            }
+        }
+        return total <= maximumElementCount && snappedValuesStayFinite(upTo: stacked, scale: scale)
+    }
+
+    /// The sum of `height(item)` over `items` when every height is finite and ≥ 0 (a NaN or
+    /// an infinity makes the sum not finite, a negative one the minimum), else `nil`.
+    private static func checkedSum<Item>(_ items: [Item], _ height: (Item) -> Double) -> Double? {
+        items.withUnsafeBufferPointer { items in
+            var sums = (0.0, 0.0, 0.0, 0.0)
+            var minimum = 0.0
+            var i = 0
+            while i + 4 <= items.count {
+                let a = height(items[i]), b = height(items[i + 1]), c = height(items[i + 2]), d = height(items[i + 3])
+                sums.0 += a
+                sums.1 += b
+                sums.2 += c
+                sums.3 += d
+                minimum = Swift.min(minimum, Swift.min(Swift.min(a, b), Swift.min(c, d)))
+                i += 4
+            }
+            while i < items.count {
+                let a = height(items[i])
+                sums.0 += a
+                minimum = Swift.min(minimum, a)
+                i += 1
+            }
+            let sum = (sums.0 + sums.1) + (sums.2 + sums.3)
+            return sum.isFinite && minimum >= 0 ? sum : nil
+        }
+    }
+
     private func validate(bounds: Size, sections: [WaterfallSection]) throws {
         func check(_ name: String, _ value: Double, section: Int? = nil,
                    positive: Bool = false) throws {

@@ -229,6 +229,30 @@ struct BadInputTests {
         for bad in ["NaN", "Fatal", "Swift/", "Stack dump"] { #expect(!result.stderr.contains(bad)) }
     }
 
+    /// A waterfall CSV is vouched for without laying out (no content size to show): it
+    /// refuses every layout the JSON refuses, with the same status and message, and writes
+    /// nothing.
+    @Test(arguments: badInputs.filter { $0.arguments.hasPrefix("waterfall") && $0.status == 65 } + [
+        BadInput("waterfall --columns 40 --column-spacing 10", nil, 65, "columns"),
+        BadInput("waterfall --header-height 10 --header-insets 0,200,0,200", nil, 65, "header"),
+        BadInput("waterfall --columns 1 --item-height 1e308 DATA", "{\"count\": 4}", 65, "not finite"),
+        BadInput("waterfall --scale 1e307 --count 3", nil, 65, "not finite"),
+    ])
+    func csvRefusesWhatJSONRefuses(_ case_: BadInput) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dataPath = directory.appendingPathComponent("data.json").path
+        if let dataset = case_.dataset { try Data(dataset.utf8).write(to: URL(fileURLWithPath: dataPath)) }
+        let arguments = case_.arguments.split(separator: " ").map { $0 == "DATA" ? dataPath : String($0) }
+        let json = run(arguments: arguments + ["-f", "json"])
+        let csv = run(arguments: arguments + ["-f", "csv"])
+        #expect(json.status == case_.status && csv.status == case_.status, "\(json.stderr) \(csv.stderr)")
+        #expect(csv.stderr == json.stderr)
+        #expect(csv.stderr.contains(case_.message), "\(csv.stderr)")
+        #expect(csv.stdout.isEmpty && json.stdout.isEmpty)
+    }
+
     @Test func theTableIsLargeAndCoversEveryStatus() {
         #expect(badInputs.count >= 60)
         #expect(Set(badInputs.map(\.status)) == [64, 65, 66, 73])

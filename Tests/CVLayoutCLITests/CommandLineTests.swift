@@ -66,6 +66,23 @@ struct CommandLineTests {
         #expect(streamed.stdout == kept.stdout, "\(engine) svg")
     }
 
+    /// A waterfall CSV is vouched for without its content size; when the same job must also
+    /// give its JSON (`--check` with a JSON golden) the content size is computed then, and
+    /// `-o` still gets the CSV.
+    @Test func csvJobComparedWithAJSONGolden() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("golden.json")
+        try Data(run(arguments: ["waterfall", "--count", "3000", "--scale", "3"]).stdout).write(to: golden)
+        let csv = dir.appendingPathComponent("out.csv")
+        let same = run(arguments: ["waterfall", "--count", "3000", "--scale", "3", "-f", "csv",
+                                   "--check", golden.path, "-o", csv.path])
+        #expect(same.status == 0 && same.stdout.isEmpty && same.stderr.isEmpty, "\(same.stderr)")
+        #expect(try Data(contentsOf: csv) == Data(run(arguments: ["waterfall", "--count", "3000", "--scale", "3", "-f", "csv"]).stdout))
+        let different = run(arguments: ["waterfall", "--count", "3000", "--item-spacing", "11", "-f", "csv", "--check", golden.path])
+        #expect(different.status == 1 && different.stderr.contains("contentSize"), "\(different.stderr)")
+    }
+
     @Test func jsonHasOneElementPerLineInKeyOrder() throws {
         let result = run(arguments: ["waterfall", "--count", "5"])
         let lines = result.stdoutText.split(separator: "\n")

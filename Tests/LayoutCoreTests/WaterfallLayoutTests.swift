@@ -219,4 +219,51 @@ struct WaterfallLayoutTests {
             #expect(layout.contentSize == Size(width: 390, height: bottom), "round \(round)")
         }
     }
+
+    /// The verdict reached without laying out (for a CSV) is never wrong: on random layouts,
+    /// valid or not, ordinary or overflowing, whenever it says the layout succeeds with finite
+    /// elements, the layout does succeed and the element-by-element check (snapped or not)
+    /// agrees. It vouches for ordinary layouts.
+    @Test func verdictWithoutLayingOutIsNeverWrong() throws {
+        var random = SplitMix64(seed: 31)
+        var vouched = 0, refused = 0
+        // The first value (ordinary) half the time, else any.
+        func pick<T>(_ values: [T]) -> T {
+            random.next() % 2 == 0 ? values[0] : values[Int(random.next() % UInt64(values.count))]
+        }
+        for _ in 0..<600 {
+            var waterfall = WaterfallLayout()
+            waterfall.columnCount = pick([1, 2, 3, 5, 40])
+            waterfall.minimumColumnSpacing = pick([0, 10, 200])
+            waterfall.minimumInteritemSpacing = pick([0, 10, 1e307])
+            waterfall.headerHeight = pick([0, 30, 1e308])
+            waterfall.headerInset = pick([.zero, EdgeInsets(top: 0, left: 300, bottom: 0, right: 300)])
+            waterfall.footerHeight = pick([0, 20])
+            waterfall.minimumContentHeight = pick([0, 1.7e308])
+            waterfall.itemHeight = pick([100, 1e308])
+            let count = Int(random.next() % 30)
+            let heights = (0..<count).map { _ in random.next() % 8 != 0 ? Double(random.next() % 300)
+                                                : pick([0, 12.5, 1e308, -1, .nan, .infinity]) }
+            let sizes = (0..<count).map { _ in random.next() % 8 != 0 ? Size(width: 3, height: 7)
+                                               : Size(width: pick([1, 1e-300, 0]), height: pick([10, 1e300])) }
+            let items: ItemHeights = pick([.heights(heights), .sizes(sizes), .uniform(count: count)])
+            let sections = [WaterfallSection(items: items), WaterfallSection(items: .heights([5, 6]), columnCount: pick([nil, 2]))]
+            let bounds = Size(width: pick([390, 0]), height: 844)
+            for scale in [nil, 3, 1e300] as [Double?] {
+                guard waterfall.succeedsWithFiniteElements(sections: sections, bounds: bounds, scale: scale) else {
+                    refused += 1
+                    continue
+                }
+                vouched += 1
+                var check = FiniteCheckSink(scale: scale)
+                #expect(throws: Never.self) {
+                    _ = try waterfall.layout(sections: sections, bounds: bounds, into: &check)
+                }
+                #expect(check.firstNonFinite == nil)
+            }
+        }
+        #expect(vouched > 300 && refused > 300, "vouched \(vouched), refused \(refused)")
+        let ordinary = [WaterfallSection(items: .heights([120, 80, 200, 50]))]
+        #expect(WaterfallLayout().succeedsWithFiniteElements(sections: ordinary, bounds: Size(width: 390, height: 844), scale: 3))
+    }
 }
