@@ -68,7 +68,8 @@ public enum CSVLayoutWriter {
         if e.alpha == 1 { w.append(byte: UInt8(ascii: "1")) } else { w.append(number: e.alpha) }
         w.append(byte: comma)
         w.append(integer: e.zIndex)
-        w.append(e.isHidden ? ",true" as StaticString : ",false")
+        // Two constant-length copies, not one of a length chosen at run time (a memcpy call).
+        if e.isHidden { w.append(",true") } else { w.append(",false") }
         if terminated { w.append(byte: 0x0A) }
         out.commit(w)
     }

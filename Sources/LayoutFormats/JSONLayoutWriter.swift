@@ -38,7 +38,7 @@ public enum JSONLayoutWriter {
     /// The element written `position`-th, on its own line.
     @inline(__always)
     static func appendElementLine(_ element: LayoutAttributes, position: Int, to out: OutputBuffer) {
-        out.append(position == 0 ? "\n" as StaticString : ",\n")
+        if position == 0 { out.append("\n") } else { out.append(",\n") }  // constant lengths: no memcpy call
         appendElement(element, to: out)
     }
 
@@ -111,7 +111,7 @@ public enum JSONLayoutWriter {
         if e.alpha == 1 { w.append(byte: UInt8(ascii: "1")) } else { w.append(number: e.alpha) }
         w.append(",\"zIndex\":")
         w.append(integer: e.zIndex)
-        w.append(e.isHidden ? ",\"hidden\":true" as StaticString : ",\"hidden\":false")
+        if e.isHidden { w.append(",\"hidden\":true") } else { w.append(",\"hidden\":false") }
         if closing { w.append(byte: UInt8(ascii: "}")) }
         out.commit(w)
     }
