@@ -23,11 +23,26 @@ let circleEngine = EngineDescriptor(
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
     stream: { input, sink in try circleLayout(input, into: &sink) },
-    check: { input, sink in try circleLayout(input, into: &sink) }
+    check: { input, sink in
+        // No sine or cosine when the sizes and the radius vouch for every element; otherwise
+        // the elements are checked one by one.
+        let (layout, items) = try circleSettings(input)
+        guard layout.succeedsWithFiniteElements(items: items, bounds: input.bounds, scale: sink.scale) else {
+            return try layout.layout(items: items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+        }
+        sink.skip(count: items.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+        return layout.summary(items: items, bounds: input.bounds, contentOffset: input.contentOffset)
+    }
 )
 
 /// The circle engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func circleLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let (layout, items) = try circleSettings(input)
+    return try layout.layout(items: items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+}
+
+/// The circle and its items as `input`'s options and dataset give them.
+private func circleSettings(_ input: EngineInput) throws -> (CircleLayout, ItemHeights) {
     let o = input.options
     var layout = CircleLayout()
     layout.radius = try o.number("radius", default: layout.radius)
@@ -35,6 +50,5 @@ private func circleLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into
     layout.startAngle = try o.number("start-angle", default: layout.startAngle)
     layout.direction = try o.choice("direction", default: layout.direction)
     layout.centersSingleItem = try o.flag("center-single")
-    return try layout.layout(items: singleSectionItems(input, engine: "circle"), bounds: input.bounds,
-                             contentOffset: input.contentOffset, into: &sink)
+    return (layout, try singleSectionItems(input, engine: "circle"))
 }

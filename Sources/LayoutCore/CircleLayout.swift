@@ -48,12 +48,7 @@ public struct CircleLayout: Sendable {
     @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
-        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
-                                     "item-size": itemSize.width, "item-size": itemSize.height])
-        guard startAngle.isFinite else {
-            throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
-                                               reason: "expected a finite number")
-        }
+        try validate(bounds: bounds)
         let n = items.count
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
         sink.prepare(count: n)
@@ -66,8 +61,43 @@ public struct CircleLayout: Sendable {
             sink.append(.cell(IndexPath(item: i, section: 0),
                                   frame: Rect(center: c, size: try items.size(at: i, default: itemSize))))
         }
-        return CollectionLayout(engine: "circle", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
-                                elements: [], cellRanges: [(start: 0, count: n)])
+        return summary(items: items, bounds: bounds, contentOffset: contentOffset)
+    }
+
+    /// What `layout(items:bounds:contentOffset:into:)` returns when it succeeds, without
+    /// computing an element: the content size (the bounds) and the one section.
+    /// - Complexity: O(1).
+    public func summary(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) -> CollectionLayout {
+        CollectionLayout(engine: "circle", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
+                         elements: [], cellRanges: [(start: 0, count: items.count)])
+    }
+
+    /// Whether `layout(items:bounds:…)` succeeds and every element it computes is finite,
+    /// pixel-snapped to `scale` or not, decided without a sine or a cosine: the settings and
+    /// every item size are checked as `layout` checks them, and every centre is at most
+    /// `radius` from the bounds centre (|cos|, |sin| ≤ 1), every frame half an item further,
+    /// so `width + height + radius + the largest item side` bounds every number. When this is
+    /// false the layout may still succeed: run it to find out, and for its error.
+    /// - Complexity: O(items) for `.sizes`, O(1) otherwise.
+    public func succeedsWithFiniteElements(items: ItemHeights, bounds: Size, scale: Double?) -> Bool {
+        guard (try? validate(bounds: bounds)) != nil else { return false }
+        var largest = Swift.max(itemSize.width, itemSize.height)
+        if case .sizes(let sizes) = items {
+            for i in sizes.indices {
+                guard let size = try? items.size(at: i, default: itemSize) else { return false }
+                largest = Swift.max(largest, Swift.max(size.width, size.height))
+            }
+        }
+        return snappedValuesStayFinite(upTo: bounds.width + bounds.height + radius + largest, scale: scale)
+    }
+
+    private func validate(bounds: Size) throws {
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
+                                     "item-size": itemSize.width, "item-size": itemSize.height])
+        guard startAngle.isFinite else {
+            throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
+                                               reason: "expected a finite number")
+        }
     }
 
     /// The angle of item `i` of `count`, degrees: `startAngle ± 360·i/count`.

@@ -71,4 +71,39 @@ struct CircleLayoutTests {
         layout.startAngle = .infinity
         #expect(throws: LayoutError.self) { try layout.layout(items: .uniform(count: 2), bounds: .zero) }
     }
+
+    /// The verdict reached without a sine or a cosine is never wrong: on random circles,
+    /// valid or not, ordinary or overflowing, whenever it says the layout succeeds with finite
+    /// elements, the layout does succeed, its summary is the one the layout returns, and the
+    /// element-by-element check (snapped or not) agrees. It vouches for ordinary circles.
+    @Test func verdictWithoutLayingOutIsNeverWrong() throws {
+        var random = SplitMix64(seed: 41)
+        var vouched = 0, refused = 0
+        func pick<T>(_ values: [T]) -> T {
+            random.next() % 2 == 0 ? values[0] : values[Int(random.next() % UInt64(values.count))]
+        }
+        for _ in 0..<400 {
+            var circle = CircleLayout()
+            circle.radius = pick([100, 0, 1e308, -1, .nan])
+            circle.itemSize = pick([Size(width: 60, height: 60), Size(width: 1.7e308, height: 1), Size(width: -1, height: 1)])
+            circle.startAngle = pick([0, -90, .infinity])
+            let count = Int(random.next() % 20)
+            let sizes = (0..<count).map { _ in pick([Size(width: 30, height: 40), Size(width: 1e308, height: 2), Size(width: .nan, height: 1)]) }
+            let items: ItemHeights = pick([.uniform(count: count), .sizes(sizes)])
+            let bounds = Size(width: 375, height: 667)
+            for scale in [nil, 2, 1e300] as [Double?] {
+                guard circle.succeedsWithFiniteElements(items: items, bounds: bounds, scale: scale) else {
+                    refused += 1
+                    continue
+                }
+                vouched += 1
+                var check = FiniteCheckSink(scale: scale)
+                let full = try circle.layout(items: items, bounds: bounds, into: &check)
+                let summary = circle.summary(items: items, bounds: bounds)
+                #expect(summary.contentSize == full.contentSize && summary.numberOfItems(inSection: 0) == full.numberOfItems(inSection: 0))
+                #expect(check.firstNonFinite == nil && check.count == count)
+            }
+        }
+        #expect(vouched > 200 && refused > 200, "vouched \(vouched), refused \(refused)")
+    }
 }
