@@ -207,26 +207,33 @@ let badInputs: [BadInput] = [
 ]
 
 struct BadInputTests {
-    @Test(arguments: badInputs)
-    func badInputIsRefusedWithOneLine(_ case_: BadInput) throws {
+    /// Runs `body` with `case_`'s arguments, `DATA` replaced by a temporary file holding its
+    /// dataset.
+    func withArguments(of case_: BadInput, _ body: ([String]) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataPath = directory.appendingPathComponent("data.json").path
         if let dataset = case_.dataset { try Data(dataset.utf8).write(to: URL(fileURLWithPath: dataPath)) }
-        let arguments = case_.arguments.split(separator: " ").map { $0 == "DATA" ? dataPath : String($0) }
-        let result = run(arguments: arguments)
-        #expect(result.status == case_.status, "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains(case_.message), "\(result.stderr)")
-        let lines = result.stderr.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("cvlayout: error: ") == true)
-        if case_.status == 64 {
-            #expect(lines.count == 2 && lines[1].hasPrefix("Run 'cvlayout ") && lines[1].hasSuffix("--help' for usage."))
-        } else {
-            #expect(lines.count == 1, "\(result.stderr)")
+        try body(case_.arguments.split(separator: " ").map { $0 == "DATA" ? dataPath : String($0) })
+    }
+
+    @Test(arguments: badInputs)
+    func badInputIsRefusedWithOneLine(_ case_: BadInput) throws {
+        try withArguments(of: case_) { arguments in
+            let result = run(arguments: arguments)
+            #expect(result.status == case_.status, "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains(case_.message), "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("cvlayout: error: ") == true)
+            if case_.status == 64 {
+                #expect(lines.count == 2 && lines[1].hasPrefix("Run 'cvlayout ") && lines[1].hasSuffix("--help' for usage."))
+            } else {
+                #expect(lines.count == 1, "\(result.stderr)")
+            }
+            for bad in ["NaN", "Fatal", "Swift/", "Stack dump"] { #expect(!result.stderr.contains(bad)) }
         }
-        for bad in ["NaN", "Fatal", "Swift/", "Stack dump"] { #expect(!result.stderr.contains(bad)) }
     }
 
     /// A waterfall CSV is vouched for without laying out (no content size to show): it
@@ -239,18 +246,14 @@ struct BadInputTests {
         BadInput("waterfall --scale 1e307 --count 3", nil, 65, "not finite"),
     ])
     func csvRefusesWhatJSONRefuses(_ case_: BadInput) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-bad-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let dataPath = directory.appendingPathComponent("data.json").path
-        if let dataset = case_.dataset { try Data(dataset.utf8).write(to: URL(fileURLWithPath: dataPath)) }
-        let arguments = case_.arguments.split(separator: " ").map { $0 == "DATA" ? dataPath : String($0) }
-        let json = run(arguments: arguments + ["-f", "json"])
-        let csv = run(arguments: arguments + ["-f", "csv"])
-        #expect(json.status == case_.status && csv.status == case_.status, "\(json.stderr) \(csv.stderr)")
-        #expect(csv.stderr == json.stderr)
-        #expect(csv.stderr.contains(case_.message), "\(csv.stderr)")
-        #expect(csv.stdout.isEmpty && json.stdout.isEmpty)
+        try withArguments(of: case_) { arguments in
+            let json = run(arguments: arguments + ["-f", "json"])
+            let csv = run(arguments: arguments + ["-f", "csv"])
+            #expect(json.status == case_.status && csv.status == case_.status, "\(json.stderr) \(csv.stderr)")
+            #expect(csv.stderr == json.stderr)
+            #expect(csv.stderr.contains(case_.message), "\(csv.stderr)")
+            #expect(csv.stdout.isEmpty && json.stdout.isEmpty)
+        }
     }
 
     @Test func theTableIsLargeAndCoversEveryStatus() {

@@ -21,3 +21,8 @@ func expectPoint(_ p: Point?, _ x: Double, _ y: Double, sourceLocation: SourceLo
     }
     #expect(close(p.x, x) && close(p.y, y), "point \(p) != (\(x), \(y))", sourceLocation: sourceLocation)
 }
+
+/// Random cases that are mostly ordinary: `values[0]` half the time, else any of `values`.
+func pickMostlyFirst<T>(_ values: [T], _ random: inout SplitMix64) -> T {
+    random.next() % 2 == 0 ? values[0] : values[Int(random.next() % UInt64(values.count))]
+}

@@ -227,10 +227,7 @@ struct WaterfallLayoutTests {
     @Test func verdictWithoutLayingOutIsNeverWrong() throws {
         var random = SplitMix64(seed: 31)
         var vouched = 0, refused = 0
-        // The first value (ordinary) half the time, else any.
-        func pick<T>(_ values: [T]) -> T {
-            random.next() % 2 == 0 ? values[0] : values[Int(random.next() % UInt64(values.count))]
-        }
+        func pick<T>(_ values: [T]) -> T { pickMostlyFirst(values, &random) }
         for _ in 0..<600 {
             var waterfall = WaterfallLayout()
             waterfall.columnCount = pick([1, 2, 3, 5, 40])
