@@ -26,6 +26,10 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv ? .csv : .json
+    if format == .csv && job.layout.heartSamples != nil {
+        throw CLIError.usage("--check: with --heart-samples the CSV is a table of samples, not of elements; "
+                             + "compare with a JSON golden", engine: job.descriptor.name)
+    }
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)
     let actual: LayoutDocument

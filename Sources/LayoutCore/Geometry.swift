@@ -34,6 +34,17 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         return dx * dx + dy * dy
     }
 
+    /// The length of the vector (`dx`, `dy`), points: `√(dx² + dy²)`, and when the squares
+    /// overflow (past about 1.3e154) the same computed on the vector scaled down by its
+    /// largest component, so that a finite vector never has an infinite length.
+    public static func length(_ dx: Double, _ dy: Double) -> Double {
+        let plain = (dx * dx + dy * dy).squareRoot()
+        guard plain == .infinity, dx.isFinite, dy.isFinite else { return plain }
+        let scale = Swift.max(abs(dx), abs(dy))
+        let a = dx / scale, b = dy / scale
+        return scale * (a * a + b * b).squareRoot()
+    }
+
     /// The midpoint between `self` and `other`.
     public func midpoint(_ other: Point) -> Point {
         Point(x: (x + other.x) / 2, y: (y + other.y) / 2)

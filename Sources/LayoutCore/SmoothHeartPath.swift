@@ -116,7 +116,7 @@ extension HeartPath {
             }
             let here = point(nearest)
             let vx = here.x - centre.x, vy = here.y - centre.y
-            let radius = (vx * vx + vy * vy).squareRoot()
+            let radius = Point.length(vx, vy)
             let angle = atan2(vy, vx)
             // Signed angles from the nearest item to its following and previous neighbours.
             func turn(to other: Point) -> Double {
@@ -170,7 +170,7 @@ extension HeartPath {
         guard p.count >= 2 else { return [BezierSegment(control1: first, control2: last, end: last)] }
         let n = p.count
         // Knot intervals Δᵢ = |Pᵢ₊₁ − Pᵢ|^0.5, all > 0 after the de-duplication.
-        let delta = (0..<n - 1).map { p[$0].squaredDistance(to: p[$0 + 1]).squareRoot().squareRoot() }
+        let delta = (0..<n - 1).map { Point.length(p[$0 + 1].x - p[$0].x, p[$0 + 1].y - p[$0].y).squareRoot() }
         func scaled(_ a: Point, _ b: Point, _ s: Double) -> Point { Point(x: (b.x - a.x) / s, y: (b.y - a.y) / s) }
         var tangent: [Point] = []
         tangent.reserveCapacity(n)
@@ -206,14 +206,16 @@ extension HeartPath {
     /// a straight segment. - Complexity: O(1) (at most two pieces).
     static func arcSegments(from start: Point, to end: Point, around centre: Point) -> [BezierSegment] {
         let sx = start.x - centre.x, sy = start.y - centre.y
-        let radius = (sx * sx + sy * sy).squareRoot()
+        let radius = Point.length(sx, sy)
         guard radius >= 1e-9 else { return catmullRomSegments(through: [start, end]) }
         let a0 = atan2(sy, sx)
         var sweep = atan2(end.y - centre.y, end.x - centre.x) - a0
         while sweep > Double.pi { sweep -= 2 * Double.pi }
         while sweep <= -Double.pi { sweep += 2 * Double.pi }
         if sweep < -Double.pi + 1e-9 { sweep = Double.pi }  // half a turn, within rounding: clockwise
-        if start.squaredDistance(to: end) < 1e-18 {
+        if start.squaredDistance(to: end) < 1e-18 || !(radius.isFinite && sweep.isFinite) {
+            // No turn to make, or coordinates past the largest Double (the layout's check
+            // then refuses them): a straight piece.
             return [BezierSegment(control1: start, control2: end, end: end)]
         }
         let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
@@ -361,7 +363,7 @@ private struct Cubic {
 
     func speed(_ u: Double) -> Double {
         let d = derivative(u)
-        return (d.x * d.x + d.y * d.y).squareRoot()
+        return Point.length(d.x, d.y)
     }
 
     /// Arc length between parameters `a` and `b` (8-point Gauss–Legendre).
@@ -378,7 +380,7 @@ private struct Cubic {
     func direction(_ u: Double) -> Double? {
         let scale = max(abs(p0.x), abs(p0.y), abs(p3.x), abs(p3.y), 1)
         for d in [derivative(u), u < 0.5 ? secondDerivative(u) : Point(x: -secondDerivative(u).x, y: -secondDerivative(u).y),
-                  Point(x: p3.x - p0.x, y: p3.y - p0.y)] where (d.x * d.x + d.y * d.y).squareRoot() > 1e-12 * scale {
+                  Point(x: p3.x - p0.x, y: p3.y - p0.y)] where Point.length(d.x, d.y) > 1e-12 * scale {
             let degrees = atan2(d.y, d.x) * 180 / Double.pi
             return degrees == 0 ? 0 : (degrees == -180 ? 180 : degrees)
         }

@@ -137,6 +137,10 @@ let badInputs: [BadInput] = [
     BadInput("ring --item-size 1e309", nil, 65, "--item-size: expected a finite number ≥ 0"),
     BadInput("ring --count 3000", nil, 65, "more than the limit"),
     BadInput("ring --radius 1e308 --ring-spacing 1e308", nil, 65, "not finite"),
+    // A smooth heart around a ring whose items are past the largest Double: refused, not a
+    // trap converting the arc's NaN sweep to a count of pieces.
+    BadInput("ring --ring-spacing-growth 1e308 --heart-style smooth --heart-from 1:1 --heart-to 1:0", nil, 65, "not finite"),
+    BadInput("ring --ring-spacing 1.79e308 --heart-style smooth --heart-from 2:5 --heart-to 2:6", nil, 65, "not finite"),
     // Found by a tester with fresh eyes.
     BadInput("waterfall DATA", #"{"heights":[1],"he\u0069ghts":[2]}"#, 65, "duplicate key 'heights'"),
     BadInput("waterfall DATA", #"{"heights":[1],"options":{"columns":1,"c\u006flumns":2}}"#, 65, "options: duplicate key 'columns'"),

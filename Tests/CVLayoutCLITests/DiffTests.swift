@@ -342,6 +342,20 @@ struct DiffTests {
         }
     }
 
+    /// `--heart-samples` makes the CSV a table of samples: against a CSV golden (elements)
+    /// that is a usage error, not "the golden is unreadable"; a JSON golden still compares.
+    @Test func checkWithHeartSamples() throws {
+        let dir = Self.examples.appendingPathComponent("ring-seed000")
+        let rings = dir.appendingPathComponent("rings.json").path
+        let csv = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "5",
+                                  "--check", dir.appendingPathComponent("layout.csv").path])
+        #expect(csv.status == 64 && csv.stdout.isEmpty, "\(csv.stderr)")
+        #expect(csv.stderr.hasPrefix("cvlayout: error: --check: with --heart-samples the CSV is a table of samples"))
+        let json = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "5",
+                                   "--check", dir.appendingPathComponent("layout.json").path])
+        #expect(json.status == 0, "\(json.stderr)")
+    }
+
     @Test func checkTroubleAndOutputFile() throws {
         let dir = try Self.directory(["golden.svg": "<svg/>", "golden.json": Self.base])
         let missing = run(arguments: ["stack", "--check", dir.appendingPathComponent("none.json").path])

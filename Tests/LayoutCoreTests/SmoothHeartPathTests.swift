@@ -265,6 +265,35 @@ struct SmoothHeartPathTests {
         #expect(path.samples(count: 1).count == 1 && path.samples(count: 0).isEmpty)
     }
 
+    /// Past about 1.3e154 the squares of a distance overflow; lengths are then computed on
+    /// the scaled vector, so a huge ring's path and samples are the small ring's, scaled: the
+    /// samples keep their directions, spread along the path, and stay finite.
+    @Test func hugeRingsKeepTheirShapeAndSamples() throws {
+        func path(radius: Double) throws -> HeartPath {
+            var ring = RingLayout()
+            ring.radius = radius
+            ring.ringSpacing = 0
+            ring.ringSpacingGrowth = 0
+            ring.itemSize = 0
+            let geometry = RingGeometry(layout: ring, ringCounts: [1, 6, 6], bounds: Size(width: 0, height: 0))
+            return try #require(HeartPath.smooth(from: IndexPath(item: 0, section: 1), to: IndexPath(item: 3, section: 1), in: geometry))
+        }
+        let small = try path(radius: 1), huge = try path(radius: 1e300)
+        #expect(huge.length.isFinite && close(huge.length / 1e300, small.length, 1e-9))
+        let expected = small.samples(count: 9), samples = huge.samples(count: 9)
+        for (a, b) in zip(expected, samples) {
+            #expect(close(a.angle, b.angle, 1e-6), "t \(a.t): \(a.angle) ≠ \(b.angle)")
+            #expect(close(b.point.x / 1e300, a.point.x, 1e-9) && close(b.point.y / 1e300, a.point.y, 1e-9))
+        }
+    }
+
+    @Test func lengthOfAVectorDoesNotOverflow() {
+        #expect(Point.length(3, 4) == 5)
+        #expect(Point.length(3e300, 4e300) == 5e300)
+        #expect(Point.length(-1.7e308, 0) == 1.7e308)
+        #expect(Point.length(.infinity, 1) == .infinity && Point.length(.nan, 1).isNaN)
+    }
+
     @Test func seedStyleIsUnchangedAndSamplesToo() throws {
         let layout = try seedRings()
         let seed = try #require(HeartPath.seed(from: IndexPath(item: 0, section: 3), in: layout))
