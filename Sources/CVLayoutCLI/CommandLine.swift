@@ -131,10 +131,10 @@ struct LayoutJob {
     /// A whole layout written as JSON or CSV (or as SVG when it comes in drawing order) is
     /// not kept: the engine runs once here, its elements checked block by block (and
     /// pixel-snapped first, as they will be written) and dropped, and runs again in `write`,
-    /// its elements formatted as they come. The waterfall and the ring check from their
-    /// summary alone when it vouches for every element (`elementsAreFinite(in:scale:)`). So
-    /// nothing is written when a number is not finite, and memory stays at a few blocks
-    /// whatever the element count. `streaming: false` always keeps the elements
+    /// its elements formatted as they come. The waterfall, the ring and the circle check from
+    /// their summary alone when it vouches for every element, and a waterfall CSV without
+    /// laying out (`quickCheck`). So nothing is written when a number is not finite, and
+    /// memory stays at a few blocks whatever the element count. `streaming: false` always keeps the elements
     /// (`cvlayout transition` reads them).
     /// - Throws: `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
@@ -221,11 +221,9 @@ struct LayoutJob {
                 let summary = try check(input, &sink)
                 try summary.validateFinite(streamedElement: sink.firstNonFinite)
                 inDrawingOrder = sink.isInDrawingOrder
-                if format == .svg && !sink.isInDrawingOrder {
-                    // An SVG draws by zIndex: this layout needs its elements sorted, so kept.
-                } else {
-                    checked = summary
-                }
+                // An SVG draws by zIndex: a layout not in that order needs its elements
+                // sorted, so kept.
+                if format != .svg || sink.isInDrawingOrder { checked = summary }
             }
             if let checked {
                 layout = checked

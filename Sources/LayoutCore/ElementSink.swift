@@ -135,8 +135,9 @@ public struct FiniteCheckSink: LayoutAttributesSink {
     }
 
     /// Counts `count` more elements without seeing them: for an engine that has shown from its
-    /// summary alone that they are all finite once snapped (`WaterfallLayout` and `RingLayout`'s
-    /// `elementsAreFinite(in:scale:)`), and that says whether they come in drawing order.
+    /// summary alone that they are all finite once snapped (`WaterfallLayout` and
+    /// `RingLayout`'s `elementsAreFinite(in:scale:)`, `CircleLayout`'s
+    /// `succeedsWithFiniteElements`), and that says whether they come in drawing order.
     public mutating func skip(count n: Int, inDrawingOrder: Bool) {
         count += n
         if !inDrawingOrder { isInDrawingOrder = false }
@@ -168,8 +169,8 @@ public struct CountingSink: LayoutAttributesSink {
 /// Whether every number an element can hold is finite, and stays finite when pixel-snapped
 /// to `scale` (`CollectionLayout.snapped(_:scale:)`: `(v·scale).rounded()/scale`), given
 /// that none exceeds `magnitude` in absolute value before snapping, nor its frame's centre
-/// (a midpoint) or far edge (`x + width`) twice that. The engines' `elementsAreFinite` proofs
-/// end here.
+/// (a midpoint) or far edge (`x + width`) twice that. The engines' proofs from a summary
+/// (`elementsAreFinite`, `succeedsWithFiniteElements`) end here.
 func snappedValuesStayFinite(upTo magnitude: Double, scale: Double?) -> Bool {
     let bound = 4 * magnitude
     guard bound.isFinite, let scale else { return bound.isFinite }
