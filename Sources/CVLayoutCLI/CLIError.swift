@@ -74,6 +74,11 @@ extension CLIError {
         case .invalidItem(let indexPath, let reason):
             return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(reason)")
         case .columnsDoNotFit(let section, let columns, let columnWidth, let available):
+            if !(available > 0) {
+                // Nothing to share out: the width (less the insets) is the cause, not the count.
+                return .data("\(where_("width", section: nil)): no room for columns: the width less the insets "
+                             + "leaves \(NumberFormat.string(available)) points")
+            }
             let place = where_("columns", section: section)
             return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
                          + "(column width \(NumberFormat.string(columnWidth)))")
