@@ -60,8 +60,10 @@ enum StrictJSON {
     ///   Foundation cannot represent: its message is then Foundation's own).
     /// - Complexity: O(size of `data`) time; memory O(size of `data`) for the tree, 8 bytes
     ///   per number in a numeric array.
-    static func values(_ data: Data) throws -> JSONValue {
-        let result = try data.withUnsafeBytes { raw in try JSONSyntaxCheck.parse(raw.bindMemory(to: UInt8.self)) }
+    static func values(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> JSONValue {
+        let result = try data.withUnsafeBytes { raw in
+            try JSONSyntaxCheck.parse(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
+        }
         guard let value = result else {
             // A number Foundation refuses (rare: a 309-digit integer past the largest
             // Double); let Foundation say what it says about it.
@@ -272,8 +274,9 @@ struct JSONSyntaxCheck {
     /// but holds a number Foundation refuses (see `StrictJSON.values`).
     /// - Throws: `JSONSyntaxError` or `JSONDuplicateKeyError`, exactly as `check` would.
     /// - Complexity: O(n) time and memory.
-    static func parse(_ data: UnsafeBufferPointer<UInt8>) throws -> JSONValue? {
+    static func parse(_ data: UnsafeBufferPointer<UInt8>, objectLimit: ObjectLimit = .dataset) throws -> JSONValue? {
         var parser = JSONSyntaxCheck(bytes: data, building: true)
+        parser.objectLimit = objectLimit
         let value = try parser.run()
         return parser.foundationRefuses ? nil : value
     }

@@ -296,9 +296,9 @@ public enum LayoutReader {
     // MARK: JSON
 
     private static func readJSON(_ data: Data) throws -> LayoutDocument {
-        let root: Any
+        let root: JSONValue
         do {
-            root = try StrictJSON.parse(data, objectLimit: .layout)
+            root = try StrictJSON.values(data, objectLimit: .layout)
         } catch let e as JSONSyntaxError {
             throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
         } catch let e as JSONDuplicateKeyError {
@@ -308,15 +308,15 @@ public enum LayoutReader {
             throw LayoutReadError.notALayout(message: "unreadable JSON: \(e.message)")
         }
         var present = Set<ElementField>()
-        if let list = root as? [Any] {
+        if let list = root.elements {
             let elements = try jsonElements(list, path: "", present: &present)
             return LayoutDocument(shape: .elementList, elements: elements, presentFields: present)
         }
-        guard let object = root as? [String: Any], let list = object["elements"] else {
+        guard case .object(let object) = root, let list = object["elements"] else {
             throw LayoutReadError.notALayout(
                 message: "expected a cvlayout layout (an object with \"elements\") or a list of elements, got \(describe(root))")
         }
-        guard let array = list as? [Any] else {
+        guard let array = list.elements else {
             throw LayoutReadError.invalidValue(location: "elements", message: "expected an array, got \(describe(list))")
         }
         let elements = try jsonElements(array, path: "elements", present: &present)
@@ -335,13 +335,13 @@ public enum LayoutReader {
         return LayoutDocument(shape: .layout, elements: elements, parts: parts, presentFields: present)
     }
 
-    private static func jsonElements(_ list: [Any], path: String, present: inout Set<ElementField>) throws -> [ElementRecord] {
+    private static func jsonElements(_ list: [JSONValue], path: String, present: inout Set<ElementField>) throws -> [ElementRecord] {
         var elements: [ElementRecord] = []
         elements.reserveCapacity(list.count)
         var seen: [ElementKey: String] = [:]
         for (i, raw) in list.enumerated() {
             let location = "\(path)[\(i)]"
-            guard let object = raw as? [String: Any] else {
+            guard case .object(let object) = raw else {
                 throw LayoutReadError.invalidValue(location: location, message: "expected an element object, got \(describe(raw))")
             }
             var record = ElementRecord(key: try jsonKey(object, path: location), location: location)
@@ -354,7 +354,7 @@ public enum LayoutReader {
                                   into: &record)
             }
             if let transform = object["transform"] {
-                guard let array = transform as? [Any], array.count == 6 else {
+                guard let array = transform.elements, array.count == 6 else {
                     throw LayoutReadError.invalidValue(location: location + ".transform",
                                                        message: "expected [a, b, c, d, tx, ty], got \(describe(transform))")
                 }
@@ -367,7 +367,7 @@ public enum LayoutReader {
                     ? field.csvColumn : field.group
                 guard let raw = object[key] else { continue }
                 if field == .hidden {
-                    guard let b = boolValue(raw) else {
+                    guard case .bool(let b) = raw else {
                         throw LayoutReadError.invalidValue(location: "\(location).\(key)",
                                                            message: "expected true or false, got \(describe(raw))")
                     }
@@ -386,10 +386,10 @@ public enum LayoutReader {
         return elements
     }
 
-    private static func jsonKey(_ object: [String: Any], path: String) throws -> ElementKey {
+    private static func jsonKey(_ object: [String: JSONValue], path: String) throws -> ElementKey {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
-            guard let array = raw as? [Any], array.count == 2 else {
+            guard let array = raw.elements, array.count == 2 else {
                 throw LayoutReadError.invalidValue(location: path + ".indexPath",
                                                    message: "expected [section, item], got \(describe(raw))")
             }
@@ -404,15 +404,15 @@ public enum LayoutReader {
         }
         var category = "cell"
         if let raw = object["category"] {
-            guard let text = raw as? String, !text.isEmpty else {
+            guard case .string(let text) = raw, !text.isEmpty else {
                 throw LayoutReadError.invalidValue(location: path + ".category",
                                                    message: "expected a category name, got \(describe(raw))")
             }
             category = text
         }
         var kind: String? = nil
-        if let raw = object["kind"], !(raw is NSNull) {
-            guard let text = raw as? String else {
+        if let raw = object["kind"], raw != .null {
+            guard case .string(let text) = raw else {
                 throw LayoutReadError.invalidValue(location: path + ".kind", message: "expected a string, got \(describe(raw))")
             }
             kind = text.isEmpty ? nil : text
@@ -420,9 +420,9 @@ public enum LayoutReader {
         return ElementKey(category: category, kind: kind, section: section, item: item)
     }
 
-    private static func nestedNumbers(_ raw: Any, members: [(String, ElementField)], path: String,
+    private static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: String,
                                       into record: inout ElementRecord) throws {
-        guard let object = raw as? [String: Any] else {
+        guard case .object(let object) = raw else {
             throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
         }
         for (key, field) in members {
@@ -430,8 +430,8 @@ public enum LayoutReader {
         }
     }
 
-    private static func objectNumbers(_ raw: Any, keys: [String], path: String, into values: inout [NamedValue]) throws {
-        guard let object = raw as? [String: Any] else {
+    private static func objectNumbers(_ raw: JSONValue, keys: [String], path: String, into values: inout [NamedValue]) throws {
+        guard case .object(let object) = raw else {
             throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
         }
         for key in keys {
@@ -443,14 +443,14 @@ public enum LayoutReader {
 
     /// `heartPath.from`, `.to` (as `S:I` text), `.style`, `.start.x/y`, and each segment's
     /// control and end points; `d` is derived from those and not compared.
-    private static func heartPathValues(_ raw: Any, into values: inout [NamedValue]) throws {
+    private static func heartPathValues(_ raw: JSONValue, into values: inout [NamedValue]) throws {
         let path = "heartPath"
-        guard let object = raw as? [String: Any] else {
+        guard case .object(let object) = raw else {
             throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
         }
         for key in ["from", "to"] {
             guard let value = object[key] else { continue }
-            guard let array = value as? [Any], array.count == 2 else {
+            guard let array = value.elements, array.count == 2 else {
                 throw LayoutReadError.invalidValue(location: "\(path).\(key)",
                                                    message: "expected [section, item], got \(describe(value))")
             }
@@ -459,7 +459,7 @@ public enum LayoutReader {
             values.append(NamedValue("\(path).\(key)", .text("\(s):\(i)")))
         }
         if let style = object["style"] {
-            guard let text = style as? String else {
+            guard case .string(let text) = style else {
                 throw LayoutReadError.invalidValue(location: path + ".style", message: "expected a string, got \(describe(style))")
             }
             values.append(NamedValue(path + ".style", .text(text)))
@@ -468,13 +468,13 @@ public enum LayoutReader {
             try objectNumbers(start, keys: ["x", "y"], path: path + ".start", into: &values)
         }
         if let segments = object["segments"] {
-            guard let array = segments as? [Any] else {
+            guard let array = segments.elements else {
                 throw LayoutReadError.invalidValue(location: path + ".segments",
                                                    message: "expected an array, got \(describe(segments))")
             }
             for (k, segment) in array.enumerated() {
                 let segmentPath = "\(path).segments[\(k)]"
-                guard let points = segment as? [String: Any] else {
+                guard case .object(let points) = segment else {
                     throw LayoutReadError.invalidValue(location: segmentPath,
                                                        message: "expected an object, got \(describe(segment))")
                 }
@@ -487,15 +487,16 @@ public enum LayoutReader {
         }
     }
 
-    private static func finiteNumber(_ raw: Any, path: String) throws -> Double {
-        guard boolValue(raw) == nil, let n = raw as? NSNumber, n.doubleValue.isFinite else {
+    /// A number (JSON numbers are always finite once read).
+    private static func finiteNumber(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let n) = raw, n.isFinite else {
             throw LayoutReadError.invalidValue(location: path, message: "expected a finite number, got \(describe(raw))")
         }
-        return n.doubleValue
+        return n
     }
 
-    private static func indexNumber(_ raw: Any, path: String) throws -> Int {
-        guard boolValue(raw) == nil, let n = raw as? NSNumber, let value = Int(exactly: n.doubleValue), value >= 0 else {
+    private static func indexNumber(_ raw: JSONValue, path: String) throws -> Int {
+        guard case .number(let n) = raw, let value = Int(exactly: n), value >= 0 else {
             throw LayoutReadError.invalidValue(location: path, message: "expected an integer ≥ 0, got \(describe(raw))")
         }
         return value
