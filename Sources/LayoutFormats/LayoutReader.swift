@@ -30,13 +30,17 @@ public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     public var section: Int
     /// Item number in the section.
     public var item: Int
+    /// Whether this is a transition's disappearing element (`"change": "disappear"`), which
+    /// keeps its old index path while another element may already hold it.
+    public var disappearing: Bool
 
     /// Creates a key.
-    public init(category: String, kind: String?, section: Int, item: Int) {
+    public init(category: String, kind: String?, section: Int, item: Int, disappearing: Bool = false) {
         self.category = category
         self.kind = kind
         self.section = section
         self.item = item
+        self.disappearing = disappearing
     }
 
     /// Where the element goes within its section: header 0, cells 1, others 2, footer 3.
@@ -52,13 +56,15 @@ public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertibl
         if lhs.slot != rhs.slot { return lhs.slot < rhs.slot }
         if lhs.item != rhs.item { return lhs.item < rhs.item }
         if lhs.category != rhs.category { return lhs.category < rhs.category }
-        return (lhs.kind ?? "") < (rhs.kind ?? "")
+        if lhs.kind != rhs.kind { return (lhs.kind ?? "") < (rhs.kind ?? "") }
+        return !lhs.disappearing && rhs.disappearing
     }
 
     /// `0:17` for a cell, `header 0:0` for a supplementary view of a kind,
-    /// `decorationView separator 0:3` otherwise.
+    /// `decorationView separator 0:3` otherwise; `0:3 (disappearing)` for a transition's
+    /// disappearing element.
     public var description: String {
-        let path = "\(section):\(item)"
+        let path = "\(section):\(item)" + (disappearing ? " (disappearing)" : "")
         switch (category, kind) {
         case ("cell", nil): return path
         case ("supplementaryView", let kind?): return "\(kind) \(path)"
@@ -417,7 +423,14 @@ public enum LayoutReader {
             }
             kind = text.isEmpty ? nil : text
         }
-        return ElementKey(category: category, kind: kind, section: section, item: item)
+        var disappearing = false
+        if let raw = object["change"] {
+            guard case .string(let change) = raw else {
+                throw LayoutReadError.invalidValue(location: path + ".change", message: "expected a string, got \(describe(raw))")
+            }
+            disappearing = change == "disappear"
+        }
+        return ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
     }
 
     private static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: String,
@@ -521,7 +534,7 @@ public enum LayoutReader {
             throw LayoutReadError.syntax(line: headerLine, column: nil,
                                          message: "the header row needs 'section' and 'item' columns (got \(header.joined(separator: ",")))")
         }
-        let categoryColumn = columns["category"], kindColumn = columns["kind"]
+        let categoryColumn = columns["category"], kindColumn = columns["kind"], changeColumn = columns["change"]
         let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
             (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
         }
@@ -549,7 +562,8 @@ public enum LayoutReader {
                 kind.removeFirst()
             }
             let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind,
-                                 section: try index(sectionColumn, "section"), item: try index(itemColumn, "item"))
+                                 section: try index(sectionColumn, "section"), item: try index(itemColumn, "item"),
+                                 disappearing: changeColumn.map { row[$0] == "disappear" } ?? false)
             var record = ElementRecord(key: key, location: "line \(line)")
             for (field, column) in fieldColumns {
                 let text = row[column].trimmingCharacters(in: .whitespaces)

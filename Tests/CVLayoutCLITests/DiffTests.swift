@@ -342,6 +342,28 @@ struct DiffTests {
         }
     }
 
+    /// A transition mid-deletion holds the disappearing element at its old index path, which
+    /// the element moving in also holds: the two are told apart (`change`), in JSON and CSV.
+    @Test func transitionsMidDeletionCompare() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-transition-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        func write(_ name: String, _ arguments: [String]) throws -> String {
+            let path = url.appendingPathComponent(name).path
+            let result = run(arguments: ["transition", "--from", "circle", "--delete", "0:3", "--count", "5"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            try Data(result.stdout).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let json = try write("half.json", ["--progress", "0.5"])
+        let csv = try write("half.csv", ["--progress", "0.5", "-f", "csv"])
+        let later = try write("later.json", ["--progress", "0.6"])
+        let same = run(arguments: ["diff", json, csv])
+        #expect(same.status == 0 && same.stdoutText.hasPrefix("same: 5 elements"), "\(same.stdoutText)\(same.stderr)")
+        let moved = run(arguments: ["diff", json, later])
+        #expect(moved.status == 1 && moved.stdoutText.contains("~ 0:3 (disappearing)\n    alpha"), "\(moved.stdoutText)")
+    }
+
     /// `--heart-samples` makes the CSV a table of samples: against a CSV golden (elements)
     /// that is a usage error, not "the golden is unreadable"; a JSON golden still compares.
     @Test func checkWithHeartSamples() throws {
