@@ -496,7 +496,7 @@ extension LayoutDiff {
             out.append(",\"field\":")
             appendJSONString(largest.field, to: out)
             out.append(",\"delta\":")
-            out.append(string: deltaText(largest.change, signed: false))
+            out.append(string: jsonDelta(largest.change))
             out.append(largest.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}")
         } else {
             out.append("null")
@@ -539,7 +539,7 @@ extension LayoutDiff {
                     out.append(",\"actual\":")
                     appendValue(fieldChange.actual, to: out)
                     out.append(",\"delta\":")
-                    if fieldChange.delta != nil { out.append(string: deltaText(fieldChange, signed: false)) } else { out.append("null") }
+                    out.append(string: jsonDelta(fieldChange))
                     out.append("}")
                 }
                 out.append("]}")
@@ -581,11 +581,22 @@ extension LayoutDiff {
 
     private static func shown(_ value: FieldValue?) -> String { value?.description ?? "(none)" }
 
+    /// A field's delta in the JSON report: a number, or `null` when the change has no
+    /// numeric delta or the difference is past the largest Double.
+    private static func jsonDelta(_ change: FieldChange) -> String {
+        guard let delta = change.delta, delta.isFinite else { return "null" }
+        return deltaText(change, signed: false)
+    }
+
     /// The delta at the decimals of its operands, so `132.501 − 120` prints `12.501`, not
     /// the binary difference's 17 digits. `signed`: `+12.5` / `-3` (a report line); otherwise
     /// the magnitude's sign is kept only when negative (`-3`, JSON).
     private static func deltaText(_ change: FieldChange, signed: Bool) -> String {
         let delta = change.delta ?? 0
+        guard delta.isFinite else {
+            // Two finite values further apart than the largest Double: said in words.
+            return delta > 0 ? (signed ? "+infinity" : "infinity") : "-infinity"
+        }
         var decimals = 0
         for case .number(let v)? in [change.expected, change.actual] {
             let text = number(v)

@@ -342,6 +342,24 @@ struct DiffTests {
         }
     }
 
+    /// Two finite values further apart than the largest Double: the delta is said in words
+    /// (text) or `null` (JSON), never printed as 0.
+    @Test func deltasPastTheLargestDouble() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-overflow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let a = url.appendingPathComponent("a.json"), b = url.appendingPathComponent("b.json")
+        try Data(#"[{"indexPath":[0,0],"frame":{"x":1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: a)
+        try Data(#"[{"indexPath":[0,0],"frame":{"x":-1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: b)
+        let text = run(arguments: ["diff", a.path, b.path])
+        #expect(text.status == 1)
+        #expect(text.stdoutText.contains("  (-infinity)\n"), "\(text.stdoutText)")
+        #expect(text.stdoutText.hasSuffix("largest delta infinity pt at 0:0 frame.x\n"), "\(text.stdoutText)")
+        let json = run(arguments: ["diff", "-f", "json", a.path, b.path])
+        #expect(json.stdoutText.contains(#""largestDelta":{"element":"0:0","field":"frame.x","delta":null,"unit":"pt"}"#))
+        #expect(try JSONSerialization.jsonObject(with: Data(json.stdout)) is [String: Any])
+    }
+
     /// A transition mid-deletion holds the disappearing element at its old index path, which
     /// the element moving in also holds: the two are told apart (`change`), in JSON and CSV.
     @Test func transitionsMidDeletionCompare() throws {
