@@ -70,7 +70,9 @@ public struct CarouselLayout: Sendable {
         for i in 0..<n {
             let size = try items.size(at: i, default: itemSize)
             let length = vertical ? size.height : size.width
-            if i == 0 { position = (viewLength - length) / 2 }
+            // Item i starts one spacing after item i − 1 ends; the last item is not followed
+            // by a spacing (it could overflow where the layout itself does not).
+            position = i == 0 ? (viewLength - length) / 2 : position + (lastLength + minimumLineSpacing)
             let center = position + length / 2
             let frame = vertical ? Rect(center: Point(x: crossCenter, y: center), size: size)
                 : Rect(center: Point(x: center, y: crossCenter), size: size)
@@ -81,12 +83,11 @@ public struct CarouselLayout: Sendable {
             sink.append(LayoutAttributes(indexPath: IndexPath(item: i, section: 0), category: .cell, kind: nil,
                                              frame: frame, transform: AffineTransform(scaleX: scale, y: scale),
                                              alpha: alpha, zIndex: alpha.isFinite ? Int(alpha * 10) : 0))
-            position += length + minimumLineSpacing
             lastLength = length
         }
-        // After the loop `position` is past the last item by one spacing.
+        // After the loop `position` is where the last item starts.
         let contentLength = n == 0 ? viewLength - lastLength
-            : position - minimumLineSpacing + (viewLength - lastLength) / 2
+            : position + lastLength + (viewLength - lastLength) / 2
         let contentSize = vertical ? Size(width: bounds.width, height: max(0, contentLength))
             : Size(width: max(0, contentLength), height: bounds.height)
         return CollectionLayout(engine: "carousel", bounds: bounds, contentOffset: contentOffset,

@@ -143,4 +143,16 @@ struct CarouselLayoutTests {
             }
         }
     }
+
+    /// The last item is not followed by a spacing, so a spacing near the largest Double
+    /// still lays out two items (one spacing apart) with a finite content size.
+    @Test func hugeSpacingBetweenTwoItemsStaysFinite() throws {
+        var carousel = CarouselLayout()
+        carousel.minimumLineSpacing = 9e307
+        let layout = try carousel.layout(items: .uniform(count: 2), bounds: Size(width: 390, height: 844))
+        try layout.validateFinite()
+        let first = layout.elements[0].frame, second = layout.elements[1].frame
+        #expect(second.minY - first.maxY == 9e307)
+        #expect(layout.contentSize.height.isFinite && layout.contentSize.height >= 9e307)
+    }
 }
