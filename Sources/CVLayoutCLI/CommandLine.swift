@@ -188,6 +188,10 @@ struct LayoutJob {
         }
         let rect = try options.rect("rect")
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
+            let parts = [rect.minX, rect.minY, rect.width, rect.height]
+            if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
+                throw CLIError.data("\(options.source(of: "rect")!): X+W and Y+H must be finite too (the far edge is past the largest number)")
+            }
             throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0")
         }
         let item = try options.indexPath("item")
@@ -248,7 +252,8 @@ struct LayoutJob {
             selection = layout.elementIndices(in: rect)
         } else if let item {
             guard let index = layout.elementIndex(ofItemAt: item) else {
-                throw CLIError.usage("--item \(item): no such item (index path out of range: "
+                let reason = item.section < layout.numberOfSections ? "index path out of range" : "no section \(item.section)"
+                throw CLIError.usage("--item \(item): no such item (\(reason): "
                                      + describeItems(layout), engine: descriptor.name)
             }
             selection = [index]
