@@ -228,7 +228,7 @@ struct JSONSyntaxCheck {
 
         var explanation: String {
             switch self {
-            case .dataset: "at most 1000000 sections"
+            case .dataset: "a million sections, and ten more objects for the top level and options"
             case .layout: "at most \(maximumElementCount) elements"
             }
         }
