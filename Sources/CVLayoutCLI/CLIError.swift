@@ -67,6 +67,8 @@ extension CLIError {
             return options.source(of: name) ?? "--\(name)"
         }
         switch error {
+        case .invalidParameter(let name, let section, let value, let reason) where value.isNaN:
+            return .data("\(where_(name, section: section)): \(reason)")  // given at all: no value to show
         case .invalidParameter(let name, let section, let value, let reason):
             // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
             let shown = value.isFinite || section != nil ? nil : options.shownValue(of: name)

@@ -52,8 +52,8 @@ private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
     let sections: [FlowSection]
     if let dataset = input.dataset {
         sections = try dataset.sections.enumerated().map { s, section in
-            if let columns = section.columns {
-                throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(columns),
+            if section.columns != nil {
+                throw LayoutError.invalidParameter(name: "columns", section: s, value: .nan,
                                                    reason: "not used by flow (lines take as many items as fit)")
             }
             return FlowSection(items: section.items, sectionInset: section.insets,

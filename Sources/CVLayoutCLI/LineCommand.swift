@@ -49,10 +49,10 @@ func singleSectionItems(_ input: EngineInput, engine: String) throws -> ItemHeig
                                       reason: "\(engine) lays out one section; the dataset has \(dataset.sections.count)")
     }
     guard let section = dataset.sections.first else { return .uniform(count: 0) }
-    let unused: [(String, Double?)] = [("header", section.header), ("footer", section.footer),
-                                       ("columns", section.columns.map(Double.init)), ("insets", section.insets?.top)]
-    for case let (key, value?) in unused {
-        throw LayoutError.invalidParameter(name: key, section: 0, value: value, reason: "not used by \(engine)")
+    let unused: [(String, Bool)] = [("header", section.header != nil), ("footer", section.footer != nil),
+                                    ("columns", section.columns != nil), ("insets", section.insets != nil)]
+    for (key, given) in unused where given {
+        throw LayoutError.invalidParameter(name: key, section: 0, value: .nan, reason: "not used by \(engine)")
     }
     return section.items
 }

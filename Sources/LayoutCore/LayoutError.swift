@@ -5,7 +5,9 @@
 /// line): the CLI adds the file, JSON path or flag that supplied the value.
 public enum LayoutError: Error, Equatable, Sendable {
     /// A parameter is outside its domain. `name` is the parameter's flag name without dashes
-    /// (`columns`, `item-spacing`); `section` is set when the value is a per-section override.
+    /// (`columns`, `item-spacing`); `section` is set when the value is a per-section override;
+    /// `value` is NaN when the parameter should not have been given at all (a dataset key an
+    /// engine does not use), whatever its value.
     case invalidParameter(name: String, section: Int?, value: Double, reason: String)
     /// One item's measure is invalid (a negative or non-finite height, a size of width 0).
     case invalidItem(IndexPath, reason: String)

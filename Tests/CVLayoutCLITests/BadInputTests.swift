@@ -177,7 +177,7 @@ let badInputs: [BadInput] = [
     BadInput("flow --line-spacing -1", nil, 65, "--line-spacing: expected a finite number ≥ 0, got -1"),
     BadInput("flow --header-size 1e999", nil, 65, "--header-size: expected a finite number ≥ 0, got '1e999'"),
     BadInput("flow DATA", "{\"sections\": [{\"count\": 2, \"columns\": 2}]}", 65,
-             "data.json: sections[0].columns: not used by flow (lines take as many items as fit), got 2"),
+             "data.json: sections[0].columns: not used by flow (lines take as many items as fit)\n"),
     BadInput("flow DATA", "[[10, 10], [0, 5]]", 65, "data.json: [1][0]: expected a width > 0, got 0"),
     BadInput("flow DATA", "{\"options\": {\"item-size\": \"5x\"}, \"count\": 2}", 65,
              "data.json: options.item-size: expected W,H or one number, got \"5x\""),
@@ -210,6 +210,8 @@ let badInputs: [BadInput] = [
     BadInput("flow DATA", "{\"\(String(repeating: "k", count: 257))\": 1}", 65, "data.json:1:2: invalid JSON: key longer than 256 bytes"),
     BadInput("line DATA", "\u{FEFF}[1, -2]", 65, "data.json: [1]: expected a finite number ≥ 0, got -2"),
     BadInput("carousel /tmp", nil, 66, "/tmp: cannot open: is a directory"),
+    BadInput("line DATA", "{\"sections\": [{\"count\": 2, \"insets\": [0, 1e308, 0, 0]}]}", 65,
+             "data.json: sections[0].insets: not used by line\n"),
 ]
 
 struct BadInputTests {
