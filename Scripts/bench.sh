@@ -60,7 +60,7 @@ done
 for n in 10000 100000; do run_case waterfall svg "$n"; done
 run_case waterfall json "$BIG"
 
-# A dataset of a million heights, parsed by Foundation, against the --count run.
+# A dataset of a million heights (read by the strict scanner) against the --count run.
 python3 -c "import random; random.seed(1); print('[' + ','.join(str(50 + random.randrange(100)) for _ in range(1000000)) + ']')" > "$TMP/heights.json"
 run_case waterfall json 1000000 "$TMP/heights.json" dataset
 

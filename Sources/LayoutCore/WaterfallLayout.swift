@@ -106,7 +106,8 @@ public struct WaterfallLayout: Sendable {
     ///   setting; `.columnsDoNotFit` when a section's column width `(W − L − R − (n−1)·gap)/n`
     ///   is ≤ 0; `.supplementaryTooWide` when insets leave a header or footer a negative width.
     /// - Complexity: O(total items × log n) for `.shortestFirst` (a segment tree over the
-    ///   columns), O(total items) otherwise; O(min(n, items)) memory for the columns, so a
+    ///   columns; a scan up to 8 columns, a branch-free loop for 2 or 3), O(total items)
+    ///   otherwise; O(min(n, items)) memory for the columns, so a
     ///   huge `n` costs nothing; one allocation for the element array.
     public func layout(sections: [WaterfallSection], bounds: Size,
                        contentOffset: Point = .zero) throws -> CollectionLayout {
@@ -352,9 +353,6 @@ public struct WaterfallLayout: Sendable {
     }
 }
 
-/// Where each column's next item goes, as a min segment tree, so that shortest-first finds
-/// "the lowest-index column whose height is ≤ minimum + tolerance" in O(log n) rather than
-/// scanning every column for every item (a layout of 10,000 columns stays fast).
 /// One section's column geometry: where an item of a given height goes.
 private struct Placement {
     let section: Int
@@ -460,6 +458,10 @@ private struct Placement {
     }
 }
 
+/// Where each column's next item goes, as a min segment tree, so that shortest-first finds
+/// "the lowest-index column whose height is ≤ minimum + tolerance" in O(log n) rather than
+/// scanning every column for every item (a layout of 10,000 columns stays fast); up to 8
+/// columns the heights are scanned instead.
 private final class ColumnHeights {
     /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (`.infinity` past the
     /// last column). Raw storage: the hot loop's reads and writes are plain loads and stores.
