@@ -24,13 +24,28 @@ private let allowedCommands: Set<String> = [
 /// Keeps each execution fast: embedded data and datasets larger than this are skipped.
 private let maximumItems = 2_000
 
-/// Runs in an empty temporary directory, so a DATASET name the fuzzer invents can only name
-/// a missing file (66) or that directory itself (66), never a real file.
+/// The golden files `--check` can name in the working directory: the layouts of
+/// `waterfall --count 4`, so `waterfall --count 4 --check golden.json` matches (status 0) and
+/// most other commands differ (status 1).
+private let goldenCommands: [(name: String, arguments: [String])] = [
+    ("golden.json", ["waterfall", "--count", "4"]),
+    ("golden.csv", ["waterfall", "--count", "4", "-f", "csv"]),
+]
+
+/// Runs in a temporary directory that holds only the golden files above, so a DATASET or
+/// GOLDEN name the fuzzer invents can only name a missing file, that directory, or one of
+/// those goldens, never a real file.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>>>) -> CInt {
     var template = Array((NSTemporaryDirectory() + "/cvlayout-fuzz-XXXXXX").utf8CString)
     guard let directory = mkdtemp(&template), chdir(directory) == 0 else {
         fatalError("cannot create the fuzzer's empty working directory")
+    }
+    for golden in goldenCommands {
+        let result = run(arguments: golden.arguments, stdin: { Data() })
+        guard result.status == 0, FileManager.default.createFile(atPath: golden.name, contents: Data(result.stdout)) else {
+            fatalError("cannot write the fuzzer's golden file \(golden.name)")
+        }
     }
     return 0
 }
@@ -82,11 +97,26 @@ private func isSafeAndSmall(_ arguments: [String], stdin: Data) -> Bool {
 
 private let exitStatuses: Set<Int32> = [0, 64, 65, 66, 73, 74]
 
+/// `--check GOLDEN` adds diff(1)'s statuses: 1 when the layouts differ, 2 when GOLDEN cannot
+/// be read (README, "Using cvlayout in CI").
+private let checkStatuses: Set<Int32> = [1, 2]
+
 private func check(_ result: CommandResult, arguments: [String]) {
     let context = "arguments: \(arguments), status \(result.status), stderr: \(result.stderr.debugDescription)"
-    precondition(exitStatuses.contains(result.status), "status outside SPEC section 3: \(context)")
+    let checksGolden = arguments.contains { $0 == "--check" || $0.hasPrefix("--check=") }
+    precondition(exitStatuses.contains(result.status) || (checksGolden && checkStatuses.contains(result.status)),
+                 "status outside SPEC section 3: \(context)")
     let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     precondition(result.stderr.isEmpty || result.stderr.hasSuffix("\n"), "stderr does not end a line: \(context)")
+    if checksGolden && result.status != 2 {
+        // The layout is compared, never printed; the report of what moved goes to stderr.
+        precondition(result.stdout.isEmpty, "--check printed the layout: \(context)")
+        if result.status == 1 {
+            let report = lines.first { !$0.hasPrefix("cvlayout: warning: ") }
+            precondition(report?.hasPrefix("--- ") == true, "--check differs without a report: \(context)")
+            return
+        }
+    }
     guard result.status == 0 else {
         precondition(result.stdout.isEmpty, "output on an error: \(context)")
         precondition(lines.first?.hasPrefix("cvlayout: error: ") == true, "not a cvlayout error: \(context)")
