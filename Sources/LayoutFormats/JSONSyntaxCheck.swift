@@ -344,14 +344,28 @@ struct JSONSyntaxCheck {
                 position = keyStart
                 throw error("key longer than \(Self.maximumKeyLength) bytes")
             }
-            if !keys.insert(key).inserted {
-                throw JSONDuplicateKeyError(path: renderedPath(), key: String(decoding: key, as: UTF8.self))
+            let name = String(decoding: key, as: UTF8.self)
+            // Byte-equal keys are refused. When building, the members find them without a set
+            // of every key: a key equal as a Swift string to an earlier one is byte-equal to
+            // that member's (first) spelling or to another spelling seen since (refused), or a
+            // new spelling of it (remembered, and kept below as JSONSerialization does).
+            let duplicate: Bool
+            if building {
+                if let earlier = members.index(forKey: name) {
+                    duplicate = members[earlier].key.utf8.elementsEqual(key) || !keys.insert(key).inserted
+                } else {
+                    duplicate = false
+                }
+            } else {
+                duplicate = !keys.insert(key).inserted
+            }
+            if duplicate {
+                throw JSONDuplicateKeyError(path: renderedPath(), key: name)
             }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
             position += 1
             skipWhitespace()
-            let name = String(decoding: key, as: UTF8.self)
             path.append(.key(name))
             let member = try value(depth: depth)
             path.removeLast()

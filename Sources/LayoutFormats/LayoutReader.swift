@@ -433,13 +433,13 @@ public enum LayoutReader {
         return ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
     }
 
-    private static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: String,
+    private static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
                                       into record: inout ElementRecord) throws {
         guard case .object(let object) = raw else {
-            throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
+            throw LayoutReadError.invalidValue(location: path(), message: "expected an object, got \(describe(raw))")
         }
         for (key, field) in members {
-            if let value = object[key] { record[field] = .number(try finiteNumber(value, path: path + "." + key)) }
+            if let value = object[key] { record[field] = .number(try finiteNumber(value, path: path() + "." + key)) }
         }
     }
 
@@ -501,16 +501,16 @@ public enum LayoutReader {
     }
 
     /// A number (JSON numbers are always finite once read).
-    private static func finiteNumber(_ raw: JSONValue, path: String) throws -> Double {
+    private static func finiteNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Double {
         guard case .number(let n) = raw, n.isFinite else {
-            throw LayoutReadError.invalidValue(location: path, message: "expected a finite number, got \(describe(raw))")
+            throw LayoutReadError.invalidValue(location: path(), message: "expected a finite number, got \(describe(raw))")
         }
         return n
     }
 
-    private static func indexNumber(_ raw: JSONValue, path: String) throws -> Int {
+    private static func indexNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Int {
         guard case .number(let n) = raw, let value = Int(exactly: n), value >= 0 else {
-            throw LayoutReadError.invalidValue(location: path, message: "expected an integer ≥ 0, got \(describe(raw))")
+            throw LayoutReadError.invalidValue(location: path(), message: "expected an integer ≥ 0, got \(describe(raw))")
         }
         return value
     }

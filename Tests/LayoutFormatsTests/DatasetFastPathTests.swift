@@ -302,6 +302,25 @@ struct DatasetFastPathTests {
         #expect(Self.newPath(#"[1, 2, {"a": 1, "a": 2}]"#) == .duplicate(JSONDuplicateKeyError(path: "[2]", key: "a")))
     }
 
+    /// Keys that are different bytes but equal as Swift strings (é precomposed and as e +
+    /// U+0301) are one key, holding the last value, as in Foundation; a key byte-equal to any
+    /// spelling seen before in the object is a duplicate, whichever spelling came first.
+    @Test func canonicallyEquivalentKeysAreOneKeyAndTheirRepeatsAreDuplicates() {
+        let one = #"{"\u00e9": 1, "e\u0301": 2}"#
+        #expect(Self.same(Self.newPath(one), Self.oldPath(one)))
+        guard case .value(.object(let object)) = Self.newPath(one) else {
+            Issue.record("\(one): expected an object, got \(Self.newPath(one))")
+            return
+        }
+        #expect(object.count == 1 && object["\u{e9}"] == .number(2))
+        for text in [#"{"\u00e9": 1, "e\u0301": 2, "e\u0301": 3}"#, #"{"e\u0301": 1, "\u00e9": 2, "\u00e9": 3}"#,
+                     #"{"\u00e9": 1, "e\u0301": 2, "\u00e9": 3}"#, #"{"e\u0301": 1, "\u00e9": 2, "e\u0301": 3}"#] {
+            let new = Self.newPath(text)
+            #expect(new == Self.oldPath(text), "\(text)")
+            if case .duplicate = new {} else { Issue.record("\(text): expected a duplicate key, got \(new)") }
+        }
+    }
+
     // MARK: - Datasets
 
     /// Messages recorded from the decoder before the fast path (Foundation's values walked).
