@@ -101,20 +101,21 @@ struct OptionValues {
         throw malformed(name, v, expected: "true or false")
     }
 
-    /// The value as text (numbers in their shortest form).
-    func text(_ name: String) throws -> String? {
+    /// The value as text (numbers in their shortest form). A boolean (from a dataset's
+    /// `"options"`) is refused as not being `expected`, what the caller goes on to parse.
+    func text(_ name: String, expected: String = "a number or a string") throws -> String? {
         guard let v = values[name] else { return nil }
         switch v.raw {
         case .string(let s): return s
         case .number(let d): return NumberFormat.string(d, precision: .full)
-        case .bool: throw malformed(name, v, expected: "a value")
+        case .bool: throw malformed(name, v, expected: expected)
         }
     }
 
     func number(_ name: String, default fallback: Double) throws -> Double {
         guard let v = values[name] else { return fallback }
         if case .number(let d) = v.raw { return d }
-        guard let s = try text(name), let d = ValueSyntax.number(s) else {
+        guard let s = try text(name, expected: "a number"), let d = ValueSyntax.number(s) else {
             throw malformed(name, v, expected: "a number")
         }
         return d
@@ -122,7 +123,7 @@ struct OptionValues {
 
     func integer(_ name: String, default fallback: Int) throws -> Int {
         guard let v = values[name] else { return fallback }
-        guard let s = try text(name), let n = ValueSyntax.integer(s) else {
+        guard let s = try text(name, expected: "an integer"), let n = ValueSyntax.integer(s) else {
             throw malformed(name, v, expected: "an integer")
         }
         return n
@@ -130,7 +131,7 @@ struct OptionValues {
 
     func point(_ name: String, default fallback: Point) throws -> Point {
         guard let v = values[name] else { return fallback }
-        guard let s = try text(name), let p = ValueSyntax.point(s) else {
+        guard let s = try text(name, expected: "X,Y"), let p = ValueSyntax.point(s) else {
             throw malformed(name, v, expected: "X,Y")
         }
         return p
@@ -138,7 +139,7 @@ struct OptionValues {
 
     func size(_ name: String, default fallback: Size) throws -> Size {
         guard let v = values[name] else { return fallback }
-        guard let s = try text(name), let p = ValueSyntax.size(s) else {
+        guard let s = try text(name, expected: "W,H or one number"), let p = ValueSyntax.size(s) else {
             throw malformed(name, v, expected: "W,H or one number")
         }
         return p
@@ -146,7 +147,7 @@ struct OptionValues {
 
     func insets(_ name: String, default fallback: EdgeInsets) throws -> EdgeInsets {
         guard let v = values[name] else { return fallback }
-        guard let s = try text(name), let p = ValueSyntax.insets(s) else {
+        guard let s = try text(name, expected: "T,L,B,R or one number"), let p = ValueSyntax.insets(s) else {
             throw malformed(name, v, expected: "T,L,B,R or one number")
         }
         return p
@@ -154,7 +155,7 @@ struct OptionValues {
 
     func rect(_ name: String) throws -> Rect? {
         guard let v = values[name] else { return nil }
-        guard let s = try text(name), let r = ValueSyntax.rect(s) else {
+        guard let s = try text(name, expected: "X,Y,W,H"), let r = ValueSyntax.rect(s) else {
             throw malformed(name, v, expected: "X,Y,W,H")
         }
         return r
@@ -162,7 +163,7 @@ struct OptionValues {
 
     func indexPath(_ name: String) throws -> IndexPath? {
         guard let v = values[name] else { return nil }
-        guard let s = try text(name), let p = ValueSyntax.indexPath(s) else {
+        guard let s = try text(name, expected: "S:I or I, non-negative integers"), let p = ValueSyntax.indexPath(s) else {
             throw malformed(name, v, expected: "S:I or I, non-negative integers")
         }
         return p
@@ -170,12 +171,12 @@ struct OptionValues {
 
     func choice<T: RawRepresentable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
         guard let v = values[name] else { return fallback }
-        guard let s = try text(name), let c = T(rawValue: s) else {
-            let spec = knownOptions(for: engine).first { $0.name == name }
-            let choices = spec?.choices ?? []
+        let choices = knownOptions(for: engine).first { $0.name == name }?.choices ?? []
+        let expected = "one of \(choices.joined(separator: ", "))"
+        guard let s = try text(name, expected: expected), let c = T(rawValue: s) else {
             var hint = ""
             if let s = try? text(name), let near = nearest(s, among: choices) { hint = "; did you mean '\(near)'?" }
-            throw malformed(name, v, expected: "one of \(choices.joined(separator: ", "))", hint: hint)
+            throw malformed(name, v, expected: expected, hint: hint)
         }
         return c
     }

@@ -146,6 +146,10 @@ let badInputs: [BadInput] = [
     // Found by a tester with fresh eyes.
     BadInput("waterfall DATA", #"{"heights":[1],"he\u0069ghts":[2]}"#, 65, "duplicate key 'heights'"),
     BadInput("waterfall DATA", #"{"heights":[1],"options":{"columns":1,"c\u006flumns":2}}"#, 65, "options: duplicate key 'columns'"),
+    // A boolean where a value is parsed says what was expected (it said "a value").
+    BadInput("waterfall DATA", #"{"heights":[1],"options":{"columns":true}}"#, 65, "options.columns: expected an integer, got true"),
+    BadInput("flow DATA", #"{"heights":[1],"options":{"scroll-direction":false}}"#, 65,
+             "options.scroll-direction: expected one of vertical, horizontal, got false"),
     BadInput("waterfall DATA", #"{"\ud800": [1]}"#, 65, "data.json:1:9: invalid JSON: unpaired surrogate"),
     BadInput("waterfall DATA", "[1e999]", 65, "data.json:1:2: invalid JSON: number 1e999 is too large for a double"),
     BadInput("waterfall DATA", "{\"é\": x}", 65, "data.json:1:7: invalid JSON: unexpected character 'x'"),
