@@ -303,8 +303,8 @@ struct JSONSyntaxCheck {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
         case UInt8(ascii: "\""):
-            let decoded = try string()
-            return building ? .string(String(decoding: decoded, as: UTF8.self)) : .null
+            let text = try string()
+            return building ? .string(text) : .null
         case UInt8(ascii: "t"):
             try literal("true")
             return .bool(true)
@@ -339,12 +339,11 @@ struct JSONSyntaxCheck {
                 throw error("unexpected \(describeCurrent()): expected a string key")
             }
             let keyStart = position
-            let key = try string()
-            if key.count > Self.maximumKeyLength {
+            let name = try string()
+            if name.utf8.count > Self.maximumKeyLength {
                 position = keyStart
                 throw error("key longer than \(Self.maximumKeyLength) bytes")
             }
-            let name = String(decoding: key, as: UTF8.self)
             // Byte-equal keys are refused. When building, the members find them without a set
             // of every key: a key equal as a Swift string to an earlier one is byte-equal to
             // that member's (first) spelling or to another spelling seen since (refused), or a
@@ -352,12 +351,12 @@ struct JSONSyntaxCheck {
             let duplicate: Bool
             if building {
                 if let earlier = members.index(forKey: name) {
-                    duplicate = members[earlier].key.utf8.elementsEqual(key) || !keys.insert(key).inserted
+                    duplicate = members[earlier].key.utf8.elementsEqual(name.utf8) || !keys.insert(Array(name.utf8)).inserted
                 } else {
                     duplicate = false
                 }
             } else {
-                duplicate = !keys.insert(key).inserted
+                duplicate = !keys.insert(Array(name.utf8)).inserted
             }
             if duplicate {
                 throw JSONDuplicateKeyError(path: renderedPath(), key: name)
@@ -483,12 +482,26 @@ struct JSONSyntaxCheck {
         }
     }
 
-    /// Scans a string; returns its decoded UTF-8 bytes (escapes resolved, so `"a"` and
-    /// `"\u0061"` are the same key). Rejects invalid UTF-8, control characters, bad
-    /// escapes and unpaired surrogates, as RFC 8259 requires.
-    private mutating func string() throws -> [UInt8] {
+    /// Scans the string at `position` (its opening quote) and returns it with its escapes
+    /// resolved (so `"a"` and `"\u0061"` are the same key); its UTF-8 is exactly the decoded
+    /// bytes. Rejects invalid UTF-8, control characters, bad escapes and unpaired surrogates,
+    /// as RFC 8259 requires.
+    private mutating func string() throws -> String {
         let start = position
         position += 1
+        // Most strings (every key of a layout) are printable ASCII without escapes: made
+        // straight from the bytes (a short one without an allocation).
+        var end = position
+        let limit = min(bytes.count, position + Self.maximumStringLength + 1)  // a longer one is refused below
+        while end < limit, bytes[end] >= 0x20, bytes[end] < 0x80,
+              bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
+            end += 1
+        }
+        if end < limit, bytes[end] == UInt8(ascii: "\"") {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+            position = end + 1
+            return text
+        }
         var decoded: [UInt8] = []
         while position < bytes.count {
             if decoded.count > Self.maximumStringLength {
@@ -498,7 +511,7 @@ struct JSONSyntaxCheck {
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {
                 position += 1
-                return decoded
+                return String(decoding: decoded, as: UTF8.self)
             }
             if c < 0x20 { throw error("control character in a string (escape it)") }
             if c == UInt8(ascii: "\\") {
