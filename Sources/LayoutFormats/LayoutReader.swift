@@ -342,6 +342,9 @@ public enum LayoutReader {
     }
 
     private static func jsonElements(_ list: [JSONValue], path: String, present: inout Set<ElementField>) throws -> [ElementRecord] {
+        // The fields present, a bit per `ElementField.rawValue`: made a set once at the end.
+        var presentBits: UInt32 = 0
+        defer { present.formUnion(ElementField.allCases.filter { presentBits & 1 << $0.rawValue != 0 }) }
         var elements: [ElementRecord] = []
         elements.reserveCapacity(list.count)
         var seen: [ElementKey: String] = [:]
@@ -382,7 +385,7 @@ public enum LayoutReader {
                     record[field] = .number(try finiteNumber(raw, path: "\(location).\(key)"))
                 }
             }
-            for field in ElementField.allCases where record[field] != nil { present.insert(field) }
+            for field in ElementField.allCases where record[field] != nil { presentBits |= 1 << field.rawValue }
             if let first = seen.updateValue(location, forKey: record.key) {
                 throw LayoutReadError.invalidValue(location: location,
                                                    message: "duplicate element \(record.key) (also at \(first))")
