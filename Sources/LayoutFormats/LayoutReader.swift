@@ -348,6 +348,7 @@ public enum LayoutReader {
         var elements: [ElementRecord] = []
         elements.reserveCapacity(list.count)
         var seen: [ElementKey: String] = [:]
+        seen.reserveCapacity(list.count)
         for (i, raw) in list.enumerated() {
             let location = "\(path)[\(i)]"
             guard case .object(let object) = raw else {
