@@ -159,13 +159,19 @@ func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 /// Reads and parses a layout file (`-`: stdin), by its extension (`.json`, `.csv`) or, for
 /// any other name, by its first byte.
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file: it cannot be opened or
-///   read, or it is not a layout (`a.json:3:5: invalid JSON: …`).
+///   read, it is longer than `maximumDatasetBytes` (1 GiB, as a dataset; a device such as
+///   /dev/zero never ends), or it is not a layout (`a.json:3:5: invalid JSON: …`).
 /// - Complexity: O(file size).
-func readLayoutFile(_ path: String, stdin: () throws -> Data) throws -> LayoutDocument {
+func readLayoutFile(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
     let name = displayName(path)
+    func tooLarge(_ error: DatasetTooLarge) -> CLIError {
+        CLIError.status(DiffStatus.trouble, "\(name): larger than \(error.limit) bytes (the most a layout file may hold)")
+    }
     let data: Data
     if path == "-" {
-        do { data = try stdin() } catch {
+        do { data = try stdin() } catch let error as DatasetTooLarge {
+            throw tooLarge(error)
+        } catch {
             throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
         }
     } else {
@@ -178,7 +184,9 @@ func readLayoutFile(_ path: String, stdin: () throws -> Data) throws -> LayoutDo
             throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: permission denied")
         }
         defer { try? handle.close() }
-        do { data = try handle.readToEnd() ?? Data() } catch {
+        do { data = try readBounded(handle, limit: limit) } catch let error as DatasetTooLarge {
+            throw tooLarge(error)
+        } catch {
             throw CLIError.status(DiffStatus.trouble, "\(name): cannot read: \(describe(error))")
         }
     }

@@ -89,6 +89,20 @@ struct HostileInputTests {
         _ = try? reader.readToEnd()
     }
 
+    /// `--check /dev/zero` and `diff /dev/zero X` read until the system killed them (found by
+    /// a tester): layout files have the datasets' read limit, and passing it is diff's trouble.
+    @Test func layoutFilesHaveTheReadLimitToo() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-limit-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(repeating: 0x20, count: 3 << 20).write(to: url)
+        #expect(throws: CLIError.status(2, "\(url.path): larger than \(1 << 20) bytes (the most a layout file may hold)")) {
+            try readLayoutFile(url.path, stdin: { Data() }, limit: 1 << 20)
+        }
+        let endless = run(arguments: ["diff", "-", url.path], stdin: { throw DatasetTooLarge(limit: maximumDatasetBytes) })
+        #expect(endless.status == 2 && endless.stdout.isEmpty)
+        #expect(endless.stderr == "cvlayout: error: <stdin>: larger than 1073741824 bytes (the most a layout file may hold)\n")
+    }
+
     @Test func theReadLimitPassesEverythingBelowIt() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-read-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: url) }
