@@ -40,13 +40,20 @@ let diffCommand = SubcommandDescriptor(
     let actual = try readLayoutFile(parsed.actual, stdin: io.stdin)
     let result = LayoutDiff.compare(expected, actual, options: parsed.options)
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
-    if parsed.json {
-        try io.emit(LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName))
-    } else {
-        try io.emit(LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
-                                          color: io.color.stdout))
+    let status = result.isSame ? DiffStatus.same : DiffStatus.different
+    do {
+        if parsed.json {
+            try io.emit(LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName))
+        } else {
+            try io.emit(LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
+                                              color: io.color.stdout))
+        }
+    } catch is BrokenPipe {
+        return status  // the reader went away (`| head -1`): the verdict still stands
+    } catch let error as CLIError where error.status == ExitStatus.ioError {
+        throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
     }
-    return result.isSame ? DiffStatus.same : DiffStatus.different
+    return status
 }
 
 /// `cvlayout diff --help`.

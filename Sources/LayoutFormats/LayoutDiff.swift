@@ -299,8 +299,11 @@ public enum LayoutDiff {
         case (nil, nil):
             return nil
         case (.number(let x)?, .number(let y)?):
-            let slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
-            if (y - x).magnitude <= tolerance + slack { return nil }
+            // A tolerance of 0 is exact; a positive one is inclusive despite binary rounding.
+            // (`d − slack`, not `tolerance + slack`, which overflows for a tolerance near the
+            // largest Double; an infinite `d`, two values further apart than it, never passes.)
+            let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+            if d <= tolerance || (tolerance > 0 && d - slack <= tolerance) { return nil }
             return FieldChange(name: name, expected: e, actual: a, delta: y - x, isLength: isLength)
         default:
             if e == a { return nil }
@@ -389,7 +392,9 @@ extension LayoutDiff {
             for part in result.parts where part.change == .missing { text += "; \(part.name) missing" }
             for part in result.parts where part.change == .extra { text += "; \(part.name) extra" }
             if let largest = result.largestDelta {
-                text += "; largest delta \(deltaText(largest.change, signed: false).drop { $0 == "-" })\(largest.isLength ? " pt" : "") at "
+                let finite = largest.change.delta?.isFinite ?? true
+                text += "; largest delta \(deltaText(largest.change, signed: false).drop { $0 == "-" })"
+                text += "\(largest.isLength && finite ? " pt" : "") at "
                 text += largest.element.map { "\($0) \(largest.field)" } ?? largest.field
             }
         }
@@ -589,20 +594,26 @@ extension LayoutDiff {
     }
 
     /// The delta at the decimals of its operands, so `132.501 − 120` prints `12.501`, not
-    /// the binary difference's 17 digits. `signed`: `+12.5` / `-3` (a report line); otherwise
-    /// the magnitude's sign is kept only when negative (`-3`, JSON).
+    /// the binary difference's 17 digits; in its shortest round-trip digits when those
+    /// decimals would hide it (`1e-20 − 0`, more than 15 decimals) or it is past 2⁵³ (where
+    /// the operands print that way too). `signed`: `+12.5` / `-3` (a report line); otherwise
+    /// the magnitude's sign is kept only when negative (`-3`, JSON). Two finite values further
+    /// apart than the largest Double have no delta to print: it is said in words.
     private static func deltaText(_ change: FieldChange, signed: Bool) -> String {
         let delta = change.delta ?? 0
         guard delta.isFinite else {
-            // Two finite values further apart than the largest Double: said in words.
-            return delta > 0 ? (signed ? "+infinity" : "infinity") : "-infinity"
+            let words = "past the largest double"
+            return delta > 0 ? (signed ? "+" + words : words) : "-" + words
         }
         var decimals = 0
         for case .number(let v)? in [change.expected, change.actual] {
             let text = number(v)
             if let dot = text.firstIndex(of: ".") { decimals = max(decimals, text.distance(from: dot, to: text.endIndex) - 1) }
         }
-        let text = NumberFormat.string(delta, precision: .decimals(min(decimals, 15)))
+        var text = NumberFormat.string(delta, precision: .decimals(min(decimals, 15)))
+        if decimals > 15 || delta.magnitude >= 0x1p53 || (text == "0" && delta != 0) {
+            text = number(delta)
+        }
         return signed && delta > 0 ? "+" + text : text
     }
 }

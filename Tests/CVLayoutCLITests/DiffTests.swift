@@ -353,11 +353,55 @@ struct DiffTests {
         try Data(#"[{"indexPath":[0,0],"frame":{"x":-1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: b)
         let text = run(arguments: ["diff", a.path, b.path])
         #expect(text.status == 1)
-        #expect(text.stdoutText.contains("  (-infinity)\n"), "\(text.stdoutText)")
-        #expect(text.stdoutText.hasSuffix("largest delta infinity pt at 0:0 frame.x\n"), "\(text.stdoutText)")
+        #expect(text.stdoutText.contains("  (-past the largest double)\n"), "\(text.stdoutText)")
+        #expect(text.stdoutText.hasSuffix("largest delta past the largest double at 0:0 frame.x\n"), "\(text.stdoutText)")
         let json = run(arguments: ["diff", "-f", "json", a.path, b.path])
         #expect(json.stdoutText.contains(#""largestDelta":{"element":"0:0","field":"frame.x","delta":null,"unit":"pt"}"#))
         #expect(try JSONSerialization.jsonObject(with: Data(json.stdout)) is [String: Any])
+        // Never "infinity" (SPEC section 3), and no tolerance covers such a delta (the largest
+        // Double plus the rounding slack overflowed, and they were "same"). Found by a tester.
+        for result in [text, json] { #expect(!result.stdoutText.lowercased().contains("inf")) }
+        #expect(run(arguments: ["diff", "--tolerance", "1.7976931348623157e308", a.path, b.path]).status == 1)
+    }
+
+    /// `--tolerance 0` is exact (the rounding slack of a positive tolerance let 0.3 and
+    /// 0.30000000000000004 be the same), and a delta too small or too large for its operands'
+    /// decimals prints in its shortest digits (it printed `+0`, and past 2⁵³ the binary
+    /// value's digits). Found by a tester.
+    @Test func toleranceZeroIsExactAndEveryDeltaShows() throws {
+        let (tiny, _, _) = try Self.diff("section,item,x\n0,0,0.3\n", "section,item,x\n0,0,0.30000000000000004\n",
+                                         names: ("a.csv", "b.csv"), ["--tolerance", "0"])
+        #expect(tiny.status == 1)
+        #expect(tiny.stdoutText.contains("frame.x  0.3 → 0.30000000000000004  (+0.00000000000000005551115123125783)\n"),
+                "\(tiny.stdoutText)")
+        let (same, _, _) = try Self.diff("section,item,x\n0,0,0.3\n", "section,item,x\n0,0,0.30000000000000004\n",
+                                         names: ("a.csv", "b.csv"))
+        #expect(same.status == 0)
+        let (small, _, _) = try Self.diff("section,item,x\n0,0,0\n", "section,item,x\n0,0,1e-20\n",
+                                          names: ("a.csv", "b.csv"), ["--tolerance", "0"])
+        #expect(small.stdoutText.contains("  (+0.00000000000000000001)\n"), "\(small.stdoutText)")
+        #expect(small.stdoutText.hasSuffix("largest delta 0.00000000000000000001 pt at 0:0 frame.x\n"))
+        let (large, _, _) = try Self.diff("section,item,x\n0,0,1e300\n", "section,item,x\n0,0,2e300\n",
+                                          names: ("a.csv", "b.csv"))
+        #expect(large.stdoutText.contains("  (+1" + String(repeating: "0", count: 300) + ")\n"), "\(large.stdoutText)")
+    }
+
+    /// A report whose reader went away keeps the verdict (it exited 0, "same", for layouts
+    /// that differ), and one that cannot be written is trouble (it was 74). Found by a tester.
+    @Test func theStatusIsTheVerdictWhateverBecomesOfTheReport() throws {
+        let dir = try Self.directory(["a.csv": "section,item,x\n0,0,1\n", "b.csv": "section,item,x\n0,0,2\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.csv").path, b = dir.appendingPathComponent("b.csv").path
+        var messages = ""
+        let closed = run(arguments: ["diff", a, b], stdin: { Data() }, stdout: { _ in throw BrokenPipe() },
+                         stderr: { messages += $0 })
+        #expect(closed == 1 && messages.isEmpty)
+        #expect(run(arguments: ["diff", a, a], stdin: { Data() }, stdout: { _ in throw BrokenPipe() }, stderr: { _ in }) == 0)
+        let full = run(arguments: ["diff", a, b], stdin: { Data() },
+                       stdout: { _ in throw CLIError.status(74, "cannot write to standard output: No space left on device") },
+                       stderr: { messages += $0 })
+        #expect(full == 2)
+        #expect(messages == "cvlayout: error: cannot write to standard output: No space left on device\n")
     }
 
     /// A transition mid-deletion holds the disappearing element at its old index path, which
