@@ -194,7 +194,12 @@ public struct WaterfallLayout: Sendable {
                         throw LayoutError.invalidItem(IndexPath(item: item, section: s),
                                                       reason: "a size needs width > 0 and height ≥ 0")
                     }
-                    try placement.place(size.height * columnWidth / size.width, item: item, in: columns, into: &sink)
+                    let height = Self.height(of: size, atColumnWidth: columnWidth)
+                    guard height.isFinite else {
+                        throw LayoutError.invalidItem(IndexPath(item: item, section: s),
+                                                      reason: "its height at the column width (height × column width ÷ width) is not finite")
+                    }
+                    try placement.place(height, item: item, in: columns, into: &sink)
                 }
             case .uniform:
                 for item in 0..<itemCount { try placement.place(itemHeight, item: item, in: columns, into: &sink) }
@@ -277,13 +282,23 @@ public struct WaterfallLayout: Sendable {
                 for size in sizes {
                     guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
                 }
-                guard let sum = Self.checkedSum(sizes, { $0.height * columnWidth / $0.width }) else { return false }
+                guard let sum = Self.checkedSum(sizes, { Self.height(of: $0, atColumnWidth: columnWidth) }) else { return false }
                 stacked += sum
             case .uniform(let count):
                 stacked += Double(count) * itemHeight
             }
         }
         return total <= maximumElementCount && snappedValuesStayFinite(upTo: stacked, scale: scale)
+    }
+
+    /// The height of an item of `size` (width > 0, both finite) scaled to `columnWidth`,
+    /// keeping its aspect ratio: `height × columnWidth ÷ width`, in that order (the seed's), or
+    /// `height ÷ width × columnWidth` when the product alone overflows (`[1e307, 1e307]` is
+    /// 123.333 at a third of 390). Infinite only when the height itself is.
+    @inline(__always)
+    static func height(of size: Size, atColumnWidth columnWidth: Double) -> Double {
+        let height = size.height * columnWidth / size.width
+        return height.isFinite ? height : size.height / size.width * columnWidth
     }
 
     /// The sum of `height(item)` over `items` when every height is finite and ≥ 0 (a NaN or

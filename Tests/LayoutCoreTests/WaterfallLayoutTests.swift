@@ -60,6 +60,27 @@ struct WaterfallLayoutTests {
         #expect(close(layout.contentSize.height, 10 + 3 * w + 10))
     }
 
+    /// `[1e307, 1e307]` is a square: one column width tall, though `height × column width`
+    /// alone overflows (it was refused as not finite; found by a tester). A size whose scaled
+    /// height really is not finite is refused for that, with the same error from the quick
+    /// verdict's fallback.
+    @Test func hugeSizesScaleWithoutOverflowingOnTheWay() throws {
+        let w = 350.0 / 3
+        var waterfall = WaterfallLayout()
+        waterfall.sectionInset = EdgeInsets(all: 10)
+        let layout = try waterfall.layout(sections: [WaterfallSection(items: .sizes([
+            Size(width: 1e307, height: 1e307), Size(width: 1e308, height: 5e307)]))], bounds: phone)
+        expectFrame(layout.elements[0], 10, 10, w, w)
+        expectFrame(layout.elements[1], 10 + w + 10, 10, w, 0.5 * w)
+        #expect(WaterfallLayout.height(of: Size(width: 200, height: 100), atColumnWidth: w) == 100 * w / 200)
+        let tall = [WaterfallSection(items: .sizes([Size(width: 1e-300, height: 1e300)]))]
+        #expect(throws: LayoutError.invalidItem(IndexPath(item: 0, section: 0),
+                                                reason: "its height at the column width (height × column width ÷ width) is not finite")) {
+            try waterfall.layout(sections: tall, bounds: phone)
+        }
+        #expect(!waterfall.succeedsWithFiniteElements(sections: tall, bounds: phone, scale: nil))
+    }
+
     @Test func sectionsWithHeadersFootersAndEmptySections() throws {
         var waterfall = WaterfallLayout()
         waterfall.columnCount = 2
