@@ -66,8 +66,9 @@ func diffHelp() -> String {
     Elements are matched by category, kind and index path, so order does not matter;
     numbers are equal within the tolerance. The report lists, in element order, missing
     and extra elements and each changed field with old → new and the delta, then a
-    one-line summary. bounds, contentOffset, contentSize, the heart path and
-    targetContentOffset are compared when both sides are cvlayout JSON layouts.
+    one-line summary. The engine, bounds, contentOffset, contentSize, the heart path (its
+    points; d is drawn from them), the heart samples and targetContentOffset are compared
+    when both sides are cvlayout JSON layouts.
 
     OPTIONS:
 

@@ -90,8 +90,9 @@ func manPage() -> String {
                 3 of 120 elements differ; largest delta 12.5 pt at 0:17 frame.y
                 .EE
                 .RE
-                bounds, contentOffset, contentSize, the heart path and targetContentOffset are
-                compared when both sides are cvlayout JSON layouts.
+                The engine, bounds, contentOffset, contentSize, the heart path (its points; d is
+                drawn from them), the heart samples and targetContentOffset are compared when both
+                sides are cvlayout JSON layouts.
                 .B \\-f json
                 gives the same report for machines.
 

@@ -262,12 +262,14 @@ public enum LayoutDiff {
                 case (_?, nil): partDifferences.append(PartDifference(name: name, change: .missing))
                 case (nil, _?): partDifferences.append(PartDifference(name: name, change: .extra))
                 case (let e?, let a?):
-                    var names = e.values.map(\.name)
-                    for value in a.values where !names.contains(value.name) { names.append(value.name) }
+                    // By name: the expected side's in order, then the actual side's others
+                    // (thousands of heart samples: looked up, not searched).
+                    let expectedValues = Dictionary(e.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                    let actualValues = Dictionary(a.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                    let names = e.values.map(\.name) + a.values.map(\.name).filter { expectedValues[$0] == nil }
                     var changes: [FieldChange] = []
                     for valueName in names {
-                        let ev = e.values.first { $0.name == valueName }?.value
-                        let av = a.values.first { $0.name == valueName }?.value
+                        let ev = expectedValues[valueName], av = actualValues[valueName]
                         if let change = compareValues(valueName, ev, av, isLength: true, tolerance: tolerance) {
                             changes.append(change)
                         }
@@ -367,6 +369,15 @@ public enum LayoutDiff {
 // MARK: - Reports
 
 extension LayoutDiff {
+    /// What one side lacks and so was not compared, `not compared: alpha (not in b.csv)`, or
+    /// `nil` when everything was.
+    public static func notComparedText(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String? {
+        guard !result.notCompared.isEmpty else { return nil }
+        return "not compared: " + result.notCompared.map {
+            $0.names.joined(separator: ", ") + " (not in \($0.missingIn == .expected ? expectedName : actualName))"
+        }.joined(separator: ", ")
+    }
+
     /// The one-line summary: `same: 120 elements within tolerance 0.001`, or
     /// `3 of 120 elements differ (1 missing, 1 extra); contentSize differs; largest delta 12.5 pt
     /// at 0:17 frame.y`, followed by what was not compared (`; not compared: heartPath (not in
@@ -398,10 +409,8 @@ extension LayoutDiff {
                 text += largest.element.map { "\($0) \(largest.field)" } ?? largest.field
             }
         }
-        if !result.notCompared.isEmpty {
-            text += "; not compared: " + result.notCompared.map {
-                $0.names.joined(separator: ", ") + " (not in \($0.missingIn == .expected ? expectedName : actualName))"
-            }.joined(separator: ", ")
+        if let skipped = notComparedText(result, expectedName: expectedName, actualName: actualName) {
+            text += "; " + skipped
         }
         return text
     }

@@ -193,11 +193,13 @@ public struct LayoutPart: Hashable, Sendable {
     /// Its values, in document order.
     public var values: [NamedValue]
 
-    /// The parts, in the order a cvlayout layout writes them.
-    public static let names = ["bounds", "contentOffset", "contentSize", "heartPath", "targetContentOffset"]
+    /// The parts, in the order a cvlayout layout writes them. `engine` is text; the heart
+    /// samples (`--heart-samples`) are compared as `heartSamples[k].t`, `.x`, `.y`, `.angle`.
+    public static let names = ["engine", "bounds", "contentOffset", "contentSize", "heartPath", "heartSamples",
+                               "targetContentOffset"]
 
     /// The parts written before `elements` in a cvlayout layout (the others come after).
-    public static let namesBeforeElements: Set<String> = ["bounds", "contentOffset", "contentSize"]
+    public static let namesBeforeElements: Set<String> = ["engine", "bounds", "contentOffset", "contentSize"]
 
     /// Creates a part.
     public init(name: String, values: [NamedValue]) {
@@ -330,9 +332,22 @@ public enum LayoutReader {
         for name in LayoutPart.names {
             guard let raw = object[name] else { continue }
             var values: [NamedValue] = []
-            if name == "heartPath" {
+            switch name {
+            case "engine":
+                guard case .string(let engine) = raw else {
+                    throw LayoutReadError.invalidValue(location: name, message: "expected an engine name, got \(describe(raw))")
+                }
+                values.append(NamedValue(name, .text(engine)))
+            case "heartPath":
                 try heartPathValues(raw, into: &values)
-            } else {
+            case "heartSamples":
+                guard let samples = raw.elements else {
+                    throw LayoutReadError.invalidValue(location: name, message: "expected an array, got \(describe(raw))")
+                }
+                for (k, sample) in samples.enumerated() {
+                    try objectNumbers(sample, keys: ["t", "x", "y", "angle"], path: "\(name)[\(k)]", into: &values)
+                }
+            default:
                 let keys = name == "bounds" || name == "contentSize" ? ["width", "height"] : ["x", "y"]
                 try objectNumbers(raw, keys: keys, path: name, into: &values)
             }

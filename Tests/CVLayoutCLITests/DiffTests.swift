@@ -87,7 +87,7 @@ struct DiffTests {
         let result = run(arguments: ["diff", json, csv])
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
         #expect(result.stdoutText == "same: 37 elements within tolerance 0.001; "
-                + "not compared: bounds, contentOffset, contentSize, heartPath (not in \(csv))\n")
+                + "not compared: engine, bounds, contentOffset, contentSize, heartPath (not in \(csv))\n")
         #expect(run(arguments: ["diff", csv, json]).status == 0)
     }
 
@@ -115,7 +115,7 @@ struct DiffTests {
         let (result, _, dumpPath) = try Self.diff(Self.base, dump, names: ("golden.json", "dump.json"))
         #expect(result.status == 0)
         #expect(result.stdoutText == "same: 4 elements within tolerance 0.001; not compared: "
-                + "bounds, contentOffset, contentSize (not in \(dumpPath)), "
+                + "engine, bounds, contentOffset, contentSize (not in \(dumpPath)), "
                 + "center, transform, alpha, zIndex, hidden (not in \(dumpPath))\n")
     }
 
@@ -427,7 +427,8 @@ struct DiffTests {
     }
 
     /// `--heart-samples` makes the CSV a table of samples: against a CSV golden (elements)
-    /// that is a usage error, not "the golden is unreadable"; a JSON golden still compares.
+    /// that is a usage error, not "the golden is unreadable"; a JSON golden still compares,
+    /// samples included (they were not compared; found by a tester).
     @Test func checkWithHeartSamples() throws {
         let dir = Self.examples.appendingPathComponent("ring-seed000")
         let rings = dir.appendingPathComponent("rings.json").path
@@ -437,7 +438,29 @@ struct DiffTests {
         #expect(csv.stderr.hasPrefix("cvlayout: error: --check: with --heart-samples the CSV is a table of samples"))
         let json = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "5",
                                    "--check", dir.appendingPathComponent("layout.json").path])
-        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.status == 1 && json.stderr.hasSuffix("0 of 37 elements differ; heartSamples extra\n"), "\(json.stderr)")
+        let golden = try Self.directory([:]).appendingPathComponent("samples.json").path
+        let record = ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "5"]
+        #expect(run(arguments: record + ["-o", golden]).status == 0)
+        #expect(run(arguments: record + ["--check", golden]).status == 0)
+        let six = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "6", "--check", golden])
+        #expect(six.status == 1 && six.stderr.contains("    heartSamples[5].t      (none) → 1\n"), "\(six.stderr)")
+    }
+
+    /// The engine is compared, and a golden that lacks fields (only index paths) matches but
+    /// says what it did not compare. Found by a tester.
+    @Test func checkComparesTheEngineAndWarnsOfAThinGolden() throws {
+        let dir = try Self.directory(["thin.csv": "section,item\n0,0\n0,1\n0,2\n", "flow.json": ""])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = dir.appendingPathComponent("flow.json").path
+        #expect(run(arguments: ["flow", "--count", "3", "-o", flow]).status == 0)
+        let engine = run(arguments: ["stack", "--count", "3", "--check", flow])
+        #expect(engine.status == 1 && engine.stderr.contains("~ engine\n    engine  \"flow\" → \"stack\"\n"), "\(engine.stderr)")
+        let thin = dir.appendingPathComponent("thin.csv").path
+        let result = run(arguments: ["waterfall", "--count", "3", "--check", thin])
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        #expect(result.stderr == "cvlayout: warning: --check: not compared: frame, center, transform, alpha, zIndex, hidden "
+                + "(not in \(thin))\n")
     }
 
     @Test func checkTroubleAndOutputFile() throws {
