@@ -65,6 +65,7 @@ public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// disappearing element.
     public var description: String {
         let path = "\(section):\(item)" + (disappearing ? " (disappearing)" : "")
+        let category = escapingControlCharacters(self.category), kind = self.kind.map(escapingControlCharacters)
         switch (category, kind) {
         case ("cell", nil): return path
         case ("supplementaryView", let kind?): return "\(kind) \(path)"
@@ -85,9 +86,27 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number(let v): return NumberFormat.string(v, precision: .full)
         case .bool(let b): return b ? "true" : "false"
-        case .text(let s): return "\"\(s)\""
+        case .text(let s): return "\"\(escapingControlCharacters(s))\""
         }
     }
+}
+
+/// `text` with its control characters (C0, DEL, C1) written as JSON writes them, `\u001b`,
+/// so that a name read from a file cannot move a terminal's cursor or break a report's line.
+/// - Complexity: O(n).
+func escapingControlCharacters(_ text: String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+        if isControl(scalar) {
+            let hex = String(scalar.value, radix: 16)
+            escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+            escaped.unicodeScalars.append(scalar)
+        }
+    }
+    return escaped
 }
 
 /// The per-element fields, in output order, with their names in cvlayout's JSON (`frame.x`),

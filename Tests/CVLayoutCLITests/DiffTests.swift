@@ -447,6 +447,19 @@ struct DiffTests {
         #expect(six.status == 1 && six.stderr.contains("    heartSamples[5].t      (none) → 1\n"), "\(six.stderr)")
     }
 
+    /// Names read from a file reach the text report with their control characters escaped
+    /// (an escape sequence or a line break went out raw). Found by a tester.
+    @Test func controlCharactersInNamesAreEscapedInTheReport() throws {
+        func dump(_ height: Int) -> String {
+            #"[{"indexPath":[0,0],"category":"supplementaryView","kind":"\u001b[31mred\r\n","frame":{"x":0,"y":0,"width":1,"height":"#
+                + "\(height)}}]"
+        }
+        let (result, _, _) = try Self.diff(dump(1), dump(2))
+        #expect(result.status == 1)
+        #expect(result.stdoutText.contains("~ \\u001b[31mred\\u000d\\u000a 0:0\n"), "\(result.stdoutText)")
+        #expect(!result.stdoutText.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     /// The engine is compared, and a golden that lacks fields (only index paths) matches but
     /// says what it did not compare. Found by a tester.
     @Test func checkComparesTheEngineAndWarnsOfAThinGolden() throws {
