@@ -152,7 +152,7 @@ struct LayoutJob {
         var dataset: Dataset? = nil
         var datasetName: String? = nil
         if let path = parsed.dataset {
-            let name = path == "-" ? "<stdin>" : shortenedForMessage(path, limit: 4096)
+            let name = path == "-" ? "<stdin>" : path.isEmpty ? "''" : shortenedForMessage(path, limit: 4096)
             datasetName = name
             let data = try readDataset(path, name: name, stdin: io.stdin)
             do {
@@ -306,6 +306,17 @@ private struct Invocation {
         io = CommandIO(stdin: stdin, stdout: stdout, stderr: stderr, color: color)
     }
 
+    /// The usage error for a first argument that is no engine or subcommand.
+    private func unknownCommand(_ name: String) -> CLIError {
+        var message = "unknown engine '\(shortenedForMessage(name))'"
+        if name.hasPrefix("-") {
+            message = "expected an engine before options, got '\(shortenedForMessage(name))'"
+        } else if let near = nearest(name, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name)) {
+            message += "; did you mean '\(near)'?"
+        }
+        return CLIError.usage(message, engine: nil)
+    }
+
     /// Runs; returns the exit status and the layout's warnings (printed on stderr after a
     /// successful run).
     func execute() throws -> (status: Int32, warnings: [String]) {
@@ -315,13 +326,19 @@ private struct Invocation {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
-            // `cvlayout --help ENGINE` is `cvlayout ENGINE --help`.
-            if let name = rest.first, let descriptor = engine(named: name), rest.count == 1 {
-                try io.emit(engineHelp(descriptor))
-            } else {
+            // `cvlayout --help COMMAND` is `cvlayout COMMAND --help`, for engines and subcommands.
+            guard let name = rest.first else {
                 try io.emit(globalHelp())
+                return (ExitStatus.success, [])
             }
-            return (ExitStatus.success, [])
+            if let descriptor = engine(named: name) {
+                try io.emit(engineHelp(descriptor))
+                return (ExitStatus.success, [])
+            }
+            if let command = subcommandRegistry.first(where: { $0.name == name }) {
+                return (try command.run(["--help"], io), [])
+            }
+            throw unknownCommand(name)
         case "--version", "-V":
             if !rest.isEmpty { throw CLIError.usage("'--version' takes no arguments", engine: nil) }
             try io.emit("cvlayout \(cvlayoutVersion)\n")
@@ -332,15 +349,7 @@ private struct Invocation {
         if let command = subcommandRegistry.first(where: { $0.name == first }) {
             return (try command.run(rest, io), [])
         }
-        guard let descriptor = engine(named: first) else {
-            var message = "unknown engine '\(shortenedForMessage(first))'"
-            if first.hasPrefix("-") {
-                message = "expected an engine before options, got '\(shortenedForMessage(first))'"
-            } else if let near = nearest(first, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name)) {
-                message += "; did you mean '\(near)'?"
-            }
-            throw CLIError.usage(message, engine: nil)
-        }
+        guard let descriptor = engine(named: first) else { throw unknownCommand(first) }
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             try io.emit(engineHelp(descriptor))
             return (ExitStatus.success, [])
@@ -446,7 +455,9 @@ fileprivate func finitePoint(_ options: OptionValues, _ name: String, default fa
 func describeItems(_ layout: CollectionLayout) -> String {
     switch layout.numberOfSections {
     case 0: return "the layout has no sections)"
-    case 1: return "section 0 has \(layout.numberOfItems(inSection: 0)) items)"
+    case 1:
+        let count = layout.numberOfItems(inSection: 0)
+        return "section 0 has \(count) \(count == 1 ? "item" : "items"))"
     default:
         return "sections 0-\(layout.numberOfSections - 1) have "
             + (0..<min(layout.numberOfSections, 8)).map { String(layout.numberOfItems(inSection: $0)) }

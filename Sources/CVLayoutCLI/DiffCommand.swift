@@ -161,8 +161,8 @@ struct DiffArguments: Equatable {
 
 // MARK: - Reading
 
-/// `<stdin>` for `-`, else the path.
-func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+/// `<stdin>` for `-`, `''` for an empty name, else the path.
+func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
 /// Reads and parses a layout file (`-`: stdin), by its extension (`.json`, `.csv`) or, for
 /// any other name, by its first byte.

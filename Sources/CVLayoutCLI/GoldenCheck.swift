@@ -18,11 +18,11 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
 /// at the job's precision, then read back, so it is compared exactly as it would be printed.
 /// - Returns: 0 same, 1 different.
 /// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
-///   `--check -`; what writing `-o` throws.
+///   `--check -` and `--check=` (no name); what writing `-o` throws.
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
-    if golden == "-" {
-        throw CLIError.usage("--check: GOLDEN must be a file, not '-'", engine: job.descriptor.name)
+    if golden == "-" || golden.isEmpty {
+        throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv ? .csv : .json

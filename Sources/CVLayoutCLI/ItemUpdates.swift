@@ -86,7 +86,7 @@ struct ItemUpdates {
                     + (counts.count == 1 ? ")" : "s)")
             }
             return before
-                ? "--\(operation) \(path): no such item (index path out of range: section \(path.section) has \(count) items)"
+                ? "--\(operation) \(path): no such item (index path out of range: section \(path.section) has \(count) \(count == 1 ? "item" : "items"))"
                 : "--\(operation) \(path): index path out of range after the update (section \(path.section) will have \(count) items)"
         case .usedTwice(let path, let operation, let before):
             return before

@@ -400,7 +400,7 @@ public enum LayoutReader {
             if let transform = object["transform"] {
                 guard let array = transform.elements, array.count == 6 else {
                     throw LayoutReadError.invalidValue(location: location + ".transform",
-                                                       message: "expected [a, b, c, d, tx, ty], got \(describe(transform))")
+                                                       message: "expected [a, b, c, d, tx, ty], got \(describeArray(transform))")
                 }
                 for (k, field) in [ElementField.a, .b, .c, .d, .tx, .ty].enumerated() {
                     record[field] = .number(try finiteNumber(array[k], path: "\(location).transform[\(k)]"))
@@ -435,7 +435,7 @@ public enum LayoutReader {
         if let raw = object["indexPath"] {
             guard let array = raw.elements, array.count == 2 else {
                 throw LayoutReadError.invalidValue(location: path + ".indexPath",
-                                                   message: "expected [section, item], got \(describe(raw))")
+                                                   message: "expected [section, item], got \(describeArray(raw))")
             }
             section = try indexNumber(array[0], path: path + ".indexPath[0]")
             item = try indexNumber(array[1], path: path + ".indexPath[1]")
@@ -503,7 +503,7 @@ public enum LayoutReader {
             guard let value = object[key] else { continue }
             guard let array = value.elements, array.count == 2 else {
                 throw LayoutReadError.invalidValue(location: "\(path).\(key)",
-                                                   message: "expected [section, item], got \(describe(value))")
+                                                   message: "expected [section, item], got \(describeArray(value))")
             }
             let s = try indexNumber(array[0], path: "\(path).\(key)[0]")
             let i = try indexNumber(array[1], path: "\(path).\(key)[1]")
@@ -536,6 +536,13 @@ public enum LayoutReader {
                 }
             }
         }
+    }
+
+    /// `describe(_:)`, with an array's length (`[0]` for an index path is "an array of 1
+    /// value", not merely "an array").
+    private static func describeArray(_ raw: JSONValue) -> String {
+        guard let count = raw.elements?.count else { return describe(raw) }
+        return "an array of \(count) \(count == 1 ? "value" : "values")"
     }
 
     /// A number (JSON numbers are always finite once read).

@@ -29,6 +29,10 @@ let badInputs: [BadInput] = [
     BadInput("ring --radus 3", nil, 64, "did you mean '--radius'?"),
     BadInput("waterfall --bogus", nil, 64, "unknown option '--bogus'"),
     BadInput("waterfall -x", nil, 64, "unknown option '-x'"),
+    // Found by a tester: help for an unknown command exited 0; "1 items"; an empty GOLDEN.
+    BadInput("--help bogus", nil, 64, "unknown engine 'bogus'"),
+    BadInput("waterfall --count 1 --item 0:5", nil, 64, "(index path out of range: section 0 has 1 item)"),
+    BadInput("waterfall --check=", nil, 64, "--check: GOLDEN must be a file, not ''"),
     BadInput("waterfall --columns", nil, 64, "missing value for --columns"),
     BadInput("waterfall --columns --insets 3", nil, 64, "missing value for --columns"),
     BadInput("waterfall --columns 12x", nil, 64, "--columns: expected an integer, got '12x'"),

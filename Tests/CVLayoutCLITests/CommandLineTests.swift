@@ -66,6 +66,20 @@ struct CommandLineTests {
         #expect(streamed.stdout == kept.stdout, "\(engine) svg")
     }
 
+    /// `cvlayout --help COMMAND` is `cvlayout COMMAND --help` for subcommands too (it printed
+    /// the general help), and an empty file name is shown as `''`. Found by a tester.
+    @Test func helpForEveryCommandAndEmptyNames() throws {
+        for command in ["diff", "transition", "ring"] {
+            let viaHelp = run(arguments: ["--help", command]), direct = run(arguments: [command, "--help"])
+            #expect(viaHelp.status == 0 && viaHelp.stdout == direct.stdout, "\(command)")
+            #expect(viaHelp.stdoutText.hasPrefix("USAGE: cvlayout \(command) "), "\(command)")
+        }
+        let dataset = run(arguments: ["waterfall", ""])
+        #expect(dataset.status == 66 && dataset.stderr == "cvlayout: error: '': cannot open: no such file\n")
+        let diff = run(arguments: ["diff", "", "-"])
+        #expect(diff.status == 2 && diff.stderr == "cvlayout: error: '': cannot open: no such file\n")
+    }
+
     /// A waterfall CSV is vouched for without its content size; when the same job must also
     /// give its JSON (`--check` with a JSON golden) the content size is computed then, and
     /// `-o` still gets the CSV.
