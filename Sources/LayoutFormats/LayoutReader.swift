@@ -538,6 +538,12 @@ public enum LayoutReader {
         }
     }
 
+    /// A header row as a message shows it: its first 80 characters.
+    private static func shortHeader(_ header: [String]) -> String {
+        let text = header.joined(separator: ",")
+        return text.count > 80 ? String(text.prefix(80)) + "…" : text
+    }
+
     /// `describe(_:)`, with an array's length (`[0]` for an index path is "an array of 1
     /// value", not merely "an array").
     private static func describeArray(_ raw: JSONValue) -> String {
@@ -577,7 +583,7 @@ public enum LayoutReader {
         }
         guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
             throw LayoutReadError.syntax(line: headerLine, column: nil,
-                                         message: "the header row needs 'section' and 'item' columns (got \(header.joined(separator: ",")))")
+                                         message: "the header row needs 'section' and 'item' columns (got \(shortHeader(header)))")
         }
         let categoryColumn = columns["category"], kindColumn = columns["kind"], changeColumn = columns["change"]
         let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in

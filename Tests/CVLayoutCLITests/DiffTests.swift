@@ -229,6 +229,8 @@ struct DiffTests {
                   message: ":2: column 'x': expected a finite number, got 'abc'"),
         Malformed(name: "b.csv", contents: "x,y\n1,2\n",
                   message: ":1: the header row needs 'section' and 'item' columns (got x,y)"),
+        Malformed(name: "b.csv", contents: String(repeating: "\u{0}", count: 1_000) + "\n",
+                  message: ":1: the header row needs 'section' and 'item' columns (got \(String(repeating: "?", count: 80))…)"),
         Malformed(name: "b.csv", contents: "section,item,kind\n0,0,\"header\n",
                   message: ":2: unterminated quoted field (a '\"' is never closed)"),
         Malformed(name: "b.csv", contents: "section,item\n0,-1\n", message: ":2: column 'item': expected an integer ≥ 0, got '-1'"),
