@@ -253,8 +253,11 @@ struct LayoutJob {
         } else if let item {
             guard let index = layout.elementIndex(ofItemAt: item) else {
                 let reason = item.section < layout.numberOfSections ? "index path out of range" : "no section \(item.section)"
-                throw CLIError.usage("--item \(item): no such item (\(reason): "
-                                     + describeItems(layout), engine: descriptor.name)
+                let message = "no such item (\(reason): " + describeItems(layout)
+                if let source = options.source(of: "item"), !source.hasPrefix("--") {
+                    throw CLIError.data("\(source): \(item): \(message)")  // from the dataset's "options"
+                }
+                throw CLIError.usage("--item \(item): " + message, engine: descriptor.name)
             }
             selection = [index]
         } else {

@@ -87,7 +87,7 @@ struct ItemUpdates {
             }
             return before
                 ? "--\(operation) \(path): no such item (index path out of range: section \(path.section) has \(count) \(count == 1 ? "item" : "items"))"
-                : "--\(operation) \(path): index path out of range after the update (section \(path.section) will have \(count) items)"
+                : "--\(operation) \(path): index path out of range after the update (section \(path.section) will have \(count) \(count == 1 ? "item" : "items"))"
         case .usedTwice(let path, let operation, let before):
             return before
                 ? "--\(operation) \(path): the item at \(path) is deleted or moved more than once"

@@ -33,6 +33,8 @@ let badInputs: [BadInput] = [
     BadInput("--help bogus", nil, 64, "unknown engine 'bogus'"),
     BadInput("waterfall --count 1 --item 0:5", nil, 64, "(index path out of range: section 0 has 1 item)"),
     BadInput("waterfall --check=", nil, 64, "--check: GOLDEN must be a file, not ''"),
+    BadInput("waterfall DATA", #"{"heights":[1],"options":{"item":"0:5"}}"#, 65,
+             "data.json: options.item: 0:5: no such item (index path out of range: section 0 has 1 item)"),
     BadInput("waterfall --columns", nil, 64, "missing value for --columns"),
     BadInput("waterfall --columns --insets 3", nil, 64, "missing value for --columns"),
     BadInput("waterfall --columns 12x", nil, 64, "--columns: expected an integer, got '12x'"),
