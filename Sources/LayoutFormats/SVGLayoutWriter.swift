@@ -321,10 +321,24 @@ struct SVGElementWriter {
     }
 
     /// ` transform="matrix(…)"` for a transform other than the identity, applied about the
-    /// centre: T(c) · M · T(−c).
+    /// centre: T(c) · M · T(−c), as one matrix. When that matrix's translation would not be
+    /// finite (a scale of 1e308 about a centre far from the origin; the layout's own numbers
+    /// all are), the three steps are written as they are:
+    /// `translate(cx cy) matrix(a b c d tx ty) translate(-cx -cy)`.
     @inline(never)
     private mutating func appendTransform(_ t: AffineTransform, centerX: Double, centerY: Double) {
-        append("<g transform=\"matrix(")
+        let e = centerX + t.tx - t.a * centerX - t.c * centerY
+        let f = centerY + t.ty - t.b * centerX - t.d * centerY
+        let combined = e.isFinite && f.isFinite
+        append("<g transform=\"")
+        if !combined {
+            append("translate(")
+            append(number: centerX)
+            append(byte: UInt8(ascii: " "))
+            append(number: centerY)
+            append(") ")
+        }
+        append("matrix(")
         append(number: t.a)
         append(byte: UInt8(ascii: " "))
         append(number: t.b)
@@ -333,10 +347,18 @@ struct SVGElementWriter {
         append(byte: UInt8(ascii: " "))
         append(number: t.d)
         append(byte: UInt8(ascii: " "))
-        append(number: centerX + t.tx - t.a * centerX - t.c * centerY)
+        append(number: combined ? e : t.tx)
         append(byte: UInt8(ascii: " "))
-        append(number: centerY + t.ty - t.b * centerX - t.d * centerY)
-        append(")\"")
+        append(number: combined ? f : t.ty)
+        append(byte: UInt8(ascii: ")"))
+        if !combined {
+            append(" translate(")
+            append(number: -centerX)
+            append(byte: UInt8(ascii: " "))
+            append(number: -centerY)
+            append(byte: UInt8(ascii: ")"))
+        }
+        append(byte: UInt8(ascii: "\""))
     }
 
     /// The rest of a header's, footer's or other view's label: its colour, its kind (or its

@@ -66,6 +66,20 @@ struct CommandLineTests {
         #expect(streamed.stdout == kept.stdout, "\(engine) svg")
     }
 
+    /// An SVG transform is applied about the element's centre as one matrix; when that
+    /// matrix's translation would overflow, as three steps (it was written as 0, scaling the
+    /// item about the origin). Found by a tester.
+    @Test func svgTransformsAboutTheCentreNeverOverflow() throws {
+        let small = run(arguments: ["line", "--min-scale", "2", "--count", "2", "-f", "svg"])
+        #expect(small.status == 0 && small.stdoutText.contains(#"transform="matrix(2 0 0 2 -195 -422)""#))
+        let huge = run(arguments: ["line", "--min-scale", "1e308", "--count", "2", "-f", "svg"])
+        #expect(huge.status == 0)
+        let first = huge.stdoutText.components(separatedBy: "transform=\"").dropFirst().first ?? ""
+        #expect(first.hasPrefix("translate(195 422) matrix(1000000"), "\(first.prefix(60))")
+        #expect(first.contains(" 0 0) translate(-195 -422)\""), "\(first.suffix(60))")
+        #expect(try XMLDocument(xmlString: huge.stdoutText).rootElement()?.name == "svg")
+    }
+
     /// `cvlayout --help COMMAND` is `cvlayout COMMAND --help` for subcommands too (it printed
     /// the general help), and an empty file name is shown as `''`. Found by a tester.
     @Test func helpForEveryCommandAndEmptyNames() throws {
