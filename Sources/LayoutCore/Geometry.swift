@@ -35,11 +35,14 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The length of the vector (`dx`, `dy`), points: `√(dx² + dy²)`, and when the squares
-    /// overflow (past about 1.3e154) the same computed on the vector scaled down by its
-    /// largest component, so that a finite vector never has an infinite length.
+    /// overflow (past about 1.3e154) or underflow (below about 1e-154) the same computed on
+    /// the vector scaled by its largest component, so that a finite vector never has an
+    /// infinite length, nor a non-zero one a zero length.
     public static func length(_ dx: Double, _ dy: Double) -> Double {
         let plain = (dx * dx + dy * dy).squareRoot()
-        guard plain == .infinity, dx.isFinite, dy.isFinite else { return plain }
+        guard plain == .infinity || (plain < 0x1p-500 && (dx != 0 || dy != 0)), dx.isFinite, dy.isFinite else {
+            return plain
+        }
         let scale = Swift.max(abs(dx), abs(dy))
         let a = dx / scale, b = dy / scale
         return scale * (a * a + b * b).squareRoot()

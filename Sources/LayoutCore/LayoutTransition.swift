@@ -28,9 +28,10 @@ public struct TransformComponents: Hashable, Sendable {
     public var tx: Double, ty: Double
 
     /// Decomposes `t` (QR decomposition of its linear part). A zero x axis gives rotation 0;
-    /// a zero `scaleY` gives shear 0. - Complexity: O(1).
+    /// a zero `scaleY` gives shear 0. Any finite transform decomposes into finite parts
+    /// (`scaleX` is `Point.length(a, b)`). - Complexity: O(1).
     public init(decomposing t: AffineTransform) {
-        scaleX = (t.a * t.a + t.b * t.b).squareRoot()
+        scaleX = Point.length(t.a, t.b)  // no overflow past 1.3e154, no underflow below 1e-154
         let radians = scaleX > 0 ? atan2(t.b, t.a) : 0
         let degrees = radians * 180 / Double.pi
         rotation = degrees == -180 ? 180 : (degrees == 0 ? 0 : degrees)

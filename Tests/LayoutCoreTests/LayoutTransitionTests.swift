@@ -94,6 +94,23 @@ struct LayoutTransitionTests {
         #expect(TransformComponents(decomposing: AffineTransform(scaleX: 0, y: 0)).transform.isFinite)
     }
 
+    /// Scales past 1.3e154 (whose squares overflow) and below 1e-154 (whose squares
+    /// underflow) decompose to themselves: a uniform 1e200 became [0, 0, 0, 0.5] halfway to
+    /// the identity. Found by a tester.
+    @Test func hugeAndTinyScalesDecompose() {
+        for scale in [1e200, 1e-200, 1e308] {
+            let parts = TransformComponents(decomposing: AffineTransform(scaleX: scale, y: scale))
+            #expect(parts.scaleX == scale && parts.scaleY == scale && parts.rotation == 0 && parts.shear == 0, "\(scale)")
+        }
+        let half = TransformComponents(decomposing: AffineTransform(scaleX: 1e200, y: 1e200))
+            .interpolated(to: TransformComponents(decomposing: .identity), progress: 0.5).transform
+        expectTransform(half, 5e199, 0, 0, 5e199)
+        for (dx, dy, length) in [(3e-200, 4e-200, 5e-200), (3e200, 4e200, 5e200), (3.0, 4.0, 5.0)] {
+            #expect(abs(Point.length(dx, dy) / length - 1) < 1e-15, "\(dx), \(dy)")
+        }
+        #expect(Point.length(0, 0) == 0)
+    }
+
     @Test func deletingFromTheCircle() throws {
         // Seed 002: tapping item 3 of the circle deletes it.
         let plan = try BatchUpdates(deletes: [ip(3)]).plan(sectionCounts: [8])
