@@ -86,7 +86,8 @@ private func ringLayout(_ input: EngineInput,
     // were kept or streamed.
     let geometry = RingGeometry(layout: layout, ringCounts: counts, bounds: input.bounds)
     if !noHeart && style == .smooth {
-        result.heartPath = try smoothHeartPath(from: from, to: to, in: geometry, describing: result)
+        result.heartPath = try smoothHeartPath(from: from, to: to, explicitTo: o.has("heart-to"), in: geometry,
+                                               describing: result)
     } else if !noHeart {
         if let from {
             guard let path = HeartPath.seed(from: from, in: geometry) else {
@@ -107,12 +108,20 @@ private func ringLayout(_ input: EngineInput,
 // MARK: - Smooth style and samples
 
 /// `--heart-style smooth`: the path from `--heart-from` (default: item 0 of the outermost
-/// non-empty ring) to `--heart-to`; `nil` when there is no default start. `summary` names
-/// the rings' sizes in errors.
+/// non-empty ring) to `--heart-to`; `nil` when there is no default start (`explicitTo`:
+/// `--heart-to` was given, and must name an avatar even then). `summary` names the rings'
+/// sizes in errors.
 /// - Throws: `CLIError` (usage) for an index path out of range.
-private func smoothHeartPath(from: IndexPath?, to: IndexPath, in layout: RingGeometry,
+private func smoothHeartPath(from: IndexPath?, to: IndexPath, explicitTo: Bool, in layout: RingGeometry,
                              describing summary: CollectionLayout) throws -> HeartPath? {
-    guard let start = from ?? HeartPath.defaultStart(in: layout) else { return nil }
+    guard let start = from ?? HeartPath.defaultStart(in: layout) else {
+        // No path to draw; a `--heart-to` given still has to name an avatar.
+        if explicitTo && layout.layoutAttributesForItem(at: to) == nil {
+            throw CLIError.usage("--heart-to \(to): no such item (index path out of range: \(describeItems(summary))",
+                                 engine: "ring")
+        }
+        return nil
+    }
     if layout.layoutAttributesForItem(at: start) == nil {
         throw CLIError.usage("--heart-from \(start): no such item (index path out of range: \(describeItems(summary))",
                              engine: "ring")
