@@ -267,7 +267,7 @@ struct LayoutJob {
 
     /// Writes the layout to `-o` (atomically) or to standard output.
     func write(io: CommandIO) throws {
-        if let path = try options.text("output") {
+        if let path = try options.text("output"), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
                 try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: sink))
             }

@@ -46,7 +46,7 @@ let globalOptions: [OptionSpec] = [
     .value("format", short: "f", "FORMAT", default: "json, or -o's extension", "output format",
            choices: OutputFormat.allCases.map(\.rawValue)),
     .value("output", short: "o", "FILE", default: "stdout",
-           "write to FILE atomically (temporary file, then rename)", allowedInDataset: false),
+           "write to FILE atomically (temporary file, then rename); '-': stdout", allowedInDataset: false),
     .value("width", "W", default: "390", "the collection view's bounds width, points"),
     .value("height", "H", default: "844", "the collection view's bounds height, points"),
     .value("offset", "X,Y", default: "0,0", "contentOffset: the visible bounds' origin, points"),

@@ -130,6 +130,9 @@ enum OutputFile {
             let n = Foundation.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
+                // A pipe behind the file (`-o /dev/stdout | head`) whose reader went away:
+                // quietly, as on standard output.
+                if errno == EPIPE { throw BrokenPipe() }
                 throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
             }
             offset += n

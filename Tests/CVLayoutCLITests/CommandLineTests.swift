@@ -80,6 +80,17 @@ struct CommandLineTests {
         #expect(try XMLDocument(xmlString: huge.stdoutText).rootElement()?.name == "svg")
     }
 
+    /// `-o -` is standard output, as in most Unix tools (it wrote a file named `-`). Found by
+    /// a tester.
+    @Test func outputDashIsStandardOutput() throws {
+        for arguments in [["stack", "--count", "2"], ["stack", "--count", "2", "-f", "csv"],
+                          ["transition", "--from", "stack", "--to", "circle", "--count", "2"]] {
+            let plain = run(arguments: arguments), dash = run(arguments: arguments + ["-o", "-"])
+            #expect(plain.status == 0 && dash.status == 0 && !dash.stdout.isEmpty && dash.stdout == plain.stdout, "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
     /// `cvlayout --help COMMAND` is `cvlayout COMMAND --help` for subcommands too (it printed
     /// the general help), and an empty file name is shown as `''`. Found by a tester.
     @Test func helpForEveryCommandAndEmptyNames() throws {
