@@ -231,38 +231,3 @@ func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
     let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
     return String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
 }
-
-/// The nearest of `candidates` to `word` by edit distance, when close enough to be a typo.
-/// - Complexity: O(|word| · Σ|candidate|); a word over 64 bytes is never a typo of a name.
-func nearest(_ word: String, among candidates: [String]) -> String? {
-    guard word.utf8.count <= 64 else { return nil }
-    var best: (String, Int)? = nil
-    for candidate in candidates {
-        let d = editDistance(word, candidate)
-        if d < (best?.1 ?? Int.max) { best = (candidate, d) }
-    }
-    guard let (candidate, distance) = best else { return nil }
-    let limit = max(1, min(3, candidate.count / 3))
-    if distance <= limit { return candidate }
-    // A prefix (`--col` for `--columns`) also counts.
-    if word.count >= 3, candidate.hasPrefix(word) { return candidate }
-    return nil
-}
-
-/// Levenshtein distance. - Complexity: O(|a|·|b|).
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1,
-                             previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}

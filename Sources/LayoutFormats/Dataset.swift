@@ -130,7 +130,7 @@ private struct Walker {
         case .ringCounts: allowedKeys = ["rings", "options"]
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
-            throw invalid(key, "unknown key (expected \(list(allowedKeys)))")
+            throw invalid(key, "unknown key" + didYouMean(key, among: allowedKeys) + " (expected \(list(allowedKeys)))")
         }
         var options: [DatasetOption] = []
         if let raw = object["options"] {
@@ -218,7 +218,7 @@ private struct Walker {
         }
         let allowed = ["heights", "sizes", "count", "header", "footer", "columns", "insets"]
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw invalid(join(path, key), "unknown key (expected \(list(allowed)))")
+            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: allowed) + " (expected \(list(allowed)))")
         }
         let itemKeys = ["heights", "sizes", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
@@ -419,6 +419,11 @@ private struct Walker {
         guard quoted.count > 1 else { return quoted.joined() }
         return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
     }
+}
+
+/// `; did you mean 'heights'?` when `key` is a likely typo of one of `keys`, else nothing.
+func didYouMean(_ key: String, among keys: [String]) -> String {
+    nearest(key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
 }
 
 /// A short description of a dataset value for messages, as `describe(_: Any)` gives it for

@@ -33,6 +33,10 @@ let badInputs: [BadInput] = [
     BadInput("--help bogus", nil, 64, "unknown engine 'bogus'"),
     BadInput("waterfall --count 1 --item 0:5", nil, 64, "(index path out of range: section 0 has 1 item)"),
     BadInput("waterfall --check=", nil, 64, "--check: GOLDEN must be a file, not ''"),
+    // The README promised "did you mean" for dataset keys too. Found by a tester.
+    BadInput("waterfall DATA", #"{"heigths":[1]}"#, 65, "data.json: heigths: unknown key; did you mean 'heights'? (expected"),
+    BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"headr":3}]}"#, 65,
+             "sections[0].headr: unknown key; did you mean 'header'?"),
     // A --heart-to out of range when no heart is drawn was accepted. Found by a tester.
     BadInput("ring --heart-style smooth --heart-to 5:3 DATA", "[1]", 64, "--heart-to 5:3: no such item"),
     BadInput("ring --heart-style smooth --heart-to 1:0 DATA", "[0]", 64, "--heart-to 1:0: no such item"),
