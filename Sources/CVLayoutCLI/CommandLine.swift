@@ -192,7 +192,7 @@ struct LayoutJob {
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
                 throw CLIError.data("\(options.source(of: "rect")!): X+W and Y+H must be finite too (the far edge is past the largest number)")
             }
-            throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0")
+            throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0, got \(options.shownValue(of: "rect")!)")
         }
         let item = try options.indexPath("item")
         let target = try options.has("target-offset") ? finitePoint(options, "target-offset", default: .zero) : nil

@@ -321,7 +321,11 @@ public struct FlowLayout: Sendable {
 
 /// `value` with at most three decimals and no trailing zeros, for messages.
 func shortDecimal(_ value: Double) -> String {
-    guard value.isFinite, value.magnitude < 1e15 else { return "\(value)" }
+    guard value.isFinite, value.magnitude < 1e15 else {
+        // Swift's own text: `1e+16` past 2⁵³ and no trailing `.0` on an integer (`1000000000000000`).
+        let text = "\(value)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
     let scaled = (value * 1000).rounded()
     let sign = scaled < 0 ? "-" : ""
     let units = Int(scaled.magnitude)

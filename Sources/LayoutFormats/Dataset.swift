@@ -313,7 +313,8 @@ private struct Walker {
         for (i, raw) in elements.enumerated() {
             let itemPath = "\(path)[\(i)]"
             guard let pair = raw.elements, pair.count == 2 else {
-                throw invalid(itemPath, "expected a size [width, height], got \(describe(raw))")
+                let got = raw.elements.map { "an array of \($0.count) \($0.count == 1 ? "value" : "values")" } ?? describe(raw)
+                throw invalid(itemPath, "expected a size [width, height], got \(got)")
             }
             let w = try finiteNumber(pair[0], path: itemPath + "[0]")
             guard w > 0 else { throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(w))") }

@@ -33,6 +33,7 @@ let badInputs: [BadInput] = [
     BadInput("--help bogus", nil, 64, "unknown engine 'bogus'"),
     BadInput("waterfall --count 1 --item 0:5", nil, 64, "(index path out of range: section 0 has 1 item)"),
     BadInput("waterfall --check=", nil, 64, "--check: GOLDEN must be a file, not ''"),
+    BadInput("waterfall --rect 0,0,-1,10", nil, 65, "--rect: expected finite X,Y and W,H ≥ 0, got '0,0,-1,10'"),
     // The README promised "did you mean" for dataset keys too. Found by a tester.
     BadInput("waterfall DATA", #"{"heigths":[1]}"#, 65, "data.json: heigths: unknown key; did you mean 'heights'? (expected"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"headr":3}]}"#, 65,

@@ -335,7 +335,7 @@ struct DatasetFastPathTests {
         ("[1,[2,3]]", .items, "[1]", "expected a finite number ≥ 0, got an array"),
         (#"{"heights": [[1,2]]}"#, .items, "heights[0]", "expected a finite number ≥ 0, got an array"),
         (#"{"sizes": [1,2]}"#, .items, "sizes[0]", "expected a size [width, height], got 1"),
-        (#"{"sizes": [[1,2],[3,4,5]]}"#, .items, "sizes[1]", "expected a size [width, height], got an array"),
+        (#"{"sizes": [[1,2],[3,4,5]]}"#, .items, "sizes[1]", "expected a size [width, height], got an array of 3 values"),  // its length since a tester asked
         (#"{"sizes": [[1,2],[3,true]]}"#, .items, "sizes[1][1]", "expected a finite number ≥ 0, got true"),
         (#"{"sizes": [[1,2],[null,1]]}"#, .items, "sizes[1][0]", "expected a number, got null"),
         (#"{"sizes": [[1,2],[-5e-324,1]]}"#, .items, "sizes[1][0]", "expected a width > 0, got -5e-324"),
