@@ -76,12 +76,18 @@ extension CLIError {
         case .invalidItem(let indexPath, let reason):
             return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(reason)")
         case .columnsDoNotFit(let section, let columns, let columnWidth, let available):
+            let own = section.flatMap { s in dataset.flatMap { s < $0.sections.count ? $0.sections[s] : nil } }
             if !(available > 0) {
-                // Nothing to share out: the width (less the insets) is the cause, not the count.
-                return .data("\(where_("width", section: nil)): no room for columns: the width less the insets "
+                // Nothing to share out: the width less the insets is the cause, not the count;
+                // named where the insets were given (the section's own, or the option), else the width.
+                let cause = own?.insets != nil ? where_("insets", section: section)
+                    : options.has("insets") ? where_("insets", section: nil) : where_("width", section: nil)
+                return .data("\(cause): no room for columns: the width less the insets "
                              + "leaves \(NumberFormat.string(available)) points")
             }
-            let place = where_("columns", section: section)
+            // The count, where it was given; else the spacing, where that was given.
+            let place = own?.columns == nil && !options.has("columns") && options.has("column-spacing")
+                ? where_("column-spacing", section: nil) : where_("columns", section: own?.columns != nil ? section : nil)
             return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
                          + "(column width \(NumberFormat.string(columnWidth)))")
         case .supplementaryTooWide(let kind, let section, let width):

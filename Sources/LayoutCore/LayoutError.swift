@@ -12,6 +12,8 @@ public enum LayoutError: Error, Equatable, Sendable {
     /// One item's measure is invalid (a negative or non-finite height, a size of width 0).
     case invalidItem(IndexPath, reason: String)
     /// The columns of a waterfall section leave no positive width: `columnWidth ≤ 0`.
+    /// `section` is set when the section has its own column count or insets (else the
+    /// layout's settings are the cause).
     case columnsDoNotFit(section: Int?, columns: Int, columnWidth: Double, availableWidth: Double)
     /// A header or footer would have a negative width after its insets.
     case supplementaryTooWide(kind: ElementKind, section: Int, width: Double)

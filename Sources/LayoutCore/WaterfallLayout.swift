@@ -147,7 +147,8 @@ public struct WaterfallLayout: Sendable {
             let available = width - insets.left - insets.right
             let columnWidth = (available - Double(n - 1) * minimumColumnSpacing) / Double(n)
             guard columnWidth > 0, columnWidth.isFinite else {
-                throw LayoutError.columnsDoNotFit(section: section.columnCount == nil ? nil : s,
+                let own = section.columnCount != nil || section.sectionInset != nil
+                throw LayoutError.columnsDoNotFit(section: own ? s : nil,
                                                   columns: n, columnWidth: columnWidth,
                                                   availableWidth: available)
             }

@@ -34,6 +34,11 @@ let badInputs: [BadInput] = [
     BadInput("waterfall --count 1 --item 0:5", nil, 64, "(index path out of range: section 0 has 1 item)"),
     BadInput("waterfall --check=", nil, 64, "--check: GOLDEN must be a file, not ''"),
     BadInput("waterfall --rect 0,0,-1,10", nil, 65, "--rect: expected finite X,Y and W,H ≥ 0, got '0,0,-1,10'"),
+    // Columns that do not fit are blamed on the value that was given. Found by a tester.
+    BadInput("waterfall DATA", #"{"options":{"column-spacing":200},"heights":[1]}"#, 65,
+             "data.json: options.column-spacing: 3 columns do not fit in 390 points (column width -3.333)"),
+    BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"insets":[0,300,0,300]}]}"#, 65,
+             "data.json: sections[0].insets: no room for columns: the width less the insets leaves -210 points"),
     // The README promised "did you mean" for dataset keys too. Found by a tester.
     BadInput("waterfall DATA", #"{"heigths":[1]}"#, 65, "data.json: heigths: unknown key; did you mean 'heights'? (expected"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"headr":3}]}"#, 65,
