@@ -142,9 +142,15 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         case (.heights, .height(let h)?): return .height(h)
         case (.sizes, .size(let s)?): return .size(s)
         case (.sizes, .height(let h)?) where h > 0: return .size(Size(width: h, height: h))
-        case (let kind, _):
+        case (let kind, let given):
             let wanted = kind == .count ? "no measure (S:I)" : (kind == .heights ? "a height (S:I=H)" : "a size (S:I=WxH)")
-            throw CLIError.data("--insert \(path): section \(path.section) gives \(kind.rawValue); the item needs \(wanted)")
+            let got: String
+            switch given {
+            case nil: got = "none"
+            case .height?: got = "a height"
+            case .size?: got = "a size"
+            }
+            throw CLIError.data("--insert \(path): section \(path.section) gives \(kind.rawValue); the item needs \(wanted), got \(got)")
         }
     }
     for (s, section) in updated.enumerated() {

@@ -39,6 +39,8 @@ let badInputs: [BadInput] = [
              "data.json: options.column-spacing: 3 columns do not fit in 390 points (column width -3.333)"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"insets":[0,300,0,300]}]}"#, 65,
              "data.json: sections[0].insets: no room for columns: the width less the insets leaves -210 points"),
+    BadInput("waterfall --insert 0:2=99x5 DATA", "[1, 2]", 65,
+             "--insert 0:2: section 0 gives heights; the item needs a height (S:I=H), got a size"),
     // The README promised "did you mean" for dataset keys too. Found by a tester.
     BadInput("waterfall DATA", #"{"heigths":[1]}"#, 65, "data.json: heigths: unknown key; did you mean 'heights'? (expected"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"headr":3}]}"#, 65,
