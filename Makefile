@@ -73,7 +73,7 @@ uninstall:
 	rm -f "$(BINDIR)/cvlayout" "$(MAN1DIR)/cvlayout.1" "$(BASHCOMPDIR)/cvlayout" \
 	      "$(ZSHCOMPDIR)/_cvlayout" "$(FISHCOMPDIR)/cvlayout.fish"
 
-# The CI example (docs/ci.md): every example checked against its goldens with --check.
+# The CI example (README, "Using cvlayout in CI"): every example checked against its goldens with --check.
 check-goldens:
 	$(SWIFT) build $(BUILDFLAGS)
 	CVLAYOUT="$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" ./Examples/ci/check-goldens.sh Examples

@@ -90,6 +90,10 @@ struct SubcommandDescriptor: Sendable {
 /// Every non-engine command.
 let subcommandRegistry: [SubcommandDescriptor] = [
     SubcommandDescriptor(name: "engines", summary: "list the engines, one line each") { arguments, io in
+        if arguments == ["--help"] || arguments == ["-h"] {
+            try io.emit("USAGE: cvlayout engines\n\nLists the engines, one line each: the name, then what it lays out.\n")
+            return ExitStatus.success
+        }
         if !arguments.isEmpty { throw CLIError.usage("'engines' takes no arguments", engine: nil) }
         let width = engineRegistry.map(\.name.count).max() ?? 0
         try io.emit(engineRegistry.map {
@@ -163,7 +167,13 @@ struct LayoutJob {
             try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
         }
         if options.has("item") && options.has("rect") {
-            throw CLIError.usage("--item and --rect cannot be used together", engine: descriptor.name)
+            let message = "--item and --rect cannot be used together"
+            // Both from a dataset's "options": bad data, named there; a flag involved: usage.
+            if let source = options.source(of: "item"), !source.hasPrefix("--"),
+               options.source(of: "rect")?.hasPrefix("--") == false {
+                throw CLIError.data("\(source): \(message)")
+            }
+            throw CLIError.usage(message, engine: descriptor.name)
         }
         self.options = options
 
@@ -253,11 +263,7 @@ struct LayoutJob {
         } else if let item {
             guard let index = layout.elementIndex(ofItemAt: item) else {
                 let reason = item.section < layout.numberOfSections ? "index path out of range" : "no section \(item.section)"
-                let message = "no such item (\(reason): " + describeItems(layout)
-                if let source = options.source(of: "item"), !source.hasPrefix("--") {
-                    throw CLIError.data("\(source): \(item): \(message)")  // from the dataset's "options"
-                }
-                throw CLIError.usage("--item \(item): " + message, engine: descriptor.name)
+                throw options.noSuchItem("item", item, "no such item (\(reason): " + describeItems(layout), engine: descriptor.name)
             }
             selection = [index]
         } else {

@@ -75,7 +75,7 @@ func diffHelp() -> String {
     """ + subcommandOptionLines(diffOptions) + """
 
     Exit status as diff(1): 0 same, 1 different, 2 trouble (a file that cannot be read or is
-    not a layout, or a bad option). Colour only on a terminal, never with NO_COLOR set.
+    not a layout, or a bad option). Colour only on a terminal, never with NO_COLOR set (not empty).
 
     """
 }

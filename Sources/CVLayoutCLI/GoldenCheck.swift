@@ -25,10 +25,14 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
-    let format: OutputFormat = expected.shape == .csv ? .csv : .json
-    if format == .csv && job.layout.heartSamples != nil {
-        throw CLIError.usage("--check: with --heart-samples the CSV is a table of samples, not of elements; "
-                             + "compare with a JSON golden", engine: job.descriptor.name)
+    let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
+    if expected.shape == .csv && job.layout.heartSamples != nil {
+        throw CLIError.usage("--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
+                             + "compare with a JSON golden or a CSV of samples", engine: job.descriptor.name)
+    }
+    if expected.shape == .heartSamples && job.layout.heartSamples == nil {
+        throw CLIError.usage("--check: GOLDEN is a CSV of heart samples: give --heart-samples N as when it was recorded",
+                             engine: job.descriptor.name)
     }
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)

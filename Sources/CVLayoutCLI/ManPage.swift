@@ -6,6 +6,11 @@ let manpageCommand = SubcommandDescriptor(
     name: "manpage",
     summary: "print the manual page cvlayout.1 (roff; 'make man' writes it)"
 ) { arguments, io in
+    if arguments == ["--help"] || arguments == ["-h"] {
+        try io.emit("USAGE: cvlayout manpage\n\nPrints the manual page cvlayout.1 (roff with the man macros); "
+                    + "'make man' writes it.\n")
+        return ExitStatus.success
+    }
     if !arguments.isEmpty { throw CLIError.usage("'manpage' takes no arguments", engine: nil) }
     try io.emit(manPage())
     return ExitStatus.success
@@ -36,10 +41,20 @@ func manPage() -> String {
         .RB [ \\-f
         .IR text | json ]
         .br
+        .B cvlayout transition
+        .B \\-\\-from
+        .I \\(aqENGINE [OPTIONS]\\(aq
+        .RB [ \\-\\-to
+        .IR \\(aqENGINE\\ [OPTIONS]\\(aq ]
+        .RI [ OPTIONS ]
+        .RI [ DATASET ]
+        .br
         .B cvlayout completions
         .IR bash | zsh | fish
         .br
         .B cvlayout engines
+        .br
+        .B cvlayout manpage
         .br
         .B cvlayout
         .RB [ \\-\\-help | \\-\\-version ]

@@ -207,6 +207,15 @@ struct OptionValues {
         }
     }
 
+    /// An index path that names no item: a usage error (64) naming the flag, or bad data (65)
+    /// naming the file and the dataset option it came from.
+    func noSuchItem(_ name: String, _ path: IndexPath, _ message: String, engine: String) -> CLIError {
+        if case .dataset(let file, let jsonPath)? = values[name]?.origin {
+            return .data("\(file): \(jsonPath): \(path): \(message)")
+        }
+        return .usage("--\(name) \(path): \(message)", engine: engine)
+    }
+
     /// The message prefix naming where `name`'s value came from.
     func source(of name: String) -> String? {
         guard let v = values[name] else { return nil }

@@ -86,13 +86,12 @@ private func ringLayout(_ input: EngineInput,
     // were kept or streamed.
     let geometry = RingGeometry(layout: layout, ringCounts: counts, bounds: input.bounds)
     if !noHeart && style == .smooth {
-        result.heartPath = try smoothHeartPath(from: from, to: to, explicitTo: o.has("heart-to"), in: geometry,
-                                               describing: result)
+        result.heartPath = try smoothHeartPath(from: from, to: to, options: o, in: geometry, describing: result)
     } else if !noHeart {
         if let from {
             guard let path = HeartPath.seed(from: from, in: geometry) else {
-                throw CLIError.usage("--heart-from \(from): no such item (index path out of range: \(describeItems(result))",
-                                     engine: "ring")
+                throw o.noSuchItem("heart-from", from, "no such item (index path out of range: \(describeItems(result))",
+                                   engine: "ring")
             }
             result.heartPath = path
         } else if let start = HeartPath.defaultStart(in: geometry) {
@@ -108,27 +107,25 @@ private func ringLayout(_ input: EngineInput,
 // MARK: - Smooth style and samples
 
 /// `--heart-style smooth`: the path from `--heart-from` (default: item 0 of the outermost
-/// non-empty ring) to `--heart-to`; `nil` when there is no default start (`explicitTo`:
-/// `--heart-to` was given, and must name an avatar even then). `summary` names the rings'
-/// sizes in errors.
-/// - Throws: `CLIError` (usage) for an index path out of range.
-private func smoothHeartPath(from: IndexPath?, to: IndexPath, explicitTo: Bool, in layout: RingGeometry,
+/// non-empty ring) to `--heart-to`; `nil` when there is no default start (a `--heart-to`
+/// given must name an avatar even then). `summary` names the rings' sizes in errors.
+/// - Throws: `CLIError` for an index path out of range: usage (64), or bad data (65) when it
+///   came from the dataset's options.
+private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionValues, in layout: RingGeometry,
                              describing summary: CollectionLayout) throws -> HeartPath? {
+    let outOfRange = "no such item (index path out of range: \(describeItems(summary))"
     guard let start = from ?? HeartPath.defaultStart(in: layout) else {
         // No path to draw; a `--heart-to` given still has to name an avatar.
-        if explicitTo && layout.layoutAttributesForItem(at: to) == nil {
-            throw CLIError.usage("--heart-to \(to): no such item (index path out of range: \(describeItems(summary))",
-                                 engine: "ring")
+        if options.has("heart-to") && layout.layoutAttributesForItem(at: to) == nil {
+            throw options.noSuchItem("heart-to", to, outOfRange, engine: "ring")
         }
         return nil
     }
     if layout.layoutAttributesForItem(at: start) == nil {
-        throw CLIError.usage("--heart-from \(start): no such item (index path out of range: \(describeItems(summary))",
-                             engine: "ring")
+        throw options.noSuchItem("heart-from", start, outOfRange, engine: "ring")
     }
     guard let path = HeartPath.smooth(from: start, to: to, in: layout) else {
-        throw CLIError.usage("--heart-to \(to): no such item (index path out of range: \(describeItems(summary))",
-                             engine: "ring")
+        throw options.noSuchItem("heart-to", to, outOfRange, engine: "ring")
     }
     return path
 }

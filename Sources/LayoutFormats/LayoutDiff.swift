@@ -254,13 +254,19 @@ public enum LayoutDiff {
         var partDifferences: [PartDifference] = []
         let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
         if expected.carriesParts && actual.carriesParts {
+            var partsOnlyInActual: [String] = []
+            defer {
+                if !partsOnlyInActual.isEmpty {
+                    notCompared.insert(NotCompared(names: partsOnlyInActual, missingIn: .expected), at: 0)
+                }
+            }
             for name in selectedParts {
                 let e = expected.parts.first { $0.name == name }
                 let a = actual.parts.first { $0.name == name }
                 switch (e, a) {
                 case (nil, nil): continue
                 case (_?, nil): partDifferences.append(PartDifference(name: name, change: .missing))
-                case (nil, _?): partDifferences.append(PartDifference(name: name, change: .extra))
+                case (nil, _?): partsOnlyInActual.append(name)  // a thin EXPECTED (golden): not compared
                 case (let e?, let a?):
                     // By name: the expected side's in order, then the actual side's others
                     // (thousands of heart samples: looked up, not searched).
@@ -270,7 +276,9 @@ public enum LayoutDiff {
                     var changes: [FieldChange] = []
                     for valueName in names {
                         let ev = expectedValues[valueName], av = actualValues[valueName]
-                        if let change = compareValues(valueName, ev, av, isLength: true, tolerance: tolerance) {
+                        // Points, except a heart sample's t (a fraction) and angle (degrees).
+                        let isLength = !(valueName.hasSuffix(".t") || valueName.hasSuffix(".angle"))
+                        if let change = compareValues(valueName, ev, av, isLength: isLength, tolerance: tolerance) {
                             changes.append(change)
                         }
                     }
@@ -328,6 +336,8 @@ public enum LayoutDiff {
         return names
     }
 
+    /// The largest delta in points over the elements and the parts (the first of equals, in
+    /// report order); the largest other delta (alpha, a sample's angle) when none is in points.
     private static func largestDelta(in result: LayoutDiffResult) -> LargestDelta? {
         var bestLength: LargestDelta? = nil
         var bestOther: LargestDelta? = nil
@@ -345,7 +355,6 @@ public enum LayoutDiff {
         for element in result.elements {
             if case .changed(let changes) = element.change { consider(changes, element: element.key) }
         }
-        if let best = bestLength ?? bestOther { return best }
         for entry in reportOrder(result) {
             if case .part(let part) = entry, case .changed(let changes) = part.change { consider(changes, element: nil) }
         }

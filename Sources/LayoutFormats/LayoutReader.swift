@@ -237,6 +237,9 @@ public struct LayoutDocument: Hashable, Sendable {
         case elementList
         /// CSV rows.
         case csv
+        /// A CSV of heart samples (`--heart-samples N -f csv`): `t,x,y,angle` rows, read as
+        /// the `heartSamples` part.
+        case heartSamples
     }
 
     /// What the file held.
@@ -257,8 +260,9 @@ public struct LayoutDocument: Hashable, Sendable {
         self.presentFields = presentFields
     }
 
-    /// Whether the file can carry layout-level parts (only a cvlayout JSON layout can).
-    public var carriesParts: Bool { shape == .layout }
+    /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
+    /// heart samples, which is one part).
+    public var carriesParts: Bool { shape == .layout || shape == .heartSamples }
 }
 
 /// Why a layout file could not be read.
@@ -581,6 +585,11 @@ public enum LayoutReader {
                 throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
             }
         }
+        if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
+           let y = columns["y"], let angle = columns["angle"] {
+            return try readHeartSamples(&records, columns: [("t", t), ("x", x), ("y", y), ("angle", angle)],
+                                        fieldCount: header.count)
+        }
         guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
             throw LayoutReadError.syntax(line: headerLine, column: nil,
                                          message: "the header row needs 'section' and 'item' columns (got \(shortHeader(header)))")
@@ -643,6 +652,31 @@ public enum LayoutReader {
             elements.append(record)
         }
         return LayoutDocument(shape: .csv, elements: elements, presentFields: present)
+    }
+
+    /// The rows after a `t,x,y,angle` header (in any order) as the `heartSamples` part:
+    /// `heartSamples[k].t`, `.x`, `.y`, `.angle` for the k-th row, as a JSON layout gives them.
+    private static func readHeartSamples(_ records: inout CSVRecords, columns: [(String, Int)],
+                                         fieldCount: Int) throws -> LayoutDocument {
+        var values: [NamedValue] = []
+        var k = 0
+        while let (line, row) = try records.next() {
+            guard row.count == fieldCount else {
+                throw LayoutReadError.syntax(line: line, column: nil,
+                                             message: "expected \(fieldCount) fields as in the header, got \(row.count)")
+            }
+            for (name, column) in columns {
+                let text = row[column].trimmingCharacters(in: .whitespaces)
+                guard let v = ValueSyntax.number(text), v.isFinite else {
+                    throw LayoutReadError.invalidValue(location: "line \(line)",
+                                                       message: "column '\(name)': expected a finite number, got '\(text)'")
+                }
+                values.append(NamedValue("heartSamples[\(k)].\(name)", .number(v)))
+            }
+            k += 1
+        }
+        return LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: values)],
+                              presentFields: [])
     }
 }
 

@@ -41,6 +41,12 @@ let badInputs: [BadInput] = [
              "data.json: sections[0].insets: no room for columns: the width less the insets leaves -210 points"),
     BadInput("waterfall --insert 0:2=99x5 DATA", "[1, 2]", 65,
              "--insert 0:2: section 0 gives heights; the item needs a height (S:I=H), got a size"),
+    BadInput("ring DATA", #"{"options":{"heart-from":"9:0"},"rings":[1,6]}"#, 65,
+             "data.json: options.heart-from: 9:0: no such item (index path out of range: sections 0-1 have 1, 6 items)"),
+    BadInput("ring DATA", #"{"options":{"heart-style":"smooth","heart-to":"9:0"},"rings":[1,6]}"#, 65,
+             "data.json: options.heart-to: 9:0: no such item"),
+    BadInput("waterfall DATA", #"{"options":{"item":"0:1","rect":"0,0,1,1"},"heights":[1]}"#, 65,
+             "data.json: options.item: --item and --rect cannot be used together"),
     // The README promised "did you mean" for dataset keys too. Found by a tester.
     BadInput("waterfall DATA", #"{"heigths":[1]}"#, 65, "data.json: heigths: unknown key; did you mean 'heights'? (expected"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"headr":3}]}"#, 65,

@@ -94,10 +94,10 @@ struct CommandLineTests {
     /// `cvlayout --help COMMAND` is `cvlayout COMMAND --help` for subcommands too (it printed
     /// the general help), and an empty file name is shown as `''`. Found by a tester.
     @Test func helpForEveryCommandAndEmptyNames() throws {
-        for command in ["diff", "transition", "ring"] {
+        for command in ["diff", "transition", "ring", "engines", "manpage"] {
             let viaHelp = run(arguments: ["--help", command]), direct = run(arguments: [command, "--help"])
             #expect(viaHelp.status == 0 && viaHelp.stdout == direct.stdout, "\(command)")
-            #expect(viaHelp.stdoutText.hasPrefix("USAGE: cvlayout \(command) "), "\(command)")
+            #expect(viaHelp.stdoutText.hasPrefix("USAGE: cvlayout \(command)"), "\(command)")
         }
         let dataset = run(arguments: ["waterfall", ""])
         #expect(dataset.status == 66 && dataset.stderr == "cvlayout: error: '': cannot open: no such file\n")

@@ -340,7 +340,10 @@ struct DiffTests {
             #expect(moved.stdout.isEmpty)
             #expect(moved.stderr.hasPrefix("--- \(path)\n+++ cvlayout ring\n"))
             #expect(moved.stderr.contains("~ 0:0\n    frame.x   194 → 190  (-4)\n    center.x  214 → 210  (-4)\n"))
-            #expect(moved.stderr.hasSuffix("37 of 37 elements differ\(golden.hasSuffix("json") ? "; bounds, contentSize, heartPath differ" : ""); largest delta 4 pt at 0:0 frame.x\n"))
+            // The largest delta over elements and parts (the bounds, in a JSON golden).
+            #expect(moved.stderr.hasSuffix(golden.hasSuffix("json")
+                ? "37 of 37 elements differ; bounds, contentSize, heartPath differ; largest delta 8 pt at bounds.width\n"
+                : "37 of 37 elements differ; largest delta 4 pt at 0:0 frame.x\n"), "\(moved.stderr.suffix(200))")
         }
     }
 
@@ -428,9 +431,10 @@ struct DiffTests {
         #expect(moved.status == 1 && moved.stdoutText.contains("~ 0:3 (disappearing)\n    alpha"), "\(moved.stdoutText)")
     }
 
-    /// `--heart-samples` makes the CSV a table of samples: against a CSV golden (elements)
+    /// `--heart-samples` makes the CSV a table of samples: against a CSV golden of elements
     /// that is a usage error, not "the golden is unreadable"; a JSON golden still compares,
-    /// samples included (they were not compared; found by a tester).
+    /// samples included (they were not compared), and so does a CSV golden of samples (it
+    /// could not be read). Found by testers.
     @Test func checkWithHeartSamples() throws {
         let dir = Self.examples.appendingPathComponent("ring-seed000")
         let rings = dir.appendingPathComponent("rings.json").path
@@ -440,13 +444,25 @@ struct DiffTests {
         #expect(csv.stderr.hasPrefix("cvlayout: error: --check: with --heart-samples the CSV is a table of samples"))
         let json = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "5",
                                    "--check", dir.appendingPathComponent("layout.json").path])
-        #expect(json.status == 1 && json.stderr.hasSuffix("0 of 37 elements differ; heartSamples extra\n"), "\(json.stderr)")
+        // A golden without samples is thin: it matches, and the check says what it did not compare.
+        #expect(json.status == 0 && json.stderr == "cvlayout: warning: --check: not compared: heartSamples "
+                + "(not in \(dir.appendingPathComponent("layout.json").path))\n", "\(json.stderr)")
         let golden = try Self.directory([:]).appendingPathComponent("samples.json").path
         let record = ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "5"]
         #expect(run(arguments: record + ["-o", golden]).status == 0)
         #expect(run(arguments: record + ["--check", golden]).status == 0)
         let six = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "6", "--check", golden])
         #expect(six.status == 1 && six.stderr.contains("    heartSamples[5].t      (none) → 1\n"), "\(six.stderr)")
+        // Units: a sample's t is a fraction and its angle degrees, not points.
+        #expect(six.stderr.hasSuffix("largest delta 35.376 pt at heartSamples[4].x\n"), "\(six.stderr.suffix(120))")
+        let samplesCSV = golden.replacingOccurrences(of: ".json", with: ".csv")
+        #expect(run(arguments: record + ["-f", "csv", "-o", samplesCSV]).status == 0)
+        #expect(run(arguments: record + ["--check", samplesCSV]).status == 0)
+        let sixCSV = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--heart-samples", "6", "--check", samplesCSV])
+        #expect(sixCSV.status == 1 && sixCSV.stderr.contains("    heartSamples[5].t      (none) → 1\n"), "\(sixCSV.stderr)")
+        let none = run(arguments: ["ring", "--width", "428", "--height", "926", rings, "--check", samplesCSV])
+        #expect(none.status == 64 && none.stderr.hasPrefix("cvlayout: error: --check: GOLDEN is a CSV of heart samples"))
+        #expect(run(arguments: ["diff", samplesCSV, samplesCSV]).status == 0)
     }
 
     /// Names read from a file reach the text report with their control characters escaped
