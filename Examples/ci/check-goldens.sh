@@ -6,8 +6,8 @@
 # Each DIR/NAME/ holding a file named `command` is a case: `command` holds the arguments
 # after `cvlayout` (an engine, its options, a dataset file in the same folder), and the
 # goldens are DIR/NAME/layout.json and DIR/NAME/layout.csv, whichever exist. Each golden is
-# checked with `cvlayout ... --check GOLDEN`, which prints what moved on stderr. Cases that
-# are not an engine's layout (`cvlayout transition`) are skipped.
+# checked with `cvlayout ... --check GOLDEN`, which prints what moved on stderr. Transitions
+# (`cvlayout transition …`) are skipped; any other command that is not an engine is trouble.
 # Set CVLAYOUT to the binary to use (default: cvlayout from $PATH).
 # Exit status: 0 all the same, 1 some differ, 2 trouble (unreadable golden, bad command).
 set -u
@@ -23,17 +23,25 @@ for case_dir in "$dir"/*/; do
     case_dir=${case_dir%/}
     name=${case_dir##*/}
     [ -f "$case_dir/command" ] || continue
-    engine=$(set -f; set -- $(cat "$case_dir/command"); echo "${1:-}")
+    # The arguments, without carriage returns (a `command` file saved with CRLF endings).
+    arguments=$(tr -d '\r' < "$case_dir/command")
+    engine=$(set -f; set -- $arguments; echo "${1:-}")
     case $engines in
         *" $engine "*) ;;
-        *) echo "skip     $name ('$engine' is not an engine)"; continue ;;
+        *)
+            if [ "$engine" = transition ]; then
+                echo "skip     $name (a transition, not an engine's layout)"
+            else
+                echo "TROUBLE  $name ('$engine' is not an engine)"; status=2
+            fi
+            continue ;;
     esac
     for golden in layout.json layout.csv; do
         [ -f "$case_dir/$golden" ] || continue
         checked=$((checked + 1))
         # In the case's folder, so that the dataset's name resolves; the command is split
         # into words but never globbed.
-        (cd "$case_dir" && set -f && exec "$cvlayout" $(cat command) --check "$golden")
+        (cd "$case_dir" && set -f && exec "$cvlayout" $arguments --check "$golden")
         case $? in
             0) echo "ok       $name/$golden" ;;
             1) echo "DIFFERS  $name/$golden"; [ "$status" -eq 0 ] && status=1 ;;

@@ -31,8 +31,8 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
                              + "compare with a JSON golden or a CSV of samples", engine: job.descriptor.name)
     }
     if expected.shape == .heartSamples && job.layout.heartSamples == nil {
-        throw CLIError.usage("--check: GOLDEN is a CSV of heart samples: give --heart-samples N as when it was recorded",
-                             engine: job.descriptor.name)
+        throw CLIError.usage("--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
+                             + "check it with the same --heart-samples", engine: job.descriptor.name)
     }
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)

@@ -277,8 +277,10 @@ public enum LayoutDiff {
                     for valueName in names {
                         let ev = expectedValues[valueName], av = actualValues[valueName]
                         // Points, except a heart sample's t (a fraction) and angle (degrees).
-                        let isLength = !(valueName.hasSuffix(".t") || valueName.hasSuffix(".angle"))
-                        if let change = compareValues(valueName, ev, av, isLength: isLength, tolerance: tolerance) {
+                        let isAngle = valueName.hasSuffix(".angle")
+                        let isLength = !(valueName.hasSuffix(".t") || isAngle)
+                        if let change = compareValues(valueName, ev, av, isLength: isLength, isAngle: isAngle,
+                                                      tolerance: tolerance) {
                             changes.append(change)
                         }
                     }
@@ -303,18 +305,24 @@ public enum LayoutDiff {
 
     /// The change between two values of one field, or `nil` when they are equal within the
     /// tolerance (or both absent).
+    /// - Parameter isAngle: degrees, compared the shorter way round (180 and −180 are equal).
     static func compareValues(_ name: String, _ e: FieldValue?, _ a: FieldValue?, isLength: Bool,
-                              tolerance: Double) -> FieldChange? {
+                              isAngle: Bool = false, tolerance: Double) -> FieldChange? {
         switch (e, a) {
         case (nil, nil):
             return nil
         case (.number(let x)?, .number(let y)?):
+            var delta = y - x
+            if isAngle && delta.isFinite {
+                delta = delta.truncatingRemainder(dividingBy: 360)
+                if delta > 180 { delta -= 360 } else if delta <= -180 { delta += 360 }
+            }
             // A tolerance of 0 is exact; a positive one is inclusive despite binary rounding.
             // (`d − slack`, not `tolerance + slack`, which overflows for a tolerance near the
             // largest Double; an infinite `d`, two values further apart than it, never passes.)
-            let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+            let d = delta.magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
             if d <= tolerance || (tolerance > 0 && d - slack <= tolerance) { return nil }
-            return FieldChange(name: name, expected: e, actual: a, delta: y - x, isLength: isLength)
+            return FieldChange(name: name, expected: e, actual: a, delta: delta, isLength: isLength)
         default:
             if e == a { return nil }
             let text = { (v: FieldValue?) -> Bool in if case .text? = v { return true } else { return false } }

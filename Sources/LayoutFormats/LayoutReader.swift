@@ -592,7 +592,8 @@ public enum LayoutReader {
         }
         guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
             throw LayoutReadError.syntax(line: headerLine, column: nil,
-                                         message: "the header row needs 'section' and 'item' columns (got \(shortHeader(header)))")
+                                         message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
+                                             + "(got \(shortHeader(header)))")
         }
         let categoryColumn = columns["category"], kindColumn = columns["kind"], changeColumn = columns["change"]
         let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in

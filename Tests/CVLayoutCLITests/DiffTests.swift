@@ -228,9 +228,9 @@ struct DiffTests {
         Malformed(name: "b.csv", contents: "section,item,x\n0,0,abc\n",
                   message: ":2: column 'x': expected a finite number, got 'abc'"),
         Malformed(name: "b.csv", contents: "x,y\n1,2\n",
-                  message: ":1: the header row needs 'section' and 'item' columns (got x,y)"),
+                  message: ":1: the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples (got x,y)"),
         Malformed(name: "b.csv", contents: String(repeating: "\u{0}", count: 1_000) + "\n",
-                  message: ":1: the header row needs 'section' and 'item' columns (got \(String(repeating: "?", count: 80))…)"),
+                  message: ":1: the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples (got \(String(repeating: "?", count: 80))…)"),
         Malformed(name: "b.csv", contents: "section,item,kind\n0,0,\"header\n",
                   message: ":2: unterminated quoted field (a '\"' is never closed)"),
         Malformed(name: "b.csv", contents: "section,item\n0,-1\n", message: ":2: column 'item': expected an integer ≥ 0, got '-1'"),
@@ -478,6 +478,16 @@ struct DiffTests {
         #expect(!result.stdoutText.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
+    /// A heart sample's angle is compared the shorter way round: 180 and −180 are one
+    /// direction (it was a 360° difference). Found by a tester.
+    @Test func sampleAnglesWrapAround() throws {
+        let (same, _, _) = try Self.diff("t,x,y,angle\n0,1,2,180\n", "t,x,y,angle\n0,1,2,-180\n", names: ("a.csv", "b.csv"))
+        #expect(same.status == 0, "\(same.stdoutText)")
+        let (turned, _, _) = try Self.diff("t,x,y,angle\n0,1,2,170\n", "t,x,y,angle\n0,1,2,-170\n", names: ("a.csv", "b.csv"))
+        #expect(turned.status == 1 && turned.stdoutText.contains("heartSamples[0].angle  170 → -170  (+20)\n"), "\(turned.stdoutText)")
+        #expect(turned.stdoutText.hasSuffix("largest delta 20 at heartSamples[0].angle\n"), "\(turned.stdoutText)")
+    }
+
     /// The engine is compared, and a golden that lacks fields (only index paths) matches but
     /// says what it did not compare. Found by a tester.
     @Test func checkComparesTheEngineAndWarnsOfAThinGolden() throws {
@@ -551,6 +561,18 @@ struct DiffTests {
         let (empty, _, emptyErr) = try Self.shell([script, copy.path], environment: ["CVLAYOUT": binary])
         #expect(empty == 2)
         #expect(emptyErr.contains("no cases under"))
+
+        // A `command` saved with CRLF endings is still checked (it was skipped as "not an
+        // engine", status 0), and a command that is no engine is trouble. Found by a tester.
+        try Data("waterfall --width 390 --height 844 photos.json\r\n".utf8).write(to: copy.appendingPathComponent("command"))
+        let typo = copy.deletingLastPathComponent().appendingPathComponent("typo")
+        try FileManager.default.createDirectory(at: typo, withIntermediateDirectories: true)
+        try Data("waterfal\n".utf8).write(to: typo.appendingPathComponent("command"))
+        try Data("{}".utf8).write(to: typo.appendingPathComponent("layout.json"))
+        let (crlf, crlfOut, _) = try Self.shell([script, copy.deletingLastPathComponent().path], environment: ["CVLAYOUT": binary])
+        #expect(crlf == 2)
+        #expect(crlfOut.contains("TROUBLE  typo ('waterfal' is not an engine)\n"), "\(crlfOut)")
+        #expect(crlfOut.contains("DIFFERS  waterfall-seed001/layout.json\nok       waterfall-seed001/layout.csv\n"), "\(crlfOut)")
     }
 
     @Test func ciDocumentShowsTheTestedScript() throws {
