@@ -189,9 +189,12 @@ public struct LayoutDiffResult: Hashable, Sendable {
 ///
 /// Elements are matched by category, kind and index path, so order alone is no difference.
 /// Numbers are equal when `|actual − expected| ≤ tolerance` (plus a few units in the last
-/// place, so that `120.001` against `120` is within 0.001). Element fields are compared when
-/// both files give them (a CSV without an `alpha` column skips `alpha`, and the summary says
-/// so); layout-level parts (contentSize, heartPath, …) when both files are cvlayout JSON layouts.
+/// place, so that `120.001` against `120` is within 0.001; a tolerance of 0 is exact, and
+/// angles are compared the shorter way round). Element fields are compared when both files
+/// give them (a CSV without an `alpha` column skips `alpha`, and the summary says so);
+/// layout-level parts (engine, contentSize, heartPath, heartSamples, …) when both files carry
+/// parts (cvlayout JSON layouts, CSVs of heart samples): a part only `expected` lacks is not
+/// compared (a thin golden), one only `actual` lacks is missing.
 ///
 /// ```
 /// let result = LayoutDiff.compare(golden, actual)
@@ -418,7 +421,6 @@ extension LayoutDiff {
                 text += "; " + changed.map(\.name).joined(separator: ", ") + (changed.count == 1 ? " differs" : " differ")
             }
             for part in result.parts where part.change == .missing { text += "; \(part.name) missing" }
-            for part in result.parts where part.change == .extra { text += "; \(part.name) extra" }
             if let largest = result.largestDelta {
                 let finite = largest.change.delta?.isFinite ?? true
                 text += "; largest delta \(deltaText(largest.change, signed: false).drop { $0 == "-" })"
