@@ -42,6 +42,17 @@ struct ExecutableTests {
         let result = try shell(#""$CVLAYOUT" waterfall --count 200000 | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}""#)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(result.stderr.isEmpty)
+        // The same through `-o /dev/stdout` (it was 74), and `diff` keeps its verdict (it was 0).
+        let output = try shell(#""$CVLAYOUT" waterfall --count 200000 -o /dev/stdout | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}""#)
+        #expect(output.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(output.stderr.isEmpty)
+        let diff = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" waterfall --count 20000 -o "$dir/a.json" &&
+            "$CVLAYOUT" waterfall --count 20000 --columns 4 -o "$dir/b.json" &&
+            { "$CVLAYOUT" diff "$dir/a.json" "$dir/b.json" | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"; }; rm -rf "$dir"
+            """#)
+        #expect(diff.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(diff.stderr)")
+        #expect(diff.stderr.isEmpty)
     }
 
     /// Killed while writing `-o`, the process leaves the old file and no temporary file;
