@@ -101,6 +101,7 @@ let subcommandRegistry: [SubcommandDescriptor] = [
         }.joined())
         return ExitStatus.success
     },
+    devicesCommand,
     transitionCommand,
     diffCommand,
     completionsCommand,
@@ -166,6 +167,10 @@ struct LayoutJob {
             }
             try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
         }
+        for other in ["rect", "item"] where try options.flag("visible") && options.has(other) {
+            throw CLIError.usage("--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)",
+                                 engine: descriptor.name)
+        }
         if options.has("item") && options.has("rect") {
             let message = "--item and --rect cannot be used together"
             // Both from a dataset's "options": bad data, named there; a flag involved: usage.
@@ -179,8 +184,20 @@ struct LayoutJob {
 
         format = try outputFormat(options)
         let precision = try outputPrecision(options)
-        let bounds = Size(width: try options.number("width", default: 390),
-                          height: try options.number("height", default: 844))
+        var deviceSize: Size? = nil
+        if let name = try options.text("device", expected: "a device name") {
+            guard let size = deviceBounds(name) else {
+                var message = "unknown device '\(shortenedForMessage(name))' (see 'cvlayout devices')"
+                if let near = nearestDeviceName(name) { message += "; did you mean '\(near)'?" }
+                if let source = options.source(of: "device"), !source.hasPrefix("--") {
+                    throw CLIError.data("\(source): \(message)")
+                }
+                throw CLIError.usage("--device: " + message, engine: descriptor.name)
+            }
+            deviceSize = size
+        }
+        let bounds = Size(width: try options.number("width", default: deviceSize?.width ?? 390),
+                          height: try options.number("height", default: deviceSize?.height ?? 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
             throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity")")
         }
@@ -196,7 +213,8 @@ struct LayoutJob {
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!)")
         }
-        let rect = try options.rect("rect")
+        // `--visible` is `--rect` of the visible bounds.
+        let rect = try options.flag("visible") ? Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height) : options.rect("rect")
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
             let parts = [rect.minX, rect.minY, rect.width, rect.height]
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
@@ -209,8 +227,12 @@ struct LayoutJob {
         let velocity = try finitePoint(options, "velocity", default: .zero)
         var outputOptions = OutputOptions()
         outputOptions.precision = precision
-        outputOptions.labels = !(try options.flag("no-labels"))
+        outputOptions.labels = try svgLabels(options)
         outputOptions.queryRect = rect
+        outputOptions.canvas = try options.choice("canvas", default: SVGCanvas.all)
+        if outputOptions.canvas == .rect && rect == nil {
+            throw CLIError.usage("--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)", engine: descriptor.name)
+        }
         self.outputOptions = outputOptions
 
         // The layout.
@@ -295,6 +317,19 @@ struct LayoutJob {
             // A CSV job asked for JSON (`--check` with a JSON golden): the summary after all.
             var sink = FiniteCheckSink(scale: streamed.scale)
             layout = try check(streamed.input, &sink)
+        }
+        var outputOptions = self.outputOptions
+        if format == .svg && outputOptions.canvas == .all {
+            // The canvas holds everything drawn: one more pass to measure it, before the
+            // document's first line.
+            var drawn = SVGLayoutWriter.DrawnBounds(labels: SVGLabels.resolved(outputOptions.labels, for: layout))
+            var sink = ElementBlocks { block in
+                for element in block { drawn.add(element) }
+            }
+            sink.scale = streamed.scale
+            _ = try stream(streamed.input, &sink)
+            sink.finish()
+            outputOptions.drawnBounds = drawn.bounds
         }
         try format.write(layout, streaming: { sink in
             sink.scale = streamed.scale
@@ -426,14 +461,38 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
     }
 }
 
-/// `-f`, or `-o`'s extension, or JSON.
+/// `-f` (any case: `-f SVG`), or `-o`'s extension, or JSON. An `-o` file whose extension names
+/// no format (`out.png`) without `-f` is a usage error that says how to get there.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
-    if options.has("format") { return try options.choice("format", default: OutputFormat.json) }
-    if let output = try options.text("output") {
+    if let value = options.values["format"] {
+        guard let text = try? options.text("format"), let format = OutputFormat(rawValue: text.lowercased()) else {
+            return try options.choice("format", default: OutputFormat.json)  // its error, with "did you mean"
+        }
+        _ = value
+        return format
+    }
+    if let output = try options.text("output"), output != "-" {
         let ext = (output as NSString).pathExtension.lowercased()
         if let format = OutputFormat(rawValue: ext) { return format }
+        if !ext.isEmpty {
+            let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            var message = "-o \(shortenedForMessage(output)): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
+            message += "give -f, or for a picture: -f svg | rsvg-convert > \(shortenedForMessage((output as NSString).lastPathComponent))"
+            throw CLIError.usage(message, engine: options.engine == "" ? nil : options.engine)
+        }
     }
     return .json
+}
+
+/// `--labels`, or `none` for `--no-labels`; `nil` when neither is given (the writer's
+/// default).
+func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
+    let labels: SVGLabels? = options.has("labels") ? try options.choice("labels", default: SVGLabels.item) : nil
+    guard try options.flag("no-labels") else { return labels }
+    if let labels, labels != .none {
+        throw CLIError.usage("--no-labels and --labels \(labels.rawValue) cannot be used together", engine: options.engine)
+    }
+    return SVGLabels.none
 }
 
 /// `--precision N|full`; 3 decimals by default.

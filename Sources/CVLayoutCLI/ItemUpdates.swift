@@ -1,7 +1,7 @@
 import LayoutCore
 import LayoutFormats
 
-// `--delete S:I[,…]`, `--insert S:I[=H|=WxH][,…]`, `--move S:I->S:I[,…]` on every engine: the
+// `--delete S:I[,…]`, `--insert S:I[=H|=WxH][,…]`, `--move S:I..S:I[,…]` (or `S:I->S:I`) on every engine: the
 // dataset after a batch update, with UIKit's index-path rules (`BatchUpdates`).
 
 /// A batch update as the command line gives it, with the measures of the inserted items.
@@ -58,9 +58,10 @@ struct ItemUpdates {
             }
         }
         for part in try parts("move") {
-            let ends = part.components(separatedBy: "->")
+            // `S:I..S:I` needs no quoting in sh; `S:I->S:I` (a redirect there unquoted) also works.
+            let ends = part.contains("->") ? part.components(separatedBy: "->") : part.components(separatedBy: "..")
             guard ends.count == 2, let from = ValueSyntax.indexPath(ends[0]), let to = ValueSyntax.indexPath(ends[1]) else {
-                throw options.malformed("move", options.values["move"]!, expected: "S:I->S:I[,…]")
+                throw options.malformed("move", options.values["move"]!, expected: "S:I..S:I[,…]")
             }
             updates.batch.moves.append(BatchUpdates.Move(from: from, to: to))
         }

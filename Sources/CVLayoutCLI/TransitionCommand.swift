@@ -16,13 +16,13 @@ let transitionCommand = SubcommandDescriptor(
 
 /// The options shared by both layouts: given once to `transition`, passed to each engine
 /// before that side's own words (which win).
-private let sharedOptionNames = ["width", "height", "offset", "scale", "count", "seed"]
+private let sharedOptionNames = ["device", "width", "height", "offset", "scale", "count", "seed"]
 /// The update options: they apply to the `--to` side, and the transition animates them.
 private let updateOptionNames = ["delete", "insert", "move"]
 /// Global options of the output, given to `transition` itself.
-private let outputOptionNames = ["format", "output", "precision", "no-labels"]
+private let outputOptionNames = ["format", "output", "precision", "labels", "no-labels"]
 /// Global options a transition does not use.
-private let unusedOptionNames = ["rect", "item", "target-offset", "velocity", "check"]
+private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "check"]
 
 /// `transition`'s option table: help and parsing read it.
 let transitionOptions: [OptionSpec] = [
@@ -101,7 +101,7 @@ private struct TransitionRun {
             throw CLIError.data("--duration: expected a finite number of seconds ≥ 0.001, got \(NumberFormat.messageText(output.duration))")
         }
         output.repeats = try options.flag("repeat")
-        output.output.labels = !(try options.flag("no-labels"))
+        output.output.labels = try svgLabels(options)
         output.output.precision = try outputPrecision(options)
         let format = try outputFormat(options)
 

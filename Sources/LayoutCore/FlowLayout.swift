@@ -3,9 +3,13 @@
 
 /// Where a flow line puts its items along the line.
 public enum FlowAlignment: String, Sendable, CaseIterable {
-    /// UIKit's own behaviour: every line but the section's last spreads its spare space
-    /// evenly between its items; a line holding one item centres it; the last line keeps
-    /// the minimum spacing from the leading edge.
+    /// UIKit's own behaviour (as PSTCollectionView reverse-engineered it and UIKit's users
+    /// report it): every line but the section's last spreads its spare space evenly between its
+    /// items, and a line holding one item centres it; the last line of a section whose items
+    /// all have the same size (width and height) sits on the grid of the full lines, as if it
+    /// went on with items of that size up to as many as a line holds (centred when a line holds
+    /// one); the last line of a section whose sizes differ keeps the minimum spacing from the
+    /// leading edge, a lone item there included; a section of exactly one item centres it.
     case justified
     /// Minimum spacing from the leading edge (left, or top when scrolling horizontally).
     case leading
@@ -51,7 +55,9 @@ public struct FlowSection: Sendable, Equatable {
 ///
 /// With the defaults on a 390-point-wide view, items of width 100 and 120 break as
 /// `100, 100, 120 | 100`: the first line spreads the 70 points its items leave into two gaps
-/// of 35, items at x = 0, 135, 270; the last line's lone item is centred at x = 145.
+/// of 35, items at x = 0, 135, 270; the last line's lone item stays at the leading edge, x = 0,
+/// as the section's sizes differ. Forty 50×50 items make lines of 6, spaced 18 (x = 0, 68, …,
+/// 340); the last line's four items sit on that grid, at x = 0, 68, 136, 204.
 public struct FlowLayout: Sendable {
     /// Size of `.uniform` items and width of `.heights` items, points (`itemSize`).
     /// Default 50×50.
@@ -178,6 +184,8 @@ public struct FlowLayout: Sendable {
 
             let n = section.items.count
             cellRanges.append((start: sink.count + held.count, count: n))
+            // Justified last lines sit on the grid of the full ones when every size is the same.
+            let commonSize = alignment == .justified && n >= 2 ? try sameSize(section.items, section: s) : nil
             var first = 0
             var oversized = 0, firstOversized = (item: 0, length: 0.0)
             while first < n {
@@ -209,10 +217,22 @@ public struct FlowLayout: Sendable {
                     case .center: u += spare / 2
                     case .trailing: u += spare
                     case .justified:
-                        if k == 1 {
-                            u += spare / 2
+                        if n == 1 || (end < n && k == 1) {
+                            u += spare / 2  // a section's only item, or a full line's lone item
                         } else if end < n {
                             gap = (available - sumU) / Double(k - 1)
+                        } else if let commonSize {
+                            // The last line continues the grid: as many slots as a line holds.
+                            let length = along(commonSize).u
+                            let fit = length + minimumInteritemSpacing > 0
+                                ? ((available + slack + minimumInteritemSpacing) / (length + minimumInteritemSpacing))
+                                    .rounded(.down)
+                                : Double(k)
+                            if fit <= 1 {
+                                u += spare / 2
+                            } else {
+                                gap = (available - fit * length) / (fit - 1)
+                            }
                         }
                     }
                 }
@@ -290,6 +310,17 @@ public struct FlowLayout: Sendable {
                                           reason: "expected a finite size ≥ 0, got \(size)")
         }
         return size
+    }
+
+    /// The size every item of `items` has, width and height, or `nil` when they differ.
+    /// - Complexity: O(n).
+    private func sameSize(_ items: ItemHeights, section: Int) throws -> Size? {
+        let first = try itemSize(items, item: 0, section: section)
+        if case .uniform = items { return first }
+        for item in 1..<items.count where try itemSize(items, item: item, section: section) != first {
+            return nil
+        }
+        return first
     }
 
     private func validate(bounds: Size, sections: [FlowSection]) throws {

@@ -132,6 +132,13 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }
 
+    /// The smallest rectangle holding this one and `other` (`CGRect.union`, for rectangles
+    /// of non-negative size). - Complexity: O(1).
+    public func union(_ other: Rect) -> Rect {
+        Rect(minX: Swift.min(minX, other.minX), minY: Swift.min(minY, other.minY),
+             maxX: Swift.max(maxX, other.maxX), maxY: Swift.max(maxY, other.maxY))
+    }
+
     public var description: String { "(\(minX), \(minY), \(width), \(height))" }
 }
 

@@ -290,10 +290,18 @@ struct ByteCursor {
 public struct OutputOptions: Sendable {
     /// Decimals of every number. Default 3.
     public var precision: NumberPrecision = .standard
-    /// SVG: label each shape with its item number. Default true.
-    public var labels = true
+    /// SVG: what each shape is labelled with (`--labels`); `nil`, the default, picks index
+    /// paths for a layout of more than one section and item numbers otherwise.
+    public var labels: SVGLabels? = nil
     /// SVG: the `--rect` query area to outline, if any.
     public var queryRect: Rect? = nil
+    /// SVG: the area the picture shows (`--canvas`). Default `.all`.
+    public var canvas = SVGCanvas.all
+    /// SVG, streamed with `canvas == .all`: the union of the drawn elements' bounds, measured
+    /// by a pass over the elements before the document is written
+    /// (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept layout's writer
+    /// measures its elements itself and ignores this.
+    public var drawnBounds: Rect? = nil
 
     /// Creates the default options.
     public init() {}
@@ -317,7 +325,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
             // `--heart-samples` as CSV: the samples table, without the elements.
             return try write(layout, selection: nil, options: options, to: out)
         }
-        let parts = streamParts(engine: layout.engine, options: options)
+        let parts = streamParts(layout, options: options)
         parts.start(layout, out)
         try appendStreamed(produce, to: out, parts.block)
         parts.end(layout, out)
@@ -332,8 +340,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         let end: (CollectionLayout, OutputBuffer) -> Void
     }
 
-    /// The parts of a streamed write of `engine`'s layout with `options`.
-    func streamParts(engine: String, options: OutputOptions) -> StreamParts {
+    /// The parts of a streamed write of `layout` (its summary) with `options`.
+    func streamParts(_ layout: CollectionLayout, options: OutputOptions) -> StreamParts {
         switch self {
         case .json:
             StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
@@ -350,8 +358,12 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                         },
                         end: { _, _ in })
         case .svg:
-            StreamParts(start: { SVGLayoutWriter.appendStart($0, to: $1) },
-                        block: { [round = SVGLayoutWriter.drawsRound(engine), labels = options.labels] block, _, out in
+            StreamParts(start: { layout, out in
+                            SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
+                                layout, options: options, drawn: options.drawnBounds), to: out)
+                        },
+                        block: { [round = SVGLayoutWriter.drawsRound(layout.engine),
+                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, out in
                             SVGLayoutWriter.appendBlock(block, round: round, labels: labels, to: out)
                         },
                         end: { SVGLayoutWriter.appendEnd($0, options: options, to: $1) })

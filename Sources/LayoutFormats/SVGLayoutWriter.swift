@@ -1,36 +1,82 @@
 import LayoutCore
 
-/// SPEC section 4's SVG: a standalone SVG 1.1 document the size of the content, one shape per
-/// visible element in zIndex order (ties by element order), its transform and alpha applied,
-/// filled from a fixed palette by item number and labelled with it; the visible bounds at
-/// the content offset outlined (and the `--rect` area when given); for ring layouts the
-/// dashed heart path and a heart that flies along it and pulses (SPEC section 7).
+/// What the shapes of an SVG are labelled with (`--labels`).
+public enum SVGLabels: String, Sendable, CaseIterable {
+    /// The cell's item number (`7`); headers and footers `header S`, `footer S`.
+    case item
+    /// The cell's index path (`2:7`); headers and footers as with `item`.
+    case indexPath = "index-path"
+    /// No labels at all, headers' and footers' included.
+    case none
+
+    /// The labels `--labels` asked for, or, when it was not given, the default for `layout`:
+    /// index paths when it has more than one section (item numbers repeat there), item numbers
+    /// otherwise.
+    public static func resolved(_ asked: SVGLabels?, for layout: CollectionLayout) -> SVGLabels {
+        asked ?? (layout.numberOfSections > 1 ? .indexPath : .item)
+    }
+}
+
+/// The area an SVG shows (`--canvas`): its viewBox.
+public enum SVGCanvas: String, Sendable, CaseIterable {
+    /// The content rect together with everything drawn: every visible element's transformed
+    /// frame and its label, the heart path and the heart flying along it. The viewBox may start
+    /// at negative coordinates (a ring wider than its bounds, a stretchy header pulled down).
+    case all
+    /// The content rect, (0, 0, contentSize): elements outside it are cut off.
+    case content
+    /// The visible bounds at the content offset: what the screen shows.
+    case visible
+    /// The `--rect` query area.
+    case rect
+}
+
+/// SPEC section 4's SVG: a standalone SVG 1.1 document whose viewBox is the canvas
+/// (`SVGCanvas`), one shape per visible element in zIndex order (ties by element order), its
+/// transform and alpha applied, filled from a fixed palette by item number and labelled
+/// (`SVGLabels`) at full opacity and untransformed; the visible bounds at the content offset
+/// outlined (and the `--rect` area when given); for ring layouts the dashed heart path and a
+/// heart that flies along it and pulses (SPEC section 7).
 public enum SVGLayoutWriter {
     /// Fill colours, chosen by item number modulo the count.
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                  "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
+    /// Label colours, one per palette entry: white or near-black (#1a1a1a), whichever
+    /// contrasts more with the fill by WCAG's relative luminance (every pair at least 3.4:1).
+    public static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
+                                      "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
+    /// Fill of headers, footers and other views, and their labels' colour.
+    public static let viewFill = "#dddddd", viewLabelColour = "#333333"
 
     /// A heart about 22 × 20 points centred on the origin, pointing down.
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
+    /// How far the flying heart reaches from its place on the path, points: the shape's
+    /// farthest point (about 15.6 from its centre) at the pulse's largest scale, 1.2, turned
+    /// any way by `rotate="auto"`.
+    static let heartReach = 19.0
 
     /// Writes the SVG document for the selected elements of `layout` to `out`.
     /// - Complexity: O(k) for k selected elements already in zIndex order (the usual case:
-    ///   checked first), O(k log k) otherwise (the zIndex sort). The elements are formatted on
-    ///   every core; no allocation per element.
+    ///   checked first), O(k log k) otherwise (the zIndex sort); one more pass over them for
+    ///   the canvas `.all`. The elements are formatted on every core; no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
-        appendStart(layout, to: out)
         let round = drawsRound(layout.engine)
-        let labels = options.labels
+        let labels = SVGLabels.resolved(options.labels, for: layout)
         try layout.elements.withUnsafeBufferPointer { elements in
-            guard let base = elements.baseAddress else { return }
             try (selection ?? []).withUnsafeBufferPointer { selected in
+                let indices = selection == nil ? nil : selected.baseAddress
+                let count = selection?.count ?? elements.count
+                var drawn = DrawnBounds(labels: labels)
+                if options.canvas == .all, let base = elements.baseAddress {
+                    for k in 0..<count { drawn.add(base[indices?[k] ?? k]) }
+                }
+                appendStart(layout, canvas: canvas(layout, options: options, drawn: drawn.bounds), to: out)
+                guard let base = elements.baseAddress else { return }
                 // The drawing order: visible elements by zIndex, element order breaking ties.
                 // When the selection is all visible and already in that order (the usual case),
                 // it is drawn as it is: no list to build, nothing to sort.
-                let indices = selection == nil ? nil : selected.baseAddress
-                let count = selection?.count ?? elements.count
                 let scan = DrawingOrderScan(base, indices, count: count)
                 guard scan.hidden || !scan.ordered else {
                     return try appendElements(base, indices, count: count, round: round, labels: labels, to: out)
@@ -47,7 +93,6 @@ public enum SVGLayoutWriter {
                 }
             }
         }
-
         appendEnd(layout, options: options, to: out)
     }
 
@@ -56,15 +101,91 @@ public enum SVGLayoutWriter {
         engine == "ring" || engine == "circle"
     }
 
-    /// Everything before the first shape.
-    static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
-        appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
-                            title: "cvlayout " + layout.engine, to: out)
+    /// The viewBox of `layout`'s picture with `options.canvas`: for `.all`, the content rect,
+    /// `drawn` (the drawn elements' bounds with their labels) and the heart with its path.
+    public static func canvas(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?) -> Rect {
+        let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
+        switch options.canvas {
+        case .content: return content
+        case .visible: return Rect(x: layout.contentOffset.x, y: layout.contentOffset.y, width: layout.bounds.width, height: layout.bounds.height)
+        case .rect: return options.queryRect ?? content
+        case .all:
+            var union = content
+            if let drawn { union = union.union(drawn) }
+            if let heart = layout.heartPath {
+                var points = [heart.start]
+                for segment in heart.segments { points += [segment.control1, segment.control2, segment.end] }
+                // A cubic lies in the hull of its control points; the heart reaches past it.
+                let xs = points.map(\.x), ys = points.map(\.y)
+                union = union.union(Rect(minX: xs.min()! - heartReach, minY: ys.min()! - heartReach,
+                                         maxX: xs.max()! + heartReach, maxY: ys.max()! + heartReach))
+            }
+            return outward(union, from: content, precision: options.precision)
+        }
+    }
+
+    /// `union`'s edges that reach past `content`'s once printed at `precision` go out to whole
+    /// points, so the printed viewBox holds what is drawn at any precision (and the picture is a
+    /// whole number of pixels that way); an edge that only prints past the content
+    /// (`-0.0004` prints as `0`) stays the content's.
+    static func outward(_ union: Rect, from content: Rect, precision: NumberPrecision) -> Rect {
+        func printed(_ v: Double) -> Double {
+            guard case .decimals(let n) = precision else { return v }
+            let unit = (0..<n).reduce(1.0) { product, _ in product * 10 }
+            let scaled = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
+            return scaled.isFinite ? scaled : v
+        }
+        return Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
+                    minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
+                    maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
+                    maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
+    }
+
+    /// The union of the bounds of what an SVG draws for a run of elements: each visible
+    /// element's frame under its transform, and its label's box, as `SVGElementWriter` writes
+    /// them. Feed it every element (hidden ones are passed over), then read `bounds`.
+    public struct DrawnBounds: Sendable {
+        /// The labels drawn.
+        public let labels: SVGLabels
+        /// The union so far; `nil` until a visible element came.
+        public private(set) var bounds: Rect?
+        private var minX = Double.infinity, minY = Double.infinity
+        private var maxX = -Double.infinity, maxY = -Double.infinity
+
+        /// Starts with nothing drawn.
+        public init(labels: SVGLabels) {
+            self.labels = labels
+        }
+
+        /// Adds what `element` draws. - Complexity: O(1).
+        public mutating func add(_ element: LayoutAttributes) {
+            guard !element.isHidden else { return }
+            let f = element.frame, t = element.transform
+            let cx = f.midX + t.tx, cy = f.midY + t.ty
+            // The frame's corners about its centre, through the matrix.
+            let hw = f.width / 2, hh = f.height / 2
+            var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
+            if let label = SVGElementWriter.label(element, labels) {
+                // Centred on the drawn centre: about 0.6 em a character, 1.2 em high.
+                rx = max(rx, 0.3 * label.size * Double(label.characters))
+                ry = max(ry, 0.6 * label.size)
+            }
+            minX = min(minX, cx - rx)
+            minY = min(minY, cy - ry)
+            maxX = max(maxX, cx + rx)
+            maxY = max(maxY, cy + ry)
+            bounds = Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        }
+    }
+
+    /// Everything before the first shape, with `canvas` as the viewBox.
+    static func appendStart(_ layout: CollectionLayout, canvas: Rect, to out: OutputBuffer) {
+        appendDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, to: out)
     }
 
     /// The shapes of the visible elements of `block`, in order: for a streamed layout whose
     /// visible elements are already in drawing order (zIndex non-decreasing).
-    static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: Bool,
+    static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: SVGLabels,
                             to out: OutputBuffer) {
         guard let base = block.baseAddress else { return }
         SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels) { writer in
@@ -112,7 +233,7 @@ public enum SVGLayoutWriter {
     /// Writes the elements `elements[indices[k]]` (`elements[k]` without indices) for k in
     /// `0..<count`, in chunks formatted on every core (`appendInParallel`).
     private static func appendElements(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?,
-                                       count: Int, round: Bool, labels: Bool, to out: OutputBuffer) throws {
+                                       count: Int, round: Bool, labels: SVGLabels, to out: OutputBuffer) throws {
         func appendChunk(_ range: Range<Int>, to buffer: OutputBuffer) {
             _ = buffer.cursor(reserving: range.count * typicalGroupSize)
             SVGElementWriter.withWriter(precision: buffer.precision, round: round, labels: labels) { writer in
@@ -136,24 +257,29 @@ public enum SVGLayoutWriter {
     /// The dashed path (seed 000: grey, width 2, dash 4 4, square caps, round joins) and the
     /// heart: at rest on the start avatar, flying along the path in 2 s with `rotate="auto"`,
     /// frozen at the end, pulsing 0.6 → 1 → 1.2 → 1 → 0.6 every 1.5 s.
+    ///
+    /// Three nested groups, each with one job: the outer one's `transform` puts the heart on the
+    /// start avatar (all a renderer without animation shows); the middle one carries only the
+    /// `<animateMotion>`, along the path taken relative to the start; the inner one only the
+    /// pulse. Browsers apply a motion's rotation to the transform of the element it animates,
+    /// so a motion beside the translation would turn the translation too and throw the heart
+    /// off its path.
     private static func appendHeart(_ heart: HeartPath, to out: OutputBuffer) {
         out.append("<path class=\"heart-path\" d=\"")
         appendPathData(heart, relativeTo: .zero, to: out)
         out.append("\" fill=\"none\" stroke=\"#808080\" stroke-width=\"2\" stroke-dasharray=\"4 4\" ")
         out.append("stroke-linecap=\"square\" stroke-linejoin=\"round\"/>\n")
-        // The motion path is relative to the resting place, so renderers without animation
-        // show the heart on the start avatar and animated ones move it from there.
         out.append("<g class=\"heart\" transform=\"translate(")
         out.append(number: heart.start.x)
         out.append(" ")
         out.append(number: heart.start.y)
-        out.append(")\">\n<animateMotion dur=\"2s\" begin=\"0s\" rotate=\"auto\" fill=\"freeze\" path=\"")
+        out.append(")\">\n<g><animateMotion dur=\"2s\" begin=\"0s\" rotate=\"auto\" fill=\"freeze\" path=\"")
         appendPathData(heart, relativeTo: heart.start, to: out)
         out.append("\"/>\n<g><animateTransform attributeName=\"transform\" type=\"scale\" ")
         out.append("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\"/>\n")
         out.append("<path d=\"")
         out.append(string: heartShape)
-        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n")
+        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n</g>\n")
     }
 }
 
@@ -201,7 +327,7 @@ struct SVGElementWriter {
     /// Draw cells round (ring and circle layouts).
     let round: Bool
     /// Label each shape.
-    let labels: Bool
+    let labels: SVGLabels
     /// Where the next byte goes, in the space reserved for the element being written.
     private var position: UnsafeMutablePointer<UInt8>
     /// Recently written numbers and their text: layouts repeat theirs (a column's x and
@@ -221,7 +347,7 @@ struct SVGElementWriter {
         var length: Int
     }
 
-    private init(precision: NumberPrecision, round: Bool, labels: Bool, cache: UnsafeMutablePointer<CachedNumber>,
+    private init(precision: NumberPrecision, round: Bool, labels: SVGLabels, cache: UnsafeMutablePointer<CachedNumber>,
                  pending: UnsafeMutablePointer<PendingNumber>) {
         self.precision = precision
         self.round = round
@@ -234,7 +360,7 @@ struct SVGElementWriter {
     /// Calls `body` with a writer whose tables live on the stack for the call: one writer per
     /// chunk of elements and per thread.
     @inline(__always)
-    static func withWriter(precision: NumberPrecision, round: Bool, labels: Bool,
+    static func withWriter(precision: NumberPrecision, round: Bool, labels: SVGLabels,
                            _ body: (inout SVGElementWriter) -> Void) {
         withUnsafeTemporaryAllocation(of: CachedNumber.self, capacity: CachedNumber.slots) { table in
             // Empty entries hold a NaN's bits and the text NumberFormat writes for it, "0".
@@ -266,9 +392,8 @@ struct SVGElementWriter {
         let width = element.pointee.frame.size.width, height = element.pointee.frame.size.height
         let isCell = element.pointee.category == .cell
         let t = element.pointee.transform
-        if t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0 {  // identity
-            append("<g")
-        } else {
+        append("<g><rect")
+        if !(t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0) {  // not the identity
             appendTransform(t, centerX: x + width / 2, centerY: y + height / 2)
         }
         let alpha = element.pointee.alpha
@@ -277,7 +402,7 @@ struct SVGElementWriter {
             append(number: maximum(0, alpha))
             append(byte: UInt8(ascii: "\""))
         }
-        append("><rect x=\"")
+        append(" x=\"")
         append(number: x)
         append("\" y=\"")
         append(number: y)
@@ -299,18 +424,26 @@ struct SVGElementWriter {
         } else {
             append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
         }
-        if labels && width >= 4 && height >= 4 {
-            let size = maximum(4, minimum(14, minimum(width, height) * 0.45))
+        if let label = Self.label(element.pointee, labels) {
+            // At full opacity and untransformed, on the drawn centre (the transform is about
+            // the centre, so its translation is all that moves it).
             append("<text x=\"")
-            append(number: x + width / 2)
+            append(number: x + width / 2 + t.tx)
             append("\" y=\"")
-            append(number: y + height / 2 + size * 0.35)
+            append(number: y + height / 2 + t.ty + label.size * 0.35)
             append("\" font-family=\"sans-serif\" font-size=\"")
-            append(number: size)
+            append(number: label.size)
+            append("\" text-anchor=\"middle\" fill=\"")
             if isCell {
-                append("\" text-anchor=\"middle\" fill=\"#ffffff\">")
+                append(Self.labelColour(element.pointee.indexPath.item))
+                append("\">")
+                if labels == .indexPath {
+                    append(integer: element.pointee.indexPath.section)
+                    append(byte: UInt8(ascii: ":"))
+                }
                 append(integer: element.pointee.indexPath.item)
             } else {
+                append("#333333\">")
                 appendViewLabel(element)
             }
             append("</text></g>\n")
@@ -318,6 +451,36 @@ struct SVGElementWriter {
             append("</g>\n")
         }
         out.commit(ByteCursor(start: position, precision: precision, cache: cache))
+    }
+
+    /// The label an element gets with `labels`, if any: its length in characters and its font
+    /// size, points. None for `.none` or a frame narrower or lower than 4 points; otherwise
+    /// 0.45 of the frame's smaller side, at most 14 and at least 4, and small enough that the
+    /// text (about 0.6 em a character) fits the frame's width. Sizes come from the frame
+    /// before its transform, so a label does not shrink away with its cell's scale.
+    @inline(__always)
+    static func label(_ element: LayoutAttributes, _ labels: SVGLabels) -> (characters: Int, size: Double)? {
+        let width = element.frame.size.width, height = element.frame.size.height
+        guard labels != .none && width >= 4 && height >= 4 else { return nil }
+        let path = element.indexPath
+        var characters = decimalLength(path.item)
+        if element.category != .cell {
+            // `header 3`, `footer 3`, `supplementaryView 3`…
+            let word = (element.kind?.rawValue ?? element.category.rawValue).utf8.count
+            characters = word + 1 + decimalLength(path.section)
+        } else if labels == .indexPath {
+            characters += 1 + decimalLength(path.section)
+        }
+        let fitted = Swift.min(14, Swift.min(width, height) * 0.45, width / (0.6 * Double(characters)))
+        return (characters, Swift.max(4, fitted))
+    }
+
+    /// Digits of `value` in decimal, with its sign.
+    @inline(__always)
+    private static func decimalLength(_ value: Int) -> Int {
+        var n = value < 0 ? 2 : 1, rest = value.magnitude
+        while rest >= 10 { rest /= 10; n += 1 }
+        return n
     }
 
     /// ` transform="matrix(…)"` for a transform other than the identity, applied about the
@@ -330,7 +493,7 @@ struct SVGElementWriter {
         let e = centerX + t.tx - t.a * centerX - t.c * centerY
         let f = centerY + t.ty - t.b * centerX - t.d * centerY
         let combined = e.isFinite && f.isFinite
-        append("<g transform=\"")
+        append(" transform=\"")
         if !combined {
             append("translate(")
             append(number: centerX)
@@ -361,11 +524,10 @@ struct SVGElementWriter {
         append(byte: UInt8(ascii: "\""))
     }
 
-    /// The rest of a header's, footer's or other view's label: its colour, its kind (or its
-    /// category when it has none: plain words, nothing to escape) and its section.
+    /// A header's, footer's or other view's label: its kind (or its category when it has none:
+    /// plain words, nothing to escape) and its section.
     @inline(never)
     private mutating func appendViewLabel(_ element: UnsafePointer<LayoutAttributes>) {
-        append("\" text-anchor=\"middle\" fill=\"#333333\">")
         switch element.pointee.kind {
         case .header: append("header ")
         case .footer: append("footer ")
@@ -403,6 +565,13 @@ struct SVGElementWriter {
         case 8: "#9c755f"
         default: "#bab0ac"
         }
+    }
+
+    /// `SVGLayoutWriter.labelColours[item % 10]` as a literal; the two lists must agree (a
+    /// test checks it).
+    @inline(__always)
+    static func labelColour(_ item: Int) -> StaticString {
+        item % 10 == 0 ? "#ffffff" : "#1a1a1a"
     }
 
     @inline(__always)
@@ -451,23 +620,36 @@ struct SVGElementWriter {
     }
 }
 
-/// The XML declaration, the `<svg>` element of `width` × `height` points (at least 1 each
-/// way: a zero-sized canvas does not render) with its viewBox, a title and a white
-/// background. The caller closes the document with `</svg>`.
-func appendDocumentStart(width: Double, height: Double, title: String, to out: OutputBuffer) {
-    let width = max(width, 1), height = max(height, 1)
+/// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
+/// way: a zero-sized canvas does not render) and whose `width` and `height` are its size in
+/// points, a title, and a white background over the whole canvas. The caller closes the
+/// document with `</svg>`.
+func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer) {
+    let width = max(canvas.width, 1), height = max(canvas.height, 1)
     out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
     out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
     out.append(number: width)
     out.append("\" height=\"")
     out.append(number: height)
-    out.append("\" viewBox=\"0 0 ")
+    out.append("\" viewBox=\"")
+    out.append(number: canvas.minX)
+    out.append(" ")
+    out.append(number: canvas.minY)
+    out.append(" ")
     out.append(number: width)
     out.append(" ")
     out.append(number: height)
     out.append("\">\n<title>")
     appendXMLText(title, to: out)
-    out.append("</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n")
+    out.append("</title>\n<rect x=\"")
+    out.append(number: canvas.minX)
+    out.append("\" y=\"")
+    out.append(number: canvas.minY)
+    out.append("\" width=\"")
+    out.append(number: width)
+    out.append("\" height=\"")
+    out.append(number: height)
+    out.append("\" fill=\"#ffffff\"/>\n")
 }
 
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0

@@ -28,12 +28,13 @@ public enum TransitionSVGWriter {
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         let from = transition.from, to = transition.to
-        appendDocumentStart(width: max(from.contentSize.width, to.contentSize.width),
-                            height: max(from.contentSize.height, to.contentSize.height),
+        let labels = options.output.labels
+            ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
+        appendDocumentStart(canvas: canvas(transition, options: options.output, labels: labels),
                             title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
 
         let timing = Timing(duration: options.duration, repeats: options.repeats)
-        let style = Style(fromRound: isRound(from.engine), toRound: isRound(to.engine), labels: options.output.labels)
+        let style = Style(fromRound: isRound(from.engine), toRound: isRound(to.engine), labels: labels)
         // Elements visible at some time, in painting order at the start and at the end.
         var startRank = [Int](repeating: Int.max, count: transition.elements.count)
         for (rank, position) in transition.initialOrder.enumerated() { startRank[position] = rank }
@@ -86,6 +87,44 @@ public enum TransitionSVGWriter {
         out.append("</svg>\n")
     }
 
+    /// The viewBox: with the canvas `.all`, both content rects and everything drawn at any
+    /// moment. An element's centre moves along a straight line and its matrix's parts change
+    /// linearly, so it stays within its reach at either end (half its frame's diagonal times the
+    /// matrix's Frobenius norm, at least its label's reach) of that line; `.content` is the
+    /// larger content size from the origin, `.visible` the final visible bounds.
+    static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
+        let from = transition.from, to = transition.to
+        let content = Rect(x: 0, y: 0, width: max(from.contentSize.width, to.contentSize.width),
+                           height: max(from.contentSize.height, to.contentSize.height))
+        switch options.canvas {
+        case .content: return content
+        case .visible: return Rect(x: to.contentOffset.x, y: to.contentOffset.y, width: to.bounds.width, height: to.bounds.height)
+        case .rect: return options.queryRect ?? content
+        case .all: break
+        }
+        var union = content
+        for element in transition.elements {
+            var reach = 0.0
+            var centres: [Point] = []
+            for e in [element.initial, element.final] where opacity(e) > 0 {
+                let t = e.transform
+                let norm = (t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d).squareRoot()
+                reach = max(reach, Point.length(e.size.width / 2, e.size.height / 2) * max(norm, 1))
+                if let label = SVGElementWriter.label(e, labels) {
+                    reach = max(reach, 0.3 * label.size * Double(label.characters) + 0.6 * label.size)
+                }
+                centres.append(Point(x: e.center.x + t.tx, y: e.center.y + t.ty))
+            }
+            if centres.isEmpty { continue }
+            // Both ends, so the whole straight path between them.
+            let start = centres[0], end = centres[centres.count - 1]
+            union = union.union(Rect(minX: min(start.x, end.x) - reach, minY: min(start.y, end.y) - reach,
+                                     maxX: max(start.x, end.x) + reach, maxY: max(start.y, end.y) + reach))
+        }
+        guard union.isFinite else { return content }
+        return SVGLayoutWriter.outward(union, from: content, precision: options.precision)
+    }
+
     // MARK: - Private
 
     /// Begin, duration and repetition of every animation of the document.
@@ -104,7 +143,28 @@ public enum TransitionSVGWriter {
     private struct Style {
         let fromRound: Bool
         let toRound: Bool
-        let labels: Bool
+        let labels: SVGLabels
+    }
+
+    /// A discrete `<animate>` of `attribute` from `start` to `end` halfway through (and back at
+    /// three quarters when repeating, as the zIndex layers switch).
+    private static func appendSwitch(_ attribute: StaticString, _ start: String, _ end: String, timing: Timing,
+                                     to out: OutputBuffer) {
+        out.append("<animate attributeName=\"")
+        out.append(attribute)
+        out.append("\" calcMode=\"discrete\" values=\"")
+        out.append(string: start)
+        out.append(";")
+        out.append(string: end)
+        if timing.repeats {
+            out.append(";")
+            out.append(string: start)
+            out.append("\" keyTimes=\"0;0.25;0.75\"")
+        } else {
+            out.append("\" keyTimes=\"0;0.5\"")
+        }
+        timing.append(to: out)
+        out.append("/>")
     }
 
     /// Ring and circle cells are drawn round, as the layout SVG does.
@@ -207,11 +267,18 @@ public enum TransitionSVGWriter {
         out.append(number: b.size.height)
         out.append("\" rx=\"")
         out.append(number: rb)
-        let number = (element.toIndexPath ?? element.fromIndexPath ?? b.indexPath)
-        if b.category == .cell {
+        // The start shows the old index path's number and colour, the end the new one's; they
+        // switch halfway (a deleted item keeps its old ones, an inserted item has its new ones).
+        let oldPath = element.fromIndexPath ?? element.toIndexPath ?? b.indexPath
+        let newPath = element.toIndexPath ?? element.fromIndexPath ?? b.indexPath
+        let palette = SVGLayoutWriter.palette
+        let oldFill = palette[oldPath.item % palette.count], newFill = palette[newPath.item % palette.count]
+        let isCell = b.category == .cell
+        if isCell {
             out.append("\" fill=\"")
-            out.append(string: SVGLayoutWriter.palette[number.item % SVGLayoutWriter.palette.count])
+            out.append(string: newFill)
             out.append("\">")
+            if oldFill != newFill { appendSwitch("fill", oldFill, newFill, timing: timing, to: out) }
         } else {
             out.append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\">")
         }
@@ -221,24 +288,31 @@ public enum TransitionSVGWriter {
         animate("animate", "height", [a.size.height], [b.size.height])
         animate("animate", "rx", [ra], [rb])
         out.append("</rect>")
-        let w = max(a.size.width, b.size.width), h = max(a.size.height, b.size.height)
-        if style.labels && w >= 4 && h >= 4 {
-            let size = max(4, min(14, min(w, h) * 0.45))
-            out.append("<text x=\"0\" y=\"")
-            out.append(number: size * 0.35)
-            out.append("\" font-family=\"sans-serif\" font-size=\"")
-            out.append(number: size)
-            out.append("\" text-anchor=\"middle\" fill=\"")
-            out.append(b.category == .cell ? "#ffffff" : "#333333")
-            out.append("\">")
-            if b.category == .cell {
-                out.append(integer: number.item)
-            } else {
-                appendXMLText(b.kind?.rawValue ?? b.category.rawValue, to: out)
-                out.append(" ")
-                out.append(integer: number.section)
+        // A label as large as the larger end gives it; the old one until halfway, then the new.
+        if let label = [a, b].compactMap({ SVGElementWriter.label($0, style.labels) }).max(by: { $0.size < $1.size }) {
+            func text(_ path: IndexPath) -> String {
+                guard isCell else { return "\(b.kind?.rawValue ?? b.category.rawValue) \(path.section)" }
+                return style.labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
             }
-            out.append("</text>")
+            func colour(_ path: IndexPath) -> String {
+                isCell ? SVGLayoutWriter.labelColours[path.item % palette.count] : SVGLayoutWriter.viewLabelColour
+            }
+            let changes = text(oldPath) != text(newPath) || colour(oldPath) != colour(newPath)
+            for (path, isOld) in changes ? [(oldPath, true), (newPath, false)] : [(newPath, false)] {
+                out.append("<text x=\"0\" y=\"")
+                out.append(number: label.size * 0.35)
+                out.append("\" font-family=\"sans-serif\" font-size=\"")
+                out.append(number: label.size)
+                out.append("\" text-anchor=\"middle\" fill=\"")
+                out.append(string: colour(path))
+                out.append(isOld ? "\" visibility=\"hidden\">" : "\">")
+                if changes {
+                    appendSwitch("visibility", isOld ? "visible" : "hidden", isOld ? "hidden" : "visible",
+                                 timing: timing, to: out)
+                }
+                appendXMLText(text(path), to: out)
+                out.append("</text>")
+            }
         }
         for _ in 0..<groups { out.append("</g>") }
         out.append("</g>\n")

@@ -29,14 +29,21 @@ struct CommandLineTests {
         let svg = result.stdoutText
         #expect(svg.hasPrefix("<?xml"))
         #expect(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""))
-        #expect(svg.contains("viewBox=\"0 0 390 844\""))
+        // Ring 3's avatars at 3 and 9 o'clock reach 11.965 points past the 390-point bounds
+        // (x = −11.965 and 381.485 + 20.48): the canvas holds them, out to whole points.
+        #expect(svg.contains("width=\"414\" height=\"844\" viewBox=\"-12 0 414 844\""))
         #expect(svg.contains("class=\"heart-path\""))
         #expect(svg.contains("stroke-dasharray=\"4 4\""))
-        #expect(svg.contains("<animateMotion dur=\"2s\""))
+        // The heart: resting on the start avatar in an outer group, the motion alone in the
+        // middle group (a browser turns the motion's group's own transform by `rotate="auto"`),
+        // the pulse inside.
+        #expect(svg.contains("<g class=\"heart\" transform=\"translate(195 222.24)\">\n<g><animateMotion dur=\"2s\""))
         #expect(svg.contains("rotate=\"auto\"") && svg.contains("fill=\"freeze\""))
-        #expect(svg.contains("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\""))
-        // 37 avatars, each drawn round.
-        #expect(svg.components(separatedBy: "<rect x=").count - 1 == 37)
+        #expect(svg.contains("path=\"M 0 0 C 68.6 80.941 72.746 157.76 0 199.76\""))
+        #expect(svg.contains("<g><animateTransform attributeName=\"transform\" type=\"scale\" values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\""))
+        // 37 avatars, each drawn round, labelled by index path (four rings are four sections).
+        #expect(svg.components(separatedBy: "<g><rect").count - 1 == 37)
+        #expect(svg.contains(">3:14</text>"))
         let xml = try XMLDocument(xmlString: svg)
         #expect(xml.rootElement()?.name == "svg")
     }

@@ -15,24 +15,71 @@ struct FlowLayoutTests {
 
     // MARK: - Line breaking and justification
 
-    @Test func uniformItemsJustifyFullLinesAndCentreALoneLastItem() throws {
-        // 50k + 10(k−1) ≤ 390 → k = 6; gaps (390 − 300)/5 = 18; the 7th item alone, centred.
+    @Test func uniformItemsJustifyFullLinesAndPutALoneLastItemOnTheirGrid() throws {
+        // 50k + 10(k−1) ≤ 390 → k = 6; gaps (390 − 300)/5 = 18; the 7th item in the grid's
+        // first slot (UIKit; PSTCollectionView: "as if it is filled with more items").
         let layout = try FlowLayout().layout(sections: [FlowSection(items: .uniform(count: 7))], bounds: phone)
-        #expect(frames(layout).map(\.minX) == [0, 68, 136, 204, 272, 340, 170])
+        #expect(frames(layout).map(\.minX) == [0, 68, 136, 204, 272, 340, 0])
         #expect(frames(layout).map(\.minY) == [0, 0, 0, 0, 0, 0, 60])
         #expect(layout.contentSize == Size(width: 390, height: 110))
         #expect(layout.warnings.isEmpty)
     }
 
-    @Test func lastLineOfSeveralItemsKeepsMinimumSpacing() throws {
+    @Test func lastLineOfEqualSizesSitsOnTheGridOfTheFullLines() throws {
         let layout = try FlowLayout().layout(sections: [FlowSection(items: .uniform(count: 8))], bounds: phone)
         #expect(frames(layout)[6] == Rect(x: 0, y: 60, width: 50, height: 50))
-        #expect(frames(layout)[7] == Rect(x: 60, y: 60, width: 50, height: 50))
+        #expect(frames(layout)[7] == Rect(x: 68, y: 60, width: 50, height: 50))
+        // Forty: six lines of 6, the last line's 4 at the first four slots.
+        let forty = try FlowLayout().layout(sections: [FlowSection(items: .uniform(count: 40))], bounds: phone)
+        #expect(frames(forty).suffix(4).map(\.minX) == [0, 68, 136, 204])
+        #expect(frames(forty).suffix(4).map(\.minY) == [360, 360, 360, 360])
+        // Sizes given one by one, all the same, are the same case.
+        let sized = try FlowLayout().layout(sections: [FlowSection(items: sized(Array(repeating: (50, 50), count: 8)))],
+                                            bounds: phone)
+        #expect(frames(sized) == frames(layout))
     }
 
     @Test func aSingleLineIsTheLastLine() throws {
+        // Equal sizes: the slots a full line would have (6, 18 apart).
         let layout = try FlowLayout().layout(sections: [FlowSection(items: .uniform(count: 3))], bounds: phone)
-        #expect(frames(layout).map(\.minX) == [0, 60, 120])
+        #expect(frames(layout).map(\.minX) == [0, 68, 136])
+    }
+
+    @Test func equalSizesThatFitOneALineAreCentred() throws {
+        // (390 + 10)/(300 + 10) → one a line: every line, the last included, centres its item.
+        var flow = FlowLayout()
+        flow.itemSize = Size(width: 300, height: 50)
+        let layout = try flow.layout(sections: [FlowSection(items: .uniform(count: 3))], bounds: phone)
+        #expect(frames(layout).map(\.minX) == [45, 45, 45])
+    }
+
+    @Test func lastLineOfMixedSizesKeepsMinimumSpacingFromTheLeadingEdge() throws {
+        // 100·3 + 20 = 320 ≤ 390 (a fourth: 430): gaps (390 − 300)/2 = 45; then 100 and 90.
+        let items = sized([(100, 50), (100, 50), (100, 50), (100, 50), (90, 50)])
+        let layout = try FlowLayout().layout(sections: [FlowSection(items: items)], bounds: phone)
+        #expect(frames(layout).map(\.minX) == [0, 145, 290, 0, 110])
+        // Equal widths but not heights differ too: 2 a line in 130 (gap 30), the last at 0, 60.
+        let tall = sized([(50, 50), (50, 50), (50, 50), (50, 60)])
+        let narrow = try FlowLayout().layout(sections: [FlowSection(items: tall)], bounds: Size(width: 130, height: 500))
+        #expect(frames(narrow).map(\.minX) == [0, 80, 0, 60])
+    }
+
+    @Test func aSectionOfOneItemIsCentred() throws {
+        var flow = FlowLayout()
+        flow.sectionInset = EdgeInsets(top: 0, left: 20, bottom: 0, right: 40)
+        let layout = try flow.layout(sections: [FlowSection(items: sized([(100, 50)]))], bounds: phone)
+        // Available 330 from x = 20: (330 − 100)/2 = 115 → 135.
+        #expect(frames(layout) == [Rect(x: 135, y: 0, width: 100, height: 50)])
+    }
+
+    @Test func horizontalLinesFollowTheSameRules() throws {
+        // Columns 200 tall: (200 + 10)/60 → 3 slots, 25 apart (y = 0, 75, 150); the last column's
+        // two items on that grid.
+        var flow = FlowLayout()
+        flow.scrollDirection = .horizontal
+        let layout = try flow.layout(sections: [FlowSection(items: .uniform(count: 5))], bounds: Size(width: 390, height: 200))
+        #expect(frames(layout).map(\.minY) == [0, 75, 150, 0, 75])
+        #expect(frames(layout).map(\.minX) == [0, 0, 0, 60, 60])
     }
 
     @Test func mixedSizesAreCentredAcrossTheLine() throws {
@@ -42,7 +89,7 @@ struct FlowLayoutTests {
         #expect(frames(layout) == [Rect(x: 0, y: 10, width: 100, height: 40),
                                    Rect(x: 135, y: 0, width: 100, height: 60),
                                    Rect(x: 270, y: 20, width: 120, height: 20),
-                                   Rect(x: 145, y: 70, width: 100, height: 30)])
+                                   Rect(x: 0, y: 70, width: 100, height: 30)])  // sizes differ: leading
         #expect(layout.contentSize.height == 100)
     }
 
@@ -63,7 +110,7 @@ struct FlowLayoutTests {
         flow.sectionInset = EdgeInsets(top: 0, left: 20, bottom: 0, right: 20)
         let layout = try flow.layout(sections: [FlowSection(items: sized([(110, 10), (110, 10), (110, 10), (110, 10)]))],
                                      bounds: phone)
-        #expect(frames(layout).map(\.minX) == [20, 140, 260, 140])  // the third ends at 370 = 390 − 20
+        #expect(frames(layout).map(\.minX) == [20, 140, 260, 20])  // the third ends at 370 = 390 − 20
         #expect(layout.warnings.isEmpty)
     }
 
@@ -83,10 +130,11 @@ struct FlowLayoutTests {
         var flow = FlowLayout()
         flow.itemSize = Size(width: 185, height: 1)
         let layout = try flow.layout(sections: [FlowSection(items: .heights([30, 70, 10]))], bounds: phone)
-        // 185 + 10 + 185 = 380 ≤ 390: gap 390 − 370 = 20; the line is 70 thick.
+        // 185 + 10 + 185 = 380 ≤ 390: gap 390 − 370 = 20; the line is 70 thick. The heights
+        // differ, so the last line's lone item stays at the leading edge.
         #expect(frames(layout) == [Rect(x: 0, y: 20, width: 185, height: 30),
                                    Rect(x: 205, y: 0, width: 185, height: 70),
-                                   Rect(x: 102.5, y: 80, width: 185, height: 10)])
+                                   Rect(x: 0, y: 80, width: 185, height: 10)])
     }
 
     // MARK: - Headers, footers, sections
@@ -104,7 +152,7 @@ struct FlowLayoutTests {
                                                                  Rect(x: 0, y: 180, width: 200, height: 20)])
         #expect(layout.elements.first?.kind == ElementKind.header)
         #expect(layout.elements.last?.kind == ElementKind.footer)
-        #expect(frames(layout).map(\.minX) == [5, 135, 5, 135, 70])
+        #expect(frames(layout).map(\.minX) == [5, 135, 5, 135, 5])
         #expect(frames(layout).map(\.minY) == [35, 35, 85, 85, 135])
         #expect(layout.contentSize == Size(width: 200, height: 200))
     }
@@ -116,13 +164,13 @@ struct FlowLayoutTests {
                         FlowSection(items: .heights([]), sectionInset: EdgeInsets(all: 10), footerLength: 20),
                         FlowSection(items: .uniform(count: 1), headerLength: 0)]
         let layout = try flow.layout(sections: sections, bounds: phone)
-        // s0: header 0–30, line 30–80. s1: header 80–110, insets 10 + 10, footer 130–150.
-        // s2: no header, its lone item (the last line) centred at 170.
+        // s0: header 0–30, line 30–80 on the grid of a full line (x = 0, 68). s1: header
+        // 80–110, insets 10 + 10, footer 130–150. s2: no header, its only item centred at 170.
         #expect(frames(layout, category: .supplementaryView) == [Rect(x: 0, y: 0, width: 390, height: 30),
                                                                  Rect(x: 0, y: 80, width: 390, height: 30),
                                                                  Rect(x: 0, y: 130, width: 390, height: 20)])
         #expect(frames(layout) == [Rect(x: 0, y: 30, width: 50, height: 50),
-                                   Rect(x: 60, y: 30, width: 50, height: 50),
+                                   Rect(x: 68, y: 30, width: 50, height: 50),
                                    Rect(x: 170, y: 150, width: 50, height: 50)])
         #expect(layout.numberOfItems(inSection: 1) == 0)
         #expect(layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 2))?.frame.minY == 150)
@@ -140,7 +188,7 @@ struct FlowLayoutTests {
         #expect(frames(layout) == [Rect(x: 35, y: 0, width: 40, height: 50),
                                    Rect(x: 25, y: 60, width: 60, height: 50),
                                    Rect(x: 40, y: 120, width: 30, height: 80),
-                                   Rect(x: 95, y: 75, width: 50, height: 50)])
+                                   Rect(x: 95, y: 0, width: 50, height: 50)])
         #expect(layout.contentSize == Size(width: 145, height: 200))
         #expect(layout.scrollDirection == .horizontal)
     }

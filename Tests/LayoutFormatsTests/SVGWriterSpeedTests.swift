@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LayoutCore
 @testable import LayoutFormats
@@ -10,7 +11,10 @@ struct SVGWriterSpeedTests {
     /// time, the visible elements always sorted.
     static func referenceSVG(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
         let out = OutputBuffer(precision: options.precision)
-        appendDocumentStart(width: layout.contentSize.width, height: layout.contentSize.height,
+        let labels = SVGLabels.resolved(options.labels, for: layout)
+        var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+        forEachSelected(layout, selection) { element, _ in drawn.add(copy element) }
+        appendDocumentStart(canvas: SVGLayoutWriter.canvas(layout, options: options, drawn: drawn.bounds),
                             title: "cvlayout " + layout.engine, to: out)
         var order: [Int] = []
         forEachSelected(layout, selection) { element, i in
@@ -22,7 +26,7 @@ struct SVGWriterSpeedTests {
         }
         let round = layout.engine == "ring" || layout.engine == "circle"
         for i in order {
-            appendReferenceElement(layout.elements[i], round: round, labels: options.labels, to: out)
+            appendReferenceElement(layout.elements[i], round: round, labels: labels, to: out)
         }
         // Everything after the elements is shared code: the fast writer's own tail.
         let fast = OutputBuffer(precision: options.precision)
@@ -32,10 +36,10 @@ struct SVGWriterSpeedTests {
         return head + tail[tail.range(of: "<rect class=\"visible-bounds\"")!.lowerBound...]
     }
 
-    static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: Bool, to out: OutputBuffer) {
+    static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, to out: OutputBuffer) {
         let f = e.frame
         let t = e.transform
-        out.append("<g")
+        out.append("<g><rect")
         if t != .identity {
             let c = f.center
             out.append(" transform=\"matrix(")
@@ -52,7 +56,7 @@ struct SVGWriterSpeedTests {
             out.append(number: max(0, e.alpha))
             out.append("\"")
         }
-        out.append("><rect x=\"")
+        out.append(" x=\"")
         out.append(number: f.minX)
         out.append("\" y=\"")
         out.append(number: f.minY)
@@ -74,24 +78,21 @@ struct SVGWriterSpeedTests {
         } else {
             out.append("#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
         }
-        if labels && f.width >= 4 && f.height >= 4 {
-            let size = max(4, min(14, min(f.width, f.height) * 0.45))
+        if labels != .none && f.width >= 4 && f.height >= 4 {
+            let text = e.category != .cell ? "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)"
+                : labels == .indexPath ? "\(e.indexPath.section):\(e.indexPath.item)" : "\(e.indexPath.item)"
+            let size = max(4, min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))))
             out.append("<text x=\"")
-            out.append(number: f.midX)
+            out.append(number: f.midX + t.tx)
             out.append("\" y=\"")
-            out.append(number: f.midY + size * 0.35)
+            out.append(number: f.midY + t.ty + size * 0.35)
             out.append("\" font-family=\"sans-serif\" font-size=\"")
             out.append(number: size)
             out.append("\" text-anchor=\"middle\" fill=\"")
-            out.append(e.category == .cell ? "#ffffff" as StaticString : "#333333")
+            out.append(string: e.category == .cell
+                       ? SVGLayoutWriter.labelColours[e.indexPath.item % SVGLayoutWriter.palette.count] : "#333333")
             out.append("\">")
-            if e.category == .cell {
-                out.append(integer: e.indexPath.item)
-            } else {
-                appendXMLText(e.kind?.rawValue ?? e.category.rawValue, to: out)
-                out.append(" ")
-                out.append(integer: e.indexPath.section)
-            }
+            appendXMLText(text, to: out)
             out.append("</text>")
         }
         out.append("</g>\n")
@@ -182,7 +183,7 @@ struct SVGWriterSpeedTests {
         var g = SplitMix64(seed: 99)
         let someSelected = (0..<count).filter { _ in g.next() % 3 != 0 }
         for precision in [NumberPrecision.standard, .decimals(0), .decimals(5), .full] {
-            for labels in [true, false] {
+            for labels in [nil, SVGLabels.item, .indexPath, SVGLabels.none] {
                 for selection in [nil, someSelected, [], [count - 1]] as [[Int]?] {
                     var options = OutputOptions()
                     options.precision = precision
@@ -219,7 +220,33 @@ struct SVGWriterSpeedTests {
         for item in 0..<25 {
             #expect(SVGElementWriter.paletteColour(item).description
                     == SVGLayoutWriter.palette[item % SVGLayoutWriter.palette.count])
+            #expect(SVGElementWriter.labelColour(item).description
+                    == SVGLayoutWriter.labelColours[item % SVGLayoutWriter.palette.count])
         }
+    }
+
+    /// WCAG 2's relative luminance of `#rrggbb`.
+    static func luminance(_ hex: String) -> Double {
+        let value = Int(hex.dropFirst(), radix: 16)!
+        func channel(_ shift: Int) -> Double {
+            let c = Double((value >> shift) & 0xff) / 255
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0)
+    }
+
+    static func contrast(_ a: String, _ b: String) -> Double {
+        let (x, y) = (luminance(a), luminance(b))
+        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+    }
+
+    @Test func labelsContrastWithTheirFill() {
+        // At least 3:1 (WCAG's large-text minimum), and the better of white and near-black.
+        for (fill, label) in zip(SVGLayoutWriter.palette, SVGLayoutWriter.labelColours) {
+            #expect(Self.contrast(fill, label) >= 3, "\(label) on \(fill)")
+            #expect(Self.contrast(fill, label) >= max(Self.contrast(fill, "#ffffff"), Self.contrast(fill, "#1a1a1a")))
+        }
+        #expect(Self.contrast(SVGLayoutWriter.viewFill, SVGLayoutWriter.viewLabelColour) >= 3)
     }
 
     @Test func drawingOrderKeepsTiesInElementOrder() throws {

@@ -96,9 +96,13 @@ struct StreamingTests {
                 guard check.isInDrawingOrder else { continue }
                 var counter = ElementBlocks(blockSize: 4_096) { _ in }
                 let summary = try run(&counter)
-                for labels in [true, false] {
+                for labels in [SVGLabels.item, .indexPath, .none] {
                     var options = OutputOptions()
                     options.labels = labels
+                    // The canvas `.all` of a streamed SVG: the drawn bounds measured beforehand.
+                    var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+                    for element in layout.elements { drawn.add(element) }
+                    options.drawnBounds = drawn.bounds
                     let out = OutputBuffer()
                     try OutputFormat.svg.write(summary, streaming: { sink in _ = try run(&sink) },
                                                options: options, to: out)

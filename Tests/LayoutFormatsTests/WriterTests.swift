@@ -56,7 +56,7 @@ struct WriterTests {
         #expect(svg.contains(#"width="100" height="60" viewBox="0 0 100 60""#))
         #expect(svg.contains("header 0"))
         // The hidden rotated cell is not drawn: two shapes, no transform.
-        #expect(svg.components(separatedBy: "<rect x=").count - 1 == 2)
+        #expect(svg.components(separatedBy: "<g><rect").count - 1 == 2)
         #expect(!svg.contains("matrix("))
     }
 
