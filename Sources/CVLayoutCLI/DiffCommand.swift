@@ -40,6 +40,10 @@ let diffCommand = SubcommandDescriptor(
     let actual = try readLayoutFile(parsed.actual, stdin: io.stdin)
     let result = LayoutDiff.compare(expected, actual, options: parsed.options)
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
+    // Columns or keys cvlayout does not know: not compared, said once per file.
+    for (document, name) in [(expected, expectedName), (actual, actualName)] {
+        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
+    }
     let status = result.isSame ? DiffStatus.same : DiffStatus.different
     do {
         if parsed.json {

@@ -48,6 +48,9 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     if job.options.has("output") { try job.write(io: io) }
     let result = LayoutDiff.compare(expected, actual)
+    if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
+        io.stderr("cvlayout: warning: --check: \(unknown)\n")  // not compared, whatever the verdict
+    }
     if result.isSame {
         // A golden without some fields (a CSV of index paths only) matches whatever they hold:
         // said, so that a thin golden does not pass unnoticed.
