@@ -72,7 +72,10 @@ func diffHelp() -> String {
     and extra elements and each changed field with old → new and the delta, then a
     one-line summary. The engine, bounds, contentOffset, contentSize, the heart path (its
     points; d is drawn from them), the heart samples and targetContentOffset are compared
-    when both sides are cvlayout JSON layouts.
+    when both sides are cvlayout JSON layouts. What no layout contains (a category other
+    than cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
+    an integer) is trouble; a column or key cvlayout does not know is not compared, and
+    named once on stderr.
 
     OPTIONS:
 

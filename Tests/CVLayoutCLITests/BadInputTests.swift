@@ -364,6 +364,35 @@ struct DatasetOptionTests {
         }
     }
 
+    /// `--check` with an element CSV and `--heart-samples` from the dataset's options: bad data
+    /// naming `options.heart-samples`; from the flag: a usage error, as before.
+    @Test func checkConflictsWithDatasetHeartSamplesAreBadData() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("ring.csv").path
+        #expect(run(arguments: ["ring", "-f", "csv", "-o", golden]).status == 0)
+        let message = "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
+            + "compare with a JSON golden or a CSV of samples"
+        let fromDataset = run(arguments: ["ring", "--check", golden, "-"],
+                              stdin: { Data(#"{"options":{"heart-samples":3},"rings":[1,6,12,18]}"#.utf8) })
+        #expect(fromDataset.status == 65)
+        #expect(fromDataset.stdout.isEmpty)
+        #expect(fromDataset.stderr == "cvlayout: error: <stdin>: options.heart-samples: \(message)\n")
+        let fromFlag = run(arguments: ["ring", "--heart-samples", "3", "--check", golden])
+        #expect(fromFlag.status == 64)
+        #expect(fromFlag.stderr == "cvlayout: error: \(message)\nRun 'cvlayout ring --help' for usage.\n")
+    }
+
+    /// A transition's sides read the dataset's options as an engine does.
+    @Test func aTransitionSideReportsTheDatasetsConflictAsBadData() {
+        let result = run(arguments: ["transition", "--from", "ring", "--to", "circle", "-"],
+                         stdin: { Data(#"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#.utf8) })
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n")
+    }
+
     /// The same through the executable, as the issue reported it.
     @Test func theIssuesCommandExits65WithoutAUsageLine() throws {
         let cvlayout = try #require(builtCvlayout)
