@@ -41,7 +41,9 @@ let diffCommand = SubcommandDescriptor(
     let result = LayoutDiff.compare(expected, actual, options: parsed.options)
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
     // Columns or keys cvlayout does not know: not compared, said once per file.
-    for (document, name) in [(expected, expectedName), (actual, actualName)] {
+    let sides = parsed.actual == parsed.expected ? [(expected, expectedName)]
+        : [(expected, expectedName), (actual, actualName)]
+    for (document, name) in sides {
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
     }
     let status = result.isSame ? DiffStatus.same : DiffStatus.different

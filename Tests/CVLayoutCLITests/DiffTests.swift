@@ -400,6 +400,10 @@ struct DiffTests {
         #expect(json.stderr == "cvlayout: warning: \(path("named.json")): keys 'elements[].name', 'comment' are not compared "
                 + "(cvlayout does not know them)\n")
 
+        let itself = run(arguments: ["diff", path("named.csv"), path("named.csv")])
+        #expect(itself.status == 0)
+        #expect(itself.stderr == csvWarning)  // one file, named once
+
         let check = run(arguments: ["flow", "--count", "3", "--check", path("named.csv")])
         #expect(check.status == 0)
         #expect(check.stdout.isEmpty)
