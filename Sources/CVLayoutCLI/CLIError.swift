@@ -26,6 +26,10 @@ struct CLIError: Error, Equatable {
     /// For usage errors: the engine whose `--help` the hint names (`nil`: `cvlayout --help`).
     let usageEngine: String?
     let isUsage: Bool
+    /// Whether the error is a conflict between values or an index path the data does not
+    /// hold, not the fault of one value on its own (`OptionValues.conflict`): a dataset value
+    /// the command line overrides is checked alone, and these do not count against it.
+    var isConflict = false
 
     static func usage(_ message: String, engine: String?) -> CLIError {
         CLIError(status: ExitStatus.usage, message: message, usageEngine: engine, isUsage: true)

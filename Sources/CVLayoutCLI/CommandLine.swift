@@ -145,12 +145,10 @@ struct LayoutJob {
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
         var options = parsed.options
-        self.descriptor = descriptor
 
         // Conflicts, before anything is read.
         if parsed.dataset != nil && options.has("count") {
-            throw CLIError.usage("--count sets the size of the embedded data; it cannot be used with a DATASET",
-                                 engine: descriptor.name)
+            throw options.conflict(["count"], "--count sets the size of the embedded data; it cannot be used with a DATASET")
         }
 
         // The dataset, its options merged under the command line's.
@@ -165,20 +163,53 @@ struct LayoutJob {
             } catch let error as DatasetError {
                 throw CLIError.from(error, file: name)
             }
-            try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
+            let overridden = try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
+            try Self.checkOverridden(overridden, options: options, descriptor: descriptor, datasetName: name)
         }
+        try self.init(descriptor: descriptor, options: options, dataset: dataset, datasetName: datasetName,
+                      streaming: streaming)
+    }
+
+    /// Checks each dataset option the command line overrides as if it were used: a value
+    /// cvlayout would refuse is bad data (65, named by its JSON path) even when a flag wins.
+    /// Each value is put in place of the flag's, and the options are read and the engine run
+    /// with the parsers and range rules of a real run, on empty data so that it costs
+    /// nothing. Only an error about that value counts: a conflict with other values or an
+    /// index path the empty data does not hold (`CLIError.isConflict`) does not, and the
+    /// command line's own mistakes are left to the real run.
+    private static func checkOverridden(_ overridden: [(name: String, value: OptionValue)], options: OptionValues,
+                                        descriptor: EngineDescriptor, datasetName: String) throws {
+        guard !overridden.isEmpty else { return }
+        let inDataset = Set(knownOptions(for: descriptor.name).filter(\.allowedInDataset).map(\.name))
+        for (name, value) in overridden {
+            var probe = options
+            probe.values = probe.values.filter { inDataset.contains($0.key) }  // no --delete against empty data
+            probe.values[name] = value
+            let source = probe.source(of: name)! + ": "
+            do {
+                _ = try LayoutJob(descriptor: descriptor, options: probe, dataset: Dataset(sections: []),
+                                  datasetName: datasetName, streaming: false)
+            } catch let error as CLIError where error.status == ExitStatus.data && !error.isConflict
+                                                && error.message.hasPrefix(source) {
+                throw error
+            } catch {
+                continue  // not this value's fault alone
+            }
+        }
+    }
+
+    /// Lays out with `options` (the command line's and the dataset's, merged) and `dataset`
+    /// (`nil`: the engine's embedded data); `datasetName` names the dataset in messages.
+    private init(descriptor: EngineDescriptor, options: OptionValues, dataset: Dataset?, datasetName: String?,
+                 streaming: Bool) throws {
+        var dataset = dataset
+        self.descriptor = descriptor
         for other in ["rect", "item"] where try options.flag("visible") && options.has(other) {
-            throw CLIError.usage("--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)",
-                                 engine: descriptor.name)
+            throw options.conflict(["visible", other],
+                                   "--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)")
         }
         if options.has("item") && options.has("rect") {
-            let message = "--item and --rect cannot be used together"
-            // Both from a dataset's "options": bad data, named there; a flag involved: usage.
-            if let source = options.source(of: "item"), !source.hasPrefix("--"),
-               options.source(of: "rect")?.hasPrefix("--") == false {
-                throw CLIError.data("\(source): \(message)")
-            }
-            throw CLIError.usage(message, engine: descriptor.name)
+            throw options.conflict(["item", "rect"], "--item and --rect cannot be used together")
         }
         self.options = options
 
@@ -231,7 +262,7 @@ struct LayoutJob {
         outputOptions.queryRect = rect
         outputOptions.canvas = try options.choice("canvas", default: SVGCanvas.all)
         if outputOptions.canvas == .rect && rect == nil {
-            throw CLIError.usage("--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)", engine: descriptor.name)
+            throw options.conflict(["canvas"], "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)")
         }
         self.outputOptions = outputOptions
 
@@ -285,7 +316,7 @@ struct LayoutJob {
         } else if let item {
             guard let index = layout.elementIndex(ofItemAt: item) else {
                 let reason = item.section < layout.numberOfSections ? "index path out of range" : "no section \(item.section)"
-                throw options.noSuchItem("item", item, "no such item (\(reason): " + describeItems(layout), engine: descriptor.name)
+                throw options.conflict(in: "item", "\(item)", "no such item (\(reason): " + describeItems(layout))
             }
             selection = [index]
         } else {
@@ -437,8 +468,12 @@ fileprivate func readDataset(_ path: String, name: String, stdin: () throws -> D
     }
 }
 
+/// Merges a dataset's `"options"` under the command line's, refusing unknown keys, keys only
+/// the command line takes and a switch that is not a boolean.
+/// - Returns: the dataset's values the command line overrides, to be checked all the same.
 fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
-                   descriptor: EngineDescriptor, file: String) throws {
+                   descriptor: EngineDescriptor, file: String) throws -> [(name: String, value: OptionValue)] {
+    var overridden: [(name: String, value: OptionValue)] = []
     let known = knownOptions(for: descriptor.name)
     for option in datasetOptions {
         guard let spec = known.first(where: { $0.name == option.key }) else {
@@ -454,11 +489,14 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
         if spec.valueName == nil, case .bool = option.value {} else if spec.valueName == nil {
             throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
         }
+        let value = OptionValue(raw: option.value, origin: .dataset(file: file, path: option.path))
         if options.values[option.key] == nil {  // the command line wins
-            options.values[option.key] = OptionValue(raw: option.value,
-                                                     origin: .dataset(file: file, path: option.path))
+            options.values[option.key] = value
+        } else {
+            overridden.append((option.key, value))
         }
     }
+    return overridden
 }
 
 /// `-f` (any case: `-f SVG`), or `-o`'s extension, or JSON. An `-o` file whose extension names
@@ -490,7 +528,7 @@ func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
     let labels: SVGLabels? = options.has("labels") ? try options.choice("labels", default: SVGLabels.item) : nil
     guard try options.flag("no-labels") else { return labels }
     if let labels, labels != .none {
-        throw CLIError.usage("--no-labels and --labels \(labels.rawValue) cannot be used together", engine: options.engine)
+        throw options.conflict(["no-labels", "labels"], "--no-labels and --labels \(labels.rawValue) cannot be used together")
     }
     return SVGLabels.none
 }

@@ -40,6 +40,12 @@ let diffCommand = SubcommandDescriptor(
     let actual = try readLayoutFile(parsed.actual, stdin: io.stdin)
     let result = LayoutDiff.compare(expected, actual, options: parsed.options)
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
+    // Columns or keys cvlayout does not know: not compared, said once per file.
+    let sides = parsed.actual == parsed.expected ? [(expected, expectedName)]
+        : [(expected, expectedName), (actual, actualName)]
+    for (document, name) in sides {
+        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
+    }
     let status = result.isSame ? DiffStatus.same : DiffStatus.different
     do {
         if parsed.json {
@@ -68,7 +74,10 @@ func diffHelp() -> String {
     and extra elements and each changed field with old → new and the delta, then a
     one-line summary. The engine, bounds, contentOffset, contentSize, the heart path (its
     points; d is drawn from them), the heart samples and targetContentOffset are compared
-    when both sides are cvlayout JSON layouts.
+    when both sides are cvlayout JSON layouts. What no layout contains (a category other
+    than cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
+    an integer) is trouble; a column or key cvlayout does not know is not compared, and
+    named once on stderr.
 
     OPTIONS:
 

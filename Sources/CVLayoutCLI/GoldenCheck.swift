@@ -18,7 +18,9 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
 /// at the job's precision, then read back, so it is compared exactly as it would be printed.
 /// - Returns: 0 same, 1 different.
 /// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
-///   `--check -` and `--check=` (no name); what writing `-o` throws.
+///   `--check -` and `--check=` (no name) and for a GOLDEN of the other kind than the
+///   layout's (elements or heart samples; 65 when the dataset's options chose the layout's
+///   kind); what writing `-o` throws.
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
     if golden == "-" || golden.isEmpty {
@@ -27,12 +29,13 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
-        throw CLIError.usage("--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
-                             + "compare with a JSON golden or a CSV of samples", engine: job.descriptor.name)
+        throw job.options.conflict(["check", "heart-samples"],
+                                   "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
+                                   + "compare with a JSON golden or a CSV of samples")
     }
     if expected.shape == .heartSamples && job.layout.heartSamples == nil {
-        throw CLIError.usage("--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
-                             + "check it with the same --heart-samples", engine: job.descriptor.name)
+        throw job.options.conflict(["check"], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
+                                   + "check it with the same --heart-samples")
     }
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)
@@ -45,6 +48,9 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     if job.options.has("output") { try job.write(io: io) }
     let result = LayoutDiff.compare(expected, actual)
+    if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
+        io.stderr("cvlayout: warning: --check: \(unknown)\n")  // not compared, whatever the verdict
+    }
     if result.isSame {
         // A golden without some fields (a CSV of index paths only) matches whatever they hold:
         // said, so that a thin golden does not pass unnoticed.

@@ -69,12 +69,13 @@ struct ItemUpdates {
     }
 
     /// The plan of the batch against `counts`, items per section before the update.
-    /// - Throws: `CLIError` (usage, 64) for an index path out of range or used twice.
-    func plan(sectionCounts counts: [Int], engine: String) throws -> BatchUpdatePlan {
+    /// - Throws: `CLIError` (usage, 64) for an index path out of range or used twice (the
+    ///   three options come from the command line only).
+    func plan(sectionCounts counts: [Int], options: OptionValues) throws -> BatchUpdatePlan {
         do {
             return try batch.plan(sectionCounts: counts)
         } catch {
-            throw CLIError.usage(Self.message(error, counts: counts), engine: engine)
+            throw options.conflict(["delete", "insert", "move"], Self.message(error, counts: counts))
         }
     }
 
@@ -136,7 +137,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         case .sizes(let s): s.map { Item.size($0) }
         }
     }
-    let plan = try updates.plan(sectionCounts: items.map(\.count), engine: descriptor.name)
+    let plan = try updates.plan(sectionCounts: items.map(\.count), options: options)
     let updated = try plan.apply(to: items) { path -> Item in
         switch (kinds[path.section], updates.measures[path]) {
         case (.count, nil): return .unit

@@ -107,7 +107,10 @@ func manPage() -> String {
                 .RE
                 The engine, bounds, contentOffset, contentSize, the heart path (its points; d is
                 drawn from them), the heart samples and targetContentOffset are compared when both
-                sides are cvlayout JSON layouts.
+                sides are cvlayout JSON layouts. What no layout contains (a category other than
+                cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
+                an integer) is trouble; a column or key cvlayout does not know is not compared,
+                and named once on standard error.
                 .B \\-f json
                 gives the same report for machines.
 
@@ -145,14 +148,17 @@ func manPage() -> String {
         .B diff
         and
         .BR \\-\\-check :
-        trouble \\(em a file that cannot be read or is not a layout, or a bad diff option
+        trouble \\(em a file that cannot be read or is not a layout (or holds what no layout
+        contains), or a bad diff option
         .TP
         .B 64
         usage: unknown flag or engine, missing or unparsable value, conflicting flags, index
-        path out of range
+        path out of range, when every value involved came from flags
         .TP
         .B 65
-        bad data: malformed JSON, a wrong type or range, a layout that would not be finite
+        bad data: malformed JSON, a wrong type or range, a layout that would not be finite;
+        a conflict or index path out of range involving a value of the dataset's options,
+        named by its JSON path; a value there that cannot be used, even when a flag overrides it
         .TP
         .B 66
         DATASET cannot be opened

@@ -215,13 +215,36 @@ struct OptionValues {
         }
     }
 
-    /// An index path that names no item: a usage error (64) naming the flag, or bad data (65)
-    /// naming the file and the dataset option it came from.
-    func noSuchItem(_ name: String, _ path: IndexPath, _ message: String, engine: String) -> CLIError {
-        if case .dataset(let file, let jsonPath)? = values[name]?.origin {
-            return .data("\(file): \(jsonPath): \(path): \(message)")
+    /// A conflict between the values of `names`, or a value the others or the data cannot
+    /// use: the one place that picks the status from where the values came from. When every
+    /// value of `names` that was given came from the command line, a usage error (64) with
+    /// `message` as it is; when any came from a dataset's `"options"`, bad data (65) without a
+    /// usage line, named by the file and the JSON path of the first such value:
+    /// `data.json: options.item: --item and --rect cannot be used together`.
+    func conflict(_ names: [String], _ message: String) -> CLIError {
+        var error = CLIError.usage(message, engine: engine)
+        for name in names {
+            if case .dataset(let file, let path)? = values[name]?.origin {
+                error = .data("\(file): \(path): \(message)")
+                break
+            }
         }
-        return .usage("--\(name) \(path): \(message)", engine: engine)
+        error.isConflict = true
+        return error
+    }
+
+    /// `conflict` for one value of `name`, shown as `value`, that cannot be used (`reason`),
+    /// with the values of `others` involved: `--heart-to 1:1: reason` (64) when all came from
+    /// the command line, `data.json: options.heart-to: 1:1: reason` (65) when `name`'s came
+    /// from the dataset, and `data.json: options.heart-style: --heart-to 1:1: reason` (65)
+    /// when another's did.
+    func conflict(in name: String, _ value: String, _ reason: String, involving others: [String] = []) -> CLIError {
+        if case .dataset(let file, let path)? = values[name]?.origin {
+            var error = CLIError.data("\(file): \(path): \(value): \(reason)")
+            error.isConflict = true
+            return error
+        }
+        return conflict(others, "--\(name) \(value): \(reason)")
     }
 
     /// The message prefix naming where `name`'s value came from.

@@ -68,7 +68,8 @@ private func ringLayout(_ input: EngineInput,
     let from = try o.indexPath("heart-from")
     let to = try o.indexPath("heart-to") ?? IndexPath(item: 0, section: 0)
     if style == .seed && to != IndexPath(item: 0, section: 0) {
-        throw CLIError.usage("--heart-to \(to): the seed style always ends at the centre, 0:0", engine: "ring")
+        throw o.conflict(in: "heart-to", "\(to)", "the seed style always ends at the centre, 0:0",
+                         involving: ["heart-style"])
     }
     let noHeart = try o.flag("no-heart")
     let sampleCount = try heartSampleCount(o, noHeart: noHeart)
@@ -90,8 +91,8 @@ private func ringLayout(_ input: EngineInput,
     } else if !noHeart {
         if let from {
             guard let path = HeartPath.seed(from: from, in: geometry) else {
-                throw o.noSuchItem("heart-from", from, "no such item (index path out of range: \(describeItems(result))",
-                                   engine: "ring")
+                throw o.conflict(in: "heart-from", "\(from)",
+                                 "no such item (index path out of range: \(describeItems(result))")
             }
             result.heartPath = path
         } else if let start = HeartPath.defaultStart(in: geometry) {
@@ -117,27 +118,28 @@ private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionVal
     guard let start = from ?? HeartPath.defaultStart(in: layout) else {
         // No path to draw; a `--heart-to` given still has to name an avatar.
         if options.has("heart-to") && layout.layoutAttributesForItem(at: to) == nil {
-            throw options.noSuchItem("heart-to", to, outOfRange, engine: "ring")
+            throw options.conflict(in: "heart-to", "\(to)", outOfRange)
         }
         return nil
     }
     if layout.layoutAttributesForItem(at: start) == nil {
-        throw options.noSuchItem("heart-from", start, outOfRange, engine: "ring")
+        throw options.conflict(in: "heart-from", "\(start)", outOfRange)
     }
     guard let path = HeartPath.smooth(from: start, to: to, in: layout) else {
-        throw options.noSuchItem("heart-to", to, outOfRange, engine: "ring")
+        throw options.conflict(in: "heart-to", "\(to)", outOfRange)
     }
     return path
 }
 
 /// `--heart-samples N`: an integer from 1 to 1,000,000, or `nil` when not given.
-/// - Throws: `CLIError`: usage for text that is not an integer or for `--no-heart`; data for
-///   an integer out of range.
+/// - Throws: `CLIError`: usage for text that is not an integer or for `--no-heart` (bad data
+///   when either came from the dataset's options); data for an integer out of range.
 private func heartSampleCount(_ o: OptionValues, noHeart: Bool) throws -> Int? {
     guard o.has("heart-samples") else { return nil }
     let n = try o.integer("heart-samples", default: 0)
     if noHeart {
-        throw CLIError.usage("--heart-samples samples the heart path; it cannot be used with --no-heart", engine: "ring")
+        throw o.conflict(["heart-samples", "no-heart"],
+                         "--heart-samples samples the heart path; it cannot be used with --no-heart")
     }
     guard (1...1_000_000).contains(n) else {
         throw CLIError.data("\(o.source(of: "heart-samples")!): expected an integer from 1 to 1000000, got \(n)")

@@ -80,7 +80,7 @@ private struct TransitionRun {
         var plan: BatchUpdatePlan? = nil
         if let updates = try ItemUpdates.parse(options) {
             let counts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
-            plan = try updates.plan(sectionCounts: counts, engine: "transition")
+            plan = try updates.plan(sectionCounts: counts, options: options)
         }
         let transition: LayoutTransition
         do {

@@ -398,6 +398,20 @@ extension LayoutDiff {
         }.joined(separator: ", ")
     }
 
+    /// The columns (CSV) or keys (JSON) of a file that cvlayout does not know and so did not
+    /// compare, for a warning on stderr: `golden.csv: column 'name' is not compared (cvlayout
+    /// does not know it)`; `nil` when it knows them all. The verdict does not depend on them.
+    public static func unknownNamesText(_ document: LayoutDocument, name: String) -> String? {
+        let names = document.unknownNames
+        guard !names.isEmpty else { return nil }
+        let noun = document.shape == .csv || document.shape == .heartSamples ? "column" : "key"
+        let list = names.map { name in
+            "'" + escapingControlCharacters(name.count > 60 ? String(name.prefix(60)) + "…" : name) + "'"
+        }.joined(separator: ", ")
+        return names.count == 1 ? "\(name): \(noun) \(list) is not compared (cvlayout does not know it)"
+            : "\(name): \(noun)s \(list) are not compared (cvlayout does not know them)"
+    }
+
     /// The one-line summary: `same: 120 elements within tolerance 0.001`, or
     /// `3 of 120 elements differ (1 missing, 1 extra); contentSize differs; largest delta 12.5 pt
     /// at 0:17 frame.y`, followed by what was not compared (`; not compared: heartPath (not in

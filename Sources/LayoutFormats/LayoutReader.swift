@@ -173,7 +173,7 @@ public struct ElementRecord: Hashable, Sendable {
     public var key: ElementKey
     /// Values indexed by `ElementField.rawValue`; `nil` where the file gives none.
     public var values: [FieldValue?]
-    /// Where it is in the file, for messages: `elements[3]`, `[3]` or `line 5`.
+    /// Where it is in the file, for messages: `elements[3]`, `[3]` or `row 5`.
     public var location: String
 
     /// Creates a record with no values.
@@ -250,14 +250,19 @@ public struct LayoutDocument: Hashable, Sendable {
     public var parts: [LayoutPart]
     /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
     public var presentFields: Set<ElementField>
+    /// The columns (CSV) or keys (JSON) cvlayout does not know, so does not compare, each
+    /// once in order of first appearance: a CSV column's name (`name`), a JSON key's path with
+    /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
+    public var unknownNames: [String]
 
     /// Creates a document.
     public init(shape: Shape, elements: [ElementRecord], parts: [LayoutPart] = [],
-                presentFields: Set<ElementField>) {
+                presentFields: Set<ElementField>, unknownNames: [String] = []) {
         self.shape = shape
         self.elements = elements
         self.parts = parts
         self.presentFields = presentFields
+        self.unknownNames = unknownNames
     }
 
     /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
@@ -275,13 +280,14 @@ public enum LayoutReadError: Error, Equatable, Sendable {
     case notALayout(message: String)
 
     /// The one-line message, prefixed with the file's name: `a.json:3:5: invalid JSON: …`,
-    /// `a.csv:4: expected 19 fields, got 18`, `a.json: elements[2].frame.x: expected a number`.
+    /// `a.csv:4: expected 19 fields, got 18`, `a.json: elements[2].frame.x: expected a number`,
+    /// `a.csv: row 3: category: expected cell, supplementaryView or decorationView, got banana`
+    /// (a CSV row is numbered by its line, the header being row 1).
     public func message(file: String) -> String {
         switch self {
         case .syntax(let line, let column?, let message): return "\(file):\(line):\(column): \(message)"
         case .syntax(let line, nil, let message): return "\(file):\(line): \(message)"
         case .invalidValue(let location, let message):
-            if location.hasPrefix("line ") { return "\(file):\(location.dropFirst(5)): \(message)" }
             return "\(file): \(location): \(message)"
         case .notALayout(let message): return "\(file): \(message)"
         }
@@ -295,14 +301,19 @@ public enum LayoutReadError: Error, Equatable, Sendable {
 /// Accepted inputs:
 /// - a cvlayout JSON layout (`{"engine":…,"contentSize":…,"elements":[…],"heartPath":…}`);
 /// - a JSON array of element objects, each with `indexPath` `[S, I]` (or `section` and `item`),
-///   `category` (default `cell`), `kind`, and any of `frame {x,y,width,height}`,
+///   `category`, `kind`, and any of `frame {x,y,width,height}`,
 ///   `center {x,y}`, `transform [a,b,c,d,tx,ty]`, `alpha`, `zIndex`, `hidden` — or the CSV
 ///   column names as flat keys (`x`, `centerX`, `tx`);
 /// - CSV with a header row naming at least `section` and `item`, and any of the columns of
-///   SPEC section 4 (RFC 4180 quoting; LF or CRLF line endings; blank lines skipped).
+///   SPEC section 4 (RFC 4180 quoting; LF or CRLF line endings; blank lines skipped); without
+///   a `category` column every row is a cell.
 ///
-/// Unknown keys and columns are ignored, so dumps with extra columns can be compared. Two
-/// elements with the same category, kind and index path are an error.
+/// What no layout holds is refused, as the dataset reader refuses it: a category other than
+/// `cell`, `supplementaryView` or `decorationView` (and, in JSON, none at all), a cell with a
+/// kind or a view without one, an index path that is not two integers ≥ 0, a `zIndex` that is
+/// not an integer, and two elements with the same category, kind and index path. Columns and
+/// keys cvlayout does not know are not compared, and named in `unknownNames` so that the
+/// commands can say so; dumps with extra columns can still be compared.
 public enum LayoutReader {
     /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
     /// (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV).
@@ -339,9 +350,11 @@ public enum LayoutReader {
             throw LayoutReadError.notALayout(message: "unreadable JSON: \(e.message)")
         }
         var present = Set<ElementField>()
+        var unknown = UnknownNames()
         if let list = root.elements {
-            let elements = try jsonElements(list, path: "", present: &present)
-            return LayoutDocument(shape: .elementList, elements: elements, presentFields: present)
+            let elements = try jsonElements(list, path: "", present: &present, unknown: &unknown)
+            return LayoutDocument(shape: .elementList, elements: elements, presentFields: present,
+                                  unknownNames: unknown.names)
         }
         guard case .object(let object) = root, let list = object["elements"] else {
             throw LayoutReadError.notALayout(
@@ -350,7 +363,8 @@ public enum LayoutReader {
         guard let array = list.elements else {
             throw LayoutReadError.invalidValue(location: "elements", message: "expected an array, got \(describe(list))")
         }
-        let elements = try jsonElements(array, path: "elements", present: &present)
+        let elements = try jsonElements(array, path: "elements", present: &present, unknown: &unknown)
+        for key in object.keys.sorted() where !knownLayoutKeys.contains(key) { unknown.insert(key) }
         var parts: [LayoutPart] = []
         for name in LayoutPart.names {
             guard let raw = object[name] else { continue }
@@ -376,10 +390,24 @@ public enum LayoutReader {
             }
             parts.append(LayoutPart(name: name, values: values))
         }
-        return LayoutDocument(shape: .layout, elements: elements, parts: parts, presentFields: present)
+        return LayoutDocument(shape: .layout, elements: elements, parts: parts, presentFields: present,
+                              unknownNames: unknown.names)
     }
 
-    private static func jsonElements(_ list: [JSONValue], path: String, present: inout Set<ElementField>) throws -> [ElementRecord] {
+    /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`, `duration`).
+    private static let knownLayoutKeys = Set(LayoutPart.names + ["elements", "from", "to", "progress", "duration"])
+    /// The keys of an element: the JSON writers', a transition's, and the CSV columns as flat keys.
+    private static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
+                                               "fromIndexPath", "toIndexPath", "frame", "center", "transform"]
+                                              + ElementField.allCases.map(\.csvColumn))
+    /// Whether `name` is one of `UICollectionElementCategory`'s, as cvlayout writes them.
+    private static func isCategory(_ name: String) -> Bool {
+        name == "cell" || name == "supplementaryView" || name == "decorationView"
+    }
+    private static let expectedCategory = "expected cell, supplementaryView or decorationView"
+
+    private static func jsonElements(_ list: [JSONValue], path: String, present: inout Set<ElementField>,
+                                     unknown: inout UnknownNames) throws -> [ElementRecord] {
         // The fields present, a bit per `ElementField.rawValue`: made a set once at the end.
         var presentBits: UInt32 = 0
         defer { present.formUnion(ElementField.allCases.filter { presentBits & 1 << $0.rawValue != 0 }) }
@@ -387,21 +415,28 @@ public enum LayoutReader {
         elements.reserveCapacity(list.count)
         var seen: [ElementKey: String] = [:]
         seen.reserveCapacity(list.count)
+        var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
         for (i, raw) in list.enumerated() {
             let location = "\(path)[\(i)]"
             guard case .object(let object) = raw else {
                 throw LayoutReadError.invalidValue(location: location, message: "expected an element object, got \(describe(raw))")
             }
-            var record = ElementRecord(key: try jsonKey(object, path: location), location: location)
+            // The keys read, counted so that an element holding no others is not searched.
+            var found = 0
+            var record = ElementRecord(key: try jsonKey(object, path: location, found: &found), location: location)
             if let frame = object["frame"] {
+                found += 1
                 try nestedNumbers(frame, members: [("x", .x), ("y", .y), ("width", .width), ("height", .height)],
-                                  path: location + ".frame", into: &record)
+                                  path: location + ".frame", into: &record,
+                                  unknown: &unknown, seen: &seenFrameKeys, prefix: path + "[].frame.")
             }
             if let center = object["center"] {
+                found += 1
                 try nestedNumbers(center, members: [("x", .centerX), ("y", .centerY)], path: location + ".center",
-                                  into: &record)
+                                  into: &record, unknown: &unknown, seen: &seenCenterKeys, prefix: path + "[].center.")
             }
             if let transform = object["transform"] {
+                found += 1
                 guard let array = transform.elements, array.count == 6 else {
                     throw LayoutReadError.invalidValue(location: location + ".transform",
                                                        message: "expected [a, b, c, d, tx, ty], got \(describeArray(transform))")
@@ -414,17 +449,29 @@ public enum LayoutReader {
                 let key = field.group == "frame" || field.group == "center" || field.group == "transform"
                     ? field.csvColumn : field.group
                 guard let raw = object[key] else { continue }
+                found += 1
                 if field == .hidden {
                     guard case .bool(let b) = raw else {
                         throw LayoutReadError.invalidValue(location: "\(location).\(key)",
                                                            message: "expected true or false, got \(describe(raw))")
                     }
                     record[field] = .bool(b)
+                } else if field == .zIndex {
+                    guard case .number(let n) = raw, n.isFinite, n == n.rounded(), n.magnitude < 9.0e15 else {
+                        throw LayoutReadError.invalidValue(location: "\(location).\(key)",
+                                                           message: "expected an integer, got \(describe(raw))")
+                    }
+                    record[field] = .number(n == 0 ? 0 : n)
                 } else {
                     record[field] = .number(try finiteNumber(raw, path: "\(location).\(key)"))
                 }
             }
             for field in ElementField.allCases where record[field] != nil { presentBits |= 1 << field.rawValue }
+            // Keys no element of cvlayout has, each named once (in key order within an element:
+            // a dictionary's order is not the file's).
+            if found < object.count && unknown.isOpen {
+                unknown.insert(newKeysOf: object, known: knownElementKeys, seen: &seenKeys, prefix: path + "[].")
+            }
             if let first = seen.updateValue(location, forKey: record.key) {
                 throw LayoutReadError.invalidValue(location: location,
                                                    message: "duplicate element \(record.key) (also at \(first))")
@@ -434,9 +481,11 @@ public enum LayoutReader {
         return elements
     }
 
-    private static func jsonKey(_ object: [String: JSONValue], path: String) throws -> ElementKey {
+    /// The element's category, kind and index path; `found` counts the keys read.
+    private static func jsonKey(_ object: [String: JSONValue], path: String, found: inout Int) throws -> ElementKey {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
+            found += 1
             guard let array = raw.elements, array.count == 2 else {
                 throw LayoutReadError.invalidValue(location: path + ".indexPath",
                                                    message: "expected [section, item], got \(describeArray(raw))")
@@ -444,29 +493,41 @@ public enum LayoutReader {
             section = try indexNumber(array[0], path: path + ".indexPath[0]")
             item = try indexNumber(array[1], path: path + ".indexPath[1]")
         } else if let s = object["section"], let i = object["item"] {
+            found += 2
             section = try indexNumber(s, path: path + ".section")
             item = try indexNumber(i, path: path + ".item")
         } else {
             throw LayoutReadError.invalidValue(location: path,
                                                message: "expected \"indexPath\": [section, item] or \"section\" and \"item\"")
         }
-        var category = "cell"
-        if let raw = object["category"] {
-            guard case .string(let text) = raw, !text.isEmpty else {
-                throw LayoutReadError.invalidValue(location: path + ".category",
-                                                   message: "expected a category name, got \(describe(raw))")
-            }
-            category = text
+        guard let rawCategory = object["category"] else {
+            throw LayoutReadError.invalidValue(location: path,
+                                               message: "expected \"category\": cell, supplementaryView or decorationView")
+        }
+        found += 1
+        guard case .string(let category) = rawCategory, isCategory(category) else {
+            throw LayoutReadError.invalidValue(location: path + ".category", message: "\(expectedCategory), got \(describe(rawCategory))")
         }
         var kind: String? = nil
-        if let raw = object["kind"], raw != .null {
-            guard case .string(let text) = raw else {
-                throw LayoutReadError.invalidValue(location: path + ".kind", message: "expected a string, got \(describe(raw))")
+        if let raw = object["kind"] {
+            found += 1
+            if raw != .null {
+                guard case .string(let text) = raw else {
+                    throw LayoutReadError.invalidValue(location: path + ".kind", message: "expected a string, got \(describe(raw))")
+                }
+                kind = text.isEmpty ? nil : text
+                if kind != nil && category == "cell" {
+                    throw LayoutReadError.invalidValue(location: path + ".kind", message: "a cell has no kind, got \(describe(raw))")
+                }
             }
-            kind = text.isEmpty ? nil : text
+        }
+        if kind == nil && category != "cell" {
+            throw LayoutReadError.invalidValue(location: path,
+                                               message: "expected \"kind\" for a \(category) (header, footer, …)")
         }
         var disappearing = false
         if let raw = object["change"] {
+            found += 1
             guard case .string(let change) = raw else {
                 throw LayoutReadError.invalidValue(location: path + ".change", message: "expected a string, got \(describe(raw))")
             }
@@ -475,13 +536,24 @@ public enum LayoutReader {
         return ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
     }
 
+    /// The members of `frame` or `center` into `record`; another member is named in `unknown`
+    /// as `prefix` and its name, the first time it is `seen`.
     private static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
-                                      into record: inout ElementRecord) throws {
+                                      into record: inout ElementRecord, unknown: inout UnknownNames,
+                                      seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
         guard case .object(let object) = raw else {
             throw LayoutReadError.invalidValue(location: path(), message: "expected an object, got \(describe(raw))")
         }
+        var found = 0
         for (key, field) in members {
-            if let value = object[key] { record[field] = .number(try finiteNumber(value, path: path() + "." + key)) }
+            if let value = object[key] {
+                record[field] = .number(try finiteNumber(value, path: path() + "." + key))
+                found += 1
+            }
+        }
+        if found < object.count && unknown.isOpen {
+            let known = Set(members.map(\.0))
+            unknown.insert(newKeysOf: object, known: known, seen: &seen, prefix: prefix())
         }
     }
 
@@ -587,8 +659,10 @@ public enum LayoutReader {
         }
         if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
            let y = columns["y"], let angle = columns["angle"] {
+            let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !["t", "x", "y", "angle"].contains($0) }
             return try readHeartSamples(&records, columns: [("t", t), ("x", x), ("y", y), ("angle", angle)],
-                                        fieldCount: header.count)
+                                        fieldCount: header.count, unknownNames: unknown)
         }
         guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
             throw LayoutReadError.syntax(line: headerLine, column: nil,
@@ -599,6 +673,11 @@ public enum LayoutReader {
         let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
             (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
         }
+        // Columns cvlayout does not know: named once, not compared.
+        var known: Set<String> = ["section", "item", "category", "kind"]
+        known.formUnion(TransitionWriter.csvColumns)
+        known.formUnion(ElementField.names)
+        let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
         var elements: [ElementRecord] = []
         var present = Set<ElementField>()
         var seen: [ElementKey: Int] = [:]
@@ -607,58 +686,109 @@ public enum LayoutReader {
                 throw LayoutReadError.syntax(line: line, column: nil,
                                              message: "expected \(header.count) fields as in the header, got \(row.count)")
             }
+            func invalid(_ column: String, _ message: String) -> LayoutReadError {
+                .invalidValue(location: "row \(line)", message: "\(column): \(message)")
+            }
             func index(_ column: Int, _ name: String) throws -> Int {
-                guard let n = ValueSyntax.integer(row[column]), n >= 0 else {
-                    throw LayoutReadError.invalidValue(location: "line \(line)",
-                                                       message: "column '\(name)': expected an integer ≥ 0, got '\(row[column])'")
+                guard let n = csvInteger(row[column], negative: false) else {
+                    throw invalid(name, "expected an integer ≥ 0, got \(shownField(row[column]))")
                 }
                 return n
             }
-            var category = categoryColumn.map { row[$0] } ?? ""
-            if category.isEmpty { category = "cell" }
+            let section = try index(sectionColumn, "section"), item = try index(itemColumn, "item")
+            // No category column: cells (a CSV of index paths only).
+            let category = categoryColumn.map { row[$0] } ?? "cell"
+            guard isCategory(category) else {
+                throw invalid("category", "\(expectedCategory), got \(shownField(category))")
+            }
             var kind = kindColumn.map { row[$0] } ?? ""
             // The writer neutralises formula-like text with a leading apostrophe; undo it.
             if kind.hasPrefix("'"), let second = kind.unicodeScalars.dropFirst().first,
                "=+-@\t\r".unicodeScalars.contains(second) {
                 kind.removeFirst()
             }
-            let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind,
-                                 section: try index(sectionColumn, "section"), item: try index(itemColumn, "item"),
+            if category == "cell" && !kind.isEmpty {
+                throw invalid("kind", "a cell has no kind, got \(shownField(kind))")
+            }
+            if category != "cell" && kind.isEmpty {
+                throw invalid("kind", "expected one for a \(category) (header, footer, …), got \(shownField(kind))")
+            }
+            let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind, section: section, item: item,
                                  disappearing: changeColumn.map { row[$0] == "disappear" } ?? false)
-            var record = ElementRecord(key: key, location: "line \(line)")
+            var record = ElementRecord(key: key, location: "row \(line)")
             for (field, column) in fieldColumns {
                 let text = row[column].trimmingCharacters(in: .whitespaces)
                 if text.isEmpty { continue }
-                if field == .hidden {
+                switch field {
+                case .hidden:
                     switch text.lowercased() {
                     case "true", "1": record[field] = .bool(true)
                     case "false", "0": record[field] = .bool(false)
-                    default:
-                        throw LayoutReadError.invalidValue(location: "line \(line)",
-                                                           message: "column 'hidden': expected true or false, got '\(text)'")
+                    default: throw invalid("hidden", "expected true or false, got \(shownField(text))")
                     }
-                } else {
+                case .zIndex:
+                    guard let z = csvInteger(text, negative: true) else {
+                        throw invalid("zIndex", "expected an integer, got \(shownField(text))")
+                    }
+                    record[field] = .number(Double(z))
+                default:
                     guard let v = ValueSyntax.number(text), v.isFinite else {
-                        throw LayoutReadError.invalidValue(location: "line \(line)",
-                                                           message: "column '\(field.csvColumn)': expected a finite number, got '\(text)'")
+                        throw invalid(field.csvColumn, "expected a finite number, got \(shownField(text))")
                     }
                     record[field] = .number(v)
                 }
                 present.insert(field)
             }
             if let first = seen.updateValue(line, forKey: key) {
-                throw LayoutReadError.invalidValue(location: "line \(line)",
-                                                   message: "duplicate element \(key) (also on line \(first))")
+                throw LayoutReadError.invalidValue(location: "row \(line)",
+                                                   message: "duplicate element \(key) (also on row \(first))")
             }
             elements.append(record)
         }
-        return LayoutDocument(shape: .csv, elements: elements, presentFields: present)
+        return LayoutDocument(shape: .csv, elements: elements, presentFields: present,
+                              unknownNames: Array(unknownNames.prefix(UnknownNames.limit)))
+    }
+
+    /// A CSV field as a message shows it: as written (control characters escaped, at most 60
+    /// characters), or `an empty field`.
+    private static func shownField(_ text: String) -> String {
+        if text.isEmpty { return "an empty field" }
+        let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
+        return escapingControlCharacters(shown)
+    }
+
+    /// An integer written in decimal digits (after a `-` when `negative` is allowed), with
+    /// spaces around it: not `1.0`, `1e2` or `+1`, which no layout writes for an index or a
+    /// zIndex. Reads the bytes in place (no copy per field).
+    private static func csvInteger(_ field: String, negative: Bool) -> Int? {
+        var value = 0, sign = 1, digits = 0
+        var stage = 0  // 0: leading spaces, 1: sign and digits, 2: trailing spaces
+        for byte in field.utf8 {
+            if byte == 0x20 || byte == 0x09 {
+                if stage == 1 { stage = 2 }
+                continue
+            }
+            guard stage < 2 else { return nil }
+            if byte == UInt8(ascii: "-") && negative && stage == 0 {
+                sign = -1
+                stage = 1
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            stage = 1
+            let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = shifted.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            if o1 || o2 { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? sign * value : nil
     }
 
     /// The rows after a `t,x,y,angle` header (in any order) as the `heartSamples` part:
     /// `heartSamples[k].t`, `.x`, `.y`, `.angle` for the k-th row, as a JSON layout gives them.
     private static func readHeartSamples(_ records: inout CSVRecords, columns: [(String, Int)],
-                                         fieldCount: Int) throws -> LayoutDocument {
+                                         fieldCount: Int, unknownNames: [String]) throws -> LayoutDocument {
         var values: [NamedValue] = []
         var k = 0
         while let (line, row) = try records.next() {
@@ -669,15 +799,43 @@ public enum LayoutReader {
             for (name, column) in columns {
                 let text = row[column].trimmingCharacters(in: .whitespaces)
                 guard let v = ValueSyntax.number(text), v.isFinite else {
-                    throw LayoutReadError.invalidValue(location: "line \(line)",
-                                                       message: "column '\(name)': expected a finite number, got '\(text)'")
+                    throw LayoutReadError.invalidValue(location: "row \(line)",
+                                                       message: "\(name): expected a finite number, got \(shownField(text))")
                 }
                 values.append(NamedValue("heartSamples[\(k)].\(name)", .number(v)))
             }
             k += 1
         }
         return LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: values)],
-                              presentFields: [])
+                              presentFields: [], unknownNames: Array(unknownNames.prefix(UnknownNames.limit)))
+    }
+}
+
+/// The columns or keys of a file that cvlayout does not know, each once, in order of first
+/// appearance; at most `limit` (a file of made-up keys still gives a short warning).
+struct UnknownNames {
+    private(set) var names: [String] = []
+    static let limit = 20
+
+    /// Whether another name would still be kept.
+    var isOpen: Bool { names.count < Self.limit }
+
+    mutating func insert(_ name: String) {
+        if isOpen && !names.contains(name) { names.append(name) }
+    }
+
+    /// Names the keys of `object` that are not `known` and not yet `seen` (then seen), as
+    /// `prefix` and the key, sorted. Allocates only when there is a new one.
+    mutating func insert(newKeysOf object: [String: JSONValue], known: Set<String>, seen: inout Set<String>,
+                         prefix: @autoclosure () -> String) {
+        var new: [String] = []
+        for key in object.keys where !known.contains(key) && !seen.contains(key) { new.append(key) }
+        guard !new.isEmpty else { return }
+        let prefix = prefix()
+        for key in new.sorted() {
+            seen.insert(key)
+            insert(prefix + key)
+        }
     }
 }
 

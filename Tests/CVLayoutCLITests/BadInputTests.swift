@@ -181,8 +181,9 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", "[1e999]", 65, "data.json:1:2: invalid JSON: number 1e999 is too large for a double"),
     BadInput("waterfall DATA", "{\"é\": x}", 65, "data.json:1:7: invalid JSON: unexpected character 'x'"),
     BadInput("waterfall --header-height 1 DATA", "{\"count\": 10000000}", 65, "more than the limit of 10000000"),
-    BadInput("waterfall --rect 0,0,1,1 DATA", #"{"options":{"item":"0:1"},"heights":[1,2,3]}"#, 64,
-             "--item and --rect cannot be used together"),
+    // One of the two from the dataset: bad data, named there (it was a usage error).
+    BadInput("waterfall --rect 0,0,1,1 DATA", #"{"options":{"item":"0:1"},"heights":[1,2,3]}"#, 65,
+             "data.json: options.item: --item and --rect cannot be used together"),
     BadInput("waterfall --width 1e400", nil, 65, "--width: expected a finite number ≥ 0, got '1e400'"),
     BadInput("waterfall --scale 1e400", nil, 65, "--scale: expected a finite number > 0, got '1e400'"),
     BadInput("ring --count 2000", nil, 65, "11994001 elements: more than the limit of 10000000"),
@@ -244,6 +245,164 @@ let badInputs: [BadInput] = [
     BadInput("line DATA", "{\"sections\": [{\"count\": 2, \"insets\": [0, 1e308, 0, 0]}]}", 65,
              "data.json: sections[0].insets: not used by line\n"),
 ]
+
+/// A dataset on standard input, the arguments, and the exact status and stderr: a conflict or
+/// a range check involving a value of the dataset's `"options"` is bad data (65, one line
+/// naming `<stdin>` and the JSON path, no usage line), and a value the command line overrides
+/// is checked all the same. Issue 19.
+struct DatasetOptionCase: CustomTestStringConvertible, Sendable {
+    let arguments: [String]
+    let dataset: String
+    let status: Int32
+    let stderr: String
+
+    init(_ arguments: String, _ dataset: String, _ status: Int32, _ stderr: String) {
+        self.arguments = arguments.split(separator: " ").map(String.init)
+        self.dataset = dataset
+        self.status = status
+        self.stderr = stderr
+    }
+
+    var testDescription: String { "cvlayout \(arguments.joined(separator: " ")) <<< \(dataset)" }
+}
+
+let datasetOptionCases: [DatasetOptionCase] = [
+    // Conflicts inside the dataset's options (they were usage errors naming flags never given).
+    DatasetOptionCase("ring -", #"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n"),
+    DatasetOptionCase("ring -", #"{"options":{"heart-samples":3,"no-heart":true},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-samples: --heart-samples samples the heart path; "
+                      + "it cannot be used with --no-heart\n"),
+    DatasetOptionCase("waterfall -", #"{"options":{"item":"0:0","rect":"0,0,1,1"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.item: --item and --rect cannot be used together\n"),
+    // One value from a flag, the other from the dataset: the dataset's is named.
+    DatasetOptionCase("ring --no-heart -", #"{"options":{"heart-samples":3},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-samples: --heart-samples samples the heart path; "
+                      + "it cannot be used with --no-heart\n"),
+    DatasetOptionCase("ring --heart-samples 3 -", #"{"options":{"no-heart":true},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.no-heart: --heart-samples samples the heart path; "
+                      + "it cannot be used with --no-heart\n"),
+    DatasetOptionCase("ring --heart-to 1:1 -", #"{"options":{"heart-style":"seed"},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-style: --heart-to 1:1: the seed style always ends at the centre, 0:0\n"),
+    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"rect":"0,0,1,1"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.rect: --item and --rect cannot be used together\n"),
+    DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.item: --item and --rect cannot be used together\n"),
+    DatasetOptionCase("ring -", #"{"options":{"heart-samples":0},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-samples: expected an integer from 1 to 1000000, got 0\n"),
+    DatasetOptionCase("ring -", #"{"options":{"heart-from":"5:0"},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-from: 5:0: no such item (index path out of range: "
+                      + "sections 0-1 have 1, 2 items)\n"),
+    // Every value from flags: a usage error, as before, with its usage line.
+    DatasetOptionCase("ring --heart-to 1:1 -", #"{"rings":[1,2]}"#, 64,
+                      "cvlayout: error: --heart-to 1:1: the seed style always ends at the centre, 0:0\n"
+                      + "Run 'cvlayout ring --help' for usage.\n"),
+    DatasetOptionCase("ring --heart-samples 3 --no-heart -", #"{"options":{"radius":50},"rings":[1,2]}"#, 64,
+                      "cvlayout: error: --heart-samples samples the heart path; it cannot be used with --no-heart\n"
+                      + "Run 'cvlayout ring --help' for usage.\n"),
+    DatasetOptionCase("waterfall --item 0:0 --rect 0,0,1,1 -", #"{"options":{"columns":2},"heights":[1]}"#, 64,
+                      "cvlayout: error: --item and --rect cannot be used together\nRun 'cvlayout waterfall --help' for usage.\n"),
+    // A malformed value is bad data even when a flag overrides it (it was ignored: status 0).
+    DatasetOptionCase("ring --radius 5 -", #"{"options":{"radius":-1},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.radius: expected a finite number ≥ 0, got -1\n"),
+    DatasetOptionCase("waterfall --columns 2 -", #"{"options":{"columns":"two"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.columns: expected an integer, got \"two\"\n"),
+    DatasetOptionCase("waterfall --columns 2 -", #"{"options":{"columns":0},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.columns: expected an integer ≥ 1, got 0\n"),
+    DatasetOptionCase("waterfall --tolerance 1 -", #"{"options":{"tolerance":-1},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.tolerance: expected a finite number ≥ 0, got -1\n"),
+    DatasetOptionCase("waterfall -f csv -", #"{"options":{"format":"png"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.format: expected one of json, csv, svg, got \"png\"\n"),
+    DatasetOptionCase("waterfall --precision 2 -", #"{"options":{"precision":16},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.precision: expected an integer from 0 to 15 or 'full', got 16\n"),
+    DatasetOptionCase("waterfall --width 300 -", #"{"options":{"width":-1},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.width: expected a finite number ≥ 0, got -1\n"),
+    DatasetOptionCase("waterfall --scale 2 -", #"{"options":{"scale":0},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.scale: expected a finite number > 0, got 0\n"),
+    DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"rect":"0,0,-1,1"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.rect: expected finite X,Y and W,H ≥ 0, got \"0,0,-1,1\"\n"),
+    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"item":"-1"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.item: expected S:I or I, non-negative integers, got \"-1\"\n"),
+    DatasetOptionCase("line --velocity 0,0 -", #"{"options":{"velocity":"1e999,0"},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.velocity: expected finite numbers\n"),
+    DatasetOptionCase("ring --heart-samples 3 -", #"{"options":{"heart-samples":2000000},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-samples: expected an integer from 1 to 1000000, got 2000000\n"),
+    DatasetOptionCase("ring --heart-from 0:0 -", #"{"options":{"heart-from":"0:x"},"rings":[1,2]}"#, 65,
+                      "cvlayout: error: <stdin>: options.heart-from: expected S:I or I, non-negative integers, got \"0:x\"\n"),
+    DatasetOptionCase("flow --item-size 5 -", #"{"options":{"item-size":"5x"},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.item-size: expected W,H or one number, got \"5x\"\n"),
+    DatasetOptionCase("flow --alignment center -", #"{"options":{"alignment":"middle"},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.alignment: expected one of justified, leading, center, trailing, got \"middle\"\n"),
+    DatasetOptionCase("carousel --standard-alpha 0.3 -", #"{"options":{"standard-alpha":3},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.standard-alpha: expected a number from 0 to 1, got 3\n"),
+    DatasetOptionCase("stack --angles 3 -", #"{"options":{"angles":"1,x"},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.angles: expected comma-separated degrees, got \"1,x\"\n"),
+    DatasetOptionCase("stack --angles 3 -", #"{"options":{"angles":"1e999"},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.angles: expected finite angles, got \"1e999\"\n"),
+    DatasetOptionCase("circle --direction clockwise -", #"{"options":{"direction":"sideways"},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.direction: expected one of clockwise, counterclockwise, got \"sideways\"\n"),
+    DatasetOptionCase("circle --center-single -", #"{"options":{"center-single":1},"count":2}"#, 65,
+                      "cvlayout: error: <stdin>: options.center-single: expected true or false, got 1\n"),
+    // Overridden values that are well formed, only unusable with others or with the data,
+    // are not used: the command line's run succeeds.
+    DatasetOptionCase("ring --heart-to 0:0 -", #"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#, 0, ""),
+    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"item":"9:9"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --columns 2 -", #"{"options":{"columns":100},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("ring --radius 5 -", #"{"options":{"radius":50},"rings":[1,2]}"#, 0, ""),
+]
+
+struct DatasetOptionTests {
+    @Test(arguments: datasetOptionCases)
+    func datasetOptionsAreBadDataWhereverTheConflictIs(_ case_: DatasetOptionCase) {
+        let result = run(arguments: case_.arguments, stdin: { Data(case_.dataset.utf8) })
+        #expect(result.status == case_.status, "\(result.stderr)")
+        #expect(result.stderr == case_.stderr)
+        if case_.status == 0 {
+            #expect(result.stdoutText.hasPrefix("{\"engine\":"))
+        } else {
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    /// `--check` with an element CSV and `--heart-samples` from the dataset's options: bad data
+    /// naming `options.heart-samples`; from the flag: a usage error, as before.
+    @Test func checkConflictsWithDatasetHeartSamplesAreBadData() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("ring.csv").path
+        #expect(run(arguments: ["ring", "-f", "csv", "-o", golden]).status == 0)
+        let message = "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
+            + "compare with a JSON golden or a CSV of samples"
+        let fromDataset = run(arguments: ["ring", "--check", golden, "-"],
+                              stdin: { Data(#"{"options":{"heart-samples":3},"rings":[1,6,12,18]}"#.utf8) })
+        #expect(fromDataset.status == 65)
+        #expect(fromDataset.stdout.isEmpty)
+        #expect(fromDataset.stderr == "cvlayout: error: <stdin>: options.heart-samples: \(message)\n")
+        let fromFlag = run(arguments: ["ring", "--heart-samples", "3", "--check", golden])
+        #expect(fromFlag.status == 64)
+        #expect(fromFlag.stderr == "cvlayout: error: \(message)\nRun 'cvlayout ring --help' for usage.\n")
+    }
+
+    /// A transition's sides read the dataset's options as an engine does.
+    @Test func aTransitionSideReportsTheDatasetsConflictAsBadData() {
+        let result = run(arguments: ["transition", "--from", "ring", "--to", "circle", "-"],
+                         stdin: { Data(#"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#.utf8) })
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n")
+    }
+
+    /// The same through the executable, as the issue reported it.
+    @Test func theIssuesCommandExits65WithoutAUsageLine() throws {
+        let cvlayout = try #require(builtCvlayout)
+        let result = try runProcess("/bin/sh", ["-c", "printf '%s' \"$1\" | \"$0\" ring -", cvlayout.path,
+                                                #"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n")
+    }
+}
 
 struct BadInputTests {
     /// Runs `body` with `case_`'s arguments, `DATA` replaced by a temporary file holding its

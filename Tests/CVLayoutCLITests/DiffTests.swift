@@ -105,12 +105,12 @@ struct DiffTests {
     }
 
     @Test func anElementListExportedFromElsewhereCompares() throws {
-        // Flat keys as the CSV columns, no category for cells, only frames: an app's dump.
+        // Flat keys as the CSV columns, only frames: an app's dump.
         let dump = """
             [{"section":0,"item":0,"category":"supplementaryView","kind":"header","x":0,"y":0,"width":390,"height":40},
-             {"section":0,"item":0,"x":0,"y":40,"width":190,"height":120},
-             {"section":0,"item":1,"x":200,"y":40.0004,"width":190,"height":80},
-             {"section":0,"item":2,"x":200,"y":130,"width":190,"height":150}]
+             {"section":0,"item":0,"category":"cell","x":0,"y":40,"width":190,"height":120},
+             {"section":0,"item":1,"category":"cell","x":200,"y":40.0004,"width":190,"height":80},
+             {"section":0,"item":2,"category":"cell","x":200,"y":130,"width":190,"height":150}]
             """
         let (result, _, dumpPath) = try Self.diff(Self.base, dump, names: ("golden.json", "dump.json"))
         #expect(result.status == 0)
@@ -217,23 +217,23 @@ struct DiffTests {
                   message: ":2:20: invalid JSON: unexpected character '}': expected a string key"),
         Malformed(name: "b.json", contents: "{\"elements\":[", message: ":1:14: invalid JSON: "),
         Malformed(name: "b.json", contents: "42", message: ": expected a cvlayout layout (an object with \"elements\") or a list of elements, got 42"),
-        Malformed(name: "b.json", contents: "{\"elements\":[{\"indexPath\":[0,0],\"frame\":{\"x\":\"a\"}}]}",
+        Malformed(name: "b.json", contents: "{\"elements\":[{\"indexPath\":[0,0],\"category\":\"cell\",\"frame\":{\"x\":\"a\"}}]}",
                   message: ": elements[0].frame.x: expected a finite number, got \"a\""),
-        Malformed(name: "b.json", contents: "[{\"indexPath\":[0,1]},{\"indexPath\":[0,1]}]",
+        Malformed(name: "b.json", contents: "[{\"indexPath\":[0,1],\"category\":\"cell\"},{\"indexPath\":[0,1],\"category\":\"cell\"}]",
                   message: ": [1]: duplicate element 0:1 (also at [0])"),
         Malformed(name: "b.json", contents: "[{\"frame\":{\"x\":1}}]",
                   message: ": [0]: expected \"indexPath\": [section, item] or \"section\" and \"item\""),
         Malformed(name: "b.csv", contents: "section,item,x\n0,0,1\n0,1\n",
                   message: ":3: expected 3 fields as in the header, got 2"),
         Malformed(name: "b.csv", contents: "section,item,x\n0,0,abc\n",
-                  message: ":2: column 'x': expected a finite number, got 'abc'"),
+                  message: ": row 2: x: expected a finite number, got abc"),
         Malformed(name: "b.csv", contents: "x,y\n1,2\n",
                   message: ":1: the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples (got x,y)"),
         Malformed(name: "b.csv", contents: String(repeating: "\u{0}", count: 1_000) + "\n",
                   message: ":1: the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples (got \(String(repeating: "?", count: 80))…)"),
         Malformed(name: "b.csv", contents: "section,item,kind\n0,0,\"header\n",
                   message: ":2: unterminated quoted field (a '\"' is never closed)"),
-        Malformed(name: "b.csv", contents: "section,item\n0,-1\n", message: ":2: column 'item': expected an integer ≥ 0, got '-1'"),
+        Malformed(name: "b.csv", contents: "section,item\n0,-1\n", message: ": row 2: item: expected an integer ≥ 0, got -1"),
         Malformed(name: "b.svg", contents: "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
                   message: ": looks like SVG or XML; only cvlayout JSON or CSV can be compared"),
         Malformed(name: "b.json", contents: " \n", message: ": empty file: expected a layout (JSON or CSV)"),
@@ -282,6 +282,160 @@ struct DiffTests {
         #expect(result.status == 0)
         #expect(result.stdoutText == "same: 4 elements within tolerance 0.001\n")
         #expect(run(arguments: ["diff", "-", "-"]).status == 2)
+    }
+
+    // MARK: - Hand-edited goldens
+
+    /// A golden holding what no layout contains, and the one line that refuses it (after the
+    /// file's path): the row (CSV, by line, the header being row 1) or element (JSON) and the
+    /// column or key. Issue 19.
+    static let handEdited: [Malformed] = [
+        Malformed(name: "golden.csv", contents: "section,item,category,kind,x\n0,0,cell,,0\n0,1,banana,,1\n",
+                  message: ": row 3: category: expected cell, supplementaryView or decorationView, got banana"),
+        Malformed(name: "golden.csv", contents: "section,item,category,kind,x\n0,0,cell,,0\n0,1,,,1\n",
+                  message: ": row 3: category: expected cell, supplementaryView or decorationView, got an empty field"),
+        Malformed(name: "golden.csv", contents: "section,item,category,kind,x\n0,0,cell,,0\n0,1,cell,header,1\n",
+                  message: ": row 3: kind: a cell has no kind, got header"),
+        Malformed(name: "golden.csv", contents: "section,item,category,kind,x\n0,0,supplementaryView,,0\n",
+                  message: ": row 2: kind: expected one for a supplementaryView (header, footer, …), got an empty field"),
+        Malformed(name: "golden.csv", contents: "section,item,category,x\n0,0,decorationView,0\n",
+                  message: ": row 2: kind: expected one for a decorationView (header, footer, …), got an empty field"),
+        Malformed(name: "golden.csv", contents: "section,item,zIndex\n0,0,0\n0,1,1.5\n",
+                  message: ": row 3: zIndex: expected an integer, got 1.5"),
+        Malformed(name: "golden.csv", contents: "section,item,zIndex\n0,0,1e2\n",
+                  message: ": row 2: zIndex: expected an integer, got 1e2"),
+        Malformed(name: "golden.csv", contents: "section,item,x\n0:1,0,1\n",
+                  message: ": row 2: section: expected an integer ≥ 0, got 0:1"),
+        Malformed(name: "golden.csv", contents: "section,item,x\n0,1.0,1\n",
+                  message: ": row 2: item: expected an integer ≥ 0, got 1.0"),
+        Malformed(name: "golden.csv", contents: "section,item,x\n0,+1,1\n",
+                  message: ": row 2: item: expected an integer ≥ 0, got +1"),
+        Malformed(name: "golden.csv", contents: "section,item,x\n0,,1\n",
+                  message: ": row 2: item: expected an integer ≥ 0, got an empty field"),
+        Malformed(name: "golden.csv", contents: "section,item,x\n0,99999999999999999999,1\n",
+                  message: ": row 2: item: expected an integer ≥ 0, got 99999999999999999999"),
+        Malformed(name: "golden.csv", contents: "section,item,x\n0,0,1\n0,0,2\n",
+                  message: ": row 3: duplicate element 0:0 (also on row 2)"),
+        Malformed(name: "golden.csv", contents: "section,item,hidden\n0,0,yes\n",
+                  message: ": row 2: hidden: expected true or false, got yes"),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"frame":{"x":1}}]"#,
+                  message: #": [0]: expected "category": cell, supplementaryView or decorationView"#),
+        Malformed(name: "golden.json",
+                  contents: "{\"elements\":[\n" + element(0, 0, 0, 0, 10, 10) + ",\n"
+                    + #"{"indexPath":[0,1],"frame":{"x":1,"y":0,"width":10,"height":10}}"# + "\n]}",
+                  message: #": elements[1]: expected "category": cell, supplementaryView or decorationView"#),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"banana"}]"#,
+                  message: #": [0].category: expected cell, supplementaryView or decorationView, got "banana""#),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"cell","kind":"header"}]"#,
+                  message: #": [0].kind: a cell has no kind, got "header""#),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"supplementaryView"}]"#,
+                  message: #": [0]: expected "kind" for a supplementaryView (header, footer, …)"#),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"cell","zIndex":1.5}]"#,
+                  message: ": [0].zIndex: expected an integer, got 1.5"),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,-1],"category":"cell"}]"#,
+                  message: ": [0].indexPath[1]: expected an integer ≥ 0, got -1"),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0.5],"category":"cell"}]"#,
+                  message: ": [0].indexPath[1]: expected an integer ≥ 0, got 0.5"),
+        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,1,2],"category":"cell"}]"#,
+                  message: ": [0].indexPath: expected [section, item], got an array of 3 values"),
+    ]
+
+    /// `cvlayout diff` and `--check` refuse a hand-edited golden as trouble (2), with one
+    /// line and nothing on stdout, whichever side it is on.
+    @Test(arguments: handEdited)
+    func aGoldenNoLayoutContainsIsRefused(_ testCase: Malformed) throws {
+        let dir = try Self.directory([testCase.name: testCase.contents, "a.json": Self.base])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent(testCase.name).path, other = dir.appendingPathComponent("a.json").path
+        let line = "cvlayout: error: \(golden)\(testCase.message)\n"
+        for arguments in [["diff", golden, other], ["diff", other, golden], ["flow", "--count", "2", "--check", golden]] {
+            let result = run(arguments: arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == line)
+        }
+    }
+
+    /// A column or key cvlayout does not know (an app's export may carry `name`) is no error:
+    /// it is named once on stderr as not compared, and the verdict and the report are what
+    /// they are without it. Issue 19.
+    @Test func unknownColumnsAndKeysAreNamedOnceAndNotCompared() throws {
+        let flowCSV = run(arguments: ["flow", "--count", "3", "-f", "csv"]).stdoutText
+        let flowJSON = run(arguments: ["flow", "--count", "3"]).stdoutText
+        var rows = flowCSV.split(separator: "\n").map(String.init)
+        rows[0] += ",name,note"
+        for k in 1..<rows.count { rows[k] += ",item \(k),x" }
+        let namedCSV = rows.joined(separator: "\n") + "\n"
+        // The same with item 0:1 moved down by 5: a difference.
+        let movedCSV = namedCSV.replacingOccurrences(of: "0,1,cell,,60,0,50,50,85,25,", with: "0,1,cell,,60,5,50,50,85,30,")
+        #expect(movedCSV != namedCSV)
+        let plainMovedCSV = flowCSV.replacingOccurrences(of: "0,1,cell,,60,0,50,50,85,25,", with: "0,1,cell,,60,5,50,50,85,30,")
+        let namedJSON = flowJSON.replacingOccurrences(of: "\"category\":\"cell\",", with: "\"category\":\"cell\",\"name\":\"x\",")
+            .replacingOccurrences(of: "{\"engine\"", with: "{\"comment\":\"by hand\",\"engine\"")
+        #expect(namedJSON != flowJSON)
+        let dir = try Self.directory(["named.csv": namedCSV, "moved.csv": movedCSV, "plain-moved.csv": plainMovedCSV,
+                                      "named.json": namedJSON, "flow.json": flowJSON, "flow.csv": flowCSV])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let csvWarning = "cvlayout: warning: \(path("named.csv")): columns 'name', 'note' are not compared (cvlayout does not know them)\n"
+
+        let same = run(arguments: ["diff", path("named.csv"), path("flow.csv")])
+        #expect(same.status == 0)
+        #expect(same.stdoutText == "same: 3 elements within tolerance 0.001\n")
+        #expect(same.stderr == csvWarning)
+
+        let moved = run(arguments: ["diff", path("moved.csv"), path("flow.csv")])
+        let plain = run(arguments: ["diff", path("plain-moved.csv"), path("flow.csv")])
+        #expect(moved.status == 1 && plain.status == 1)
+        #expect(moved.stdoutText.replacingOccurrences(of: "moved.csv", with: "plain-moved.csv") == plain.stdoutText)
+        #expect(moved.stdoutText.contains("~ 0:1\n    frame.y   5 → 0  (-5)\n    center.y  30 → 25  (-5)\n"),
+                "\(moved.stdoutText)")
+        #expect(moved.stderr == "cvlayout: warning: \(path("moved.csv")): columns 'name', 'note' are not compared "
+                + "(cvlayout does not know them)\n")
+        #expect(plain.stderr.isEmpty)
+
+        let json = run(arguments: ["diff", path("flow.json"), path("named.json")])
+        #expect(json.status == 0)
+        #expect(json.stdoutText == "same: 3 elements within tolerance 0.001\n")
+        #expect(json.stderr == "cvlayout: warning: \(path("named.json")): keys 'elements[].name', 'comment' are not compared "
+                + "(cvlayout does not know them)\n")
+
+        let itself = run(arguments: ["diff", path("named.csv"), path("named.csv")])
+        #expect(itself.status == 0)
+        #expect(itself.stderr == csvWarning)  // one file, named once
+
+        let check = run(arguments: ["flow", "--count", "3", "--check", path("named.csv")])
+        #expect(check.status == 0)
+        #expect(check.stdout.isEmpty)
+        #expect(check.stderr == "cvlayout: warning: --check: \(path("named.csv")): columns 'name', 'note' are not compared "
+                + "(cvlayout does not know them)\n")
+        let checkMoved = run(arguments: ["flow", "--count", "3", "--check", path("moved.csv")])
+        #expect(checkMoved.status == 1)
+        #expect(checkMoved.stderr.hasPrefix("cvlayout: warning: --check: \(path("moved.csv")): columns 'name', 'note' "
+                                            + "are not compared (cvlayout does not know them)\n--- \(path("moved.csv"))\n"))
+        #expect(checkMoved.stderr.contains("~ 0:1\n"))
+        let checkJSON = run(arguments: ["flow", "--count", "3", "--check", path("named.json")])
+        #expect(checkJSON.status == 0)
+        #expect(checkJSON.stderr == "cvlayout: warning: --check: \(path("named.json")): keys 'elements[].name', 'comment' "
+                + "are not compared (cvlayout does not know them)\n")
+    }
+
+    /// The reader's record of unknown names: each once, in order, frame members included;
+    /// a CSV without a category column is all cells.
+    @Test func theReaderNamesUnknownColumnsAndKeysOnce() throws {
+        let csv = try LayoutReader.read(Data("section,item,name,x,name2\n0,0,a,1,b\n0,1,c,2,d\n".utf8), format: .csv)
+        #expect(csv.unknownNames == ["name", "name2"])
+        #expect(csv.elements.map(\.key.category) == ["cell", "cell"])
+        let json = try LayoutReader.read(Data(#"""
+            [{"indexPath":[0,0],"category":"cell","frame":{"x":1,"z":2},"b2":1,"a2":2},
+             {"indexPath":[0,1],"category":"cell","frame":{"x":1,"z":3},"a2":2,"c2":true}]
+            """#.utf8), format: .json)
+        #expect(json.unknownNames == ["[].frame.z", "[].a2", "[].b2", "[].c2"])
+        #expect(json.elements.count == 2 && json.elements[0][.x] == .number(1))
+        let known = try LayoutReader.read(Data(Self.base.utf8), format: .json)
+        #expect(known.unknownNames.isEmpty)
+        #expect(LayoutDiff.unknownNamesText(known, name: "a.json") == nil)
+        #expect(LayoutDiff.unknownNamesText(csv, name: "b.csv") == "b.csv: columns 'name', 'name2' are not compared (cvlayout does not know them)")
     }
 
     // MARK: - Comparison details
@@ -354,8 +508,8 @@ struct DiffTests {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: url) }
         let a = url.appendingPathComponent("a.json"), b = url.appendingPathComponent("b.json")
-        try Data(#"[{"indexPath":[0,0],"frame":{"x":1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: a)
-        try Data(#"[{"indexPath":[0,0],"frame":{"x":-1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: b)
+        try Data(#"[{"indexPath":[0,0],"category":"cell","frame":{"x":1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: a)
+        try Data(#"[{"indexPath":[0,0],"category":"cell","frame":{"x":-1.7e308,"y":0,"width":10,"height":10}}]"#.utf8).write(to: b)
         let text = run(arguments: ["diff", a.path, b.path])
         #expect(text.status == 1)
         #expect(text.stdoutText.contains("  (-past the largest double)\n"), "\(text.stdoutText)")
