@@ -367,9 +367,9 @@ struct DiffTests {
         for k in 1..<rows.count { rows[k] += ",item \(k),x" }
         let namedCSV = rows.joined(separator: "\n") + "\n"
         // The same with item 0:1 moved down by 5: a difference.
-        let movedCSV = namedCSV.replacingOccurrences(of: "0,1,cell,,60,0,50,50,85,25,", with: "0,1,cell,,60,5,50,50,85,30,")
+        let movedCSV = namedCSV.replacingOccurrences(of: "0,1,cell,,68,0,50,50,93,25,", with: "0,1,cell,,68,5,50,50,93,30,")
         #expect(movedCSV != namedCSV)
-        let plainMovedCSV = flowCSV.replacingOccurrences(of: "0,1,cell,,60,0,50,50,85,25,", with: "0,1,cell,,60,5,50,50,85,30,")
+        let plainMovedCSV = flowCSV.replacingOccurrences(of: "0,1,cell,,68,0,50,50,93,25,", with: "0,1,cell,,68,5,50,50,93,30,")
         let namedJSON = flowJSON.replacingOccurrences(of: "\"category\":\"cell\",", with: "\"category\":\"cell\",\"name\":\"x\",")
             .replacingOccurrences(of: "{\"engine\"", with: "{\"comment\":\"by hand\",\"engine\"")
         #expect(namedJSON != flowJSON)
