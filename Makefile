@@ -21,12 +21,14 @@ run:
 	@$(SWIFT) build >&2
 	@$(SWIFT) run --skip-build cvlayout ring -f svg
 
+# Every test is a Swift Testing test: XCTest's runner, which would only report "Executed 0
+# tests", is not started.
 test:
-	$(SWIFT) test
+	$(SWIFT) test --disable-xctest
 
 # Re-record every golden file under Examples/ from the current build.
 golden:
-	CVLAYOUT_RECORD=1 $(SWIFT) test --filter GoldenTests
+	CVLAYOUT_RECORD=1 $(SWIFT) test --disable-xctest --filter GoldenTests
 
 # Release builds are fully static executables (the Swift runtime, Foundation and glibc
 # linked in, no dynamic loader): a bigger binary, but start-up falls from about 5 ms with

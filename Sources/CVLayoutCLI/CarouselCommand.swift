@@ -5,7 +5,7 @@ import LayoutFormats
 /// snapping.
 let carouselEngine = EngineDescriptor(
     name: "carousel",
-    summary: "carousel: alpha, scale and zIndex by distance from the visible centre, snapping (seed 004)",
+    summary: "carousel: alpha, scale and zIndex by distance from the visible centre, snapping",
     datasetHelp: """
         DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
         (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.

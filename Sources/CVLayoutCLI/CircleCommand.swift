@@ -4,11 +4,11 @@ import LayoutFormats
 /// `cvlayout circle`: options (SPEC section 6) and the mapping onto `CircleLayout`.
 let circleEngine = EngineDescriptor(
     name: "circle",
-    summary: "items evenly spaced on one circle (seeds 002, 003)",
+    summary: "items evenly spaced on one circle",
     datasetHelp: """
         DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
         (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
-        Without DATASET: --count (8) items. Seed 003: --radius 70 --item-size 50,50
+        Without DATASET: --count (8) items. The small centred circle: --radius 70 --item-size 50,50
         --start-angle 90 --center-single.
         """,
     options: [
@@ -17,7 +17,7 @@ let circleEngine = EngineDescriptor(
         .value("start-angle", "DEG", default: "0", "angle of item 0 (0 = 3 o'clock, 90 = 6 o'clock)"),
         .value("direction", "DIR", default: "counterclockwise", "direction items advance",
                choices: RotationDirection.allCases.map(\.rawValue)),
-        .flag("center-single", "a lone item sits at the centre (seed 003)"),
+        .flag("center-single", "a lone item sits at the centre"),
     ],
     schema: .items,
     defaultCount: 8,

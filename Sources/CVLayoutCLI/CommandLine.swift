@@ -161,6 +161,12 @@ struct LayoutJob {
             do {
                 dataset = try DatasetDecoder.decode(data, schema: descriptor.schema)
             } catch let error as DatasetError {
+                // A top-level key that is an option's name: the option meant for "options".
+                if case .invalidValue(let path, let message) = error, message.hasPrefix("unknown key"),
+                   let option = knownOptions(for: descriptor.name).first(where: { $0.name == path }), option.allowedInDataset {
+                    throw CLIError.data("\(name): \(path): unknown key; '\(path)' is an option: options go under "
+                                        + "\"options\" ({\"options\": {\"\(path)\": …}, …})")
+                }
                 throw CLIError.from(error, file: name)
             }
             let overridden = try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)

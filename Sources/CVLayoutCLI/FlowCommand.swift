@@ -24,7 +24,7 @@ let flowEngine = EngineDescriptor(
         .value("alignment", "ALIGN", default: "justified", "items along a line (justified: UIKit's)",
                choices: FlowAlignment.allCases.map(\.rawValue)),
         .flag("pin-headers", "sectionHeadersPinToVisibleBounds: headers stick to the visible edge"),
-        .flag("stretchy-header", "while --offset is before the start, the first header grows (seed 004)"),
+        .flag("stretchy-header", "while --offset is before the start, the first header grows (a stretchy header)"),
     ],
     schema: .items,
     defaultCount: 30,

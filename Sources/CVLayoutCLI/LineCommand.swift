@@ -4,7 +4,7 @@ import LayoutFormats
 /// `cvlayout line`: options (SPEC section 6), the mapping onto `LineLayout`, and its snapping.
 let lineEngine = EngineDescriptor(
     name: "line",
-    summary: "horizontal line, items scaled by distance from the visible centre, snapping (seed 003)",
+    summary: "horizontal line, items scaled by distance from the visible centre, snapping",
     datasetHelp: """
         DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
         (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.

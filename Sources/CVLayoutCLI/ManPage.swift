@@ -183,7 +183,7 @@ func manPage() -> String {
         completion scripts installed by
         .BR "make install" .
         .SH EXAMPLES
-        The seed's rings as an image:
+        The default rings of avatars as an image:
         .PP
         .RS
         .EX

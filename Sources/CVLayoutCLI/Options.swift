@@ -57,7 +57,7 @@ let globalOptions: [OptionSpec] = [
     .value("velocity", "VX,VY", default: "0,0", "scrolling velocity for --target-offset, points/ms"),
     .value("scale", "S", default: "no snapping", "snap frames to the device pixels of a screen of scale S"),
     .value("precision", "N|full", default: "3", "decimals of printed numbers (0-15), or full: shortest round-trip"),
-    .value("count", "N", default: "per engine", "number of items of the embedded data (no DATASET)",
+    .value("count", "N", default: "per engine", "size of the embedded data (no DATASET): items, or rings for ring",
            allowedInDataset: false),
     .value("seed", "N", default: "1", "seed of the embedded random data", allowedInDataset: false),
     .value("device", "NAME", default: "-",

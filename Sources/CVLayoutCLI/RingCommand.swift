@@ -5,7 +5,7 @@ import LayoutFormats
 /// heart path.
 let ringEngine = EngineDescriptor(
     name: "ring",
-    summary: "concentric rings of avatars with the \"send a heart\" path (seed 000)",
+    summary: "concentric rings of avatars with the \"send a heart\" path",
     datasetHelp: """
         DATASET: ring counts [1, 6, 12, 18] or {"rings": [1, 6, 12, 18]}; ring s is section s.
         Without DATASET: [1, 6, 12, 18]; with --count N: N rings of 1, 6, 12, … (6·s) items.
@@ -68,7 +68,7 @@ private func ringLayout(_ input: EngineInput,
     let from = try o.indexPath("heart-from")
     let to = try o.indexPath("heart-to") ?? IndexPath(item: 0, section: 0)
     if style == .seed && to != IndexPath(item: 0, section: 0) {
-        throw o.conflict(in: "heart-to", "\(to)", "the seed style always ends at the centre, 0:0",
+        throw o.conflict(in: "heart-to", "\(to)", "the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)",
                          involving: ["heart-style"])
     }
     let noHeart = try o.flag("no-heart")

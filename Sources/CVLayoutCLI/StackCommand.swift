@@ -4,7 +4,7 @@ import LayoutFormats
 /// `cvlayout stack`: options (SPEC section 6) and the mapping onto `StackLayout`.
 let stackEngine = EngineDescriptor(
     name: "stack",
-    summary: "rotated pile at the centre, items past the angles hidden (seed 002)",
+    summary: "rotated pile at the centre, items past the angles hidden",
     datasetHelp: """
         DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
         (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.

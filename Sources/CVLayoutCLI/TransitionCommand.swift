@@ -215,15 +215,16 @@ private func transitionHelp() -> String {
     var text = """
         USAGE: cvlayout transition --from 'ENGINE [OPTIONS]' [--to 'ENGINE [OPTIONS]'] [OPTIONS] [DATASET]
 
-        Animate from one layout to another as UIKit does (setCollectionViewLayout(_:animated:),
-        seeds 002, 003, 004), or animate an update (performBatchUpdates: --delete, --insert,
+        Animate from one layout to another as UIKit does (setCollectionViewLayout(_:animated:)),
+        or animate an update (performBatchUpdates: --delete, --insert,
         --move apply to the --to side; the deleted items fade out where they were, inserted
         ones fade in where they land, the others move from their old place to their new one).
         Centre, size and alpha change linearly, the transform's scale and rotation separately
         (rotation the shorter way), hidden elements fade, zIndex switches at the midpoint.
         JSON and CSV give the attributes at --progress; SVG animates the whole transition
-        (SMIL) and shows the end state where nothing animates.
-        --width, --height, --offset, --scale, --count, --seed and DATASET apply to both sides
+        (SMIL) and shows the end state where nothing animates; labels show the old index paths
+        until halfway, then the new ones.
+        --device, --width, --height, --offset, --scale, --count, --seed and DATASET apply to both sides
         (words inside --from/--to win).
 
           cvlayout transition --from stack --to circle --progress 0.5

@@ -4,7 +4,7 @@ import LayoutFormats
 /// `cvlayout waterfall`: options (SPEC section 6) and the mapping onto `WaterfallLayout`.
 let waterfallEngine = EngineDescriptor(
     name: "waterfall",
-    summary: "columns of varying height (seeds 000, 001; CHTCollectionViewWaterfallLayout)",
+    summary: "columns of varying height (CHTCollectionViewWaterfallLayout)",
     datasetHelp: """
         DATASET: item heights [120, 80, …], sizes [[w,h], …] scaled to the column width,
         {"count": N} (each --item-height tall) or {"sections": [{"heights": […], "header": 40,

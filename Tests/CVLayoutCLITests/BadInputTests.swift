@@ -83,7 +83,17 @@ let badInputs: [BadInput] = [
     BadInput("waterfall --item -1", nil, 64, "--item: expected S:I"),
     BadInput("ring --heart-from 4:0", nil, 64, "--heart-from 4:0: no such item"),
     BadInput("ring --heart-from 3:18", nil, 64, "no such item"),
-    BadInput("ring --heart-to 2:0", nil, 64, "--heart-to 2:0: the seed style always ends at the centre"),
+    BadInput("ring --heart-to 2:0", nil, 64, "--heart-to 2:0: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)"),
+    BadInput("waterfall DATA", #"{"columns": 2, "heights": [1]}"#, 65,
+             #"columns: unknown key; 'columns' is an option: options go under "options" ({"options": {"columns": …}, …})"#),
+    BadInput("ring DATA", #"{"radius": 20, "rings": [1, 2]}"#, 65, #"radius: unknown key; 'radius' is an option: options go under "options""#),
+    BadInput("waterfall DATA", #"{"colums": 2, "heights": [1]}"#, 65, "colums: unknown key"),
+    BadInput("waterfall --move 0:1..x", nil, 64, "--move: expected S:I..S:I"),
+    BadInput("waterfall --canvas all2", nil, 64, "--canvas: expected one of all, content, visible, rect, got 'all2'"),
+    BadInput("waterfall --labels items", nil, 64, "--labels: expected one of item, index-path, none, got 'items'; did you mean 'item'?"),
+    BadInput("waterfall DATA", #"{"options": {"canvas": "rect"}, "heights": [1]}"#, 65,
+             "options.canvas: --canvas rect draws the --rect area"),
+    BadInput("waterfall --device", nil, 64, "missing value for --device (NAME)"),
     BadInput("ring --direction sideways", nil, 64, "--direction: expected one of clockwise, counterclockwise"),
     BadInput("waterfall DATA --count 3", "[1]", 64, "--count sets the size of the embedded data"),
     BadInput("waterfall DATA other.json", "[1]", 64, "more than one DATASET"),
@@ -269,7 +279,7 @@ struct DatasetOptionCase: CustomTestStringConvertible, Sendable {
 let datasetOptionCases: [DatasetOptionCase] = [
     // Conflicts inside the dataset's options (they were usage errors naming flags never given).
     DatasetOptionCase("ring -", #"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#, 65,
-                      "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n"),
+                      "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n"),
     DatasetOptionCase("ring -", #"{"options":{"heart-samples":3,"no-heart":true},"rings":[1,2]}"#, 65,
                       "cvlayout: error: <stdin>: options.heart-samples: --heart-samples samples the heart path; "
                       + "it cannot be used with --no-heart\n"),
@@ -283,7 +293,7 @@ let datasetOptionCases: [DatasetOptionCase] = [
                       "cvlayout: error: <stdin>: options.no-heart: --heart-samples samples the heart path; "
                       + "it cannot be used with --no-heart\n"),
     DatasetOptionCase("ring --heart-to 1:1 -", #"{"options":{"heart-style":"seed"},"rings":[1,2]}"#, 65,
-                      "cvlayout: error: <stdin>: options.heart-style: --heart-to 1:1: the seed style always ends at the centre, 0:0\n"),
+                      "cvlayout: error: <stdin>: options.heart-style: --heart-to 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n"),
     DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"rect":"0,0,1,1"},"heights":[1]}"#, 65,
                       "cvlayout: error: <stdin>: options.rect: --item and --rect cannot be used together\n"),
     DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 65,
@@ -295,7 +305,7 @@ let datasetOptionCases: [DatasetOptionCase] = [
                       + "sections 0-1 have 1, 2 items)\n"),
     // Every value from flags: a usage error, as before, with its usage line.
     DatasetOptionCase("ring --heart-to 1:1 -", #"{"rings":[1,2]}"#, 64,
-                      "cvlayout: error: --heart-to 1:1: the seed style always ends at the centre, 0:0\n"
+                      "cvlayout: error: --heart-to 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n"
                       + "Run 'cvlayout ring --help' for usage.\n"),
     DatasetOptionCase("ring --heart-samples 3 --no-heart -", #"{"options":{"radius":50},"rings":[1,2]}"#, 64,
                       "cvlayout: error: --heart-samples samples the heart path; it cannot be used with --no-heart\n"
@@ -390,7 +400,7 @@ struct DatasetOptionTests {
                          stdin: { Data(#"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#.utf8) })
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n")
+        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n")
     }
 
     /// The same through the executable, as the issue reported it.
@@ -400,7 +410,7 @@ struct DatasetOptionTests {
                                                 #"{"options":{"heart-to":"1:1"},"rings":[1,2]}"#])
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0\n")
+        #expect(result.stderr == "cvlayout: error: <stdin>: options.heart-to: 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n")
     }
 }
 
