@@ -435,7 +435,7 @@ struct SVGElementWriter {
             append(number: label.size)
             append("\" text-anchor=\"middle\" fill=\"")
             if isCell {
-                append(Self.labelColour(element.pointee.indexPath.item))
+                append(Self.labelColour(element.pointee.indexPath.item, alpha: alpha))
                 append("\">")
                 if labels == .indexPath {
                     append(integer: element.pointee.indexPath.section)
@@ -567,12 +567,18 @@ struct SVGElementWriter {
         }
     }
 
-    /// `SVGLayoutWriter.labelColours[item % 10]` as a literal; the two lists must agree (a
-    /// test checks it).
+    /// `SVGLayoutWriter.labelColours[item % 10]` as a literal for a cell drawn at `alpha`; the
+    /// two lists must agree at alpha 1 (a test checks it). A faded cell shows its fill blended
+    /// with the white background, lighter: the first palette entry, the only one with a white
+    /// label, takes the dark one below alpha 0.954, where the blend's luminance passes 0.2016
+    /// and dark text contrasts more (a test checks the choice over every alpha).
     @inline(__always)
-    static func labelColour(_ item: Int) -> StaticString {
-        item % 10 == 0 ? "#ffffff" : "#1a1a1a"
+    static func labelColour(_ item: Int, alpha: Double = 1) -> StaticString {
+        item % 10 == 0 && alpha >= whiteLabelAlpha ? "#ffffff" : "#1a1a1a"
     }
+
+    /// The lowest alpha at which the first palette entry keeps a white label.
+    static let whiteLabelAlpha = 0.954
 
     @inline(__always)
     private mutating func append(_ text: StaticString) {

@@ -269,6 +269,12 @@ struct SVGPictureTests {
             #expect(Set(picture.texts.map { $0.number("font-size") }) == [14])
             let faded = picture.groups.joined().filter { $0.name == "rect" && $0.attributes["opacity"] != nil }
             if arguments[0] == "carousel" { #expect(!faded.isEmpty) }
+            // A faded cell's fill shows lighter: its label is dark, whatever the palette entry.
+            for group in picture.groups {
+                guard let rect = group.first(where: { $0.name == "rect" }), rect.number("opacity") < 0.95,
+                      let text = group.first(where: { $0.name == "text" }) else { continue }
+                #expect(text.attributes["fill"] == "#1a1a1a")
+            }
         }
         // A label sits on its cell's drawn centre: the stack's rotated cells all at the centre.
         for text in try Self.svg(["stack"]).texts {

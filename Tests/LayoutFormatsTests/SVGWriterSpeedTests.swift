@@ -89,8 +89,8 @@ struct SVGWriterSpeedTests {
             out.append("\" font-family=\"sans-serif\" font-size=\"")
             out.append(number: size)
             out.append("\" text-anchor=\"middle\" fill=\"")
-            out.append(string: e.category == .cell
-                       ? SVGLayoutWriter.labelColours[e.indexPath.item % SVGLayoutWriter.palette.count] : "#333333")
+            let white = e.indexPath.item % 10 == 0 && e.alpha >= 0.954
+            out.append(string: e.category == .cell ? (white ? "#ffffff" : "#1a1a1a") : "#333333")
             out.append("\">")
             appendXMLText(text, to: out)
             out.append("</text>")
@@ -247,6 +247,23 @@ struct SVGWriterSpeedTests {
             #expect(Self.contrast(fill, label) >= max(Self.contrast(fill, "#ffffff"), Self.contrast(fill, "#1a1a1a")))
         }
         #expect(Self.contrast(SVGLayoutWriter.viewFill, SVGLayoutWriter.viewLabelColour) >= 3)
+        // A faded cell's fill is blended with the white background: the label the writer picks
+        // is still the better one, and at least 3:1, at every alpha.
+        for (k, fill) in SVGLayoutWriter.palette.enumerated() {
+            let value = Int(fill.dropFirst(), radix: 16)!
+            for step in 0...100 {
+                let alpha = Double(step) / 100
+                let blended = [16, 8, 0].map { shift -> Int in
+                    let c = Double((value >> shift) & 0xff)
+                    return Int((alpha * c + (1 - alpha) * 255).rounded())
+                }
+                let hex = "#" + blended.map { String(format: "%02x", $0) }.joined()
+                let label = SVGElementWriter.labelColour(k, alpha: alpha).description
+                let other = label == "#ffffff" ? "#1a1a1a" : "#ffffff"
+                #expect(Self.contrast(hex, label) >= 3, "\(label) on \(fill) at \(alpha)")
+                #expect(Self.contrast(hex, label) >= Self.contrast(hex, other) - 0.05, "\(label) on \(fill) at \(alpha)")
+            }
+        }
     }
 
     @Test func drawingOrderKeepsTiesInElementOrder() throws {
