@@ -18,7 +18,7 @@ import LayoutFormats
 /// misspelt engine. Other subcommands may read or write files, which a fuzzer must not do.
 private let allowedCommands: Set<String> = [
     "waterfall", "ring", "flow", "line", "carousel", "stack", "circle",
-    "engines", "--help", "--version", "waterfal", "",
+    "engines", "devices", "--help", "--version", "waterfal", "",
 ]
 
 /// Keeps each execution fast: embedded data and datasets larger than this are skipped.
@@ -104,7 +104,7 @@ private let checkStatuses: Set<Int32> = [1, 2]
 private func check(_ result: CommandResult, arguments: [String]) {
     let context = "arguments: \(arguments), status \(result.status), stderr: \(result.stderr.debugDescription)"
     // Help and the informational commands print what they print whatever else is given.
-    let informational = ["engines", "--help", "--version"].contains(arguments.first ?? "")
+    let informational = ["engines", "devices", "--help", "--version"].contains(arguments.first ?? "")
         || arguments.contains("--help") || arguments.contains("-h")
     let checksGolden = !informational && arguments.contains { $0 == "--check" || $0.hasPrefix("--check=") }
     precondition(exitStatuses.contains(result.status) || (checksGolden && checkStatuses.contains(result.status)),

@@ -120,7 +120,9 @@ public enum SVGLayoutWriter {
                 union = union.union(Rect(minX: xs.min()! - heartReach, minY: ys.min()! - heartReach,
                                          maxX: xs.max()! + heartReach, maxY: ys.max()! + heartReach))
             }
-            return outward(union, from: content, precision: options.precision)
+            // Elements far apart near the largest Double can make a union too wide to print.
+            let canvas = outward(union, from: content, precision: options.precision)
+            return canvas.isFinite ? canvas : content
         }
     }
 

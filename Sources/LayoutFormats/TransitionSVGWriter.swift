@@ -122,7 +122,8 @@ public enum TransitionSVGWriter {
                                      maxX: max(start.x, end.x) + reach, maxY: max(start.y, end.y) + reach))
         }
         guard union.isFinite else { return content }
-        return SVGLayoutWriter.outward(union, from: content, precision: options.precision)
+        let canvas = SVGLayoutWriter.outward(union, from: content, precision: options.precision)
+        return canvas.isFinite ? canvas : content
     }
 
     // MARK: - Private
