@@ -14,10 +14,10 @@ import CVLayoutCLI
 import LayoutCore
 import LayoutFormats
 
-/// The commands the fuzzer may start with: every engine, the read-only subcommands, and a
-/// misspelt engine. Other subcommands may read or write files, which a fuzzer must not do.
-private let allowedCommands: Set<String> = [
-    "waterfall", "ring", "flow", "line", "carousel", "stack", "circle",
+/// The commands the fuzzer may start with: every engine of the registry (as `cvlayout engines`
+/// lists them, read once at start-up), the read-only subcommands, and a misspelt engine. Other
+/// subcommands may read or write files, which a fuzzer must not do.
+nonisolated(unsafe) private var allowedCommands: Set<String> = [
     "engines", "devices", "--help", "--version", "waterfal", "",
 ]
 
@@ -41,6 +41,8 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMut
     guard let directory = mkdtemp(&template), chdir(directory) == 0 else {
         fatalError("cannot create the fuzzer's empty working directory")
     }
+    let engines = run(arguments: ["engines"], stdin: { Data() }).stdoutText.split(separator: "\n")
+    allowedCommands.formUnion(engines.compactMap { $0.split(separator: " ").first.map(String.init) })
     for golden in goldenCommands {
         let result = run(arguments: golden.arguments, stdin: { Data() })
         guard result.status == 0, FileManager.default.createFile(atPath: golden.name, contents: Data(result.stdout)) else {

@@ -55,7 +55,10 @@ for n in $SIZES; do
   for format in json csv; do run_case waterfall "$format" "$n"; done
   python3 -c "print([1000] * ($n // 1000))" > "$TMP/rings.json"
   run_case ring json "$n" "$TMP/rings.json"
-  for engine in flow line carousel stack circle; do run_case "$engine" json "$n"; done
+  # Every other engine of the registry ('cvlayout engines') on its embedded data.
+  for engine in $("$BIN" engines | awk '{print $1}'); do
+    case $engine in waterfall|ring) ;; *) run_case "$engine" json "$n" ;; esac
+  done
 done
 for n in 10000 100000; do run_case waterfall svg "$n"; done
 run_case waterfall json "$BIG"

@@ -57,6 +57,12 @@ struct EngineDescriptor: Sendable {
     let schema: DatasetSchema
     /// Items of the embedded data when `--count` is absent.
     let defaultCount: Int
+    /// The embedded data as a dataset, given `--count` and `--seed` (what `--delete`,
+    /// `--insert` and `--move` update when there is no DATASET): by default one section of
+    /// that many items of the engine's own size.
+    var embeddedData: @Sendable (_ count: Int, _ seed: UInt64) -> Dataset = { count, _ in
+        Dataset(sections: [DatasetSection(items: .uniform(count: count))])
+    }
     /// Computes the layout.
     let layout: @Sendable (EngineInput) throws -> CollectionLayout
     /// Computes the same layout with its elements sent to `sink` instead of kept (the result's

@@ -3,7 +3,7 @@ import LayoutFormats
 
 /// `cvlayout flow`: options (SPEC section 6) and the mapping onto `FlowLayout`.
 let flowEngine = EngineDescriptor(
-    name: "flow",
+    name: FlowLayout.name,
     summary: "UICollectionViewFlowLayout: lines of items, headers, footers, sticky and stretchy headers",
     datasetHelp: """
         DATASET: item sizes [[w,h], …], heights [120, 80, …] (each --item-size wide),
@@ -12,20 +12,7 @@ let flowEngine = EngineDescriptor(
         lengths along the scroll axis.
         Without DATASET: --count (30) items of --item-size.
         """,
-    options: [
-        .value("item-size", "W,H", default: "50,50", "itemSize of count-only data; the width of heights-only data"),
-        .value("line-spacing", "PT", default: "10", "gap between lines (minimumLineSpacing)"),
-        .value("interitem-spacing", "PT", default: "10", "minimum gap between items of a line (minimumInteritemSpacing)"),
-        .value("insets", "T,L,B,R", default: "0", "sectionInset of every section (one number: all four)"),
-        .value("scroll-direction", "DIR", default: "vertical", "scrollDirection; lines run across it",
-               choices: ScrollDirection.allCases.map(\.rawValue)),
-        .value("header-size", "W,H", default: "0", "headerReferenceSize; its extent along the scroll axis counts (0: no header)"),
-        .value("footer-size", "W,H", default: "0", "footerReferenceSize, as --header-size"),
-        .value("alignment", "ALIGN", default: "justified", "items along a line (justified: UIKit's)",
-               choices: FlowAlignment.allCases.map(\.rawValue)),
-        .flag("pin-headers", "sectionHeadersPinToVisibleBounds: headers stick to the visible edge"),
-        .flag("stretchy-header", "while --offset is before the start, the first header grows (a stretchy header)"),
-    ],
+    options: flowOptions.specs(),
     schema: .items,
     defaultCount: 30,
     layout: { input in try CollectionLayout.collecting { try flowLayout(input, into: &$0) } },
@@ -35,19 +22,24 @@ let flowEngine = EngineDescriptor(
 
 
 /// The flow engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+extension FlowLayout: EngineConfiguration {}
+
+/// The flow layout's options, each bound to its `FlowLayout` field.
+private let flowOptions: [BoundOption<FlowLayout>] = [
+    .size("item-size", \.itemSize, "itemSize of count-only data; the width of heights-only data"),
+    .number("line-spacing", "PT", \.minimumLineSpacing, "gap between lines (minimumLineSpacing)"),
+    .number("interitem-spacing", "PT", \.minimumInteritemSpacing, "minimum gap between items of a line (minimumInteritemSpacing)"),
+    .insets("insets", \.sectionInset, "sectionInset of every section (one number: all four)"),
+    .choice("scroll-direction", "DIR", \.scrollDirection, "scrollDirection; lines run across it"),
+    .size("header-size", \.headerReferenceSize, "headerReferenceSize; its extent along the scroll axis counts (0: no header)"),
+    .size("footer-size", \.footerReferenceSize, "footerReferenceSize, as --header-size"),
+    .choice("alignment", "ALIGN", \.alignment, "items along a line (justified: UIKit's)"),
+    .flag("pin-headers", \.sectionHeadersPinToVisibleBounds, "sectionHeadersPinToVisibleBounds: headers stick to the visible edge"),
+    .flag("stretchy-header", \.stretchesFirstHeader, "while --offset is before the start, the first header grows (a stretchy header)"),
+]
+
 private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
-    let o = input.options
-    var layout = FlowLayout()
-    layout.itemSize = try o.size("item-size", default: layout.itemSize)
-    layout.minimumLineSpacing = try o.number("line-spacing", default: layout.minimumLineSpacing)
-    layout.minimumInteritemSpacing = try o.number("interitem-spacing", default: layout.minimumInteritemSpacing)
-    layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
-    layout.scrollDirection = try o.choice("scroll-direction", default: layout.scrollDirection)
-    layout.headerReferenceSize = try o.size("header-size", default: layout.headerReferenceSize)
-    layout.footerReferenceSize = try o.size("footer-size", default: layout.footerReferenceSize)
-    layout.alignment = try o.choice("alignment", default: layout.alignment)
-    layout.sectionHeadersPinToVisibleBounds = try o.flag("pin-headers")
-    layout.stretchesFirstHeader = try o.flag("stretchy-header")
+    let layout: FlowLayout = try flowOptions.configuration(from: input.options)
 
     let sections: [FlowSection]
     if let dataset = input.dataset {
@@ -62,5 +54,5 @@ private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
     } else {
         sections = [FlowSection(items: .uniform(count: input.count))]
     }
-    return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    return try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
 }

@@ -113,12 +113,8 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
     var data: Dataset
     if let dataset {
         data = dataset
-    } else if descriptor.schema == .ringCounts {
-        data = Dataset(sections: (0..<count).map { DatasetSection(items: .uniform(count: $0 == 0 ? 1 : 6 * $0)) })
-    } else if descriptor.name == "waterfall" {
-        data = Dataset(sections: [DatasetSection(items: .heights(embeddedHeights(count: count, seed: seed)))])
     } else {
-        data = Dataset(sections: [DatasetSection(items: .uniform(count: count))])
+        data = descriptor.embeddedData(count, seed)
     }
 
     enum Item { case unit, height(Double), size(Size) }

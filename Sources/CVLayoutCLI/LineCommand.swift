@@ -3,18 +3,14 @@ import LayoutFormats
 
 /// `cvlayout line`: options (SPEC section 6), the mapping onto `LineLayout`, and its snapping.
 let lineEngine = EngineDescriptor(
-    name: "line",
+    name: LineLayout.name,
     summary: "horizontal line, items scaled by distance from the visible centre, snapping",
     datasetHelp: """
         DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
         (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
         Without DATASET: --count (20) items.
         """,
-    options: [
-        .value("item-size", "W,H", default: "130,130", "itemSize"),
-        .value("spacing", "PT", default: "10", "gap between neighbouring items (minimumLineSpacing)"),
-        .value("min-scale", "F", default: "0", "lower bound of scale = 1 - |center.x - (offset.x + W/2)| / W"),
-    ],
+    options: lineOptions.specs(),
     schema: .items,
     defaultCount: 20,
     layout: { input in try CollectionLayout.collecting { try lineLayout(input, into: &$0) } },
@@ -25,14 +21,19 @@ let lineEngine = EngineDescriptor(
     }
 )
 
+extension LineLayout: EngineConfiguration {}
+
+/// The line layout's options, each bound to its `LineLayout` field.
+private let lineOptions: [BoundOption<LineLayout>] = [
+    .size("item-size", \.itemSize, "itemSize"),
+    .number("spacing", "PT", \.minimumLineSpacing, "gap between neighbouring items (minimumLineSpacing)"),
+    .number("min-scale", "F", \.minimumScale, "lower bound of scale = 1 - |center.x - (offset.x + W/2)| / W"),
+]
+
 /// The line engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func lineLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
-    let o = input.options
-    var layout = LineLayout()
-    layout.itemSize = try o.size("item-size", default: layout.itemSize)
-    layout.minimumLineSpacing = try o.number("spacing", default: layout.minimumLineSpacing)
-    layout.minimumScale = try o.number("min-scale", default: layout.minimumScale)
-    return try layout.layout(items: singleSectionItems(input, engine: "line"), bounds: input.bounds,
+    let layout: LineLayout = try lineOptions.configuration(from: input.options)
+    return try layout.layout(singleSectionItems(input, engine: LineLayout.name), bounds: input.bounds,
                              contentOffset: input.contentOffset, into: &sink)
 }
 
@@ -42,7 +43,7 @@ private func lineLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
 /// `--count` items of the engine's item size.
 /// - Throws: `LayoutError` (bad data, 65) for a second section or for a section's header,
 ///   footer, columns or insets, which these engines do not use.
-func singleSectionItems(_ input: EngineInput, engine: String) throws -> ItemHeights {
+func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionItems {
     guard let dataset = input.dataset else { return .uniform(count: input.count) }
     if dataset.sections.count > 1 {
         throw LayoutError.invalidItem(IndexPath(item: 0, section: 1),

@@ -61,7 +61,7 @@ func manPage() -> String {
         .SH DESCRIPTION
         .B cvlayout
         computes the layouts iOS developers write as UICollectionViewLayout subclasses
-        (waterfall, flow, ring, circle, stack, line, carousel) and writes the layout attributes
+        (\(engineRegistry.map(\.name).joined(separator: ", "))) and writes the layout attributes
         as JSON, CSV or SVG. DATASET is a JSON file
         .RB ( \\- ": standard input);"
         without it an engine runs on its embedded default data.

@@ -3,7 +3,7 @@ import LayoutFormats
 
 /// `cvlayout waterfall`: options (SPEC section 6) and the mapping onto `WaterfallLayout`.
 let waterfallEngine = EngineDescriptor(
-    name: "waterfall",
+    name: WaterfallLayout.name,
     summary: "columns of varying height (CHTCollectionViewWaterfallLayout)",
     datasetHelp: """
         DATASET: item heights [120, 80, …], sizes [[w,h], …] scaled to the column width,
@@ -11,23 +11,12 @@ let waterfallEngine = EngineDescriptor(
         "footer": 20, "columns": 2, "insets": "10,10,10,10"}, …]}.
         Without DATASET: --count (50) heights 50 + r % 100, r from SplitMix64(--seed).
         """,
-    options: [
-        .value("columns", "N", default: "3", "number of columns"),
-        .value("column-spacing", "PT", default: "10", "gap between columns (minimumColumnSpacing)"),
-        .value("item-spacing", "PT", default: "10", "gap between items of a column (minimumInteritemSpacing)"),
-        .value("insets", "T,L,B,R", default: "0", "sectionInset of every section (one number: all four)"),
-        .value("order", "ORDER", default: "shortest-first", "which column takes the next item",
-               choices: WaterfallOrder.allCases.map(\.rawValue)),
-        .value("tolerance", "PT", default: "0.001", "columns within this of the shortest count as shortest"),
-        .value("header-height", "PT", default: "0", "section header height (0: no header)"),
-        .value("footer-height", "PT", default: "0", "section footer height (0: no footer)"),
-        .value("header-insets", "T,L,B,R", default: "0", "insets around each header"),
-        .value("footer-insets", "T,L,B,R", default: "0", "insets around each footer"),
-        .value("min-content-height", "PT", default: "0", "minimum contentSize height"),
-        .value("item-height", "PT", default: "100", "height of the items of {\"count\": N} data"),
-    ],
+    options: waterfallOptions.specs(),
     schema: .items,
     defaultCount: 50,
+    embeddedData: { count, seed in
+        Dataset(sections: [DatasetSection(items: .heights(embeddedHeights(count: count, seed: seed)))])
+    },
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
     stream: { input, sink in try waterfallLayout(input, into: &sink) },
     check: { input, sink in
@@ -35,10 +24,10 @@ let waterfallEngine = EngineDescriptor(
         // content size cannot vouch for them.
         let (layout, sections) = try waterfallSettings(input)
         var counter = CountingSink()
-        let summary = try layout.layout(sections: sections, bounds: input.bounds,
+        let summary = try layout.layout(sections, bounds: input.bounds,
                                         contentOffset: input.contentOffset, into: &counter)
         guard layout.elementsAreFinite(in: summary, scale: sink.scale) else {
-            return try layout.layout(sections: sections, bounds: input.bounds,
+            return try layout.layout(sections, bounds: input.bounds,
                                      contentOffset: input.contentOffset, into: &sink)
         }
         sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
@@ -53,25 +42,30 @@ let waterfallEngine = EngineDescriptor(
 /// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let (layout, sections) = try waterfallSettings(input)
-    return try layout.layout(sections: sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    return try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
 }
+
+extension WaterfallLayout: EngineConfiguration {}
+
+/// The waterfall's options, each bound to its `WaterfallLayout` field.
+private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
+    .integer("columns", "N", \.columnCount, "number of columns"),
+    .number("column-spacing", "PT", \.minimumColumnSpacing, "gap between columns (minimumColumnSpacing)"),
+    .number("item-spacing", "PT", \.minimumInteritemSpacing, "gap between items of a column (minimumInteritemSpacing)"),
+    .insets("insets", \.sectionInset, "sectionInset of every section (one number: all four)"),
+    .choice("order", "ORDER", \.order, "which column takes the next item"),
+    .number("tolerance", "PT", \.tolerance, "columns within this of the shortest count as shortest"),
+    .number("header-height", "PT", \.headerHeight, "section header height (0: no header)"),
+    .number("footer-height", "PT", \.footerHeight, "section footer height (0: no footer)"),
+    .insets("header-insets", \.headerInset, "insets around each header"),
+    .insets("footer-insets", \.footerInset, "insets around each footer"),
+    .number("min-content-height", "PT", \.minimumContentHeight, "minimum contentSize height"),
+    .number("item-height", "PT", \.itemHeight, "height of the items of {\"count\": N} data"),
+]
 
 /// The waterfall and its sections as `input`'s options and dataset give them.
 private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
-    let o = input.options
-    var layout = WaterfallLayout()
-    layout.columnCount = try o.integer("columns", default: layout.columnCount)
-    layout.minimumColumnSpacing = try o.number("column-spacing", default: layout.minimumColumnSpacing)
-    layout.minimumInteritemSpacing = try o.number("item-spacing", default: layout.minimumInteritemSpacing)
-    layout.sectionInset = try o.insets("insets", default: layout.sectionInset)
-    layout.order = try o.choice("order", default: layout.order)
-    layout.tolerance = try o.number("tolerance", default: layout.tolerance)
-    layout.headerHeight = try o.number("header-height", default: layout.headerHeight)
-    layout.footerHeight = try o.number("footer-height", default: layout.footerHeight)
-    layout.headerInset = try o.insets("header-insets", default: layout.headerInset)
-    layout.footerInset = try o.insets("footer-insets", default: layout.footerInset)
-    layout.minimumContentHeight = try o.number("min-content-height", default: layout.minimumContentHeight)
-    layout.itemHeight = try o.number("item-height", default: layout.itemHeight)
+    let layout: WaterfallLayout = try waterfallOptions.configuration(from: input.options)
 
     let sections: [WaterfallSection]
     if let dataset = input.dataset {

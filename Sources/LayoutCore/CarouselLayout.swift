@@ -16,7 +16,10 @@
 /// With the defaults on a 375×667 view, item `i` has centre `(187.5, 333.5 + 210·i)`; at
 /// offset 105 items 0 and 1 are 105 points from the centre: ratio 0.5, alpha and scale
 /// 0.75, zIndex 7.
-public struct CarouselLayout: Sendable {
+public struct CarouselLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "carousel"
+
     /// Size of every item unless the data gives sizes, points (`itemSize`). Default 200×200.
     public var itemSize = Size(width: 200, height: 200)
     /// Gap between neighbouring items, points (`minimumLineSpacing`); may be negative down
@@ -45,19 +48,15 @@ public struct CarouselLayout: Sendable {
     ///   a spacing below minus the shortest item length, an alpha outside 0…1 or a negative
     ///   scale; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+    public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(items: items, bounds: bounds)
         let vertical = scrollDirection == .vertical
@@ -90,7 +89,7 @@ public struct CarouselLayout: Sendable {
             : position + lastLength + (viewLength - lastLength) / 2
         let contentSize = vertical ? Size(width: bounds.width, height: max(0, contentLength))
             : Size(width: max(0, contentLength), height: bounds.height)
-        return CollectionLayout(engine: "carousel", bounds: bounds, contentOffset: contentOffset,
+        return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: contentSize, elements: [], cellRanges: [(start: 0, count: n)],
                                 scrollDirection: scrollDirection)
     }
@@ -125,7 +124,7 @@ public struct CarouselLayout: Sendable {
 
     // MARK: - Private
 
-    private func validate(items: ItemHeights, bounds: Size) throws {
+    private func validate(items: SectionItems, bounds: Size) throws {
         func fail(_ name: String, _ value: Double, _ reason: String) -> LayoutError {
             .invalidParameter(name: name, section: nil, value: value, reason: reason)
         }

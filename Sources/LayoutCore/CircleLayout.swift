@@ -10,7 +10,12 @@
 /// Seed 002 is the default: on a 375×400 view, item 2 of 8 is at −90° (12 o'clock), centre
 /// `(187.5, 100)`, frame `(157.5, 70, 60, 60)`. Seed 003 is `radius 70, itemSize 50×50,
 /// startAngle 90, centersSingleItem`: item 0 at 6 o'clock, the next ones towards 3 o'clock.
-public struct CircleLayout: Sendable {
+public struct CircleLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "circle"
+    /// Avatars are drawn round, as the original demo draws them.
+    public static let drawsCellsRound = true
+
     /// Distance from the bounds centre to the item centres, points. Default 100.
     public var radius = 100.0
     /// Size of every item unless the data gives sizes, points. Default 60×60.
@@ -34,19 +39,15 @@ public struct CircleLayout: Sendable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite radius, size or
     ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+    public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds)
         let n = items.count
@@ -64,22 +65,24 @@ public struct CircleLayout: Sendable {
         return summary(items: items, bounds: bounds, contentOffset: contentOffset)
     }
 
-    /// What `layout(items:bounds:contentOffset:into:)` returns when it succeeds, without
+    /// What `layout(_:bounds:contentOffset:into:)` returns when it succeeds, without
     /// computing an element: the content size (the bounds) and the one section.
     /// - Complexity: O(1).
-    public func summary(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) -> CollectionLayout {
-        CollectionLayout(engine: "circle", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
-                         elements: [], cellRanges: [(start: 0, count: items.count)])
+    public func summary(items: SectionItems, bounds: Size, contentOffset: Point = .zero) -> CollectionLayout {
+        var summary = CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
+                                       elements: [], cellRanges: [(start: 0, count: items.count)])
+        summary.drawsCellsRound = Self.drawsCellsRound
+        return summary
     }
 
-    /// Whether `layout(items:bounds:…)` succeeds and every element it computes is finite,
+    /// Whether `layout(_:bounds:contentOffset:into:)` succeeds and every element it computes is finite,
     /// pixel-snapped to `scale` or not, decided without a sine or a cosine: the settings and
     /// every item size are checked as `layout` checks them, and every centre is at most
     /// `radius` from the bounds centre (|cos|, |sin| ≤ 1), every frame half an item further,
     /// so `width + height + radius + the largest item side` bounds every number. When this is
     /// false the layout may still succeed: run it to find out, and for its error.
     /// - Complexity: O(items) for `.sizes`, O(1) otherwise.
-    public func succeedsWithFiniteElements(items: ItemHeights, bounds: Size, scale: Double?) -> Bool {
+    public func succeedsWithFiniteElements(items: SectionItems, bounds: Size, scale: Double?) -> Bool {
         guard (try? validate(bounds: bounds)) != nil else { return false }
         var largest = Swift.max(itemSize.width, itemSize.height)
         if case .sizes(let sizes) = items {

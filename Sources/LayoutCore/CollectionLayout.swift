@@ -29,6 +29,9 @@ public struct CollectionLayout: Sendable {
     public var heartSamples: [PathSample]?
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`, when asked for.
     public var targetContentOffset: Point?
+    /// Whether pictures draw its cells round (`CollectionLayoutEngine.drawsCellsRound` of the
+    /// engine that made it). Default `false`.
+    public var drawsCellsRound = false
     /// Notes about the input that did not stop the layout (a flow item longer than its line);
     /// the command line prints each on stderr as `cvlayout: warning: …`.
     public var warnings: [String] = []
@@ -57,7 +60,7 @@ public struct CollectionLayout: Sendable {
     /// holding the collected elements.
     ///
     /// ```
-    /// let layout = try CollectionLayout.collecting { try RingLayout().layout(ringCounts: [1, 6], bounds: size, into: &$0) }
+    /// let layout = try CollectionLayout.collecting { try RingLayout().layout([1, 6], bounds: size, into: &$0) }
     /// ```
     public static func collecting(_ body: (inout [LayoutAttributes]) throws -> CollectionLayout) rethrows -> CollectionLayout {
         var elements: [LayoutAttributes] = []

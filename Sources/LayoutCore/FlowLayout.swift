@@ -24,7 +24,7 @@ public enum FlowAlignment: String, Sendable, CaseIterable {
 public struct FlowSection: Sendable, Equatable {
     /// The items: `.sizes` gives each item's size; `.heights` gives heights, each item
     /// `FlowLayout.itemSize.width` wide; `.uniform(count:)` gives `count` items of `itemSize`.
-    public var items: ItemHeights
+    public var items: SectionItems
     /// Overrides `FlowLayout.sectionInset`.
     public var sectionInset: EdgeInsets?
     /// Overrides the header's extent along the scroll axis, points (0: no header).
@@ -33,7 +33,7 @@ public struct FlowSection: Sendable, Equatable {
     public var footerLength: Double?
 
     /// Creates a section of `items` with optional overrides.
-    public init(items: ItemHeights, sectionInset: EdgeInsets? = nil, headerLength: Double? = nil,
+    public init(items: SectionItems, sectionInset: EdgeInsets? = nil, headerLength: Double? = nil,
                 footerLength: Double? = nil) {
         self.items = items
         self.sectionInset = sectionInset
@@ -58,7 +58,10 @@ public struct FlowSection: Sendable, Equatable {
 /// of 35, items at x = 0, 135, 270; the last line's lone item stays at the leading edge, x = 0,
 /// as the section's sizes differ. Forty 50×50 items make lines of 6, spaced 18 (x = 0, 68, …,
 /// 340); the last line's four items sit on that grid, at x = 0, 68, 136, 204.
-public struct FlowLayout: Sendable {
+public struct FlowLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "flow"
+
     /// Size of `.uniform` items and width of `.heights` items, points (`itemSize`).
     /// Default 50×50.
     public var itemSize = Size(width: 50, height: 50)
@@ -105,22 +108,15 @@ public struct FlowLayout: Sendable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting, bounds
     ///   or per-section override; `.invalidItem` for a negative or non-finite item size.
     /// - Complexity: O(total items); one allocation for the element array.
-    public func layout(sections: [FlowSection], bounds: Size,
-                       contentOffset: Point = .zero) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(sections: sections, bounds: bounds, contentOffset: contentOffset, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(sections:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. A pinned header moves once its section is laid out,
-    /// so with `sectionHeadersPinToVisibleBounds` each section with a header is held until
-    /// its end (memory for one section). Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    public func layout<Sink: LayoutAttributesSink>(sections: [FlowSection], bounds: Size, contentOffset: Point = .zero,
+    public func layout<Sink: LayoutAttributesSink>(_ sections: [FlowSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
         let vertical = scrollDirection == .vertical
@@ -279,7 +275,7 @@ public struct FlowLayout: Sendable {
             }
         }
 
-        var result = CollectionLayout(engine: "flow", bounds: bounds, contentOffset: contentOffset,
+        var result = CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                       contentSize: vertical ? Size(width: bounds.width, height: v)
                                           : Size(width: v, height: bounds.height),
                                       elements: [], cellRanges: cellRanges, scrollDirection: scrollDirection)
@@ -298,7 +294,7 @@ public struct FlowLayout: Sendable {
     }
 
     /// The size of item `item` of `items`, validated.
-    private func itemSize(_ items: ItemHeights, item: Int, section: Int) throws -> Size {
+    private func itemSize(_ items: SectionItems, item: Int, section: Int) throws -> Size {
         let size: Size
         switch items {
         case .sizes(let sizes): size = sizes[item]
@@ -314,7 +310,7 @@ public struct FlowLayout: Sendable {
 
     /// The size every item of `items` has, width and height, or `nil` when they differ.
     /// - Complexity: O(n).
-    private func sameSize(_ items: ItemHeights, section: Int) throws -> Size? {
+    private func sameSize(_ items: SectionItems, section: Int) throws -> Size? {
         let first = try itemSize(items, item: 0, section: section)
         if case .uniform = items { return first }
         for item in 1..<items.count where try itemSize(items, item: item, section: section) != first {

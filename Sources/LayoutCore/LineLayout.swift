@@ -13,7 +13,10 @@
 /// With the defaults on a 375×200 view, item `i` has centre `(187.5 + 140·i, 100)`; at
 /// offset 70, items 0 and 1 are both 70 points from the visible centre 257.5 and scale by
 /// `1 − 70/375 = 0.813333…`.
-public struct LineLayout: Sendable {
+public struct LineLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "line"
+
     /// Size of every item unless the data gives sizes, points (`itemSize`). Default 130×130.
     public var itemSize = Size(width: 130, height: 130)
     /// Gap between neighbouring items, points (`minimumLineSpacing` of a horizontal flow).
@@ -38,19 +41,15 @@ public struct LineLayout: Sendable {
     /// - Throws: `LayoutError.invalidParameter` for negative or non-finite sizes, spacing or
     ///   bounds, or a non-finite minimum scale; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+    public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds)
         let n = items.count
@@ -77,7 +76,7 @@ public struct LineLayout: Sendable {
         } else {
             contentWidth = w - itemSize.width
         }
-        return CollectionLayout(engine: "line", bounds: bounds, contentOffset: contentOffset,
+        return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: max(0, contentWidth), height: bounds.height),
                                 elements: [], cellRanges: [(start: 0, count: n)],
                                 scrollDirection: .horizontal)
@@ -119,20 +118,6 @@ public struct LineLayout: Sendable {
 }
 
 // MARK: - Shared by the line, carousel, stack and circle layouts
-
-extension ItemHeights {
-    /// Item `index`'s size: from `.sizes`, otherwise `fallback`.
-    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
-    func size(at index: Int, default fallback: Size) throws -> Size {
-        guard case .sizes(let sizes) = self else { return fallback }
-        let size = sizes[index]
-        guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: index, section: 0),
-                                          reason: "expected a finite size ≥ 0, got \(size)")
-        }
-        return size
-    }
-}
 
 /// The scroll-axis centre of the cell of `layout` nearest `point` along that axis (ties: the
 /// lower index). A positive `direction` admits only centres ≥ `point`, a negative one only

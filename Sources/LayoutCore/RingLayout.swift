@@ -19,7 +19,12 @@ public enum RotationDirection: String, Sendable, CaseIterable {
 /// ringSpacingGrowth·(s+1)`, radius `r_s = radius + step_s·s − w_s/2`, item `i` of `n_s` at
 /// angle `startAngle ± 360·i/n_s` degrees. With the defaults on a 428×926 view, ring 1's
 /// item 0 (side 32) has centre `(214, 463 − 60 − 40 + 16) = (214, 379)`.
-public struct RingLayout: Sendable {
+public struct RingLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "ring"
+    /// Avatars are drawn round, as the original demo draws them.
+    public static let drawsCellsRound = true
+
     /// Radius base, points. Default 60.
     public var radius = 60.0
     /// Base step between rings, points. Default 30.
@@ -43,21 +48,18 @@ public struct RingLayout: Sendable {
     /// empty ring). `contentSize` is the bounds size.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
     /// - Complexity: O(total items).
-    public func layout(ringCounts: [Int], bounds: Size) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(ringCounts: ringCounts, bounds: bounds, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(ringCounts:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    public func layout<Sink: LayoutAttributesSink>(ringCounts: [Int], bounds: Size,
+    public func layout<Sink: LayoutAttributesSink>(_ ringCounts: [Int], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
-        let result = try summary(ringCounts: ringCounts, bounds: bounds)
+        var result = try summary(ringCounts: ringCounts, bounds: bounds)
+        result.contentOffset = contentOffset
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
         sink.prepare(count: ringCounts.reduce(0, +))
         for (s, count) in ringCounts.enumerated() {
@@ -70,9 +72,9 @@ public struct RingLayout: Sendable {
         return result
     }
 
-    /// What `layout(ringCounts:bounds:into:)` returns, without computing an element: the
+    /// What `layout(_:bounds:contentOffset:into:)` returns, without computing an element: the
     /// content size (the bounds) and the sections, after the same validation.
-    /// - Throws: as `layout(ringCounts:bounds:)`.
+    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
     /// - Complexity: O(rings).
     public func summary(ringCounts: [Int], bounds: Size) throws -> CollectionLayout {
         try validate(bounds: bounds, ringCounts: ringCounts)
@@ -83,8 +85,10 @@ public struct RingLayout: Sendable {
             cellRanges.append((start: start, count: count))
             start += count
         }
-        return CollectionLayout(engine: "ring", bounds: bounds, contentSize: bounds,
-                                elements: [], cellRanges: cellRanges)
+        var summary = CollectionLayout(engine: Self.name, bounds: bounds, contentSize: bounds,
+                                       elements: [], cellRanges: cellRanges)
+        summary.drawsCellsRound = Self.drawsCellsRound
+        return summary
     }
 
     /// Whether every element of `summary` (from `summary(ringCounts:bounds:)`) holds only
@@ -174,7 +178,7 @@ public struct RingGeometry: ItemGeometry, Sendable {
     /// The collection view's bounds size, points; the rings centre in it.
     public let bounds: Size
 
-    /// The geometry of `layout.layout(ringCounts:bounds:)`.
+    /// The geometry of `layout.layout(_:bounds:contentOffset:into:)`.
     public init(layout: RingLayout, ringCounts: [Int], bounds: Size) {
         self.layout = layout
         self.ringCounts = ringCounts

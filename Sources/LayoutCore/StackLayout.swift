@@ -10,7 +10,10 @@
 /// With the defaults on a 375×400 view, every item has frame `(112.5, 125, 150, 150)`;
 /// item 1 of 8 has transform `[cos 15°, sin 15°, −sin 15°, cos 15°, 0, 0]` ≈
 /// `[0.966, 0.259, −0.259, 0.966, 0, 0]` and zIndex 7; item 5 is hidden.
-public struct StackLayout: Sendable {
+public struct StackLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "stack"
+
     /// Size of every item unless the data gives sizes, points. Default 150×150.
     public var itemSize = Size(width: 150, height: 150)
     /// Rotation of the items on top, degrees; one per visible item. Default 0, 15, 30, 45, 60.
@@ -27,19 +30,15 @@ public struct StackLayout: Sendable {
     /// - Throws: `LayoutError.invalidParameter` for negative or non-finite sizes or bounds,
     ///   or a non-finite angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    public func layout(items: ItemHeights, bounds: Size, contentOffset: Point = .zero) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(items: items, bounds: bounds, contentOffset: contentOffset, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(items:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    public func layout<Sink: LayoutAttributesSink>(items: ItemHeights, bounds: Size, contentOffset: Point = .zero,
+    public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height])
@@ -61,7 +60,7 @@ public struct StackLayout: Sendable {
             }
             sink.append(attributes)
         }
-        return CollectionLayout(engine: "stack", bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
+        return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
                                 elements: [], cellRanges: [(start: 0, count: n)])
     }
 }

@@ -12,31 +12,11 @@ public enum WaterfallOrder: String, Sendable, CaseIterable {
     case rightToLeft = "right-to-left"
 }
 
-/// The heights of one section's items, as the dataset gives them.
-public enum ItemHeights: Sendable, Equatable {
-    /// Item heights in points, each finite and ≥ 0.
-    case heights([Double])
-    /// Item sizes; each is scaled to the column width keeping its aspect ratio (seed 001:
-    /// height `h·columnWidth/width`). Width > 0, height ≥ 0.
-    case sizes([Size])
-    /// `count` items of the layout's `itemHeight`.
-    case uniform(count: Int)
-
-    /// Number of items.
-    public var count: Int {
-        switch self {
-        case .heights(let h): h.count
-        case .sizes(let s): s.count
-        case .uniform(let n): n
-        }
-    }
-}
-
 /// A waterfall section: its items and the per-section overrides of the layout's settings
 /// (CHTCollectionViewDelegateWaterfallLayout's per-section callbacks).
 public struct WaterfallSection: Sendable, Equatable {
     /// The section's items.
-    public var items: ItemHeights
+    public var items: SectionItems
     /// Overrides `WaterfallLayout.columnCount`; ≥ 1.
     public var columnCount: Int?
     /// Overrides `WaterfallLayout.sectionInset`.
@@ -47,7 +27,7 @@ public struct WaterfallSection: Sendable, Equatable {
     public var footerHeight: Double?
 
     /// Creates a section of `items` with optional overrides.
-    public init(items: ItemHeights, columnCount: Int? = nil, sectionInset: EdgeInsets? = nil,
+    public init(items: SectionItems, columnCount: Int? = nil, sectionInset: EdgeInsets? = nil,
                 headerHeight: Double? = nil, footerHeight: Double? = nil) {
         self.items = items
         self.columnCount = columnCount
@@ -63,7 +43,10 @@ public struct WaterfallSection: Sendable, Equatable {
 /// With the defaults on a 390-point-wide view, three items of heights 120, 80, 200 land at
 /// `(0,0,123.333,120)`, `(133.333,0,123.333,80)`, `(266.667,0,123.333,200)`; a fourth of
 /// height 50 goes to the shortest column, column 1, at `(133.333,90,123.333,50)`.
-public struct WaterfallLayout: Sendable {
+public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "waterfall"
+
     /// Number of columns `n` (`columnCount`); ≥ 1. Default 3.
     public var columnCount = 3
     /// Horizontal gap between columns, points (`minimumColumnSpacing`). Default 10.
@@ -109,21 +92,16 @@ public struct WaterfallLayout: Sendable {
     ///   columns; a scan up to 8 columns, a branch-free loop for 2 or 3), O(total items)
     ///   otherwise; O(min(n, items)) memory for the columns, so a
     ///   huge `n` costs nothing; one allocation for the element array.
-    public func layout(sections: [WaterfallSection], bounds: Size,
-                       contentOffset: Point = .zero) throws -> CollectionLayout {
-        var elements: [LayoutAttributes] = []
-        var result = try layout(sections: sections, bounds: bounds, contentOffset: contentOffset, into: &elements)
-        result.elements = elements
-        return result
-    }
-
-    /// `layout(sections:…)` with the elements sent to `sink` in element order instead of kept:
-    /// the result's `elements` is empty. Streaming writers use it with `ElementBlocks`.
+    ///
+    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
+    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
+    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
+    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
     @_specialize(exported: true, where Sink == CountingSink)
-    public func layout<Sink: LayoutAttributesSink>(sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
+    public func layout<Sink: LayoutAttributesSink>(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
         let width = bounds.width
@@ -225,12 +203,12 @@ public struct WaterfallLayout: Sendable {
             }
         }
 
-        return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
+        return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: width, height: max(top, minimumContentHeight)),
                                 elements: [], cellRanges: cellRanges)
     }
 
-    /// Whether every element of `summary` (what `layout(sections:…)` returned, run with a
+    /// Whether every element of `summary` (what `layout(_:bounds:contentOffset:into:)` returned, run with a
     /// `CountingSink`) holds only finite numbers, pixel-snapped to `scale` or not, judged
     /// from its content size alone. Every setting and item height is ≥ 0, so a column only
     /// grows: every y and maxY is at most the content height, every x and maxX at most the
@@ -242,7 +220,7 @@ public struct WaterfallLayout: Sendable {
         snappedValuesStayFinite(upTo: summary.contentSize.width + summary.contentSize.height, scale: scale)
     }
 
-    /// Whether `layout(sections:bounds:…)` succeeds and every element it computes is finite,
+    /// Whether `layout(_:bounds:contentOffset:into:)` succeeds and every element it computes is finite,
     /// pixel-snapped to `scale` or not, decided without placing a single item: for a caller
     /// that needs that verdict but not the content size (a CSV shows none), since placing the
     /// items is a chain of dependent steps while this is a plain scan.

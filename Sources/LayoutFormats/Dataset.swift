@@ -22,7 +22,7 @@ public struct Dataset: Sendable, Equatable {
 /// One section of a dataset with the JSON path it came from (for error messages).
 public struct DatasetSection: Sendable, Equatable {
     /// The items.
-    public var items: ItemHeights
+    public var items: SectionItems
     /// `"header"` height, points.
     public var header: Double?
     /// `"footer"` height, points.
@@ -35,7 +35,7 @@ public struct DatasetSection: Sendable, Equatable {
     public var path: String
 
     /// Creates a section.
-    public init(items: ItemHeights, header: Double? = nil, footer: Double? = nil, columns: Int? = nil,
+    public init(items: SectionItems, header: Double? = nil, footer: Double? = nil, columns: Int? = nil,
                 insets: EdgeInsets? = nil, path: String = "") {
         self.items = items
         self.header = header

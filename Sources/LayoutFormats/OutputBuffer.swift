@@ -362,7 +362,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                             SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
                                 layout, options: options, drawn: options.drawnBounds), to: out)
                         },
-                        block: { [round = SVGLayoutWriter.drawsRound(layout.engine),
+                        block: { [round = layout.drawsCellsRound,
                                   labels = SVGLabels.resolved(options.labels, for: layout)] block, _, out in
                             SVGLayoutWriter.appendBlock(block, round: round, labels: labels, to: out)
                         },

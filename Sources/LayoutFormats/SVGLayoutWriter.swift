@@ -62,7 +62,7 @@ public enum SVGLayoutWriter {
     ///   the canvas `.all`. The elements are formatted on every core; no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
-        let round = drawsRound(layout.engine)
+        let round = layout.drawsCellsRound
         let labels = SVGLabels.resolved(options.labels, for: layout)
         try layout.elements.withUnsafeBufferPointer { elements in
             try (selection ?? []).withUnsafeBufferPointer { selected in
@@ -94,11 +94,6 @@ public enum SVGLayoutWriter {
             }
         }
         appendEnd(layout, options: options, to: out)
-    }
-
-    /// Whether `engine`'s cells are drawn round (ring and circle, as the seeds draw them).
-    static func drawsRound(_ engine: String) -> Bool {
-        engine == "ring" || engine == "circle"
     }
 
     /// The viewBox of `layout`'s picture with `options.canvas`: for `.all`, the content rect,

@@ -34,7 +34,7 @@ public enum TransitionSVGWriter {
                             title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
 
         let timing = Timing(duration: options.duration, repeats: options.repeats)
-        let style = Style(fromRound: isRound(from.engine), toRound: isRound(to.engine), labels: labels)
+        let style = Style(fromRound: from.drawsCellsRound, toRound: to.drawsCellsRound, labels: labels)
         // Elements visible at some time, in painting order at the start and at the end.
         var startRank = [Int](repeating: Int.max, count: transition.elements.count)
         for (rank, position) in transition.initialOrder.enumerated() { startRank[position] = rank }
@@ -168,8 +168,6 @@ public enum TransitionSVGWriter {
         out.append("/>")
     }
 
-    /// Ring and circle cells are drawn round, as the layout SVG does.
-    private static func isRound(_ engine: String) -> Bool { engine == "ring" || engine == "circle" }
 
     /// The alpha drawn: 0 when hidden, clamped to 0…1.
     private static func opacity(_ e: LayoutAttributes) -> Double { e.isHidden ? 0 : min(max(e.alpha, 0), 1) }

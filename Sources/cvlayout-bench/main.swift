@@ -40,9 +40,9 @@ func layout(_ engine: String, _ n: Int) throws -> CollectionLayout {
     var generator = SplitMix64(seed: 1)
     let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
     if engine == "waterfall" {
-        return try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights(heights))], bounds: screen)
+        return try WaterfallLayout().layout([WaterfallSection(items: .heights(heights))], bounds: screen)
     }
-    return try FlowLayout().layout(sections: [FlowSection(items: .heights(heights))], bounds: screen)
+    return try FlowLayout().layout([FlowSection(items: .heights(heights))], bounds: screen)
 }
 
 func pad(_ s: String, _ width: Int) -> String {

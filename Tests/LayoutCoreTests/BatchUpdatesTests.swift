@@ -41,8 +41,8 @@ struct BatchUpdatesTests {
         // And the layout computed from the restored data is the original layout.
         let circle = CircleLayout()
         let bounds = Size(width: 375, height: 400)
-        let original = try circle.layout(items: .heights(heights[0]), bounds: bounds)
-        #expect(try circle.layout(items: .heights(restored[0]), bounds: bounds).elements == original.elements)
+        let original = try circle.layout(.heights(heights[0]), bounds: bounds)
+        #expect(try circle.layout(.heights(restored[0]), bounds: bounds).elements == original.elements)
         // In one batch (delete old 0:2, insert new 0:2) the item is replaced in place.
         let replaced = try BatchUpdates(deletes: [ip(0, 2)], inserts: [ip(0, 2)]).plan(sectionCounts: [4, 1])
         #expect(replaced.apply(to: heights) { _ in 200 } == heights)

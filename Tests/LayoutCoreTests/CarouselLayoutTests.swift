@@ -13,7 +13,7 @@ struct CarouselLayoutTests {
         layout.minimumLineSpacing = spacing
         layout.scrollDirection = direction
         let point = direction == .vertical ? Point(x: 0, y: offset) : Point(x: offset, y: 0)
-        return try layout.layout(items: .uniform(count: n), bounds: view, contentOffset: point)
+        return try layout.layout(.uniform(count: n), bounds: view, contentOffset: point)
     }
 
     @Test func framesAndContentSize() throws {
@@ -63,7 +63,7 @@ struct CarouselLayoutTests {
         var layout = CarouselLayout()
         layout.standardItemAlpha = 0.2
         layout.standardItemScale = 0.8
-        let e = try layout.layout(items: .uniform(count: 2), bounds: view, contentOffset: Point(x: 0, y: 105)).elements
+        let e = try layout.layout(.uniform(count: 2), bounds: view, contentOffset: Point(x: 0, y: 105)).elements
         #expect(close(e[0].alpha, 0.6) && close(e[0].transform.a, 0.9) && e[0].zIndex == 6)
     }
 
@@ -109,7 +109,7 @@ struct CarouselLayoutTests {
         layout.standardItemAlpha = 1.5
         #expect(throws: LayoutError.invalidParameter(name: "standard-alpha", section: nil, value: 1.5,
                                                      reason: "expected a number from 0 to 1")) {
-            try layout.layout(items: .uniform(count: 1), bounds: view)
+            try layout.layout(.uniform(count: 1), bounds: view)
         }
     }
 
@@ -130,7 +130,7 @@ struct CarouselLayoutTests {
                             carousel.itemSize = size
                             carousel.scrollDirection = direction
                             carousel.minimumLineSpacing = size.width > 1e300 ? 1e308 : 0
-                            let layout = try carousel.layout(items: .uniform(count: n), bounds: bounds,
+                            let layout = try carousel.layout(.uniform(count: n), bounds: bounds,
                                                              contentOffset: Point(x: offset, y: offset))
                             let target = CarouselLayout.targetContentOffset(in: layout, proposed: Point(x: offset, y: offset),
                                                                             velocity: .zero)
@@ -149,7 +149,7 @@ struct CarouselLayoutTests {
     @Test func hugeSpacingBetweenTwoItemsStaysFinite() throws {
         var carousel = CarouselLayout()
         carousel.minimumLineSpacing = 9e307
-        let layout = try carousel.layout(items: .uniform(count: 2), bounds: Size(width: 390, height: 844))
+        let layout = try carousel.layout(.uniform(count: 2), bounds: Size(width: 390, height: 844))
         try layout.validateFinite()
         let first = layout.elements[0].frame, second = layout.elements[1].frame
         #expect(second.minY - first.maxY == 9e307)

@@ -6,7 +6,7 @@ struct CircleLayoutTests {
     @Test func seed002() throws {
         // 375×400, centre (187.5, 200), radius 100, 8 items counterclockwise from 3 o'clock:
         // seed 002's (cx + r·cos(45°·i), cy − r·sin(45°·i)).
-        let e = try CircleLayout().layout(items: .uniform(count: 8), bounds: Size(width: 375, height: 400)).elements
+        let e = try CircleLayout().layout(.uniform(count: 8), bounds: Size(width: 375, height: 400)).elements
         #expect(e[0].frame == Rect(x: 257.5, y: 170, width: 60, height: 60))
         #expect(e[2].center == Point(x: 187.5, y: 100))
         #expect(e[4].center == Point(x: 87.5, y: 200))
@@ -26,13 +26,13 @@ struct CircleLayoutTests {
         layout.startAngle = 90
         layout.centersSingleItem = true
         let bounds = Size(width: 375, height: 200)
-        let e = try layout.layout(items: .uniform(count: 4), bounds: bounds).elements
+        let e = try layout.layout(.uniform(count: 4), bounds: bounds).elements
         #expect(e.map(\.center) == [Point(x: 187.5, y: 170), Point(x: 257.5, y: 100),
                                     Point(x: 187.5, y: 30), Point(x: 117.5, y: 100)])
-        let three = try layout.layout(items: .uniform(count: 3), bounds: bounds).elements
+        let three = try layout.layout(.uniform(count: 3), bounds: bounds).elements
         // a = 120°: (187.5 + 70·sin 120°, 100 + 70·cos 120°) = (248.121778, 65).
         expectPoint(three[1].center, 248.121778, 65)
-        let single = try layout.layout(items: .uniform(count: 1), bounds: bounds).elements
+        let single = try layout.layout(.uniform(count: 1), bounds: bounds).elements
         #expect(single[0].frame == Rect(x: 162.5, y: 75, width: 50, height: 50))
     }
 
@@ -40,23 +40,23 @@ struct CircleLayoutTests {
         var layout = CircleLayout()
         layout.direction = .clockwise
         let bounds = Size(width: 300, height: 300)
-        let e = try layout.layout(items: .uniform(count: 4), bounds: bounds).elements
+        let e = try layout.layout(.uniform(count: 4), bounds: bounds).elements
         #expect(e.map(\.center) == [Point(x: 250, y: 150), Point(x: 150, y: 250),
                                     Point(x: 50, y: 150), Point(x: 150, y: 50)])
-        let single = try CircleLayout().layout(items: .uniform(count: 1), bounds: bounds).elements
+        let single = try CircleLayout().layout(.uniform(count: 1), bounds: bounds).elements
         #expect(single[0].center == Point(x: 250, y: 150))
     }
 
     @Test func perItemSizesAndDegenerateInputs() throws {
         let sizes = [Size(width: 10, height: 20), Size(width: 0, height: 0)]
-        let e = try CircleLayout().layout(items: .sizes(sizes), bounds: .zero).elements
+        let e = try CircleLayout().layout(.sizes(sizes), bounds: .zero).elements
         #expect(e[0].frame == Rect(x: 95, y: -10, width: 10, height: 20))
         #expect(e[1].frame == Rect(x: -100, y: 0, width: 0, height: 0))
-        let empty = try CircleLayout().layout(items: .uniform(count: 0), bounds: .zero)
+        let empty = try CircleLayout().layout(.uniform(count: 0), bounds: .zero)
         #expect(empty.elements.isEmpty && empty.contentSize == .zero)
         var layout = CircleLayout()
         layout.radius = 0
-        #expect(try layout.layout(items: .uniform(count: 5), bounds: Size(width: 2, height: 2)).elements
+        #expect(try layout.layout(.uniform(count: 5), bounds: Size(width: 2, height: 2)).elements
                 .allSatisfy { $0.center == Point(x: 1, y: 1) })
     }
 
@@ -65,11 +65,11 @@ struct CircleLayoutTests {
         layout.radius = -1
         #expect(throws: LayoutError.invalidParameter(name: "radius", section: nil, value: -1,
                                                      reason: "expected a finite number ≥ 0")) {
-            try layout.layout(items: .uniform(count: 2), bounds: .zero)
+            try layout.layout(.uniform(count: 2), bounds: .zero)
         }
         layout = CircleLayout()
         layout.startAngle = .infinity
-        #expect(throws: LayoutError.self) { try layout.layout(items: .uniform(count: 2), bounds: .zero) }
+        #expect(throws: LayoutError.self) { try layout.layout(.uniform(count: 2), bounds: .zero) }
     }
 
     /// The verdict reached without a sine or a cosine is never wrong: on random circles,
@@ -87,7 +87,7 @@ struct CircleLayoutTests {
             circle.startAngle = pick([0, -90, .infinity])
             let count = Int(random.next() % 20)
             let sizes = (0..<count).map { _ in pick([Size(width: 30, height: 40), Size(width: 1e308, height: 2), Size(width: .nan, height: 1)]) }
-            let items: ItemHeights = pick([.uniform(count: count), .sizes(sizes)])
+            let items: SectionItems = pick([.uniform(count: count), .sizes(sizes)])
             let bounds = Size(width: 375, height: 667)
             for scale in [nil, 2, 1e300] as [Double?] {
                 guard circle.succeedsWithFiniteElements(items: items, bounds: bounds, scale: scale) else {
@@ -96,7 +96,7 @@ struct CircleLayoutTests {
                 }
                 vouched += 1
                 var check = FiniteCheckSink(scale: scale)
-                let full = try circle.layout(items: items, bounds: bounds, into: &check)
+                let full = try circle.layout(items, bounds: bounds, into: &check)
                 let summary = circle.summary(items: items, bounds: bounds)
                 #expect(summary.contentSize == full.contentSize && summary.numberOfItems(inSection: 0) == full.numberOfItems(inSection: 0))
                 #expect(check.firstNonFinite == nil && check.count == count)

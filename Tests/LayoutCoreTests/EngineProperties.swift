@@ -16,7 +16,7 @@ struct EngineProperties {
         int(&g, 8) == 0 ? 0 : Double(int(&g, bound * 100)) / 100
     }
 
-    static func items(_ g: inout SplitMix64, maximum: Int, widthBound: Int = 300) -> ItemHeights {
+    static func items(_ g: inout SplitMix64, maximum: Int, widthBound: Int = 300) -> SectionItems {
         let n = int(&g, maximum + 1)
         switch int(&g, 3) {
         case 0: return .heights((0..<n).map { _ in length(&g, 400) })
@@ -102,7 +102,7 @@ struct EngineProperties {
                 WaterfallSection(items: Self.items(&g, maximum: 120),
                                  columnCount: Self.int(&g, 3) == 0 ? 1 + Self.int(&g, 30) : nil)
             }
-            let layout = try w.layout(sections: sections, bounds: bounds)
+            let layout = try w.layout(sections, bounds: bounds)
             try Self.checkFiniteAndQueries(layout, &g)
             Self.expectCellsInsideContent(layout)
 
@@ -144,13 +144,13 @@ struct EngineProperties {
         var w = WaterfallLayout()
         w.columnCount = 1_000_000_000_000
         w.minimumColumnSpacing = 0
-        let layout = try w.layout(sections: [WaterfallSection(items: .heights([10, 20, 30]))],
+        let layout = try w.layout([WaterfallSection(items: .heights([10, 20, 30]))],
                                   bounds: Size(width: 390, height: 844))
         let columnWidth = 390.0 / 1e12
         #expect(layout.elements.map(\.frame.minX) == [0, columnWidth, 2 * columnWidth])
         #expect(layout.contentSize == Size(width: 390, height: 30))
         w.order = .rightToLeft
-        let mirrored = try w.layout(sections: [WaterfallSection(items: .uniform(count: 2))],
+        let mirrored = try w.layout([WaterfallSection(items: .uniform(count: 2))],
                                     bounds: Size(width: 390, height: 844))
         #expect(mirrored.elements.map(\.frame.minX) == [(1e12 - 1) * columnWidth, (1e12 - 2) * columnWidth])
     }
@@ -176,7 +176,7 @@ struct EngineProperties {
             let sections = (0..<(1 + Self.int(&g, 3))).map { _ in
                 FlowSection(items: Self.items(&g, maximum: 60, widthBound: Int(bounds.width)))
             }
-            let layout = try f.layout(sections: sections, bounds: bounds, contentOffset: offset)
+            let layout = try f.layout(sections, bounds: bounds, contentOffset: offset)
             try Self.checkFiniteAndQueries(layout, &g)
             let vertical = f.scrollDirection == .vertical
             let available = (vertical ? bounds.width - f.sectionInset.left - f.sectionInset.right
@@ -227,7 +227,7 @@ struct EngineProperties {
             line.itemSize = Size(width: 1 + Self.length(&g, 200), height: 1 + Self.length(&g, 200))
             line.minimumLineSpacing = Self.length(&g, 30)
             line.minimumScale = Double(Self.int(&g, 101)) / 100
-            var l = try line.layout(items: items, bounds: bounds, contentOffset: offset)
+            var l = try line.layout(items, bounds: bounds, contentOffset: offset)
             l.targetContentOffset = LineLayout.targetContentOffset(in: l, proposed: offset,
                                                                     velocity: Point(x: Double(Self.int(&g, 3)) - 1, y: 0))
             try Self.checkFiniteAndQueries(l, &g)
@@ -245,7 +245,7 @@ struct EngineProperties {
             carousel.scrollDirection = ScrollDirection.allCases[Self.int(&g, 2)]
             carousel.standardItemAlpha = Double(Self.int(&g, 101)) / 100
             carousel.standardItemScale = Double(Self.int(&g, 101)) / 100
-            var c = try carousel.layout(items: items, bounds: bounds, contentOffset: offset)
+            var c = try carousel.layout(items, bounds: bounds, contentOffset: offset)
             c.targetContentOffset = CarouselLayout.targetContentOffset(in: c, proposed: offset, velocity: .zero)
             try Self.checkFiniteAndQueries(c, &g)
             Self.expectCellsInsideContent(c, oversizeAcross: Self.largerThan(bounds))
@@ -269,7 +269,7 @@ struct EngineProperties {
             var stack = StackLayout()
             stack.itemSize = Size(width: 1 + Self.length(&g, 150), height: 1 + Self.length(&g, 150))
             stack.angles = (0..<Self.int(&g, 8)).map { _ in Double(Self.int(&g, 7201)) / 10 - 360 }
-            let st = try stack.layout(items: items, bounds: bounds)
+            let st = try stack.layout(items, bounds: bounds)
             try Self.checkFiniteAndQueries(st, &g)
             Self.expectCellsInsideContent(st, oversizeAcross: Self.largerThan(bounds))
             for e in st.elements {
@@ -284,7 +284,7 @@ struct EngineProperties {
             circle.startAngle = Double(Self.int(&g, 721)) - 360
             circle.direction = RotationDirection.allCases[Self.int(&g, 2)]
             circle.centersSingleItem = Self.int(&g, 2) == 0
-            let ci = try circle.layout(items: .uniform(count: items.count), bounds: bounds)
+            let ci = try circle.layout(.uniform(count: items.count), bounds: bounds)
             try Self.checkFiniteAndQueries(ci, &g)
             Self.expectCellsInsideContent(ci)
             let single = ci.elements.count == 1 && circle.centersSingleItem
@@ -301,7 +301,7 @@ struct EngineProperties {
             ring.shrink = Double(Self.int(&g, 150)) / 100
             ring.startAngle = Double(Self.int(&g, 721)) - 360
             let counts = (0..<Self.int(&g, 7)).map { _ in Self.int(&g, 30) }
-            var r = try ring.layout(ringCounts: counts, bounds: bounds)
+            var r = try ring.layout(counts, bounds: bounds)
             if let start = HeartPath.defaultStart(in: r) { r.heartPath = HeartPath.seed(from: start, in: r) }
             try Self.checkFiniteAndQueries(r, &g)
             for e in r.elements {
@@ -323,7 +323,7 @@ struct EngineProperties {
         for _ in 0..<400 {
             func pick() -> Double { extremes[Self.int(&g, extremes.count)] }
             let bounds = Size(width: pick(), height: pick())
-            let items: ItemHeights = Self.int(&g, 2) == 0
+            let items: SectionItems = Self.int(&g, 2) == 0
                 ? .heights((0..<Self.int(&g, 6)).map { _ in pick() })
                 : .sizes((0..<Self.int(&g, 6)).map { _ in Size(width: max(pick(), 1e-300), height: pick()) })
             let attempts: [() throws -> CollectionLayout] = [
@@ -333,7 +333,7 @@ struct EngineProperties {
                     w.minimumInteritemSpacing = pick()
                     w.minimumColumnSpacing = pick()
                     w.headerHeight = pick()
-                    return try w.layout(sections: [WaterfallSection(items: items)], bounds: bounds)
+                    return try w.layout([WaterfallSection(items: items)], bounds: bounds)
                 },
                 {
                     var f = FlowLayout()
@@ -341,14 +341,14 @@ struct EngineProperties {
                     f.minimumLineSpacing = pick()
                     f.minimumInteritemSpacing = pick()
                     f.alignment = FlowAlignment.allCases[Self.int(&g, 4)]
-                    return try f.layout(sections: [FlowSection(items: items)], bounds: bounds,
+                    return try f.layout([FlowSection(items: items)], bounds: bounds,
                                         contentOffset: Point(x: -pick(), y: -pick()))
                 },
                 {
                     var l = LineLayout()
                     l.itemSize = Size(width: pick(), height: pick())
                     l.minimumLineSpacing = pick()
-                    var layout = try l.layout(items: items, bounds: bounds, contentOffset: Point(x: pick(), y: 0))
+                    var layout = try l.layout(items, bounds: bounds, contentOffset: Point(x: pick(), y: 0))
                     layout.targetContentOffset = LineLayout.targetContentOffset(in: layout, proposed: Point(x: pick(), y: 0),
                                                                                  velocity: Point(x: 1, y: 0))
                     return layout
@@ -357,7 +357,7 @@ struct EngineProperties {
                     var c = CarouselLayout()
                     c.itemSize = Size(width: pick(), height: pick())
                     c.minimumLineSpacing = pick()
-                    var layout = try c.layout(items: items, bounds: bounds, contentOffset: Point(x: 0, y: pick()))
+                    var layout = try c.layout(items, bounds: bounds, contentOffset: Point(x: 0, y: pick()))
                     layout.targetContentOffset = CarouselLayout.targetContentOffset(in: layout, proposed: Point(x: 0, y: pick()),
                                                                                      velocity: .zero)
                     return layout
@@ -366,14 +366,14 @@ struct EngineProperties {
                     var s = StackLayout()
                     s.itemSize = Size(width: pick(), height: pick())
                     s.angles = [pick(), -pick()]
-                    return try s.layout(items: items, bounds: bounds)
+                    return try s.layout(items, bounds: bounds)
                 },
                 {
                     var c = CircleLayout()
                     c.radius = pick()
                     c.itemSize = Size(width: pick(), height: pick())
                     c.startAngle = pick()
-                    return try c.layout(items: items, bounds: bounds)
+                    return try c.layout(items, bounds: bounds)
                 },
                 {
                     var r = RingLayout()
@@ -381,7 +381,7 @@ struct EngineProperties {
                     r.ringSpacing = pick()
                     r.itemSize = pick()
                     r.shrink = pick()
-                    var layout = try r.layout(ringCounts: [1, Self.int(&g, 5), Self.int(&g, 5)], bounds: bounds)
+                    var layout = try r.layout([1, Self.int(&g, 5), Self.int(&g, 5)], bounds: bounds)
                     if let start = HeartPath.defaultStart(in: layout) { layout.heartPath = HeartPath.seed(from: start, in: layout) }
                     return layout
                 },

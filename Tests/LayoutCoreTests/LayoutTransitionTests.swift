@@ -12,8 +12,8 @@ struct LayoutTransitionTests {
     let bounds = Size(width: 375, height: 400)
     func ip(_ i: Int) -> IndexPath { IndexPath(item: i, section: 0) }
 
-    func stack(_ n: Int = 8) throws -> CollectionLayout { try StackLayout().layout(items: .uniform(count: n), bounds: bounds) }
-    func circle(_ n: Int = 8) throws -> CollectionLayout { try CircleLayout().layout(items: .uniform(count: n), bounds: bounds) }
+    func stack(_ n: Int = 8) throws -> CollectionLayout { try StackLayout().layout(.uniform(count: n), bounds: bounds) }
+    func circle(_ n: Int = 8) throws -> CollectionLayout { try CircleLayout().layout(.uniform(count: n), bounds: bounds) }
 
     func expectTransform(_ t: AffineTransform, _ a: Double, _ b: Double, _ c: Double, _ d: Double,
                          sourceLocation: SourceLocation = #_sourceLocation) {

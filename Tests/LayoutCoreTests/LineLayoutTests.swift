@@ -9,7 +9,7 @@ struct LineLayoutTests {
     func line(_ n: Int = 20, offsetX: Double = 0, minimumScale: Double = 0) throws -> CollectionLayout {
         var layout = LineLayout()
         layout.minimumScale = minimumScale
-        return try layout.layout(items: .uniform(count: n), bounds: view, contentOffset: Point(x: offsetX, y: 0))
+        return try layout.layout(.uniform(count: n), bounds: view, contentOffset: Point(x: offsetX, y: 0))
     }
 
     func scales(_ layout: CollectionLayout) -> [Double] { layout.elements.map(\.transform.a) }
@@ -60,7 +60,7 @@ struct LineLayoutTests {
     @Test func perItemSizes() throws {
         // Left inset (300 − 100)/2 = 100, right inset (300 − 50)/2 = 125.
         let sizes = [Size(width: 100, height: 50), Size(width: 200, height: 80), Size(width: 50, height: 50)]
-        let layout = try LineLayout().layout(items: .sizes(sizes), bounds: Size(width: 300, height: 100))
+        let layout = try LineLayout().layout(.sizes(sizes), bounds: Size(width: 300, height: 100))
         #expect(layout.elements.map(\.frame) == [Rect(x: 100, y: 25, width: 100, height: 50),
                                                  Rect(x: 210, y: 10, width: 200, height: 80),
                                                  Rect(x: 420, y: 25, width: 50, height: 50)])
@@ -101,11 +101,11 @@ struct LineLayoutTests {
         layout.minimumScale = .infinity
         #expect(throws: LayoutError.invalidParameter(name: "min-scale", section: nil, value: .infinity,
                                                      reason: "expected a finite number")) {
-            try layout.layout(items: .uniform(count: 1), bounds: view)
+            try layout.layout(.uniform(count: 1), bounds: view)
         }
         layout = LineLayout()
         layout.itemSize = Size(width: -1, height: 10)
-        #expect(throws: LayoutError.self) { try layout.layout(items: .uniform(count: 1), bounds: view) }
+        #expect(throws: LayoutError.self) { try layout.layout(.uniform(count: 1), bounds: view) }
     }
 
     @Test func everyInputGivesFiniteNumbers() throws {
@@ -115,7 +115,7 @@ struct LineLayoutTests {
                     for n in [0, 1, 2, 7] {
                         var line = LineLayout()
                         line.itemSize = size
-                        let layout = try line.layout(items: .uniform(count: n), bounds: bounds,
+                        let layout = try line.layout(.uniform(count: n), bounds: bounds,
                                                      contentOffset: Point(x: offset, y: offset))
                         #expect(layout.elements.allSatisfy { $0.isFinite })
                         #expect(layout.contentSize.width.isFinite && layout.contentSize.width >= 0)

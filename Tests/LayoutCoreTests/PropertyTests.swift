@@ -21,7 +21,7 @@ struct PropertyTests {
             return WaterfallSection(items: .sizes((0..<n).map { _ in
                 Size(width: Double(1 + g.next() % 500), height: Double(g.next() % 500)) }))
         }
-        return try waterfall.layout(sections: sections, bounds: Size(width: Double(300 + g.next() % 500), height: 800))
+        return try waterfall.layout(sections, bounds: Size(width: Double(300 + g.next() % 500), height: 800))
     }
 
     @Test func waterfallCellsNeverOverlapAndStayInsideTheContent() throws {
@@ -70,7 +70,7 @@ struct PropertyTests {
         let heights = (0..<5000).map { _ in Double(g.next() % 2000) / 8 }
         var waterfall = WaterfallLayout()
         waterfall.columnCount = 4
-        var layout = try waterfall.layout(sections: [WaterfallSection(items: .heights(heights))],
+        var layout = try waterfall.layout([WaterfallSection(items: .heights(heights))],
                                           bounds: Size(width: 390, height: 844))
         let elements = layout.elements
         layout.prepareRectIndex()
@@ -92,7 +92,7 @@ struct PropertyTests {
         var g = SplitMix64(seed: 5)
         for _ in 0..<100 {
             let counts = (0..<Int(g.next() % 8)).map { _ in Int(g.next() % 40) }
-            var layout = try RingLayout().layout(ringCounts: counts, bounds: Size(width: Double(g.next() % 500), height: Double(g.next() % 900)))
+            var layout = try RingLayout().layout(counts, bounds: Size(width: Double(g.next() % 500), height: Double(g.next() % 900)))
             if let start = HeartPath.defaultStart(in: layout) {
                 layout.heartPath = HeartPath.seed(from: start, in: layout)
                 #expect(layout.heartPath != nil)
@@ -105,7 +105,7 @@ struct PropertyTests {
         var waterfall = WaterfallLayout()
         waterfall.minimumColumnSpacing = 0
         waterfall.minimumInteritemSpacing = 0
-        var layout = try waterfall.layout(sections: [WaterfallSection(items: .heights([33.3333, 33.3333, 10, 20]))],
+        var layout = try waterfall.layout([WaterfallSection(items: .heights([33.3333, 33.3333, 10, 20]))],
                                           bounds: Size(width: 100, height: 100))
         layout.snapToPixels(scale: 3)
         let e = layout.elements

@@ -203,7 +203,7 @@ struct RectIndexTests {
                 default: return FlowSection(items: .uniform(count: n))
                 }
             }
-            let layout = try flow.layout(sections: sections, bounds: Size(width: 390, height: 844))
+            let layout = try flow.layout(sections, bounds: Size(width: 390, height: 844))
             Self.check(layout, Self.queries(layout, &g, count: 15))
 
             var waterfall = WaterfallLayout()
@@ -211,7 +211,7 @@ struct RectIndexTests {
             waterfall.order = WaterfallOrder.allCases[Self.int(&g, WaterfallOrder.allCases.count)]
             waterfall.headerHeight = Double(Self.int(&g, 2)) * 50
             let heights = (0..<Self.int(&g, 1500)).map { _ in Self.int(&g, 5) == 0 ? 0 : Self.value(&g, 400) }
-            let wall = try waterfall.layout(sections: [WaterfallSection(items: .heights(heights))],
+            let wall = try waterfall.layout([WaterfallSection(items: .heights(heights))],
                                             bounds: Size(width: 390, height: 844))
             Self.check(wall, Self.queries(wall, &g, count: 15))
         }
@@ -222,11 +222,11 @@ struct RectIndexTests {
     @Test func scrollingThroughLargeLayouts() throws {
         var g = SplitMix64(seed: 15)
         let heights = (0..<20_000).map { _ in 50 + Double(g.next() % 100) }
-        let wall = try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights(heights))],
+        let wall = try WaterfallLayout().layout([WaterfallSection(items: .heights(heights))],
                                                 bounds: Size(width: 390, height: 844))
         var flow = FlowLayout()
         flow.scrollDirection = .horizontal
-        let strip = try flow.layout(sections: [FlowSection(items: .heights(heights))], bounds: Size(width: 390, height: 844))
+        let strip = try flow.layout([FlowSection(items: .heights(heights))], bounds: Size(width: 390, height: 844))
         for layout in [wall, strip] {
             let vertical = layout.scrollDirection == .vertical
             let length = vertical ? layout.contentSize.height : layout.contentSize.width
@@ -247,7 +247,7 @@ struct RectIndexTests {
 
     /// A stale index (the elements changed since) is not used.
     @Test func snappingDropsTheIndex() throws {
-        var layout = try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights([33.3333, 10, 20, 40]))],
+        var layout = try WaterfallLayout().layout([WaterfallSection(items: .heights([33.3333, 10, 20, 40]))],
                                                   bounds: Size(width: 100, height: 100))
         layout.prepareRectIndex()
         layout.snapToPixels(scale: 3)

@@ -10,7 +10,7 @@ struct RingLayoutTests {
     let seedBounds = Size(width: 428, height: 926)
 
     @Test func seedGeometry() throws {
-        let layout = try RingLayout().layout(ringCounts: [1, 6, 12, 18], bounds: seedBounds)
+        let layout = try RingLayout().layout([1, 6, 12, 18], bounds: seedBounds)
         #expect(layout.elements.count == 37)
         #expect(layout.contentSize == seedBounds)
         // Ring 0: side 40 at the centre.
@@ -33,7 +33,7 @@ struct RingLayoutTests {
         var ring = RingLayout()
         ring.direction = .counterclockwise
         ring.startAngle = 0
-        let layout = try ring.layout(ringCounts: [0, 4], bounds: Size(width: 200, height: 200))
+        let layout = try ring.layout([0, 4], bounds: Size(width: 200, height: 200))
         // r = 84 as above; item 1 at −90°: above the centre.
         expectPoint(layout.elements[0].center, 184, 100)
         expectPoint(layout.elements[1].center, 100, 16)
@@ -41,7 +41,7 @@ struct RingLayoutTests {
     }
 
     @Test func emptyRingsKeepTheirIndex() throws {
-        let layout = try RingLayout().layout(ringCounts: [1, 0, 3], bounds: seedBounds)
+        let layout = try RingLayout().layout([1, 0, 3], bounds: seedBounds)
         #expect(layout.numberOfSections == 3)
         #expect(layout.elements.count == 4)
         #expect(layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 1)) == nil)
@@ -62,7 +62,7 @@ struct RingLayoutTests {
             ring.direction = g.next() % 2 == 0 ? .clockwise : .counterclockwise
             let counts = (0..<Int(1 + g.next() % 6)).map { _ in Int(g.next() % 20) }
             let bounds = Size(width: Double(100 + g.next() % 400), height: Double(100 + g.next() % 900))
-            let layout = try ring.layout(ringCounts: counts, bounds: bounds)
+            let layout = try ring.layout(counts, bounds: bounds)
             for e in layout.elements {
                 let s = e.indexPath.section, i = e.indexPath.item, n = counts[s]
                 let side = ring.itemSize * pow(ring.shrink, Double(s))
@@ -78,10 +78,10 @@ struct RingLayoutTests {
     @Test func invalidSettingsThrow() {
         var ring = RingLayout()
         ring.radius = -1
-        #expect(throws: LayoutError.self) { try ring.layout(ringCounts: [1], bounds: seedBounds) }
+        #expect(throws: LayoutError.self) { try ring.layout([1], bounds: seedBounds) }
         ring.radius = 60
         ring.shrink = .nan
-        #expect(throws: LayoutError.self) { try ring.layout(ringCounts: [1], bounds: seedBounds) }
+        #expect(throws: LayoutError.self) { try ring.layout([1], bounds: seedBounds) }
     }
 }
 
@@ -89,7 +89,7 @@ struct HeartPathTests {
     let seedBounds = Size(width: 428, height: 926)
 
     @Test func seedPathFromTheOutermostRing() throws {
-        let layout = try RingLayout().layout(ringCounts: [1, 6, 12, 18], bounds: seedBounds)
+        let layout = try RingLayout().layout([1, 6, 12, 18], bounds: seedBounds)
         let start = try #require(HeartPath.defaultStart(in: layout))
         #expect(start == IndexPath(item: 0, section: 3))
         let path = try #require(HeartPath.seed(from: start, in: layout))
@@ -106,7 +106,7 @@ struct HeartPathTests {
     }
 
     @Test func nearerNeighbourWinsWhenNotSymmetric() throws {
-        let layout = try RingLayout().layout(ringCounts: [1, 6, 12, 18], bounds: seedBounds)
+        let layout = try RingLayout().layout([1, 6, 12, 18], bounds: seedBounds)
         // From ring 3 item 1 (at −70°): ring 2's nearest is item 0 (−90°)? No: item 1 (−60°)
         // is 10° away versus 20°; its neighbours are 0 (−90°) and 2 (−30°); the midpoint with
         // item 0 (−75°) is nearer the start (−70°) than the one with item 2 (−45°): item 0.
@@ -118,7 +118,7 @@ struct HeartPathTests {
     }
 
     @Test func fromRingOneTheLineIsStraight() throws {
-        let layout = try RingLayout().layout(ringCounts: [1, 6], bounds: seedBounds)
+        let layout = try RingLayout().layout([1, 6], bounds: seedBounds)
         let path = try #require(HeartPath.seed(from: IndexPath(item: 3, section: 1), in: layout))
         // Start (214, 547), centre (214, 463): controls at 1/3 and 2/3.
         expectPoint(path.start, 214, 547)
@@ -128,19 +128,19 @@ struct HeartPathTests {
     }
 
     @Test func emptyRingsAreSkippedAndAnEmptyCentreUsesTheBoundsCentre() throws {
-        let layout = try RingLayout().layout(ringCounts: [0, 0, 12], bounds: seedBounds)
+        let layout = try RingLayout().layout([0, 0, 12], bounds: seedBounds)
         let path = try #require(HeartPath.seed(from: IndexPath(item: 0, section: 2), in: layout))
         expectPoint(path.segments[0].end, 214, 463)
         expectPoint(path.segments[0].control1, 214, 463 - 137.2 * 2 / 3)
         // One-item ring 1: its own neighbour, picked as the control point.
-        let single = try RingLayout().layout(ringCounts: [1, 1, 12], bounds: seedBounds)
+        let single = try RingLayout().layout([1, 1, 12], bounds: seedBounds)
         let p = try #require(HeartPath.seed(from: IndexPath(item: 6, section: 2), in: single))
         expectPoint(p.segments[0].control1, 214, 463 - 84)
         expectPoint(p.segments[0].control2, 214, 463)
     }
 
     @Test func noRingBeyondTheCentreMeansNoPath() throws {
-        let layout = try RingLayout().layout(ringCounts: [1, 0, 0], bounds: seedBounds)
+        let layout = try RingLayout().layout([1, 0, 0], bounds: seedBounds)
         #expect(HeartPath.defaultStart(in: layout) == nil)
         #expect(HeartPath.seed(from: IndexPath(item: 0, section: 2), in: layout) == nil)
     }
@@ -162,7 +162,7 @@ struct HeartPathTests {
             for scale in [nil, 2, 1e-300] as [Double?] {
                 let summary = try ring.summary(ringCounts: counts, bounds: bounds)
                 var check = FiniteCheckSink(scale: scale)
-                let full = try ring.layout(ringCounts: counts, bounds: bounds, into: &check)
+                let full = try ring.layout(counts, bounds: bounds, into: &check)
                 #expect(summary.contentSize == full.contentSize && summary.numberOfSections == full.numberOfSections)
                 for s in 0..<counts.count {
                     #expect(summary.numberOfItems(inSection: s) == full.numberOfItems(inSection: s))

@@ -14,7 +14,7 @@ struct SmoothHeartPathTests {
     let centre = Point(x: 214, y: 463)
 
     func seedRings(_ counts: [Int] = [1, 6, 12, 18]) throws -> CollectionLayout {
-        try RingLayout().layout(ringCounts: counts, bounds: bounds)
+        try RingLayout().layout(counts, bounds: bounds)
     }
 
     func center(_ layout: CollectionLayout, _ s: Int, _ i: Int) -> Point {
@@ -203,7 +203,7 @@ struct SmoothHeartPathTests {
         ring.ringSpacing = 0
         ring.ringSpacingGrowth = 0
         ring.itemSize = 0
-        let layout = try ring.layout(ringCounts: [1, 6, 6, 6], bounds: bounds)
+        let layout = try ring.layout([1, 6, 6, 6], bounds: bounds)
         for from in layout.elements.map(\.indexPath) {
             for to in [IndexPath(item: 0, section: 0), IndexPath(item: 2, section: 3), IndexPath(item: 4, section: 1)] {
                 expectFinite(HeartPath.smooth(from: from, to: to, in: layout))

@@ -6,7 +6,7 @@ struct StackLayoutTests {
     let view = Size(width: 375, height: 400)
 
     @Test func seedPile() throws {
-        let e = try StackLayout().layout(items: .uniform(count: 8), bounds: view).elements
+        let e = try StackLayout().layout(.uniform(count: 8), bounds: view).elements
         #expect(e.count == 8)
         #expect(e.allSatisfy { $0.frame == Rect(x: 112.5, y: 125, width: 150, height: 150) })
         #expect(e.map(\.zIndex) == [8, 7, 6, 5, 4, 0, 0, 0])
@@ -24,7 +24,7 @@ struct StackLayoutTests {
         var layout = StackLayout()
         layout.angles = [-10, 90]
         let sizes = [Size(width: 100, height: 40), Size(width: 20, height: 20), Size(width: 0, height: 0)]
-        let e = try layout.layout(items: .sizes(sizes), bounds: view).elements
+        let e = try layout.layout(.sizes(sizes), bounds: view).elements
         #expect(e[0].frame == Rect(x: 137.5, y: 180, width: 100, height: 40))
         #expect(close(e[0].transform.a, 0.984808) && close(e[0].transform.b, -0.173648))
         #expect(e[1].transform.components == [0, 1, -1, 0, 0, 0])  // exact at a quarter turn
@@ -35,23 +35,23 @@ struct StackLayoutTests {
     @Test func noAnglesHidesEverything() throws {
         var layout = StackLayout()
         layout.angles = []
-        let e = try layout.layout(items: .uniform(count: 3), bounds: view).elements
+        let e = try layout.layout(.uniform(count: 3), bounds: view).elements
         #expect(e.allSatisfy { $0.isHidden && $0.zIndex == 0 })
     }
 
     @Test func contentIsTheBoundsAndEmptyIsFine() throws {
-        let layout = try StackLayout().layout(items: .uniform(count: 0), bounds: .zero, contentOffset: Point(x: 5, y: 5))
+        let layout = try StackLayout().layout(.uniform(count: 0), bounds: .zero, contentOffset: Point(x: 5, y: 5))
         #expect(layout.elements.isEmpty && layout.contentSize == .zero && layout.contentOffset == Point(x: 5, y: 5))
-        let one = try StackLayout().layout(items: .uniform(count: 1), bounds: .zero)
+        let one = try StackLayout().layout(.uniform(count: 1), bounds: .zero)
         #expect(one.elements[0].frame == Rect(x: -75, y: -75, width: 150, height: 150) && one.elements[0].zIndex == 1)
     }
 
     @Test func invalidAnglesThrow() {
         var layout = StackLayout()
         layout.angles = [0, .nan]
-        #expect(throws: LayoutError.self) { try layout.layout(items: .uniform(count: 2), bounds: view) }
+        #expect(throws: LayoutError.self) { try layout.layout(.uniform(count: 2), bounds: view) }
         layout = StackLayout()
         layout.itemSize = Size(width: .infinity, height: 1)
-        #expect(throws: LayoutError.self) { try layout.layout(items: .uniform(count: 2), bounds: view) }
+        #expect(throws: LayoutError.self) { try layout.layout(.uniform(count: 2), bounds: view) }
     }
 }

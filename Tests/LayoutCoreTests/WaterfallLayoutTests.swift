@@ -5,7 +5,7 @@ struct WaterfallLayoutTests {
     let phone = Size(width: 390, height: 844)
 
     @Test func shortestColumnFirstWithDefaults() throws {
-        let layout = try WaterfallLayout().layout(sections: [WaterfallSection(items: .heights([120, 80, 200, 50]))],
+        let layout = try WaterfallLayout().layout([WaterfallSection(items: .heights([120, 80, 200, 50]))],
                                                  bounds: phone)
         // w = (390 − 2·10) / 3 = 123.333…; columns at x = 0, 133.333, 266.667.
         let w = 370.0 / 3
@@ -23,17 +23,17 @@ struct WaterfallLayoutTests {
         waterfall.minimumInteritemSpacing = 0
         // After two items the columns are 100.0005 and 100: within 0.001, so column 0 wins.
         let items = WaterfallSection(items: .heights([100.0005, 100, 10]))
-        let loose = try waterfall.layout(sections: [items], bounds: phone)
+        let loose = try waterfall.layout([items], bounds: phone)
         #expect(loose.elements[2].frame.minX == 0)
         waterfall.tolerance = 0
-        let strict = try waterfall.layout(sections: [items], bounds: phone)
+        let strict = try waterfall.layout([items], bounds: phone)
         #expect(strict.elements[2].frame.minX > 0)
     }
 
     @Test func roundRobinOrdersAsSeed000() throws {
         var waterfall = WaterfallLayout()
         waterfall.order = .leftToRight
-        let layout = try waterfall.layout(sections: [WaterfallSection(items: .heights([50, 60, 70, 80, 90]))],
+        let layout = try waterfall.layout([WaterfallSection(items: .heights([50, 60, 70, 80, 90]))],
                                           bounds: Size(width: 320, height: 480))
         // w = (320 − 20)/3 = 100. Item 3 goes under item 0 even though column 0 is not the shortest.
         expectFrame(layout.elements[3], 0, 60, 100, 80)
@@ -41,7 +41,7 @@ struct WaterfallLayoutTests {
         #expect(layout.contentSize.height == 160)
 
         waterfall.order = .rightToLeft
-        let mirrored = try waterfall.layout(sections: [WaterfallSection(items: .heights([50, 60, 70, 80]))],
+        let mirrored = try waterfall.layout([WaterfallSection(items: .heights([50, 60, 70, 80]))],
                                             bounds: Size(width: 320, height: 480))
         expectFrame(mirrored.elements[0], 220, 0, 100, 50)
         expectFrame(mirrored.elements[2], 0, 0, 100, 70)
@@ -51,7 +51,7 @@ struct WaterfallLayoutTests {
     @Test func sizesScaleToTheColumnWidth() throws {
         var waterfall = WaterfallLayout()
         waterfall.sectionInset = EdgeInsets(all: 10)
-        let layout = try waterfall.layout(sections: [WaterfallSection(items: .sizes([
+        let layout = try waterfall.layout([WaterfallSection(items: .sizes([
             Size(width: 200, height: 100), Size(width: 100, height: 300)]))], bounds: phone)
         // Seed 001: w = (390 − 10 − 10 − 20)/3 = 116.667; heights h·w/width.
         let w = 350.0 / 3
@@ -68,7 +68,7 @@ struct WaterfallLayoutTests {
         let w = 350.0 / 3
         var waterfall = WaterfallLayout()
         waterfall.sectionInset = EdgeInsets(all: 10)
-        let layout = try waterfall.layout(sections: [WaterfallSection(items: .sizes([
+        let layout = try waterfall.layout([WaterfallSection(items: .sizes([
             Size(width: 1e307, height: 1e307), Size(width: 1e308, height: 5e307)]))], bounds: phone)
         expectFrame(layout.elements[0], 10, 10, w, w)
         expectFrame(layout.elements[1], 10 + w + 10, 10, w, 0.5 * w)
@@ -76,7 +76,7 @@ struct WaterfallLayoutTests {
         let tall = [WaterfallSection(items: .sizes([Size(width: 1e-300, height: 1e300)]))]
         #expect(throws: LayoutError.invalidItem(IndexPath(item: 0, section: 0),
                                                 reason: "its height at the column width (height × column width ÷ width) is not finite")) {
-            try waterfall.layout(sections: tall, bounds: phone)
+            try waterfall.layout(tall, bounds: phone)
         }
         #expect(!waterfall.succeedsWithFiniteElements(sections: tall, bounds: phone, scale: nil))
     }
@@ -89,7 +89,7 @@ struct WaterfallLayoutTests {
         waterfall.headerInset = EdgeInsets(top: 5, left: 0, bottom: 5, right: 0)
         waterfall.footerHeight = 20
         waterfall.itemHeight = 100
-        let layout = try waterfall.layout(sections: [
+        let layout = try waterfall.layout([
             WaterfallSection(items: .heights([50, 30, 40])),
             WaterfallSection(items: .heights([])),
             WaterfallSection(items: .uniform(count: 1)),
@@ -122,7 +122,7 @@ struct WaterfallLayoutTests {
         var waterfall = WaterfallLayout()
         waterfall.minimumContentHeight = 1000
         waterfall.headerHeight = 10
-        let layout = try waterfall.layout(sections: [
+        let layout = try waterfall.layout([
             WaterfallSection(items: .heights([10, 20]), columnCount: 1,
                              sectionInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4), headerHeight: 0),
         ], bounds: Size(width: 100, height: 100))
@@ -137,23 +137,23 @@ struct WaterfallLayoutTests {
         waterfall.columnCount = 0
         #expect(throws: LayoutError.invalidParameter(name: "columns", section: nil, value: 0,
                                                      reason: "expected an integer ≥ 1")) {
-            try waterfall.layout(sections: [], bounds: phone)
+            try waterfall.layout([], bounds: phone)
         }
         waterfall.columnCount = 40
         #expect(throws: LayoutError.self) {
-            try waterfall.layout(sections: [WaterfallSection(items: .heights([1]))], bounds: phone)
+            try waterfall.layout([WaterfallSection(items: .heights([1]))], bounds: phone)
         }
         waterfall.columnCount = 3
         waterfall.minimumColumnSpacing = -1
-        #expect(throws: LayoutError.self) { try waterfall.layout(sections: [], bounds: phone) }
+        #expect(throws: LayoutError.self) { try waterfall.layout([], bounds: phone) }
         waterfall.minimumColumnSpacing = 10
         let sizes = WaterfallSection(items: .sizes([Size(width: 0, height: 10)]))
-        #expect(throws: LayoutError.self) { try waterfall.layout(sections: [sizes], bounds: phone) }
+        #expect(throws: LayoutError.self) { try waterfall.layout([sizes], bounds: phone) }
     }
 
     @Test func overflowingHeightsAreReportedNotPrinted() throws {
         let layout = try WaterfallLayout().layout(
-            sections: [WaterfallSection(items: .heights([1e308, 1e308, 1e308, 1e308]), columnCount: 1)],
+            [WaterfallSection(items: .heights([1e308, 1e308, 1e308, 1e308]), columnCount: 1)],
             bounds: phone)
         #expect(throws: LayoutError.self) { try layout.validateFinite() }
     }
@@ -179,9 +179,9 @@ struct WaterfallLayoutTests {
             let scales: [Double?] = [nil, 2, 3, 1e-300, 1e300]
             for scale in scales {
                 var counter = CountingSink()
-                let summary = try waterfall.layout(sections: sections, bounds: bounds, into: &counter)
+                let summary = try waterfall.layout(sections, bounds: bounds, into: &counter)
                 var check = FiniteCheckSink(scale: scale)
-                let full = try waterfall.layout(sections: sections, bounds: bounds, into: &check)
+                let full = try waterfall.layout(sections, bounds: bounds, into: &check)
                 #expect(counter.count == check.count && summary.contentSize == full.contentSize)
                 if waterfall.elementsAreFinite(in: summary, scale: scale) {
                     vouched += 1
@@ -217,7 +217,7 @@ struct WaterfallLayoutTests {
                 round % 2 == 0 ? Double(random.next() % 5) * 10 : Double(random.next() % 10_000) / 7
             }
             let bounds = Size(width: 390, height: 844)
-            let layout = try waterfall.layout(sections: [WaterfallSection(items: .heights(heights))], bounds: bounds)
+            let layout = try waterfall.layout([WaterfallSection(items: .heights(heights))], bounds: bounds)
 
             let columnWidth = (bounds.width - waterfall.sectionInset.left - waterfall.sectionInset.right
                                - Double(n - 1) * waterfall.minimumColumnSpacing) / Double(n)
@@ -264,7 +264,7 @@ struct WaterfallLayoutTests {
                                                 : pick([0, 12.5, 1e308, -1, .nan, .infinity]) }
             let sizes = (0..<count).map { _ in random.next() % 8 != 0 ? Size(width: 3, height: 7)
                                                : Size(width: pick([1, 1e-300, 0]), height: pick([10, 1e300])) }
-            let items: ItemHeights = pick([.heights(heights), .sizes(sizes), .uniform(count: count)])
+            let items: SectionItems = pick([.heights(heights), .sizes(sizes), .uniform(count: count)])
             let sections = [WaterfallSection(items: items), WaterfallSection(items: .heights([5, 6]), columnCount: pick([nil, 2]))]
             let bounds = Size(width: pick([390, 0]), height: 844)
             for scale in [nil, 3, 1e300] as [Double?] {
@@ -275,7 +275,7 @@ struct WaterfallLayoutTests {
                 vouched += 1
                 var check = FiniteCheckSink(scale: scale)
                 #expect(throws: Never.self) {
-                    _ = try waterfall.layout(sections: sections, bounds: bounds, into: &check)
+                    _ = try waterfall.layout(sections, bounds: bounds, into: &check)
                 }
                 #expect(check.firstNonFinite == nil)
             }

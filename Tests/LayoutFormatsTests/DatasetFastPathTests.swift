@@ -393,7 +393,7 @@ struct DatasetFastPathTests {
         #expect(sizes.sections == [DatasetSection(items: .sizes(expectedSizes))])
 
         let rings = try DatasetDecoder.decode(Data(#"{"rings": [1, 6.0, 0, 18, 1e3, 120e-1, -0]}"#.utf8), schema: .ringCounts)
-        #expect(rings.sections.map(\.items) == [1, 6, 0, 18, 1000, 12, 0].map { ItemHeights.uniform(count: $0) })
+        #expect(rings.sections.map(\.items) == [1, 6, 0, 18, 1000, 12, 0].map { SectionItems.uniform(count: $0) })
         #expect(rings.sections.map(\.path) == (0..<7).map { "rings[\($0)]" })
     }
 }

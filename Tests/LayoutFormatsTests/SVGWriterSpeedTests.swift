@@ -24,7 +24,7 @@ struct SVGWriterSpeedTests {
             let a = layout.elements[l].zIndex, b = layout.elements[r].zIndex
             return a < b || (a == b && l < r)
         }
-        let round = layout.engine == "ring" || layout.engine == "circle"
+        let round = layout.drawsCellsRound
         for i in order {
             appendReferenceElement(layout.elements[i], round: round, labels: labels, to: out)
         }
@@ -170,9 +170,11 @@ struct SVGWriterSpeedTests {
             e.isHidden = zOrder == 1 ? false : g.next() % 9 == 0
             elements.append(e)
         }
-        return CollectionLayout(engine: engine, bounds: Size(width: 390, height: 844),
-                                contentOffset: Point(x: 0.0005, y: -12.5), contentSize: Size(width: 390, height: 1e6),
-                                elements: elements, cellRanges: [(start: 0, count: count)])
+        var layout = CollectionLayout(engine: engine, bounds: Size(width: 390, height: 844),
+                                      contentOffset: Point(x: 0.0005, y: -12.5), contentSize: Size(width: 390, height: 1e6),
+                                      elements: elements, cellRanges: [(start: 0, count: count)])
+        layout.drawsCellsRound = engine == RingLayout.name || engine == CircleLayout.name
+        return layout
     }
 
     @Test(arguments: [(0, "waterfall"), (1, "ring"), (2, "circle"), (0, "stack"), (2, "flow")])

@@ -30,7 +30,7 @@ struct StreamingTests {
         let rings = [1, 0] + Array(repeating: 40, count: count / 40)
         var stack = StackLayout()
         stack.angles = [0, 7.5, -12, 30]
-        let items = ItemHeights.sizes(sizes)
+        let items = SectionItems.sizes(sizes)
         let offset = Point(x: Double(rng.next() % 2000), y: Double(rng.next() % 2000))
         // Flow with headers pinned (held a section at a time) and the first one stretched.
         var flow = FlowLayout()
@@ -45,20 +45,20 @@ struct StreamingTests {
         ]
         let flowOffset = Point(x: 0, y: seed % 3 == 0 ? -25 : Double(rng.next() % 5000))
         return [
-            ("flow", { try flow.layout(sections: flowSections, bounds: bounds, contentOffset: flowOffset) },
-             { try flow.layout(sections: flowSections, bounds: bounds, contentOffset: flowOffset, into: &$0) }),
-            ("waterfall", { try waterfall.layout(sections: sections, bounds: bounds) },
-             { try waterfall.layout(sections: sections, bounds: bounds, into: &$0) }),
-            ("ring", { try ring.layout(ringCounts: rings, bounds: bounds) },
-             { try ring.layout(ringCounts: rings, bounds: bounds, into: &$0) }),
-            ("line", { try LineLayout().layout(items: items, bounds: bounds, contentOffset: offset) },
-             { try LineLayout().layout(items: items, bounds: bounds, contentOffset: offset, into: &$0) }),
-            ("carousel", { try CarouselLayout().layout(items: items, bounds: bounds, contentOffset: offset) },
-             { try CarouselLayout().layout(items: items, bounds: bounds, contentOffset: offset, into: &$0) }),
-            ("stack", { try stack.layout(items: items, bounds: bounds) },
-             { try stack.layout(items: items, bounds: bounds, into: &$0) }),
-            ("circle", { try CircleLayout().layout(items: items, bounds: bounds) },
-             { try CircleLayout().layout(items: items, bounds: bounds, into: &$0) }),
+            ("flow", { try flow.layout(flowSections, bounds: bounds, contentOffset: flowOffset) },
+             { try flow.layout(flowSections, bounds: bounds, contentOffset: flowOffset, into: &$0) }),
+            ("waterfall", { try waterfall.layout(sections, bounds: bounds) },
+             { try waterfall.layout(sections, bounds: bounds, into: &$0) }),
+            ("ring", { try ring.layout(rings, bounds: bounds) },
+             { try ring.layout(rings, bounds: bounds, into: &$0) }),
+            ("line", { try LineLayout().layout(items, bounds: bounds, contentOffset: offset) },
+             { try LineLayout().layout(items, bounds: bounds, contentOffset: offset, into: &$0) }),
+            ("carousel", { try CarouselLayout().layout(items, bounds: bounds, contentOffset: offset) },
+             { try CarouselLayout().layout(items, bounds: bounds, contentOffset: offset, into: &$0) }),
+            ("stack", { try stack.layout(items, bounds: bounds) },
+             { try stack.layout(items, bounds: bounds, into: &$0) }),
+            ("circle", { try CircleLayout().layout(items, bounds: bounds) },
+             { try CircleLayout().layout(items, bounds: bounds, into: &$0) }),
         ]
     }
 

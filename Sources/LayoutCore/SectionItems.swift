@@ -1,0 +1,41 @@
+// The items of one section as a dataset gives them: heights, sizes, or a count of items of
+// the layout's own size. Every engine that lays out items reads them.
+
+/// The items of one section, as the dataset gives them.
+///
+/// Each engine reads the measure it uses: the waterfall heights (a size scaled to the column
+/// width, `h·columnWidth/width`), flow sizes (a height with `itemSize.width`), line, carousel,
+/// stack and circle sizes (or their own `itemSize` for heights and counts); ring counts are
+/// `uniform` sections.
+public enum SectionItems: Sendable, Equatable {
+    /// Item heights in points, each finite and ≥ 0.
+    case heights([Double])
+    /// Item sizes in points, width > 0 and height ≥ 0 (the waterfall keeps their aspect ratio).
+    case sizes([Size])
+    /// `count` items of the layout's own item size or height.
+    case uniform(count: Int)
+
+    /// Number of items. - Complexity: O(1).
+    public var count: Int {
+        switch self {
+        case .heights(let h): h.count
+        case .sizes(let s): s.count
+        case .uniform(let n): n
+        }
+    }
+}
+
+extension SectionItems {
+    /// Item `index`'s size: from `.sizes`, otherwise `fallback`.
+    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
+    func size(at index: Int, default fallback: Size) throws -> Size {
+        guard case .sizes(let sizes) = self else { return fallback }
+        let size = sizes[index]
+        guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
+            throw LayoutError.invalidItem(IndexPath(item: index, section: 0),
+                                          reason: "expected a finite size ≥ 0, got \(size)")
+        }
+        return size
+    }
+}
+
