@@ -81,8 +81,8 @@ public enum DatasetError: Error, Equatable, Sendable {
 }
 
 /// Decodes datasets: one pass of the strict JSON scanner (errors by line and column,
-/// duplicate keys and deep nesting refused) builds the values, numbers as Foundation's
-/// `JSONSerialization` would read them; then a walk checks them against the schema.
+/// duplicate keys and deep nesting refused) builds the values, each number the correctly
+/// rounded double of its text (as a flag's); then a walk checks them against the schema.
 public enum DatasetDecoder {
     /// Decodes `data` as `schema` describes.
     ///
@@ -100,8 +100,6 @@ public enum DatasetDecoder {
         } catch let e as JSONDuplicateKeyError {
             throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path,
                                             message: "duplicate key '\(e.key)'")
-        } catch let e as JSONUnreadable {
-            throw DatasetError.invalidValue(path: "(top level)", message: e.message)
         }
         var decoder = Walker(schema: schema)
         return try decoder.dataset(root)

@@ -4,10 +4,10 @@ import Foundation
 // A strict JSON (RFC 8259) scanner. It gives every syntax error a 1-based line and column
 // (Foundation on Linux only says "around character N", or nothing at end of file), refuses
 // what Foundation lets through (trailing commas, duplicate keys), and bounds nesting before a
-// recursive parser can exhaust the stack. Run as a check it builds nothing (the layout reader
-// then hands the document to Foundation); run as a parser it also builds a `JSONValue` tree,
-// holding arrays of plain numbers and of `[a, b]` pairs as flat `[Double]`, with the same
-// numbers `JSONSerialization` would give (see `JSONNumber`), so datasets skip Foundation.
+// recursive parser can exhaust the stack. Run as a parser it builds a `JSONValue` tree, holding
+// arrays of plain numbers and of `[a, b]` pairs as flat `[Double]`, each number the correctly
+// rounded `Double` of its text, as a flag's is (see `JSONNumber`). Run as a check it builds
+// nothing: the tests use it, with Foundation behind it, as the oracle of the parser.
 
 /// A JSON syntax error at a 1-based line and column (columns count bytes).
 public struct JSONSyntaxError: Error, Equatable, Sendable {
@@ -27,59 +27,18 @@ public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
     public var key: String
 }
 
-/// Foundation could not turn a document that passed the syntax check into values.
-public struct JSONUnreadable: Error, Equatable, Sendable {
-    /// Foundation's description.
-    public var message: String
-}
-
-/// Strict JSON: the syntax check, then Foundation's `JSONSerialization` for the values; or
-/// the check and the values in one pass (`values`).
+/// Strict JSON in one pass of the scanner: the values, or the first error.
 enum StrictJSON {
-    /// The document's value (arrays, dictionaries, NSNumber, String, NSNull).
-    /// - Throws: `JSONSyntaxError`, `JSONDuplicateKeyError`, or `JSONUnreadable`.
-    /// - Complexity: O(size of `data`).
-    /// - Parameter objectLimit: the most objects accepted (default: a dataset's limit,
-    ///   `JSONSyntaxCheck.maximumObjects`; a layout file takes `maximumLayoutObjects`).
-    static func parse(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> Any {
-        try data.withUnsafeBytes { raw in
-            try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
-        }
-        do {
-            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw unreadable(error)
-        }
-    }
-
-    /// The document's value as a `JSONValue` tree, from one pass of the strict scanner; the
-    /// same document `parse` accepts, the same errors it throws, and numbers equal to the
-    /// `doubleValue` of the NSNumbers `parse` would give (bit for bit, `-0` as `0`, as
-    /// `JSONSerialization` reads it).
-    /// - Throws: `JSONSyntaxError`, `JSONDuplicateKeyError`, or `JSONUnreadable` (a number
-    ///   Foundation cannot represent: its message is then Foundation's own).
+    /// The document's value as a `JSONValue` tree: numbers are the correctly rounded `Double`
+    /// of their text (as `ValueSyntax.number` reads a flag), `-0` included.
+    /// - Throws: `JSONSyntaxError` (with a number too large for a double among them) or
+    ///   `JSONDuplicateKeyError`.
     /// - Complexity: O(size of `data`) time; memory O(size of `data`) for the tree, 8 bytes
     ///   per number in a numeric array.
     static func values(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> JSONValue {
-        let result = try data.withUnsafeBytes { raw in
+        try data.withUnsafeBytes { raw in
             try JSONSyntaxCheck.parse(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
         }
-        guard let value = result else {
-            // A number Foundation refuses (rare: a 309-digit integer past the largest
-            // Double); let Foundation say what it says about it.
-            do {
-                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            } catch {
-                throw unreadable(error)
-            }
-            throw JSONUnreadable(message: "a number is not representable")
-        }
-        return value
-    }
-
-    private static func unreadable(_ error: Error) -> JSONUnreadable {
-        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-        return JSONUnreadable(message: detail ?? "unreadable JSON")
     }
 }
 
@@ -92,7 +51,7 @@ enum JSONValue: Equatable, Sendable {
     case null
     /// `true` or `false` (never a number: `1` and `true` stay distinct).
     case bool(Bool)
-    /// A number, as `JSONSerialization`'s NSNumber `doubleValue` gives it; always finite.
+    /// A number: the correctly rounded `Double` of its text; always finite.
     case number(Double)
     /// A string, escapes resolved.
     case string(String)
@@ -103,7 +62,7 @@ enum JSONValue: Equatable, Sendable {
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
     /// An object. Keys equal as Swift strings (canonically equivalent) keep the first
-    /// spelling and the last value, as `JSONSerialization` does; byte-equal duplicates are
+    /// spelling and the last value (as `JSONSerialization` does); byte-equal duplicates are
     /// refused before.
     case object([String: JSONValue])
 
@@ -129,16 +88,12 @@ enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// JSON number text to the `Double` that `JSONSerialization` (swift-corelibs-foundation)
-/// gives, bit for bit.
-///
-/// Foundation makes an Int64 or UInt64 NSNumber of an integer without `.` or `e` (so `-0`
-/// reads as `+0`), an NSDecimalNumber when the text before any `e` has more than 17
-/// characters and the exponent is within ±128 (whose `doubleValue` is not always the nearest
-/// double), and otherwise `Double(text)`, which is correctly rounded. Short plain numbers,
-/// nearly every number in a dataset, take exact integer arithmetic or Clinger's fast path
-/// (≤ 2^53 significand, power of ten ≤ 10^22: one correctly rounded multiply or divide) and
-/// give the same value without building a string; the rest go through Foundation's steps.
+/// JSON number text to its correctly rounded `Double`, as `Double(text)` (and so
+/// `ValueSyntax.number`, which reads flags) gives it: a dataset and a flag with the same text
+/// give the same double. Nearly every number in a dataset is short: those take exact integer
+/// arithmetic or Clinger's fast path (a significand ≤ 2^53 and a power of ten ≤ 10^22: one
+/// correctly rounded multiply or divide) without building a string; the rest go through
+/// `Double(text)`.
 enum JSONNumber {
     /// Exact powers of ten, 10^0 … 10^22.
     private static let powersOfTen: [Double] = [
@@ -153,22 +108,13 @@ enum JSONNumber {
     ///     when `exact`.
     ///   - exact: no digit was dropped from `significand` and it is ≤ 2^53.
     ///   - fractionDigits: digits after the point.
-    ///   - hasPoint: the text has a `.`.
-    ///   - exponent: the value after `e`, or 0; `exponentMark` is `e`, `E` or 0.
-    ///   - mantissaLength: characters before the exponent mark (sign and point included).
+    ///   - exponent: the value after `e` or `E`, or 0.
     @inline(__always)
-    static func fastValue(negative: Bool, significand: UInt64, exact: Bool, fractionDigits: Int, hasPoint: Bool,
-                          exponent: Int, exponentMark: UInt8, mantissaLength: Int) -> Double? {
-        guard exact, exponentMark != UInt8(ascii: "E") else { return nil }
-        if !hasPoint && exponentMark == 0 {
-            // Foundation: Int64/UInt64, exact for ≤ 2^53; "-0" is Int64 0, so +0.
-            let v = Double(significand)
-            return negative && significand != 0 ? -v : v
-        }
-        // Foundation: Double(text) when at most 17 characters precede the exponent.
-        guard mantissaLength <= 17 else { return nil }
+    static func fastValue(negative: Bool, significand: UInt64, exact: Bool, fractionDigits: Int,
+                          exponent: Int) -> Double? {
+        guard exact else { return nil }
         let power = exponent - fractionDigits
-        var v = Double(significand)
+        var v = Double(significand)  // exact: ≤ 2^53
         if power >= 0 {
             guard power <= 22 else { return nil }
             v *= powersOfTen[power]
@@ -179,27 +125,10 @@ enum JSONNumber {
         return negative ? -v : v
     }
 
-    /// Foundation's own steps for any JSON number text (JSONSerialization's number reading,
-    /// then NSNumber's `doubleValue`); `nil` when Foundation refuses the number (not finite).
-    static func foundationValue(_ string: String) -> Double? {
-        let expIndex = string.firstIndex(of: "e")
-        let isInteger = string.firstIndex(of: ".") == nil && expIndex == nil
-        let isNegative = string.utf8.first == UInt8(ascii: "-")
-        let digitCount = string[string.startIndex..<(expIndex ?? string.endIndex)].count
-        if isInteger {
-            if isNegative {
-                if digitCount <= 19, let v = Int64(string) { return NSNumber(value: v).doubleValue }
-            } else {
-                if digitCount <= 20, let v = UInt64(string) { return NSNumber(value: v).doubleValue }
-            }
-        }
-        var exp = 0
-        if let expIndex, let parsed = Int(string[string.index(after: expIndex)...]) { exp = parsed }
-        if digitCount > 17, exp >= -128, exp <= 127, let decimal = Decimal(string: string), decimal.isFinite {
-            return NSDecimalNumber(decimal: decimal).doubleValue
-        }
-        if let v = Double(string), v.isFinite { return v }
-        return nil
+    /// The correctly rounded value of any JSON number text; `nil` past the largest Double.
+    static func value(_ text: String) -> Double? {
+        guard let v = Double(text), v.isFinite else { return nil }
+        return v
     }
 }
 
@@ -259,8 +188,6 @@ struct JSONSyntaxCheck {
     /// is brought up to date only before an element that is an object or an array.
     private var path: [PathComponent] = []
     private var objects = 0
-    /// A number Foundation would refuse was read (only while building).
-    private var foundationRefuses = false
 
     /// Checks `data`; throws `JSONSyntaxError` or `JSONDuplicateKeyError`.
     /// - Complexity: O(n) time; O(depth + keys of one object) memory.
@@ -270,15 +197,13 @@ struct JSONSyntaxCheck {
         _ = try checker.run()
     }
 
-    /// Checks `data` as `check` does and builds its value; `nil` when the document is valid
-    /// but holds a number Foundation refuses (see `StrictJSON.values`).
+    /// Checks `data` as `check` does and builds its value.
     /// - Throws: `JSONSyntaxError` or `JSONDuplicateKeyError`, exactly as `check` would.
     /// - Complexity: O(n) time and memory.
-    static func parse(_ data: UnsafeBufferPointer<UInt8>, objectLimit: ObjectLimit = .dataset) throws -> JSONValue? {
+    static func parse(_ data: UnsafeBufferPointer<UInt8>, objectLimit: ObjectLimit = .dataset) throws -> JSONValue {
         var parser = JSONSyntaxCheck(bytes: data, building: true)
         parser.objectLimit = objectLimit
-        let value = try parser.run()
-        return parser.foundationRefuses ? nil : value
+        return try parser.run()
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, building: Bool) {
@@ -601,9 +526,9 @@ struct JSONSyntaxCheck {
         }
     }
 
-    /// Scans a number; returns its value when building (0 when checking). The value is
-    /// `JSONSerialization`'s (see `JSONNumber`); a number Foundation refuses sets
-    /// `foundationRefuses` and reads as 0, so later syntax errors are still found first.
+    /// Scans a number; returns its value when building (0 when checking): the correctly
+    /// rounded double of its text (`JSONNumber`).
+    /// - Throws: `JSONSyntaxError` for a malformed number or one past the largest Double.
     private mutating func number() throws -> Double {
         let start = position
         var negative = false
@@ -653,11 +578,8 @@ struct JSONSyntaxCheck {
                 position += 1
             }
         }
-        let mantissaLength = position - start
-        var exponentMark: UInt8 = 0
         var exponent = 0
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
-            exponentMark = bytes[position]
             position += 1
             var exponentNegative = false
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) {
@@ -675,30 +597,15 @@ struct JSONSyntaxCheck {
         }
         if building, let value = JSONNumber.fastValue(
             negative: negative, significand: significand, exact: !dropped && significand <= 1 << 53,
-            fractionDigits: fractionDigits, hasPoint: hasPoint, exponent: exponent,
-            exponentMark: exponentMark, mantissaLength: mantissaLength) {
+            fractionDigits: fractionDigits, exponent: exponent) {
             return value  // finite: at most 2^53 · 10^22
         }
-        if exponentMark != 0 {
-            // Only an exponent can push a number past the largest Double.
-            let text = String(decoding: bytes[start..<position], as: UTF8.self)
-            if let value = Double(text), !value.isFinite {
-                position = start
-                throw error("number \(text.prefix(40)) is too large for a double")
-            }
-        } else if position - start > 309 {
-            let text = String(decoding: bytes[start..<position], as: UTF8.self)
-            if let value = Double(text), !value.isFinite {
-                position = start
-                throw error("number \(text.prefix(40))… is too large for a double")
-            }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let value = JSONNumber.value(text) else {
+            position = start
+            throw error("number \(text.prefix(40))\(text.count > 40 ? "…" : "") is too large for a double")
         }
-        guard building else { return 0 }
-        guard let value = JSONNumber.foundationValue(String(decoding: bytes[start..<position], as: UTF8.self)) else {
-            foundationRefuses = true
-            return 0
-        }
-        return value
+        return building ? value : 0
     }
 
     private mutating func literal(_ word: StaticString) throws {

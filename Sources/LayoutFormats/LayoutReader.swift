@@ -346,8 +346,6 @@ public enum LayoutReader {
         } catch let e as JSONDuplicateKeyError {
             throw LayoutReadError.invalidValue(location: e.path.isEmpty ? "(top level)" : e.path,
                                                message: "duplicate key '\(e.key)'")
-        } catch let e as JSONUnreadable {
-            throw LayoutReadError.notALayout(message: "unreadable JSON: \(e.message)")
         }
         var present = Set<ElementField>()
         var unknown = UnknownNames()
