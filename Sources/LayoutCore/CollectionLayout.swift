@@ -72,6 +72,8 @@ public struct CollectionLayout: Sendable {
     /// Number of sections.
     public var numberOfSections: Int { cellRanges.count }
 
+    // MARK: - Queries (UIKit's)
+
     /// Number of cells in `section` (0 when the section does not exist).
     public func numberOfItems(inSection section: Int) -> Int {
         section >= 0 && section < cellRanges.count ? cellRanges[section].count : 0
@@ -133,6 +135,8 @@ public struct CollectionLayout: Sendable {
         index = RectIndex(elements: elements, axis: scrollDirection)
     }
 
+    // MARK: - Pixel snapping and checks
+
     /// Rounds every element's edges to the nearest 1/`scale` point (SPEC section 2: edges,
     /// not origin and size, so elements sharing an edge still share it after snapping).
     /// - Parameter scale: the screen scale (1, 2, 3); must be finite and > 0.
@@ -188,6 +192,8 @@ public struct CollectionLayout: Sendable {
         }
     }
 }
+
+// MARK: - The rect index
 
 /// A rect-query index over a layout's elements (sorted edges with running maxima), laid out
 /// so that a query reads one table slot and then one contiguous run of memory.

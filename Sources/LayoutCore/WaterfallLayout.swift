@@ -37,6 +37,8 @@ public struct WaterfallSection: Sendable, Equatable {
     }
 }
 
+// MARK: - The engine
+
 /// A waterfall (masonry) layout: items of equal width in columns, each placed at the top of
 /// the column its `order` picks (SPEC section 6, seeds 000 and 001).
 ///
@@ -208,6 +210,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                 elements: [], cellRanges: cellRanges)
     }
 
+    // MARK: - Proofs from the summary
+
     /// Whether every element of `summary` (what `layout(_:bounds:contentOffset:into:)` returned, run with a
     /// `CountingSink`) holds only finite numbers, pixel-snapped to `scale` or not, judged
     /// from its content size alone. Every setting and item height is ≥ 0, so a column only
@@ -307,6 +311,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         }
     }
 
+    // MARK: - Validation
+
     private func validate(bounds: Size, sections: [WaterfallSection]) throws {
         func check(_ name: String, _ value: Double, section: Int? = nil,
                    positive: Bool = false) throws {
@@ -357,6 +363,8 @@ private struct Placement {
     let columnWidth: Double
     let columnSpacing: Double
     let itemSpacing: Double
+
+    // MARK: - Placement
 
     /// Places the next item (`item`, of `height`) at the top of the column `order` picks,
     /// sends it to `sink` and grows that column.

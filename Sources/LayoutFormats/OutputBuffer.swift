@@ -1,6 +1,8 @@
 import Foundation
 import LayoutCore
 
+// MARK: - The buffer
+
 /// A byte buffer the writers format into, handed to a sink in large chunks so that a
 /// million-element layout never exists as one string. Without a sink it keeps everything
 /// (for tests and for in-memory comparisons).
@@ -175,6 +177,8 @@ public final class OutputBuffer {
     }
 }
 
+// MARK: - Formatting straight into the buffer
+
 /// One entry of a buffer's table of formatted numbers: a Double's bits and its text (at most
 /// 24 bytes). The empty entry's bits are a NaN's, which no written number has.
 struct CachedNumber {
@@ -286,6 +290,8 @@ struct ByteCursor {
     }
 }
 
+// MARK: - Formats and options
+
 /// How a layout is written.
 public struct OutputOptions: Sendable {
     /// Decimals of every number. Default 3.
@@ -384,6 +390,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         try out.flush()
     }
 }
+
+// MARK: - Writing elements on every core
 
 /// Formats each selected element (all of them when `selection` is nil) with `format`, on
 /// every core for long runs (`appendInParallel`), and hands the text to `out` in element

@@ -1,5 +1,7 @@
 import LayoutCore
 
+// MARK: - Labels and canvas
+
 /// What the shapes of an SVG are labelled with (`--labels`).
 public enum SVGLabels: String, Sendable, CaseIterable {
     /// The cell's item number (`7`); headers and footers `header S`, `footer S`.
@@ -30,6 +32,8 @@ public enum SVGCanvas: String, Sendable, CaseIterable {
     /// The `--rect` query area.
     case rect
 }
+
+// MARK: - The document
 
 /// SPEC section 4's SVG: a standalone SVG 1.1 document whose viewBox is the canvas
 /// (`SVGCanvas`), one shape per visible element in zIndex order (ties by element order), its
@@ -280,6 +284,8 @@ public enum SVGLayoutWriter {
     }
 }
 
+// MARK: - Drawing order
+
 /// One pass over the selected elements: whether one is hidden (and then the positions of
 /// the visible ones), and whether the visible ones are already in drawing order, (zIndex,
 /// position) increasing.
@@ -312,6 +318,8 @@ struct DrawingOrderScan {
         }
     }
 }
+
+// MARK: - One element's shapes
 
 /// Writes SVG element groups (`SVGLayoutWriter`'s shapes) straight into an output buffer's
 /// reserved space (`OutputBuffer.cursor(reserving:)`): literals copied with their length known
@@ -622,6 +630,8 @@ struct SVGElementWriter {
         }
     }
 }
+
+// MARK: - Shared with the transition writer
 
 /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
 /// way: a zero-sized canvas does not render) and whose `width` and `height` are its size in

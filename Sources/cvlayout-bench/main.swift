@@ -39,7 +39,7 @@ func measure(_ rects: [Rect], _ query: (Rect) -> Int) -> (ns: Double, k: Double)
 func layout(_ engine: String, _ n: Int) throws -> CollectionLayout {
     var generator = SplitMix64(seed: 1)
     let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
-    if engine == "waterfall" {
+    if engine == WaterfallLayout.name {
         return try WaterfallLayout().layout([WaterfallSection(items: .heights(heights))], bounds: screen)
     }
     return try FlowLayout().layout([FlowSection(items: .heights(heights))], bounds: screen)
@@ -51,8 +51,8 @@ func pad(_ s: String, _ width: Int) -> String {
 
 // `cvlayout-bench [ENGINE [N]]` runs one engine (and one size) only, e.g. under a profiler.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let engines = arguments.count > 0 ? [arguments[0]] : ["waterfall", "flow"]
-guard engines.allSatisfy({ $0 == "waterfall" || $0 == "flow" }), arguments.count < 3 else {
+let engines = arguments.count > 0 ? [arguments[0]] : [WaterfallLayout.name, FlowLayout.name]
+guard engines.allSatisfy({ $0 == WaterfallLayout.name || $0 == FlowLayout.name }), arguments.count < 3 else {
     FileHandle.standardError.write("usage: cvlayout-bench [waterfall|flow [N]]\n".data(using: .utf8)!)
     exit(64)
 }
