@@ -114,33 +114,21 @@ struct LayoutJob {
     let descriptor: EngineDescriptor
     /// Every option of the run (command line over dataset `"options"`).
     let options: OptionValues
-    /// The layout, pixel-snapped and with `targetContentOffset` when asked for. For a
-    /// streamed CSV whose engine vouched for it without laying out (`quickCheck`), a summary
-    /// without a content size (its `contentSize` is the bounds): `write` computes the real
-    /// one if another format is asked for.
-    let layout: CollectionLayout
+    /// How the layout is produced and written (streamed or kept: `LayoutPipeline`).
+    private let pipeline: LayoutPipeline
+    /// The layout, pixel-snapped and with `targetContentOffset` when asked for; for a
+    /// streamed one its summary (see `LayoutPipeline.layout`).
+    var layout: CollectionLayout { pipeline.layout }
     /// Positions in `layout.elements` to write (`--rect`, `--item`), or `nil` for all.
     let selection: [Int]?
     /// `-f`, or `-o`'s extension, or JSON.
     let format: OutputFormat
-    /// Precision, labels, query rect.
+    /// Precision, labels, query rect, canvas.
     let outputOptions: OutputOptions
-    /// When the elements are streamed (`layout.elements` is empty): the engine's input, to
-    /// run it again while writing, and the pixel-snapping scale.
-    private let streamed: (input: EngineInput, scale: Double?, inDrawingOrder: Bool)?
-    /// Whether `layout`'s content size was left uncomputed (see `layout`).
-    private let contentSizeDeferred: Bool
 
-    /// Parses `arguments` (those after the engine name), reads the dataset and lays out.
-    ///
-    /// A whole layout written as JSON or CSV (or as SVG when it comes in drawing order) is
-    /// not kept: the engine runs once here, its elements checked block by block (and
-    /// pixel-snapped first, as they will be written) and dropped, and runs again in `write`,
-    /// its elements formatted as they come. The waterfall, the ring and the circle check from
-    /// their summary alone when it vouches for every element, and a waterfall CSV without
-    /// laying out (`quickCheck`). So nothing is written when a number is not finite, and
-    /// memory stays at a few blocks whatever the element count. `streaming: false` always keeps the elements
-    /// (`cvlayout transition` reads them).
+    /// Parses `arguments` (those after the engine name), reads the dataset and lays out
+    /// through `LayoutPipeline` (which streams a whole layout rather than keep it).
+    /// `streaming: false` always keeps the elements (`cvlayout transition` reads them).
     /// - Throws: `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
@@ -275,46 +263,22 @@ struct LayoutJob {
         // The layout.
         let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
                                 contentOffset: offset, count: count, seed: seed)
-        var layout: CollectionLayout
-        let check = streaming && rect == nil && item == nil && target == nil
-            && descriptor.stream != nil ? descriptor.check : nil
-        var inDrawingOrder = false
-        var isStreamed = false
-        var contentSizeDeferred = false
+        let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
+        let engine = LayoutPipeline.Engine(
+            layout: { try descriptor.layout(input) },
+            stream: stream.map { stream in { sink in try stream(input, &sink) } },
+            check: check.map { check in { sink in try check(input, &sink) } },
+            quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
+            targetContentOffset: descriptor.targetContentOffset)
+        let request = LayoutPipeline.Request(
+            format: format, scale: scale, keepsElements: !streaming || rect != nil || item != nil,
+            target: target.map { ($0, velocity) }, engine: descriptor.name, bounds: bounds, contentOffset: offset)
         do {
-            var checked: CollectionLayout? = nil
-            if check != nil, format == .csv, let quickCheck = descriptor.quickCheck, try quickCheck(input, scale) {
-                // A CSV shows no content size: the elements are known to be sound without it.
-                checked = CollectionLayout(engine: descriptor.name, bounds: bounds, contentOffset: offset,
-                                           contentSize: bounds, elements: [], cellRanges: [])
-                inDrawingOrder = true
-                contentSizeDeferred = true
-            } else if let check {
-                var sink = FiniteCheckSink(scale: scale)
-                let summary = try check(input, &sink)
-                try summary.validateFinite(streamedElement: sink.firstNonFinite)
-                inDrawingOrder = sink.isInDrawingOrder
-                // An SVG draws by zIndex: a layout not in that order needs its elements
-                // sorted, so kept.
-                if format != .svg || sink.isInDrawingOrder { checked = summary }
-            }
-            if let checked {
-                layout = checked
-                isStreamed = true
-            } else {
-                layout = try descriptor.layout(input)
-                if let scale { layout.snapToPixels(scale: scale) }
-                if let target {
-                    layout.targetContentOffset = descriptor.targetContentOffset?(layout, target, velocity) ?? target
-                }
-                try layout.validateFinite()
-            }
+            pipeline = try LayoutPipeline(engine: engine, request: request)
         } catch let error as LayoutError {
             throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
         }
-        self.layout = layout
-        streamed = isStreamed ? (input, scale, inDrawingOrder) : nil
-        self.contentSizeDeferred = contentSizeDeferred
+        let layout = pipeline.layout
 
         // The query.
         if let rect {
@@ -343,35 +307,7 @@ struct LayoutJob {
 
     /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
-        guard let streamed, let stream = descriptor.stream else {
-            return try format.write(layout, selection: selection, options: outputOptions, to: buffer)
-        }
-        // A streamed job's SVG is only ever its own format, chosen after the check found the
-        // elements in drawing order (a golden is JSON or CSV).
-        precondition(format != .svg || streamed.inDrawingOrder, "an SVG is streamed only in drawing order")
-        var layout = self.layout
-        if contentSizeDeferred && format != .csv, let check = descriptor.check {
-            // A CSV job asked for JSON (`--check` with a JSON golden): the summary after all.
-            var sink = FiniteCheckSink(scale: streamed.scale)
-            layout = try check(streamed.input, &sink)
-        }
-        var outputOptions = self.outputOptions
-        if format == .svg && outputOptions.canvas == .all {
-            // The canvas holds everything drawn: one more pass to measure it, before the
-            // document's first line.
-            var drawn = SVGLayoutWriter.DrawnBounds(labels: SVGLabels.resolved(outputOptions.labels, for: layout))
-            var sink = ElementBlocks { block in
-                for element in block { drawn.add(element) }
-            }
-            sink.scale = streamed.scale
-            _ = try stream(streamed.input, &sink)
-            sink.finish()
-            outputOptions.drawnBounds = drawn.bounds
-        }
-        try format.write(layout, streaming: { sink in
-            sink.scale = streamed.scale
-            _ = try stream(streamed.input, &sink)
-        }, options: outputOptions, to: buffer)
+        try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)
     }
 }
 

@@ -1,0 +1,166 @@
+import LayoutCore
+
+// From an engine's entry points to written bytes: whether the elements are kept or streamed,
+// how they are checked before anything is written, and what a streamed write needs (a
+// deferred content size, the SVG canvas measured by a pass of its own). The command line
+// parses and validates the flags, binds the engine's input into the entry points, calls this,
+// and words the errors.
+
+/// How a layout is produced and written.
+///
+/// A whole layout written as JSON or CSV (or as SVG when it comes in drawing order) is not
+/// kept: the engine runs once here, its elements checked block by block (pixel-snapped first,
+/// as they will be written) and dropped, and runs again in `write`, its elements formatted as
+/// they come. Engines that can vouch for every element from a summary (the waterfall, the
+/// ring, the circle) check from it; a waterfall CSV, which shows no content size, is vouched
+/// for without laying out (`Engine.quickCheck`). So nothing is written when a number is not
+/// finite, and memory stays at a few blocks whatever the element count. A query (`--rect`,
+/// `--item`, `--target-offset`), an engine without a streaming entry point, and an SVG whose
+/// elements are not in zIndex order keep the elements.
+public struct LayoutPipeline {
+    /// An engine's entry points, its input (settings, data, bounds, offset) already bound.
+    public struct Engine {
+        /// Lays out, keeping the elements.
+        public var layout: () throws -> CollectionLayout
+        /// Lays out into a sink (the result's `elements` empty); `nil` for an engine that
+        /// must see all its elements before it is done (flow pins headers afterwards).
+        public var stream: ((inout ElementBlocks) throws -> CollectionLayout)?
+        /// The same layout, its elements only counted and checked; set with `stream`.
+        public var check: ((inout FiniteCheckSink) throws -> CollectionLayout)?
+        /// For a CSV, which shows no content size: whether the engine succeeds with every
+        /// element finite once snapped to the scale given, decided without laying out; `false`
+        /// when unsure.
+        public var quickCheck: ((Double?) throws -> Bool)?
+        /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
+        /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
+        public var targetContentOffset: ((CollectionLayout, Point, Point) -> Point)?
+
+        /// Bundles the entry points.
+        public init(layout: @escaping () throws -> CollectionLayout,
+                    stream: ((inout ElementBlocks) throws -> CollectionLayout)? = nil,
+                    check: ((inout FiniteCheckSink) throws -> CollectionLayout)? = nil,
+                    quickCheck: ((Double?) throws -> Bool)? = nil,
+                    targetContentOffset: ((CollectionLayout, Point, Point) -> Point)? = nil) {
+            self.layout = layout
+            self.stream = stream
+            self.check = check
+            self.quickCheck = quickCheck
+            self.targetContentOffset = targetContentOffset
+        }
+    }
+
+    /// What is asked of the run.
+    public struct Request {
+        /// The format the layout will be written in.
+        public var format: OutputFormat
+        /// The screen scale frames are snapped to (`--scale`), finite and > 0, or `nil`.
+        public var scale: Double?
+        /// The elements must be kept: a query will select among them, or a caller reads them.
+        public var keepsElements: Bool
+        /// `--target-offset` and `--velocity`, when asked.
+        public var target: (offset: Point, velocity: Point)?
+        /// The layout's engine name, bounds and offset: the summary of a CSV vouched for
+        /// without laying out (whose content size is then the bounds).
+        public var engine: String, bounds: Size, contentOffset: Point
+
+        /// A request; see the properties.
+        public init(format: OutputFormat, scale: Double?, keepsElements: Bool, target: (offset: Point, velocity: Point)?,
+                    engine: String, bounds: Size, contentOffset: Point) {
+            self.format = format
+            self.scale = scale
+            self.keepsElements = keepsElements
+            self.target = target
+            self.engine = engine
+            self.bounds = bounds
+            self.contentOffset = contentOffset
+        }
+    }
+
+    /// The layout: pixel-snapped and with `targetContentOffset` when asked; for a streamed
+    /// one its summary (`elements` empty). For a CSV vouched for without laying out, its
+    /// `contentSize` is the bounds: `write` computes the real one if another format is asked.
+    public let layout: CollectionLayout
+    private let engine: Engine
+    private let scale: Double?
+    /// Whether the elements are streamed (not in `layout`).
+    public let isStreamed: Bool
+    private let inDrawingOrder: Bool
+    private let contentSizeDeferred: Bool
+
+    /// Runs the engine as the request needs: checked and summarised when streamed, laid out,
+    /// snapped and checked when kept.
+    /// - Throws: `LayoutError` from the engine, or for a number that is not finite.
+    /// - Complexity: one pass of the engine (none for a vouched-for CSV).
+    public init(engine: Engine, request: Request) throws {
+        self.engine = engine
+        scale = request.scale
+        let streams = !request.keepsElements && request.target == nil && engine.stream != nil
+        var checked: CollectionLayout? = nil
+        var inDrawingOrder = false, contentSizeDeferred = false
+        if streams, request.format == .csv, let quickCheck = engine.quickCheck, try quickCheck(request.scale) {
+            // A CSV shows no content size: the elements are known to be sound without it.
+            checked = CollectionLayout(engine: request.engine, bounds: request.bounds, contentOffset: request.contentOffset,
+                                       contentSize: request.bounds, elements: [], cellRanges: [])
+            inDrawingOrder = true
+            contentSizeDeferred = true
+        } else if streams, let check = engine.check {
+            var sink = FiniteCheckSink(scale: request.scale)
+            let summary = try check(&sink)
+            try summary.validateFinite(streamedElement: sink.firstNonFinite)
+            inDrawingOrder = sink.isInDrawingOrder
+            // An SVG draws by zIndex: a layout not in that order needs its elements sorted,
+            // so kept.
+            if request.format != .svg || sink.isInDrawingOrder { checked = summary }
+        }
+        if let checked {
+            layout = checked
+            isStreamed = true
+        } else {
+            var kept = try engine.layout()
+            if let scale = request.scale { kept.snapToPixels(scale: scale) }
+            if let target = request.target {
+                kept.targetContentOffset = engine.targetContentOffset?(kept, target.offset, target.velocity) ?? target.offset
+            }
+            try kept.validateFinite()
+            layout = kept
+            isStreamed = false
+        }
+        self.inDrawingOrder = inDrawingOrder
+        self.contentSizeDeferred = contentSizeDeferred
+    }
+
+    /// Writes the layout as `format` (the elements at `selection` when kept) to `buffer`,
+    /// running the engine again when streamed: for the summary a CSV deferred (another format
+    /// asked after all, as `--check` with a JSON golden), for the canvas of an SVG (`.all`:
+    /// one more pass that measures what is drawn, before the document's first line), then to
+    /// stream the elements.
+    /// - Throws: what the engine or the buffer's sink throws.
+    public func write(_ format: OutputFormat, selection: [Int]?, options: OutputOptions, to buffer: OutputBuffer) throws {
+        guard isStreamed, let stream = engine.stream else {
+            return try format.write(layout, selection: selection, options: options, to: buffer)
+        }
+        // A streamed job's SVG is only ever its own format, chosen after the check found the
+        // elements in drawing order (a golden is JSON or CSV).
+        precondition(format != .svg || inDrawingOrder, "an SVG is streamed only in drawing order")
+        var layout = self.layout
+        if contentSizeDeferred && format != .csv, let check = engine.check {
+            var sink = FiniteCheckSink(scale: scale)
+            layout = try check(&sink)
+        }
+        var options = options
+        if format == .svg && options.canvas == .all {
+            var drawn = SVGLayoutWriter.DrawnBounds(labels: SVGLabels.resolved(options.labels, for: layout))
+            var sink = ElementBlocks { block in
+                for element in block { drawn.add(element) }
+            }
+            sink.scale = scale
+            _ = try stream(&sink)
+            sink.finish()
+            options.drawnBounds = drawn.bounds
+        }
+        try format.write(layout, streaming: { [scale] sink in
+            sink.scale = scale
+            _ = try stream(&sink)
+        }, options: options, to: buffer)
+    }
+}
