@@ -71,14 +71,21 @@ extension CLIError {
             return options.source(of: name) ?? "--\(name)"
         }
         switch error {
-        case .invalidParameter(let name, let section, let value, let reason) where value.isNaN:
-            return .data("\(where_(name, section: section)): \(reason)")  // given at all: no value to show
-        case .invalidParameter(let name, let section, let value, let reason):
+        case .unusedParameter(let name, let section, let engine):
+            // Given at all: no value to show.
+            let why = engine == FlowLayout.name && name == "columns" ? " (lines take as many items as fit)" : ""
+            return .data("\(where_(name, section: section)): not used by \(engine)\(why)")
+        case .invalidParameter(let name, let section, let value, let requirement):
             // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
             let shown = value.isFinite || section != nil ? nil : options.shownValue(of: name)
-            return .data("\(where_(name, section: section)): \(reason), got \(shown ?? NumberFormat.messageText(value))")
-        case .invalidItem(let indexPath, let reason):
-            return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(reason)")
+            return .data("\(where_(name, section: section)): \(expected(requirement)), got \(shown ?? NumberFormat.messageText(value))")
+        case .invalidItem(let indexPath, let problem):
+            return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(described(problem))")
+        case .tooManySections(let engine, let count):
+            return .data("\(datasetName ?? "<dataset>"): item 1:0: \(engine) lays out one section; the dataset has \(count)")
+        case .updateDoesNotFit(let final, let items):
+            return .data("--\(final ? "to" : "from"): the \(final ? "final" : "initial") layout's item counts do not match "
+                         + "the update, got \(items)")
         case .columnsDoNotFit(let section, let columns, let columnWidth, let available):
             let own = section.flatMap { s in dataset.flatMap { s < $0.sections.count ? $0.sections[s] : nil } }
             if !(available > 0) {
@@ -103,6 +110,30 @@ extension CLIError {
         case .tooManyElements(let count, let limit):
             return .data("\(datasetName.map { $0 + ": " } ?? "")\(count == Int.max ? "too many" : String(count)) "
                          + "elements: more than the limit of \(limit)")
+        }
+    }
+
+    /// What a parameter's value was expected to be, in words.
+    private static func expected(_ requirement: LayoutError.Requirement) -> String {
+        switch requirement {
+        case .finite: "expected a finite number"
+        case .finiteNonNegative: "expected a finite number ≥ 0"
+        case .finitePositive: "expected a finite number > 0"
+        case .integer(let bound): "expected an integer ≥ \(bound)"
+        case .unitInterval: "expected a number from 0 to 1"
+        case .atLeastMinus(let length): "expected a number ≥ −\(NumberFormat.messageText(length)) (minus the shortest item length)"
+        case .lineLengthBetweenInsets: "expected a line length ≥ 0 between the insets"
+        case .finiteAngles: "expected finite angles"
+        }
+    }
+
+    /// What is wrong with an item, in words.
+    private static func described(_ problem: LayoutError.ItemProblem) -> String {
+        switch problem {
+        case .height: "expected a finite height ≥ 0"
+        case .size(let size): "expected a finite size ≥ 0, got \(size)"
+        case .sizeNeedsPositiveWidth: "a size needs width > 0 and height ≥ 0"
+        case .scaledHeightNotFinite: "its height at the column width (height × column width ÷ width) is not finite"
         }
     }
 

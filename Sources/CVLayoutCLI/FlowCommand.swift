@@ -45,8 +45,7 @@ private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
     if let dataset = input.dataset {
         sections = try dataset.sections.enumerated().map { s, section in
             if section.columns != nil {
-                throw LayoutError.invalidParameter(name: "columns", section: s, value: .nan,
-                                                   reason: "not used by flow (lines take as many items as fit)")
+                throw LayoutError.unusedParameter(name: "columns", section: s, engine: FlowLayout.name)
             }
             return FlowSection(items: section.items, sectionInset: section.insets,
                                headerLength: section.header, footerLength: section.footer)

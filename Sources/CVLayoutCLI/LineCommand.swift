@@ -46,14 +46,13 @@ private func lineLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
 func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionItems {
     guard let dataset = input.dataset else { return .uniform(count: input.count) }
     if dataset.sections.count > 1 {
-        throw LayoutError.invalidItem(IndexPath(item: 0, section: 1),
-                                      reason: "\(engine) lays out one section; the dataset has \(dataset.sections.count)")
+        throw LayoutError.tooManySections(engine: engine, count: dataset.sections.count)
     }
     guard let section = dataset.sections.first else { return .uniform(count: 0) }
     let unused: [(String, Bool)] = [("header", section.header != nil), ("footer", section.footer != nil),
                                     ("columns", section.columns != nil), ("insets", section.insets != nil)]
     for (key, given) in unused where given {
-        throw LayoutError.invalidParameter(name: key, section: 0, value: .nan, reason: "not used by \(engine)")
+        throw LayoutError.unusedParameter(name: key, section: 0, engine: engine)
     }
     return section.items
 }

@@ -125,15 +125,15 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     // MARK: - Private
 
     private func validate(items: SectionItems, bounds: Size) throws {
-        func fail(_ name: String, _ value: Double, _ reason: String) -> LayoutError {
-            .invalidParameter(name: name, section: nil, value: value, reason: reason)
+        func fail(_ name: String, _ value: Double, _ requirement: LayoutError.Requirement) -> LayoutError {
+            .invalidParameter(name: name, section: nil, value: value, requirement: requirement)
         }
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height, "standard-scale": standardItemScale])
         guard standardItemAlpha >= 0, standardItemAlpha <= 1 else {
-            throw fail("standard-alpha", standardItemAlpha, "expected a number from 0 to 1")
+            throw fail("standard-alpha", standardItemAlpha, .unitInterval)
         }
-        guard minimumLineSpacing.isFinite else { throw fail("spacing", minimumLineSpacing, "expected a finite number") }
+        guard minimumLineSpacing.isFinite else { throw fail("spacing", minimumLineSpacing, .finite) }
         if minimumLineSpacing < 0 {
             // Items must not run backwards: spacing ≥ −(shortest length along the axis).
             var shortest = scrollDirection == .vertical ? itemSize.height : itemSize.width
@@ -141,8 +141,7 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
                 shortest = sizes.map { scrollDirection == .vertical ? $0.height : $0.width }.min() ?? shortest
             }
             guard minimumLineSpacing >= -shortest else {
-                throw fail("spacing", minimumLineSpacing,
-                           "expected a number ≥ −\(shortDecimal(shortest)) (minus the shortest item length)")
+                throw fail("spacing", minimumLineSpacing, .atLeastMinus(shortestLength: shortest))
             }
         }
     }

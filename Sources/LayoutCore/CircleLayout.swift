@@ -99,7 +99,7 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
                                      "item-size": itemSize.width, "item-size": itemSize.height])
         guard startAngle.isFinite else {
             throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
-                                               reason: "expected a finite number")
+                                               requirement: .finite)
         }
     }
 

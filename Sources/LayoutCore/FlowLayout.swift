@@ -156,7 +156,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             guard available >= 0 else {
                 throw LayoutError.invalidParameter(name: "insets", section: section.sectionInset == nil ? nil : s,
                                                    value: available,
-                                                   reason: "expected a line length ≥ 0 between the insets")
+                                                   requirement: .lineLengthBetweenInsets)
             }
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
@@ -303,7 +303,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         }
         guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
             throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          reason: "expected a finite size ≥ 0, got \(size)")
+                                          .size(size))
         }
         return size
     }
@@ -323,7 +323,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         func check(_ name: String, _ value: Double, section: Int? = nil) throws {
             if !value.isFinite || value < 0 {
                 throw LayoutError.invalidParameter(name: name, section: section, value: value,
-                                                   reason: "expected a finite number ≥ 0")
+                                                   requirement: .finiteNonNegative)
             }
         }
         try check("width", bounds.width)

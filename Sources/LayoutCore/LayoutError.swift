@@ -2,15 +2,19 @@
 // status in one place (two-tier errors, as swift-argument-parser does).
 
 /// Why a layout could not be computed. Every case is bad data (exit status 65 on the command
-/// line): the CLI adds the file, JSON path or flag that supplied the value.
+/// line). Cases carry values, never prose: the CLI words them (`CLIError.from`) and adds the
+/// file, JSON path or flag that supplied the value.
 public enum LayoutError: Error, Equatable, Sendable {
     /// A parameter is outside its domain. `name` is the parameter's flag name without dashes
-    /// (`columns`, `item-spacing`); `section` is set when the value is a per-section override;
-    /// `value` is NaN when the parameter should not have been given at all (a dataset key an
-    /// engine does not use), whatever its value.
-    case invalidParameter(name: String, section: Int?, value: Double, reason: String)
-    /// One item's measure is invalid (a negative or non-finite height, a size of width 0).
-    case invalidItem(IndexPath, reason: String)
+    /// (`columns`, `item-spacing`); `section` is set when the value is a per-section override.
+    case invalidParameter(name: String, section: Int?, value: Double, requirement: Requirement)
+    /// A parameter the engine does not use was given (a dataset section's key), whatever its
+    /// value; `engine` is the engine's name.
+    case unusedParameter(name: String, section: Int?, engine: String)
+    /// One item's measure is invalid.
+    case invalidItem(IndexPath, ItemProblem)
+    /// An engine that lays out one section was given `count` sections.
+    case tooManySections(engine: String, count: Int)
     /// The columns of a waterfall section leave no positive width: `columnWidth ≤ 0`.
     /// `section` is set when the section has its own column count or insets (else the
     /// layout's settings are the cause).
@@ -21,17 +25,51 @@ public enum LayoutError: Error, Equatable, Sendable {
     case nonFiniteLayout(what: String)
     /// More elements than the 10,000,000 SPEC section 5 allows.
     case tooManyElements(count: Int, limit: Int)
+    /// A batch update's item counts do not match the layout at one end of a transition
+    /// (`final`: the layout after the update).
+    case updateDoesNotFit(final: Bool, items: Int)
+
+    /// The domain a parameter's value must lie in.
+    public enum Requirement: Equatable, Sendable {
+        /// Any finite number.
+        case finite
+        /// A finite number ≥ 0.
+        case finiteNonNegative
+        /// A finite number > 0.
+        case finitePositive
+        /// An integer ≥ the bound.
+        case integer(atLeast: Int)
+        /// A number from 0 to 1.
+        case unitInterval
+        /// A number ≥ −`shortestLength` (a spacing that lets items overlap, not run backwards).
+        case atLeastMinus(shortestLength: Double)
+        /// A line length ≥ 0 between the insets (the insets take more than the line).
+        case lineLengthBetweenInsets
+        /// Finite angles, every one of a list.
+        case finiteAngles
+    }
+
+    /// What is wrong with an item's measure.
+    public enum ItemProblem: Equatable, Sendable {
+        /// A height that is negative or not finite.
+        case height
+        /// A size whose width or height is negative or not finite.
+        case size(Size)
+        /// A size of width 0 (the waterfall scales it to the column width).
+        case sizeNeedsPositiveWidth
+        /// A size whose height at the column width (height × column width ÷ width) is not finite.
+        case scaledHeightNotFinite
+    }
 }
 
 /// SPEC section 5: at most this many elements in one layout.
 public let maximumElementCount = 10_000_000
 
-/// Throws `LayoutError.invalidParameter` ("expected a finite number ≥ 0") for the first
-/// value that is negative, infinite or NaN; `name` is its flag name without dashes.
+/// Throws `LayoutError.invalidParameter` (`.finiteNonNegative`) for the first value that is
+/// negative, infinite or NaN; `name` is its flag name without dashes.
 /// - Complexity: O(values).
 func requireFiniteNonNegative(_ values: KeyValuePairs<String, Double>) throws {
     for (name, value) in values where !value.isFinite || value < 0 {
-        throw LayoutError.invalidParameter(name: name, section: nil, value: value,
-                                           reason: "expected a finite number ≥ 0")
+        throw LayoutError.invalidParameter(name: name, section: nil, value: value, requirement: .finiteNonNegative)
     }
 }

@@ -181,7 +181,7 @@ public struct LayoutTransition: Sendable {
     ///   - updatePlan: the batch update between the two (its old counts must be `from`'s and its
     ///     new counts `to`'s): cells match through it; supplementary and decoration views
     ///     match by kind and index path. `nil`: every element matches by index path.
-    /// - Throws: `LayoutError.invalidParameter(name: "to", …)` when `updatePlan` does not fit
+    /// - Throws: `LayoutError.updateDoesNotFit` when `updatePlan` does not fit
     ///   the item counts of the two layouts.
     /// - Complexity: O(n) expected (hashing), n elements in both layouts.
     public init(from: CollectionLayout, to: CollectionLayout, updatePlan: BatchUpdatePlan? = nil) throws {
@@ -189,12 +189,10 @@ public struct LayoutTransition: Sendable {
             let fromCounts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
             let toCounts = (0..<to.numberOfSections).map { to.numberOfItems(inSection: $0) }
             guard fromCounts == updatePlan.oldCounts else {
-                throw LayoutError.invalidParameter(name: "from", section: nil, value: Double(fromCounts.reduce(0, +)),
-                                                   reason: "the initial layout's item counts do not match the update")
+                throw LayoutError.updateDoesNotFit(final: false, items: fromCounts.reduce(0, +))
             }
             guard toCounts == updatePlan.newCounts else {
-                throw LayoutError.invalidParameter(name: "to", section: nil, value: Double(toCounts.reduce(0, +)),
-                                                   reason: "the final layout's item counts do not match the update")
+                throw LayoutError.updateDoesNotFit(final: true, items: toCounts.reduce(0, +))
             }
         }
         self.from = from

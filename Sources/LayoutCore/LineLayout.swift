@@ -112,7 +112,7 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
                                      "item-size": itemSize.height, "spacing": minimumLineSpacing])
         guard minimumScale.isFinite else {
             throw LayoutError.invalidParameter(name: "min-scale", section: nil, value: minimumScale,
-                                               reason: "expected a finite number")
+                                               requirement: .finite)
         }
     }
 }

@@ -151,13 +151,13 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
                                      "item-size": itemSize, "shrink": shrink])
         guard startAngle.isFinite else {
             throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
-                                               reason: "expected a finite number")
+                                               requirement: .finite)
         }
         var total = 0
         for (s, n) in ringCounts.enumerated() {
             guard n >= 0 else {
                 throw LayoutError.invalidParameter(name: "rings", section: s, value: Double(n),
-                                                   reason: "expected an integer ≥ 0")
+                                                   requirement: .integer(atLeast: 0))
             }
             let (sum, overflow) = total.addingReportingOverflow(n)
             total = overflow ? Int.max : sum

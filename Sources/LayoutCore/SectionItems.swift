@@ -33,7 +33,7 @@ extension SectionItems {
         let size = sizes[index]
         guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
             throw LayoutError.invalidItem(IndexPath(item: index, section: 0),
-                                          reason: "expected a finite size ≥ 0, got \(size)")
+                                          .size(size))
         }
         return size
     }

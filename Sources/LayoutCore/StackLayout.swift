@@ -44,7 +44,7 @@ public struct StackLayout: CollectionLayoutEngine, Equatable {
                                      "item-size": itemSize.height])
         for angle in angles where !angle.isFinite {
             throw LayoutError.invalidParameter(name: "angles", section: nil, value: angle,
-                                               reason: "expected finite angles")
+                                               requirement: .finiteAngles)
         }
         let n = items.count
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)

@@ -173,12 +173,12 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                     let size = sizes[item]
                     guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
                         throw LayoutError.invalidItem(IndexPath(item: item, section: s),
-                                                      reason: "a size needs width > 0 and height ≥ 0")
+                                                      .sizeNeedsPositiveWidth)
                     }
                     let height = Self.height(of: size, atColumnWidth: columnWidth)
                     guard height.isFinite else {
                         throw LayoutError.invalidItem(IndexPath(item: item, section: s),
-                                                      reason: "its height at the column width (height × column width ÷ width) is not finite")
+                                                      .scaledHeightNotFinite)
                     }
                     try placement.place(height, item: item, in: columns, into: &sink)
                 }
@@ -319,14 +319,14 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             if !value.isFinite || value < 0 || (positive && value == 0) {
                 throw LayoutError.invalidParameter(
                     name: name, section: section, value: value,
-                    reason: positive ? "expected a finite number > 0" : "expected a finite number ≥ 0")
+                    requirement: positive ? .finitePositive : .finiteNonNegative)
             }
         }
         try check("width", bounds.width)
         try check("height", bounds.height)
         if columnCount < 1 {
             throw LayoutError.invalidParameter(name: "columns", section: nil, value: Double(columnCount),
-                                               reason: "expected an integer ≥ 1")
+                                               requirement: .integer(atLeast: 1))
         }
         try check("column-spacing", minimumColumnSpacing)
         try check("item-spacing", minimumInteritemSpacing)
@@ -342,7 +342,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         for (s, section) in sections.enumerated() {
             if let n = section.columnCount, n < 1 {
                 throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(n),
-                                                   reason: "expected an integer ≥ 1")
+                                                   requirement: .integer(atLeast: 1))
             }
             if let i = section.sectionInset {
                 for v in [i.top, i.left, i.bottom, i.right] { try check("insets", v, section: s) }
@@ -374,7 +374,7 @@ private struct Placement {
                                            into sink: inout Sink) throws {
         guard height >= 0, height.isFinite else {
             throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          reason: "expected a finite height ≥ 0")
+                                          .height)
         }
         let slot: Int, column: Int
         switch order {
@@ -427,7 +427,7 @@ private struct Placement {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
                 throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                              reason: "expected a finite height ≥ 0")
+                                              .height)
             }
             // `ColumnHeights.shortest`: the first column within `tolerance` of the minimum.
             var minimum = h0

@@ -108,7 +108,7 @@ struct CarouselLayoutTests {
         var layout = CarouselLayout()
         layout.standardItemAlpha = 1.5
         #expect(throws: LayoutError.invalidParameter(name: "standard-alpha", section: nil, value: 1.5,
-                                                     reason: "expected a number from 0 to 1")) {
+                                                     requirement: .unitInterval)) {
             try layout.layout(.uniform(count: 1), bounds: view)
         }
     }

@@ -64,7 +64,7 @@ struct CircleLayoutTests {
         var layout = CircleLayout()
         layout.radius = -1
         #expect(throws: LayoutError.invalidParameter(name: "radius", section: nil, value: -1,
-                                                     reason: "expected a finite number ≥ 0")) {
+                                                     requirement: .finiteNonNegative)) {
             try layout.layout(.uniform(count: 2), bounds: .zero)
         }
         layout = CircleLayout()

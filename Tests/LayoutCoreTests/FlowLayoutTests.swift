@@ -237,11 +237,11 @@ struct FlowLayoutTests {
         var flow = FlowLayout()
         flow.minimumLineSpacing = -1
         #expect(throws: LayoutError.invalidParameter(name: "line-spacing", section: nil, value: -1,
-                                                     reason: "expected a finite number ≥ 0")) {
+                                                     requirement: .finiteNonNegative)) {
             try flow.layout([], bounds: phone)
         }
         #expect(throws: LayoutError.invalidParameter(name: "header", section: 1, value: -2,
-                                                     reason: "expected a finite number ≥ 0")) {
+                                                     requirement: .finiteNonNegative)) {
             try FlowLayout().layout([FlowSection(items: .uniform(count: 1)),
                                                FlowSection(items: .uniform(count: 1), headerLength: -2)], bounds: phone)
         }

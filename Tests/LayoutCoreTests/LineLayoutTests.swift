@@ -100,7 +100,7 @@ struct LineLayoutTests {
         var layout = LineLayout()
         layout.minimumScale = .infinity
         #expect(throws: LayoutError.invalidParameter(name: "min-scale", section: nil, value: .infinity,
-                                                     reason: "expected a finite number")) {
+                                                     requirement: .finite)) {
             try layout.layout(.uniform(count: 1), bounds: view)
         }
         layout = LineLayout()

@@ -75,7 +75,7 @@ struct WaterfallLayoutTests {
         #expect(WaterfallLayout.height(of: Size(width: 200, height: 100), atColumnWidth: w) == 100 * w / 200)
         let tall = [WaterfallSection(items: .sizes([Size(width: 1e-300, height: 1e300)]))]
         #expect(throws: LayoutError.invalidItem(IndexPath(item: 0, section: 0),
-                                                reason: "its height at the column width (height × column width ÷ width) is not finite")) {
+                                                .scaledHeightNotFinite)) {
             try waterfall.layout(tall, bounds: phone)
         }
         #expect(!waterfall.succeedsWithFiniteElements(sections: tall, bounds: phone, scale: nil))
@@ -136,7 +136,7 @@ struct WaterfallLayoutTests {
         var waterfall = WaterfallLayout()
         waterfall.columnCount = 0
         #expect(throws: LayoutError.invalidParameter(name: "columns", section: nil, value: 0,
-                                                     reason: "expected an integer ≥ 1")) {
+                                                     requirement: .integer(atLeast: 1))) {
             try waterfall.layout([], bounds: phone)
         }
         waterfall.columnCount = 40
