@@ -53,9 +53,10 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         }
     }
 
-    /// A size `W,H` (one number: both).
-    static func size(_ name: String, _ keyPath: WritableKeyPath<Config, Size> & Sendable, _ help: String) -> BoundOption {
-        make(name, "W,H", keyPath, help, format: { "\(shortText($0.width)),\(shortText($0.height))" }) { values, name in
+    /// A size `W,H` (one number: both); `valueName` names its parts in help (`H,V`).
+    static func size(_ name: String, valueName: String = "W,H", _ keyPath: WritableKeyPath<Config, Size> & Sendable,
+                     _ help: String) -> BoundOption {
+        make(name, valueName, keyPath, help, format: { "\(shortText($0.width)),\(shortText($0.height))" }) { values, name in
             values.has(name) ? try values.size(name, default: .zero) : nil
         }
     }
@@ -99,6 +100,14 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     static func indexPath(_ name: String, _ keyPath: WritableKeyPath<Config, IndexPath> & Sendable, _ help: String) -> BoundOption {
         make(name, "S:I", keyPath, help, format: { $0.description }) { values, name in
             try values.indexPath(name)
+        }
+    }
+
+    /// An optional number (`--name 1.5`), absent by default (help shows `-`).
+    static func number(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Double?> & Sendable,
+                       _ help: String) -> BoundOption {
+        make(name, valueName, keyPath, help, format: { $0.map(shortText) ?? "-" }) { values, name in
+            values.has(name) ? .some(try values.number(name, default: 0)) : nil
         }
     }
 

@@ -134,6 +134,7 @@ extension CLIError {
         case .size(let size): "expected a finite size ≥ 0, got \(size)"
         case .sizeNeedsPositiveWidth: "a size needs width > 0 and height ≥ 0"
         case .scaledHeightNotFinite: "its height at the column width (height × column width ÷ width) is not finite"
+        case .aspectRatio: "expected an aspect ratio (width ÷ height) that is finite and > 0"
         }
     }
 

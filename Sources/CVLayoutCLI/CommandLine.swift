@@ -376,6 +376,11 @@ private struct Invocation {
             return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
         }
         try job.write(io: io)
+        if let statistics = job.layout.statistics, job.format != .json {
+            // JSON carries them as "stats"; the other formats have no room, so one line on stderr.
+            io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(NumberFormat.string($0.value, precision: job.outputOptions.precision))" }
+                .joined(separator: ", ") + "\n")
+        }
         return (ExitStatus.success, job.layout.warnings)
     }
 }
@@ -456,8 +461,8 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
         if let format = OutputFormat(rawValue: ext) { return format }
         if !ext.isEmpty {
             let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            var message = "-o \(shortenedForMessage(output)): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
-            message += "give -f, or for a picture: -f svg | rsvg-convert > \(shortenedForMessage((output as NSString).lastPathComponent))"
+            var message = "-o \(shortenedForMessage(output, limit: 4096)): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
+            message += "give -f, or for a picture: -f svg | rsvg-convert > \(shortenedForMessage(output, limit: 4096))"
             throw CLIError.usage(message, engine: options.engine == "" ? nil : options.engine)
         }
     }

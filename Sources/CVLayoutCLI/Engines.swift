@@ -93,6 +93,7 @@ let engineRegistry: [EngineDescriptor] = [
     carouselEngine,
     stackEngine,
     circleEngine,
+    justifiedEngine,
 ]
 
 func engine(named name: String) -> EngineDescriptor? {

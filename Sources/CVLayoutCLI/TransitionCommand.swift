@@ -96,7 +96,8 @@ private struct TransitionRun {
             throw CLIError.data("--progress: expected a number from 0 to 1, got \(NumberFormat.messageText(output.progress))")
         }
         output.duration = try options.number("duration", default: 0.3)
-        if !(output.duration.isFinite && output.duration >= 0.001) {
+        // Twice the duration (forth and back with --repeat) must be finite too.
+        if !(output.duration.isFinite && output.duration >= 0.001 && (2 * output.duration).isFinite) {
             // SMIL needs a positive `dur`, printed to the millisecond at the default precision.
             throw CLIError.data("--duration: expected a finite number of seconds ≥ 0.001, got \(NumberFormat.messageText(output.duration))")
         }

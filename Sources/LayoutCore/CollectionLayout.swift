@@ -29,6 +29,9 @@ public struct CollectionLayout: Sendable {
     public var heartSamples: [PathSample]?
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`, when asked for.
     public var targetContentOffset: Point?
+    /// Figures about the layout's quality that an engine reports when asked (the justified
+    /// engine's `--stats`: rows, widows, row heights, objective), in order; `nil` when none.
+    public var statistics: [(name: String, value: Double)]? = nil
     /// Whether pictures draw its cells round (`CollectionLayoutEngine.drawsCellsRound` of the
     /// engine that made it). Default `false`.
     public var drawsCellsRound = false

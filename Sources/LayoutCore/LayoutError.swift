@@ -59,6 +59,8 @@ public enum LayoutError: Error, Equatable, Sendable {
         case sizeNeedsPositiveWidth
         /// A size whose height at the column width (height × column width ÷ width) is not finite.
         case scaledHeightNotFinite
+        /// An aspect ratio (width ÷ height) that is not finite and > 0.
+        case aspectRatio
     }
 }
 

@@ -4,7 +4,7 @@ import LayoutCore
 /// stay readable. Keys appear in the documented order.
 ///
 /// ```
-/// {"engine":"waterfall","bounds":{"width":390,"height":844},"contentOffset":{"x":0,"y":0},
+/// {"engine":"…","bounds":{"width":390,"height":844},"contentOffset":{"x":0,"y":0},
 /// "contentSize":{"width":390,"height":230},
 /// "elements":[
 /// {"indexPath":[0,0],"category":"cell","frame":{"x":0,"y":0,"width":123.333,"height":120},…},
@@ -56,6 +56,18 @@ public enum JSONLayoutWriter {
             out.append(layout.heartPath == nil && layout.heartSamples == nil
                        ? ",\n\"targetContentOffset\":" as StaticString : ",\"targetContentOffset\":")
             appendPoint(target, to: out)
+        }
+        if let statistics = layout.statistics {
+            // `"stats":{"rows":12,…}` on a line of its own.
+            out.append(",\n\"stats\":{")
+            for (k, entry) in statistics.enumerated() {
+                if k > 0 { out.append(byte: UInt8(ascii: ",")) }
+                out.append(byte: UInt8(ascii: "\""))
+                out.append(string: entry.name)
+                out.append("\":")
+                out.append(number: entry.value)
+            }
+            out.append(byte: UInt8(ascii: "}"))
         }
         out.append("}\n")
     }

@@ -120,6 +120,14 @@ public final class OutputBuffer {
         count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
 
+    /// Appends `value` at `precision`, whatever the buffer's (a factor that points multiply,
+    /// which the output precision, meant for points, would distort).
+    @inline(__always)
+    public func append(number value: Double, precision: NumberPrecision) {
+        reserve(NumberFormat.maximumLength)
+        count += NumberFormat.write(value, precision: precision, to: storage + count)
+    }
+
     /// Appends an integer.
     @inline(__always)
     public func append(integer value: Int) {

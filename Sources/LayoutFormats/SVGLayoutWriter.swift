@@ -404,7 +404,7 @@ struct SVGElementWriter {
         let alpha = element.pointee.alpha
         if alpha < 1 {
             append(" opacity=\"")
-            append(number: maximum(0, alpha))
+            append(factor: maximum(0, alpha))
             append(byte: UInt8(ascii: "\""))
         }
         append(" x=\"")
@@ -507,13 +507,15 @@ struct SVGElementWriter {
             append(") ")
         }
         append("matrix(")
-        append(number: t.a)
+        // The linear part at full precision: it multiplies coordinates, so the output
+        // precision (meant for points) would turn a 15° rotation into another transform.
+        append(factor: t.a)
         append(byte: UInt8(ascii: " "))
-        append(number: t.b)
+        append(factor: t.b)
         append(byte: UInt8(ascii: " "))
-        append(number: t.c)
+        append(factor: t.c)
         append(byte: UInt8(ascii: " "))
-        append(number: t.d)
+        append(factor: t.d)
         append(byte: UInt8(ascii: " "))
         append(number: combined ? e : t.tx)
         append(byte: UInt8(ascii: " "))
@@ -614,6 +616,13 @@ struct SVGElementWriter {
             return
         }
         appendAndRemember(value, in: slot)
+    }
+
+    /// Appends `value` at full precision (a matrix's linear part, an opacity: factors, not
+    /// points).
+    @inline(never)
+    private mutating func append(factor value: Double) {
+        position += NumberFormat.write(value, precision: .full, to: position)
     }
 
     /// Appends `value` and queues its text for `slot`: out of line, so that the element code

@@ -88,10 +88,10 @@ public enum TransitionSVGWriter {
     }
 
     /// The viewBox: with the canvas `.all`, both content rects and everything drawn at any
-    /// moment. An element's centre moves along a straight line and its matrix's parts change
-    /// linearly, so it stays within its reach at either end (half its frame's diagonal times the
-    /// matrix's Frobenius norm, at least its label's reach) of that line; `.content` is the
-    /// larger content size from the origin, `.visible` the final visible bounds.
+    /// moment: each element's drawn box at either end, and for one that turns, its reach (half
+    /// its frame's diagonal times the matrix's largest stretch, at least its label's reach) of
+    /// the straight line its centre moves along. `.content` is the larger content size from the
+    /// origin, `.visible` the final visible bounds.
     static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
         let from = transition.from, to = transition.to
         let content = Rect(x: 0, y: 0, width: max(from.contentSize.width, to.contentSize.width),
@@ -108,15 +108,24 @@ public enum TransitionSVGWriter {
             var centres: [Point] = []
             for e in [element.initial, element.final] where opacity(e) > 0 {
                 let t = e.transform
-                let norm = (t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d).squareRoot()
-                reach = max(reach, Point.length(e.size.width / 2, e.size.height / 2) * max(norm, 1))
+                // The matrix's largest stretch (its spectral norm), how far it can carry a
+                // corner of the frame from the centre, whatever the angle in between.
+                let f = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d, det = t.a * t.d - t.b * t.c
+                let norm = ((f + (max(0, f * f - 4 * det * det)).squareRoot()) / 2).squareRoot()
+                reach = max(reach, Point.length(e.size.width / 2, e.size.height / 2) * norm)
                 if let label = SVGElementWriter.label(e, labels) {
                     reach = max(reach, 0.3 * label.size * Double(label.characters) + 0.6 * label.size)
                 }
                 centres.append(Point(x: e.center.x + t.tx, y: e.center.y + t.ty))
             }
             if centres.isEmpty { continue }
-            // Both ends, so the whole straight path between them.
+            // What each end draws, exactly; between the ends a shape that does not turn stays
+            // within the two, one that turns within its reach of the straight path.
+            var ends = SVGLayoutWriter.DrawnBounds(labels: labels)
+            for e in [element.initial, element.final] where opacity(e) > 0 { ends.add(e) }
+            if let box = ends.bounds { union = union.union(box) }
+            let turns = [element.initial, element.final].contains { $0.transform.b != 0 || $0.transform.c != 0 }
+            guard turns else { continue }
             let start = centres[0], end = centres[centres.count - 1]
             union = union.union(Rect(minX: min(start.x, end.x) - reach, minY: min(start.y, end.y) - reach,
                                      maxX: max(start.x, end.x) + reach, maxY: max(start.y, end.y) + reach))
@@ -183,9 +192,10 @@ public enum TransitionSVGWriter {
         let endRotation = ta.rotation + ta.rotationChange(to: tb)
         let position = (a.center.x + ta.tx, a.center.y + ta.ty, b.center.x + tb.tx, b.center.y + tb.ty)
 
-        /// `values="start;end"` (or `start;end;start`) and the timing, for numbers lists.
+        /// `values="start;end"` (or `start;end;start`) and the timing, for numbers lists;
+        /// factors (opacity, scale, angles) at full precision, points at the output's.
         func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
-                     _ start: [Double], _ end: [Double]) {
+                     _ start: [Double], _ end: [Double], factor: Bool = false) {
             guard start != end else { return }
             out.append("<")
             out.append(tag)
@@ -199,7 +209,7 @@ public enum TransitionSVGWriter {
             func list(_ values: [Double]) {
                 for (k, v) in values.enumerated() {
                     if k > 0 { out.append(byte: UInt8(ascii: " ")) }
-                    out.append(number: v)
+                    if factor { out.append(number: v, precision: .full) } else { out.append(number: v) }
                 }
             }
             list(start)
@@ -219,7 +229,7 @@ public enum TransitionSVGWriter {
         out.append("\"")
         if opacity(b) < 1 {
             out.append(" opacity=\"")
-            out.append(number: opacity(b))
+            out.append(number: opacity(b), precision: .full)
             out.append("\"")
         }
         out.append(" transform=\"translate(")
@@ -227,31 +237,32 @@ public enum TransitionSVGWriter {
         out.append(" ")
         out.append(number: position.3)
         out.append(")\">")
-        animate("animate", "opacity", [opacity(a)], [opacity(b)])
+        animate("animate", "opacity", [opacity(a)], [opacity(b)], factor: true)
         animate("animateTransform", "transform", type: "translate", [position.0, position.1], [position.2, position.3])
         var groups = 0
         if ta.rotation != 0 || tb.rotation != 0 {
             out.append("<g transform=\"rotate(")
-            out.append(number: tb.rotation)
+            out.append(number: tb.rotation, precision: .full)
             out.append(")\">")
-            animate("animateTransform", "transform", type: "rotate", [ta.rotation], [endRotation])
+            animate("animateTransform", "transform", type: "rotate", [ta.rotation], [endRotation], factor: true)
             groups += 1
         }
         if ta.shear != 0 || tb.shear != 0 {
             func skew(_ k: Double) -> Double { atan(k) * 180 / Double.pi }
             out.append("<g transform=\"skewX(")
-            out.append(number: skew(tb.shear))
+            out.append(number: skew(tb.shear), precision: .full)
             out.append(")\">")
-            animate("animateTransform", "transform", type: "skewX", [skew(ta.shear)], [skew(tb.shear)])
+            animate("animateTransform", "transform", type: "skewX", [skew(ta.shear)], [skew(tb.shear)], factor: true)
             groups += 1
         }
         if ta.scaleX != 1 || ta.scaleY != 1 || tb.scaleX != 1 || tb.scaleY != 1 {
             out.append("<g transform=\"scale(")
-            out.append(number: tb.scaleX)
+            out.append(number: tb.scaleX, precision: .full)
             out.append(" ")
-            out.append(number: tb.scaleY)
+            out.append(number: tb.scaleY, precision: .full)
             out.append(")\">")
-            animate("animateTransform", "transform", type: "scale", [ta.scaleX, ta.scaleY], [tb.scaleX, tb.scaleY])
+            animate("animateTransform", "transform", type: "scale", [ta.scaleX, ta.scaleY], [tb.scaleX, tb.scaleY],
+                    factor: true)
             groups += 1
         }
         let ra = cornerRadius(a, round: element.change == .appear ? style.toRound : style.fromRound)
@@ -287,8 +298,11 @@ public enum TransitionSVGWriter {
         animate("animate", "height", [a.size.height], [b.size.height])
         animate("animate", "rx", [ra], [rb])
         out.append("</rect>")
-        // A label as large as the larger end gives it; the old one until halfway, then the new.
-        if let label = [a, b].compactMap({ SVGElementWriter.label($0, style.labels) }).max(by: { $0.size < $1.size }) {
+        // A label sized as a layout's SVG sizes it at each end, its size animated between them;
+        // the old one until halfway, then the new.
+        let startLabel = SVGElementWriter.label(a, style.labels), endLabel = SVGElementWriter.label(b, style.labels)
+        if let label = endLabel ?? startLabel {
+            let startSize = startLabel?.size ?? label.size
             func text(_ path: IndexPath) -> String {
                 guard isCell else { return "\(b.kind?.rawValue ?? b.category.rawValue) \(path.section)" }
                 return style.labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
@@ -309,6 +323,8 @@ public enum TransitionSVGWriter {
                     appendSwitch("visibility", isOld ? "visible" : "hidden", isOld ? "hidden" : "visible",
                                  timing: timing, to: out)
                 }
+                animate("animate", "font-size", [startSize], [label.size])
+                animate("animate", "y", [startSize * 0.35], [label.size * 0.35])
                 appendXMLText(text(path), to: out)
                 out.append("</text>")
             }

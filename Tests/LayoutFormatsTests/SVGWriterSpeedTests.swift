@@ -47,13 +47,13 @@ struct SVGWriterSpeedTests {
                            c.x + t.tx - t.a * c.x - t.c * c.y,
                            c.y + t.ty - t.b * c.x - t.d * c.y].enumerated() {
                 if k > 0 { out.append(" ") }
-                out.append(number: v)
+                if k < 4 { out.append(number: v, precision: .full) } else { out.append(number: v) }
             }
             out.append(")\"")
         }
         if e.alpha < 1 {
             out.append(" opacity=\"")
-            out.append(number: max(0, e.alpha))
+            out.append(number: max(0, e.alpha), precision: .full)
             out.append("\"")
         }
         out.append(" x=\"")
@@ -185,7 +185,7 @@ struct SVGWriterSpeedTests {
         var g = SplitMix64(seed: 99)
         let someSelected = (0..<count).filter { _ in g.next() % 3 != 0 }
         for precision in [NumberPrecision.standard, .decimals(0), .decimals(5), .full] {
-            for labels in [nil, SVGLabels.item, .indexPath, SVGLabels.none] {
+            for labels in [nil, SVGLabels.indexPath, SVGLabels.none] {
                 for selection in [nil, someSelected, [], [count - 1]] as [[Int]?] {
                     var options = OutputOptions()
                     options.precision = precision

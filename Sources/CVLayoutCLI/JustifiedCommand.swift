@@ -1,0 +1,95 @@
+import LayoutCore
+import LayoutFormats
+
+/// `cvlayout justified`: rows of equal height filling the width (flickr/justified-layout's
+/// options, by its names in the help), the mapping onto `JustifiedLayout`, and `--stats`.
+let justifiedEngine = EngineDescriptor(
+    name: JustifiedLayout.name,
+    summary: "justified rows of photos of equal height filling the width (flickr/justified-layout)",
+    datasetHelp: """
+        DATASET: aspect ratios (width ÷ height) [1.5, 0.75, …], sizes [[w,h], …] or {"sizes": …},
+        {"count": N} (N square items), or {"sections": [{"heights": [aspect ratios…], "header": 40,
+        "footer": 20, "insets": "10,10,10,10"}, …]}.
+        Without DATASET: --count (40) aspect ratios 0.5 + 2·u, u uniform in [0, 1) from
+        SplitMix64(--seed).
+        """,
+    options: justifiedOptions.specs(),
+    schema: .items,
+    defaultCount: 40,
+    embeddedData: { count, seed in Dataset(sections: [DatasetSection(items: .heights(embeddedAspectRatios(count, seed)))]) },
+    layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },
+    stream: { input, sink in try justifiedLayout(input, into: &sink) },
+    check: { input, sink in try justifiedLayout(input, into: &sink) }
+)
+
+/// What the justified engine's options set: the layout and whether to report its statistics.
+struct JustifiedConfiguration: EngineConfiguration {
+    /// The rows' settings.
+    var layout = JustifiedLayout()
+    /// `--stats`: report rows, widows, row heights and the objective.
+    var reportsStatistics = false
+    /// `--hide-widows` (Flickr's `showWidows: false`).
+    var hidesWidows: Bool {
+        get { !layout.showsWidows }
+        set { layout.showsWidows = !newValue }
+    }
+}
+
+private let breakingOption = BoundOption<JustifiedConfiguration>.choice(
+    "breaking", "RULE", \.layout.breaking, "greedy: Flickr's rule, item by item; optimal: the breaks of least Σ n·(h − target)²")
+private let breakoutOption = BoundOption<JustifiedConfiguration>.integer(
+    "breakout-cadence", "N", \.layout.breakoutCadence,
+    "every Nth row holds one landscape item at full width (fullWidthBreakoutRowCadence; greedy only)")
+
+/// The justified engine's options, each bound to its field.
+private let justifiedOptions: [BoundOption<JustifiedConfiguration>] = [
+    .number("row-height", "PT", \.layout.targetRowHeight, "target row height (targetRowHeight)"),
+    .number("row-height-tolerance", "F", \.layout.targetRowHeightTolerance,
+            "rows may stray this fraction from the target (targetRowHeightTolerance)"),
+    .insets("insets", \.layout.insets, "insets of each section (containerPadding; one number: all four)"),
+    .size("spacing", valueName: "H,V", \.layout.spacing, "gap between items, and between rows (boxSpacing; one number: both)"),
+    .integer("max-rows", "N", \.layout.maximumRowCount, "at most N rows a section; later items are left out (maxNumRows)"),
+    .number("force-aspect-ratio", "R", \.layout.forcedAspectRatio, "every item takes this aspect ratio (forceAspectRatio)"),
+    .flag("hide-widows", \.hidesWidows, "leave out the last, incomplete row (showWidows: false)"),
+    breakoutOption,
+    .choice("widow-style", "STYLE", \.layout.widowStyle, "how the last, incomplete row is laid out (widowLayoutStyle)"),
+    breakingOption,
+    .flag("stats", \.reportsStatistics,
+          "report rows, widows, min/mean/max row height and the objective (JSON: \"stats\"; CSV, SVG: a line on stderr)"),
+]
+
+/// The embedded data: `count` aspect ratios `0.5 + 2·u`, u uniform in [0, 1) from SplitMix64(`seed`).
+private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
+    var generator = SplitMix64(seed: seed)
+    return (0..<count).map { _ in 0.5 + 2 * Double(generator.next() >> 11) / 9_007_199_254_740_992 }
+}
+
+/// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
+    let layout = settings.layout
+    if layout.breaking == .optimal && layout.breakoutCadence != nil {
+        throw input.options.conflict([breakingOption.name, breakoutOption.name],
+                                     "--breakout-cadence goes with --breaking greedy (optimal rows are all justified alike)")
+    }
+    let sections: [JustifiedSection]
+    if let dataset = input.dataset {
+        sections = try dataset.sections.enumerated().map { s, section in
+            if section.columns != nil {
+                throw LayoutError.unusedParameter(name: "columns", section: s, engine: JustifiedLayout.name)
+            }
+            return JustifiedSection(items: section.items, insets: section.insets, headerHeight: section.header,
+                                    footerHeight: section.footer)
+        }
+    } else {
+        sections = [JustifiedSection(items: .heights(embeddedAspectRatios(input.count, input.seed)))]
+    }
+    var result = try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    if settings.reportsStatistics {
+        let s = try layout.statistics(sections, bounds: input.bounds)
+        result.statistics = [("rows", Double(s.rows)), ("widows", Double(s.widows)), ("minRowHeight", s.minimumRowHeight),
+                             ("meanRowHeight", s.meanRowHeight), ("maxRowHeight", s.maximumRowHeight),
+                             ("objective", s.objective)]
+    }
+    return result
+}

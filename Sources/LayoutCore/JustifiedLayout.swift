@@ -1,0 +1,406 @@
+// Justified rows of equal height (Flickr, Google Photos, Apple Photos' aspect mode), as
+// flickr/justified-layout lays them out, without its whole-pixel rounding, and with line
+// breaks chosen for the whole section when asked.
+
+/// How rows are broken.
+public enum JustifiedBreaking: String, Sendable, CaseIterable {
+    /// Flickr's rule, item by item: an item joins the row while the row's aspect ratio is below
+    /// the tolerance band; past the band it joins only when that lands the row closer to the
+    /// target aspect ratio, and the row closes.
+    case greedy
+    /// The breaks that minimise Σ over rows of n·(h − target)² (n items, h the justified
+    /// height), every row justified to the full width, the last included; rows only with
+    /// heights in [target/2, 2·target] (a lone item always allowed).
+    case optimal
+}
+
+/// How the last, incomplete row of the greedy rule (the widow row) is laid out.
+public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
+    /// At the previous row's height (the target without one), from the leading edge.
+    case left
+    /// Justified to the full width, as the other rows.
+    case justify
+    /// At the previous row's height, centred.
+    case center
+}
+
+/// A section of the justified layout: its items' aspect ratios and overrides.
+public struct JustifiedSection: Sendable, Equatable {
+    /// The items: `.heights` are aspect ratios (width ÷ height, > 0), `.sizes` give them as
+    /// width ÷ height, `.uniform(count:)` is that many square items.
+    public var items: SectionItems
+    /// Overrides `JustifiedLayout.insets`.
+    public var insets: EdgeInsets?
+    /// Header height above the section, points (full width; 0 or `nil`: none).
+    public var headerHeight: Double?
+    /// Footer height below the section, points.
+    public var footerHeight: Double?
+
+    /// Creates a section.
+    public init(items: SectionItems, insets: EdgeInsets? = nil, headerHeight: Double? = nil, footerHeight: Double? = nil) {
+        self.items = items
+        self.insets = insets
+        self.headerHeight = headerHeight
+        self.footerHeight = footerHeight
+    }
+}
+
+/// Rows of items of one height each, every row filling the width (flickr/justified-layout's
+/// `justifiedLayout`, its option names in parentheses). Points are fractional: a justified
+/// row's last item ends exactly at `width − insets.right`.
+///
+/// Per section: the header, then `insets.top`; rows of items `spacing.horizontal` apart,
+/// `spacing.vertical` between rows; then `insets.bottom` and the footer. Each row of items
+/// with aspect ratios a₁…aₙ in the width `w` between the insets is `h = (w − (n−1)·H) / Σa`
+/// tall, clamped to [target/2, 2·target] (a clamped row's items keep their width share,
+/// their height is the clamp: cropped); item i is `aᵢ/Σa · (w − (n−1)·H)` wide.
+/// Greedy breaking is Flickr's rule (`JustifiedBreaking.greedy`): with `n` items the row's
+/// aspect ratio `Σa` is compared with the band `w/target · (1 ∓ tolerance)`; below it, the row
+/// takes more; in it, the row closes; past it, the row keeps the item only when
+/// `|Σa − (w − (n−1)·H)/target|` is no farther than without it (`(w − (n−2)·H)/target`
+/// against the row without), and closes either way; a first item past the band (a panorama)
+/// is a row of its own. Every `breakoutCadence`-th row whose first item is landscape (a ≥ 1)
+/// holds that item alone at full width. Items left when the items run out form the widow
+/// row (`widowStyle`), never wider than the width: shrunk to it when its natural width
+/// would overflow.
+///
+/// On 390 points with the defaults (insets 10, spacing 10, target 320 ± 25 %) the width is
+/// 370 and the band 0.867…1.445: items `[1.5, 1.5]` are two panoramas, rows of their own,
+/// each 370 × 246.667; items `[0.75, 0.75]` make one row, (370 − 10)/1.5 = 240 tall, each item
+/// 180 wide (x = 10 and 200).
+public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
+    /// The engine's name in layouts and on the command line.
+    public static let name = "justified"
+
+    /// Target row height, points (`targetRowHeight`), > 0. Default 320.
+    public var targetRowHeight = 320.0
+    /// How far a row's height may stray from the target, as a fraction (`targetRowHeightTolerance`),
+    /// ≥ 0. Default 0.25.
+    public var targetRowHeightTolerance = 0.25
+    /// Insets of each section (`containerPadding`), points. Default 10 all round.
+    public var insets = EdgeInsets(all: 10)
+    /// Horizontal gap between items and vertical gap between rows (`boxSpacing`), points, as
+    /// a size (width: horizontal, height: vertical). Default 10, 10.
+    public var spacing = Size(width: 10, height: 10)
+    /// At most this many rows per section (`maxNumRows`); `nil`: no limit. Items past them are
+    /// left out. Default `nil`.
+    public var maximumRowCount: Int? = nil
+    /// Every item takes this aspect ratio instead of its own (`forceAspectRatio`). Default `nil`.
+    public var forcedAspectRatio: Double? = nil
+    /// Lay out the widow row (`showWidows`); false leaves its items out. Default `true`.
+    public var showsWidows = true
+    /// Every N-th row holds a lone landscape item at full width (`fullWidthBreakoutRowCadence`);
+    /// `nil`: never. Greedy breaking only. Default `nil`.
+    public var breakoutCadence: Int? = nil
+    /// How the widow row is laid out (`widowLayoutStyle`). Default `.left`.
+    public var widowStyle = JustifiedWidowStyle.left
+    /// How rows are broken. Default `.greedy`.
+    public var breaking = JustifiedBreaking.greedy
+
+    /// Creates a layout with the defaults above.
+    public init() {}
+
+    /// What a layout's rows were like, for the `--stats` report. Heights in points.
+    public struct Statistics: Equatable, Sendable {
+        /// Rows laid out, in every section.
+        public var rows = 0
+        /// Items in the widow rows laid out (0 when there is none or it is hidden).
+        public var widows = 0
+        /// The lowest, mean (per row) and highest row height; 0 without rows.
+        public var minimumRowHeight = 0.0, meanRowHeight = 0.0, maximumRowHeight = 0.0
+        /// Σ over every row laid out of n·(h − target)².
+        public var objective = 0.0
+    }
+
+    /// Lays out `sections` in a view of `bounds` size (the width is `containerWidth`).
+    ///
+    /// - Returns: element order section by section (header, cells, footer); `contentSize` is
+    ///   the width by the last section's bottom (a section without rows is as tall as its
+    ///   insets, header and footer).
+    /// - Throws: `LayoutError.invalidParameter` for a target height ≤ 0, a negative
+    ///   tolerance, negative or non-finite insets, spacing or bounds, a `maximumRowCount` or
+    ///   `breakoutCadence` below 1, insets wider than the width, breakout rows with optimal
+    ///   breaking; `.invalidItem` for an aspect ratio that is not finite and > 0.
+    /// - Complexity: O(n) for greedy breaking; O(n·k) for optimal, k the most items a row of
+    ///   height ≥ target/2 can hold (bounded for bounded aspect ratios).
+    public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point = .zero,
+                                                    into sink: inout Sink) throws -> CollectionLayout {
+        var statistics = Statistics()
+        return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink, statistics: &statistics)
+    }
+
+    /// The statistics of the layout of `sections` (`Statistics`), without keeping an element.
+    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
+    /// - Complexity: that of the layout.
+    public func statistics(_ sections: [JustifiedSection], bounds: Size) throws -> Statistics {
+        var statistics = Statistics()
+        var counter = CountingSink()
+        _ = try layout(sections, bounds: bounds, contentOffset: .zero, into: &counter, statistics: &statistics)
+        return statistics
+    }
+
+    // MARK: - Rows
+
+    /// A row: items `start..<end`, its height, and the width its items take (the row width,
+    /// or less for a left or centred widow row).
+    struct Row: Equatable {
+        var start: Int, end: Int
+        var height: Double
+        var itemsWidth: Double
+        var isWidow = false
+    }
+
+    /// The justified height of `count` items whose aspect ratios sum to `sum` in `width`.
+    @inline(__always)
+    func justifiedHeight(sum: Double, count: Int, width: Double) -> Double {
+        (width - Double(count - 1) * spacing.width) / sum
+    }
+
+    /// `height` clamped to [target/2, 2·target] (Flickr's edge-case bounds).
+    @inline(__always)
+    func clamped(_ height: Double) -> Double {
+        min(max(height, targetRowHeight / 2), 2 * targetRowHeight)
+    }
+
+    /// Greedy rows (Flickr's rule) over `ratios` in `width`.
+    func greedyRows(_ ratios: [Double], width: Double) -> [Row] {
+        var rows: [Row] = []
+        let minimum = width / targetRowHeight * (1 - targetRowHeightTolerance)
+        let maximum = width / targetRowHeight * (1 + targetRowHeightTolerance)
+        let full = width
+        func close(_ start: Int, _ end: Int, sum: Double) {
+            let n = end - start
+            rows.append(Row(start: start, end: end, height: clamped(justifiedHeight(sum: sum, count: n, width: width)),
+                            itemsWidth: full))
+        }
+        var start = 0, sum = 0.0, i = 0
+        while i < ratios.count {
+            if let maximumRowCount, rows.count >= maximumRowCount { return rows }
+            let a = ratios[i]
+            let n = i - start + 1
+            if let cadence = breakoutCadence, n == 1, (rows.count + 1) % cadence == 0, a >= 1 {
+                rows.append(Row(start: i, end: i + 1, height: clamped(width / a), itemsWidth: full))
+                start = i + 1
+                i += 1
+                continue
+            }
+            let newSum = sum + a
+            if newSum < minimum {
+                sum = newSum
+                i += 1
+            } else if newSum > maximum {
+                if n == 1 {
+                    close(i, i + 1, sum: newSum)  // a panorama: a row of its own
+                    start = i + 1
+                    sum = 0
+                    i += 1
+                    continue
+                }
+                let target = (width - Double(n - 1) * spacing.width) / targetRowHeight
+                let previousTarget = (width - Double(n - 2) * spacing.width) / targetRowHeight
+                if abs(newSum - target) > abs(sum - previousTarget) {
+                    close(start, i, sum: sum)  // without it; it starts the next row
+                    start = i
+                    sum = 0
+                } else {
+                    close(start, i + 1, sum: newSum)
+                    start = i + 1
+                    sum = 0
+                    i += 1
+                }
+            } else {
+                close(start, i + 1, sum: newSum)
+                start = i + 1
+                sum = 0
+                i += 1
+            }
+        }
+        if start < ratios.count, showsWidows, maximumRowCount.map({ rows.count < $0 }) ?? true {
+            let n = ratios.count - start
+            let natural = justifiedHeight(sum: sum, count: n, width: width)
+            switch widowStyle {
+            case .justify:
+                rows.append(Row(start: start, end: ratios.count, height: clamped(natural), itemsWidth: full, isWidow: true))
+            case .left, .center:
+                // The previous row's height (the target without one), shrunk to fit the width.
+                var height = rows.last.map(\.height) ?? targetRowHeight
+                if height > natural { height = natural }
+                let itemsWidth = height * sum + Double(n - 1) * spacing.width
+                rows.append(Row(start: start, end: ratios.count, height: height, itemsWidth: min(itemsWidth, full),
+                                isWidow: true))
+            }
+        }
+        return rows
+    }
+
+    /// Optimal rows over `ratios` in `width`: a dynamic program over suffixes, so that ties
+    /// (costs within 1e-9 of each other, relative) go to fewer rows, then to the earliest
+    /// first break, then the earliest second…
+    func optimalRows(_ ratios: [Double], width: Double) -> [Row] {
+        let n = ratios.count
+        guard n > 0 else { return [] }
+        let target = targetRowHeight
+        // best[i]: the cost and row count of the best layout of items i..<n, and its first break.
+        var cost = [Double](repeating: .infinity, count: n + 1)
+        var rowCount = [Int](repeating: 0, count: n + 1)
+        var next = [Int](repeating: n, count: n + 1)
+        cost[n] = 0
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var sum = 0.0
+            var j = i
+            while j < n {
+                sum += ratios[j]
+                j += 1
+                let count = j - i
+                let h = justifiedHeight(sum: sum, count: count, width: width)
+                // Rows of two or more items only within [target/2, 2·target]; a lone item always
+                // (so every suffix has a layout). The height only falls as the row grows.
+                if count > 1 && h < target / 2 { break }
+                if count > 1 && h > 2 * target { continue }
+                let deviation = h - target
+                let total = Double(count) * deviation * deviation + cost[j]
+                let rows = 1 + rowCount[j]
+                let best = cost[i]
+                let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
+                // Candidates come with j increasing: on a tie of cost and rows the earlier j,
+                // already kept, wins.
+                if !best.isFinite || (!tie && total < best) || (tie && rows < rowCount[i]) {
+                    cost[i] = total
+                    rowCount[i] = rows
+                    next[i] = j
+                }
+            }
+        }
+        var rows: [Row] = []
+        var i = 0
+        while i < n {
+            let j = next[i]
+            let sum = ratios[i..<j].reduce(0, +)
+            rows.append(Row(start: i, end: j, height: justifiedHeight(sum: sum, count: j - i, width: width), itemsWidth: width))
+            if let maximumRowCount, rows.count >= maximumRowCount { break }
+            i = j
+        }
+        return rows
+    }
+
+    // MARK: - Layout
+
+    private func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point,
+                                                   into sink: inout Sink, statistics: inout Statistics)
+        throws -> CollectionLayout {
+        try validate(bounds: bounds, sections: sections)
+        var stats = Statistics()
+        var heightSum = 0.0
+        var y = 0.0
+        var cellRanges: [(start: Int, count: Int)] = []
+        sink.prepare(count: sections.reduce(0) { $0 + $1.items.count + 2 })
+        for (s, section) in sections.enumerated() {
+            let insets = section.insets ?? self.insets
+            let width = bounds.width - insets.left - insets.right
+            if let header = section.headerHeight, header > 0 {
+                sink.append(.supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: s),
+                                               frame: Rect(x: 0, y: y, width: bounds.width, height: header)))
+                y += header
+            }
+            y += insets.top
+            let ratios = try aspectRatios(section.items, section: s)
+            let rows = breaking == .optimal ? optimalRows(ratios, width: width) : greedyRows(ratios, width: width)
+            cellRanges.append((start: sink.count, count: rows.last?.end ?? 0))
+            for (r, row) in rows.enumerated() {
+                if r > 0 { y += spacing.height }
+                let n = row.end - row.start
+                let sum = ratios[row.start..<row.end].reduce(0, +)
+                // Widths: a justified row shares the width; a left or centred widow row is its
+                // items at their own aspect ratio (the sum of which fits).
+                let share = row.isWidow && widowStyle != .justify
+                    ? row.height : (width - Double(n - 1) * spacing.width) / sum
+                var x = insets.left + (row.isWidow && widowStyle == .center ? (width - row.itemsWidth) / 2 : 0)
+                let lastEdge = insets.left + width
+                for k in row.start..<row.end {
+                    var w = ratios[k] * share
+                    if k == row.end - 1 && !(row.isWidow && widowStyle != .justify) { w = lastEdge - x }  // exactly to the edge
+                    sink.append(.cell(IndexPath(item: k, section: s), frame: Rect(x: x, y: y, width: w, height: row.height)))
+                    x += w + spacing.width
+                }
+                y += row.height
+                stats.rows += 1
+                heightSum += row.height
+                let deviation = row.height - targetRowHeight
+                stats.objective += Double(n) * deviation * deviation
+                stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
+                stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
+                if row.isWidow { stats.widows += n }
+            }
+            y += insets.bottom
+            if let footer = section.footerHeight, footer > 0 {
+                sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
+                                               frame: Rect(x: 0, y: y, width: bounds.width, height: footer)))
+                y += footer
+            }
+        }
+        stats.meanRowHeight = stats.rows > 0 ? heightSum / Double(stats.rows) : 0
+        statistics = stats
+        return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
+                                contentSize: Size(width: bounds.width, height: y), elements: [], cellRanges: cellRanges)
+    }
+
+    /// Each item's aspect ratio: its own, or `forcedAspectRatio`.
+    private func aspectRatios(_ items: SectionItems, section: Int) throws -> [Double] {
+        if let forcedAspectRatio { return Array(repeating: forcedAspectRatio, count: items.count) }
+        switch items {
+        case .uniform(let n): return Array(repeating: 1, count: n)
+        case .heights(let ratios):
+            for (i, a) in ratios.enumerated() where !(a.isFinite && a > 0) {
+                throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
+            }
+            return ratios
+        case .sizes(let sizes):
+            return try sizes.enumerated().map { i, size in
+                let a = size.width / size.height
+                guard a.isFinite, a > 0 else { throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio) }
+                return a
+            }
+        }
+    }
+
+    private func validate(bounds: Size, sections: [JustifiedSection]) throws {
+        func require(_ name: String, _ value: Double, _ requirement: LayoutError.Requirement, section: Int? = nil) throws {
+            let ok: Bool
+            switch requirement {
+            case .finitePositive: ok = value.isFinite && value > 0
+            default: ok = value.isFinite && value >= 0
+            }
+            if !ok { throw LayoutError.invalidParameter(name: name, section: section, value: value, requirement: requirement) }
+        }
+        try require("width", bounds.width, .finiteNonNegative)
+        try require("height", bounds.height, .finiteNonNegative)
+        try require("row-height", targetRowHeight, .finitePositive)
+        try require("row-height-tolerance", targetRowHeightTolerance, .finiteNonNegative)
+        try require("spacing", spacing.width, .finiteNonNegative)
+        try require("spacing", spacing.height, .finiteNonNegative)
+        if let forcedAspectRatio { try require("force-aspect-ratio", forcedAspectRatio, .finitePositive) }
+        if let maximumRowCount, maximumRowCount < 1 {
+            throw LayoutError.invalidParameter(name: "max-rows", section: nil, value: Double(maximumRowCount),
+                                               requirement: .integer(atLeast: 1))
+        }
+        if let breakoutCadence, breakoutCadence < 1 {
+            throw LayoutError.invalidParameter(name: "breakout-cadence", section: nil, value: Double(breakoutCadence),
+                                               requirement: .integer(atLeast: 1))
+        }
+        let allInsets: [(Int?, EdgeInsets)] = [(nil, insets)]
+            + sections.enumerated().compactMap { s, section in section.insets.map { (s, $0) } }
+        for (s, section) in allInsets {
+            for v in [section.top, section.left, section.bottom, section.right] {
+                try require("insets", v, .finiteNonNegative, section: s)
+            }
+            let left = bounds.width - section.left - section.right
+            if left < 0 {
+                throw LayoutError.invalidParameter(name: "insets", section: s, value: left, requirement: .lineLengthBetweenInsets)
+            }
+        }
+        for (s, section) in sections.enumerated() {
+            if let h = section.headerHeight { try require("header", h, .finiteNonNegative, section: s) }
+            if let h = section.footerHeight { try require("footer", h, .finiteNonNegative, section: s) }
+        }
+    }
+}
