@@ -105,7 +105,7 @@ extension CLIError {
             return .data("--\(kind.rawValue)-insets: the \(kind.rawValue) of section \(section) would be \(NumberFormat.string(width)) points wide")
         case .nonFiniteLayout(let what):
             return .data("\(datasetName.map { $0 + ": " } ?? "")the layout's numbers are not finite (\(what)): "
-                         + (options.has("scale") ? "sizes overflow when summed or multiplied by --scale"
+                         + (options.has(GlobalOption.scale) ? "sizes overflow when summed or multiplied by --scale"
                                                  : "sizes overflow when summed"))
         case .tooManyElements(let count, let limit):
             return .data("\(datasetName.map { $0 + ": " } ?? "")\(count == Int.max ? "too many" : String(count)) "

@@ -135,8 +135,8 @@ struct LayoutJob {
         var options = parsed.options
 
         // Conflicts, before anything is read.
-        if parsed.dataset != nil && options.has("count") {
-            throw options.conflict(["count"], "--count sets the size of the embedded data; it cannot be used with a DATASET")
+        if parsed.dataset != nil && options.has(GlobalOption.count) {
+            throw options.conflict([GlobalOption.count], "--count sets the size of the embedded data; it cannot be used with a DATASET")
         }
 
         // The dataset, its options merged under the command line's.
@@ -198,19 +198,19 @@ struct LayoutJob {
                  streaming: Bool) throws {
         var dataset = dataset
         self.descriptor = descriptor
-        for other in ["rect", "item"] where try options.flag("visible") && options.has(other) {
-            throw options.conflict(["visible", other],
+        for other in ["rect", "item"] where try options.flag(GlobalOption.visible) && options.has(other) {
+            throw options.conflict([GlobalOption.visible, other],
                                    "--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)")
         }
-        if options.has("item") && options.has("rect") {
-            throw options.conflict(["item", "rect"], "--item and --rect cannot be used together")
+        if options.has(GlobalOption.item) && options.has(GlobalOption.rect) {
+            throw options.conflict([GlobalOption.item, "rect"], "--item and --rect cannot be used together")
         }
         self.options = options
 
         format = try outputFormat(options)
         let precision = try outputPrecision(options)
         var deviceSize: Size? = nil
-        if let name = try options.text("device", expected: "a device name") {
+        if let name = try options.text(GlobalOption.device, expected: "a device name") {
             guard let size = deviceBounds(name) else {
                 var message = "unknown device '\(shortenedForMessage(name))' (see 'cvlayout devices')"
                 if let near = nearestDeviceName(name) { message += "; did you mean '\(near)'?" }
@@ -221,25 +221,25 @@ struct LayoutJob {
             }
             deviceSize = size
         }
-        let bounds = Size(width: try options.number("width", default: deviceSize?.width ?? 390),
-                          height: try options.number("height", default: deviceSize?.height ?? 844))
+        let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
+                          height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
             throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity")")
         }
-        let offset = try finitePoint(options, "offset", default: .zero)
-        let count = try options.integer("count", default: descriptor.defaultCount)
+        let offset = try finitePoint(options, GlobalOption.offset, default: .zero)
+        let count = try options.integer(GlobalOption.count, default: descriptor.defaultCount)
         guard count >= 0, count <= maximumElementCount else {
             throw CLIError.data("--count: expected an integer from 0 to \(maximumElementCount), got \(count)")
         }
         let seed = try seedValue(options)
         // --delete, --insert, --move: the dataset after the batch update (ItemUpdates.swift).
         dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
-        let scale: Double? = try options.has("scale") ? options.number("scale", default: 1) : nil
+        let scale: Double? = try options.has(GlobalOption.scale) ? options.number(GlobalOption.scale, default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!)")
         }
         // `--visible` is `--rect` of the visible bounds.
-        let rect = try options.flag("visible") ? Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height) : options.rect("rect")
+        let rect = try options.flag(GlobalOption.visible) ? Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height) : options.rect(GlobalOption.rect)
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
             let parts = [rect.minX, rect.minY, rect.width, rect.height]
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
@@ -247,16 +247,16 @@ struct LayoutJob {
             }
             throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0, got \(options.shownValue(of: "rect")!)")
         }
-        let item = try options.indexPath("item")
-        let target = try options.has("target-offset") ? finitePoint(options, "target-offset", default: .zero) : nil
-        let velocity = try finitePoint(options, "velocity", default: .zero)
+        let item = try options.indexPath(GlobalOption.item)
+        let target = try options.has(GlobalOption.targetOffset) ? finitePoint(options, GlobalOption.targetOffset, default: .zero) : nil
+        let velocity = try finitePoint(options, GlobalOption.velocity, default: .zero)
         var outputOptions = OutputOptions()
         outputOptions.precision = precision
         outputOptions.labels = try svgLabels(options)
         outputOptions.queryRect = rect
-        outputOptions.canvas = try options.choice("canvas", default: SVGCanvas.all)
+        outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
         if outputOptions.canvas == .rect && rect == nil {
-            throw options.conflict(["canvas"], "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)")
+            throw options.conflict([GlobalOption.canvas], "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)")
         }
         self.outputOptions = outputOptions
 
@@ -296,7 +296,7 @@ struct LayoutJob {
 
     /// Writes the layout to `-o` (atomically) or to standard output.
     func write(io: CommandIO) throws {
-        if let path = try options.text("output"), path != "-" {  // `-o -`: standard output
+        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
                 try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: sink))
             }
@@ -372,7 +372,7 @@ private struct Invocation {
             return (ExitStatus.success, [])
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
-        if let golden = try job.options.text("check") {
+        if let golden = try job.options.text(GlobalOption.check) {
             return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
         }
         try job.write(io: io)
@@ -449,14 +449,14 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
 /// `-f` (any case: `-f SVG`), or `-o`'s extension, or JSON. An `-o` file whose extension names
 /// no format (`out.png`) without `-f` is a usage error that says how to get there.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
-    if let value = options.values["format"] {
-        guard let text = try? options.text("format"), let format = OutputFormat(rawValue: text.lowercased()) else {
-            return try options.choice("format", default: OutputFormat.json)  // its error, with "did you mean"
+    if let value = options.values[GlobalOption.format] {
+        guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
+            return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
         }
         _ = value
         return format
     }
-    if let output = try options.text("output"), output != "-" {
+    if let output = try options.text(GlobalOption.output), output != "-" {
         let ext = (output as NSString).pathExtension.lowercased()
         if let format = OutputFormat(rawValue: ext) { return format }
         if !ext.isEmpty {
@@ -472,28 +472,28 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
 /// `--labels`, or `none` for `--no-labels`; `nil` when neither is given (the writer's
 /// default).
 func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
-    let labels: SVGLabels? = options.has("labels") ? try options.choice("labels", default: SVGLabels.item) : nil
-    guard try options.flag("no-labels") else { return labels }
+    let labels: SVGLabels? = options.has(GlobalOption.labels) ? try options.choice(GlobalOption.labels, default: SVGLabels.item) : nil
+    guard try options.flag(GlobalOption.noLabels) else { return labels }
     if let labels, labels != .none {
-        throw options.conflict(["no-labels", "labels"], "--no-labels and --labels \(labels.rawValue) cannot be used together")
+        throw options.conflict([GlobalOption.noLabels, "labels"], "--no-labels and --labels \(labels.rawValue) cannot be used together")
     }
     return SVGLabels.none
 }
 
 /// `--precision N|full`; 3 decimals by default.
 func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
-    guard let value = options.values["precision"] else { return .standard }
-    if try options.text("precision") == "full" { return .full }
-    guard let text = try options.text("precision"), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
-        throw options.malformed("precision", value, expected: "an integer from 0 to 15 or 'full'")
+    guard let value = options.values[GlobalOption.precision] else { return .standard }
+    if try options.text(GlobalOption.precision) == "full" { return .full }
+    guard let text = try options.text(GlobalOption.precision), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
+        throw options.malformed(GlobalOption.precision, value, expected: "an integer from 0 to 15 or 'full'")
     }
     return .decimals(n)
 }
 
 fileprivate func seedValue(_ options: OptionValues) throws -> UInt64 {
-    guard let value = options.values["seed"] else { return 1 }
-    guard let text = try options.text("seed"), let seed = UInt64(text) else {
-        throw options.malformed("seed", value, expected: "an integer from 0 to 18446744073709551615")
+    guard let value = options.values[GlobalOption.seed] else { return 1 }
+    guard let text = try options.text(GlobalOption.seed), let seed = UInt64(text) else {
+        throw options.malformed(GlobalOption.seed, value, expected: "an integer from 0 to 18446744073709551615")
     }
     return seed
 }

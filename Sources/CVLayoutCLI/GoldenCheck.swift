@@ -29,12 +29,12 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
-        throw job.options.conflict(["check", "heart-samples"],
+        throw job.options.conflict([GlobalOption.check, "heart-samples"],
                                    "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
                                    + "compare with a JSON golden or a CSV of samples")
     }
     if expected.shape == .heartSamples && job.layout.heartSamples == nil {
-        throw job.options.conflict(["check"], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
+        throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
                                    + "check it with the same --heart-samples")
     }
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
@@ -46,7 +46,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         // The writers' output always reads back; this would be a bug in one of them.
         throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the layout"))
     }
-    if job.options.has("output") { try job.write(io: io) }
+    if job.options.has(GlobalOption.output) { try job.write(io: io) }
     let result = LayoutDiff.compare(expected, actual)
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
         io.stderr("cvlayout: warning: --check: \(unknown)\n")  // not compared, whatever the verdict

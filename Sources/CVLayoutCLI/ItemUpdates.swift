@@ -21,7 +21,7 @@ struct ItemUpdates {
     /// - Throws: `CLIError` (usage, 64) for text that does not parse; (data, 65) for a measure
     ///   that parses but is negative or not finite.
     static func parse(_ options: OptionValues) throws -> ItemUpdates? {
-        guard options.has("delete") || options.has("insert") || options.has("move") else { return nil }
+        guard options.has(GlobalOption.delete) || options.has(GlobalOption.insert) || options.has(GlobalOption.move) else { return nil }
         var updates = ItemUpdates(batch: BatchUpdates(), measures: [:])
         func parts(_ name: String) throws -> [String] {
             guard let text = try options.text(name) else { return [] }
@@ -29,21 +29,21 @@ struct ItemUpdates {
         }
         for part in try parts("delete") {
             guard let path = ValueSyntax.indexPath(part) else {
-                throw options.malformed("delete", options.values["delete"]!, expected: "S:I[,S:I…]")
+                throw options.malformed(GlobalOption.delete, options.values[GlobalOption.delete]!, expected: "S:I[,S:I…]")
             }
             updates.batch.deletes.append(path)
         }
         for part in try parts("insert") {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let path = ValueSyntax.indexPath(pieces[0]) else {
-                throw options.malformed("insert", options.values["insert"]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+                throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
             }
             updates.batch.inserts.append(path)
             guard pieces.count == 2 else { continue }
             let measure = pieces[1]
             if let x = measure.firstIndex(where: { $0 == "x" || $0 == "X" }) {
                 guard let w = ValueSyntax.number(measure[..<x]), let h = ValueSyntax.number(measure[measure.index(after: x)...]) else {
-                    throw options.malformed("insert", options.values["insert"]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+                    throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
                 }
                 guard w.isFinite, w > 0, h.isFinite, h >= 0 else {
                     throw CLIError.data("--insert \(part): expected a size W > 0 and H ≥ 0, finite")
@@ -51,7 +51,7 @@ struct ItemUpdates {
                 updates.measures[path] = .size(Size(width: w, height: h == 0 ? 0 : h))
             } else {
                 guard let h = ValueSyntax.number(measure) else {
-                    throw options.malformed("insert", options.values["insert"]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+                    throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
                 }
                 guard h.isFinite, h >= 0 else { throw CLIError.data("--insert \(part): expected a finite height ≥ 0") }
                 updates.measures[path] = .height(h == 0 ? 0 : h)
@@ -61,7 +61,7 @@ struct ItemUpdates {
             // `S:I..S:I` needs no quoting in sh; `S:I->S:I` (a redirect there unquoted) also works.
             let ends = part.contains("->") ? part.components(separatedBy: "->") : part.components(separatedBy: "..")
             guard ends.count == 2, let from = ValueSyntax.indexPath(ends[0]), let to = ValueSyntax.indexPath(ends[1]) else {
-                throw options.malformed("move", options.values["move"]!, expected: "S:I..S:I[,…]")
+                throw options.malformed(GlobalOption.move, options.values[GlobalOption.move]!, expected: "S:I..S:I[,…]")
             }
             updates.batch.moves.append(BatchUpdates.Move(from: from, to: to))
         }
@@ -75,7 +75,7 @@ struct ItemUpdates {
         do {
             return try batch.plan(sectionCounts: counts)
         } catch {
-            throw options.conflict(["delete", "insert", "move"], Self.message(error, counts: counts))
+            throw options.conflict([GlobalOption.delete, GlobalOption.insert, "move"], Self.message(error, counts: counts))
         }
     }
 

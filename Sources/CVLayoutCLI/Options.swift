@@ -79,6 +79,39 @@ let globalOptions: [OptionSpec] = [
     .value("check", "GOLDEN", default: "-", checkOptionHelp, allowedInDataset: false),
 ]
 
+/// The global options' names, for the code that reads them. Each is checked against
+/// `globalOptions` when first used, so a name the table does not hold (a renamed option)
+/// stops the first run that reads it instead of silently ignoring the flag.
+enum GlobalOption {
+    static let format = named("format")
+    static let output = named("output")
+    static let width = named("width")
+    static let height = named("height")
+    static let offset = named("offset")
+    static let rect = named("rect")
+    static let item = named("item")
+    static let targetOffset = named("target-offset")
+    static let velocity = named("velocity")
+    static let scale = named("scale")
+    static let precision = named("precision")
+    static let count = named("count")
+    static let seed = named("seed")
+    static let device = named("device")
+    static let visible = named("visible")
+    static let canvas = named("canvas")
+    static let labels = named("labels")
+    static let noLabels = named("no-labels")
+    static let delete = named("delete")
+    static let insert = named("insert")
+    static let move = named("move")
+    static let check = named("check")
+
+    private static func named(_ name: String) -> String {
+        precondition(globalOptions.contains { $0.name == name }, "'\(name)' is not in globalOptions")
+        return name
+    }
+}
+
 /// Where an option's value came from, for messages and exit statuses.
 enum OptionOrigin: Equatable {
     /// Given on the command line as `--name`.

@@ -106,7 +106,7 @@ private struct TransitionRun {
         output.output.precision = try outputPrecision(options)
         let format = try outputFormat(options)
 
-        if let path = try options.text("output"), path != "-" {  // `-o -`: standard output
+        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
                 let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
                 try TransitionWriter.write(transition, format: format, options: output, to: buffer)
