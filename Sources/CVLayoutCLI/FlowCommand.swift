@@ -56,6 +56,7 @@ private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
                 throw LayoutError.invalidParameter(name: "columns", section: s, value: .nan,
                                                    reason: "not used by flow (lines take as many items as fit)")
             }
+            try refuseWaterfallKeys(section, section: s, engine: "flow")
             return FlowSection(items: section.items, sectionInset: section.insets,
                                headerLength: section.header, footerLength: section.footer)
         }

@@ -54,5 +54,16 @@ func singleSectionItems(_ input: EngineInput, engine: String) throws -> ItemHeig
     for (key, given) in unused where given {
         throw LayoutError.invalidParameter(name: key, section: 0, value: .nan, reason: "not used by \(engine)")
     }
+    try refuseWaterfallKeys(section, section: 0, engine: engine)
     return section.items
+}
+
+/// Refuses the section keys only the waterfall reads (`items`, `column-spacing`, …): bad data
+/// naming the first, `not used by ENGINE`.
+func refuseWaterfallKeys(_ section: DatasetSection, section s: Int, engine: String) throws {
+    if let key = section.waterfallOnlyKeys.first {
+        throw LayoutError.invalidParameter(name: key, section: s, value: .nan,
+                                           reason: key == "items" ? "not used by \(engine) (item objects are the waterfall's; give heights or sizes)"
+                                                                  : "not used by \(engine)")
+    }
 }

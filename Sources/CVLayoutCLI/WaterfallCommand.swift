@@ -7,8 +7,10 @@ let waterfallEngine = EngineDescriptor(
     summary: "columns of varying height (CHTCollectionViewWaterfallLayout)",
     datasetHelp: """
         DATASET: item heights [120, 80, …], sizes [[w,h], …] scaled to the column width,
-        {"count": N} (each --item-height tall) or {"sections": [{"heights": […], "header": 40,
-        "footer": 20, "columns": 2, "insets": "10,10,10,10"}, …]}.
+        {"count": N} (each --item-height tall), item objects {"items": [{"height": 120},
+        {"size": [300, 200], "span": 2}, {"height": 80, "span": "full"}]} or {"sections":
+        [{"heights": […], "header": 40, "footer": 20, "columns": 2, "insets": "10,10,10,10",
+        "column-spacing": 8, "item-spacing": 8, "header-insets": "0", "footer-insets": "0"}, …]}.
         Without DATASET: --count (50) heights 50 + r % 100, r from SplitMix64(--seed).
         """,
     options: [
@@ -25,6 +27,9 @@ let waterfallEngine = EngineDescriptor(
         .value("footer-insets", "T,L,B,R", default: "0", "insets around each footer"),
         .value("min-content-height", "PT", default: "0", "minimum contentSize height"),
         .value("item-height", "PT", default: "100", "height of the items of {\"count\": N} data"),
+        .value("scroll-direction", "DIR", default: "vertical", "horizontal: columns become rows (the vertical layout transposed)",
+               choices: ScrollDirection.allCases.map(\.rawValue)),
+        .flag("pin-headers", "sectionHeadersPinToVisibleBounds: headers stick to the top of the visible bounds"),
     ],
     schema: .items,
     defaultCount: 50,
@@ -34,6 +39,12 @@ let waterfallEngine = EngineDescriptor(
         // The column arithmetic alone; the elements are checked one by one only when the
         // content size cannot vouch for them.
         let (layout, sections) = try waterfallSettings(input)
+        if layout.sectionHeadersPinToVisibleBounds {
+            // Pinned headers are drawn above the cells that follow them: the sink sees every
+            // element to tell whether they come in drawing order.
+            return try layout.layout(sections: sections, bounds: input.bounds,
+                                     contentOffset: input.contentOffset, into: &sink)
+        }
         var counter = CountingSink()
         let summary = try layout.layout(sections: sections, bounds: input.bounds,
                                         contentOffset: input.contentOffset, into: &counter)
@@ -72,12 +83,26 @@ private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout,
     layout.footerInset = try o.insets("footer-insets", default: layout.footerInset)
     layout.minimumContentHeight = try o.number("min-content-height", default: layout.minimumContentHeight)
     layout.itemHeight = try o.number("item-height", default: layout.itemHeight)
+    layout.scrollDirection = try o.choice("scroll-direction", default: layout.scrollDirection)
+    layout.sectionHeadersPinToVisibleBounds = try o.flag("pin-headers")
 
     let sections: [WaterfallSection]
     if let dataset = input.dataset {
-        sections = dataset.sections.map {
-            WaterfallSection(items: $0.items, columnCount: $0.columns, sectionInset: $0.insets,
-                             headerHeight: $0.header, footerHeight: $0.footer)
+        sections = try dataset.sections.enumerated().map { s, section in
+            if let spans = section.spans {
+                // A span wider than the section is the item's fault: named by its JSON path.
+                let n = section.columns ?? layout.columnCount
+                if let i = spans.firstIndex(where: { $0 > n }) {
+                    let given = section.columns != nil ? "" : " (\(o.source(of: "columns") ?? "the default"))"
+                    throw LayoutError.invalidParameter(name: "items[\(i)].span", section: s, value: .nan,
+                                                       reason: "span \(spans[i]) is wider than the section's \(n) columns\(given)")
+                }
+            }
+            return WaterfallSection(items: section.items, columnCount: section.columns, sectionInset: section.insets,
+                                    headerHeight: section.header, footerHeight: section.footer,
+                                    columnSpacing: section.columnSpacing, itemSpacing: section.itemSpacing,
+                                    headerInset: section.headerInsets, footerInset: section.footerInsets,
+                                    spans: section.spans)
         }
     } else {
         sections = [WaterfallSection(items: .heights(input.embeddedHeights()))]

@@ -35,6 +35,8 @@ public struct CollectionLayout: Sendable {
 
     /// For each section, the index in `elements` of its first cell and its cell count.
     private var cellRanges: [(start: Int, count: Int)]
+    /// `cellRanges`, for a layout made from another's (transposed, mirrored).
+    var cellRangesForCopy: [(start: Int, count: Int)] { cellRanges }
     private var index: RectIndex?
 
     /// Creates a layout from elements already in element order.

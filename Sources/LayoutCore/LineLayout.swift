@@ -124,8 +124,14 @@ extension ItemHeights {
     /// Item `index`'s size: from `.sizes`, otherwise `fallback`.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
     func size(at index: Int, default fallback: Size) throws -> Size {
-        guard case .sizes(let sizes) = self else { return fallback }
-        let size = sizes[index]
+        let size: Size
+        switch self {
+        case .sizes(let sizes): size = sizes[index]
+        case .mixed(let measures):
+            guard case .size(let s) = measures[index] else { return fallback }
+            size = s
+        default: return fallback
+        }
         guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
             throw LayoutError.invalidItem(IndexPath(item: index, section: 0),
                                           reason: "expected a finite size ≥ 0, got \(size)")
