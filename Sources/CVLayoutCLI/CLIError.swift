@@ -90,7 +90,8 @@ extension CLIError {
                              + "leaves \(NumberFormat.string(available)) points")
             }
             // The count, where it was given; else the spacing, where that was given.
-            let place = own?.columns == nil && !options.has("columns") && options.has("column-spacing")
+            let place = own?.columns == nil && own?.columnSpacing != nil ? where_("column-spacing", section: section)
+                : own?.columns == nil && !options.has("columns") && options.has("column-spacing")
                 ? where_("column-spacing", section: nil) : where_("columns", section: own?.columns != nil ? section : nil)
             return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
                          + "(column width \(NumberFormat.string(columnWidth)))")
