@@ -276,7 +276,10 @@ struct LayoutJob {
         let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
                                 contentOffset: offset, count: count, seed: seed)
         var layout: CollectionLayout
-        let check = streaming && rect == nil && item == nil && target == nil
+        // Right to left: the engine's layout mirrored, one step for every engine, before the
+        // query and the snapping; the elements are kept for it.
+        let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
+        let check = streaming && rect == nil && item == nil && target == nil && !rightToLeft
             && descriptor.stream != nil ? descriptor.check : nil
         var inDrawingOrder = false
         var isStreamed = false
@@ -303,6 +306,7 @@ struct LayoutJob {
                 isStreamed = true
             } else {
                 layout = try descriptor.layout(input)
+                if rightToLeft { layout = layout.mirroredForRightToLeft() }
                 if let scale { layout.snapToPixels(scale: scale) }
                 if let target {
                     layout.targetContentOffset = descriptor.targetContentOffset?(layout, target, velocity) ?? target

@@ -592,67 +592,72 @@ private struct Placement {
         var queue = [Int](repeating: 0, count: n)
         var cursor = order == .rightToLeft ? n - 1 : 0
         let step = columnWidth + columnSpacing
-        for item in 0..<count {
-            let span = item < spans.count ? spans[item] : 1
-            let k = span == WaterfallSection.fullSpan ? n : span
-            guard k >= 1, k <= n else {
-                throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                              reason: "its span \(span) is wider than the section's \(n) columns")
-            }
-            let spanWidth = Double(k) * columnWidth + Double(k - 1) * columnSpacing
-            let height: Double
-            switch items {
-            case .heights(let heights): height = heights[item]
-            case .sizes(let sizes): height = try self.height(of: sizes[item], item: item, atWidth: spanWidth)
-            case .uniform: height = itemHeight
-            case .mixed(let measures): height = try self.height(of: measures[item], item: item, atWidth: spanWidth)
-            }
-            guard height >= 0, height.isFinite else {
-                throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                              reason: "expected a finite height ≥ 0")
-            }
-            let start: Int, y: Double
-            if k == 1 && order != .shortestFirst {
-                start = cursor
-                y = next[start]
-            } else if k == 1 {
-                var minimum = next[0]
-                for c in stride(from: 1, to: n, by: 1) where next[c] < minimum { minimum = next[c] }
-                var c = 0
-                while !(next[c] <= minimum + tolerance) { c += 1 }
-                start = c
-                y = next[c]
-            } else {
-                // The tallest column of every window of k columns, by a monotonic queue of
-                // column indices whose heights decrease.
-                var head = 0, tail = 0
-                for c in 0..<n {
-                    while tail > head && next[queue[tail - 1]] <= next[c] { tail -= 1 }
-                    queue[tail] = c
-                    tail += 1
-                    if queue[head] <= c - k { head += 1 }
-                    if c >= k - 1 { windowMaxima[c - k + 1] = next[queue[head]] }
+        // The kinds of `items` are told apart once, not once per item: `measure(item, width)`
+        // is the item's height at its width.
+        @inline(__always)
+        func run(_ measure: (Int, Double) throws -> Double) throws {
+            for item in 0..<count {
+                let span = item < spans.count ? spans[item] : 1
+                let k = span == WaterfallSection.fullSpan ? n : span
+                guard k >= 1, k <= n else {
+                    throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                                  reason: "its span \(span) is wider than the section's \(n) columns")
                 }
-                var minimum = windowMaxima[0]
-                for s in stride(from: 1, through: n - k, by: 1) where windowMaxima[s] < minimum { minimum = windowMaxima[s] }
-                var s = 0
-                while !(windowMaxima[s] <= minimum + tolerance) { s += 1 }
-                start = s
-                y = windowMaxima[s]
+                let spanWidth = Double(k) * columnWidth + Double(k - 1) * columnSpacing
+                let height = try measure(item, spanWidth)
+                guard height >= 0, height.isFinite else {
+                    throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                                  reason: "expected a finite height ≥ 0")
+                }
+                let start: Int, y: Double
+                if k == 1 && order != .shortestFirst {
+                    start = cursor
+                    y = next[start]
+                } else if k == 1 {
+                    var minimum = next[0]
+                    for c in stride(from: 1, to: n, by: 1) where next[c] < minimum { minimum = next[c] }
+                    var c = 0
+                    while !(next[c] <= minimum + tolerance) { c += 1 }
+                    start = c
+                    y = next[c]
+                } else {
+                    // The tallest column of every window of k columns, by a monotonic queue of
+                    // column indices whose heights decrease.
+                    var head = 0, tail = 0
+                    for c in 0..<n {
+                        while tail > head && next[queue[tail - 1]] <= next[c] { tail -= 1 }
+                        queue[tail] = c
+                        tail += 1
+                        if queue[head] <= c - k { head += 1 }
+                        if c >= k - 1 { windowMaxima[c - k + 1] = next[queue[head]] }
+                    }
+                    var minimum = windowMaxima[0]
+                    for s in stride(from: 1, through: n - k, by: 1) where windowMaxima[s] < minimum { minimum = windowMaxima[s] }
+                    var s = 0
+                    while !(windowMaxima[s] <= minimum + tolerance) { s += 1 }
+                    start = s
+                    y = windowMaxima[s]
+                }
+                switch order {
+                case .shortestFirst: break
+                case .leftToRight: cursor = (start + k) % n
+                case .rightToLeft: cursor = (start - 1 + n) % n
+                }
+                let x = left + Double(start) * step
+                let width = max(0, min(spanWidth, left + Double(start + k) * step - columnSpacing - x))
+                sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
+                let bottom = y + height
+                for c in start..<(start + k) {
+                    bottoms[c] = bottom
+                    next[c] = bottom + itemSpacing
+                }
             }
-            switch order {
-            case .shortestFirst: break
-            case .leftToRight: cursor = (start + k) % n
-            case .rightToLeft: cursor = (start - 1 + n) % n
-            }
-            let x = left + Double(start) * step
-            let width = max(0, min(spanWidth, left + Double(start + k) * step - columnSpacing - x))
-            sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
-            let bottom = y + height
-            for c in start..<(start + k) {
-                bottoms[c] = bottom
-                next[c] = bottom + itemSpacing
-            }
+        }
+        switch items {
+        case .heights(let heights): try heights.withUnsafeBufferPointer { heights in try run { item, _ in heights[item] } }
+        case .sizes(let sizes): try run { item, width in try self.height(of: sizes[item], item: item, atWidth: width) }
+        case .uniform: try run { _, _ in itemHeight }
+        case .mixed(let measures): try run { item, width in try self.height(of: measures[item], item: item, atWidth: width) }
         }
         return bottoms.max() ?? top
     }

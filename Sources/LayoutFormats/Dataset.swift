@@ -311,20 +311,32 @@ private struct Walker {
         var anySize = false, anyHeight = false
         let keys = ["height", "size", "span"]
         for (i, raw) in elements.enumerated() {
-            let itemPath = "\(path)[\(i)]"
+            // The path is built only for a message: a million interpolations cost more than the rest.
+            var itemPath: String { "\(path)[\(i)]" }
             var span = 1
             switch raw {
-            case .number:
-                measures.append(.height(try nonNegative(raw, path: itemPath)))
+            case .number(let v):
+                guard v.isFinite, v >= 0 else { _ = try nonNegative(raw, path: itemPath); continue }
+                measures.append(.height(v == 0 ? 0 : v))
             case .numbers, .array:
                 let pair = try sizes(.array([raw]), path: path, reserving: false, first: i)
                 measures.append(.size(pair[0]))
             case .object(let object):
-                for key in object.keys.sorted() where !keys.contains(key) {
-                    throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+                if object.keys.contains(where: { !keys.contains($0) }) {
+                    for key in object.keys.sorted() where !keys.contains(key) {
+                        throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+                    }
                 }
                 switch (object["height"], object["size"]) {
-                case (let h?, nil): measures.append(.height(try nonNegative(h, path: itemPath + ".height")))
+                case (let h?, nil):
+                    if case .number(let v) = h, v.isFinite, v >= 0 {
+                        measures.append(.height(v == 0 ? 0 : v))
+                    } else {
+                        measures.append(.height(try nonNegative(h, path: itemPath + ".height")))
+                    }
+                case (nil, .numbers(let pair)?) where pair.count == 2 && pair[0].isFinite && pair[0] > 0
+                                                      && pair[1].isFinite && pair[1] >= 0:
+                    measures.append(.size(Size(width: pair[0], height: pair[1] == 0 ? 0 : pair[1])))
                 case (nil, let size?):
                     guard size.arrayCount != nil else {
                         throw invalid(itemPath + ".size", "expected a size [width, height], got \(describe(size))")
@@ -335,17 +347,21 @@ private struct Walker {
                 case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
                 }
                 if let raw = object["span"] {
-                    let spanPath = itemPath + ".span"
+                    var spanPath: String { itemPath + ".span" }
                     if case .string(let text) = raw {
                         guard text == "full" else {
                             throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
                         }
                         span = WaterfallSection.fullSpan
                     } else {
-                        guard case .number = raw else {
+                        guard case .number(let v) = raw else {
                             throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
                         }
-                        span = try integer(raw, path: spanPath)
+                        if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) {
+                            span = Int(v)
+                        } else {
+                            span = try integer(raw, path: spanPath)
+                        }
                         guard span >= 1 else { throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(span)") }
                     }
                 }
