@@ -103,6 +103,19 @@ struct LayoutDirectionTests {
         }
     }
 
+    /// An item keeps its span through `--move`, `--delete` and `--insert` (inserted items span one column).
+    @Test func updatesCarryTheSpans() throws {
+        let data = Data(#"{"items":[{"height":10,"span":"full"},20,{"size":[100,50],"span":2}]}"#.utf8)
+        let moved = run(arguments: ["waterfall", "--move", "0:0..0:2", "--insert", "0:3=7", "-f", "csv", "-"], stdin: { data })
+        let rows = moved.stdoutText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        try #require(moved.status == 0 && rows.count == 5, "\(moved.stderr)")
+        // After the update: 20 (column 0), the size of span 2 (columns 1–2), the full item, 7.
+        #expect(rows[1][4] == "0" && rows[1][6] == "123.333")
+        #expect(rows[2][4] == "133.333" && rows[2][6] == "256.667")
+        #expect(rows[3][4] == "0" && rows[3][6] == "390" && rows[3][7] == "10")
+        #expect(rows[4][6] == "123.333" && rows[4][7] == "7")
+    }
+
     @Test func aBadLayoutDirectionIsAUsageError() {
         let result = run(arguments: ["ring", "--layout-direction", "rtl"])
         #expect(result.status == 64 && result.stderr.contains("--layout-direction: expected one of left-to-right, right-to-left, got 'rtl'"))
