@@ -586,16 +586,24 @@ private struct Placement {
         let n = columnCount
         let count = items.count
         guard count > 0 else { return top }
-        var next = [Double](repeating: top, count: n)   // where each column's next item goes
-        var bottoms = [Double](repeating: top, count: n)  // each column's last maxY
-        var windowMaxima = [Double](repeating: 0, count: n)
-        var queue = [Int](repeating: 0, count: n)
-        var cursor = order == .rightToLeft ? n - 1 : 0
+        // Raw storage (n ≤ maximumSpanningColumns), not captured arrays: the nested function
+        // below would box them and check exclusive access on every use.
+        let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
+        defer { storage.deallocate() }
+        let next = storage, bottoms = storage + n, windowMaxima = storage + 2 * n  // next: where each column's next item goes
+        next.initialize(repeating: top, count: n)
+        bottoms.initialize(repeating: top, count: n)  // each column's last maxY
+        windowMaxima.initialize(repeating: 0, count: n)
+        let queue = UnsafeMutablePointer<Int>.allocate(capacity: n)
+        defer { queue.deallocate() }
+        queue.initialize(repeating: 0, count: n)
         let step = columnWidth + columnSpacing
         // The kinds of `items` are told apart once, not once per item: `measure(item, width)`
         // is the item's height at its width.
         @inline(__always)
         func run(_ measure: (Int, Double) throws -> Double) throws {
+            var cursor = order == .rightToLeft ? n - 1 : 0
+            try spans.withUnsafeBufferPointer { spans in
             for item in 0..<count {
                 let span = item < spans.count ? spans[item] : 1
                 let k = span == WaterfallSection.fullSpan ? n : span
@@ -652,6 +660,7 @@ private struct Placement {
                     next[c] = bottom + itemSpacing
                 }
             }
+            }
         }
         switch items {
         case .heights(let heights): try heights.withUnsafeBufferPointer { heights in try run { item, _ in heights[item] } }
@@ -659,7 +668,9 @@ private struct Placement {
         case .uniform: try run { _, _ in itemHeight }
         case .mixed(let measures): try run { item, width in try self.height(of: measures[item], item: item, atWidth: width) }
         }
-        return bottoms.max() ?? top
+        var tallest = bottoms[0]
+        for c in 1..<n where bottoms[c] > tallest { tallest = bottoms[c] }
+        return tallest
     }
 
     /// Places the next item (`item`, of `height`) at the top of the column `order` picks,

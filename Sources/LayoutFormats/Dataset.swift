@@ -305,10 +305,29 @@ private struct Walker {
         }
         let elements = array.elements ?? []
         try reserve(elements.count, path: path)
-        var measures: [ItemMeasure] = []
-        measures.reserveCapacity(elements.count)
+        // Heights kept flat until a size comes (then every measure is kept as such).
+        struct Measures {
+            var heights: [Double] = []
+            var all: [ItemMeasure]? = nil
+            var anyHeight = false, anySize = false
+            mutating func append(_ measure: ItemMeasure) {
+                switch measure {
+                case .height(let h):
+                    anyHeight = true
+                    if all != nil { all?.append(measure) } else { heights.append(h) }
+                case .size:
+                    anySize = true
+                    if all == nil {
+                        all = heights.map { .height($0) }
+                        heights = []
+                    }
+                    all?.append(measure)
+                }
+            }
+        }
+        var measures = Measures()
+        measures.heights.reserveCapacity(elements.count)
         var spans: [Int]? = nil
-        var anySize = false, anyHeight = false
         let keys = ["height", "size", "span"]
         for (i, raw) in elements.enumerated() {
             // The path is built only for a message: a million interpolations cost more than the rest.
@@ -368,19 +387,18 @@ private struct Walker {
             default:
                 throw invalid(itemPath, "expected a height, a [width, height] size or an item object, got \(describe(raw))")
             }
-            if case .size = measures[i] { anySize = true } else { anyHeight = true }
             if span != 1 {
                 if spans == nil { spans = Array(repeating: 1, count: elements.count) }
                 spans![i] = span
             }
         }
         var section: DatasetSection
-        if !anySize {
-            section = DatasetSection(items: .heights(measures.map { if case .height(let h) = $0 { h } else { 0 } }))
-        } else if !anyHeight {
-            section = DatasetSection(items: .sizes(measures.map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
+        if !measures.anySize {
+            section = DatasetSection(items: .heights(measures.heights))
+        } else if !measures.anyHeight {
+            section = DatasetSection(items: .sizes((measures.all ?? []).map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
         } else {
-            section = DatasetSection(items: .mixed(measures))
+            section = DatasetSection(items: .mixed(measures.all ?? []))
         }
         section.spans = spans
         return section
