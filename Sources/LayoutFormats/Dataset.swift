@@ -303,8 +303,12 @@ private struct Walker {
         case .pairs: return DatasetSection(items: .sizes(try sizes(array, path: path)))
         default: break
         }
-        let elements = array.elements ?? []
-        try reserve(elements.count, path: path)
+        // A sparse array (numbers with a few objects) is read in place, not expanded.
+        let (numbers, elements): ([Double], [JSONValue])
+        if case .sparse(let n, let others) = array { (numbers, elements) = (n, others) } else { (numbers, elements) = ([], array.elements ?? []) }
+        let count = numbers.isEmpty ? elements.count : numbers.count
+        try reserve(count, path: path)
+        var nextOther = 0
         // Heights kept flat until a size comes (then every measure is kept as such).
         struct Measures {
             var heights: [Double] = []
@@ -326,10 +330,19 @@ private struct Walker {
             }
         }
         var measures = Measures()
-        measures.heights.reserveCapacity(elements.count)
+        measures.heights.reserveCapacity(count)
         var spans: [Int]? = nil
         let keys = ["height", "size", "span"]
-        for (i, raw) in elements.enumerated() {
+        for i in 0..<count {
+            let raw: JSONValue
+            if numbers.isEmpty {
+                raw = elements[i]
+            } else if numbers[i].isNaN {
+                raw = elements[nextOther]
+                nextOther += 1
+            } else {
+                raw = .number(numbers[i])
+            }
             // The path is built only for a message: a million interpolations cost more than the rest.
             var itemPath: String { "\(path)[\(i)]" }
             var span = 1
@@ -388,7 +401,7 @@ private struct Walker {
                 throw invalid(itemPath, "expected a height, a [width, height] size or an item object, got \(describe(raw))")
             }
             if span != 1 {
-                if spans == nil { spans = Array(repeating: 1, count: elements.count) }
+                if spans == nil { spans = Array(repeating: 1, count: count) }
                 spans![i] = span
             }
         }
@@ -579,7 +592,7 @@ func describe(_ value: JSONValue) -> String {
     case .bool(let b): return b ? "true" : "false"
     case .number(let n): return NumberFormat.messageText(n)
     case .string(let s): return describe(s as Any)
-    case .array, .numbers, .pairs: return "an array"
+    case .array, .numbers, .pairs, .sparse: return "an array"
     case .object: return "an object"
     case .null: return "null"
     }

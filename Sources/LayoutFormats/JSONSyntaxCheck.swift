@@ -102,6 +102,10 @@ enum JSONValue: Equatable, Sendable {
     case numbers([Double])
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
+    /// A non-empty array that starts with a number and holds other values too (a waterfall's
+    /// `"items"`: heights with a few objects among them): every element's number, NaN (which
+    /// JSON cannot hold) where another value stands, and those other values in order.
+    case sparse([Double], [JSONValue])
     /// An object. Keys equal as Swift strings (canonically equivalent) keep the first
     /// spelling and the last value, as `JSONSerialization` does; byte-equal duplicates are
     /// refused before.
@@ -114,6 +118,13 @@ enum JSONValue: Equatable, Sendable {
         case .array(let a): return a
         case .numbers(let n): return n.map { .number($0) }
         case .pairs(let p): return stride(from: 0, to: p.count, by: 2).map { .numbers([p[$0], p[$0 + 1]]) }
+        case .sparse(let numbers, let others):
+            var next = 0
+            return numbers.map { n in
+                guard n.isNaN else { return .number(n) }
+                next += 1
+                return others[next - 1]
+            }
         default: return nil
         }
     }
@@ -124,6 +135,7 @@ enum JSONValue: Equatable, Sendable {
         case .array(let a): return a.count
         case .numbers(let n): return n.count
         case .pairs(let p): return p.count / 2
+        case .sparse(let numbers, _): return numbers.count
         default: return nil
         }
     }
@@ -248,7 +260,7 @@ struct JSONSyntaxCheck {
 
     /// What an array being built holds so far.
     private enum ArrayShape {
-        case empty, numbers, pairs, general
+        case empty, numbers, pairs, sparse, general
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -394,14 +406,14 @@ struct JSONSyntaxCheck {
         var index = 0
         var shape = ArrayShape.empty
         var flat: [Double] = []       // the numbers, or the pairs' numbers, while `shape` allows
-        var general: [JSONValue] = [] // every element once `shape` is `.general`
+        var general: [JSONValue] = [] // every element once `shape` is `.general`; the others when `.sparse`
         path.append(.index(0))
         while true {
             skipWhitespace()
             let c = position < bytes.count ? bytes[position] : 0
-            if building && (shape == .empty || shape == .numbers) && (c == UInt8(ascii: "-") || isDigit(c)) {
+            if building && (shape == .empty || shape == .numbers || shape == .sparse) && (c == UInt8(ascii: "-") || isDigit(c)) {
                 flat.append(try number())
-                shape = .numbers
+                if shape == .empty { shape = .numbers }
             } else if building && (shape == .empty || shape == .pairs) && c == UInt8(ascii: "["),
                       let pair = try numberPair(depth: depth + 1) {
                 flat.append(pair.0)
@@ -410,7 +422,12 @@ struct JSONSyntaxCheck {
             } else {
                 if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { path[path.count - 1] = .index(index) }
                 let element = try value(depth: depth)
-                if building {
+                if building && (shape == .numbers || shape == .sparse) {
+                    // Numbers so far: they stay flat, the other values kept aside.
+                    flat.append(.nan)
+                    general.append(element)
+                    shape = .sparse
+                } else if building {
                     if shape != .general {
                         general = Self.expand(flat, shape)
                         flat = []
@@ -433,6 +450,7 @@ struct JSONSyntaxCheck {
                 case .empty, .general: return .array(general)
                 case .numbers: return .numbers(flat)
                 case .pairs: return .pairs(flat)
+                case .sparse: return .sparse(flat, general)
                 }
             }
             throw error("unexpected \(describeCurrent()): expected ',' or ']'")
@@ -476,7 +494,7 @@ struct JSONSyntaxCheck {
     /// The elements read so far into `flat`, in general form.
     private static func expand(_ flat: [Double], _ shape: ArrayShape) -> [JSONValue] {
         switch shape {
-        case .empty, .general: return []
+        case .empty, .general, .sparse: return []
         case .numbers: return JSONValue.numbers(flat).elements!
         case .pairs: return JSONValue.pairs(flat).elements!
         }
