@@ -354,12 +354,22 @@ private struct Walker {
                 let pair = try sizes(.array([raw]), path: path, reserving: false, first: i)
                 measures.append(.size(pair[0]))
             case .object(let object):
-                if object.keys.contains(where: { !keys.contains($0) }) {
+                // One walk over the members (no hashing per key: a hundred thousand objects).
+                var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
+                for (key, value) in object {
+                    switch key {
+                    case "height": height = value
+                    case "size": size = value
+                    case "span": spanValue = value
+                    default: unknown = true
+                    }
+                }
+                if unknown {
                     for key in object.keys.sorted() where !keys.contains(key) {
                         throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
                     }
                 }
-                switch (object["height"], object["size"]) {
+                switch (height, size) {
                 case (let h?, nil):
                     if case .number(let v) = h, v.isFinite, v >= 0 {
                         measures.append(.height(v == 0 ? 0 : v))
@@ -378,7 +388,7 @@ private struct Walker {
                 case (_?, _?): throw invalid(itemPath + ".size", "conflicts with 'height': give only one of 'height' or 'size'")
                 case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
                 }
-                if let raw = object["span"] {
+                if let raw = spanValue {
                     var spanPath: String { itemPath + ".span" }
                     if case .string(let text) = raw {
                         guard text == "full" else {
