@@ -362,7 +362,10 @@ struct JSONSyntaxCheck {
             // new spelling of it (remembered, and kept below as JSONSerialization does).
             let duplicate: Bool
             if building {
-                if let earlier = members.index(forKey: name) {
+                // A few members are compared in place rather than hashed: most objects of a
+                // dataset (item objects) hold one to three.
+                let earlier = members.count < 4 ? members.firstIndex { $0.key == name } : members.index(forKey: name)
+                if let earlier {
                     duplicate = members[earlier].key.utf8.elementsEqual(name.utf8) || !keys.insert(Array(name.utf8)).inserted
                 } else {
                     duplicate = false
