@@ -621,6 +621,16 @@ private struct Placement {
                 if k == 1 && order != .shortestFirst {
                     start = cursor
                     y = next[start]
+                } else if k == 1 && n <= 3 {
+                    // As `placeShortestFirst`: the column computed, not branched on.
+                    let h0 = next[0], h1 = n > 1 ? next[1] : .infinity, h2 = n > 2 ? next[2] : .infinity
+                    var minimum = h0
+                    minimum = h1 < minimum ? h1 : minimum
+                    minimum = h2 < minimum ? h2 : minimum
+                    let limit = minimum + tolerance
+                    let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+                    start = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
+                    y = start == 0 ? h0 : start == 1 ? h1 : h2
                 } else if k == 1 {
                     var minimum = next[0]
                     for c in stride(from: 1, to: n, by: 1) where next[c] < minimum { minimum = next[c] }
@@ -628,6 +638,19 @@ private struct Placement {
                     while !(next[c] <= minimum + tolerance) { c += 1 }
                     start = c
                     y = next[c]
+                } else if n <= 8 {
+                    // Few columns: every window's tallest column looked at directly.
+                    var lowest = Double.infinity
+                    for s in 0...(n - k) {
+                        var tallest = next[s]
+                        for c in (s + 1)..<(s + k) where next[c] > tallest { tallest = next[c] }
+                        windowMaxima[s] = tallest
+                        lowest = tallest < lowest ? tallest : lowest
+                    }
+                    var s = 0
+                    while !(windowMaxima[s] <= lowest + tolerance) { s += 1 }
+                    start = s
+                    y = windowMaxima[s]
                 } else {
                     // The tallest column of every window of k columns, by a monotonic queue of
                     // column indices whose heights decrease.

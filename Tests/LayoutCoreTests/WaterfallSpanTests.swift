@@ -299,6 +299,37 @@ struct WaterfallSpanTests {
         #expect(laidOut > 300)
     }
 
+    /// More than 8 columns: windows found by the monotonic queue rather than looked at one by one.
+    @Test func manyColumnsMatchTheOracle() throws {
+        var g = SplitMix64(seed: 99)
+        for _ in 0..<150 {
+            let (random, sections, _, offset) = Self.randomSpanning(&g)
+            var w = random
+            w.columnCount = 9 + EngineProperties.int(&g, 24)
+            let many = sections.map { s -> WaterfallSection in
+                var t = s
+                t.columnCount = nil
+                let n = w.columnCount
+                t.spans = (0..<s.items.count).map { _ in
+                    switch EngineProperties.int(&g, 10) {
+                    case 0: WaterfallSection.fullSpan
+                    case 1...4: 1 + EngineProperties.int(&g, n)
+                    default: 1
+                    }
+                }
+                return t
+            }
+            let bounds = Size(width: 3000, height: 800)
+            let layout = try w.layout(sections: many, bounds: bounds, contentOffset: offset)
+            let expected = Self.oracle(w, many, bounds, offset)
+            try #require(layout.elements.count == expected.count)
+            for (e, f) in zip(layout.elements, expected) {
+                #expect(close(e.frame.minX, f.minX) && close(e.frame.minY, f.minY) && close(e.frame.width, f.width)
+                        && close(e.frame.height, f.height), "\(e.indexPath) \(e.frame) != oracle \(f)")
+            }
+        }
+    }
+
     @Test func horizontalIsTheTransposedVerticalLayout() throws {
         var g = SplitMix64(seed: 4)
         for _ in 0..<200 {
