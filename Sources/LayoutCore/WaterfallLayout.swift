@@ -603,8 +603,61 @@ private struct Placement {
         @inline(__always)
         func run(_ measure: (Int, Double) throws -> Double) throws {
             var cursor = order == .rightToLeft ? n - 1 : 0
+            // Runs of span-1 items, shortest first in up to 3 columns (most items of a feed),
+            // go through `placeShortestFirst`'s loop: the columns in registers, the column
+            // computed rather than branched on, the same arithmetic.
+            let runs = order == .shortestFirst && n <= 3
+            func x(_ column: Int) -> Double { left + Double(column) * step }
+            func width(_ column: Int) -> Double {
+                max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x(column)))
+            }
+            let x0 = x(0), x1 = n > 1 ? x(1) : 0, x2 = n > 2 ? x(2) : 0
+            let w0 = width(0), w1 = n > 1 ? width(1) : 0, w2 = n > 2 ? width(2) : 0
             try spans.withUnsafeBufferPointer { spans in
-            for item in 0..<count {
+            var item = 0
+            while item < count {
+                if runs && (item >= spans.count || spans[item] == 1) {
+                    var h0 = next[0], h1 = n > 1 ? next[1] : .infinity, h2 = n > 2 ? next[2] : .infinity
+                    var b0 = bottoms[0], b1 = n > 1 ? bottoms[1] : 0, b2 = n > 2 ? bottoms[2] : 0
+                    repeat {
+                        let height = try measure(item, columnWidth)
+                        guard height >= 0, height.isFinite else {
+                            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                                          reason: "expected a finite height ≥ 0")
+                        }
+                        var minimum = h0
+                        minimum = h1 < minimum ? h1 : minimum
+                        minimum = h2 < minimum ? h2 : minimum
+                        let limit = minimum + tolerance
+                        let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+                        let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
+                        let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
+                        let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
+                        let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
+                        sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
+                        let bottom = y + height
+                        let following = bottom + itemSpacing
+                        h0 = slot == 0 ? following : h0
+                        h1 = slot == 1 ? following : h1
+                        h2 = slot == 2 ? following : h2
+                        b0 = slot == 0 ? bottom : b0
+                        b1 = slot == 1 ? bottom : b1
+                        b2 = slot == 2 ? bottom : b2
+                        item += 1
+                    } while item < count && (item >= spans.count || spans[item] == 1)
+                    next[0] = h0
+                    bottoms[0] = b0
+                    if n > 1 {
+                        next[1] = h1
+                        bottoms[1] = b1
+                    }
+                    if n > 2 {
+                        next[2] = h2
+                        bottoms[2] = b2
+                    }
+                    continue
+                }
+                defer { item += 1 }
                 let span = item < spans.count ? spans[item] : 1
                 let k = span == WaterfallSection.fullSpan ? n : span
                 guard k >= 1, k <= n else {
