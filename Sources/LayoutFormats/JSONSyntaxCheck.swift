@@ -344,7 +344,8 @@ struct JSONSyntaxCheck {
             return building ? .object([:]) : .null
         }
         var keys = Set<[UInt8]>()
-        var members: [String: JSONValue] = [:]
+        // Room for three members at once: item objects hold one to three, and grow no further.
+        var members = [String: JSONValue](minimumCapacity: building ? 3 : 0)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
