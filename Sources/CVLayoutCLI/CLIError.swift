@@ -73,7 +73,8 @@ extension CLIError {
         switch error {
         case .unusedParameter(let name, let section, let engine):
             // Given at all: no value to show.
-            let why = engine == FlowLayout.name && name == "columns" ? " (lines take as many items as fit)" : ""
+            let why = engine == FlowLayout.name && name == "columns" ? " (lines take as many items as fit)"
+                : name == "items" ? " (item objects are the waterfall's; give heights or sizes)" : ""
             return .data("\(where_(name, section: section)): not used by \(engine)\(why)")
         case .invalidParameter(let name, let section, let value, let requirement):
             // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
@@ -81,6 +82,10 @@ extension CLIError {
             return .data("\(where_(name, section: section)): \(expected(requirement)), got \(shown ?? NumberFormat.messageText(value))")
         case .invalidItem(let indexPath, let problem):
             return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(described(problem))")
+        case .spanTooWide(let section, let item, let span, let columns, let columnsOfSection):
+            let given = columnsOfSection ? "" : " (\(options.source(of: "columns") ?? "the default"))"
+            return .data("\(where_("items[\(item)].span", section: section)): span \(span) is wider than the section's "
+                         + "\(columns) columns\(given)")
         case .tooManySections(let engine, let count):
             return .data("\(datasetName ?? "<dataset>"): item 1:0: \(engine) lays out one section; the dataset has \(count)")
         case .updateDoesNotFit(let final, let items):
@@ -97,7 +102,8 @@ extension CLIError {
                              + "leaves \(NumberFormat.string(available)) points")
             }
             // The count, where it was given; else the spacing, where that was given.
-            let place = own?.columns == nil && !options.has("columns") && options.has("column-spacing")
+            let place = own?.columns == nil && own?.columnSpacing != nil ? where_("column-spacing", section: section)
+                : own?.columns == nil && !options.has("columns") && options.has("column-spacing")
                 ? where_("column-spacing", section: nil) : where_("columns", section: own?.columns != nil ? section : nil)
             return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
                          + "(column width \(NumberFormat.string(columnWidth)))")
@@ -124,6 +130,7 @@ extension CLIError {
         case .atLeastMinus(let length): "expected a number ≥ −\(NumberFormat.messageText(length)) (minus the shortest item length)"
         case .lineLengthBetweenInsets: "expected a line length ≥ 0 between the insets"
         case .finiteAngles: "expected finite angles"
+        case .spanningColumns(let bound): "a section whose items span columns has at most \(bound) columns"
         }
     }
 

@@ -270,9 +270,13 @@ struct LayoutJob {
             check: check.map { check in { sink in try check(input, &sink) } },
             quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
             targetContentOffset: descriptor.targetContentOffset)
-        let request = LayoutPipeline.Request(
-            format: format, scale: scale, keepsElements: !streaming || rect != nil || item != nil,
+        // Right to left: the engine's layout mirrored, one step for every engine, before the
+        // query and the snapping; the elements are kept for it.
+        let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
+        var request = LayoutPipeline.Request(
+            format: format, scale: scale, keepsElements: !streaming || rect != nil || item != nil || rightToLeft,
             target: target.map { ($0, velocity) }, engine: descriptor.name, bounds: bounds, contentOffset: offset)
+        request.mirrorsForRightToLeft = rightToLeft
         do {
             pipeline = try LayoutPipeline(engine: engine, request: request)
         } catch let error as LayoutError {

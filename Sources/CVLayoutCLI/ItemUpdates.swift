@@ -117,31 +117,47 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         data = descriptor.embeddedData(count, seed)
     }
 
-    enum Item { case unit, height(Double), size(Size) }
-    enum Kind: String { case count = "a count", heights = "heights", sizes = "sizes" }
+    enum Measure { case unit, height(Double), size(Size) }
+    /// An item and the columns it spans (a waterfall's `"span"`; it moves with the item).
+    struct Item { var measure: Measure; var span = 1 }
+    enum Kind: String { case count = "a count", heights = "heights", sizes = "sizes", objects = "item objects" }
     let kinds: [Kind] = data.sections.map {
         switch $0.items {
         case .uniform: .count
         case .heights: .heights
         case .sizes: .sizes
+        case .mixed: .objects
         }
     }
-    let items: [[Item]] = data.sections.map {
-        switch $0.items {
-        case .uniform(let n): Array(repeating: Item.unit, count: n)
-        case .heights(let h): h.map { Item.height($0) }
-        case .sizes(let s): s.map { Item.size($0) }
+    let items: [[Item]] = data.sections.map { section in
+        var items: [Item]
+        switch section.items {
+        case .uniform(let n): items = Array(repeating: Item(measure: .unit), count: n)
+        case .heights(let h): items = h.map { Item(measure: .height($0)) }
+        case .sizes(let s): items = s.map { Item(measure: .size($0)) }
+        case .mixed(let m):
+            items = m.map {
+                switch $0 {
+                case .height(let h): Item(measure: .height(h))
+                case .size(let s): Item(measure: .size(s))
+                }
+            }
         }
+        if let spans = section.spans {
+            for i in items.indices where i < spans.count { items[i].span = spans[i] }
+        }
+        return items
     }
     let plan = try updates.plan(sectionCounts: items.map(\.count), options: options)
     let updated = try plan.apply(to: items) { path -> Item in
         switch (kinds[path.section], updates.measures[path]) {
-        case (.count, nil): return .unit
-        case (.heights, .height(let h)?): return .height(h)
-        case (.sizes, .size(let s)?): return .size(s)
-        case (.sizes, .height(let h)?) where h > 0: return .size(Size(width: h, height: h))
+        case (.count, nil): return Item(measure: .unit)
+        case (.heights, .height(let h)?), (.objects, .height(let h)?): return Item(measure: .height(h))
+        case (.sizes, .size(let s)?), (.objects, .size(let s)?): return Item(measure: .size(s))
+        case (.sizes, .height(let h)?) where h > 0: return Item(measure: .size(Size(width: h, height: h)))
         case (let kind, let given):
-            let wanted = kind == .count ? "no measure (S:I)" : (kind == .heights ? "a height (S:I=H)" : "a size (S:I=WxH)")
+            let wanted = kind == .count ? "no measure (S:I)"
+                : kind == .heights ? "a height (S:I=H)" : kind == .sizes ? "a size (S:I=WxH)" : "a height or a size (S:I=H or S:I=WxH)"
             let got: String
             switch given {
             case nil: got = "none"
@@ -152,12 +168,14 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         }
     }
     for (s, section) in updated.enumerated() {
-        var heights: [Double] = [], sizes: [Size] = []
+        var heights: [Double] = [], sizes: [Size] = [], measures: [ItemMeasure] = []
         for item in section {
-            switch (kinds[s], item) {
+            switch (kinds[s], item.measure) {
             case (.count, .unit): break
             case (.heights, .height(let h)): heights.append(h)
             case (.sizes, .size(let size)): sizes.append(size)
+            case (.objects, .height(let h)): measures.append(.height(h))
+            case (.objects, .size(let size)): measures.append(.size(size))
             default:
                 throw CLIError.data("--move: an item cannot move into section \(s), which gives \(kinds[s].rawValue), "
                                     + "from a section of another kind")
@@ -167,7 +185,9 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         case .count: data.sections[s].items = .uniform(count: section.count)
         case .heights: data.sections[s].items = .heights(heights)
         case .sizes: data.sections[s].items = .sizes(sizes)
+        case .objects: data.sections[s].items = .mixed(measures)
         }
+        data.sections[s].spans = section.contains { $0.span != 1 } ? section.map(\.span) : nil
     }
     return data
 }

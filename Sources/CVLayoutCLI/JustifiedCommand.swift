@@ -78,6 +78,7 @@ private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
             if section.columns != nil {
                 throw LayoutError.unusedParameter(name: "columns", section: s, engine: JustifiedLayout.name)
             }
+            try refuseWaterfallKeys(section, section: s, engine: JustifiedLayout.name)
             return JustifiedSection(items: section.items, insets: section.insets, headerHeight: section.header,
                                     footerHeight: section.footer)
         }

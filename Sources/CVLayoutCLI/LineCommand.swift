@@ -54,5 +54,14 @@ func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionI
     for (key, given) in unused where given {
         throw LayoutError.unusedParameter(name: key, section: 0, engine: engine)
     }
+    try refuseWaterfallKeys(section, section: 0, engine: engine)
     return section.items
+}
+
+/// Refuses the section keys only the waterfall reads (`items`, `column-spacing`, …): bad data
+/// naming the first, `not used by ENGINE`.
+func refuseWaterfallKeys(_ section: DatasetSection, section s: Int, engine: String) throws {
+    if let key = section.waterfallOnlyKeys.first {
+        throw LayoutError.unusedParameter(name: key, section: s, engine: engine)
+    }
 }

@@ -16,7 +16,7 @@ let transitionCommand = SubcommandDescriptor(
 
 /// The options shared by both layouts: given once to `transition`, passed to each engine
 /// before that side's own words (which win).
-private let sharedOptionNames = ["device", "width", "height", "offset", "scale", "count", "seed"]
+private let sharedOptionNames = ["device", "width", "height", "offset", "scale", "layout-direction", "count", "seed"]
 /// The update options: they apply to the `--to` side, and the transition animates them.
 private let updateOptionNames = ["delete", "insert", "move"]
 /// Global options of the output, given to `transition` itself.

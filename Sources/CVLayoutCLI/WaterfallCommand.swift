@@ -7,8 +7,10 @@ let waterfallEngine = EngineDescriptor(
     summary: "columns of varying height (CHTCollectionViewWaterfallLayout)",
     datasetHelp: """
         DATASET: item heights [120, 80, …], sizes [[w,h], …] scaled to the column width,
-        {"count": N} (each --item-height tall) or {"sections": [{"heights": […], "header": 40,
-        "footer": 20, "columns": 2, "insets": "10,10,10,10"}, …]}.
+        {"count": N} (each --item-height tall), item objects {"items": [{"height": 120},
+        {"size": [300, 200], "span": 2}, {"height": 80, "span": "full"}]} or {"sections":
+        [{"heights": […], "header": 40, "footer": 20, "columns": 2, "insets": "10,10,10,10",
+        "column-spacing": 8, "item-spacing": 8, "header-insets": "0", "footer-insets": "0"}, …]}.
         Without DATASET: --count (50) heights 50 + r % 100, r from SplitMix64(--seed).
         """,
     options: waterfallOptions.specs(),
@@ -23,6 +25,12 @@ let waterfallEngine = EngineDescriptor(
         // The column arithmetic alone; the elements are checked one by one only when the
         // content size cannot vouch for them.
         let (layout, sections) = try waterfallSettings(input)
+        if layout.sectionHeadersPinToVisibleBounds {
+            // Pinned headers are drawn above the cells that follow them: the sink sees every
+            // element to tell whether they come in drawing order.
+            return try layout.layout(sections, bounds: input.bounds,
+                                     contentOffset: input.contentOffset, into: &sink)
+        }
         var counter = CountingSink()
         let summary = try layout.layout(sections, bounds: input.bounds,
                                         contentOffset: input.contentOffset, into: &counter)
@@ -61,17 +69,33 @@ private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
     .insets("footer-insets", \.footerInset, "insets around each footer"),
     .number("min-content-height", "PT", \.minimumContentHeight, "minimum contentSize height"),
     .number("item-height", "PT", \.itemHeight, "height of the items of {\"count\": N} data"),
+    .choice("scroll-direction", "DIR", \.scrollDirection, "horizontal: columns become rows (the vertical layout transposed)"),
+    .flag("pin-headers", \.sectionHeadersPinToVisibleBounds,
+          "sectionHeadersPinToVisibleBounds: headers stick to the top of the visible bounds"),
 ]
 
 /// The waterfall and its sections as `input`'s options and dataset give them.
 private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
     let layout: WaterfallLayout = try waterfallOptions.configuration(from: input.options)
+    let o = input.options
 
     let sections: [WaterfallSection]
     if let dataset = input.dataset {
-        sections = dataset.sections.map {
-            WaterfallSection(items: $0.items, columnCount: $0.columns, sectionInset: $0.insets,
-                             headerHeight: $0.header, footerHeight: $0.footer)
+        sections = try dataset.sections.enumerated().map { s, section in
+            if let spans = section.spans {
+                // A span wider than the section is the item's fault: named by its JSON path.
+                let n = section.columns ?? layout.columnCount
+                if let i = spans.firstIndex(where: { $0 > n }) {
+                    _ = o
+                    throw LayoutError.spanTooWide(section: s, item: i, span: spans[i], columns: n,
+                                                  columnsOfSection: section.columns != nil)
+                }
+            }
+            return WaterfallSection(items: section.items, columnCount: section.columns, sectionInset: section.insets,
+                                    headerHeight: section.header, footerHeight: section.footer,
+                                    columnSpacing: section.columnSpacing, itemSpacing: section.itemSpacing,
+                                    headerInset: section.headerInsets, footerInset: section.footerInsets,
+                                    spans: section.spans)
         }
     } else {
         sections = [WaterfallSection(items: .heights(input.embeddedHeights()))]

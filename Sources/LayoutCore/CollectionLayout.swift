@@ -41,6 +41,8 @@ public struct CollectionLayout: Sendable {
 
     /// For each section, the index in `elements` of its first cell and its cell count.
     private var cellRanges: [(start: Int, count: Int)]
+    /// `cellRanges`, for a layout made from another's (transposed, mirrored).
+    var cellRangesForCopy: [(start: Int, count: Int)] { cellRanges }
     private var index: RectIndex?
 
     /// Creates a layout from elements already in element order.
@@ -553,5 +555,58 @@ public struct RectIndex: Sendable {
                 }
             }
         }
+    }
+}
+
+/// The horizontal direction of the content (UIKit's `UIUserInterfaceLayoutDirection`).
+public enum LayoutDirection: String, Sendable, CaseIterable {
+    case leftToRight = "left-to-right"
+    case rightToLeft = "right-to-left"
+}
+
+extension CollectionLayout {
+    /// The layout as a right-to-left interface shows it (UIKit's
+    /// `flipsHorizontallyInOppositeLayoutDirection`): every element mirrored about the
+    /// content's vertical centre, `x' = contentWidth − x − width`, its transform mirrored
+    /// (`b`, `c` and `tx` negated, so a rotation turns the other way); the heart path and its
+    /// samples mirrored too (`x' = contentWidth − x`, a direction θ becomes 180° − θ in (−180°, 180°]; a path of
+    /// zero length keeps its angle 0). Bounds,
+    /// offset, content size, element order, zIndex, alpha and index paths are kept; so is the
+    /// target offset. One step for every engine, applied before rect queries and pixel
+    /// snapping. Mirroring twice gives the layout back.
+    /// - Complexity: O(elements + path).
+    public func mirroredForRightToLeft() -> CollectionLayout {
+        let width = contentSize.width
+        func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }
+        var mirrored = CollectionLayout(engine: engine, bounds: bounds, contentOffset: contentOffset,
+                                        contentSize: contentSize,
+                                        elements: elements.map { element in
+                                            var e = element
+                                            e.frame.origin.x = width - element.frame.maxX
+                                            e.transform.b = -element.transform.b
+                                            e.transform.c = -element.transform.c
+                                            e.transform.tx = -element.transform.tx
+                                            return e
+                                        },
+                                        cellRanges: cellRanges, scrollDirection: scrollDirection)
+        mirrored.heartPath = heartPath.map { path in
+            var p = path
+            p.start = mirror(path.start)
+            p.segments = path.segments.map {
+                BezierSegment(control1: mirror($0.control1), control2: mirror($0.control2), end: mirror($0.end))
+            }
+            return p
+        }
+        // A path of zero length has no direction: its samples keep angle 0.
+        let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
+        mirrored.heartSamples = heartSamples?.map { sample in
+            guard !still else { return PathSample(t: sample.t, point: mirror(sample.point), angle: sample.angle) }
+            var angle = 180 - sample.angle
+            if angle > 180 { angle -= 360 }
+            return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
+        }
+        mirrored.targetContentOffset = targetContentOffset
+        mirrored.warnings = warnings
+        return mirrored
     }
 }

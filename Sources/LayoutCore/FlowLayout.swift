@@ -300,6 +300,11 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         case .sizes(let sizes): size = sizes[item]
         case .heights(let heights): size = Size(width: itemSize.width, height: heights[item])
         case .uniform: return itemSize
+        case .mixed(let measures):
+            switch measures[item] {
+            case .size(let s): size = s
+            case .height(let h): size = Size(width: itemSize.width, height: h)
+            }
         }
         guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
             throw LayoutError.invalidItem(IndexPath(item: item, section: section),

@@ -229,3 +229,25 @@ public func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
         return (sin(radians), cos(radians))
     }
 }
+
+// MARK: - Transposing (x ↔ y): a horizontal layout is a vertical one transposed
+
+extension Point {
+    /// `(y, x)`.
+    public var transposed: Point { Point(x: y, y: x) }
+}
+
+extension Size {
+    /// `(height, width)`.
+    public var transposed: Size { Size(width: height, height: width) }
+}
+
+extension Rect {
+    /// The frame mirrored about the diagonal: x ↔ y, width ↔ height.
+    public var transposed: Rect { Rect(x: origin.y, y: origin.x, width: size.height, height: size.width) }
+}
+
+extension EdgeInsets {
+    /// Top ↔ left, bottom ↔ right: the insets of the transposed rectangle.
+    public var transposed: EdgeInsets { EdgeInsets(top: left, left: top, bottom: right, right: bottom) }
+}

@@ -354,6 +354,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
             }
             return ratios
+        case .mixed(let measures):
+            throw LayoutError.invalidItem(IndexPath(item: measures.indices.first ?? 0, section: section), .aspectRatio)
         case .sizes(let sizes):
             return try sizes.enumerated().map { i, size in
                 let a = size.width / size.height

@@ -25,6 +25,9 @@ public enum LayoutError: Error, Equatable, Sendable {
     case nonFiniteLayout(what: String)
     /// More elements than the 10,000,000 SPEC section 5 allows.
     case tooManyElements(count: Int, limit: Int)
+    /// A waterfall item spans more columns than its section has: item `item` of section
+    /// `section` spans `span`; `columnsOfSection` when the section sets its own count.
+    case spanTooWide(section: Int, item: Int, span: Int, columns: Int, columnsOfSection: Bool)
     /// A batch update's item counts do not match the layout at one end of a transition
     /// (`final`: the layout after the update).
     case updateDoesNotFit(final: Bool, items: Int)
@@ -47,6 +50,8 @@ public enum LayoutError: Error, Equatable, Sendable {
         case lineLengthBetweenInsets
         /// Finite angles, every one of a list.
         case finiteAngles
+        /// At most this many columns, in a section whose items span columns.
+        case spanningColumns(atMost: Int)
     }
 
     /// What is wrong with an item's measure.

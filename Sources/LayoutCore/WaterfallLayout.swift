@@ -25,16 +25,43 @@ public struct WaterfallSection: Sendable, Equatable {
     public var headerHeight: Double?
     /// Overrides `WaterfallLayout.footerHeight`, points.
     public var footerHeight: Double?
+    /// Overrides `WaterfallLayout.minimumColumnSpacing` (CHT's
+    /// `minimumColumnSpacingForSectionAtIndex`), points.
+    public var columnSpacing: Double?
+    /// Overrides `WaterfallLayout.minimumInteritemSpacing` (CHT's
+    /// `minimumInteritemSpacingForSectionAtIndex`), points.
+    public var itemSpacing: Double?
+    /// Overrides `WaterfallLayout.headerInset` (CHT's `insetForHeaderInSection`).
+    public var headerInset: EdgeInsets?
+    /// Overrides `WaterfallLayout.footerInset` (CHT's `insetForFooterInSection`).
+    public var footerInset: EdgeInsets?
+    /// How many columns each item spans, item by item: 1 or more, or `fullSpan` (every
+    /// column); `nil` when every item spans one column. A section holding a span other than 1
+    /// is laid out by the window rule (`WaterfallLayout.layout`).
+    public var spans: [Int]?
+
+    /// The `spans` value of an item that spans every column of its section (`"full"`).
+    public static let fullSpan = 0
 
     /// Creates a section of `items` with optional overrides.
     public init(items: SectionItems, columnCount: Int? = nil, sectionInset: EdgeInsets? = nil,
-                headerHeight: Double? = nil, footerHeight: Double? = nil) {
+                headerHeight: Double? = nil, footerHeight: Double? = nil,
+                columnSpacing: Double? = nil, itemSpacing: Double? = nil,
+                headerInset: EdgeInsets? = nil, footerInset: EdgeInsets? = nil, spans: [Int]? = nil) {
         self.items = items
         self.columnCount = columnCount
         self.sectionInset = sectionInset
         self.headerHeight = headerHeight
         self.footerHeight = footerHeight
+        self.columnSpacing = columnSpacing
+        self.itemSpacing = itemSpacing
+        self.headerInset = headerInset
+        self.footerInset = footerInset
+        self.spans = spans
     }
+
+    /// Whether an item spans more than one column.
+    var hasSpans: Bool { spans?.contains { $0 != 1 } ?? false }
 }
 
 // MARK: - The engine
@@ -74,6 +101,15 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public var minimumContentHeight = 0.0
     /// Height of the items of `.uniform` sections, points. Default 100.
     public var itemHeight = 100.0
+    /// `sectionHeadersPinToVisibleBounds`: each header sticks to the top of the visible
+    /// bounds (`contentOffset.y`), never above its own place, and leaves with its section: at
+    /// most the section's end (after its bottom inset, before the footer) less the header's
+    /// height. Every header then has `zIndex` `FlowLayout.pinnedHeaderZIndex`. Default `false`.
+    public var sectionHeadersPinToVisibleBounds = false
+    /// `.horizontal`: columns become rows. The layout is the vertical one of the bounds, the
+    /// offset and every inset transposed (top ↔ left, bottom ↔ right), transposed back, so
+    /// insets stay physical. Default `.vertical`.
+    public var scrollDirection = ScrollDirection.vertical
 
     /// Creates a waterfall with the defaults above.
     public init() {}
@@ -105,6 +141,19 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
+        guard scrollDirection == .vertical else {
+            // Columns become rows: the vertical layout of the swapped bounds and insets, transposed.
+            var vertical = self.transposedSettings()
+            vertical.scrollDirection = .vertical
+            var transposing = TransposingSink(base: sink)
+            defer { sink = transposing.base }
+            let result = try vertical.layout(sections.map { $0.transposed() },
+                                             bounds: bounds.transposed, contentOffset: contentOffset.transposed,
+                                             into: &transposing)
+            return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
+                                    contentSize: result.contentSize.transposed, elements: [],
+                                    cellRanges: result.cellRangesForCopy, scrollDirection: .horizontal)
+        }
         try validate(bounds: bounds, sections: sections)
         let width = bounds.width
         var total = 0
@@ -124,16 +173,25 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         for (s, section) in sections.enumerated() {
             let n = section.columnCount ?? columnCount
             let insets = section.sectionInset ?? sectionInset
+            let columnSpacing = section.columnSpacing ?? minimumColumnSpacing
             let available = width - insets.left - insets.right
-            let columnWidth = (available - Double(n - 1) * minimumColumnSpacing) / Double(n)
+            let columnWidth = (available - Double(n - 1) * columnSpacing) / Double(n)
             guard columnWidth > 0, columnWidth.isFinite else {
-                let own = section.columnCount != nil || section.sectionInset != nil
+                let own = section.columnCount != nil || section.sectionInset != nil || section.columnSpacing != nil
                 throw LayoutError.columnsDoNotFit(section: own ? s : nil,
                                                   columns: n, columnWidth: columnWidth,
                                                   availableWidth: available)
             }
+            let spanning = section.hasSpans
+            if spanning && n > Self.maximumSpanningColumns {
+                throw LayoutError.invalidParameter(name: "columns", section: section.columnCount != nil ? s : nil,
+                                                   value: Double(n),
+                                                   requirement: .spanningColumns(atMost: Self.maximumSpanningColumns))
+            }
 
             let header = section.headerHeight ?? headerHeight
+            let headerInset = section.headerInset ?? self.headerInset
+            var headerFrame: Rect? = nil
             if header > 0 {
                 top += headerInset.top
                 let frame = Rect(x: headerInset.left, y: top,
@@ -142,56 +200,39 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                     throw LayoutError.supplementaryTooWide(kind: .header, section: s,
                                                            width: frame.width)
                 }
-                sink.append(.supplementaryView(ofKind: .header,
-                                                   at: IndexPath(item: 0, section: s), frame: frame))
+                headerFrame = frame
                 top += header + headerInset.bottom
             }
 
             top += insets.top
-            // Only the first min(n, items) columns can receive items (with fewer items than
-            // columns, an untouched column is always the shortest and the lowest-index one),
-            // so a slot per such column: the column itself, or n − 1 − column right to left.
             let itemCount = section.items.count
-            let slots = min(n, itemCount)
-            let columns = ColumnHeights(count: slots, top: top)
-            cellRanges.append((start: sink.count, count: itemCount))
             let placement = Placement(section: s, columnCount: n, order: order, tolerance: tolerance,
                                       left: insets.left, columnWidth: columnWidth,
-                                      columnSpacing: minimumColumnSpacing, itemSpacing: minimumInteritemSpacing)
-            // The kinds of `items` are told apart once per section, not once per item.
-            switch section.items {
-            case .heights(let heights):
-                try heights.withUnsafeBufferPointer { heights in
-                    if order == .shortestFirst && (slots == 2 || slots == 3) {
-                        try placement.placeShortestFirst(heights, in: columns, into: &sink)
-                    } else {
-                        for item in 0..<itemCount { try placement.place(heights[item], item: item, in: columns, into: &sink) }
-                    }
+                                      columnSpacing: columnSpacing,
+                                      itemSpacing: section.itemSpacing ?? minimumInteritemSpacing,
+                                      itemHeight: itemHeight)
+            let bottom: Double
+            if var frame = headerFrame {
+                if sectionHeadersPinToVisibleBounds {
+                    // The header's place depends on the section's end: the items are placed
+                    // once only to find it, then again into the sink, after the header.
+                    var counter = CountingSink()
+                    let end = try placement.placeItems(of: section, spanning: spanning, top: top, into: &counter)
+                        + insets.bottom
+                    frame.origin.y = min(max(contentOffset.y, frame.minY), end - header)
                 }
-            case .sizes(let sizes):
-                for item in 0..<itemCount {
-                    let size = sizes[item]
-                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-                        throw LayoutError.invalidItem(IndexPath(item: item, section: s),
-                                                      .sizeNeedsPositiveWidth)
-                    }
-                    let height = Self.height(of: size, atColumnWidth: columnWidth)
-                    guard height.isFinite else {
-                        throw LayoutError.invalidItem(IndexPath(item: item, section: s),
-                                                      .scaledHeightNotFinite)
-                    }
-                    try placement.place(height, item: item, in: columns, into: &sink)
-                }
-            case .uniform:
-                for item in 0..<itemCount { try placement.place(itemHeight, item: item, in: columns, into: &sink) }
+                var attributes = LayoutAttributes.supplementaryView(ofKind: .header,
+                                                                    at: IndexPath(item: 0, section: s), frame: frame)
+                if sectionHeadersPinToVisibleBounds { attributes.zIndex = FlowLayout.pinnedHeaderZIndex }
+                sink.append(attributes)
             }
-
-            // The tallest column's last maxY (no trailing spacing); `top` when empty.
-            let bottom = columns.tallestBottom ?? top
+            cellRanges.append((start: sink.count, count: itemCount))
+            bottom = try placement.placeItems(of: section, spanning: spanning, top: top, into: &sink)
             top = bottom + insets.bottom
 
             let footer = section.footerHeight ?? footerHeight
             if footer > 0 {
+                let footerInset = section.footerInset ?? self.footerInset
                 top += footerInset.top
                 let frame = Rect(x: footerInset.left, y: top,
                                  width: width - footerInset.left - footerInset.right, height: footer)
@@ -208,6 +249,20 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: width, height: max(top, minimumContentHeight)),
                                 elements: [], cellRanges: cellRanges)
+    }
+
+    /// Up to this many columns in a section whose items span columns: such a section keeps
+    /// every column's height and looks at every window of columns for each item.
+    public static let maximumSpanningColumns = 256
+
+    /// These settings with every inset's top and left, and bottom and right, exchanged: the
+    /// vertical layout that a horizontal one transposes.
+    private func transposedSettings() -> WaterfallLayout {
+        var t = self
+        t.sectionInset = sectionInset.transposed
+        t.headerInset = headerInset.transposed
+        t.footerInset = footerInset.transposed
+        return t
     }
 
     // MARK: - Proofs from the summary
@@ -237,17 +292,24 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// run it to find out, and for its error.
     /// - Complexity: O(items), four independent sums at a time.
     public func succeedsWithFiniteElements(sections: [WaterfallSection], bounds: Size, scale: Double?) -> Bool {
+        guard scrollDirection == .vertical else {
+            var vertical = transposedSettings()
+            vertical.scrollDirection = .vertical
+            return vertical.succeedsWithFiniteElements(sections: sections.map { $0.transposed() },
+                                                       bounds: bounds.transposed, scale: scale)
+        }
         guard (try? validate(bounds: bounds, sections: sections)) != nil else { return false }
         var total = 0
         var stacked = minimumContentHeight + bounds.width
         for section in sections {
             let n = section.columnCount ?? columnCount
             let insets = section.sectionInset ?? sectionInset
+            let columnSpacing = section.columnSpacing ?? minimumColumnSpacing
             let available = bounds.width - insets.left - insets.right
-            let columnWidth = (available - Double(n - 1) * minimumColumnSpacing) / Double(n)
+            let columnWidth = (available - Double(n - 1) * columnSpacing) / Double(n)
             guard columnWidth > 0, columnWidth.isFinite else { return false }
-            for (height, inset) in [(section.headerHeight ?? headerHeight, headerInset),
-                                    (section.footerHeight ?? footerHeight, footerInset)] where height > 0 {
+            for (height, inset) in [(section.headerHeight ?? headerHeight, section.headerInset ?? headerInset),
+                                    (section.footerHeight ?? footerHeight, section.footerInset ?? footerInset)] where height > 0 {
                 guard bounds.width - inset.left - inset.right >= 0 else { return false }
                 stacked += inset.top + height + inset.bottom
                 total += 1
@@ -256,7 +318,14 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             let (sum, overflow) = total.addingReportingOverflow(count)
             guard !overflow else { return false }
             total = sum
-            stacked += insets.top + insets.bottom + Double(count) * minimumInteritemSpacing
+            stacked += insets.top + insets.bottom + Double(count) * (section.itemSpacing ?? minimumInteritemSpacing)
+            // A spanning item is at most the available width wide: its size is scaled to no more.
+            let spanning = section.hasSpans
+            if spanning {
+                guard n <= Self.maximumSpanningColumns,
+                      section.spans!.allSatisfy({ $0 == WaterfallSection.fullSpan || (1...n).contains($0) }) else { return false }
+            }
+            let widest = spanning ? max(columnWidth, available) : columnWidth
             switch section.items {
             case .heights(let heights):
                 guard let sum = Self.checkedSum(heights, { $0 }) else { return false }
@@ -265,10 +334,21 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                 for size in sizes {
                     guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
                 }
-                guard let sum = Self.checkedSum(sizes, { Self.height(of: $0, atColumnWidth: columnWidth) }) else { return false }
+                guard let sum = Self.checkedSum(sizes, { Self.height(of: $0, atColumnWidth: widest) }) else { return false }
                 stacked += sum
             case .uniform(let count):
                 stacked += Double(count) * itemHeight
+            case .mixed(let measures):
+                for case .size(let size) in measures {
+                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
+                }
+                guard let sum = Self.checkedSum(measures, { measure -> Double in
+                    switch measure {
+                    case .height(let h): h
+                    case .size(let size): Self.height(of: size, atColumnWidth: widest)
+                    }
+                }) else { return false }
+                stacked += sum
             }
         }
         return total <= maximumElementCount && snappedValuesStayFinite(upTo: stacked, scale: scale)
@@ -349,8 +429,40 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             }
             if let h = section.headerHeight { try check("header", h, section: s) }
             if let h = section.footerHeight { try check("footer", h, section: s) }
+            if let v = section.columnSpacing { try check("column-spacing", v, section: s) }
+            if let v = section.itemSpacing { try check("item-spacing", v, section: s) }
+            for (name, insets) in [("header-insets", section.headerInset), ("footer-insets", section.footerInset)] {
+                if let i = insets {
+                    for v in [i.top, i.left, i.bottom, i.right] { try check(name, v, section: s) }
+                }
+            }
         }
     }
+}
+
+extension WaterfallSection {
+    /// The section for the vertical layout a horizontal one transposes: its insets transposed.
+    func transposed() -> WaterfallSection {
+        var t = self
+        t.sectionInset = sectionInset?.transposed
+        t.headerInset = headerInset?.transposed
+        t.footerInset = footerInset?.transposed
+        return t
+    }
+}
+
+/// Hands each element on to `base` transposed (x ↔ y, width ↔ height): a horizontal
+/// waterfall is the vertical one transposed.
+struct TransposingSink<Base: LayoutAttributesSink>: LayoutAttributesSink {
+    var base: Base
+    var count: Int { base.count }
+    @inline(__always)
+    mutating func append(_ attributes: LayoutAttributes) {
+        var attributes = attributes
+        attributes.frame = attributes.frame.transposed
+        base.append(attributes)
+    }
+    mutating func prepare(count: Int) { base.prepare(count: count) }
 }
 
 /// One section's column geometry: where an item of a given height goes.
@@ -363,6 +475,251 @@ private struct Placement {
     let columnWidth: Double
     let columnSpacing: Double
     let itemSpacing: Double
+    /// The height of `.uniform` items.
+    let itemHeight: Double
+
+    /// Places every item of `section` from `top`, sends them to `sink` in item order and
+    /// returns the section's bottom before its inset: the tallest column's last maxY, or
+    /// `top` without items.
+    @inline(__always)
+    func placeItems<Sink: LayoutAttributesSink>(of section: WaterfallSection, spanning: Bool, top: Double,
+                                                into sink: inout Sink) throws -> Double {
+        let itemCount = section.items.count
+        if spanning {
+            return try placeSpanning(section.items, spans: section.spans ?? [], top: top, into: &sink)
+        }
+        // Only the first min(n, items) columns can receive items (with fewer items than
+        // columns, an untouched column is always the shortest and the lowest-index one),
+        // so a slot per such column: the column itself, or n − 1 − column right to left.
+        let slots = min(columnCount, itemCount)
+        let columns = ColumnHeights(count: slots, top: top)
+        // The kinds of `items` are told apart once per section, not once per item.
+        switch section.items {
+        case .heights(let heights):
+            try heights.withUnsafeBufferPointer { heights in
+                if order == .shortestFirst && (slots == 2 || slots == 3) {
+                    try placeShortestFirst(heights, in: columns, into: &sink)
+                } else {
+                    for item in 0..<itemCount { try place(heights[item], item: item, in: columns, into: &sink) }
+                }
+            }
+        case .sizes(let sizes):
+            for item in 0..<itemCount {
+                try place(try height(of: sizes[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
+            }
+        case .uniform:
+            for item in 0..<itemCount { try place(itemHeight, item: item, in: columns, into: &sink) }
+        case .mixed(let measures):
+            for item in 0..<itemCount {
+                try place(try height(of: measures[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
+            }
+        }
+        // The tallest column's last maxY (no trailing spacing); `top` when empty.
+        return columns.tallestBottom ?? top
+    }
+
+    /// A size's height scaled to `width`, checked.
+    @inline(__always)
+    func height(of size: Size, item: Int, atWidth width: Double) throws -> Double {
+        guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                          .sizeNeedsPositiveWidth)
+        }
+        let height = WaterfallLayout.height(of: size, atColumnWidth: width)
+        guard height.isFinite else {
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                          .scaledHeightNotFinite)
+        }
+        return height
+    }
+
+    /// A measure's height at `width` (a height as it is; it is checked when placed).
+    @inline(__always)
+    func height(of measure: ItemMeasure, item: Int, atWidth width: Double) throws -> Double {
+        switch measure {
+        case .height(let h): h
+        case .size(let size): try height(of: size, item: item, atWidth: width)
+        }
+    }
+
+    /// The placement of a section some of whose items span several columns (a slower path
+    /// than `place`, taken only then). Every column's height is kept. An item of span `k`
+    /// (`WaterfallSection.fullSpan`: every column) is `k·w + (k−1)·columnSpacing` wide, a
+    /// size scaled to that width; it goes to the window of `k` adjacent columns whose
+    /// tallest column is lowest (the leftmost within `tolerance` of the lowest), at that
+    /// tallest height, and all `k` columns end at its maxY (plus the item spacing). A span-1
+    /// item under `.shortestFirst` follows the same rule, which is `place`'s. Round-robin
+    /// orders place span-1 items at a cursor that starts at the first column in their
+    /// direction and moves one column on; a spanning item takes its window by the rule and
+    /// the cursor continues after it: the column after its last (left to right) or before
+    /// its first (right to left), wrapping.
+    /// - Complexity: O(items × n).
+    func placeSpanning<Sink: LayoutAttributesSink>(_ items: SectionItems, spans: [Int], top: Double,
+                                                   into sink: inout Sink) throws -> Double {
+        let n = columnCount
+        let count = items.count
+        guard count > 0 else { return top }
+        // Raw storage (n ≤ maximumSpanningColumns), not captured arrays: the nested function
+        // below would box them and check exclusive access on every use.
+        let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
+        defer { storage.deallocate() }
+        let next = storage, bottoms = storage + n, windowMaxima = storage + 2 * n  // next: where each column's next item goes
+        next.initialize(repeating: top, count: n)
+        bottoms.initialize(repeating: top, count: n)  // each column's last maxY
+        windowMaxima.initialize(repeating: 0, count: n)
+        let queue = UnsafeMutablePointer<Int>.allocate(capacity: n)
+        defer { queue.deallocate() }
+        queue.initialize(repeating: 0, count: n)
+        let step = columnWidth + columnSpacing
+        // The kinds of `items` are told apart once, not once per item: `measure(item, width)`
+        // is the item's height at its width.
+        @inline(__always)
+        func run(_ measure: (Int, Double) throws -> Double) throws {
+            var cursor = order == .rightToLeft ? n - 1 : 0
+            // Runs of span-1 items, shortest first in up to 3 columns (most items of a feed),
+            // go through `placeShortestFirst`'s loop: the columns in registers, the column
+            // computed rather than branched on, the same arithmetic.
+            let runs = order == .shortestFirst && n <= 3
+            func x(_ column: Int) -> Double { left + Double(column) * step }
+            func width(_ column: Int) -> Double {
+                max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x(column)))
+            }
+            let x0 = x(0), x1 = n > 1 ? x(1) : 0, x2 = n > 2 ? x(2) : 0
+            let w0 = width(0), w1 = n > 1 ? width(1) : 0, w2 = n > 2 ? width(2) : 0
+            try spans.withUnsafeBufferPointer { spans in
+            var item = 0
+            while item < count {
+                if runs && (item >= spans.count || spans[item] == 1) {
+                    var h0 = next[0], h1 = n > 1 ? next[1] : .infinity, h2 = n > 2 ? next[2] : .infinity
+                    var b0 = bottoms[0], b1 = n > 1 ? bottoms[1] : 0, b2 = n > 2 ? bottoms[2] : 0
+                    repeat {
+                        let height = try measure(item, columnWidth)
+                        guard height >= 0, height.isFinite else {
+                            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                                          .height)
+                        }
+                        var minimum = h0
+                        minimum = h1 < minimum ? h1 : minimum
+                        minimum = h2 < minimum ? h2 : minimum
+                        let limit = minimum + tolerance
+                        let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+                        let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
+                        let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
+                        let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
+                        let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
+                        sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
+                        let bottom = y + height
+                        let following = bottom + itemSpacing
+                        h0 = slot == 0 ? following : h0
+                        h1 = slot == 1 ? following : h1
+                        h2 = slot == 2 ? following : h2
+                        b0 = slot == 0 ? bottom : b0
+                        b1 = slot == 1 ? bottom : b1
+                        b2 = slot == 2 ? bottom : b2
+                        item += 1
+                    } while item < count && (item >= spans.count || spans[item] == 1)
+                    next[0] = h0
+                    bottoms[0] = b0
+                    if n > 1 {
+                        next[1] = h1
+                        bottoms[1] = b1
+                    }
+                    if n > 2 {
+                        next[2] = h2
+                        bottoms[2] = b2
+                    }
+                    continue
+                }
+                defer { item += 1 }
+                let span = item < spans.count ? spans[item] : 1
+                let k = span == WaterfallSection.fullSpan ? n : span
+                guard k >= 1, k <= n else {
+                    throw LayoutError.spanTooWide(section: section, item: item, span: span, columns: n, columnsOfSection: true)
+                }
+                let spanWidth = Double(k) * columnWidth + Double(k - 1) * columnSpacing
+                let height = try measure(item, spanWidth)
+                guard height >= 0, height.isFinite else {
+                    throw LayoutError.invalidItem(IndexPath(item: item, section: section),
+                                                  .height)
+                }
+                let start: Int, y: Double
+                if k == 1 && order != .shortestFirst {
+                    start = cursor
+                    y = next[start]
+                } else if k == 1 && n <= 3 {
+                    // As `placeShortestFirst`: the column computed, not branched on.
+                    let h0 = next[0], h1 = n > 1 ? next[1] : .infinity, h2 = n > 2 ? next[2] : .infinity
+                    var minimum = h0
+                    minimum = h1 < minimum ? h1 : minimum
+                    minimum = h2 < minimum ? h2 : minimum
+                    let limit = minimum + tolerance
+                    let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+                    start = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
+                    y = start == 0 ? h0 : start == 1 ? h1 : h2
+                } else if k == 1 {
+                    var minimum = next[0]
+                    for c in stride(from: 1, to: n, by: 1) where next[c] < minimum { minimum = next[c] }
+                    var c = 0
+                    while !(next[c] <= minimum + tolerance) { c += 1 }
+                    start = c
+                    y = next[c]
+                } else if n <= 8 {
+                    // Few columns: every window's tallest column looked at directly.
+                    var lowest = Double.infinity
+                    for s in 0...(n - k) {
+                        var tallest = next[s]
+                        for c in (s + 1)..<(s + k) where next[c] > tallest { tallest = next[c] }
+                        windowMaxima[s] = tallest
+                        lowest = tallest < lowest ? tallest : lowest
+                    }
+                    var s = 0
+                    while !(windowMaxima[s] <= lowest + tolerance) { s += 1 }
+                    start = s
+                    y = windowMaxima[s]
+                } else {
+                    // The tallest column of every window of k columns, by a monotonic queue of
+                    // column indices whose heights decrease.
+                    var head = 0, tail = 0
+                    for c in 0..<n {
+                        while tail > head && next[queue[tail - 1]] <= next[c] { tail -= 1 }
+                        queue[tail] = c
+                        tail += 1
+                        if queue[head] <= c - k { head += 1 }
+                        if c >= k - 1 { windowMaxima[c - k + 1] = next[queue[head]] }
+                    }
+                    var minimum = windowMaxima[0]
+                    for s in stride(from: 1, through: n - k, by: 1) where windowMaxima[s] < minimum { minimum = windowMaxima[s] }
+                    var s = 0
+                    while !(windowMaxima[s] <= minimum + tolerance) { s += 1 }
+                    start = s
+                    y = windowMaxima[s]
+                }
+                switch order {
+                case .shortestFirst: break
+                case .leftToRight: cursor = (start + k) % n
+                case .rightToLeft: cursor = (start - 1 + n) % n
+                }
+                let x = left + Double(start) * step
+                let width = max(0, min(spanWidth, left + Double(start + k) * step - columnSpacing - x))
+                sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
+                let bottom = y + height
+                for c in start..<(start + k) {
+                    bottoms[c] = bottom
+                    next[c] = bottom + itemSpacing
+                }
+            }
+            }
+        }
+        switch items {
+        case .heights(let heights): try heights.withUnsafeBufferPointer { heights in try run { item, _ in heights[item] } }
+        case .sizes(let sizes): try run { item, width in try self.height(of: sizes[item], item: item, atWidth: width) }
+        case .uniform: try run { _, _ in itemHeight }
+        case .mixed(let measures): try run { item, width in try self.height(of: measures[item], item: item, atWidth: width) }
+        }
+        var tallest = bottoms[0]
+        for c in 1..<n where bottoms[c] > tallest { tallest = bottoms[c] }
+        return tallest
+    }
 
     // MARK: - Placement
 

@@ -31,6 +31,19 @@ public struct DatasetSection: Sendable, Equatable {
     public var columns: Int?
     /// `"insets"`.
     public var insets: EdgeInsets?
+    /// `"column-spacing"` (waterfall), points.
+    public var columnSpacing: Double?
+    /// `"item-spacing"` (waterfall), points.
+    public var itemSpacing: Double?
+    /// `"header-insets"` (waterfall).
+    public var headerInsets: EdgeInsets?
+    /// `"footer-insets"` (waterfall).
+    public var footerInsets: EdgeInsets?
+    /// Each item's `"span"` from `"items"` objects (`WaterfallSection.fullSpan` for
+    /// `"full"`); `nil` when no item gave one other than 1.
+    public var spans: [Int]?
+    /// Whether the items came from an `"items"` array (the waterfall's item objects).
+    public var usesItemObjects = false
     /// JSON path of the section object (`sections[1]`), or `""` for a top-level section.
     public var path: String
 
@@ -43,6 +56,14 @@ public struct DatasetSection: Sendable, Equatable {
         self.columns = columns
         self.insets = insets
         self.path = path
+    }
+
+    /// The keys given that only the waterfall reads (`items`, `column-spacing`, `item-spacing`,
+    /// `header-insets`, `footer-insets`), in that order; `columns` is not among them.
+    public var waterfallOnlyKeys: [String] {
+        [("items", usesItemObjects), ("column-spacing", columnSpacing != nil), ("item-spacing", itemSpacing != nil),
+         ("header-insets", headerInsets != nil), ("footer-insets", footerInsets != nil)]
+            .filter(\.1).map(\.0)
     }
 }
 
@@ -124,7 +145,7 @@ private struct Walker {
         }
         let allowedKeys: [String]
         switch schema {
-        case .items: allowedKeys = ["heights", "sizes", "count", "sections", "options"]
+        case .items: allowedKeys = ["heights", "sizes", "items", "count", "sections", "options"]
         case .ringCounts: allowedKeys = ["rings", "options"]
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
@@ -214,13 +235,14 @@ private struct Walker {
         guard case .object(let object) = raw else {
             throw invalid(path, "expected a section object, got \(describe(raw))")
         }
-        let allowed = ["heights", "sizes", "count", "header", "footer", "columns", "insets"]
+        let allowed = ["heights", "sizes", "items", "count", "header", "footer", "columns", "insets",
+                       "column-spacing", "item-spacing", "header-insets", "footer-insets"]
         for key in object.keys.sorted() where !allowed.contains(key) {
             throw invalid(join(path, key), "unknown key" + didYouMean(key, among: allowed) + " (expected \(list(allowed)))")
         }
-        let itemKeys = ["heights", "sizes", "count"].filter { object[$0] != nil }
+        let itemKeys = ["heights", "sizes", "items", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
-            throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of heights, sizes or count")
+            throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of heights, sizes, items or count")
         }
         var result: DatasetSection
         if let key = itemKeys.first {
@@ -237,6 +259,10 @@ private struct Walker {
             result.columns = n
         }
         if let v = object["insets"] { result.insets = try insets(v, path: join(path, "insets")) }
+        if let v = object["column-spacing"] { result.columnSpacing = try nonNegative(v, path: join(path, "column-spacing")) }
+        if let v = object["item-spacing"] { result.itemSpacing = try nonNegative(v, path: join(path, "item-spacing")) }
+        if let v = object["header-insets"] { result.headerInsets = try insets(v, path: join(path, "header-insets")) }
+        if let v = object["footer-insets"] { result.footerInsets = try insets(v, path: join(path, "footer-insets")) }
         return result
     }
 
@@ -252,11 +278,151 @@ private struct Walker {
                 throw invalid(path, "expected an array of [width, height] sizes, got \(describe(value))")
             }
             return DatasetSection(items: .sizes(try sizes(value, path: path)))
+        case "items":
+            guard value.arrayCount != nil else {
+                throw invalid(path, "expected an array of items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\"), got \(describe(value))")
+            }
+            var section = try itemObjects(value, path: path)
+            section.usesItemObjects = true
+            return section
         default:
             let n = try count(value, path: path)
             try reserve(n, path: path)
             return DatasetSection(items: .uniform(count: n))
         }
+    }
+
+    /// The waterfall's `"items"` (`array.arrayCount != nil`): each a height, a `[width, height]`
+    /// size, or an object of `"height"` or `"size"` and an optional `"span"` (an integer ≥ 1 or
+    /// `"full"`). Plain heights (or sizes) without a span are stored as such.
+    private mutating func itemObjects(_ array: JSONValue, path: String) throws -> DatasetSection {
+        switch array {
+        case .numbers: return DatasetSection(items: .heights(try heights(array, path: path)))
+        case .pairs: return DatasetSection(items: .sizes(try sizes(array, path: path)))
+        default: break
+        }
+        // A sparse array (numbers with a few objects) is read in place, not expanded.
+        let (numbers, elements): ([Double], [JSONValue])
+        if case .sparse(let n, let others) = array { (numbers, elements) = (n, others) } else { (numbers, elements) = ([], array.elements ?? []) }
+        let count = numbers.isEmpty ? elements.count : numbers.count
+        try reserve(count, path: path)
+        var nextOther = 0
+        // Heights kept flat until a size comes (then every measure is kept as such).
+        struct Measures {
+            var heights: [Double] = []
+            var all: [ItemMeasure]? = nil
+            var anyHeight = false, anySize = false
+            mutating func append(_ measure: ItemMeasure) {
+                switch measure {
+                case .height(let h):
+                    anyHeight = true
+                    if all != nil { all?.append(measure) } else { heights.append(h) }
+                case .size:
+                    anySize = true
+                    if all == nil {
+                        all = heights.map { .height($0) }
+                        heights = []
+                    }
+                    all?.append(measure)
+                }
+            }
+        }
+        var measures = Measures()
+        measures.heights.reserveCapacity(count)
+        var spans: [Int]? = nil
+        let keys = ["height", "size", "span"]
+        for i in 0..<count {
+            let raw: JSONValue
+            if numbers.isEmpty {
+                raw = elements[i]
+            } else if numbers[i].isNaN {
+                raw = elements[nextOther]
+                nextOther += 1
+            } else {
+                raw = .number(numbers[i])
+            }
+            // The path is built only for a message: a million interpolations cost more than the rest.
+            var itemPath: String { "\(path)[\(i)]" }
+            var span = 1
+            switch raw {
+            case .number(let v):
+                guard v.isFinite, v >= 0 else { _ = try nonNegative(raw, path: itemPath); continue }
+                measures.append(.height(v == 0 ? 0 : v))
+            case .numbers, .array:
+                let pair = try sizes(.array([raw]), path: path, reserving: false, first: i)
+                measures.append(.size(pair[0]))
+            case .object(let object):
+                // One walk over the members (no hashing per key: a hundred thousand objects).
+                var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
+                for (key, value) in object {
+                    switch key {
+                    case "height": height = value
+                    case "size": size = value
+                    case "span": spanValue = value
+                    default: unknown = true
+                    }
+                }
+                if unknown {
+                    for key in object.keys.sorted() where !keys.contains(key) {
+                        throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+                    }
+                }
+                switch (height, size) {
+                case (let h?, nil):
+                    if case .number(let v) = h, v.isFinite, v >= 0 {
+                        measures.append(.height(v == 0 ? 0 : v))
+                    } else {
+                        measures.append(.height(try nonNegative(h, path: itemPath + ".height")))
+                    }
+                case (nil, .numbers(let pair)?) where pair.count == 2 && pair[0].isFinite && pair[0] > 0
+                                                      && pair[1].isFinite && pair[1] >= 0:
+                    measures.append(.size(Size(width: pair[0], height: pair[1] == 0 ? 0 : pair[1])))
+                case (nil, let size?):
+                    guard size.arrayCount != nil else {
+                        throw invalid(itemPath + ".size", "expected a size [width, height], got \(describe(size))")
+                    }
+                    let pair = try sizes(.array([size]), path: itemPath + ".size", reserving: false, first: nil)
+                    measures.append(.size(pair[0]))
+                case (_?, _?): throw invalid(itemPath + ".size", "conflicts with 'height': give only one of 'height' or 'size'")
+                case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
+                }
+                if let raw = spanValue {
+                    var spanPath: String { itemPath + ".span" }
+                    if case .string(let text) = raw {
+                        guard text == "full" else {
+                            throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
+                        }
+                        span = WaterfallSection.fullSpan
+                    } else {
+                        guard case .number(let v) = raw else {
+                            throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
+                        }
+                        if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) {
+                            span = Int(v)
+                        } else {
+                            span = try integer(raw, path: spanPath)
+                        }
+                        guard span >= 1 else { throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(span)") }
+                    }
+                }
+            default:
+                throw invalid(itemPath, "expected a height, a [width, height] size or an item object, got \(describe(raw))")
+            }
+            if span != 1 {
+                if spans == nil { spans = Array(repeating: 1, count: count) }
+                spans![i] = span
+            }
+        }
+        var section: DatasetSection
+        if !measures.anySize {
+            section = DatasetSection(items: .heights(measures.heights))
+        } else if !measures.anyHeight {
+            section = DatasetSection(items: .sizes((measures.all ?? []).map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
+        } else {
+            section = DatasetSection(items: .mixed(measures.all ?? []))
+        }
+        section.spans = spans
+        return section
     }
 
     /// Heights from an array (`array.arrayCount != nil`).
@@ -284,8 +450,10 @@ private struct Walker {
     }
 
     /// Sizes from an array (`array.arrayCount != nil`).
-    private mutating func sizes(_ array: JSONValue, path: String) throws -> [Size] {
-        try reserve(array.arrayCount ?? 0, path: path)
+    /// `first`: the index the array's first element is named by in messages (`path[first]`),
+    /// or `nil` to name it `path` itself (a single size given as a value).
+    private mutating func sizes(_ array: JSONValue, path: String, reserving: Bool = true, first: Int? = 0) throws -> [Size] {
+        if reserving { try reserve(array.arrayCount ?? 0, path: path) }
         if case .pairs(let flat) = array {
             // The common shape: [width, height] pairs, held flat.
             var result: [Size] = []
@@ -309,7 +477,7 @@ private struct Walker {
         var result: [Size] = []
         result.reserveCapacity(elements.count)
         for (i, raw) in elements.enumerated() {
-            let itemPath = "\(path)[\(i)]"
+            let itemPath = first.map { "\(path)[\($0 + i)]" } ?? path
             guard let pair = raw.elements, pair.count == 2 else {
                 let got = raw.elements.map { "an array of \($0.count) \($0.count == 1 ? "value" : "values")" } ?? describe(raw)
                 throw invalid(itemPath, "expected a size [width, height], got \(got)")
@@ -432,7 +600,7 @@ func describe(_ value: JSONValue) -> String {
     case .bool(let b): return b ? "true" : "false"
     case .number(let n): return NumberFormat.messageText(n)
     case .string(let s): return describe(s as Any)
-    case .array, .numbers, .pairs: return "an array"
+    case .array, .numbers, .pairs, .sparse: return "an array"
     case .object: return "an object"
     case .null: return "null"
     }

@@ -72,7 +72,7 @@ struct JSONSyntaxCheck {
 
     /// What an array being built holds so far.
     private enum ArrayShape {
-        case empty, numbers, pairs, general
+        case empty, numbers, pairs, sparse, general
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -152,7 +152,8 @@ struct JSONSyntaxCheck {
             return building ? .object([:]) : .null
         }
         var keys = Set<[UInt8]>()
-        var members: [String: JSONValue] = [:]
+        // Room for three members at once: item objects hold one to three, and grow no further.
+        var members = [String: JSONValue](minimumCapacity: building ? 3 : 0)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -170,7 +171,10 @@ struct JSONSyntaxCheck {
             // new spelling of it (remembered, and kept below as JSONSerialization does).
             let duplicate: Bool
             if building {
-                if let earlier = members.index(forKey: name) {
+                // A few members are compared in place rather than hashed: most objects of a
+                // dataset (item objects) hold one to three.
+                let earlier = members.count < 4 ? members.firstIndex { $0.key == name } : members.index(forKey: name)
+                if let earlier {
                     duplicate = members[earlier].key.utf8.elementsEqual(name.utf8) || !keys.insert(Array(name.utf8)).inserted
                 } else {
                     duplicate = false
@@ -214,14 +218,14 @@ struct JSONSyntaxCheck {
         var index = 0
         var shape = ArrayShape.empty
         var flat: [Double] = []       // the numbers, or the pairs' numbers, while `shape` allows
-        var general: [JSONValue] = [] // every element once `shape` is `.general`
+        var general: [JSONValue] = [] // every element once `shape` is `.general`; the others when `.sparse`
         path.append(.index(0))
         while true {
             skipWhitespace()
             let c = position < bytes.count ? bytes[position] : 0
-            if building && (shape == .empty || shape == .numbers) && (c == UInt8(ascii: "-") || isDigit(c)) {
+            if building && (shape == .empty || shape == .numbers || shape == .sparse) && (c == UInt8(ascii: "-") || isDigit(c)) {
                 flat.append(try number())
-                shape = .numbers
+                if shape == .empty { shape = .numbers }
             } else if building && (shape == .empty || shape == .pairs) && c == UInt8(ascii: "["),
                       let pair = try numberPair(depth: depth + 1) {
                 flat.append(pair.0)
@@ -230,7 +234,12 @@ struct JSONSyntaxCheck {
             } else {
                 if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { path[path.count - 1] = .index(index) }
                 let element = try value(depth: depth)
-                if building {
+                if building && (shape == .numbers || shape == .sparse) {
+                    // Numbers so far: they stay flat, the other values kept aside.
+                    flat.append(.nan)
+                    general.append(element)
+                    shape = .sparse
+                } else if building {
                     if shape != .general {
                         general = Self.expand(flat, shape)
                         flat = []
@@ -253,6 +262,7 @@ struct JSONSyntaxCheck {
                 case .empty, .general: return .array(general)
                 case .numbers: return .numbers(flat)
                 case .pairs: return .pairs(flat)
+                case .sparse: return .sparse(flat, general)
                 }
             }
             throw error("unexpected \(describeCurrent()): expected ',' or ']'")
@@ -296,7 +306,7 @@ struct JSONSyntaxCheck {
     /// The elements read so far into `flat`, in general form.
     private static func expand(_ flat: [Double], _ shape: ArrayShape) -> [JSONValue] {
         switch shape {
-        case .empty, .general: return []
+        case .empty, .general, .sparse: return []
         case .numbers: return JSONValue.numbers(flat).elements!
         case .pairs: return JSONValue.pairs(flat).elements!
         }

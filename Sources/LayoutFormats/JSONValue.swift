@@ -37,6 +37,10 @@ enum JSONValue: Equatable, Sendable {
     case numbers([Double])
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
+    /// A non-empty array that starts with a number and holds other values too (a waterfall's
+    /// `"items"`: heights with a few objects among them): every element's number, NaN (which
+    /// JSON cannot hold) where another value stands, and those other values in order.
+    case sparse([Double], [JSONValue])
     /// An object. Keys equal as Swift strings (canonically equivalent) keep the first
     /// spelling and the last value (as `JSONSerialization` does); byte-equal duplicates are
     /// refused before.
@@ -49,6 +53,13 @@ enum JSONValue: Equatable, Sendable {
         case .array(let a): return a
         case .numbers(let n): return n.map { .number($0) }
         case .pairs(let p): return stride(from: 0, to: p.count, by: 2).map { .numbers([p[$0], p[$0 + 1]]) }
+        case .sparse(let numbers, let others):
+            var next = 0
+            return numbers.map { n in
+                guard n.isNaN else { return .number(n) }
+                next += 1
+                return others[next - 1]
+            }
         default: return nil
         }
     }
@@ -59,6 +70,7 @@ enum JSONValue: Equatable, Sendable {
         case .array(let a): return a.count
         case .numbers(let n): return n.count
         case .pairs(let p): return p.count / 2
+        case .sparse(let numbers, _): return numbers.count
         default: return nil
         }
     }

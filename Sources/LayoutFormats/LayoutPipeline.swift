@@ -62,6 +62,9 @@ public struct LayoutPipeline {
         /// The layout's engine name, bounds and offset: the summary of a CSV vouched for
         /// without laying out (whose content size is then the bounds).
         public var engine: String, bounds: Size, contentOffset: Point
+        /// Mirror the layout for a right-to-left language (`CollectionLayout.mirroredForRightToLeft()`),
+        /// before snapping; it needs `keepsElements`. Default `false`.
+        public var mirrorsForRightToLeft = false
 
         /// A request; see the properties.
         public init(format: OutputFormat, scale: Double?, keepsElements: Bool, target: (offset: Point, velocity: Point)?,
@@ -117,6 +120,7 @@ public struct LayoutPipeline {
             isStreamed = true
         } else {
             var kept = try engine.layout()
+            if request.mirrorsForRightToLeft { kept = kept.mirroredForRightToLeft() }
             if let scale = request.scale { kept.snapToPixels(scale: scale) }
             if let target = request.target {
                 kept.targetContentOffset = engine.targetContentOffset?(kept, target.offset, target.velocity) ?? target.offset

@@ -49,6 +49,42 @@ func pad(_ s: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - s.count)) + s
 }
 
+// `cvlayout-bench spans`: the waterfall engine alone (no decoding, no writing) on 10⁶ heights
+// (50 + r % 100, seed 1, 3 columns, shortest first), plain and with every tenth item
+// spanning (every twentieth 2 columns, the others of those the full width), each as the
+// summary pass (`CountingSink`) and the streaming pass (`ElementBlocks` of 1,024); ms, best
+// of 7.
+if CommandLine.arguments.dropFirst().first == "spans" {
+    var generator = SplitMix64(seed: 1)
+    let n = 1_000_000
+    let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
+    let spans = (0..<n).map { i in i % 10 == 5 ? (i % 20 == 5 ? 2 : WaterfallSection.fullSpan) : 1 }
+    let waterfall = WaterfallLayout()
+    func best(_ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<7 {
+            let start = now()
+            try body()
+            best = min(best, Double(now() - start) / 1e6)
+        }
+        return best
+    }
+    for (name, section) in [("plain", WaterfallSection(items: .heights(heights))),
+                            ("10% spanning", WaterfallSection(items: .heights(heights), spans: spans))] {
+        let summary = try best {
+            var sink = CountingSink()
+            _ = try waterfall.layout([section], bounds: screen, into: &sink)
+        }
+        let streamed = try best {
+            var sink = ElementBlocks(blockSize: 1024) { _ in }
+            _ = try waterfall.layout([section], bounds: screen, into: &sink)
+            sink.finish()
+        }
+        print("\(name): summary \(String(format: "%.2f", summary)) ms, streamed \(String(format: "%.2f", streamed)) ms")
+    }
+    exit(0)
+}
+
 // `cvlayout-bench [ENGINE [N]]` runs one engine (and one size) only, e.g. under a profiler.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let engines = arguments.count > 0 ? [arguments[0]] : [WaterfallLayout.name, FlowLayout.name]

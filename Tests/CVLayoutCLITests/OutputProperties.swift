@@ -23,12 +23,13 @@ struct OutputProperties {
             { ["--precision", int(3) == 0 ? "full" : String(int(16))] },
             { ["--rect", "\(int(400) - 50),\(int(400) - 50),\(int(500)),\(int(500))"] },
             { ["--target-offset", "\(int(800)),\(int(800))", "--velocity", "\(int(3) - 1),\(int(3) - 1)"] },
-            { ["--no-labels"] },
+            { ["--no-labels"] }, { ["--layout-direction", LayoutDirection.allCases[int(2)].rawValue] },
         ]
         let own: [String: [() -> [String]]] = [
             "waterfall": [{ ["--columns", String(1 + int(6))] }, { ["--column-spacing", number(20)] },
                           { ["--order", WaterfallOrder.allCases[int(3)].rawValue] }, { ["--insets", number(30)] },
-                          { ["--header-height", number(50)] }, { ["--footer-height", number(50)] }],
+                          { ["--header-height", number(50)] }, { ["--footer-height", number(50)] },
+                          { ["--pin-headers"] }, { ["--scroll-direction", ScrollDirection.allCases[int(2)].rawValue] }],
             "ring": [{ ["--radius", number(100)] }, { ["--shrink", number(2)] }, { ["--start-angle", String(int(720) - 360)] },
                      { ["--direction", RotationDirection.allCases[int(2)].rawValue] }, { ["--no-heart"] }],
             "flow": [{ ["--item-size", "\(1 + int(200)),\(1 + int(200))"] }, { ["--line-spacing", number(20)] },

@@ -62,7 +62,7 @@ struct DatasetDecoderTests {
         #expect(failure(#"{"sections": [{"columns": 0}]}"#)
                 == .invalidValue(path: "sections[0].columns", message: "expected an integer ≥ 1, got 0"))
         #expect(failure(#"{"heights": [1], "sizes": []}"#)
-                == .invalidValue(path: "sizes", message: "conflicts with 'heights': give only one of 'heights', 'sizes', 'count' or 'sections'"))
+                == .invalidValue(path: "sizes", message: "conflicts with 'heights': give only one of 'heights', 'sizes', 'items', 'count' or 'sections'"))
         #expect(failure(#"{"count": 10000001}"#)
                 == .invalidValue(path: "count", message: "more than 10000000 elements in all (SPEC limit)"))
     }
