@@ -335,6 +335,23 @@ struct LayoutJob {
         }
     }
 
+    /// For `--check`: the layout without its elements as `format` would write it (its
+    /// content size computed when it was deferred) and what runs the engine again to hand
+    /// over its elements; `nil` when the layout is kept whole rather than streamed.
+    func streamedElements(for format: OutputFormat) throws
+        -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
+        guard let streamed, let stream = descriptor.stream, selection == nil, format != .svg else { return nil }
+        var layout = self.layout
+        if contentSizeDeferred && format != .csv, let check = descriptor.check {
+            var sink = FiniteCheckSink(scale: streamed.scale)
+            layout = try check(streamed.input, &sink)
+        }
+        return (layout, { sink in
+            sink.scale = streamed.scale
+            _ = try stream(streamed.input, &sink)
+        })
+    }
+
     /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
         guard let streamed, let stream = descriptor.stream else {

@@ -26,6 +26,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if golden == "-" || golden.isEmpty {
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
+    if let status = try streamedCheck(job, golden: golden, io: io) { return status }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
@@ -61,5 +62,67 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)",
                                     color: io.color.stderr))
+    return DiffStatus.different
+}
+
+/// `checkAgainstGolden` as a stream: GOLDEN read element by element and the layout's
+/// elements compared as the engine produces them, each number taken as the golden's format
+/// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
+/// writing the layout's text or reading it back. `nil` when it must be done the whole way
+/// (a golden not in element order, malformed, a CSV of heart samples; a layout that is kept
+/// whole or not produced in element order), which gives the same report or error.
+private func streamedCheck(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32? {
+    let comparison: StreamedComparison
+    do {
+        comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
+                                            options: DiffOptions(), style: .text(color: io.color.stderr))
+    } catch is LayoutStreamFallback {
+        return nil
+    }
+    let csv = comparison.expectedIsCSV
+    if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
+    let format: OutputFormat = csv ? .csv : .json
+    guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
+    let precision = job.outputOptions.precision
+    var failure: Error? = nil
+    var sink = ElementBlocks { block in
+        guard failure == nil else { return }
+        do {
+            for element in block { try comparison.feed(StreamedElement(element, precision: precision, csv: csv)) }
+        } catch {
+            failure = error
+        }
+    }
+    try produce(&sink)
+    sink.finish()
+    if failure is LayoutStreamFallback { return nil }
+    if let failure { throw failure }
+    let result: LayoutDiffResult, expected: LayoutDocument
+    do {
+        let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
+        (result, expected) = try comparison.finish(actual: actual)
+    } catch is LayoutStreamFallback {
+        return nil
+    }
+    if job.options.has("output") { try job.write(io: io) }
+    if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
+        io.stderr("cvlayout: warning: --check: \(unknown)\n")
+    }
+    if result.isSame {
+        if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
+            io.stderr("cvlayout: warning: --check: \(skipped)\n")
+        }
+        return DiffStatus.same
+    }
+    // The report in pieces of whole lines (a chunk may end inside a character).
+    var pending: [UInt8] = []
+    try comparison.writeReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)") { chunk in
+        pending.append(contentsOf: chunk)
+        if let last = pending.lastIndex(of: 0x0A) {
+            io.stderr(String(decoding: pending[...last], as: UTF8.self))
+            pending.removeSubrange(...last)
+        }
+    }
+    if !pending.isEmpty { io.stderr(String(decoding: pending, as: UTF8.self)) }
     return DiffStatus.different
 }

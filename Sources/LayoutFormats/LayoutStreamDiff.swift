@@ -1,0 +1,401 @@
+// The streamed comparison: the expected side pulled element by element, the actual side
+// pushed (a file's reader, or an engine's blocks for `--check`), matched as a merge of two
+// lists in element order. Differences are rendered as they are found into a spill (memory,
+// then a temporary file), and the report is put together at the end, when its header and
+// summary are known: byte for byte what `LayoutDiff.textReport` / `jsonReport` give.
+import Foundation
+import LayoutCore
+
+/// Report text held until the comparison ends: in memory up to 32 MiB, then in an unlinked
+/// temporary file.
+final class ReportSpill {
+    private var memory: [UInt8] = []
+    private var fd: Int32 = -1
+    private(set) var count = 0
+    static let memoryLimit = 32 << 20
+
+    /// The buffer differences are rendered into; it hands its chunks to the spill.
+    private(set) lazy var out: OutputBuffer = OutputBuffer(precision: .full, chunkSize: 1 << 20) { [unowned self] chunk in
+        try self.store(chunk)
+    }
+
+    private func store(_ chunk: UnsafeBufferPointer<UInt8>) throws {
+        count += chunk.count
+        if fd < 0 && memory.count + chunk.count <= Self.memoryLimit {
+            memory.append(contentsOf: chunk)
+            return
+        }
+        if fd < 0 {
+            var template = Array((NSTemporaryDirectory() + "/cvlayout-report-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the report") }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            try write(UnsafeBufferPointer(start: memory, count: memory.count))
+            memory = []
+        }
+        try write(chunk)
+    }
+
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LayoutStreamFallback("cannot write the report's temporary file")
+            }
+            done += n
+        }
+    }
+
+    /// Hands everything held to `body` in chunks, skipping the first `skip` bytes.
+    func replay(skip: Int = 0, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try out.flush()
+        if fd < 0 {
+            guard memory.count > skip else { return }
+            try memory.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[skip...])) }
+            return
+        }
+        lseek(fd, off_t(skip), SEEK_SET)
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
+        defer { chunk.deallocate() }
+        while true {
+            let n = read(fd, chunk, 1 << 20)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            try body(UnsafeBufferPointer(start: chunk, count: n))
+        }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+}
+
+/// How the streamed comparison renders differences.
+public enum StreamedReportStyle: Sendable {
+    case text(color: Bool)
+    case json
+}
+
+/// A comparison of two layouts streamed in element order. Feed the actual side's elements
+/// with `feed`, then call `finish`; the expected side is pulled as needed.
+public final class StreamedComparison {
+    private let expected: LayoutElementStream
+    var expectedStream: LayoutElementStream { expected }
+    private let options: DiffOptions
+    private let fields: [ElementField]
+    private let style: StreamedReportStyle
+    let spill = ReportSpill()
+    private var pending: StreamedElement?
+    private var expectedDone = false
+    private var lastExpected: ElementKey?
+    private var lastActual: ElementKey?
+    private var expectedCount = 0, actualCount = 0, matchedCount = 0
+    private var counts = LayoutDiffResult.StreamedCounts()
+    private var bestLength: LargestDelta?, bestOther: LargestDelta?
+    /// Fields where one side gave a value and the other none: compared only if both sides
+    /// give the field for some element, which is known only at the end.
+    private var uncertain: UInt16 = 0
+    private var actualPresent: UInt16 = 0
+
+    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle) {
+        self.expected = expected
+        self.options = options
+        fields = options.fields.sorted()
+        self.style = style
+    }
+
+    /// Opens `path` (a regular file) as the expected side.
+    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
+    public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
+                            style: StreamedReportStyle) throws {
+        let window = try ByteWindow(path: path)
+        self.init(expected: try openLayoutStream(window, format: format), options: options, style: style)
+    }
+
+    /// The next expected element, checking the order.
+    private func pullExpected() throws -> StreamedElement? {
+        guard !expectedDone else { return nil }
+        guard let e = try expected.next() else {
+            expectedDone = true
+            return nil
+        }
+        if let last = lastExpected, !(last < e.key) { throw LayoutStreamFallback("expected: not in element order") }
+        lastExpected = e.key
+        expectedCount += 1
+        return e
+    }
+
+    /// Compares the next actual element (in element order).
+    public func feed(_ a: StreamedElement) throws {
+        if let last = lastActual, !(last < a.key) { throw LayoutStreamFallback("actual: not in element order") }
+        lastActual = a.key
+        actualCount += 1
+        actualPresent |= a.mask
+        while true {
+            if pending == nil { pending = try pullExpected() }
+            guard let e = pending else { break }
+            if e.key == a.key {
+                pending = nil
+                matchedCount += 1
+                try compare(e, a)
+                return
+            }
+            guard e.key < a.key else { break }
+            pending = nil
+            try report(e.key, .missing, e)
+        }
+        try report(a.key, .extra, a)
+    }
+
+    @inline(__always)
+    private func compare(_ e: StreamedElement, _ a: StreamedElement) throws {
+        var changes: [FieldChange] = []
+        let tolerance = options.tolerance
+        for field in fields {
+            let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+            let inE = e.mask & bit != 0, inA = a.mask & bit != 0
+            if inE && inA {
+                let x = e.values[k], y = a.values[k]
+                if field == .hidden {
+                    if x == y { continue }
+                } else if (y - x).magnitude <= tolerance {
+                    continue
+                }
+            } else if inE || inA {
+                uncertain |= bit
+            } else {
+                continue
+            }
+            if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
+                                                     tolerance: tolerance) {
+                changes.append(change)
+            }
+        }
+        if !changes.isEmpty { try report(e.key, .changed(changes), e) }
+    }
+
+    private func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement) throws {
+        counts.differ += 1
+        switch change {
+        case .missing: counts.missing += 1
+        case .extra: counts.extra += 1
+        case .changed(let changes):
+            for change in changes {
+                guard let delta = change.delta else { continue }
+                let candidate = LargestDelta(element: key, change: change)
+                if change.isLength {
+                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
+                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                    bestOther = candidate
+                }
+            }
+        }
+        let out = spill.out
+        switch style {
+        case .text(let color):
+            var frame: String? = nil
+            if change == .missing || change == .extra, element.mask & 0xF == 0xF {
+                frame = LayoutDiff.frameText(element.values[0], element.values[1], element.values[2], element.values[3])
+            }
+            out.append(string: LayoutDiff.textBlock(key.description, change, frame: frame, color: color))
+        case .json:
+            out.append(",\n")
+            LayoutDiff.appendJSONEntry(element: key, change, to: out)
+        }
+        try out.flushIfFull()
+    }
+
+    /// Ends the comparison: the expected elements left are missing; the parts are compared.
+    /// - Parameters:
+    ///   - actual: the actual side without its elements (shape, parts).
+    /// - Returns: the result (its `elements` empty, `streamedCounts` set) and the expected
+    ///   side without its elements (for its unknown names).
+    /// - Throws: `LayoutStreamFallback` when the whole files must be compared after all.
+    public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
+        while let e = try pending ?? pullExpected() {
+            pending = nil
+            try report(e.key, .missing, e)
+        }
+        let (expectedDocument, expectedPresent) = try expected.finish()
+        // The element fields both sides give; the rest of the selection is noted.
+        var selected: UInt16 = 0
+        for field in options.fields { selected |= 1 << UInt16(field.rawValue) }
+        var fieldNotes: [NotCompared] = []
+        if expectedCount > 0 && actualCount > 0 {
+            let compared = selected & expectedPresent & actualPresent
+            if uncertain & ~compared != 0 { throw LayoutStreamFallback("a field only some elements give") }
+            func fields(_ bits: UInt16) -> Set<ElementField> {
+                Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
+            }
+            let onlyExpected = selected & expectedPresent & ~actualPresent
+            let onlyActual = selected & actualPresent & ~expectedPresent
+            if onlyExpected != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyExpected)), missingIn: .actual)) }
+            if onlyActual != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyActual)), missingIn: .expected)) }
+        }
+        // The parts, by the whole-file comparison of the two layouts without elements.
+        let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
+        var bestLength = self.bestLength, bestOther = self.bestOther
+        for entry in LayoutDiff.reportOrder(parts) {
+            guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
+            for change in changes {
+                guard let delta = change.delta else { continue }
+                let candidate = LargestDelta(element: nil, change: change)
+                if change.isLength {
+                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
+                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                    bestOther = candidate
+                }
+            }
+        }
+        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
+                                      matchedCount: matchedCount, elements: [], parts: parts.parts, reordered: false,
+                                      notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
+        result.streamedCounts = counts
+        try spill.out.flush()
+        return (result, expectedDocument)
+    }
+
+    /// Writes the report of `result` (from `finish`) to `emit`, as `LayoutDiff.textReport`
+    /// or `jsonReport` would have written it.
+    public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            try writeReport(result, expectedName: expectedName, actualName: actualName, escaping: emit)
+        }
+    }
+
+    private func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                             escaping emit: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+        let before = result.parts.filter { LayoutPart.namesBeforeElements.contains($0.name) }
+        let after = result.parts.filter { !LayoutPart.namesBeforeElements.contains($0.name) }
+        switch style {
+        case .text(let color):
+            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+            func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+            if result.isSame {
+                out.append(string: summary + "\n")
+                return try out.flush()
+            }
+            out.append(string: paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n")
+            for part in before { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            try out.flush()
+            try spill.replay(emit)
+            for part in after { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            out.append(string: paint("1", summary) + "\n")
+        case .json:
+            LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+            var k = 0
+            for part in before {
+                out.append(k == 0 ? "\n" : ",\n")
+                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                k += 1
+            }
+            try out.flush()
+            if spill.count > 0 {
+                try spill.replay(skip: k == 0 ? 1 : 0, emit)  // the first entry's "," goes when it is the first
+                k += 1
+            }
+            for part in after {
+                out.append(k == 0 ? "\n" : ",\n")
+                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                k += 1
+            }
+            LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+        }
+        try out.flush()
+    }
+}
+
+// MARK: - Two files
+
+extension LayoutDiff {
+    /// Compares two layout files as streams (see `StreamedComparison`).
+    /// - Returns: the result, both sides without their elements (for their unknown names),
+    ///   and the comparison, whose `writeReport` writes the report.
+    /// - Throws: `LayoutStreamFallback` when the whole files must be compared instead
+    ///   (`LayoutDiff.compare` of `LayoutReader.read`s), which then gives the same report or
+    ///   the error to show.
+    public static func compareStreams(expectedPath: String, expectedFormat: LayoutFileFormat?,
+                                      actualPath: String, actualFormat: LayoutFileFormat?,
+                                      options: DiffOptions, style: StreamedReportStyle)
+        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
+        let comparison = try StreamedComparison(expectedPath: expectedPath, format: expectedFormat, options: options, style: style)
+        let actual = try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat)
+        while let a = try actual.next() { try comparison.feed(a) }
+        let (actualDocument, _) = try actual.finish()
+        let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
+        return (result, expectedDocument, actualDocument, comparison)
+    }
+}
+
+// MARK: - The layout as it is produced (`--check`)
+
+extension StreamedElement {
+    /// `element` as the JSON (or, with `csv`, the CSV) writer would write it at `precision`
+    /// and the reader read it back, without the text: each number is the value of its
+    /// printed decimal.
+    public init(_ element: LayoutAttributes, precision: NumberPrecision, csv: Bool) {
+        key = ElementKey(category: element.category == .cell ? cellCategoryName
+                            : element.category == .supplementaryView ? supplementaryCategoryName : decorationCategoryName,
+                         kind: element.kind.map { $0 == .header ? headerKindName : footerKindName },
+                         section: element.indexPath.section, item: element.indexPath.item)
+        let f = element.frame, t = element.transform
+        @inline(__always) func p(_ v: Double) -> Double { printedValue(v, precision: precision, csv: csv) }
+        let identity = t == .identity
+        values = SIMD16(p(f.minX), p(f.minY), p(f.width), p(f.height), p(f.midX), p(f.midY),
+                        identity ? 1 : p(t.a), identity ? 0 : p(t.b), identity ? 0 : p(t.c), identity ? 1 : p(t.d),
+                        identity ? 0 : p(t.tx), identity ? 0 : p(t.ty), element.alpha == 1 ? 1 : p(element.alpha),
+                        Double(element.zIndex), element.isHidden ? 1 : 0, 0)
+        mask = 0x7FFF
+    }
+}
+
+private let cellCategoryName = "cell", supplementaryCategoryName = "supplementaryView", decorationCategoryName = "decorationView"
+private let headerKindName = "header", footerKindName = "footer"
+
+/// The value a reader gives for `v` written at `precision`: JSON numbers as the strict
+/// scanner reads them, CSV's as `ValueSyntax.number`. At 3 decimals (the default) and
+/// usual magnitudes it is the writer's rounded integer over 1000, which both readers give
+/// exactly (Clinger: an integer ≤ 2⁵³ over an exact power of ten, one rounding); otherwise
+/// the number is formatted and read back.
+@inline(__always)
+func printedValue(_ v: Double, precision: NumberPrecision, csv: Bool) -> Double {
+    if case .decimals(3) = precision {
+        let k = 1075 &- Int(v.exponentBitPattern)
+        if k >= 1 && k <= 63 {
+            let m = v.significandBitPattern | 1 << 52
+            let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
+            if n == 0 { return 0 }
+            if n < 1_000_000_000_000_000 {
+                let magnitude = Double(n) / 1000
+                return v < 0 ? -magnitude : magnitude
+            }
+        }
+    }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength) { scratch in
+        let count = NumberFormat.write(v, precision: precision, to: scratch.baseAddress!)
+        let text = String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: count), as: UTF8.self)
+        return (csv ? ValueSyntax.number(text) : JSONNumber.foundationValue(text)) ?? v
+    }
+}
+
+extension LayoutDiff {
+    /// The layout-level parts of `layout` (a summary whose elements are streamed) as its
+    /// JSON at `precision` carries them, read back: the actual side of `--check` without
+    /// its elements.
+    public static func partsDocument(of layout: CollectionLayout, precision: NumberPrecision) throws -> LayoutDocument {
+        let out = OutputBuffer(precision: precision)
+        JSONLayoutWriter.appendStart(layout, to: out)
+        JSONLayoutWriter.appendEnd(layout, to: out)
+        return try LayoutReader.read(Data(out.bytes), format: .json)
+    }
+
+    /// The actual side of `--check` with a CSV golden, without its elements.
+    public static let csvWithoutElements = LayoutDocument(shape: .csv, elements: [], presentFields: [])
+}
+
+extension StreamedComparison {
+    /// Whether the expected side is a CSV (so the layout is compared as its CSV).
+    public var expectedIsCSV: Bool { expectedStream is CSVLayoutStream }
+}
