@@ -92,10 +92,11 @@ public final class StreamedComparison {
     private var expectedCount = 0, actualCount = 0, matchedCount = 0
     private var counts = LayoutDiffResult.StreamedCounts()
     private var bestLength: LargestDelta?, bestOther: LargestDelta?
-    /// Fields where one side gave a value and the other none: compared only if both sides
-    /// give the field for some element, which is known only at the end.
+    /// Fields where one side gave a value and the other none before it was known whether
+    /// that side gives the field at all (then it is no difference); left out of the report.
     private var uncertain: UInt16 = 0
-    private var actualPresent: UInt16 = 0
+    /// The fields each side gave so far.
+    private var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
 
     init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle) {
         self.expected = expected
@@ -122,6 +123,7 @@ public final class StreamedComparison {
         if let last = lastExpected, !(last < e.key) { throw LayoutStreamFallback("expected: not in element order") }
         lastExpected = e.key
         expectedCount += 1
+        expectedPresent |= e.mask
         return e
     }
 
@@ -162,7 +164,13 @@ public final class StreamedComparison {
                     continue
                 }
             } else if inE || inA {
-                uncertain |= bit
+                // A value against none is a change only if the side without it gives the
+                // field for some element; when that is not known yet, it is left out, and
+                // the whole files are compared if the side turns out to give the field.
+                if (inE ? actualPresent : expectedPresent) & bit == 0 {
+                    uncertain |= bit
+                    continue
+                }
             } else {
                 continue
             }
@@ -223,7 +231,7 @@ public final class StreamedComparison {
         var fieldNotes: [NotCompared] = []
         if expectedCount > 0 && actualCount > 0 {
             let compared = selected & expectedPresent & actualPresent
-            if uncertain & ~compared != 0 { throw LayoutStreamFallback("a field only some elements give") }
+            if uncertain & compared != 0 { throw LayoutStreamFallback("a field only some elements give") }
             func fields(_ bits: UInt16) -> Set<ElementField> {
                 Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
             }
