@@ -20,11 +20,53 @@ public struct LayoutStreamFallback: Error, CustomStringConvertible {
 /// One element as the streaming readers give it: its key and its fields, without a heap
 /// allocation (a field's bit in `mask` says whether the file gives it; `hidden` is 0 or 1).
 public struct StreamedElement {
-    public var key: ElementKey
+    /// The key; `order` must be set with it (`setKey`).
+    public private(set) var key: ElementKey
+    /// The key's section, and its slot and item, as integers compared before the strings
+    /// (`ElementKey.<` orders by section, slot, item first).
+    var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
 
-    public init(key: ElementKey) { self.key = key }
+    public init(key: ElementKey) {
+        self.key = key
+        order = Self.order(key)
+    }
+
+    /// An element of no interest, to be overwritten by a stream's `next(into:)`.
+    static var placeholder: StreamedElement { StreamedElement(key: ElementKey(category: "cell", kind: nil, section: 0, item: 0)) }
+
+    @inline(__always)
+    mutating func setKey(_ key: ElementKey, slot: UInt64) {
+        self.key = key
+        order = SIMD2(UInt64(key.section), slot << 56 | UInt64(key.item))
+    }
+
+    mutating func setKey(_ key: ElementKey) {
+        self.key = key
+        order = Self.order(key)
+    }
+
+    private static func order(_ key: ElementKey) -> SIMD2<UInt64> {
+        let slot: UInt64 = key.category == "cell" ? 1 : key.category == "supplementaryView" && key.kind == "header" ? 0
+            : key.category == "supplementaryView" && key.kind == "footer" ? 3 : 2
+        // Items past 2⁵⁶ (never in a layout) keep their order through the strings' comparison.
+        return SIMD2(UInt64(key.section), slot << 56 | UInt64(min(key.item, 1 << 56 - 1)))
+    }
+
+    /// `key < other.key`, the integers first.
+    @inline(__always)
+    func precedes(_ other: StreamedElement) -> Bool {
+        if order[0] != other.order[0] { return order[0] < other.order[0] }
+        if order[1] != other.order[1] { return order[1] < other.order[1] }
+        return key < other.key
+    }
+
+    /// `key == other.key`, the integers first.
+    @inline(__always)
+    func sameKey(_ other: StreamedElement) -> Bool {
+        order == other.order && key == other.key
+    }
 
     /// The value of `field`, if given.
     @inline(__always)
@@ -36,6 +78,7 @@ public struct StreamedElement {
 
     init(_ record: ElementRecord) {
         key = record.key
+        order = Self.order(key)
         for field in ElementField.allCases {
             switch record[field] {
             case .number(let v)?: values[field.rawValue] = v
@@ -49,8 +92,8 @@ public struct StreamedElement {
 
 /// A source of elements in file order, and, once exhausted, the rest of the document.
 protocol LayoutElementStream: AnyObject {
-    /// The next element, or `nil` after the last.
-    func next() throws -> StreamedElement?
+    /// Reads the next element into `element`; `false` after the last.
+    func next(into element: inout StreamedElement) throws -> Bool
     /// After `next` gave `nil`: the document without its elements (shape, parts, unknown
     /// names) and the fields some element gives.
     func finish() throws -> (document: LayoutDocument, present: UInt16)
@@ -322,8 +365,8 @@ final class JSONLayoutStream: LayoutElementStream {
         }
     }
 
-    func next() throws -> StreamedElement? {
-        guard state == .elements else { return nil }
+    func next(into element: inout StreamedElement) throws -> Bool {
+        guard state == .elements else { return false }
         guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
         if c == UInt8(ascii: "]") {
             pos += 1
@@ -333,7 +376,7 @@ final class JSONLayoutStream: LayoutElementStream {
                 try membersUntilElements(first: false)
             }
             guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
-            return nil
+            return false
         }
         if !first {
             try expect(UInt8(ascii: ","))
@@ -343,10 +386,10 @@ final class JSONLayoutStream: LayoutElementStream {
         defer { index += 1 }
         if objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         _ = try ensure(4096)
-        if let element = fastElement() {
+        if fastElement(&element) {
             objects += 3
-            present |= element.mask
-            return element
+            if present != 0x7FFF { present = 0x7FFF }
+            return true
         }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
         let value = try captureValue()
@@ -364,9 +407,9 @@ final class JSONLayoutStream: LayoutElementStream {
         } catch {
             throw LayoutStreamFallback("element \(index): \(error)")
         }
-        let element = StreamedElement(record)
+        element = StreamedElement(record)
         present |= element.mask
-        return element
+        return true
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
@@ -395,7 +438,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// Reads the element at `pos` when it is written as `JSONLayoutWriter` writes it (and
     /// lies in the window); otherwise `nil`, with `pos` unmoved.
     @inline(__always)
-    private func fastElement() -> StreamedElement? {
+    private func fastElement(_ element: inout StreamedElement) -> Bool {
         let b = w.base, end = w.end
         var i = pos
         @inline(__always) func literal(_ text: StaticString) -> Bool {
@@ -417,7 +460,7 @@ final class JSONLayoutStream: LayoutElementStream {
         }
         @inline(__always) func number() -> Double? { Self.number(b, end, &i) }
         guard literal("{\"indexPath\":["), let section = index(), literal(","), let item = index(),
-              literal("],\"category\":\"") else { return nil }
+              literal("],\"category\":\"") else { return false }
         let category: String
         if literal("cell\"") {
             category = cellCategory
@@ -426,7 +469,7 @@ final class JSONLayoutStream: LayoutElementStream {
         } else if literal("decorationView\"") {
             category = decorationCategory
         } else {
-            return nil
+            return false
         }
         var kind: String? = nil
         if literal(",\"kind\":\"header\"") {
@@ -434,37 +477,38 @@ final class JSONLayoutStream: LayoutElementStream {
         } else if literal(",\"kind\":\"footer\"") {
             kind = footerKind
         }
-        guard (kind == nil) == (category == cellCategory) else { return nil }
-        var element = StreamedElement(key: ElementKey(category: category, kind: kind, section: section, item: item))
+        guard (kind == nil) == (category == cellCategory) else { return false }
         guard literal(",\"frame\":{\"x\":"), let x = number(), literal(",\"y\":"), let y = number(),
               literal(",\"width\":"), let width = number(), literal(",\"height\":"), let height = number(),
               literal("},\"center\":{\"x\":"), let cx = number(), literal(",\"y\":"), let cy = number(),
-              literal("},\"transform\":[") else { return nil }
+              literal("},\"transform\":[") else { return false }
         var t = SIMD8<Double>()
         if literal("1,0,0,1,0,0]") {
             t[0] = 1
             t[3] = 1
         } else {
             for k in 0..<6 {
-                guard let v = number(), literal(k == 5 ? "]" : ",") else { return nil }
+                guard let v = number(), literal(k == 5 ? "]" : ",") else { return false }
                 t[k] = v
             }
         }
         guard literal(",\"alpha\":"), let alpha = number(), literal(",\"zIndex\":"), let z = number(),
-              z == z.rounded(), z.magnitude < 9.0e15, literal(",\"hidden\":") else { return nil }
+              z == z.rounded(), z.magnitude < 9.0e15, literal(",\"hidden\":") else { return false }
         let hidden: Double
         if literal("false}") {
             hidden = 0
         } else if literal("true}") {
             hidden = 1
         } else {
-            return nil
+            return false
         }
+        element.setKey(ElementKey(category: category, kind: kind, section: section, item: item),
+                       slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
         element.values = SIMD16(x, y, width, height, cx, cy, t[0], t[1], t[2], t[3], t[4], t[5], alpha, z == 0 ? 0 : z,
                                 hidden, 0)
         element.mask = 0x7FFF
         pos = i
-        return element
+        return true
     }
 
     /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
@@ -592,11 +636,11 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
-    func next() throws -> StreamedElement? {
-        guard !done else { return nil }
+    func next(into element: inout StreamedElement) throws -> Bool {
+        guard !done else { return false }
         guard let line = try Self.line(w, &pos) else {
             done = true
-            return nil
+            return false
         }
         let b = w.base
         fields.removeAll(keepingCapacity: true)
@@ -714,12 +758,16 @@ final class CSVLayoutStream: LayoutElementStream {
             }
         }
         if (category == cellCategory) != (kind == nil) { throw LayoutStreamFallback("kind") }
-        var element = StreamedElement(key: ElementKey(category: category, kind: kind, section: section, item: item,
-                                                      disappearing: disappearing))
+        let key = ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
+        if kind == nil || kind == headerKind || kind == footerKind {
+            element.setKey(key, slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
+        } else {
+            element.setKey(key)
+        }
         element.values = values
         element.mask = mask
         present |= mask
-        return element
+        return true
     }
 
     /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast

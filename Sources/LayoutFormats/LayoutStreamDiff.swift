@@ -82,135 +82,164 @@ public final class StreamedComparison {
     private let expected: LayoutElementStream
     var expectedStream: LayoutElementStream { expected }
     private let options: DiffOptions
-    private let fields: [ElementField]
     private let style: StreamedReportStyle
     let spill = ReportSpill()
-    private var pending: StreamedElement?
-    private var expectedDone = false
-    private var lastExpected: ElementKey?
-    private var lastActual: ElementKey?
-    private var expectedCount = 0, actualCount = 0, matchedCount = 0
-    private var counts = LayoutDiffResult.StreamedCounts()
-    private var bestLength: LargestDelta?, bestOther: LargestDelta?
-    /// Fields where one side gave a value and the other none before it was known whether
-    /// that side gives the field at all (then it is no difference); left out of the report.
-    private var uncertain: UInt16 = 0
-    /// The fields each side gave so far.
-    private var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
+    /// The merge's state, one value so that a `feed` makes one access to this object.
+    private var core: MergeCore
 
     init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle) {
         self.expected = expected
         self.options = options
-        fields = options.fields.sorted()
         self.style = style
+        core = MergeCore(options: options, style: style)
     }
 
-    /// Opens `path` (a regular file) as the expected side.
+    /// Opens `path` (a regular file) as the expected side, read by a thread of its own.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
     public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
                             style: StreamedReportStyle) throws {
         let window = try ByteWindow(path: path)
-        self.init(expected: try openLayoutStream(window, format: format), options: options, style: style)
+        let stream = try openLayoutStream(window, format: format)
+        self.init(expected: PrefetchedStream(stream), options: options, style: style)
     }
 
-    /// The next expected element, checking the order.
-    private func pullExpected() throws -> StreamedElement? {
-        guard !expectedDone else { return nil }
-        guard let e = try expected.next() else {
-            expectedDone = true
-            return nil
-        }
-        if let last = lastExpected, !(last < e.key) { throw LayoutStreamFallback("expected: not in element order") }
-        lastExpected = e.key
-        expectedCount += 1
-        expectedPresent |= e.mask
-        return e
-    }
+    deinit { (expected as? PrefetchedStream)?.cancel() }
 
     /// Compares the next actual element (in element order).
-    public func feed(_ a: StreamedElement) throws {
-        if let last = lastActual, !(last < a.key) { throw LayoutStreamFallback("actual: not in element order") }
-        lastActual = a.key
-        actualCount += 1
-        actualPresent |= a.mask
-        while true {
-            if pending == nil { pending = try pullExpected() }
-            guard let e = pending else { break }
-            if e.key == a.key {
-                pending = nil
-                matchedCount += 1
-                try compare(e, a)
-                return
-            }
-            guard e.key < a.key else { break }
-            pending = nil
-            try report(e.key, .missing, e)
-        }
-        try report(a.key, .extra, a)
-    }
-
     @inline(__always)
-    private func compare(_ e: StreamedElement, _ a: StreamedElement) throws {
-        var changes: [FieldChange] = []
-        let tolerance = options.tolerance
-        for field in fields {
-            let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
-            let inE = e.mask & bit != 0, inA = a.mask & bit != 0
-            if inE && inA {
-                let x = e.values[k], y = a.values[k]
-                if field == .hidden {
-                    if x == y { continue }
-                } else if (y - x).magnitude <= tolerance {
-                    continue
-                }
-            } else if inE || inA {
-                // A value against none is a change only if the side without it gives the
-                // field for some element; when that is not known yet, it is left out, and
-                // the whole files are compared if the side turns out to give the field.
-                if (inE ? actualPresent : expectedPresent) & bit == 0 {
-                    uncertain |= bit
-                    continue
-                }
-            } else {
-                continue
-            }
-            if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
-                                                     tolerance: tolerance) {
-                changes.append(change)
-            }
-        }
-        if !changes.isEmpty { try report(e.key, .changed(changes), e) }
+    public func feed(_ a: StreamedElement) throws {
+        try core.feed(a, expected: expected, out: spill.out)
     }
 
-    private func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement) throws {
-        counts.differ += 1
-        switch change {
-        case .missing: counts.missing += 1
-        case .extra: counts.extra += 1
-        case .changed(let changes):
-            for change in changes {
-                guard let delta = change.delta else { continue }
-                let candidate = LargestDelta(element: key, change: change)
-                if change.isLength {
-                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
-                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                    bestOther = candidate
+    /// The merge: the expected element waiting, the counts, the largest deltas.
+    struct MergeCore {
+        let fields: [ElementField]
+        let tolerance: Double
+        let style: StreamedReportStyle
+        var pending = StreamedElement.placeholder
+        var hasPending = false
+        var expectedDone = false
+        var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
+        var expectedCount = 0, actualCount = 0, matchedCount = 0
+        var counts = LayoutDiffResult.StreamedCounts()
+        var bestLength: LargestDelta?, bestOther: LargestDelta?
+        /// Fields where one side gave a value and the other none before it was known whether
+        /// that side gives the field at all (then it is no difference); left out of the report.
+        var uncertain: UInt16 = 0
+        /// The fields each side gave so far.
+        var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
+
+        init(options: DiffOptions, style: StreamedReportStyle) {
+            fields = options.fields.sorted()
+            tolerance = options.tolerance
+            self.style = style
+        }
+
+        /// Makes the next expected element `pending`, checking the order; `false` at the end.
+        @inline(__always)
+        mutating func pull(_ expected: LayoutElementStream) throws -> Bool {
+            if hasPending { return true }
+            guard !expectedDone else { return false }
+            guard try expected.next(into: &pending) else {
+                expectedDone = true
+                return false
+            }
+            if expectedCount > 0, !lastExpected.precedes(pending) { throw LayoutStreamFallback("expected: not in element order") }
+            lastExpected = pending
+            expectedCount += 1
+            expectedPresent |= pending.mask
+            hasPending = true
+            return true
+        }
+
+        @inline(__always)
+        mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
+            if actualCount > 0, !lastActual.precedes(a) { throw LayoutStreamFallback("actual: not in element order") }
+            lastActual = a
+            actualCount += 1
+            actualPresent |= a.mask
+            while try pull(expected) {
+                if pending.sameKey(a) {
+                    hasPending = false
+                    matchedCount += 1
+                    try compare(pending, a, out: out)
+                    return
+                }
+                guard pending.precedes(a) else { break }
+                hasPending = false
+                try report(pending.key, .missing, pending, out: out)
+            }
+            try report(a.key, .extra, a, out: out)
+        }
+
+        @inline(__always)
+        mutating func compare(_ e: StreamedElement, _ a: StreamedElement, out: OutputBuffer) throws {
+            // Most pairs: every field given on both sides and within the tolerance.
+            if e.mask == a.mask {
+                let d = a.values - e.values
+                let magnitude = SIMD16<Double>(repeating: 0).replacing(with: d, where: d .> 0)
+                    - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
+                if magnitude.max() <= tolerance && e.values[14] == a.values[14] { return }
+            }
+            var changes: [FieldChange] = []
+            for field in fields {
+                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+                let inE = e.mask & bit != 0, inA = a.mask & bit != 0
+                if inE && inA {
+                    let x = e.values[k], y = a.values[k]
+                    if field == .hidden {
+                        if x == y { continue }
+                    } else if (y - x).magnitude <= tolerance {
+                        continue
+                    }
+                } else if inE || inA {
+                    // A value against none is a change only if the side without it gives the
+                    // field for some element; when that is not known yet, it is left out, and
+                    // the whole files are compared if the side turns out to give the field.
+                    if (inE ? actualPresent : expectedPresent) & bit == 0 {
+                        uncertain |= bit
+                        continue
+                    }
+                } else {
+                    continue
+                }
+                if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
+                                                         tolerance: tolerance) {
+                    changes.append(change)
                 }
             }
+            if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
         }
-        let out = spill.out
-        switch style {
-        case .text(let color):
-            var frame: String? = nil
-            if change == .missing || change == .extra, element.mask & 0xF == 0xF {
-                frame = LayoutDiff.frameText(element.values[0], element.values[1], element.values[2], element.values[3])
+
+        mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
+            counts.differ += 1
+            switch change {
+            case .missing: counts.missing += 1
+            case .extra: counts.extra += 1
+            case .changed(let changes):
+                for change in changes {
+                    guard let delta = change.delta else { continue }
+                    let candidate = LargestDelta(element: key, change: change)
+                    if change.isLength {
+                        if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
+                    } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                        bestOther = candidate
+                    }
+                }
             }
-            out.append(string: LayoutDiff.textBlock(key.description, change, frame: frame, color: color))
-        case .json:
-            out.append(",\n")
-            LayoutDiff.appendJSONEntry(element: key, change, to: out)
+            switch style {
+            case .text(let color):
+                var frame: String? = nil
+                if change == .missing || change == .extra, element.mask & 0xF == 0xF {
+                    frame = LayoutDiff.frameText(element.values[0], element.values[1], element.values[2], element.values[3])
+                }
+                out.append(string: LayoutDiff.textBlock(key.description, change, frame: frame, color: color))
+            case .json:
+                out.append(",\n")
+                LayoutDiff.appendJSONEntry(element: key, change, to: out)
+            }
+            try out.flushIfFull()
         }
-        try out.flushIfFull()
     }
 
     /// Ends the comparison: the expected elements left are missing; the parts are compared.
@@ -220,10 +249,12 @@ public final class StreamedComparison {
     ///   side without its elements (for its unknown names).
     /// - Throws: `LayoutStreamFallback` when the whole files must be compared after all.
     public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
-        while let e = try pending ?? pullExpected() {
-            pending = nil
-            try report(e.key, .missing, e)
+        while try core.pull(expected) {
+            core.hasPending = false
+            try core.report(core.pending.key, .missing, core.pending, out: spill.out)
         }
+        let expectedCount = core.expectedCount, actualCount = core.actualCount, uncertain = core.uncertain
+        let actualPresent = core.actualPresent
         let (expectedDocument, expectedPresent) = try expected.finish()
         // The element fields both sides give; the rest of the selection is noted.
         var selected: UInt16 = 0
@@ -242,7 +273,7 @@ public final class StreamedComparison {
         }
         // The parts, by the whole-file comparison of the two layouts without elements.
         let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
-        var bestLength = self.bestLength, bestOther = self.bestOther
+        var bestLength = core.bestLength, bestOther = core.bestOther
         for entry in LayoutDiff.reportOrder(parts) {
             guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
             for change in changes {
@@ -256,9 +287,9 @@ public final class StreamedComparison {
             }
         }
         var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
-                                      matchedCount: matchedCount, elements: [], parts: parts.parts, reordered: false,
+                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: false,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
-        result.streamedCounts = counts
+        result.streamedCounts = core.counts
         try spill.out.flush()
         return (result, expectedDocument)
     }
@@ -330,7 +361,8 @@ extension LayoutDiff {
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
         let comparison = try StreamedComparison(expectedPath: expectedPath, format: expectedFormat, options: options, style: style)
         let actual = try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat)
-        while let a = try actual.next() { try comparison.feed(a) }
+        var a = StreamedElement.placeholder
+        while try actual.next(into: &a) { try comparison.feed(a) }
         let (actualDocument, _) = try actual.finish()
         let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
         return (result, expectedDocument, actualDocument, comparison)
@@ -344,10 +376,10 @@ extension StreamedElement {
     /// and the reader read it back, without the text: each number is the value of its
     /// printed decimal.
     public init(_ element: LayoutAttributes, precision: NumberPrecision, csv: Bool) {
-        key = ElementKey(category: element.category == .cell ? cellCategoryName
-                            : element.category == .supplementaryView ? supplementaryCategoryName : decorationCategoryName,
-                         kind: element.kind.map { $0 == .header ? headerKindName : footerKindName },
-                         section: element.indexPath.section, item: element.indexPath.item)
+        let category = element.category == .cell ? cellCategoryName
+            : element.category == .supplementaryView ? supplementaryCategoryName : decorationCategoryName
+        self.init(key: ElementKey(category: category, kind: element.kind.map { $0 == .header ? headerKindName : footerKindName },
+                                  section: element.indexPath.section, item: element.indexPath.item))
         let f = element.frame, t = element.transform
         @inline(__always) func p(_ v: Double) -> Double { printedValue(v, precision: precision, csv: csv) }
         let identity = t == .identity
@@ -405,5 +437,113 @@ extension LayoutDiff {
 
 extension StreamedComparison {
     /// Whether the expected side is a CSV (so the layout is compared as its CSV).
-    public var expectedIsCSV: Bool { expectedStream is CSVLayoutStream }
+    public var expectedIsCSV: Bool {
+        ((expectedStream as? PrefetchedStream)?.source ?? expectedStream) is CSVLayoutStream
+    }
+}
+
+// MARK: - A stream read ahead by another thread
+
+/// Reads a stream on a thread of its own, a few blocks of elements ahead of the reader,
+/// so that the two sides of a comparison are parsed on two cores.
+final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
+    let source: LayoutElementStream
+    private let condition = NSCondition()
+    /// Filled blocks waiting (guarded by `condition`), at most `depth`.
+    private var ready: [[StreamedElement]] = []
+    private var ended = false, cancelled = false
+    private var failure: Error?
+    private var finished: (document: LayoutDocument, present: UInt16)?
+    private var current: [StreamedElement] = []
+    private var index = 0
+    private var spare: [[StreamedElement]] = []
+    private static let blockSize = 2048, depth = 4
+
+    init(_ source: LayoutElementStream) {
+        self.source = source
+        let thread = Thread { [self] in produce() }
+        thread.stackSize = 1 << 22
+        thread.start()
+    }
+
+    private func produce() {
+        var element = StreamedElement.placeholder
+        while true {
+            condition.lock()
+            while ready.count >= Self.depth && !cancelled { condition.wait() }
+            if cancelled {
+                condition.unlock()
+                return
+            }
+            var block = spare.popLast() ?? []
+            condition.unlock()
+            block.removeAll(keepingCapacity: true)
+            block.reserveCapacity(Self.blockSize)
+            var more = true
+            var error: Error? = nil
+            var result: (document: LayoutDocument, present: UInt16)? = nil
+            do {
+                while block.count < Self.blockSize {
+                    guard try source.next(into: &element) else {
+                        more = false
+                        break
+                    }
+                    block.append(element)
+                }
+                if !more { result = try source.finish() }
+            } catch let caught {
+                error = caught
+            }
+            condition.lock()
+            if !block.isEmpty { ready.append(block) }
+            if error != nil || !more {
+                failure = error
+                finished = result
+                ended = true
+            }
+            condition.broadcast()
+            condition.unlock()
+            if error != nil || !more { return }
+        }
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        if index < current.count {
+            element = current[index]
+            index += 1
+            return true
+        }
+        condition.lock()
+        if !current.isEmpty { spare.append(current) }
+        current = []
+        index = 0
+        while ready.isEmpty && !ended { condition.wait() }
+        if !ready.isEmpty { current = ready.removeFirst() }
+        let failure = ready.isEmpty && current.isEmpty ? self.failure : nil
+        condition.broadcast()
+        condition.unlock()
+        if let failure { throw failure }
+        guard index < current.count else { return false }
+        element = current[index]
+        index += 1
+        return true
+    }
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) {
+        condition.lock()
+        while !ended { condition.wait() }
+        let failure = self.failure, finished = self.finished
+        condition.unlock()
+        if let failure { throw failure }
+        guard let finished else { throw LayoutStreamFallback("not at the end") }
+        return finished
+    }
+
+    /// Stops the thread (the reader gave up).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
 }
