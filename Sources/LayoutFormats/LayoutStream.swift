@@ -571,6 +571,8 @@ final class CSVLayoutStream: LayoutElementStream {
     private var present: UInt16 = 0
     private var done = false
     private var fields: [Range<Int>] = []
+    /// The header is cvlayout's own: rows are read by `standardRow` first.
+    private let standard: Bool
 
     init(_ window: ByteWindow, position: Int) throws {
         w = window
@@ -588,6 +590,7 @@ final class CSVLayoutStream: LayoutElementStream {
         }
         guard case .elements(let columns) = analysis else { throw LayoutStreamFallback("heart samples") }
         self.columns = columns
+        standard = names == CSVLayoutWriter.columns
         var roles = [Int](repeating: 0, count: columns.fieldCount)
         roles[columns.section] = 1
         roles[columns.item] = 2
@@ -601,7 +604,7 @@ final class CSVLayoutStream: LayoutElementStream {
 
     /// The next non-blank line (without its line ending) in `w` from `pos`; `nil` at the end.
     /// A line with a quote or a carriage return inside is left to the whole-file reader.
-    private static func line(_ w: ByteWindow, _ pos: inout Int) throws -> Range<Int>? {
+    private static func line(_ w: ByteWindow, _ pos: inout Int, checked: Bool = true) throws -> Range<Int>? {
         while true {
             // Blank lines.
             while pos < w.end, w.base[pos] == 0x0A || w.base[pos] == 0x0D { pos += 1 }
@@ -611,8 +614,7 @@ final class CSVLayoutStream: LayoutElementStream {
                     let lf = UnsafeMutablePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - w.base
                     var end = lf
                     if end > pos && w.base[end - 1] == 0x0D { end -= 1 }
-                    if memchr(w.base + pos, Int32(UInt8(ascii: "\"")), end - pos) != nil
-                        || memchr(w.base + pos, 0x0D, end - pos) != nil {
+                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
                         throw LayoutStreamFallback("quotes or carriage returns")
                     }
                     let line = pos..<end
@@ -622,8 +624,7 @@ final class CSVLayoutStream: LayoutElementStream {
                 if w.atEOF {
                     var end = w.end
                     if w.base[end - 1] == 0x0D { end -= 1 }
-                    if memchr(w.base + pos, Int32(UInt8(ascii: "\"")), end - pos) != nil
-                        || memchr(w.base + pos, 0x0D, end - pos) != nil {
+                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
                         throw LayoutStreamFallback("quotes or carriage returns")
                     }
                     let line = pos..<end
@@ -636,12 +637,137 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
+    private static func hasQuoteOrReturn(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Bool {
+        memchr(p, Int32(UInt8(ascii: "\"")), n) != nil || memchr(p, 0x0D, n) != nil
+    }
+
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
-        guard let line = try Self.line(w, &pos) else {
+        var position = pos
+        defer { pos = position }
+        guard let line = try Self.line(w, &position, checked: !standard) else {
             done = true
             return false
         }
+        if standard {
+            if Self.standardRow(w.base + line.lowerBound, line.count, &element) {
+                present |= 0x7FFF
+                return true
+            }
+            if Self.hasQuoteOrReturn(w.base + line.lowerBound, line.count) {
+                throw LayoutStreamFallback("quotes or carriage returns")
+            }
+        }
+        return try row(line, into: &element)
+    }
+
+    /// A row as `CSVLayoutWriter` writes it, read in one pass; `false` (and `element`
+    /// untouched) for anything else.
+    @inline(__always)
+    private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Bool {
+        var i = 0
+        @inline(__always) func index() -> Int? {
+            var v = 0
+            let start = i
+            while i < n, isDigit(p[i]) {
+                v = v &* 10 &+ Int(p[i] &- 0x30)
+                i += 1
+            }
+            guard i - start > 0, i - start <= 18, i < n, p[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+            return v
+        }
+        @inline(__always) func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard n - i >= count, memcmp(p + i, text.utf8Start, count) == 0 else { return false }
+            i += count
+            return true
+        }
+        @inline(__always) func number() -> Double? {
+            var j = i
+            let negative = j < n && p[j] == UInt8(ascii: "-")
+            if negative { j += 1 }
+            var significand: UInt64 = 0
+            let start = j
+            while j < n, isDigit(p[j]) {
+                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+                j += 1
+            }
+            let integerDigits = j - start
+            var fraction = 0
+            if j < n && p[j] == UInt8(ascii: ".") {
+                j += 1
+                let fractionStart = j
+                while j < n, isDigit(p[j]) {
+                    significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+                    j += 1
+                }
+                fraction = j - fractionStart
+                if fraction == 0 { return nil }
+            }
+            // At most 15 digits in all: no overflow, and ≤ 2⁵³.
+            guard integerDigits > 0, integerDigits + fraction <= 15, j < n, p[j] == UInt8(ascii: ",") else { return nil }
+            i = j + 1
+            var v = Double(significand)
+            if fraction > 0 { v /= powersOfTen[fraction] }
+            return negative ? -v : v
+        }
+        guard let section = index(), let item = index() else { return false }
+        let category: String
+        if literal("cell,") {
+            category = cellCategory
+        } else if literal("supplementaryView,") {
+            category = supplementaryCategory
+        } else if literal("decorationView,") {
+            category = decorationCategory
+        } else {
+            return false
+        }
+        var kind: String? = nil
+        if literal("header,") {
+            kind = headerKind
+        } else if literal("footer,") {
+            kind = footerKind
+        } else if !literal(",") {
+            return false
+        }
+        guard (kind == nil) == (category == cellCategory) else { return false }
+        var values = SIMD16<Double>()
+        for k in 0..<12 {
+            guard let v = number() else { return false }
+            values[k] = v
+        }
+        // alpha, then zIndex: an integer.
+        guard let alpha = number() else { return false }
+        values[12] = alpha
+        var j = i
+        let negative = j < n && p[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var z = 0
+        let start = j
+        while j < n, isDigit(p[j]) {
+            z = z &* 10 &+ Int(p[j] &- 0x30)
+            j += 1
+        }
+        guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return false }
+        values[13] = Double(negative ? -z : z)
+        i = j + 1
+        if n - i == 5 && memcmp(p + i, "false", 5) == 0 {
+            values[14] = 0
+        } else if n - i == 4 && memcmp(p + i, "true", 4) == 0 {
+            values[14] = 1
+        } else {
+            return false
+        }
+        element.setKey(ElementKey(category: category, kind: kind, section: section, item: item),
+                       slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
+        element.values = values
+        element.mask = 0x7FFF
+        return true
+    }
+
+    /// A row of any header, field by field.
+    private func row(_ line: Range<Int>, into element: inout StreamedElement) throws -> Bool {
         let b = w.base
         fields.removeAll(keepingCapacity: true)
         var start = line.lowerBound

@@ -229,11 +229,11 @@ public final class StreamedComparison {
             }
             switch style {
             case .text(let color):
-                var frame: String? = nil
+                var frame: SIMD4<Double>? = nil
                 if change == .missing || change == .extra, element.mask & 0xF == 0xF {
-                    frame = LayoutDiff.frameText(element.values[0], element.values[1], element.values[2], element.values[3])
+                    frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
                 }
-                out.append(string: LayoutDiff.textBlock(key.description, change, frame: frame, color: color))
+                LayoutDiff.appendTextBlock(key, change, frame: frame, color: color, to: out)
             case .json:
                 out.append(",\n")
                 LayoutDiff.appendJSONEntry(element: key, change, to: out)
