@@ -254,3 +254,25 @@ struct StreamedDiffTests {
         }
     }
 }
+
+/// `.full` takes a short cut for values of at most three decimals; it gives the same digits
+/// as the shortest round-trip form.
+struct FullPrecisionShortCutTests {
+    @Test func theShortCutWritesTheShortestDigits() {
+        var rng = SplitMix64(seed: 11)
+        var values: [Double] = [0.001, 0.1, 0.3, 1180, 1192.5, 0.0005, 4503599627370.495, 999999999999.999, 2.675, -0.001]
+        for _ in 0..<50_000 {
+            switch rng.next() % 4 {
+            case 0: values.append(Double(bitPattern: rng.next()))
+            case 1: values.append(Double(Int64(bitPattern: rng.next()) % 1_000_000_000_000_000) / 1000)
+            case 2: values.append(Double(rng.next() % 100_000) / 1000 - 50)
+            default: values.append(Double(rng.next() % 10_000_000) / 1024)
+            }
+        }
+        for v in values where v.isFinite {
+            var reference = [UInt8](repeating: 0, count: NumberFormat.maximumLength)
+            let n = reference.withUnsafeMutableBufferPointer { NumberFormat.writeShortest(v, to: $0.baseAddress!) }
+            #expect(NumberFormat.string(v, precision: .full) == String(decoding: reference[..<n], as: UTF8.self), "\(v)")
+        }
+    }
+}
