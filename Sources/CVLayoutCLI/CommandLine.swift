@@ -447,6 +447,7 @@ private struct Invocation {
             return (ExitStatus.success, [])
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
+        try checkComparisonOptionsNeedCheck(job)
         if let golden = try job.options.text("check") {
             return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
         }

@@ -10,7 +10,7 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
 /// Compares `job`'s layout with the layout in `golden`, as `cvlayout diff GOLDEN ACTUAL`
-/// would at the default tolerance (0.001), and prints the diff report on standard error
+/// would at `--check-tolerance` (default 0.001) and with `--check-fields` (default all), and prints the diff report on standard error
 /// when they differ (nothing when they are the same). The layout goes to standard output
 /// no more; with `-o FILE` it is still written to FILE, so a CI job can keep it.
 ///
@@ -26,7 +26,8 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if golden == "-" || golden.isEmpty {
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
-    if let status = try streamedCheck(job, golden: golden, io: io) { return status }
+    let options = try checkComparisonOptions(job)
+    if let status = try streamedCheck(job, golden: golden, options: options, io: io) { return status }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
@@ -48,7 +49,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the layout"))
     }
     if job.options.has("output") { try job.write(io: io) }
-    let result = LayoutDiff.compare(expected, actual)
+    let result = LayoutDiff.compare(expected, actual, options: options)
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
         io.stderr("cvlayout: warning: --check: \(unknown)\n")  // not compared, whatever the verdict
     }
@@ -71,11 +72,11 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
 /// writing the layout's text or reading it back. `nil` when it must be done the whole way
 /// (a golden not in element order, malformed, a CSV of heart samples; a layout that is kept
 /// whole or not produced in element order), which gives the same report or error.
-private func streamedCheck(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32? {
+private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, io: CommandIO) throws -> Int32? {
     let comparison: StreamedComparison
     do {
         comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
-                                            options: DiffOptions(), style: .text(color: io.color.stderr))
+                                            options: options, style: .text(color: io.color.stderr))
     } catch is LayoutStreamFallback {
         return nil
     }
@@ -125,4 +126,40 @@ private func streamedCheck(_ job: LayoutJob, golden: String, io: CommandIO) thro
     }
     if !pending.isEmpty { io.stderr(String(decoding: pending, as: UTF8.self)) }
     return DiffStatus.different
+}
+
+/// `--check-tolerance` and `--check-fields` as diff's options.
+/// - Throws: `CLIError.usage` (64) for a tolerance that is not a finite number ≥ 0 or an
+///   unknown field.
+func checkComparisonOptions(_ job: LayoutJob) throws -> DiffOptions {
+    var options = DiffOptions()
+    let engine = job.descriptor.name
+    if let text = try job.options.text("check-fields") {
+        do {
+            options = try DiffOptions.selecting(text)
+        } catch DiffOptionsError.unknownField(let field) {
+            var message = "--check-fields: unknown field '\(shortenedForMessage(field))'"
+            if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
+            throw CLIError.usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))", engine: engine)
+        } catch {
+            throw CLIError.usage("--check-fields: expected a comma-separated list of fields, got '\(shortenedForMessage(text))'",
+                                 engine: engine)
+        }
+    }
+    if let text = try job.options.text("check-tolerance") {
+        guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
+            throw CLIError.usage("--check-tolerance: expected a finite number ≥ 0, got '\(shortenedForMessage(text))'",
+                                 engine: engine)
+        }
+        options.tolerance = tolerance
+    }
+    return options
+}
+
+/// `--check-tolerance` and `--check-fields` without `--check` are usage errors.
+func checkComparisonOptionsNeedCheck(_ job: LayoutJob) throws {
+    guard !job.options.has("check") else { return }
+    for name in ["check-tolerance", "check-fields"] where job.options.has(name) {
+        throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: job.descriptor.name)
+    }
 }

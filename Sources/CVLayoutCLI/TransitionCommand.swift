@@ -22,7 +22,8 @@ private let updateOptionNames = ["delete", "insert", "move"]
 /// Global options of the output, given to `transition` itself.
 private let outputOptionNames = ["format", "output", "precision", "labels", "no-labels"]
 /// Global options a transition does not use.
-private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "check"]
+private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "check", "check-tolerance",
+                                 "check-fields"]
 
 /// `transition`'s option table: help and parsing read it.
 let transitionOptions: [OptionSpec] = [

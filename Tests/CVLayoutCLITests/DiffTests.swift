@@ -480,6 +480,51 @@ struct DiffTests {
 
     // MARK: - --check
 
+    /// `--check-tolerance` and `--check-fields` are diff's `--tolerance` and `--fields`
+    /// (waterfall's own `--tolerance` stays its column tolerance); the report equals the
+    /// one `diff` gives with the same options, streamed or not.
+    @Test func checkTakesTheComparisonSettings() throws {
+        let dir = Self.examples.appendingPathComponent("ring-seed000")
+        let rings = dir.appendingPathComponent("rings.json").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("check-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        for golden in ["layout.json", "layout.csv"] {
+            let path = dir.appendingPathComponent(golden).path
+            let moved = out.appendingPathComponent("moved." + (golden.hasSuffix("json") ? "json" : "csv")).path
+            let base = ["ring", "--width", "420", "--height", "926", rings]
+            #expect(run(arguments: base + ["-o", moved]).status == 0)
+            // Within 4 pt for frames and centres: x moved by 4, the bounds by 8.
+            let loose = run(arguments: base + ["--check", path, "--check-tolerance", "4", "--check-fields", "frame,center"])
+            #expect(loose.status == 0, "\(golden): \(loose.stderr)")
+            let viaDiff = run(arguments: ["diff", path, moved, "--tolerance", "4", "--fields", "frame,center"])
+            #expect(viaDiff.status == 0)
+            for (tolerance, fields) in [("3", "frame"), ("0", "center.x,alpha"), ("0.5", "x,bounds,contentSize")] {
+                let check = run(arguments: base + ["--check", path, "--check-tolerance", tolerance, "--check-fields", fields])
+                let diff = run(arguments: ["diff", path, moved, "--tolerance", tolerance, "--fields", fields])
+                #expect(check.status == diff.status, "\(golden) \(tolerance) \(fields)")
+                #expect(check.stderr == diff.stdoutText.replacingOccurrences(of: "+++ \(moved)", with: "+++ cvlayout ring"),
+                        "\(golden) \(tolerance) \(fields)")
+            }
+        }
+        // Waterfall: --tolerance is the engine's; --check-tolerance the comparison's.
+        let golden = out.appendingPathComponent("w.json").path
+        #expect(run(arguments: ["waterfall", "--count", "50", "-o", golden]).status == 0)
+        #expect(run(arguments: ["waterfall", "--count", "50", "--tolerance", "0", "--check", golden,
+                                "--check-tolerance", "0"]).status == 0)
+        for (arguments, message) in [
+            (["--check-tolerance", "-1"], "--check-tolerance: expected a finite number ≥ 0, got '-1'"),
+            (["--check-fields", "frme"], "--check-fields: unknown field 'frme'; did you mean 'frame'?"),
+        ] {
+            let result = run(arguments: ["waterfall", "--count", "5", "--check", golden] + arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("cvlayout: error: " + message), "\(result.stderr)")
+        }
+        let alone = run(arguments: ["waterfall", "--count", "5", "--check-tolerance", "1"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.hasPrefix("cvlayout: error: --check-tolerance is used only with --check GOLDEN"))
+    }
+
     @Test func checkAgainstTheGoldenInOneStep() throws {
         let dir = Self.examples.appendingPathComponent("ring-seed000")
         let rings = dir.appendingPathComponent("rings.json").path
