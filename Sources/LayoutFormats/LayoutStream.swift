@@ -174,6 +174,29 @@ final class ByteWindow {
 }
 
 @inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+
+/// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (a literal's
+/// bytes against the file's, without a call to `memcmp`).
+@inline(__always) private func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+        if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+            return false
+        }
+        i += 8
+    }
+    if i + 4 <= n {
+        if UnsafeRawPointer(a + i).loadUnaligned(as: UInt32.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt32.self) {
+            return false
+        }
+        i += 4
+    }
+    while i < n {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
+}
 @inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
 /// The category and kind strings, shared (no allocation per element).
@@ -222,6 +245,10 @@ final class JSONLayoutStream: LayoutElementStream {
     private var objects = 1
     private var decoder: LayoutReader.JSONElementDecoder
     private var present: UInt16 = 0
+    /// Elements read by the short way (each 3 objects, counted at the end); at most
+    /// `fastLimit`, past which the objects are counted one by one.
+    private var fastCount = 0
+    private static let fastLimit = JSONSyntaxCheck.ObjectLimit.layout.count / 3
 
     init(_ window: ByteWindow, position: Int) throws {
         w = window
@@ -367,6 +394,18 @@ final class JSONLayoutStream: LayoutElementStream {
 
     func next(into element: inout StreamedElement) throws -> Bool {
         guard state == .elements else { return false }
+        // The usual case in one go: `,\n` and an element as cvlayout writes them.
+        if !first, fastCount < Self.fastLimit, w.end - pos >= 4096 {
+            let b = w.base
+            if b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
+                var i = pos + 2
+                if Self.fastElement(b, w.end, &i, &element) {
+                    pos = i
+                    fastCount += 1
+                    return true
+                }
+            }
+        }
         guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
         if c == UInt8(ascii: "]") {
             pos += 1
@@ -386,9 +425,11 @@ final class JSONLayoutStream: LayoutElementStream {
         defer { index += 1 }
         if objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         _ = try ensure(4096)
-        if fastElement(&element) {
+        var i = pos
+        if Self.fastElement(w.base, w.end, &i, &element) {
+            pos = i
             objects += 3
-            if present != 0x7FFF { present = 0x7FFF }
+            present = 0x7FFF
             return true
         }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
@@ -403,7 +444,7 @@ final class JSONLayoutStream: LayoutElementStream {
         pos = value.end
         let record: ElementRecord
         do {
-            record = try decoder.decode(raw, location: isList ? "[\(index)]" : "elements[\(index)]")
+            record = try decoder.decode(raw, location: isList ? "[\(index + fastCount)]" : "elements[\(index + fastCount)]")
         } catch {
             throw LayoutStreamFallback("element \(index): \(error)")
         }
@@ -414,6 +455,7 @@ final class JSONLayoutStream: LayoutElementStream {
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard state == .done else { throw LayoutStreamFallback("not at the end") }
+        if objects + 3 * fastCount > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         var unknown = decoder.unknown
         if isList {
             return (LayoutDocument(shape: .elementList, elements: [], presentFields: [], unknownNames: unknown.names), present)
@@ -438,12 +480,12 @@ final class JSONLayoutStream: LayoutElementStream {
     /// Reads the element at `pos` when it is written as `JSONLayoutWriter` writes it (and
     /// lies in the window); otherwise `nil`, with `pos` unmoved.
     @inline(__always)
-    private func fastElement(_ element: inout StreamedElement) -> Bool {
-        let b = w.base, end = w.end
-        var i = pos
+    private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
+                                    _ element: inout StreamedElement) -> Bool {
+        var i = position
         @inline(__always) func literal(_ text: StaticString) -> Bool {
             let n = text.utf8CodeUnitCount
-            guard end - i >= n, memcmp(b + i, text.utf8Start, n) == 0 else { return false }
+            guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
             i += n
             return true
         }
@@ -507,7 +549,7 @@ final class JSONLayoutStream: LayoutElementStream {
         element.values = SIMD16(x, y, width, height, cx, cy, t[0], t[1], t[2], t[3], t[4], t[5], alpha, z == 0 ? 0 : z,
                                 hidden, 0)
         element.mask = 0x7FFF
-        pos = i
+        position = i
         return true
     }
 
@@ -679,7 +721,7 @@ final class CSVLayoutStream: LayoutElementStream {
         }
         @inline(__always) func literal(_ text: StaticString) -> Bool {
             let count = text.utf8CodeUnitCount
-            guard n - i >= count, memcmp(p + i, text.utf8Start, count) == 0 else { return false }
+            guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
             i += count
             return true
         }
