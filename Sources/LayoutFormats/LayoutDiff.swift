@@ -751,14 +751,14 @@ extension LayoutDiff {
             title()
             if color { out.append("\u{1B}[0m") }
             out.append(byte: 0x0A)
-            var width = 0
-            for change in changes { width = Swift.max(width, change.name.count) }
+            var width = 0  // field names are ASCII: bytes are characters
+            for change in changes { width = Swift.max(width, change.name.utf8.count) }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
                 let base = scratch.baseAddress!
                 for change in changes {
                     out.append("    ")
                     out.append(string: change.name)
-                    for _ in change.name.count..<width { out.append(byte: 0x20) }
+                    for _ in change.name.utf8.count..<width { out.append(byte: 0x20) }
                     out.append("  ")
                     // The operands as `shown` gives them, and the decimals they have.
                     var decimals = 0
