@@ -71,7 +71,7 @@ run_case waterfall json 1000000 "$TMP/heights.json" dataset
 echo
 echo "golden checks (best of ${CMP_RUNS:-3}, each beside cmp of two identical copies of the golden)"
 printf "%-34s %-4s %10s %9s %9s %9s %8s\n" run fmt elements seconds "cmp s" "× cmp" "peak MB"
-for n in ${BENCH_CMP_SIZES:-"100000 1000000"}; do
+for n in ${BENCH_CMP_SIZES:-100000 1000000}; do
   for format in json csv; do
     "$BIN" waterfall -f "$format" --count "$n" > "$TMP/g.$format"
     cp "$TMP/g.$format" "$TMP/same.$format"

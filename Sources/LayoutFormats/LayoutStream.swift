@@ -524,15 +524,12 @@ final class JSONLayoutStream: LayoutElementStream {
               literal(",\"width\":"), let width = number(), literal(",\"height\":"), let height = number(),
               literal("},\"center\":{\"x\":"), let cx = number(), literal(",\"y\":"), let cy = number(),
               literal("},\"transform\":[") else { return false }
-        var t = SIMD8<Double>()
-        if literal("1,0,0,1,0,0]") {
-            t[0] = 1
-            t[3] = 1
-        } else {
-            for k in 0..<6 {
-                guard let v = number(), literal(k == 5 ? "]" : ",") else { return false }
-                t[k] = v
-            }
+        var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
+        if !literal("1,0,0,1,0,0]") {
+            guard let a1 = number(), literal(","), let b1 = number(), literal(","), let c1 = number(), literal(","),
+                  let d1 = number(), literal(","), let x1 = number(), literal(","), let y1 = number(), literal("]")
+            else { return false }
+            (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
         }
         guard literal(",\"alpha\":"), let alpha = number(), literal(",\"zIndex\":"), let z = number(),
               z == z.rounded(), z.magnitude < 9.0e15, literal(",\"hidden\":") else { return false }
@@ -546,7 +543,7 @@ final class JSONLayoutStream: LayoutElementStream {
         }
         element.setKey(ElementKey(category: category, kind: kind, section: section, item: item),
                        slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
-        element.values = SIMD16(x, y, width, height, cx, cy, t[0], t[1], t[2], t[3], t[4], t[5], alpha, z == 0 ? 0 : z,
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
                                 hidden, 0)
         element.mask = 0x7FFF
         position = i
@@ -774,14 +771,11 @@ final class CSVLayoutStream: LayoutElementStream {
             return false
         }
         guard (kind == nil) == (category == cellCategory) else { return false }
-        var values = SIMD16<Double>()
-        for k in 0..<12 {
-            guard let v = number() else { return false }
-            values[k] = v
-        }
-        // alpha, then zIndex: an integer.
-        guard let alpha = number() else { return false }
-        values[12] = alpha
+        // Named, not stored by index into a vector (which goes through memory each time).
+        guard let x = number(), let y = number(), let width = number(), let height = number(),
+              let cx = number(), let cy = number(), let ta = number(), let tb = number(), let tc = number(),
+              let td = number(), let tx = number(), let ty = number(), let alpha = number() else { return false }
+        // zIndex: an integer.
         var j = i
         let negative = j < n && p[j] == UInt8(ascii: "-")
         if negative { j += 1 }
@@ -792,18 +786,19 @@ final class CSVLayoutStream: LayoutElementStream {
             j += 1
         }
         guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return false }
-        values[13] = Double(negative ? -z : z)
+        let zIndex = Double(negative ? -z : z)
         i = j + 1
-        if n - i == 5 && memcmp(p + i, "false", 5) == 0 {
-            values[14] = 0
-        } else if n - i == 4 && memcmp(p + i, "true", 4) == 0 {
-            values[14] = 1
+        let hidden: Double
+        if n - i == 5 && equalBytes(p + i, "false", 5) {
+            hidden = 0
+        } else if n - i == 4 && equalBytes(p + i, "true", 4) {
+            hidden = 1
         } else {
             return false
         }
         element.setKey(ElementKey(category: category, kind: kind, section: section, item: item),
                        slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
-        element.values = values
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
         return true
     }
