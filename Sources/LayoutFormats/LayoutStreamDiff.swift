@@ -219,11 +219,12 @@ public final class StreamedComparison {
             case .changed(let changes):
                 for change in changes {
                     guard let delta = change.delta else { continue }
-                    let candidate = LargestDelta(element: key, change: change)
                     if change.isLength {
-                        if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
+                        if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
+                            bestLength = LargestDelta(element: key, change: change)
+                        }
                     } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                        bestOther = candidate
+                        bestOther = LargestDelta(element: key, change: change)
                     }
                 }
             }
@@ -360,7 +361,10 @@ extension LayoutDiff {
                                       options: DiffOptions, style: StreamedReportStyle)
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
         let comparison = try StreamedComparison(expectedPath: expectedPath, format: expectedFormat, options: options, style: style)
-        let actual = try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat)
+        // Both sides parsed on threads of their own: the comparison and the report take the
+        // rest of the time of the thread that runs them.
+        let actual = PrefetchedStream(try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat))
+        defer { actual.cancel() }
         var a = StreamedElement.placeholder
         while try actual.next(into: &a) { try comparison.feed(a) }
         let (actualDocument, _) = try actual.finish()
