@@ -114,7 +114,13 @@ final class ByteWindow {
 
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
     init(path: String, chunk: Int = 1 << 22) throws {
-        fd = open(path, O_RDONLY)
+        // Only a regular file is streamed (a FIFO or a device is read whole, once): looked
+        // at before it is opened, since opening a FIFO waits for its writer.
+        var before = stat()
+        guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
+            throw LayoutStreamFallback("not a regular file")
+        }
+        fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw LayoutStreamFallback("cannot open") }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
