@@ -17,41 +17,74 @@ public struct LayoutStreamFallback: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// One element as the streaming readers give it: its key and its fields, without a heap
-/// allocation (a field's bit in `mask` says whether the file gives it; `hidden` is 0 or 1).
+/// One element as the streaming readers give it: its key and its fields, as plain values
+/// (copied without reference counting: the category and kind are codes, the key is built
+/// only for the report). A field's bit in `mask` says whether the file gives it; `hidden` is
+/// 0 or 1.
 public struct StreamedElement {
-    /// The key; `order` must be set with it (`setKey`).
-    public private(set) var key: ElementKey
-    /// The key's section, and its slot and item, as integers compared before the strings
-    /// (`ElementKey.<` orders by section, slot, item first).
+    var section = 0, item = 0
+    /// 0 `cell`, 1 `supplementaryView`, 2 `decorationView`.
+    var category: UInt8 = 0
+    /// 0 none, 1 `header`, 2 `footer`, 3… another kind (`KindNames`).
+    var kind: Int32 = 0
+    var disappearing = false
+    /// The section, and the slot and item, as `ElementKey.<` orders them first.
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
 
-    public init(key: ElementKey) {
-        self.key = key
-        order = Self.order(key)
+    /// An element with `key` (whose category is one of the three, and whose kind is ASCII).
+    public init(key: ElementKey) throws {
+        try setKey(key)
     }
+
+    private init() {}
 
     /// An element of no interest, to be overwritten by a stream's `next(into:)`.
-    static var placeholder: StreamedElement { StreamedElement(key: ElementKey(category: "cell", kind: nil, section: 0, item: 0)) }
+    static var placeholder: StreamedElement { StreamedElement() }
+
+    /// The key, for the report.
+    public var key: ElementKey {
+        ElementKey(category: category == 0 ? cellCategory : category == 1 ? supplementaryCategory : decorationCategory,
+                   kind: kind == 0 ? nil : kind == 1 ? headerKind : kind == 2 ? footerKind : KindNames.shared.name(kind),
+                   section: section, item: item, disappearing: disappearing)
+    }
 
     @inline(__always)
-    mutating func setKey(_ key: ElementKey, slot: UInt64) {
-        self.key = key
-        order = SIMD2(UInt64(key.section), slot << 56 | UInt64(key.item))
+    mutating func setKey(section: Int, item: Int, category: UInt8, kind: Int32, disappearing: Bool = false) {
+        self.section = section
+        self.item = item
+        self.category = category
+        self.kind = kind
+        self.disappearing = disappearing
+        let slot: UInt64 = category == 0 ? 1 : category == 1 && kind == 1 ? 0 : category == 1 && kind == 2 ? 3 : 2
+        // Items past 2⁵⁶ (never in a layout) keep their order through the keys' comparison.
+        order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
     }
 
-    mutating func setKey(_ key: ElementKey) {
-        self.key = key
-        order = Self.order(key)
-    }
-
-    private static func order(_ key: ElementKey) -> SIMD2<UInt64> {
-        let slot: UInt64 = key.category == "cell" ? 1 : key.category == "supplementaryView" && key.kind == "header" ? 0
-            : key.category == "supplementaryView" && key.kind == "footer" ? 3 : 2
-        // Items past 2⁵⁶ (never in a layout) keep their order through the strings' comparison.
-        return SIMD2(UInt64(key.section), slot << 56 | UInt64(min(key.item, 1 << 56 - 1)))
+    /// Sets the key from an `ElementKey`.
+    /// - Throws: `LayoutStreamFallback` for a category cvlayout does not write or a kind that
+    ///   is not ASCII (whose equal spellings only the whole-file comparison sees as equal).
+    mutating func setKey(_ key: ElementKey) throws {
+        let category: UInt8
+        switch key.category {
+        case cellCategory: category = 0
+        case supplementaryCategory: category = 1
+        case decorationCategory: category = 2
+        default: throw LayoutStreamFallback("category")
+        }
+        var kind: Int32 = 0
+        if let name = key.kind {
+            if name == headerKind {
+                kind = 1
+            } else if name == footerKind {
+                kind = 2
+            } else {
+                guard name.utf8.allSatisfy({ $0 < 0x80 }) else { throw LayoutStreamFallback("a kind that is not ASCII") }
+                kind = KindNames.shared.code(name)
+            }
+        }
+        setKey(section: key.section, item: key.item, category: category, kind: kind, disappearing: key.disappearing)
     }
 
     /// `key < other.key`, the integers first.
@@ -62,10 +95,11 @@ public struct StreamedElement {
         return key < other.key
     }
 
-    /// `key == other.key`, the integers first.
+    /// `key == other.key`.
     @inline(__always)
     func sameKey(_ other: StreamedElement) -> Bool {
-        order == other.order && key == other.key
+        order == other.order && item == other.item && category == other.category && kind == other.kind
+            && disappearing == other.disappearing
     }
 
     /// The value of `field`, if given.
@@ -76,9 +110,8 @@ public struct StreamedElement {
         return field == .hidden ? .bool(v != 0) : .number(v)
     }
 
-    init(_ record: ElementRecord) {
-        key = record.key
-        order = Self.order(key)
+    init(_ record: ElementRecord) throws {
+        try setKey(record.key)
         for field in ElementField.allCases {
             switch record[field] {
             case .number(let v)?: values[field.rawValue] = v
@@ -87,6 +120,30 @@ public struct StreamedElement {
             }
             mask |= 1 << UInt16(field.rawValue)
         }
+    }
+}
+
+/// Kinds other than `header` and `footer` (ASCII), as codes from 3 on, shared by both sides.
+final class KindNames: @unchecked Sendable {
+    static let shared = KindNames()
+    private let lock = NSLock()
+    private var names: [String] = []
+    private var codes: [String: Int32] = [:]
+
+    func code(_ name: String) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let code = codes[name] { return code }
+        let code = Int32(names.count) + 3
+        names.append(name)
+        codes[name] = code
+        return code
+    }
+
+    func name(_ code: Int32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[Int(code) - 3]
     }
 }
 
@@ -454,7 +511,7 @@ final class JSONLayoutStream: LayoutElementStream {
         } catch {
             throw LayoutStreamFallback("element \(index): \(error)")
         }
-        element = StreamedElement(record)
+        element = try StreamedElement(record)
         present |= element.mask
         return true
     }
@@ -509,23 +566,23 @@ final class JSONLayoutStream: LayoutElementStream {
         @inline(__always) func number() -> Double? { Self.number(b, end, &i) }
         guard literal("{\"indexPath\":["), let section = index(), literal(","), let item = index(),
               literal("],\"category\":\"") else { return false }
-        let category: String
+        let category: UInt8
         if literal("cell\"") {
-            category = cellCategory
+            category = 0
         } else if literal("supplementaryView\"") {
-            category = supplementaryCategory
+            category = 1
         } else if literal("decorationView\"") {
-            category = decorationCategory
+            category = 2
         } else {
             return false
         }
-        var kind: String? = nil
+        var kind: Int32 = 0
         if literal(",\"kind\":\"header\"") {
-            kind = headerKind
+            kind = 1
         } else if literal(",\"kind\":\"footer\"") {
-            kind = footerKind
+            kind = 2
         }
-        guard (kind == nil) == (category == cellCategory) else { return false }
+        guard (kind == 0) == (category == 0) else { return false }
         guard literal(",\"frame\":{\"x\":"), let x = number(), literal(",\"y\":"), let y = number(),
               literal(",\"width\":"), let width = number(), literal(",\"height\":"), let height = number(),
               literal("},\"center\":{\"x\":"), let cx = number(), literal(",\"y\":"), let cy = number(),
@@ -547,8 +604,7 @@ final class JSONLayoutStream: LayoutElementStream {
         } else {
             return false
         }
-        element.setKey(ElementKey(category: category, kind: kind, section: section, item: item),
-                       slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
+        element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
                                 hidden, 0)
         element.mask = 0x7FFF
@@ -758,25 +814,25 @@ final class CSVLayoutStream: LayoutElementStream {
             return negative ? -v : v
         }
         guard let section = index(), let item = index() else { return false }
-        let category: String
+        let category: UInt8
         if literal("cell,") {
-            category = cellCategory
+            category = 0
         } else if literal("supplementaryView,") {
-            category = supplementaryCategory
+            category = 1
         } else if literal("decorationView,") {
-            category = decorationCategory
+            category = 2
         } else {
             return false
         }
-        var kind: String? = nil
+        var kind: Int32 = 0
         if literal("header,") {
-            kind = headerKind
+            kind = 1
         } else if literal("footer,") {
-            kind = footerKind
+            kind = 2
         } else if !literal(",") {
             return false
         }
-        guard (kind == nil) == (category == cellCategory) else { return false }
+        guard (kind == 0) == (category == 0) else { return false }
         // Named, not stored by index into a vector (which goes through memory each time).
         guard let x = number(), let y = number(), let width = number(), let height = number(),
               let cx = number(), let cy = number(), let ta = number(), let tb = number(), let tc = number(),
@@ -802,8 +858,7 @@ final class CSVLayoutStream: LayoutElementStream {
         } else {
             return false
         }
-        element.setKey(ElementKey(category: category, kind: kind, section: section, item: item),
-                       slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
+        element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
         return true
@@ -927,12 +982,8 @@ final class CSVLayoutStream: LayoutElementStream {
             }
         }
         if (category == cellCategory) != (kind == nil) { throw LayoutStreamFallback("kind") }
-        let key = ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
-        if kind == nil || kind == headerKind || kind == footerKind {
-            element.setKey(key, slot: kind == nil ? 1 : category != supplementaryCategory ? 2 : kind == headerKind ? 0 : 3)
-        } else {
-            element.setKey(key)
-        }
+        try element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
+                                      disappearing: disappearing))
         element.values = values
         element.mask = mask
         present |= mask

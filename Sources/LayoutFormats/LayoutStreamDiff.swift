@@ -380,10 +380,10 @@ extension StreamedElement {
     /// and the reader read it back, without the text: each number is the value of its
     /// printed decimal.
     public init(_ element: LayoutAttributes, precision: NumberPrecision, csv: Bool) {
-        let category = element.category == .cell ? cellCategoryName
-            : element.category == .supplementaryView ? supplementaryCategoryName : decorationCategoryName
-        self.init(key: ElementKey(category: category, kind: element.kind.map { $0 == .header ? headerKindName : footerKindName },
-                                  section: element.indexPath.section, item: element.indexPath.item))
+        self = .placeholder
+        setKey(section: element.indexPath.section, item: element.indexPath.item,
+               category: element.category == .cell ? 0 : element.category == .supplementaryView ? 1 : 2,
+               kind: element.kind.map { $0 == .header ? 1 : 2 } ?? 0)
         let f = element.frame, t = element.transform
         @inline(__always) func p(_ v: Double) -> Double { printedValue(v, precision: precision, csv: csv) }
         let identity = t == .identity
@@ -395,8 +395,6 @@ extension StreamedElement {
     }
 }
 
-private let cellCategoryName = "cell", supplementaryCategoryName = "supplementaryView", decorationCategoryName = "decorationView"
-private let headerKindName = "header", footerKindName = "footer"
 
 /// The value a reader gives for `v` written at `precision`: JSON numbers as the strict
 /// scanner reads them, CSV's as `ValueSyntax.number`. At 3 decimals (the default) and

@@ -41,6 +41,9 @@ struct StreamedDiffTests {
                 elements.append(Element(section: s, item: i, values: values(), zIndex: Int(rng.next() % 3) - 1,
                                         hidden: rng.next() % 7 == 0))
             }
+            if rng.next() % 3 == 0 {  // a kind of cvlayout's writers never write: the strict scanner's way
+                elements.append(Element(section: s, item: 0, category: "decorationView", kind: "separator", values: values()))
+            }
             if rng.next() % 3 == 0 {
                 elements.append(Element(section: s, item: 0, category: "supplementaryView", kind: "footer", values: values()))
             }
