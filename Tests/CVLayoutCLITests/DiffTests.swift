@@ -480,6 +480,51 @@ struct DiffTests {
 
     // MARK: - --check
 
+    /// Two files are compared as streams; with one of them on stdin, the whole way. The
+    /// reports are the same but for the name, in every format, for layouts of every engine
+    /// against moved, thinned and reordered versions of themselves.
+    @Test func streamedDiffEqualsTheWholeFileDiff() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        func path(_ name: String) -> String { out.appendingPathComponent(name).path }
+        var files: [String] = []
+        for (k, arguments) in [["flow", "--count", "40"], ["flow", "--count", "41", "--width", "300"],
+                               ["waterfall", "--count", "60"], ["ring", "--width", "428", "--height", "926"],
+                               ["ring", "--width", "420", "--heart-samples", "5"], ["carousel", "--count", "30"]].enumerated() {
+            for format in ["json", "csv"] where !(format == "csv" && arguments.contains("--heart-samples")) {
+                let name = path("l\(k).\(format)")
+                #expect(run(arguments: arguments + ["-o", name]).status == 0)
+                files.append(name)
+            }
+        }
+        // A reordered copy (read whole either way) and a thinned CSV (index paths only).
+        let flowJSON = try String(contentsOfFile: files[0], encoding: .utf8)
+        var lines = flowJSON.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.swapAt(5, 6)
+        try lines.joined(separator: "\n").write(toFile: path("reordered.json"), atomically: true, encoding: .utf8)
+        let flowCSV = try String(contentsOfFile: files[1], encoding: .utf8)
+        let thin = flowCSV.split(separator: "\n").map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
+        try (thin.joined(separator: "\n") + "\n").write(toFile: path("thin.csv"), atomically: true, encoding: .utf8)
+        files += [path("reordered.json"), path("thin.csv")]
+        for a in files {
+            for b in files where b != a && (b.hasPrefix(a.dropLast(5)) || a.contains("l0") || b.contains("l0")) {
+                for extra in [[], ["-f", "json"], ["--fields", "frame,contentSize", "--tolerance", "0.5"]] {
+                    let streamed = run(arguments: ["diff", a, b] + extra)
+                    let whole = run(arguments: ["diff", "-", b] + extra, stdin: { try Data(contentsOf: URL(fileURLWithPath: a)) })
+                    #expect(streamed.status == whole.status, "\(a) \(b) \(extra)")
+                    let name = extra.contains("json") ? "\"expected\":\"\(a)\"" : "--- \(a)"
+                    let wholeName = extra.contains("json") ? "\"expected\":\"<stdin>\"" : "--- <stdin>"
+                    #expect(streamed.stdoutText == whole.stdoutText.replacingOccurrences(of: wholeName, with: name)
+                                .replacingOccurrences(of: "(not in <stdin>)", with: "(not in \(a))")
+                                .replacingOccurrences(of: "\"missingIn\":\"<stdin>\"", with: "\"missingIn\":\"\(a)\""),
+                            "\(a) \(b) \(extra)")
+                    #expect(streamed.stderr == whole.stderr.replacingOccurrences(of: "<stdin>", with: a), "\(a) \(b) \(extra)")
+                }
+            }
+        }
+    }
+
     /// `--check-tolerance` and `--check-fields` are diff's `--tolerance` and `--fields`
     /// (waterfall's own `--tolerance` stays its column tolerance); the report equals the
     /// one `diff` gives with the same options, streamed or not.
