@@ -26,7 +26,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if golden == "-" || golden.isEmpty {
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
-    let options = try checkComparisonOptions(job)
+    let options = try checkComparisonOptions(job.options, engine: job.descriptor.name)
     if let status = try streamedCheck(job, golden: golden, options: options, io: io) { return status }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
@@ -131,10 +131,14 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 /// `--check-tolerance` and `--check-fields` as diff's options.
 /// - Throws: `CLIError.usage` (64) for a tolerance that is not a finite number ≥ 0 or an
 ///   unknown field.
-func checkComparisonOptions(_ job: LayoutJob) throws -> DiffOptions {
+func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> DiffOptions {
     var options = DiffOptions()
-    let engine = job.descriptor.name
-    if let text = try job.options.text("check-fields") {
+    if !values.has("check") {
+        for name in ["check-tolerance", "check-fields"] where values.has(name) {
+            throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
+        }
+    }
+    if let text = try values.text("check-fields") {
         do {
             options = try DiffOptions.selecting(text)
         } catch DiffOptionsError.unknownField(let field) {
@@ -146,7 +150,7 @@ func checkComparisonOptions(_ job: LayoutJob) throws -> DiffOptions {
                                  engine: engine)
         }
     }
-    if let text = try job.options.text("check-tolerance") {
+    if let text = try values.text("check-tolerance") {
         guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
             throw CLIError.usage("--check-tolerance: expected a finite number ≥ 0, got '\(shortenedForMessage(text))'",
                                  engine: engine)
