@@ -181,6 +181,9 @@ public final class StreamedComparison {
                     - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
                 if magnitude.max() <= tolerance && e.values[14] == a.values[14] { return }
             }
+            if case .text(let color) = style, e.mask == a.mask {
+                return try compareIntoText(e, a, color: color, out: out)
+            }
             var changes: [FieldChange] = []
             for field in fields {
                 let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
@@ -209,6 +212,102 @@ public final class StreamedComparison {
                 }
             }
             if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
+        }
+
+        /// `compare` for a text report when both sides give the same fields (cvlayout's own
+        /// files): the changed fields found as bits and written straight into the report, the
+        /// same bytes as `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is
+        /// the largest delta so far.
+        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, color: Bool,
+                                              out: OutputBuffer) throws {
+            var changed: UInt16 = 0
+            for field in fields {
+                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+                guard e.mask & bit != 0 else { continue }
+                let x = e.values[k], y = a.values[k]
+                if field == .hidden {
+                    if x != y { changed |= bit }
+                } else {
+                    // `LayoutDiff.compareValues`: exact at 0, inclusive with a few ulps otherwise.
+                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
+                }
+            }
+            guard changed != 0 else { return }
+            counts.differ += 1
+            var width = 0
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                width = Swift.max(width, field.name.utf8.count)
+                guard field != .hidden else { continue }
+                let delta = a.values[field.rawValue] - e.values[field.rawValue]
+                if field.isLength {
+                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
+                        bestLength = LargestDelta(element: e.key, change: FieldChange(
+                            name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: true))
+                    }
+                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                    bestOther = LargestDelta(element: e.key, change: FieldChange(
+                        name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: false))
+                }
+            }
+            if color { out.append("\u{1B}[36m") }
+            out.append("~ ")
+            if e.category == 0 && e.kind == 0 {
+                out.append(integer: e.section)
+                out.append(byte: UInt8(ascii: ":"))
+                out.append(integer: e.item)
+                if e.disappearing { out.append(" (disappearing)") }
+            } else {
+                out.append(string: e.key.description)
+            }
+            if color { out.append("\u{1B}[0m") }
+            out.append(byte: 0x0A)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
+                let base = scratch.baseAddress!
+                for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                    let name = field.name
+                    out.append("    ")
+                    out.append(string: name)
+                    for _ in name.utf8.count..<width { out.append(byte: 0x20) }
+                    out.append("  ")
+                    let x = e.values[field.rawValue], y = a.values[field.rawValue]
+                    if field == .hidden {
+                        out.append(x != 0 ? "true → " : "false → ")
+                        out.append(y != 0 ? "true" : "false")
+                        out.append(byte: 0x0A)
+                        continue
+                    }
+                    var decimals = 0
+                    func operand(_ v: Double, at offset: Int) -> Int {
+                        let n = NumberFormat.write(v, precision: .full, to: base + offset)
+                        for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
+                            decimals = Swift.max(decimals, n - i - 1)
+                            break
+                        }
+                        return n
+                    }
+                    let nx = operand(x, at: 0)
+                    out.append(UnsafeBufferPointer(start: base, count: nx))
+                    out.append(" → ")
+                    let ny = operand(y, at: NumberFormat.maximumLength)
+                    out.append(UnsafeBufferPointer(start: base + NumberFormat.maximumLength, count: ny))
+                    out.append("  (")
+                    let delta = y - x
+                    if !delta.isFinite {
+                        out.append(delta > 0 ? "+past the largest double" : "-past the largest double")
+                    } else {
+                        let text = base + 2 * NumberFormat.maximumLength
+                        var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
+                        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
+                            n = NumberFormat.write(delta, precision: .full, to: text)
+                        }
+                        if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
+                        out.append(UnsafeBufferPointer(start: text, count: n))
+                    }
+                    out.append(")\n")
+                }
+            }
+            try out.flushIfFull()
         }
 
         mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
