@@ -188,16 +188,6 @@ final class ByteWindow {
         base = .allocate(capacity: capacity + 16)
     }
 
-    /// Holds `bytes`, all at once.
-    init(bytes: UnsafeRawBufferPointer) {
-        fd = -1
-        capacity = max(bytes.count, 1)
-        base = .allocate(capacity: capacity + 16)
-        if let source = bytes.baseAddress { base.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-        end = bytes.count
-        atEOF = true
-    }
-
     deinit {
         base.deallocate()
         if fd >= 0 { close(fd) }
