@@ -67,6 +67,47 @@ run_case waterfall json "$BIG"
 python3 -c "import random; random.seed(1); print('[' + ','.join(str(50 + random.randrange(100)) for _ in range(1000000)) + ']')" > "$TMP/heights.json"
 run_case waterfall json 1000000 "$TMP/heights.json" dataset
 
+# Golden checks: `diff` of two layouts and `--check` against a golden, identical and with
+# every element changed (the bounds 10 pt wider), beside `cmp` of two identical copies of the
+# same bytes; each pair measured in turn, best of CMP_RUNS, peak memory of the cvlayout run.
+# BENCH_CMP_SIZES adds 10000000 on request (three 2 GB files in TMPDIR).
+echo
+echo "golden checks (best of ${CMP_RUNS:-3}, each beside cmp of two identical copies of the golden)"
+printf "%-34s %-4s %10s %9s %9s %9s %8s\n" run fmt elements seconds "cmp s" "× cmp" "peak MB"
+for n in ${BENCH_CMP_SIZES:-100000 1000000}; do
+  for format in json csv; do
+    "$BIN" waterfall -f "$format" --count "$n" > "$TMP/g.$format"
+    cp "$TMP/g.$format" "$TMP/same.$format"
+    "$BIN" waterfall -f "$format" --count "$n" --width 400 > "$TMP/changed.$format"
+    python3 - "$BIN" "$TMP" "$format" "$n" "${CMP_RUNS:-3}" <<'PY'
+import os, subprocess, sys, time
+bin, tmp, fmt, n, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+golden, same, changed = f"{tmp}/g.{fmt}", f"{tmp}/same.{fmt}", f"{tmp}/changed.{fmt}"
+def once(command):
+    start = time.perf_counter()
+    p = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1): sys.exit(f"bench: {command} exited with {code}")
+    return elapsed, usage.ru_maxrss
+floor = ["cmp", golden, same]
+for what, command in [
+        ("diff, identical", [bin, "diff", golden, same]),
+        ("diff, every element changed", [bin, "diff", golden, changed]),
+        ("--check, identical", [bin, "waterfall", "--count", str(n), "--check", golden]),
+        ("--check, every element changed", [bin, "waterfall", "--count", str(n), "--width", "400", "--check", golden])]:
+    best, floor_best, peak = float("inf"), float("inf"), 0
+    for _ in range(runs):
+        t, kb = once(command)
+        best, peak = min(best, t), max(peak, kb)
+        floor_best = min(floor_best, once(floor)[0])
+    print(f"{what:<34} {fmt:<4} {n:>10} {best:>9.3f} {floor_best:>9.4f} {best / floor_best:>9.1f} {peak / 1024:>8.1f}")
+PY
+  done
+done
+rm -f "$TMP"/g.* "$TMP"/same.* "$TMP"/changed.*
+
 # Start-up: the embedded ring against --version.
 echo
 read -r ring_s _ < <(BENCH_RUNS=10 measure "$BIN" ring)

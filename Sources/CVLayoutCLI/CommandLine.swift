@@ -309,6 +309,14 @@ struct LayoutJob {
         }
     }
 
+    /// The layout's summary and a producer of its elements in `format`'s terms, when they are
+    /// streamed and all written (`LayoutPipeline.streamedElements(for:)`); `nil` otherwise.
+    func streamedElements(for format: OutputFormat) throws
+        -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
+        guard selection == nil else { return nil }
+        return try pipeline.streamedElements(for: format)
+    }
+
     /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
         try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)
@@ -376,6 +384,7 @@ private struct Invocation {
             return (ExitStatus.success, [])
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
+        try checkComparisonOptionsNeedCheck(job)
         if let golden = try job.options.text(GlobalOption.check) {
             return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
         }

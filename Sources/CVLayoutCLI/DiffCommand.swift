@@ -36,10 +36,11 @@ let diffCommand = SubcommandDescriptor(
         try io.emit(diffHelp())
         return ExitStatus.success
     }
+    let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
+    if let status = try streamedDiff(parsed, io: io) { return status }
     let expected = try readLayoutFile(parsed.expected, stdin: io.stdin)
     let actual = try readLayoutFile(parsed.actual, stdin: io.stdin)
     let result = LayoutDiff.compare(expected, actual, options: parsed.options)
-    let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
     // Columns or keys cvlayout does not know: not compared, said once per file.
     let sides = parsed.actual == parsed.expected ? [(expected, expectedName)]
         : [(expected, expectedName), (actual, actualName)]
@@ -58,6 +59,39 @@ let diffCommand = SubcommandDescriptor(
         return status  // the reader went away (`| head -1`): the verdict still stands
     } catch let error as CLIError where error.status == ExitStatus.ioError {
         throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
+    }
+    return status
+}
+
+/// `cvlayout diff` of two regular files, compared as streams (`LayoutDiff.compareStreams`):
+/// memory stays at a few chunks whatever their size. `nil` when they must be read whole
+/// instead (stdin, files not in element order, anything malformed: the whole-file reader
+/// gives the same report, or the error).
+private func streamedDiff(_ parsed: DiffArguments, io: CommandIO) throws -> Int32? {
+    guard parsed.expected != "-", parsed.actual != "-" else { return nil }
+    let streamed: (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison)
+    do {
+        streamed = try LayoutDiff.compareStreams(
+            expectedPath: parsed.expected, expectedFormat: LayoutFileFormat(pathExtension: parsed.expected),
+            actualPath: parsed.actual, actualFormat: LayoutFileFormat(pathExtension: parsed.actual),
+            options: parsed.options, style: parsed.json ? .json : .text(color: io.color.stdout))
+    } catch is LayoutStreamFallback {
+        return nil
+    }
+    let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
+    let sides = parsed.actual == parsed.expected ? [(streamed.expected, expectedName)]
+        : [(streamed.expected, expectedName), (streamed.actual, actualName)]
+    for (document, name) in sides {
+        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
+    }
+    let status = streamed.result.isSame ? DiffStatus.same : DiffStatus.different
+    do {
+        try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName,
+                                            to: io.stdout)
+    } catch is BrokenPipe {
+        return status
+    } catch let error as CLIError where error.status == ExitStatus.ioError {
+        throw CLIError.status(DiffStatus.trouble, error.message)
     }
     return status
 }

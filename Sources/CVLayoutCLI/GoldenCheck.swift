@@ -10,7 +10,7 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
 /// Compares `job`'s layout with the layout in `golden`, as `cvlayout diff GOLDEN ACTUAL`
-/// would at the default tolerance (0.001), and prints the diff report on standard error
+/// would at `--check-tolerance` (default 0.001) and with `--check-fields` (default all), and prints the diff report on standard error
 /// when they differ (nothing when they are the same). The layout goes to standard output
 /// no more; with `-o FILE` it is still written to FILE, so a CI job can keep it.
 ///
@@ -26,6 +26,8 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if golden == "-" || golden.isEmpty {
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
+    let options = try checkComparisonOptions(job.options, engine: job.descriptor.name)
+    if let status = try streamedCheck(job, golden: golden, options: options, io: io) { return status }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
@@ -47,7 +49,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the layout"))
     }
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    let result = LayoutDiff.compare(expected, actual)
+    let result = LayoutDiff.compare(expected, actual, options: options)
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
         io.stderr("cvlayout: warning: --check: \(unknown)\n")  // not compared, whatever the verdict
     }
@@ -62,4 +64,106 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)",
                                     color: io.color.stderr))
     return DiffStatus.different
+}
+
+/// `checkAgainstGolden` as a stream: GOLDEN read element by element and the layout's
+/// elements compared as the engine produces them, each number taken as the golden's format
+/// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
+/// writing the layout's text or reading it back. `nil` when it must be done the whole way
+/// (a golden not in element order, malformed, a CSV of heart samples; a layout that is kept
+/// whole or not produced in element order), which gives the same report or error.
+private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, io: CommandIO) throws -> Int32? {
+    let comparison: StreamedComparison
+    do {
+        comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
+                                            options: options, style: .text(color: io.color.stderr))
+    } catch is LayoutStreamFallback {
+        return nil
+    }
+    let csv = comparison.expectedIsCSV
+    if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
+    let format: OutputFormat = csv ? .csv : .json
+    guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
+    let precision = job.outputOptions.precision
+    var failure: Error? = nil
+    var sink = ElementBlocks { block in
+        guard failure == nil else { return }
+        do {
+            for element in block { try comparison.feed(StreamedElement(element, precision: precision, csv: csv)) }
+        } catch {
+            failure = error
+        }
+    }
+    try produce(&sink)
+    sink.finish()
+    if failure is LayoutStreamFallback { return nil }
+    if let failure { throw failure }
+    let result: LayoutDiffResult, expected: LayoutDocument
+    do {
+        let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
+        (result, expected) = try comparison.finish(actual: actual)
+    } catch is LayoutStreamFallback {
+        return nil
+    }
+    if job.options.has(GlobalOption.output) { try job.write(io: io) }
+    if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
+        io.stderr("cvlayout: warning: --check: \(unknown)\n")
+    }
+    if result.isSame {
+        if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
+            io.stderr("cvlayout: warning: --check: \(skipped)\n")
+        }
+        return DiffStatus.same
+    }
+    // The report in pieces of whole lines (a chunk may end inside a character).
+    var pending: [UInt8] = []
+    try comparison.writeReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)") { chunk in
+        pending.append(contentsOf: chunk)
+        if let last = pending.lastIndex(of: 0x0A) {
+            io.stderr(String(decoding: pending[...last], as: UTF8.self))
+            pending.removeSubrange(...last)
+        }
+    }
+    if !pending.isEmpty { io.stderr(String(decoding: pending, as: UTF8.self)) }
+    return DiffStatus.different
+}
+
+/// `--check-tolerance` and `--check-fields` as diff's options.
+/// - Throws: `CLIError.usage` (64) for a tolerance that is not a finite number ≥ 0 or an
+///   unknown field.
+func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> DiffOptions {
+    var options = DiffOptions()
+    if !values.has("check") {
+        for name in ["check-tolerance", "check-fields"] where values.has(name) {
+            throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
+        }
+    }
+    if let text = try values.text("check-fields") {
+        do {
+            options = try DiffOptions.selecting(text)
+        } catch DiffOptionsError.unknownField(let field) {
+            var message = "--check-fields: unknown field '\(shortenedForMessage(field))'"
+            if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
+            throw CLIError.usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))", engine: engine)
+        } catch {
+            throw CLIError.usage("--check-fields: expected a comma-separated list of fields, got '\(shortenedForMessage(text))'",
+                                 engine: engine)
+        }
+    }
+    if let text = try values.text("check-tolerance") {
+        guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
+            throw CLIError.usage("--check-tolerance: expected a finite number ≥ 0, got '\(shortenedForMessage(text))'",
+                                 engine: engine)
+        }
+        options.tolerance = tolerance
+    }
+    return options
+}
+
+/// `--check-tolerance` and `--check-fields` without `--check` are usage errors.
+func checkComparisonOptionsNeedCheck(_ job: LayoutJob) throws {
+    guard !job.options.has("check") else { return }
+    for name in ["check-tolerance", "check-fields"] where job.options.has(name) {
+        throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: job.descriptor.name)
+    }
 }

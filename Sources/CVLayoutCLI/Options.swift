@@ -80,6 +80,11 @@ let globalOptions: [OptionSpec] = [
     .value("move", "S:I..S:I,…", default: "-", "lay out after moving items (old index path..new one; S:I->S:I also works)",
            allowedInDataset: false),
     .value("check", "GOLDEN", default: "-", checkOptionHelp, allowedInDataset: false),
+    .value("check-tolerance", "PT", default: "0.001", "with --check: numbers within PT of the golden's are equal (diff's --tolerance)",
+           allowedInDataset: false),
+    .value("check-fields", "LIST", default: "all",
+           "with --check: compare only these, comma-separated (diff's --fields)", choices: DiffOptions.selectorNames,
+           allowedInDataset: false),
 ]
 
 /// The global options' names, for the code that reads them. Each is checked against

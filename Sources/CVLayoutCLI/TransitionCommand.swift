@@ -20,9 +20,10 @@ private let sharedOptionNames = ["device", "width", "height", "offset", "scale",
 /// The update options: they apply to the `--to` side, and the transition animates them.
 private let updateOptionNames = ["delete", "insert", "move"]
 /// Global options of the output, given to `transition` itself.
-private let outputOptionNames = ["format", "output", "precision", "labels", "no-labels"]
+private let outputOptionNames = ["format", "output", "precision", "labels", "no-labels", "check", "check-tolerance",
+                                 "check-fields"]
 /// Global options a transition does not use.
-private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "check"]
+private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity"]
 
 /// `transition`'s option table: help and parsing read it.
 let transitionOptions: [OptionSpec] = [
@@ -105,6 +106,11 @@ private struct TransitionRun {
         output.output.labels = try svgLabels(options)
         output.output.precision = try outputPrecision(options)
         let format = try outputFormat(options)
+        let checkOptions = try checkComparisonOptions(options, engine: "transition")
+        if let golden = try options.text("check") {
+            return try checkTransition(transition, golden: golden, options: checkOptions, output: output,
+                                       format: format, writeOptions: options)
+        }
 
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
@@ -116,6 +122,51 @@ private struct TransitionRun {
             try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         }
         return ExitStatus.success
+    }
+
+    /// `transition … --check GOLDEN`: the transition at `--progress` rendered in the golden's
+    /// format (JSON or CSV) at the run's precision, read back and compared as `cvlayout diff
+    /// GOLDEN -` would (`--check-tolerance`, `--check-fields`); the report on standard error,
+    /// nothing on standard output; `-o FILE` still written. Status 0 same, 1 different, 2 when
+    /// GOLDEN cannot be read.
+    private func checkTransition(_ transition: LayoutTransition, golden: String, options: DiffOptions,
+                                 output: TransitionOutputOptions, format requested: OutputFormat,
+                                 writeOptions: OptionValues) throws -> Int32 {
+        if golden == "-" || golden.isEmpty {
+            throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: "transition")
+        }
+        let expected = try readLayoutFile(golden, stdin: io.stdin)
+        if expected.shape == .heartSamples {
+            throw CLIError.usage("--check: GOLDEN is a CSV of heart samples; a transition writes elements", engine: "transition")
+        }
+        let format: OutputFormat = expected.shape == .csv ? .csv : .json
+        let buffer = OutputBuffer(precision: output.output.precision)
+        try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        let actual: LayoutDocument
+        do {
+            actual = try LayoutReader.read(Data(buffer.bytes), format: format == .csv ? .csv : .json)
+        } catch let error as LayoutReadError {
+            throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the transition"))
+        }
+        if let path = try writeOptions.text("output"), path != "-" {
+            try OutputFile.write(to: path) { sink in
+                let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
+                try TransitionWriter.write(transition, format: requested, options: output, to: buffer)
+            }
+        }
+        let result = LayoutDiff.compare(expected, actual, options: options)
+        if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
+            io.stderr("cvlayout: warning: --check: \(unknown)\n")
+        }
+        if result.isSame {
+            if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
+                io.stderr("cvlayout: warning: --check: \(skipped)\n")
+            }
+            return DiffStatus.same
+        }
+        io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout transition",
+                                        color: io.color.stderr))
+        return DiffStatus.different
     }
 
     /// The engine and its words of `--from`/`--to`, checked for options that belong to the

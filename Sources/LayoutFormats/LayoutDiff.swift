@@ -168,19 +168,31 @@ public struct LayoutDiffResult: Hashable, Sendable {
     /// the largest other number), or of a layout-level part when no element field differs;
     /// ties keep the first in report order. `nil` when no number differs.
     public var largestDelta: LargestDelta?
+    /// The element counts of a streamed comparison, whose `elements` are not kept (they went
+    /// into the report as they were found); `nil` when `elements` holds them all.
+    public var streamedCounts: StreamedCounts? = nil
+
+    /// Counts of differing elements, for a comparison that did not keep them.
+    public struct StreamedCounts: Hashable, Sendable {
+        public var differ = 0, missing = 0, extra = 0
+        public init() {}
+    }
 
     /// Whether nothing differs (status 0).
-    public var isSame: Bool { elements.isEmpty && parts.isEmpty }
+    public var isSame: Bool { differingCount == 0 && parts.isEmpty }
+
+    /// The number of differing elements.
+    public var differingCount: Int { streamedCounts?.differ ?? elements.count }
 
     /// Elements in either layout.
     public var totalElementCount: Int { expectedCount + actualCount - matchedCount }
 
     /// Differing elements by kind of change.
-    public var missingCount: Int { elements.filter { $0.change == .missing }.count }
+    public var missingCount: Int { streamedCounts?.missing ?? elements.filter { $0.change == .missing }.count }
     /// Elements only in the actual layout.
-    public var extraCount: Int { elements.filter { $0.change == .extra }.count }
+    public var extraCount: Int { streamedCounts?.extra ?? elements.filter { $0.change == .extra }.count }
     /// Elements in both whose fields differ.
-    public var changedCount: Int { elements.count - missingCount - extraCount }
+    public var changedCount: Int { differingCount - missingCount - extraCount }
 }
 
 // MARK: - Comparison
@@ -424,7 +436,7 @@ extension LayoutDiff {
             text = "same: \(total) \(noun) within tolerance \(number(result.tolerance))"
             if result.reordered { text += " (in a different order)" }
         } else {
-            let n = result.elements.count
+            let n = result.differingCount
             text = "\(n) of \(total) \(noun) \(n == 1 ? "differs" : "differ")"
             var kinds: [String] = []
             if result.missingCount > 0 { kinds.append("\(result.missingCount) missing") }
@@ -460,43 +472,54 @@ extension LayoutDiff {
         let summaryLine = summary(result, expectedName: expectedName, actualName: actualName)
         func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         if result.isSame { return summaryLine + "\n" }
-        var lines: [String] = [paint("1", "--- \(expectedName)"), paint("1", "+++ \(actualName)")]
-        func block(_ title: String, _ change: DiffChange, frame: String?) {
-            let suffix = frame.map { " (frame \($0))" } ?? ""
-            switch change {
-            case .missing: lines.append(paint("31", "- \(title)  missing\(suffix)"))
-            case .extra: lines.append(paint("32", "+ \(title)  extra\(suffix)"))
-            case .changed(let changes):
-                lines.append(paint("36", "~ \(title)"))
-                let width = changes.map(\.name.count).max() ?? 0
-                for change in changes {
-                    // Padded by hand: Foundation's `padding(toLength:…)` bridges through NSString,
-                    // a tenth of a 10⁵-line report's time.
-                    var line = "    " + change.name + String(repeating: " ", count: width - change.name.count)
-                    let expected = shown(change.expected), actual = shown(change.actual)
-                    line += "  \(expected) → \(actual)"
-                    if change.delta != nil { line += "  (\(deltaText(change, signed: true, operands: [expected, actual])))" }
-                    lines.append(line)
-                }
-            }
-        }
+        var text = paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n"
         for entry in reportOrder(result) {
             switch entry {
-            case .part(let part): block(part.name, part.change, frame: nil)
+            case .part(let part): text += textBlock(part.name, part.change, frame: nil, color: color)
             case .element(let element):
-                var frame: String? = nil
-                if element.change == .missing || element.change == .extra {
-                    let values = [ElementField.x, .y, .width, .height].compactMap { field -> String? in
-                        guard case .number(let v)? = element.record[field] else { return nil }
-                        return number(v)
-                    }
-                    if values.count == 4 { frame = values.joined(separator: ",") }
-                }
-                block(element.key.description, element.change, frame: frame)
+                let frame = element.change == .missing || element.change == .extra ? frameText(element.record) : nil
+                text += textBlock(element.key.description, element.change, frame: frame, color: color)
             }
         }
-        lines.append(paint("1", summaryLine))
-        return lines.joined(separator: "\n") + "\n"
+        return text + paint("1", summaryLine) + "\n"
+    }
+
+    /// `X,Y,W,H` of a record's frame when it gives all four, for a missing or extra element.
+    static func frameText(_ record: ElementRecord) -> String? {
+        let values = [ElementField.x, .y, .width, .height].compactMap { field -> String? in
+            guard case .number(let v)? = record[field] else { return nil }
+            return number(v)
+        }
+        return values.count == 4 ? values.joined(separator: ",") : nil
+    }
+
+    /// `frameText` from four numbers.
+    static func frameText(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> String {
+        number(x) + "," + number(y) + "," + number(width) + "," + number(height)
+    }
+
+    /// The lines of one entry of the text report, each ending with a newline.
+    /// - Parameter frame: shown after a missing or extra element.
+    static func textBlock(_ title: String, _ change: DiffChange, frame: String?, color: Bool) -> String {
+        func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let suffix = frame.map { " (frame \($0))" } ?? ""
+        switch change {
+        case .missing: return paint("31", "- \(title)  missing\(suffix)") + "\n"
+        case .extra: return paint("32", "+ \(title)  extra\(suffix)") + "\n"
+        case .changed(let changes):
+            var text = paint("36", "~ \(title)") + "\n"
+            let width = changes.map(\.name.count).max() ?? 0
+            for change in changes {
+                // Padded by hand: Foundation's `padding(toLength:…)` bridges through NSString,
+                // a tenth of a 10⁵-line report's time.
+                var line = "    " + change.name + String(repeating: " ", count: width - change.name.count)
+                let expected = shown(change.expected), actual = shown(change.actual)
+                line += "  \(expected) → \(actual)"
+                if change.delta != nil { line += "  (\(deltaText(change, signed: true, operands: [expected, actual])))" }
+                text += line + "\n"
+            }
+            return text
+        }
     }
 
     /// The JSON report, one object with one difference per line:
@@ -517,6 +540,20 @@ extension LayoutDiff {
     /// - Complexity: O(differences).
     public static func jsonReport(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String {
         let out = OutputBuffer(precision: .full)
+        appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+        for (k, entry) in reportOrder(result).enumerated() {
+            out.append(k == 0 ? "\n" : ",\n")
+            switch entry {
+            case .part(let part): appendJSONEntry(part: part.name, part.change, to: out)
+            case .element(let element): appendJSONEntry(element: element.key, element.change, to: out)
+            }
+        }
+        appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// The JSON report up to `"differences":[`.
+    static func appendJSONHead(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
         out.append("{\"same\":")
         out.append(result.isSame ? "true" : "false")
         out.append(",\"expected\":")
@@ -532,7 +569,7 @@ extension LayoutDiff {
         out.append(",\"matched\":")
         out.append(integer: result.matchedCount)
         out.append(",\"differ\":")
-        out.append(integer: result.elements.count)
+        out.append(integer: result.differingCount)
         out.append(",\"missing\":")
         out.append(integer: result.missingCount)
         out.append(",\"extra\":")
@@ -552,49 +589,10 @@ extension LayoutDiff {
             out.append("null")
         }
         out.append(",\n\"differences\":[")
-        for (k, entry) in reportOrder(result).enumerated() {
-            out.append(k == 0 ? "\n" : ",\n")
-            let change: DiffChange
-            switch entry {
-            case .part(let part):
-                out.append("{\"part\":")
-                appendJSONString(part.name, to: out)
-                change = part.change
-            case .element(let element):
-                out.append("{\"element\":{\"indexPath\":[")
-                out.append(integer: element.key.section)
-                out.append(",")
-                out.append(integer: element.key.item)
-                out.append("],\"category\":")
-                appendJSONString(element.key.category, to: out)
-                if let kind = element.key.kind {
-                    out.append(",\"kind\":")
-                    appendJSONString(kind, to: out)
-                }
-                out.append("},\"name\":")
-                appendJSONString(element.key.description, to: out)
-                change = element.change
-            }
-            switch change {
-            case .missing: out.append(",\"change\":\"missing\"}")
-            case .extra: out.append(",\"change\":\"extra\"}")
-            case .changed(let changes):
-                out.append(",\"change\":\"changed\",\"fields\":[")
-                for (i, fieldChange) in changes.enumerated() {
-                    if i > 0 { out.append(",") }
-                    out.append("{\"field\":")
-                    appendJSONString(fieldChange.name, to: out)
-                    out.append(",\"expected\":")
-                    appendValue(fieldChange.expected, to: out)
-                    out.append(",\"actual\":")
-                    appendValue(fieldChange.actual, to: out)
-                    out.append(",\"delta\":")
-                    out.append(string: jsonDelta(fieldChange))
-                    out.append("}")
-                }
-                out.append("]}")
-            }
-        }
+    }
+
+    /// The JSON report after the differences.
+    static func appendJSONTail(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
         out.append(result.isSame ? "],\n\"notCompared\":[" : "\n],\n\"notCompared\":[")
         for (k, note) in result.notCompared.enumerated() {
             if k > 0 { out.append(",") }
@@ -612,7 +610,53 @@ extension LayoutDiff {
         out.append(",\n\"summary\":")
         appendJSONString(summary(result, expectedName: expectedName, actualName: actualName), to: out)
         out.append("}\n")
-        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+
+    /// One part's entry of the JSON report's differences, without a separator.
+    static func appendJSONEntry(part name: String, _ change: DiffChange, to out: OutputBuffer) {
+        out.append("{\"part\":")
+        appendJSONString(name, to: out)
+        appendJSONChange(change, to: out)
+    }
+
+    /// One element's entry of the JSON report's differences, without a separator.
+    static func appendJSONEntry(element key: ElementKey, _ change: DiffChange, to out: OutputBuffer) {
+        out.append("{\"element\":{\"indexPath\":[")
+        out.append(integer: key.section)
+        out.append(",")
+        out.append(integer: key.item)
+        out.append("],\"category\":")
+        appendJSONString(key.category, to: out)
+        if let kind = key.kind {
+            out.append(",\"kind\":")
+            appendJSONString(kind, to: out)
+        }
+        out.append("},\"name\":")
+        appendJSONString(key.description, to: out)
+        appendJSONChange(change, to: out)
+    }
+
+    private static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
+        switch change {
+        case .missing: out.append(",\"change\":\"missing\"}")
+        case .extra: out.append(",\"change\":\"extra\"}")
+        case .changed(let changes):
+            out.append(",\"change\":\"changed\",\"fields\":[")
+            for (i, fieldChange) in changes.enumerated() {
+                if i > 0 { out.append(",") }
+                out.append("{\"field\":")
+                appendJSONString(fieldChange.name, to: out)
+                out.append(",\"expected\":")
+                appendValue(fieldChange.expected, to: out)
+                out.append(",\"actual\":")
+                appendValue(fieldChange.actual, to: out)
+                out.append(",\"delta\":")
+                out.append(string: jsonDelta(fieldChange))
+                out.append("}")
+            }
+            out.append("]}")
+        }
     }
 
     // MARK: Pieces
@@ -662,5 +706,113 @@ extension LayoutDiff {
             text = number(delta)
         }
         return signed && delta > 0 ? "+" + text : text
+    }
+}
+
+// MARK: - The text report's blocks, straight into a buffer
+
+extension LayoutDiff {
+    /// `textBlock` written into `out` (whose precision must be `.full`) without building
+    /// strings: the same bytes, for the millions of blocks of a streamed report.
+    /// - Parameter frame: x, y, width, height of a missing or extra element that gives all four.
+    static func appendTextBlock(_ key: ElementKey, _ change: DiffChange, frame: SIMD4<Double>?, color: Bool,
+                                to out: OutputBuffer) {
+        func title() {
+            if key.category == "cell" && key.kind == nil {
+                out.append(integer: key.section)
+                out.append(byte: UInt8(ascii: ":"))
+                out.append(integer: key.item)
+                if key.disappearing { out.append(" (disappearing)") }
+            } else {
+                out.append(string: key.description)
+            }
+        }
+        func frameSuffix() {
+            guard let frame else { return }
+            out.append(" (frame ")
+            for k in 0..<4 {
+                if k > 0 { out.append(byte: UInt8(ascii: ",")) }
+                out.append(number: frame[k])
+            }
+            out.append(byte: UInt8(ascii: ")"))
+        }
+        switch change {
+        case .missing, .extra:
+            if color { out.append(change == .missing ? "\u{1B}[31m" : "\u{1B}[32m") }
+            out.append(change == .missing ? "- " : "+ ")
+            title()
+            out.append(change == .missing ? "  missing" : "  extra")
+            frameSuffix()
+            if color { out.append("\u{1B}[0m") }
+            out.append(byte: 0x0A)
+        case .changed(let changes):
+            if color { out.append("\u{1B}[36m") }
+            out.append("~ ")
+            title()
+            if color { out.append("\u{1B}[0m") }
+            out.append(byte: 0x0A)
+            var width = 0  // field names are ASCII: bytes are characters
+            for change in changes { width = Swift.max(width, change.name.utf8.count) }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
+                let base = scratch.baseAddress!
+                for change in changes {
+                    out.append("    ")
+                    out.append(string: change.name)
+                    for _ in change.name.utf8.count..<width { out.append(byte: 0x20) }
+                    out.append("  ")
+                    // The operands as `shown` gives them, and the decimals they have.
+                    var decimals = 0
+                    func operand(_ value: FieldValue?, at offset: Int) -> Int {
+                        switch value {
+                        case .number(let v)?:
+                            let n = NumberFormat.write(v, precision: .full, to: base + offset)
+                            for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
+                                decimals = Swift.max(decimals, n - i - 1)
+                                break
+                            }
+                            return n
+                        default:
+                            let text = shown(value)
+                            var count = 0
+                            for byte in text.utf8 {
+                                if count == NumberFormat.maximumLength { break }
+                                base[offset + count] = byte
+                                count += 1
+                            }
+                            if let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) {
+                                decimals = Swift.max(decimals, text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1)
+                            }
+                            return count
+                        }
+                    }
+                    if case .text? = change.expected { out.append(string: shown(change.expected)) } else {
+                        let n = operand(change.expected, at: 0)
+                        out.append(UnsafeBufferPointer(start: base, count: n))
+                    }
+                    out.append(" → ")
+                    if case .text? = change.actual { out.append(string: shown(change.actual)) } else {
+                        let n = operand(change.actual, at: NumberFormat.maximumLength)
+                        out.append(UnsafeBufferPointer(start: base + NumberFormat.maximumLength, count: n))
+                    }
+                    if let delta = change.delta {
+                        out.append("  (")
+                        if !delta.isFinite || change.expected.map({ if case .text = $0 { true } else { false } }) == true
+                            || change.actual.map({ if case .text = $0 { true } else { false } }) == true {
+                            out.append(string: deltaText(change, signed: true))
+                        } else {
+                            let text = base + 2 * NumberFormat.maximumLength
+                            var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
+                            if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
+                                n = NumberFormat.write(delta, precision: .full, to: text)
+                            }
+                            if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
+                            out.append(UnsafeBufferPointer(start: text, count: n))
+                        }
+                        out.append(byte: UInt8(ascii: ")"))
+                    }
+                    out.append(byte: 0x0A)
+                }
+            }
+        }
     }
 }

@@ -133,6 +133,25 @@ public struct LayoutPipeline {
         self.contentSizeDeferred = contentSizeDeferred
     }
 
+    /// When the elements are streamed, the layout's summary (its content size computed if it
+    /// was deferred and `format` shows it) and a producer that runs the engine again into a
+    /// sink, its frames snapped as they will be written: for comparing as the layout is
+    /// produced (`--check`). `nil` for a kept layout or an SVG.
+    /// - Throws: what the engine throws.
+    public func streamedElements(for format: OutputFormat) throws
+        -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
+        guard isStreamed, let stream = engine.stream, format != .svg else { return nil }
+        var layout = self.layout
+        if contentSizeDeferred && format != .csv, let check = engine.check {
+            var sink = FiniteCheckSink(scale: scale)
+            layout = try check(&sink)
+        }
+        return (layout, { [scale] sink in
+            sink.scale = scale
+            _ = try stream(&sink)
+        })
+    }
+
     /// Writes the layout as `format` (the elements at `selection` when kept) to `buffer`,
     /// running the engine again when streamed: for the summary a CSV deferred (another format
     /// asked after all, as `--check` with a JSON golden), for the canvas of an SVG (`.all`:

@@ -395,27 +395,56 @@ public enum LayoutReader {
     /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`, `duration`).
     private static let knownLayoutKeys = Set(LayoutPart.names + ["elements", "from", "to", "progress", "duration"])
     /// The keys of an element: the JSON writers', a transition's, and the CSV columns as flat keys.
-    private static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
+    static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
                                                "fromIndexPath", "toIndexPath", "frame", "center", "transform"]
                                               + ElementField.allCases.map(\.csvColumn))
     /// Whether `name` is one of `UICollectionElementCategory`'s, as cvlayout writes them.
-    private static func isCategory(_ name: String) -> Bool {
+    static func isCategory(_ name: String) -> Bool {
         name == "cell" || name == "supplementaryView" || name == "decorationView"
     }
-    private static let expectedCategory = "expected cell, supplementaryView or decorationView"
+    static let expectedCategory = "expected cell, supplementaryView or decorationView"
 
     private static func jsonElements(_ list: [JSONValue], path: String, present: inout Set<ElementField>,
                                      unknown: inout UnknownNames) throws -> [ElementRecord] {
-        // The fields present, a bit per `ElementField.rawValue`: made a set once at the end.
-        var presentBits: UInt32 = 0
-        defer { present.formUnion(ElementField.allCases.filter { presentBits & 1 << $0.rawValue != 0 }) }
+        var decoder = JSONElementDecoder(path: path, unknown: unknown)
+        defer {
+            present.formUnion(decoder.presentFields)
+            unknown = decoder.unknown
+        }
         var elements: [ElementRecord] = []
         elements.reserveCapacity(list.count)
         var seen: [ElementKey: String] = [:]
         seen.reserveCapacity(list.count)
-        var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
         for (i, raw) in list.enumerated() {
             let location = "\(path)[\(i)]"
+            let record = try decoder.decode(raw, location: location)
+            if let first = seen.updateValue(location, forKey: record.key) {
+                throw LayoutReadError.invalidValue(location: location,
+                                                   message: "duplicate element \(record.key) (also at \(first))")
+            }
+            elements.append(record)
+        }
+        return elements
+    }
+
+    /// Reads element objects one at a time, as `jsonElements` does (the streaming reader
+    /// uses it for elements not in cvlayout's own form), keeping what is seen across them.
+    struct JSONElementDecoder {
+        /// `elements` or empty (a list of elements).
+        let path: String
+        /// The fields present, a bit per `ElementField.rawValue`.
+        var presentBits: UInt32 = 0
+        var unknown: UnknownNames
+        var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
+
+        init(path: String, unknown: UnknownNames = UnknownNames()) {
+            self.path = path
+            self.unknown = unknown
+        }
+
+        var presentFields: Set<ElementField> { Set(ElementField.allCases.filter { presentBits & 1 << $0.rawValue != 0 }) }
+
+        mutating func decode(_ raw: JSONValue, location: String) throws -> ElementRecord {
             guard case .object(let object) = raw else {
                 throw LayoutReadError.invalidValue(location: location, message: "expected an element object, got \(describe(raw))")
             }
@@ -470,17 +499,12 @@ public enum LayoutReader {
             if found < object.count && unknown.isOpen {
                 unknown.insert(newKeysOf: object, known: knownElementKeys, seen: &seenKeys, prefix: path + "[].")
             }
-            if let first = seen.updateValue(location, forKey: record.key) {
-                throw LayoutReadError.invalidValue(location: location,
-                                                   message: "duplicate element \(record.key) (also at \(first))")
-            }
-            elements.append(record)
+            return record
         }
-        return elements
     }
 
     /// The element's category, kind and index path; `found` counts the keys read.
-    private static func jsonKey(_ object: [String: JSONValue], path: String, found: inout Int) throws -> ElementKey {
+    static func jsonKey(_ object: [String: JSONValue], path: String, found: inout Int) throws -> ElementKey {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
             found += 1
@@ -536,7 +560,7 @@ public enum LayoutReader {
 
     /// The members of `frame` or `center` into `record`; another member is named in `unknown`
     /// as `prefix` and its name, the first time it is `seen`.
-    private static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
+    static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
                                       into record: inout ElementRecord, unknown: inout UnknownNames,
                                       seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
         guard case .object(let object) = raw else {
@@ -613,27 +637,27 @@ public enum LayoutReader {
     }
 
     /// A header row as a message shows it: its first 80 characters.
-    private static func shortHeader(_ header: [String]) -> String {
+    static func shortHeader(_ header: [String]) -> String {
         let text = header.joined(separator: ",")
         return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 
     /// `describe(_:)`, with an array's length (`[0]` for an index path is "an array of 1
     /// value", not merely "an array").
-    private static func describeArray(_ raw: JSONValue) -> String {
+    static func describeArray(_ raw: JSONValue) -> String {
         guard let count = raw.elements?.count else { return describe(raw) }
         return "an array of \(count) \(count == 1 ? "value" : "values")"
     }
 
     /// A number (JSON numbers are always finite once read).
-    private static func finiteNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Double {
+    static func finiteNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Double {
         guard case .number(let n) = raw, n.isFinite else {
             throw LayoutReadError.invalidValue(location: path(), message: "expected a finite number, got \(describe(raw))")
         }
         return n
     }
 
-    private static func indexNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Int {
+    static func indexNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Int {
         guard case .number(let n) = raw, let value = Int(exactly: n), value >= 0 else {
             throw LayoutReadError.invalidValue(location: path(), message: "expected an integer ≥ 0, got \(describe(raw))")
         }
@@ -647,42 +671,85 @@ public enum LayoutReader {
         guard let (headerLine, header) = try records.next() else {
             throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
         }
-        // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
-        var columns: [String: Int] = [:]
-        for (k, rawName) in header.enumerated() {
-            let name = rawName.trimmingCharacters(in: .whitespaces)
-            if columns.updateValue(k, forKey: name) != nil {
-                throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
-            }
+        let columns: CSVColumns
+        switch try CSVColumns.analyse(header, line: headerLine) {
+        case .heartSamples(let columns, let unknown):
+            return try readHeartSamples(&records, columns: columns, fieldCount: header.count, unknownNames: unknown)
+        case .elements(let elementColumns):
+            columns = elementColumns
         }
-        if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
-           let y = columns["y"], let angle = columns["angle"] {
-            let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !["t", "x", "y", "angle"].contains($0) }
-            return try readHeartSamples(&records, columns: [("t", t), ("x", x), ("y", y), ("angle", angle)],
-                                        fieldCount: header.count, unknownNames: unknown)
-        }
-        guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
-            throw LayoutReadError.syntax(line: headerLine, column: nil,
-                                         message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
-                                             + "(got \(shortHeader(header)))")
-        }
-        let categoryColumn = columns["category"], kindColumn = columns["kind"], changeColumn = columns["change"]
-        let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
-            (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
-        }
-        // Columns cvlayout does not know: named once, not compared.
-        var known: Set<String> = ["section", "item", "category", "kind"]
-        known.formUnion(TransitionWriter.csvColumns)
-        known.formUnion(ElementField.names)
-        let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
         var elements: [ElementRecord] = []
         var present = Set<ElementField>()
         var seen: [ElementKey: Int] = [:]
         while let (line, row) = try records.next() {
-            guard row.count == header.count else {
+            let record = try columns.record(row, line: line, present: &present)
+            if let first = seen.updateValue(line, forKey: record.key) {
+                throw LayoutReadError.invalidValue(location: "row \(line)",
+                                                   message: "duplicate element \(record.key) (also on row \(first))")
+            }
+            elements.append(record)
+        }
+        return LayoutDocument(shape: .csv, elements: elements, presentFields: present,
+                              unknownNames: columns.unknownNames)
+    }
+
+    /// What a CSV header says: where each column cvlayout reads is, and the others.
+    struct CSVColumns {
+        var fieldCount: Int
+        var section: Int, item: Int
+        var category: Int?, kind: Int?, change: Int?
+        /// The element fields given, in field order, with their columns.
+        var fields: [(ElementField, Int)]
+        /// Columns cvlayout does not know (at most `UnknownNames.limit`).
+        var unknownNames: [String]
+
+        enum Analysis {
+            case elements(CSVColumns)
+            case heartSamples([(String, Int)], unknown: [String])
+        }
+
+        /// Reads a header row.
+        /// - Throws: `LayoutReadError.syntax` for a repeated column or one without `section` and `item`.
+        static func analyse(_ header: [String], line headerLine: Int) throws -> Analysis {
+            // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
+            var columns: [String: Int] = [:]
+            for (k, rawName) in header.enumerated() {
+                let name = rawName.trimmingCharacters(in: .whitespaces)
+                if columns.updateValue(k, forKey: name) != nil {
+                    throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
+                }
+            }
+            if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
+               let y = columns["y"], let angle = columns["angle"] {
+                let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !["t", "x", "y", "angle"].contains($0) }
+                return .heartSamples([("t", t), ("x", x), ("y", y), ("angle", angle)], unknown: unknown)
+            }
+            guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
+                throw LayoutReadError.syntax(line: headerLine, column: nil,
+                                             message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
+                                                 + "(got \(shortHeader(header)))")
+            }
+            let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
+                (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
+            }
+            // Columns cvlayout does not know: named once, not compared.
+            var known: Set<String> = ["section", "item", "category", "kind"]
+            known.formUnion(TransitionWriter.csvColumns)
+            known.formUnion(ElementField.names)
+            let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
+            return .elements(CSVColumns(fieldCount: header.count, section: sectionColumn, item: itemColumn,
+                                        category: columns["category"], kind: columns["kind"], change: columns["change"],
+                                        fields: fieldColumns,
+                                        unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
+        }
+
+        /// The element on a row (`line` is its line, for messages); the fields it gives are
+        /// added to `present`.
+        func record(_ row: [String], line: Int, present: inout Set<ElementField>) throws -> ElementRecord {
+            guard row.count == fieldCount else {
                 throw LayoutReadError.syntax(line: line, column: nil,
-                                             message: "expected \(header.count) fields as in the header, got \(row.count)")
+                                             message: "expected \(fieldCount) fields as in the header, got \(row.count)")
             }
             func invalid(_ column: String, _ message: String) -> LayoutReadError {
                 .invalidValue(location: "row \(line)", message: "\(column): \(message)")
@@ -693,13 +760,13 @@ public enum LayoutReader {
                 }
                 return n
             }
-            let section = try index(sectionColumn, "section"), item = try index(itemColumn, "item")
+            let section = try index(self.section, "section"), item = try index(self.item, "item")
             // No category column: cells (a CSV of index paths only).
-            let category = categoryColumn.map { row[$0] } ?? "cell"
+            let category = self.category.map { row[$0] } ?? "cell"
             guard isCategory(category) else {
                 throw invalid("category", "\(expectedCategory), got \(shownField(category))")
             }
-            var kind = kindColumn.map { row[$0] } ?? ""
+            var kind = self.kind.map { row[$0] } ?? ""
             // The writer neutralises formula-like text with a leading apostrophe; undo it.
             if kind.hasPrefix("'"), let second = kind.unicodeScalars.dropFirst().first,
                "=+-@\t\r".unicodeScalars.contains(second) {
@@ -712,44 +779,47 @@ public enum LayoutReader {
                 throw invalid("kind", "expected one for a \(category) (header, footer, …), got \(shownField(kind))")
             }
             let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind, section: section, item: item,
-                                 disappearing: changeColumn.map { row[$0] == "disappear" } ?? false)
+                                 disappearing: change.map { row[$0] == "disappear" } ?? false)
             var record = ElementRecord(key: key, location: "row \(line)")
-            for (field, column) in fieldColumns {
-                let text = row[column].trimmingCharacters(in: .whitespaces)
-                if text.isEmpty { continue }
-                switch field {
-                case .hidden:
-                    switch text.lowercased() {
-                    case "true", "1": record[field] = .bool(true)
-                    case "false", "0": record[field] = .bool(false)
-                    default: throw invalid("hidden", "expected true or false, got \(shownField(text))")
-                    }
-                case .zIndex:
-                    guard let z = csvInteger(text, negative: true) else {
-                        throw invalid("zIndex", "expected an integer, got \(shownField(text))")
-                    }
-                    record[field] = .number(Double(z))
-                default:
-                    guard let v = ValueSyntax.number(text), v.isFinite else {
-                        throw invalid(field.csvColumn, "expected a finite number, got \(shownField(text))")
-                    }
-                    record[field] = .number(v)
-                }
+            for (field, column) in fields {
+                guard let value = try Self.value(row[column], field: field, line: line) else { continue }
+                record[field] = value
                 present.insert(field)
             }
-            if let first = seen.updateValue(line, forKey: key) {
-                throw LayoutReadError.invalidValue(location: "row \(line)",
-                                                   message: "duplicate element \(key) (also on row \(first))")
-            }
-            elements.append(record)
+            return record
         }
-        return LayoutDocument(shape: .csv, elements: elements, presentFields: present,
-                              unknownNames: Array(unknownNames.prefix(UnknownNames.limit)))
+
+        /// A field's value, `nil` when the field is blank.
+        static func value(_ raw: String, field: ElementField, line: Int) throws -> FieldValue? {
+            func invalid(_ column: String, _ message: String) -> LayoutReadError {
+                .invalidValue(location: "row \(line)", message: "\(column): \(message)")
+            }
+            let text = raw.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { return nil }
+            switch field {
+            case .hidden:
+                switch text.lowercased() {
+                case "true", "1": return .bool(true)
+                case "false", "0": return .bool(false)
+                default: throw invalid("hidden", "expected true or false, got \(shownField(text))")
+                }
+            case .zIndex:
+                guard let z = csvInteger(text, negative: true) else {
+                    throw invalid("zIndex", "expected an integer, got \(shownField(text))")
+                }
+                return .number(Double(z))
+            default:
+                guard let v = ValueSyntax.number(text), v.isFinite else {
+                    throw invalid(field.csvColumn, "expected a finite number, got \(shownField(text))")
+                }
+                return .number(v)
+            }
+        }
     }
 
     /// A CSV field as a message shows it: as written (control characters escaped, at most 60
     /// characters), or `an empty field`.
-    private static func shownField(_ text: String) -> String {
+    static func shownField(_ text: String) -> String {
         if text.isEmpty { return "an empty field" }
         let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
         return escapingControlCharacters(shown)
@@ -758,7 +828,7 @@ public enum LayoutReader {
     /// An integer written in decimal digits (after a `-` when `negative` is allowed), with
     /// spaces around it: not `1.0`, `1e2` or `+1`, which no layout writes for an index or a
     /// zIndex. Reads the bytes in place (no copy per field).
-    private static func csvInteger(_ field: String, negative: Bool) -> Int? {
+    static func csvInteger(_ field: String, negative: Bool) -> Int? {
         var value = 0, sign = 1, digits = 0
         var stage = 0  // 0: leading spaces, 1: sign and digits, 2: trailing spaces
         for byte in field.utf8 {

@@ -70,7 +70,20 @@ public enum NumberFormat {
             return 1
         }
         switch precision {
-        case .full: return writeShortest(value, to: destination)
+        case .full:
+            // A value that is the double nearest to a decimal of at most 3 decimals and 15
+            // digits (what a layout file holds at the default precision): those digits are
+            // its shortest round-trip form (two decimals of ≤ 15 digits never round to the
+            // same double), and `writeThreeDecimals` writes them, without a string.
+            let k = 1075 &- Int(value.exponentBitPattern)
+            if k >= 1 && k <= 63 {
+                let m = value.significandBitPattern | 1 << 52
+                let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
+                if n < 1_000_000_000_000_000 && Double(n) / 1000 == value.magnitude {
+                    return writeThreeDecimals(value, shift: k, to: destination)
+                }
+            }
+            return writeShortest(value, to: destination)
         case .decimals(let p): return writeFixed(value, decimals: max(0, min(p, 15)), to: destination)
         }
     }
@@ -393,7 +406,7 @@ public enum NumberFormat {
 
     /// Swift's `description` is the shortest round-trip representation; rewrite its optional
     /// exponent (`1e-05`, `1.5e+20`) as a plain decimal.
-    private static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var out: [UInt8] = []
         appendShortest(value, to: &out)
         out.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: $0.count) }

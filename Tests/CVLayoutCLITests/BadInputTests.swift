@@ -239,7 +239,8 @@ let badInputs: [BadInput] = [
     BadInput("flow --insets 200,200,0,200 --count 2", nil, 65, "--insets: expected a line length ≥ 0 between the insets, got -10"),
     BadInput("circle /nonexistent/a\nb.json", nil, 66, "/nonexistent/a?b.json: cannot open: no such file"),
     BadInput("transition --from stack --to circle --duration 0.0004", nil, 65, "--duration: expected a finite number of seconds ≥ 0.001"),
-    BadInput("transition --from circle --check x.json", nil, 64, "--check is not used by transitions"),
+    BadInput("transition --from circle --check-tolerance 1", nil, 64, "--check-tolerance is used only with --check GOLDEN"),
+    BadInput("transition --from circle --velocity 1,1", nil, 64, "--velocity is not used by transitions"),
     BadInput("transition --from 'circle", nil, 64, "--from"),
     // Cannot open (66), cannot create (73).
     BadInput("waterfall /nonexistent/data.json", nil, 66, "/nonexistent/data.json: cannot open: no such file"),

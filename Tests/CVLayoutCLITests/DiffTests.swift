@@ -480,6 +480,96 @@ struct DiffTests {
 
     // MARK: - --check
 
+    /// Two files are compared as streams; with one of them on stdin, the whole way. The
+    /// reports are the same but for the name, in every format, for layouts of every engine
+    /// against moved, thinned and reordered versions of themselves.
+    @Test func streamedDiffEqualsTheWholeFileDiff() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        func path(_ name: String) -> String { out.appendingPathComponent(name).path }
+        var files: [String] = []
+        for (k, arguments) in [["flow", "--count", "40"], ["flow", "--count", "41", "--width", "300"],
+                               ["waterfall", "--count", "60"], ["ring", "--width", "428", "--height", "926"],
+                               ["ring", "--width", "420", "--heart-samples", "5"], ["carousel", "--count", "30"]].enumerated() {
+            for format in ["json", "csv"] where !(format == "csv" && arguments.contains("--heart-samples")) {
+                let name = path("l\(k).\(format)")
+                #expect(run(arguments: arguments + ["-o", name]).status == 0)
+                files.append(name)
+            }
+        }
+        // A reordered copy (read whole either way) and a thinned CSV (index paths only).
+        let flowJSON = try String(contentsOfFile: files[0], encoding: .utf8)
+        var lines = flowJSON.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.swapAt(5, 6)
+        try lines.joined(separator: "\n").write(toFile: path("reordered.json"), atomically: true, encoding: .utf8)
+        let flowCSV = try String(contentsOfFile: files[1], encoding: .utf8)
+        let thin = flowCSV.split(separator: "\n").map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
+        try (thin.joined(separator: "\n") + "\n").write(toFile: path("thin.csv"), atomically: true, encoding: .utf8)
+        files += [path("reordered.json"), path("thin.csv")]
+        for a in files {
+            for b in files where b != a && (b.hasPrefix(a.dropLast(5)) || a.contains("l0") || b.contains("l0")) {
+                for extra in [[], ["-f", "json"], ["--fields", "frame,contentSize", "--tolerance", "0.5"]] {
+                    let streamed = run(arguments: ["diff", a, b] + extra)
+                    let whole = run(arguments: ["diff", "-", b] + extra, stdin: { try Data(contentsOf: URL(fileURLWithPath: a)) })
+                    #expect(streamed.status == whole.status, "\(a) \(b) \(extra)")
+                    let name = extra.contains("json") ? "\"expected\":\"\(a)\"" : "--- \(a)"
+                    let wholeName = extra.contains("json") ? "\"expected\":\"<stdin>\"" : "--- <stdin>"
+                    #expect(streamed.stdoutText == whole.stdoutText.replacingOccurrences(of: wholeName, with: name)
+                                .replacingOccurrences(of: "(not in <stdin>)", with: "(not in \(a))")
+                                .replacingOccurrences(of: "\"missingIn\":\"<stdin>\"", with: "\"missingIn\":\"\(a)\""),
+                            "\(a) \(b) \(extra)")
+                    #expect(streamed.stderr == whole.stderr.replacingOccurrences(of: "<stdin>", with: a), "\(a) \(b) \(extra)")
+                }
+            }
+        }
+    }
+
+    /// `--check-tolerance` and `--check-fields` are diff's `--tolerance` and `--fields`
+    /// (waterfall's own `--tolerance` stays its column tolerance); the report equals the
+    /// one `diff` gives with the same options, streamed or not.
+    @Test func checkTakesTheComparisonSettings() throws {
+        let dir = Self.examples.appendingPathComponent("ring-seed000")
+        let rings = dir.appendingPathComponent("rings.json").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("check-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        for golden in ["layout.json", "layout.csv"] {
+            let path = dir.appendingPathComponent(golden).path
+            let moved = out.appendingPathComponent("moved." + (golden.hasSuffix("json") ? "json" : "csv")).path
+            let base = ["ring", "--width", "420", "--height", "926", rings]
+            #expect(run(arguments: base + ["-o", moved]).status == 0)
+            // Within 4 pt for frames and centres: x moved by 4, the bounds by 8.
+            let loose = run(arguments: base + ["--check", path, "--check-tolerance", "4", "--check-fields", "frame,center"])
+            #expect(loose.status == 0, "\(golden): \(loose.stderr)")
+            let viaDiff = run(arguments: ["diff", path, moved, "--tolerance", "4", "--fields", "frame,center"])
+            #expect(viaDiff.status == 0)
+            for (tolerance, fields) in [("3", "frame"), ("0", "center.x,alpha"), ("0.5", "x,bounds,contentSize")] {
+                let check = run(arguments: base + ["--check", path, "--check-tolerance", tolerance, "--check-fields", fields])
+                let diff = run(arguments: ["diff", path, moved, "--tolerance", tolerance, "--fields", fields])
+                #expect(check.status == diff.status, "\(golden) \(tolerance) \(fields)")
+                #expect(check.stderr == diff.stdoutText.replacingOccurrences(of: "+++ \(moved)", with: "+++ cvlayout ring"),
+                        "\(golden) \(tolerance) \(fields)")
+            }
+        }
+        // Waterfall: --tolerance is the engine's; --check-tolerance the comparison's.
+        let golden = out.appendingPathComponent("w.json").path
+        #expect(run(arguments: ["waterfall", "--count", "50", "-o", golden]).status == 0)
+        #expect(run(arguments: ["waterfall", "--count", "50", "--tolerance", "0", "--check", golden,
+                                "--check-tolerance", "0"]).status == 0)
+        for (arguments, message) in [
+            (["--check-tolerance", "-1"], "--check-tolerance: expected a finite number ≥ 0, got '-1'"),
+            (["--check-fields", "frme"], "--check-fields: unknown field 'frme'; did you mean 'frame'?"),
+        ] {
+            let result = run(arguments: ["waterfall", "--count", "5", "--check", golden] + arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("cvlayout: error: " + message), "\(result.stderr)")
+        }
+        let alone = run(arguments: ["waterfall", "--count", "5", "--check-tolerance", "1"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.hasPrefix("cvlayout: error: --check-tolerance is used only with --check GOLDEN"))
+    }
+
     @Test func checkAgainstTheGoldenInOneStep() throws {
         let dir = Self.examples.appendingPathComponent("ring-seed000")
         let rings = dir.appendingPathComponent("rings.json").path

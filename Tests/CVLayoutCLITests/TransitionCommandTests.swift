@@ -162,3 +162,31 @@ struct TransitionCommandTests {
         #expect(result.stdoutText.contains("<animate"))
     }
 }
+
+/// `cvlayout transition … --check GOLDEN` compares as `cvlayout diff GOLDEN -` would.
+struct TransitionCheckTests {
+    @Test func transitionsTakeCheck() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("transition-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let base = ["transition", "--from", "stack --count 5", "--to", "circle --count 5"]
+        for format in ["json", "csv"] {
+            let golden = dir.appendingPathComponent("t.\(format)").path
+            #expect(run(arguments: base + ["--progress", "0.5", "-o", golden]).status == 0)
+            let same = run(arguments: base + ["--progress", "0.5", "--check", golden])
+            #expect(same.status == 0, "\(same.stderr)")
+            #expect(same.stdout.isEmpty && same.stderr.isEmpty)
+            let moved = run(arguments: base + ["--progress", "0.6", "--check", golden])
+            let actual = run(arguments: base + ["--progress", "0.6", "-f", format])
+            let diff = run(arguments: ["diff", golden, "-"], stdin: { Data(actual.stdout) })
+            #expect(moved.status == 1 && diff.status == 1)
+            #expect(moved.stdout.isEmpty)
+            #expect(moved.stderr == diff.stdoutText.replacingOccurrences(of: "+++ <stdin>", with: "+++ cvlayout transition"))
+            #expect(run(arguments: base + ["--progress", "0.6", "--check", golden, "--check-tolerance", "100"]).status == 0)
+        }
+        let inside = run(arguments: ["transition", "--from", "stack --check x"])
+        #expect(inside.status == 64)
+        #expect(inside.stderr.hasPrefix("cvlayout: error: --from: give --check to 'cvlayout transition' itself"))
+        #expect(run(arguments: base + ["--check", dir.appendingPathComponent("nope.json").path]).status == 2)
+    }
+}

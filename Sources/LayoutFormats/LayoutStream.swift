@@ -1,0 +1,1024 @@
+// Layouts compared as streams (`cvlayout diff`, `--check`): both sides read element by
+// element, in chunks, and matched as a merge, so that memory stays at a few chunks whatever
+// the element count. cvlayout's own files list their elements in element order; anything
+// the streaming readers do not read quickly and surely (another order, a duplicate, a
+// malformed file, a key they leave to the whole-file reader) makes them give up with
+// `LayoutStreamFallback`, and the caller compares the whole files as before, which gives
+// the same report or the same error.
+import Foundation
+
+// MARK: - Elements
+
+/// Thrown by the streaming comparison when a file needs the whole-file reader: elements not
+/// in element order, a duplicate, anything malformed (whose message the whole-file reader
+/// gives), or an element field only one side gives for some elements.
+public struct LayoutStreamFallback: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One element as the streaming readers give it: its key and its fields, as plain values
+/// (copied without reference counting: the category and kind are codes, the key is built
+/// only for the report). A field's bit in `mask` says whether the file gives it; `hidden` is
+/// 0 or 1.
+public struct StreamedElement {
+    var section = 0, item = 0
+    /// 0 `cell`, 1 `supplementaryView`, 2 `decorationView`.
+    var category: UInt8 = 0
+    /// 0 none, 1 `header`, 2 `footer`, 3… another kind (`KindNames`).
+    var kind: Int32 = 0
+    var disappearing = false
+    /// The section, and the slot and item, as `ElementKey.<` orders them first.
+    var order = SIMD2<UInt64>()
+    var values = SIMD16<Double>()
+    var mask: UInt16 = 0
+
+    /// An element with `key` (whose category is one of the three, and whose kind is ASCII).
+    public init(key: ElementKey) throws {
+        try setKey(key)
+    }
+
+    private init() {}
+
+    /// An element of no interest, to be overwritten by a stream's `next(into:)`.
+    static var placeholder: StreamedElement { StreamedElement() }
+
+    /// The key, for the report.
+    public var key: ElementKey {
+        ElementKey(category: category == 0 ? cellCategory : category == 1 ? supplementaryCategory : decorationCategory,
+                   kind: kind == 0 ? nil : kind == 1 ? headerKind : kind == 2 ? footerKind : KindNames.shared.name(kind),
+                   section: section, item: item, disappearing: disappearing)
+    }
+
+    @inline(__always)
+    mutating func setKey(section: Int, item: Int, category: UInt8, kind: Int32, disappearing: Bool = false) {
+        self.section = section
+        self.item = item
+        self.category = category
+        self.kind = kind
+        self.disappearing = disappearing
+        let slot: UInt64 = category == 0 ? 1 : category == 1 && kind == 1 ? 0 : category == 1 && kind == 2 ? 3 : 2
+        // Items past 2⁵⁶ (never in a layout) keep their order through the keys' comparison.
+        order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
+    }
+
+    /// Sets the key from an `ElementKey`.
+    /// - Throws: `LayoutStreamFallback` for a category cvlayout does not write or a kind that
+    ///   is not ASCII (whose equal spellings only the whole-file comparison sees as equal).
+    mutating func setKey(_ key: ElementKey) throws {
+        let category: UInt8
+        switch key.category {
+        case cellCategory: category = 0
+        case supplementaryCategory: category = 1
+        case decorationCategory: category = 2
+        default: throw LayoutStreamFallback("category")
+        }
+        var kind: Int32 = 0
+        if let name = key.kind {
+            if name == headerKind {
+                kind = 1
+            } else if name == footerKind {
+                kind = 2
+            } else {
+                guard name.utf8.allSatisfy({ $0 < 0x80 }) else { throw LayoutStreamFallback("a kind that is not ASCII") }
+                kind = KindNames.shared.code(name)
+            }
+        }
+        setKey(section: key.section, item: key.item, category: category, kind: kind, disappearing: key.disappearing)
+    }
+
+    /// `key < other.key`, the integers first.
+    @inline(__always)
+    func precedes(_ other: StreamedElement) -> Bool {
+        if order[0] != other.order[0] { return order[0] < other.order[0] }
+        if order[1] != other.order[1] { return order[1] < other.order[1] }
+        return key < other.key
+    }
+
+    /// `key == other.key`.
+    @inline(__always)
+    func sameKey(_ other: StreamedElement) -> Bool {
+        order == other.order && item == other.item && category == other.category && kind == other.kind
+            && disappearing == other.disappearing
+    }
+
+    /// The value of `field`, if given.
+    @inline(__always)
+    func value(_ field: ElementField) -> FieldValue? {
+        guard mask & 1 << UInt16(field.rawValue) != 0 else { return nil }
+        let v = values[field.rawValue]
+        return field == .hidden ? .bool(v != 0) : .number(v)
+    }
+
+    init(_ record: ElementRecord) throws {
+        try setKey(record.key)
+        for field in ElementField.allCases {
+            switch record[field] {
+            case .number(let v)?: values[field.rawValue] = v
+            case .bool(let b)?: values[field.rawValue] = b ? 1 : 0
+            case .text?, nil: continue
+            }
+            mask |= 1 << UInt16(field.rawValue)
+        }
+    }
+}
+
+/// Kinds other than `header` and `footer` (ASCII), as codes from 3 on, shared by both sides.
+final class KindNames: @unchecked Sendable {
+    static let shared = KindNames()
+    private let lock = NSLock()
+    private var names: [String] = []
+    private var codes: [String: Int32] = [:]
+
+    func code(_ name: String) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let code = codes[name] { return code }
+        let code = Int32(names.count) + 3
+        names.append(name)
+        codes[name] = code
+        return code
+    }
+
+    func name(_ code: Int32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return names[Int(code) - 3]
+    }
+}
+
+/// A source of elements in file order, and, once exhausted, the rest of the document.
+protocol LayoutElementStream: AnyObject {
+    /// Reads the next element into `element`; `false` after the last.
+    func next(into element: inout StreamedElement) throws -> Bool
+    /// After `next` gave `nil`: the document without its elements (shape, parts, unknown
+    /// names) and the fields some element gives.
+    func finish() throws -> (document: LayoutDocument, present: UInt16)
+}
+
+// MARK: - Bytes in chunks
+
+/// A file's bytes in a window that slides as it is read.
+final class ByteWindow {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// Bytes valid in `base`.
+    private(set) var end = 0
+    private(set) var atEOF = false
+    private let fd: Int32
+    /// The most a window grows to hold one element or part.
+    static let maximumCapacity = 1 << 30
+
+    /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
+    init(path: String, chunk: Int = 1 << 22) throws {
+        // Only a regular file is streamed (a FIFO or a device is read whole, once): looked
+        // at before it is opened, since opening a FIFO waits for its writer.
+        var before = stat()
+        guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
+            throw LayoutStreamFallback("not a regular file")
+        }
+        fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { throw LayoutStreamFallback("cannot open") }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw LayoutStreamFallback("not a regular file")
+        }
+        capacity = chunk
+        base = .allocate(capacity: capacity + 16)
+    }
+
+    deinit {
+        base.deallocate()
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Keeps the bytes from `from` on (moved to the front) and reads more after them.
+    /// - Returns: how far the kept bytes moved back (subtract it from positions), or `nil`
+    ///   at the end of the file (nothing moved).
+    func refill(keepingFrom from: Int) throws -> Int? {
+        if atEOF { return nil }
+        let kept = end - from
+        if from > 0 && kept > 0 { base.update(from: base + from, count: kept) }
+        end = kept
+        if end == capacity {
+            // One element or part fills the window: grow it.
+            guard capacity < Self.maximumCapacity else { throw LayoutStreamFallback("an element larger than 1 GiB") }
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + 16)
+            grown.update(from: base, count: end)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        while end < capacity {
+            let n = read(fd, base + end, capacity - end)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LayoutStreamFallback("read error")
+            }
+            if n == 0 {
+                atEOF = true
+                break
+            }
+            end += n
+        }
+        return from
+    }
+}
+
+@inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+
+/// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (a literal's
+/// bytes against the file's, without a call to `memcmp`).
+@inline(__always) private func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+        if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+            return false
+        }
+        i += 8
+    }
+    if i + 4 <= n {
+        if UnsafeRawPointer(a + i).loadUnaligned(as: UInt32.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt32.self) {
+            return false
+        }
+        i += 4
+    }
+    while i < n {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
+}
+@inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+/// The category and kind strings, shared (no allocation per element).
+private let cellCategory = "cell", supplementaryCategory = "supplementaryView", decorationCategory = "decorationView"
+private let headerKind = "header", footerKind = "footer"
+
+// MARK: - Opening
+
+/// Opens a layout file as a stream, as `LayoutReader.read` would read it: by `format`, or
+/// by its first byte when `nil`.
+func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
+    var pos = 0
+    // The first bytes (a BOM, blank space).
+    while true {
+        while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
+        if pos < window.end { break }
+        guard try window.refill(keepingFrom: 0) != nil else { throw LayoutStreamFallback("empty file") }
+    }
+    let first = window.base[pos]
+    if first == 0xEF || (first == UInt8(ascii: "<") && format != .csv) { throw LayoutStreamFallback("BOM or SVG") }
+    let resolved = format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv)
+    switch resolved {
+    case .json: return try JSONLayoutStream(window, position: pos)
+    case .csv: return try CSVLayoutStream(window, position: 0)  // blank space before the header is the header's
+    }
+}
+
+// MARK: - JSON
+
+/// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
+/// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
+/// own by the strict scanner and read as the whole-file reader reads it. Members of the
+/// layout object other than `elements` are kept (they are small) and read at the end as a
+/// layout without elements.
+final class JSONLayoutStream: LayoutElementStream {
+    private let w: ByteWindow
+    private var pos: Int
+    private let isList: Bool
+    /// `"key":value,` of each top-level member but `elements`, as written.
+    private var members: [UInt8] = []
+    private var sawElements = false
+    private var state = State.elements
+    private enum State { case elements, done }
+    private var first = true
+    private var index = 0
+    private var objects = 1
+    private var decoder: LayoutReader.JSONElementDecoder
+    private var present: UInt16 = 0
+    /// Elements read by the short way (each 3 objects, counted at the end); at most
+    /// `fastLimit`, past which the objects are counted one by one.
+    private var fastCount = 0
+    private static let fastLimit = JSONSyntaxCheck.ObjectLimit.layout.count / 3
+
+    init(_ window: ByteWindow, position: Int) throws {
+        w = window
+        pos = position
+        isList = window.base[position] == UInt8(ascii: "[")
+        decoder = LayoutReader.JSONElementDecoder(path: isList ? "" : "elements")
+        pos += 1
+        if !isList { try membersUntilElements(first: true) }
+    }
+
+    // Bytes.
+
+    /// Makes at least `n` bytes available from `pos` unless the file ends first.
+    @inline(__always)
+    private func ensure(_ n: Int) throws -> Bool {
+        if w.end - pos >= n { return true }
+        while w.end - pos < n {
+            guard let shift = try w.refill(keepingFrom: pos) else { return w.end - pos >= n }
+            pos -= shift
+        }
+        return true
+    }
+
+    private func skipSpace() throws {
+        while true {
+            while pos < w.end, isSpace(w.base[pos]) { pos += 1 }
+            if pos < w.end { return }
+            guard try ensure(1) else { return }
+        }
+    }
+
+    /// The byte at `pos` after blank space, or `nil` at the end.
+    private func peek() throws -> UInt8? {
+        try skipSpace()
+        return pos < w.end ? w.base[pos] : nil
+    }
+
+    private func expect(_ byte: UInt8) throws {
+        guard try peek() == byte else { throw LayoutStreamFallback("expected \(Character(Unicode.Scalar(byte)))") }
+        pos += 1
+    }
+
+    /// A plain key (no escapes, at most 256 bytes), its quotes included.
+    private func key() throws -> [UInt8] {
+        guard try peek() == UInt8(ascii: "\"") else { throw LayoutStreamFallback("expected a key") }
+        _ = try ensure(260)
+        var i = pos + 1
+        while i < w.end, i - pos <= 258 {
+            let c = w.base[i]
+            if c == UInt8(ascii: "\"") {
+                let key = Array(UnsafeBufferPointer(start: w.base + pos, count: i + 1 - pos))
+                pos = i + 1
+                return key
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            i += 1
+        }
+        throw LayoutStreamFallback("a key with escapes or too long")
+    }
+
+    /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
+    /// quotes; its syntax is left to the strict scanner.
+    private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
+        try skipSpace()
+        var start = pos
+        var i = pos
+        var depth = 0, objects = 0
+        var inString = false
+        while true {
+            if i >= w.end {
+                let offset = i - start
+                guard let shift = try w.refill(keepingFrom: start) else { throw LayoutStreamFallback("unterminated value") }
+                start -= shift
+                pos = start
+                i = start + offset
+                continue
+            }
+            let c = w.base[i]
+            if inString {
+                if c == UInt8(ascii: "\\") {
+                    i += 2
+                    continue
+                }
+                if c == UInt8(ascii: "\"") {
+                    inString = false
+                    if depth == 0 { return (start, i + 1, objects) }
+                }
+                i += 1
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if c == UInt8(ascii: "{") { objects += 1 }
+                depth += 1
+                if depth > JSONSyntaxCheck.maximumDepth - 4 { throw LayoutStreamFallback("deep nesting") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth < 0 { throw LayoutStreamFallback("unbalanced") }
+                if depth == 0 { return (start, i + 1, objects) }
+            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                if depth == 0 { return (start, i, objects) }
+            default: break
+            }
+            i += 1
+        }
+    }
+
+    /// Members of the layout object up to `"elements":[` (or its end, which is refused).
+    private func membersUntilElements(first: Bool) throws {
+        var first = first
+        while true {
+            if first {
+                if try peek() == UInt8(ascii: "}") { throw LayoutStreamFallback("no elements") }
+            } else {
+                guard let c = try peek() else { throw LayoutStreamFallback("unterminated object") }
+                if c == UInt8(ascii: "}") {
+                    pos += 1
+                    guard sawElements else { throw LayoutStreamFallback("no elements") }
+                    state = .done
+                    return
+                }
+                try expect(UInt8(ascii: ","))
+            }
+            first = false
+            let name = try key()
+            try expect(UInt8(ascii: ":"))
+            if name == Array("\"elements\"".utf8) {
+                if sawElements { throw LayoutStreamFallback("elements twice") }
+                sawElements = true
+                try expect(UInt8(ascii: "["))
+                return
+            }
+            let value = try captureValue()
+            objects += value.objects
+            members += name
+            members.append(UInt8(ascii: ":"))
+            members.append(contentsOf: UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start))
+            members.append(UInt8(ascii: ","))
+            pos = value.end
+        }
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        guard state == .elements else { return false }
+        // The usual case in one go: `,\n` and an element as cvlayout writes them.
+        if !first, fastCount < Self.fastLimit, w.end - pos >= 4096 {
+            let b = w.base
+            if b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
+                var i = pos + 2
+                if Self.fastElement(b, w.end, &i, &element) {
+                    pos = i
+                    fastCount += 1
+                    return true
+                }
+            }
+        }
+        guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
+        if c == UInt8(ascii: "]") {
+            pos += 1
+            if isList {
+                state = .done
+            } else {
+                try membersUntilElements(first: false)
+            }
+            guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
+            return false
+        }
+        if !first {
+            try expect(UInt8(ascii: ","))
+            try skipSpace()
+        }
+        first = false
+        defer { index += 1 }
+        if objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
+        _ = try ensure(4096)
+        var i = pos
+        if Self.fastElement(w.base, w.end, &i, &element) {
+            pos = i
+            objects += 3
+            present = 0x7FFF
+            return true
+        }
+        // Not in cvlayout's own form: the element alone, through the strict scanner.
+        let value = try captureValue()
+        objects += value.objects
+        let raw: JSONValue
+        do {
+            raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
+        } catch {
+            throw LayoutStreamFallback("element \(index): \(error)")
+        }
+        pos = value.end
+        let record: ElementRecord
+        do {
+            record = try decoder.decode(raw, location: isList ? "[\(index + fastCount)]" : "elements[\(index + fastCount)]")
+        } catch {
+            throw LayoutStreamFallback("element \(index): \(error)")
+        }
+        element = try StreamedElement(record)
+        present |= element.mask
+        return true
+    }
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) {
+        guard state == .done else { throw LayoutStreamFallback("not at the end") }
+        if objects + 3 * fastCount > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
+        var unknown = decoder.unknown
+        if isList {
+            return (LayoutDocument(shape: .elementList, elements: [], presentFields: [], unknownNames: unknown.names), present)
+        }
+        // The other members, as a layout without elements, read by the whole-file reader.
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        text += members
+        text += Array("\"elements\":[]}".utf8)
+        var document: LayoutDocument
+        do {
+            document = try LayoutReader.read(Data(text), format: .json)
+        } catch {
+            throw LayoutStreamFallback("parts: \(error)")
+        }
+        for name in document.unknownNames { unknown.insert(name) }
+        document.unknownNames = unknown.names
+        return (document, present)
+    }
+
+    // The fast path: an element exactly as cvlayout writes it.
+
+    /// Reads the element at `pos` when it is written as `JSONLayoutWriter` writes it (and
+    /// lies in the window); otherwise `nil`, with `pos` unmoved.
+    @inline(__always)
+    private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
+                                    _ element: inout StreamedElement) -> Bool {
+        var i = position
+        @inline(__always) func literal(_ text: StaticString) -> Bool {
+            let n = text.utf8CodeUnitCount
+            guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
+            i += n
+            return true
+        }
+        @inline(__always) func index() -> Int? {
+            var v = 0
+            let start = i
+            while i < end, isDigit(b[i]) {
+                v = v &* 10 &+ Int(b[i] &- 0x30)
+                i += 1
+            }
+            let n = i - start
+            guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
+            return v
+        }
+        @inline(__always) func number() -> Double? { Self.number(b, end, &i) }
+        guard literal("{\"indexPath\":["), let section = index(), literal(","), let item = index(),
+              literal("],\"category\":\"") else { return false }
+        let category: UInt8
+        if literal("cell\"") {
+            category = 0
+        } else if literal("supplementaryView\"") {
+            category = 1
+        } else if literal("decorationView\"") {
+            category = 2
+        } else {
+            return false
+        }
+        var kind: Int32 = 0
+        if literal(",\"kind\":\"header\"") {
+            kind = 1
+        } else if literal(",\"kind\":\"footer\"") {
+            kind = 2
+        }
+        guard (kind == 0) == (category == 0) else { return false }
+        guard literal(",\"frame\":{\"x\":"), let x = number(), literal(",\"y\":"), let y = number(),
+              literal(",\"width\":"), let width = number(), literal(",\"height\":"), let height = number(),
+              literal("},\"center\":{\"x\":"), let cx = number(), literal(",\"y\":"), let cy = number(),
+              literal("},\"transform\":[") else { return false }
+        var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
+        if !literal("1,0,0,1,0,0]") {
+            guard let a1 = number(), literal(","), let b1 = number(), literal(","), let c1 = number(), literal(","),
+                  let d1 = number(), literal(","), let x1 = number(), literal(","), let y1 = number(), literal("]")
+            else { return false }
+            (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
+        }
+        guard literal(",\"alpha\":"), let alpha = number(), literal(",\"zIndex\":"), let z = number(),
+              z == z.rounded(), z.magnitude < 9.0e15, literal(",\"hidden\":") else { return false }
+        let hidden: Double
+        if literal("false}") {
+            hidden = 0
+        } else if literal("true}") {
+            hidden = 1
+        } else {
+            return false
+        }
+        element.setKey(section: section, item: item, category: category, kind: kind)
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
+                                hidden, 0)
+        element.mask = 0x7FFF
+        position = i
+        return true
+    }
+
+    /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
+    /// when it is not plain (an exponent, many digits) or not followed by more bytes.
+    @inline(__always)
+    static func number(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ i: inout Int) -> Double? {
+        let start = i
+        var negative = false
+        if i < end && b[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard i < end, isDigit(b[i]) else { return nil }
+        var significand: UInt64 = 0
+        var digits = 0
+        if b[i] == 0x30 {
+            i += 1
+            if i < end, isDigit(b[i]) { return nil }
+        } else {
+            while i < end, isDigit(b[i]) {
+                guard digits < 19 else { return nil }
+                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
+                digits += 1
+                i += 1
+            }
+        }
+        var hasPoint = false
+        var fractionDigits = 0
+        if i < end && b[i] == UInt8(ascii: ".") {
+            hasPoint = true
+            i += 1
+            guard i < end, isDigit(b[i]) else { return nil }
+            while i < end, isDigit(b[i]) {
+                guard digits < 19 else { return nil }
+                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
+                if significand != 0 { digits += 1 }
+                fractionDigits += 1
+                i += 1
+            }
+        }
+        guard i < end, b[i] != UInt8(ascii: "e"), b[i] != UInt8(ascii: "E") else { return nil }
+        _ = hasPoint
+        return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
+                                    fractionDigits: fractionDigits, exponent: 0)
+    }
+}
+
+// MARK: - CSV
+
+/// CSV layouts row by row. Rows without quotes (cvlayout's never have any) are split at
+/// their commas and their numbers read from the bytes; a row with a quote or a lone carriage
+/// return, a CSV of heart samples, and anything the whole-file reader would refuse are left
+/// to it.
+final class CSVLayoutStream: LayoutElementStream {
+    private let w: ByteWindow
+    private var pos: Int
+    private let columns: LayoutReader.CSVColumns
+    /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
+    private let roles: [Int]
+    private var present: UInt16 = 0
+    private var done = false
+    private var fields: [Range<Int>] = []
+    /// The header is cvlayout's own: rows are read by `standardRow` first.
+    private let standard: Bool
+
+    init(_ window: ByteWindow, position: Int) throws {
+        w = window
+        pos = position
+        guard let header = try Self.line(w, &pos) else { throw LayoutStreamFallback("no header") }
+        var names: [String] = []
+        var start = header.lowerBound
+        for i in header.lowerBound...header.upperBound where i == header.upperBound || w.base[i] == UInt8(ascii: ",") {
+            names.append(String(decoding: UnsafeBufferPointer(start: w.base + start, count: i - start), as: UTF8.self))
+            start = i + 1
+        }
+        let analysis: LayoutReader.CSVColumns.Analysis
+        do { analysis = try LayoutReader.CSVColumns.analyse(names, line: 1) } catch {
+            throw LayoutStreamFallback("header: \(error)")
+        }
+        guard case .elements(let columns) = analysis else { throw LayoutStreamFallback("heart samples") }
+        self.columns = columns
+        standard = names == CSVLayoutWriter.columns
+        var roles = [Int](repeating: 0, count: columns.fieldCount)
+        roles[columns.section] = 1
+        roles[columns.item] = 2
+        if let c = columns.category { roles[c] = 3 }
+        if let c = columns.kind { roles[c] = 4 }
+        if let c = columns.change { roles[c] = 5 }
+        for (field, c) in columns.fields { roles[c] = 16 + field.rawValue }
+        self.roles = roles
+        fields.reserveCapacity(columns.fieldCount + 1)
+    }
+
+    /// The next non-blank line (without its line ending) in `w` from `pos`; `nil` at the end.
+    /// A line with a quote or a carriage return inside is left to the whole-file reader.
+    private static func line(_ w: ByteWindow, _ pos: inout Int, checked: Bool = true) throws -> Range<Int>? {
+        while true {
+            // Blank lines.
+            while pos < w.end, w.base[pos] == 0x0A || w.base[pos] == 0x0D { pos += 1 }
+            if pos < w.end {
+                let rest = w.end - pos
+                if let nl = memchr(w.base + pos, 0x0A, rest) {
+                    let lf = UnsafeMutablePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - w.base
+                    var end = lf
+                    if end > pos && w.base[end - 1] == 0x0D { end -= 1 }
+                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
+                        throw LayoutStreamFallback("quotes or carriage returns")
+                    }
+                    let line = pos..<end
+                    pos = lf + 1
+                    return line
+                }
+                if w.atEOF {
+                    var end = w.end
+                    if w.base[end - 1] == 0x0D { end -= 1 }
+                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
+                        throw LayoutStreamFallback("quotes or carriage returns")
+                    }
+                    let line = pos..<end
+                    pos = w.end
+                    return line
+                }
+            }
+            guard let shift = try w.refill(keepingFrom: pos) else { return nil }
+            pos -= shift
+        }
+    }
+
+    private static func hasQuoteOrReturn(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Bool {
+        memchr(p, Int32(UInt8(ascii: "\"")), n) != nil || memchr(p, 0x0D, n) != nil
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        guard !done else { return false }
+        var position = pos
+        defer { pos = position }
+        guard let line = try Self.line(w, &position, checked: !standard) else {
+            done = true
+            return false
+        }
+        if standard {
+            if Self.standardRow(w.base + line.lowerBound, line.count, &element) {
+                present |= 0x7FFF
+                return true
+            }
+            if Self.hasQuoteOrReturn(w.base + line.lowerBound, line.count) {
+                throw LayoutStreamFallback("quotes or carriage returns")
+            }
+        }
+        return try row(line, into: &element)
+    }
+
+    /// A row as `CSVLayoutWriter` writes it, read in one pass; `false` (and `element`
+    /// untouched) for anything else.
+    @inline(__always)
+    private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Bool {
+        var i = 0
+        @inline(__always) func index() -> Int? {
+            var v = 0
+            let start = i
+            while i < n, isDigit(p[i]) {
+                v = v &* 10 &+ Int(p[i] &- 0x30)
+                i += 1
+            }
+            guard i - start > 0, i - start <= 18, i < n, p[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+            return v
+        }
+        @inline(__always) func literal(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
+            i += count
+            return true
+        }
+        @inline(__always) func number() -> Double? {
+            var j = i
+            let negative = j < n && p[j] == UInt8(ascii: "-")
+            if negative { j += 1 }
+            var significand: UInt64 = 0
+            let start = j
+            while j < n, isDigit(p[j]) {
+                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+                j += 1
+            }
+            let integerDigits = j - start
+            var fraction = 0
+            if j < n && p[j] == UInt8(ascii: ".") {
+                j += 1
+                let fractionStart = j
+                while j < n, isDigit(p[j]) {
+                    significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+                    j += 1
+                }
+                fraction = j - fractionStart
+                if fraction == 0 { return nil }
+            }
+            // At most 15 digits in all: no overflow, and ≤ 2⁵³.
+            guard integerDigits > 0, integerDigits + fraction <= 15, j < n, p[j] == UInt8(ascii: ",") else { return nil }
+            i = j + 1
+            var v = Double(significand)
+            if fraction > 0 { v /= powersOfTen[fraction] }
+            return negative ? -v : v
+        }
+        guard let section = index(), let item = index() else { return false }
+        let category: UInt8
+        if literal("cell,") {
+            category = 0
+        } else if literal("supplementaryView,") {
+            category = 1
+        } else if literal("decorationView,") {
+            category = 2
+        } else {
+            return false
+        }
+        var kind: Int32 = 0
+        if literal("header,") {
+            kind = 1
+        } else if literal("footer,") {
+            kind = 2
+        } else if !literal(",") {
+            return false
+        }
+        guard (kind == 0) == (category == 0) else { return false }
+        // Named, not stored by index into a vector (which goes through memory each time).
+        guard let x = number(), let y = number(), let width = number(), let height = number(),
+              let cx = number(), let cy = number(), let ta = number(), let tb = number(), let tc = number(),
+              let td = number(), let tx = number(), let ty = number(), let alpha = number() else { return false }
+        // zIndex: an integer.
+        var j = i
+        let negative = j < n && p[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var z = 0
+        let start = j
+        while j < n, isDigit(p[j]) {
+            z = z &* 10 &+ Int(p[j] &- 0x30)
+            j += 1
+        }
+        guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return false }
+        let zIndex = Double(negative ? -z : z)
+        i = j + 1
+        let hidden: Double
+        if n - i == 5 && equalBytes(p + i, "false", 5) {
+            hidden = 0
+        } else if n - i == 4 && equalBytes(p + i, "true", 4) {
+            hidden = 1
+        } else {
+            return false
+        }
+        element.setKey(section: section, item: item, category: category, kind: kind)
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
+        element.mask = 0x7FFF
+        return true
+    }
+
+    /// A row of any header, field by field.
+    private func row(_ line: Range<Int>, into element: inout StreamedElement) throws -> Bool {
+        let b = w.base
+        fields.removeAll(keepingCapacity: true)
+        var start = line.lowerBound
+        var i = start
+        while true {
+            if let comma = memchr(b + i, Int32(UInt8(ascii: ",")), line.upperBound - i) {
+                let c = UnsafeMutablePointer<UInt8>(comma.assumingMemoryBound(to: UInt8.self)) - b
+                fields.append(start..<c)
+                start = c + 1
+                i = start
+            } else {
+                fields.append(start..<line.upperBound)
+                break
+            }
+            if fields.count > columns.fieldCount { break }
+        }
+        guard fields.count == columns.fieldCount else { throw LayoutStreamFallback("field count") }
+        var section = -1, item = -1
+        var category = cellCategory
+        var kind: String? = nil
+        var disappearing = false
+        var values = SIMD16<Double>()
+        var mask: UInt16 = 0
+        for (k, range) in fields.enumerated() {
+            let role = roles[k]
+            if role == 0 { continue }
+            let p = b + range.lowerBound, n = range.count
+            func text() -> String { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
+            switch role {
+            case 1, 2:
+                var v = 0
+                var ok = n > 0 && n <= 18
+                if ok {
+                    for j in 0..<n {
+                        guard isDigit(p[j]) else {
+                            ok = false
+                            break
+                        }
+                        v = v &* 10 &+ Int(p[j] &- 0x30)
+                    }
+                }
+                if !ok {
+                    guard let slow = LayoutReader.csvInteger(text(), negative: false) else {
+                        throw LayoutStreamFallback("index")
+                    }
+                    v = slow
+                }
+                if role == 1 { section = v } else { item = v }
+            case 3:
+                if n == 4 && memcmp(p, "cell", 4) == 0 {
+                    category = cellCategory
+                } else if n == 17 && memcmp(p, "supplementaryView", 17) == 0 {
+                    category = supplementaryCategory
+                } else if n == 14 && memcmp(p, "decorationView", 14) == 0 {
+                    category = decorationCategory
+                } else {
+                    throw LayoutStreamFallback("category")
+                }
+            case 4:
+                if n == 0 {
+                    kind = nil
+                } else if n == 6 && memcmp(p, "header", 6) == 0 {
+                    kind = headerKind
+                } else if n == 6 && memcmp(p, "footer", 6) == 0 {
+                    kind = footerKind
+                } else {
+                    var text = text()
+                    if text.hasPrefix("'"), let second = text.unicodeScalars.dropFirst().first,
+                       "=+-@\t\r".unicodeScalars.contains(second) {
+                        text.removeFirst()
+                    }
+                    kind = text.isEmpty ? nil : text
+                }
+            case 5:
+                disappearing = n == 9 && memcmp(p, "disappear", 9) == 0
+            default:
+                let field = ElementField(rawValue: role - 16)!
+                if n == 0 { continue }
+                var value: Double? = nil
+                if field == .hidden {
+                    if n == 4 && memcmp(p, "true", 4) == 0 || n == 1 && p[0] == 0x31 {
+                        value = 1
+                    } else if n == 5 && memcmp(p, "false", 5) == 0 || n == 1 && p[0] == 0x30 {
+                        value = 0
+                    }
+                } else if field == .zIndex {
+                    var j = 0, v = 0
+                    let negative = p[0] == UInt8(ascii: "-")
+                    if negative { j = 1 }
+                    if n - j > 0 && n - j <= 17 {
+                        while j < n, isDigit(p[j]) {
+                            v = v &* 10 &+ Int(p[j] &- 0x30)
+                            j += 1
+                        }
+                        if j == n { value = Double(negative ? -v : v) }
+                    }
+                } else {
+                    value = Self.plainNumber(p, n)
+                }
+                if value == nil {
+                    do {
+                        switch try LayoutReader.CSVColumns.value(text(), field: field, line: 0) {
+                        case nil: continue
+                        case .number(let v)?: value = v
+                        case .bool(let flag)?: value = flag ? 1 : 0
+                        case .text?: throw LayoutStreamFallback("text")
+                        }
+                    } catch {
+                        throw LayoutStreamFallback("value: \(error)")
+                    }
+                }
+                values[field.rawValue] = value!
+                mask |= 1 << UInt16(field.rawValue)
+            }
+        }
+        if (category == cellCategory) != (kind == nil) { throw LayoutStreamFallback("kind") }
+        try element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
+                                      disappearing: disappearing))
+        element.values = values
+        element.mask = mask
+        present |= mask
+        return true
+    }
+
+    /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast
+    /// path), or `nil` for anything else.
+    @inline(__always)
+    static func plainNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
+        var j = 0
+        let negative = p[0] == UInt8(ascii: "-")
+        if negative { j = 1 }
+        var significand: UInt64 = 0
+        var digits = 0, fraction = 0, integerDigits = 0
+        while j < n, isDigit(p[j]) {
+            significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+            if significand != 0 { digits += 1 }
+            integerDigits += 1
+            j += 1
+        }
+        if j < n && p[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            while j < n, isDigit(p[j]) {
+                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+                if significand != 0 { digits += 1 }
+                j += 1
+            }
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        guard j == n, integerDigits > 0, digits <= 18, significand <= 1 << 53, fraction <= 22 else { return nil }
+        var v = Double(significand)
+        if fraction > 0 { v /= powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) {
+        guard done else { throw LayoutStreamFallback("not at the end") }
+        return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+    }
+}

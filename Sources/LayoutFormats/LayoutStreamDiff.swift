@@ -1,0 +1,650 @@
+// The streamed comparison: the expected side pulled element by element, the actual side
+// pushed (a file's reader, or an engine's blocks for `--check`), matched as a merge of two
+// lists in element order. Differences are rendered as they are found into a spill (memory,
+// then a temporary file), and the report is put together at the end, when its header and
+// summary are known: byte for byte what `LayoutDiff.textReport` / `jsonReport` give.
+import Foundation
+import LayoutCore
+
+/// Report text held until the comparison ends: in memory up to 32 MiB, then in an unlinked
+/// temporary file.
+final class ReportSpill {
+    private var memory: [UInt8] = []
+    private var fd: Int32 = -1
+    private(set) var count = 0
+    static let memoryLimit = 32 << 20
+
+    /// The buffer differences are rendered into; it hands its chunks to the spill.
+    private(set) lazy var out: OutputBuffer = OutputBuffer(precision: .full, chunkSize: 1 << 20) { [unowned self] chunk in
+        try self.store(chunk)
+    }
+
+    private func store(_ chunk: UnsafeBufferPointer<UInt8>) throws {
+        count += chunk.count
+        if fd < 0 && memory.count + chunk.count <= Self.memoryLimit {
+            memory.append(contentsOf: chunk)
+            return
+        }
+        if fd < 0 {
+            var template = Array((NSTemporaryDirectory() + "/cvlayout-report-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the report") }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            try write(UnsafeBufferPointer(start: memory, count: memory.count))
+            memory = []
+        }
+        try write(chunk)
+    }
+
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LayoutStreamFallback("cannot write the report's temporary file")
+            }
+            done += n
+        }
+    }
+
+    /// Hands everything held to `body` in chunks, skipping the first `skip` bytes.
+    func replay(skip: Int = 0, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try out.flush()
+        if fd < 0 {
+            guard memory.count > skip else { return }
+            try memory.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[skip...])) }
+            return
+        }
+        lseek(fd, off_t(skip), SEEK_SET)
+        let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
+        defer { chunk.deallocate() }
+        while true {
+            let n = read(fd, chunk, 1 << 20)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            try body(UnsafeBufferPointer(start: chunk, count: n))
+        }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+}
+
+/// How the streamed comparison renders differences.
+public enum StreamedReportStyle: Sendable {
+    case text(color: Bool)
+    case json
+}
+
+/// A comparison of two layouts streamed in element order. Feed the actual side's elements
+/// with `feed`, then call `finish`; the expected side is pulled as needed.
+public final class StreamedComparison {
+    private let expected: LayoutElementStream
+    var expectedStream: LayoutElementStream { expected }
+    private let options: DiffOptions
+    private let style: StreamedReportStyle
+    let spill = ReportSpill()
+    /// The merge's state, one value so that a `feed` makes one access to this object.
+    private var core: MergeCore
+
+    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle) {
+        self.expected = expected
+        self.options = options
+        self.style = style
+        core = MergeCore(options: options, style: style)
+    }
+
+    /// Opens `path` (a regular file) as the expected side, read by a thread of its own.
+    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
+    public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
+                            style: StreamedReportStyle) throws {
+        let window = try ByteWindow(path: path)
+        let stream = try openLayoutStream(window, format: format)
+        self.init(expected: PrefetchedStream(stream), options: options, style: style)
+    }
+
+    deinit { (expected as? PrefetchedStream)?.cancel() }
+
+    /// Compares the next actual element (in element order).
+    @inline(__always)
+    public func feed(_ a: StreamedElement) throws {
+        try core.feed(a, expected: expected, out: spill.out)
+    }
+
+    /// The merge: the expected element waiting, the counts, the largest deltas.
+    struct MergeCore {
+        let fields: [ElementField]
+        let tolerance: Double
+        let style: StreamedReportStyle
+        var pending = StreamedElement.placeholder
+        var hasPending = false
+        var expectedDone = false
+        var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
+        var expectedCount = 0, actualCount = 0, matchedCount = 0
+        var counts = LayoutDiffResult.StreamedCounts()
+        var bestLength: LargestDelta?, bestOther: LargestDelta?
+        /// Fields where one side gave a value and the other none before it was known whether
+        /// that side gives the field at all (then it is no difference); left out of the report.
+        var uncertain: UInt16 = 0
+        /// The fields each side gave so far.
+        var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
+
+        init(options: DiffOptions, style: StreamedReportStyle) {
+            fields = options.fields.sorted()
+            tolerance = options.tolerance
+            self.style = style
+        }
+
+        /// Makes the next expected element `pending`, checking the order; `false` at the end.
+        @inline(__always)
+        mutating func pull(_ expected: LayoutElementStream) throws -> Bool {
+            if hasPending { return true }
+            guard !expectedDone else { return false }
+            guard try expected.next(into: &pending) else {
+                expectedDone = true
+                return false
+            }
+            if expectedCount > 0, !lastExpected.precedes(pending) { throw LayoutStreamFallback("expected: not in element order") }
+            lastExpected = pending
+            expectedCount += 1
+            expectedPresent |= pending.mask
+            hasPending = true
+            return true
+        }
+
+        @inline(__always)
+        mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
+            if actualCount > 0, !lastActual.precedes(a) { throw LayoutStreamFallback("actual: not in element order") }
+            lastActual = a
+            actualCount += 1
+            actualPresent |= a.mask
+            while try pull(expected) {
+                if pending.sameKey(a) {
+                    hasPending = false
+                    matchedCount += 1
+                    try compare(pending, a, out: out)
+                    return
+                }
+                guard pending.precedes(a) else { break }
+                hasPending = false
+                try report(pending.key, .missing, pending, out: out)
+            }
+            try report(a.key, .extra, a, out: out)
+        }
+
+        @inline(__always)
+        mutating func compare(_ e: StreamedElement, _ a: StreamedElement, out: OutputBuffer) throws {
+            // Most pairs: every field given on both sides and within the tolerance.
+            if e.mask == a.mask {
+                let d = a.values - e.values
+                let magnitude = SIMD16<Double>(repeating: 0).replacing(with: d, where: d .> 0)
+                    - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
+                if magnitude.max() <= tolerance && e.values[14] == a.values[14] { return }
+            }
+            if case .text(let color) = style, e.mask == a.mask {
+                return try compareIntoText(e, a, color: color, out: out)
+            }
+            var changes: [FieldChange] = []
+            for field in fields {
+                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+                let inE = e.mask & bit != 0, inA = a.mask & bit != 0
+                if inE && inA {
+                    let x = e.values[k], y = a.values[k]
+                    if field == .hidden {
+                        if x == y { continue }
+                    } else if (y - x).magnitude <= tolerance {
+                        continue
+                    }
+                } else if inE || inA {
+                    // A value against none is a change only if the side without it gives the
+                    // field for some element; when that is not known yet, it is left out, and
+                    // the whole files are compared if the side turns out to give the field.
+                    if (inE ? actualPresent : expectedPresent) & bit == 0 {
+                        uncertain |= bit
+                        continue
+                    }
+                } else {
+                    continue
+                }
+                if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
+                                                         tolerance: tolerance) {
+                    changes.append(change)
+                }
+            }
+            if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
+        }
+
+        /// `compare` for a text report when both sides give the same fields (cvlayout's own
+        /// files): the changed fields found as bits and written straight into the report, the
+        /// same bytes as `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is
+        /// the largest delta so far.
+        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, color: Bool,
+                                              out: OutputBuffer) throws {
+            var changed: UInt16 = 0
+            for field in fields {
+                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+                guard e.mask & bit != 0 else { continue }
+                let x = e.values[k], y = a.values[k]
+                if field == .hidden {
+                    if x != y { changed |= bit }
+                } else {
+                    // `LayoutDiff.compareValues`: exact at 0, inclusive with a few ulps otherwise.
+                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
+                }
+            }
+            guard changed != 0 else { return }
+            counts.differ += 1
+            var width = 0
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                width = Swift.max(width, field.name.utf8.count)
+                guard field != .hidden else { continue }
+                let delta = a.values[field.rawValue] - e.values[field.rawValue]
+                if field.isLength {
+                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
+                        bestLength = LargestDelta(element: e.key, change: FieldChange(
+                            name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: true))
+                    }
+                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                    bestOther = LargestDelta(element: e.key, change: FieldChange(
+                        name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: false))
+                }
+            }
+            if color { out.append("\u{1B}[36m") }
+            out.append("~ ")
+            if e.category == 0 && e.kind == 0 {
+                out.append(integer: e.section)
+                out.append(byte: UInt8(ascii: ":"))
+                out.append(integer: e.item)
+                if e.disappearing { out.append(" (disappearing)") }
+            } else {
+                out.append(string: e.key.description)
+            }
+            if color { out.append("\u{1B}[0m") }
+            out.append(byte: 0x0A)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
+                let base = scratch.baseAddress!
+                for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                    let name = field.name
+                    out.append("    ")
+                    out.append(string: name)
+                    for _ in name.utf8.count..<width { out.append(byte: 0x20) }
+                    out.append("  ")
+                    let x = e.values[field.rawValue], y = a.values[field.rawValue]
+                    if field == .hidden {
+                        out.append(x != 0 ? "true → " : "false → ")
+                        out.append(y != 0 ? "true" : "false")
+                        out.append(byte: 0x0A)
+                        continue
+                    }
+                    var decimals = 0
+                    func operand(_ v: Double, at offset: Int) -> Int {
+                        let n = NumberFormat.write(v, precision: .full, to: base + offset)
+                        for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
+                            decimals = Swift.max(decimals, n - i - 1)
+                            break
+                        }
+                        return n
+                    }
+                    let nx = operand(x, at: 0)
+                    out.append(UnsafeBufferPointer(start: base, count: nx))
+                    out.append(" → ")
+                    let ny = operand(y, at: NumberFormat.maximumLength)
+                    out.append(UnsafeBufferPointer(start: base + NumberFormat.maximumLength, count: ny))
+                    out.append("  (")
+                    let delta = y - x
+                    if !delta.isFinite {
+                        out.append(delta > 0 ? "+past the largest double" : "-past the largest double")
+                    } else {
+                        let text = base + 2 * NumberFormat.maximumLength
+                        var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
+                        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
+                            n = NumberFormat.write(delta, precision: .full, to: text)
+                        }
+                        if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
+                        out.append(UnsafeBufferPointer(start: text, count: n))
+                    }
+                    out.append(")\n")
+                }
+            }
+            try out.flushIfFull()
+        }
+
+        mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
+            counts.differ += 1
+            switch change {
+            case .missing: counts.missing += 1
+            case .extra: counts.extra += 1
+            case .changed(let changes):
+                for change in changes {
+                    guard let delta = change.delta else { continue }
+                    if change.isLength {
+                        if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
+                            bestLength = LargestDelta(element: key, change: change)
+                        }
+                    } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                        bestOther = LargestDelta(element: key, change: change)
+                    }
+                }
+            }
+            switch style {
+            case .text(let color):
+                var frame: SIMD4<Double>? = nil
+                if change == .missing || change == .extra, element.mask & 0xF == 0xF {
+                    frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
+                }
+                LayoutDiff.appendTextBlock(key, change, frame: frame, color: color, to: out)
+            case .json:
+                out.append(",\n")
+                LayoutDiff.appendJSONEntry(element: key, change, to: out)
+            }
+            try out.flushIfFull()
+        }
+    }
+
+    /// Ends the comparison: the expected elements left are missing; the parts are compared.
+    /// - Parameters:
+    ///   - actual: the actual side without its elements (shape, parts).
+    /// - Returns: the result (its `elements` empty, `streamedCounts` set) and the expected
+    ///   side without its elements (for its unknown names).
+    /// - Throws: `LayoutStreamFallback` when the whole files must be compared after all.
+    public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
+        while try core.pull(expected) {
+            core.hasPending = false
+            try core.report(core.pending.key, .missing, core.pending, out: spill.out)
+        }
+        let expectedCount = core.expectedCount, actualCount = core.actualCount, uncertain = core.uncertain
+        let actualPresent = core.actualPresent
+        let (expectedDocument, expectedPresent) = try expected.finish()
+        // The element fields both sides give; the rest of the selection is noted.
+        var selected: UInt16 = 0
+        for field in options.fields { selected |= 1 << UInt16(field.rawValue) }
+        var fieldNotes: [NotCompared] = []
+        if expectedCount > 0 && actualCount > 0 {
+            let compared = selected & expectedPresent & actualPresent
+            if uncertain & compared != 0 { throw LayoutStreamFallback("a field only some elements give") }
+            func fields(_ bits: UInt16) -> Set<ElementField> {
+                Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
+            }
+            let onlyExpected = selected & expectedPresent & ~actualPresent
+            let onlyActual = selected & actualPresent & ~expectedPresent
+            if onlyExpected != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyExpected)), missingIn: .actual)) }
+            if onlyActual != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyActual)), missingIn: .expected)) }
+        }
+        // The parts, by the whole-file comparison of the two layouts without elements.
+        let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
+        var bestLength = core.bestLength, bestOther = core.bestOther
+        for entry in LayoutDiff.reportOrder(parts) {
+            guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
+            for change in changes {
+                guard let delta = change.delta else { continue }
+                let candidate = LargestDelta(element: nil, change: change)
+                if change.isLength {
+                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
+                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
+                    bestOther = candidate
+                }
+            }
+        }
+        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
+                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: false,
+                                      notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
+        result.streamedCounts = core.counts
+        try spill.out.flush()
+        return (result, expectedDocument)
+    }
+
+    /// Writes the report of `result` (from `finish`) to `emit`, as `LayoutDiff.textReport`
+    /// or `jsonReport` would have written it.
+    public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            try writeReport(result, expectedName: expectedName, actualName: actualName, escaping: emit)
+        }
+    }
+
+    private func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                             escaping emit: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+        let before = result.parts.filter { LayoutPart.namesBeforeElements.contains($0.name) }
+        let after = result.parts.filter { !LayoutPart.namesBeforeElements.contains($0.name) }
+        switch style {
+        case .text(let color):
+            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+            func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+            if result.isSame {
+                out.append(string: summary + "\n")
+                return try out.flush()
+            }
+            out.append(string: paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n")
+            for part in before { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            try out.flush()
+            try spill.replay(emit)
+            for part in after { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            out.append(string: paint("1", summary) + "\n")
+        case .json:
+            LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+            var k = 0
+            for part in before {
+                out.append(k == 0 ? "\n" : ",\n")
+                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                k += 1
+            }
+            try out.flush()
+            if spill.count > 0 {
+                try spill.replay(skip: k == 0 ? 1 : 0, emit)  // the first entry's "," goes when it is the first
+                k += 1
+            }
+            for part in after {
+                out.append(k == 0 ? "\n" : ",\n")
+                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                k += 1
+            }
+            LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+        }
+        try out.flush()
+    }
+}
+
+// MARK: - Two files
+
+extension LayoutDiff {
+    /// Compares two layout files as streams (see `StreamedComparison`).
+    /// - Returns: the result, both sides without their elements (for their unknown names),
+    ///   and the comparison, whose `writeReport` writes the report.
+    /// - Throws: `LayoutStreamFallback` when the whole files must be compared instead
+    ///   (`LayoutDiff.compare` of `LayoutReader.read`s), which then gives the same report or
+    ///   the error to show.
+    public static func compareStreams(expectedPath: String, expectedFormat: LayoutFileFormat?,
+                                      actualPath: String, actualFormat: LayoutFileFormat?,
+                                      options: DiffOptions, style: StreamedReportStyle)
+        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
+        let comparison = try StreamedComparison(expectedPath: expectedPath, format: expectedFormat, options: options, style: style)
+        // Both sides parsed on threads of their own: the comparison and the report take the
+        // rest of the time of the thread that runs them.
+        let actual = PrefetchedStream(try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat))
+        defer { actual.cancel() }
+        var a = StreamedElement.placeholder
+        while try actual.next(into: &a) { try comparison.feed(a) }
+        let (actualDocument, _) = try actual.finish()
+        let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
+        return (result, expectedDocument, actualDocument, comparison)
+    }
+}
+
+// MARK: - The layout as it is produced (`--check`)
+
+extension StreamedElement {
+    /// `element` as the JSON (or, with `csv`, the CSV) writer would write it at `precision`
+    /// and the reader read it back, without the text: each number is the value of its
+    /// printed decimal.
+    public init(_ element: LayoutAttributes, precision: NumberPrecision, csv: Bool) {
+        self = .placeholder
+        setKey(section: element.indexPath.section, item: element.indexPath.item,
+               category: element.category == .cell ? 0 : element.category == .supplementaryView ? 1 : 2,
+               kind: element.kind.map { $0 == .header ? 1 : 2 } ?? 0)
+        let f = element.frame, t = element.transform
+        @inline(__always) func p(_ v: Double) -> Double { printedValue(v, precision: precision, csv: csv) }
+        let identity = t == .identity
+        values = SIMD16(p(f.minX), p(f.minY), p(f.width), p(f.height), p(f.midX), p(f.midY),
+                        identity ? 1 : p(t.a), identity ? 0 : p(t.b), identity ? 0 : p(t.c), identity ? 1 : p(t.d),
+                        identity ? 0 : p(t.tx), identity ? 0 : p(t.ty), element.alpha == 1 ? 1 : p(element.alpha),
+                        Double(element.zIndex), element.isHidden ? 1 : 0, 0)
+        mask = 0x7FFF
+    }
+}
+
+
+/// The value a reader gives for `v` written at `precision`: JSON numbers as the strict
+/// scanner reads them, CSV's as `ValueSyntax.number`. At 3 decimals (the default) and
+/// usual magnitudes it is the writer's rounded integer over 1000, which both readers give
+/// exactly (Clinger: an integer ≤ 2⁵³ over an exact power of ten, one rounding); otherwise
+/// the number is formatted and read back.
+@inline(__always)
+func printedValue(_ v: Double, precision: NumberPrecision, csv: Bool) -> Double {
+    if case .decimals(3) = precision {
+        let k = 1075 &- Int(v.exponentBitPattern)
+        if k >= 1 && k <= 63 {
+            let m = v.significandBitPattern | 1 << 52
+            let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
+            if n == 0 { return 0 }
+            if n < 1_000_000_000_000_000 {
+                let magnitude = Double(n) / 1000
+                return v < 0 ? -magnitude : magnitude
+            }
+        }
+    }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength) { scratch in
+        let count = NumberFormat.write(v, precision: precision, to: scratch.baseAddress!)
+        let text = String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: count), as: UTF8.self)
+        return (csv ? ValueSyntax.number(text) : JSONNumber.value(text)) ?? v
+    }
+}
+
+extension LayoutDiff {
+    /// The layout-level parts of `layout` (a summary whose elements are streamed) as its
+    /// JSON at `precision` carries them, read back: the actual side of `--check` without
+    /// its elements.
+    public static func partsDocument(of layout: CollectionLayout, precision: NumberPrecision) throws -> LayoutDocument {
+        let out = OutputBuffer(precision: precision)
+        JSONLayoutWriter.appendStart(layout, to: out)
+        JSONLayoutWriter.appendEnd(layout, to: out)
+        return try LayoutReader.read(Data(out.bytes), format: .json)
+    }
+
+    /// The actual side of `--check` with a CSV golden, without its elements.
+    public static let csvWithoutElements = LayoutDocument(shape: .csv, elements: [], presentFields: [])
+}
+
+extension StreamedComparison {
+    /// Whether the expected side is a CSV (so the layout is compared as its CSV).
+    public var expectedIsCSV: Bool {
+        ((expectedStream as? PrefetchedStream)?.source ?? expectedStream) is CSVLayoutStream
+    }
+}
+
+// MARK: - A stream read ahead by another thread
+
+/// Reads a stream on a thread of its own, a few blocks of elements ahead of the reader,
+/// so that the two sides of a comparison are parsed on two cores.
+final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
+    let source: LayoutElementStream
+    private let condition = NSCondition()
+    /// Filled blocks waiting (guarded by `condition`), at most `depth`.
+    private var ready: [[StreamedElement]] = []
+    private var ended = false, cancelled = false
+    private var failure: Error?
+    private var finished: (document: LayoutDocument, present: UInt16)?
+    private var current: [StreamedElement] = []
+    private var index = 0
+    private var spare: [[StreamedElement]] = []
+    private static let blockSize = 2048, depth = 4
+
+    init(_ source: LayoutElementStream) {
+        self.source = source
+        let thread = Thread { [self] in produce() }
+        thread.stackSize = 1 << 22
+        thread.start()
+    }
+
+    private func produce() {
+        var element = StreamedElement.placeholder
+        while true {
+            condition.lock()
+            while ready.count >= Self.depth && !cancelled { condition.wait() }
+            if cancelled {
+                condition.unlock()
+                return
+            }
+            var block = spare.popLast() ?? []
+            condition.unlock()
+            block.removeAll(keepingCapacity: true)
+            block.reserveCapacity(Self.blockSize)
+            var more = true
+            var error: Error? = nil
+            var result: (document: LayoutDocument, present: UInt16)? = nil
+            do {
+                while block.count < Self.blockSize {
+                    guard try source.next(into: &element) else {
+                        more = false
+                        break
+                    }
+                    block.append(element)
+                }
+                if !more { result = try source.finish() }
+            } catch let caught {
+                error = caught
+            }
+            condition.lock()
+            if !block.isEmpty { ready.append(block) }
+            if error != nil || !more {
+                failure = error
+                finished = result
+                ended = true
+            }
+            condition.broadcast()
+            condition.unlock()
+            if error != nil || !more { return }
+        }
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        if index < current.count {
+            element = current[index]
+            index += 1
+            return true
+        }
+        condition.lock()
+        if !current.isEmpty { spare.append(current) }
+        current = []
+        index = 0
+        while ready.isEmpty && !ended { condition.wait() }
+        if !ready.isEmpty { current = ready.removeFirst() }
+        let failure = ready.isEmpty && current.isEmpty ? self.failure : nil
+        condition.broadcast()
+        condition.unlock()
+        if let failure { throw failure }
+        guard index < current.count else { return false }
+        element = current[index]
+        index += 1
+        return true
+    }
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) {
+        condition.lock()
+        while !ended { condition.wait() }
+        let failure = self.failure, finished = self.finished
+        condition.unlock()
+        if let failure { throw failure }
+        guard let finished else { throw LayoutStreamFallback("not at the end") }
+        return finished
+    }
+
+    /// Stops the thread (the reader gave up).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+import LayoutCore
+@testable import LayoutFormats
+
+/// The streamed comparison (`LayoutDiff.compareStreams`) gives byte for byte the reports of
+/// the whole-file one (`LayoutDiff.compare` of `LayoutReader.read`), or gives up
+/// (`LayoutStreamFallback`) where the whole files must be read: files out of element order,
+/// duplicates, malformed files.
+struct StreamedDiffTests {
+    /// A random layout: sections with an optional header and footer, cells, values at three
+    /// decimals (some long, some negative).
+    struct Element {
+        var section: Int, item: Int
+        var category = "cell", kind: String? = nil
+        var values: [Double]  // x, y, width, height, a, b, c, d, tx, ty, alpha
+        var zIndex = 0, hidden = false
+    }
+
+    static func layout(_ rng: inout SplitMix64, sections: Int) -> [Element] {
+        var elements: [Element] = []
+        func value() -> Double {
+            switch rng.next() % 6 {
+            case 0: return 0
+            case 1: return Double(rng.next() % 1000)
+            case 2: return -Double(rng.next() % 100_000) / 1000
+            default: return Double(rng.next() % 10_000_000) / 1000
+            }
+        }
+        func values() -> [Double] {
+            var v = (0..<4).map { _ in abs(value()) }
+            v += rng.next() % 3 == 0 ? [1, 0, 0, 1, 0, 0] : (0..<6).map { _ in value() }
+            v.append(rng.next() % 2 == 0 ? 1 : Double(rng.next() % 1000) / 1000)
+            return v
+        }
+        for s in 0..<sections {
+            if rng.next() % 2 == 0 {
+                elements.append(Element(section: s, item: 0, category: "supplementaryView", kind: "header", values: values()))
+            }
+            for i in 0..<Int(rng.next() % 6) {
+                elements.append(Element(section: s, item: i, values: values(), zIndex: Int(rng.next() % 3) - 1,
+                                        hidden: rng.next() % 7 == 0))
+            }
+            if rng.next() % 3 == 0 {  // a kind of cvlayout's writers never write: the strict scanner's way
+                elements.append(Element(section: s, item: 0, category: "decorationView", kind: "separator", values: values()))
+            }
+            if rng.next() % 3 == 0 {
+                elements.append(Element(section: s, item: 0, category: "supplementaryView", kind: "footer", values: values()))
+            }
+        }
+        return elements
+    }
+
+    static func n(_ v: Double) -> String { NumberFormat.string(v, precision: .standard) }
+
+    /// As `JSONLayoutWriter` writes it (with a content size and, maybe, a heart path).
+    static func json(_ elements: [Element], contentHeight: Double, heart: Bool) -> String {
+        var text = "{\"engine\":\"flow\",\"bounds\":{\"width\":390,\"height\":844},\"contentOffset\":{\"x\":0,\"y\":0},\n"
+        text += "\"contentSize\":{\"width\":390,\"height\":\(n(contentHeight))},\n\"elements\":["
+        for (k, e) in elements.enumerated() {
+            text += k == 0 ? "\n" : ",\n"
+            text += "{\"indexPath\":[\(e.section),\(e.item)],\"category\":\"\(e.category)\""
+            if let kind = e.kind { text += ",\"kind\":\"\(kind)\"" }
+            let v = e.values
+            text += ",\"frame\":{\"x\":\(n(v[0])),\"y\":\(n(v[1])),\"width\":\(n(v[2])),\"height\":\(n(v[3]))}"
+            text += ",\"center\":{\"x\":\(n(v[0] + v[2] / 2)),\"y\":\(n(v[1] + v[3] / 2))}"
+            text += ",\"transform\":[" + v[4..<10].map(n).joined(separator: ",") + "]"
+            text += ",\"alpha\":\(n(v[10])),\"zIndex\":\(e.zIndex),\"hidden\":\(e.hidden)}"
+        }
+        text += "\n]"
+        if heart {
+            text += ",\n\"heartPath\":{\"from\":[0,0],\"to\":[0,1],\"style\":\"seed\",\"start\":{\"x\":1,\"y\":2},"
+            text += "\"segments\":[{\"control1\":{\"x\":3,\"y\":4},\"control2\":{\"x\":5,\"y\":\(n(contentHeight / 7))},"
+            text += "\"end\":{\"x\":7,\"y\":8}}],\"d\":\"M 1 2\"}"
+        }
+        return text + "}\n"
+    }
+
+    /// As `CSVLayoutWriter` writes it.
+    static func csv(_ elements: [Element]) -> String {
+        var text = CSVLayoutWriter.columns.joined(separator: ",") + "\n"
+        for e in elements {
+            let v = e.values
+            text += "\(e.section),\(e.item),\(e.category),\(e.kind ?? ""),"
+            text += ([v[0], v[1], v[2], v[3], v[0] + v[2] / 2, v[1] + v[3] / 2] + v[4...]).map(n).joined(separator: ",")
+            text += ",\(e.zIndex),\(e.hidden)\n"
+        }
+        return text
+    }
+
+    /// A JSON list of elements as an app might export it: keys in another order, flat
+    /// `alpha`, some without a transform (read by the strict scanner, one at a time).
+    static func exported(_ elements: [Element]) -> String {
+        "[" + elements.map { e in
+            let v = e.values
+            var text = "{\"frame\": {\"height\": \(n(v[3])), \"width\": \(n(v[2])), \"x\": \(n(v[0])), \"y\": \(n(v[1]))}, "
+            text += "\"indexPath\": [\(e.section), \(e.item)], \"category\": \"\(e.category)\""
+            if let kind = e.kind { text += ", \"kind\": \"\(kind)\"" }
+            return text + ", \"alpha\": \(n(v[10])), \"zIndex\": \(e.zIndex), \"hidden\": \(e.hidden)}"
+        }.joined(separator: ",\n") + "]\n"
+    }
+
+    let dir: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-diff-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    func write(_ text: String, _ name: String) throws -> String {
+        let path = dir.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Both reports both ways, or `nil` when the streamed comparison gave up.
+    func reports(_ a: String, _ b: String, _ options: DiffOptions) throws -> (old: [String], new: [String])? {
+        let formatA = LayoutFileFormat(pathExtension: a), formatB = LayoutFileFormat(pathExtension: b)
+        let expected = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: a)), format: formatA)
+        let actual = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: b)), format: formatB)
+        let result = LayoutDiff.compare(expected, actual, options: options)
+        let old = [LayoutDiff.textReport(result, expectedName: "E", actualName: "A"),
+                   LayoutDiff.textReport(result, expectedName: "E", actualName: "A", color: true),
+                   LayoutDiff.jsonReport(result, expectedName: "E", actualName: "A"),
+                   LayoutDiff.unknownNamesText(expected, name: "E") ?? "-", LayoutDiff.unknownNamesText(actual, name: "A") ?? "-"]
+        var new: [String] = []
+        for style in [StreamedReportStyle.text(color: false), .text(color: true), .json] {
+            let streamed: (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison)
+            do {
+                streamed = try LayoutDiff.compareStreams(expectedPath: a, expectedFormat: formatA, actualPath: b,
+                                                         actualFormat: formatB, options: options, style: style)
+            } catch let error as LayoutStreamFallback {
+                Issue.record("gave up: \(error) on \(a) \(b)")
+                return nil
+            }
+            var bytes: [UInt8] = []
+            try streamed.comparison.writeReport(streamed.result, expectedName: "E", actualName: "A") { bytes += $0 }
+            new.append(String(decoding: bytes, as: UTF8.self))
+            #expect(streamed.result.isSame == result.isSame)
+            if new.count == 3 {
+                new.append(LayoutDiff.unknownNamesText(streamed.expected, name: "E") ?? "-")
+                new.append(LayoutDiff.unknownNamesText(streamed.actual, name: "A") ?? "-")
+            }
+        }
+        return (old, new)
+    }
+
+    @Test func streamedReportsEqualTheWholeFileReportsOnRandomPairs() throws {
+        var rng = SplitMix64(seed: 14)
+        var streamedCount = 0
+        for round in 0..<60 {
+            let base = Self.layout(&rng, sections: 1 + Int(rng.next() % 4))
+            var other = base
+            // Missing, extra and moved elements; changed fields.
+            for _ in 0..<Int(rng.next() % 4) where !other.isEmpty {
+                let k = Int(rng.next() % UInt64(other.count))
+                switch rng.next() % 4 {
+                case 0: other.remove(at: k)
+                case 1: other[k].values[Int(rng.next() % 11)] += Double(rng.next() % 5000) / 1000 - 2.5
+                case 2: other[k].hidden.toggle()
+                default: other[k].zIndex += 1
+                }
+            }
+            if rng.next() % 4 == 0 {
+                let s = (other.last?.section ?? 0) + 1
+                other.append(Element(section: s, item: 0, values: [1, 2, 3, 4, 1, 0, 0, 1, 0, 0, 1]))
+            }
+            var options = DiffOptions()
+            switch round % 5 {
+            case 1: options.tolerance = 0
+            case 2: options.tolerance = 0.5
+            case 3: options = try DiffOptions.selecting("frame,alpha,contentSize")
+            case 4: options = try DiffOptions.selecting("y,hidden,heartPath")
+            default: break
+            }
+            let heart = round % 2 == 0
+            let pairs: [(String, String)] = [
+                (Self.json(base, contentHeight: 100, heart: heart), Self.json(other, contentHeight: round % 3 == 0 ? 100 : 120, heart: heart)),
+            ]
+            var files: [(String, String)] = []
+            for (e, a) in pairs {
+                files.append((try write(e, "e\(round).json"), try write(a, "a\(round).json")))
+            }
+            let csvE = try write(Self.csv(base), "e\(round).csv"), csvA = try write(Self.csv(other), "a\(round).csv")
+            let listE = try write(Self.exported(base), "e\(round).list.json")
+            files += [(csvE, csvA), (files[0].0, csvA), (csvE, files[0].1), (listE, files[0].1), (files[0].0, listE),
+                      (listE, csvA)]
+            for (a, b) in files {
+                let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
+                #expect(reports.old == reports.new, "\(a) \(b)")
+                streamedCount += 1
+            }
+        }
+        #expect(streamedCount == 420)
+    }
+
+    @Test func reorderedDuplicatedOrMalformedFilesAreLeftToTheWholeFileReader() throws {
+        var rng = SplitMix64(seed: 7)
+        var base = Self.layout(&rng, sections: 3)
+        while base.count < 4 { base = Self.layout(&rng, sections: 3) }
+        let good = try write(Self.json(base, contentHeight: 10, heart: false), "good.json")
+        var swapped = base
+        swapped.swapAt(0, 1)
+        var duplicated = base
+        duplicated.insert(base[1], at: 1)
+        let json = Self.json(base, contentHeight: 10, heart: false)
+        let bad: [String] = [
+            Self.json(swapped, contentHeight: 10, heart: false),
+            Self.json(duplicated, contentHeight: 10, heart: false),
+            String(json.dropLast(3)),                                   // cut short
+            json.replacingOccurrences(of: "\"cell\"", with: "\"banana\""),
+            json.replacingOccurrences(of: "{\"engine\"", with: "{\"engine\":1,\"engine\""),
+            json + "x",
+            json.replacingOccurrences(of: "\"zIndex\":0", with: "\"zIndex\":0.5"),
+            "",
+            "<svg/>",
+        ]
+        for (k, text) in bad.enumerated() {
+            let path = try write(text, "bad\(k).json")
+            for (a, b) in [(path, good), (good, path)] {
+                #expect(throws: LayoutStreamFallback.self, "case \(k)") {
+                    _ = try LayoutDiff.compareStreams(expectedPath: a, expectedFormat: .json, actualPath: b,
+                                                      actualFormat: .json, options: DiffOptions(), style: .json)
+                }
+            }
+        }
+        let csv = Self.csv(base)
+        for (k, text) in [Self.csv(swapped), csv.replacingOccurrences(of: ",cell,", with: ",\"cell\","),
+                          csv.replacingOccurrences(of: ",cell,", with: ",cell,,"), "x,y\n1,2\n"].enumerated() {
+            let path = try write(text, "bad\(k).csv")
+            #expect(throws: LayoutStreamFallback.self, "csv case \(k)") {
+                _ = try LayoutDiff.compareStreams(expectedPath: path, expectedFormat: .csv, actualPath: good,
+                                                  actualFormat: .json, options: DiffOptions(), style: .text(color: false))
+            }
+        }
+    }
+
+    /// Each number of an element taken as the writer would print it and the reader read it
+    /// back equals the value the text gives.
+    @Test func printedValuesEqualTheTextReadBack() throws {
+        var rng = SplitMix64(seed: 3)
+        var values: [Double] = [0, -0.0, 1, -1, 0.0005, -0.0005, 0.0015, 2.675, 1e15, 4.5e15, 1e300, 5e-324, 123456789.0625]
+        for _ in 0..<5_000 {
+            let bits = rng.next()
+            switch bits % 3 {
+            case 0: values.append(Double(bitPattern: rng.next()))
+            case 1: values.append(Double(Int64(bitPattern: rng.next()) % 100_000_000) / 4096)
+            default: values.append(Double(rng.next() % 10_000_000) / 1000 * (bits % 2 == 0 ? 1 : -1))
+            }
+        }
+        for v in values where v.isFinite {
+            for precision in [NumberPrecision.standard, .decimals(0), .decimals(6), .full] {
+                let text = NumberFormat.string(v, precision: precision)
+                #expect(printedValue(v, precision: precision, csv: true) == ValueSyntax.number(text), "\(v) \(precision)")
+                let json = try StrictJSON.values(Data("[\(text)]".utf8))
+                #expect(json.elements?.first == .number(printedValue(v, precision: precision, csv: false)), "\(v) \(precision)")
+            }
+        }
+    }
+}
+
+/// `.full` takes a short cut for values of at most three decimals; it gives the same digits
+/// as the shortest round-trip form.
+struct FullPrecisionShortCutTests {
+    @Test func theShortCutWritesTheShortestDigits() {
+        var rng = SplitMix64(seed: 11)
+        var values: [Double] = [0.001, 0.1, 0.3, 1180, 1192.5, 0.0005, 4503599627370.495, 999999999999.999, 2.675, -0.001]
+        for _ in 0..<50_000 {
+            switch rng.next() % 4 {
+            case 0: values.append(Double(bitPattern: rng.next()))
+            case 1: values.append(Double(Int64(bitPattern: rng.next()) % 1_000_000_000_000_000) / 1000)
+            case 2: values.append(Double(rng.next() % 100_000) / 1000 - 50)
+            default: values.append(Double(rng.next() % 10_000_000) / 1024)
+            }
+        }
+        for v in values where v.isFinite {
+            var reference = [UInt8](repeating: 0, count: NumberFormat.maximumLength)
+            let n = reference.withUnsafeMutableBufferPointer { NumberFormat.writeShortest(v, to: $0.baseAddress!) }
+            #expect(NumberFormat.string(v, precision: .full) == String(decoding: reference[..<n], as: UTF8.self), "\(v)")
+        }
+    }
+}
