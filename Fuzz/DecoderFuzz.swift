@@ -36,6 +36,17 @@ private func check(_ dataset: Dataset) {
                          "bad size accepted")
         case .uniform(let count):
             precondition(count >= 0, "negative count accepted")
+        case .mixed(let measures):
+            for measure in measures {
+                switch measure {
+                case .height(let h): precondition(h.isFinite && h >= 0, "bad item height accepted")
+                case .size(let s):
+                    precondition(s.width.isFinite && s.width > 0 && s.height.isFinite && s.height >= 0, "bad item size accepted")
+                }
+            }
+        }
+        if let spans = section.spans {
+            precondition(spans.count == section.items.count && spans.allSatisfy { $0 >= 0 }, "bad spans accepted")
         }
         for v in [section.header, section.footer].compactMap({ $0 }) {
             precondition(v.isFinite && v >= 0, "bad header or footer accepted")

@@ -47,7 +47,7 @@ private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
             if section.columns != nil {
                 throw LayoutError.unusedParameter(name: "columns", section: s, engine: FlowLayout.name)
             }
-            try refuseWaterfallKeys(section, section: s, engine: "flow")
+            try refuseWaterfallKeys(section, section: s, engine: FlowLayout.name)
             return FlowSection(items: section.items, sectionInset: section.insets,
                                headerLength: section.header, footerLength: section.footer)
         }

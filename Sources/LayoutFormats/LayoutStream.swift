@@ -606,7 +606,6 @@ final class JSONLayoutStream: LayoutElementStream {
     /// when it is not plain (an exponent, many digits) or not followed by more bytes.
     @inline(__always)
     static func number(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ i: inout Int) -> Double? {
-        let start = i
         var negative = false
         if i < end && b[i] == UInt8(ascii: "-") {
             negative = true
@@ -626,10 +625,8 @@ final class JSONLayoutStream: LayoutElementStream {
                 i += 1
             }
         }
-        var hasPoint = false
         var fractionDigits = 0
         if i < end && b[i] == UInt8(ascii: ".") {
-            hasPoint = true
             i += 1
             guard i < end, isDigit(b[i]) else { return nil }
             while i < end, isDigit(b[i]) {
@@ -641,7 +638,6 @@ final class JSONLayoutStream: LayoutElementStream {
             }
         }
         guard i < end, b[i] != UInt8(ascii: "e"), b[i] != UInt8(ascii: "E") else { return nil }
-        _ = hasPoint
         return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
                                     fractionDigits: fractionDigits, exponent: 0)
     }

@@ -28,7 +28,7 @@ public struct TransitionOutputOptions: Sendable {
 /// `disappear`), `"fromIndexPath"` and `"toIndexPath"` (`null` where the element is absent):
 ///
 /// ```
-/// {"engine":"transition","from":"stack","to":"circle","progress":0.5,"duration":0.3,"bounds":{…},"contentOffset":{…},
+/// {"engine":"transition","from":"…","to":"…","progress":0.5,"duration":0.3,"bounds":{…},"contentOffset":{…},
 /// "contentSize":{…},
 /// "elements":[
 /// {"indexPath":[0,0],"category":"cell",…,"hidden":false,"change":"stay","fromIndexPath":[0,0],"toIndexPath":[0,0]},
