@@ -464,10 +464,8 @@ struct JSONSyntaxCheck {
                 position += 1
             }
         }
-        var hasPoint = false
         var fractionDigits = 0
         if peek(UInt8(ascii: ".")) {
-            hasPoint = true
             position += 1
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error("bad number: expected a digit after '.'")

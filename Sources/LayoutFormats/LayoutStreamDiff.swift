@@ -30,7 +30,7 @@ final class ReportSpill {
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the report") }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            try write(UnsafeBufferPointer(start: memory, count: memory.count))
+            try memory.withUnsafeBufferPointer { try write($0) }
             memory = []
         }
         try write(chunk)
