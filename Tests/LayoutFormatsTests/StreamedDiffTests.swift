@@ -238,7 +238,7 @@ struct StreamedDiffTests {
     /// back equals the value the text gives.
     @Test func printedValuesEqualTheTextReadBack() throws {
         var rng = SplitMix64(seed: 3)
-        var values: [Double] = [0, -0.0, 1, -1, 0.0005, -0.0005, 0.0015, 2.675, 1e15, 4.5e15, 1e300, 5e-324, 123456789.0625]
+        var values: [Double] = [0, -0.0, 1, -1, 0.0005, -0.0005, 0.0015, 2.675, 1e15, 4.5e15, 1e300, .leastNonzeroMagnitude, 123456789.0625]
         for _ in 0..<5_000 {
             let bits = rng.next()
             switch bits % 3 {
