@@ -459,14 +459,15 @@ struct SVGElementWriter {
     }
 
     /// The label an element gets with `labels`, if any: its length in characters and its font
-    /// size, points. None for `.none` or a frame narrower or lower than 4 points; otherwise
+    /// size, points. None for `.none`, a cell drawn fully transparent (alpha ≤ 0: a label
+    /// with no cell under it), or a frame narrower or lower than 4 points; otherwise
     /// 0.45 of the frame's smaller side, at most 14 and at least 4, and small enough that the
     /// text (about 0.6 em a character) fits the frame's width. Sizes come from the frame
     /// before its transform, so a label does not shrink away with its cell's scale.
     @inline(__always)
     static func label(_ element: LayoutAttributes, _ labels: SVGLabels) -> (characters: Int, size: Double)? {
         let width = element.frame.size.width, height = element.frame.size.height
-        guard labels != .none && width >= 4 && height >= 4 else { return nil }
+        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 else { return nil }
         let path = element.indexPath
         var characters = decimalLength(path.item)
         if element.category != .cell {

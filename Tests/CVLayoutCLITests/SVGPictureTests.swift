@@ -276,6 +276,12 @@ struct SVGPictureTests {
                 #expect(text.attributes["fill"] == "#1a1a1a")
             }
         }
+        // A cell drawn fully transparent has no label floating where it would be.
+        let transparent = try Self.svg(["carousel", "--standard-alpha", "0", "--offset", "0,105"])
+        for group in transparent.groups {
+            let rect = try #require(group.first { $0.name == "rect" })
+            #expect((rect.attributes["opacity"] == "0") == !group.contains { $0.name == "text" })
+        }
         // A label sits on its cell's drawn centre: the stack's rotated cells all at the centre.
         for text in try Self.svg(["stack"]).texts {
             #expect(text.number("x") == 195)

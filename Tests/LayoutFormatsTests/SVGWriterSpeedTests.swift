@@ -78,7 +78,7 @@ struct SVGWriterSpeedTests {
         } else {
             out.append("#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
         }
-        if labels != .none && f.width >= 4 && f.height >= 4 {
+        if labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 {
             let text = e.category != .cell ? "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)"
                 : labels == .indexPath ? "\(e.indexPath.section):\(e.indexPath.item)" : "\(e.indexPath.item)"
             let size = max(4, min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))))
