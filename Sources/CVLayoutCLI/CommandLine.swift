@@ -462,11 +462,10 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
 /// `-f` (any case: `-f SVG`), or `-o`'s extension, or JSON. An `-o` file whose extension names
 /// no format (`out.png`) without `-f` is a usage error that says how to get there.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
-    if let value = options.values[GlobalOption.format] {
+    if options.has(GlobalOption.format) {
         guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
             return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
         }
-        _ = value
         return format
     }
     if let output = try options.text(GlobalOption.output), output != "-" {

@@ -50,19 +50,28 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     let result = LayoutDiff.compare(expected, actual, options: options)
+    return checkVerdict(result, expected: expected, golden: golden, io: io) {
+        io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)",
+                                        color: io.color.stderr))
+    }
+}
+
+/// What `--check` says once the layouts are compared: the golden's columns or keys that were
+/// not compared (whatever the verdict); when they are the same, the fields a thin golden left
+/// uncompared (a CSV of index paths only matches whatever they hold: said, so that it does
+/// not pass unnoticed) and 0; else the report, which `report` writes, and 1.
+func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: String, io: CommandIO,
+                  report: () throws -> Void) rethrows -> Int32 {
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
-        io.stderr("cvlayout: warning: --check: \(unknown)\n")  // not compared, whatever the verdict
+        io.stderr("cvlayout: warning: --check: \(unknown)\n")
     }
     if result.isSame {
-        // A golden without some fields (a CSV of index paths only) matches whatever they hold:
-        // said, so that a thin golden does not pass unnoticed.
         if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
             io.stderr("cvlayout: warning: --check: \(skipped)\n")
         }
         return DiffStatus.same
     }
-    io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)",
-                                    color: io.color.stderr))
+    try report()
     return DiffStatus.different
 }
 
@@ -106,26 +115,18 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
         return nil
     }
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
-        io.stderr("cvlayout: warning: --check: \(unknown)\n")
-    }
-    if result.isSame {
-        if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
-            io.stderr("cvlayout: warning: --check: \(skipped)\n")
+    return try checkVerdict(result, expected: expected, golden: golden, io: io) {
+        // The report in pieces of whole lines (a chunk may end inside a character).
+        var pending: [UInt8] = []
+        try comparison.writeReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)") { chunk in
+            pending.append(contentsOf: chunk)
+            if let last = pending.lastIndex(of: 0x0A) {
+                io.stderr(String(decoding: pending[...last], as: UTF8.self))
+                pending.removeSubrange(...last)
+            }
         }
-        return DiffStatus.same
+        if !pending.isEmpty { io.stderr(String(decoding: pending, as: UTF8.self)) }
     }
-    // The report in pieces of whole lines (a chunk may end inside a character).
-    var pending: [UInt8] = []
-    try comparison.writeReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)") { chunk in
-        pending.append(contentsOf: chunk)
-        if let last = pending.lastIndex(of: 0x0A) {
-            io.stderr(String(decoding: pending[...last], as: UTF8.self))
-            pending.removeSubrange(...last)
-        }
-    }
-    if !pending.isEmpty { io.stderr(String(decoding: pending, as: UTF8.self)) }
-    return DiffStatus.different
 }
 
 /// `--check-tolerance` and `--check-fields` as diff's options.

@@ -155,18 +155,10 @@ private struct TransitionRun {
             }
         }
         let result = LayoutDiff.compare(expected, actual, options: options)
-        if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
-            io.stderr("cvlayout: warning: --check: \(unknown)\n")
+        return checkVerdict(result, expected: expected, golden: golden, io: io) {
+            io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout transition",
+                                            color: io.color.stderr))
         }
-        if result.isSame {
-            if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
-                io.stderr("cvlayout: warning: --check: \(skipped)\n")
-            }
-            return DiffStatus.same
-        }
-        io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout transition",
-                                        color: io.color.stderr))
-        return DiffStatus.different
     }
 
     /// The engine and its words of `--from`/`--to`, checked for options that belong to the

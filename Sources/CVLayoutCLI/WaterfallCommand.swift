@@ -77,7 +77,6 @@ private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
 /// The waterfall and its sections as `input`'s options and dataset give them.
 private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
     let layout: WaterfallLayout = try waterfallOptions.configuration(from: input.options)
-    let o = input.options
 
     let sections: [WaterfallSection]
     if let dataset = input.dataset {
@@ -86,7 +85,6 @@ private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout,
                 // A span wider than the section is the item's fault: named by its JSON path.
                 let n = section.columns ?? layout.columnCount
                 if let i = spans.firstIndex(where: { $0 > n }) {
-                    _ = o
                     throw LayoutError.spanTooWide(section: s, item: i, span: spans[i], columns: n,
                                                   columnsOfSection: section.columns != nil)
                 }

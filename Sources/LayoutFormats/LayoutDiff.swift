@@ -637,6 +637,20 @@ extension LayoutDiff {
         appendJSONChange(change, to: out)
     }
 
+    /// Appends a finite `delta` as the text report shows it, `+` before a positive one: at
+    /// `decimals` decimals, or every digit when those would hide it (it rounds to 0, it is
+    /// 2^53 or more, or more than 15 decimals are asked). `scratch` holds
+    /// `NumberFormat.maximumLength` bytes.
+    static func appendSignedDelta(_ delta: Double, decimals: Int, scratch text: UnsafeMutablePointer<UInt8>,
+                                  to out: OutputBuffer) {
+        var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
+        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
+            n = NumberFormat.write(delta, precision: .full, to: text)
+        }
+        if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
+        out.append(UnsafeBufferPointer(start: text, count: n))
+    }
+
     private static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
         switch change {
         case .missing: out.append(",\"change\":\"missing\"}")
@@ -800,13 +814,7 @@ extension LayoutDiff {
                             || change.actual.map({ if case .text = $0 { true } else { false } }) == true {
                             out.append(string: deltaText(change, signed: true))
                         } else {
-                            let text = base + 2 * NumberFormat.maximumLength
-                            var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
-                            if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
-                                n = NumberFormat.write(delta, precision: .full, to: text)
-                            }
-                            if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
-                            out.append(UnsafeBufferPointer(start: text, count: n))
+                            appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength, to: out)
                         }
                         out.append(byte: UInt8(ascii: ")"))
                     }

@@ -296,13 +296,8 @@ public final class StreamedComparison {
                     if !delta.isFinite {
                         out.append(delta > 0 ? "+past the largest double" : "-past the largest double")
                     } else {
-                        let text = base + 2 * NumberFormat.maximumLength
-                        var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
-                        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
-                            n = NumberFormat.write(delta, precision: .full, to: text)
-                        }
-                        if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
-                        out.append(UnsafeBufferPointer(start: text, count: n))
+                        LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength,
+                                                     to: out)
                     }
                     out.append(")\n")
                 }

@@ -46,7 +46,7 @@ public enum SVGLayoutWriter {
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                  "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
     /// Label colours, one per palette entry: white or near-black (#1a1a1a), whichever
-    /// contrasts more with the fill by WCAG's relative luminance (every pair at least 3.4:1).
+    /// contrasts more with the fill by WCAG's relative luminance (every pair at least 3:1; a test holds it).
     public static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
                                       "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
     /// Fill of headers, footers and other views, and their labels' colour.
