@@ -16,6 +16,9 @@ public enum ExitStatus {
     public static let cannotCreate: Int32 = 73
     /// EX_IOERR: a read or write error.
     public static let ioError: Int32 = 74
+    /// EX_SOFTWARE: cvlayout found itself inconsistent (a defect to report), e.g. an engine
+    /// whose elements changed with the content offset under `--scroll-to`.
+    public static let software: Int32 = 70
 }
 
 /// An error of the command line, already worded: the single place where every failure gets

@@ -125,6 +125,11 @@ struct LayoutJob {
     let format: OutputFormat
     /// Precision, labels, query rect, canvas.
     let outputOptions: OutputOptions
+    /// `--scroll-to`: the scroll to animate (`-f svg` only), or `nil`.
+    let scroll: ScrollAnimation?
+    /// The layout at a content offset, snapped and checked as written: the keyframes of
+    /// `scroll`.
+    private let layoutAtOffset: (Point) throws -> CollectionLayout
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out
     /// through `LayoutPipeline` (which streams a whole layout rather than keep it).
@@ -207,7 +212,8 @@ struct LayoutJob {
         }
         self.options = options
 
-        format = try outputFormat(options)
+        let format = try outputFormat(options)
+        self.format = format
         let precision = try outputPrecision(options)
         var deviceSize: Size? = nil
         if let name = try options.text(GlobalOption.device, expected: "a device name") {
@@ -259,30 +265,62 @@ struct LayoutJob {
             throw options.conflict([GlobalOption.canvas], "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)")
         }
         self.outputOptions = outputOptions
+        let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
 
         // The layout.
-        let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
-                                contentOffset: offset, count: count, seed: seed)
-        let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
-        let engine = LayoutPipeline.Engine(
-            layout: { try descriptor.layout(input) },
-            stream: stream.map { stream in { sink in try stream(input, &sink) } },
-            check: check.map { check in { sink in try check(input, &sink) } },
-            quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
-            targetContentOffset: descriptor.targetContentOffset)
-        // Right to left: the engine's layout mirrored, one step for every engine, before the
-        // query and the snapping; the elements are kept for it.
         let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
-        var request = LayoutPipeline.Request(
-            format: format, scale: scale, keepsElements: !streaming || rect != nil || item != nil || rightToLeft,
-            target: target.map { ($0, velocity) }, engine: descriptor.name, bounds: bounds, contentOffset: offset)
-        request.mirrorsForRightToLeft = rightToLeft
-        do {
-            pipeline = try LayoutPipeline(engine: engine, request: request)
-        } catch let error as LayoutError {
-            throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
+        // The pipeline at `offset`.
+        func makePipeline(at offset: Point, keepsElements: Bool, target: (offset: Point, velocity: Point)?) throws -> LayoutPipeline {
+            let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
+                                    contentOffset: offset, count: count, seed: seed)
+            let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
+            let engine = LayoutPipeline.Engine(
+                layout: { try descriptor.layout(input) },
+                stream: stream.map { stream in { sink in try stream(input, &sink) } },
+                check: check.map { check in { sink in try check(input, &sink) } },
+                quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
+                targetContentOffset: descriptor.targetContentOffset)
+            // Right to left: the engine's layout mirrored, one step for every engine, before the
+            // query and the snapping; the elements are kept for it.
+            var request = LayoutPipeline.Request(
+                format: format, scale: scale, keepsElements: keepsElements || rightToLeft,
+                target: target, engine: descriptor.name, bounds: bounds, contentOffset: offset)
+            request.mirrorsForRightToLeft = rightToLeft
+            do {
+                return try LayoutPipeline(engine: engine, request: request)
+            } catch let error as LayoutError {
+                throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
+            }
         }
-        let layout = pipeline.layout
+        self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil || scrollEnd != nil,
+                                     target: target.map { ($0, velocity) })
+        layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
+        let layout = self.pipeline.layout
+        if let scrollEnd {
+            var scroll = ScrollAnimation(start: offset, end: scrollEnd)
+            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount)
+            scroll.duration = try options.number(GlobalOption.duration, default: scroll.duration)
+            scroll.timing = try options.choice(GlobalOption.timing, default: scroll.timing)
+            if try options.flag(GlobalOption.snap) {
+                // UIKit asks the layout at the offset the finger left (the proposed one).
+                let proposed = try makePipeline(at: scrollEnd, keepsElements: true, target: (scrollEnd, velocity)).layout
+                scroll.target = proposed.targetContentOffset ?? scrollEnd
+            }
+            let frames = scroll.minimumFrameCount...ScrollAnimation.maximumFrameCount
+            guard frames.contains(scroll.frameCount) else {
+                throw options.conflict([GlobalOption.frames, GlobalOption.snap],
+                                       "--frames: expected an integer from \(frames.lowerBound) to \(frames.upperBound)"
+                                       + (scroll.target == nil ? "" : " with --snap (the start, X,Y and the target)")
+                                       + ", got \(scroll.frameCount)")
+            }
+            guard scroll.duration.isFinite && scroll.duration > 0 else {
+                throw options.conflict([GlobalOption.duration],
+                                       "--duration: expected a finite number of seconds > 0, got \(options.shownValue(of: GlobalOption.duration) ?? "")")
+            }
+            self.scroll = scroll
+        } else {
+            scroll = nil
+        }
 
         // The query.
         if let rect {
@@ -296,6 +334,32 @@ struct LayoutJob {
         } else {
             selection = nil
         }
+    }
+
+    /// `--scroll-to`'s offset, after checking the options that go with it: an SVG only, no
+    /// query or golden check beside it, and `--frames`, `--duration`, `--timing` and `--snap`
+    /// only with it (usage errors, or bad data when a dataset's `"options"` gave one).
+    /// - Returns: `nil` without `--scroll-to`.
+    private static func scrollOptions(_ options: OptionValues, format: OutputFormat,
+                                      descriptor: EngineDescriptor) throws -> Point? {
+        guard options.has(GlobalOption.scrollTo) else {
+            for name in [GlobalOption.frames, GlobalOption.duration, GlobalOption.timing, GlobalOption.snap]
+            where options.has(name) {
+                throw options.conflict([name], "--\(name) goes with --scroll-to X,Y (the animated SVG)")
+            }
+            return nil
+        }
+        guard format == .svg else {
+            throw options.conflict([GlobalOption.scrollTo, GlobalOption.format],
+                                   "--scroll-to makes an animated SVG: add -f svg (for \(format.rawValue.uppercased()), "
+                                   + "run once per offset with --offset X,Y)")
+        }
+        for name in [GlobalOption.rect, GlobalOption.visible, GlobalOption.item, GlobalOption.targetOffset,
+                     GlobalOption.check] where options.has(name) {
+            throw options.conflict([GlobalOption.scrollTo, name],
+                                   "--scroll-to and --\(name) cannot be used together (--scroll-to draws every element at every keyframe)")
+        }
+        return try finitePoint(options, GlobalOption.scrollTo, default: .zero)
     }
 
     /// Writes the layout to `-o` (atomically) or to standard output.
@@ -319,6 +383,13 @@ struct LayoutJob {
 
     /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
+        if let scroll {
+            do {
+                return try ScrollSVGWriter.write(scroll, layout: layoutAtOffset, options: outputOptions, to: buffer)
+            } catch let error as ScrollSVGWriter.ElementsDiffer {
+                throw CLIError.status(ExitStatus.software, "--scroll-to: \(error)")
+            }
+        }
         try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)
     }
 }

@@ -72,6 +72,14 @@ let globalOptions: [OptionSpec] = [
     .value("labels", "STYLE", default: "index-path with 2+ sections, else item", "SVG: what the shapes are labelled with",
            choices: SVGLabels.allCases.map(\.rawValue)),
     .flag("no-labels", "SVG: no labels (--labels none)"),
+    .value("scroll-to", "X,Y", default: "-",
+           "SVG: an animation in which the content offset moves from --offset to X,Y, every element as its engine gives it"),
+    .value("frames", "N", default: "60", "with --scroll-to: keyframes, 2 to 1000 (3 or more with --snap)"),
+    .value("duration", "S", default: "2", "with --scroll-to: seconds from the first keyframe to the last"),
+    .value("timing", "TIMING", default: "ease-out",
+           "with --scroll-to: how the offset moves: ease-out (decelerates, 1 − (1 − u)³) or linear",
+           choices: ScrollTiming.allCases.map(\.rawValue)),
+    .flag("snap", "with --scroll-to: go on from X,Y to the engine's targetContentOffset for X,Y and --velocity"),
     .value("delete", "S:I,…", default: "-", "lay out after deleting these items (index paths before the update)",
            allowedInDataset: false),
     .value("insert", "S:I[=H|=WxH],…", default: "-",
@@ -113,6 +121,11 @@ enum GlobalOption {
     static let insert = named("insert")
     static let move = named("move")
     static let check = named("check")
+    static let scrollTo = named("scroll-to")
+    static let frames = named("frames")
+    static let duration = named("duration")
+    static let timing = named("timing")
+    static let snap = named("snap")
 
     private static func named(_ name: String) -> String {
         precondition(globalOptions.contains { $0.name == name }, "'\(name)' is not in globalOptions")

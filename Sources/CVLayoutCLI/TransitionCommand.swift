@@ -23,7 +23,8 @@ private let updateOptionNames = ["delete", "insert", "move"]
 private let outputOptionNames = ["format", "output", "precision", "labels", "no-labels", "check", "check-tolerance",
                                  "check-fields"]
 /// Global options a transition does not use.
-private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity"]
+private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "scroll-to", "frames",
+                                 "duration", "timing", "snap"]
 
 /// `transition`'s option table: help and parsing read it.
 let transitionOptions: [OptionSpec] = [

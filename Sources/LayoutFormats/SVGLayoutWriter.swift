@@ -265,7 +265,7 @@ public enum SVGLayoutWriter {
     /// pulse. Browsers apply a motion's rotation to the transform of the element it animates,
     /// so a motion beside the translation would turn the translation too and throw the heart
     /// off its path.
-    private static func appendHeart(_ heart: HeartPath, to out: OutputBuffer) {
+    static func appendHeart(_ heart: HeartPath, to out: OutputBuffer) {
         out.append("<path class=\"heart-path\" d=\"")
         appendPathData(heart, relativeTo: .zero, to: out)
         out.append("\" fill=\"none\" stroke=\"#808080\" stroke-width=\"2\" stroke-dasharray=\"4 4\" ")
@@ -397,7 +397,12 @@ struct SVGElementWriter {
         let width = element.pointee.frame.size.width, height = element.pointee.frame.size.height
         let isCell = element.pointee.category == .cell
         let t = element.pointee.transform
-        append("<g><rect")
+        append("<g><rect data-index-path=\"")
+        append(integer: element.pointee.indexPath.section)
+        append(byte: UInt8(ascii: ":"))
+        append(integer: element.pointee.indexPath.item)
+        append(byte: UInt8(ascii: "\""))
+        if !isCell { appendKind(element) }
         if !(t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0) {  // not the identity
             appendTransform(t, centerX: x + width / 2, centerY: y + height / 2)
         }
@@ -549,6 +554,22 @@ struct SVGElementWriter {
         append(integer: element.pointee.indexPath.section)
     }
 
+    /// ` data-kind="KIND"`: a header's, footer's or other view's kind (or its category when it
+    /// has none), for tools that find elements in a browser's DOM.
+    @inline(never)
+    private mutating func appendKind(_ element: UnsafePointer<LayoutAttributes>) {
+        switch element.pointee.kind {
+        case .header: append(" data-kind=\"header\"")
+        case .footer: append(" data-kind=\"footer\"")
+        case nil:
+            switch element.pointee.category {
+            case .cell: append(" data-kind=\"cell\"")
+            case .supplementaryView: append(" data-kind=\"supplementaryView\"")
+            case .decorationView: append(" data-kind=\"decorationView\"")
+            }
+        }
+    }
+
     /// `Swift.min(x, y)` for Doubles (`y < x ? y : x`), inlined.
     @inline(__always)
     private func minimum(_ x: Double, _ y: Double) -> Double { y < x ? y : x }
@@ -645,9 +666,9 @@ struct SVGElementWriter {
 
 /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
 /// way: a zero-sized canvas does not render) and whose `width` and `height` are its size in
-/// points, a title, and a white background over the whole canvas. The caller closes the
-/// document with `</svg>`.
-func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer) {
+/// points, a title, and a white background over the whole canvas (or over `background`, for
+/// a viewBox that moves). The caller closes the document with `</svg>`.
+func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, background: Rect? = nil) {
     let width = max(canvas.width, 1), height = max(canvas.height, 1)
     out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
     out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
@@ -664,14 +685,15 @@ func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer) {
     out.append(number: height)
     out.append("\">\n<title>")
     appendXMLText(title, to: out)
+    let area = background ?? Rect(x: canvas.minX, y: canvas.minY, width: width, height: height)
     out.append("</title>\n<rect x=\"")
-    out.append(number: canvas.minX)
+    out.append(number: area.minX)
     out.append("\" y=\"")
-    out.append(number: canvas.minY)
+    out.append(number: area.minY)
     out.append("\" width=\"")
-    out.append(number: width)
+    out.append(number: max(area.width, 1))
     out.append("\" height=\"")
-    out.append(number: height)
+    out.append(number: max(area.height, 1))
     out.append("\" fill=\"#ffffff\"/>\n")
 }
 

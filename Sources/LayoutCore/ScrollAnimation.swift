@@ -1,0 +1,113 @@
+// The content offsets of a scroll shown as an animation (`--scroll-to`): where each keyframe
+// is, with UIKit-like deceleration, and the fling-then-settle of a snapping layout.
+
+/// How the content offset moves between two keyframed offsets (`--timing`).
+public enum ScrollTiming: String, Sendable, CaseIterable {
+    /// e(u) = u: constant speed.
+    case linear
+    /// e(u) = 1 − (1 − u)³: fast at first, slowing to a stop, as a decelerating scroll view.
+    /// Default.
+    case easeOut = "ease-out"
+
+    /// The fraction of the way covered at the fraction `u` (0…1) of the time.
+    /// - Complexity: O(1).
+    public func progress(_ u: Double) -> Double {
+        switch self {
+        case .linear: return u
+        case .easeOut:
+            let rest = 1 - u
+            return 1 - rest * rest * rest
+        }
+    }
+}
+
+/// A scroll from one content offset to another in `frameCount` keyframes, equally spaced in
+/// time over `duration` (keyframe k at k/(N−1)·duration), the content offset at each keyframe
+/// given by the timing: `start + (end − start)·e(k/(N−1))`.
+///
+/// With a `target` (`--snap`: the engine's `targetContentOffset` for the proposed offset
+/// `end`), the scroll goes on past `end` to the target: keyframe K = round(0.7·(N−1)), at 70%
+/// of the duration, is at `end`; keyframes 0…K go from `start` to `end` and K…N−1 from `end`
+/// to `target`, each leg with the timing over its own keyframes
+/// (`end + (target − end)·e((k − K)/(N − 1 − K))`).
+///
+/// The first keyframe is `start`, the last `end` (or `target`) and keyframe K `end`, exactly,
+/// not as the formula rounds them. Units: points and seconds.
+public struct ScrollAnimation: Sendable, Equatable {
+    /// The content offset at the first keyframe (`--offset`), points.
+    public var start: Point
+    /// The content offset the scroll is taken to (`--scroll-to`), points.
+    public var end: Point
+    /// Where a snapping scroll settles after `end` (`--snap`), points; `nil`: no snapping.
+    public var target: Point?
+    /// Keyframes, 2…1,000 (3…1,000 with a target: start, `end` and target are distinct
+    /// keyframes). Default 60.
+    public var frameCount: Int
+    /// Seconds from the first keyframe to the last, finite and > 0. Default 2.
+    public var duration: Double
+    /// How the offset moves between keyframes. Default `.easeOut`.
+    public var timing: ScrollTiming
+
+    /// The most keyframes an animation may have.
+    public static let maximumFrameCount = 1000
+
+    /// A scroll from `start` to `end`; see the properties for the defaults.
+    public init(start: Point, end: Point, target: Point? = nil, frameCount: Int = 60, duration: Double = 2,
+                timing: ScrollTiming = .easeOut) {
+        self.start = start
+        self.end = end
+        self.target = target
+        self.frameCount = frameCount
+        self.duration = duration
+        self.timing = timing
+    }
+
+    /// The fewest keyframes allowed: 2, or 3 with a target.
+    public var minimumFrameCount: Int { target == nil ? 2 : 3 }
+
+    /// The keyframe at `end` when snapping: round(0.7·(N−1)); the last keyframe otherwise.
+    public var proposedKeyframe: Int {
+        target == nil ? frameCount - 1 : Int((0.7 * Double(frameCount - 1)).rounded())
+    }
+
+    /// Each keyframe's time as a fraction of the duration, k/(N−1): 0 first, exactly 1 last.
+    /// - Complexity: O(N).
+    public var keyTimes: [Double] {
+        let last = Double(frameCount - 1)
+        return (0..<frameCount).map { Double($0) / last }
+    }
+
+    /// The content offset at the fraction `u` (0…1) of the duration, points: the timing
+    /// applied over the whole scroll, or over each leg of a snapping one (keyframe K's time
+    /// splits them). Between keyframes this is where the scroll view is; `offsets` gives the
+    /// keyframes themselves exactly.
+    /// - Complexity: O(1).
+    public func offset(atTime u: Double) -> Point {
+        func between(_ a: Point, _ b: Point, _ fraction: Double) -> Point {
+            let e = timing.progress(min(max(fraction, 0), 1))
+            return Point(x: a.x + (b.x - a.x) * e, y: a.y + (b.y - a.y) * e)
+        }
+        guard let target else { return between(start, end, u) }
+        let split = Double(proposedKeyframe) / Double(frameCount - 1)
+        return u <= split ? between(start, end, u / split) : between(end, target, (u - split) / (1 - split))
+    }
+
+    /// The content offset at each keyframe, points.
+    /// - Precondition: `frameCount` ≥ `minimumFrameCount`.
+    /// - Complexity: O(N).
+    public var offsets: [Point] {
+        precondition(frameCount >= minimumFrameCount, "a scroll needs \(minimumFrameCount) keyframes")
+        func leg(from a: Point, to b: Point, frames: Range<Int>) -> [Point] {
+            let span = Double(frames.count - 1)
+            return frames.map { k in
+                if k == frames.lowerBound { return a }
+                if k == frames.upperBound - 1 { return b }
+                let e = timing.progress(Double(k - frames.lowerBound) / span)
+                return Point(x: a.x + (b.x - a.x) * e, y: a.y + (b.y - a.y) * e)
+            }
+        }
+        guard let target else { return leg(from: start, to: end, frames: 0..<frameCount) }
+        let k = proposedKeyframe
+        return leg(from: start, to: end, frames: 0..<k + 1) + leg(from: end, to: target, frames: k..<frameCount).dropFirst()
+    }
+}

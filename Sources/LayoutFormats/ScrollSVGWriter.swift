@@ -1,0 +1,470 @@
+import LayoutCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--scroll-to X,Y -f svg`: a standalone SVG 1.1 document in which the content offset moves
+/// through a `ScrollAnimation`'s keyframes and every element takes, at each keyframe, the
+/// attributes its engine gives at that offset (SMIL; it plays once and holds the last
+/// keyframe, `fill="freeze"`).
+///
+/// The static document is the first keyframe, drawn exactly as `SVGLayoutWriter` draws that
+/// layout, so a renderer without animation (rsvg-convert) shows it. Elements whose attributes
+/// are the same at every keyframe are written just so and not animated. An element that
+/// changes is a group `translate(centre + transform translation) [rotate(θ)] [skewX(φ)]
+/// [scale(sx sy)]` around a rect centred on the origin (`TransformComponents`' decomposition),
+/// its label untransformed in the outer group; each part that changes has one
+/// `<animate>`/`<animateTransform>` with a value per keyframe (linear between keyframes,
+/// rotations unwrapped along the shorter turn) and the keyframes' times as `keyTimes`, at
+/// full precision. Points are written at the output precision, factors (opacity, angles,
+/// scales) at full precision.
+///
+/// Painting order follows the zIndex of each keyframe: an element whose zIndex changes is
+/// written once per zIndex it takes, each copy shown (`opacity`, discrete) only at the
+/// keyframes where the element has that zIndex, and the copies sorted with everything else by
+/// (zIndex, element order). A hidden element's copies are not shown at that keyframe; they
+/// hold their last shown values there, so nothing drifts toward a hidden state.
+///
+/// The visible bounds' outline (class `visible-bounds`) moves with the offset. The canvas:
+/// `.all` is the union of every keyframe's `.all` canvas; `.content` the union of the content
+/// rects; `.visible` the screen, the viewBox itself animated with the offset (over a white
+/// background that covers every keyframe's bounds). The ring's heart is the first keyframe's.
+public enum ScrollSVGWriter {
+    /// The layouts of the keyframes do not hold the same elements (an engine whose elements
+    /// depend on the offset: none does).
+    public struct ElementsDiffer: Error, CustomStringConvertible {
+        /// The keyframe whose elements differ from the first keyframe's.
+        public let keyframe: Int
+        public var description: String { "the elements at keyframe \(keyframe) are not those of the first keyframe" }
+    }
+
+    /// Writes the animated document of `animation`, `layout(offset)` giving the layout at each
+    /// keyframe's content offset (snapped and checked as it will be drawn).
+    /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`.
+    /// - Complexity: N layouts for N keyframes, one at a time; memory for one layout and a
+    ///   track of N attributes per element that changes; output O(n + m·N) for n elements of
+    ///   which m change.
+    public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
+                             options: OutputOptions, to out: OutputBuffer) throws {
+        let offsets = animation.offsets, keyTimes = animation.keyTimes
+        let first = try layout(offsets[0])
+        let n = first.elements.count
+        let labels = SVGLabels.resolved(options.labels, for: first)
+
+        // One pass over the samples, in time order: which elements change (their tracks,
+        // from the first sample at which they differ, the ones before being the first
+        // sample's), what is drawn, and where the screen is.
+        var times: [Double] = []
+        var track = [Int](repeating: -1, count: n)
+        var tracks: [[LayoutAttributes]] = []
+        var visibleRects: [Rect] = []
+        var canvas = Rect(x: 0, y: 0, width: 0, height: 0)
+        func add(_ frame: CollectionLayout, at time: Double) throws {
+            let k = times.count
+            guard frame.elements.count == n else { throw ElementsDiffer(keyframe: k) }
+            times.append(time)
+            visibleRects.append(Rect(x: frame.contentOffset.x, y: frame.contentOffset.y,
+                                     width: frame.bounds.width, height: frame.bounds.height))
+            let frameCanvas: Rect
+            switch options.canvas {
+            case .all:
+                var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+                for element in frame.elements { drawn.add(element) }
+                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds)
+            case .visible: frameCanvas = visibleRects[k]
+            case .content, .rect:
+                frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
+            }
+            canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
+            guard k > 0 else { return }
+            try frame.elements.withUnsafeBufferPointer { elements in
+                try first.elements.withUnsafeBufferPointer { initial in
+                    for i in 0..<n {
+                        if track[i] >= 0 {
+                            tracks[track[i]].append(elements[i])
+                        } else if elements[i] != initial[i] {
+                            let a = elements[i], b = initial[i]
+                            guard a.indexPath == b.indexPath && a.category == b.category && a.kind == b.kind else {
+                                throw ElementsDiffer(keyframe: k)
+                            }
+                            track[i] = tracks.count
+                            var values = [LayoutAttributes](repeating: b, count: k)
+                            values.append(a)
+                            tracks.append(values)
+                        }
+                    }
+                }
+            }
+        }
+        /// Adds the samples strictly between two samples (`a` at time `ta`, `b` at `tb`) that
+        /// the straight line between them needs: the layout at the middle moment is laid out
+        /// and, when a drawn box or the offset there strays `refinementTolerance` or more
+        /// from halfway between the ends, kept, and each half refined the same way.
+        func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, depth: Int) throws {
+            guard depth < maximumRefinementDepth, a.contentOffset != b.contentOffset || a.elements != b.elements else { return }
+            let tm = (ta + tb) / 2
+            let middle = try layout(animation.offset(atTime: tm))
+            guard !isHalfway(middle, between: a, and: b) else { return }
+            try refine(a, ta, middle, tm, depth: depth + 1)
+            try add(middle, at: tm)
+            try refine(middle, tm, b, tb, depth: depth + 1)
+        }
+        try add(first, at: 0)
+        var previous = first
+        for k in 1..<offsets.count {
+            let next = try layout(offsets[k])
+            try refine(previous, keyTimes[k - 1], next, keyTimes[k], depth: 0)
+            try add(next, at: keyTimes[k])
+            previous = next
+        }
+        if options.canvas == .visible { canvas = visibleRects[0] }
+        let background = visibleRects.dropFirst().reduce(visibleRects[0]) { $0.union($1) }
+        appendDocumentStart(canvas: canvas, title: "cvlayout " + first.engine + " scrolling", to: out,
+                            background: options.canvas == .visible ? background : nil)
+        let timing = Timing(keyTimes: times, duration: animation.duration)
+        if options.canvas == .visible {
+            timing.animate("animate", "viewBox", values: visibleRects.map {
+                [$0.minX, $0.minY, max($0.width, 1), max($0.height, 1)]
+            }, to: out)
+            out.append(byte: UInt8(ascii: "\n"))
+        }
+
+        // What is drawn, in painting order: (zIndex, element, its track or -1 when static).
+        var draws: [(z: Int, element: Int, track: Int)] = []
+        draws.reserveCapacity(n)
+        for i in 0..<n {
+            if track[i] < 0 {
+                if !first.elements[i].isHidden { draws.append((first.elements[i].zIndex, i, -1)) }
+            } else {
+                var zs = Set<Int>()
+                for e in tracks[track[i]] where !e.isHidden { zs.insert(e.zIndex) }
+                for z in zs { draws.append((z, i, track[i])) }
+            }
+        }
+        draws.sort { ($0.z, $0.element) < ($1.z, $1.element) }
+
+        let round = first.drawsCellsRound
+        let style = Style(round: round, labels: labels)
+        try first.elements.withUnsafeBufferPointer { elements in
+            guard let base = elements.baseAddress else { return }
+            var k = 0
+            while k < draws.count {
+                if draws[k].track < 0 {
+                    // A run of static elements: the first keyframe's shapes, as a picture draws them.
+                    SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels) { writer in
+                        while k < draws.count && draws[k].track < 0 {
+                            writer.append(base + draws[k].element, to: out)
+                            k += 1
+                        }
+                    }
+                } else {
+                    let draw = draws[k]
+                    appendAnimated(tracks[draw.track], layer: draw.z, style: style, timing: timing, to: out)
+                    k += 1
+                }
+                try out.flushIfFull()
+            }
+        }
+
+        // The screen's outline, moving with the offset.
+        out.append("<rect class=\"visible-bounds\" x=\"")
+        out.append(number: visibleRects[0].minX)
+        out.append("\" y=\"")
+        out.append(number: visibleRects[0].minY)
+        out.append("\" width=\"")
+        out.append(number: visibleRects[0].width)
+        out.append("\" height=\"")
+        out.append(number: visibleRects[0].height)
+        out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\">")
+        timing.animate("animate", "x", values: visibleRects.map { [$0.minX] }, to: out)
+        timing.animate("animate", "y", values: visibleRects.map { [$0.minY] }, to: out)
+        out.append("</rect>\n")
+        if let heart = first.heartPath {
+            SVGLayoutWriter.appendHeart(heart, to: out)
+        }
+        out.append("</svg>\n")
+        try out.flush()
+    }
+
+    // MARK: - Samples between keyframes
+
+    /// How far, points, a drawn box or the offset may be from the straight line between two
+    /// samples before the moment between them becomes a sample of its own. Refining where the
+    /// middle strays by less than this keeps every moment within twice it (0.5 pt): at a kink
+    /// (the line layout's scale reaching its floor) the middle strays at least half as much as
+    /// the worst moment.
+    public static let refinementTolerance = 0.25
+    /// How many times an interval between keyframes may be halved: up to 2⁶ − 1 samples
+    /// between two keyframes.
+    static let maximumRefinementDepth = 6
+
+    /// Whether `middle` is, to `refinementTolerance`, what SMIL draws halfway between `a` and
+    /// `b`: the offset, and each element's drawn box (its transformed frame's bounding box),
+    /// SMIL interpolating centre, size, rotation, shear and scale linearly. Elements hidden at
+    /// either end are not compared (they switch at a sample).
+    /// - Complexity: O(n).
+    static func isHalfway(_ middle: CollectionLayout, between a: CollectionLayout, and b: CollectionLayout) -> Bool {
+        let tolerance = refinementTolerance
+        let o = middle.contentOffset, oa = a.contentOffset, ob = b.contentOffset
+        guard abs(o.x - (oa.x + ob.x) / 2) < tolerance && abs(o.y - (oa.y + ob.y) / 2) < tolerance else { return false }
+        for i in middle.elements.indices {
+            let m = middle.elements[i], ea = a.elements[i], eb = b.elements[i]
+            if ea.isHidden || eb.isHidden || m.isHidden { continue }
+            let drawn: Rect
+            if ea == eb {
+                if m == ea { continue }
+                drawn = box(ea.frame, ea.transform)
+            } else {
+                let pa = TransformComponents(decomposing: ea.transform), pb = TransformComponents(decomposing: eb.transform)
+                var halfway = pa.interpolated(to: pb, progress: 0.5)
+                halfway.tx = 0
+                halfway.ty = 0
+                let centre = Point(x: (ea.center.x + pa.tx + eb.center.x + pb.tx) / 2,
+                                   y: (ea.center.y + pa.ty + eb.center.y + pb.ty) / 2)
+                let size = Size(width: (ea.size.width + eb.size.width) / 2, height: (ea.size.height + eb.size.height) / 2)
+                drawn = box(Rect(x: centre.x - size.width / 2, y: centre.y - size.height / 2, width: size.width,
+                                 height: size.height), halfway.transform)
+            }
+            let actual = box(m.frame, m.transform)
+            if abs(drawn.minX - actual.minX) >= tolerance || abs(drawn.minY - actual.minY) >= tolerance
+                || abs(drawn.maxX - actual.maxX) >= tolerance || abs(drawn.maxY - actual.maxY) >= tolerance {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The bounding box of `frame` under `t` applied about its centre.
+    private static func box(_ frame: Rect, _ t: AffineTransform) -> Rect {
+        let cx = frame.midX + t.tx, cy = frame.midY + t.ty
+        let hw = (abs(t.a) * frame.width + abs(t.c) * frame.height) / 2
+        let hh = (abs(t.b) * frame.width + abs(t.d) * frame.height) / 2
+        return Rect(minX: cx - hw, minY: cy - hh, maxX: cx + hw, maxY: cy + hh)
+    }
+
+    // MARK: - Private
+
+    /// The keyframes' times and the animation's duration, shared by every animation.
+    private struct Timing {
+        /// `keyTimes="0;…;1"`, full precision, ready to append.
+        let keyTimesText: String
+        let duration: Double
+
+        init(keyTimes: [Double], duration: Double) {
+            keyTimesText = keyTimes.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
+            self.duration = duration
+        }
+
+        /// `<TAG attributeName="ATTRIBUTE" [type] [calcMode="discrete"] values="…" keyTimes="…"
+        /// begin="0s" dur="…s" fill="freeze"/>` when the values change; nothing otherwise.
+        /// Each keyframe's value is a list of numbers (space-separated); `factor`s at full
+        /// precision, points at the output's.
+        func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil, values: [[Double]],
+                     factor: Bool = false, discrete: Bool = false, to out: OutputBuffer) {
+            guard values.contains(where: { $0 != values[0] }) else { return }
+            out.append("<")
+            out.append(tag)
+            out.append(" attributeName=\"")
+            out.append(attribute)
+            if let type {
+                out.append("\" type=\"")
+                out.append(type)
+            }
+            if discrete { out.append("\" calcMode=\"discrete") }
+            out.append("\" values=\"")
+            for (k, value) in values.enumerated() {
+                if k > 0 { out.append(byte: UInt8(ascii: ";")) }
+                for (j, v) in value.enumerated() {
+                    if j > 0 { out.append(byte: UInt8(ascii: " ")) }
+                    if factor { out.append(number: v, precision: .full) } else { out.append(number: v) }
+                }
+            }
+            appendTiming(to: out)
+            out.append("/>")
+        }
+
+        /// A discrete animation of a text attribute (a fill colour) through `values`.
+        func animate(_ attribute: StaticString, texts values: [StaticString], to out: OutputBuffer) {
+            guard values.contains(where: { $0.description != values[0].description }) else { return }
+            out.append("<animate attributeName=\"")
+            out.append(attribute)
+            out.append("\" calcMode=\"discrete\" values=\"")
+            for (k, value) in values.enumerated() {
+                if k > 0 { out.append(byte: UInt8(ascii: ";")) }
+                out.append(value)
+            }
+            appendTiming(to: out)
+            out.append("/>")
+        }
+
+        private func appendTiming(to out: OutputBuffer) {
+            out.append("\" keyTimes=\"")
+            out.append(string: keyTimesText)
+            out.append("\" begin=\"0s\" dur=\"")
+            out.append(number: duration, precision: .full)
+            out.append("s\" fill=\"freeze\"")
+        }
+    }
+
+    /// How the shapes look, as `SVGLayoutWriter` draws them.
+    private struct Style {
+        let round: Bool
+        let labels: SVGLabels
+    }
+
+    /// One element's values at each keyframe, shown where it is visible with zIndex `layer`.
+    private static func appendAnimated(_ track: [LayoutAttributes], layer: Int, style: Style, timing: Timing,
+                                       to out: OutputBuffer) {
+        let frameCount = track.count
+        // Keyframes at which the element is hidden hold the values of the last keyframe at
+        // which it is drawn (the next one before the first).
+        let drawnAt = track.indices.filter { !track[$0].isHidden }
+        var held = track
+        if let firstDrawn = drawnAt.first {
+            var last = track[firstDrawn]
+            for k in 0..<frameCount {
+                if track[k].isHidden { held[k] = last } else { last = track[k] }
+            }
+        }
+        let shown = track.map { !$0.isHidden && $0.zIndex == layer }
+        let e0 = held[0]
+        let parts = held.map { TransformComponents(decomposing: $0.transform) }
+        var rotations = [parts[0].rotation]
+        for k in 1..<frameCount { rotations.append(rotations[k - 1] + parts[k - 1].rotationChange(to: parts[k])) }
+        let centres = held.indices.map { k in [held[k].center.x + parts[k].tx, held[k].center.y + parts[k].ty] }
+        let isCell = e0.category == .cell
+
+        // The group at the drawn centre: shown or not, and its translation.
+        out.append("<g transform=\"translate(")
+        out.append(number: centres[0][0])
+        out.append(byte: UInt8(ascii: " "))
+        out.append(number: centres[0][1])
+        out.append(shown[0] ? ")\">" : ")\" opacity=\"0\">")
+        timing.animate("animate", "opacity", values: shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true, to: out)
+        timing.animate("animateTransform", "transform", type: "translate", values: centres, to: out)
+        var groups = 0
+        if parts.contains(where: { $0.rotation != 0 }) {
+            out.append("<g transform=\"rotate(")
+            out.append(number: rotations[0], precision: .full)
+            out.append(")\">")
+            timing.animate("animateTransform", "transform", type: "rotate", values: rotations.map { [$0] }, factor: true,
+                           to: out)
+            groups += 1
+        }
+        if parts.contains(where: { $0.shear != 0 }) {
+            func skew(_ k: Double) -> Double { atan(k) * 180 / Double.pi }
+            out.append("<g transform=\"skewX(")
+            out.append(number: skew(parts[0].shear), precision: .full)
+            out.append(")\">")
+            timing.animate("animateTransform", "transform", type: "skewX", values: parts.map { [skew($0.shear)] },
+                           factor: true, to: out)
+            groups += 1
+        }
+        if parts.contains(where: { $0.scaleX != 1 || $0.scaleY != 1 }) {
+            out.append("<g transform=\"scale(")
+            out.append(number: parts[0].scaleX, precision: .full)
+            out.append(byte: UInt8(ascii: " "))
+            out.append(number: parts[0].scaleY, precision: .full)
+            out.append(")\">")
+            timing.animate("animateTransform", "transform", type: "scale", values: parts.map { [$0.scaleX, $0.scaleY] },
+                           factor: true, to: out)
+            groups += 1
+        }
+
+        // The shape, centred on the origin.
+        func radius(_ e: LayoutAttributes) -> Double? {
+            if style.round { return e.size.width / 2 }
+            return isCell ? min(4, e.size.width / 4, e.size.height / 4) : nil
+        }
+        func opacity(_ e: LayoutAttributes) -> Double { min(max(e.alpha, 0), 1) }
+        out.append("<rect ")
+        appendIdentity(e0, to: out)
+        out.append(" x=\"")
+        out.append(number: -e0.size.width / 2)
+        out.append("\" y=\"")
+        out.append(number: -e0.size.height / 2)
+        out.append("\" width=\"")
+        out.append(number: e0.size.width)
+        out.append("\" height=\"")
+        out.append(number: e0.size.height)
+        if let r = radius(e0) {
+            out.append("\" rx=\"")
+            out.append(number: r)
+        }
+        if isCell {
+            out.append("\" fill=\"")
+            out.append(SVGElementWriter.paletteColour(e0.indexPath.item))
+        } else {
+            out.append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5")
+        }
+        if opacity(e0) < 1 {
+            out.append("\" opacity=\"")
+            out.append(number: opacity(e0), precision: .full)
+        }
+        out.append("\">")
+        timing.animate("animate", "x", values: held.map { [-$0.size.width / 2] }, to: out)
+        timing.animate("animate", "y", values: held.map { [-$0.size.height / 2] }, to: out)
+        timing.animate("animate", "width", values: held.map { [$0.size.width] }, to: out)
+        timing.animate("animate", "height", values: held.map { [$0.size.height] }, to: out)
+        if radius(e0) != nil {
+            timing.animate("animate", "rx", values: held.map { [radius($0)!] }, to: out)
+        }
+        timing.animate("animate", "opacity", values: held.map { [opacity($0)] }, factor: true, to: out)
+        out.append("</rect>")
+        for _ in 0..<groups { out.append("</g>") }
+
+        // The label, untransformed and at full opacity on the drawn centre, sized by the
+        // frame; not shown at keyframes where the picture would not label the element.
+        let sizes = held.map { SVGElementWriter.label($0, style.labels) }
+        if let firstSize = sizes.compactMap({ $0 }).first {
+            var size = sizes[0] ?? firstSize
+            let heldSizes = sizes.map { label -> Double in
+                if let label { size = label }
+                return size.size
+            }
+            let text: String
+            if isCell {
+                text = style.labels == .indexPath ? "\(e0.indexPath.section):\(e0.indexPath.item)" : "\(e0.indexPath.item)"
+            } else {
+                text = "\(e0.kind?.rawValue ?? e0.category.rawValue) \(e0.indexPath.section)"
+            }
+            let colours: [StaticString] = held.map {
+                isCell ? SVGElementWriter.labelColour($0.indexPath.item, alpha: $0.alpha) : "#333333"
+            }
+            out.append("<text x=\"0\" y=\"")
+            out.append(number: heldSizes[0] * 0.35)
+            out.append("\" font-family=\"sans-serif\" font-size=\"")
+            out.append(number: heldSizes[0])
+            out.append("\" text-anchor=\"middle\" fill=\"")
+            out.append(colours[0])
+            out.append(sizes[0] == nil ? "\" opacity=\"0\">" : "\">")
+            timing.animate("animate", "opacity", values: sizes.map { [$0 == nil ? 0 : 1] }, factor: true, discrete: true,
+                           to: out)
+            timing.animate("animate", "font-size", values: heldSizes.map { [$0] }, to: out)
+            timing.animate("animate", "y", values: heldSizes.map { [$0 * 0.35] }, to: out)
+            timing.animate("fill", texts: colours, to: out)
+            appendXMLText(text, to: out)
+            out.append("</text>")
+        }
+        out.append("</g>\n")
+    }
+
+    /// `data-index-path="S:I"`, and `data-kind="KIND"` for an element other than a cell.
+    static func appendIdentity(_ e: LayoutAttributes, to out: OutputBuffer) {
+        out.append("data-index-path=\"")
+        out.append(integer: e.indexPath.section)
+        out.append(byte: UInt8(ascii: ":"))
+        out.append(integer: e.indexPath.item)
+        out.append("\"")
+        if e.category != .cell {
+            out.append(" data-kind=\"")
+            out.append(string: e.kind?.rawValue ?? e.category.rawValue)
+            out.append("\"")
+        }
+    }
+}
