@@ -97,7 +97,8 @@ struct DiffTests {
             // Engines' element tables only (not transitions, not heart samples).
             let command = try String(contentsOf: dir.appendingPathComponent("command"), encoding: .utf8)
             guard let first = command.split(separator: " ").first, engine(named: String(first)) != nil,
-                  !command.contains("--heart-samples") else { continue }
+                  !command.contains("--heart-samples"),
+                  FileManager.default.fileExists(atPath: dir.appendingPathComponent("layout.json").path) else { continue }
             let result = run(arguments: ["diff", dir.appendingPathComponent("layout.csv").path,
                                          dir.appendingPathComponent("layout.json").path])
             #expect(result.status == 0, "\(name): \(result.stdoutText)\(result.stderr)")

@@ -4,9 +4,9 @@ import Testing
 
 /// Every example under `Examples/NAME/` has a `command` file (the arguments after
 /// `cvlayout`, whitespace-separated; a word naming a file in the example's folder is that
-/// file) and the golden outputs `layout.json`, `layout.csv`, `layout.svg`. This test runs
-/// each command in each format and fails on any difference, printing the first differing
-/// lines. `CVLAYOUT_RECORD=1` (`make golden`) re-records instead; a missing golden fails.
+/// file) and the golden outputs `layout.json`, `layout.csv`, `layout.svg` (only those its
+/// `formats` file names, when it has one). This test runs each command in each format and
+/// fails on any difference, printing the first differing lines. `CVLAYOUT_RECORD=1` (`make golden`) re-records instead; a missing golden fails.
 struct GoldenTests {
     static let examplesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -33,7 +33,12 @@ struct GoldenTests {
             return FileManager.default.fileExists(atPath: candidate) ? candidate : String(word)
         }
         let record = ProcessInfo.processInfo.environment["CVLAYOUT_RECORD"] != nil
-        for format in ["json", "csv", "svg"] {
+        // A `formats` file names the formats the example is written in (an animated
+        // `--scroll-to` SVG has no JSON or CSV); all three without one.
+        let formats = (try? String(contentsOf: directory.appendingPathComponent("formats"), encoding: .utf8))
+            .map { $0.split(whereSeparator: \.isWhitespace).map(String.init) } ?? ["json", "csv", "svg"]
+        #expect(!formats.isEmpty && formats.allSatisfy { ["json", "csv", "svg"].contains($0) }, "\(name)/formats")
+        for format in formats {
             let result = run(arguments: words + ["-f", format])
             #expect(result.status == 0, "\(name) \(format): \(result.stderr)")
             let golden = directory.appendingPathComponent("layout.\(format)")

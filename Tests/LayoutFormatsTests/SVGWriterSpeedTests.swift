@@ -39,7 +39,10 @@ struct SVGWriterSpeedTests {
     static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, to out: OutputBuffer) {
         let f = e.frame
         let t = e.transform
-        out.append("<g><rect")
+        out.append(string: "<g><rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\"")
+        if e.category != .cell {
+            out.append(string: " data-kind=\"\(e.kind?.rawValue ?? e.category.rawValue)\"")
+        }
         if t != .identity {
             let c = f.center
             out.append(" transform=\"matrix(")

@@ -1,0 +1,406 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import CVLayoutCLI
+import LayoutCore
+import LayoutFormats
+
+/// `--scroll-to`: the keyframes' offsets, and the animated SVG read back from its own text
+/// (not through the writer): at every sample each shown shape's box is the engine's at that
+/// sample's offset, the last keyframe exactly the engine at X,Y (or at the snap target),
+/// unchanged elements are not animated, the painting order follows each sample's zIndex, and
+/// the options' errors.
+struct ScrollSVGTests {
+    // MARK: - The keyframes
+
+    @Test func easeOutAndLinearKeyframes() {
+        var scroll = ScrollAnimation(start: Point(x: 0, y: 100), end: Point(x: 0, y: 1100), frameCount: 5)
+        // u = 0, 1/4, 1/2, 3/4, 1; e(u) = 1 − (1 − u)³ = 0, 37/64, 7/8, 63/64, 1.
+        let eased: [Double] = [100, 100 + 1000 * (37.0 / 64), 100 + 1000 * (7.0 / 8), 100 + 1000 * (63.0 / 64), 1100]
+        #expect(scroll.offsets.map(\.y) == eased)
+        #expect(scroll.keyTimes == [0, 0.25, 0.5, 0.75, 1])
+        scroll.timing = .linear
+        #expect(scroll.offsets.map(\.y) == [100, 350, 600, 850, 1100])
+        #expect(scroll.offsets.allSatisfy { $0.x == 0 })
+    }
+
+    @Test func theEndsAreExactWhateverTheArithmetic() {
+        // 0.1 + (0.3 − 0.1)·1 is 0.30000000000000004: the last keyframe is 0.3 all the same.
+        let scroll = ScrollAnimation(start: Point(x: 0.1, y: 0), end: Point(x: 0.3, y: 0), frameCount: 7)
+        #expect(scroll.offsets.first == Point(x: 0.1, y: 0))
+        #expect(scroll.offsets.last == Point(x: 0.3, y: 0))
+        #expect(scroll.keyTimes.last == 1)
+        for n in [2, 3, 60, 61, 999, 1000] {
+            let times = ScrollAnimation(start: .zero, end: .zero, frameCount: n).keyTimes
+            #expect(times.count == n && times.first == 0 && times.last == 1)
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        }
+    }
+
+    @Test func snappingKeyframes() {
+        // N = 11: K = round(0.7·10) = 7; keyframes 0…7 go 0 → 700, 7…10 go 700 → 750.
+        let scroll = ScrollAnimation(start: .zero, end: Point(x: 700, y: 0), target: Point(x: 750, y: 0), frameCount: 11,
+                                     timing: .linear)
+        #expect(scroll.proposedKeyframe == 7)
+        let third: Double = 50.0 / 3, twoThirds: Double = 100.0 / 3
+        let linear: [Double] = [0, 100, 200, 300, 400, 500, 600, 700, 700 + third, 700 + twoThirds, 750]
+        #expect(scroll.offsets.map(\.x) == linear)
+        // Ease-out on each leg: keyframe 1 is e(1/7) of the first, keyframe 9 e(2/3) of the second.
+        var eased = scroll
+        eased.timing = .easeOut
+        let first: Double = 1 - (6.0 / 7) * (6.0 / 7) * (6.0 / 7), second: Double = 1 - 1.0 / 27
+        #expect(abs(eased.offsets[1].x - 700 * first) < 1e-9)
+        #expect(abs(eased.offsets[9].x - (700 + 50 * second)) < 1e-9)
+        // K = round(0.7·(N−1)) for small N: 3 → 1, 4 → 2, 5 → 3, 60 → 41.
+        for (n, k) in [(3, 1), (4, 2), (5, 3), (60, 41)] {
+            #expect(ScrollAnimation(start: .zero, end: .zero, target: .zero, frameCount: n).proposedKeyframe == k)
+        }
+        #expect(scroll.minimumFrameCount == 3)
+    }
+
+    @Test func offsetBetweenKeyframesFollowsTheTiming() {
+        for target in [nil, Point(x: 640, y: -20)] {
+            let scroll = ScrollAnimation(start: Point(x: -30, y: 10), end: Point(x: 600, y: 0), target: target, frameCount: 60)
+            // At the keyframes, the formula of `offsets`.
+            for (k, offset) in scroll.offsets.enumerated() {
+                let at = scroll.offset(atTime: Double(k) / 59)
+                #expect(abs(at.x - offset.x) < 1e-9 && abs(at.y - offset.y) < 1e-9, "keyframe \(k)")
+            }
+            // Between them, the timing of the leg: halfway through the plain scroll, e(0.5) = 7/8.
+            if target == nil {
+                #expect(abs(scroll.offset(atTime: 0.5).x - (-30 + 630 * 0.875)) < 1e-9)
+            }
+        }
+    }
+
+    // MARK: - The document read back
+
+    /// One shape of the animated document as its own attributes say, at every sample.
+    struct Shape {
+        var key: String
+        /// The drawn box at each sample (minX, minY, maxX, maxY), and whether it is shown there.
+        var boxes: [[Double]]
+        var shown: [Bool]
+        /// Animations on the shape's group and rect.
+        var animated: Bool
+        /// The document line, for messages.
+        var line: Substring
+    }
+
+    /// A `--scroll-to` SVG: its samples' times and every shape.
+    struct Movie {
+        var times: [Double]
+        var shapes: [Shape]
+        var text: String
+        /// `values` of `<animate attributeName="viewBox">`, per sample.
+        var viewBoxes: [[Double]]?
+        /// The visible-bounds outline's origin per sample.
+        var outline: [[Double]]
+
+        init(_ text: String) throws {
+            self.text = text
+            _ = try XMLDocument(xmlString: text)
+            let times = text.firstMatch(of: /keyTimes="([^"]*)"/).map { $0.1.split(separator: ";").map { Double($0)! } } ?? [0]
+            self.times = times
+            let n = times.count
+            func numbers(_ s: Substring) -> [Double] { s.split(whereSeparator: { " ,".contains($0) }).map { Double($0)! } }
+            /// The attribute's value at each sample: its animation's values, else the static one.
+            func track(_ segment: Substring, tag: String, attribute: String, type: String? = nil,
+                       staticValue: [Double]) -> [[Double]] {
+                for match in segment.matches(of: /<(animate|animateTransform) attributeName="([a-zA-Z-]+)"(?: type="([a-zA-Z]+)")?(?: calcMode="discrete")? values="([^"]*)"/) {
+                    guard match.1 == tag && match.2 == attribute && (type == nil || match.3.map(String.init) == type) else { continue }
+                    let values = match.4.split(separator: ";").map(numbers)
+                    precondition(values.count == n, "one value per sample")
+                    return values
+                }
+                return Array(repeating: staticValue, count: n)
+            }
+            func attribute(_ name: String, in segment: Substring) -> Double? {
+                let pattern = try! Regex(" \(name)=\"([^\"]*)\"")
+                return segment.firstMatch(of: pattern).flatMap { Double(String($0.output[1].substring!)) }
+            }
+            var shapes: [Shape] = []
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("<g><rect data-index-path") {
+                    // Static: the first keyframe's shape, a matrix about the centre.
+                    let key = String(line.firstMatch(of: /data-index-path="([^"]*)"/)!.1)
+                        + (line.firstMatch(of: /data-kind="([^"]*)"/).map { " " + $0.1 } ?? "")
+                    let x = attribute("x", in: line)!, y = attribute("y", in: line)!
+                    let w = attribute("width", in: line)!, h = attribute("height", in: line)!
+                    var box = [x, y, x + w, y + h]
+                    if let m = line.firstMatch(of: /transform="matrix\(([^)]*)\)"/) {
+                        let t = numbers(m.1)  // a b c d e f, about the origin
+                        let xs = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)].map { t[0] * $0.0 + t[2] * $0.1 + t[4] }
+                        let ys = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)].map { t[1] * $0.0 + t[3] * $0.1 + t[5] }
+                        box = [xs.min()!, ys.min()!, xs.max()!, ys.max()!]
+                    }
+                    shapes.append(Shape(key: key, boxes: Array(repeating: box, count: n), shown: Array(repeating: true, count: n),
+                                        animated: line.contains("<animate"), line: line))
+                } else if line.hasPrefix("<g transform=\"translate(") {
+                    let rectStart = line.range(of: "<rect ")!.lowerBound
+                    let textStart = line.range(of: "<text ")?.lowerBound ?? line.endIndex
+                    let firstGroup = line.dropFirst(2).range(of: "<g ")?.lowerBound ?? rectStart
+                    let outer = line[..<min(firstGroup, rectStart)], groups = line[firstGroup..<rectStart]
+                    let rect = line[rectStart..<textStart]
+                    let key = String(rect.firstMatch(of: /data-index-path="([^"]*)"/)!.1)
+                        + (rect.firstMatch(of: /data-kind="([^"]*)"/).map { " " + $0.1 } ?? "")
+                    let centre = track(outer, tag: "animateTransform", attribute: "transform", type: "translate",
+                                       staticValue: numbers(outer.firstMatch(of: /translate\(([^)]*)\)/)!.1))
+                    let shown = track(outer, tag: "animate", attribute: "opacity",
+                                      staticValue: [outer.contains("opacity=\"0\"") ? 0 : 1]).map { $0[0] == 1 }
+                    let rotation = track(groups, tag: "animateTransform", attribute: "transform", type: "rotate",
+                                         staticValue: groups.firstMatch(of: /rotate\(([^)]*)\)/).map { numbers($0.1) } ?? [0])
+                    let scale = track(groups, tag: "animateTransform", attribute: "transform", type: "scale",
+                                      staticValue: groups.firstMatch(of: /scale\(([^)]*)\)/).map { numbers($0.1) } ?? [1, 1])
+                    let width = track(rect, tag: "animate", attribute: "width", staticValue: [attribute("width", in: rect)!])
+                    let height = track(rect, tag: "animate", attribute: "height", staticValue: [attribute("height", in: rect)!])
+                    #expect(!groups.contains("skewX"), "no engine shears")
+                    let boxes = (0..<n).map { k -> [Double] in
+                        let angle = rotation[k][0] * Double.pi / 180
+                        let (c, s) = (cos(angle), sin(angle))
+                        let a = scale[k][0] * c, b = scale[k][0] * s, cc = -scale[k][1] * s, d = scale[k][1] * c
+                        let hw = (abs(a) * width[k][0] + abs(cc) * height[k][0]) / 2
+                        let hh = (abs(b) * width[k][0] + abs(d) * height[k][0]) / 2
+                        return [centre[k][0] - hw, centre[k][1] - hh, centre[k][0] + hw, centre[k][1] + hh]
+                    }
+                    shapes.append(Shape(key: key, boxes: boxes, shown: shown, animated: true, line: line))
+                }
+            }
+            self.shapes = shapes
+            viewBoxes = text.contains("attributeName=\"viewBox\"")
+                ? track(text[...], tag: "animate", attribute: "viewBox", staticValue: []) : nil
+            let outlineLine = text.split(separator: "\n").first { $0.hasPrefix("<rect class=\"visible-bounds\"") }!
+            let xs = track(outlineLine, tag: "animate", attribute: "x", staticValue: [attribute("x", in: outlineLine)!])
+            let ys = track(outlineLine, tag: "animate", attribute: "y", staticValue: [attribute("y", in: outlineLine)!])
+            outline = zip(xs, ys).map { [$0[0], $1[0]] }
+        }
+    }
+
+    /// The engine's visible elements at `offset`: key (index path and kind) → transformed box, zIndex.
+    func engineBoxes(_ words: [String], offset: Point) throws -> [String: (box: [Double], z: Int, position: Int)] {
+        let result = run(arguments: words + ["--offset", "\(offset.x),\(offset.y)", "-f", "json", "--precision", "full"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let layout = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let elements = try #require(layout["elements"] as? [[String: Any]])
+        var boxes: [String: (box: [Double], z: Int, position: Int)] = [:]
+        for (position, e) in elements.enumerated() where !(e["hidden"] as? Bool ?? false) {
+            let path = e["indexPath"] as! [Int], category = e["category"] as! String
+            let key = "\(path[0]):\(path[1])" + (category == "cell" ? "" : " " + (e["kind"] as? String ?? category))
+            let frame = e["frame"] as! [String: Double], t = e["transform"] as? [Double] ?? [1, 0, 0, 1, 0, 0]
+            let (w, h) = (frame["width"]!, frame["height"]!)
+            let cx = frame["x"]! + w / 2 + t[4], cy = frame["y"]! + h / 2 + t[5]
+            let hw = (abs(t[0]) * w + abs(t[2]) * h) / 2, hh = (abs(t[1]) * w + abs(t[3]) * h) / 2
+            boxes[key] = ([cx - hw, cy - hh, cx + hw, cy + hh], e["zIndex"] as? Int ?? 0, position)
+        }
+        return boxes
+    }
+
+    /// Runs `words` with `--scroll-to` options, reads the movie back and compares every sample
+    /// that is a keyframe with the engine at that keyframe's offset: every shown shape's box
+    /// to `tolerance`, the same set of shapes, the painting order by zIndex, the outline.
+    func checkKeyframes(_ words: [String], scroll: [String], animation: ScrollAnimation, tolerance: Double = 1e-9,
+                        keyframes: [Int]? = nil) throws -> Movie {
+        let result = run(arguments: words + scroll + ["-f", "svg", "--precision", "full"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let movie = try Movie(result.stdoutText)
+        let keyTimes = animation.keyTimes, offsets = animation.offsets
+        for k in keyframes ?? Array(0..<animation.frameCount) {
+            let sample = try #require(movie.times.firstIndex(of: keyTimes[k]), "keyframe \(k)'s time is a sample")
+            let engine = try engineBoxes(words, offset: offsets[k])
+            let shown = movie.shapes.filter { $0.shown[sample] }
+            #expect(Set(shown.map(\.key)) == Set(engine.keys), "keyframe \(k): the shapes shown")
+            #expect(shown.count == engine.count, "keyframe \(k): each element shown once")
+            for shape in shown {
+                guard let want = engine[shape.key] else { continue }
+                let got = shape.boxes[sample]
+                let worst = zip(got, want.box).map { abs($0 - $1) }.max()!
+                #expect(worst <= tolerance, "keyframe \(k) \(shape.key): \(got) ≠ \(want.box)")
+            }
+            // Painting order: document order is (zIndex, element order) at this keyframe.
+            let order = shown.compactMap { engine[$0.key] }.map { ($0.z, $0.position) }
+            #expect(zip(order, order.dropFirst()).allSatisfy { $0 < $1 }, "keyframe \(k): painting order")
+            #expect(movie.outline[sample] == [offsets[k].x, offsets[k].y], "keyframe \(k): the visible bounds' outline")
+        }
+        return movie
+    }
+
+    @Test func lineScrollingPastThreeItemsIsTheEngineAtEveryKeyframe() throws {
+        let movie = try checkKeyframes(["line"], scroll: ["--scroll-to", "420,0", "--frames", "12"],
+                                       animation: ScrollAnimation(start: .zero, end: Point(x: 420, y: 0), frameCount: 12))
+        // Items far to the right keep scale 0 throughout: written once, not animated.
+        #expect(movie.shapes.contains { !$0.animated })
+        #expect(movie.shapes.contains { $0.animated })
+    }
+
+    @Test func carouselFlingSettlesOnTheSnapTarget() throws {
+        let words = ["carousel"]
+        // The engine's own target for the proposed offset and velocity.
+        // The carousel scrolls vertically.
+        let target = run(arguments: words + ["--offset", "0,530", "--target-offset", "0,530", "--velocity", "0,0.8",
+                                             "--precision", "full"])
+        let layout = try #require(try JSONSerialization.jsonObject(with: Data(target.stdout)) as? [String: Any])
+        let proposed = try #require(layout["targetContentOffset"] as? [String: Double])
+        let settle = Point(x: proposed["x"]!, y: proposed["y"]!)
+        #expect(settle != Point(x: 0, y: 530), "the fling snaps somewhere else")
+        let animation = ScrollAnimation(start: .zero, end: Point(x: 0, y: 530), target: settle, frameCount: 20)
+        let movie = try checkKeyframes(words + ["--velocity", "0,0.8"],
+                                       scroll: ["--scroll-to", "0,530", "--snap", "--frames", "20"], animation: animation)
+        // Keyframe 13 (round(0.7·19)) is at X,Y; the last at the target.
+        #expect(movie.outline[movie.times.firstIndex(of: 13.0 / 19)!] == [0, 530])
+        #expect(movie.outline.last == [settle.x, settle.y])
+        // The carousel's zIndex follows alpha: some element is drawn in more than one layer.
+        #expect(Set(movie.shapes.map(\.key)).count < movie.shapes.count)
+    }
+
+    @Test func pinnedFlowHeadersMoveAndCellsDoNot() throws {
+        let movie = try checkKeyframes(["flow", "--pin-headers", "--header-size", "0,40", "--count", "120"],
+                                       scroll: ["--scroll-to", "0,900", "--frames", "9"],
+                                       animation: ScrollAnimation(start: .zero, end: Point(x: 0, y: 900), frameCount: 9))
+        let animated = movie.shapes.filter(\.animated).map(\.key)
+        #expect(!animated.isEmpty && animated.allSatisfy { $0.hasSuffix(" header") }, "\(animated)")
+    }
+
+    @Test func stretchyHeaderPulledDownAndReleased() throws {
+        let start = Point(x: 0, y: -150)
+        let movie = try checkKeyframes(["flow", "--stretchy-header", "--header-size", "0,180"], scroll: ["--offset", "0,-150", "--scroll-to", "0,0",
+                                                                               "--frames", "8", "--timing", "linear"],
+                                       animation: ScrollAnimation(start: start, end: .zero, frameCount: 8, timing: .linear))
+        let header = try #require(movie.shapes.first { $0.key == "0:0 header" })
+        // Pulled down 150 points, the header is 150 taller at the first keyframe than at the last.
+        let first = header.boxes[0], last = header.boxes[header.boxes.count - 1]
+        #expect(abs((first[3] - first[1]) - (last[3] - last[1]) - 150) < 1e-9)
+    }
+
+    @Test func rightToLeftAndScaledScrollsAreTheEngineToo() throws {
+        _ = try checkKeyframes(["line", "--layout-direction", "right-to-left", "--scale", "3"],
+                               scroll: ["--scroll-to", "900,0", "--frames", "6", "--offset", "1200,0"],
+                               animation: ScrollAnimation(start: Point(x: 1200, y: 0), end: Point(x: 900, y: 0), frameCount: 6))
+        _ = try checkKeyframes(["waterfall", "--pin-headers", "--columns", "3"],
+                               scroll: ["--scroll-to", "0,700", "--frames", "5"],
+                               animation: ScrollAnimation(start: .zero, end: Point(x: 0, y: 700), frameCount: 5))
+    }
+
+    @Test func samplesBetweenKeyframesKeepEveryMomentNearTheEngine() throws {
+        // The line layout's scale has kinks (its floor, the centre): between two keyframes the
+        // straight line misses them, and samples are added where it would stray.
+        let words = ["line"]
+        let animation = ScrollAnimation(start: .zero, end: Point(x: 600, y: 0), frameCount: 6)
+        let result = run(arguments: words + ["--scroll-to", "600,0", "--frames", "6", "-f", "svg", "--precision", "full"])
+        let movie = try Movie(result.stdoutText)
+        #expect(movie.times.count > 6, "samples were added")
+        for k in 0..<6 { #expect(movie.times.contains(animation.keyTimes[k])) }
+        // Halfway between any two samples, the straight line SMIL draws is within 0.5 point of
+        // the engine at that moment's offset.
+        for j in 0..<movie.times.count - 1 {
+            let u = (movie.times[j] + movie.times[j + 1]) / 2
+            let engine = try engineBoxes(words, offset: animation.offset(atTime: u))
+            for shape in movie.shapes where shape.shown[j] && shape.shown[j + 1] {
+                let drawn = zip(shape.boxes[j], shape.boxes[j + 1]).map { ($0 + $1) / 2 }
+                guard let want = engine[shape.key] else { continue }
+                let worst = zip(drawn, want.box).map { abs($0 - $1) }.max()!
+                #expect(worst < 0.5, "t = \(u): \(shape.key) strays \(worst)")
+            }
+        }
+    }
+
+    @Test func theScreenScrollsWithCanvasVisible() throws {
+        let result = run(arguments: ["line", "--scroll-to", "300,0", "--frames", "4", "--timing", "linear", "--canvas", "visible",
+                                     "-f", "svg"])
+        let movie = try Movie(result.stdoutText)
+        let viewBoxes = try #require(movie.viewBoxes)
+        #expect(viewBoxes.first == [0, 0, 390, 844] && viewBoxes.last == [300, 0, 390, 844])
+        #expect(result.stdoutText.contains("viewBox=\"0 0 390 844\""))
+        // The white background covers every screen the animation shows.
+        #expect(result.stdoutText.contains("<rect x=\"0\" y=\"0\" width=\"690\" height=\"844\" fill=\"#ffffff\"/>"))
+    }
+
+    @Test func everyAnimationPlaysOnceAndHolds() throws {
+        let text = run(arguments: ["carousel", "--scroll-to", "0,400", "--duration", "1.5", "-f", "svg"]).stdoutText
+        let animations = text.matches(of: /<animate[^>]*>/).map { String($0.output) }
+        #expect(animations.count > 10)
+        #expect(animations.allSatisfy { $0.contains("begin=\"0s\" dur=\"1.5s\" fill=\"freeze\"") && !$0.contains("repeat") })
+        // Shared keyTimes, written at full precision: 1/59 is 0.01694915254237288.
+        let keyTimes = Set(text.matches(of: /keyTimes="([^"]*)"/).map { String($0.1) })
+        #expect(keyTimes.count == 1 && keyTimes.first!.contains(";0.01694915254237288;"))
+    }
+
+    @Test func nothingMovesNothingIsAnimated() throws {
+        // A ring does not depend on the offset: only the outline moves.
+        let text = run(arguments: ["ring", "--scroll-to", "0,200", "-f", "svg"]).stdoutText
+        #expect(!text.contains("<g transform=\"translate("), "no element is animated")
+        #expect(text.matches(of: /<animate attributeName=/).count == 1, "only the outline's y")
+        #expect(text.contains("<animate attributeName=\"y\""))
+        #expect(text.contains("<rect class=\"visible-bounds\""))
+        #expect(text.contains("class=\"heart-path\""))
+    }
+
+    @Test func aThousandElementsAtSixtyFramesStaySmall() throws {
+        for words in [["line", "--count", "1000", "--scroll-to", "20000,0"],
+                      ["carousel", "--count", "1000", "--scroll-to", "20000,0", "--snap"],
+                      ["flow", "--count", "1000", "--pin-headers", "--scroll-to", "0,20000"]] {
+            let result = run(arguments: words + ["-f", "svg"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.count < 10_000_000, "\(words): \(result.stdout.count) bytes")
+        }
+    }
+
+    // MARK: - Every SVG names its shapes
+
+    @Test(arguments: engineRegistry.map(\.name))
+    func everyShapeCarriesItsIndexPath(engine: String) throws {
+        let visible = try engineBoxes([engine], offset: .zero)
+        let text = run(arguments: [engine, "-f", "svg"]).stdoutText
+        let drawn = text.matches(of: /<rect data-index-path="(\d+):(\d+)"(?: data-kind="([a-zA-Z]+)")?/).map {
+            "\($0.1):\($0.2)" + ($0.3.map { " " + $0 } ?? "")
+        }
+        #expect(drawn.sorted() == visible.keys.sorted())
+    }
+
+    @Test func transitionShapesCarryTheirIndexPathAfterTheUpdate() throws {
+        let text = run(arguments: ["transition", "--from", "stack", "--to", "circle", "--count", "5", "--delete", "0:1",
+                                   "-f", "svg"]).stdoutText
+        let paths = text.matches(of: /data-index-path="([^"]*)"/).map { String($0.1) }
+        // Five items, one deleted: it keeps its old path 0:1, and the next item is now 0:1 as
+        // well; each is drawn once per painting-order layer.
+        #expect(Set(paths) == ["0:0", "0:1", "0:2", "0:3"])
+        #expect(paths.count % 5 == 0 && paths.filter { $0 == "0:1" }.count == 2 * paths.count / 5)
+    }
+
+    // MARK: - Errors
+
+    @Test func theOptionsGoTogether() {
+        let cases: [([String], Int32, String)] = [
+            (["line", "--scroll-to", "100,0"], 64, "add -f svg"),
+            (["line", "--scroll-to", "100,0", "-f", "csv"], 64, "run once per offset"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "1"], 64, "--frames: expected an integer from 2 to 1000"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "1001"], 64, "from 2 to 1000"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "2", "--snap"], 64, "from 3 to 1000 with --snap"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--duration", "0"], 64, "--duration: expected a finite number of seconds > 0"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--duration", "-1"], 64, "> 0, got '-1'"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--timing", "bounce"], 64, "--timing"),
+            (["line", "--snap", "-f", "svg"], 64, "--snap goes with --scroll-to"),
+            (["line", "--frames", "10"], 64, "--frames goes with --scroll-to"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--visible"], 64, "--scroll-to and --visible cannot be used together"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--rect", "0,0,10,10"], 64, "--rect cannot"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--item", "0:1"], 64, "--item cannot"),
+            (["line", "--scroll-to", "nan,0", "-f", "svg"], 64, "--scroll-to"),
+            (["line", "--scroll-to", "1e400,0", "-f", "svg"], 65, "--scroll-to: expected finite numbers"),
+        ]
+        for (words, status, message) in cases {
+            let result = run(arguments: words)
+            #expect(result.status == status, "\(words): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(words): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(words): nothing written")
+        }
+    }
+
+    @Test func aDatasetsOptionsAreNamedByTheirPath() throws {
+        let result = run(arguments: ["line", "-f", "svg", "-"], stdin: {
+            Data(#"{"options": {"scroll-to": "100,0", "frames": 0}, "count": 2}"#.utf8)
+        })
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("<stdin>: options.frames: --frames: expected an integer from 2 to 1000, got 0"), "\(result.stderr)")
+    }
+}
