@@ -13,27 +13,31 @@ import Darwin
 /// attributes its engine gives at that offset (SMIL; it plays once and holds the last
 /// keyframe, `fill="freeze"`).
 ///
+/// Samples: the keyframes, and between two of them the moments where a browser's
+/// straight-line interpolation would stray `refinementTolerance` or more from the engine
+/// (found by halving, `isHalfway`), so every moment is within twice that.
+///
 /// The static document is the first keyframe, drawn exactly as `SVGLayoutWriter` draws that
 /// layout, so a renderer without animation (rsvg-convert) shows it. Elements whose attributes
-/// are the same at every keyframe are written just so and not animated. An element that
+/// are the same at every sample are written just so and not animated. An element that
 /// changes is a group `translate(centre + transform translation) [rotate(θ)] [skewX(φ)]
 /// [scale(sx sy)]` around a rect centred on the origin (`TransformComponents`' decomposition),
 /// its label untransformed in the outer group; each part that changes has one
-/// `<animate>`/`<animateTransform>` with a value per keyframe (linear between keyframes,
-/// rotations unwrapped along the shorter turn) and the keyframes' times as `keyTimes`, at
-/// full precision. Points are written at the output precision, factors (opacity, angles,
-/// scales) at full precision.
+/// `<animate>`/`<animateTransform>` with its values at the samples around the element's
+/// changes and their times as `keyTimes`, at full precision (linear in between, rotations
+/// unwrapped along the shorter turn; a run of equal values keeps only its ends). Points are
+/// written at the output precision, factors (opacity, angles, scales) at full precision.
 ///
-/// Painting order follows the zIndex of each keyframe: an element whose zIndex changes is
+/// Painting order follows the zIndex of each sample: an element whose zIndex changes is
 /// written once per zIndex it takes, each copy shown (`opacity`, discrete) only at the
-/// keyframes where the element has that zIndex, and the copies sorted with everything else by
-/// (zIndex, element order). A hidden element's copies are not shown at that keyframe; they
+/// samples where the element has that zIndex, and the copies sorted with everything else by
+/// (zIndex, element order). A hidden element's copies are not shown at that sample; they
 /// hold their last shown values there, so nothing drifts toward a hidden state.
 ///
 /// The visible bounds' outline (class `visible-bounds`) moves with the offset. The canvas:
-/// `.all` is the union of every keyframe's `.all` canvas; `.content` the union of the content
+/// `.all` is the union of every sample's `.all` canvas; `.content` the union of the content
 /// rects; `.visible` the screen, the viewBox itself animated with the offset (over a white
-/// background that covers every keyframe's bounds). The ring's heart is the first keyframe's.
+/// background that covers every sample's bounds). The ring's heart is the first keyframe's.
 public enum ScrollSVGWriter {
     /// The layouts of the keyframes do not hold the same elements (an engine whose elements
     /// depend on the offset: none does).
@@ -46,9 +50,10 @@ public enum ScrollSVGWriter {
     /// Writes the animated document of `animation`, `layout(offset)` giving the layout at each
     /// keyframe's content offset (snapped and checked as it will be drawn).
     /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`.
-    /// - Complexity: N layouts for N keyframes, one at a time; memory for one layout and a
-    ///   track of N attributes per element that changes; output O(n + m·N) for n elements of
-    ///   which m change.
+    /// - Complexity: a layout per sample and per middle moment looked at (N keyframes and at
+    ///   most 63 samples between two), one at a time, each compared with the previous in
+    ///   O(n); memory for a few layouts and a track per element that changes; output
+    ///   O(n + m·s) for n elements of which m change over s samples each.
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
                              options: OutputOptions, to out: OutputBuffer) throws {
         let offsets = animation.offsets, keyTimes = animation.keyTimes
@@ -70,24 +75,20 @@ public enum ScrollSVGWriter {
             times.append(time)
             visibleRects.append(Rect(x: frame.contentOffset.x, y: frame.contentOffset.y,
                                      width: frame.bounds.width, height: frame.bounds.height))
-            let frameCanvas: Rect
-            switch options.canvas {
-            case .all:
-                var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+            // What is drawn: at the first sample everything; later only what differs from it
+            // (the rest draws what the first sample drew).
+            var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+            if k == 0 && options.canvas == .all {
                 for element in frame.elements { drawn.add(element) }
-                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds)
-            case .visible: frameCanvas = visibleRects[k]
-            case .content, .rect:
-                frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
             }
-            canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
-            guard k > 0 else { return }
             try frame.elements.withUnsafeBufferPointer { elements in
                 try first.elements.withUnsafeBufferPointer { initial in
-                    for i in 0..<n {
+                    for i in (k > 0 ? 0 : n)..<n {
                         if track[i] >= 0 {
                             tracks[track[i]].append(elements[i])
+                            drawn.add(elements[i])
                         } else if elements[i] != initial[i] {
+                            drawn.add(elements[i])
                             let a = elements[i], b = initial[i]
                             guard a.indexPath == b.indexPath && a.category == b.category && a.kind == b.kind else {
                                 throw ElementsDiffer(keyframe: k)
@@ -100,6 +101,14 @@ public enum ScrollSVGWriter {
                     }
                 }
             }
+            let frameCanvas: Rect
+            switch options.canvas {
+            case .all: frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds)
+            case .visible: frameCanvas = visibleRects[k]
+            case .content, .rect:
+                frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
+            }
+            canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
         }
         /// Adds the samples strictly between two samples (`a` at time `ta`, `b` at `tb`) that
         /// the straight line between them needs: the layout at the middle moment is laid out
@@ -127,8 +136,9 @@ public enum ScrollSVGWriter {
         appendDocumentStart(canvas: canvas, title: "cvlayout " + first.engine + " scrolling", to: out,
                             background: options.canvas == .visible ? background : nil)
         let timing = Timing(keyTimes: times, duration: animation.duration)
+        let screenTiming = timing.restricted { k in visibleRects[k] != visibleRects[k - 1] }
         if options.canvas == .visible {
-            timing.animate("animate", "viewBox", values: visibleRects.map {
+            screenTiming.animate("animate", "viewBox", values: visibleRects.map {
                 [$0.minX, $0.minY, max($0.width, 1), max($0.height, 1)]
             }, to: out)
             out.append(byte: UInt8(ascii: "\n"))
@@ -181,8 +191,8 @@ public enum ScrollSVGWriter {
         out.append("\" height=\"")
         out.append(number: visibleRects[0].height)
         out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\">")
-        timing.animate("animate", "x", values: visibleRects.map { [$0.minX] }, to: out)
-        timing.animate("animate", "y", values: visibleRects.map { [$0.minY] }, to: out)
+        screenTiming.animate("animate", "x", values: visibleRects.map { [$0.minX] }, to: out)
+        screenTiming.animate("animate", "y", values: visibleRects.map { [$0.minY] }, to: out)
         out.append("</rect>\n")
         if let heart = first.heartPath {
             SVGLayoutWriter.appendHeart(heart, to: out)
@@ -249,16 +259,45 @@ public enum ScrollSVGWriter {
 
     // MARK: - Private
 
-    /// The keyframes' times and the animation's duration, shared by every animation.
+    /// The samples' times and the animation's duration; restricted to the samples one
+    /// element's animations need (`restricted(to:)`).
     private struct Timing {
-        /// `keyTimes="0;…;1"`, full precision, ready to append.
-        let keyTimesText: String
+        /// Every sample's time, 0…1.
+        let times: [Double]
         let duration: Double
+        /// The samples the animations written with this timing use, increasing, the first and
+        /// the last always among them; every sample when `nil`.
+        private(set) var kept: [Int]? = nil
+        /// `keyTimes="0;…;1"` of the kept samples, full precision, ready to append.
+        private(set) var keyTimesText: String
 
         init(keyTimes: [Double], duration: Double) {
-            keyTimesText = keyTimes.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
+            times = keyTimes
             self.duration = duration
+            keyTimesText = keyTimes.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
         }
+
+        /// This timing with only the samples at which `changes(k)` (something differs between
+        /// samples k − 1 and k) or its neighbour does, and the first and the last: a run of
+        /// equal values keeps its two ends, and the straight line between them is the same run.
+        func restricted(changes: (Int) -> Bool) -> Timing {
+            let n = times.count
+            var keep = [Bool](repeating: false, count: n)
+            keep[0] = true
+            keep[n - 1] = true
+            for k in 1..<n where changes(k) {
+                keep[k - 1] = true
+                keep[k] = true
+            }
+            var restricted = self
+            restricted.kept = keep.indices.filter { keep[$0] }
+            restricted.keyTimesText = restricted.kept!.map { NumberFormat.string(times[$0], precision: .full) }
+                .joined(separator: ";")
+            return restricted
+        }
+
+        /// The values at the kept samples.
+        private func picked<T>(_ values: [T]) -> [T] { kept.map { $0.map { values[$0] } } ?? values }
 
         /// `<TAG attributeName="ATTRIBUTE" [type] [calcMode="discrete"] values="…" keyTimes="…"
         /// begin="0s" dur="…s" fill="freeze"/>` when the values change; nothing otherwise.
@@ -267,6 +306,7 @@ public enum ScrollSVGWriter {
         func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil, values: [[Double]],
                      factor: Bool = false, discrete: Bool = false, to out: OutputBuffer) {
             guard values.contains(where: { $0 != values[0] }) else { return }
+            let values = picked(values)
             out.append("<")
             out.append(tag)
             out.append(" attributeName=\"")
@@ -291,6 +331,7 @@ public enum ScrollSVGWriter {
         /// A discrete animation of a text attribute (a fill colour) through `values`.
         func animate(_ attribute: StaticString, texts values: [StaticString], to out: OutputBuffer) {
             guard values.contains(where: { $0.description != values[0].description }) else { return }
+            let values = picked(values)
             out.append("<animate attributeName=\"")
             out.append(attribute)
             out.append("\" calcMode=\"discrete\" values=\"")
@@ -317,21 +358,23 @@ public enum ScrollSVGWriter {
         let labels: SVGLabels
     }
 
-    /// One element's values at each keyframe, shown where it is visible with zIndex `layer`.
+    /// One element's values at each sample, shown where it is visible with zIndex `layer`.
+    /// Its animations use only the samples around its changes (`Timing.restricted`).
     private static func appendAnimated(_ track: [LayoutAttributes], layer: Int, style: Style, timing: Timing,
                                        to out: OutputBuffer) {
         let frameCount = track.count
-        // Keyframes at which the element is hidden hold the values of the last keyframe at
-        // which it is drawn (the next one before the first).
-        let drawnAt = track.indices.filter { !track[$0].isHidden }
+        let shown = track.map { !$0.isHidden && $0.zIndex == layer }
+        // What is drawn matters where the copy is shown and at the sample after (its values
+        // there are where it moves toward until it goes); elsewhere the values hold those of
+        // the last sample that matters (the first one's before it), so they do not change.
         var held = track
-        if let firstDrawn = drawnAt.first {
-            var last = track[firstDrawn]
+        if let first = track.indices.first(where: { shown[$0] }) {
+            var last = track[first]
             for k in 0..<frameCount {
-                if track[k].isHidden { held[k] = last } else { last = track[k] }
+                if shown[k] || (k > 0 && shown[k - 1] && !track[k].isHidden) { last = track[k] } else { held[k] = last }
             }
         }
-        let shown = track.map { !$0.isHidden && $0.zIndex == layer }
+        let timing = timing.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
         let e0 = held[0]
         let parts = held.map { TransformComponents(decomposing: $0.transform) }
         var rotations = [parts[0].rotation]

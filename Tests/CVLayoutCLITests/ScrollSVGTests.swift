@@ -102,18 +102,28 @@ struct ScrollSVGTests {
         init(_ text: String) throws {
             self.text = text
             _ = try XMLDocument(xmlString: text)
-            let times = text.firstMatch(of: /keyTimes="([^"]*)"/).map { $0.1.split(separator: ";").map { Double($0)! } } ?? [0]
+            func numbers(_ s: Substring) -> [Double] { s.split(whereSeparator: { " ,".contains($0) }).map { Double($0)! } }
+            // Every animation has the keyTimes of the samples it needs; the samples are all of them.
+            var allTimes = Set<Double>()
+            func keys(_ s: Substring) -> [Double] { s.split(separator: ";").map { Double($0)! } }
+            for match in text.matches(of: /keyTimes="([^"]*)"/) { allTimes.formUnion(keys(match.1)) }
+            let times = allTimes.isEmpty ? [0] : allTimes.sorted()
             self.times = times
             let n = times.count
-            func numbers(_ s: Substring) -> [Double] { s.split(whereSeparator: { " ,".contains($0) }).map { Double($0)! } }
-            /// The attribute's value at each sample: its animation's values, else the static one.
+            /// The attribute's value at each sample: its animation's values at its keyTimes, in
+            /// between linear (or held, discrete) as SMIL plays them; else the static one.
             func track(_ segment: Substring, tag: String, attribute: String, type: String? = nil,
                        staticValue: [Double]) -> [[Double]] {
-                for match in segment.matches(of: /<(animate|animateTransform) attributeName="([a-zA-Z-]+)"(?: type="([a-zA-Z]+)")?(?: calcMode="discrete")? values="([^"]*)"/) {
+                for match in segment.matches(of: /<(animate|animateTransform) attributeName="([a-zA-Z-]+)"(?: type="([a-zA-Z]+)")?( calcMode="discrete")? values="([^"]*)" keyTimes="([^"]*)"/) {
                     guard match.1 == tag && match.2 == attribute && (type == nil || match.3.map(String.init) == type) else { continue }
-                    let values = match.4.split(separator: ";").map(numbers)
-                    precondition(values.count == n, "one value per sample")
-                    return values
+                    let values = match.5.split(separator: ";").map(numbers), keys = keys(match.6)
+                    precondition(values.count == keys.count && keys.first == 0 && keys.last == 1, "a value per key time")
+                    return times.map { t in
+                        let i = keys.lastIndex { $0 <= t }!
+                        if keys[i] == t || match.4 != nil || i == keys.count - 1 { return values[i] }
+                        let u = (t - keys[i]) / (keys[i + 1] - keys[i])
+                        return zip(values[i], values[i + 1]).map { $0 + ($1 - $0) * u }
+                    }
                 }
                 return Array(repeating: staticValue, count: n)
             }
@@ -321,9 +331,11 @@ struct ScrollSVGTests {
         let animations = text.matches(of: /<animate[^>]*>/).map { String($0.output) }
         #expect(animations.count > 10)
         #expect(animations.allSatisfy { $0.contains("begin=\"0s\" dur=\"1.5s\" fill=\"freeze\"") && !$0.contains("repeat") })
-        // Shared keyTimes, written at full precision: 1/59 is 0.01694915254237288.
-        let keyTimes = Set(text.matches(of: /keyTimes="([^"]*)"/).map { String($0.1) })
-        #expect(keyTimes.count == 1 && keyTimes.first!.contains(";0.01694915254237288;"))
+        // keyTimes at full precision: 1/59 is 0.01694915254237288. Each animation has the
+        // samples at which its element changes, from 0 to 1.
+        let keyTimes = text.matches(of: /keyTimes="([^"]*)"/).map { String($0.1) }
+        #expect(keyTimes.contains { $0.contains(";0.01694915254237288;") })
+        #expect(keyTimes.allSatisfy { $0.hasPrefix("0;") && $0.hasSuffix(";1") })
     }
 
     @Test func nothingMovesNothingIsAnimated() throws {
@@ -334,6 +346,19 @@ struct ScrollSVGTests {
         #expect(text.contains("<animate attributeName=\"y\""))
         #expect(text.contains("<rect class=\"visible-bounds\""))
         #expect(text.contains("class=\"heart-path\""))
+    }
+
+    @Test func anElementAnimatesOnlyWhereItChanges() throws {
+        // Scrolled 2,800 points, the line passes twenty items through the centre one after
+        // another: each animates over the samples around its own passage, not all of them.
+        let text = run(arguments: ["line", "--scroll-to", "2800,0", "-f", "svg"]).stdoutText
+        let outline = try #require(text.firstMatch(of: /class="visible-bounds"[^\n]*keyTimes="([^"]*)"/))
+        let samples = outline.1.split(separator: ";").count
+        let lists = text.split(separator: "\n").filter { $0.hasPrefix("<g transform") }.compactMap {
+            $0.firstMatch(of: /keyTimes="([^"]*)"/).map { $0.1.split(separator: ";").count }
+        }
+        #expect(lists.count >= 15)
+        #expect(lists.allSatisfy { $0 < samples }, "\(lists) of \(samples)")
     }
 
     @Test func aThousandElementsAtSixtyFramesStaySmall() throws {
