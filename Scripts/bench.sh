@@ -114,6 +114,21 @@ read -r ring_s _ < <(BENCH_RUNS=10 measure "$BIN" ring)
 read -r version_s _ < <(BENCH_RUNS=10 measure "$BIN" --version)
 echo "start-up: ring on the embedded data ${ring_s} s, --version ${version_s} s"
 
+# Scrolling SVGs (--scroll-to): 1,000 elements, 60 keyframes (the issue's bound: under 10 MB,
+# well under a second), scrolled far enough that every item moves through the effect.
+echo
+printf "%-62s %8s %9s %8s\n" "scrolling SVG, 1,000 elements, 60 frames" seconds "MB" "peak MB"
+for scroll in "line --count 1000 --scroll-to 20000,0" "carousel --count 1000 --scroll-to 0,20000 --snap" \
+              "flow --count 1000 --pin-headers --header-size 0,40 --scroll-to 0,20000" \
+              "line --count 1000 --scroll-to 20000,0 --frames 1000"; do
+  # shellcheck disable=SC2086
+  "$BIN" $scroll -f svg > "$TMP/scroll.svg"
+  # shellcheck disable=SC2086
+  read -r secs kb < <(measure "$BIN" $scroll -f svg)
+  python3 -c "import sys; print(f'{sys.argv[1]:<62} {float(sys.argv[2]):>8.3f} {int(sys.argv[3])/1e6:>9.2f} {int(sys.argv[4])/1024:>8.1f}')" \
+    "$scroll" "$secs" "$(stat -c %s "$TMP/scroll.svg")" "$kb"
+done
+
 echo
 "$QUERY"
 

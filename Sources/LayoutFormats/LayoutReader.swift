@@ -392,8 +392,10 @@ public enum LayoutReader {
                               unknownNames: unknown.names)
     }
 
-    /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`, `duration`).
-    private static let knownLayoutKeys = Set(LayoutPart.names + ["elements", "from", "to", "progress", "duration"])
+    /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`, `duration`),
+    /// and `stats` (`--stats`: figures computed from the frames, which are compared; so they
+    /// are known, not compared, and not reported as unknown).
+    private static let knownLayoutKeys = Set(LayoutPart.names + ["elements", "from", "to", "progress", "duration", "stats"])
     /// The keys of an element: the JSON writers', a transition's, and the CSV columns as flat keys.
     static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
                                                "fromIndexPath", "toIndexPath", "frame", "center", "transform"]

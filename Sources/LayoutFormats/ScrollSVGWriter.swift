@@ -136,9 +136,10 @@ public enum ScrollSVGWriter {
         appendDocumentStart(canvas: canvas, title: "cvlayout " + first.engine + " scrolling", to: out,
                             background: options.canvas == .visible ? background : nil)
         let timing = Timing(keyTimes: times, duration: animation.duration)
-        let screenTiming = timing.restricted { k in visibleRects[k] != visibleRects[k - 1] }
+        let (screenTiming, screenSamples) = timing.restricted { k in visibleRects[k] != visibleRects[k - 1] }
+        let screens = screenSamples.map { visibleRects[$0] }
         if options.canvas == .visible {
-            screenTiming.animate("animate", "viewBox", values: visibleRects.map {
+            screenTiming.animate("animate", "viewBox", values: screens.map {
                 [$0.minX, $0.minY, max($0.width, 1), max($0.height, 1)]
             }, to: out)
             out.append(byte: UInt8(ascii: "\n"))
@@ -191,8 +192,8 @@ public enum ScrollSVGWriter {
         out.append("\" height=\"")
         out.append(number: visibleRects[0].height)
         out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\">")
-        screenTiming.animate("animate", "x", values: visibleRects.map { [$0.minX] }, to: out)
-        screenTiming.animate("animate", "y", values: visibleRects.map { [$0.minY] }, to: out)
+        screenTiming.animate("animate", "x", values: screens.map { [$0.minX] }, to: out)
+        screenTiming.animate("animate", "y", values: screens.map { [$0.minY] }, to: out)
         out.append("</rect>\n")
         if let heart = first.heartPath {
             SVGLayoutWriter.appendHeart(heart, to: out)
@@ -262,14 +263,11 @@ public enum ScrollSVGWriter {
     /// The samples' times and the animation's duration; restricted to the samples one
     /// element's animations need (`restricted(to:)`).
     private struct Timing {
-        /// Every sample's time, 0…1.
+        /// The samples' times, 0…1.
         let times: [Double]
         let duration: Double
-        /// The samples the animations written with this timing use, increasing, the first and
-        /// the last always among them; every sample when `nil`.
-        private(set) var kept: [Int]? = nil
-        /// `keyTimes="0;…;1"` of the kept samples, full precision, ready to append.
-        private(set) var keyTimesText: String
+        /// `keyTimes="0;…;1"`, full precision, ready to append.
+        let keyTimesText: String
 
         init(keyTimes: [Double], duration: Double) {
             times = keyTimes
@@ -277,10 +275,12 @@ public enum ScrollSVGWriter {
             keyTimesText = keyTimes.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
         }
 
-        /// This timing with only the samples at which `changes(k)` (something differs between
-        /// samples k − 1 and k) or its neighbour does, and the first and the last: a run of
-        /// equal values keeps its two ends, and the straight line between them is the same run.
-        func restricted(changes: (Int) -> Bool) -> Timing {
+        /// The samples at which `changes(k)` (something differs between samples k − 1 and k)
+        /// or its neighbour does, with the first and the last, and a timing over only them: a
+        /// run of equal values keeps its two ends, and the straight line between them is the
+        /// same run. The animations written with that timing take their values at those
+        /// samples only.
+        func restricted(changes: (Int) -> Bool) -> (timing: Timing, kept: [Int]) {
             let n = times.count
             var keep = [Bool](repeating: false, count: n)
             keep[0] = true
@@ -289,15 +289,9 @@ public enum ScrollSVGWriter {
                 keep[k - 1] = true
                 keep[k] = true
             }
-            var restricted = self
-            restricted.kept = keep.indices.filter { keep[$0] }
-            restricted.keyTimesText = restricted.kept!.map { NumberFormat.string(times[$0], precision: .full) }
-                .joined(separator: ";")
-            return restricted
+            let kept = keep.indices.filter { keep[$0] }
+            return (Timing(keyTimes: kept.map { times[$0] }, duration: duration), kept)
         }
-
-        /// The values at the kept samples.
-        private func picked<T>(_ values: [T]) -> [T] { kept.map { $0.map { values[$0] } } ?? values }
 
         /// `<TAG attributeName="ATTRIBUTE" [type] [calcMode="discrete"] values="…" keyTimes="…"
         /// begin="0s" dur="…s" fill="freeze"/>` when the values change; nothing otherwise.
@@ -306,7 +300,6 @@ public enum ScrollSVGWriter {
         func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil, values: [[Double]],
                      factor: Bool = false, discrete: Bool = false, to out: OutputBuffer) {
             guard values.contains(where: { $0 != values[0] }) else { return }
-            let values = picked(values)
             out.append("<")
             out.append(tag)
             out.append(" attributeName=\"")
@@ -331,7 +324,6 @@ public enum ScrollSVGWriter {
         /// A discrete animation of a text attribute (a fill colour) through `values`.
         func animate(_ attribute: StaticString, texts values: [StaticString], to out: OutputBuffer) {
             guard values.contains(where: { $0.description != values[0].description }) else { return }
-            let values = picked(values)
             out.append("<animate attributeName=\"")
             out.append(attribute)
             out.append("\" calcMode=\"discrete\" values=\"")
@@ -362,19 +354,23 @@ public enum ScrollSVGWriter {
     /// Its animations use only the samples around its changes (`Timing.restricted`).
     private static func appendAnimated(_ track: [LayoutAttributes], layer: Int, style: Style, timing: Timing,
                                        to out: OutputBuffer) {
-        let frameCount = track.count
-        let shown = track.map { !$0.isHidden && $0.zIndex == layer }
+        let sampleCount = track.count
+        var shown = track.map { !$0.isHidden && $0.zIndex == layer }
         // What is drawn matters where the copy is shown and at the sample after (its values
         // there are where it moves toward until it goes); elsewhere the values hold those of
         // the last sample that matters (the first one's before it), so they do not change.
         var held = track
         if let first = track.indices.first(where: { shown[$0] }) {
             var last = track[first]
-            for k in 0..<frameCount {
+            for k in 0..<sampleCount {
                 if shown[k] || (k > 0 && shown[k - 1] && !track[k].isHidden) { last = track[k] } else { held[k] = last }
             }
         }
-        let timing = timing.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
+        // From here on, only the samples the animations need.
+        let (timing, kept) = timing.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
+        held = kept.map { held[$0] }
+        shown = kept.map { shown[$0] }
+        let frameCount = kept.count
         let e0 = held[0]
         let parts = held.map { TransformComponents(decomposing: $0.transform) }
         var rotations = [parts[0].rotation]

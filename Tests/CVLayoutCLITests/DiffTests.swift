@@ -816,7 +816,7 @@ struct DiffTests {
         try Data("{}".utf8).write(to: typo.appendingPathComponent("layout.json"))
         let (crlf, crlfOut, _) = try Self.shell([script, copy.deletingLastPathComponent().path], environment: ["CVLAYOUT": binary])
         #expect(crlf == 2)
-        #expect(crlfOut.contains("TROUBLE  typo ('waterfal' is not an engine)\n"), "\(crlfOut)")
+        #expect(crlfOut.contains("TROUBLE  typo ('waterfal' is not an engine or transition)\n"), "\(crlfOut)")
         #expect(crlfOut.contains("DIFFERS  waterfall-seed001/layout.json\nok       waterfall-seed001/layout.csv\n"), "\(crlfOut)")
     }
 
