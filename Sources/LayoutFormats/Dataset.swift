@@ -331,7 +331,22 @@ private struct Walker {
         measures.heights.reserveCapacity(count)
         var spans: [Int]? = nil
         let keys = ["height", "size", "span"]
-        for i in 0..<count {
+        var i = 0
+        while i < count {
+            // The common case first: a run of plain heights among the numbers of a sparse
+            // array, copied as they are (no value built, no case matched).
+            if !numbers.isEmpty && measures.all == nil {
+                let start = i
+                numbers.withUnsafeBufferPointer { numbers in
+                    while i < count, case let v = numbers[i], v >= 0 {  // false for NaN: another value
+                        measures.heights.append(v == 0 ? 0 : v)
+                        i += 1
+                    }
+                }
+                if i > start { measures.anyHeight = true }
+                if i == count { break }
+            }
+            defer { i += 1 }
             let raw: JSONValue
             if numbers.isEmpty {
                 raw = elements[i]

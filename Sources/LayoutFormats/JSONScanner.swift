@@ -80,7 +80,9 @@ struct JSONSyntaxCheck {
     private let building: Bool
     private var position = 0
     /// Where the scan is, rendered only when a duplicate key is reported. An array's entry
-    /// is brought up to date only before an element that is an object or an array.
+    /// is brought up to date only before an element that is an object or an array, and an
+    /// object's key entered only for a member that is one (a duplicate key can only be
+    /// inside those).
     private var path: [PathComponent] = []
     private var objects = 0
 
@@ -151,7 +153,9 @@ struct JSONSyntaxCheck {
             position += 1
             return building ? .object([:]) : .null
         }
-        var keys = Set<[UInt8]>()
+        // Spellings seen, made only when needed (when checking, or for a second spelling of a
+        // key when building): an empty set per object costs a metadata look-up.
+        var keys: Set<[UInt8]>? = nil
         // Room for three members at once: item objects hold one to three, and grow no further.
         var members = [String: JSONValue](minimumCapacity: building ? 3 : 0)
         while true {
@@ -175,12 +179,14 @@ struct JSONSyntaxCheck {
                 // dataset (item objects) hold one to three.
                 let earlier = members.count < 4 ? members.firstIndex { $0.key == name } : members.index(forKey: name)
                 if let earlier {
-                    duplicate = members[earlier].key.utf8.elementsEqual(name.utf8) || !keys.insert(Array(name.utf8)).inserted
+                    if keys == nil { keys = [] }
+                    duplicate = members[earlier].key.utf8.elementsEqual(name.utf8) || !keys!.insert(Array(name.utf8)).inserted
                 } else {
                     duplicate = false
                 }
             } else {
-                duplicate = !keys.insert(Array(name.utf8)).inserted
+                if keys == nil { keys = [] }
+                duplicate = !keys!.insert(Array(name.utf8)).inserted
             }
             if duplicate {
                 throw JSONDuplicateKeyError(path: renderedPath(), key: name)
@@ -189,9 +195,10 @@ struct JSONSyntaxCheck {
             guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
             position += 1
             skipWhitespace()
-            path.append(.key(name))
+            let nested = peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "["))
+            if nested { path.append(.key(name)) }
             let member = try value(depth: depth)
-            path.removeLast()
+            if nested { path.removeLast() }
             // As JSONSerialization: a later key equal as a Swift string replaces the value.
             if building { members[name] = member }
             skipWhitespace()
