@@ -177,4 +177,20 @@ d, c = pair([bin, "waterfall", f"{tmp}/heights.json"], [bin, "waterfall", "--cou
 show("waterfall json 10^6 from a dataset / --count run", d / c, 2, detail=f"   {d * 1000:.1f} ms, {c * 1000:.1f} ms")
 r, v = pair([bin, "ring"], [bin, "--version"])
 show("start-up: ring on the embedded data / --version", r / v, 2, detail=f"   {r * 1000:.2f} ms, {v * 1000:.2f} ms")
+# The waterfall issue's target: 10^6 items of which 10% span columns (every 10th an object
+# {"height": h, "span": 2}, every 20th "span": "full"; the rest plain heights) within 1.5×
+# the same heights without spans, in each format.
+import random
+random.seed(3)
+heights = [50 + random.randrange(100) for _ in range(10**6)]
+with open(f"{tmp}/plain.json", "w") as f:
+    f.write("[" + ",".join(map(str, heights)) + "]")
+with open(f"{tmp}/spanning.json", "w") as f:
+    f.write('{"items":[' + ",".join(
+        ('{"height":%d,"span":%s}' % (h, '"full"' if i % 20 == 5 else "2")) if i % 10 == 5 else str(h)
+        for i, h in enumerate(heights)) + "]}")
+for fmt in ("json", "csv"):
+    a, b = pair([bin, "waterfall", "-f", fmt, f"{tmp}/spanning.json"], [bin, "waterfall", "-f", fmt, f"{tmp}/plain.json"])
+    show(f"waterfall {fmt} 10^6, 10% spanning / plain heights", a / b, 1.5,
+         detail=f"   {a * 1000:.1f} ms, {b * 1000:.1f} ms")
 PY
