@@ -697,6 +697,31 @@ func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, back
     out.append("\" fill=\"#ffffff\"/>\n")
 }
 
+/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h`
+/// (the closing quote and the rest left to the caller): the shape of an animated element,
+/// centred on its group's origin, named as every shape is (`data-kind` for an element other
+/// than a cell: its kind, or its category when it has none).
+func appendCentredRect(_ element: LayoutAttributes, size: Size, to out: OutputBuffer) {
+    out.append("<rect data-index-path=\"")
+    out.append(integer: element.indexPath.section)
+    out.append(byte: UInt8(ascii: ":"))
+    out.append(integer: element.indexPath.item)
+    out.append("\"")
+    if element.category != .cell {
+        out.append(" data-kind=\"")
+        out.append(string: element.kind?.rawValue ?? element.category.rawValue)
+        out.append("\"")
+    }
+    out.append(" x=\"")
+    out.append(number: -size.width / 2)
+    out.append("\" y=\"")
+    out.append(number: -size.height / 2)
+    out.append("\" width=\"")
+    out.append(number: size.width)
+    out.append("\" height=\"")
+    out.append(number: size.height)
+}
+
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0
 /// cannot carry, become `?`.
 func appendXMLText(_ text: String, to out: OutputBuffer) {

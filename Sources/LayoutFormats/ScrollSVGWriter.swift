@@ -421,16 +421,7 @@ public enum ScrollSVGWriter {
             return isCell ? min(4, e.size.width / 4, e.size.height / 4) : nil
         }
         func opacity(_ e: LayoutAttributes) -> Double { min(max(e.alpha, 0), 1) }
-        out.append("<rect ")
-        appendIdentity(e0, to: out)
-        out.append(" x=\"")
-        out.append(number: -e0.size.width / 2)
-        out.append("\" y=\"")
-        out.append(number: -e0.size.height / 2)
-        out.append("\" width=\"")
-        out.append(number: e0.size.width)
-        out.append("\" height=\"")
-        out.append(number: e0.size.height)
+        appendCentredRect(e0, size: e0.size, to: out)
         if let r = radius(e0) {
             out.append("\" rx=\"")
             out.append(number: r)
@@ -491,19 +482,5 @@ public enum ScrollSVGWriter {
             out.append("</text>")
         }
         out.append("</g>\n")
-    }
-
-    /// `data-index-path="S:I"`, and `data-kind="KIND"` for an element other than a cell.
-    static func appendIdentity(_ e: LayoutAttributes, to out: OutputBuffer) {
-        out.append("data-index-path=\"")
-        out.append(integer: e.indexPath.section)
-        out.append(byte: UInt8(ascii: ":"))
-        out.append(integer: e.indexPath.item)
-        out.append("\"")
-        if e.category != .cell {
-            out.append(" data-kind=\"")
-            out.append(string: e.kind?.rawValue ?? e.category.rawValue)
-            out.append("\"")
-        }
     }
 }

@@ -267,19 +267,10 @@ public enum TransitionSVGWriter {
         }
         let ra = cornerRadius(a, round: element.change == .appear ? style.toRound : style.fromRound)
         let rb = cornerRadius(b, round: element.change == .disappear ? style.fromRound : style.toRound)
-        out.append("<rect ")
         // The element's identity: its index path after the update (before it, when deleted).
         var identity = b
         identity.indexPath = element.toIndexPath ?? element.fromIndexPath ?? b.indexPath
-        ScrollSVGWriter.appendIdentity(identity, to: out)
-        out.append(" x=\"")
-        out.append(number: -b.size.width / 2)
-        out.append("\" y=\"")
-        out.append(number: -b.size.height / 2)
-        out.append("\" width=\"")
-        out.append(number: b.size.width)
-        out.append("\" height=\"")
-        out.append(number: b.size.height)
+        appendCentredRect(identity, size: b.size, to: out)
         out.append("\" rx=\"")
         out.append(number: rb)
         // The start shows the old index path's number and colour, the end the new one's; they
