@@ -274,7 +274,7 @@ struct LayoutJob {
         // query and the snapping; the elements are kept for it.
         let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
         var request = LayoutPipeline.Request(
-            format: format, scale: scale, keepsElements: !streaming || rect != nil || item != nil || rightToLeft,
+            format: format, scale: descriptor.roundsToPixels ? nil : scale, keepsElements: !streaming || rect != nil || item != nil || rightToLeft,
             target: target.map { ($0, velocity) }, engine: descriptor.name, bounds: bounds, contentOffset: offset)
         request.mirrorsForRightToLeft = rightToLeft
         do {

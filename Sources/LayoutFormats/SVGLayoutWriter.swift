@@ -426,6 +426,14 @@ struct SVGElementWriter {
             append("\" fill=\"")
             append(Self.paletteColour(element.pointee.indexPath.item))
             append("\"/>")
+        } else if element.pointee.kind == .badge {
+            // A badge: a red pill over its item.
+            append("\" rx=\"")
+            append(number: minimum(width, height) / 2)
+            append("\" fill=\"#d62728\" stroke=\"#ffffff\" stroke-width=\"1\"/>")
+        } else if element.pointee.kind == .background {
+            // A section background: a pale panel behind its cells, dashed edge.
+            append("\" fill=\"#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2\"/>")
         } else {
             append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
         }
@@ -539,6 +547,8 @@ struct SVGElementWriter {
         switch element.pointee.kind {
         case .header: append("header ")
         case .footer: append("footer ")
+        case .badge: append("badge ")
+        case .background: append("background ")
         case nil:
             switch element.pointee.category {
             case .cell: append("cell ")
