@@ -20,8 +20,9 @@ let compositionalEngine = EngineDescriptor(
         Without DATASET: nested groups of --count (30) items, then an orthogonal row of 12 with a
         header and a section background.
         --scale rounds as UIKit does (fractions floored, origins rounded), not by edges.
+        --offset pins boundary items.
         """,
-    options: [],
+    options: compositionalOptions.specs(),
     schema: .compositional,
     defaultCount: 30,
     embeddedData: { count, _ in
@@ -35,6 +36,15 @@ let compositionalEngine = EngineDescriptor(
     check: { input, sink in try compositionalLayout(input, into: &sink) },
     roundsToPixels: true
 )
+
+extension CompositionalLayout: EngineConfiguration {}
+
+/// The compositional engine's options, each bound to its `CompositionalLayout` field (`--scale`,
+/// a global option, sets `scale`).
+private let compositionalOptions: [BoundOption<CompositionalLayout>] = [
+    .number("tolerance", "PT", \.tolerance,
+            "slack of the fit rule (points) and of flooring to --scale pixels (pixels), ≥ 0"),
+]
 
 /// The embedded description: Apple's "Nested Groups" sample (a 0.7-wide item beside a
 /// vertical pair, each inset 10, 0.4 of the height) with `count` items, then an orthogonal,
@@ -78,7 +88,7 @@ private func compositionalLayout<Sink: LayoutAttributesSink>(_ input: EngineInpu
     } else {
         description = embeddedCompositionalDescription(count: input.count)
     }
-    let scale = try input.options.has(GlobalOption.scale) ? input.options.number(GlobalOption.scale, default: 1) : nil
-    return try CompositionalLayout(scale: scale).layout(description, bounds: input.bounds, contentOffset: input.contentOffset,
-                                                        into: &sink)
+    var layout: CompositionalLayout = try compositionalOptions.configuration(from: input.options)
+    layout.scale = try input.options.has(GlobalOption.scale) ? input.options.number(GlobalOption.scale, default: 1) : nil
+    return try layout.layout(description, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
 }

@@ -498,9 +498,16 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
     /// The screen scale whose pixels UIKit rounds to (`--scale`), finite and > 0; `nil`: exact.
     public var scale: Double?
+    /// The slack of the fit rule (points) and of flooring to pixels (pixels): items fit when
+    /// they take at most the length plus this; a value this close to a pixel is on it.
+    /// Finite, ≥ 0. Default 1e-9 (issue 17).
+    public var tolerance = 1e-9
 
-    /// Creates a layout, exact or rounding to `scale`.
-    public init(scale: Double? = nil) {
+    /// Creates an exact layout with the default tolerance.
+    public init() {}
+
+    /// Creates a layout, exact (`nil`) or rounding to `scale`.
+    public init(scale: Double?) {
         self.scale = scale
     }
 
@@ -518,8 +525,8 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
     /// - Returns: the content size (the bounds width, or the widest group when wider, by the
     ///   sum of the sections; exchanged when scrolling horizontally), one cell range per
     ///   section, and the scroll direction.
-    /// - Throws: `LayoutError.invalidParameter` for bounds or a scale that is not finite and
-    ///   ≥ 0 (> 0), or groups nested deeper than 32; `.tooManyElements` past 10,000,000 elements.
+    /// - Throws: `LayoutError.invalidParameter` for bounds, a scale or a tolerance that is not
+    ///   finite and ≥ 0 (a scale > 0), or groups nested deeper than 32; `.tooManyElements` past 10,000,000 elements.
     /// - Complexity: O(n + Σ over distinct groups of their slots) for n elements: a section's
     ///   group is solved once and repeated.
     public func layout<Sink: LayoutAttributesSink>(_ description: CompositionalDescription, bounds: Size,
@@ -530,6 +537,9 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
         }
         if let scale, !(scale.isFinite && scale > 0) {
             throw LayoutError.invalidParameter(name: "scale", section: nil, value: scale, requirement: .finitePositive)
+        }
+        if !(tolerance.isFinite && tolerance >= 0) {
+            throw LayoutError.invalidParameter(name: "tolerance", section: nil, value: tolerance, requirement: .finiteNonNegative)
         }
         for (s, section) in description.sections.enumerated() where section.group.depth > Self.maximumNestingDepth {
             throw LayoutError.invalidParameter(name: "group", section: s, value: Double(section.group.depth),
@@ -575,7 +585,7 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
         guard let scale else { return v }
         let p = v * scale
         let r = p.rounded()
-        if abs(p - r) <= 1e-9 { return r / scale }
+        if abs(p - r) <= tolerance { return r / scale }
         return p.rounded(.down) / scale
     }
 
@@ -678,7 +688,7 @@ extension CompositionalLayout {
                     let copies = Double(cycles + (k < rest ? 1 : 0))
                     if copies > 0 { used += copies * (along(trial[k]) + edges[k].lead + edges[k].trail) }
                 }
-                guard used <= length + 1e-9 else { break }
+                guard used <= length + tolerance else { break }
                 n = candidate
                 sizes = trial
                 candidate += 1

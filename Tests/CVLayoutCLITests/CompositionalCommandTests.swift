@@ -97,6 +97,25 @@ struct CompositionalCommandTests {
         #expect(rows.map { "\($0[4]),\($0[6])" } == ["0,136", "136,136", "0,136"])
     }
 
+    @Test func theToleranceDecidesWhatFits() {
+        // Items of 0.01, 0.06 and 0.93 of 390 take 390.00000000000006 in doubles: within the
+        // default tolerance all three fit; with a tolerance of 0 a group holds two, and item 2 is
+        // the first of the next.
+        let group = #"{"horizontal":{"layoutSize":{"width":"fractionalWidth(1.0)","height":"absolute(10)"},"subitems":["#
+            + #"{"item":{"layoutSize":{"width":"fractionalWidth(0.01)","height":"fractionalHeight(1.0)"}}},"#
+            + #"{"item":{"layoutSize":{"width":"fractionalWidth(0.06)","height":"fractionalHeight(1.0)"}}},"#
+            + #"{"item":{"layoutSize":{"width":"fractionalWidth(0.93)","height":"fractionalHeight(1.0)"}}}]}}"#
+        let sum = 0.01 * 390 + 0.06 * 390 + 0.93 * 390
+        #expect(sum > 390)
+        let loose = run(arguments: ["compositional", "-f", "csv", "-"], stdin: { Data(Self.description(group: group).utf8) })
+        #expect(loose.stdoutText.contains("0,2,cell,,27.3,0,362.7,10,"), "\(loose.stdoutText)")
+        let strict = run(arguments: ["compositional", "-f", "csv", "--tolerance", "0", "-"], stdin: { Data(Self.description(group: group).utf8) })
+        #expect(strict.stdoutText.contains("0,2,cell,,0,10,3.9,10,"), "\(strict.stdoutText)")
+        let negative = run(arguments: ["compositional", "--tolerance", "-1"])
+        #expect(negative.status == 65)
+        #expect(negative.stderr == "cvlayout: error: --tolerance: expected a finite number ≥ 0, got -1\n")
+    }
+
     @Test func batchUpdatesChangeTheSectionsCounts() {
         let result = run(arguments: ["compositional", "-f", "csv", "--delete", "0:0", "-"], stdin: { Data(Self.description().utf8) })
         #expect(result.status == 0, "\(result.stderr)")
