@@ -614,20 +614,28 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
 // MARK: - Solving groups
 
-/// A group or item resolved at one size: for a group, where its subitems' slots lie (relative
-/// to its origin) and each distinct subitem resolved once.
+/// A group or item resolved at one size. A group's slots are periodic (every copy of a
+/// subitem has the same size and the same spacing around it), so they are kept as one
+/// cycle: slot i is at `cycle[i % d]` moved `period · (i / d)` along the group's axis, for
+/// d distinct subitems. Memory is O(d) whatever the count.
 final class CompositionalNode {
     /// The item (`nil` for a group).
     let item: CompositionalItem?
-    /// Index of the item in the section's item table (for its badges).
-    var itemID: Int32 = 0
+    /// Index of the item in the section's item table (for its badges); −1 before it has one.
+    var itemID: Int32 = -1
     /// The resolved size (the slot's, for an item).
     let size: Size
-    /// Slots: origin relative to the node, and which child.
-    var slots: [(origin: Point, child: Int32)] = []
-    /// One node per subitem.
+    /// Slots the group holds.
+    var slotCount = 0
+    /// Where the first copy of each distinct subitem lies, relative to the group.
+    var cycle: [Point] = []
+    /// How far a whole cycle moves along the axis, points.
+    var period = 0.0
+    /// Whether the group's axis is horizontal.
+    var horizontal = true
+    /// One node per distinct subitem.
     var children: [CompositionalNode] = []
-    /// Items it holds, saturating.
+    /// Items it holds, saturating at 2⁶⁰.
     var leafCount = 0
     /// How far its items' slots reach from its origin (x, y); 0, 0 without items.
     var reach = Point(x: 0, y: 0)
@@ -640,15 +648,28 @@ final class CompositionalNode {
             reach = Point(x: size.width, y: size.height)
         }
     }
+
+    /// The origin of slot `i`, relative to the group.
+    @inline(__always)
+    func origin(ofSlot i: Int) -> Point {
+        let d = cycle.count
+        var p = cycle[i % d]
+        let shift = period * Double(i / d)
+        if horizontal { p.x += shift } else { p.y += shift }
+        return p
+    }
 }
 
 extension CompositionalLayout {
-    /// Solves `group` at `size`; subitems groups hold at most `cap` subitems at a level.
+    /// Solves `group` at `size`; a `subitems` group holds at most `cap` subitems.
+    /// - Complexity: O(n·m) for the fit rule (n subitems taken, m listed; O(m log cap) when no
+    ///   length along the axis depends on n), plus the nested groups, each solved once.
     func solve(_ group: CompositionalGroup, size: Size, cap: Int) -> CompositionalNode {
         let node = CompositionalNode(item: nil, size: size)
         let ins = group.contentInsets
         let innerW = size.width - ins.left - ins.right, innerH = size.height - ins.top - ins.bottom
         let horizontal = group.axis == .horizontal
+        node.horizontal = horizontal
         let length = horizontal ? innerW : innerH
         let cross = horizontal ? innerH : innerW
         let spacing = group.interItemSpacing.minimum
@@ -678,25 +699,52 @@ extension CompositionalLayout {
         case .fit:
             guard m > 0 else { break }
             let edges = group.subitems.map { edgeMin($0.edgeSpacing) }
-            var candidate = 1
-            while candidate <= cap {
-                let containerLength = length - Double(candidate - 1) * spacing
-                let trial = group.subitems.map { sizeOf($0, containerLength: containerLength) }
-                let cycles = candidate / m, rest = candidate % m
-                var used = Double(candidate - 1) * spacing
+            /// What `count` subitems of `trial` sizes and their spacing take along the axis.
+            func used(_ count: Int, _ trial: [Size]) -> Double {
+                let cycles = count / m, rest = count % m
+                var total = Double(count - 1) * spacing
                 for k in 0..<m {
                     let copies = Double(cycles + (k < rest ? 1 : 0))
-                    if copies > 0 { used += copies * (along(trial[k]) + edges[k].lead + edges[k].trail) }
+                    if copies > 0 { total += copies * (along(trial[k]) + edges[k].lead + edges[k].trail) }
                 }
-                guard used <= length + tolerance else { break }
-                n = candidate
-                sizes = trial
-                candidate += 1
+                return total
+            }
+            // Lengths along the axis that are fractions of it depend on n; others do not.
+            let dependsOnCount = group.subitems.contains {
+                switch horizontal ? $0.size.width : $0.size.height {
+                case .fractionalWidth: return horizontal
+                case .fractionalHeight: return !horizontal
+                default: return false
+                }
+            }
+            let fixed = group.subitems.map { sizeOf($0, containerLength: length) }
+            let grows = (0..<m).allSatisfy { along(fixed[$0]) + edges[$0].lead + edges[$0].trail + spacing > 0 }
+            if !dependsOnCount && grows {
+                // `used` grows with the count: the largest n that fits, by bisection.
+                guard used(1, fixed) <= length + tolerance else { break }
+                var low = 1, high = cap
+                while low < high {
+                    let mid = low + (high - low + 1) / 2
+                    if used(mid, fixed) <= length + tolerance { low = mid } else { high = mid - 1 }
+                }
+                n = low
+                sizes = fixed
+            } else {
+                var trial = fixed
+                var candidate = 1
+                while candidate <= cap {
+                    let containerLength = length - Double(candidate - 1) * spacing
+                    for k in 0..<m { trial[k] = sizeOf(group.subitems[k], containerLength: containerLength) }
+                    guard used(candidate, trial) <= length + tolerance else { break }
+                    n = candidate
+                    sizes = trial
+                    candidate += 1
+                }
             }
         }
         guard n > 0 else { return node }
         // Children: one per distinct subitem.
-        let distinct = group.repetition == .fit ? m : 1
+        let distinct = min(group.repetition == .fit ? m : 1, n)
         node.children = (0..<distinct).map { k in
             switch group.subitems[k] {
             case .item(let item): return CompositionalNode(item: item, size: sizes[k])
@@ -704,24 +752,22 @@ extension CompositionalLayout {
             }
         }
         // Room left along the axis, shared by the flexible spacings.
-        var used = Double(n - 1) * spacing
+        var usedLength = Double(n - 1) * spacing
         var flexibleCount = group.interItemSpacing.isFlexible ? n - 1 : 0
-        for i in 0..<n {
-            let k = i % distinct
+        for k in 0..<distinct {
+            let copies = n / distinct + (k < n % distinct ? 1 : 0)
             let e = group.subitems[k].edgeSpacing
             let (lead, trail) = edgeMin(e)
-            used += along(sizes[k]) + lead + trail
+            usedLength += Double(copies) * (along(sizes[k]) + lead + trail)
             let flexLead = horizontal ? e.leading?.isFlexible ?? false : e.top?.isFlexible ?? false
             let flexTrail = horizontal ? e.trailing?.isFlexible ?? false : e.bottom?.isFlexible ?? false
-            flexibleCount += (flexLead ? 1 : 0) + (flexTrail ? 1 : 0)
+            flexibleCount += copies * ((flexLead ? 1 : 0) + (flexTrail ? 1 : 0))
         }
-        let share = flexibleCount > 0 && length - used > 0 ? (length - used) / Double(flexibleCount) : 0
-        node.slots.reserveCapacity(n)
+        let share = flexibleCount > 0 && length - usedLength > 0 ? (length - usedLength) / Double(flexibleCount) : 0
+        // One cycle of slots.
         var position = 0.0
-        var leaves = 0
-        var reachX = 0.0, reachY = 0.0
-        for i in 0..<n {
-            let k = i % distinct
+        node.cycle.reserveCapacity(distinct)
+        for k in 0..<distinct {
             let e = group.subitems[k].edgeSpacing
             let s = sizes[k]
             let leadSpacing = horizontal ? e.leading : e.top, trailSpacing = horizontal ? e.trailing : e.bottom
@@ -732,18 +778,32 @@ extension CompositionalLayout {
             let crossFlexible = (crossLead?.isFlexible == true ? 1 : 0) + (crossTrail?.isFlexible == true ? 1 : 0)
             let crossShare = crossFlexible > 0 && crossRoom > 0 ? crossRoom / Double(crossFlexible) : 0
             let crossPosition = (crossLead?.minimum ?? 0) + (crossLead?.isFlexible == true ? crossShare : 0)
-            let origin = horizontal ? Point(x: ins.left + position, y: ins.top + crossPosition)
-                : Point(x: ins.left + crossPosition, y: ins.top + position)
-            node.slots.append((origin, Int32(k)))
-            let child = node.children[k]
-            if child.leafCount > 0 {
-                reachX = max(reachX, origin.x + child.reach.x)
-                reachY = max(reachY, origin.y + child.reach.y)
-            }
-            leaves = leaves &+ child.leafCount
-            if leaves < 0 || leaves > 1 << 60 { leaves = 1 << 60 }
+            node.cycle.append(horizontal ? Point(x: ins.left + position, y: ins.top + crossPosition)
+                                         : Point(x: ins.left + crossPosition, y: ins.top + position))
             position += along(s) + (trailSpacing?.minimum ?? 0) + (trailSpacing?.isFlexible == true ? share : 0)
-            if i < n - 1 { position += spacing + (group.interItemSpacing.isFlexible ? share : 0) }
+            position += spacing + (group.interItemSpacing.isFlexible ? share : 0)
+        }
+        node.period = position
+        node.slotCount = n
+        // Items held and their reach: a subitem's copies lie on a line, so its furthest is its
+        // first or its last.
+        var leaves = 0
+        var reachX = 0.0, reachY = 0.0
+        for k in 0..<distinct {
+            let child = node.children[k]
+            let copies = n / distinct + (k < n % distinct ? 1 : 0)
+            guard copies > 0, child.leafCount > 0 else { continue }
+            let (product, overflow) = child.leafCount.multipliedReportingOverflow(by: copies)
+            leaves = overflow ? 1 << 60 : min(1 << 60, leaves + product)
+            let first = node.cycle[k]
+            let lastShift = node.period * Double(copies - 1)
+            if horizontal {
+                reachX = max(reachX, first.x + max(0, lastShift) + child.reach.x)
+                reachY = max(reachY, first.y + child.reach.y)
+            } else {
+                reachX = max(reachX, first.x + child.reach.x)
+                reachY = max(reachY, first.y + max(0, lastShift) + child.reach.y)
+            }
         }
         node.leafCount = leaves
         node.reach = Point(x: reachX, y: reachY)
@@ -764,6 +824,7 @@ struct CompositionalLeaf {
 extension CompositionalLayout {
     /// The first `limit` items of `node` placed at `origin`, appended to `leaves`; each new item
     /// is added to `items`.
+    /// - Complexity: O(limit · depth), plus the slots of subitems holding no items.
     func flatten(_ node: CompositionalNode, at origin: Point, limit: Int, into leaves: inout [CompositionalLeaf],
                  items: inout [CompositionalItem]) {
         if let item = node.item {
@@ -773,27 +834,23 @@ extension CompositionalLayout {
             let t = item.size.height.isEstimated ? 0 : ins.top, b = item.size.height.isEstimated ? 0 : ins.bottom
             let x0 = origin.x + l, x1 = origin.x + s.width - r
             let y0 = origin.y + t, y1 = origin.y + s.height - b
+            if node.itemID < 0 {
+                node.itemID = Int32(items.count)
+                items.append(item)
+            }
             leaves.append(CompositionalLeaf(frame: Rect(minX: min(x0, x1), minY: min(y0, y1), maxX: max(x0, x1), maxY: max(y0, y1)),
                                             slotMaxX: origin.x + s.width, slotMaxY: origin.y + s.height,
                                             itemID: node.itemID))
             return
         }
-        for slot in node.slots {
+        guard node.leafCount > 0 else { return }
+        for i in 0..<node.slotCount {
             if leaves.count >= limit { return }
-            let child = node.children[Int(slot.child)]
-            if child.item != nil && child.itemID < 0 {
-                child.itemID = Int32(items.count)
-                items.append(child.item!)
-            }
-            flatten(child, at: Point(x: origin.x + slot.origin.x, y: origin.y + slot.origin.y), limit: limit,
-                    into: &leaves, items: &items)
+            let child = node.children[i % node.children.count]
+            if child.leafCount == 0 { continue }
+            let slot = node.origin(ofSlot: i)
+            flatten(child, at: Point(x: origin.x + slot.x, y: origin.y + slot.y), limit: limit, into: &leaves, items: &items)
         }
-    }
-
-    /// Marks every item node of `node` as not yet in an item table.
-    func resetItemIDs(_ node: CompositionalNode) {
-        if node.item != nil { node.itemID = -1 }
-        for child in node.children { resetItemIDs(child) }
     }
 }
 
@@ -1022,7 +1079,6 @@ struct SectionPlan {
                 : layout.resolve(section.group.size, width: W - ins.left - ins.right, height: H)
             let cap = min(maximumElementCount, max(4096, 2 * section.count))
             let node = layout.solve(section.group, size: groupSize, cap: cap)
-            layout.resetItemIDs(node)
             self.node = node
             perGroup = node.leafCount
             if perGroup > 0 {
