@@ -101,7 +101,9 @@ public struct CompositionalEdgeSpacing: Equatable, Sendable {
 
 /// Edges of a rectangle (`NSDirectionalRectEdge`), for anchors and alignments.
 public struct CompositionalEdges: OptionSet, Hashable, Sendable {
+    /// The edges as bits: top 1, leading 2, bottom 4, trailing 8.
     public let rawValue: UInt8
+    /// The edges of the bits `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// The top edge.
     public static let top = CompositionalEdges(rawValue: 1)
@@ -207,7 +209,9 @@ public struct CompositionalItem: Equatable, Sendable {
 
 /// A subitem of a group: an item or a nested group.
 public indirect enum CompositionalSubitem: Equatable, Sendable {
+    /// A cell (`{"item": …}`).
     case item(CompositionalItem)
+    /// A nested group (`{"group": …}`).
     case group(CompositionalGroup)
 
     func transposed() -> CompositionalSubitem {
@@ -234,7 +238,9 @@ public indirect enum CompositionalSubitem: Equatable, Sendable {
 
 /// A group's direction: subitems side by side (`horizontal`) or stacked (`vertical`).
 public enum CompositionalAxis: String, Equatable, Sendable, CaseIterable {
+    /// Subitems side by side, leading to trailing (`NSCollectionLayoutGroup.horizontal`).
     case horizontal
+    /// Subitems stacked, top to bottom (`NSCollectionLayoutGroup.vertical`).
     case vertical
 }
 
@@ -297,6 +303,7 @@ public struct CompositionalGroup: Equatable, Sendable {
 /// Where a boundary item sits on its section (`NSRectAlignment`): an edge, centred on the
 /// other axis, or a corner.
 public enum CompositionalAlignment: String, Equatable, Sendable, CaseIterable {
+    /// An edge (centred along it) or a corner, as `NSRectAlignment` names them.
     case top, topLeading, leading, bottomLeading, bottom, bottomTrailing, trailing, topTrailing
 
     /// The edges it names.
@@ -378,7 +385,10 @@ public struct CompositionalDecorationItem: Equatable, Sendable {
 /// one row across the scroll axis; `groupPagingCentered` adds (viewport − group)/2 of room at
 /// the row's ends. (Snapping is not modelled: frames are at `orthogonalOffset`.)
 public enum CompositionalOrthogonalScrolling: String, Equatable, Sendable, CaseIterable {
-    case none, continuous, continuousGroupLeadingBoundary, paging, groupPaging, groupPagingCentered
+    /// The groups stack along the scroll axis (no orthogonal row).
+    case none
+    /// One row; the others lay it out the same, `groupPagingCentered` with room at its ends.
+    case continuous, continuousGroupLeadingBoundary, paging, groupPaging, groupPagingCentered
 }
 
 /// A section (`NSCollectionLayoutSection`) and its item count.

@@ -116,6 +116,19 @@ struct CompositionalCommandTests {
         #expect(negative.stderr == "cvlayout: error: --tolerance: expected a finite number ≥ 0, got -1\n")
     }
 
+    @Test func hostileNestingsStaySmall() {
+        // 32 levels of count: 10,000,000 groups: the slots are kept as one cycle per group, so
+        // this lays out its 5 cells without allocating per slot.
+        var group = #"{"vertical":{"layoutSize":{"width":"absolute(1)","height":"absolute(1)"},"subitems":[{"item":{"layoutSize":{"width":"absolute(1)","height":"absolute(1)"}}}],"count":10000000}}"#
+        for _ in 1..<32 {
+            group = #"{"vertical":{"layoutSize":{"width":"absolute(1)","height":"absolute(1)"},"subitems":[{"group":"# + group
+                + #"}],"count":10000000}}"#
+        }
+        let result = run(arguments: ["compositional", "-f", "csv", "-"], stdin: { Data(Self.description(group: group, count: "5").utf8) })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.split(separator: "\n").count == 6)
+    }
+
     @Test func batchUpdatesChangeTheSectionsCounts() {
         let result = run(arguments: ["compositional", "-f", "csv", "--delete", "0:0", "-"], stdin: { Data(Self.description().utf8) })
         #expect(result.status == 0, "\(result.stderr)")
