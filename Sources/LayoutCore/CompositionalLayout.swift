@@ -738,7 +738,9 @@ extension CompositionalLayout {
                     if used(mid, fixed) <= length + tolerance { low = mid } else { high = mid - 1 }
                 }
                 n = low
-                sizes = fixed
+                // Fractions of the axis across it (a `fractionalWidth` height in a horizontal
+                // group) still resolve in the length less the n − 1 spacings.
+                sizes = group.subitems.map { sizeOf($0, containerLength: length - Double(n - 1) * spacing) }
             } else {
                 var trial = fixed
                 var candidate = 1

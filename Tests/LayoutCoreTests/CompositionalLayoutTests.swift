@@ -78,6 +78,13 @@ struct CompositionalLayoutTests {
         // The last group holds one item: trimmed to its reach (20) plus what a whole group leaves
         // after its furthest item (50 − 30).
         #expect(layout.contentSize.height == 50 + 20 + 20)
+        // Fractions of the axis used across it resolve in the same reduced length: three items
+        // 100 wide fit (320); their fractionalWidth(0.1) height is 0.1 of 390 − 2·10 = 37.
+        var across = halves
+        across.subitems = [Self.item(.absolute(100), .fractionalWidth(0.1))]
+        expectClose(cells(try run([CompositionalSection(count: 3, group: across)])),
+                    [Rect(x: 0, y: 0, width: 100, height: 37), Rect(x: 110, y: 0, width: 100, height: 37),
+                     Rect(x: 220, y: 0, width: 100, height: 37)])
     }
 
     @Test func countSlotsShareTheLengthAndTheOtherDimensionResolvesInTheGroup() throws {
@@ -446,6 +453,167 @@ struct CompositionalLayoutTests {
         }
     }
 
+    // MARK: - Against a plain re-statement of the rules
+
+    /// The rules of issue 17 for cells, stated plainly: every slot of every group materialised
+    /// in order, positions accumulated one by one, the fit rule tried count by count.
+    struct Reference {
+        var scale: Double?
+
+        func floored(_ v: Double) -> Double {
+            guard let scale else { return v }
+            let p = v * scale
+            return abs(p - p.rounded()) <= 1e-9 ? p.rounded() / scale : p.rounded(.down) / scale
+        }
+
+        func resolve(_ d: CompositionalDimension, _ w: Double, _ h: Double) -> Double {
+            switch d {
+            case .fractionalWidth(let f): return floored(f * w)
+            case .fractionalHeight(let f): return floored(f * h)
+            case .absolute(let v), .estimated(let v): return v
+            }
+        }
+
+        /// The group's items' frames and slot ends, at `origin`.
+        func leaves(_ g: CompositionalGroup, size: Size, origin: Point) -> [(frame: Rect, slotEnd: Point)] {
+            let ins = g.contentInsets
+            let w = size.width - ins.left - ins.right, h = size.height - ins.top - ins.bottom
+            let horizontal = g.axis == .horizontal
+            let length = horizontal ? w : h, cross = horizontal ? h : w
+            let spacing = g.interItemSpacing.minimum
+            func sizeOf(_ sub: CompositionalSubitem, _ along: Double) -> Size {
+                horizontal ? Size(width: resolve(sub.size.width, along, cross), height: resolve(sub.size.height, along, cross))
+                    : Size(width: resolve(sub.size.width, cross, along), height: resolve(sub.size.height, cross, along))
+            }
+            func lead(_ e: CompositionalEdgeSpacing) -> CompositionalSpacing? { horizontal ? e.leading : e.top }
+            func trail(_ e: CompositionalEdgeSpacing) -> CompositionalSpacing? { horizontal ? e.trailing : e.bottom }
+            // Which subitem and size each slot holds.
+            var slots: [(sub: CompositionalSubitem, size: Size)] = []
+            switch g.repetition {
+            case .count(let n):
+                var s = sizeOf(g.subitems[0], length)
+                let slot = floored((length - Double(n - 1) * spacing) / Double(n))
+                if horizontal { s.width = slot } else { s.height = slot }
+                slots = Array(repeating: (g.subitems[0], s), count: n)
+            case .repeating(let n):
+                slots = Array(repeating: (g.subitems[0], sizeOf(g.subitems[0], length)), count: n)
+            case .fit:
+                var n = 1
+                while n <= 4096 {
+                    let trial = (0..<n).map { i in (g.subitems[i % g.subitems.count], sizeOf(g.subitems[i % g.subitems.count], length - Double(n - 1) * spacing)) }
+                    var used = Double(n - 1) * spacing
+                    for (sub, s) in trial {
+                        used += (horizontal ? s.width : s.height) + (lead(sub.edgeSpacing)?.minimum ?? 0) + (trail(sub.edgeSpacing)?.minimum ?? 0)
+                    }
+                    if used > length + 1e-9 { break }
+                    slots = trial
+                    n += 1
+                }
+            }
+            var used = Double(max(0, slots.count - 1)) * spacing
+            var flexible = g.interItemSpacing.isFlexible ? max(0, slots.count - 1) : 0
+            for (sub, s) in slots {
+                used += (horizontal ? s.width : s.height) + (lead(sub.edgeSpacing)?.minimum ?? 0) + (trail(sub.edgeSpacing)?.minimum ?? 0)
+                flexible += (lead(sub.edgeSpacing)?.isFlexible == true ? 1 : 0) + (trail(sub.edgeSpacing)?.isFlexible == true ? 1 : 0)
+            }
+            let share = flexible > 0 && length > used ? (length - used) / Double(flexible) : 0
+            var result: [(frame: Rect, slotEnd: Point)] = []
+            var position = 0.0
+            for (i, (sub, s)) in slots.enumerated() {
+                let e = sub.edgeSpacing
+                if let l = lead(e) { position += l.minimum + (l.isFlexible ? share : 0) }
+                let crossLead = horizontal ? e.top : e.leading, crossTrail = horizontal ? e.bottom : e.trailing
+                let room = cross - (horizontal ? s.height : s.width) - (crossLead?.minimum ?? 0) - (crossTrail?.minimum ?? 0)
+                let k = (crossLead?.isFlexible == true ? 1 : 0) + (crossTrail?.isFlexible == true ? 1 : 0)
+                let across = (crossLead?.minimum ?? 0) + (crossLead?.isFlexible == true && room > 0 ? room / Double(k) : 0)
+                let o = horizontal ? Point(x: origin.x + ins.left + position, y: origin.y + ins.top + across)
+                    : Point(x: origin.x + ins.left + across, y: origin.y + ins.top + position)
+                switch sub {
+                case .group(let inner): result += leaves(inner, size: s, origin: o)
+                case .item(let item):
+                    let ci = item.contentInsets
+                    let l = item.size.width.isEstimated ? 0 : ci.left, r = item.size.width.isEstimated ? 0 : ci.right
+                    let t = item.size.height.isEstimated ? 0 : ci.top, b = item.size.height.isEstimated ? 0 : ci.bottom
+                    let x0 = o.x + l, x1 = o.x + s.width - r, y0 = o.y + t, y1 = o.y + s.height - b
+                    result.append((Rect(minX: min(x0, x1), minY: min(y0, y1), maxX: max(x0, x1), maxY: max(y0, y1)),
+                                   Point(x: o.x + s.width, y: o.y + s.height)))
+                }
+                position += (horizontal ? s.width : s.height)
+                if let t = trail(e) { position += t.minimum + (t.isFlexible ? share : 0) }
+                if i < slots.count - 1 { position += spacing + (g.interItemSpacing.isFlexible ? share : 0) }
+            }
+            return result
+        }
+
+        /// Cells of vertical, non-orthogonal sections without boundary items, and the content height.
+        func cells(_ description: CompositionalDescription, bounds: Size) -> (cells: [Rect], height: Double) {
+            var cells: [Rect] = []
+            var y = 0.0
+            for (s, section) in description.sections.enumerated() {
+                if s > 0 { y += description.interSectionSpacing }
+                let ins = section.contentInsets
+                let size = Size(width: resolve(section.group.size.width, bounds.width - ins.left - ins.right, bounds.height),
+                                height: resolve(section.group.size.height, bounds.width - ins.left - ins.right, bounds.height))
+                let whole = leaves(section.group, size: size, origin: Point(x: 0, y: 0))
+                guard section.count > 0 else { continue }
+                y += ins.top
+                if !whole.isEmpty {
+                    let wholeReach = whole.map(\.slotEnd.y).max()!
+                    var placed = 0
+                    while placed < section.count {
+                        let taken = whole.prefix(section.count - placed)
+                        for leaf in taken { cells.append(leaf.frame.offsetBy(x: ins.left, y: y)) }
+                        placed += taken.count
+                        if placed < section.count {
+                            y += size.height + section.interGroupSpacing
+                        } else {
+                            y += taken.count == whole.count ? size.height : taken.map(\.slotEnd.y).max()! + size.height - wholeReach
+                        }
+                    }
+                }
+                y += ins.bottom
+            }
+            return (cells, y)
+        }
+    }
+
+    @Test(arguments: 1...60 as ClosedRange<UInt64>)
+    func cellsMatchAPlainRestatementOfTheRules(seed: UInt64) throws {
+        var g = SplitMix64(seed: seed &+ 1000)
+        var description = Self.randomDescription(&g)
+        description.scrollDirection = .vertical
+        // Nested groups without insets: a nested group smaller than its insets has a negative
+        // inner length, takes 4096 copies by the fit rule, and the reference would materialise
+        // 4096 of each level below.
+        func plain(_ g: CompositionalGroup, nested: Bool) -> CompositionalGroup {
+            var g = g
+            if nested { g.contentInsets = .zero }
+            g.subitems = g.subitems.map {
+                if case .group(let inner) = $0 { return .group(plain(inner, nested: true)) }
+                return $0
+            }
+            return g
+        }
+        for s in description.sections.indices {
+            description.sections[s].orthogonalScrollingBehavior = .none
+            description.sections[s].boundarySupplementaryItems = []
+            description.sections[s].group = plain(description.sections[s].group, nested: false)
+        }
+        let bounds = EngineProperties.bounds(&g)
+        let scale: Double? = EngineProperties.int(&g, 2) == 0 ? nil : 2
+        let layout = try CompositionalLayout(scale: scale).layout(description, bounds: bounds)
+        let expected = Reference(scale: scale).cells(description, bounds: bounds)
+        let got = cells(layout)
+        #expect(got.count == expected.cells.count)
+        for (a, b) in zip(got, expected.cells) {
+            // With a scale the engine rounds origins; the reference does not.
+            let slack = scale == nil ? 1e-6 : 0.25 + 1e-6
+            #expect(abs(a.minX - b.minX) <= slack && abs(a.minY - b.minY) <= slack
+                    && abs(a.width - b.width) <= 1e-6 && abs(a.height - b.height) <= 1e-6, "\(a) ≠ \(b)")
+        }
+        #expect(abs(layout.contentSize.height - expected.height) <= 1e-6)
+    }
+
     @Test func aMillionCellsLayOutInOnePass() throws {
         var counter = CountingSink()
         let layout = try CompositionalLayout().layout(CompositionalDescription(sections: [Self.list(1_000_000)]), bounds: phone,
@@ -453,4 +621,8 @@ struct CompositionalLayoutTests {
         #expect(counter.count == 1_000_000)
         #expect(layout.contentSize.height == 44_000_000)
     }
+}
+
+private extension Rect {
+    func offsetBy(x dx: Double, y dy: Double) -> Rect { Rect(x: minX + dx, y: minY + dy, width: width, height: height) }
 }
