@@ -556,34 +556,14 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
                                                requirement: .integer(atLeast: 1))
         }
         let horizontal = description.scrollDirection == .horizontal
-        var total = description.boundarySupplementaryItems.count
-        for section in description.sections {
-            let perItem = 1 + Self.badgeCount(section.group)
-            let (product, overflow) = section.count.multipliedReportingOverflow(by: perItem)
-            total = overflow ? Int.max : total &+ product &+ section.boundarySupplementaryItems.count &+ section.decorationItems.count
-            if total > maximumElementCount || total < 0 {
-                throw LayoutError.tooManyElements(count: total < 0 ? Int.max : total, limit: maximumElementCount)
-            }
-        }
-        sink.prepare(count: total)
         var run = Run(layout: self, description: horizontal ? description.transposed() : description,
                       bounds: horizontal ? Size(width: bounds.height, height: bounds.width) : bounds,
                       offset: horizontal ? Point(x: contentOffset.y, y: contentOffset.x) : contentOffset,
                       transposes: horizontal)
-        let content = run.layout(into: &sink)
+        let content = try run.layout(into: &sink)
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: horizontal ? Size(width: content.height, height: content.width) : content,
                                 elements: [], cellRanges: run.cellRanges, scrollDirection: description.scrollDirection)
-    }
-
-    /// The most badges one item of `group` carries.
-    static func badgeCount(_ group: CompositionalGroup) -> Int {
-        group.subitems.reduce(0) { most, subitem in
-            switch subitem {
-            case .item(let item): return max(most, item.supplementaryItems.count)
-            case .group(let inner): return max(most, badgeCount(inner))
-            }
-        }
     }
 
     // MARK: - Rounding
@@ -942,7 +922,9 @@ struct Run {
     }
 
     /// Lays out every section; returns the content size (vertical terms).
-    mutating func layout<Sink: LayoutAttributesSink>(into sink: inout Sink) -> Size {
+    /// - Throws: `LayoutError.tooManyElements` past `maximumElementCount` elements (counted
+    ///   exactly from the sections' plans, before any is sent).
+    mutating func layout<Sink: LayoutAttributesSink>(into sink: inout Sink) throws -> Size {
         let W = bounds.width, H = bounds.height
         // The layout's own boundary items need the content's extent first: a pass without output.
         let globalItems = description.boundarySupplementaryItems
@@ -962,6 +944,14 @@ struct Run {
             y = plan.bottom
         }
         let contentBottom = y
+        var total = globalItems.count
+        for plan in plans {
+            total += plan.elementCount
+            if total > maximumElementCount {
+                throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
+            }
+        }
+        sink.prepare(count: total)
         let contentHeight = contentBottom + globalBottom
         if !globalItems.isEmpty {
             let placed = placeBoundaryItems(globalItems, sizes: globalSizes, minX: 0, maxX: W, top: 0, contentTop: globalTop,
@@ -1127,6 +1117,18 @@ struct SectionPlan {
             let row = ins.left + 2 * room + Double(groups - 1) * (groupSize.width + section.interGroupSpacing) + lastLength + ins.right
             rowOffset = min(max(section.orthogonalOffset, 0), max(0, row - W))
         }
+    }
+
+    /// The elements the section sends: boundary items, cells, badges, backgrounds.
+    var elementCount: Int {
+        let cells = groups > 0 ? section.count : 0
+        var badges = 0
+        if hasBadges && groups > 0 {
+            let perLeaf = leaves.map { items[Int($0.itemID)].supplementaryItems.count }
+            let lastCount = section.count - (groups - 1) * perGroup
+            badges = (groups - 1) * perLeaf.reduce(0, +) + perLeaf.prefix(lastCount).reduce(0, +)
+        }
+        return section.boundarySupplementaryItems.count + cells + badges + (hasSize ? section.decorationItems.count : 0)
     }
 
     /// Calls `body` with each cell's item number, leaf and frame, in item order.

@@ -614,6 +614,31 @@ struct CompositionalLayoutTests {
         #expect(abs(layout.contentSize.height - expected.height) <= 1e-6)
     }
 
+    @Test func theElementLimitCountsTheElementsExactly() throws {
+        let badge = CompositionalSupplementaryItem(size: Self.size(.absolute(10), .absolute(10)),
+                                                   containerAnchor: CompositionalAnchor(edges: [.top]))
+        let pair = CompositionalGroup(axis: .horizontal, size: Self.size(.fractionalWidth(1), .absolute(10)),
+                                      subitems: [Self.item(.fractionalWidth(0.5), .fractionalHeight(1), badges: [badge]),
+                                                 Self.item(.fractionalWidth(0.5), .fractionalHeight(1))])
+        // 5,100,001 cells, badges on the 2,550,001 even ones: 7,650,002 elements, under the limit
+        // (one badge for every cell would be over it). Counted from the plan, without laying out.
+        let plan = SectionPlan(layout: CompositionalLayout(), section: CompositionalSection(count: 5_100_001, group: pair),
+                               bounds: phone, top: 0)
+        #expect(plan.elementCount == 7_650_002)
+        var small = CountingSink()
+        _ = try CompositionalLayout().layout(CompositionalDescription(sections: [CompositionalSection(count: 5, group: pair)]),
+                                             bounds: phone, into: &small)
+        #expect(small.count == 5 + 3)
+        var everyOne = pair
+        everyOne.subitems[1] = Self.item(.fractionalWidth(0.5), .fractionalHeight(1), badges: [badge])
+        var none = CountingSink()
+        #expect(throws: LayoutError.tooManyElements(count: 10_200_002, limit: 10_000_000)) {
+            try CompositionalLayout().layout(CompositionalDescription(sections: [CompositionalSection(count: 5_100_001, group: everyOne)]),
+                                             bounds: phone, into: &none)
+        }
+        #expect(none.count == 0)
+    }
+
     @Test func aMillionCellsLayOutInOnePass() throws {
         var counter = CountingSink()
         let layout = try CompositionalLayout().layout(CompositionalDescription(sections: [Self.list(1_000_000)]), bounds: phone,
