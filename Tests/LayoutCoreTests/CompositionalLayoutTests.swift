@@ -545,39 +545,65 @@ struct CompositionalLayoutTests {
             return result
         }
 
-        /// Cells of vertical, non-orthogonal sections without boundary items, and the content height.
+        /// Cells of vertically scrolling sections (orthogonal ones included), and the content height.
         func cells(_ description: CompositionalDescription, bounds: Size) -> (cells: [Rect], height: Double) {
             var cells: [Rect] = []
             var y = 0.0
             for (s, section) in description.sections.enumerated() {
                 if s > 0 { y += description.interSectionSpacing }
                 let ins = section.contentInsets
-                let size = Size(width: resolve(section.group.size.width, bounds.width - ins.left - ins.right, bounds.height),
-                                height: resolve(section.group.size.height, bounds.width - ins.left - ins.right, bounds.height))
-                let whole = leaves(section.group, size: size, origin: Point(x: 0, y: 0))
-                guard section.count > 0 else { continue }
-                y += ins.top
+                let orthogonal = section.orthogonalScrollingBehavior != .none
+                // Boundary items that extend the section, sized in its width (less its insets).
+                let boundaryWidth = section.supplementariesFollowContentInsets ? bounds.width - ins.left - ins.right : bounds.width
+                var top = 0.0, bottom = 0.0
+                for item in section.boundarySupplementaryItems where item.extendsBoundary {
+                    let h = resolve(item.size.height, boundaryWidth, bounds.height)
+                    if item.alignment.edges.contains(.top) { top = max(top, h) }
+                    if item.alignment.edges.contains(.bottom) { bottom = max(bottom, h) }
+                }
+                guard section.count > 0 || !section.boundarySupplementaryItems.isEmpty else { continue }
+                y += top + ins.top
+                let (cw, ch) = orthogonal ? (bounds.width, bounds.height - ins.top - ins.bottom)
+                    : (bounds.width - ins.left - ins.right, bounds.height)
+                let size = Size(width: resolve(section.group.size.width, cw, ch), height: resolve(section.group.size.height, cw, ch))
+                let whole = section.count > 0 ? leaves(section.group, size: size, origin: Point(x: 0, y: 0)) : []
                 if !whole.isEmpty {
-                    let wholeReach = whole.map(\.slotEnd.y).max()!
+                    let reachX = whole.map(\.slotEnd.x).max()!, reachY = whole.map(\.slotEnd.y).max()!
+                    var groups: [ArraySlice<(frame: Rect, slotEnd: Point)>] = []
                     var placed = 0
                     while placed < section.count {
-                        let taken = whole.prefix(section.count - placed)
-                        for leaf in taken { cells.append(leaf.frame.offsetBy(x: ins.left, y: y)) }
-                        placed += taken.count
-                        if placed < section.count {
-                            y += size.height + section.interGroupSpacing
-                        } else {
-                            y += taken.count == whole.count ? size.height : taken.map(\.slotEnd.y).max()! + size.height - wholeReach
+                        groups.append(whole.prefix(section.count - placed))
+                        placed += groups.last!.count
+                    }
+                    let last = groups.last!
+                    let trimmed = last.count == whole.count ? nil : (x: last.map(\.slotEnd.x).max()! + size.width - reachX,
+                                                                    y: last.map(\.slotEnd.y).max()! + size.height - reachY)
+                    if orthogonal {
+                        let room = section.orthogonalScrollingBehavior == .groupPagingCentered ? (bounds.width - size.width) / 2 : 0
+                        var row = ins.left + room
+                        for g in groups.indices { row += g < groups.count - 1 ? size.width + section.interGroupSpacing : trimmed?.x ?? size.width }
+                        row += room + ins.right
+                        let offset = min(max(section.orthogonalOffset, 0), max(0, row - bounds.width))
+                        var x = ins.left + room - offset
+                        for group in groups {
+                            for leaf in group { cells.append(leaf.frame.offsetBy(x: x, y: y)) }
+                            x += size.width + section.interGroupSpacing
+                        }
+                        y += size.height
+                    } else {
+                        for (g, group) in groups.enumerated() {
+                            for leaf in group { cells.append(leaf.frame.offsetBy(x: ins.left, y: y)) }
+                            y += g < groups.count - 1 ? size.height + section.interGroupSpacing : trimmed?.y ?? size.height
                         }
                     }
                 }
-                y += ins.bottom
+                y += ins.bottom + bottom
             }
             return (cells, y)
         }
     }
 
-    @Test(arguments: 1...60 as ClosedRange<UInt64>)
+    @Test(arguments: 1...80 as ClosedRange<UInt64>)
     func cellsMatchAPlainRestatementOfTheRules(seed: UInt64) throws {
         var g = SplitMix64(seed: seed &+ 1000)
         var description = Self.randomDescription(&g)
@@ -595,8 +621,6 @@ struct CompositionalLayoutTests {
             return g
         }
         for s in description.sections.indices {
-            description.sections[s].orthogonalScrollingBehavior = .none
-            description.sections[s].boundarySupplementaryItems = []
             description.sections[s].group = plain(description.sections[s].group, nested: false)
         }
         let bounds = EngineProperties.bounds(&g)
