@@ -176,9 +176,9 @@ public struct CompositionalSupplementaryItem: Equatable, Sendable {
     }
 }
 
-/// Transposes insets (top ↔ leading, bottom ↔ trailing).
-private func transposed(_ insets: EdgeInsets) -> EdgeInsets {
-    EdgeInsets(top: insets.left, left: insets.top, bottom: insets.right, right: insets.bottom)
+extension EdgeInsets {
+    /// The insets with top ↔ leading and bottom ↔ trailing exchanged (horizontal scrolling).
+    fileprivate var exchangingAxes: EdgeInsets { EdgeInsets(top: left, left: top, bottom: right, right: bottom) }
 }
 
 /// A cell (`NSCollectionLayoutItem`).
@@ -202,7 +202,7 @@ public struct CompositionalItem: Equatable, Sendable {
     }
 
     func transposed() -> CompositionalItem {
-        CompositionalItem(size: size.transposed(), contentInsets: CompositionalLayout.transposedInsets(contentInsets),
+        CompositionalItem(size: size.transposed(), contentInsets: contentInsets.exchangingAxes,
                           edgeSpacing: edgeSpacing.transposed(), supplementaryItems: supplementaryItems.map { $0.transposed() })
     }
 }
@@ -287,7 +287,7 @@ public struct CompositionalGroup: Equatable, Sendable {
     func transposed() -> CompositionalGroup {
         CompositionalGroup(axis: axis == .horizontal ? .vertical : .horizontal, size: size.transposed(),
                            subitems: subitems.map { $0.transposed() }, repetition: repetition,
-                           interItemSpacing: interItemSpacing, contentInsets: CompositionalLayout.transposedInsets(contentInsets),
+                           interItemSpacing: interItemSpacing, contentInsets: contentInsets.exchangingAxes,
                            edgeSpacing: edgeSpacing.transposed())
     }
 
@@ -430,11 +430,11 @@ public struct CompositionalSection: Equatable, Sendable {
 
     func transposed() -> CompositionalSection {
         CompositionalSection(count: count, group: group.transposed(), interGroupSpacing: interGroupSpacing,
-                             contentInsets: CompositionalLayout.transposedInsets(contentInsets),
+                             contentInsets: contentInsets.exchangingAxes,
                              orthogonalScrollingBehavior: orthogonalScrollingBehavior, orthogonalOffset: orthogonalOffset,
                              boundarySupplementaryItems: boundarySupplementaryItems.map { $0.transposed() },
                              decorationItems: decorationItems.map {
-                                 CompositionalDecorationItem(kind: $0.kind, contentInsets: CompositionalLayout.transposedInsets($0.contentInsets),
+                                 CompositionalDecorationItem(kind: $0.kind, contentInsets: $0.contentInsets.exchangingAxes,
                                                              zIndex: $0.zIndex)
                              },
                              supplementariesFollowContentInsets: supplementariesFollowContentInsets)
@@ -526,8 +526,6 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
     /// Groups nest at most this deep (a group of items is 1 deep).
     public static let maximumNestingDepth = 32
-
-    static func transposedInsets(_ insets: EdgeInsets) -> EdgeInsets { transposed(insets) }
 
     /// Lays out `description` in a view of `bounds` (points) scrolled to `contentOffset` (which
     /// pins boundary items), sending every element to `sink` in element order.
@@ -1038,9 +1036,8 @@ struct SectionPlan {
     let layout: CompositionalLayout
     let section: CompositionalSection
     let orthogonal: Bool
-    /// The top-level group's size, and the solved group.
+    /// The top-level group's size.
     var groupSize = Size(width: 0, height: 0)
-    var node: CompositionalNode?
     /// The first min(count, group's items) items of one group.
     var leaves: [CompositionalLeaf] = []
     /// The items of `leaves`, by `itemID`.
@@ -1081,7 +1078,6 @@ struct SectionPlan {
                 : layout.resolve(section.group.size, width: W - ins.left - ins.right, height: H)
             let cap = min(maximumElementCount, max(4096, 2 * section.count))
             let node = layout.solve(section.group, size: groupSize, cap: cap)
-            self.node = node
             perGroup = node.leafCount
             if perGroup > 0 {
                 layout.flatten(node, at: Point(x: 0, y: 0), limit: min(perGroup, section.count), into: &leaves, items: &items)
