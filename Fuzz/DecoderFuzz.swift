@@ -1,4 +1,4 @@
-// libFuzzer target: arbitrary bytes through the dataset decoder, with both schemas.
+// libFuzzer target: arbitrary bytes through the dataset decoder, with every schema.
 // Built by Fuzz/build.sh; run by `make fuzz`. Any trap, sanitizer report or failed check
 // below is a finding.
 
@@ -6,13 +6,13 @@ import Foundation
 import LayoutCore
 import LayoutFormats
 
-/// Decodes `data` as items and as ring counts. Each decode must either throw a
-/// `DatasetError` or return a dataset within the SPEC's limits: finite values, at most
-/// `maximumElementCount` items, integral non-negative counts.
+/// Decodes `data` as items, as ring counts and as a compositional description. Each decode
+/// must either throw a `DatasetError` or return a dataset within the SPEC's limits: finite
+/// values, at most `maximumElementCount` items, integral non-negative counts.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecoder(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let data = Data(bytes: bytes, count: size)
-    for schema in [DatasetSchema.items, .ringCounts] {
+    for schema in [DatasetSchema.items, .ringCounts, .compositional] {
         do {
             let dataset = try DatasetDecoder.decode(data, schema: schema)
             check(dataset)

@@ -66,6 +66,9 @@ run_case waterfall json "$BIG"
 # A dataset of a million heights (read by the strict scanner) against the --count run.
 python3 -c "import random; random.seed(1); print('[' + ','.join(str(50 + random.randrange(100)) for _ in range(1000000)) + ']')" > "$TMP/heights.json"
 run_case waterfall json 1000000 "$TMP/heights.json" dataset
+# Compositional: a million cells in one section of Apple's list (one 44-point row per item).
+echo '{"sections":[{"count":1000000,"group":{"horizontal":{"layoutSize":{"width":"fractionalWidth(1.0)","height":"absolute(44)"},"subitems":[{"item":{"layoutSize":{"width":"fractionalWidth(1.0)","height":"fractionalHeight(1.0)"}}}]}}}]}' > "$TMP/list.json"
+run_case compositional json 1000000 "$TMP/list.json" list
 
 # Golden checks: `diff` of two layouts and `--check` against a golden, identical and with
 # every element changed (the bounds 10 pt wider), beside `cmp` of two identical copies of the

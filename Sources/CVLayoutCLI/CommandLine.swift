@@ -283,7 +283,7 @@ struct LayoutJob {
             // Right to left: the engine's layout mirrored, one step for every engine, before the
             // query and the snapping; the elements are kept for it.
             var request = LayoutPipeline.Request(
-                format: format, scale: scale, keepsElements: keepsElements || rightToLeft,
+                format: format, scale: descriptor.roundsToPixels ? nil : scale, keepsElements: keepsElements || rightToLeft,
                 target: target, engine: descriptor.name, bounds: bounds, contentOffset: offset)
             request.mirrorsForRightToLeft = rightToLeft
             do {

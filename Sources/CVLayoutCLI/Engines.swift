@@ -82,6 +82,10 @@ struct EngineDescriptor: Sendable {
     /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
     /// offset unchanged.
     var targetContentOffset: (@Sendable (CollectionLayout, Point, Point) -> Point)? = nil
+    /// Whether the engine rounds to `--scale` itself (reading it from its options), so that the
+    /// general edge snapping (SPEC section 2) is not applied to its layout: the compositional
+    /// engine rounds as UIKit does. Default `false`.
+    var roundsToPixels = false
 }
 
 /// Every engine, in `cvlayout engines` order.
@@ -94,6 +98,7 @@ let engineRegistry: [EngineDescriptor] = [
     stackEngine,
     circleEngine,
     justifiedEngine,
+    compositionalEngine,
 ]
 
 func engine(named name: String) -> EngineDescriptor? {

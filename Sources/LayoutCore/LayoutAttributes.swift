@@ -29,7 +29,7 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// The supplementary view kinds the engines emit (`representedElementKind`); the raw value
+/// The supplementary and decoration view kinds the engines emit (`representedElementKind`); the raw value
 /// is the string the output formats print. An enum rather than a `String` keeps
 /// `LayoutAttributes` a plain value: copying a million of them is a memory copy, with no
 /// reference counting.
@@ -38,6 +38,11 @@ public enum ElementKind: String, Hashable, Sendable, CaseIterable {
     case header
     /// A section footer (`UICollectionView.elementKindSectionFooter`).
     case footer
+    /// A badge attached to an item (a compositional layout's `NSCollectionLayoutSupplementaryItem`).
+    case badge
+    /// A section background (a compositional layout's `NSCollectionLayoutDecorationItem.background`),
+    /// a decoration view.
+    case background
 }
 
 /// Where and how one element is shown: UIKit's `UICollectionViewLayoutAttributes`.
@@ -49,7 +54,8 @@ public struct LayoutAttributes: Hashable, Sendable {
     public var indexPath: IndexPath
     /// `representedElementCategory`.
     public var category: ElementCategory
-    /// `representedElementKind`: `nil` for cells, `.header` / `.footer` for supplementary views.
+    /// `representedElementKind`: `nil` for cells, `.header` / `.footer` / `.badge` for
+    /// supplementary views, `.background` for decoration views.
     public var kind: ElementKind?
     /// Untransformed frame, points.
     public var frame: Rect

@@ -46,6 +46,8 @@ public enum CSVLayoutWriter {
         case nil: break
         case .header: w.append("header")
         case .footer: w.append("footer")
+        case .badge: w.append("badge")
+        case .background: w.append("background")
         }
         let f = e.frame, t = e.transform
         w.append(byte: comma); w.append(number: f.minX)

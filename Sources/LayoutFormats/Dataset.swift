@@ -8,11 +8,16 @@ public struct Dataset: Sendable, Equatable {
     public var sections: [DatasetSection]
     /// The `"options"` entries in file order.
     public var options: [DatasetOption]
+    /// The compositional engine's description (`DatasetSchema.compositional`), whose sections'
+    /// item counts are also `sections` (`.uniform(count:)`, so that batch updates apply to
+    /// them); `nil` for the other schemas.
+    public var compositional: CompositionalDescription?
 
     /// Creates a dataset.
-    public init(sections: [DatasetSection], options: [DatasetOption] = []) {
+    public init(sections: [DatasetSection], options: [DatasetOption] = [], compositional: CompositionalDescription? = nil) {
         self.sections = sections
         self.options = options
+        self.compositional = compositional
     }
 
     /// Total number of items.
@@ -90,6 +95,9 @@ public enum DatasetSchema: Sendable {
     case items
     /// Ring counts: a bare array of counts or `rings`.
     case ringCounts
+    /// A compositional layout's description: an object with `sections` (each a `count` and a
+    /// `group`), `configuration` and `options` (CompositionalDescription.swift).
+    case compositional
 }
 
 /// A dataset that cannot be used. Exit status 65 on the command line.
@@ -137,6 +145,18 @@ private struct Walker {
     }
 
     mutating func dataset(_ root: JSONValue) throws -> Dataset {
+        if case .compositional = schema {
+            guard case .object(let object) = root else {
+                throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
+            }
+            var decoder = CompositionalDescriptionDecoder()
+            let description = try decoder.description(object)
+            let options = try object["options"].map { try self.options($0) } ?? []
+            let sections = description.sections.enumerated().map { i, section in
+                DatasetSection(items: .uniform(count: section.count), path: "sections[\(i)]")
+            }
+            return Dataset(sections: sections, options: options, compositional: description)
+        }
         if root.arrayCount != nil {
             return Dataset(sections: try topLevelArray(root))
         }
@@ -147,6 +167,7 @@ private struct Walker {
         switch schema {
         case .items: allowedKeys = ["heights", "sizes", "items", "count", "sections", "options"]
         case .ringCounts: allowedKeys = ["rings", "options"]
+        case .compositional: allowedKeys = ["configuration", "sections", "options"]
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
             throw invalid(key, "unknown key" + didYouMean(key, among: allowedKeys) + " (expected \(list(allowedKeys)))")
@@ -188,6 +209,7 @@ private struct Walker {
         switch schema {
         case .items: "an array of heights or [width, height] sizes, or an object"
         case .ringCounts: "an array of ring counts or an object with \"rings\""
+        case .compositional: "a compositional layout description: an object with \"sections\""
         }
     }
 
@@ -195,6 +217,7 @@ private struct Walker {
     private mutating func topLevelArray(_ array: JSONValue) throws -> [DatasetSection] {
         switch schema {
         case .ringCounts: return try ringCounts(array, path: "")
+        case .compositional: return []  // not reached: refused in `dataset(_:)`
         case .items:
             let firstIsArray: Bool
             switch array {

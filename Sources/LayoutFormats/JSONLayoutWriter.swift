@@ -88,6 +88,8 @@ public enum JSONLayoutWriter {
         case nil: break
         case .header: w.append(",\"kind\":\"header\"")
         case .footer: w.append(",\"kind\":\"footer\"")
+        case .badge: w.append(",\"kind\":\"badge\"")
+        case .background: w.append(",\"kind\":\"background\"")
         }
         let f = e.frame
         w.append(",\"frame\":{\"x\":")

@@ -431,6 +431,14 @@ struct SVGElementWriter {
             append("\" fill=\"")
             append(Self.paletteColour(element.pointee.indexPath.item))
             append("\"/>")
+        } else if element.pointee.kind == .badge {
+            // A badge: a red pill over its item.
+            append("\" rx=\"")
+            append(number: minimum(width, height) / 2)
+            append("\" fill=\"#d62728\" stroke=\"#ffffff\" stroke-width=\"1\"/>")
+        } else if element.pointee.kind == .background {
+            // A section background: a pale panel behind its cells, dashed edge.
+            append("\" fill=\"#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2\"/>")
         } else {
             append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
         }
@@ -544,6 +552,8 @@ struct SVGElementWriter {
         switch element.pointee.kind {
         case .header: append("header ")
         case .footer: append("footer ")
+        case .badge: append("badge ")
+        case .background: append("background ")
         case nil:
             switch element.pointee.category {
             case .cell: append("cell ")
@@ -561,6 +571,8 @@ struct SVGElementWriter {
         switch element.pointee.kind {
         case .header: append(" data-kind=\"header\"")
         case .footer: append(" data-kind=\"footer\"")
+        case .badge: append(" data-kind=\"badge\"")
+        case .background: append(" data-kind=\"background\"")
         case nil:
             switch element.pointee.category {
             case .cell: append(" data-kind=\"cell\"")
@@ -695,6 +707,26 @@ func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, back
     out.append("\" height=\"")
     out.append(number: max(area.height, 1))
     out.append("\" fill=\"#ffffff\"/>\n")
+}
+
+/// The fill and outline of a view (an element other than a cell) by its kind, as the text
+/// between `fill="` and the attribute list's last quote: badges red pills outlined white,
+/// section backgrounds pale dashed panels, headers, footers and the rest grey.
+func viewPaint(_ kind: ElementKind?) -> StaticString {
+    switch kind {
+    case .badge: "#d62728\" stroke=\"#ffffff\" stroke-width=\"1"
+    case .background: "#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2"
+    default: "#dddddd\" stroke=\"#888888\" stroke-width=\"0.5"
+    }
+}
+
+/// The corner radius of an animated shape of `size`: half the width for an engine that draws
+/// round, a cell's `min(4, w/4, h/4)`, a badge's half its shorter side (a pill); `nil` for
+/// square corners.
+func cornerRadius(_ element: LayoutAttributes, size: Size, round: Bool) -> Double? {
+    if round { return size.width / 2 }
+    if element.category == .cell { return min(4, size.width / 4, size.height / 4) }
+    return element.kind == .badge ? min(size.width, size.height) / 2 : nil
 }
 
 /// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h`

@@ -416,10 +416,7 @@ public enum ScrollSVGWriter {
         }
 
         // The shape, centred on the origin.
-        func radius(_ e: LayoutAttributes) -> Double? {
-            if style.round { return e.size.width / 2 }
-            return isCell ? min(4, e.size.width / 4, e.size.height / 4) : nil
-        }
+        func radius(_ e: LayoutAttributes) -> Double? { cornerRadius(e, size: e.size, round: style.round) }
         func opacity(_ e: LayoutAttributes) -> Double { min(max(e.alpha, 0), 1) }
         appendCentredRect(e0, size: e0.size, to: out)
         if let r = radius(e0) {
@@ -430,7 +427,8 @@ public enum ScrollSVGWriter {
             out.append("\" fill=\"")
             out.append(SVGElementWriter.paletteColour(e0.indexPath.item))
         } else {
-            out.append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5")
+            out.append("\" fill=\"")
+            out.append(viewPaint(e0.kind))
         }
         if opacity(e0) < 1 {
             out.append("\" opacity=\"")

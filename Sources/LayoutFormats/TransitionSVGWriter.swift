@@ -182,8 +182,9 @@ public enum TransitionSVGWriter {
     private static func opacity(_ e: LayoutAttributes) -> Double { e.isHidden ? 0 : min(max(e.alpha, 0), 1) }
 
     private static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
-        guard e.category == .cell else { return 0 }
-        return round ? e.size.width / 2 : min(4, e.size.width / 4, e.size.height / 4)
+        // Views square unless the engine draws round (as the layout's SVG; badges pills).
+        guard e.category == .cell || e.kind == .badge else { return 0 }
+        return LayoutFormats.cornerRadius(e, size: e.size, round: round) ?? 0
     }
 
     private static func appendElement(_ element: TransitionElement, style: Style, timing: Timing, to out: OutputBuffer) {
@@ -286,7 +287,9 @@ public enum TransitionSVGWriter {
             out.append("\">")
             if oldFill != newFill { appendSwitch("fill", oldFill, newFill, timing: timing, to: out) }
         } else {
-            out.append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\">")
+            out.append("\" fill=\"")
+            out.append(viewPaint(b.kind))
+            out.append("\">")
         }
         animate("animate", "x", [-a.size.width / 2], [-b.size.width / 2])
         animate("animate", "y", [-a.size.height / 2], [-b.size.height / 2])

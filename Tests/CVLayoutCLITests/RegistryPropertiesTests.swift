@@ -120,7 +120,7 @@ struct RegistryPropertiesTests {
         if spec.valueName == nil {
             let given = run(arguments: [engine.name, "--\(spec.name)=yes"])
             #expect(given.status == 64 && given.stderr.hasPrefix("cvlayout: error: --\(spec.name) takes no value"))
-            let data = engine.schema == .ringCounts ? #""rings": [1, 2]"# : #""heights": [1]"#
+            let data = engine.schema == .ringCounts ? #""rings": [1, 2]"# : engine.schema == .compositional ? #""sections": []"# : #""heights": [1]"#
             let fromData = run(arguments: [engine.name, "-"], stdin: { Data("{\"options\": {\"\(spec.name)\": 3}, \(data)}".utf8) })
             #expect(fromData.status == 65 && fromData.stderr.contains("options.\(spec.name): expected true or false"),
                     "\(fromData.stderr)")
@@ -130,7 +130,7 @@ struct RegistryPropertiesTests {
         #expect(given.status == 64, "\(given.stderr)")
         #expect(given.stderr.hasPrefix("cvlayout: error: --\(spec.name)"), "\(given.stderr)")
         #expect(given.stdout.isEmpty)
-        let data = engine.schema == .ringCounts ? #""rings": [1, 2]"# : #""heights": [1]"#
+        let data = engine.schema == .ringCounts ? #""rings": [1, 2]"# : engine.schema == .compositional ? #""sections": []"# : #""heights": [1]"#
         let fromData = run(arguments: [engine.name, "-"], stdin: { Data("{\"options\": {\"\(spec.name)\": \"x?\"}, \(data)}".utf8) })
         #expect(fromData.status == 65, "\(fromData.stderr)")
         #expect(fromData.stderr.hasPrefix("cvlayout: error: <stdin>: options.\(spec.name): "), "\(fromData.stderr)")
