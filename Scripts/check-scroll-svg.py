@@ -9,8 +9,9 @@ at each time T (seconds), and finds every element's drawn box through its
 `data-index-path`/`data-kind`. For each T it runs `CVLAYOUT ENGINE OPTIONS-without-the-scroll
 --offset O -f json` at the offset O of that moment (the timing function applied, as
 `ScrollAnimation` defines it) and compares each visible element's transformed frame's bounding
-box with the drawn one. Prints the largest difference per moment, in points; exits 1 when one
-is a pixel (1 point) or more. Needs `chromium` (Debian's package).
+box's edges with the drawn one's. Prints the largest difference per moment, in points; exits 1
+when one is half a point or more (a pixel, 1/S, with --scale S below 2). The scroll options
+must be in the command, not in a dataset's "options". Needs `chromium` (Debian's package).
 """
 import json, math, os, shlex, subprocess, sys, tempfile
 
@@ -21,11 +22,24 @@ def main():
     i = 1
     while i < len(words):
         w = words[i]
-        if w in ("--scroll-to", "--offset", "--frames", "--duration", "--timing"):
-            opts[w] = words[i + 1]; i += 2; continue
+        name, eq, value = w.partition("=")
+        if name in ("--scroll-to", "--offset", "--frames", "--duration", "--timing"):
+            if eq:
+                opts[name] = value; i += 1
+            else:
+                opts[name] = words[i + 1]; i += 2
+            continue
         if w == "--snap":
             opts[w] = True; i += 1; continue
         rest.append(w); i += 1
+    if "--scroll-to" not in opts:
+        sys.exit("check-scroll-svg.py: give --scroll-to X,Y (and the other scroll options) in the command, "
+                 "not in a dataset's \"options\"")
+    scale = None
+    for j, w in enumerate(rest):
+        if w == "--scale": scale = float(rest[j + 1])
+        elif w.startswith("--scale="): scale = float(w.split("=", 1)[1])
+    bound = 1 / scale if scale and scale < 2 else 0.5
     point = lambda s: tuple(float(v) for v in s.split(","))
     start = point(opts.get("--offset", "0,0")); end = point(opts["--scroll-to"])
     n = int(opts.get("--frames", 60)); duration = float(opts.get("--duration", 2))
@@ -40,7 +54,7 @@ def main():
                                         + velocity + ["-f", "json", "--precision", "full"],
                                         capture_output=True, check=True).stdout)
         target = (out["targetContentOffset"]["x"], out["targetContentOffset"]["y"])
-        k = round(0.7 * (n - 1) + 1e-12)
+        k = (7 * (n - 1) + 5) // 10
         uk = k / (n - 1)
         legs = [(0.0, uk, start, end), (uk, 1.0, end, target)]
 
@@ -86,16 +100,17 @@ def main():
             f = e["frame"]; a, b, c, d, tx, ty = e.get("transform", [1, 0, 0, 1, 0, 0])
             cx, cy = f["x"] + f["width"] / 2 + tx, f["y"] + f["height"] / 2 + ty
             hw = (abs(a) * f["width"] + abs(c) * f["height"]) / 2; hh = (abs(b) * f["width"] + abs(d) * f["height"]) / 2
-            want = [cx - hw, cy - hh, 2 * hw, 2 * hh]
+            want = [cx - hw, cy - hh, cx + hw, cy + hh]
             got = drawn.get(key)
             if got is None: missing += 1; continue
             count += 1
-            diff = max(abs(g - w) for g, w in zip(got, want))
+            edges = [got[0], got[1], got[0] + got[2], got[1] + got[3]]
+            diff = max(abs(g - w) for g, w in zip(edges, want))
             if diff > worst: worst, where = diff, key
         if len(drawn) > count: missing += len(drawn) - count  # drawn but not visible in the layout
         worst_all = max(worst_all, worst, 99 if missing else 0)
         print("t=%gs offset=(%.3f, %.3f): %d elements compared, %d unmatched, largest difference %.4f pt%s"
               % (t, o[0], o[1], count, missing, worst, " (" + where + ")" if where else ""))
-    sys.exit(0 if worst_all < 1 else 1)
+    sys.exit(0 if worst_all < bound else 1)
 
 main()

@@ -25,7 +25,8 @@ let circleEngine = EngineDescriptor(
         }
         sink.skip(count: items.count, inDrawingOrder: true)  // every zIndex 0, none hidden
         return layout.summary(items: items, bounds: input.bounds, contentOffset: input.contentOffset)
-    }
+    },
+    movesWithContentOffset: { _ in false }
 )
 
 /// The circle engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

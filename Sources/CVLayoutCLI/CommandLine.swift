@@ -130,6 +130,27 @@ struct LayoutJob {
     /// The layout at a content offset, snapped and checked as written: the keyframes of
     /// `scroll`.
     private let layoutAtOffset: (Point) throws -> CollectionLayout
+    /// Whether the engine's layout moves with the offset (else `scroll` lays it out once).
+    private let movesWithOffset: Bool
+    /// How far the middle of two samples of `scroll` may stray before it is a sample too:
+    /// a quarter point, or just over half a pixel with `--scale` below 2 (a snapped edge
+    /// steps by a pixel; no straight line follows a step closer than half of it).
+    private let scrollTolerance: Double
+    /// What writing `scroll` found: whether every moment was sampled closely enough.
+    private let scrollReport = ScrollReport()
+
+    /// Whether the last write of a scrolling SVG ran out of samples.
+    final class ScrollReport: @unchecked Sendable {
+        var budgetReached = false
+    }
+
+    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised).
+    var writeWarnings: [String] {
+        scrollReport.budgetReached
+            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance; "
+               + "some moments may stray more than half a point from the engine (use more --frames or a shorter scroll)"]
+            : []
+    }
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out
     /// through `LayoutPipeline` (which streams a whole layout rather than keep it).
@@ -295,6 +316,9 @@ struct LayoutJob {
         self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil || scrollEnd != nil,
                                      target: target.map { ($0, velocity) })
         layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
+        movesWithOffset = try descriptor.movesWithContentOffset(EngineInput(options: options, dataset: dataset, bounds: bounds,
+                                                                           contentOffset: offset, count: count, seed: seed))
+        scrollTolerance = max(ScrollSVGWriter.refinementTolerance, scale.map { 0.5 / $0 + 0.01 } ?? 0)
         let layout = self.pipeline.layout
         if let scrollEnd {
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
@@ -306,16 +330,23 @@ struct LayoutJob {
                 let proposed = try makePipeline(at: scrollEnd, keepsElements: true, target: (scrollEnd, velocity)).layout
                 scroll.target = proposed.targetContentOffset ?? scrollEnd
             }
-            let frames = scroll.minimumFrameCount...ScrollAnimation.maximumFrameCount
-            guard frames.contains(scroll.frameCount) else {
-                throw options.conflict([GlobalOption.frames, GlobalOption.snap],
-                                       "--frames: expected an integer from \(frames.lowerBound) to \(frames.upperBound)"
-                                       + (scroll.target == nil ? "" : " with --snap (the start, X,Y and the target)")
-                                       + ", got \(scroll.frameCount)")
+            // A value out of range is that value's fault (checked even when a flag overrides
+            // it); two keyframes with --snap is a conflict between them.
+            func outOfRange(_ name: String, _ value: Double, _ reason: String) -> CLIError {
+                var error = options.conflict(in: name, NumberFormat.messageText(value), reason)
+                error.isConflict = false
+                return error
+            }
+            guard (2...ScrollAnimation.maximumFrameCount).contains(scroll.frameCount) else {
+                throw outOfRange(GlobalOption.frames, Double(scroll.frameCount),
+                                 "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+            }
+            guard scroll.frameCount >= scroll.minimumFrameCount else {
+                throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)",
+                                       "--snap needs 3 keyframes or more (the start, X,Y and the target)", involving: [GlobalOption.snap])
             }
             guard scroll.duration.isFinite && scroll.duration > 0 else {
-                throw options.conflict([GlobalOption.duration],
-                                       "--duration: expected a finite number of seconds > 0, got \(options.shownValue(of: GlobalOption.duration) ?? "")")
+                throw outOfRange(GlobalOption.duration, scroll.duration, "expected a finite number of seconds > 0")
             }
             self.scroll = scroll
         } else {
@@ -385,7 +416,10 @@ struct LayoutJob {
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
         if let scroll {
             do {
-                return try ScrollSVGWriter.write(scroll, layout: layoutAtOffset, options: outputOptions, to: buffer)
+                let accurate = try ScrollSVGWriter.write(scroll, layout: layoutAtOffset, movesWithOffset: movesWithOffset,
+                                                         tolerance: scrollTolerance, options: outputOptions, to: buffer)
+                scrollReport.budgetReached = !accurate
+                return
             } catch let error as ScrollSVGWriter.ElementsDiffer {
                 throw CLIError.status(ExitStatus.software, "--scroll-to: \(error)")
             }
@@ -465,7 +499,7 @@ private struct Invocation {
             io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(NumberFormat.string($0.value, precision: job.outputOptions.precision))" }
                 .joined(separator: ", ") + "\n")
         }
-        return (ExitStatus.success, job.layout.warnings)
+        return (ExitStatus.success, job.layout.warnings + job.writeWarnings)
     }
 }
 

@@ -86,6 +86,11 @@ struct EngineDescriptor: Sendable {
     /// general edge snapping (SPEC section 2) is not applied to its layout: the compositional
     /// engine rounds as UIKit does. Default `false`.
     var roundsToPixels = false
+    /// Whether the layout of `input` can change with the content offset (pinned or stretchy
+    /// headers, the line's and the carousel's effects): `--scroll-to` lays out every sample
+    /// only then, and otherwise moves the first layout's visible bounds. Default: always
+    /// (the safe answer).
+    var movesWithContentOffset: @Sendable (EngineInput) throws -> Bool = { _ in true }
 }
 
 /// Every engine, in `cvlayout engines` order.

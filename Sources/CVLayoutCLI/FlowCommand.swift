@@ -17,7 +17,8 @@ let flowEngine = EngineDescriptor(
     defaultCount: 30,
     layout: { input in try CollectionLayout.collecting { try flowLayout(input, into: &$0) } },
     stream: { input, sink in try flowLayout(input, into: &sink) },
-    check: { input, sink in try flowLayout(input, into: &sink) }
+    check: { input, sink in try flowLayout(input, into: &sink) },
+    movesWithContentOffset: { input in try input.options.flag("pin-headers") || input.options.flag("stretchy-header") }
 )
 
 

@@ -19,7 +19,8 @@ let justifiedEngine = EngineDescriptor(
     embeddedData: { count, seed in Dataset(sections: [DatasetSection(items: .heights(embeddedAspectRatios(count, seed)))]) },
     layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },
     stream: { input, sink in try justifiedLayout(input, into: &sink) },
-    check: { input, sink in try justifiedLayout(input, into: &sink) }
+    check: { input, sink in try justifiedLayout(input, into: &sink) },
+    movesWithContentOffset: { _ in false }
 )
 
 /// What the justified engine's options set: the layout and whether to report its statistics.

@@ -27,7 +27,8 @@ let ringEngine = EngineDescriptor(
             sink.skip(count: counts.reduce(0, +), inDrawingOrder: true)  // every zIndex 0, none hidden
             return summary
         }
-    }
+    },
+    movesWithContentOffset: { _ in false }
 )
 
 /// The ring engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

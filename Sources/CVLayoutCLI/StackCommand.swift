@@ -15,7 +15,8 @@ let stackEngine = EngineDescriptor(
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try stackLayout(input, into: &$0) } },
     stream: { input, sink in try stackLayout(input, into: &sink) },
-    check: { input, sink in try stackLayout(input, into: &sink) }
+    check: { input, sink in try stackLayout(input, into: &sink) },
+    movesWithContentOffset: { _ in false }
 )
 
 extension StackLayout: EngineConfiguration {}

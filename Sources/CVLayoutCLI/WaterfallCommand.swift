@@ -44,7 +44,8 @@ let waterfallEngine = EngineDescriptor(
     quickCheck: { input, scale in
         let (layout, sections) = try waterfallSettings(input)
         return layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale)
-    }
+    },
+    movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )
 
 /// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

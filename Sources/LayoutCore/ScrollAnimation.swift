@@ -65,9 +65,20 @@ public struct ScrollAnimation: Sendable, Equatable {
     /// The fewest keyframes allowed: 2, or 3 with a target.
     public var minimumFrameCount: Int { target == nil ? 2 : 3 }
 
-    /// The keyframe at `end` when snapping: round(0.7·(N−1)); the last keyframe otherwise.
+    /// The keyframe at `end` when snapping: round(0.7·(N−1)), halves up, computed exactly
+    /// (⌊(7·(N−1) + 5)/10⌋: 0.7·45 is 31.5, though 0.7·45.0 in binary is just below); the last
+    /// keyframe otherwise.
     public var proposedKeyframe: Int {
-        target == nil ? frameCount - 1 : Int((0.7 * Double(frameCount - 1)).rounded())
+        target == nil ? frameCount - 1 : (7 * (frameCount - 1) + 5) / 10
+    }
+
+    /// `a + (b − a)·e`, or `a·(1 − e) + b·e` when `b − a` overflows (ends near ±1.8e308).
+    static func interpolate(_ a: Point, _ b: Point, _ e: Double) -> Point {
+        func one(_ a: Double, _ b: Double) -> Double {
+            let d = b - a
+            return d.isFinite ? a + d * e : a * (1 - e) + b * e
+        }
+        return Point(x: one(a.x, b.x), y: one(a.y, b.y))
     }
 
     /// Each keyframe's time as a fraction of the duration, k/(N−1): 0 first, exactly 1 last.
@@ -84,8 +95,7 @@ public struct ScrollAnimation: Sendable, Equatable {
     /// - Complexity: O(1).
     public func offset(atTime u: Double) -> Point {
         func between(_ a: Point, _ b: Point, _ fraction: Double) -> Point {
-            let e = timing.progress(min(max(fraction, 0), 1))
-            return Point(x: a.x + (b.x - a.x) * e, y: a.y + (b.y - a.y) * e)
+            Self.interpolate(a, b, timing.progress(min(max(fraction, 0), 1)))
         }
         guard let target else { return between(start, end, u) }
         let split = Double(proposedKeyframe) / Double(frameCount - 1)
@@ -102,8 +112,7 @@ public struct ScrollAnimation: Sendable, Equatable {
             return frames.map { k in
                 if k == frames.lowerBound { return a }
                 if k == frames.upperBound - 1 { return b }
-                let e = timing.progress(Double(k - frames.lowerBound) / span)
-                return Point(x: a.x + (b.x - a.x) * e, y: a.y + (b.y - a.y) * e)
+                return Self.interpolate(a, b, timing.progress(Double(k - frames.lowerBound) / span))
             }
         }
         guard let target else { return leg(from: start, to: end, frames: 0..<frameCount) }

@@ -48,25 +48,42 @@ public enum ScrollSVGWriter {
     }
 
     /// Writes the animated document of `animation`, `layout(offset)` giving the layout at each
-    /// keyframe's content offset (snapped and checked as it will be drawn).
+    /// sample's content offset (snapped and checked as it will be drawn). When the layout does
+    /// not move with the offset (`movesWithOffset` false: no pinned header, no scaling) it is
+    /// laid out once and only its visible bounds move. `tolerance` is how far, points, the
+    /// middle of two samples may stray from halfway between them before it becomes a sample
+    /// (`refinementTolerance`; more with coarse pixel snapping, whose steps are not lines).
+    /// - Returns: `false` when the sample budget (`sampleWork` elements laid out in all;
+    ///   100,000 samples when only the offset moves) ran out before every moment was within
+    ///   twice `tolerance`; the document is complete either way.
     /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`.
-    /// - Complexity: a layout per sample and per middle moment looked at (N keyframes and at
-    ///   most 63 samples between two), one at a time, each compared with the previous in
-    ///   O(n); memory for a few layouts and a track per element that changes; output
-    ///   O(n + m·s) for n elements of which m change over s samples each.
+    /// - Complexity: a layout per sample and per middle moment looked at, one at a time, each
+    ///   compared with the one before in O(n); memory for a few layouts and, per element that
+    ///   changes, its attributes each time they change; output O(n + Σ changes).
+    @discardableResult
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
-                             options: OutputOptions, to out: OutputBuffer) throws {
+                             movesWithOffset: Bool = true, tolerance: Double = refinementTolerance,
+                             options: OutputOptions, to out: OutputBuffer) throws -> Bool {
         let offsets = animation.offsets, keyTimes = animation.keyTimes
         let first = try layout(offsets[0])
         let n = first.elements.count
         let labels = SVGLabels.resolved(options.labels, for: first)
+        /// The layout at `offset`: the first one with the offset moved when nothing else moves.
+        func layoutAt(_ offset: Point) throws -> CollectionLayout {
+            guard movesWithOffset else {
+                var moved = first
+                moved.contentOffset = offset
+                return moved
+            }
+            return try layout(offset)
+        }
 
-        // One pass over the samples, in time order: which elements change (their tracks,
-        // from the first sample at which they differ, the ones before being the first
-        // sample's), what is drawn, and where the screen is.
+        // One pass over the samples, in time order: which elements change (for each, its
+        // attributes from each sample at which they differ from the sample before: the first
+        // sample's, then every change), what is drawn, and where the screen is.
         var times: [Double] = []
         var track = [Int](repeating: -1, count: n)
-        var tracks: [[LayoutAttributes]] = []
+        var tracks: [[(sample: Int, attributes: LayoutAttributes)]] = []
         var visibleRects: [Rect] = []
         var canvas = Rect(x: 0, y: 0, width: 0, height: 0)
         func add(_ frame: CollectionLayout, at time: Double) throws {
@@ -81,53 +98,69 @@ public enum ScrollSVGWriter {
             if k == 0 && options.canvas == .all {
                 for element in frame.elements { drawn.add(element) }
             }
-            try frame.elements.withUnsafeBufferPointer { elements in
-                try first.elements.withUnsafeBufferPointer { initial in
-                    for i in (k > 0 ? 0 : n)..<n {
-                        if track[i] >= 0 {
-                            tracks[track[i]].append(elements[i])
-                            drawn.add(elements[i])
-                        } else if elements[i] != initial[i] {
-                            drawn.add(elements[i])
-                            let a = elements[i], b = initial[i]
-                            guard a.indexPath == b.indexPath && a.category == b.category && a.kind == b.kind else {
-                                throw ElementsDiffer(keyframe: k)
+            if k > 0 && movesWithOffset {
+                try frame.elements.withUnsafeBufferPointer { elements in
+                    try first.elements.withUnsafeBufferPointer { initial in
+                        for i in 0..<n {
+                            if track[i] >= 0 {
+                                if elements[i] != tracks[track[i]][tracks[track[i]].count - 1].attributes {
+                                    tracks[track[i]].append((k, elements[i]))
+                                }
+                                drawn.add(elements[i])
+                            } else if elements[i] != initial[i] {
+                                drawn.add(elements[i])
+                                let a = elements[i], b = initial[i]
+                                guard a.indexPath == b.indexPath && a.category == b.category && a.kind == b.kind else {
+                                    throw ElementsDiffer(keyframe: k)
+                                }
+                                track[i] = tracks.count
+                                tracks.append([(0, b), (k, a)])
                             }
-                            track[i] = tracks.count
-                            var values = [LayoutAttributes](repeating: b, count: k)
-                            values.append(a)
-                            tracks.append(values)
                         }
                     }
                 }
             }
             let frameCanvas: Rect
             switch options.canvas {
-            case .all: frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds)
+            case .all:
+                // What is drawn, and the screen's outline, which is drawn too.
+                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds).union(visibleRects[k])
             case .visible: frameCanvas = visibleRects[k]
             case .content, .rect:
                 frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
             }
             canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
         }
+        // The samples between keyframes: a budget of them, shared out as the keyframes go.
+        let intervals = offsets.count - 1
+        var budget = movesWithOffset ? max(intervals, sampleWork / max(n, 1)) : 100_000
+        var accurate = true
         /// Adds the samples strictly between two samples (`a` at time `ta`, `b` at `tb`) that
-        /// the straight line between them needs: the layout at the middle moment is laid out
-        /// and, when a drawn box or the offset there strays `refinementTolerance` or more
-        /// from halfway between the ends, kept, and each half refined the same way.
-        func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, depth: Int) throws {
-            guard depth < maximumRefinementDepth, a.contentOffset != b.contentOffset || a.elements != b.elements else { return }
+        /// the straight line between them needs, at most `allowed`: the layout at the middle
+        /// moment is laid out and, when a drawn box or the offset there strays `tolerance` or
+        /// more from halfway between the ends, kept, and each half refined the same way (the
+        /// first half with half the allowance, the second with what the first left).
+        /// - Returns: the samples added.
+        func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, allowed: Int) throws -> Int {
+            guard a.contentOffset != b.contentOffset || a.elements != b.elements else { return 0 }
             let tm = (ta + tb) / 2
-            let middle = try layout(animation.offset(atTime: tm))
-            guard !isHalfway(middle, between: a, and: b) else { return }
-            try refine(a, ta, middle, tm, depth: depth + 1)
+            guard ta < tm && tm < tb else { return 0 }  // no moment between them
+            let middle = try layoutAt(animation.offset(atTime: tm))
+            guard !isHalfway(middle, between: a, and: b, tolerance: tolerance) else { return 0 }
+            guard allowed > 0 else {
+                accurate = false
+                return 0
+            }
+            let left = try refine(a, ta, middle, tm, allowed: (allowed - 1) / 2)
             try add(middle, at: tm)
-            try refine(middle, tm, b, tb, depth: depth + 1)
+            let right = try refine(middle, tm, b, tb, allowed: allowed - 1 - left)
+            return left + 1 + right
         }
         try add(first, at: 0)
         var previous = first
         for k in 1..<offsets.count {
-            let next = try layout(offsets[k])
-            try refine(previous, keyTimes[k - 1], next, keyTimes[k], depth: 0)
+            let next = try layoutAt(offsets[k])
+            budget -= try refine(previous, keyTimes[k - 1], next, keyTimes[k], allowed: budget / (intervals - k + 1))
             try add(next, at: keyTimes[k])
             previous = next
         }
@@ -153,7 +186,7 @@ public enum ScrollSVGWriter {
                 if !first.elements[i].isHidden { draws.append((first.elements[i].zIndex, i, -1)) }
             } else {
                 var zs = Set<Int>()
-                for e in tracks[track[i]] where !e.isHidden { zs.insert(e.zIndex) }
+                for change in tracks[track[i]] where !change.attributes.isHidden { zs.insert(change.attributes.zIndex) }
                 for z in zs { draws.append((z, i, track[i])) }
             }
         }
@@ -175,7 +208,8 @@ public enum ScrollSVGWriter {
                     }
                 } else {
                     let draw = draws[k]
-                    appendAnimated(tracks[draw.track], layer: draw.z, style: style, timing: timing, to: out)
+                    appendAnimated(tracks[draw.track], layer: draw.z, style: style, times: times,
+                                   duration: animation.duration, to: out)
                     k += 1
                 }
                 try out.flushIfFull()
@@ -200,6 +234,7 @@ public enum ScrollSVGWriter {
         }
         out.append("</svg>\n")
         try out.flush()
+        return accurate
     }
 
     // MARK: - Samples between keyframes
@@ -210,19 +245,21 @@ public enum ScrollSVGWriter {
     /// (the line layout's scale reaching its floor) the middle strays at least half as much as
     /// the worst moment.
     public static let refinementTolerance = 0.25
-    /// How many times an interval between keyframes may be halved: up to 2⁶ − 1 samples
-    /// between two keyframes.
-    static let maximumRefinementDepth = 6
+    /// How many elements the samples between keyframes may lay out in all (samples × n):
+    /// a few seconds at most, whatever the scroll.
+    public static let sampleWork = 20_000_000
 
     /// Whether `middle` is, to `refinementTolerance`, what SMIL draws halfway between `a` and
     /// `b`: the offset, and each element's drawn box (its transformed frame's bounding box),
     /// SMIL interpolating centre, size, rotation, shear and scale linearly. Elements hidden at
     /// either end are not compared (they switch at a sample).
     /// - Complexity: O(n).
-    static func isHalfway(_ middle: CollectionLayout, between a: CollectionLayout, and b: CollectionLayout) -> Bool {
-        let tolerance = refinementTolerance
+    static func isHalfway(_ middle: CollectionLayout, between a: CollectionLayout, and b: CollectionLayout,
+                          tolerance: Double = refinementTolerance) -> Bool {
         let o = middle.contentOffset, oa = a.contentOffset, ob = b.contentOffset
-        guard abs(o.x - (oa.x + ob.x) / 2) < tolerance && abs(o.y - (oa.y + ob.y) / 2) < tolerance else { return false }
+        guard abs(o.x - (oa.x / 2 + ob.x / 2)) < tolerance && abs(o.y - (oa.y / 2 + ob.y / 2)) < tolerance else { return false }
+        // A layout that did not move (the same elements, shared storage): nothing strays.
+        if middle.elements == a.elements && a.elements == b.elements { return true }
         for i in middle.elements.indices {
             let m = middle.elements[i], ea = a.elements[i], eb = b.elements[i]
             if ea.isHidden || eb.isHidden || m.isHidden { continue }
@@ -352,8 +389,25 @@ public enum ScrollSVGWriter {
 
     /// One element's values at each sample, shown where it is visible with zIndex `layer`.
     /// Its animations use only the samples around its changes (`Timing.restricted`).
-    private static func appendAnimated(_ track: [LayoutAttributes], layer: Int, style: Style, timing: Timing,
-                                       to out: OutputBuffer) {
+    private static func appendAnimated(_ changes: [(sample: Int, attributes: LayoutAttributes)], layer: Int, style: Style,
+                                       times: [Double], duration: Double, to out: OutputBuffer) {
+        // The samples that matter: the first, the last, and both sides of each change; the
+        // values between two of them are those of the first (nothing changes there).
+        let last = times.count - 1
+        var samples = [0]
+        for change in changes.dropFirst() {
+            if change.sample - 1 > samples[samples.count - 1] { samples.append(change.sample - 1) }
+            if change.sample > samples[samples.count - 1] { samples.append(change.sample) }
+        }
+        if samples[samples.count - 1] != last { samples.append(last) }
+        var track: [LayoutAttributes] = []
+        track.reserveCapacity(samples.count)
+        var j = 0
+        for sample in samples {
+            while j + 1 < changes.count && changes[j + 1].sample <= sample { j += 1 }
+            track.append(changes[j].attributes)
+        }
+        let sampleTiming = Timing(keyTimes: samples.map { times[$0] }, duration: duration)
         let sampleCount = track.count
         var shown = track.map { !$0.isHidden && $0.zIndex == layer }
         // What is drawn matters where the copy is shown and at the sample after (its values
@@ -367,7 +421,7 @@ public enum ScrollSVGWriter {
             }
         }
         // From here on, only the samples the animations need.
-        let (timing, kept) = timing.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
+        let (timing, kept) = sampleTiming.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
         held = kept.map { held[$0] }
         shown = kept.map { shown[$0] }
         let frameCount = kept.count

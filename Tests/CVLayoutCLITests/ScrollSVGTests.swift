@@ -58,6 +58,20 @@ struct ScrollSVGTests {
             #expect(ScrollAnimation(start: .zero, end: .zero, target: .zero, frameCount: n).proposedKeyframe == k)
         }
         #expect(scroll.minimumFrameCount == 3)
+        // Exactly, halves up: 0.7·45 = 31.5 → 32 (in binary 0.7·45.0 is just below 31.5);
+        // 0.7·15 = 10.5 → 11.
+        for (n, k) in [(46, 32), (16, 11), (1000, 699)] {
+            #expect(ScrollAnimation(start: .zero, end: .zero, target: .zero, frameCount: n).proposedKeyframe == k)
+        }
+    }
+
+    @Test func offsetsNearTheLargestDoubleDoNotOverflow() {
+        // end − start overflows: the offsets are start·(1 − e) + end·e instead.
+        let scroll = ScrollAnimation(start: Point(x: -1e308, y: 0), end: Point(x: 1e308, y: 0), frameCount: 3, timing: .linear)
+        #expect(scroll.offsets.map(\.x) == [-1e308, 0, 1e308])
+        let eased = ScrollAnimation(start: Point(x: -1e308, y: 0), end: Point(x: 1e308, y: 0), frameCount: 3)
+        #expect(abs(eased.offsets[1].x - 0.75e308) < 1e293)
+        #expect(eased.offset(atTime: 0.5).x.isFinite)
     }
 
     @Test func offsetBetweenKeyframesFollowsTheTiming() {
@@ -99,7 +113,9 @@ struct ScrollSVGTests {
         /// The visible-bounds outline's origin per sample.
         var outline: [[Double]]
 
-        init(_ text: String) throws {
+        /// Reads `text`; the samples are its keyTimes and `moments` (times 0…1 between them,
+        /// where the values are what SMIL plays there).
+        init(_ text: String, moments: [Double] = []) throws {
             self.text = text
             _ = try XMLDocument(xmlString: text)
             func numbers(_ s: Substring) -> [Double] { s.split(whereSeparator: { " ,".contains($0) }).map { Double($0)! } }
@@ -107,6 +123,7 @@ struct ScrollSVGTests {
             var allTimes = Set<Double>()
             func keys(_ s: Substring) -> [Double] { s.split(separator: ";").map { Double($0)! } }
             for match in text.matches(of: /keyTimes="([^"]*)"/) { allTimes.formUnion(keys(match.1)) }
+            allTimes.formUnion(moments)
             let times = allTimes.isEmpty ? [0] : allTimes.sorted()
             self.times = times
             let n = times.count
@@ -315,6 +332,57 @@ struct ScrollSVGTests {
         }
     }
 
+    /// Reads the movie of `words` at `count` random moments (seeded) and compares every shown
+    /// shape with the engine at that moment's offset: the largest difference of an edge.
+    func worstAtRandomMoments(_ words: [String], scroll: [String], animation: ScrollAnimation, count: Int,
+                              seed: UInt64 = 7) throws -> Double {
+        var generator = SplitMix64(seed: seed)
+        let moments = (0..<count).map { _ in Double(generator.next() >> 11) / 9_007_199_254_740_992 }
+        let result = run(arguments: words + scroll + ["-f", "svg", "--precision", "full"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let movie = try Movie(result.stdoutText, moments: moments)
+        var worst = 0.0
+        for u in moments {
+            let sample = movie.times.firstIndex(of: u)!
+            let offset = animation.offset(atTime: u)
+            let engine = try engineBoxes(words, offset: offset)
+            for shape in movie.shapes where shape.shown[sample] {
+                guard let want = engine[shape.key] else { continue }
+                worst = max(worst, zip(shape.boxes[sample], want.box).map { abs($0 - $1) }.max()!)
+            }
+            let outline = movie.outline[sample]
+            worst = max(worst, abs(outline[0] - offset.x), abs(outline[1] - offset.y))
+        }
+        return worst
+    }
+
+    @Test func longScrollsStayWithinHalfAPointAtEveryMoment() throws {
+        // A thousand items scrolled 20,000 points in 60 keyframes: about 340 points a keyframe at
+        // first, many items through the centre between two keyframes.
+        let line = try worstAtRandomMoments(["line", "--count", "1000"], scroll: ["--scroll-to", "20000,0"],
+                                            animation: ScrollAnimation(start: .zero, end: Point(x: 20000, y: 0)), count: 30)
+        #expect(line < 0.5, "\(line)")
+        // Two keyframes only, and a scale that peaks between them.
+        let carousel = try worstAtRandomMoments(["carousel"], scroll: ["--scroll-to", "0,2000", "--frames", "2"],
+                                                animation: ScrollAnimation(start: .zero, end: Point(x: 0, y: 2000), frameCount: 2),
+                                                count: 30)
+        #expect(carousel < 0.5, "\(carousel)")
+        // A layout that does not move: only the screen does, sampled as closely.
+        let still = try worstAtRandomMoments(["waterfall", "--count", "300"], scroll: ["--scroll-to", "0,20000", "--frames", "2"],
+                                             animation: ScrollAnimation(start: .zero, end: Point(x: 0, y: 20000), frameCount: 2),
+                                             count: 30)
+        #expect(still < 0.5, "\(still)")
+    }
+
+    @Test func snappedEdgesStayWithinAPixel() throws {
+        // At scale 1 a pinned header steps a whole point at a time; no straight line follows
+        // a step closer than half of it, so a pixel is the bound.
+        let words = ["flow", "--pin-headers", "--header-size", "0,40", "--count", "120", "--scale", "1"]
+        let worst = try worstAtRandomMoments(words, scroll: ["--scroll-to", "0,900"],
+                                             animation: ScrollAnimation(start: .zero, end: Point(x: 0, y: 900)), count: 30)
+        #expect(worst <= 1, "\(worst)")
+    }
+
     @Test func theScreenScrollsWithCanvasVisible() throws {
         let result = run(arguments: ["line", "--scroll-to", "300,0", "--frames", "4", "--timing", "linear", "--canvas", "visible",
                                      "-f", "svg"])
@@ -399,11 +467,11 @@ struct ScrollSVGTests {
         let cases: [([String], Int32, String)] = [
             (["line", "--scroll-to", "100,0"], 64, "add -f svg"),
             (["line", "--scroll-to", "100,0", "-f", "csv"], 64, "run once per offset"),
-            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "1"], 64, "--frames: expected an integer from 2 to 1000"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "1"], 64, "--frames 1: expected an integer from 2 to 1000"),
             (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "1001"], 64, "from 2 to 1000"),
-            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "2", "--snap"], 64, "from 3 to 1000 with --snap"),
-            (["line", "--scroll-to", "100,0", "-f", "svg", "--duration", "0"], 64, "--duration: expected a finite number of seconds > 0"),
-            (["line", "--scroll-to", "100,0", "-f", "svg", "--duration", "-1"], 64, "> 0, got '-1'"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--frames", "2", "--snap"], 64, "--frames 2: --snap needs 3 keyframes or more"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--duration", "0"], 64, "--duration 0: expected a finite number of seconds > 0"),
+            (["line", "--scroll-to", "100,0", "-f", "svg", "--duration", "-1"], 64, "--duration -1: expected"),
             (["line", "--scroll-to", "100,0", "-f", "svg", "--timing", "bounce"], 64, "--timing"),
             (["line", "--snap", "-f", "svg"], 64, "--snap goes with --scroll-to"),
             (["line", "--frames", "10"], 64, "--frames goes with --scroll-to"),
@@ -426,6 +494,13 @@ struct ScrollSVGTests {
             Data(#"{"options": {"scroll-to": "100,0", "frames": 0}, "count": 2}"#.utf8)
         })
         #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("<stdin>: options.frames: --frames: expected an integer from 2 to 1000, got 0"), "\(result.stderr)")
+        #expect(result.stderr.contains("<stdin>: options.frames: 0: expected an integer from 2 to 1000\n"), "\(result.stderr)")
+        // A bad value is bad even when a flag overrides it.
+        for (options, flag) in [(#""frames": 1"#, ["--frames", "5"]), (#""duration": -1"#, ["--duration", "1"])] {
+            let overridden = run(arguments: ["line", "-f", "svg", "-"] + flag, stdin: {
+                Data(#"{"options": {"scroll-to": "100,0", \#(options)}, "count": 2}"#.utf8)
+            })
+            #expect(overridden.status == 65 && overridden.stdout.isEmpty, "\(options): \(overridden.stderr)")
+        }
     }
 }
