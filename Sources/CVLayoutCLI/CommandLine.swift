@@ -148,7 +148,7 @@ struct LayoutJob {
     var writeWarnings: [String] {
         scrollReport.budgetReached
             ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance; "
-               + "some moments may stray more than half a point from the engine (use more --frames or a shorter scroll)"]
+               + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)"]
             : []
     }
 

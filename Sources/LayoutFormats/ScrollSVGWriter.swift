@@ -139,7 +139,8 @@ public enum ScrollSVGWriter {
         /// the straight line between them needs, at most `allowed`: the layout at the middle
         /// moment is laid out and, when a drawn box or the offset there strays `tolerance` or
         /// more from halfway between the ends, kept, and each half refined the same way (the
-        /// first half with half the allowance, the second with what the first left).
+        /// first half with the whole allowance, the second with what the first left: the
+        /// kinks of a fast scroll want depth, and a jump costs only one sample a level).
         /// - Returns: the samples added.
         func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, allowed: Int) throws -> Int {
             guard a.contentOffset != b.contentOffset || a.elements != b.elements else { return 0 }
@@ -151,7 +152,7 @@ public enum ScrollSVGWriter {
                 accurate = false
                 return 0
             }
-            let left = try refine(a, ta, middle, tm, allowed: (allowed - 1) / 2)
+            let left = try refine(a, ta, middle, tm, allowed: allowed - 1)
             try add(middle, at: tm)
             let right = try refine(middle, tm, b, tb, allowed: allowed - 1 - left)
             return left + 1 + right
