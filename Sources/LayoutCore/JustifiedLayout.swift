@@ -24,6 +24,18 @@ public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
     case center
 }
 
+/// Whose boxes the layout reproduces.
+public enum JustifiedCompatibility: String, Sendable, CaseIterable {
+    /// cvlayout's own rows: fractional points, every justified row exactly as wide as the
+    /// width, widow rows that fit, optimal breaking on request.
+    case native
+    /// flickr/justified-layout 4.1.0's boxes for the same configuration, to the last bit of its
+    /// arithmetic: its greedy rule, its 0.5×/2× clamps with cropping, its panorama and breakout
+    /// rows, its widow row at the previous row's height (the target after a breakout row), its
+    /// whole-pixel distribution of a justified row's width error, and its `containerHeight`.
+    case flickr
+}
+
 /// A section of the justified layout: its items' aspect ratios and overrides.
 public struct JustifiedSection: Sendable, Equatable {
     /// The items: `.heights` are aspect ratios (width ÷ height, > 0), `.sizes` give them as
@@ -94,8 +106,12 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     public var breakoutCadence: Int? = nil
     /// How the widow row is laid out (`widowLayoutStyle`). Default `.left`.
     public var widowStyle = JustifiedWidowStyle.left
-    /// How rows are broken. Default `.greedy`.
+    /// How rows are broken. Default `.greedy`. `compatibility == .flickr` always breaks greedily
+    /// (the command line refuses it with `.optimal`).
     public var breaking = JustifiedBreaking.greedy
+    /// Whose boxes: cvlayout's (`.native`) or flickr/justified-layout 4.1.0's (`.flickr`).
+    /// Default `.native`.
+    public var compatibility = JustifiedCompatibility.native
 
     /// Creates a layout with the defaults above.
     public init() {}
@@ -302,8 +318,20 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                                                frame: Rect(x: 0, y: y, width: bounds.width, height: header)))
                 y += header
             }
-            y += insets.top
             let ratios = try aspectRatios(section.items, section: s)
+            if compatibility == .flickr {
+                let start = sink.count
+                y = try flickrSection(ratios, section: s, insets: insets, containerWidth: bounds.width, top: y,
+                                      into: &sink, statistics: &stats, heightSum: &heightSum)
+                cellRanges.append((start: start, count: sink.count - start))
+                if let footer = section.footerHeight, footer > 0 {
+                    sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
+                                                   frame: Rect(x: 0, y: y, width: bounds.width, height: footer)))
+                    y += footer
+                }
+                continue
+            }
+            y += insets.top
             let rows = breaking == .optimal ? optimalRows(ratios, width: width) : greedyRows(ratios, width: width)
             cellRanges.append((start: sink.count, count: rows.last?.end ?? 0))
             for (r, row) in rows.enumerated() {
@@ -342,6 +370,193 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         statistics = stats
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: bounds.width, height: y), elements: [], cellRanges: cellRanges)
+    }
+
+    // MARK: - flickr/justified-layout 4.1.0
+
+    /// The fixed numbers of Flickr's rows in one section: `Row`'s constructor arguments.
+    struct FlickrGeometry {
+        /// The row width `containerWidth − left − right`, the left padding, the horizontal spacing.
+        var width: Double, left: Double, spacing: Double
+        /// The target height, the aspect-ratio band `width/target · (1 ∓ tolerance)`, the clamps.
+        var target: Double, minimumAspectRatio: Double, maximumAspectRatio: Double
+        var minimumHeight: Double, maximumHeight: Double
+    }
+
+    /// A row being built as Flickr builds it: items `start..<start + count` whose aspect ratios
+    /// sum (left to right, from 0) to `sum`; once complete, its height (> 0) and its boxes.
+    struct FlickrRow {
+        var top: Double
+        var isBreakout: Bool
+        var start: Int
+        var count = 0
+        var sum = 0.0
+        var height = 0.0
+        var lefts: [Double] = []
+        var widths: [Double] = []
+        var isComplete: Bool { height > 0 }
+    }
+
+    /// JavaScript's `Math.round`: the nearest integer, halves toward +∞ (`Math.round(-2.5)` is −2).
+    @inline(__always)
+    static func jsRound(_ x: Double) -> Double {
+        let down = x.rounded(.down)
+        return x - down >= 0.5 ? down + 1 : down
+    }
+
+    /// Offers item `index` (aspect ratio `a`) to `row`: Flickr's `Row.addItem`. A breakout row's
+    /// first landscape item (a ≥ 1) closes it alone at `width/a`; below the band the item joins
+    /// and the row stays open; in the band it joins and the row closes; past the band a first
+    /// item (a panorama) closes the row alone, and otherwise the item joins only when
+    /// `|Σa − (w − (n−1)·H)/target|` is no larger than without it, the row closing either way.
+    /// Returns whether the item was taken.
+    @inline(__always)
+    func flickrOffer(_ index: Int, _ a: Double, to row: inout FlickrRow, _ g: FlickrGeometry, _ ratios: [Double]) -> Bool {
+        let n = row.count + 1
+        let rowWidth = g.width - Double(n - 1) * g.spacing
+        let newSum = row.sum + a
+        if row.isBreakout && row.count == 0 && a >= 1 {
+            row.count = 1
+            row.sum = newSum
+            flickrComplete(&row, height: rowWidth / a, style: .justify, g, ratios)
+            return true
+        }
+        if newSum < g.minimumAspectRatio {
+            row.count = n
+            row.sum = newSum
+            return true
+        }
+        if newSum > g.maximumAspectRatio && row.count > 0 {
+            let previousWidth = g.width - Double(row.count - 1) * g.spacing
+            if abs(newSum - rowWidth / g.target) > abs(row.sum - previousWidth / g.target) {
+                flickrComplete(&row, height: previousWidth / row.sum, style: .justify, g, ratios)
+                return false
+            }
+        }
+        // In the band, past it when closer with the item, or a first item past it (a panorama).
+        row.count = n
+        row.sum = newSum
+        flickrComplete(&row, height: rowWidth / newSum, style: .justify, g, ratios)
+        return true
+    }
+
+    /// Gives `row` the height `newHeight` and its boxes: Flickr's `Row.completeLayout`. The
+    /// height is clamped to [target/2, 2·target]; a clamped row keeps the widths of its natural
+    /// height (cropped). `justify` subtracts the row's width error, rounded to whole points
+    /// cumulatively, from its items; `center` shifts every item by
+    /// `(width − (left + Σ(wᵢ + spacing)))/2 + spacing`, as Flickr does.
+    func flickrComplete(_ row: inout FlickrRow, height newHeight: Double, style: JustifiedWidowStyle,
+                        _ g: FlickrGeometry, _ ratios: [Double]) {
+        let n = row.count
+        let rowWidth = g.width - Double(n - 1) * g.spacing
+        let clampedHeight = max(g.minimumHeight, min(newHeight, g.maximumHeight))
+        var ratio = 1.0
+        row.height = newHeight
+        if newHeight != clampedHeight {
+            row.height = clampedHeight
+            ratio = (rowWidth / clampedHeight) / (rowWidth / newHeight)
+        }
+        row.lefts.removeAll(keepingCapacity: true)
+        row.widths.removeAll(keepingCapacity: true)
+        var edge = g.left
+        for k in row.start..<(row.start + n) {
+            let w = ratios[k] * row.height * ratio
+            row.lefts.append(edge)
+            row.widths.append(w)
+            edge += w + g.spacing
+        }
+        switch style {
+        case .justify:
+            edge -= g.spacing + g.left
+            let error = (edge - g.width) / Double(n)
+            if n == 1 {
+                row.widths[0] -= Self.jsRound(error)
+            } else {
+                var previous = 0.0
+                for k in 0..<n {
+                    let cumulative = Self.jsRound(Double(k + 1) * error)
+                    if k > 0 { row.lefts[k] -= previous }
+                    row.widths[k] -= cumulative - previous
+                    previous = cumulative
+                }
+            }
+        case .center:
+            let offset = (g.width - edge) / 2
+            for k in 0..<n { row.lefts[k] += offset + g.spacing }
+        case .left:
+            break
+        }
+    }
+
+    /// One section as flickr/justified-layout 4.1.0 lays it out, from `top` (the section's
+    /// start below its header): its boxes in item order to `sink`, and the section's bottom,
+    /// its `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`; never above `top`, where Flickr's
+    /// would be with no rows and `V > T + B`).
+    /// - Complexity: O(n) (Flickr's own is O(n²): it copies the row and the boxes per item).
+    private func flickrSection<Sink: LayoutAttributesSink>(_ ratios: [Double], section s: Int, insets: EdgeInsets,
+                                                          containerWidth: Double, top: Double, into sink: inout Sink,
+                                                          statistics stats: inout Statistics, heightSum: inout Double)
+        throws -> Double {
+        let width = containerWidth - insets.left - insets.right
+        let g = FlickrGeometry(width: width, left: insets.left, spacing: spacing.width, target: targetRowHeight,
+                               minimumAspectRatio: width / targetRowHeight * (1 - targetRowHeightTolerance),
+                               maximumAspectRatio: width / targetRowHeight * (1 + targetRowHeightTolerance),
+                               minimumHeight: 0.5 * targetRowHeight, maximumHeight: 2 * targetRowHeight)
+        var containerHeight = top + insets.top
+        var rowCount = 0
+        var lastHeight = 0.0, lastIsBreakout = false
+        func newRow(at start: Int) -> FlickrRow {
+            let breakout = breakoutCadence.map { (rowCount + 1) % $0 == 0 } ?? false
+            return FlickrRow(top: containerHeight, isBreakout: breakout, start: start)
+        }
+        func add(_ row: FlickrRow, widow: Bool) throws {
+            for k in 0..<row.count {
+                let frame = Rect(x: row.lefts[k], y: row.top, width: row.widths[k], height: row.height)
+                guard frame.minX.isFinite, frame.width.isFinite else {
+                    throw LayoutError.nonFiniteLayout(what: "the width of item \(row.start + k) in section \(s)")
+                }
+                sink.append(.cell(IndexPath(item: row.start + k, section: s), frame: frame))
+            }
+            rowCount += 1
+            lastHeight = row.height
+            lastIsBreakout = row.isBreakout
+            containerHeight += row.height + spacing.height
+            stats.rows += 1
+            heightSum += row.height
+            let deviation = row.height - targetRowHeight
+            stats.objective += Double(row.count) * deviation * deviation
+            stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
+            stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
+            if widow { stats.widows += row.count }
+        }
+        let maximumRows = maximumRowCount ?? .max
+        var row: FlickrRow? = ratios.isEmpty ? nil : newRow(at: 0)
+        var i = 0
+        items: while i < ratios.count {
+            var taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
+            if row!.isComplete {
+                try add(row!, widow: false)
+                if rowCount >= maximumRows { row = nil; break items }
+                row = newRow(at: taken ? i + 1 : i)
+                if !taken {
+                    taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
+                    if row!.isComplete {
+                        try add(row!, widow: false)
+                        if rowCount >= maximumRows { row = nil; break items }
+                        row = newRow(at: i + 1)
+                    }
+                }
+            }
+            i += 1
+        }
+        if var widow = row, widow.count > 0, showsWidows {
+            let height = rowCount == 0 ? targetRowHeight : lastIsBreakout ? targetRowHeight : lastHeight
+            flickrComplete(&widow, height: height, style: widowStyle, g, ratios)
+            try add(widow, widow: true)
+        }
+        containerHeight = containerHeight - spacing.height
+        containerHeight = containerHeight + insets.bottom
+        return max(containerHeight, top)
     }
 
     /// Each item's aspect ratio: its own, or `forcedAspectRatio`.

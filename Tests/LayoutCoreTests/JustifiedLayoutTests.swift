@@ -248,4 +248,148 @@ struct JustifiedLayoutTests {
         layout.targetRowHeightTolerance = -0.1
         #expect(throws: LayoutError.self) { try layout.layout([], bounds: phone) }
     }
+
+    // MARK: - --compat flickr: flickr/justified-layout 4.1.0's boxes
+
+    /// The library's configuration in cvlayout's terms: Flickr's defaults (container 1060 wide,
+    /// padding 10, spacing 10, target 320 ± 25 %), its boxes as (left, top, width, height).
+    func flickr(_ ratios: [Double], width: Double = 1060, _ configure: (inout JustifiedLayout) -> Void = { _ in })
+        throws -> (boxes: [Rect], containerHeight: Double, widowCount: Int) {
+        var layout = JustifiedLayout()
+        layout.compatibility = .flickr
+        configure(&layout)
+        let sections = [JustifiedSection(items: .heights(ratios))]
+        let bounds = Size(width: width, height: 800)
+        let result = try layout.layout(sections, bounds: bounds)
+        return (cells(result), result.contentSize.height, try layout.statistics(sections, bounds: bounds).widows)
+    }
+
+    /// The expectations of the library's own test suite (test/test.js, with its fixtures
+    /// four-squares.json and four-squares-400.json), transcribed as numbers.
+    @Test func flickrsPublishedTestSuite() throws {
+        // "should create additional rows if it won't fit within constraints"
+        let two = try flickr([1, 2], width: 200) { $0.targetRowHeight = 100 }
+        #expect(two.boxes.map(\.minY) == [10, 200])
+        // "should not add the row if we are limiting it with maxNumRows"
+        #expect(try flickr([1, 2, 1], width: 200) { $0.targetRowHeight = 100; $0.maximumRowCount = 2 }.boxes.count == 2)
+        // "should handle a panorama as only row item"
+        #expect(try flickr([5]).boxes.count == 1)
+        // "should allow new item added to the row to get closer to the targetRowHeight"
+        #expect(try flickr([1, 4, 1.1], width: 1000) { $0.targetRowHeight = 250 }.boxes.map(\.height) == [194, 194, 194])
+        // four-squares.json: [1, 1, 1, 1] with the defaults (and the same as sizes).
+        let fourSquares = [Rect(x: 10, y: 10, width: 340, height: 340), Rect(x: 360, y: 10, width: 340, height: 340),
+                           Rect(x: 710, y: 10, width: 340, height: 340), Rect(x: 10, y: 360, width: 340, height: 340)]
+        let four = try flickr([1, 1, 1, 1])
+        #expect(four.boxes == fourSquares)
+        #expect(four.containerHeight == 710)
+        #expect(four.widowCount == 1)
+        var sized = JustifiedLayout()
+        sized.compatibility = .flickr
+        let sizes = [400.0, 500, 600, 700].map { Size(width: $0, height: $0) }
+        #expect(cells(try sized.layout([JustifiedSection(items: .sizes(sizes))], bounds: Size(width: 1060, height: 800)))
+                == fourSquares)
+        // four-squares-400.json: every square a row of its own, 380 × 380.
+        let narrow = try flickr([1, 1, 1, 1], width: 400)
+        #expect(narrow.boxes == [10.0, 400, 790, 1180].map { Rect(x: 10, y: $0, width: 380, height: 380) })
+        #expect(narrow.containerHeight == 1570)
+        #expect(narrow.widowCount == 0)
+        // containerPadding 20; {top 50, left 5, bottom 10, right 10}.
+        #expect(try flickr([1]) { $0.insets = EdgeInsets(all: 20) }.boxes[0].origin == Point(x: 20, y: 20))
+        #expect(try flickr([1]) { $0.insets = EdgeInsets(top: 50, left: 5, bottom: 10, right: 10) }.boxes[0].origin
+                == Point(x: 5, y: 50))
+        // boxSpacing 40; {horizontal 40, vertical 5}.
+        let spaced = try flickr([1, 1, 1, 1]) { $0.spacing = Size(width: 40, height: 40) }
+        #expect(spaced.boxes[1].minX == 370)
+        #expect(spaced.boxes[3].minY == 370)
+        let spacedApart = try flickr([1, 1, 1, 1]) { $0.spacing = Size(width: 40, height: 5) }
+        #expect(spacedApart.boxes[1].minX == 370)
+        #expect(spacedApart.boxes[3].minY == 335)
+        // targetRowHeight 255 with tolerance 0; tolerance 0.
+        #expect(try flickr([1, 1, 1, 1]) { $0.targetRowHeight = 255; $0.targetRowHeightTolerance = 0 }.boxes[0].height == 255)
+        #expect(try flickr([1, 1, 1]) { $0.targetRowHeightTolerance = 0 }.boxes[0].height == 320)
+        // maxNumRows 1; forceAspectRatio 1; showWidows false.
+        #expect(try flickr([1, 1, 1, 1, 1]) { $0.maximumRowCount = 1 }.boxes.count == 3)
+        let forced = try flickr([2, 2, 2, 2]) { $0.forcedAspectRatio = 1 }
+        #expect(forced.boxes[0].size == Size(width: 340, height: 340))
+        #expect(try flickr([1, 1, 1, 1]) { $0.showsWidows = false }.boxes.count == 3)
+        // fullWidthBreakoutRowCadence 3: box 5 is 1040 wide; box 6 is a row below it.
+        let breakout = try flickr([1, 1, 1, 1, 2, 2, 2, 2]) { $0.breakoutCadence = 3 }
+        #expect(breakout.boxes[5].width == 1040)
+        #expect(breakout.boxes[6].minY == breakout.boxes[5].maxY + 10)
+        // Widows: at the previous row's height; after a breakout row, at the target.
+        #expect(four.boxes[0].height == four.boxes[3].height)
+        #expect(try flickr([1, 1, 1, 1, 1, 1, 1, 1]) { $0.breakoutCadence = 3 }.boxes.last!.height == 320)
+        #expect(try flickr([1, 1, 1]).widowCount == 0)
+        #expect(try flickr([1, 1, 1, 1, 0.5]).widowCount == 2)
+        #expect(four.boxes[3].minX == four.boxes[0].minX)
+        // Centred widows (its padding equals its spacing, so they are centred in the container).
+        // Its test compares with === but asserts nothing (`expect(value)` without a matcher):
+        // for [1.6, 1, 2.3, 1.2, 0.1] the two sides differ in the last bit, hence 1e-9 here.
+        for ratios in [[1.0, 1, 1, 1], [1, 1, 1, 1, 1], [1.6, 1, 2.3, 1.2, 0.1]] {
+            let centred = try flickr(ratios) { $0.widowStyle = .center }
+            let widows = centred.boxes.suffix(centred.widowCount)
+            let rowWidth = widows.reduce(0) { $0 + $1.width + 10 } - 10
+            #expect(abs(widows.first!.minX - (1060 / 2 - rowWidth / 2)) <= 1e-9, "\(ratios)")
+        }
+        // A single justified widow fills the row: 880 − 2 × 10.
+        #expect(try flickr([1, 1, 1, 2.5], width: 880) { $0.widowStyle = .justify }.boxes.last!.width == 860)
+        // containerPadding 100: 100 + 320 + 100; zero padding with tolerance 0: 320.
+        #expect(try flickr([1]) { $0.insets = EdgeInsets(all: 100) }.containerHeight == 520)
+        #expect(try flickr([1, 1, 1]) { $0.insets = .zero; $0.targetRowHeightTolerance = 0 }.containerHeight == 320)
+    }
+
+    @Test func flickrsWholePointErrorDistributionByHand() throws {
+        // [1, 1, 1] closes a row (1040 − 20)/3 = 340 tall. A justified widow [0.71, 0.6] at 340 is
+        // 241.4 + 204 wide: the error (455.4 − 1040)/2 = −292.3 per item, rounded cumulatively to
+        // −292 and −585: the first item grows by 292, the second moves 292 and grows by 293, so the
+        // row ends at 1050.4, 0.4 past the container's padding (its issue 34).
+        let widows = try flickr([1, 1, 1, 0.71, 0.6]) { $0.widowStyle = .justify }.boxes.suffix(2)
+        let first = widows.first!, second = widows.last!
+        #expect(abs(first.width - (0.71 * 340 + 292)) <= 1e-9)
+        #expect(abs(second.minX - (10 + 0.71 * 340 + 10 + 292)) <= 1e-9)
+        #expect(abs(second.width - (0.6 * 340 + 293)) <= 1e-9)
+        #expect(abs(second.maxX - 1050.4) <= 1e-9)
+        // A lone justified widow 1.33 × 340 = 452.2 wide grows by round(587.8) = 588: 1040.2.
+        #expect(abs(try flickr([1, 1, 1, 1.33]) { $0.widowStyle = .justify }.boxes[3].width - 1040.2) <= 1e-9)
+        // Cvlayout's own mode fills 1040 exactly.
+        var native = JustifiedLayout()
+        native.widowStyle = .justify
+        let exact = cells(try native.layout([JustifiedSection(items: .heights([1, 1, 1, 0.71, 0.6]))],
+                                            bounds: Size(width: 1060, height: 800)))
+        #expect(abs(exact.last!.maxX - 1050) <= 1e-9)
+    }
+
+    @Test func flickrsClampsCropAndItsCentredWidowIsOffByHalfThePaddingLessTheSpacing() throws {
+        // Tolerance 0.9 on 1040: the band is 0.325…6.175. [0.3, 0.3] is in it at (1040 − 10)/0.6 =
+        // 1716.7, clamped to 2 × 320 = 640; the items keep their widths at 1716.7: 515 each (cropped).
+        let tall = try flickr([0.3, 0.3]) { $0.targetRowHeightTolerance = 0.9 }
+        #expect(tall.boxes.map(\.height) == [640, 640])
+        #expect(tall.boxes.allSatisfy { abs($0.width - 515) <= 1e-9 })
+        #expect(abs(tall.boxes[1].minX - 535) <= 1e-9)
+        // A panorama 10 wide: 1040/10 = 104 tall, clamped up to 160; 1040 wide.
+        #expect(try flickr([10]).boxes == [Rect(x: 10, y: 10, width: 1040, height: 160)])
+        // Padding 30, spacing 10: w = 1000; [1, 1, 1] is (1000 − 20)/3 tall; the centred widow
+        // [1] moves by (1000 − (30 + h + 10))/2 + 10 from the padding: 10 left of the centre,
+        // (padding − spacing)/2.
+        let h: Double = 980.0 / 3
+        let centred = try flickr([1, 1, 1, 1]) { $0.insets = EdgeInsets(all: 30); $0.widowStyle = .center }
+        let expectedLeft: Double = 30 + (1000 - (30 + h + 10)) / 2 + 10
+        #expect(centred.boxes[3].minX == expectedLeft)
+        #expect(abs(centred.boxes[3].midX - 530 + 10) <= 1e-9)
+        // No rows: Flickr's containerHeight is padding top − spacing + padding bottom.
+        #expect(try flickr([]).containerHeight == 10)
+        #expect(try flickr([]) { $0.insets = .zero }.containerHeight == 0)  // −10, never above the top
+    }
+
+    @Test func flickrModeLaysOutEachSectionBelowItsHeader() throws {
+        var layout = JustifiedLayout()
+        layout.compatibility = .flickr
+        let bounds = Size(width: 1060, height: 800)
+        let one = try layout.layout([JustifiedSection(items: .uniform(count: 4))], bounds: bounds)
+        let two = try layout.layout([JustifiedSection(items: .uniform(count: 4)),
+                                     JustifiedSection(items: .uniform(count: 4), headerHeight: 40)], bounds: bounds)
+        let second = two.elements.filter { $0.category == .cell && $0.indexPath.section == 1 }.map(\.frame)
+        #expect(second == cells(one).map { Rect(x: $0.minX, y: $0.minY + 750, width: $0.width, height: $0.height) })
+        #expect(two.contentSize.height == 710 + 40 + 710)
+    }
 }
