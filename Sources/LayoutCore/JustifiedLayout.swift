@@ -181,6 +181,9 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// Greedy rows (Flickr's rule) over `ratios` in `width`.
     func greedyRows(_ ratios: [Double], width: Double) -> [Row] {
         var rows: [Row] = []
+        // At most one row per item: reserved (address space only, touched as rows are made)
+        // so that the array never grows by copying.
+        rows.reserveCapacity(ratios.count)
         let minimum = width / targetRowHeight * (1 - targetRowHeightTolerance)
         let maximum = width / targetRowHeight * (1 + targetRowHeightTolerance)
         let full = width
@@ -249,54 +252,71 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         return rows
     }
 
-    /// Optimal rows over `ratios` in `width`: a dynamic program over suffixes, so that ties
-    /// (costs within 1e-9 of each other, relative) go to fewer rows, then to the earliest
-    /// first break, then the earliest second…
-    func optimalRows(_ ratios: [Double], width: Double) -> [Row] {
+    /// Optimal rows over `ratios` in `width`, as the end of each row (the first `maximumRowCount`
+    /// rows): a dynamic program over suffixes, so that ties (costs within 1e-9 of each other,
+    /// relative) go to fewer rows, then to the earliest first break, then the earliest second…
+    /// Each start tries rows only down to target/2 tall (rows only get lower as they grow), so
+    /// the work is O(n·k), k the most items such a row holds. 16 bytes of working memory per
+    /// item (the cost, the row count and the next break of each suffix), 4 per row returned.
+    func optimalRowEnds(_ ratios: [Double], width: Double) -> [Int32] {
         let n = ratios.count
         guard n > 0 else { return [] }
+        precondition(n < Int(Int32.max), "at most 10,000,000 items")
         let target = targetRowHeight
-        // best[i]: the cost and row count of the best layout of items i..<n, and its first break.
+        let lowest = target / 2, highest = 2 * target
+        // For each suffix i..<n: the cost and row count of its best layout, and its first break.
         var cost = [Double](repeating: .infinity, count: n + 1)
-        var rowCount = [Int](repeating: 0, count: n + 1)
-        var next = [Int](repeating: n, count: n + 1)
+        var rowCount = [Int32](repeating: 0, count: n + 1)
+        var next = [Int32](repeating: Int32(n), count: n + 1)
         cost[n] = 0
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            var sum = 0.0
-            var j = i
-            while j < n {
-                sum += ratios[j]
-                j += 1
-                let count = j - i
-                let h = justifiedHeight(sum: sum, count: count, width: width)
-                // Rows of two or more items only within [target/2, 2·target]; a lone item always
-                // (so every suffix has a layout). The height only falls as the row grows.
-                if count > 1 && h < target / 2 { break }
-                if count > 1 && h > 2 * target { continue }
-                let deviation = h - target
-                let total = Double(count) * deviation * deviation + cost[j]
-                let rows = 1 + rowCount[j]
-                let best = cost[i]
-                let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
-                // Candidates come with j increasing: on a tie of cost and rows the earlier j,
-                // already kept, wins.
-                if !best.isFinite || (!tie && total < best) || (tie && rows < rowCount[i]) {
-                    cost[i] = total
-                    rowCount[i] = rows
-                    next[i] = j
+        ratios.withUnsafeBufferPointer { ratios in
+            cost.withUnsafeMutableBufferPointer { cost in
+                rowCount.withUnsafeMutableBufferPointer { rowCount in
+                    next.withUnsafeMutableBufferPointer { next in
+                        for i in stride(from: n - 1, through: 0, by: -1) {
+                            var sum = 0.0
+                            var j = i
+                            var best = Double.infinity, bestRows: Int32 = 0, bestNext = Int32(n)
+                            while j < n {
+                                sum += ratios[j]
+                                j += 1
+                                let count = j - i
+                                let h = justifiedHeight(sum: sum, count: count, width: width)
+                                // Rows of two or more items only within [target/2, 2·target]; a lone
+                                // item always (so every suffix has a layout). The height only falls as
+                                // the row grows.
+                                if count > 1 && h < lowest { break }
+                                if count > 1 && h > highest { continue }
+                                let deviation = h - target
+                                let total = Double(count) * deviation * deviation + cost[j]
+                                let rows = 1 + rowCount[j]
+                                let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
+                                // Candidates come with j increasing: on a tie of cost and rows the
+                                // earlier j, already kept, wins.
+                                if !best.isFinite || (!tie && total < best) || (tie && rows < bestRows) {
+                                    best = total
+                                    bestRows = rows
+                                    bestNext = Int32(j)
+                                }
+                            }
+                            cost[i] = best
+                            rowCount[i] = bestRows
+                            next[i] = bestNext
+                        }
+                    }
                 }
             }
         }
-        var rows: [Row] = []
+        var ends: [Int32] = []
+        ends.reserveCapacity(Int(rowCount[0]))
         var i = 0
         while i < n {
-            let j = next[i]
-            let sum = ratios[i..<j].reduce(0, +)
-            rows.append(Row(start: i, end: j, height: justifiedHeight(sum: sum, count: j - i, width: width), itemsWidth: width))
-            if let maximumRowCount, rows.count >= maximumRowCount { break }
+            let j = Int(next[i])
+            ends.append(Int32(j))
+            if let maximumRowCount, ends.count >= maximumRowCount { break }
             i = j
         }
-        return rows
+        return ends
     }
 
     // MARK: - Layout
@@ -332,12 +352,26 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 continue
             }
             y += insets.top
-            let rows = breaking == .optimal ? optimalRows(ratios, width: width) : greedyRows(ratios, width: width)
-            cellRanges.append((start: sink.count, count: rows.last?.end ?? 0))
-            for (r, row) in rows.enumerated() {
+            // Greedy rows come whole; optimal ones as their ends (4 bytes a row), each justified.
+            let optimal = breaking == .optimal
+            let rows = optimal ? [] : greedyRows(ratios, width: width)
+            let ends = optimal ? optimalRowEnds(ratios, width: width) : []
+            let laidOut = optimal ? Int(ends.last ?? 0) : rows.last?.end ?? 0
+            cellRanges.append((start: sink.count, count: laidOut))
+            for r in 0..<(optimal ? ends.count : rows.count) {
                 if r > 0 { y += spacing.height }
+                let row: Row
+                let sum: Double
+                if optimal {
+                    let start = r == 0 ? 0 : Int(ends[r - 1]), end = Int(ends[r])
+                    sum = ratios[start..<end].reduce(0, +)
+                    row = Row(start: start, end: end, height: justifiedHeight(sum: sum, count: end - start, width: width),
+                              itemsWidth: width)
+                } else {
+                    row = rows[r]
+                    sum = ratios[row.start..<row.end].reduce(0, +)
+                }
                 let n = row.end - row.start
-                let sum = ratios[row.start..<row.end].reduce(0, +)
                 // Widths: a justified row shares the width; a left or centred widow row is its
                 // items at their own aspect ratio (the sum of which fits).
                 let share = row.isWidow && widowStyle != .justify
