@@ -392,4 +392,42 @@ struct JustifiedLayoutTests {
         #expect(second == cells(one).map { Rect(x: $0.minX, y: $0.minY + 750, width: $0.width, height: $0.height) })
         #expect(two.contentSize.height == 710 + 40 + 710)
     }
+
+    // MARK: - Optimal breaking against react-photo-album's published fixture
+
+    /// react-photo-album's rows layout minimises the same Σ n·(h − target)² (its
+    /// `computeRowsLayout`, a shortest path over break points). Its test fixture (test/photos.ts,
+    /// 21 photos 1080 wide) laid out by `computeRowsLayout(photos, spacing 10, padding 10,
+    /// width 800, targetRowHeight 150)` has the rows of test/static/__snapshots__/
+    /// StaticPhotoAlbum.spec.tsx.snap ("supports rows layout"), transcribed here: 4, 4, 4, 5, 1
+    /// and 3 photos, every photo's width and height printed to 3 decimals. Its padding p is
+    /// inside each photo's box (a row is `(W − (n−1)·s − 2·p·n)/Σa` tall), so in cvlayout's
+    /// terms it is insets p on the left and right and a spacing of s + 2p.
+    @Test func optimalBreakingReproducesReactPhotoAlbumsFixture() throws {
+        let heights: [Double] = [800, 1620, 720, 721, 1620, 607, 608, 720, 1549, 720, 694, 1620, 720, 1440, 1620, 810,
+                                 1620, 160, 810, 720, 1440]
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.targetRowHeight = 150
+        layout.insets = EdgeInsets(top: 0, left: 10, bottom: 0, right: 10)
+        layout.spacing = Size(width: 10 + 2 * 10, height: 10)
+        let result = try layout.layout([JustifiedSection(items: .sizes(heights.map { Size(width: 1080, height: $0) }))],
+                                       bounds: Size(width: 800, height: 600))
+        let published: [[(width: Double, height: Double)]] = [
+            [(185.758, 137.599), (91.732, 137.599), (206.398, 137.599), (206.112, 137.599)],
+            [(80.388, 120.582), (214.545, 120.582), (214.193, 120.582), (180.874, 120.582)],
+            [(108.841, 156.106), (234.158, 156.106), (242.931, 156.106), (104.07, 156.106)],
+            [(201.356, 134.237), (100.678, 134.237), (89.492, 134.237), (178.983, 134.237), (89.492, 134.237)],
+            [(780, 115.556)],
+            [(267.907, 200.93), (301.395, 200.93), (150.698, 200.93)],
+        ]
+        let mine = rows(cells(result))
+        #expect(mine.map(\.count) == published.map(\.count))
+        for (row, expected) in zip(mine, published) {
+            for (frame, photo) in zip(row, expected) {
+                #expect(abs(frame.width - photo.width) <= 0.0005 && abs(frame.height - photo.height) <= 0.0005,
+                        "\(frame) vs \(photo)")
+            }
+        }
+    }
 }
