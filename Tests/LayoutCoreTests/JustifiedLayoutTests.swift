@@ -177,6 +177,46 @@ struct JustifiedLayoutTests {
         #expect(stats.rows == breaks.count + 1)
     }
 
+    /// A plain dynamic program, quadratic: every row of every start, the inadmissible ones
+    /// skipped rather than cut off; ties as the engine's (1e-9 relative, then fewer rows, then
+    /// the earlier break). Returns the row ends.
+    static func referenceRowEnds(_ ratios: [Double], width: Double, target: Double, spacing: Double) -> [Int] {
+        let n = ratios.count
+        var cost = [Double](repeating: .infinity, count: n + 1), count = [Int](repeating: 0, count: n + 1)
+        var next = [Int](repeating: n, count: n + 1)
+        cost[n] = 0
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var sum = 0.0
+            for j in (i + 1)...n {
+                sum += ratios[j - 1]
+                let h = (width - Double(j - i - 1) * spacing) / sum
+                if j - i > 1 && (h < target / 2 || h > 2 * target) { continue }
+                let total = Double(j - i) * (h - target) * (h - target) + cost[j]
+                let tie = cost[i].isFinite && abs(total - cost[i]) <= 1e-9 * max(abs(total), abs(cost[i]))
+                if !cost[i].isFinite || (!tie && total < cost[i]) || (tie && 1 + count[j] < count[i]) {
+                    (cost[i], count[i], next[i]) = (total, 1 + count[j], j)
+                }
+            }
+        }
+        var ends: [Int] = [], i = 0
+        while i < n { i = next[i]; ends.append(i) }
+        return ends
+    }
+
+    @Test(arguments: 1...6)
+    func optimalBreaksEqualAPlainDynamicProgramOnLargeInputs(seed: Int) throws {
+        var g = SplitMix64(seed: UInt64(seed) * 131)
+        let ratios = Self.randomRatios(1000, seed: UInt64(seed) + 500)
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.targetRowHeight = 80 + Double(g.next() % 300)
+        let width = 300 + Double(g.next() % 900)
+        let result = try layout.layout([JustifiedSection(items: .heights(ratios))], bounds: Size(width: width, height: 800))
+        var ends: [Int] = [], total = 0
+        for row in rows(cells(result)) { total += row.count; ends.append(total) }
+        #expect(ends == Self.referenceRowEnds(ratios, width: width - 20, target: layout.targetRowHeight, spacing: 10))
+    }
+
     /// Flickr's greedy rule, restated plainly: the rows' item counts.
     static func flickrRows(_ ratios: [Double], width: Double, target: Double, tolerance: Double, spacing: Double) -> [Int] {
         var rows: [Int] = []
