@@ -178,78 +178,99 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         min(max(height, targetRowHeight / 2), 2 * targetRowHeight)
     }
 
-    /// Greedy rows (Flickr's rule) over `ratios` in `width`.
-    func greedyRows(_ ratios: [Double], width: Double) -> [Row] {
-        var rows: [Row] = []
-        // At most one row per item: reserved (address space only, touched as rows are made)
-        // so that the array never grows by copying.
-        rows.reserveCapacity(ratios.count)
-        let minimum = width / targetRowHeight * (1 - targetRowHeightTolerance)
-        let maximum = width / targetRowHeight * (1 + targetRowHeightTolerance)
-        let full = width
-        func close(_ start: Int, _ end: Int, sum: Double) {
-            let n = end - start
-            rows.append(Row(start: start, end: end, height: clamped(justifiedHeight(sum: sum, count: n, width: width)),
-                            itemsWidth: full))
+    /// Greedy rows (Flickr's rule) over `ratios` in `width`, one at a time: no row is kept, so
+    /// the layout's memory does not grow with its rows.
+    struct GreedyRows {
+        let layout: JustifiedLayout
+        let ratios: [Double]
+        let width: Double
+        /// The band of a row's Σa: `width/target · (1 ∓ tolerance)`.
+        let minimum: Double, maximum: Double
+        /// The next item, the first item of the open row and the open row's Σa.
+        var i = 0, start = 0, sum = 0.0
+        /// Rows given so far, and the height of the last.
+        var count = 0
+        var lastHeight: Double? = nil
+        var done = false
+
+        init(_ layout: JustifiedLayout, _ ratios: [Double], width: Double) {
+            self.layout = layout
+            self.ratios = ratios
+            self.width = width
+            minimum = width / layout.targetRowHeight * (1 - layout.targetRowHeightTolerance)
+            maximum = width / layout.targetRowHeight * (1 + layout.targetRowHeightTolerance)
         }
-        var start = 0, sum = 0.0, i = 0
-        while i < ratios.count {
-            if let maximumRowCount, rows.count >= maximumRowCount { return rows }
-            let a = ratios[i]
-            let n = i - start + 1
-            if let cadence = breakoutCadence, n == 1, (rows.count + 1) % cadence == 0, a >= 1 {
-                rows.append(Row(start: i, end: i + 1, height: clamped(width / a), itemsWidth: full))
-                start = i + 1
-                i += 1
-                continue
-            }
-            let newSum = sum + a
-            if newSum < minimum {
-                sum = newSum
-                i += 1
-            } else if newSum > maximum {
-                if n == 1 {
-                    close(i, i + 1, sum: newSum)  // a panorama: a row of its own
+
+        /// The row of items `start..<end` whose ratios sum to `sum`, justified (clamped).
+        private func justified(_ start: Int, _ end: Int, sum: Double) -> Row {
+            Row(start: start, end: end, height: layout.clamped(layout.justifiedHeight(sum: sum, count: end - start, width: width)),
+                itemsWidth: width)
+        }
+
+        private mutating func give(_ row: Row) -> Row {
+            count += 1
+            lastHeight = row.height
+            return row
+        }
+
+        /// The next row, or `nil` after the last (the widow row, when shown, is the last).
+        mutating func next() -> Row? {
+            if done { return nil }
+            let spacing = layout.spacing.width, target = layout.targetRowHeight
+            while i < ratios.count {
+                if let maximumRowCount = layout.maximumRowCount, count >= maximumRowCount {
+                    done = true
+                    return nil
+                }
+                let a = ratios[i]
+                let n = i - start + 1
+                if let cadence = layout.breakoutCadence, n == 1, (count + 1) % cadence == 0, a >= 1 {
+                    let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width)
                     start = i + 1
-                    sum = 0
+                    i += 1
+                    return give(row)
+                }
+                let newSum = sum + a
+                if newSum < minimum {
+                    sum = newSum
                     i += 1
                     continue
                 }
-                let target = (width - Double(n - 1) * spacing.width) / targetRowHeight
-                let previousTarget = (width - Double(n - 2) * spacing.width) / targetRowHeight
-                if abs(newSum - target) > abs(sum - previousTarget) {
-                    close(start, i, sum: sum)  // without it; it starts the next row
+                let row: Row
+                if newSum > maximum && n > 1
+                    && abs(newSum - (width - Double(n - 1) * spacing) / target)
+                    > abs(sum - (width - Double(n - 2) * spacing) / target) {
+                    row = justified(start, i, sum: sum)  // without it; it starts the next row
                     start = i
-                    sum = 0
                 } else {
-                    close(start, i + 1, sum: newSum)
+                    // In the band; past it and closer with the item; or a first item past it
+                    // (a panorama), a row of its own.
+                    row = justified(start, i + 1, sum: newSum)
                     start = i + 1
-                    sum = 0
                     i += 1
                 }
-            } else {
-                close(start, i + 1, sum: newSum)
-                start = i + 1
                 sum = 0
-                i += 1
+                return give(row)
             }
-        }
-        if start < ratios.count, showsWidows, maximumRowCount.map({ rows.count < $0 }) ?? true {
+            done = true
+            guard start < ratios.count, layout.showsWidows, layout.maximumRowCount.map({ count < $0 }) ?? true else {
+                return nil
+            }
             let n = ratios.count - start
-            let natural = justifiedHeight(sum: sum, count: n, width: width)
-            switch widowStyle {
+            let natural = layout.justifiedHeight(sum: sum, count: n, width: width)
+            switch layout.widowStyle {
             case .justify:
-                rows.append(Row(start: start, end: ratios.count, height: clamped(natural), itemsWidth: full, isWidow: true))
+                return give(Row(start: start, end: ratios.count, height: layout.clamped(natural), itemsWidth: width,
+                                isWidow: true))
             case .left, .center:
                 // The previous row's height (the target without one), shrunk to fit the width.
-                var height = rows.last.map(\.height) ?? targetRowHeight
+                var height = lastHeight ?? target
                 if height > natural { height = natural }
-                let itemsWidth = height * sum + Double(n - 1) * spacing.width
-                rows.append(Row(start: start, end: ratios.count, height: height, itemsWidth: min(itemsWidth, full),
+                let itemsWidth = height * sum + Double(n - 1) * spacing
+                return give(Row(start: start, end: ratios.count, height: height, itemsWidth: min(itemsWidth, width),
                                 isWidow: true))
             }
         }
-        return rows
     }
 
     /// Optimal rows over `ratios` in `width`, as the end of each row (the first `maximumRowCount`
@@ -352,25 +373,30 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 continue
             }
             y += insets.top
-            // Greedy rows come whole; optimal ones as their ends (4 bytes a row), each justified.
+            // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
             let optimal = breaking == .optimal
-            let rows = optimal ? [] : greedyRows(ratios, width: width)
+            var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)
             let ends = optimal ? optimalRowEnds(ratios, width: width) : []
-            let laidOut = optimal ? Int(ends.last ?? 0) : rows.last?.end ?? 0
-            cellRanges.append((start: sink.count, count: laidOut))
-            for r in 0..<(optimal ? ends.count : rows.count) {
-                if r > 0 { y += spacing.height }
+            let firstCell = sink.count
+            var laidOut = 0
+            var r = 0
+            while true {
                 let row: Row
                 let sum: Double
                 if optimal {
+                    guard r < ends.count else { break }
                     let start = r == 0 ? 0 : Int(ends[r - 1]), end = Int(ends[r])
                     sum = ratios[start..<end].reduce(0, +)
                     row = Row(start: start, end: end, height: justifiedHeight(sum: sum, count: end - start, width: width),
                               itemsWidth: width)
                 } else {
-                    row = rows[r]
+                    guard let next = greedy!.next() else { break }
+                    row = next
                     sum = ratios[row.start..<row.end].reduce(0, +)
                 }
+                defer { r += 1 }
+                laidOut = row.end
+                if r > 0 { y += spacing.height }
                 let n = row.end - row.start
                 // Widths: a justified row shares the width; a left or centred widow row is its
                 // items at their own aspect ratio (the sum of which fits).
@@ -393,6 +419,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
                 if row.isWidow { stats.widows += n }
             }
+            cellRanges.append((start: firstCell, count: laidOut))
             y += insets.bottom
             if let footer = section.footerHeight, footer > 0 {
                 sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
