@@ -566,9 +566,15 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var containerHeight = top + insets.top
         var rowCount = 0
         var lastHeight = 0.0, lastIsBreakout = false
-        func newRow(at start: Int) -> FlickrRow {
+        /// A new row at `start`, taking over the boxes' buffers of `old` (no allocation per row).
+        func newRow(at start: Int, reusing old: inout FlickrRow?) -> FlickrRow {
             let breakout = breakoutCadence.map { (rowCount + 1) % $0 == 0 } ?? false
-            return FlickrRow(top: containerHeight, isBreakout: breakout, start: start)
+            var row = FlickrRow(top: containerHeight, isBreakout: breakout, start: start)
+            if old != nil {
+                swap(&row.lefts, &old!.lefts)
+                swap(&row.widths, &old!.widths)
+            }
+            return row
         }
         func add(_ row: FlickrRow, widow: Bool) throws {
             for k in 0..<row.count {
@@ -591,20 +597,21 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             if widow { stats.widows += row.count }
         }
         let maximumRows = maximumRowCount ?? .max
-        var row: FlickrRow? = ratios.isEmpty ? nil : newRow(at: 0)
+        var none: FlickrRow? = nil
+        var row: FlickrRow? = ratios.isEmpty ? nil : newRow(at: 0, reusing: &none)
         var i = 0
         items: while i < ratios.count {
             var taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
             if row!.isComplete {
                 try add(row!, widow: false)
                 if rowCount >= maximumRows { row = nil; break items }
-                row = newRow(at: taken ? i + 1 : i)
+                row = newRow(at: taken ? i + 1 : i, reusing: &row)
                 if !taken {
                     taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
                     if row!.isComplete {
                         try add(row!, widow: false)
                         if rowCount >= maximumRows { row = nil; break items }
-                        row = newRow(at: i + 1)
+                        row = newRow(at: i + 1, reusing: &row)
                     }
                 }
             }
