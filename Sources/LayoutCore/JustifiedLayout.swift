@@ -277,59 +277,71 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// rows): a dynamic program over suffixes, so that ties (costs within 1e-9 of each other,
     /// relative) go to fewer rows, then to the earliest first break, then the earliest second…
     /// Each start tries rows only down to target/2 tall (rows only get lower as they grow), so
-    /// the work is O(n·k), k the most items such a row holds. 16 bytes of working memory per
-    /// item (the cost, the row count and the next break of each suffix), 4 per row returned.
+    /// the work is O(n·k), k the most items such a row holds. Memory: the next break of each
+    /// suffix (4 bytes an item), and the best cost and row count of the suffixes a row can reach
+    /// (a ring of a power of two > 2w/(target · min a) + 2 slots, at most n + 1), so the working
+    /// set stays in the cache whatever n for bounded aspect ratios; 4 bytes a row returned.
     func optimalRowEnds(_ ratios: [Double], width: Double) -> [Int32] {
         let n = ratios.count
         guard n > 0 else { return [] }
         precondition(n < Int(Int32.max), "at most 10,000,000 items")
         let target = targetRowHeight
         let lowest = target / 2, highest = 2 * target
-        // For each suffix i..<n: the cost and row count of its best layout, and its first break.
-        var cost = [Double](repeating: .infinity, count: n + 1)
-        var rowCount = [Int32](repeating: 0, count: n + 1)
-        var next = [Int32](repeating: Int32(n), count: n + 1)
-        cost[n] = 0
+        var next = [Int32](repeating: Int32(n), count: n)
+        // The ring: slot j & (capacity − 1) holds suffix j's best cost and row count, for the
+        // suffixes j in (i, i + capacity] while start i is worked on. A row of c > 1 items at
+        // least target/2 tall has Σa ≤ 2·(w − (c−1)·H)/target ≤ 2w/target, and Σa ≥ c·min a, so
+        // c ≤ 2w/(target · min a): the ring holds that many and 2 more (rounding), or all n + 1.
+        let smallest = ratios.min()!
+        let reach = min(Double(n), (2 * width / (target * smallest)).rounded(.down)) + 3
+        var capacity = 64
+        while Double(capacity) < reach { capacity *= 2 }
+        let cost = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        let count = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        defer {
+            cost.deallocate()
+            count.deallocate()
+        }
+        cost[n & (capacity - 1)] = 0
+        count[n & (capacity - 1)] = 0
         ratios.withUnsafeBufferPointer { ratios in
-            cost.withUnsafeMutableBufferPointer { cost in
-                rowCount.withUnsafeMutableBufferPointer { rowCount in
-                    next.withUnsafeMutableBufferPointer { next in
-                        for i in stride(from: n - 1, through: 0, by: -1) {
-                            var sum = 0.0
-                            var j = i
-                            var best = Double.infinity, bestRows: Int32 = 0, bestNext = Int32(n)
-                            while j < n {
-                                sum += ratios[j]
-                                j += 1
-                                let count = j - i
-                                let h = justifiedHeight(sum: sum, count: count, width: width)
-                                // Rows of two or more items only within [target/2, 2·target]; a lone
-                                // item always (so every suffix has a layout). The height only falls as
-                                // the row grows.
-                                if count > 1 && h < lowest { break }
-                                if count > 1 && h > highest { continue }
-                                let deviation = h - target
-                                let total = Double(count) * deviation * deviation + cost[j]
-                                let rows = 1 + rowCount[j]
-                                let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
-                                // Candidates come with j increasing: on a tie of cost and rows the
-                                // earlier j, already kept, wins.
-                                if !best.isFinite || (!tie && total < best) || (tie && rows < bestRows) {
-                                    best = total
-                                    bestRows = rows
-                                    bestNext = Int32(j)
-                                }
-                            }
-                            cost[i] = best
-                            rowCount[i] = bestRows
-                            next[i] = bestNext
+            next.withUnsafeMutableBufferPointer { next in
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    var sum = 0.0
+                    var j = i
+                    var best = Double.infinity, bestRows: Int32 = 0, bestNext = Int32(n)
+                    while j < n {
+                        sum += ratios[j]
+                        j += 1
+                        let items = j - i
+                        let h = justifiedHeight(sum: sum, count: items, width: width)
+                        // Rows of two or more items only within [target/2, 2·target]; a lone item
+                        // always (so every suffix has a layout). The height only falls as the row
+                        // grows.
+                        if items > 1 && h < lowest { break }
+                        if items > 1 && h > highest { continue }
+                        if items > capacity { break }  // unreachable: the ring holds every admissible row
+                        let slot = j & (capacity - 1)
+                        let deviation = h - target
+                        let total = Double(items) * deviation * deviation + cost[slot]
+                        let rows = 1 + count[slot]
+                        let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
+                        // Candidates come with j increasing: on a tie of cost and rows the
+                        // earlier j, already kept, wins.
+                        if !best.isFinite || (!tie && total < best) || (tie && rows < bestRows) {
+                            best = total
+                            bestRows = rows
+                            bestNext = Int32(j)
                         }
                     }
+                    cost[i & (capacity - 1)] = best
+                    count[i & (capacity - 1)] = bestRows
+                    next[i] = bestNext
                 }
             }
         }
         var ends: [Int32] = []
-        ends.reserveCapacity(Int(rowCount[0]))
+        ends.reserveCapacity(Int(count[0]))
         var i = 0
         while i < n {
             let j = Int(next[i])
