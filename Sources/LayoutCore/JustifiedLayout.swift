@@ -186,6 +186,9 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         let width: Double
         /// The band of a row's Σa: `width/target · (1 ∓ tolerance)`.
         let minimum: Double, maximum: Double
+        /// The settings read per item, unwrapped once: the row limit (`Int.max`: none), the
+        /// breakout cadence (0: none), the horizontal spacing and the target.
+        let rowLimit: Int, cadence: Int, spacing: Double, target: Double
         /// The next item, the first item of the open row and the open row's Σa.
         var i = 0, start = 0, sum = 0.0
         /// Rows given so far, and the height of the last.
@@ -199,6 +202,10 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             self.width = width
             minimum = width / layout.targetRowHeight * (1 - layout.targetRowHeightTolerance)
             maximum = width / layout.targetRowHeight * (1 + layout.targetRowHeightTolerance)
+            rowLimit = layout.maximumRowCount ?? .max
+            cadence = layout.breakoutCadence ?? 0
+            spacing = layout.spacing.width
+            target = layout.targetRowHeight
         }
 
         /// The row of items `start..<end` whose ratios sum to `sum`, justified (clamped).
@@ -216,15 +223,14 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         /// The next row, or `nil` after the last (the widow row, when shown, is the last).
         mutating func next() -> Row? {
             if done { return nil }
-            let spacing = layout.spacing.width, target = layout.targetRowHeight
             while i < ratios.count {
-                if let maximumRowCount = layout.maximumRowCount, count >= maximumRowCount {
+                if count >= rowLimit {
                     done = true
                     return nil
                 }
                 let a = ratios[i]
                 let n = i - start + 1
-                if let cadence = layout.breakoutCadence, n == 1, (count + 1) % cadence == 0, a >= 1 {
+                if cadence > 0, n == 1, (count + 1) % cadence == 0, a >= 1 {
                     let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width)
                     start = i + 1
                     i += 1
@@ -253,7 +259,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 return give(row)
             }
             done = true
-            guard start < ratios.count, layout.showsWidows, layout.maximumRowCount.map({ count < $0 }) ?? true else {
+            guard start < ratios.count, layout.showsWidows, count < rowLimit else {
                 return nil
             }
             let n = ratios.count - start
