@@ -380,7 +380,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             let ratios = try aspectRatios(section.items, section: s)
             if compatibility == .flickr {
                 let start = sink.count
-                y = try flickrSection(ratios, section: s, insets: insets, containerWidth: bounds.width, top: y,
+                y = try flickrSection(ratios, section: s, insets: insets, ownInsets: section.insets != nil,
+                                      containerWidth: bounds.width, top: y,
                                       into: &sink, statistics: &stats, heightSum: &heightSum)
                 cellRanges.append((start: start, count: sink.count - start))
                 if let footer = section.footerHeight, footer > 0 {
@@ -473,6 +474,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var height = 0.0
         var lefts: [Double] = []
         var widths: [Double] = []
+        /// Its width without spacing was 0 and its height clamped: Flickr's boxes are NaN.
+        var failed = false
         var isComplete: Bool { height > 0 }
     }
 
@@ -531,6 +534,12 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         let clampedHeight = max(g.minimumHeight, min(newHeight, g.maximumHeight))
         var ratio = 1.0
         row.height = newHeight
+        if rowWidth == 0 && newHeight != clampedHeight {
+            // (0/clamped)/(0/0): Flickr's widths are NaN.
+            row.widths.removeAll(keepingCapacity: true)
+            row.failed = true
+            return
+        }
         if newHeight != clampedHeight {
             row.height = clampedHeight
             ratio = (rowWidth / clampedHeight) / (rowWidth / newHeight)
@@ -573,7 +582,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// would be with no rows and `V > T + B`).
     /// - Complexity: O(n) (Flickr's own is O(n²): it copies the row and the boxes per item).
     private func flickrSection<Sink: LayoutAttributesSink>(_ ratios: [Double], section s: Int, insets: EdgeInsets,
-                                                          containerWidth: Double, top: Double, into sink: inout Sink,
+                                                          ownInsets: Bool, containerWidth: Double, top: Double, into sink: inout Sink,
                                                           statistics stats: inout Statistics, heightSum: inout Double)
         throws -> Double {
         let width = containerWidth - insets.left - insets.right
@@ -595,6 +604,12 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             return row
         }
         func add(_ row: FlickrRow, widow: Bool) throws {
+            if row.failed {
+                let blamesInsets = row.count == 1
+                throw LayoutError.invalidParameter(name: blamesInsets ? "insets" : "spacing",
+                                                   section: blamesInsets && ownInsets ? s : nil, value: 0,
+                                                   requirement: .flickrRowWidth)
+            }
             for k in 0..<row.count {
                 let frame = Rect(x: row.lefts[k], y: row.top, width: row.widths[k], height: row.height)
                 guard frame.minX.isFinite, frame.width.isFinite else {
