@@ -164,6 +164,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var height: Double
         var itemsWidth: Double
         var isWidow = false
+        /// Σa of its items, summed left to right from 0 (as `reduce(0, +)` would).
+        var sum = 0.0
     }
 
     /// The justified height of `count` items whose aspect ratios sum to `sum` in `width`.
@@ -211,7 +213,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         /// The row of items `start..<end` whose ratios sum to `sum`, justified (clamped).
         private func justified(_ start: Int, _ end: Int, sum: Double) -> Row {
             Row(start: start, end: end, height: layout.clamped(layout.justifiedHeight(sum: sum, count: end - start, width: width)),
-                itemsWidth: width)
+                itemsWidth: width, sum: sum)
         }
 
         private mutating func give(_ row: Row) -> Row {
@@ -231,7 +233,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 let a = ratios[i]
                 let n = i - start + 1
                 if cadence > 0, n == 1, (count + 1) % cadence == 0, a >= 1 {
-                    let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width)
+                    let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width, sum: 0 + a)
                     start = i + 1
                     i += 1
                     return give(row)
@@ -267,14 +269,14 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             switch layout.widowStyle {
             case .justify:
                 return give(Row(start: start, end: ratios.count, height: layout.clamped(natural), itemsWidth: width,
-                                isWidow: true))
+                                isWidow: true, sum: sum))
             case .left, .center:
                 // The previous row's height (the target without one), shrunk to fit the width.
                 var height = lastHeight ?? target
                 if height > natural { height = natural }
                 let itemsWidth = height * sum + Double(n - 1) * spacing
                 return give(Row(start: start, end: ratios.count, height: height, itemsWidth: min(itemsWidth, width),
-                                isWidow: true))
+                                isWidow: true, sum: sum))
             }
         }
     }
@@ -411,7 +413,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 } else {
                     guard let next = greedy!.next() else { break }
                     row = next
-                    sum = ratios[row.start..<row.end].reduce(0, +)
+                    sum = row.sum
                 }
                 defer { r += 1 }
                 laidOut = row.end
