@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make bench: time every engine and format at growing sizes against the floor of `cat`
-# copying the same bytes, then the rect-query benchmark. Release build; output to /dev/null.
+# copying the same bytes, then the rect-query benchmark, the targets, and the justified engine
+# against flickr/justified-layout in node (JUSTIFIED_LAYOUT=DIR; skipped without it). Release
+# build; output to /dev/null.
 # Timing and peak memory come from python3 (perf_counter, the child's ru_maxrss).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -166,6 +168,16 @@ for what, command, output in [
         ("waterfall svg 100,000 elements", ["waterfall", "-f", "svg", "--count", "100000"], "t-svg")]:
     t, c = pair([bin] + command, ["cat", f"{tmp}/{output}"])
     show(f"{what}, × cat of the same bytes", t / c, 5, detail=f"   {t * 1000:.1f} ms, cat {c * 1000:.1f} ms")
+# Justified (issue 15): greedy and optimal breaking against each other and against 10x the
+# items, each pair in turn as above.
+for what, a, b, limit in [
+        ("justified --breaking optimal / greedy, 10^6 aspect ratios",
+         ["justified", "--breaking", "optimal", "--count", "1000000"], ["justified", "--count", "1000000"], 2),
+        ("justified --breaking optimal 10^7 / 10^6 aspect ratios",
+         ["justified", "--breaking", "optimal", "--count", str(big)],
+         ["justified", "--breaking", "optimal", "--count", "1000000"], 11 * big / 10**7)]:
+    ta, tb = pair([bin] + a, [bin] + b)
+    show(what, ta / tb, limit, detail=f"   {ta * 1000:.1f} ms, {tb * 1000:.1f} ms")
 rows = {}
 for line in open(results):
     e, f, n, src, s, kb, c = line.split()
@@ -197,3 +209,49 @@ for fmt in ("json", "csv"):
     show(f"waterfall {fmt} 10^6, 10% spanning / plain heights", a / b, 1.5,
          detail=f"   {a * 1000:.1f} ms, {b * 1000:.1f} ms")
 PY
+
+# The justified engine against its peer: flickr/justified-layout, the JavaScript library the
+# engine's --compat flickr mode mirrors, with the two arrays it rebuilds per row
+# (`x = x.concat(row)`, quadratic in the items) grown by push instead, the fairest version of
+# it; run by node on the same 10^6 aspect ratios (a file) with the same container width,
+# writing its JSON. JUSTIFIED_LAYOUT is the library's directory (an npm install or checkout
+# of justified-layout, e.g. 4.1.0); without it the row is skipped. Each pair in turn, best of
+# PEER_RUNS (3).
+echo
+if [ -z "${JUSTIFIED_LAYOUT:-}" ]; then
+  echo "justified peer: skipped (set JUSTIFIED_LAYOUT to a directory holding flickr/justified-layout, with lib/index.js)"
+elif ! command -v node > /dev/null; then
+  echo "justified peer: skipped (no node on PATH)"
+else
+  mkdir -p "$TMP/peer"
+  cp -R "$JUSTIFIED_LAYOUT/lib" "$JUSTIFIED_LAYOUT/package.json" "$TMP/peer/"
+  # `a = a.concat(b);` becomes `Array.prototype.push.apply(a, b);` (the row's own small copy stays).
+  sed -i 's/^\([[:space:]]*\)\([A-Za-z_.]*\) = \2\.concat(\(.*\));$/\1Array.prototype.push.apply(\2, \3);/' "$TMP/peer/lib/index.js"
+  replaced=$(grep -c 'push.apply' "$TMP/peer/lib/index.js" || true)
+  cat > "$TMP/peer-run.js" <<'JS'
+const fs = require('fs');
+const layout = require(process.argv[2]);
+const ratios = JSON.parse(fs.readFileSync(process.argv[3], 'utf8'));
+process.stdout.write(JSON.stringify(layout(ratios, { containerWidth: Number(process.argv[4]) })));
+JS
+  python3 -c "import random; random.seed(1); print('[' + ','.join(repr(0.5 + 2 * random.random()) for _ in range(1000000)) + ']')" > "$TMP/ratios.json"
+  python3 - "$BIN" "$TMP" "${PEER_RUNS:-3}" "$replaced" "$JUSTIFIED_LAYOUT" <<'PY'
+import json, subprocess, sys, time
+bin, tmp, runs, replaced, library = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+version = json.load(open(f"{library}/package.json")).get("version", "?")
+peer = ["node", f"{tmp}/peer-run.js", f"{tmp}/peer", f"{tmp}/ratios.json", "390"]
+best = {}
+for _ in range(runs):
+    for name, command in [("native", [bin, "justified", f"{tmp}/ratios.json"]),
+                          ("flickr", [bin, "justified", "--compat", "flickr", f"{tmp}/ratios.json"]), ("peer", peer)]:
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+        best[name] = min(best.get(name, float("inf")), time.perf_counter() - start)
+print(f"justified peer: justified-layout {version} with {replaced} concats replaced by push, node, 10^6 aspect ratios to JSON")
+for name in ("native", "flickr"):
+    ratio = best["peer"] / best[name]
+    ok = "ok" if ratio >= 20 else "MISSED"
+    print(f"{'justified ' + name + ' greedy, × faster than the peer':<58} {ratio:>7.1f}×  (target ≥ 20×)  {ok}"
+          f"   {best[name] * 1000:.1f} ms, peer {best['peer']:.2f} s")
+PY
+fi

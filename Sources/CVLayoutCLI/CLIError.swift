@@ -133,6 +133,7 @@ extension CLIError {
         case .atLeastMinus(let length): "expected a number ≥ −\(NumberFormat.messageText(length)) (minus the shortest item length)"
         case .lineLengthBetweenInsets: "expected a line length ≥ 0 between the insets"
         case .finiteAngles: "expected finite angles"
+        case .flickrRowWidth: "expected a row width > 0 between the insets, less the spacing (flickr/justified-layout divides 0 by 0 at 0)"
         case .spanningColumns(let bound): "a section whose items span columns has at most \(bound) columns"
         }
     }

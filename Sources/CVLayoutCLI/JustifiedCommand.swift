@@ -42,6 +42,10 @@ private let breakoutOption = BoundOption<JustifiedConfiguration>.integer(
     "breakout-cadence", "N", \.layout.breakoutCadence,
     "every Nth row holds one landscape item at full width (fullWidthBreakoutRowCadence; greedy only)")
 
+private let compatOption = BoundOption<JustifiedConfiguration>.choice(
+    "compat", "MODE", \.layout.compatibility,
+    "native: cvlayout's exact rows; flickr: flickr/justified-layout 4.1.0's boxes (greedy only)")
+
 /// The justified engine's options, each bound to its field.
 private let justifiedOptions: [BoundOption<JustifiedConfiguration>] = [
     .number("row-height", "PT", \.layout.targetRowHeight, "target row height (targetRowHeight)"),
@@ -55,6 +59,7 @@ private let justifiedOptions: [BoundOption<JustifiedConfiguration>] = [
     breakoutOption,
     .choice("widow-style", "STYLE", \.layout.widowStyle, "how the last, incomplete row is laid out (widowLayoutStyle)"),
     breakingOption,
+    compatOption,
     .flag("stats", \.reportsStatistics,
           "report rows, widows, min/mean/max row height and the objective (JSON: \"stats\"; CSV, SVG: a line on stderr)"),
 ]
@@ -72,6 +77,10 @@ private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
     if layout.breaking == .optimal && layout.breakoutCadence != nil {
         throw input.options.conflict([breakingOption.name, breakoutOption.name],
                                      "--breakout-cadence goes with --breaking greedy (optimal rows are all justified alike)")
+    }
+    if layout.breaking == .optimal && layout.compatibility == .flickr {
+        throw input.options.conflict([breakingOption.name, compatOption.name],
+                                     "--compat flickr goes with --breaking greedy (Flickr breaks rows item by item)")
     }
     let sections: [JustifiedSection]
     if let dataset = input.dataset {

@@ -24,6 +24,18 @@ public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
     case center
 }
 
+/// Whose boxes the layout reproduces.
+public enum JustifiedCompatibility: String, Sendable, CaseIterable {
+    /// cvlayout's own rows: fractional points, every justified row exactly as wide as the
+    /// width, widow rows that fit, optimal breaking on request.
+    case native
+    /// flickr/justified-layout 4.1.0's boxes for the same configuration, to the last bit of its
+    /// arithmetic: its greedy rule, its 0.5×/2× clamps with cropping, its panorama and breakout
+    /// rows, its widow row at the previous row's height (the target after a breakout row), its
+    /// whole-pixel distribution of a justified row's width error, and its `containerHeight`.
+    case flickr
+}
+
 /// A section of the justified layout: its items' aspect ratios and overrides.
 public struct JustifiedSection: Sendable, Equatable {
     /// The items: `.heights` are aspect ratios (width ÷ height, > 0), `.sizes` give them as
@@ -94,8 +106,12 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     public var breakoutCadence: Int? = nil
     /// How the widow row is laid out (`widowLayoutStyle`). Default `.left`.
     public var widowStyle = JustifiedWidowStyle.left
-    /// How rows are broken. Default `.greedy`.
+    /// How rows are broken. Default `.greedy`. `compatibility == .flickr` always breaks greedily
+    /// (the command line refuses it with `.optimal`).
     public var breaking = JustifiedBreaking.greedy
+    /// Whose boxes: cvlayout's (`.native`) or flickr/justified-layout 4.1.0's (`.flickr`).
+    /// Default `.native`.
+    public var compatibility = JustifiedCompatibility.native
 
     /// Creates a layout with the defaults above.
     public init() {}
@@ -148,6 +164,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var height: Double
         var itemsWidth: Double
         var isWidow = false
+        /// Σa of its items, summed left to right from 0 (as `reduce(0, +)` would).
+        var sum = 0.0
     }
 
     /// The justified height of `count` items whose aspect ratios sum to `sum` in `width`.
@@ -162,125 +180,184 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         min(max(height, targetRowHeight / 2), 2 * targetRowHeight)
     }
 
-    /// Greedy rows (Flickr's rule) over `ratios` in `width`.
-    func greedyRows(_ ratios: [Double], width: Double) -> [Row] {
-        var rows: [Row] = []
-        let minimum = width / targetRowHeight * (1 - targetRowHeightTolerance)
-        let maximum = width / targetRowHeight * (1 + targetRowHeightTolerance)
-        let full = width
-        func close(_ start: Int, _ end: Int, sum: Double) {
-            let n = end - start
-            rows.append(Row(start: start, end: end, height: clamped(justifiedHeight(sum: sum, count: n, width: width)),
-                            itemsWidth: full))
+    /// Greedy rows (Flickr's rule) over `ratios` in `width`, one at a time: no row is kept, so
+    /// the layout's memory does not grow with its rows.
+    struct GreedyRows {
+        let layout: JustifiedLayout
+        let ratios: [Double]
+        let width: Double
+        /// The band of a row's Σa: `width/target · (1 ∓ tolerance)`.
+        let minimum: Double, maximum: Double
+        /// The settings read per item, unwrapped once: the row limit (`Int.max`: none), the
+        /// breakout cadence (0: none), the horizontal spacing and the target.
+        let rowLimit: Int, cadence: Int, spacing: Double, target: Double
+        /// The next item, the first item of the open row and the open row's Σa.
+        var i = 0, start = 0, sum = 0.0
+        /// Rows given so far, and the height of the last.
+        var count = 0
+        var lastHeight: Double? = nil
+        var done = false
+
+        init(_ layout: JustifiedLayout, _ ratios: [Double], width: Double) {
+            self.layout = layout
+            self.ratios = ratios
+            self.width = width
+            minimum = width / layout.targetRowHeight * (1 - layout.targetRowHeightTolerance)
+            maximum = width / layout.targetRowHeight * (1 + layout.targetRowHeightTolerance)
+            rowLimit = layout.maximumRowCount ?? .max
+            cadence = layout.breakoutCadence ?? 0
+            spacing = layout.spacing.width
+            target = layout.targetRowHeight
         }
-        var start = 0, sum = 0.0, i = 0
-        while i < ratios.count {
-            if let maximumRowCount, rows.count >= maximumRowCount { return rows }
-            let a = ratios[i]
-            let n = i - start + 1
-            if let cadence = breakoutCadence, n == 1, (rows.count + 1) % cadence == 0, a >= 1 {
-                rows.append(Row(start: i, end: i + 1, height: clamped(width / a), itemsWidth: full))
-                start = i + 1
-                i += 1
-                continue
-            }
-            let newSum = sum + a
-            if newSum < minimum {
-                sum = newSum
-                i += 1
-            } else if newSum > maximum {
-                if n == 1 {
-                    close(i, i + 1, sum: newSum)  // a panorama: a row of its own
+
+        /// The row of items `start..<end` whose ratios sum to `sum`, justified (clamped).
+        private func justified(_ start: Int, _ end: Int, sum: Double) -> Row {
+            Row(start: start, end: end, height: layout.clamped(layout.justifiedHeight(sum: sum, count: end - start, width: width)),
+                itemsWidth: width, sum: sum)
+        }
+
+        private mutating func give(_ row: Row) -> Row {
+            count += 1
+            lastHeight = row.height
+            return row
+        }
+
+        /// The next row, or `nil` after the last (the widow row, when shown, is the last).
+        mutating func next() -> Row? {
+            if done { return nil }
+            while i < ratios.count {
+                if count >= rowLimit {
+                    done = true
+                    return nil
+                }
+                let a = ratios[i]
+                let n = i - start + 1
+                if cadence > 0, n == 1, (count + 1) % cadence == 0, a >= 1 {
+                    let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width, sum: 0 + a)
                     start = i + 1
-                    sum = 0
+                    i += 1
+                    return give(row)
+                }
+                let newSum = sum + a
+                if newSum < minimum {
+                    sum = newSum
                     i += 1
                     continue
                 }
-                let target = (width - Double(n - 1) * spacing.width) / targetRowHeight
-                let previousTarget = (width - Double(n - 2) * spacing.width) / targetRowHeight
-                if abs(newSum - target) > abs(sum - previousTarget) {
-                    close(start, i, sum: sum)  // without it; it starts the next row
+                let row: Row
+                if newSum > maximum && n > 1
+                    && abs(newSum - (width - Double(n - 1) * spacing) / target)
+                    > abs(sum - (width - Double(n - 2) * spacing) / target) {
+                    row = justified(start, i, sum: sum)  // without it; it starts the next row
                     start = i
-                    sum = 0
                 } else {
-                    close(start, i + 1, sum: newSum)
+                    // In the band; past it and closer with the item; or a first item past it
+                    // (a panorama), a row of its own.
+                    row = justified(start, i + 1, sum: newSum)
                     start = i + 1
-                    sum = 0
                     i += 1
                 }
-            } else {
-                close(start, i + 1, sum: newSum)
-                start = i + 1
                 sum = 0
-                i += 1
+                return give(row)
             }
-        }
-        if start < ratios.count, showsWidows, maximumRowCount.map({ rows.count < $0 }) ?? true {
+            done = true
+            guard start < ratios.count, layout.showsWidows, count < rowLimit else {
+                return nil
+            }
             let n = ratios.count - start
-            let natural = justifiedHeight(sum: sum, count: n, width: width)
-            switch widowStyle {
+            let natural = layout.justifiedHeight(sum: sum, count: n, width: width)
+            switch layout.widowStyle {
             case .justify:
-                rows.append(Row(start: start, end: ratios.count, height: clamped(natural), itemsWidth: full, isWidow: true))
+                return give(Row(start: start, end: ratios.count, height: layout.clamped(natural), itemsWidth: width,
+                                isWidow: true, sum: sum))
             case .left, .center:
                 // The previous row's height (the target without one), shrunk to fit the width.
-                var height = rows.last.map(\.height) ?? targetRowHeight
+                var height = lastHeight ?? target
                 if height > natural { height = natural }
-                let itemsWidth = height * sum + Double(n - 1) * spacing.width
-                rows.append(Row(start: start, end: ratios.count, height: height, itemsWidth: min(itemsWidth, full),
-                                isWidow: true))
+                let itemsWidth = height * sum + Double(n - 1) * spacing
+                return give(Row(start: start, end: ratios.count, height: height, itemsWidth: min(itemsWidth, width),
+                                isWidow: true, sum: sum))
             }
         }
-        return rows
     }
 
-    /// Optimal rows over `ratios` in `width`: a dynamic program over suffixes, so that ties
-    /// (costs within 1e-9 of each other, relative) go to fewer rows, then to the earliest
-    /// first break, then the earliest second…
-    func optimalRows(_ ratios: [Double], width: Double) -> [Row] {
+    /// Optimal rows over `ratios` in `width`, as the end of each row (the first `maximumRowCount`
+    /// rows): a dynamic program over suffixes, so that ties (costs within 1e-9 of each other,
+    /// relative) go to fewer rows, then to the earliest first break, then the earliest second…
+    /// Each start tries rows only down to target/2 tall (rows only get lower as they grow), so
+    /// the work is O(n·k), k the most items such a row holds. Memory: the next break of each
+    /// suffix (4 bytes an item), and the best cost and row count of the suffixes a row can reach
+    /// (a ring of a power of two > 2w/(target · min a) + 2 slots, at most n + 1), so the working
+    /// set stays in the cache whatever n for bounded aspect ratios; 4 bytes a row returned.
+    func optimalRowEnds(_ ratios: [Double], width: Double) -> [Int32] {
         let n = ratios.count
         guard n > 0 else { return [] }
+        precondition(n < Int(Int32.max), "at most 10,000,000 items")
         let target = targetRowHeight
-        // best[i]: the cost and row count of the best layout of items i..<n, and its first break.
-        var cost = [Double](repeating: .infinity, count: n + 1)
-        var rowCount = [Int](repeating: 0, count: n + 1)
-        var next = [Int](repeating: n, count: n + 1)
-        cost[n] = 0
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            var sum = 0.0
-            var j = i
-            while j < n {
-                sum += ratios[j]
-                j += 1
-                let count = j - i
-                let h = justifiedHeight(sum: sum, count: count, width: width)
-                // Rows of two or more items only within [target/2, 2·target]; a lone item always
-                // (so every suffix has a layout). The height only falls as the row grows.
-                if count > 1 && h < target / 2 { break }
-                if count > 1 && h > 2 * target { continue }
-                let deviation = h - target
-                let total = Double(count) * deviation * deviation + cost[j]
-                let rows = 1 + rowCount[j]
-                let best = cost[i]
-                let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
-                // Candidates come with j increasing: on a tie of cost and rows the earlier j,
-                // already kept, wins.
-                if !best.isFinite || (!tie && total < best) || (tie && rows < rowCount[i]) {
-                    cost[i] = total
-                    rowCount[i] = rows
-                    next[i] = j
+        let lowest = target / 2, highest = 2 * target
+        var next = [Int32](repeating: Int32(n), count: n)
+        // The ring: slot j & (capacity − 1) holds suffix j's best cost and row count, for the
+        // suffixes j in (i, i + capacity] while start i is worked on. A row of c > 1 items at
+        // least target/2 tall has Σa ≤ 2·(w − (c−1)·H)/target ≤ 2w/target, and Σa ≥ c·min a, so
+        // c ≤ 2w/(target · min a): the ring holds that many and 2 more (rounding), or all n + 1.
+        let smallest = ratios.min()!
+        let reach = min(Double(n), (2 * width / (target * smallest)).rounded(.down)) + 3
+        var capacity = 64
+        while Double(capacity) < reach { capacity *= 2 }
+        let cost = UnsafeMutablePointer<Double>.allocate(capacity: capacity)
+        let count = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        defer {
+            cost.deallocate()
+            count.deallocate()
+        }
+        cost[n & (capacity - 1)] = 0
+        count[n & (capacity - 1)] = 0
+        ratios.withUnsafeBufferPointer { ratios in
+            next.withUnsafeMutableBufferPointer { next in
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    var sum = 0.0
+                    var j = i
+                    var best = Double.infinity, bestRows: Int32 = 0, bestNext = Int32(n)
+                    while j < n {
+                        sum += ratios[j]
+                        j += 1
+                        let items = j - i
+                        let h = justifiedHeight(sum: sum, count: items, width: width)
+                        // Rows of two or more items only within [target/2, 2·target]; a lone item
+                        // always (so every suffix has a layout). The height only falls as the row
+                        // grows.
+                        if items > 1 && h < lowest { break }
+                        if items > 1 && h > highest { continue }
+                        if items > capacity { break }  // unreachable: the ring holds every admissible row
+                        let slot = j & (capacity - 1)
+                        let deviation = h - target
+                        let total = Double(items) * deviation * deviation + cost[slot]
+                        let rows = 1 + count[slot]
+                        let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
+                        // Candidates come with j increasing: on a tie of cost and rows the
+                        // earlier j, already kept, wins.
+                        if !best.isFinite || (!tie && total < best) || (tie && rows < bestRows) {
+                            best = total
+                            bestRows = rows
+                            bestNext = Int32(j)
+                        }
+                    }
+                    cost[i & (capacity - 1)] = best
+                    count[i & (capacity - 1)] = bestRows
+                    next[i] = bestNext
                 }
             }
         }
-        var rows: [Row] = []
+        var ends: [Int32] = []
+        ends.reserveCapacity(Int(count[0]))
         var i = 0
         while i < n {
-            let j = next[i]
-            let sum = ratios[i..<j].reduce(0, +)
-            rows.append(Row(start: i, end: j, height: justifiedHeight(sum: sum, count: j - i, width: width), itemsWidth: width))
-            if let maximumRowCount, rows.count >= maximumRowCount { break }
+            let j = Int(next[i])
+            ends.append(Int32(j))
+            if let maximumRowCount, ends.count >= maximumRowCount { break }
             i = j
         }
-        return rows
+        return ends
     }
 
     // MARK: - Layout
@@ -302,14 +379,46 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                                                frame: Rect(x: 0, y: y, width: bounds.width, height: header)))
                 y += header
             }
-            y += insets.top
             let ratios = try aspectRatios(section.items, section: s)
-            let rows = breaking == .optimal ? optimalRows(ratios, width: width) : greedyRows(ratios, width: width)
-            cellRanges.append((start: sink.count, count: rows.last?.end ?? 0))
-            for (r, row) in rows.enumerated() {
+            if compatibility == .flickr {
+                let start = sink.count
+                y = try flickrSection(ratios, section: s, insets: insets, ownInsets: section.insets != nil,
+                                      containerWidth: bounds.width, top: y,
+                                      into: &sink, statistics: &stats, heightSum: &heightSum)
+                cellRanges.append((start: start, count: sink.count - start))
+                if let footer = section.footerHeight, footer > 0 {
+                    sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
+                                                   frame: Rect(x: 0, y: y, width: bounds.width, height: footer)))
+                    y += footer
+                }
+                continue
+            }
+            y += insets.top
+            // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
+            let optimal = breaking == .optimal
+            var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)
+            let ends = optimal ? optimalRowEnds(ratios, width: width) : []
+            let firstCell = sink.count
+            var laidOut = 0
+            var r = 0
+            while true {
+                let row: Row
+                let sum: Double
+                if optimal {
+                    guard r < ends.count else { break }
+                    let start = r == 0 ? 0 : Int(ends[r - 1]), end = Int(ends[r])
+                    sum = ratios[start..<end].reduce(0, +)
+                    row = Row(start: start, end: end, height: justifiedHeight(sum: sum, count: end - start, width: width),
+                              itemsWidth: width)
+                } else {
+                    guard let next = greedy!.next() else { break }
+                    row = next
+                    sum = row.sum
+                }
+                defer { r += 1 }
+                laidOut = row.end
                 if r > 0 { y += spacing.height }
                 let n = row.end - row.start
-                let sum = ratios[row.start..<row.end].reduce(0, +)
                 // Widths: a justified row shares the width; a left or centred widow row is its
                 // items at their own aspect ratio (the sum of which fits).
                 let share = row.isWidow && widowStyle != .justify
@@ -331,6 +440,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
                 if row.isWidow { stats.widows += n }
             }
+            cellRanges.append((start: firstCell, count: laidOut))
             y += insets.bottom
             if let footer = section.footerHeight, footer > 0 {
                 sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
@@ -342,6 +452,214 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         statistics = stats
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: bounds.width, height: y), elements: [], cellRanges: cellRanges)
+    }
+
+    // MARK: - flickr/justified-layout 4.1.0
+
+    /// The fixed numbers of Flickr's rows in one section: `Row`'s constructor arguments.
+    struct FlickrGeometry {
+        /// The row width `containerWidth − left − right`, the left padding, the horizontal spacing.
+        var width: Double, left: Double, spacing: Double
+        /// The target height, the aspect-ratio band `width/target · (1 ∓ tolerance)`, the clamps.
+        var target: Double, minimumAspectRatio: Double, maximumAspectRatio: Double
+        var minimumHeight: Double, maximumHeight: Double
+    }
+
+    /// A row being built as Flickr builds it: items `start..<start + count` whose aspect ratios
+    /// sum (left to right, from 0) to `sum`; once complete, its height (> 0) and its boxes.
+    struct FlickrRow {
+        var top: Double
+        var isBreakout: Bool
+        var start: Int
+        var count = 0
+        var sum = 0.0
+        var height = 0.0
+        var lefts: [Double] = []
+        var widths: [Double] = []
+        /// Its width without spacing was 0 and its height clamped: Flickr's boxes are NaN.
+        var failed = false
+        var isComplete: Bool { height > 0 }
+    }
+
+    /// JavaScript's `Math.round`: the nearest integer, halves toward +∞ (`Math.round(-2.5)` is −2).
+    @inline(__always)
+    static func jsRound(_ x: Double) -> Double {
+        let down = x.rounded(.down)
+        return x - down >= 0.5 ? down + 1 : down
+    }
+
+    /// Offers item `index` (aspect ratio `a`) to `row`: Flickr's `Row.addItem`. A breakout row's
+    /// first landscape item (a ≥ 1) closes it alone at `width/a`; below the band the item joins
+    /// and the row stays open; in the band it joins and the row closes; past the band a first
+    /// item (a panorama) closes the row alone, and otherwise the item joins only when
+    /// `|Σa − (w − (n−1)·H)/target|` is no larger than without it, the row closing either way.
+    /// Returns whether the item was taken.
+    @inline(__always)
+    func flickrOffer(_ index: Int, _ a: Double, to row: inout FlickrRow, _ g: FlickrGeometry, _ ratios: [Double]) -> Bool {
+        let n = row.count + 1
+        let rowWidth = g.width - Double(n - 1) * g.spacing
+        let newSum = row.sum + a
+        if row.isBreakout && row.count == 0 && a >= 1 {
+            row.count = 1
+            row.sum = newSum
+            flickrComplete(&row, height: rowWidth / a, style: .justify, g, ratios)
+            return true
+        }
+        if newSum < g.minimumAspectRatio {
+            row.count = n
+            row.sum = newSum
+            return true
+        }
+        if newSum > g.maximumAspectRatio && row.count > 0 {
+            let previousWidth = g.width - Double(row.count - 1) * g.spacing
+            if abs(newSum - rowWidth / g.target) > abs(row.sum - previousWidth / g.target) {
+                flickrComplete(&row, height: previousWidth / row.sum, style: .justify, g, ratios)
+                return false
+            }
+        }
+        // In the band, past it when closer with the item, or a first item past it (a panorama).
+        row.count = n
+        row.sum = newSum
+        flickrComplete(&row, height: rowWidth / newSum, style: .justify, g, ratios)
+        return true
+    }
+
+    /// Gives `row` the height `newHeight` and its boxes: Flickr's `Row.completeLayout`. The
+    /// height is clamped to [target/2, 2·target]; a clamped row keeps the widths of its natural
+    /// height (cropped). `justify` subtracts the row's width error, rounded to whole points
+    /// cumulatively, from its items; `center` shifts every item by
+    /// `(width − (left + Σ(wᵢ + spacing)))/2 + spacing`, as Flickr does.
+    func flickrComplete(_ row: inout FlickrRow, height newHeight: Double, style: JustifiedWidowStyle,
+                        _ g: FlickrGeometry, _ ratios: [Double]) {
+        let n = row.count
+        let rowWidth = g.width - Double(n - 1) * g.spacing
+        let clampedHeight = max(g.minimumHeight, min(newHeight, g.maximumHeight))
+        var ratio = 1.0
+        row.height = newHeight
+        if rowWidth == 0 && newHeight != clampedHeight {
+            // (0/clamped)/(0/0): Flickr's widths are NaN.
+            row.widths.removeAll(keepingCapacity: true)
+            row.failed = true
+            return
+        }
+        if newHeight != clampedHeight {
+            row.height = clampedHeight
+            ratio = (rowWidth / clampedHeight) / (rowWidth / newHeight)
+        }
+        row.lefts.removeAll(keepingCapacity: true)
+        row.widths.removeAll(keepingCapacity: true)
+        var edge = g.left
+        for k in row.start..<(row.start + n) {
+            let w = ratios[k] * row.height * ratio
+            row.lefts.append(edge)
+            row.widths.append(w)
+            edge += w + g.spacing
+        }
+        switch style {
+        case .justify:
+            edge -= g.spacing + g.left
+            let error = (edge - g.width) / Double(n)
+            if n == 1 {
+                row.widths[0] -= Self.jsRound(error)
+            } else {
+                var previous = 0.0
+                for k in 0..<n {
+                    let cumulative = Self.jsRound(Double(k + 1) * error)
+                    if k > 0 { row.lefts[k] -= previous }
+                    row.widths[k] -= cumulative - previous
+                    previous = cumulative
+                }
+            }
+        case .center:
+            let offset = (g.width - edge) / 2
+            for k in 0..<n { row.lefts[k] += offset + g.spacing }
+        case .left:
+            break
+        }
+    }
+
+    /// One section as flickr/justified-layout 4.1.0 lays it out, from `top` (the section's
+    /// start below its header): its boxes in item order to `sink`, and the section's bottom,
+    /// its `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`; never above `top`, where Flickr's
+    /// would be with no rows and `V > T + B`).
+    /// - Complexity: O(n) (Flickr's own is O(n²): it copies the row and the boxes per item).
+    private func flickrSection<Sink: LayoutAttributesSink>(_ ratios: [Double], section s: Int, insets: EdgeInsets,
+                                                          ownInsets: Bool, containerWidth: Double, top: Double, into sink: inout Sink,
+                                                          statistics stats: inout Statistics, heightSum: inout Double)
+        throws -> Double {
+        let width = containerWidth - insets.left - insets.right
+        let g = FlickrGeometry(width: width, left: insets.left, spacing: spacing.width, target: targetRowHeight,
+                               minimumAspectRatio: width / targetRowHeight * (1 - targetRowHeightTolerance),
+                               maximumAspectRatio: width / targetRowHeight * (1 + targetRowHeightTolerance),
+                               minimumHeight: 0.5 * targetRowHeight, maximumHeight: 2 * targetRowHeight)
+        var containerHeight = top + insets.top
+        var rowCount = 0
+        var lastHeight = 0.0, lastIsBreakout = false
+        /// A new row at `start`, taking over the boxes' buffers of `old` (no allocation per row).
+        func newRow(at start: Int, reusing old: inout FlickrRow?) -> FlickrRow {
+            let breakout = breakoutCadence.map { (rowCount + 1) % $0 == 0 } ?? false
+            var row = FlickrRow(top: containerHeight, isBreakout: breakout, start: start)
+            if old != nil {
+                swap(&row.lefts, &old!.lefts)
+                swap(&row.widths, &old!.widths)
+            }
+            return row
+        }
+        func add(_ row: FlickrRow, widow: Bool) throws {
+            if row.failed {
+                let blamesInsets = row.count == 1
+                throw LayoutError.invalidParameter(name: blamesInsets ? "insets" : "spacing",
+                                                   section: blamesInsets && ownInsets ? s : nil, value: 0,
+                                                   requirement: .flickrRowWidth)
+            }
+            for k in 0..<row.count {
+                let frame = Rect(x: row.lefts[k], y: row.top, width: row.widths[k], height: row.height)
+                guard frame.minX.isFinite, frame.width.isFinite else {
+                    throw LayoutError.nonFiniteLayout(what: "the width of item \(row.start + k) in section \(s)")
+                }
+                sink.append(.cell(IndexPath(item: row.start + k, section: s), frame: frame))
+            }
+            rowCount += 1
+            lastHeight = row.height
+            lastIsBreakout = row.isBreakout
+            containerHeight += row.height + spacing.height
+            stats.rows += 1
+            heightSum += row.height
+            let deviation = row.height - targetRowHeight
+            stats.objective += Double(row.count) * deviation * deviation
+            stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
+            stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
+            if widow { stats.widows += row.count }
+        }
+        let maximumRows = maximumRowCount ?? .max
+        var none: FlickrRow? = nil
+        var row: FlickrRow? = ratios.isEmpty ? nil : newRow(at: 0, reusing: &none)
+        var i = 0
+        items: while i < ratios.count {
+            var taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
+            if row!.isComplete {
+                try add(row!, widow: false)
+                if rowCount >= maximumRows { row = nil; break items }
+                row = newRow(at: taken ? i + 1 : i, reusing: &row)
+                if !taken {
+                    taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
+                    if row!.isComplete {
+                        try add(row!, widow: false)
+                        if rowCount >= maximumRows { row = nil; break items }
+                        row = newRow(at: i + 1, reusing: &row)
+                    }
+                }
+            }
+            i += 1
+        }
+        if var widow = row, widow.count > 0, showsWidows {
+            let height = rowCount == 0 ? targetRowHeight : lastIsBreakout ? targetRowHeight : lastHeight
+            flickrComplete(&widow, height: height, style: widowStyle, g, ratios)
+            try add(widow, widow: true)
+        }
+        containerHeight = containerHeight - spacing.height
+        containerHeight = containerHeight + insets.bottom
+        return max(containerHeight, top)
     }
 
     /// Each item's aspect ratio: its own, or `forcedAspectRatio`.

@@ -50,6 +50,9 @@ public enum LayoutError: Error, Equatable, Sendable {
         case lineLengthBetweenInsets
         /// Finite angles, every one of a list.
         case finiteAngles
+        /// Room for a row between the insets less its spacing: flickr/justified-layout divides
+        /// 0 by 0 for a row that has none and is clamped (`--compat flickr`).
+        case flickrRowWidth
         /// At most this many columns, in a section whose items span columns.
         case spanningColumns(atMost: Int)
     }

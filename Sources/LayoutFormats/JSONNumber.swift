@@ -17,15 +17,19 @@ enum JSONNumber {
     /// - Parameters:
     ///   - negative: the text starts with `-`.
     ///   - significand: the decimal digits (integer and fraction) as an integer; valid only
-    ///     when `exact`.
+    ///     when `exact` or `complete`.
     ///   - exact: no digit was dropped from `significand` and it is ≤ 2^53.
+    ///   - complete: no digit was dropped from `significand` (at most 19 significant digits),
+    ///     which may exceed 2^53: the 17-digit shortest form of most doubles.
     ///   - fractionDigits: digits after the point.
     ///   - exponent: the value after `e` or `E`, or 0.
     @inline(__always)
-    static func fastValue(negative: Bool, significand: UInt64, exact: Bool, fractionDigits: Int,
-                          exponent: Int) -> Double? {
-        guard exact else { return nil }
+    static func fastValue(negative: Bool, significand: UInt64, exact: Bool, complete: Bool = false,
+                          fractionDigits: Int, exponent: Int) -> Double? {
         let power = exponent - fractionDigits
+        guard exact else {
+            return complete ? extendedValue(negative: negative, significand: significand, power: power) : nil
+        }
         var v = Double(significand)  // exact: ≤ 2^53
         if power >= 0 {
             guard power <= 22 else { return nil }
@@ -35,6 +39,39 @@ enum JSONNumber {
             v /= powersOfTen[-power]
         }
         return negative ? -v : v
+    }
+
+    #if arch(x86_64) && !os(Windows)
+    /// 10^0 … 10^27 in extended precision, each exact: 5^k · 2^k with 5^k < 2^64.
+    private static let extendedPowersOfTen: [Float80] = (0...27).map { k in
+        var five: UInt64 = 1
+        for _ in 0..<k { five &*= 5 }
+        return Float80(sign: .plus, exponent: k, significand: Float80(five))
+    }
+    #endif
+
+    /// `significand · 10^power` correctly rounded, for a significand of up to 19 digits (< 2^64)
+    /// and |power| ≤ 27, or `nil`. In x87 extended precision both factors are exact (64-bit
+    /// significands; 10^27 = 5^27 · 2^27 with 5^27 < 2^64) and the one multiply or divide is
+    /// correctly rounded to 64 bits; rounding that to a double gives the correctly rounded
+    /// double unless it landed exactly on a midpoint between two doubles (the 11 extra bits
+    /// `100…0`), where a second rounding could go the wrong way: then `nil`, and the text
+    /// decides. (Every double and every midpoint is representable in 64 bits, and rounding is
+    /// monotonic, so a result off a midpoint lies on the same side of each as the exact value.)
+    /// Only where `Float80` exists (x86-64); elsewhere always `nil`.
+    @inline(__always)
+    static func extendedValue(negative: Bool, significand: UInt64, power: Int) -> Double? {
+        #if arch(x86_64) && !os(Windows)
+        guard power >= -27 && power <= 27 else { return nil }
+        let scale = extendedPowersOfTen[abs(power)]
+        let s = Float80(significand)
+        let r = power >= 0 ? s * scale : s / scale
+        if r.significandBitPattern & 0x7FF == 0x400 { return nil }
+        let v = Double(r)
+        return negative ? -v : v
+        #else
+        return nil
+        #endif
     }
 
     /// The correctly rounded value of any JSON number text; `nil` past the largest Double.

@@ -506,7 +506,7 @@ struct JSONSyntaxCheck {
             if exponentNegative { exponent = -exponent }
         }
         if building, let value = JSONNumber.fastValue(
-            negative: negative, significand: significand, exact: !dropped && significand <= 1 << 53,
+            negative: negative, significand: significand, exact: !dropped && significand <= 1 << 53, complete: !dropped,
             fractionDigits: fractionDigits, exponent: exponent) {
             return value  // finite: at most 2^53 · 10^22
         }

@@ -177,6 +177,46 @@ struct JustifiedLayoutTests {
         #expect(stats.rows == breaks.count + 1)
     }
 
+    /// A plain dynamic program, quadratic: every row of every start, the inadmissible ones
+    /// skipped rather than cut off; ties as the engine's (1e-9 relative, then fewer rows, then
+    /// the earlier break). Returns the row ends.
+    static func referenceRowEnds(_ ratios: [Double], width: Double, target: Double, spacing: Double) -> [Int] {
+        let n = ratios.count
+        var cost = [Double](repeating: .infinity, count: n + 1), count = [Int](repeating: 0, count: n + 1)
+        var next = [Int](repeating: n, count: n + 1)
+        cost[n] = 0
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var sum = 0.0
+            for j in (i + 1)...n {
+                sum += ratios[j - 1]
+                let h = (width - Double(j - i - 1) * spacing) / sum
+                if j - i > 1 && (h < target / 2 || h > 2 * target) { continue }
+                let total = Double(j - i) * (h - target) * (h - target) + cost[j]
+                let tie = cost[i].isFinite && abs(total - cost[i]) <= 1e-9 * max(abs(total), abs(cost[i]))
+                if !cost[i].isFinite || (!tie && total < cost[i]) || (tie && 1 + count[j] < count[i]) {
+                    (cost[i], count[i], next[i]) = (total, 1 + count[j], j)
+                }
+            }
+        }
+        var ends: [Int] = [], i = 0
+        while i < n { i = next[i]; ends.append(i) }
+        return ends
+    }
+
+    @Test(arguments: 1...6)
+    func optimalBreaksEqualAPlainDynamicProgramOnLargeInputs(seed: Int) throws {
+        var g = SplitMix64(seed: UInt64(seed) * 131)
+        let ratios = Self.randomRatios(1000, seed: UInt64(seed) + 500)
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.targetRowHeight = 80 + Double(g.next() % 300)
+        let width = 300 + Double(g.next() % 900)
+        let result = try layout.layout([JustifiedSection(items: .heights(ratios))], bounds: Size(width: width, height: 800))
+        var ends: [Int] = [], total = 0
+        for row in rows(cells(result)) { total += row.count; ends.append(total) }
+        #expect(ends == Self.referenceRowEnds(ratios, width: width - 20, target: layout.targetRowHeight, spacing: 10))
+    }
+
     /// Flickr's greedy rule, restated plainly: the rows' item counts.
     static func flickrRows(_ ratios: [Double], width: Double, target: Double, tolerance: Double, spacing: Double) -> [Int] {
         var rows: [Int] = []
@@ -247,5 +287,187 @@ struct JustifiedLayoutTests {
         layout = JustifiedLayout()
         layout.targetRowHeightTolerance = -0.1
         #expect(throws: LayoutError.self) { try layout.layout([], bounds: phone) }
+    }
+
+    // MARK: - --compat flickr: flickr/justified-layout 4.1.0's boxes
+
+    /// The library's configuration in cvlayout's terms: Flickr's defaults (container 1060 wide,
+    /// padding 10, spacing 10, target 320 ± 25 %), its boxes as (left, top, width, height).
+    func flickr(_ ratios: [Double], width: Double = 1060, _ configure: (inout JustifiedLayout) -> Void = { _ in })
+        throws -> (boxes: [Rect], containerHeight: Double, widowCount: Int) {
+        var layout = JustifiedLayout()
+        layout.compatibility = .flickr
+        configure(&layout)
+        let sections = [JustifiedSection(items: .heights(ratios))]
+        let bounds = Size(width: width, height: 800)
+        let result = try layout.layout(sections, bounds: bounds)
+        return (cells(result), result.contentSize.height, try layout.statistics(sections, bounds: bounds).widows)
+    }
+
+    /// The expectations of the library's own test suite (test/test.js, with its fixtures
+    /// four-squares.json and four-squares-400.json), transcribed as numbers.
+    @Test func flickrsPublishedTestSuite() throws {
+        // "should create additional rows if it won't fit within constraints"
+        let two = try flickr([1, 2], width: 200) { $0.targetRowHeight = 100 }
+        #expect(two.boxes.map(\.minY) == [10, 200])
+        // "should not add the row if we are limiting it with maxNumRows"
+        #expect(try flickr([1, 2, 1], width: 200) { $0.targetRowHeight = 100; $0.maximumRowCount = 2 }.boxes.count == 2)
+        // "should handle a panorama as only row item"
+        #expect(try flickr([5]).boxes.count == 1)
+        // "should allow new item added to the row to get closer to the targetRowHeight"
+        #expect(try flickr([1, 4, 1.1], width: 1000) { $0.targetRowHeight = 250 }.boxes.map(\.height) == [194, 194, 194])
+        // four-squares.json: [1, 1, 1, 1] with the defaults (and the same as sizes).
+        let fourSquares = [Rect(x: 10, y: 10, width: 340, height: 340), Rect(x: 360, y: 10, width: 340, height: 340),
+                           Rect(x: 710, y: 10, width: 340, height: 340), Rect(x: 10, y: 360, width: 340, height: 340)]
+        let four = try flickr([1, 1, 1, 1])
+        #expect(four.boxes == fourSquares)
+        #expect(four.containerHeight == 710)
+        #expect(four.widowCount == 1)
+        var sized = JustifiedLayout()
+        sized.compatibility = .flickr
+        let sizes = [400.0, 500, 600, 700].map { Size(width: $0, height: $0) }
+        #expect(cells(try sized.layout([JustifiedSection(items: .sizes(sizes))], bounds: Size(width: 1060, height: 800)))
+                == fourSquares)
+        // four-squares-400.json: every square a row of its own, 380 × 380.
+        let narrow = try flickr([1, 1, 1, 1], width: 400)
+        #expect(narrow.boxes == [10.0, 400, 790, 1180].map { Rect(x: 10, y: $0, width: 380, height: 380) })
+        #expect(narrow.containerHeight == 1570)
+        #expect(narrow.widowCount == 0)
+        // containerPadding 20; {top 50, left 5, bottom 10, right 10}.
+        #expect(try flickr([1]) { $0.insets = EdgeInsets(all: 20) }.boxes[0].origin == Point(x: 20, y: 20))
+        #expect(try flickr([1]) { $0.insets = EdgeInsets(top: 50, left: 5, bottom: 10, right: 10) }.boxes[0].origin
+                == Point(x: 5, y: 50))
+        // boxSpacing 40; {horizontal 40, vertical 5}.
+        let spaced = try flickr([1, 1, 1, 1]) { $0.spacing = Size(width: 40, height: 40) }
+        #expect(spaced.boxes[1].minX == 370)
+        #expect(spaced.boxes[3].minY == 370)
+        let spacedApart = try flickr([1, 1, 1, 1]) { $0.spacing = Size(width: 40, height: 5) }
+        #expect(spacedApart.boxes[1].minX == 370)
+        #expect(spacedApart.boxes[3].minY == 335)
+        // targetRowHeight 255 with tolerance 0; tolerance 0.
+        #expect(try flickr([1, 1, 1, 1]) { $0.targetRowHeight = 255; $0.targetRowHeightTolerance = 0 }.boxes[0].height == 255)
+        #expect(try flickr([1, 1, 1]) { $0.targetRowHeightTolerance = 0 }.boxes[0].height == 320)
+        // maxNumRows 1; forceAspectRatio 1; showWidows false.
+        #expect(try flickr([1, 1, 1, 1, 1]) { $0.maximumRowCount = 1 }.boxes.count == 3)
+        let forced = try flickr([2, 2, 2, 2]) { $0.forcedAspectRatio = 1 }
+        #expect(forced.boxes[0].size == Size(width: 340, height: 340))
+        #expect(try flickr([1, 1, 1, 1]) { $0.showsWidows = false }.boxes.count == 3)
+        // fullWidthBreakoutRowCadence 3: box 5 is 1040 wide; box 6 is a row below it.
+        let breakout = try flickr([1, 1, 1, 1, 2, 2, 2, 2]) { $0.breakoutCadence = 3 }
+        #expect(breakout.boxes[5].width == 1040)
+        #expect(breakout.boxes[6].minY == breakout.boxes[5].maxY + 10)
+        // Widows: at the previous row's height; after a breakout row, at the target.
+        #expect(four.boxes[0].height == four.boxes[3].height)
+        #expect(try flickr([1, 1, 1, 1, 1, 1, 1, 1]) { $0.breakoutCadence = 3 }.boxes.last!.height == 320)
+        #expect(try flickr([1, 1, 1]).widowCount == 0)
+        #expect(try flickr([1, 1, 1, 1, 0.5]).widowCount == 2)
+        #expect(four.boxes[3].minX == four.boxes[0].minX)
+        // Centred widows (its padding equals its spacing, so they are centred in the container).
+        // Its test compares with === but asserts nothing (`expect(value)` without a matcher):
+        // for [1.6, 1, 2.3, 1.2, 0.1] the two sides differ in the last bit, hence 1e-9 here.
+        for ratios in [[1.0, 1, 1, 1], [1, 1, 1, 1, 1], [1.6, 1, 2.3, 1.2, 0.1]] {
+            let centred = try flickr(ratios) { $0.widowStyle = .center }
+            let widows = centred.boxes.suffix(centred.widowCount)
+            let rowWidth = widows.reduce(0) { $0 + $1.width + 10 } - 10
+            #expect(abs(widows.first!.minX - (1060 / 2 - rowWidth / 2)) <= 1e-9, "\(ratios)")
+        }
+        // A single justified widow fills the row: 880 − 2 × 10.
+        #expect(try flickr([1, 1, 1, 2.5], width: 880) { $0.widowStyle = .justify }.boxes.last!.width == 860)
+        // containerPadding 100: 100 + 320 + 100; zero padding with tolerance 0: 320.
+        #expect(try flickr([1]) { $0.insets = EdgeInsets(all: 100) }.containerHeight == 520)
+        #expect(try flickr([1, 1, 1]) { $0.insets = .zero; $0.targetRowHeightTolerance = 0 }.containerHeight == 320)
+    }
+
+    @Test func flickrsWholePointErrorDistributionByHand() throws {
+        // [1, 1, 1] closes a row (1040 − 20)/3 = 340 tall. A justified widow [0.71, 0.6] at 340 is
+        // 241.4 + 204 wide: the error (455.4 − 1040)/2 = −292.3 per item, rounded cumulatively to
+        // −292 and −585: the first item grows by 292, the second moves 292 and grows by 293, so the
+        // row ends at 1050.4, 0.4 past the container's padding (its issue 34).
+        let widows = try flickr([1, 1, 1, 0.71, 0.6]) { $0.widowStyle = .justify }.boxes.suffix(2)
+        let first = widows.first!, second = widows.last!
+        #expect(abs(first.width - (0.71 * 340 + 292)) <= 1e-9)
+        #expect(abs(second.minX - (10 + 0.71 * 340 + 10 + 292)) <= 1e-9)
+        #expect(abs(second.width - (0.6 * 340 + 293)) <= 1e-9)
+        #expect(abs(second.maxX - 1050.4) <= 1e-9)
+        // A lone justified widow 1.33 × 340 = 452.2 wide grows by round(587.8) = 588: 1040.2.
+        #expect(abs(try flickr([1, 1, 1, 1.33]) { $0.widowStyle = .justify }.boxes[3].width - 1040.2) <= 1e-9)
+        // Cvlayout's own mode fills 1040 exactly.
+        var native = JustifiedLayout()
+        native.widowStyle = .justify
+        let exact = cells(try native.layout([JustifiedSection(items: .heights([1, 1, 1, 0.71, 0.6]))],
+                                            bounds: Size(width: 1060, height: 800)))
+        #expect(abs(exact.last!.maxX - 1050) <= 1e-9)
+    }
+
+    @Test func flickrsClampsCropAndItsCentredWidowIsOffByHalfThePaddingLessTheSpacing() throws {
+        // Tolerance 0.9 on 1040: the band is 0.325…6.175. [0.3, 0.3] is in it at (1040 − 10)/0.6 =
+        // 1716.7, clamped to 2 × 320 = 640; the items keep their widths at 1716.7: 515 each (cropped).
+        let tall = try flickr([0.3, 0.3]) { $0.targetRowHeightTolerance = 0.9 }
+        #expect(tall.boxes.map(\.height) == [640, 640])
+        #expect(tall.boxes.allSatisfy { abs($0.width - 515) <= 1e-9 })
+        #expect(abs(tall.boxes[1].minX - 535) <= 1e-9)
+        // A panorama 10 wide: 1040/10 = 104 tall, clamped up to 160; 1040 wide.
+        #expect(try flickr([10]).boxes == [Rect(x: 10, y: 10, width: 1040, height: 160)])
+        // Padding 30, spacing 10: w = 1000; [1, 1, 1] is (1000 − 20)/3 tall; the centred widow
+        // [1] moves by (1000 − (30 + h + 10))/2 + 10 from the padding: 10 left of the centre,
+        // (padding − spacing)/2.
+        let h: Double = 980.0 / 3
+        let centred = try flickr([1, 1, 1, 1]) { $0.insets = EdgeInsets(all: 30); $0.widowStyle = .center }
+        let expectedLeft: Double = 30 + (1000 - (30 + h + 10)) / 2 + 10
+        #expect(centred.boxes[3].minX == expectedLeft)
+        #expect(abs(centred.boxes[3].midX - 530 + 10) <= 1e-9)
+        // No rows: Flickr's containerHeight is padding top − spacing + padding bottom.
+        #expect(try flickr([]).containerHeight == 10)
+        #expect(try flickr([]) { $0.insets = .zero }.containerHeight == 0)  // −10, never above the top
+    }
+
+    @Test func flickrModeLaysOutEachSectionBelowItsHeader() throws {
+        var layout = JustifiedLayout()
+        layout.compatibility = .flickr
+        let bounds = Size(width: 1060, height: 800)
+        let one = try layout.layout([JustifiedSection(items: .uniform(count: 4))], bounds: bounds)
+        let two = try layout.layout([JustifiedSection(items: .uniform(count: 4)),
+                                     JustifiedSection(items: .uniform(count: 4), headerHeight: 40)], bounds: bounds)
+        let second = two.elements.filter { $0.category == .cell && $0.indexPath.section == 1 }.map(\.frame)
+        #expect(second == cells(one).map { Rect(x: $0.minX, y: $0.minY + 750, width: $0.width, height: $0.height) })
+        #expect(two.contentSize.height == 710 + 40 + 710)
+    }
+
+    // MARK: - Optimal breaking against react-photo-album's published fixture
+
+    /// react-photo-album's rows layout minimises the same Σ n·(h − target)² (its
+    /// `computeRowsLayout`, a shortest path over break points). Its test fixture (test/photos.ts,
+    /// 21 photos 1080 wide) laid out by `computeRowsLayout(photos, spacing 10, padding 10,
+    /// width 800, targetRowHeight 150)` has the rows of test/static/__snapshots__/
+    /// StaticPhotoAlbum.spec.tsx.snap ("supports rows layout"), transcribed here: 4, 4, 4, 5, 1
+    /// and 3 photos, every photo's width and height printed to 3 decimals. Its padding p is
+    /// inside each photo's box (a row is `(W − (n−1)·s − 2·p·n)/Σa` tall), so in cvlayout's
+    /// terms it is insets p on the left and right and a spacing of s + 2p.
+    @Test func optimalBreakingReproducesReactPhotoAlbumsFixture() throws {
+        let heights: [Double] = [800, 1620, 720, 721, 1620, 607, 608, 720, 1549, 720, 694, 1620, 720, 1440, 1620, 810,
+                                 1620, 160, 810, 720, 1440]
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.targetRowHeight = 150
+        layout.insets = EdgeInsets(top: 0, left: 10, bottom: 0, right: 10)
+        layout.spacing = Size(width: 10 + 2 * 10, height: 10)
+        let result = try layout.layout([JustifiedSection(items: .sizes(heights.map { Size(width: 1080, height: $0) }))],
+                                       bounds: Size(width: 800, height: 600))
+        let published: [[(width: Double, height: Double)]] = [
+            [(185.758, 137.599), (91.732, 137.599), (206.398, 137.599), (206.112, 137.599)],
+            [(80.388, 120.582), (214.545, 120.582), (214.193, 120.582), (180.874, 120.582)],
+            [(108.841, 156.106), (234.158, 156.106), (242.931, 156.106), (104.07, 156.106)],
+            [(201.356, 134.237), (100.678, 134.237), (89.492, 134.237), (178.983, 134.237), (89.492, 134.237)],
+            [(780, 115.556)],
+            [(267.907, 200.93), (301.395, 200.93), (150.698, 200.93)],
+        ]
+        let mine = rows(cells(result))
+        #expect(mine.map(\.count) == published.map(\.count))
+        for (row, expected) in zip(mine, published) {
+            for (frame, photo) in zip(row, expected) {
+                #expect(abs(frame.width - photo.width) <= 0.0005 && abs(frame.height - photo.height) <= 0.0005,
+                        "\(frame) vs \(photo)")
+            }
+        }
     }
 }

@@ -232,6 +232,30 @@ struct DatasetFastPathTests {
         #expect(JSONNumber.value(String(repeating: "9", count: 400)) == nil)
     }
 
+    @Test func theExtendedPathIsTheSlowPathForSeventeenToNineteenDigits() {
+        // 17-digit shortest forms (most doubles printed in full) and up to 19 digits, at powers
+        // of ten −27…27: x87 extended precision against Double(text), bit for bit.
+        var rng = SplitMix64(seed: 19)
+        var taken = 0
+        for _ in 0..<200_000 {
+            let digits = 16 + Int(rng.next() % 4)
+            var significand = 1 + rng.next() % 9
+            for _ in 1..<digits { significand = significand * 10 + rng.next() % 10 }
+            let power = Int(rng.next() % 55) - 27
+            let text = "\(significand)e\(power)"
+            guard let fast = JSONNumber.extendedValue(negative: false, significand: significand, power: power) else { continue }
+            taken += 1
+            #expect(fast.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+        #expect(taken > 199_000)
+        // 2^53 + 1 lies exactly between two doubles: the extended path declines, the text decides.
+        #expect(JSONNumber.extendedValue(negative: false, significand: 9_007_199_254_740_993, power: 0) == nil)
+        #expect(JSONNumber.fastValue(negative: false, significand: 9_007_199_254_740_993, exact: false, complete: true,
+                                     fractionDigits: 0, exponent: 0) == nil)
+        #expect(JSONNumber.extendedValue(negative: true, significand: 12_345_678_901_234_567, power: -16)
+                == -1.2345678901234567)
+    }
+
     @Test func negativeZeroReadsAsAFlagReadsIt() throws {
         guard case .numbers(let v) = try StrictJSON.values(Data("[-0, -0.0, -0e3, 0]".utf8)) else { return }
         #expect(v.map(\.sign) == [.minus, .minus, .minus, .plus])
