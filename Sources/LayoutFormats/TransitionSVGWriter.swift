@@ -272,6 +272,9 @@ public enum TransitionSVGWriter {
         var identity = b
         identity.indexPath = element.toIndexPath ?? element.fromIndexPath ?? b.indexPath
         appendCentredRect(identity, size: b.size, to: out)
+        // How it takes part: a deleted item and the one that takes its index path differ here.
+        out.append("\" data-change=\"")
+        out.append(string: element.change.rawValue)
         out.append("\" rx=\"")
         out.append(number: rb)
         // The start shows the old index path's number and colour, the end the new one's; they

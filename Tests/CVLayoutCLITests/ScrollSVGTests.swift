@@ -459,6 +459,9 @@ struct ScrollSVGTests {
         // well; each is drawn once per painting-order layer.
         #expect(Set(paths) == ["0:0", "0:1", "0:2", "0:3"])
         #expect(paths.count % 5 == 0 && paths.filter { $0 == "0:1" }.count == 2 * paths.count / 5)
+        // data-change tells the two 0:1 apart.
+        let deleted = text.matches(of: /data-index-path="0:1"[^>]*data-change="disappear"/).count
+        #expect(deleted == paths.count / 5, "the deleted item once per layer")
     }
 
     // MARK: - Errors
