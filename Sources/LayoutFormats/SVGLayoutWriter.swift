@@ -709,6 +709,22 @@ func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, back
     out.append("\" fill=\"#ffffff\"/>\n")
 }
 
+/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="`: the start of
+/// a SMIL animation, its values and timing left to the caller.
+func appendAnimationStart(_ tag: StaticString, _ attribute: StaticString, type: StaticString?, discrete: Bool = false,
+                          to out: OutputBuffer) {
+    out.append("<")
+    out.append(tag)
+    out.append(" attributeName=\"")
+    out.append(attribute)
+    if let type {
+        out.append("\" type=\"")
+        out.append(type)
+    }
+    if discrete { out.append("\" calcMode=\"discrete") }
+    out.append("\" values=\"")
+}
+
 /// The fill and outline of a view (an element other than a cell) by its kind, as the text
 /// between `fill="` and the attribute list's last quote: badges red pills outlined white,
 /// section backgrounds pale dashed panels, headers, footers and the rest grey.

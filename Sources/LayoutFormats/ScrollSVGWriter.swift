@@ -338,16 +338,7 @@ public enum ScrollSVGWriter {
         func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil, values: [[Double]],
                      factor: Bool = false, discrete: Bool = false, to out: OutputBuffer) {
             guard values.contains(where: { $0 != values[0] }) else { return }
-            out.append("<")
-            out.append(tag)
-            out.append(" attributeName=\"")
-            out.append(attribute)
-            if let type {
-                out.append("\" type=\"")
-                out.append(type)
-            }
-            if discrete { out.append("\" calcMode=\"discrete") }
-            out.append("\" values=\"")
+            appendAnimationStart(tag, attribute, type: type, discrete: discrete, to: out)
             for (k, value) in values.enumerated() {
                 if k > 0 { out.append(byte: UInt8(ascii: ";")) }
                 for (j, v) in value.enumerated() {

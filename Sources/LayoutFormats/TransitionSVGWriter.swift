@@ -198,15 +198,7 @@ public enum TransitionSVGWriter {
         func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
                      _ start: [Double], _ end: [Double], factor: Bool = false) {
             guard start != end else { return }
-            out.append("<")
-            out.append(tag)
-            out.append(" attributeName=\"")
-            out.append(attribute)
-            if let type {
-                out.append("\" type=\"")
-                out.append(type)
-            }
-            out.append("\" values=\"")
+            appendAnimationStart(tag, attribute, type: type, to: out)
             func list(_ values: [Double]) {
                 for (k, v) in values.enumerated() {
                     if k > 0 { out.append(byte: UInt8(ascii: " ")) }
