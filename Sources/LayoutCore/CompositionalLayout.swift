@@ -1090,7 +1090,8 @@ struct SectionPlan {
                     // Trimmed: its items' reach plus what a whole group leaves after its furthest item.
                     var reach = 0.0
                     for leaf in leaves[0..<lastCount] { reach = max(reach, orthogonal ? leaf.slotMaxX : leaf.slotMaxY) }
-                    lastLength = orthogonal ? reach + (groupSize.width - node.reach.x) : reach + (groupSize.height - node.reach.y)
+                    // Never negative: items that stick out past the group's end leave nothing after them.
+                    lastLength = max(0, orthogonal ? reach + (groupSize.width - node.reach.x) : reach + (groupSize.height - node.reach.y))
                 }
             }
         }

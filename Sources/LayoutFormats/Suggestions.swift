@@ -18,11 +18,14 @@ public func nearest(_ word: String, among candidates: [String]) -> String? {
     return nil
 }
 
-/// Levenshtein distance. - Complexity: O(|a|·|b|).
+/// Edit distance with adjacent transpositions (optimal string alignment): insertions,
+/// deletions, substitutions and swaps of two neighbours each cost 1, so `conut` is one edit
+/// from `count`, the most common typo. - Complexity: O(|a|·|b|).
 public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
@@ -30,8 +33,11 @@ public func editDistance(_ a: String, _ b: String) -> Int {
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1,
                              previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }

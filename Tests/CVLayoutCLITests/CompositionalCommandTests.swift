@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LayoutCore
 @testable import CVLayoutCLI
+import LayoutFormats
 
 /// `cvlayout compositional` end to end: bad descriptions are data errors (65) naming stdin and
 /// the JSON path, with nothing on stdout; `--scale` rounds as UIKit does instead of snapping
@@ -78,6 +79,26 @@ struct CompositionalCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("cvlayout: error: " + case_.message), "\(result.stderr)")
         #expect(!result.stderr.contains("Run 'cvlayout"))
+    }
+
+    @Test func aTrimmedGroupIsNeverNegative() {
+        // A group 10 tall repeating an item 100 tall twice (the copies stick out); one item:
+        // its reach 100 plus what a whole group leaves after its last copy, 10 − 200, is −90,
+        // taken as 0 (found by an independent tester). The item still sticks out.
+        let description = #"{"sections":[{"count":1,"group":{"vertical":{"layoutSize":{"width":"fractionalWidth(1)","height":"absolute(10)"},"subitems":[{"item":{"layoutSize":{"width":"fractionalWidth(1)","height":"absolute(100)"}}}],"repeatingCount":2}}}]}"#
+        let result = run(arguments: ["compositional", "--precision", "full", "-"], stdin: { Data(description.utf8) })
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.contains(#""contentSize":{"width":390,"height":0}"#), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains(#""frame":{"x":0,"y":0,"width":390,"height":100}"#))
+    }
+
+    @Test func aTransposedKeyIsSuggested() {
+        let result = run(arguments: ["compositional", "-"], stdin: { Data(#"{"sections":[{"conut":3}]}"#.utf8) })
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("sections[0].conut: unknown key; did you mean 'count'?"), "\(result.stderr)")
+        // One swap of neighbours is one edit, as one insertion or deletion is.
+        #expect(editDistance("conut", "count") == 1 && editDistance("count", "count") == 0)
+        #expect(editDistance("ab", "ba") == 1 && editDistance("abc", "ca") == 3)
     }
 
     @Test func thirtyTwoDeepIsAccepted() {

@@ -215,7 +215,7 @@ struct SVGPictureTests {
     @Test func unknownDevicesAreRefused() throws {
         let typo = run(arguments: ["waterfall", "--device", "iPhone 51"])
         #expect(typo.status == 64 && typo.stdout.isEmpty)
-        #expect(typo.stderr.hasPrefix("cvlayout: error: --device: unknown device 'iPhone 51' (see 'cvlayout devices'); did you mean 'iPhone 13'?\n"))
+        #expect(typo.stderr.hasPrefix("cvlayout: error: --device: unknown device 'iPhone 51' (see 'cvlayout devices'); did you mean 'iPhone 15'?\n"))  // two digits swapped: one edit
         let fromData = run(arguments: ["waterfall", "-"], stdin: { Data(#"{"options": {"device": "Pixel 8"}, "count": 3}"#.utf8) })
         #expect(fromData.status == 65)
         #expect(fromData.stderr.hasPrefix("cvlayout: error: <stdin>: options.device: unknown device 'Pixel 8'"))

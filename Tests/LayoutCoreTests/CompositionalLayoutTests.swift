@@ -576,8 +576,11 @@ struct CompositionalLayoutTests {
                         placed += groups.last!.count
                     }
                     let last = groups.last!
-                    let trimmed = last.count == whole.count ? nil : (x: last.map(\.slotEnd.x).max()! + size.width - reachX,
-                                                                    y: last.map(\.slotEnd.y).max()! + size.height - reachY)
+                    // Trimmed: the last items' reach (at least 0) plus what a whole group leaves
+                    // after its furthest item, never below 0.
+                    let trimmed = last.count == whole.count ? nil
+                        : (x: max(0, max(0, last.map(\.slotEnd.x).max()!) + size.width - reachX),
+                           y: max(0, max(0, last.map(\.slotEnd.y).max()!) + size.height - reachY))
                     if orthogonal {
                         let room = section.orthogonalScrollingBehavior == .groupPagingCentered ? (bounds.width - size.width) / 2 : 0
                         var row = ins.left + room
