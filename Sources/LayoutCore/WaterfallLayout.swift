@@ -322,8 +322,12 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             // A spanning item is at most the available width wide: its size is scaled to no more.
             let spanning = section.hasSpans
             if spanning {
-                guard n <= Self.maximumSpanningColumns,
-                      section.spans!.allSatisfy({ $0 == WaterfallSection.fullSpan || (1...n).contains($0) }) else { return false }
+                guard n <= Self.maximumSpanningColumns else { return false }
+                // One unsigned comparison a span: 1…n, or the full span.
+                let fits = section.spans!.withUnsafeBufferPointer { spans in
+                    spans.allSatisfy { span in UInt(bitPattern: span &- 1) < UInt(n) || span == WaterfallSection.fullSpan }
+                }
+                guard fits else { return false }
             }
             let widest = spanning ? max(columnWidth, available) : columnWidth
             switch section.items {
@@ -590,43 +594,28 @@ private struct Placement {
             var item = 0
             while item < count {
                 if runs && (item >= spans.count || spans[item] == 1) {
-                    var h0 = next[0], h1 = n > 1 ? next[1] : .infinity, h2 = n > 2 ? next[2] : .infinity
-                    var b0 = bottoms[0], b1 = n > 1 ? bottoms[1] : 0, b2 = n > 2 ? bottoms[2] : 0
+                    var columns = ShortestOfThree(
+                        h0: next[0], h1: n > 1 ? next[1] : .infinity, h2: n > 2 ? next[2] : .infinity,
+                        b0: bottoms[0], b1: n > 1 ? bottoms[1] : 0, b2: n > 2 ? bottoms[2] : 0,
+                        x0: x0, x1: x1, x2: x2, w0: w0, w1: w1, w2: w2, tolerance: tolerance, itemSpacing: itemSpacing)
                     repeat {
                         let height = try measure(item, columnWidth)
                         guard height >= 0, height.isFinite else {
                             throw LayoutError.invalidItem(IndexPath(item: item, section: section),
                                                           .height)
                         }
-                        var minimum = h0
-                        minimum = h1 < minimum ? h1 : minimum
-                        minimum = h2 < minimum ? h2 : minimum
-                        let limit = minimum + tolerance
-                        let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
-                        let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
-                        let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
-                        let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
-                        let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
-                        sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
-                        let bottom = y + height
-                        let following = bottom + itemSpacing
-                        h0 = slot == 0 ? following : h0
-                        h1 = slot == 1 ? following : h1
-                        h2 = slot == 2 ? following : h2
-                        b0 = slot == 0 ? bottom : b0
-                        b1 = slot == 1 ? bottom : b1
-                        b2 = slot == 2 ? bottom : b2
+                        sink.append(.cell(IndexPath(item: item, section: section), frame: columns.place(height: height)))
                         item += 1
                     } while item < count && (item >= spans.count || spans[item] == 1)
-                    next[0] = h0
-                    bottoms[0] = b0
+                    next[0] = columns.h0
+                    bottoms[0] = columns.b0
                     if n > 1 {
-                        next[1] = h1
-                        bottoms[1] = b1
+                        next[1] = columns.h1
+                        bottoms[1] = columns.b1
                     }
                     if n > 2 {
-                        next[2] = h2
-                        bottoms[2] = b2
+                        next[2] = columns.h2
+                        bottoms[2] = columns.b2
                     }
                     continue
                 }
@@ -778,42 +767,63 @@ private struct Placement {
         let x0 = x(0), x1 = x(1), x2 = three ? x(2) : 0
         let w0 = width(0), w1 = width(1), w2 = three ? width(2) : 0
         // A third column of infinite height is never the shortest.
-        var h0 = columns[0], h1 = columns[1], h2 = three ? columns[2] : .infinity
-        var b0 = columns.bottom(0), b1 = columns.bottom(1), b2 = three ? columns.bottom(2) : 0
+        var registers = ShortestOfThree(
+            h0: columns[0], h1: columns[1], h2: three ? columns[2] : .infinity,
+            b0: columns.bottom(0), b1: columns.bottom(1), b2: three ? columns.bottom(2) : 0,
+            x0: x0, x1: x1, x2: x2, w0: w0, w1: w1, w2: w2, tolerance: tolerance, itemSpacing: itemSpacing)
         for item in heights.indices {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
                 throw LayoutError.invalidItem(IndexPath(item: item, section: section),
                                               .height)
             }
-            // `ColumnHeights.shortest`: the first column within `tolerance` of the minimum.
-            var minimum = h0
-            minimum = h1 < minimum ? h1 : minimum
-            minimum = h2 < minimum ? h2 : minimum
-            let limit = minimum + tolerance
-            let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
-            let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
-            let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
-            let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
-            let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
-            sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
-            let bottom = y + height
-            let next = bottom + itemSpacing
-            h0 = slot == 0 ? next : h0
-            h1 = slot == 1 ? next : h1
-            h2 = slot == 2 ? next : h2
-            b0 = slot == 0 ? bottom : b0
-            b1 = slot == 1 ? bottom : b1
-            b2 = slot == 2 ? bottom : b2
+            sink.append(.cell(IndexPath(item: item, section: section), frame: registers.place(height: height)))
         }
-        columns[0] = h0
-        columns[1] = h1
-        columns.setBottom(0, b0)
-        columns.setBottom(1, b1)
+        columns[0] = registers.h0
+        columns[1] = registers.h1
+        columns.setBottom(0, registers.b0)
+        columns.setBottom(1, registers.b1)
         if three {
-            columns[2] = h2
-            columns.setBottom(2, b2)
+            columns[2] = registers.h2
+            columns.setBottom(2, registers.b2)
         }
+    }
+}
+
+/// Two or three columns held in registers while one-column items go shortest first (the
+/// usual phone layouts): each column's next top (`h`; an absent third column's is infinite,
+/// never the shortest) and last bottom (`b`), x and width. Each item's column depends on the
+/// one before, so placing is a chain of dependent operations: the column is computed rather
+/// than branched on (it is as good as random, so a branch would be mispredicted every other
+/// item), with `ColumnHeights.shortest`'s rule and arithmetic.
+private struct ShortestOfThree {
+    var h0, h1, h2: Double
+    var b0, b1, b2: Double
+    let x0, x1, x2, w0, w1, w2: Double
+    let tolerance, itemSpacing: Double
+
+    /// Places an item `height` points tall in the first column within `tolerance` of the
+    /// shortest; returns its frame. - Complexity: O(1), no branch on the column.
+    @inline(__always)
+    mutating func place(height: Double) -> Rect {
+        var minimum = h0
+        minimum = h1 < minimum ? h1 : minimum
+        minimum = h2 < minimum ? h2 : minimum
+        let limit = minimum + tolerance
+        let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
+        let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
+        let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
+        let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
+        let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
+        let bottom = y + height
+        let next = bottom + itemSpacing
+        h0 = slot == 0 ? next : h0
+        h1 = slot == 1 ? next : h1
+        h2 = slot == 2 ? next : h2
+        b0 = slot == 0 ? bottom : b0
+        b1 = slot == 1 ? bottom : b1
+        b2 = slot == 2 ? bottom : b2
+        return Rect(x: x, y: y, width: width, height: height)
     }
 }
 

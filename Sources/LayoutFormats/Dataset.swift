@@ -361,10 +361,10 @@ private struct Walker {
             if !numbers.isEmpty && measures.all == nil {
                 let start = i
                 numbers.withUnsafeBufferPointer { numbers in
-                    while i < count, case let v = numbers[i], v >= 0 {  // false for NaN: another value
-                        measures.heights.append(v == 0 ? 0 : v)
-                        i += 1
-                    }
+                    // A height ≥ 0 that is not −0 (made 0 on the general path) nor the NaN that
+                    // stands for another value: bits at most +infinity's, one comparison.
+                    while i < count && numbers[i].bitPattern <= Double.infinity.bitPattern { i += 1 }
+                    measures.heights.append(contentsOf: numbers[start..<i])
                 }
                 if i > start { measures.anyHeight = true }
                 if i == count { break }
