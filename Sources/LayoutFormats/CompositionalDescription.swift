@@ -113,11 +113,7 @@ struct CompositionalDescriptionDecoder {
     // MARK: - Groups and items
 
     private func group(_ raw: JSONValue, path: String, depth: Int) throws -> CompositionalGroup {
-        let object = try self.object(raw, path: path, expected: "{\"horizontal\": …} or {\"vertical\": …}")
-        try allow(object, ["horizontal", "vertical"], path: path)
-        guard object.count == 1, let (key, body) = object.first else {
-            throw invalid(path, "expected exactly one of 'horizontal' or 'vertical'")
-        }
+        let (key, body) = try oneOf("horizontal", "vertical", in: raw, path: path)
         let p = join(path, key)
         if depth > CompositionalLayout.maximumNestingDepth {
             throw invalid(p, "groups nest more than \(CompositionalLayout.maximumNestingDepth) deep")
@@ -158,12 +154,18 @@ struct CompositionalDescriptionDecoder {
         return group
     }
 
-    private func subitem(_ raw: JSONValue, path: String, depth: Int) throws -> CompositionalSubitem {
-        let object = try self.object(raw, path: path, expected: "{\"item\": …} or {\"group\": …}")
-        try allow(object, ["item", "group"], path: path)
+    /// An object of exactly one member, `first` or `second` (`{"horizontal": …}`): its key and value.
+    private func oneOf(_ first: String, _ second: String, in raw: JSONValue, path: String) throws -> (String, JSONValue) {
+        let object = try self.object(raw, path: path, expected: "{\"\(first)\": …} or {\"\(second)\": …}")
+        try allow(object, [first, second], path: path)
         guard object.count == 1, let (key, body) = object.first else {
-            throw invalid(path, "expected exactly one of 'item' or 'group'")
+            throw invalid(path, "expected exactly one of '\(first)' or '\(second)'")
         }
+        return (key, body)
+    }
+
+    private func subitem(_ raw: JSONValue, path: String, depth: Int) throws -> CompositionalSubitem {
+        let (key, body) = try oneOf("item", "group", in: raw, path: path)
         if key == "group" { return .group(try group(body, path: join(path, "group"), depth: depth + 1)) }
         let p = join(path, "item")
         let fields = try self.object(body, path: p, expected: "an item object")
