@@ -13,7 +13,7 @@ struct CompositionalDescriptionDecoder {
     /// The description in the top-level `object` (its `"options"` read by the caller).
     /// - Throws: `DatasetError.invalidValue` with the JSON path of the first bad value.
     /// - Complexity: O(size of the description).
-    mutating func description(_ object: [String: JSONValue]) throws -> CompositionalDescription {
+    mutating func description(_ object: JSONObject) throws -> CompositionalDescription {
         try allow(object, ["configuration", "sections", "options"], path: "")
         var description = CompositionalDescription(sections: [])
         if let raw = object["configuration"] {
@@ -343,13 +343,13 @@ struct CompositionalDescriptionDecoder {
         return Int(v)
     }
 
-    private func object(_ raw: JSONValue, path: String, expected: String) throws -> [String: JSONValue] {
+    private func object(_ raw: JSONValue, path: String, expected: String) throws -> JSONObject {
         guard case .object(let object) = raw else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
         return object
     }
 
     /// Throws for the first key (in sorted order) not among `keys`.
-    private func allow(_ object: [String: JSONValue], _ keys: [String], path: String) throws {
+    private func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
         for key in object.keys.sorted() where !keys.contains(key) {
             throw invalid(join(path, key), "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
         }

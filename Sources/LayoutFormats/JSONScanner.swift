@@ -156,8 +156,7 @@ struct JSONSyntaxCheck {
         // Spellings seen, made only when needed (when checking, or for a second spelling of a
         // key when building): an empty set per object costs a metadata look-up.
         var keys: Set<[UInt8]>? = nil
-        // Room for three members at once: item objects hold one to three, and grow no further.
-        var members = [String: JSONValue](minimumCapacity: building ? 3 : 0)
+        var members = JSONObject()
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -174,13 +173,11 @@ struct JSONSyntaxCheck {
             // that member's (first) spelling or to another spelling seen since (refused), or a
             // new spelling of it (remembered, and kept below as JSONSerialization does).
             let duplicate: Bool
+            let earlier = building ? members.position(of: name) : nil
             if building {
-                // A few members are compared in place rather than hashed: most objects of a
-                // dataset (item objects) hold one to three.
-                let earlier = members.count < 4 ? members.firstIndex { $0.key == name } : members.index(forKey: name)
                 if let earlier {
                     if keys == nil { keys = [] }
-                    duplicate = members[earlier].key.utf8.elementsEqual(name.utf8) || !keys!.insert(Array(name.utf8)).inserted
+                    duplicate = members.members[earlier].key.utf8.elementsEqual(name.utf8) || !keys!.insert(Array(name.utf8)).inserted
                 } else {
                     duplicate = false
                 }
@@ -200,7 +197,7 @@ struct JSONSyntaxCheck {
             let member = try value(depth: depth)
             if nested { path.removeLast() }
             // As JSONSerialization: a later key equal as a Swift string replaces the value.
-            if building { members[name] = member }
+            if building { members.set(member, at: earlier, key: name) }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1

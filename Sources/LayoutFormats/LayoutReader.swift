@@ -506,7 +506,7 @@ public enum LayoutReader {
     }
 
     /// The element's category, kind and index path; `found` counts the keys read.
-    static func jsonKey(_ object: [String: JSONValue], path: String, found: inout Int) throws -> ElementKey {
+    static func jsonKey(_ object: JSONObject, path: String, found: inout Int) throws -> ElementKey {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
             found += 1
@@ -896,7 +896,7 @@ struct UnknownNames {
 
     /// Names the keys of `object` that are not `known` and not yet `seen` (then seen), as
     /// `prefix` and the key, sorted. Allocates only when there is a new one.
-    mutating func insert(newKeysOf object: [String: JSONValue], known: Set<String>, seen: inout Set<String>,
+    mutating func insert(newKeysOf object: JSONObject, known: Set<String>, seen: inout Set<String>,
                          prefix: @autoclosure () -> String) {
         var new: [String] = []
         for key in object.keys where !known.contains(key) && !seen.contains(key) { new.append(key) }

@@ -28,7 +28,11 @@ struct DatasetFastPathTests {
         if let n = raw as? NSNumber { return .number(n.doubleValue) }
         if let s = raw as? String { return .string(s) }
         if let a = raw as? [Any] { return .array(a.map(foundationValue)) }
-        if let o = raw as? [String: Any] { return .object(o.mapValues(foundationValue)) }
+        if let o = raw as? [String: Any] {
+            var object = JSONObject()
+            for (key, value) in o { object[key] = foundationValue(value) }
+            return .object(object)
+        }
         if raw is NSNull { return .null }
         Issue.record("unexpected Foundation value \(type(of: raw))")
         return .null
@@ -379,6 +383,31 @@ struct DatasetFastPathTests {
             #expect(new == Self.oldPath(text), "\(text)")
             if case .duplicate = new {} else { Issue.record("\(text): expected a duplicate key, got \(new)") }
         }
+    }
+
+    /// Objects past `JSONObject.indexedCount` members find their keys through an index: the
+    /// same values, the same duplicates (byte-equal, and a spelling repeated after an
+    /// equivalent one), first spellings kept, as Foundation and the small objects give.
+    @Test func largeObjectsKeepTheirKeysAsSmallOnesDo() {
+        let filler = (0..<20).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let one = "{\(filler), \"\\u00e9\": 1, \"k3\": {\"x\": [1]}, \"e\\u0301\": 2}"
+        // k3 twice is a byte-equal duplicate: take it out for the value check.
+        let valid = one.replacingOccurrences(of: ", \"k3\": {\"x\": [1]}", with: "")
+        #expect(Self.same(Self.newPath(valid), Self.oldPath(valid)))
+        guard case .value(.object(let object)) = Self.newPath(valid) else {
+            Issue.record("\(valid): expected an object, got \(Self.newPath(valid))")
+            return
+        }
+        #expect(object.count == 21 && object["\u{e9}"] == .number(2) && object["e\u{301}"] == .number(2))
+        #expect(object.keys == (0..<20).map { "k\($0)" } + ["\u{e9}"])
+        #expect((0..<20).allSatisfy { object["k\($0)"] == .number(Double($0)) } && object["k20"] == nil)
+        #expect(Self.newPath(one) == .duplicate(JSONDuplicateKeyError(path: "", key: "k3")))
+        #expect(Self.newPath(one) == Self.oldPath(one))
+        let repeated = "{\(filler), \"\\u00e9\": 1, \"e\\u0301\": 2, \"e\\u0301\": 3}"
+        #expect(Self.newPath(repeated) == .duplicate(JSONDuplicateKeyError(path: "", key: "e\u{301}")))
+        // Equal objects in another member order are equal values.
+        let reversed = "{" + (0..<20).reversed().map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"\\u00e9\": 2}"
+        #expect(Self.newPath(reversed) == Self.newPath(valid))
     }
 
     // MARK: - Datasets
