@@ -537,6 +537,9 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
     ///   finite and ≥ 0 (a scale > 0), or groups nested deeper than 32; `.tooManyElements` past 10,000,000 elements.
     /// - Complexity: O(n + Σ over distinct groups of their slots) for n elements: a section's
     ///   group is solved once and repeated.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ description: CompositionalDescription, bounds: Size,
                                                     contentOffset: Point = Point(x: 0, y: 0),
                                                     into sink: inout Sink) throws -> CollectionLayout {

@@ -139,6 +139,10 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     ///   breaking; `.invalidItem` for an aspect ratio that is not finite and > 0.
     /// - Complexity: O(n) for greedy breaking; O(n·k) for optimal, k the most items a row of
     ///   height ≥ target/2 can hold (bounded for bounded aspect ratios).
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
+    @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         var statistics = Statistics()

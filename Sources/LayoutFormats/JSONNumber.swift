@@ -74,6 +74,23 @@ enum JSONNumber {
         #endif
     }
 
+    /// The value of the eight ASCII digits at `p` (`"12345678"` → 12345678), or `nil` when one
+    /// of the eight bytes is not a digit: one load and three multiplies rather than eight
+    /// steps (the SWAR conversion Lemire describes in "Parsing numbers faster"). `p` must have
+    /// eight readable bytes.
+    @inline(__always)
+    static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+        let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        // Every byte 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3 (no carry
+        // between bytes once the first test holds).
+        guard v & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
+              (v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030 else { return nil }
+        var x = v &- 0x3030_3030_3030_3030  // the first digit in the lowest byte
+        x = (x &* 10 &+ (x >> 8)) & 0x00FF_00FF_00FF_00FF      // pairs
+        x = (x &* 100 &+ (x >> 16)) & 0x0000_FFFF_0000_FFFF    // fours
+        return (x &* 10000 &+ (x >> 32)) & 0xFFFF_FFFF         // eight
+    }
+
     /// The correctly rounded value of any JSON number text; `nil` past the largest Double.
     static func value(_ text: String) -> Double? {
         guard let v = Double(text), v.isFinite else { return nil }

@@ -458,6 +458,13 @@ struct JSONSyntaxCheck {
                 throw error("bad number: leading zero")
             }
         } else {
+            // Eight digits at a time while they fit the 19 kept (a double's shortest form
+            // has up to 17), then one at a time.
+            while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
+                significand = significand &* 100_000_000 &+ eight
+                digits += 8
+                position += 8
+            }
             while position < bytes.count, isDigit(bytes[position]) {
                 if digits < 19 {
                     significand = significand &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
@@ -473,6 +480,13 @@ struct JSONSyntaxCheck {
             position += 1
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error("bad number: expected a digit after '.'")
+            }
+            // As above; zeros before the first significant digit are not counted.
+            while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
+                digits += significand != 0 ? 8 : (eight == 0 ? 0 : 8 - Self.leadingZeros(eight))
+                significand = significand &* 100_000_000 &+ eight
+                fractionDigits += 8
+                position += 8
             }
             while position < bytes.count, isDigit(bytes[position]) {
                 if digits < 19 {
@@ -513,6 +527,17 @@ struct JSONSyntaxCheck {
             throw error("number \(text.prefix(40))\(text.count > 40 ? "…" : "") is too large for a double")
         }
         return building ? value : 0
+    }
+
+    /// The zeros before the first significant digit of an eight-digit group worth `value` > 0.
+    @inline(__always)
+    private static func leadingZeros(_ value: UInt64) -> Int {
+        var zeros = 0, limit: UInt64 = 10_000_000
+        while value < limit {
+            zeros += 1
+            limit /= 10
+        }
+        return zeros
     }
 
     private mutating func literal(_ word: StaticString) throws {

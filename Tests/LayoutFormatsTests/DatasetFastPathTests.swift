@@ -236,6 +236,26 @@ struct DatasetFastPathTests {
         #expect(JSONNumber.value(String(repeating: "9", count: 400)) == nil)
     }
 
+    @Test func eightDigitsAtOnceAreTheDigitsOneByOne() {
+        // Bytes around the digits ('/' and ':' border them; 0xFF and 0xC9 would carry) and
+        // digits, eight at a time, against a byte-by-byte reading.
+        var rng = SplitMix64(seed: 8)
+        let alphabet: [UInt8] = Array("0123456789".utf8) + [0x2F, 0x3A, 0x3F, 0x40, 0xFF, 0xC9, 0x20, 0x2E, 0x00]
+        var digitsOnly = 0
+        for round in 0..<100_000 {
+            let bytes: [UInt8] = (0..<8).map { _ in
+                round % 2 == 0 ? UInt8(ascii: "0") + UInt8(rng.next() % 10) : alphabet[Int(rng.next() % UInt64(alphabet.count))]
+            }
+            let expected: UInt64? = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                ? bytes.reduce(0) { $0 * 10 + UInt64($1 - 0x30) } : nil
+            if expected != nil { digitsOnly += 1 }
+            #expect(bytes.withUnsafeBufferPointer { JSONNumber.eightDigits($0.baseAddress!) } == expected, "\(bytes)")
+        }
+        #expect(digitsOnly > 50_000)
+        #expect(Array("99999999".utf8).withUnsafeBufferPointer { JSONNumber.eightDigits($0.baseAddress!) } == 99_999_999)
+        #expect(Array("00000001".utf8).withUnsafeBufferPointer { JSONNumber.eightDigits($0.baseAddress!) } == 1)
+    }
+
     @Test func theExtendedPathIsTheSlowPathForSeventeenToNineteenDigits() {
         // 17-digit shortest forms (most doubles printed in full) and up to 19 digits, at powers
         // of ten −27…27: x87 extended precision against Double(text), bit for bit.
