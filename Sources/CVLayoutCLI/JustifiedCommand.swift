@@ -19,7 +19,21 @@ let justifiedEngine = EngineDescriptor(
     embeddedData: { count, seed in Dataset(sections: [DatasetSection(items: .heights(embeddedAspectRatios(count, seed)))]) },
     layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },
     stream: { input, sink in try justifiedLayout(input, into: &sink) },
-    check: { input, sink in try justifiedLayout(input, into: &sink) },
+    check: { input, sink in
+        // The rows alone; the elements are checked one by one only when the content size
+        // cannot vouch for them (Flickr's boxes, a row of negative height).
+        let (settings, sections) = try justifiedSettings(input)
+        var counter = CountingSink()
+        var statistics = JustifiedLayout.Statistics()
+        var summary = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
+                                                 into: &counter, statistics: &statistics)
+        guard settings.layout.elementsAreFinite(in: summary, statistics: statistics, scale: sink.scale) else {
+            return try justifiedLayout(input, into: &sink)
+        }
+        sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+        if settings.reportsStatistics { summary.statistics = statisticsReport(statistics) }
+        return summary
+    },
     movesWithContentOffset: { _ in false }
 )
 
@@ -70,8 +84,9 @@ private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
     return (0..<count).map { _ in 0.5 + 2 * Double(generator.next() >> 11) / 9_007_199_254_740_992 }
 }
 
-/// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
-private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+/// The justified engine's settings and sections from `input`.
+/// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not use.
+private func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection]) {
     let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
     let layout = settings.layout
     if layout.breaking == .optimal && layout.breakoutCadence != nil {
@@ -95,12 +110,21 @@ private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
     } else {
         sections = [JustifiedSection(items: .heights(embeddedAspectRatios(input.count, input.seed)))]
     }
-    var result = try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
-    if settings.reportsStatistics {
-        let s = try layout.statistics(sections, bounds: input.bounds)
-        result.statistics = [("rows", Double(s.rows)), ("widows", Double(s.widows)), ("minRowHeight", s.minimumRowHeight),
-                             ("meanRowHeight", s.meanRowHeight), ("maxRowHeight", s.maximumRowHeight),
-                             ("objective", s.objective)]
-    }
+    return (settings, sections)
+}
+
+/// The `--stats` report of `statistics`, in its order.
+private func statisticsReport(_ s: JustifiedLayout.Statistics) -> [(String, Double)] {
+    [("rows", Double(s.rows)), ("widows", Double(s.widows)), ("minRowHeight", s.minimumRowHeight),
+     ("meanRowHeight", s.meanRowHeight), ("maxRowHeight", s.maximumRowHeight), ("objective", s.objective)]
+}
+
+/// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
+private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    let (settings, sections) = try justifiedSettings(input)
+    var statistics = JustifiedLayout.Statistics()
+    var result = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
+                                            into: &sink, statistics: &statistics)
+    if settings.reportsStatistics { result.statistics = statisticsReport(statistics) }
     return result
 }

@@ -126,6 +126,13 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         public var minimumRowHeight = 0.0, meanRowHeight = 0.0, maximumRowHeight = 0.0
         /// Σ over every row laid out of n·(h − target)².
         public var objective = 0.0
+
+        /// The smallest and largest aspect ratio laid out in cvlayout's own boxes (∞ and 0
+        /// without one): what `elementsAreFinite(in:statistics:scale:)` bounds widths by.
+        var smallestRatio = Double.infinity, largestRatio = 0.0
+
+        /// No rows yet: every figure 0.
+        public init() {}
     }
 
     /// Lays out `sections` in a view of `bounds` size (the width is `containerWidth`).
@@ -142,7 +149,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
-    @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         var statistics = Statistics()
@@ -157,6 +163,30 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var counter = CountingSink()
         _ = try layout(sections, bounds: bounds, contentOffset: .zero, into: &counter, statistics: &statistics)
         return statistics
+    }
+
+    /// Whether every element of a layout holds only finite numbers, pixel-snapped to `scale`
+    /// or not, judged from its summary (`layout(_:bounds:contentOffset:into:statistics:)`'s
+    /// result, run with a `CountingSink`) and its `statistics` alone. With no row of negative
+    /// height, every y, height and maxY lies between 0 and the content height (insets,
+    /// spacing, headers and footers are ≥ 0). In cvlayout's own boxes (`.native`) an item's
+    /// width is its aspect ratio a times its row's share: (w − (n−1)·spacing)/Σa for a
+    /// justified row, at most (w + items·spacing)/smallest a in magnitude, or a widow row's
+    /// height; x moves by a width and the spacing an item. From those bounds (each taken
+    /// twice over, for rounding), with the margin snapping needs: when they are finite, so is
+    /// every number. Flickr's boxes (`.flickr`), whose widow rows can be wider than the
+    /// container, are never vouched for: check them one by one.
+    /// - Complexity: O(sections).
+    public func elementsAreFinite(in summary: CollectionLayout, statistics: Statistics, scale: Double?) -> Bool {
+        guard compatibility == .native, statistics.rows == 0 || statistics.minimumRowHeight >= 0 else { return false }
+        let width = summary.contentSize.width, height = summary.contentSize.height
+        var reach = width
+        if statistics.rows > 0 {
+            let items = Double((0..<summary.numberOfSections).reduce(0) { $0 + summary.numberOfItems(inSection: $1) })
+            let share = max((width + items * spacing.width) / statistics.smallestRatio, statistics.maximumRowHeight)
+            reach += items * (statistics.largestRatio * share + spacing.width)
+        }
+        return snappedValuesStayFinite(upTo: 4 * reach + height, scale: scale)
     }
 
     // MARK: - Rows
@@ -366,7 +396,15 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
 
     // MARK: - Layout
 
-    private func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point,
+    /// Lays out `sections` as `layout(_:bounds:contentOffset:into:)` does, and sets
+    /// `statistics` to the rows' (the `--stats` report) in the same pass.
+    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
+    /// - Complexity: as `layout(_:bounds:contentOffset:into:)`.
+    @_specialize(exported: true, where Sink == ElementBlocks)
+    @_specialize(exported: true, where Sink == [LayoutAttributes])
+    @_specialize(exported: true, where Sink == FiniteCheckSink)
+    @_specialize(exported: true, where Sink == CountingSink)
+    public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point,
                                                    into sink: inout Sink, statistics: inout Statistics)
         throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
@@ -398,6 +436,10 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 continue
             }
             y += insets.top
+            for a in ratios {
+                stats.smallestRatio = min(stats.smallestRatio, a)
+                stats.largestRatio = max(stats.largestRatio, a)
+            }
             // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
             let optimal = breaking == .optimal
             var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)

@@ -124,6 +124,54 @@ struct JustifiedLayoutTests {
         }
     }
 
+    /// The summary's verdict (`elementsAreFinite(in:statistics:scale:)`) is sound: whenever it
+    /// vouches, every element of the layout, snapped, is finite. Over ordinary and hostile
+    /// settings (aspect ratios from 1e-300 to 1e300, spacing wider than the row, huge
+    /// widths, every widow style and breaking, Flickr's boxes) and scales; it vouches for
+    /// the ordinary ones.
+    @Test(arguments: 1...4)
+    func theSummaryVouchesOnlyForFiniteElements(seed: Int) throws {
+        var g = SplitMix64(seed: UInt64(seed) &* 977)
+        var vouched = 0, ordinary = 0, hostileVouched = 0
+        for round in 0..<300 {
+            var layout = JustifiedLayout()
+            let hostile = round % 3 == 0
+            let pick = { (values: [Double]) in values[Int(g.next() % UInt64(values.count))] }
+            // In a hostile round each setting is extreme one time in two: a few extremes at once.
+            var wild: Bool { hostile && g.next() % 2 == 0 }
+            layout.targetRowHeight = wild ? pick([1e-300, 1e-10, 1, 320, 1e200, 1e307]) : 50 + Double(g.next() % 400)
+            layout.spacing = Size(width: wild ? pick([0, 10, 1e6, 1e300]) : Double(g.next() % 20),
+                                  height: wild ? pick([0, 1e300]) : Double(g.next() % 20))
+            layout.widowStyle = [.left, .justify, .center][Int(g.next() % 3)]
+            layout.breaking = g.next() % 3 == 0 ? .optimal : .greedy
+            if layout.breaking == .greedy && g.next() % 4 == 0 { layout.compatibility = .flickr }
+            let width = wild ? pick([1, 390, 1e9, 1e300, 1.7e308]) : 200 + Double(g.next() % 1000)
+            let wildRatios = wild
+            let ratios: [Double] = (0..<(1 + Int(g.next() % 40))).map { _ in
+                wildRatios && g.next() % 2 == 0 ? pick([1e-300, 1e-5, 0.5, 1, 2.5, 1e5, 1e300]) : 0.5 + Double(g.next() % 2000) / 1000
+            }
+            let section = JustifiedSection(items: .heights(ratios), headerHeight: wild ? pick([0, 40, 1e308]) : 40)
+            let bounds = Size(width: width, height: 800)
+            let scale: Double? = [nil, 1, 2, 3][Int(g.next() % 4)]
+            var counter = CountingSink()
+            var statistics = JustifiedLayout.Statistics()
+            guard let summary = try? layout.layout([section], bounds: bounds, contentOffset: .zero,
+                                                   into: &counter, statistics: &statistics) else { continue }
+            #expect(statistics == (try layout.statistics([section], bounds: bounds)))
+            if !hostile && layout.compatibility == .native { ordinary += 1 }
+            guard layout.elementsAreFinite(in: summary, statistics: statistics, scale: scale) else { continue }
+            vouched += 1
+            if hostile { hostileVouched += 1 }
+            var kept = try layout.layout([section], bounds: bounds)
+            #expect(kept.elements.count == counter.count)
+            if let scale { kept.snapToPixels(scale: scale) }
+            for element in kept.elements {
+                #expect(element.isFinite, "round \(round): \(element) of \(layout) in \(width) at scale \(String(describing: scale))")
+            }
+        }
+        #expect(vouched >= ordinary && ordinary > 100 && hostileVouched > 5)
+    }
+
     /// Exhaustive search over every break set: the least Σ n·(h − target)² under the same
     /// admissibility, ties by fewer rows, then earliest breaks.
     static func exhaustive(_ ratios: [Double], width: Double, target: Double, spacing: Double) -> [Int] {
