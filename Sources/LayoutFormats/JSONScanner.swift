@@ -85,14 +85,6 @@ struct JSONSyntaxCheck {
     /// inside those).
     private var path: [PathComponent] = []
     private var objects = 0
-    /// A short ASCII string made lately: its bytes packed little-end first in `low` and
-    /// `high`, its length in `high`'s top byte (an empty slot holds no length 0 string's
-    /// words: `high` = ~0).
-    private struct RecentString {
-        var low: UInt64, high: UInt64, text: String
-    }
-    /// Eight slots, chosen by a hash of the packed bytes.
-    private var recentStrings = [RecentString](repeating: RecentString(low: 0, high: ~0, text: ""), count: 8)
 
     /// Checks `data`; throws `JSONSyntaxError` or `JSONDuplicateKeyError`.
     /// - Complexity: O(n) time; O(depth + keys of one object) memory.
@@ -340,21 +332,8 @@ struct JSONSyntaxCheck {
             end += 1
         }
         if end < limit, bytes[end] == UInt8(ascii: "\"") {
-            defer { position = end + 1 }
-            guard building && end - position <= 15 else {
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
-            }
-            // Short strings repeat (every item object spells "height"): packed into two words
-            // and looked up among the last few made, rather than built again.
-            var low: UInt64 = 0, high: UInt64 = UInt64(end - position) << 56
-            for i in position..<end {
-                let shift = UInt64(truncatingIfNeeded: (i - position) & 7) * 8
-                if i - position < 8 { low |= UInt64(bytes[i]) << shift } else { high |= UInt64(bytes[i]) << shift }
-            }
-            let slot = Int(truncatingIfNeeded: (low &* 0x9E37_79B9_7F4A_7C15 ^ high) >> 61)
-            if recentStrings[slot].low == low && recentStrings[slot].high == high { return recentStrings[slot].text }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
-            recentStrings[slot] = RecentString(low: low, high: high, text: text)
+            position = end + 1
             return text
         }
         var decoded: [UInt8] = []

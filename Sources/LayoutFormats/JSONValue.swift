@@ -126,7 +126,6 @@ struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral
             members[position].value = value
             return
         }
-        if members.isEmpty { members.reserveCapacity(4) }  // item objects hold one to three
         members.append(Member(key: key, value: value))
         if index != nil {
             index![key] = members.count - 1
