@@ -78,10 +78,10 @@ enum JSONValue: Equatable, Sendable {
 
 /// The members of a JSON object in document order, each key once (as Swift strings compare).
 /// Most objects of a dataset are item objects of one to three members: they are held as one
-/// small array, found by comparing keys in place, with no hash table to build (a hundred
-/// thousand `{"height": 80, "span": 2}` cost a third of a million-item waterfall's time as
-/// dictionaries). Objects of more than `indexedCount` members also carry a key index, so
-/// look-ups stay O(1) on hostile input.
+/// small array, found by comparing keys in place, with no hash table to build: on a
+/// waterfall of 10⁶ items, a tenth of them `{"height": 80, "span": 2}`, dictionaries took 4%
+/// more instructions and 11 MB more memory. Objects of more than `indexedCount` members also
+/// carry a key index, so look-ups stay O(1) on hostile input.
 struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member: its key's first spelling, its last value.
     struct Member: Equatable, Sendable {
