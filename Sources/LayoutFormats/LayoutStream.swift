@@ -9,12 +9,19 @@ import Foundation
 
 // MARK: - Elements
 
-/// Thrown by the streaming comparison when a file needs the whole-file reader: elements not
-/// in element order, a duplicate, anything malformed (whose message the whole-file reader
-/// gives), or an element field only one side gives for some elements.
+/// Thrown by the streaming comparison when a file needs the whole-file reader: a duplicate,
+/// anything malformed (whose message the whole-file reader gives), or an element field only
+/// one side gives for some elements; or, with `outOfOrder` set, when a side's elements are
+/// not in element order (`LayoutDiff.compareStreams` then compares again with that side
+/// sorted, `SortedLayoutStream`).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// The side whose elements are not in element order, if that is the reason.
+    public var outOfOrder: DiffSide?
+    init(_ description: String, outOfOrder: DiffSide? = nil) {
+        self.description = description
+        self.outOfOrder = outOfOrder
+    }
 }
 
 /// One element as the streaming readers give it: its key and its fields, as plain values
@@ -32,6 +39,10 @@ public struct StreamedElement {
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
+    /// The element's position in its file (0 for the first), set by `SortedLayoutStream`
+    /// for a file not in element order: whether the two files list the elements they share
+    /// in the same order is said in the summary.
+    var ordinal = 0
 
     /// An element with `key` (whose category is one of the three, and whose kind is ASCII).
     public init(key: ElementKey) throws {
@@ -154,6 +165,12 @@ protocol LayoutElementStream: AnyObject {
     /// After `next` gave `nil`: the document without its elements (shape, parts, unknown
     /// names) and the fields some element gives.
     func finish() throws -> (document: LayoutDocument, present: UInt16)
+    /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
+    func cancel()
+}
+
+extension LayoutElementStream {
+    func cancel() {}
 }
 
 // MARK: - Bytes in chunks
@@ -166,6 +183,9 @@ final class ByteWindow {
     private(set) var end = 0
     private(set) var atEOF = false
     private let fd: Int32
+    /// Where the next read starts in the file (reads are positioned: a descriptor shared
+    /// with another window, a duplicate of a spooled standard input, is not moved).
+    private var offset: off_t = 0
     /// The most a window grows to hold one element or part.
     static let maximumCapacity = 1 << 30
 
@@ -184,6 +204,14 @@ final class ByteWindow {
             close(fd)
             throw LayoutStreamFallback("not a regular file")
         }
+        capacity = chunk
+        base = .allocate(capacity: capacity + 16)
+    }
+
+    /// Reads the regular file open as `descriptor` from its start, in chunks of `chunk`
+    /// bytes; the window closes the descriptor.
+    init(descriptor: Int32, chunk: Int = 1 << 22) {
+        fd = descriptor
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
     }
@@ -211,7 +239,8 @@ final class ByteWindow {
             capacity *= 2
         }
         while end < capacity {
-            let n = read(fd, base + end, capacity - end)
+            let n = pread(fd, base + end, capacity - end, offset)
+            if n > 0 { offset += off_t(n) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw LayoutStreamFallback("read error")

@@ -26,26 +26,11 @@ final class ReportSpill {
             return
         }
         if fd < 0 {
-            var template = Array((NSTemporaryDirectory() + "/cvlayout-report-XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the report") }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            try memory.withUnsafeBufferPointer { try write($0) }
+            fd = try unlinkedTemporaryFile("report")
+            try memory.withUnsafeBufferPointer { try writeFully(fd, $0.baseAddress!, count: $0.count) }
             memory = []
         }
-        try write(chunk)
-    }
-
-    private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LayoutStreamFallback("cannot write the report's temporary file")
-            }
-            done += n
-        }
+        try writeFully(fd, chunk.baseAddress!, count: chunk.count)
     }
 
     /// Hands everything held to `body` in chunks, skipping the first `skip` bytes.
@@ -70,6 +55,48 @@ final class ReportSpill {
     deinit { if fd >= 0 { close(fd) } }
 }
 
+/// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
+/// from the positions in their files of the elements matched in element order. A side read
+/// in element order lists them in that order; when one side was sorted, its positions must
+/// rise; when both were, the pairs of positions are sorted by the expected one
+/// (`ExternalSorter`, on disk past 16 MiB) and the actual ones must rise.
+struct SharedOrder {
+    let expectedSorted: Bool, actualSorted: Bool
+    /// Whether any side was sorted (otherwise the order is the same).
+    let tracks: Bool
+    private var last = -1
+    private var differs = false
+    private var pairs: ExternalSorter<PositionPair>?
+
+    init(expectedSorted: Bool, actualSorted: Bool) {
+        self.expectedSorted = expectedSorted
+        self.actualSorted = actualSorted
+        tracks = expectedSorted || actualSorted
+        if expectedSorted && actualSorted { pairs = ExternalSorter(runBytes: 16 << 20) }
+    }
+
+    /// Notes a matched element at `expected` in its file and `actual` in the other.
+    @inline(__always)
+    mutating func match(_ expected: Int, _ actual: Int) throws {
+        if let pairs { return try pairs.append(PositionPair(first: expected, second: actual)) }
+        let position = expectedSorted ? expected : actual
+        if position < last { differs = true }
+        last = position
+    }
+
+    /// After the last match: whether the order differs.
+    mutating func reordered() throws -> Bool {
+        guard let pairs else { return differs }
+        var pair = PositionPair(first: 0, second: 0)
+        var last = -1
+        while try pairs.next(into: &pair) {
+            if pair.second < last { return true }
+            last = pair.second
+        }
+        return false
+    }
+}
+
 /// How the streamed comparison renders differences.
 public enum StreamedReportStyle: Sendable {
     case text(color: Bool)
@@ -87,23 +114,27 @@ public final class StreamedComparison {
     /// The merge's state, one value so that a `feed` makes one access to this object.
     private var core: MergeCore
 
-    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle) {
+    /// A comparison with `expected`; `sorted` says which sides come through a
+    /// `SortedLayoutStream` (their elements carry their positions in the file).
+    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
+         sorted: (expected: Bool, actual: Bool) = (false, false)) {
         self.expected = expected
         self.options = options
         self.style = style
         core = MergeCore(options: options, style: style)
+        core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
     }
 
-    /// Opens `path` (a regular file) as the expected side, read by a thread of its own.
+    /// Opens `path` (a regular file) as the expected side, read by a thread of its own;
+    /// with `sorted`, its elements sorted first (a file not in element order).
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
     public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
-                            style: StreamedReportStyle) throws {
-        let window = try ByteWindow(path: path)
-        let stream = try openLayoutStream(window, format: format)
-        self.init(expected: PrefetchedStream(stream), options: options, style: style)
+                            style: StreamedReportStyle, sorted: Bool = false) throws {
+        let stream = try LayoutInput.path(path).stream(format: format, sorted: sorted)
+        self.init(expected: stream, options: options, style: style, sorted: (sorted, false))
     }
 
-    deinit { (expected as? PrefetchedStream)?.cancel() }
+    deinit { expected.cancel() }
 
     /// Compares the next actual element (in element order).
     @inline(__always)
@@ -128,6 +159,8 @@ public final class StreamedComparison {
         var uncertain: UInt16 = 0
         /// The fields each side gave so far.
         var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
+        /// Whether the shared elements are in the same order in both files.
+        var sharedOrder = SharedOrder(expectedSorted: false, actualSorted: false)
 
         init(options: DiffOptions, style: StreamedReportStyle) {
             fields = options.fields.sorted()
@@ -144,7 +177,9 @@ public final class StreamedComparison {
                 expectedDone = true
                 return false
             }
-            if expectedCount > 0, !lastExpected.precedes(pending) { throw LayoutStreamFallback("expected: not in element order") }
+            if expectedCount > 0, !lastExpected.precedes(pending) {
+                throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
+            }
             lastExpected = pending
             expectedCount += 1
             expectedPresent |= pending.mask
@@ -154,7 +189,9 @@ public final class StreamedComparison {
 
         @inline(__always)
         mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
-            if actualCount > 0, !lastActual.precedes(a) { throw LayoutStreamFallback("actual: not in element order") }
+            if actualCount > 0, !lastActual.precedes(a) {
+                throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
+            }
             lastActual = a
             actualCount += 1
             actualPresent |= a.mask
@@ -162,6 +199,7 @@ public final class StreamedComparison {
                 if pending.sameKey(a) {
                     hasPending = false
                     matchedCount += 1
+                    if sharedOrder.tracks { try sharedOrder.match(pending.ordinal, a.ordinal) }
                     try compare(pending, a, out: out)
                     return
                 }
@@ -348,6 +386,7 @@ public final class StreamedComparison {
             core.hasPending = false
             try core.report(core.pending.key, .missing, core.pending, out: spill.out)
         }
+        let reordered = try core.sharedOrder.reordered()
         let expectedCount = core.expectedCount, actualCount = core.actualCount, uncertain = core.uncertain
         let actualPresent = core.actualPresent
         let (expectedDocument, expectedPresent) = try expected.finish()
@@ -382,7 +421,7 @@ public final class StreamedComparison {
             }
         }
         var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
-                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: false,
+                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: reordered,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
         result.streamedCounts = core.counts
         try spill.out.flush()
@@ -454,10 +493,51 @@ extension LayoutDiff {
                                       actualPath: String, actualFormat: LayoutFileFormat?,
                                       options: DiffOptions, style: StreamedReportStyle)
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        let comparison = try StreamedComparison(expectedPath: expectedPath, format: expectedFormat, options: options, style: style)
+        try compareStreams(expected: .path(expectedPath), expectedFormat: expectedFormat, actual: .path(actualPath),
+                           actualFormat: actualFormat, options: options, style: style)
+    }
+
+    /// Compares two layouts as streams (see `StreamedComparison`), each a file or a spooled
+    /// standard input. A side whose first elements are not in element order is sorted
+    /// (`SortedLayoutStream`); one found out of order later is sorted and the comparison
+    /// starts again (at most three passes).
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when the whole files must be
+    ///   compared instead.
+    public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
+                                      actual: LayoutInput, actualFormat: LayoutFileFormat?,
+                                      options: DiffOptions, style: StreamedReportStyle)
+        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
+        var sorted = (expected: false, actual: false)
+        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)] {
+            let stream = try input.stream(format: format, sorted: false)
+            defer { stream.cancel() }
+            if !startsInElementOrder(stream) {
+                if side == .expected { sorted.expected = true } else { sorted.actual = true }
+            }
+        }
+        while true {
+            do {
+                return try compareStreamsOnce(expected: expected, expectedFormat: expectedFormat, actual: actual,
+                                              actualFormat: actualFormat, options: options, style: style, sorted: sorted)
+            } catch let error as LayoutStreamFallback {
+                switch error.outOfOrder {
+                case .expected? where !sorted.expected: sorted.expected = true
+                case .actual? where !sorted.actual: sorted.actual = true
+                default: throw LayoutStreamFallback(error.description)
+                }
+            }
+        }
+    }
+
+    private static func compareStreamsOnce(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
+                                           actual: LayoutInput, actualFormat: LayoutFileFormat?,
+                                           options: DiffOptions, style: StreamedReportStyle, sorted: (expected: Bool, actual: Bool))
+        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
+        let comparison = StreamedComparison(expected: try expected.stream(format: expectedFormat, sorted: sorted.expected),
+                                            options: options, style: style, sorted: sorted)
         // Both sides parsed on threads of their own: the comparison and the report take the
         // rest of the time of the thread that runs them.
-        let actual = PrefetchedStream(try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat))
+        let actual = try actual.stream(format: actualFormat, sorted: sorted.actual)
         defer { actual.cancel() }
         var a = StreamedElement.placeholder
         while try actual.next(into: &a) { try comparison.feed(a) }
@@ -532,9 +612,27 @@ extension LayoutDiff {
 }
 
 extension StreamedComparison {
+    /// Whether the first elements of the layout file at `path` are in element order (else it
+    /// is best compared sorted from the start).
+    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
+    public static func startsInElementOrder(_ path: String, format: LayoutFileFormat?) throws -> Bool {
+        let stream = try LayoutInput.path(path).stream(format: format, sorted: false)
+        defer { stream.cancel() }
+        return LayoutFormats.startsInElementOrder(stream)
+    }
+
     /// Whether the expected side is a CSV (so the layout is compared as its CSV).
     public var expectedIsCSV: Bool {
-        ((expectedStream as? PrefetchedStream)?.source ?? expectedStream) is CSVLayoutStream
+        var stream = expectedStream
+        while true {
+            if let prefetched = stream as? PrefetchedStream {
+                stream = prefetched.source
+            } else if let sorted = stream as? SortedLayoutStream {
+                stream = sorted.source
+            } else {
+                return stream is CSVLayoutStream
+            }
+        }
     }
 }
 
@@ -613,9 +711,10 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         if !current.isEmpty { spare.append(current) }
         current = []
         index = 0
-        while ready.isEmpty && !ended { condition.wait() }
+        while ready.isEmpty && !ended && !cancelled { condition.wait() }
         if !ready.isEmpty { current = ready.removeFirst() }
-        let failure = ready.isEmpty && current.isEmpty ? self.failure : nil
+        var failure = ready.isEmpty && current.isEmpty ? self.failure : nil
+        if cancelled && current.isEmpty && !ended { failure = LayoutStreamFallback("cancelled") }
         condition.broadcast()
         condition.unlock()
         if let failure { throw failure }
@@ -627,19 +726,20 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         condition.lock()
-        while !ended { condition.wait() }
-        let failure = self.failure, finished = self.finished
+        while !ended && !cancelled { condition.wait() }
+        let failure = ended ? self.failure : LayoutStreamFallback("cancelled"), finished = self.finished
         condition.unlock()
         if let failure { throw failure }
         guard let finished else { throw LayoutStreamFallback("not at the end") }
         return finished
     }
 
-    /// Stops the thread (the reader gave up).
+    /// Stops the thread (the reader gave up), and any thread its source reads ahead with.
     func cancel() {
         condition.lock()
         cancelled = true
         condition.broadcast()
         condition.unlock()
+        source.cancel()
     }
 }
