@@ -759,6 +759,24 @@ final class CSVLayoutStream: LayoutElementStream {
 
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
+        // The usual case in one pass, without looking for the line's end first: a row as
+        // cvlayout writes it and its line ending, well inside the window.
+        if standard, w.end - pos >= 4096 {
+            let p = w.base + pos
+            let n = Self.standardRow(p, w.end - pos, &element)  // under 400 bytes
+            if n > 0 && n + 1 < w.end - pos {
+                if p[n] == 0x0A {
+                    pos += n + 1
+                    present |= 0x7FFF
+                    return true
+                }
+                if p[n] == 0x0D && p[n + 1] == 0x0A {
+                    pos += n + 2
+                    present |= 0x7FFF
+                    return true
+                }
+            }
+        }
         var position = pos
         defer { pos = position }
         guard let line = try Self.line(w, &position, checked: !standard) else {
@@ -766,7 +784,7 @@ final class CSVLayoutStream: LayoutElementStream {
             return false
         }
         if standard {
-            if Self.standardRow(w.base + line.lowerBound, line.count, &element) {
+            if Self.standardRow(w.base + line.lowerBound, line.count, &element) == line.count {
                 present |= 0x7FFF
                 return true
             }
@@ -777,10 +795,11 @@ final class CSVLayoutStream: LayoutElementStream {
         return try row(line, into: &element)
     }
 
-    /// A row as `CSVLayoutWriter` writes it, read in one pass; `false` (and `element`
-    /// untouched) for anything else.
+    /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`, read in
+    /// one pass: the bytes it takes up to its last field (`true` or `false`), which the
+    /// caller checks end the line; 0 (and `element` untouched) for anything else.
     @inline(__always)
-    private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Bool {
+    private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
         var i = 0
         @inline(__always) func index() -> Int? {
             var v = 0
@@ -824,11 +843,11 @@ final class CSVLayoutStream: LayoutElementStream {
             // At most 15 digits in all: no overflow, and ≤ 2⁵³.
             guard integerDigits > 0, integerDigits + fraction <= 15, j < n, p[j] == UInt8(ascii: ",") else { return nil }
             i = j + 1
-            var v = Double(significand)
+            var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
             if fraction > 0 { v /= powersOfTen[fraction] }
             return negative ? -v : v
         }
-        guard let section = index(), let item = index() else { return false }
+        guard let section = index(), let item = index() else { return 0 }
         let category: UInt8
         if literal("cell,") {
             category = 0
@@ -837,7 +856,7 @@ final class CSVLayoutStream: LayoutElementStream {
         } else if literal("decorationView,") {
             category = 2
         } else {
-            return false
+            return 0
         }
         var kind: Int32 = 0
         if literal("header,") {
@@ -845,13 +864,13 @@ final class CSVLayoutStream: LayoutElementStream {
         } else if literal("footer,") {
             kind = 2
         } else if !literal(",") {
-            return false
+            return 0
         }
-        guard (kind == 0) == (category == 0) else { return false }
+        guard (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
         guard let x = number(), let y = number(), let width = number(), let height = number(),
               let cx = number(), let cy = number(), let ta = number(), let tb = number(), let tc = number(),
-              let td = number(), let tx = number(), let ty = number(), let alpha = number() else { return false }
+              let td = number(), let tx = number(), let ty = number(), let alpha = number() else { return 0 }
         // zIndex: an integer.
         var j = i
         let negative = j < n && p[j] == UInt8(ascii: "-")
@@ -862,21 +881,21 @@ final class CSVLayoutStream: LayoutElementStream {
             z = z &* 10 &+ Int(p[j] &- 0x30)
             j += 1
         }
-        guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return false }
+        guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return 0 }
         let zIndex = Double(negative ? -z : z)
         i = j + 1
         let hidden: Double
-        if n - i == 5 && equalBytes(p + i, "false", 5) {
+        if literal("false") {
             hidden = 0
-        } else if n - i == 4 && equalBytes(p + i, "true", 4) {
+        } else if literal("true") {
             hidden = 1
         } else {
-            return false
+            return 0
         }
         element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
-        return true
+        return i
     }
 
     /// A row of any header, field by field.

@@ -59,7 +59,7 @@ final class ReportSpill {
 /// from the positions in their files of the elements matched in element order. A side read
 /// in element order lists them in that order; when one side was sorted, its positions must
 /// rise; when both were, the pairs of positions are sorted by the expected one
-/// (`ExternalSorter`, on disk past 16 MiB) and the actual ones must rise.
+/// (`ExternalSorter`, on disk past 4 MiB) and the actual ones must rise.
 struct SharedOrder {
     let expectedSorted: Bool, actualSorted: Bool
     /// Whether any side was sorted (otherwise the order is the same).
@@ -72,7 +72,7 @@ struct SharedOrder {
         self.expectedSorted = expectedSorted
         self.actualSorted = actualSorted
         tracks = expectedSorted || actualSorted
-        if expectedSorted && actualSorted { pairs = ExternalSorter(runBytes: 16 << 20) }
+        if expectedSorted && actualSorted { pairs = ExternalSorter(runBytes: 4 << 20) }
     }
 
     /// Notes a matched element at `expected` in its file and `actual` in the other.
@@ -154,6 +154,8 @@ public final class StreamedComparison {
         var expectedCount = 0, actualCount = 0, matchedCount = 0
         var counts = LayoutDiffResult.StreamedCounts()
         var bestLength: LargestDelta?, bestOther: LargestDelta?
+        /// Their deltas' magnitudes (−1 for none), compared without copying them.
+        var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
         /// Fields where one side gave a value and the other none before it was known whether
         /// that side gives the field at all (then it is no difference); left out of the report.
         var uncertain: UInt16 = 0
@@ -275,17 +277,12 @@ public final class StreamedComparison {
             counts.differ += 1
             var width = 0
             for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
-                width = Swift.max(width, field.name.utf8.count)
+                width = Swift.max(width, Self.nameLengths[field.rawValue])
                 guard field != .hidden else { continue }
                 let delta = a.values[field.rawValue] - e.values[field.rawValue]
-                if field.isLength {
-                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
-                        bestLength = LargestDelta(element: e.key, change: FieldChange(
-                            name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: true))
-                    }
-                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                    bestOther = LargestDelta(element: e.key, change: FieldChange(
-                        name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: false))
+                if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
+                    consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
+                                                delta: delta, isLength: field.isLength))
                 }
             }
             if color { out.append("\u{1B}[36m") }
@@ -300,47 +297,75 @@ public final class StreamedComparison {
             }
             if color { out.append("\u{1B}[0m") }
             out.append(byte: 0x0A)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
-                let base = scratch.baseAddress!
-                for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
-                    let name = field.name
-                    out.append("    ")
-                    out.append(string: name)
-                    for _ in name.utf8.count..<width { out.append(byte: 0x20) }
-                    out.append("  ")
-                    let x = e.values[field.rawValue], y = a.values[field.rawValue]
-                    if field == .hidden {
-                        out.append(x != 0 ? "true → " : "false → ")
-                        out.append(y != 0 ? "true" : "false")
-                        out.append(byte: 0x0A)
-                        continue
-                    }
-                    var decimals = 0
-                    func operand(_ v: Double, at offset: Int) -> Int {
-                        let n = NumberFormat.write(v, precision: .full, to: base + offset)
-                        for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
-                            decimals = Swift.max(decimals, n - i - 1)
-                            break
-                        }
-                        return n
-                    }
-                    let nx = operand(x, at: 0)
-                    out.append(UnsafeBufferPointer(start: base, count: nx))
-                    out.append(" → ")
-                    let ny = operand(y, at: NumberFormat.maximumLength)
-                    out.append(UnsafeBufferPointer(start: base + NumberFormat.maximumLength, count: ny))
-                    out.append("  (")
-                    let delta = y - x
-                    if !delta.isFinite {
-                        out.append(delta > 0 ? "+past the largest double" : "-past the largest double")
-                    } else {
-                        LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength,
-                                                     to: out)
-                    }
-                    out.append(")\n")
+            // The fields' lines through a cursor: numbers from the buffer's table of recent
+            // ones (a layout repeats its widths and offsets), names as 16 padded bytes.
+            var cursor = out.cursor(reserving: Self.fieldLinesBound)
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                cursor.append("    ")
+                cursor.append(Self.paddedNames[field.rawValue], count: width)
+                cursor.append("  ")
+                let x = e.values[field.rawValue], y = a.values[field.rawValue]
+                if field == .hidden {
+                    cursor.append(x != 0 ? "true → " : "false → ")
+                    cursor.append(y != 0 ? "true\n" : "false\n")
+                    continue
                 }
+                let xStart = cursor.position
+                cursor.append(number: x)
+                var decimals = Self.decimals(from: xStart, to: cursor.position)
+                cursor.append(" → ")
+                let yStart = cursor.position
+                cursor.append(number: y)
+                decimals = Swift.max(decimals, Self.decimals(from: yStart, to: cursor.position))
+                cursor.append("  (")
+                let delta = y - x
+                if !delta.isFinite {
+                    cursor.append(delta > 0 ? "+past the largest double" : "-past the largest double")
+                } else {
+                    if delta > 0 { cursor.append(byte: UInt8(ascii: "+")) }
+                    cursor.append { LayoutDiff.writeDelta(delta, decimals: decimals, to: $0) }
+                }
+                cursor.append(")\n")
             }
+            out.commit(cursor)
             try out.flushIfFull()
+        }
+
+        /// Each field's report name, padded with spaces to 16 bytes, and its length.
+        private static let paddedNames: [SIMD16<UInt8>] = ElementField.allCases.map { field in
+            var bytes = SIMD16<UInt8>(repeating: 0x20)
+            for (i, byte) in field.name.utf8.enumerated() { bytes[i] = byte }
+            return bytes
+        }
+        private static let nameLengths = ElementField.allCases.map(\.name.utf8.count)
+        /// The most the lines of one element's fields take: per field, three numbers of the
+        /// longest kind, the 24 bytes a cached number stores, the name and the punctuation.
+        private static let fieldLinesBound = ElementField.allCases.count * (3 * NumberFormat.maximumLength + 96)
+
+        /// The digits after the point in the number written from `start` to `end`.
+        @inline(__always)
+        private static func decimals(from start: UnsafeMutablePointer<UInt8>, to end: UnsafeMutablePointer<UInt8>) -> Int {
+            var p = end
+            while p > start {
+                p -= 1
+                if p.pointee == UInt8(ascii: ".") { return end - p - 1 }
+            }
+            return 0
+        }
+
+        /// Keeps `change` of `key` (or of a part, `nil`) when its delta is the largest of its
+        /// kind so far (lengths, others); the first of equals stays.
+        mutating func consider(_ key: ElementKey?, _ change: FieldChange) {
+            guard let delta = change.delta else { return }
+            if change.isLength {
+                if delta.magnitude > bestLengthMagnitude {
+                    bestLengthMagnitude = delta.magnitude
+                    bestLength = LargestDelta(element: key, change: change)
+                }
+            } else if delta.magnitude > bestOtherMagnitude {
+                bestOtherMagnitude = delta.magnitude
+                bestOther = LargestDelta(element: key, change: change)
+            }
         }
 
         mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
@@ -349,16 +374,7 @@ public final class StreamedComparison {
             case .missing: counts.missing += 1
             case .extra: counts.extra += 1
             case .changed(let changes):
-                for change in changes {
-                    guard let delta = change.delta else { continue }
-                    if change.isLength {
-                        if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
-                            bestLength = LargestDelta(element: key, change: change)
-                        }
-                    } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                        bestOther = LargestDelta(element: key, change: change)
-                    }
-                }
+                for change in changes { consider(key, change) }
             }
             switch style {
             case .text(let color):
@@ -407,19 +423,11 @@ public final class StreamedComparison {
         }
         // The parts, by the whole-file comparison of the two layouts without elements.
         let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
-        var bestLength = core.bestLength, bestOther = core.bestOther
         for entry in LayoutDiff.reportOrder(parts) {
             guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
-            for change in changes {
-                guard let delta = change.delta else { continue }
-                let candidate = LargestDelta(element: nil, change: change)
-                if change.isLength {
-                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
-                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                    bestOther = candidate
-                }
-            }
+            for change in changes { core.consider(nil, change) }
         }
+        let bestLength = core.bestLength, bestOther = core.bestOther
         var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
                                       matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: reordered,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)

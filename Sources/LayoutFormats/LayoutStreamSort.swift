@@ -80,8 +80,9 @@ struct PositionPair: ExternallySortable {
 /// temporary file; at the end the runs are merged through a heap, each read through a
 /// buffer of its own. Records that fit in one run never touch the disk.
 ///
-/// Memory: `runBytes` for the run, 32 bytes a record of it for the permutation, and 128 KiB
-/// a run while merging (10⁷ elements of 192 bytes in runs of 16 MiB: 115 runs, 15 MiB).
+/// Memory: `runBytes` for the run, 32 bytes a record of it for the permutation (and half
+/// that while sorting it), and 64 KiB a run while merging (10⁷ elements of 192 bytes in runs
+/// of 12 MiB: 153 runs, 10 MiB).
 /// Disk: the records' bytes (192 MB for 10⁶ elements). Time: O(n log n) comparisons, and
 /// each record written and read once when there is more than one run.
 final class ExternalSorter<Record: ExternallySortable> {
@@ -108,7 +109,7 @@ final class ExternalSorter<Record: ExternallySortable> {
     /// A sorter that keeps at most `runBytes` of records in memory at a time.
     init(runBytes: Int) {
         runLength = max(2, runBytes / Self.stride)
-        headLength = max(16, (128 << 10) / Self.stride)
+        headLength = max(16, (64 << 10) / Self.stride)
     }
 
     deinit {
@@ -245,10 +246,10 @@ final class SortedLayoutStream: LayoutElementStream {
     private var previous = StreamedElement.placeholder
     private var count = 0, ended = false
     private let runBytes: Int
-    /// The memory for one run by default (16 MiB, 87,381 elements; with its permutation
-    /// about 20 MB): two sorted sides stay under 100 MB in all. Tests make it small, to merge
+    /// The memory for one run by default (12 MiB, 65,536 elements; with its permutation
+    /// about 15 MB): two sorted sides stay under 100 MB in all. Tests make it small, to merge
     /// many runs.
-    nonisolated(unsafe) static var runBytes = 16 << 20
+    nonisolated(unsafe) static var runBytes = 12 << 20
 
     /// The elements of `source` in element order, sorted in runs of `runBytes`.
     init(_ source: LayoutElementStream, runBytes: Int = SortedLayoutStream.runBytes) {

@@ -211,6 +211,8 @@ struct StreamedDiffTests {
     @Test func shuffledFilesGiveTheWholeFileReports() throws {
         var rng = SplitMix64(seed: 41)
         var streamedCount = 0
+        let standardRunBytes = SortedLayoutStream.runBytes
+        defer { SortedLayoutStream.runBytes = standardRunBytes }
         for round in 0..<30 {
             let base = Self.layout(&rng, sections: 2 + Int(rng.next() % 6))
             let other = Self.changed(base, &rng)
@@ -229,8 +231,7 @@ struct StreamedDiffTests {
                 (try write(Self.exported(e), "se\(round).list.json"), try write(Self.csv(a), "sa\(round).csv")),
                 (try json(a, "sa"), try write(Self.exported(e), "se\(round).list.json")),
             ]
-            SortedLayoutStream.runBytes = round % 2 == 0 ? 3 * MemoryLayout<StreamedElement>.stride : 24 << 20
-            defer { SortedLayoutStream.runBytes = 24 << 20 }
+            SortedLayoutStream.runBytes = round % 2 == 0 ? 3 * MemoryLayout<StreamedElement>.stride : standardRunBytes
             for (a, b) in files {
                 let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
                 #expect(reports.old == reports.new, "\(a) \(b)")
