@@ -106,6 +106,17 @@ public struct StreamedElement {
         return key < other.key
     }
 
+    /// Copies `other`'s key (what `precedes` and `sameKey` read), not its values.
+    @inline(__always)
+    mutating func copyKey(of other: StreamedElement) {
+        section = other.section
+        item = other.item
+        category = other.category
+        kind = other.kind
+        disappearing = other.disappearing
+        order = other.order
+    }
+
     /// `key == other.key`.
     @inline(__always)
     func sameKey(_ other: StreamedElement) -> Bool {
@@ -177,6 +188,7 @@ extension LayoutElementStream {
 
 /// A file's bytes in a window that slides as it is read.
 final class ByteWindow {
+    /// The bytes, and a zero after the last (`base[end]`), which stops a scan of digits.
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Bytes valid in `base`.
@@ -206,6 +218,7 @@ final class ByteWindow {
         }
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
+        base[0] = 0
     }
 
     /// Reads the regular file open as `descriptor` from its start, in chunks of `chunk`
@@ -214,6 +227,7 @@ final class ByteWindow {
         fd = descriptor
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
+        base[0] = 0
     }
 
     deinit {
@@ -251,6 +265,7 @@ final class ByteWindow {
             }
             end += n
         }
+        base[end] = 0
         return from
     }
 }
@@ -680,11 +695,12 @@ final class JSONLayoutStream: LayoutElementStream {
 /// to it.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
-    private var pos: Int
+    // Unchecked: a stream is read by one thread, never reentrantly.
+    @exclusivity(unchecked) private var pos: Int
     private let columns: LayoutReader.CSVColumns
     /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
     private let roles: [Int]
-    private var present: UInt16 = 0
+    @exclusivity(unchecked) private var present: UInt16 = 0
     private var done = false
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
@@ -800,94 +816,47 @@ final class CSVLayoutStream: LayoutElementStream {
     /// caller checks end the line; 0 (and `element` untouched) for anything else.
     @inline(__always)
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
+        // The position is passed to the pieces, never captured (a captured variable would
+        // be boxed and its accesses checked at run time).
         var i = 0
-        @inline(__always) func index() -> Int? {
-            var v = 0
-            let start = i
-            while i < n, isDigit(p[i]) {
-                v = v &* 10 &+ Int(p[i] &- 0x30)
-                i += 1
-            }
-            guard i - start > 0, i - start <= 18, i < n, p[i] == UInt8(ascii: ",") else { return nil }
-            i += 1
-            return v
-        }
-        @inline(__always) func literal(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
-            i += count
-            return true
-        }
-        @inline(__always) func number() -> Double? {
-            var j = i
-            let negative = j < n && p[j] == UInt8(ascii: "-")
-            if negative { j += 1 }
-            var significand: UInt64 = 0
-            let start = j
-            while j < n, isDigit(p[j]) {
-                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                j += 1
-            }
-            let integerDigits = j - start
-            var fraction = 0
-            if j < n && p[j] == UInt8(ascii: ".") {
-                j += 1
-                let fractionStart = j
-                while j < n, isDigit(p[j]) {
-                    significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                    j += 1
-                }
-                fraction = j - fractionStart
-                if fraction == 0 { return nil }
-            }
-            // At most 15 digits in all: no overflow, and ≤ 2⁵³.
-            guard integerDigits > 0, integerDigits + fraction <= 15, j < n, p[j] == UInt8(ascii: ",") else { return nil }
-            i = j + 1
-            var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
-            if fraction > 0 { v /= powersOfTen[fraction] }
-            return negative ? -v : v
-        }
-        guard let section = index(), let item = index() else { return 0 }
+        guard let section = rowIndex(p, &i), let item = rowIndex(p, &i) else { return 0 }
         let category: UInt8
-        if literal("cell,") {
+        if rowLiteral(p, n, &i, "cell,") {
             category = 0
-        } else if literal("supplementaryView,") {
+        } else if rowLiteral(p, n, &i, "supplementaryView,") {
             category = 1
-        } else if literal("decorationView,") {
+        } else if rowLiteral(p, n, &i, "decorationView,") {
             category = 2
         } else {
             return 0
         }
         var kind: Int32 = 0
-        if literal("header,") {
+        if rowLiteral(p, n, &i, "header,") {
             kind = 1
-        } else if literal("footer,") {
+        } else if rowLiteral(p, n, &i, "footer,") {
             kind = 2
-        } else if !literal(",") {
+        } else if !rowLiteral(p, n, &i, ",") {
             return 0
         }
         guard (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
-        guard let x = number(), let y = number(), let width = number(), let height = number(),
-              let cx = number(), let cy = number(), let ta = number(), let tb = number(), let tc = number(),
-              let td = number(), let tx = number(), let ty = number(), let alpha = number() else { return 0 }
+        guard let x = rowNumber(p, &i), let y = rowNumber(p, &i), let width = rowNumber(p, &i), let height = rowNumber(p, &i),
+              let cx = rowNumber(p, &i), let cy = rowNumber(p, &i), let ta = rowNumber(p, &i), let tb = rowNumber(p, &i), let tc = rowNumber(p, &i),
+              let td = rowNumber(p, &i), let tx = rowNumber(p, &i), let ty = rowNumber(p, &i), let alpha = rowNumber(p, &i) else { return 0 }
         // zIndex: an integer.
         var j = i
-        let negative = j < n && p[j] == UInt8(ascii: "-")
+        let negative = p[j] == UInt8(ascii: "-")
         if negative { j += 1 }
-        var z = 0
+        var z: UInt64 = 0
         let start = j
-        while j < n, isDigit(p[j]) {
-            z = z &* 10 &+ Int(p[j] &- 0x30)
-            j += 1
-        }
-        guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return 0 }
-        let zIndex = Double(negative ? -z : z)
+        digits(p, &j, &z)
+        guard j - start > 0, j - start <= 15, p[j] == UInt8(ascii: ",") else { return 0 }
+        let zIndex = Double(negative ? -Int64(z) : Int64(z))
         i = j + 1
         let hidden: Double
-        if literal("false") {
+        if rowLiteral(p, n, &i, "false") {
             hidden = 0
-        } else if literal("true") {
+        } else if rowLiteral(p, n, &i, "true") {
             hidden = 1
         } else {
             return 0
@@ -896,6 +865,69 @@ final class CSVLayoutStream: LayoutElementStream {
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
         return i
+    }
+
+    // The pieces of a standard row at `p + i` (`standardRow`), each moving `i` past itself
+    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
+    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
+
+    /// An index (at most 18 digits) and its comma.
+    @inline(__always)
+    private static func rowIndex(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int) -> Int? {
+        var v: UInt64 = 0
+        var j = i
+        digits(p, &j, &v)
+        guard j - i > 0, j - i <= 18, p[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        return Int(v)
+    }
+
+    /// `text`, if the `n` bytes at `p` hold it at `i`.
+    @inline(__always)
+    private static func rowLiteral(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ i: inout Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
+        i += count
+        return true
+    }
+
+    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
+    @inline(__always)
+    private static func rowNumber(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int) -> Double? {
+        var j = i
+        let negative = p[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var significand: UInt64 = 0
+        let start = j
+        digits(p, &j, &significand)
+        let integerDigits = j - start
+        var fraction = 0
+        if p[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            digits(p, &j, &significand)
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
+        guard integerDigits > 0, integerDigits + fraction <= 15, p[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
+        if fraction > 0 { v /= powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    /// Reads the run of digits at `p + j` into `significand` (times ten per digit, plus the
+    /// digit; wrapping past 19 digits) and moves `j` past it. (Eight at a time, SWAR, took
+    /// more instructions: most numbers of a layout have one to four digits.)
+    @inline(__always)
+    private static func digits(_ p: UnsafeMutablePointer<UInt8>, _ j: inout Int, _ significand: inout UInt64) {
+        while true {
+            let d = p[j] &- 0x30
+            if d >= 10 { return }
+            significand = significand &* 10 &+ UInt64(d)
+            j += 1
+        }
     }
 
     /// A row of any header, field by field.

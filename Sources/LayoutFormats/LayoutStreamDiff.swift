@@ -111,8 +111,11 @@ public final class StreamedComparison {
     private let options: DiffOptions
     private let style: StreamedReportStyle
     let spill = ReportSpill()
-    /// The merge's state, one value so that a `feed` makes one access to this object.
-    private var core: MergeCore
+    /// The merge's state, one value so that a `feed` makes one access to this object
+    /// (unchecked: only the comparing thread touches it, never reentrantly).
+    @exclusivity(unchecked) private var core: MergeCore
+    /// The spill's buffer, looked up once.
+    private let out: OutputBuffer
 
     /// A comparison with `expected`; `sorted` says which sides come through a
     /// `SortedLayoutStream` (their elements carry their positions in the file).
@@ -121,6 +124,7 @@ public final class StreamedComparison {
         self.expected = expected
         self.options = options
         self.style = style
+        out = spill.out
         core = MergeCore(options: options, style: style)
         core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
     }
@@ -139,7 +143,7 @@ public final class StreamedComparison {
     /// Compares the next actual element (in element order).
     @inline(__always)
     public func feed(_ a: StreamedElement) throws {
-        try core.feed(a, expected: expected, out: spill.out)
+        try core.feed(a, expected: expected, out: out)
     }
 
     /// The merge: the expected element waiting, the counts, the largest deltas.
@@ -182,7 +186,7 @@ public final class StreamedComparison {
             if expectedCount > 0, !lastExpected.precedes(pending) {
                 throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
             }
-            lastExpected = pending
+            lastExpected.copyKey(of: pending)
             expectedCount += 1
             expectedPresent |= pending.mask
             hasPending = true
@@ -194,7 +198,7 @@ public final class StreamedComparison {
             if actualCount > 0, !lastActual.precedes(a) {
                 throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
             }
-            lastActual = a
+            lastActual.copyKey(of: a)
             actualCount += 1
             actualPresent |= a.mask
             while try pull(expected) {
@@ -214,8 +218,10 @@ public final class StreamedComparison {
 
         @inline(__always)
         mutating func compare(_ e: StreamedElement, _ a: StreamedElement, out: OutputBuffer) throws {
-            // Most pairs: every field given on both sides and within the tolerance.
+            // Most pairs: every field given on both sides, the same bits (the same text),
+            // or within the tolerance.
             if e.mask == a.mask {
+                if Self.sameBits(e.values, a.values) { return }
                 let d = a.values - e.values
                 let magnitude = SIMD16<Double>(repeating: 0).replacing(with: d, where: d .> 0)
                     - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
@@ -252,6 +258,14 @@ public final class StreamedComparison {
                 }
             }
             if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
+        }
+
+        /// Whether `x` and `y` have the same bits: one `memcmp` (SIMD's `==` goes lane by lane).
+        @inline(__always)
+        static func sameBits(_ x: SIMD16<Double>, _ y: SIMD16<Double>) -> Bool {
+            withUnsafeBytes(of: x) { a in
+                withUnsafeBytes(of: y) { b in memcmp(a.baseAddress!, b.baseAddress!, MemoryLayout<SIMD16<Double>>.size) == 0 }
+            }
         }
 
         /// `compare` for a text report when both sides give the same fields (cvlayout's own

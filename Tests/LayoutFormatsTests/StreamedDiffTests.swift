@@ -273,6 +273,41 @@ struct StreamedDiffTests {
         }
     }
 
+    /// CSV rows read 8 digits at a time give the numbers the whole-file reader gives, to the
+    /// bit: 1 to 17 digits, with and without a point, negative, leading zeros, long index
+    /// paths, CRLF line endings and a last row without a line ending.
+    @Test func csvNumbersAreReadAsTheWholeFileReaderReadsThem() throws {
+        var rng = SplitMix64(seed: 8)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(rng.next() % 10)) }) }
+        func number() -> String {
+            let whole = digits(1 + Int(rng.next() % 12))
+            let fraction = rng.next() % 3 == 0 ? "" : "." + digits(1 + Int(rng.next() % 9))
+            return (rng.next() % 4 == 0 ? "-" : "") + whole + fraction
+        }
+        for ending in ["\n", "\r\n"] {
+            var text = CSVLayoutWriter.columns.joined(separator: ",") + ending
+            for row in 0..<3000 {
+                let values = (0..<13).map { _ in number() }.joined(separator: ",")
+                text += "\(row / 7),\(row % 7 == 0 ? digits(9) : String(row)),cell,,\(values),\(Int(rng.next() % 200) - 100),"
+                text += rng.next() % 2 == 0 ? "true" : "false"
+                if row < 2999 { text += ending }
+            }
+            let path = try write(text, "numbers\(ending.count).csv")
+            let whole = try LayoutReader.read(Data(text.utf8), format: .csv).elements
+            let stream = try openLayoutStream(ByteWindow(path: path, chunk: 1 << 14), format: .csv)  // both paths
+            var element = StreamedElement.placeholder
+            var k = 0
+            while try stream.next(into: &element) {
+                #expect(element.key == whole[k].key)
+                for field in ElementField.allCases {
+                    #expect(element.value(field) == whole[k][field], "row \(k) \(field)")
+                }
+                k += 1
+            }
+            #expect(k == whole.count)
+        }
+    }
+
     @Test func duplicatedOrMalformedFilesAreLeftToTheWholeFileReader() throws {
         var rng = SplitMix64(seed: 7)
         var base = Self.layout(&rng, sections: 3)
