@@ -819,7 +819,7 @@ final class CSVLayoutStream: LayoutElementStream {
         // The position is passed to the pieces, never captured (a captured variable would
         // be boxed and its accesses checked at run time).
         var i = 0
-        guard let section = rowIndex(p, &i), let item = rowIndex(p, &i) else { return 0 }
+        guard let section = rowInteger(p, &i), let item = rowInteger(p, &i) else { return 0 }
         let category: UInt8
         if rowLiteral(p, n, &i, "cell,") {
             category = 0
@@ -840,19 +840,12 @@ final class CSVLayoutStream: LayoutElementStream {
         }
         guard (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
-        guard let x = rowNumber(p, &i), let y = rowNumber(p, &i), let width = rowNumber(p, &i), let height = rowNumber(p, &i),
-              let cx = rowNumber(p, &i), let cy = rowNumber(p, &i), let ta = rowNumber(p, &i), let tb = rowNumber(p, &i), let tc = rowNumber(p, &i),
-              let td = rowNumber(p, &i), let tx = rowNumber(p, &i), let ty = rowNumber(p, &i), let alpha = rowNumber(p, &i) else { return 0 }
-        // zIndex: an integer.
-        var j = i
-        let negative = p[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var z: UInt64 = 0
-        let start = j
-        digits(p, &j, &z)
-        guard j - start > 0, j - start <= 15, p[j] == UInt8(ascii: ",") else { return 0 }
-        let zIndex = Double(negative ? -Int64(z) : Int64(z))
-        i = j + 1
+        guard let x = rowNumber(p, &i), let y = rowNumber(p, &i), let width = rowNumber(p, &i),
+              let height = rowNumber(p, &i), let cx = rowNumber(p, &i), let cy = rowNumber(p, &i),
+              let ta = rowNumber(p, &i), let tb = rowNumber(p, &i), let tc = rowNumber(p, &i), let td = rowNumber(p, &i),
+              let tx = rowNumber(p, &i), let ty = rowNumber(p, &i), let alpha = rowNumber(p, &i),
+              let z = rowInteger(p, &i, signed: true, maximumDigits: 15) else { return 0 }
+        let zIndex = Double(z)
         let hidden: Double
         if rowLiteral(p, n, &i, "false") {
             hidden = 0
@@ -871,15 +864,20 @@ final class CSVLayoutStream: LayoutElementStream {
     // and its comma. Runs of digits stop without a bound check: the byte after a row is a
     // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
 
-    /// An index (at most 18 digits) and its comma.
+    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
+    /// comma: an index path's part, a zIndex.
     @inline(__always)
-    private static func rowIndex(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int) -> Int? {
-        var v: UInt64 = 0
+    private static func rowInteger(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int, signed: Bool = false,
+                                   maximumDigits: Int = 18) -> Int? {
         var j = i
+        let negative = signed && p[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var v: UInt64 = 0
+        let start = j
         digits(p, &j, &v)
-        guard j - i > 0, j - i <= 18, p[j] == UInt8(ascii: ",") else { return nil }
+        guard j - start > 0, j - start <= maximumDigits, p[j] == UInt8(ascii: ",") else { return nil }
         i = j + 1
-        return Int(v)
+        return negative ? -Int(v) : Int(v)
     }
 
     /// `text`, if the `n` bytes at `p` hold it at `i`.

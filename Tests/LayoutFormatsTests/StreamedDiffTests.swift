@@ -144,6 +144,16 @@ struct StreamedDiffTests {
         return (old, new)
     }
 
+    /// Expects the same reports both ways for each pair of `files`.
+    /// - Returns: the pairs compared (the streamed comparison gave up on none).
+    func expectSameReports(_ files: [(String, String)], _ options: DiffOptions) throws -> Int {
+        for (a, b) in files {
+            let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
+            #expect(reports.old == reports.new, "\(a) \(b)")
+        }
+        return files.count
+    }
+
     /// `base` with elements missing and extra, and fields changed.
     static func changed(_ base: [Element], _ rng: inout SplitMix64) -> [Element] {
         var other = base
@@ -195,11 +205,7 @@ struct StreamedDiffTests {
             let listE = try write(Self.exported(base), "e\(round).list.json")
             files += [(csvE, csvA), (files[0].0, csvA), (csvE, files[0].1), (listE, files[0].1), (files[0].0, listE),
                       (listE, csvA)]
-            for (a, b) in files {
-                let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
-                #expect(reports.old == reports.new, "\(a) \(b)")
-                streamedCount += 1
-            }
+            streamedCount += try expectSameReports(files, options)
         }
         #expect(streamedCount == 420)
     }
@@ -232,11 +238,7 @@ struct StreamedDiffTests {
                 (try json(a, "sa"), try write(Self.exported(e), "se\(round).list.json")),
             ]
             SortedLayoutStream.runBytes = round % 2 == 0 ? 3 * MemoryLayout<StreamedElement>.stride : standardRunBytes
-            for (a, b) in files {
-                let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
-                #expect(reports.old == reports.new, "\(a) \(b)")
-                streamedCount += 1
-            }
+            streamedCount += try expectSameReports(files, options)
         }
         #expect(streamedCount == 270)
     }
