@@ -221,10 +221,12 @@ struct DiffArguments: Equatable {
 /// stdin is too large.
 let maximumSpooledBytes = 1 << 34
 
-/// Standard input for `diff … -`, copied to an unlinked temporary file (`SpooledInput`) so
-/// that it is streamed as a file is, and read again whole if need be: in chunks from the
-/// process's descriptor, or from the bytes `io.stdin` gives. `nil` when no temporary file
-/// can be made before anything is read (stdin is then read whole, as before).
+/// Standard input for `diff … -`, kept as a regular file (`SpooledInput`) so that it is
+/// streamed as a file is, and read again whole if need be: the process's descriptor as it
+/// is when it is a regular file, else copied in chunks to an unlinked temporary file; or the
+/// bytes `io.stdin` gives, copied. `nil` for a device (`< /dev/zero`) and when no temporary
+/// file can be made before anything is read: stdin is then read whole, as before, within
+/// the whole-file limit.
 /// - Throws: `CLIError` with status 2 (diff's trouble), as `readLayoutFile` says them:
 ///   stdin cannot be read, is larger than `maximumSpooledBytes` (or, from `io.stdin`, than
 ///   its limit), or cannot be copied (a full disk).
@@ -237,6 +239,8 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
         return try SpooledInput(copying: descriptor, limit: maximumSpooledBytes)
     } catch let error as SpooledInput.TooLarge {
         throw stdinTooLarge(limit: error.limit)
+    } catch is SpooledInput.Device {
+        return nil
     } catch let error as LayoutStreamFallback {
         guard error.description.hasPrefix("no temporary file") else {
             throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot copy to a temporary file: \(error)")

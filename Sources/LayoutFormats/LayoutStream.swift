@@ -221,10 +221,11 @@ final class ByteWindow {
         base[0] = 0
     }
 
-    /// Reads the regular file open as `descriptor` from its start, in chunks of `chunk`
+    /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
     /// bytes; the window closes the descriptor.
-    init(descriptor: Int32, chunk: Int = 1 << 22) {
+    init(descriptor: Int32, offset: Int = 0, chunk: Int = 1 << 22) {
         fd = descriptor
+        self.offset = off_t(offset)
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
         base[0] = 0

@@ -307,19 +307,38 @@ func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> B
 
 // MARK: - Inputs
 
-/// A regular file's bytes, kept open: standard input copied to an unlinked temporary file,
-/// so that it is streamed as a file is, and read again whole when the streamed comparison
-/// gives up.
+/// A regular file's bytes, kept open: standard input, copied to an unlinked temporary file
+/// unless it is a regular file already, so that it is streamed as a file is, and read again
+/// whole when the streamed comparison gives up.
 public final class SpooledInput {
     let fd: Int32
+    /// Where the bytes start in `fd`.
+    private var start = 0
     /// Its length in bytes.
     public private(set) var count = 0
 
-    /// Copies what `descriptor` gives until its end, in chunks of 1 MiB, refusing more than
-    /// `limit` bytes.
-    /// - Throws: `SpooledInput.TooLarge` past `limit`; the read error (an `NSError` in the
-    ///   POSIX domain); `LayoutStreamFallback` when the temporary file cannot be written.
+    /// Keeps what `descriptor` gives until its end: a regular file (`< file`) as it is, from
+    /// its current offset; a pipe copied in chunks of 1 MiB. At most `limit` bytes.
+    /// - Throws: `SpooledInput.TooLarge` past `limit`; `SpooledInput.Device` for a device
+    ///   (`< /dev/zero`, a terminal), to be read whole within the whole-file limit; the read
+    ///   error (an `NSError` in the POSIX domain); `LayoutStreamFallback` when the temporary
+    ///   file cannot be written.
     public init(copying descriptor: Int32, limit: Int) throws {
+        // A closed descriptor is an error of its own (else the temporary file could take its
+        // number, and be read as the input).
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFCHR || type == S_IFBLK { throw Device() }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        if type == S_IFREG && offset >= 0 {
+            guard Int(info.st_size) - Int(offset) <= limit else { throw TooLarge(limit: limit) }
+            fd = dup(descriptor)
+            guard fd >= 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+            start = Int(offset)
+            count = max(0, Int(info.st_size) - start)
+            return
+        }
         fd = try unlinkedTemporaryFile("stdin")
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
@@ -364,11 +383,14 @@ public final class SpooledInput {
         public let limit: Int
     }
 
+    /// A device, which may never end: not copied.
+    public struct Device: Error {}
+
     /// All the bytes.
     /// - Throws: `LayoutStreamFallback` on a read error.
     public func data() throws -> Data {
         var data = Data(count: count)
-        let n = try data.withUnsafeMutableBytes { try readFully(fd, $0.baseAddress!, count: count, at: 0) }
+        let n = try data.withUnsafeMutableBytes { try readFully(fd, $0.baseAddress!, count: count, at: start) }
         guard n == count else { throw LayoutStreamFallback("the spooled input ended early") }
         return data
     }
@@ -377,7 +399,7 @@ public final class SpooledInput {
     func window() throws -> ByteWindow {
         let copy = dup(fd)
         guard copy >= 0 else { throw LayoutStreamFallback("cannot duplicate a descriptor") }
-        return ByteWindow(descriptor: copy)
+        return ByteWindow(descriptor: copy, offset: start)
     }
 }
 
