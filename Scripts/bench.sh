@@ -74,8 +74,8 @@ run_case compositional json 1000000 "$TMP/list.json" list
 
 # Golden checks: `diff` of two layouts and `--check` against a golden, identical, with every
 # element changed (the bounds 10 pt wider) and (`diff`) with the golden's elements shuffled,
-# beside `cmp` of two identical copies of the
-# same bytes; each pair measured in turn, best of CMP_RUNS, peak memory of the cvlayout run.
+# beside `cmp` of two identical copies of the same bytes; each pair measured in turn, best of
+# CMP_RUNS, peak memory of the cvlayout run.
 # BENCH_CMP_SIZES adds 10000000 on request (three 2 GB files in TMPDIR).
 echo
 echo "golden checks (best of ${CMP_RUNS:-3}, each beside cmp of two identical copies of the golden)"
