@@ -72,9 +72,10 @@ run_case waterfall json 1000000 "$TMP/heights.json" dataset
 echo '{"sections":[{"count":1000000,"group":{"horizontal":{"layoutSize":{"width":"fractionalWidth(1.0)","height":"absolute(44)"},"subitems":[{"item":{"layoutSize":{"width":"fractionalWidth(1.0)","height":"fractionalHeight(1.0)"}}}]}}}]}' > "$TMP/list.json"
 run_case compositional json 1000000 "$TMP/list.json" list
 
-# Golden checks: `diff` of two layouts and `--check` against a golden, identical and with
-# every element changed (the bounds 10 pt wider), beside `cmp` of two identical copies of the
-# same bytes; each pair measured in turn, best of CMP_RUNS, peak memory of the cvlayout run.
+# Golden checks: `diff` of two layouts and `--check` against a golden, identical, with every
+# element changed (the bounds 10 pt wider) and (`diff`) with the golden's elements shuffled,
+# beside `cmp` of two identical copies of the same bytes; each pair measured in turn, best of
+# CMP_RUNS, peak memory of the cvlayout run.
 # BENCH_CMP_SIZES adds 10000000 on request (three 2 GB files in TMPDIR).
 echo
 echo "golden checks (best of ${CMP_RUNS:-3}, each beside cmp of two identical copies of the golden)"
@@ -84,6 +85,26 @@ for n in ${BENCH_CMP_SIZES:-100000 1000000}; do
     "$BIN" waterfall -f "$format" --count "$n" > "$TMP/g.$format"
     cp "$TMP/g.$format" "$TMP/same.$format"
     "$BIN" waterfall -f "$format" --count "$n" --width 400 > "$TMP/changed.$format"
+    # The golden's elements shuffled (an export in another order), which `diff` sorts on
+    # disk; by a process of its own, so that the measuring one stays small (its children
+    # start as copies of it, and their peak memory with it).
+    python3 - "$TMP/g.$format" "$TMP/shuffled.$format" "$format" <<'PY'
+import random, sys
+golden, shuffled, fmt = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(golden, "rb") as f: lines = f.read().split(b"\n")
+random.seed(14)
+if fmt == "csv":
+    rows = [l for l in lines[1:] if l]
+    random.shuffle(rows)
+    text = b"\n".join([lines[0]] + rows) + b"\n"
+else:
+    start = lines.index(b'"elements":[') + 1
+    end = next(k for k in range(start, len(lines)) if lines[k].startswith(b"]"))
+    elements = [l.rstrip(b",") for l in lines[start:end]]
+    random.shuffle(elements)
+    text = b"\n".join(lines[:start] + [b",\n".join(elements)] + lines[end:])
+with open(shuffled, "wb") as f: f.write(text)
+PY
     python3 - "$BIN" "$TMP" "$format" "$n" "${CMP_RUNS:-3}" <<'PY'
 import os, subprocess, sys, time
 bin, tmp, fmt, n, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
@@ -97,9 +118,11 @@ def once(command):
     if code not in (0, 1): sys.exit(f"bench: {command} exited with {code}")
     return elapsed, usage.ru_maxrss
 floor = ["cmp", golden, same]
+shuffled = f"{tmp}/shuffled.{fmt}"
 for what, command in [
         ("diff, identical", [bin, "diff", golden, same]),
         ("diff, every element changed", [bin, "diff", golden, changed]),
+        ("diff, shuffled against the golden", [bin, "diff", shuffled, golden]),
         ("--check, identical", [bin, "waterfall", "--count", str(n), "--check", golden]),
         ("--check, every element changed", [bin, "waterfall", "--count", str(n), "--width", "400", "--check", golden])]:
     best, floor_best, peak = float("inf"), float("inf"), 0
@@ -111,7 +134,7 @@ for what, command in [
 PY
   done
 done
-rm -f "$TMP"/g.* "$TMP"/same.* "$TMP"/changed.*
+rm -f "$TMP"/g.* "$TMP"/same.* "$TMP"/changed.* "$TMP"/shuffled.*
 
 # Start-up: the embedded ring against --version.
 echo

@@ -32,14 +32,19 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
 
 /// Runs `cvlayout`, streaming standard output to `stdout` in large chunks and messages to
 /// `stderr`. Nothing reaches `stdout` unless the layout succeeded.
-/// - Parameter color: which streams may carry ANSI colour (diff reports only); default never.
+/// - Parameters:
+///   - color: which streams may carry ANSI colour (diff reports only); default never.
+///   - stdinDescriptor: standard input's descriptor, which `diff -` copies in chunks
+///     instead of calling `stdin`; `nil` to read `stdin` only.
 /// - Returns: the exit status.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
-                stderr: (String) -> Void, color: ColorPolicy = .never) -> Int32 {
+                stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil) -> Int32 {
     do {
         let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
-            try Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color).execute()
+            var invocation = Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color)
+            invocation.io.stdinDescriptor = stdinDescriptor
+            return try invocation.execute()
         }
         for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
         return status
@@ -63,6 +68,9 @@ public struct BrokenPipe: Error {
 /// The I/O a command sees: standard input on demand, standard output in chunks.
 struct CommandIO {
     let stdin: () throws -> Data
+    /// Standard input as a descriptor, when it is the process's own: `diff` copies it to a
+    /// temporary file in chunks instead of holding it (`nil`: `stdin` gives the bytes).
+    var stdinDescriptor: Int32? = nil
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
     /// Writes text to standard error (the `--check` report).
     var stderr: (String) -> Void = { _ in }
@@ -431,7 +439,7 @@ struct LayoutJob {
 /// One run: dispatch to help, a subcommand or an engine.
 private struct Invocation {
     let arguments: [String]
-    let io: CommandIO
+    var io: CommandIO
 
     init(arguments: [String], stdin: @escaping () throws -> Data,
          stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,

@@ -37,9 +37,17 @@ let diffCommand = SubcommandDescriptor(
         return ExitStatus.success
     }
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
-    if let status = try streamedDiff(parsed, io: io) { return status }
-    let expected = try readLayoutFile(parsed.expected, stdin: io.stdin)
-    let actual = try readLayoutFile(parsed.actual, stdin: io.stdin)
+    let spooled = parsed.expected == "-" || parsed.actual == "-" ? try spoolStandardInput(io) : nil
+    if let status = try streamedDiff(parsed, stdin: spooled, io: io) { return status }
+    // The whole files: standard input read again from its copy, within the whole-file limit.
+    let stdin: () throws -> Data = spooled.map { spooled in
+        {
+            guard spooled.count <= maximumDatasetBytes else { throw DatasetTooLarge(limit: maximumDatasetBytes) }
+            return try spooled.data()
+        }
+    } ?? io.stdin
+    let expected = try readLayoutFile(parsed.expected, stdin: stdin)
+    let actual = try readLayoutFile(parsed.actual, stdin: stdin)
     let result = LayoutDiff.compare(expected, actual, options: parsed.options)
     // Columns or keys cvlayout does not know: not compared, said once per file.
     let sides = parsed.actual == parsed.expected ? [(expected, expectedName)]
@@ -63,17 +71,21 @@ let diffCommand = SubcommandDescriptor(
     return status
 }
 
-/// `cvlayout diff` of two regular files, compared as streams (`LayoutDiff.compareStreams`):
-/// memory stays at a few chunks whatever their size. `nil` when they must be read whole
-/// instead (stdin, files not in element order, anything malformed: the whole-file reader
-/// gives the same report, or the error).
-private func streamedDiff(_ parsed: DiffArguments, io: CommandIO) throws -> Int32? {
-    guard parsed.expected != "-", parsed.actual != "-" else { return nil }
+/// `cvlayout diff` of two regular files (or one and standard input, `stdin`), compared as
+/// streams (`LayoutDiff.compareStreams`; a side not in element order sorted on disk):
+/// memory stays at a few chunks and runs whatever their size. `nil` when they must be read
+/// whole instead (anything malformed, a duplicate element, a path that is no regular file,
+/// stdin that could not be copied: the whole-file reader gives the same report, or the
+/// error).
+private func streamedDiff(_ parsed: DiffArguments, stdin: SpooledInput?, io: CommandIO) throws -> Int32? {
+    func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : stdin.map(LayoutInput.spooled) }
+    guard let expectedInput = input(parsed.expected), let actualInput = input(parsed.actual) else { return nil }
+    func format(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
     let streamed: (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison)
     do {
         streamed = try LayoutDiff.compareStreams(
-            expectedPath: parsed.expected, expectedFormat: LayoutFileFormat(pathExtension: parsed.expected),
-            actualPath: parsed.actual, actualFormat: LayoutFileFormat(pathExtension: parsed.actual),
+            expected: expectedInput, expectedFormat: format(parsed.expected),
+            actual: actualInput, actualFormat: format(parsed.actual),
             options: parsed.options, style: parsed.json ? .json : .text(color: io.color.stdout))
     } catch is LayoutStreamFallback {
         return nil
@@ -204,6 +216,58 @@ struct DiffArguments: Equatable {
 
 // MARK: - Reading
 
+/// The most standard input `diff` copies to its temporary file (16 GiB: a layout of the
+/// 10⁷ elements a dataset may hold takes about 2 GB); past it, as past the whole-file limit,
+/// stdin is too large.
+let maximumSpooledBytes = 1 << 34
+
+/// Standard input for `diff … -`, kept as a regular file (`SpooledInput`) so that it is
+/// streamed as a file is, and read again whole if need be: the process's descriptor as it
+/// is when it is a regular file, else copied in chunks to an unlinked temporary file; or the
+/// bytes `io.stdin` gives, copied. `nil` for a device (`< /dev/zero`) and when no temporary
+/// file can be made before anything is read: stdin is then read whole, as before, within
+/// the whole-file limit.
+/// - Throws: `CLIError` with status 2 (diff's trouble), as `readLayoutFile` says them:
+///   stdin cannot be read, is larger than `maximumSpooledBytes` (or, from `io.stdin`, than
+///   its limit), or cannot be copied (a full disk).
+func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
+    guard let descriptor = io.stdinDescriptor else {
+        let data = try standardInput(io.stdin)
+        return try? SpooledInput(data)
+    }
+    do {
+        return try SpooledInput(copying: descriptor, limit: maximumSpooledBytes)
+    } catch let error as SpooledInput.TooLarge {
+        throw stdinTooLarge(limit: error.limit)
+    } catch is SpooledInput.Device {
+        return nil
+    } catch let error as LayoutStreamFallback {
+        guard error.description.hasPrefix("no temporary file") else {
+            throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot copy to a temporary file: \(error)")
+        }
+        return nil
+    } catch {
+        throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
+    }
+}
+
+/// Standard input's bytes from `stdin`.
+/// - Throws: `CLIError` with status 2: too large, or cannot be read.
+private func standardInput(_ stdin: () throws -> Data) throws -> Data {
+    do { return try stdin() } catch let error as DatasetTooLarge {
+        throw stdinTooLarge(limit: error.limit)
+    } catch {
+        throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
+    }
+}
+
+/// A layout file past `limit` bytes.
+private func tooLargeLayout(_ name: String, limit: Int) -> CLIError {
+    CLIError.status(DiffStatus.trouble, "\(name): larger than \(limit) bytes (the most a layout file may hold)")
+}
+
+private func stdinTooLarge(limit: Int) -> CLIError { tooLargeLayout("<stdin>", limit: limit) }
+
 /// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
@@ -215,16 +279,10 @@ func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEm
 /// - Complexity: O(file size).
 func readLayoutFile(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
     let name = displayName(path)
-    func tooLarge(_ error: DatasetTooLarge) -> CLIError {
-        CLIError.status(DiffStatus.trouble, "\(name): larger than \(error.limit) bytes (the most a layout file may hold)")
-    }
+    func tooLarge(_ error: DatasetTooLarge) -> CLIError { tooLargeLayout(name, limit: error.limit) }
     let data: Data
     if path == "-" {
-        do { data = try stdin() } catch let error as DatasetTooLarge {
-            throw tooLarge(error)
-        } catch {
-            throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
-        }
+        data = try standardInput(stdin)
     } else {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

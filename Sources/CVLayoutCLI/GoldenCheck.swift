@@ -78,17 +78,34 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
 /// `checkAgainstGolden` as a stream: GOLDEN read element by element and the layout's
 /// elements compared as the engine produces them, each number taken as the golden's format
 /// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
-/// writing the layout's text or reading it back. `nil` when it must be done the whole way
-/// (a golden not in element order, malformed, a CSV of heart samples; a layout that is kept
-/// whole or not produced in element order), which gives the same report or error.
+/// writing the layout's text or reading it back. A golden not in element order is sorted
+/// (`SortedLayoutStream`): from the start when its first elements say so, else once found
+/// out, when the layout is produced again. `nil` when it must be done the
+/// whole way (a golden that is malformed or repeats an element, a CSV of heart samples; a
+/// layout that is kept whole or not produced in element order), which gives the same report
+/// or error.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, io: CommandIO) throws -> Int32? {
-    let comparison: StreamedComparison
     do {
-        comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
-                                            options: options, style: .text(color: io.color.stderr))
+        let sorted = try !StreamedComparison.startsInElementOrder(golden, format: LayoutFileFormat(pathExtension: golden))
+        return try streamedCheck(job, golden: golden, options: options, io: io, sorted: sorted)
+    } catch let error as LayoutStreamFallback where error.outOfOrder == .expected {
+        do {
+            return try streamedCheck(job, golden: golden, options: options, io: io, sorted: true)
+        } catch is LayoutStreamFallback {
+            return nil
+        }
     } catch is LayoutStreamFallback {
         return nil
     }
+}
+
+/// One pass of `streamedCheck`, the golden sorted or not.
+/// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
+///   golden is not in element order); `nil` for what the whole-file path must say.
+private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, io: CommandIO,
+                           sorted: Bool) throws -> Int32? {
+    let comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
+                                            options: options, style: .text(color: io.color.stderr), sorted: sorted)
     let csv = comparison.expectedIsCSV
     if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
     let format: OutputFormat = csv ? .csv : .json
@@ -105,15 +122,9 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     }
     try produce(&sink)
     sink.finish()
-    if failure is LayoutStreamFallback { return nil }
     if let failure { throw failure }
-    let result: LayoutDiffResult, expected: LayoutDocument
-    do {
-        let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
-        (result, expected) = try comparison.finish(actual: actual)
-    } catch is LayoutStreamFallback {
-        return nil
-    }
+    let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
+    let (result, expected) = try comparison.finish(actual: actual)
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     return try checkVerdict(result, expected: expected, golden: golden, io: io) {
         // The report in pieces of whole lines (a chunk may end inside a character).

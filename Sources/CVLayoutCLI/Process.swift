@@ -21,7 +21,8 @@ public func runFromProcess() -> Int32 {
                    }
                },
                stderr: writeToStandardError,
-               color: .forProcess())
+               color: .forProcess(),
+               stdinDescriptor: STDIN_FILENO)
 }
 
 /// Writes a message to standard error with write(2). A closed or full standard error loses

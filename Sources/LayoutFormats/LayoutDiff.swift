@@ -643,12 +643,21 @@ extension LayoutDiff {
     /// `NumberFormat.maximumLength` bytes.
     static func appendSignedDelta(_ delta: Double, decimals: Int, scratch text: UnsafeMutablePointer<UInt8>,
                                   to out: OutputBuffer) {
-        var n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
-        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
-            n = NumberFormat.write(delta, precision: .full, to: text)
-        }
+        let n = writeDelta(delta, decimals: decimals, to: text)
         if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
         out.append(UnsafeBufferPointer(start: text, count: n))
+    }
+
+    /// A finite delta's digits (without the `+` of a positive one) at `text`, as
+    /// `appendSignedDelta` writes them; returns their count (at most
+    /// `NumberFormat.maximumLength`).
+    @inline(__always)
+    static func writeDelta(_ delta: Double, decimals: Int, to text: UnsafeMutablePointer<UInt8>) -> Int {
+        let n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
+        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
+            return NumberFormat.write(delta, precision: .full, to: text)
+        }
+        return n
     }
 
     private static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {

@@ -9,12 +9,19 @@ import Foundation
 
 // MARK: - Elements
 
-/// Thrown by the streaming comparison when a file needs the whole-file reader: elements not
-/// in element order, a duplicate, anything malformed (whose message the whole-file reader
-/// gives), or an element field only one side gives for some elements.
+/// Thrown by the streaming comparison when a file needs the whole-file reader: a duplicate,
+/// anything malformed (whose message the whole-file reader gives), or an element field only
+/// one side gives for some elements; or, with `outOfOrder` set, when a side's elements are
+/// not in element order (`LayoutDiff.compareStreams` then compares again with that side
+/// sorted, `SortedLayoutStream`).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// The side whose elements are not in element order, if that is the reason.
+    public var outOfOrder: DiffSide?
+    init(_ description: String, outOfOrder: DiffSide? = nil) {
+        self.description = description
+        self.outOfOrder = outOfOrder
+    }
 }
 
 /// One element as the streaming readers give it: its key and its fields, as plain values
@@ -32,6 +39,10 @@ public struct StreamedElement {
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
+    /// The element's position in its file (0 for the first), set by `SortedLayoutStream`
+    /// for a file not in element order: whether the two files list the elements they share
+    /// in the same order is said in the summary.
+    var ordinal = 0
 
     /// An element with `key` (whose category is one of the three, and whose kind is ASCII).
     public init(key: ElementKey) throws {
@@ -95,6 +106,17 @@ public struct StreamedElement {
         return key < other.key
     }
 
+    /// Copies `other`'s key (what `precedes` and `sameKey` read), not its values.
+    @inline(__always)
+    mutating func copyKey(of other: StreamedElement) {
+        section = other.section
+        item = other.item
+        category = other.category
+        kind = other.kind
+        disappearing = other.disappearing
+        order = other.order
+    }
+
     /// `key == other.key`.
     @inline(__always)
     func sameKey(_ other: StreamedElement) -> Bool {
@@ -154,18 +176,28 @@ protocol LayoutElementStream: AnyObject {
     /// After `next` gave `nil`: the document without its elements (shape, parts, unknown
     /// names) and the fields some element gives.
     func finish() throws -> (document: LayoutDocument, present: UInt16)
+    /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
+    func cancel()
+}
+
+extension LayoutElementStream {
+    func cancel() {}
 }
 
 // MARK: - Bytes in chunks
 
 /// A file's bytes in a window that slides as it is read.
 final class ByteWindow {
+    /// The bytes, and a zero after the last (`base[end]`), which stops a scan of digits.
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Bytes valid in `base`.
     private(set) var end = 0
     private(set) var atEOF = false
     private let fd: Int32
+    /// Where the next read starts in the file (reads are positioned: a descriptor shared
+    /// with another window, a duplicate of a spooled standard input, is not moved).
+    private var offset: off_t = 0
     /// The most a window grows to hold one element or part.
     static let maximumCapacity = 1 << 30
 
@@ -186,6 +218,17 @@ final class ByteWindow {
         }
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
+        base[0] = 0
+    }
+
+    /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
+    /// bytes; the window closes the descriptor.
+    init(descriptor: Int32, offset: Int = 0, chunk: Int = 1 << 22) {
+        fd = descriptor
+        self.offset = off_t(offset)
+        capacity = chunk
+        base = .allocate(capacity: capacity + 16)
+        base[0] = 0
     }
 
     deinit {
@@ -211,7 +254,8 @@ final class ByteWindow {
             capacity *= 2
         }
         while end < capacity {
-            let n = read(fd, base + end, capacity - end)
+            let n = pread(fd, base + end, capacity - end, offset)
+            if n > 0 { offset += off_t(n) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw LayoutStreamFallback("read error")
@@ -222,6 +266,7 @@ final class ByteWindow {
             }
             end += n
         }
+        base[end] = 0
         return from
     }
 }
@@ -651,11 +696,12 @@ final class JSONLayoutStream: LayoutElementStream {
 /// to it.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
-    private var pos: Int
+    // Unchecked: a stream is read by one thread, never reentrantly.
+    @exclusivity(unchecked) private var pos: Int
     private let columns: LayoutReader.CSVColumns
     /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
     private let roles: [Int]
-    private var present: UInt16 = 0
+    @exclusivity(unchecked) private var present: UInt16 = 0
     private var done = false
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
@@ -730,6 +776,24 @@ final class CSVLayoutStream: LayoutElementStream {
 
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
+        // The usual case in one pass, without looking for the line's end first: a row as
+        // cvlayout writes it and its line ending, well inside the window.
+        if standard, w.end - pos >= 4096 {
+            let p = w.base + pos
+            let n = Self.standardRow(p, w.end - pos, &element)  // under 400 bytes
+            if n > 0 && n + 1 < w.end - pos {
+                if p[n] == 0x0A {
+                    pos += n + 1
+                    present |= 0x7FFF
+                    return true
+                }
+                if p[n] == 0x0D && p[n + 1] == 0x0A {
+                    pos += n + 2
+                    present |= 0x7FFF
+                    return true
+                }
+            }
+        }
         var position = pos
         defer { pos = position }
         guard let line = try Self.line(w, &position, checked: !standard) else {
@@ -737,7 +801,7 @@ final class CSVLayoutStream: LayoutElementStream {
             return false
         }
         if standard {
-            if Self.standardRow(w.base + line.lowerBound, line.count, &element) {
+            if Self.standardRow(w.base + line.lowerBound, line.count, &element) == line.count {
                 present |= 0x7FFF
                 return true
             }
@@ -748,106 +812,121 @@ final class CSVLayoutStream: LayoutElementStream {
         return try row(line, into: &element)
     }
 
-    /// A row as `CSVLayoutWriter` writes it, read in one pass; `false` (and `element`
-    /// untouched) for anything else.
+    /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`, read in
+    /// one pass: the bytes it takes up to its last field (`true` or `false`), which the
+    /// caller checks end the line; 0 (and `element` untouched) for anything else.
     @inline(__always)
-    private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Bool {
+    private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
+        // The position is passed to the pieces, never captured (a captured variable would
+        // be boxed and its accesses checked at run time).
         var i = 0
-        @inline(__always) func index() -> Int? {
-            var v = 0
-            let start = i
-            while i < n, isDigit(p[i]) {
-                v = v &* 10 &+ Int(p[i] &- 0x30)
-                i += 1
-            }
-            guard i - start > 0, i - start <= 18, i < n, p[i] == UInt8(ascii: ",") else { return nil }
-            i += 1
-            return v
-        }
-        @inline(__always) func literal(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
-            i += count
-            return true
-        }
-        @inline(__always) func number() -> Double? {
-            var j = i
-            let negative = j < n && p[j] == UInt8(ascii: "-")
-            if negative { j += 1 }
-            var significand: UInt64 = 0
-            let start = j
-            while j < n, isDigit(p[j]) {
-                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                j += 1
-            }
-            let integerDigits = j - start
-            var fraction = 0
-            if j < n && p[j] == UInt8(ascii: ".") {
-                j += 1
-                let fractionStart = j
-                while j < n, isDigit(p[j]) {
-                    significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                    j += 1
-                }
-                fraction = j - fractionStart
-                if fraction == 0 { return nil }
-            }
-            // At most 15 digits in all: no overflow, and ≤ 2⁵³.
-            guard integerDigits > 0, integerDigits + fraction <= 15, j < n, p[j] == UInt8(ascii: ",") else { return nil }
-            i = j + 1
-            var v = Double(significand)
-            if fraction > 0 { v /= powersOfTen[fraction] }
-            return negative ? -v : v
-        }
-        guard let section = index(), let item = index() else { return false }
+        guard let section = rowInteger(p, &i), let item = rowInteger(p, &i) else { return 0 }
         let category: UInt8
-        if literal("cell,") {
+        if rowLiteral(p, n, &i, "cell,") {
             category = 0
-        } else if literal("supplementaryView,") {
+        } else if rowLiteral(p, n, &i, "supplementaryView,") {
             category = 1
-        } else if literal("decorationView,") {
+        } else if rowLiteral(p, n, &i, "decorationView,") {
             category = 2
         } else {
-            return false
+            return 0
         }
         var kind: Int32 = 0
-        if literal("header,") {
+        if rowLiteral(p, n, &i, "header,") {
             kind = 1
-        } else if literal("footer,") {
+        } else if rowLiteral(p, n, &i, "footer,") {
             kind = 2
-        } else if !literal(",") {
-            return false
+        } else if !rowLiteral(p, n, &i, ",") {
+            return 0
         }
-        guard (kind == 0) == (category == 0) else { return false }
+        guard (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
-        guard let x = number(), let y = number(), let width = number(), let height = number(),
-              let cx = number(), let cy = number(), let ta = number(), let tb = number(), let tc = number(),
-              let td = number(), let tx = number(), let ty = number(), let alpha = number() else { return false }
-        // zIndex: an integer.
-        var j = i
-        let negative = j < n && p[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var z = 0
-        let start = j
-        while j < n, isDigit(p[j]) {
-            z = z &* 10 &+ Int(p[j] &- 0x30)
-            j += 1
-        }
-        guard j - start > 0, j - start <= 15, j < n, p[j] == UInt8(ascii: ",") else { return false }
-        let zIndex = Double(negative ? -z : z)
-        i = j + 1
+        guard let x = rowNumber(p, &i), let y = rowNumber(p, &i), let width = rowNumber(p, &i),
+              let height = rowNumber(p, &i), let cx = rowNumber(p, &i), let cy = rowNumber(p, &i),
+              let ta = rowNumber(p, &i), let tb = rowNumber(p, &i), let tc = rowNumber(p, &i), let td = rowNumber(p, &i),
+              let tx = rowNumber(p, &i), let ty = rowNumber(p, &i), let alpha = rowNumber(p, &i),
+              let z = rowInteger(p, &i, signed: true, maximumDigits: 15) else { return 0 }
+        let zIndex = Double(z)
         let hidden: Double
-        if n - i == 5 && equalBytes(p + i, "false", 5) {
+        if rowLiteral(p, n, &i, "false") {
             hidden = 0
-        } else if n - i == 4 && equalBytes(p + i, "true", 4) {
+        } else if rowLiteral(p, n, &i, "true") {
             hidden = 1
         } else {
-            return false
+            return 0
         }
         element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
+        return i
+    }
+
+    // The pieces of a standard row at `p + i` (`standardRow`), each moving `i` past itself
+    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
+    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
+
+    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
+    /// comma: an index path's part, a zIndex.
+    @inline(__always)
+    private static func rowInteger(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int, signed: Bool = false,
+                                   maximumDigits: Int = 18) -> Int? {
+        var j = i
+        let negative = signed && p[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var v: UInt64 = 0
+        let start = j
+        digits(p, &j, &v)
+        guard j - start > 0, j - start <= maximumDigits, p[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        return negative ? -Int(v) : Int(v)
+    }
+
+    /// `text`, if the `n` bytes at `p` hold it at `i`.
+    @inline(__always)
+    private static func rowLiteral(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ i: inout Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
+        i += count
         return true
+    }
+
+    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
+    @inline(__always)
+    private static func rowNumber(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int) -> Double? {
+        var j = i
+        let negative = p[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var significand: UInt64 = 0
+        let start = j
+        digits(p, &j, &significand)
+        let integerDigits = j - start
+        var fraction = 0
+        if p[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            digits(p, &j, &significand)
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
+        guard integerDigits > 0, integerDigits + fraction <= 15, p[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
+        if fraction > 0 { v /= powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    /// Reads the run of digits at `p + j` into `significand` (times ten per digit, plus the
+    /// digit; wrapping past 19 digits) and moves `j` past it. (Eight at a time, SWAR, took
+    /// more instructions: most numbers of a layout have one to four digits.)
+    @inline(__always)
+    private static func digits(_ p: UnsafeMutablePointer<UInt8>, _ j: inout Int, _ significand: inout UInt64) {
+        while true {
+            let d = p[j] &- 0x30
+            if d >= 10 { return }
+            significand = significand &* 10 &+ UInt64(d)
+            j += 1
+        }
     }
 
     /// A row of any header, field by field.

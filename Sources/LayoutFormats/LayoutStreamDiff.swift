@@ -26,26 +26,11 @@ final class ReportSpill {
             return
         }
         if fd < 0 {
-            var template = Array((NSTemporaryDirectory() + "/cvlayout-report-XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the report") }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            try memory.withUnsafeBufferPointer { try write($0) }
+            fd = try unlinkedTemporaryFile("report")
+            try memory.withUnsafeBufferPointer { try writeFully(fd, $0.baseAddress!, count: $0.count) }
             memory = []
         }
-        try write(chunk)
-    }
-
-    private func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LayoutStreamFallback("cannot write the report's temporary file")
-            }
-            done += n
-        }
+        try writeFully(fd, chunk.baseAddress!, count: chunk.count)
     }
 
     /// Hands everything held to `body` in chunks, skipping the first `skip` bytes.
@@ -70,6 +55,48 @@ final class ReportSpill {
     deinit { if fd >= 0 { close(fd) } }
 }
 
+/// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
+/// from the positions in their files of the elements matched in element order. A side read
+/// in element order lists them in that order; when one side was sorted, its positions must
+/// rise; when both were, the pairs of positions are sorted by the expected one
+/// (`ExternalSorter`, on disk past 4 MiB) and the actual ones must rise.
+struct SharedOrder {
+    let expectedSorted: Bool, actualSorted: Bool
+    /// Whether any side was sorted (otherwise the order is the same).
+    let tracks: Bool
+    private var last = -1
+    private var differs = false
+    private var pairs: ExternalSorter<PositionPair>?
+
+    init(expectedSorted: Bool, actualSorted: Bool) {
+        self.expectedSorted = expectedSorted
+        self.actualSorted = actualSorted
+        tracks = expectedSorted || actualSorted
+        if expectedSorted && actualSorted { pairs = ExternalSorter(runBytes: 4 << 20) }
+    }
+
+    /// Notes a matched element at `expected` in its file and `actual` in the other.
+    @inline(__always)
+    mutating func match(_ expected: Int, _ actual: Int) throws {
+        if let pairs { return try pairs.append(PositionPair(first: expected, second: actual)) }
+        let position = expectedSorted ? expected : actual
+        if position < last { differs = true }
+        last = position
+    }
+
+    /// After the last match: whether the order differs.
+    mutating func reordered() throws -> Bool {
+        guard let pairs else { return differs }
+        var pair = PositionPair(first: 0, second: 0)
+        var last = -1
+        while try pairs.next(into: &pair) {
+            if pair.second < last { return true }
+            last = pair.second
+        }
+        return false
+    }
+}
+
 /// How the streamed comparison renders differences.
 public enum StreamedReportStyle: Sendable {
     case text(color: Bool)
@@ -84,31 +111,39 @@ public final class StreamedComparison {
     private let options: DiffOptions
     private let style: StreamedReportStyle
     let spill = ReportSpill()
-    /// The merge's state, one value so that a `feed` makes one access to this object.
-    private var core: MergeCore
+    /// The merge's state, one value so that a `feed` makes one access to this object
+    /// (unchecked: only the comparing thread touches it, never reentrantly).
+    @exclusivity(unchecked) private var core: MergeCore
+    /// The spill's buffer, looked up once.
+    private let out: OutputBuffer
 
-    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle) {
+    /// A comparison with `expected`; `sorted` says which sides come through a
+    /// `SortedLayoutStream` (their elements carry their positions in the file).
+    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
+         sorted: (expected: Bool, actual: Bool) = (false, false)) {
         self.expected = expected
         self.options = options
         self.style = style
+        out = spill.out
         core = MergeCore(options: options, style: style)
+        core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
     }
 
-    /// Opens `path` (a regular file) as the expected side, read by a thread of its own.
+    /// Opens `path` (a regular file) as the expected side, read by a thread of its own;
+    /// with `sorted`, its elements sorted first (a file not in element order).
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
     public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
-                            style: StreamedReportStyle) throws {
-        let window = try ByteWindow(path: path)
-        let stream = try openLayoutStream(window, format: format)
-        self.init(expected: PrefetchedStream(stream), options: options, style: style)
+                            style: StreamedReportStyle, sorted: Bool = false) throws {
+        let stream = try LayoutInput.path(path).stream(format: format, sorted: sorted)
+        self.init(expected: stream, options: options, style: style, sorted: (sorted, false))
     }
 
-    deinit { (expected as? PrefetchedStream)?.cancel() }
+    deinit { expected.cancel() }
 
     /// Compares the next actual element (in element order).
     @inline(__always)
     public func feed(_ a: StreamedElement) throws {
-        try core.feed(a, expected: expected, out: spill.out)
+        try core.feed(a, expected: expected, out: out)
     }
 
     /// The merge: the expected element waiting, the counts, the largest deltas.
@@ -123,11 +158,15 @@ public final class StreamedComparison {
         var expectedCount = 0, actualCount = 0, matchedCount = 0
         var counts = LayoutDiffResult.StreamedCounts()
         var bestLength: LargestDelta?, bestOther: LargestDelta?
+        /// Their deltas' magnitudes (−1 for none), compared without copying them.
+        var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
         /// Fields where one side gave a value and the other none before it was known whether
         /// that side gives the field at all (then it is no difference); left out of the report.
         var uncertain: UInt16 = 0
         /// The fields each side gave so far.
         var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
+        /// Whether the shared elements are in the same order in both files.
+        var sharedOrder = SharedOrder(expectedSorted: false, actualSorted: false)
 
         init(options: DiffOptions, style: StreamedReportStyle) {
             fields = options.fields.sorted()
@@ -144,8 +183,10 @@ public final class StreamedComparison {
                 expectedDone = true
                 return false
             }
-            if expectedCount > 0, !lastExpected.precedes(pending) { throw LayoutStreamFallback("expected: not in element order") }
-            lastExpected = pending
+            if expectedCount > 0, !lastExpected.precedes(pending) {
+                throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
+            }
+            lastExpected.copyKey(of: pending)
             expectedCount += 1
             expectedPresent |= pending.mask
             hasPending = true
@@ -154,14 +195,17 @@ public final class StreamedComparison {
 
         @inline(__always)
         mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
-            if actualCount > 0, !lastActual.precedes(a) { throw LayoutStreamFallback("actual: not in element order") }
-            lastActual = a
+            if actualCount > 0, !lastActual.precedes(a) {
+                throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
+            }
+            lastActual.copyKey(of: a)
             actualCount += 1
             actualPresent |= a.mask
             while try pull(expected) {
                 if pending.sameKey(a) {
                     hasPending = false
                     matchedCount += 1
+                    if sharedOrder.tracks { try sharedOrder.match(pending.ordinal, a.ordinal) }
                     try compare(pending, a, out: out)
                     return
                 }
@@ -174,8 +218,10 @@ public final class StreamedComparison {
 
         @inline(__always)
         mutating func compare(_ e: StreamedElement, _ a: StreamedElement, out: OutputBuffer) throws {
-            // Most pairs: every field given on both sides and within the tolerance.
+            // Most pairs: every field given on both sides, the same bits (the same text),
+            // or within the tolerance.
             if e.mask == a.mask {
+                if Self.sameBits(e.values, a.values) { return }
                 let d = a.values - e.values
                 let magnitude = SIMD16<Double>(repeating: 0).replacing(with: d, where: d .> 0)
                     - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
@@ -214,6 +260,14 @@ public final class StreamedComparison {
             if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
         }
 
+        /// Whether `x` and `y` have the same bits: one `memcmp` (SIMD's `==` goes lane by lane).
+        @inline(__always)
+        static func sameBits(_ x: SIMD16<Double>, _ y: SIMD16<Double>) -> Bool {
+            withUnsafeBytes(of: x) { a in
+                withUnsafeBytes(of: y) { b in memcmp(a.baseAddress!, b.baseAddress!, MemoryLayout<SIMD16<Double>>.size) == 0 }
+            }
+        }
+
         /// `compare` for a text report when both sides give the same fields (cvlayout's own
         /// files): the changed fields found as bits and written straight into the report, the
         /// same bytes as `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is
@@ -237,17 +291,12 @@ public final class StreamedComparison {
             counts.differ += 1
             var width = 0
             for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
-                width = Swift.max(width, field.name.utf8.count)
+                width = Swift.max(width, Self.nameLengths[field.rawValue])
                 guard field != .hidden else { continue }
                 let delta = a.values[field.rawValue] - e.values[field.rawValue]
-                if field.isLength {
-                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
-                        bestLength = LargestDelta(element: e.key, change: FieldChange(
-                            name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: true))
-                    }
-                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                    bestOther = LargestDelta(element: e.key, change: FieldChange(
-                        name: field.name, expected: e.value(field), actual: a.value(field), delta: delta, isLength: false))
+                if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
+                    consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
+                                                delta: delta, isLength: field.isLength))
                 }
             }
             if color { out.append("\u{1B}[36m") }
@@ -262,47 +311,75 @@ public final class StreamedComparison {
             }
             if color { out.append("\u{1B}[0m") }
             out.append(byte: 0x0A)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
-                let base = scratch.baseAddress!
-                for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
-                    let name = field.name
-                    out.append("    ")
-                    out.append(string: name)
-                    for _ in name.utf8.count..<width { out.append(byte: 0x20) }
-                    out.append("  ")
-                    let x = e.values[field.rawValue], y = a.values[field.rawValue]
-                    if field == .hidden {
-                        out.append(x != 0 ? "true → " : "false → ")
-                        out.append(y != 0 ? "true" : "false")
-                        out.append(byte: 0x0A)
-                        continue
-                    }
-                    var decimals = 0
-                    func operand(_ v: Double, at offset: Int) -> Int {
-                        let n = NumberFormat.write(v, precision: .full, to: base + offset)
-                        for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
-                            decimals = Swift.max(decimals, n - i - 1)
-                            break
-                        }
-                        return n
-                    }
-                    let nx = operand(x, at: 0)
-                    out.append(UnsafeBufferPointer(start: base, count: nx))
-                    out.append(" → ")
-                    let ny = operand(y, at: NumberFormat.maximumLength)
-                    out.append(UnsafeBufferPointer(start: base + NumberFormat.maximumLength, count: ny))
-                    out.append("  (")
-                    let delta = y - x
-                    if !delta.isFinite {
-                        out.append(delta > 0 ? "+past the largest double" : "-past the largest double")
-                    } else {
-                        LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength,
-                                                     to: out)
-                    }
-                    out.append(")\n")
+            // The fields' lines through a cursor: numbers from the buffer's table of recent
+            // ones (a layout repeats its widths and offsets), names as 16 padded bytes.
+            var cursor = out.cursor(reserving: Self.fieldLinesBound)
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                cursor.append("    ")
+                cursor.append(Self.paddedNames[field.rawValue], count: width)
+                cursor.append("  ")
+                let x = e.values[field.rawValue], y = a.values[field.rawValue]
+                if field == .hidden {
+                    cursor.append(x != 0 ? "true → " : "false → ")
+                    cursor.append(y != 0 ? "true\n" : "false\n")
+                    continue
                 }
+                let xStart = cursor.position
+                cursor.append(number: x)
+                var decimals = Self.decimals(from: xStart, to: cursor.position)
+                cursor.append(" → ")
+                let yStart = cursor.position
+                cursor.append(number: y)
+                decimals = Swift.max(decimals, Self.decimals(from: yStart, to: cursor.position))
+                cursor.append("  (")
+                let delta = y - x
+                if !delta.isFinite {
+                    cursor.append(delta > 0 ? "+past the largest double" : "-past the largest double")
+                } else {
+                    if delta > 0 { cursor.append(byte: UInt8(ascii: "+")) }
+                    cursor.append { LayoutDiff.writeDelta(delta, decimals: decimals, to: $0) }
+                }
+                cursor.append(")\n")
             }
+            out.commit(cursor)
             try out.flushIfFull()
+        }
+
+        /// Each field's report name, padded with spaces to 16 bytes, and its length.
+        private static let paddedNames: [SIMD16<UInt8>] = ElementField.allCases.map { field in
+            var bytes = SIMD16<UInt8>(repeating: 0x20)
+            for (i, byte) in field.name.utf8.enumerated() { bytes[i] = byte }
+            return bytes
+        }
+        private static let nameLengths = ElementField.allCases.map(\.name.utf8.count)
+        /// The most the lines of one element's fields take: per field, three numbers of the
+        /// longest kind, the 24 bytes a cached number stores, the name and the punctuation.
+        private static let fieldLinesBound = ElementField.allCases.count * (3 * NumberFormat.maximumLength + 96)
+
+        /// The digits after the point in the number written from `start` to `end`.
+        @inline(__always)
+        private static func decimals(from start: UnsafeMutablePointer<UInt8>, to end: UnsafeMutablePointer<UInt8>) -> Int {
+            var p = end
+            while p > start {
+                p -= 1
+                if p.pointee == UInt8(ascii: ".") { return end - p - 1 }
+            }
+            return 0
+        }
+
+        /// Keeps `change` of `key` (or of a part, `nil`) when its delta is the largest of its
+        /// kind so far (lengths, others); the first of equals stays.
+        mutating func consider(_ key: ElementKey?, _ change: FieldChange) {
+            guard let delta = change.delta else { return }
+            if change.isLength {
+                if delta.magnitude > bestLengthMagnitude {
+                    bestLengthMagnitude = delta.magnitude
+                    bestLength = LargestDelta(element: key, change: change)
+                }
+            } else if delta.magnitude > bestOtherMagnitude {
+                bestOtherMagnitude = delta.magnitude
+                bestOther = LargestDelta(element: key, change: change)
+            }
         }
 
         mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
@@ -311,16 +388,7 @@ public final class StreamedComparison {
             case .missing: counts.missing += 1
             case .extra: counts.extra += 1
             case .changed(let changes):
-                for change in changes {
-                    guard let delta = change.delta else { continue }
-                    if change.isLength {
-                        if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude {
-                            bestLength = LargestDelta(element: key, change: change)
-                        }
-                    } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                        bestOther = LargestDelta(element: key, change: change)
-                    }
-                }
+                for change in changes { consider(key, change) }
             }
             switch style {
             case .text(let color):
@@ -348,6 +416,7 @@ public final class StreamedComparison {
             core.hasPending = false
             try core.report(core.pending.key, .missing, core.pending, out: spill.out)
         }
+        let reordered = try core.sharedOrder.reordered()
         let expectedCount = core.expectedCount, actualCount = core.actualCount, uncertain = core.uncertain
         let actualPresent = core.actualPresent
         let (expectedDocument, expectedPresent) = try expected.finish()
@@ -368,21 +437,13 @@ public final class StreamedComparison {
         }
         // The parts, by the whole-file comparison of the two layouts without elements.
         let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
-        var bestLength = core.bestLength, bestOther = core.bestOther
         for entry in LayoutDiff.reportOrder(parts) {
             guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
-            for change in changes {
-                guard let delta = change.delta else { continue }
-                let candidate = LargestDelta(element: nil, change: change)
-                if change.isLength {
-                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
-                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                    bestOther = candidate
-                }
-            }
+            for change in changes { core.consider(nil, change) }
         }
+        let bestLength = core.bestLength, bestOther = core.bestOther
         var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
-                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: false,
+                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: reordered,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
         result.streamedCounts = core.counts
         try spill.out.flush()
@@ -454,10 +515,51 @@ extension LayoutDiff {
                                       actualPath: String, actualFormat: LayoutFileFormat?,
                                       options: DiffOptions, style: StreamedReportStyle)
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        let comparison = try StreamedComparison(expectedPath: expectedPath, format: expectedFormat, options: options, style: style)
+        try compareStreams(expected: .path(expectedPath), expectedFormat: expectedFormat, actual: .path(actualPath),
+                           actualFormat: actualFormat, options: options, style: style)
+    }
+
+    /// Compares two layouts as streams (see `StreamedComparison`), each a file or a spooled
+    /// standard input. A side whose first elements are not in element order is sorted
+    /// (`SortedLayoutStream`); one found out of order later is sorted and the comparison
+    /// starts again (at most three passes).
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when the whole files must be
+    ///   compared instead.
+    public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
+                                      actual: LayoutInput, actualFormat: LayoutFileFormat?,
+                                      options: DiffOptions, style: StreamedReportStyle)
+        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
+        var sorted = (expected: false, actual: false)
+        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)] {
+            let stream = try input.stream(format: format, sorted: false)
+            defer { stream.cancel() }
+            if !startsInElementOrder(stream) {
+                if side == .expected { sorted.expected = true } else { sorted.actual = true }
+            }
+        }
+        while true {
+            do {
+                return try compareStreamsOnce(expected: expected, expectedFormat: expectedFormat, actual: actual,
+                                              actualFormat: actualFormat, options: options, style: style, sorted: sorted)
+            } catch let error as LayoutStreamFallback {
+                switch error.outOfOrder {
+                case .expected? where !sorted.expected: sorted.expected = true
+                case .actual? where !sorted.actual: sorted.actual = true
+                default: throw LayoutStreamFallback(error.description)
+                }
+            }
+        }
+    }
+
+    private static func compareStreamsOnce(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
+                                           actual: LayoutInput, actualFormat: LayoutFileFormat?,
+                                           options: DiffOptions, style: StreamedReportStyle, sorted: (expected: Bool, actual: Bool))
+        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
+        let comparison = StreamedComparison(expected: try expected.stream(format: expectedFormat, sorted: sorted.expected),
+                                            options: options, style: style, sorted: sorted)
         // Both sides parsed on threads of their own: the comparison and the report take the
         // rest of the time of the thread that runs them.
-        let actual = PrefetchedStream(try openLayoutStream(try ByteWindow(path: actualPath), format: actualFormat))
+        let actual = try actual.stream(format: actualFormat, sorted: sorted.actual)
         defer { actual.cancel() }
         var a = StreamedElement.placeholder
         while try actual.next(into: &a) { try comparison.feed(a) }
@@ -532,9 +634,27 @@ extension LayoutDiff {
 }
 
 extension StreamedComparison {
+    /// Whether the first elements of the layout file at `path` are in element order (else it
+    /// is best compared sorted from the start).
+    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
+    public static func startsInElementOrder(_ path: String, format: LayoutFileFormat?) throws -> Bool {
+        let stream = try LayoutInput.path(path).stream(format: format, sorted: false)
+        defer { stream.cancel() }
+        return LayoutFormats.startsInElementOrder(stream)
+    }
+
     /// Whether the expected side is a CSV (so the layout is compared as its CSV).
     public var expectedIsCSV: Bool {
-        ((expectedStream as? PrefetchedStream)?.source ?? expectedStream) is CSVLayoutStream
+        var stream = expectedStream
+        while true {
+            if let prefetched = stream as? PrefetchedStream {
+                stream = prefetched.source
+            } else if let sorted = stream as? SortedLayoutStream {
+                stream = sorted.source
+            } else {
+                return stream is CSVLayoutStream
+            }
+        }
     }
 }
 
@@ -613,9 +733,10 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         if !current.isEmpty { spare.append(current) }
         current = []
         index = 0
-        while ready.isEmpty && !ended { condition.wait() }
+        while ready.isEmpty && !ended && !cancelled { condition.wait() }
         if !ready.isEmpty { current = ready.removeFirst() }
-        let failure = ready.isEmpty && current.isEmpty ? self.failure : nil
+        var failure = ready.isEmpty && current.isEmpty ? self.failure : nil
+        if cancelled && current.isEmpty && !ended { failure = LayoutStreamFallback("cancelled") }
         condition.broadcast()
         condition.unlock()
         if let failure { throw failure }
@@ -627,19 +748,20 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         condition.lock()
-        while !ended { condition.wait() }
-        let failure = self.failure, finished = self.finished
+        while !ended && !cancelled { condition.wait() }
+        let failure = ended ? self.failure : LayoutStreamFallback("cancelled"), finished = self.finished
         condition.unlock()
         if let failure { throw failure }
         guard let finished else { throw LayoutStreamFallback("not at the end") }
         return finished
     }
 
-    /// Stops the thread (the reader gave up).
+    /// Stops the thread (the reader gave up), and any thread its source reads ahead with.
     func cancel() {
         condition.lock()
         cancelled = true
         condition.broadcast()
         condition.unlock()
+        source.cancel()
     }
 }

@@ -287,6 +287,20 @@ struct ByteCursor {
         position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
     }
 
+    /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.
+    @inline(__always)
+    mutating func append(_ bytes: SIMD16<UInt8>, count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+        position += count
+    }
+
+    /// Appends what `write` writes at the position (within the room reserved); it returns
+    /// the bytes' count.
+    @inline(__always)
+    mutating func append(_ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        position += write(position)
+    }
+
     /// Appends the text of a short string (an element kind, a palette colour) as it is.
     @inline(__always)
     mutating func append(string text: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LayoutCore
 import LayoutFormats
 @testable import CVLayoutCLI
 
@@ -481,9 +482,11 @@ struct DiffTests {
 
     // MARK: - --check
 
-    /// Two files are compared as streams; with one of them on stdin, the whole way. The
-    /// reports are the same but for the name, in every format, for layouts of every engine
-    /// against moved, thinned and reordered versions of themselves.
+    /// Two files are compared as streams, and so is one of them on stdin; files out of
+    /// element order are sorted on the way. The reports are those of the whole-file
+    /// comparison (`LayoutDiff.compare` of `LayoutReader.read`), in every format, for layouts
+    /// of every engine against moved, thinned, reordered and shuffled versions of themselves;
+    /// with stdin the same but for the name.
     @Test func streamedDiffEqualsTheWholeFileDiff() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -499,30 +502,80 @@ struct DiffTests {
                 files.append(name)
             }
         }
-        // A reordered copy (read whole either way) and a thinned CSV (index paths only).
+        // A reordered copy, shuffled copies (one without an element) and a thinned CSV
+        // (index paths only).
         let flowJSON = try String(contentsOfFile: files[0], encoding: .utf8)
         var lines = flowJSON.split(separator: "\n", omittingEmptySubsequences: false)
         lines.swapAt(5, 6)
         try lines.joined(separator: "\n").write(toFile: path("reordered.json"), atomically: true, encoding: .utf8)
+        var rng = SplitMix64(seed: 9)
+        let elementLines = flowJSON.split(separator: "\n").filter { $0.hasPrefix("{\"indexPath\"") }
+            .map { $0.hasSuffix(",") ? $0.dropLast() : $0 }.shuffled(using: &rng)
+        try Self.layout(elementLines.dropFirst().map(String.init), contentHeight: 300)
+            .replacingOccurrences(of: "\"engine\":\"waterfall\"", with: "\"engine\":\"flow\"")
+            .write(toFile: path("l0-shuffled.json"), atomically: true, encoding: .utf8)
         let flowCSV = try String(contentsOfFile: files[1], encoding: .utf8)
+        let rows = flowCSV.split(separator: "\n")
+        try ([String(rows[0])] + rows.dropFirst().shuffled(using: &rng).map(String.init)).joined(separator: "\n")
+            .appending("\n").write(toFile: path("l0-shuffled.csv"), atomically: true, encoding: .utf8)
         let thin = flowCSV.split(separator: "\n").map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
         try (thin.joined(separator: "\n") + "\n").write(toFile: path("thin.csv"), atomically: true, encoding: .utf8)
-        files += [path("reordered.json"), path("thin.csv")]
+        files += [path("reordered.json"), path("l0-shuffled.json"), path("l0-shuffled.csv"), path("thin.csv")]
         for a in files {
             for b in files where b != a && (b.hasPrefix(a.dropLast(5)) || a.contains("l0") || b.contains("l0")) {
                 for extra in [[], ["-f", "json"], ["--fields", "frame,contentSize", "--tolerance", "0.5"]] {
                     let streamed = run(arguments: ["diff", a, b] + extra)
-                    let whole = run(arguments: ["diff", "-", b] + extra, stdin: { try Data(contentsOf: URL(fileURLWithPath: a)) })
-                    #expect(streamed.status == whole.status, "\(a) \(b) \(extra)")
+                    let piped = run(arguments: ["diff", "-", b] + extra, stdin: { try Data(contentsOf: URL(fileURLWithPath: a)) })
+                    // The whole-file comparison (the thinned CSV of a layout with headers is
+                    // no layout: trouble).
+                    let options = try #require(try DiffArguments.parse([a, b] + extra)).options
+                    func read(_ path: String) throws -> LayoutDocument {
+                        try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: path)), format: LayoutFileFormat(pathExtension: path))
+                    }
+                    if let expected = try? read(a), let actual = try? read(b) {
+                        let result = LayoutDiff.compare(expected, actual, options: options)
+                        let whole = extra.contains("json") ? LayoutDiff.jsonReport(result, expectedName: a, actualName: b)
+                            : LayoutDiff.textReport(result, expectedName: a, actualName: b)
+                        #expect(streamed.status == (result.isSame ? 0 : 1), "\(a) \(b) \(extra)")
+                        #expect(streamed.stdoutText == whole, "\(a) \(b) \(extra)")
+                    } else {
+                        #expect(streamed.status == 2, "\(a) \(b) \(extra)")
+                    }
+                    #expect(streamed.status == piped.status, "\(a) \(b) \(extra)")
                     let name = extra.contains("json") ? "\"expected\":\"\(a)\"" : "--- \(a)"
-                    let wholeName = extra.contains("json") ? "\"expected\":\"<stdin>\"" : "--- <stdin>"
-                    #expect(streamed.stdoutText == whole.stdoutText.replacingOccurrences(of: wholeName, with: name)
+                    let pipedName = extra.contains("json") ? "\"expected\":\"<stdin>\"" : "--- <stdin>"
+                    #expect(streamed.stdoutText == piped.stdoutText.replacingOccurrences(of: pipedName, with: name)
                                 .replacingOccurrences(of: "(not in <stdin>)", with: "(not in \(a))")
                                 .replacingOccurrences(of: "\"missingIn\":\"<stdin>\"", with: "\"missingIn\":\"\(a)\""),
                             "\(a) \(b) \(extra)")
-                    #expect(streamed.stderr == whole.stderr.replacingOccurrences(of: "<stdin>", with: a), "\(a) \(b) \(extra)")
+                    #expect(streamed.stderr == piped.stderr.replacingOccurrences(of: "<stdin>", with: a), "\(a) \(b) \(extra)")
                 }
             }
+        }
+    }
+
+    /// A file out of element order that repeats an element, or is malformed, on stdin or
+    /// not: status 2 and the whole-file reader's message, naming the file.
+    @Test func shuffledDuplicatesAndMalformedFilesOnStdinAreTrouble() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("diff-dup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.json").path
+        try Self.base.write(toFile: good, atomically: true, encoding: .utf8)
+        let cases: [(String, String)] = [
+            (Self.layout([Self.cell2, Self.header, Self.cell0, Self.cell2, Self.cell1]),
+             "elements[3]: duplicate element 0:2 (also at elements[0])"),
+            (String(Self.layout([Self.cell2, Self.header, Self.cell0]).dropLast(4)), "invalid JSON"),
+        ]
+        for (k, (text, message)) in cases.enumerated() {
+            let file = dir.appendingPathComponent("bad\(k).json").path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let named = run(arguments: ["diff", file, good])
+            let piped = run(arguments: ["diff", good, "-"], stdin: { Data(text.utf8) })
+            #expect(named.status == 2 && piped.status == 2)
+            #expect(named.stdout.isEmpty && piped.stdout.isEmpty)
+            #expect(named.stderr.hasPrefix("cvlayout: error: \(file)") && named.stderr.contains(message), "\(named.stderr)")
+            #expect(piped.stderr == named.stderr.replacingOccurrences(of: file, with: "<stdin>"), "\(piped.stderr)")
         }
     }
 
@@ -747,6 +800,40 @@ struct DiffTests {
         #expect(result.status == 0 && result.stdout.isEmpty)
         #expect(result.stderr == "cvlayout: warning: --check: not compared: frame, center, transform, alpha, zIndex, hidden "
                 + "(not in \(thin))\n")
+    }
+
+    /// A golden out of element order (shuffled from the start, or with one element moved to
+    /// the end) is sorted on the way: `--check` says what `diff` of the golden against the
+    /// layout says, in JSON and CSV.
+    @Test func checkSortsAGoldenNotInElementOrder() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("check-sorted-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        var rng = SplitMix64(seed: 21)
+        let engine = ["waterfall", "--count", "300", "--header-height", "20", "--footer-height", "10"]
+        for format in ["json", "csv"] {
+            let layout = out.appendingPathComponent("layout.\(format)").path, source = out.appendingPathComponent("w.\(format)").path
+            #expect(run(arguments: engine + ["-o", layout]).status == 0)
+            #expect(run(arguments: engine + ["--width", "391", "-o", source]).status == 0)
+            let text = try String(contentsOfFile: source, encoding: .utf8)
+            let original = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let elements = format == "csv" ? 1..<original.count - 1 : 3..<original.count - 2
+            var body = original[elements].map { $0.hasSuffix(",") ? String($0.dropLast()) : $0 }
+            for (k, shuffle) in [true, false].enumerated() {
+                if shuffle { body.shuffle(using: &rng) } else { body.append(body.remove(at: 0)) }
+                body.remove(at: 7)  // one extra in the layout
+                var lines = original
+                lines.replaceSubrange(elements, with: format == "csv" ? body : [body.joined(separator: ",\n")])
+                let golden = out.appendingPathComponent("golden\(k).\(format)").path
+                try lines.joined(separator: "\n").write(toFile: golden, atomically: true, encoding: .utf8)
+                let check = run(arguments: engine + ["--check", golden])
+                let diff = run(arguments: ["diff", golden, layout])
+                #expect(check.status == 1 && diff.status == 1, "\(golden): \(check.stderr)")
+                #expect(check.stderr == diff.stdoutText.replacingOccurrences(of: "+++ \(layout)", with: "+++ cvlayout waterfall"),
+                        "\(golden)")
+                #expect(check.stderr.contains(" extra"))
+            }
+        }
     }
 
     @Test func checkTroubleAndOutputFile() throws {

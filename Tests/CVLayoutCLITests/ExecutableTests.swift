@@ -55,6 +55,30 @@ struct ExecutableTests {
         #expect(diff.stderr.isEmpty)
     }
 
+    /// `diff -` on the process's own standard input: a pipe (copied to a temporary file), a
+    /// redirected file read from its offset, a device (read whole, within the limit) and a
+    /// closed descriptor give what the same file gives by name, or the same trouble.
+    @Test func diffReadsEveryKindOfStandardInput() throws {
+        let result = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" waterfall --count 3000 -o "$dir/a.json" &&
+            "$CVLAYOUT" waterfall --count 3000 --width 391 -o "$dir/b.json" &&
+            { head -n 3 "$dir/b.json"; sed -n '4,$p' "$dir/b.json" | head -n -1 | sed 's/,$//' | shuf | sed '$!s/$/,/'
+              tail -n 1 "$dir/b.json"; } > "$dir/c.json" &&
+            named=$("$CVLAYOUT" diff "$dir/a.json" "$dir/c.json"; echo "status $?")
+            piped=$(cat "$dir/c.json" | "$CVLAYOUT" diff "$dir/a.json" -; echo "status $?")
+            redirected=$({ head -c 0 > /dev/null; "$CVLAYOUT" diff "$dir/a.json" - < "$dir/c.json"; }; echo "status $?")
+            [ "$named" = "${piped//<stdin>/$dir/c.json}" ] && echo piped-same
+            [ "$named" = "${redirected//<stdin>/$dir/c.json}" ] && echo redirected-same
+            "$CVLAYOUT" diff "$dir/a.json" - < /dev/null; echo "null $?"
+            "$CVLAYOUT" diff "$dir/a.json" - <&-; echo "closed $?"
+            echo "$named" | tail -n 2; rm -rf "$dir"
+            """#)
+        #expect(result.stdout.contains("piped-same\nredirected-same\nnull 2\nclosed 2\n"), "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("differ") && result.stdout.contains("status 1"), "\(result.stdout)")
+        #expect(result.stderr == "cvlayout: error: <stdin>: empty file: expected a layout (JSON or CSV)\n"
+                    + "cvlayout: error: <stdin>: cannot read: Bad file descriptor\n", "\(result.stderr)")
+    }
+
     /// Killed while writing `-o`, the process leaves the old file and no temporary file;
     /// a SIGHUP it was started ignoring (`nohup`) does not stop it. (The child is started with
     /// no signal blocked and default actions: the test runner's own settings would be

@@ -5,8 +5,8 @@ import LayoutCore
 
 /// The streamed comparison (`LayoutDiff.compareStreams`) gives byte for byte the reports of
 /// the whole-file one (`LayoutDiff.compare` of `LayoutReader.read`), or gives up
-/// (`LayoutStreamFallback`) where the whole files must be read: files out of element order,
-/// duplicates, malformed files.
+/// (`LayoutStreamFallback`) where the whole files must be read: duplicates, malformed files.
+/// Files out of element order are sorted on the way.
 struct StreamedDiffTests {
     /// A random layout: sections with an optional header and footer, cells, values at three
     /// decimals (some long, some negative).
@@ -144,34 +144,55 @@ struct StreamedDiffTests {
         return (old, new)
     }
 
+    /// Expects the same reports both ways for each pair of `files`.
+    /// - Returns: the pairs compared (the streamed comparison gave up on none).
+    func expectSameReports(_ files: [(String, String)], _ options: DiffOptions) throws -> Int {
+        for (a, b) in files {
+            let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
+            #expect(reports.old == reports.new, "\(a) \(b)")
+        }
+        return files.count
+    }
+
+    /// `base` with elements missing and extra, and fields changed.
+    static func changed(_ base: [Element], _ rng: inout SplitMix64) -> [Element] {
+        var other = base
+        for _ in 0..<Int(rng.next() % 4) where !other.isEmpty {
+            let k = Int(rng.next() % UInt64(other.count))
+            switch rng.next() % 4 {
+            case 0: other.remove(at: k)
+            case 1: other[k].values[Int(rng.next() % 11)] += Double(rng.next() % 5000) / 1000 - 2.5
+            case 2: other[k].hidden.toggle()
+            default: other[k].zIndex += 1
+            }
+        }
+        if rng.next() % 4 == 0 {
+            let s = (other.last?.section ?? 0) + 1
+            other.append(Element(section: s, item: 0, values: [1, 2, 3, 4, 1, 0, 0, 1, 0, 0, 1]))
+        }
+        return other
+    }
+
+    /// The comparison options of round `round`: tolerances and field selections in turn.
+    static func options(round: Int) throws -> DiffOptions {
+        var options = DiffOptions()
+        switch round % 5 {
+        case 1: options.tolerance = 0
+        case 2: options.tolerance = 0.5
+        case 3: options = try DiffOptions.selecting("frame,alpha,contentSize")
+        case 4: options = try DiffOptions.selecting("y,hidden,heartPath")
+        default: break
+        }
+        return options
+    }
+
     @Test func streamedReportsEqualTheWholeFileReportsOnRandomPairs() throws {
         var rng = SplitMix64(seed: 14)
         var streamedCount = 0
         for round in 0..<60 {
             let base = Self.layout(&rng, sections: 1 + Int(rng.next() % 4))
-            var other = base
-            // Missing, extra and moved elements; changed fields.
-            for _ in 0..<Int(rng.next() % 4) where !other.isEmpty {
-                let k = Int(rng.next() % UInt64(other.count))
-                switch rng.next() % 4 {
-                case 0: other.remove(at: k)
-                case 1: other[k].values[Int(rng.next() % 11)] += Double(rng.next() % 5000) / 1000 - 2.5
-                case 2: other[k].hidden.toggle()
-                default: other[k].zIndex += 1
-                }
-            }
-            if rng.next() % 4 == 0 {
-                let s = (other.last?.section ?? 0) + 1
-                other.append(Element(section: s, item: 0, values: [1, 2, 3, 4, 1, 0, 0, 1, 0, 0, 1]))
-            }
-            var options = DiffOptions()
-            switch round % 5 {
-            case 1: options.tolerance = 0
-            case 2: options.tolerance = 0.5
-            case 3: options = try DiffOptions.selecting("frame,alpha,contentSize")
-            case 4: options = try DiffOptions.selecting("y,hidden,heartPath")
-            default: break
-            }
+            let other = Self.changed(base, &rng)
+            let options = try Self.options(round: round)
             let heart = round % 2 == 0
             let pairs: [(String, String)] = [
                 (Self.json(base, contentHeight: 100, heart: heart), Self.json(other, contentHeight: round % 3 == 0 ? 100 : 120, heart: heart)),
@@ -184,16 +205,112 @@ struct StreamedDiffTests {
             let listE = try write(Self.exported(base), "e\(round).list.json")
             files += [(csvE, csvA), (files[0].0, csvA), (csvE, files[0].1), (listE, files[0].1), (files[0].0, listE),
                       (listE, csvA)]
-            for (a, b) in files {
-                let reports = try #require(try reports(a, b, options), "the streamed comparison gave up on \(a) \(b)")
-                #expect(reports.old == reports.new, "\(a) \(b)")
-                streamedCount += 1
-            }
+            streamedCount += try expectSameReports(files, options)
         }
         #expect(streamedCount == 420)
     }
 
-    @Test func reorderedDuplicatedOrMalformedFilesAreLeftToTheWholeFileReader() throws {
+    /// Files not in element order (one side shuffled, or both, the same way or not; JSON
+    /// layouts, CSVs and exported lists; elements missing, extra and changed) are sorted on
+    /// the way and give the whole-file reports, "in a different order" included; with runs
+    /// of a few elements, through the merge of many runs on disk.
+    @Test func shuffledFilesGiveTheWholeFileReports() throws {
+        var rng = SplitMix64(seed: 41)
+        var streamedCount = 0
+        let standardRunBytes = SortedLayoutStream.runBytes
+        defer { SortedLayoutStream.runBytes = standardRunBytes }
+        for round in 0..<30 {
+            let base = Self.layout(&rng, sections: 2 + Int(rng.next() % 6))
+            let other = Self.changed(base, &rng)
+            let options = try Self.options(round: round)
+            let e = base.shuffled(using: &rng), a = other.shuffled(using: &rng)
+            let heart = round % 2 == 0
+            func json(_ elements: [Element], _ name: String) throws -> String {
+                try write(Self.json(elements, contentHeight: 100, heart: heart), "\(name)\(round).json")
+            }
+            let files: [(String, String)] = [
+                (try json(e, "se"), try json(other, "a")), (try json(base, "e"), try json(a, "sa")),
+                (try json(e, "se"), try json(a, "sa")), (try json(e, "se"), try json(e, "se2")),
+                (try json(base, "e"), try json(base, "e2")),
+                (try write(Self.csv(e), "se\(round).csv"), try write(Self.csv(a), "sa\(round).csv")),
+                (try write(Self.csv(e), "se\(round).csv"), try json(other, "a")),
+                (try write(Self.exported(e), "se\(round).list.json"), try write(Self.csv(a), "sa\(round).csv")),
+                (try json(a, "sa"), try write(Self.exported(e), "se\(round).list.json")),
+            ]
+            SortedLayoutStream.runBytes = round % 2 == 0 ? 3 * MemoryLayout<StreamedElement>.stride : standardRunBytes
+            streamedCount += try expectSameReports(files, options)
+        }
+        #expect(streamedCount == 270)
+    }
+
+    /// A sorted stream gives every element of its file once, in element order, each with its
+    /// position in the file, however many runs it merges; pairs of positions sort the same.
+    @Test func theExternalSortMergesRunsInOrder() throws {
+        var rng = SplitMix64(seed: 5)
+        var elements: [Element] = []
+        for s in 0..<40 { elements += Self.layout(&rng, sections: 1).map { var e = $0; e.section = s; return e } }
+        let shuffled = elements.shuffled(using: &rng)
+        let path = try write(Self.json(shuffled, contentHeight: 1, heart: false), "sort.json")
+        let keys = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: path)), format: .json).elements.map(\.key)
+        for runLength in [1, 2, 7, 1000] {
+            let sorted = SortedLayoutStream(try openLayoutStream(ByteWindow(path: path), format: .json),
+                                            runBytes: runLength * MemoryLayout<StreamedElement>.stride)
+            var element = StreamedElement.placeholder
+            var seen: [ElementKey] = []
+            while try sorted.next(into: &element) {
+                #expect(keys[element.ordinal] == element.key)
+                seen.append(element.key)
+            }
+            #expect(seen == keys.sorted(), "runs of \(runLength)")
+            #expect(try sorted.finish().document.shape == .layout)
+        }
+        let pairs = (0..<5000).map { _ in PositionPair(first: Int(rng.next() % 100_000), second: Int(rng.next() % 9)) }
+        for runBytes in [16, 16 * 100, 16 << 20] {
+            let sorter = ExternalSorter<PositionPair>(runBytes: runBytes)
+            for pair in pairs { try sorter.append(pair) }
+            var pair = PositionPair(first: 0, second: 0)
+            var firsts: [Int] = []
+            while try sorter.next(into: &pair) { firsts.append(pair.first) }
+            #expect(firsts == pairs.map(\.first).sorted())
+        }
+    }
+
+    /// CSV rows read 8 digits at a time give the numbers the whole-file reader gives, to the
+    /// bit: 1 to 17 digits, with and without a point, negative, leading zeros, long index
+    /// paths, CRLF line endings and a last row without a line ending.
+    @Test func csvNumbersAreReadAsTheWholeFileReaderReadsThem() throws {
+        var rng = SplitMix64(seed: 8)
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(rng.next() % 10)) }) }
+        func number() -> String {
+            let whole = digits(1 + Int(rng.next() % 12))
+            let fraction = rng.next() % 3 == 0 ? "" : "." + digits(1 + Int(rng.next() % 9))
+            return (rng.next() % 4 == 0 ? "-" : "") + whole + fraction
+        }
+        for ending in ["\n", "\r\n"] {
+            var text = CSVLayoutWriter.columns.joined(separator: ",") + ending
+            for row in 0..<3000 {
+                let values = (0..<13).map { _ in number() }.joined(separator: ",")
+                text += "\(row / 7),\(row % 7 == 0 ? digits(9) : String(row)),cell,,\(values),\(Int(rng.next() % 200) - 100),"
+                text += rng.next() % 2 == 0 ? "true" : "false"
+                if row < 2999 { text += ending }
+            }
+            let path = try write(text, "numbers\(ending.count).csv")
+            let whole = try LayoutReader.read(Data(text.utf8), format: .csv).elements
+            let stream = try openLayoutStream(ByteWindow(path: path, chunk: 1 << 14), format: .csv)  // both paths
+            var element = StreamedElement.placeholder
+            var k = 0
+            while try stream.next(into: &element) {
+                #expect(element.key == whole[k].key)
+                for field in ElementField.allCases {
+                    #expect(element.value(field) == whole[k][field], "row \(k) \(field)")
+                }
+                k += 1
+            }
+            #expect(k == whole.count)
+        }
+    }
+
+    @Test func duplicatedOrMalformedFilesAreLeftToTheWholeFileReader() throws {
         var rng = SplitMix64(seed: 7)
         var base = Self.layout(&rng, sections: 3)
         while base.count < 4 { base = Self.layout(&rng, sections: 3) }
@@ -202,10 +319,12 @@ struct StreamedDiffTests {
         swapped.swapAt(0, 1)
         var duplicated = base
         duplicated.insert(base[1], at: 1)
+        let shuffledDuplicate = duplicated.shuffled(using: &rng)
         let json = Self.json(base, contentHeight: 10, heart: false)
         let bad: [String] = [
-            Self.json(swapped, contentHeight: 10, heart: false),
+            Self.json(shuffledDuplicate, contentHeight: 10, heart: false),
             Self.json(duplicated, contentHeight: 10, heart: false),
+            Self.json(swapped, contentHeight: 10, heart: false).replacingOccurrences(of: "\n]", with: "\n"),  // out of order, cut
             String(json.dropLast(3)),                                   // cut short
             json.replacingOccurrences(of: "\"cell\"", with: "\"banana\""),
             json.replacingOccurrences(of: "{\"engine\"", with: "{\"engine\":1,\"engine\""),
@@ -224,7 +343,7 @@ struct StreamedDiffTests {
             }
         }
         let csv = Self.csv(base)
-        for (k, text) in [Self.csv(swapped), csv.replacingOccurrences(of: ",cell,", with: ",\"cell\","),
+        for (k, text) in [Self.csv(duplicated.shuffled(using: &rng)), csv.replacingOccurrences(of: ",cell,", with: ",\"cell\","),
                           csv.replacingOccurrences(of: ",cell,", with: ",cell,,"), "x,y\n1,2\n"].enumerated() {
             let path = try write(text, "bad\(k).csv")
             #expect(throws: LayoutStreamFallback.self, "csv case \(k)") {

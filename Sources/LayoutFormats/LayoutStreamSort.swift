@@ -1,0 +1,428 @@
+// Layouts whose elements are not in element order (an app's export, a golden written by
+// hand), streamed all the same: their elements sorted by an external merge sort (runs of a
+// bounded size sorted in memory, spilled to an unlinked temporary file, merged k ways) into
+// a stream in element order, which the merge comparison reads as it reads any other. And
+// standard input, spooled to an unlinked temporary file so that it is streamed (and read
+// again if need be) as a file is.
+import Foundation
+
+// MARK: - Temporary files
+
+/// Creates an unlinked temporary file (gone when its descriptor is closed).
+/// - Parameter purpose: a word for its name and for the error (`report`, `sort`, `stdin`).
+/// - Returns: its descriptor, open for reading and writing.
+/// - Throws: `LayoutStreamFallback` when none can be created.
+func unlinkedTemporaryFile(_ purpose: String) throws -> Int32 {
+    var template = Array((NSTemporaryDirectory() + "/cvlayout-\(purpose)-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the \(purpose)") }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    return fd
+}
+
+/// Writes `count` bytes from `bytes` to `fd` at its offset, all of them.
+/// - Throws: `LayoutStreamFallback` on a write error (a full disk).
+func writeFully(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int) throws {
+    var done = 0
+    while done < count {
+        let n = write(fd, bytes + done, count - done)
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw LayoutStreamFallback("cannot write a temporary file")
+        }
+        done += n
+    }
+}
+
+/// Reads `count` bytes of `fd` at `offset` into `bytes`; fewer only at the end of the file.
+/// - Returns: the bytes read.
+/// - Throws: `LayoutStreamFallback` on a read error.
+func readFully(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
+    var done = 0
+    while done < count {
+        let n = pread(fd, bytes + done, count - done, off_t(offset + done))
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw LayoutStreamFallback("cannot read a temporary file")
+        }
+        if n == 0 { break }
+        done += n
+    }
+    return done
+}
+
+// MARK: - External sort
+
+/// A record an `ExternalSorter` sorts: plain bytes (written to a file and read back in the
+/// same process), in a strict order whose first two keys are `sortKey`.
+protocol ExternallySortable: BitwiseCopyable {
+    /// The first keys of the order, compared as integers before `sortsBefore` is asked.
+    var sortKey: SIMD2<UInt64> { get }
+    /// The whole order: `self` before `other`.
+    func sortsBefore(_ other: Self) -> Bool
+}
+
+extension StreamedElement: ExternallySortable {
+    var sortKey: SIMD2<UInt64> { order }
+    func sortsBefore(_ other: StreamedElement) -> Bool { precedes(other) }
+}
+
+/// Two positions, ordered by the first (the other is carried along).
+struct PositionPair: ExternallySortable {
+    var first: Int, second: Int
+    var sortKey: SIMD2<UInt64> { SIMD2(UInt64(first), 0) }
+    func sortsBefore(_ other: PositionPair) -> Bool { first < other.first }
+}
+
+/// Sorts any number of records in bounded memory: `append` them, then read them back in
+/// order with `next`. Runs of `runLength` records are sorted in memory (a permutation of
+/// their keys, so that the records themselves move once) and written to one unlinked
+/// temporary file; at the end the runs are merged through a heap, each read through a
+/// buffer of its own. Records that fit in one run never touch the disk.
+///
+/// Memory: `runBytes` for the run, 32 bytes a record of it for the permutation (and half
+/// that while sorting it), and 64 KiB a run while merging (10⁷ elements of 192 bytes in runs
+/// of 12 MiB: 153 runs, 10 MiB).
+/// Disk: the records' bytes (192 MB for 10⁶ elements). Time: O(n log n) comparisons, and
+/// each record written and read once when there is more than one run.
+final class ExternalSorter<Record: ExternallySortable> {
+    private let runLength: Int
+    private var run: UnsafeMutablePointer<Record>?
+    private var count = 0
+    /// The run's keys and positions, sorted.
+    private var permutation: [(key: SIMD2<UInt64>, index: Int)] = []
+    private var fd: Int32 = -1
+    /// The runs on disk, as ranges of records in the file.
+    private var runs: [Range<Int>] = []
+    private var written = 0
+    private var input = true
+    /// Reading back one run kept in memory: the next position in `permutation`.
+    private var cursor = 0
+    // Merging: each run's buffer in `heads`, its window `position..<filled`, where its next
+    // records start in the file and end; `heap` holds the runs left, the least first.
+    private var heads: UnsafeMutablePointer<Record>?
+    private var position: [Int] = [], filled: [Int] = [], nextRecord: [Int] = []
+    private var heap: [Int] = []
+    private let headLength: Int
+    private static var stride: Int { MemoryLayout<Record>.stride }
+
+    /// A sorter that keeps at most `runBytes` of records in memory at a time.
+    init(runBytes: Int) {
+        runLength = max(2, runBytes / Self.stride)
+        headLength = max(16, (64 << 10) / Self.stride)
+    }
+
+    deinit {
+        run?.deallocate()
+        heads?.deallocate()
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Adds a record (before the first `next`).
+    /// - Throws: `LayoutStreamFallback` when the temporary file cannot be written.
+    @inline(__always)
+    func append(_ record: Record) throws {
+        if run == nil { run = .allocate(capacity: runLength) }
+        run![count] = record
+        count += 1
+        if count == runLength { try spill() }
+    }
+
+    /// Sorts the run in memory (its permutation).
+    private func sortRun() {
+        guard let run else { return }
+        permutation.removeAll(keepingCapacity: true)
+        permutation.reserveCapacity(count)
+        for i in 0..<count { permutation.append((run[i].sortKey, i)) }
+        permutation.sort { x, y in
+            if x.key[0] != y.key[0] { return x.key[0] < y.key[0] }
+            if x.key[1] != y.key[1] { return x.key[1] < y.key[1] }
+            return run[x.index].sortsBefore(run[y.index])
+        }
+    }
+
+    /// Sorts the run and writes it to the temporary file, in pieces of 1 MiB.
+    private func spill() throws {
+        guard count > 0, let run else { return }
+        sortRun()
+        if fd < 0 { fd = try unlinkedTemporaryFile("sort") }
+        let pieceLength = max(1, (1 << 20) / Self.stride)
+        let piece = UnsafeMutablePointer<Record>.allocate(capacity: pieceLength)
+        defer { piece.deallocate() }
+        var k = 0
+        while k < count {
+            let n = min(pieceLength, count - k)
+            for j in 0..<n { piece[j] = run[permutation[k + j].index] }
+            try writeFully(fd, piece, count: n * Self.stride)
+            k += n
+        }
+        runs.append(written..<written + count)
+        written += count
+        count = 0
+    }
+
+    /// Ends the input: the records in memory are sorted, or written as the last run and the
+    /// runs' merge begins.
+    private func endInput() throws {
+        input = false
+        guard !runs.isEmpty else {
+            sortRun()
+            return
+        }
+        try spill()
+        run?.deallocate()
+        run = nil
+        permutation = []
+        heads = .allocate(capacity: runs.count * headLength)
+        position = Array(repeating: 0, count: runs.count)
+        filled = position
+        nextRecord = runs.map(\.lowerBound)
+        for r in runs.indices where try refill(r) { heap.append(r) }
+        heap.sort { head($0).sortsBefore(head($1)) }  // a sorted array is a heap
+    }
+
+    @inline(__always)
+    private func head(_ r: Int) -> Record { heads![r * headLength + position[r]] }
+
+    /// Reads run `r`'s next records into its buffer; `false` when it has none left.
+    private func refill(_ r: Int) throws -> Bool {
+        let n = min(headLength, runs[r].upperBound - nextRecord[r])
+        guard n > 0 else { return false }
+        let bytes = n * Self.stride
+        guard try readFully(fd, heads! + r * headLength, count: bytes, at: nextRecord[r] * Self.stride) == bytes else {
+            throw LayoutStreamFallback("a temporary file ended early")
+        }
+        nextRecord[r] += n
+        position[r] = 0
+        filled[r] = n
+        return true
+    }
+
+    /// The next record in order; `false` after the last.
+    /// - Throws: `LayoutStreamFallback` when the temporary file cannot be read.
+    func next(into record: inout Record) throws -> Bool {
+        if input { try endInput() }
+        if runs.isEmpty {
+            guard cursor < count, let run else { return false }
+            record = run[permutation[cursor].index]
+            cursor += 1
+            return true
+        }
+        guard let top = heap.first else { return false }
+        record = head(top)
+        position[top] += 1
+        if position[top] == filled[top], try !refill(top) {
+            let last = heap.removeLast()
+            guard !heap.isEmpty else { return true }
+            heap[0] = last
+        }
+        // Sift the top down.
+        var i = 0
+        while true {
+            let left = 2 * i + 1, right = left + 1
+            var least = i
+            if left < heap.count, head(heap[left]).sortsBefore(head(heap[least])) { least = left }
+            if right < heap.count, head(heap[right]).sortsBefore(head(heap[least])) { least = right }
+            if least == i { break }
+            heap.swapAt(i, least)
+            i = least
+        }
+        return true
+    }
+}
+
+// MARK: - A stream in element order
+
+/// The elements of `source`, whatever its order, in element order (`StreamedElement.precedes`),
+/// each with its `ordinal` in the file: `source` is read to its end and sorted by an
+/// `ExternalSorter` at the first `next`. Its parts and fields (`finish`) are `source`'s.
+/// - Throws: from `next`, `LayoutStreamFallback` for two elements with the same key (the
+///   whole-file reader names them) and whatever `source` throws.
+/// - Complexity: O(n log n); memory `runBytes` and a buffer a run, whatever n.
+final class SortedLayoutStream: LayoutElementStream {
+    let source: LayoutElementStream
+    private var sorter: ExternalSorter<StreamedElement>?
+    private var finished: (document: LayoutDocument, present: UInt16)?
+    private var previous = StreamedElement.placeholder
+    private var count = 0, ended = false
+    private let runBytes: Int
+    /// The memory for one run by default (12 MiB, 65,536 elements; with its permutation
+    /// about 15 MB): two sorted sides stay under 100 MB in all. Tests make it small, to merge
+    /// many runs.
+    nonisolated(unsafe) static var runBytes = 12 << 20
+
+    /// The elements of `source` in element order, sorted in runs of `runBytes`.
+    init(_ source: LayoutElementStream, runBytes: Int = SortedLayoutStream.runBytes) {
+        self.source = source
+        self.runBytes = runBytes
+    }
+
+    /// Reads `source` to its end into a sorter.
+    private func sort() throws -> ExternalSorter<StreamedElement> {
+        let sorter = ExternalSorter<StreamedElement>(runBytes: runBytes)
+        var element = StreamedElement.placeholder
+        var ordinal = 0
+        while try source.next(into: &element) {
+            element.ordinal = ordinal
+            ordinal += 1
+            try sorter.append(element)
+        }
+        finished = try source.finish()
+        self.sorter = sorter
+        return sorter
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        let sorter = try self.sorter ?? sort()
+        guard try sorter.next(into: &element) else {
+            ended = true
+            return false
+        }
+        if count > 0, !previous.precedes(element) { throw LayoutStreamFallback("a duplicate element") }
+        previous = element
+        count += 1
+        return true
+    }
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) {
+        guard ended, let finished else { throw LayoutStreamFallback("not at the end") }
+        return finished
+    }
+
+    func cancel() { source.cancel() }
+}
+
+/// Whether the first `count` elements of `stream` are in element order (a file that is not
+/// is sorted from the start, rather than found out of order once its other side is sorted).
+/// A stream that fails is said to be in order: the comparison then meets the failure.
+func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> Bool {
+    var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
+    for k in 0..<count {
+        guard let more = try? stream.next(into: &element), more else { return true }
+        if k > 0 && !previous.precedes(element) { return false }
+        previous = element
+    }
+    return true
+}
+
+// MARK: - Inputs
+
+/// A regular file's bytes, kept open: standard input, copied to an unlinked temporary file
+/// unless it is a regular file already, so that it is streamed as a file is, and read again
+/// whole when the streamed comparison gives up.
+public final class SpooledInput {
+    let fd: Int32
+    /// Where the bytes start in `fd`.
+    private var start = 0
+    /// Its length in bytes.
+    public private(set) var count = 0
+
+    /// Keeps what `descriptor` gives until its end: a regular file (`< file`) as it is, from
+    /// its current offset; a pipe copied in chunks of 1 MiB. At most `limit` bytes.
+    /// - Throws: `SpooledInput.TooLarge` past `limit`; `SpooledInput.Device` for a device
+    ///   (`< /dev/zero`, a terminal), to be read whole within the whole-file limit; the read
+    ///   error (an `NSError` in the POSIX domain); `LayoutStreamFallback` when the temporary
+    ///   file cannot be written.
+    public init(copying descriptor: Int32, limit: Int) throws {
+        // A closed descriptor is an error of its own (else the temporary file could take its
+        // number, and be read as the input).
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFCHR || type == S_IFBLK { throw Device() }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        if type == S_IFREG && offset >= 0 {
+            guard Int(info.st_size) - Int(offset) <= limit else { throw TooLarge(limit: limit) }
+            fd = dup(descriptor)
+            guard fd >= 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+            start = Int(offset)
+            count = max(0, Int(info.st_size) - start)
+            return
+        }
+        fd = try unlinkedTemporaryFile("stdin")
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        do {
+            while true {
+                let n = read(descriptor, buffer, chunk)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
+                }
+                if n == 0 { break }
+                if count + n > limit { throw TooLarge(limit: limit) }
+                try writeFully(fd, buffer, count: n)
+                count += n
+            }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Keeps `data` (standard input already read).
+    /// - Throws: `LayoutStreamFallback` when the temporary file cannot be written.
+    public init(_ data: Data) throws {
+        fd = try unlinkedTemporaryFile("stdin")
+        do {
+            try data.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { try writeFully(fd, base, count: bytes.count) }
+            }
+        } catch {
+            close(fd)
+            throw error
+        }
+        count = data.count
+    }
+
+    deinit { close(fd) }
+
+    /// More bytes than the limit.
+    public struct TooLarge: Error {
+        public let limit: Int
+    }
+
+    /// A device, which may never end: not copied.
+    public struct Device: Error {}
+
+    /// All the bytes.
+    /// - Throws: `LayoutStreamFallback` on a read error.
+    public func data() throws -> Data {
+        var data = Data(count: count)
+        let n = try data.withUnsafeMutableBytes { try readFully(fd, $0.baseAddress!, count: count, at: start) }
+        guard n == count else { throw LayoutStreamFallback("the spooled input ended early") }
+        return data
+    }
+
+    /// A window on the bytes from the start, independent of any other.
+    func window() throws -> ByteWindow {
+        let copy = dup(fd)
+        guard copy >= 0 else { throw LayoutStreamFallback("cannot duplicate a descriptor") }
+        return ByteWindow(descriptor: copy, offset: start)
+    }
+}
+
+/// Where a streamed layout is read from: a file by its path, or a spooled standard input.
+public enum LayoutInput {
+    case path(String)
+    case spooled(SpooledInput)
+
+    /// A new window on its bytes, from the start.
+    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
+    ///   opened (the whole-file reader says why).
+    func window() throws -> ByteWindow {
+        switch self {
+        case .path(let path): return try ByteWindow(path: path)
+        case .spooled(let input): return try input.window()
+        }
+    }
+
+    /// Opens the layout as a stream in element order, read ahead by a thread of its own;
+    /// with `sorted`, its elements sorted first (`SortedLayoutStream`, whose source is read
+    /// ahead by another thread).
+    func stream(format: LayoutFileFormat?, sorted: Bool) throws -> PrefetchedStream {
+        let source = try openLayoutStream(try window(), format: format)
+        return PrefetchedStream(sorted ? SortedLayoutStream(PrefetchedStream(source)) : source)
+    }
+}
