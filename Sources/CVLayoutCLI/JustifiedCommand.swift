@@ -20,8 +20,8 @@ let justifiedEngine = EngineDescriptor(
     layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },
     stream: { input, sink in try justifiedLayout(input, into: &sink) },
     check: { input, sink in
-        // The rows alone; the elements are checked one by one only when the content size
-        // cannot vouch for them (Flickr's boxes, a row of negative height).
+        // The rows alone; the elements are checked one by one only when the summary cannot
+        // vouch for them (a row of negative height, an overflow near).
         let (settings, sections) = try justifiedSettings(input)
         var counter = CountingSink()
         var statistics = JustifiedLayout.Statistics()

@@ -130,6 +130,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         /// The smallest and largest aspect ratio laid out in cvlayout's own boxes (∞ and 0
         /// without one): what `elementsAreFinite(in:statistics:scale:)` bounds widths by.
         var smallestRatio = Double.infinity, largestRatio = 0.0
+        /// The largest |x| + |width| of a cell in Flickr's boxes (0 without one).
+        var flickrReach = 0.0
 
         /// No rows yet: every figure 0.
         public init() {}
@@ -175,11 +177,15 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// height; x moves by a width and the spacing an item. From those bounds (each taken
     /// twice over, for rounding), with the margin snapping needs: when they are finite, so is
     /// every number. Flickr's boxes (`.flickr`), whose widow rows can be wider than the
-    /// container, are never vouched for: check them one by one.
+    /// container and whose widths follow its rounding, are bounded by the largest |x| + |width|
+    /// the layout met (`statistics`), its rows all of positive height (clamped).
     /// - Complexity: O(sections).
     public func elementsAreFinite(in summary: CollectionLayout, statistics: Statistics, scale: Double?) -> Bool {
-        guard compatibility == .native, statistics.rows == 0 || statistics.minimumRowHeight >= 0 else { return false }
+        guard statistics.rows == 0 || statistics.minimumRowHeight >= 0 else { return false }
         let width = summary.contentSize.width, height = summary.contentSize.height
+        if compatibility == .flickr {
+            return snappedValuesStayFinite(upTo: 2 * (statistics.flickrReach + width) + height, scale: scale)
+        }
         var reach = width
         if statistics.rows > 0 {
             let items = Double((0..<summary.numberOfSections).reduce(0) { $0 + summary.numberOfItems(inSection: $1) })
@@ -663,6 +669,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 guard frame.minX.isFinite, frame.width.isFinite else {
                     throw LayoutError.nonFiniteLayout(what: "the width of item \(row.start + k) in section \(s)")
                 }
+                stats.flickrReach = max(stats.flickrReach, frame.minX.magnitude + frame.width.magnitude)
                 sink.append(.cell(IndexPath(item: row.start + k, section: s), frame: frame))
             }
             rowCount += 1
