@@ -16,28 +16,30 @@ struct EngineInput {
     let count: Int
     /// `--seed`.
     let seed: UInt64
-    /// The embedded heights, made once however many passes read them.
-    let embedded = EmbeddedHeights()
+    /// What the engine computes once for this input however many passes ask.
+    let memo = PassMemo()
 
     /// `embeddedHeights(count:seed:)` of this input's count and seed, computed at most once.
     func embeddedHeights() -> [Double] {
-        embedded.heights(count: count, seed: seed)
+        memo.value("embedded heights") { CVLayoutCLI.embeddedHeights(count: count, seed: seed) }
     }
 }
 
-/// The embedded random heights of one run, computed on first use: a streamed layout runs its
-/// engine twice, on two threads at once.
-final class EmbeddedHeights: @unchecked Sendable {
+/// Values of one run computed on first use and shared: a streamed layout runs its engine
+/// twice (a check, then the writing), at times on two threads at once, on the same input.
+final class PassMemo: @unchecked Sendable {
     private let lock = NSLock()
-    private var cached: (count: Int, seed: UInt64, heights: [Double])?
+    private var values: [String: Any] = [:]
 
-    func heights(count: Int, seed: UInt64) -> [Double] {
+    /// The value kept under `key`, made by `make` the first time (a throw keeps nothing, so
+    /// the next pass throws the same error).
+    func value<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
-        if let cached, cached.count == count, cached.seed == seed { return cached.heights }
-        let heights = embeddedHeights(count: count, seed: seed)
-        cached = (count, seed, heights)
-        return heights
+        if let kept = values[key] as? T { return kept }
+        let made = try make()
+        values[key] = made
+        return made
     }
 }
 

@@ -22,11 +22,11 @@ let justifiedEngine = EngineDescriptor(
     check: { input, sink in
         // The rows alone; the elements are checked one by one only when the summary cannot
         // vouch for them (a row of negative height, an overflow near).
-        let (settings, sections) = try justifiedSettings(input)
+        let (settings, sections, rowEnds) = try justifiedSettings(input)
         var counter = CountingSink()
         var statistics = JustifiedLayout.Statistics()
         var summary = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
-                                                 into: &counter, statistics: &statistics)
+                                                 into: &counter, statistics: &statistics, rowEnds: rowEnds)
         guard settings.layout.elementsAreFinite(in: summary, statistics: statistics, scale: sink.scale) else {
             return try justifiedLayout(input, into: &sink)
         }
@@ -84,9 +84,21 @@ private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
     return (0..<count).map { _ in 0.5 + 2 * Double(generator.next() >> 11) / 9_007_199_254_740_992 }
 }
 
-/// The justified engine's settings and sections from `input`.
-/// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not use.
-private func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection]) {
+/// The justified engine's settings and sections from `input`, and under optimal breaking the
+/// rows' ends: made once for the run's passes (the embedded aspect ratios, the dynamic program).
+/// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not
+///   use and for settings and aspect ratios the layout refuses.
+private func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
+    try input.memo.value("justified") {
+        let (settings, sections) = try justifiedSections(input)
+        let rowEnds = settings.layout.breaking == .optimal
+            ? try settings.layout.optimalRowEnds(sections, bounds: input.bounds) : nil
+        return (settings, sections, rowEnds)
+    }
+}
+
+/// `justifiedSettings` without the memo and the rows.
+private func justifiedSections(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection]) {
     let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
     let layout = settings.layout
     if layout.breaking == .optimal && layout.breakoutCadence != nil {
@@ -121,10 +133,10 @@ private func statisticsReport(_ s: JustifiedLayout.Statistics) -> [(String, Doub
 
 /// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
-    let (settings, sections) = try justifiedSettings(input)
+    let (settings, sections, rowEnds) = try justifiedSettings(input)
     var statistics = JustifiedLayout.Statistics()
     var result = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
-                                            into: &sink, statistics: &statistics)
+                                            into: &sink, statistics: &statistics, rowEnds: rowEnds)
     if settings.reportsStatistics { result.statistics = statisticsReport(statistics) }
     return result
 }

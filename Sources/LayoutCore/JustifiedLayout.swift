@@ -402,16 +402,34 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
 
     // MARK: - Layout
 
+    /// The rows optimal breaking gives each section of `sections` in a view `bounds` wide, as
+    /// the end (one past the last item) of each row, the first `maximumRowCount` rows: what
+    /// `layout` computes before placing a row, for a caller that lays out the same sections
+    /// twice (a check, then the writing) to pass as `rowEnds`. Empty lists under greedy
+    /// breaking.
+    /// - Throws: as `layout(_:bounds:contentOffset:into:)` for settings and aspect ratios.
+    /// - Complexity: O(n·k), as optimal breaking in `layout`.
+    public func optimalRowEnds(_ sections: [JustifiedSection], bounds: Size) throws -> [[Int32]] {
+        try validate(bounds: bounds, sections: sections)
+        guard breaking == .optimal && compatibility == .native else { return sections.map { _ in [] } }
+        return try sections.enumerated().map { s, section in
+            let insets = section.insets ?? self.insets
+            return optimalRowEnds(try aspectRatios(section.items, section: s), width: bounds.width - insets.left - insets.right)
+        }
+    }
+
     /// Lays out `sections` as `layout(_:bounds:contentOffset:into:)` does, and sets
-    /// `statistics` to the rows' (the `--stats` report) in the same pass.
+    /// `statistics` to the rows' (the `--stats` report) in the same pass. `rowEnds`, when
+    /// given, is `optimalRowEnds(sections, bounds: bounds)`, taken rather than computed again.
     /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
-    /// - Complexity: as `layout(_:bounds:contentOffset:into:)`.
+    /// - Complexity: as `layout(_:bounds:contentOffset:into:)`; O(n) given `rowEnds`.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
     @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point,
-                                                   into sink: inout Sink, statistics: inout Statistics)
+                                                   into sink: inout Sink, statistics: inout Statistics,
+                                                   rowEnds: [[Int32]]? = nil)
         throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)
         var stats = Statistics()
@@ -449,7 +467,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
             let optimal = breaking == .optimal
             var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)
-            let ends = optimal ? optimalRowEnds(ratios, width: width) : []
+            let ends = optimal ? rowEnds?[s] ?? optimalRowEnds(ratios, width: width) : []
             let firstCell = sink.count
             var laidOut = 0
             var r = 0

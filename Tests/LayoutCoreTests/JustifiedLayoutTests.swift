@@ -172,6 +172,34 @@ struct JustifiedLayoutTests {
         #expect(vouched >= ordinary && ordinary > 100 && hostileVouched > 5)
     }
 
+    /// Row ends computed once (`optimalRowEnds`) and passed to `layout` give the layout and
+    /// statistics computed without them, section insets and `--max-rows` included.
+    @Test(arguments: 1...5)
+    func rowEndsPassedInAreTheRowsComputed(seed: Int) throws {
+        var g = SplitMix64(seed: UInt64(seed) &* 131)
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.targetRowHeight = 60 + Double(g.next() % 300)
+        if seed % 2 == 0 { layout.maximumRowCount = 1 + Int(g.next() % 5) }
+        let sections = (0..<3).map { s in
+            JustifiedSection(items: .heights(Self.randomRatios(5 + Int(g.next() % 60), seed: g.next())),
+                             insets: s == 1 ? EdgeInsets(top: 5, left: 30, bottom: 5, right: 0) : nil, headerHeight: 20)
+        }
+        let bounds = Size(width: 300 + Double(g.next() % 700), height: 800)
+        let ends = try layout.optimalRowEnds(sections, bounds: bounds)
+        #expect(ends.count == 3 && ends.allSatisfy { !$0.isEmpty })
+        var given: [LayoutAttributes] = [], computed: [LayoutAttributes] = []
+        var givenStatistics = JustifiedLayout.Statistics(), computedStatistics = JustifiedLayout.Statistics()
+        let a = try layout.layout(sections, bounds: bounds, contentOffset: .zero, into: &given,
+                                  statistics: &givenStatistics, rowEnds: ends)
+        let b = try layout.layout(sections, bounds: bounds, contentOffset: .zero, into: &computed,
+                                  statistics: &computedStatistics)
+        #expect(given == computed && a.contentSize == b.contentSize && givenStatistics == computedStatistics)
+        var greedy = layout
+        greedy.breaking = .greedy
+        #expect(try greedy.optimalRowEnds(sections, bounds: bounds) == [[], [], []])
+    }
+
     /// Exhaustive search over every break set: the least Σ n·(h − target)² under the same
     /// admissibility, ties by fewer rows, then earliest breaks.
     static func exhaustive(_ ratios: [Double], width: Double, target: Double, spacing: Double) -> [Int] {
