@@ -389,18 +389,24 @@ private struct Walker {
             case .numbers, .array:
                 let pair = try sizes(.array([raw]), path: path, reserving: false, first: i)
                 measures.append(.size(pair[0]))
-            case .object(let object):
-                // One walk over the members (no hashing per key: a hundred thousand objects).
+            case .object, .itemObject:
                 var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
-                for (key, value) in object {
-                    switch key {
-                    case "height": height = value
-                    case "size": size = value
-                    case "span": spanValue = value
-                    default: unknown = true
+                if case .itemObject(let h, let s) = raw {
+                    // Most: read by the scanner as they stand, no members to walk.
+                    height = .number(h)
+                    spanValue = s.value
+                } else if case .object(let object) = raw {
+                    // One walk over the members (no hashing per key).
+                    for (key, value) in object {
+                        switch key {
+                        case "height": height = value
+                        case "size": size = value
+                        case "span": spanValue = value
+                        default: unknown = true
+                        }
                     }
                 }
-                if unknown {
+                if unknown, case .object(let object) = raw {
                     for key in object.keys.sorted() where !keys.contains(key) {
                         throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
                     }
@@ -639,7 +645,7 @@ func describe(_ value: JSONValue) -> String {
     case .number(let n): return NumberFormat.messageText(n)
     case .string(let s): return describe(s as Any)
     case .array, .numbers, .pairs, .sparse: return "an array"
-    case .object: return "an object"
+    case .object, .itemObject: return "an object"
     case .null: return "null"
     }
 }

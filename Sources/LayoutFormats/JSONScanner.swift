@@ -235,6 +235,11 @@ struct JSONSyntaxCheck {
                 flat.append(pair.0)
                 flat.append(pair.1)
                 shape = .pairs
+            } else if building && (shape == .numbers || shape == .sparse) && c == UInt8(ascii: "{"),
+                      let item = try itemObject(depth: depth + 1) {
+                flat.append(.nan)
+                general.append(item)
+                shape = .sparse
             } else {
                 if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { path[path.count - 1] = .index(index) }
                 let element = try value(depth: depth)
@@ -305,6 +310,65 @@ struct JSONSyntaxCheck {
         }
         position += 1
         return (a, b)
+    }
+
+    /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`;
+    /// any whitespace) among the numbers of an array, read as `.itemObject` without building
+    /// its members; `nil`, with the position unchanged, for anything else, and for anything
+    /// the general path would refuse (a malformed number, a depth or object count past its
+    /// limit), which `value` then reads, or reports, as it would have.
+    private mutating func itemObject(depth: Int) throws -> JSONValue? {
+        let start = position
+        guard depth <= Self.maximumDepth, objects < objectLimit.count else { return nil }
+        // The key `"name"` exactly (no escapes), then the colon.
+        func key(_ name: StaticString) -> Bool {
+            skipWhitespace()
+            let n = name.utf8CodeUnitCount
+            guard position + n + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\""),
+                  bytes[position + n + 1] == UInt8(ascii: "\""),
+                  memcmp(bytes.baseAddress! + position + 1, name.utf8Start, n) == 0 else { return false }
+            position += n + 2
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else { return false }
+            position += 1
+            skipWhitespace()
+            return true
+        }
+        func number() -> Double? {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else { return nil }
+            return try? self.number()
+        }
+        position += 1
+        guard key("height"), let height = number() else {
+            position = start
+            return nil
+        }
+        skipWhitespace()
+        var span = JSONValue.ItemSpan.absent
+        if peek(UInt8(ascii: ",")) {
+            position += 1
+            guard key("span") else {
+                position = start
+                return nil
+            }
+            if let v = number() {
+                span = .number(v)
+            } else if position + 6 <= bytes.count, memcmp(bytes.baseAddress! + position, "\"full\"", 6) == 0 {
+                position += 6
+                span = .full
+            } else {
+                position = start
+                return nil
+            }
+            skipWhitespace()
+        }
+        guard peek(UInt8(ascii: "}")) else {
+            position = start
+            return nil
+        }
+        position += 1
+        objects += 1
+        return .itemObject(height: height, span: span)
     }
 
     /// The elements read so far into `flat`, in general form.

@@ -45,6 +45,33 @@ enum JSONValue: Equatable, Sendable {
     /// spelling and the last value (as `JSONSerialization` does); byte-equal duplicates are
     /// refused before.
     case object(JSONObject)
+    /// `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`), keys in that
+    /// order: most item objects of a waterfall's items, held without a member array. Only
+    /// ever among the others of `.sparse` (the scanner makes it nowhere else); `elements`
+    /// gives it as the `.object` it stands for.
+    case itemObject(height: Double, span: ItemSpan)
+
+    /// The `"span"` of an `.itemObject`.
+    enum ItemSpan: Equatable, Sendable {
+        case absent, number(Double), full
+
+        /// The member's value, or `nil` when there is none.
+        var value: JSONValue? {
+            switch self {
+            case .absent: return nil
+            case .number(let v): return .number(v)
+            case .full: return .string("full")
+            }
+        }
+    }
+
+    /// This value, an `.itemObject` given as the `.object` it stands for.
+    var general: JSONValue {
+        guard case .itemObject(let height, let span) = self else { return self }
+        var object: JSONObject = ["height": .number(height)]
+        if let value = span.value { object["span"] = value }
+        return .object(object)
+    }
 
     /// The elements of an array in general form, or `nil` when this is not an array.
     /// - Complexity: O(n) for flat arrays (it builds the elements).
@@ -58,7 +85,7 @@ enum JSONValue: Equatable, Sendable {
             return numbers.map { n in
                 guard n.isNaN else { return .number(n) }
                 next += 1
-                return others[next - 1]
+                return others[next - 1].general
             }
         default: return nil
         }

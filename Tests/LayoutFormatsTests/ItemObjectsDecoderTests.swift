@@ -41,4 +41,56 @@ struct ItemObjectsDecoderTests {
             try decode(#"[1, {"a": 2}, 3]"#)
         }
     }
+
+    /// Item objects read by the scanner as they stand (`{"height": h}`, `{"height": h,
+    /// "span": s}`) decode as the same objects read member by member (keys in the other
+    /// order, or spelled with an escape, take the general path): the same sections, the same
+    /// errors, and the same values to any other reader.
+    @Test func itemObjectsAsTheyStandDecodeAsObjectsReadMemberByMember() throws {
+        let heights = ["0", "-0", "80", "1e3", "-1", "1e400", "12.5e-1", "0.0000001"]
+        let spans = [nil, "1", "2", "3", "0", "-2", "2.5", "1e20", "\"full\"", "\"half\"", "\"Full\"", "true", "null", "[2]"]
+        let spaces = ["", " ", "\n\t "]
+        var rng = SplitMix64(seed: 16)
+        for round in 0..<600 {
+            let h = heights[Int(rng.next() % UInt64(heights.count))]
+            let span = spans[Int(rng.next() % UInt64(spans.count))]
+            let w = spaces[Int(rng.next() % 3)]
+            func item(_ heightKey: String, reversed: Bool) -> String {
+                var members = ["\(w)\"\(heightKey)\"\(w):\(w)\(h)\(w)"]
+                if let span { members.append("\(w)\"span\"\(w):\(w)\(span)\(w)") }
+                if reversed { members.reverse() }
+                return "{" + members.joined(separator: ",") + "}"
+            }
+            let fast = item("height", reversed: false)
+            let slow = round % 2 == 0 ? item("height", reversed: true) : item("h\\u0065ight", reversed: false)
+            func document(_ object: String) -> String { #"{"items": [5, "# + object + ", 7, " + object + "]}" }
+            func outcome(_ text: String) -> String {
+                do {
+                    let section = try decode(text).sections[0]
+                    return "\(section.items) \(String(describing: section.spans))"
+                } catch {
+                    // A syntax error's line and column move with the members' order.
+                    return "\(error)".replacingOccurrences(of: #"line: \d+, column: \d+"#, with: "", options: .regularExpression)
+                }
+            }
+            #expect(outcome(document(fast)) == outcome(document(slow)), "\(fast) against \(slow)")
+            // Any other reader sees the object itself.
+            guard let value = try? StrictJSON.values(Data(("[1, " + fast + "]").utf8)) else {
+                #expect(h == "1e400", "\(fast)")
+                continue
+            }
+            let general = try StrictJSON.values(Data(("[" + fast + ", 1]").utf8))
+            #expect(value.elements?.first == .number(1) && value.elements?.last == general.elements?.first, "\(fast)")
+        }
+        // The shapes it stands for are read as item objects (not through a member array).
+        let value = try StrictJSON.values(Data(#"[1, {"height": 2}, { "height" : 3 , "span" : "full" }, {"height": 4, "span": 2}]"#.utf8))
+        guard case .sparse(_, let others) = value else { Issue.record("expected the sparse shape, got \(value)"); return }
+        #expect(others == [.itemObject(height: 2, span: .absent), .itemObject(height: 3, span: .full),
+                           .itemObject(height: 4, span: .number(2))])
+        // A duplicate or a third key goes the general way, and is refused or named as before.
+        #expect(throws: JSONDuplicateKeyError.self) { try StrictJSON.values(Data(#"[1, {"height": 2, "span": 2, "span": 3}]"#.utf8)) }
+        #expect(throws: DatasetError.invalidValue(path: "items[1].spam", message: "unknown key; did you mean 'span'? (expected 'height', 'size' or 'span')")) {
+            try decode(#"{"items": [1, {"height": 2, "spam": 2}]}"#)
+        }
+    }
 }
