@@ -115,6 +115,42 @@ public enum NumberFormat {
         return i + (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
     }
 
+    /// The text `write(value, precision: .decimals(3), …)` writes, built in registers rather
+    /// than stored byte by byte: for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 (at most 8 integer digits,
+    /// so at most 13 bytes), the bytes in two little-endian words (the first character in the
+    /// lowest byte of `low`; bytes past `length` are unspecified) and their count; `nil`
+    /// outside that range. For a writer that both stores a number and keeps its text in a
+    /// table: read back from memory, text just stored byte by byte waits for the stores.
+    /// - Complexity: O(1), branch-free but for the range checks.
+    @inline(__always)
+    static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+        let k = 1075 &- Int(value.exponentBitPattern)
+        guard k >= 1 && k <= 63 else { return nil }
+        let m = value.significandBitPattern | 1 << 52
+        let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1  // |value|·1000, halves away from zero
+        guard n < 100_000_000_000 else { return nil }
+        if n == 0 { return (UInt64(UInt8(ascii: "0")), 0, 1) }  // rounds to zero: no sign
+        let integer = n / 1000, fraction = n % 1000
+        // The integer part's eight digits without their leading zeros (but one digit for 0).
+        let digits = eightDigits(integer)
+        let leadingZeroBits = Swift.min(digits.trailingZeroBitCount & ~7, 56)
+        let integerText = (digits | 0x3030_3030_3030_3030) >> UInt64(leadingZeroBits)
+        let integerBits = 64 &- leadingZeroBits
+        // ".ddd" and its length without trailing zeros (none at all for a whole number).
+        let rest = Int(truncatingIfNeeded: fraction % 100)
+        let fractionText = 0x2E | (0x30 | fraction / 100) << 8 | UInt64(digitPair(rest)) << 16
+        let fractionLength = fraction == 0 ? 0 : rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4
+        var low = integerText | fractionText << UInt64(integerBits)  // `<<` by 64 gives 0
+        var high = fractionText >> UInt64(64 &- integerBits)
+        var length = integerBits >> 3 &+ fractionLength
+        if value < 0 {
+            high = high << 8 | low >> 56
+            low = low << 8 | UInt64(UInt8(ascii: "-"))
+            length &+= 1
+        }
+        return (low, high, length)
+    }
+
     private static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Integers (most coordinates: 0, 1, 390) print as they are.
         let magnitude = value.magnitude

@@ -267,6 +267,12 @@ struct ByteCursor {
     private static func formatAndRemember(_ value: Double, precision: NumberPrecision,
                                           in slot: UnsafeMutablePointer<CachedNumber>,
                                           at position: UnsafeMutablePointer<UInt8>) -> Int {
+        if case .decimals(3) = precision, let number = NumberFormat.threeDecimalsText(value) {
+            // The usual case: the text built in registers, stored once and kept as it is.
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))
+            return number.length
+        }
         // Zeros first, so the entry's text is read from initialised bytes whatever the length.
         UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
         let length = NumberFormat.write(value, precision: precision, to: position)

@@ -113,6 +113,45 @@ struct NumberFormattingTests {
         }
     }
 
+    /// The text built in registers for the writers' number tables is the text `write` stores,
+    /// over random magnitudes, every integer-part length, the range's edges and the values
+    /// just outside it (which it must refuse).
+    @Test func threeDecimalsTextInRegistersEqualsTheStoredText() {
+        func text(_ t: (low: UInt64, high: UInt64, length: Int)) -> String {
+            let bytes = withUnsafeBytes(of: (t.low.littleEndian, t.high.littleEndian)) { Array($0.prefix(t.length)) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var values: [Double] = [0.0005, 0.00049999, 0.000488, 0.0004882812, 1.0 / 2048, (1.0 / 2048).nextDown, 0.5, 0.9995,
+                                9.9995, 99_999_999.999, 99_999_999.9994, 99_999_999.9995, 1e8, 1e8.nextDown, 123.5, 123.05]
+        var generator = SplitMixForTests(seed: 7)
+        for _ in 0..<40_000 {
+            let bits = generator.next()
+            let digits = Int(bits % 9)  // integer parts of every length up to 8 digits
+            var power = 1.0
+            for _ in 0..<digits { power *= 10 }
+            values.append(Double(bits >> 11) / Double(1 << 53) * power)
+            values.append(Double((bits >> 20) % 1_000_000) / 1000 * power / 1000)  // whole thousandths
+        }
+        for value in values {
+            for v in [value, -value] {
+                let expected = NumberFormat.string(v, precision: .decimals(3))
+                let exponent = Int(v.exponentBitPattern) - 1075
+                let inRange = exponent >= -63 && exponent <= -1 && expected.filter(\.isNumber).count <= 11
+                    && (expected.split(separator: ".").first.map { $0.filter(\.isNumber).count <= 8 } ?? true)
+                if let built = NumberFormat.threeDecimalsText(v) {
+                    #expect(text(built) == expected, "value \(v)")
+                } else {
+                    #expect(!inRange, "value \(v) refused inside the range")
+                }
+            }
+        }
+        #expect(NumberFormat.threeDecimalsText(123.25).map(text) == "123.25")
+        #expect(NumberFormat.threeDecimalsText(-0.00049).map(text) == "0")  // rounds to zero: no sign
+        #expect(NumberFormat.threeDecimalsText(-12_345_678.5).map(text) == "-12345678.5")
+        #expect(NumberFormat.threeDecimalsText(99_999_999.9995) == nil)  // 100000000: nine digits
+        #expect(NumberFormat.threeDecimalsText(4096.0 * 1024 * 1024 * 1024 * 1024) == nil)  // 2⁵²: no fraction bits
+    }
+
     /// Slow exact reference: the exact binary value as a decimal string (every double has a
     /// finite decimal expansion), then rounding half away from zero on the digit string.
     func referenceFormat(_ value: Double, _ p: Int) -> String {
