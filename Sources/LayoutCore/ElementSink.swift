@@ -45,7 +45,13 @@ public struct ElementBlocks: LayoutAttributesSink {
     private var base: UnsafeMutablePointer<LayoutAttributes>
     private var filled = 0
     private let blockSize: Int
-    private let handOff: (UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes>
+    /// Whether every slot of the block being filled holds an element with the default
+    /// appearance (`LayoutAttributes.hasDefaultAppearance`), so that an element with that
+    /// appearance need only have its index path, category, kind and frame stored.
+    private var slotsHoldDefaultAppearance: Bool
+    /// Whether every element stored whole in this block had the default appearance.
+    private var storedOnlyDefaultAppearance = true
+    private let handOff: (UnsafeBufferPointer<LayoutAttributes>, Bool) -> (UnsafeMutablePointer<LayoutAttributes>, Bool)
 
     /// Creates a sink that hands each block of `blockSize` elements (default 16,384, about
     /// 2 MB) to `handler`, in order, and then reuses it. The buffer is valid only during
@@ -56,29 +62,48 @@ public struct ElementBlocks: LayoutAttributesSink {
         self.storage = storage
         self.blockSize = blockSize
         base = storage.base
-        handOff = { block in
+        slotsHoldDefaultAppearance = false
+        handOff = { block, _ in
             handler(block)
-            return storage.base
+            return (storage.base, false)
         }
     }
 
     /// Creates a sink that fills blocks it is given: first `buffer`, then, each time a block
     /// is full, the buffer `handOff` returns when given the full one. Every buffer must have
     /// room for `blockSize` elements and stay valid until it is handed off.
-    public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>,
-                handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes>) {
+    ///
+    /// A buffer that comes with `true` (`holdsDefaultAppearance` for the first) must hold,
+    /// in every one of its `blockSize` slots, an element with the default appearance
+    /// (`LayoutAttributes.hasDefaultAppearance`): an element with that appearance is then
+    /// stored without it, which halves the memory the engine writes for most layouts (a
+    /// buffer the writers' threads read was last in another core's cache). `handOff` is told
+    /// with each block whether its buffer still holds only such elements in every slot.
+    public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool = false,
+                handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>, _ holdsDefaultAppearance: Bool)
+                    -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool)) {
         precondition(blockSize > 0, "blockSize must be > 0")
         storage = nil
         self.blockSize = blockSize
         base = buffer
+        slotsHoldDefaultAppearance = holdsDefaultAppearance
         self.handOff = handOff
     }
 
     /// Receives the next element. - Complexity: O(1), plus the hand-off once per block.
     @inline(__always)
     public mutating func append(_ attributes: LayoutAttributes) {
-        (base + filled).initialize(to: attributes)  // a plain value: no deinitialisation needed
-        if let scale { base[filled].frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
+        let slot = base + filled
+        if slotsHoldDefaultAppearance && attributes.hasDefaultAppearance {
+            slot.pointee.indexPath = attributes.indexPath
+            slot.pointee.category = attributes.category
+            slot.pointee.kind = attributes.kind
+            slot.pointee.frame = attributes.frame
+        } else {
+            slot.initialize(to: attributes)  // a plain value: no deinitialisation needed
+            storedOnlyDefaultAppearance = storedOnlyDefaultAppearance && attributes.hasDefaultAppearance
+        }
+        if let scale { slot.pointee.frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
         filled += 1
         count += 1
         if filled == blockSize { handOn() }
@@ -93,7 +118,10 @@ public struct ElementBlocks: LayoutAttributesSink {
     }
 
     private mutating func handOn() {
-        base = handOff(UnsafeBufferPointer(start: base, count: filled))
+        // Slots past a partial block keep what they held.
+        let holdsDefaults = storedOnlyDefaultAppearance && (slotsHoldDefaultAppearance || filled == blockSize)
+        (base, slotsHoldDefaultAppearance) = handOff(UnsafeBufferPointer(start: base, count: filled), holdsDefaults)
+        storedOnlyDefaultAppearance = true
         filled = 0
     }
 }

@@ -95,6 +95,16 @@ public struct LayoutAttributes: Hashable, Sendable {
         self.isHidden = isHidden
     }
 
+    /// Whether `transform`, `alpha`, `zIndex` and `isHidden` hold their defaults (identity,
+    /// 1, 0, `false`) bit for bit (a `-0` is not a default `0`), as most elements' do.
+    @inline(__always)
+    public var hasDefaultAppearance: Bool {
+        let t = transform
+        return t.a.bitPattern == (1.0).bitPattern && t.b.bitPattern == 0 && t.c.bitPattern == 0
+            && t.d.bitPattern == (1.0).bitPattern && t.tx.bitPattern == 0 && t.ty.bitPattern == 0
+            && alpha.bitPattern == (1.0).bitPattern && zIndex == 0 && !isHidden
+    }
+
     /// The frame's centre (UIKit's `center`).
     public var center: Point { frame.center }
     /// The frame's size (UIKit's `size`).

@@ -456,8 +456,9 @@ func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
                     _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) throws {
     let pipeline = BlockPipeline(output: out, precision: out.precision, formatBlock: formatBlock)
     defer { pipeline.stop() }
-    var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer) { block in
-        pipeline.submit(block)
+    var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer,
+                             holdsDefaultAppearance: true) { block, holdsDefaultAppearance in
+        pipeline.submit(block, holdsDefaultAppearance: holdsDefaultAppearance)
     }
     try produce(&sink)
     sink.finish()

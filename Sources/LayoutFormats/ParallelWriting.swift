@@ -65,12 +65,20 @@ final class BlockPipeline: @unchecked Sendable {
         var count = 0
         var first = 0
         var state = State.free
+        /// Whether every one of the slot's elements has the default appearance (see
+        /// `ElementBlocks`), as they all have at first.
+        var holdsDefaultAppearance = true
         let buffer: OutputBuffer
         init(capacity: Int, precision: NumberPrecision) {
-            elements = .allocate(capacity: capacity)
+            // Aligned to a cache line, so that an element's appearance, which the engine need
+            // not store, has lines of its own (an element is two lines).
+            elements = UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<LayoutAttributes>.stride,
+                                                        alignment: 64).bindMemory(to: LayoutAttributes.self, capacity: capacity)
+            elements.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
+                                count: capacity)
             buffer = OutputBuffer(precision: precision, capacity: capacity * 256)
         }
-        deinit { elements.deallocate() }
+        deinit { UnsafeMutableRawPointer(elements).deallocate() }
     }
 
     /// Elements per slot: 1,024 (128 KB of attributes, which stay in the cache from the
@@ -109,16 +117,19 @@ final class BlockPipeline: @unchecked Sendable {
         }
     }
 
-    /// The slot the producer fills first.
+    /// The slot the producer fills first; every element in it has the default appearance.
     var firstBuffer: UnsafeMutablePointer<LayoutAttributes> { slots[0].elements }
 
     /// Queues the filled slot `block` (at most `blockSize` elements, in the slot
     /// `firstBuffer` or the last call returned) and returns the next slot to fill, after
-    /// writing out, in order, the block that slot held. After `stop()` blocks are dropped
-    /// unformatted.
-    func submit(_ block: UnsafeBufferPointer<LayoutAttributes>) -> UnsafeMutablePointer<LayoutAttributes> {
+    /// writing out, in order, the block that slot held, and whether every element in that
+    /// slot has the default appearance (`holdsDefaultAppearance` says it of `block`'s; see
+    /// `ElementBlocks`). After `stop()` blocks are dropped unformatted.
+    func submit(_ block: UnsafeBufferPointer<LayoutAttributes>, holdsDefaultAppearance: Bool)
+        -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool) {
         let slot = slots[submitted % slots.count]
         precondition(block.baseAddress == UnsafePointer(slot.elements), "blocks are submitted in their slots, in order")
+        slot.holdsDefaultAppearance = holdsDefaultAppearance
         slot.count = block.count
         slot.first = elementsSubmitted
         elementsSubmitted += block.count
@@ -137,7 +148,8 @@ final class BlockPipeline: @unchecked Sendable {
             condition.unlock()
             try? writeOut(upTo: submitted - slots.count + 1)
         }
-        return slots[submitted % slots.count].elements
+        let next = slots[submitted % slots.count]
+        return (next.elements, next.holdsDefaultAppearance)
     }
 
     /// Writes out every submitted block, in order.

@@ -144,6 +144,83 @@ struct StreamingTests {
         }
     }
 
+    /// Elements in runs of the default appearance and of others (an alpha, a zIndex, a
+    /// transform, hidden, a `-0` that is not a default `0`), whose lengths straddle the
+    /// pipeline's blocks: the engine stores a default-appearance element without its
+    /// appearance into slots that hold one, and the streamed bytes are still the kept ones.
+    static func appearanceRuns(seed: UInt64, count: Int) -> [LayoutAttributes] {
+        var rng = SplitMix64(seed: seed)
+        var elements: [LayoutAttributes] = []
+        while elements.count < count {
+            let run = Int(rng.next() % 3) == 0 ? Int(rng.next() % 5) : Int(rng.next() % 3_000)
+            let variant = Int(rng.next() % 6)
+            for _ in 0..<min(run, count - elements.count) {
+                let item = elements.count
+                var e = LayoutAttributes.cell(IndexPath(item: item, section: 0),
+                                              frame: Rect(x: Double(item % 7), y: Double(item), width: 10, height: 20))
+                switch variant {
+                case 1: e.alpha = 0.5
+                case 2: e.zIndex = 3
+                case 3: e.transform = AffineTransform(a: 1, b: -0.0, c: 0, d: 1, tx: 0, ty: 0)
+                case 4: e.isHidden = true
+                case 5: e.transform = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 1, ty: 0)
+                default: break
+                }
+                elements.append(e)
+            }
+        }
+        return elements
+    }
+
+    @Test func mixedAppearancesStreamTheKeptBytes() throws {
+        for seed in UInt64(1)...3 {
+            let elements = Self.appearanceRuns(seed: seed, count: 30_000)
+            let layout = CollectionLayout(engine: "test", bounds: Size(width: 100, height: 100),
+                                          contentSize: Size(width: 100, height: 30_020), elements: elements,
+                                          cellRanges: [(start: 0, count: elements.count)])
+            let summary = CollectionLayout(engine: "test", bounds: layout.bounds, contentSize: layout.contentSize,
+                                           elements: [], cellRanges: [(start: 0, count: elements.count)])
+            for format in [OutputFormat.json, .csv] {
+                for precision in [NumberPrecision.standard, .full] {
+                    var options = OutputOptions()
+                    options.precision = precision
+                    let out = OutputBuffer(precision: precision)
+                    try format.write(summary, streaming: { sink in
+                        for e in elements { sink.append(e) }
+                    }, options: options, to: out)
+                    #expect(out.bytes == (try kept(layout, format, precision)), "seed \(seed) \(format) \(precision)")
+                }
+            }
+        }
+    }
+
+    /// `ElementBlocks` on its own, over a ring of three buffers that start with the default
+    /// appearance in every slot: each block it hands on holds exactly the elements appended,
+    /// and what it says of each buffer is true of every slot.
+    @Test func elementBlocksStoreOnlyWhatTheSlotsLack() throws {
+        for blockSize in [1, 5, 64, 1_000] {
+            let elements = Self.appearanceRuns(seed: UInt64(blockSize), count: 12_345)
+            let plain = LayoutAttributes.cell(IndexPath(item: 9, section: 9), frame: Rect(x: 1, y: 2, width: 3, height: 4))
+            let buffers = (0..<3).map { _ in UnsafeMutablePointer<LayoutAttributes>.allocate(capacity: blockSize) }
+            defer { for b in buffers { b.deallocate() } }
+            for b in buffers { b.initialize(repeating: plain, count: blockSize) }
+            var holds = [true, true, true]
+            var next = 0
+            var received: [LayoutAttributes] = []
+            var sink = ElementBlocks(blockSize: blockSize, buffer: buffers[0], holdsDefaultAppearance: true) { block, holdsDefaults in
+                received.append(contentsOf: block)
+                let whole = UnsafeBufferPointer(start: buffers[next], count: blockSize)
+                #expect(!holdsDefaults || whole.allSatisfy(\.hasDefaultAppearance), "block size \(blockSize)")
+                holds[next] = holdsDefaults
+                next = (next + 1) % 3
+                return (buffers[next], holds[next])
+            }
+            for e in elements { sink.append(e) }
+            sink.finish()
+            #expect(received == elements, "block size \(blockSize)")
+        }
+    }
+
     /// The parallel writer on its own: any count, any block size, the sequential bytes.
     @Test func parallelFormattingKeepsTheOrder() throws {
         for count in [0, 1, 5, 8_191, 16_384, 16_385, 50_001] {
