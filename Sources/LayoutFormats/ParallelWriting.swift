@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import LayoutCore
 
 /// Formats a long run of elements on every core and hands the text to `out` in order, so the
@@ -98,8 +99,15 @@ final class BlockPipeline: @unchecked Sendable {
     private var stopped = false
     /// The first error of the output's sink; once set, blocks are dropped.
     private var failure: Error?
+    /// Counts the changes a thread with nothing to do waits for (a block submitted or
+    /// formatted, the pipeline stopped), each made under the lock: see `idle()`.
+    private let changes = Atomic<Int>(0)
+    /// How long `idle()` polls `changes` before sleeping, in polls (about a nanosecond
+    /// each): 0 on a single core, where polling only takes time from the thread it waits for.
+    private let spinLimit: Int
 
-    /// Starts one worker thread per core (at most 8), with two slots per thread plus two.
+    /// Starts one worker thread per core but the producer's (at least 1, at most 8), with two
+    /// slots per thread plus two.
     /// - Parameter output: where the text goes.
     /// - Parameter formatBlock: writes a block's text (given its first element's output
     ///   position) to a buffer; called on any thread, so it must only read shared state.
@@ -107,7 +115,10 @@ final class BlockPipeline: @unchecked Sendable {
          formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) {
         out = output
         self.formatBlock = formatBlock
-        let workers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The producer is a thread of its own and formats too when it is ahead.
+        let workers = min(max(cores - 1, 1), 8)
+        spinLimit = cores > 1 ? 100_000 : 0
         let blockSize = self.blockSize
         slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: blockSize, precision: precision) }
         for _ in 0..<workers {
@@ -136,7 +147,7 @@ final class BlockPipeline: @unchecked Sendable {
         condition.lock()
         slot.state = stopped ? .done : .pending
         submitted += 1
-        condition.broadcast()
+        changed()
         condition.unlock()
         do {
             try writeOut(upTo: submitted - slots.count + 1)
@@ -144,7 +155,7 @@ final class BlockPipeline: @unchecked Sendable {
             condition.lock()
             failure = error
             stopped = true  // nothing more is written: the remaining blocks are dropped
-            condition.broadcast()
+            changed()
             condition.unlock()
             try? writeOut(upTo: submitted - slots.count + 1)
         }
@@ -165,7 +176,7 @@ final class BlockPipeline: @unchecked Sendable {
     func stop() {
         condition.lock()
         stopped = true
-        condition.broadcast()
+        changed()
         condition.unlock()
     }
 
@@ -190,7 +201,7 @@ final class BlockPipeline: @unchecked Sendable {
     private func awaitDone(_ slot: Slot) {
         condition.lock()
         while slot.state != .done {
-            if !formatNextPending() { condition.wait() }
+            if !formatNextPending() { idle() }
         }
         condition.unlock()
     }
@@ -204,8 +215,29 @@ final class BlockPipeline: @unchecked Sendable {
         formatSlot(pending)
         condition.lock()
         pending.state = .done
-        condition.broadcast()
+        changed()
         return true
+    }
+
+    /// Tells the threads waiting in `idle()` that something changed (called with the lock held).
+    private func changed() {
+        changes.add(1, ordering: .releasing)
+        condition.broadcast()
+    }
+
+    /// Waits for a change, with the lock held: first polls without the lock for a while (a
+    /// block takes tens of microseconds to fill or format, and waking a sleeping thread
+    /// costs a context switch on each side, which came to two per block), then sleeps.
+    private func idle() {
+        if spinLimit > 0 {
+            let seen = changes.load(ordering: .acquiring)
+            condition.unlock()
+            var polls = 0
+            while polls < spinLimit && changes.load(ordering: .relaxed) == seen { polls &+= 1 }
+            condition.lock()
+            if changes.load(ordering: .acquiring) != seen { return }
+        }
+        condition.wait()
     }
 
     private func release(_ slot: Slot) {
@@ -235,7 +267,7 @@ final class BlockPipeline: @unchecked Sendable {
     private func work() {
         condition.lock()
         while !stopped || nextPending() != nil {
-            if !formatNextPending() { condition.wait() }
+            if !formatNextPending() { idle() }
         }
         condition.unlock()
     }
