@@ -116,14 +116,37 @@ public enum NumberFormat {
     }
 
     /// The text `write(value, precision: .decimals(3), …)` writes, built in registers rather
-    /// than stored byte by byte: for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 (at most 8 integer digits,
-    /// so at most 13 bytes), the bytes in two little-endian words (the first character in the
+    /// than stored byte by byte: for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 and for whole numbers and
+    /// halves below 10⁸ (at most 8 integer digits, so at most 13 bytes), the bytes in two little-endian words (the first character in the
     /// lowest byte of `low`; bytes past `length` are unspecified) and their count; `nil`
     /// outside that range. For a writer that both stores a number and keeps its text in a
     /// table: read back from memory, text just stored byte by byte waits for the stores.
     /// - Complexity: O(1), branch-free but for the range checks.
     @inline(__always)
     static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+        // Whole numbers and halves (most coordinates of layouts with whole sizes) first: no
+        // rounding, and no fraction digits but ".5".
+        let twice = value.magnitude * 2  // exact below the overflow, which the test excludes
+        if twice < 200_000_000 {
+            let halves = UInt64(twice)
+            if Double(halves) == twice {
+                let digits = eightDigits(halves >> 1)
+                let leadingZeroBits = Swift.min(digits.trailingZeroBitCount & ~7, 56)
+                let integerBits = 64 &- leadingZeroBits
+                var low = (digits | 0x3030_3030_3030_3030) >> UInt64(leadingZeroBits)
+                let half = halves & 1
+                let point = half &* UInt64(0x352E)  // ".5"
+                var high = point >> UInt64(64 &- integerBits)
+                low |= point << UInt64(integerBits)
+                var length = integerBits >> 3 &+ 2 &* Int(truncatingIfNeeded: half)
+                if value < 0 && halves != 0 {
+                    high = high << 8 | low >> 56
+                    low = low << 8 | UInt64(UInt8(ascii: "-"))
+                    length &+= 1
+                }
+                return (low, high, length)
+            }
+        }
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
         let m = value.significandBitPattern | 1 << 52

@@ -33,7 +33,8 @@ public final class OutputBuffer {
         self.sink = sink
         self.capacity = (capacity ?? (sink == nil ? 1 << 16 : chunkSize)) + OutputBuffer.elementBound
         storage = .allocate(capacity: self.capacity)
-        numberCache = .allocate(capacity: CachedNumber.slots)
+        numberCache = UnsafeMutableRawPointer.allocate(byteCount: CachedNumber.slots * MemoryLayout<CachedNumber>.stride,
+                                                       alignment: 64).bindMemory(to: CachedNumber.self, capacity: CachedNumber.slots)
         numberCache.initialize(repeating: CachedNumber(), count: CachedNumber.slots)
     }
 
@@ -55,7 +56,7 @@ public final class OutputBuffer {
 
     deinit {
         storage.deallocate()
-        numberCache.deallocate()
+        UnsafeMutableRawPointer(numberCache).deallocate()
     }
 
     /// The bytes not yet handed to the sink (everything, without a sink).
@@ -188,17 +189,34 @@ public final class OutputBuffer {
 // MARK: - Formatting straight into the buffer
 
 /// One entry of a buffer's table of formatted numbers: a Double's bits and its text (at most
-/// 24 bytes). The empty entry's bits are a NaN's, which no written number has.
+/// 23 bytes), 32 bytes in all, so that an entry is never split across cache lines and the
+/// table fits a core's first-level cache. The empty entry's bits are a NaN's, which no
+/// written number has.
 struct CachedNumber {
     typealias Text = (UInt64, UInt64, UInt64)
-    /// 1,024 entries (40 KB), indexed by the top 10 bits of a multiplicative hash: enough
+    /// The longest text an entry keeps: its last byte holds the length.
+    static let maximumLength = MemoryLayout<Text>.size - 1
+    /// 1,024 entries (32 KB), indexed by the top 10 bits of a multiplicative hash: enough
     /// that a layout's recurring numbers (a column's x, the hundred item heights) survive
     /// between the unique ones (each y) that pass through.
     static let slots = 1024
     static let shift: UInt64 = 54
     var bits: UInt64 = .max
-    var length = 0
+    /// The text's bytes, then zeros or anything, then the length in the last byte.
     var text: Text = (0, 0, 0)
+
+    init() {}
+
+    /// An entry for the number with `bits` whose text is the first `length` ≤ `maximumLength`
+    /// bytes of `text`.
+    @inline(__always)
+    init(bits: UInt64, length: Int, text: Text) {
+        self.bits = bits
+        self.text = (text.0, text.1, text.2 & 0x00FF_FFFF_FFFF_FFFF | UInt64(truncatingIfNeeded: length) << 56)
+    }
+
+    /// The text's length.
+    var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
 
     /// The entry of a table of `slots` entries where the number with `bits` belongs.
     @inline(__always)
@@ -276,7 +294,7 @@ struct ByteCursor {
         // Zeros first, so the entry's text is read from initialised bytes whatever the length.
         UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
         let length = NumberFormat.write(value, precision: precision, to: position)
-        if length <= MemoryLayout<CachedNumber.Text>.size {
+        if length <= CachedNumber.maximumLength {
             slot.pointee = CachedNumber(bits: value.bitPattern, length: length,
                                         text: UnsafeRawPointer(position).loadUnaligned(as: CachedNumber.Text.self))
         }

@@ -367,7 +367,9 @@ struct SVGElementWriter {
     @inline(__always)
     static func withWriter(precision: NumberPrecision, round: Bool, labels: SVGLabels,
                            _ body: (inout SVGElementWriter) -> Void) {
-        withUnsafeTemporaryAllocation(of: CachedNumber.self, capacity: CachedNumber.slots) { table in
+        withUnsafeTemporaryAllocation(byteCount: CachedNumber.slots * MemoryLayout<CachedNumber>.stride,
+                                      alignment: 64) { raw in  // no entry split across cache lines
+            let table = raw.bindMemory(to: CachedNumber.self)
             // Empty entries hold a NaN's bits and the text NumberFormat writes for it, "0".
             let empty = CachedNumber(bits: .max, length: 1, text: (UInt64(UInt8(ascii: "0")), 0, 0))
             table.initialize(repeating: empty)
@@ -667,7 +669,7 @@ struct SVGElementWriter {
         UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
         let start = position
         position += NumberFormat.write(value, precision: precision, to: position)
-        if position - start <= MemoryLayout<CachedNumber.Text>.size && pendingCount < Self.pendingCapacity {
+        if position - start <= CachedNumber.maximumLength && pendingCount < Self.pendingCapacity {
             pending[pendingCount] = PendingNumber(slot: slot, bits: value.bitPattern, text: start, length: position - start)
             pendingCount += 1
         }

@@ -131,6 +131,7 @@ struct NumberFormattingTests {
             for _ in 0..<digits { power *= 10 }
             values.append(Double(bits >> 11) / Double(1 << 53) * power)
             values.append(Double((bits >> 20) % 1_000_000) / 1000 * power / 1000)  // whole thousandths
+            values.append(Double((bits >> 24) % 200_000_004) / 2)  // whole numbers and halves, to 10⁸ + 1
         }
         for value in values {
             for v in [value, -value] {
@@ -149,6 +150,12 @@ struct NumberFormattingTests {
         #expect(NumberFormat.threeDecimalsText(-0.00049).map(text) == "0")  // rounds to zero: no sign
         #expect(NumberFormat.threeDecimalsText(-12_345_678.5).map(text) == "-12345678.5")
         #expect(NumberFormat.threeDecimalsText(99_999_999.9995) == nil)  // 100000000: nine digits
+        #expect(NumberFormat.threeDecimalsText(99_999_999.5).map(text) == "99999999.5")
+        #expect(NumberFormat.threeDecimalsText(-0.5).map(text) == "-0.5")
+        #expect(NumberFormat.threeDecimalsText(-0.0).map(text) == "0")
+        #expect(NumberFormat.threeDecimalsText(12_345_678).map(text) == "12345678")
+        #expect(NumberFormat.threeDecimalsText(100_000_000) == nil)
+        #expect(NumberFormat.threeDecimalsText(.nan) == nil && NumberFormat.threeDecimalsText(-.infinity) == nil)
         #expect(NumberFormat.threeDecimalsText(4096.0 * 1024 * 1024 * 1024 * 1024) == nil)  // 2⁵²: no fraction bits
     }
 
