@@ -97,7 +97,7 @@ public struct LayoutAttributes: Hashable, Sendable {
 
     /// Whether `transform`, `alpha`, `zIndex` and `isHidden` hold their defaults (identity,
     /// 1, 0, `false`) bit for bit (a `-0` is not a default `0`), as most elements' do.
-    @inline(__always)
+    @inlinable @inline(__always)
     public var hasDefaultAppearance: Bool {
         let t = transform
         return t.a.bitPattern == (1.0).bitPattern && t.b.bitPattern == 0 && t.c.bitPattern == 0

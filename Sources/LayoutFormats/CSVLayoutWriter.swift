@@ -56,6 +56,12 @@ public enum CSVLayoutWriter {
         w.append(byte: comma); w.append(number: f.height)
         w.append(byte: comma); w.append(number: f.midX)
         w.append(byte: comma); w.append(number: f.midY)
+        if e.hasDefaultAppearance {
+            // Most elements: the rest of the row is a constant.
+            if terminated { w.append(",1,0,0,1,0,0,1,0,false\n") } else { w.append(",1,0,0,1,0,0,1,0,false") }
+            out.commit(w)
+            return
+        }
         if t == .identity {
             w.append(",1,0,0,1,0,0")  // most elements: no formatting
         } else {

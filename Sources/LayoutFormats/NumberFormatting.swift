@@ -128,8 +128,11 @@ public enum NumberFormat {
         // rounding, and no fraction digits but ".5".
         let twice = value.magnitude * 2  // exact below the overflow, which the test excludes
         if twice < 200_000_000 {
-            let halves = UInt64(twice)
-            if Double(halves) == twice {
+            // 2⁵² + twice holds twice rounded to a whole number in its significand's bits: a
+            // conversion without Int(_:)'s range checks.
+            let shifted = twice + 4_503_599_627_370_496
+            if shifted - 4_503_599_627_370_496 == twice {
+                let halves = shifted.significandBitPattern
                 let digits = eightDigits(halves >> 1)
                 let leadingZeroBits = Swift.min(digits.trailingZeroBitCount & ~7, 56)
                 let integerBits = 64 &- leadingZeroBits

@@ -291,6 +291,15 @@ struct ByteCursor {
             slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))
             return number.length
         }
+        return formatAnyAndRemember(value, precision: precision, in: slot, at: position)
+    }
+
+    /// `formatAndRemember` at any precision, for any value: apart, so that the usual case
+    /// has no calls to save registers for.
+    @inline(never)
+    private static func formatAnyAndRemember(_ value: Double, precision: NumberPrecision,
+                                             in slot: UnsafeMutablePointer<CachedNumber>,
+                                             at position: UnsafeMutablePointer<UInt8>) -> Int {
         // Zeros first, so the entry's text is read from initialised bytes whatever the length.
         UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
         let length = NumberFormat.write(value, precision: precision, to: position)

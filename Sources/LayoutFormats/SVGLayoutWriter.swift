@@ -665,6 +665,13 @@ struct SVGElementWriter {
     /// stays small enough for everything in it to be inlined.
     @inline(never)
     private mutating func appendAndRemember(_ value: Double, in slot: UnsafeMutablePointer<CachedNumber>) {
+        if case .decimals(3) = precision, let number = NumberFormat.threeDecimalsText(value) {
+            // The usual case: the text built in registers, stored once and entered at once.
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))
+            position += number.length
+            return
+        }
         // Zeros first, so the entry's text is read from initialised bytes whatever the length.
         UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
         let start = position
