@@ -190,13 +190,15 @@ def show(what, value, limit, unit="×", detail=""):
     ok = "ok" if value <= limit else "MISSED"
     print(f"{what:<58} {value:>7.2f}{unit}  (target ≤ {limit}{unit})  {ok}{detail}")
 print("targets (%d pairs, each measured in turn; the median of the pairs' ratios, the best time of each side)" % runs)
-for what, command, output in [
-        ("waterfall json 1,000,000 elements", ["waterfall", "--count", "1000000"], "t-json"),
-        ("waterfall csv 1,000,000 elements", ["waterfall", "-f", "csv", "--count", "1000000"], "t-csv"),
-        ("ring json 1,000,000 elements", ["ring", f"{tmp}/t-rings.json"], "t-ring"),
-        ("waterfall svg 100,000 elements", ["waterfall", "-f", "svg", "--count", "100000"], "t-svg")]:
+# The writers' targets: 5× for JSON (the first performance issue); 3× for CSV and SVG (the
+# golden-check issue asks them as near the floor as JSON).
+for what, command, output, limit in [
+        ("waterfall json 1,000,000 elements", ["waterfall", "--count", "1000000"], "t-json", 5),
+        ("waterfall csv 1,000,000 elements", ["waterfall", "-f", "csv", "--count", "1000000"], "t-csv", 3),
+        ("ring json 1,000,000 elements", ["ring", f"{tmp}/t-rings.json"], "t-ring", 5),
+        ("waterfall svg 100,000 elements", ["waterfall", "-f", "svg", "--count", "100000"], "t-svg", 3)]:
     t, c, ratio = pair([bin] + command, ["cat", f"{tmp}/{output}"])
-    show(f"{what}, × cat of the same bytes", ratio, 5, detail=f"   {t * 1000:.1f} ms, cat {c * 1000:.1f} ms")
+    show(f"{what}, × cat of the same bytes", ratio, limit, detail=f"   {t * 1000:.1f} ms, cat {c * 1000:.1f} ms")
 # Justified (issue 15): greedy and optimal breaking against each other and against 10x the
 # items, each pair in turn as above.
 for what, a, b, limit in [
