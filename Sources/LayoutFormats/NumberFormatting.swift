@@ -117,16 +117,17 @@ public enum NumberFormat {
 
     /// The text `write(value, precision: .decimals(3), …)` writes, built in registers rather
     /// than stored byte by byte: for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 and for whole numbers and
-    /// halves below 10⁸ (at most 8 integer digits, so at most 13 bytes), the bytes in two little-endian words (the first character in the
-    /// lowest byte of `low`; bytes past `length` are unspecified) and their count; `nil`
-    /// outside that range. For a writer that both stores a number and keeps its text in a
-    /// table: read back from memory, text just stored byte by byte waits for the stores.
-    /// - Complexity: O(1), branch-free but for the range checks.
+    /// halves below 10⁸ (at most 8 integer digits, so at most 13 bytes), the bytes in two
+    /// little-endian words (the first character in the lowest byte of `low`; bytes past
+    /// `length` are unspecified) and their count; `nil` outside that range. For a writer that
+    /// both stores a number and keeps its text in a table: read back from memory, text just
+    /// stored byte by byte waits for the stores.
+    /// - Complexity: O(1), branch-free but for the range checks and the whole-number test.
     @inline(__always)
     static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         // Whole numbers and halves (most coordinates of layouts with whole sizes) first: no
         // rounding, and no fraction digits but ".5".
-        let twice = value.magnitude * 2  // exact below the overflow, which the test excludes
+        let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
             // 2⁵² + twice holds twice rounded to a whole number in its significand's bits: a
             // conversion without Int(_:)'s range checks.

@@ -57,8 +57,9 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 /// producer (an engine appending to an `ElementBlocks`) fills a slot in place and submits
 /// it; workers format pending slots; before a slot is filled again, the block it held is
 /// written out, in order, and the submitting thread formats pending slots itself rather than
-/// wait. One worker per core plus the producer, so a core never idles while the engine or the
-/// formatting waits for the other.
+/// wait. One worker per core but the producer's: the producer formats whenever it is ahead,
+/// so the cores share the formatting without a third thread taking turns on one of them; and
+/// a thread with nothing to do polls a while before it sleeps (`idle()`).
 final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
