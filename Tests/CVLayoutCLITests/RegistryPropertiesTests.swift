@@ -53,6 +53,15 @@ struct RegistryPropertiesTests {
         return (f["x"]!, f["y"]!, f["width"]!, f["height"]!)
     }
 
+    /// Each registry line's name is its descriptor's, and names are unique: `engine(named:)`
+    /// finds an engine by the line's name without making the other descriptors.
+    @Test func registryNamesAreTheDescriptorsNames() {
+        #expect(engineEntries.map(\.name) == engineRegistry.map(\.name))
+        #expect(Set(engineEntries.map(\.name)).count == engineEntries.count)
+        for entry in engineEntries { #expect(engine(named: entry.name)?.name == entry.name) }
+        #expect(engine(named: "nope") == nil)
+    }
+
     @Test(arguments: cases)
     func everyEngineKeepsItsPromises(_ testCase: String) throws {
         let parts = testCase.split(separator: " ")
