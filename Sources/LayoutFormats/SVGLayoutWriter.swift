@@ -661,8 +661,10 @@ struct SVGElementWriter {
         position += NumberFormat.write(value, precision: .full, to: position)
     }
 
-    /// Appends `value` and queues its text for `slot`: out of line, so that the element code
-    /// stays small enough for everything in it to be inlined.
+    /// Appends `value` and enters its text in `slot`: at once when it was built in registers
+    /// (`NumberFormat.threeDecimalsText`, the default precision's usual numbers), otherwise
+    /// queued until the next element (`pending`). Out of line, so that the element code stays
+    /// small enough for everything in it to be inlined.
     @inline(never)
     private mutating func appendAndRemember(_ value: Double, in slot: UnsafeMutablePointer<CachedNumber>) {
         if case .decimals(3) = precision, let number = NumberFormat.threeDecimalsText(value) {
