@@ -63,7 +63,7 @@ public enum CSVLayoutWriter {
             return
         }
         if t == .identity {
-            w.append(",1,0,0,1,0,0")  // most elements: no formatting
+            w.append(",1,0,0,1,0,0")  // an identity with another alpha, zIndex or hidden: no formatting
         } else {
             w.append(byte: comma); w.append(number: t.a)
             w.append(byte: comma); w.append(number: t.b)
