@@ -149,7 +149,10 @@ public enum SVGLayoutWriter {
         /// The labels drawn.
         public let labels: SVGLabels
         /// The union so far; `nil` until a visible element came.
-        public private(set) var bounds: Rect?
+        public var bounds: Rect? {
+            sawVisible ? Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY) : nil
+        }
+        private var sawVisible = false
         private var minX = Double.infinity, minY = Double.infinity
         private var maxX = -Double.infinity, maxY = -Double.infinity
 
@@ -161,21 +164,50 @@ public enum SVGLayoutWriter {
         /// Adds what `element` draws. - Complexity: O(1).
         public mutating func add(_ element: LayoutAttributes) {
             guard !element.isHidden else { return }
+            sawVisible = true
             let f = element.frame, t = element.transform
             let cx = f.midX + t.tx, cy = f.midY + t.ty
             // The frame's corners about its centre, through the matrix.
             let hw = f.width / 2, hh = f.height / 2
-            var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
-            if let label = SVGElementWriter.label(element, labels) {
-                // Centred on the drawn centre: about 0.6 em a character, 1.2 em high.
-                rx = max(rx, 0.3 * label.size * Double(label.characters))
-                ry = max(ry, 0.6 * label.size)
+            var rx: Double, ry: Double
+            if Self.labelStaysInside(element, labels) {
+                rx = hw  // what the matrix gives, the identity's
+                ry = hh
+            } else {
+                rx = abs(t.a) * hw + abs(t.c) * hh
+                ry = abs(t.b) * hw + abs(t.d) * hh
+                if let label = SVGElementWriter.label(element, labels) {
+                    // Centred on the drawn centre: about 0.6 em a character, 1.2 em high.
+                    rx = max(rx, 0.3 * label.size * Double(label.characters))
+                    ry = max(ry, 0.6 * label.size)
+                }
             }
             minX = min(minX, cx - rx)
             minY = min(minY, cy - ry)
             maxX = max(maxX, cx + rx)
             maxY = max(maxY, cy + ry)
-            bounds = Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        }
+
+        /// Whether `element` is drawn as its frame, its label (if any) inside it, told without
+        /// sizing the label: for most cells of most layouts, whose label need not be measured.
+        /// True for a finite frame at least 51 × 17 points under a transform whose linear part
+        /// is the identity, and no label, or a cell's label of at most 6 characters. Such a
+        /// label is at most 14 points (1.2 em, 8.4 points high; 0.6 em a character, 25.2
+        /// points wide): half a frame's height and width hold it with room to spare, so the
+        /// bounds are the frame's whatever the label's exact size.
+        @inline(__always)
+        static func labelStaysInside(_ element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
+            let f = element.frame, t = element.transform
+            guard t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1,
+                  f.size.width >= 51 && f.size.width < .infinity,
+                  f.size.height >= 17 && f.size.height < .infinity else { return false }
+            switch labels {
+            case .none: return true
+            case .item: return element.category == .cell && UInt(bitPattern: element.indexPath.item) < 1_000_000
+            case .indexPath:
+                return element.category == .cell && UInt(bitPattern: element.indexPath.item) < 10_000
+                    && UInt(bitPattern: element.indexPath.section) < 10
+            }
         }
     }
 

@@ -287,6 +287,58 @@ struct SVGWriterSpeedTests {
             .map { $0.split(separator: ">")[3].split(separator: "<")[0] }
         #expect(labels == ["1", "3", "0", "2"])
     }
+
+    /// The canvas's measure of one element the plain way: the frame's corners through the
+    /// matrix, and the label, whenever there is one, sized and compared with them.
+    static func referenceDrawnBounds(_ e: LayoutAttributes, labels: SVGLabels) -> Rect {
+        let f = e.frame, t = e.transform
+        let cx = f.midX + t.tx, cy = f.midY + t.ty
+        let hw = f.width / 2, hh = f.height / 2
+        var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
+        if let label = SVGElementWriter.label(e, labels) {
+            rx = max(rx, 0.3 * label.size * Double(label.characters))
+            ry = max(ry, 0.6 * label.size)
+        }
+        // Folded into an empty union as `DrawnBounds` folds it (a NaN leaves the union as it was).
+        return Rect(minX: min(.infinity, cx - rx), minY: min(.infinity, cy - ry),
+                    maxX: max(-.infinity, cx + rx), maxY: max(-.infinity, cy + ry))
+    }
+
+    /// `DrawnBounds` skips sizing the labels that surely fit their frame: it measures every
+    /// element as the plain way does, bit for bit, on both sides of each of the shortcut's
+    /// limits (51 × 17 points, 6 characters, the identity's linear part, cells only).
+    @Test func drawnBoundsSizeOnlyTheLabelsThatMayNotFit() {
+        var g = SplitMix64(seed: 2026)
+        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+        func uniform(_ top: Double) -> Double { Double(g.next() % 1_000_000) / 1_000_000 * top }
+        var shortcuts = 0
+        for _ in 0..<60_000 {
+            let width = pick([50.99, 51, 51.01, 4, 3.99, uniform(200), uniform(60), .infinity])
+            let height = pick([16.99, 17, 17.01, 4, uniform(60), uniform(20)])
+            let item = pick([0, 7, 9_999, 10_000, 999_999, 1_000_000, -1, Int(g.next() % 2_000_000)])
+            let section = pick([0, 9, 10, -1, Int(g.next() % 20)])
+            let category = pick([ElementCategory.cell, .supplementaryView, .decorationView])
+            let kind: ElementKind? = category == .cell ? nil : pick([.header, .footer, .badge, .background])
+            let transform = pick([AffineTransform.identity, AffineTransform(scaleX: 0.5, y: 0.5),
+                                  AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: uniform(30), ty: -uniform(30)),
+                                  AffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 0, ty: 0),
+                                  AffineTransform(a: 1, b: 0, c: 0.25, d: 1, tx: 0, ty: 0)])
+            let e = LayoutAttributes(indexPath: IndexPath(item: item, section: section), category: category, kind: kind,
+                                     frame: Rect(x: uniform(400) - 50, y: uniform(400), width: width, height: height),
+                                     transform: transform, alpha: pick([1, 0.5, 0]))
+            let labels = pick(SVGLabels.allCases)
+            var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+            drawn.add(e)
+            let expected = Self.referenceDrawnBounds(e, labels: labels)
+            let got = drawn.bounds!
+            #expect([got.minX, got.minY, got.maxX, got.maxY].map(\.bitPattern)
+                    == [expected.minX, expected.minY, expected.maxX, expected.maxY].map(\.bitPattern),
+                    "\(e) with \(labels)")
+            if SVGLayoutWriter.DrawnBounds.labelStaysInside(e, labels) { shortcuts += 1 }
+        }
+        // Both ways were taken, often.
+        #expect(shortcuts > 1_000 && shortcuts < 50_000, "\(shortcuts)")
+    }
 }
 
 /// Calls `body` with each selected element and its position, in order. The element is read
