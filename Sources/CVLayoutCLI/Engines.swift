@@ -18,11 +18,6 @@ struct EngineInput {
     let seed: UInt64
     /// What the engine computes once for this input however many passes ask.
     let memo = PassMemo()
-
-    /// `embeddedHeights(count:seed:)` of this input's count and seed, computed at most once.
-    func embeddedHeights() -> [Double] {
-        memo.value("embedded heights") { CVLayoutCLI.embeddedHeights(count: count, seed: seed) }
-    }
 }
 
 /// Values of one run computed on first use and shared: a streamed layout runs its engine
@@ -124,13 +119,8 @@ func knownOptions(for engine: String) -> [OptionSpec] {
     globalOptions + (CVLayoutCLI.engine(named: engine)?.options ?? [])
 }
 
-/// Heights of the embedded random data (SPEC section 6): `base + r % spread` for each next
-/// SplitMix64 value `r`.
+/// Heights of the embedded random data (SPEC section 6) as an array: `base + r % spread` for
+/// each next SplitMix64 value `r` (`RandomHeights`, which the waterfall reads without an array).
 func embeddedHeights(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) -> [Double] {
-    [Double](unsafeUninitializedCapacity: count) { heights, initialized in
-        heights.adviseHugePages()  // a million heights: 8 MB in huge pages
-        var generator = SplitMix64(seed: seed)
-        for i in 0..<count { heights[i] = base + Double(generator.next() % spread) }
-        initialized = count
-    }
+    Array(RandomHeights(count: count, seed: seed, base: base, spread: spread))
 }

@@ -124,7 +124,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
     let kinds: [Kind] = data.sections.map {
         switch $0.items {
         case .uniform: .count
-        case .heights: .heights
+        case .heights, .randomHeights: .heights
         case .sizes: .sizes
         case .mixed: .objects
         }
@@ -134,6 +134,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         switch section.items {
         case .uniform(let n): items = Array(repeating: Item(measure: .unit), count: n)
         case .heights(let h): items = h.map { Item(measure: .height($0)) }
+        case .randomHeights(let h): items = h.map { Item(measure: .height($0)) }
         case .sizes(let s): items = s.map { Item(measure: .size($0)) }
         case .mixed(let m):
             items = m.map {

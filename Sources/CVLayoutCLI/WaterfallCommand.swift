@@ -97,7 +97,8 @@ private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout,
                                     spans: section.spans)
         }
     } else {
-        sections = [WaterfallSection(items: .heights(input.embeddedHeights()))]
+        // Each height computed as its item is placed: no array of a million to fill first.
+        sections = [WaterfallSection(items: .randomHeights(RandomHeights(count: input.count, seed: input.seed)))]
     }
     return (layout, sections)
 }

@@ -299,6 +299,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         switch items {
         case .sizes(let sizes): size = sizes[item]
         case .heights(let heights): size = Size(width: itemSize.width, height: heights[item])
+        case .randomHeights(let heights): size = Size(width: itemSize.width, height: heights[item])
         case .uniform: return itemSize
         case .mixed(let measures):
             switch measures[item] {

@@ -743,6 +743,11 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
             }
             return ratios
+        case .randomHeights(let ratios):
+            for (i, a) in ratios.enumerated() where !(a.isFinite && a > 0) {
+                throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
+            }
+            return Array(ratios)
         case .mixed(let measures):
             throw LayoutError.invalidItem(IndexPath(item: measures.indices.first ?? 0, section: section), .aspectRatio)
         case .sizes(let sizes):

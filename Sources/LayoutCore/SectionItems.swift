@@ -16,6 +16,9 @@ public enum SectionItems: Sendable, Equatable {
     case uniform(count: Int)
     /// Heights and sizes mixed, item by item (a waterfall dataset's `"items"` objects).
     case mixed([ItemMeasure])
+    /// Item heights drawn at random, each computed when it is read (`RandomHeights`): read as
+    /// `.heights` of the same numbers, with no array behind them.
+    case randomHeights(RandomHeights)
 
     /// Number of items. - Complexity: O(1).
     public var count: Int {
@@ -24,6 +27,7 @@ public enum SectionItems: Sendable, Equatable {
         case .sizes(let s): s.count
         case .uniform(let n): n
         case .mixed(let m): m.count
+        case .randomHeights(let h): h.count
         }
     }
 }
@@ -54,4 +58,42 @@ extension SectionItems {
         }
         return size
     }
+}
+
+/// `count` item heights drawn at random: item i is `base + r % spread` points, r the value
+/// SplitMix64 started at `seed` gives at its i-th call (`SplitMix64.value(_:seed:)`). The
+/// same numbers as drawing them in turn into an array, but each is computed when it is read,
+/// in O(1): the waterfall's embedded data (SPEC section 6, 50 + r % 100), a million items of
+/// which need no 8 MB array to be filled (and paged in) before the first is placed.
+public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
+    /// Number of heights.
+    public let count: Int
+    /// The generator's seed.
+    public let seed: UInt64
+    /// The smallest height, points.
+    public let base: Double
+    /// How many whole points above `base` a height can be (heights are `base` to
+    /// `base + spread − 1`).
+    public let spread: UInt64
+
+    /// `count` (≥ 0) heights from `seed`, each `base + r % spread` (spread ≥ 1).
+    public init(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) {
+        precondition(count >= 0 && spread >= 1, "count ≥ 0 and spread ≥ 1")
+        self.count = count
+        self.seed = seed
+        self.base = base
+        self.spread = spread
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// Height `i` (0 ≤ i < count), points. - Complexity: O(1).
+    @inlinable @inline(__always)
+    public subscript(i: Int) -> Double {
+        base + Double(SplitMix64.value(i, seed: seed) % spread)
+    }
+
+    /// The largest height there can be: `base + spread − 1`.
+    public var upperBound: Double { base + Double(spread - 1) }
 }

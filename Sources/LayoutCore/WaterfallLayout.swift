@@ -342,6 +342,10 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                 stacked += sum
             case .uniform(let count):
                 stacked += Double(count) * itemHeight
+            case .randomHeights(let heights):
+                // None is taller than the largest there can be, nor negative when the least is not.
+                guard heights.base >= 0, heights.upperBound.isFinite else { return false }
+                stacked += Double(heights.count) * heights.upperBound
             case .mixed(let measures):
                 for case .size(let size) in measures {
                     guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
@@ -510,6 +514,12 @@ private struct Placement {
         case .sizes(let sizes):
             for item in 0..<itemCount {
                 try place(try height(of: sizes[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
+            }
+        case .randomHeights(let heights):
+            if order == .shortestFirst && (slots == 2 || slots == 3) {
+                try placeShortestFirst(heights, in: columns, into: &sink)
+            } else {
+                for item in 0..<itemCount { try place(heights[item], item: item, in: columns, into: &sink) }
             }
         case .uniform:
             for item in 0..<itemCount { try place(itemHeight, item: item, in: columns, into: &sink) }
@@ -702,6 +712,7 @@ private struct Placement {
         switch items {
         case .heights(let heights): try heights.withUnsafeBufferPointer { heights in try run { item, _ in heights[item] } }
         case .sizes(let sizes): try run { item, width in try self.height(of: sizes[item], item: item, atWidth: width) }
+        case .randomHeights(let heights): try run { item, _ in heights[item] }
         case .uniform: try run { _, _ in itemHeight }
         case .mixed(let measures): try run { item, width in try self.height(of: measures[item], item: item, atWidth: width) }
         }
@@ -754,8 +765,8 @@ private struct Placement {
     /// branch would be mispredicted every other item).
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
-    func placeShortestFirst<Sink: LayoutAttributesSink>(_ heights: UnsafeBufferPointer<Double>, in columns: ColumnHeights,
-                                                        into sink: inout Sink) throws {
+    func placeShortestFirst<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
+        _ heights: Heights, in columns: ColumnHeights, into sink: inout Sink) throws where Heights.Index == Int {
         let three = columns.count == 3
         precondition(columns.count == 2 || three, "2 or 3 columns")
         // The x and width of each column, as `place` computes them.
@@ -771,7 +782,7 @@ private struct Placement {
             h0: columns[0], h1: columns[1], h2: three ? columns[2] : .infinity,
             b0: columns.bottom(0), b1: columns.bottom(1), b2: three ? columns.bottom(2) : 0,
             x0: x0, x1: x1, x2: x2, w0: w0, w1: w1, w2: w2, tolerance: tolerance, itemSpacing: itemSpacing)
-        for item in heights.indices {
+        for item in 0..<heights.count {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
                 throw LayoutError.invalidItem(IndexPath(item: item, section: section),

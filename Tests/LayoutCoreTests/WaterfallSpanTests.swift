@@ -222,6 +222,7 @@ struct WaterfallSpanTests {
                 let h: Double
                 switch section.items {
                 case .heights(let hs): h = hs[item]
+                case .randomHeights(let hs): h = hs[item]
                 case .sizes(let ss): h = scaled(ss[item])
                 case .uniform: h = w.itemHeight
                 case .mixed(let ms):
