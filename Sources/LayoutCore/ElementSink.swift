@@ -29,7 +29,10 @@ extension Array: LayoutAttributesSink where Element == LayoutAttributes {
 /// blocks the writers format (`LayoutFormats.OutputFormat.write(_:streaming:options:to:)`).
 public struct ElementBlocks: LayoutAttributesSink {
     /// Elements received so far (all blocks).
-    public private(set) var count = 0
+    public var count: Int { handedOn + filled }
+    /// Elements in the blocks handed on so far: kept apart from `filled`, so that an append
+    /// updates one counter (a store the engine's loop makes for every element).
+    private var handedOn = 0
     /// When set, each frame is pixel-snapped to this screen scale as it arrives, as
     /// `CollectionLayout.snapToPixels(scale:)` snaps a kept layout. Finite and > 0.
     public var scale: Double? = nil
@@ -105,7 +108,6 @@ public struct ElementBlocks: LayoutAttributesSink {
         }
         if let scale { slot.pointee.frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
         filled += 1
-        count += 1
         if filled == blockSize { handOn() }
     }
 
@@ -122,6 +124,7 @@ public struct ElementBlocks: LayoutAttributesSink {
         let holdsDefaults = storedOnlyDefaultAppearance && (slotsHoldDefaultAppearance || filled == blockSize)
         (base, slotsHoldDefaultAppearance) = handOff(UnsafeBufferPointer(start: base, count: filled), holdsDefaults)
         storedOnlyDefaultAppearance = true
+        handedOn += filled
         filled = 0
     }
 }
