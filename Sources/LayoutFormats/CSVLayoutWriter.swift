@@ -30,8 +30,22 @@ public enum CSVLayoutWriter {
         out.append(byte: 0x0A)
     }
 
+    /// The rows of a streamed block; `allDefaultAppearance`: every element of it has the
+    /// default appearance, so every row ends with the same constant, unchecked.
+    static func appendRows(_ block: UnsafeBufferPointer<LayoutAttributes>, allDefaultAppearance: Bool,
+                           to out: OutputBuffer) {
+        if allDefaultAppearance {
+            for k in block.indices { appendRow(block[k], to: out, knownDefaultAppearance: true) }
+        } else {
+            for k in block.indices { appendRow(block[k], to: out) }
+        }
+    }
+
+    /// Appends `e`'s row (without its line feed when not `terminated`);
+    /// `knownDefaultAppearance`: the caller knows `e` has the default appearance.
     @inline(__always)
-    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true) {
+    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
+                          knownDefaultAppearance: Bool = false) {
         let comma = UInt8(ascii: ",")
         var w = out.cursor(reserving: OutputBuffer.elementBound)
         w.append(integer: e.indexPath.section)
@@ -56,7 +70,7 @@ public enum CSVLayoutWriter {
         w.append(byte: comma); w.append(number: f.height)
         w.append(byte: comma); w.append(number: f.midX)
         w.append(byte: comma); w.append(number: f.midY)
-        if e.hasDefaultAppearance {
+        if knownDefaultAppearance || e.hasDefaultAppearance {
             // Most elements: the rest of the row is a constant.
             if terminated { w.append(",1,0,0,1,0,0,1,0,false\n") } else { w.append(",1,0,0,1,0,0,1,0,false") }
             out.commit(w)

@@ -394,10 +394,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// What a streamed write is made of: the text before the elements, the text of a block
-    /// of elements (given the position of its first in the output), and the text after them.
+    /// of elements (given the position of its first in the output, and whether every one has
+    /// the default appearance), and the text after them.
     struct StreamParts {
         let start: (CollectionLayout, OutputBuffer) -> Void
-        let block: (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void
+        let block: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void
         let end: (CollectionLayout, OutputBuffer) -> Void
     }
 
@@ -406,7 +407,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         switch self {
         case .json:
             StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
-                        block: { block, first, out in
+                        block: { block, first, _, out in
                             for k in block.indices {
                                 JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
                             }
@@ -414,8 +415,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                         end: { JSONLayoutWriter.appendEnd($0, to: $1) })
         case .csv:
             StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
-                        block: { block, _, out in
-                            for k in block.indices { CSVLayoutWriter.appendRow(block[k], to: out) }
+                        block: { block, _, defaultAppearance, out in
+                            CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
                         },
                         end: { _, _ in })
         case .svg:
@@ -424,7 +425,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                                 layout, options: options, drawn: options.drawnBounds), to: out)
                         },
                         block: { [round = layout.drawsCellsRound,
-                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, out in
+                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, _, out in
                             SVGLayoutWriter.appendBlock(block, round: round, labels: labels, to: out)
                         },
                         end: { SVGLayoutWriter.appendEnd($0, options: options, to: $1) })
@@ -475,12 +476,12 @@ func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: Out
 public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 
 /// Formats the blocks of elements `produce` appends with `formatBlock` and hands the text to
-/// `out` in order; `formatBlock` gets a block, the output position of its first element and
-/// the buffer to write to. The engine fills the slots of a `BlockPipeline` directly, and the
+/// `out` in order; `formatBlock` gets a block, the output position of its first element,
+/// whether every element of the block has the default appearance and the buffer to write to. The engine fills the slots of a `BlockPipeline` directly, and the
 /// blocks are formatted on every core while it goes on computing the next ones. A failure of
 /// `out`'s sink stops the formatting and is rethrown once `produce` returns.
 func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
-                    _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) throws {
+                    _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) throws {
     let pipeline = BlockPipeline(output: out, precision: out.precision, formatBlock: formatBlock)
     defer { pipeline.stop() }
     var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer,

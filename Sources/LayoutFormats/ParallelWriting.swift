@@ -87,7 +87,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// engine to the formatting). Small slots also mean little memory touched for the first
     /// time: with 4,096 a 10⁵-element SVG spent a quarter of its time in page faults.
     let blockSize = 1_024
-    private let formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void
+    private let formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void
     private let condition = NSCondition()
     private let slots: [Slot]
     /// Where the text goes.
@@ -111,9 +111,11 @@ final class BlockPipeline: @unchecked Sendable {
     /// slots per thread plus two.
     /// - Parameter output: where the text goes.
     /// - Parameter formatBlock: writes a block's text (given its first element's output
-    ///   position) to a buffer; called on any thread, so it must only read shared state.
+    ///   position, and whether every one of its elements has the default appearance, as
+    ///   `submit` was told) to a buffer; called on any thread, so it must only read shared
+    ///   state.
     init(output: OutputBuffer, precision: NumberPrecision,
-         formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, OutputBuffer) -> Void) {
+         formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) {
         out = output
         self.formatBlock = formatBlock
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -262,7 +264,8 @@ final class BlockPipeline: @unchecked Sendable {
     /// Formats a slot's elements into its buffer (nothing once stopped).
     private func formatSlot(_ slot: Slot) {
         if stopped { return }
-        formatBlock(UnsafeBufferPointer(start: slot.elements, count: slot.count), slot.first, slot.buffer)
+        formatBlock(UnsafeBufferPointer(start: slot.elements, count: slot.count), slot.first,
+                    slot.holdsDefaultAppearance, slot.buffer)
     }
 
     private func work() {
