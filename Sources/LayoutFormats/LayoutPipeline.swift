@@ -174,9 +174,16 @@ public struct LayoutPipeline {
         if format == .svg && options.canvas == .all {
             var drawn = SVGLayoutWriter.DrawnBounds(labels: SVGLabels.resolved(options.labels, for: layout))
             // Blocks of 1,024 elements (128 KB) stay in the cache between the engine and the
-            // measuring; the default 16,384 (2 MB) would not.
-            var sink = ElementBlocks(blockSize: 1_024) { block in
-                for element in block { drawn.add(element) }
+            // measuring; the default 16,384 (2 MB) would not. The block starts out holding the
+            // default appearance, so that the engine stores only the first half of most elements.
+            let blockSize = 1_024
+            let buffer = UnsafeMutablePointer<LayoutAttributes>.allocate(capacity: blockSize)
+            buffer.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
+                              count: blockSize)
+            defer { buffer.deallocate() }
+            var sink = ElementBlocks(blockSize: blockSize, buffer: buffer, holdsDefaultAppearance: true) { block, holdsDefaultAppearance in
+                for k in block.indices { drawn.add(block[k]) }
+                return (buffer, holdsDefaultAppearance)
             }
             sink.scale = scale
             _ = try stream(&sink)

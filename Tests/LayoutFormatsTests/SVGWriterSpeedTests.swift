@@ -203,6 +203,25 @@ struct SVGWriterSpeedTests {
         }
     }
 
+    /// A label's length counts the digits of its numbers without a loop: the same as the
+    /// text's length, at every power of ten and either side of it, and at the extremes.
+    @Test func decimalLengthIsTheTextsLength() {
+        var values = [0, 1, -1, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0..<19 {
+            values += [power - 1, power, power + 1, -power, -(power - 1), -(power + 1)]
+            if power <= Int.max / 10 { power *= 10 }
+        }
+        var g = SplitMix64(seed: 11)
+        for _ in 0..<10_000 {
+            let r = Int(bitPattern: UInt(g.next()))
+            values += [r, r >> Int(g.next() % 64)]
+        }
+        for v in values {
+            #expect(SVGElementWriter.decimalLength(v) == String(v).count, "\(v)")
+        }
+    }
+
     @Test func numbersAtThreeDecimalsMatchNumberFormat() throws {
         // One number per field of many elements: every path of the inline formatting and the
         // table, at the default precision.
