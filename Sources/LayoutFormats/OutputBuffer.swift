@@ -477,8 +477,9 @@ public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 
 /// Formats the blocks of elements `produce` appends with `formatBlock` and hands the text to
 /// `out` in order; `formatBlock` gets a block, the output position of its first element,
-/// whether every element of the block has the default appearance and the buffer to write to. The engine fills the slots of a `BlockPipeline` directly, and the
-/// blocks are formatted on every core while it goes on computing the next ones. A failure of
+/// whether every element of the block has the default appearance and the buffer to write
+/// to. The engine fills the slots of a `BlockPipeline` directly, and the blocks are
+/// formatted on every core while it goes on computing the next ones. A failure of
 /// `out`'s sink stops the formatting and is rethrown once `produce` returns.
 func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
                     _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) throws {
