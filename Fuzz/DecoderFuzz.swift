@@ -36,6 +36,8 @@ private func check(_ dataset: Dataset) {
                          "bad size accepted")
         case .uniform(let count):
             precondition(count >= 0, "negative count accepted")
+        case .randomHeights:
+            preconditionFailure("random heights decoded: only the embedded data has them")
         case .mixed(let measures):
             for measure in measures {
                 switch measure {
