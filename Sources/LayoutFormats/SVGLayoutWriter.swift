@@ -524,7 +524,12 @@ struct SVGElementWriter {
         } else if labels == .indexPath {
             characters += 1 + decimalLength(path.section)
         }
-        let fitted = Swift.min(14, Swift.min(width, height) * 0.45, width / (0.6 * Double(characters)))
+        // Most cells get the largest size, 14 points: when neither other limit can be below it
+        // (a width of 8.5 points a character or more fits 14 / 0.6 ≈ 8.4 with room for the
+        // rounding), that is the minimum, without the division.
+        let side = Swift.min(width, height) * 0.45
+        if side >= 14 && width >= 8.5 * Double(characters) { return (characters, 14) }
+        let fitted = Swift.min(14, side, width / (0.6 * Double(characters)))
         return (characters, Swift.max(4, fitted))
     }
 

@@ -203,6 +203,34 @@ struct SVGWriterSpeedTests {
         }
     }
 
+    /// A label's size skips the division when 14 points surely fit: the same size, bit for
+    /// bit, as the plain rule (0.45 of the smaller side, at most 14, at least 4, and 0.6 em a
+    /// character within the width), on both sides of where each limit takes over.
+    @Test func labelSizesAreThePlainRules() {
+        var g = SplitMix64(seed: 5)
+        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+        func uniform(_ top: Double) -> Double { Double(g.next() % 1_000_000) / 1_000_000 * top }
+        var largest = 0
+        for _ in 0..<50_000 {
+            let item = pick([0, 9, 10, 99_999, 1_000_000, -5, Int(g.next() % 1_000_000_000)])
+            let characters = String(item).count
+            // Widths near 8.4 and 8.5 points a character, and sides near 14 / 0.45.
+            let width = pick([8.4, 8.5, 8.45, 8.3] .map { $0 * Double(characters) } + [31.1, 31.12, 31.2, 4, uniform(300)])
+            let height = pick([31.1, 31.111, 31.112, 31.2, 4, 8.8, 9, uniform(100)])
+            let e = LayoutAttributes.cell(IndexPath(item: item, section: 0), frame: Rect(x: 0, y: 0, width: width, height: height))
+            guard width >= 4 && height >= 4 else {
+                #expect(SVGElementWriter.label(e, .item) == nil)
+                continue
+            }
+            let label = SVGElementWriter.label(e, .item)!
+            let plain = max(4, min(14, min(width, height) * 0.45, width / (0.6 * Double(characters))))
+            #expect(label.characters == characters && label.size.bitPattern == plain.bitPattern,
+                    "\(width) × \(height), \(characters) characters: \(label.size), not \(plain)")
+            if label.size == 14 { largest += 1 }
+        }
+        #expect(largest > 5_000 && largest < 45_000, "\(largest)")
+    }
+
     /// A label's length counts the digits of its numbers without a loop: the same as the
     /// text's length, at every power of ten and either side of it, and at the extremes.
     @Test func decimalLengthIsTheTextsLength() {
