@@ -207,16 +207,14 @@ struct SVGWriterSpeedTests {
     /// bit, as the plain rule (0.45 of the smaller side, at most 14, at least 4, and 0.6 em a
     /// character within the width), on both sides of where each limit takes over.
     @Test func labelSizesAreThePlainRules() {
-        var g = SplitMix64(seed: 5)
-        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
-        func uniform(_ top: Double) -> Double { Double(g.next() % 1_000_000) / 1_000_000 * top }
+        var r = RandomPicks(seed: 5)
         var largest = 0
         for _ in 0..<50_000 {
-            let item = pick([0, 9, 10, 99_999, 1_000_000, -5, Int(g.next() % 1_000_000_000)])
+            let item = r.pick([0, 9, 10, 99_999, 1_000_000, -5, Int(r.next() % 1_000_000_000)])
             let characters = String(item).count
             // Widths near 8.4 and 8.5 points a character, and sides near 14 / 0.45.
-            let width = pick([8.4, 8.5, 8.45, 8.3] .map { $0 * Double(characters) } + [31.1, 31.12, 31.2, 4, uniform(300)])
-            let height = pick([31.1, 31.111, 31.112, 31.2, 4, 8.8, 9, uniform(100)])
+            let width = r.pick([8.4, 8.5, 8.45, 8.3].map { $0 * Double(characters) } + [31.1, 31.12, 31.2, 4, r.uniform(300)])
+            let height = r.pick([31.1, 31.111, 31.112, 31.2, 4, 8.8, 9, r.uniform(100)])
             let e = LayoutAttributes.cell(IndexPath(item: item, section: 0), frame: Rect(x: 0, y: 0, width: width, height: height))
             guard width >= 4 && height >= 4 else {
                 #expect(SVGElementWriter.label(e, .item) == nil)
@@ -355,25 +353,23 @@ struct SVGWriterSpeedTests {
     /// element as the plain way does, bit for bit, on both sides of each of the shortcut's
     /// limits (51 × 17 points, 6 characters, the identity's linear part, cells only).
     @Test func drawnBoundsSizeOnlyTheLabelsThatMayNotFit() {
-        var g = SplitMix64(seed: 2026)
-        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
-        func uniform(_ top: Double) -> Double { Double(g.next() % 1_000_000) / 1_000_000 * top }
+        var r = RandomPicks(seed: 2026)
         var shortcuts = 0
         for _ in 0..<60_000 {
-            let width = pick([50.99, 51, 51.01, 4, 3.99, uniform(200), uniform(60), .infinity])
-            let height = pick([16.99, 17, 17.01, 4, uniform(60), uniform(20)])
-            let item = pick([0, 7, 9_999, 10_000, 999_999, 1_000_000, -1, Int(g.next() % 2_000_000)])
-            let section = pick([0, 9, 10, -1, Int(g.next() % 20)])
-            let category = pick([ElementCategory.cell, .supplementaryView, .decorationView])
-            let kind: ElementKind? = category == .cell ? nil : pick([.header, .footer, .badge, .background])
-            let transform = pick([AffineTransform.identity, AffineTransform(scaleX: 0.5, y: 0.5),
-                                  AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: uniform(30), ty: -uniform(30)),
+            let width = r.pick([50.99, 51, 51.01, 4, 3.99, r.uniform(200), r.uniform(60), .infinity])
+            let height = r.pick([16.99, 17, 17.01, 4, r.uniform(60), r.uniform(20)])
+            let item = r.pick([0, 7, 9_999, 10_000, 999_999, 1_000_000, -1, Int(r.next() % 2_000_000)])
+            let section = r.pick([0, 9, 10, -1, Int(r.next() % 20)])
+            let category = r.pick([ElementCategory.cell, .supplementaryView, .decorationView])
+            let kind: ElementKind? = category == .cell ? nil : r.pick([.header, .footer, .badge, .background])
+            let transform = r.pick([AffineTransform.identity, AffineTransform(scaleX: 0.5, y: 0.5),
+                                  AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: r.uniform(30), ty: -r.uniform(30)),
                                   AffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 0, ty: 0),
                                   AffineTransform(a: 1, b: 0, c: 0.25, d: 1, tx: 0, ty: 0)])
             let e = LayoutAttributes(indexPath: IndexPath(item: item, section: section), category: category, kind: kind,
-                                     frame: Rect(x: uniform(400) - 50, y: uniform(400), width: width, height: height),
-                                     transform: transform, alpha: pick([1, 0.5, 0]))
-            let labels = pick(SVGLabels.allCases)
+                                     frame: Rect(x: r.uniform(400) - 50, y: r.uniform(400), width: width, height: height),
+                                     transform: transform, alpha: r.pick([1, 0.5, 0]))
+            let labels = r.pick(SVGLabels.allCases)
             var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
             drawn.add(e)
             let expected = Self.referenceDrawnBounds(e, labels: labels)
@@ -399,4 +395,14 @@ private func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
             for i in elements.indices { try body(elements[i], i) }
         }
     }
+}
+
+/// Random choices for the property tests: one of some values, or a number spread evenly
+/// below a top (in millionths of it).
+private struct RandomPicks {
+    private var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { generator.next() }
+    mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
+    mutating func uniform(_ top: Double) -> Double { Double(next() % 1_000_000) / 1_000_000 * top }
 }
