@@ -76,7 +76,9 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     /// `base + spread − 1`).
     public let spread: UInt64
 
-    /// `count` (≥ 0) heights from `seed`, each `base + r % spread` (spread ≥ 1).
+    /// `count` heights from `seed`, each `base + r % spread` points.
+    /// - Precondition: `count` ≥ 0 and `spread` ≥ 1 (a trap otherwise). A negative or
+    ///   non-finite `base` is accepted here and refused by the engines as such heights are.
     public init(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) {
         precondition(count >= 0 && spread >= 1, "count ≥ 0 and spread ≥ 1")
         self.count = count
@@ -85,7 +87,9 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
         self.spread = spread
     }
 
+    /// The first index, 0.
     public var startIndex: Int { 0 }
+    /// One past the last index: `count`.
     public var endIndex: Int { count }
 
     /// Height `i` (0 ≤ i < count), points. - Complexity: O(1).
