@@ -118,9 +118,3 @@ func engine(named name: String) -> EngineDescriptor? {
 func knownOptions(for engine: String) -> [OptionSpec] {
     globalOptions + (CVLayoutCLI.engine(named: engine)?.options ?? [])
 }
-
-/// Heights of the embedded random data (SPEC section 6) as an array: `base + r % spread` for
-/// each next SplitMix64 value `r` (`RandomHeights`, which the waterfall reads without an array).
-func embeddedHeights(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) -> [Double] {
-    Array(RandomHeights(count: count, seed: seed, base: base, spread: spread))
-}

@@ -17,7 +17,9 @@ let waterfallEngine = EngineDescriptor(
     schema: .items,
     defaultCount: 50,
     embeddedData: { count, seed in
-        Dataset(sections: [DatasetSection(items: .heights(embeddedHeights(count: count, seed: seed)))])
+        // As an array: what --insert, --delete and --move edit (the layout itself reads
+        // `RandomHeights` as it places the items).
+        Dataset(sections: [DatasetSection(items: .heights(Array(RandomHeights(count: count, seed: seed))))])
     },
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
     stream: { input, sink in try waterfallLayout(input, into: &sink) },
