@@ -135,13 +135,13 @@ public enum NumberFormat {
             if shifted - 4_503_599_627_370_496 == twice {
                 let halves = shifted.significandBitPattern
                 let digits = eightDigits(halves >> 1)
-                let leadingZeroBits = Swift.min(digits.trailingZeroBitCount & ~7, 56)
+                let leadingZeroBits = leadingZeroDigitBits(digits)
                 let integerBits = 64 &- leadingZeroBits
-                var low = (digits | 0x3030_3030_3030_3030) >> UInt64(leadingZeroBits)
+                var low = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
                 let half = halves & 1
                 let point = half &* UInt64(0x352E)  // ".5"
-                var high = point >> UInt64(64 &- integerBits)
-                low |= point << UInt64(integerBits)
+                var high = point &>> UInt64(64 &- integerBits)
+                low |= shiftedUp(point, by: integerBits)
                 var length = integerBits >> 3 &+ 2 &* Int(truncatingIfNeeded: half)
                 if value < 0 && halves != 0 {
                     high = high << 8 | low >> 56
@@ -160,15 +160,15 @@ public enum NumberFormat {
         let integer = n / 1000, fraction = n % 1000
         // The integer part's eight digits without their leading zeros (but one digit for 0).
         let digits = eightDigits(integer)
-        let leadingZeroBits = Swift.min(digits.trailingZeroBitCount & ~7, 56)
-        let integerText = (digits | 0x3030_3030_3030_3030) >> UInt64(leadingZeroBits)
+        let leadingZeroBits = leadingZeroDigitBits(digits)
+        let integerText = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
         let integerBits = 64 &- leadingZeroBits
         // ".ddd" and its length without trailing zeros (none at all for a whole number).
         let rest = Int(truncatingIfNeeded: fraction % 100)
         let fractionText = 0x2E | (0x30 | fraction / 100) << 8 | UInt64(digitPair(rest)) << 16
         let fractionLength = fraction == 0 ? 0 : rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4
-        var low = integerText | fractionText << UInt64(integerBits)  // `<<` by 64 gives 0
-        var high = fractionText >> UInt64(64 &- integerBits)
+        var low = integerText | shiftedUp(fractionText, by: integerBits)
+        var high = fractionText &>> UInt64(64 &- integerBits)
         var length = integerBits >> 3 &+ fractionLength
         if value < 0 {
             high = high << 8 | low >> 56
@@ -176,6 +176,31 @@ public enum NumberFormat {
             length &+= 1
         }
         return (low, high, length)
+    }
+
+    /// The digits of `n` < 10⁸ without leading zeros (one digit for 0): the bytes of a
+    /// little-endian UInt64, the first digit in the lowest byte (zeros past `length`), and
+    /// their count. For a writer that writes the same integer twice.
+    @inline(__always)
+    static func shortDigitsText(_ n: UInt64) -> (text: UInt64, length: Int) {
+        let digits = eightDigits(n)
+        let leadingZeroBits = leadingZeroDigitBits(digits)
+        return ((digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits), 8 &- leadingZeroBits >> 3)
+    }
+
+    /// The bits of `eightDigits`' leading zero digits (8 per digit), all but the last digit
+    /// at most (56): a zero is written as one digit.
+    @inline(__always)
+    static func leadingZeroDigitBits(_ digits: UInt64) -> Int {
+        // The mark in the last digit's lowest bit stops the count there.
+        (digits | 1 << 56).trailingZeroBitCount & ~7
+    }
+
+    /// `bits << shift` for 8 ≤ `shift` ≤ 64, 0 at 64, without the check a shift by a
+    /// run-time amount gets in Swift: two shifts whose amounts are each below 64.
+    @inline(__always)
+    static func shiftedUp(_ bits: UInt64, by shift: Int) -> UInt64 {
+        (bits &<< UInt64(shift &- 8)) &<< 8
     }
 
     private static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -369,10 +394,14 @@ public enum NumberFormat {
     /// reading order. Two steps of division by a constant on all lanes at once (SWAR): 4-digit
     /// halves in 32-bit lanes split by 100 (`· 10486 >> 20`, exact below 10⁴), then 2-digit
     /// quarters in 16-bit lanes split by 10 (`· 103 >> 10`, exact below 100); no lane's
-    /// product reaches the next lane.
+    /// product reaches the next lane. The first split, by 10⁴, is a multiply and a shift too,
+    /// where `/` would be a 128-bit multiply, done twice: n · ⌈2⁴⁰ / 10⁴⌉ / 2⁴⁰ exceeds
+    /// n / 10⁴ by n · 2,224 / (10⁴ · 2⁴⁰) < 2.1·10⁻⁵, and the fraction of n / 10⁴ is at
+    /// most 0.9999, so the floors agree (checked for every n < 10⁸).
     @inline(__always)
     static func eightDigits(_ n: UInt64) -> UInt64 {
-        var x = n / 10_000 | (n % 10_000) << 32
+        let high = (n &* 109_951_163) >> 40
+        var x = high | (n &- high &* 10_000) << 32
         let hundreds = ((x &* 10_486) >> 20) & 0x0000_007F_0000_007F
         x = hundreds | (x &- hundreds &* 100) << 16
         let tens = ((x &* 103) >> 10) & 0x000F_000F_000F_000F
@@ -391,7 +420,7 @@ public enum NumberFormat {
     private static func writeShortDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let digits = eightDigits(n)
         let leadingZeros = digits.trailingZeroBitCount & ~7  // in bits: 8 per zero digit
-        let text = (digits | 0x3030_3030_3030_3030) >> UInt64(leadingZeros)
+        let text = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeros)  // n ≥ 10: at most 48
         UnsafeMutableRawPointer(out).storeBytes(of: text.littleEndian, as: UInt64.self)
         return 8 - leadingZeros >> 3
     }

@@ -77,6 +77,22 @@ struct NumberFormattingTests {
         }
     }
 
+    /// The digits of a number below 10⁸ formatted once for two copies (`shortDigitsText`)
+    /// against `String`, on both sides of every multiple of 10⁴ (where `eightDigits` splits a
+    /// number with a multiply and a shift, not a division) up to 10⁸, and at random.
+    @Test func shortDigitsTextAgreesWithString() {
+        func text(_ digits: (text: UInt64, length: Int)) -> String {
+            String(decoding: withUnsafeBytes(of: digits.text.littleEndian) { Array($0.prefix(digits.length)) }, as: UTF8.self)
+        }
+        var values: [UInt64] = Array(0..<10_050) + [99_999_999, 99_999_998, 10_000_000, 9_999_999]
+        for k in stride(from: UInt64(10_000), to: 100_000_000, by: 10_000) { values += [k - 1, k, k + 1] }
+        var random = SplitMixForTests(seed: 11)
+        for _ in 0..<20_000 { values.append(random.next() % 100_000_000) }
+        for n in values where text(NumberFormat.shortDigitsText(n)) != String(n) {
+            Issue.record("shortDigitsText(\(n)) gave \(text(NumberFormat.shortDigitsText(n)))")
+        }
+    }
+
     /// Dyadic values (i/2ʲ: every exact half at 3 decimals is one, e.g. 1/16) and the edges
     /// of the inline 3-decimal path (2⁻¹¹, 2⁵²) against the exact reference.
     @Test func dyadicValuesAndPathEdgesRoundExactly() {
