@@ -19,12 +19,19 @@ public struct ColorPolicy: Equatable, Sendable {
     /// No colour anywhere: the default, and what tests see.
     public static let never = ColorPolicy(stdout: false, stderr: false)
 
-    /// The policy for a process with `environment` whose streams are terminals as
-    /// `isTerminal` says (by file descriptor).
+    /// The policy for a process with `environment` (`nil`, the default: the process's own,
+    /// its two variables read with `getenv`, and only when a stream is a terminal) whose
+    /// streams are terminals as `isTerminal` says (by file descriptor).
     /// - Complexity: O(1).
-    public static func forProcess(environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func forProcess(environment: [String: String]? = nil,
                                   isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) -> ColorPolicy {
-        let allowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        return ColorPolicy(stdout: allowed && isTerminal(STDOUT_FILENO), stderr: allowed && isTerminal(STDERR_FILENO))
+        let stdout = isTerminal(STDOUT_FILENO), stderr = isTerminal(STDERR_FILENO)
+        guard stdout || stderr else { return .never }
+        func variable(_ name: String) -> String? {
+            if let environment { return environment[name] }
+            return getenv(name).map { String(cString: $0) }
+        }
+        let allowed = (variable("NO_COLOR") ?? "").isEmpty && variable("TERM") != "dumb"
+        return ColorPolicy(stdout: allowed && stdout, stderr: allowed && stderr)
     }
 }
