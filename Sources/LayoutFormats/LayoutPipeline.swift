@@ -89,6 +89,13 @@ public struct LayoutPipeline {
     public let isStreamed: Bool
     private let inDrawingOrder: Bool
     private let contentSizeDeferred: Bool
+    /// The elements a streamed layout has, when its check counted them.
+    private let streamedCount: Int?
+
+    /// Up to this many elements (8 blocks) a streamed layout is formatted on the calling
+    /// thread: starting the threads and their slots (about a millisecond, most of it first
+    /// touches of memory) would cost more than the second core saves.
+    static let serialElementLimit = 8 * BlockPipeline.blockSize
 
     /// Runs the engine as the request needs: checked and summarised when streamed, laid out,
     /// snapped and checked when kept.
@@ -100,6 +107,7 @@ public struct LayoutPipeline {
         let streams = !request.keepsElements && request.target == nil && engine.stream != nil
         var checked: CollectionLayout? = nil
         var inDrawingOrder = false, contentSizeDeferred = false
+        var streamedCount: Int? = nil
         if streams, request.format == .csv, let quickCheck = engine.quickCheck, try quickCheck(request.scale) {
             // A CSV shows no content size: the elements are known to be sound without it.
             checked = CollectionLayout(engine: request.engine, bounds: request.bounds, contentOffset: request.contentOffset,
@@ -111,6 +119,7 @@ public struct LayoutPipeline {
             let summary = try check(&sink)
             try summary.validateFinite(streamedElement: sink.firstNonFinite)
             inDrawingOrder = sink.isInDrawingOrder
+            streamedCount = sink.count
             // An SVG draws by zIndex: a layout not in that order needs its elements sorted,
             // so kept.
             if request.format != .svg || sink.isInDrawingOrder { checked = summary }
@@ -131,6 +140,7 @@ public struct LayoutPipeline {
         }
         self.inDrawingOrder = inDrawingOrder
         self.contentSizeDeferred = contentSizeDeferred
+        self.streamedCount = streamedCount
     }
 
     /// When the elements are streamed, the layout's summary (its content size computed if it
@@ -171,28 +181,52 @@ public struct LayoutPipeline {
             layout = try check(&sink)
         }
         var options = options
+        // A few elements are formatted on this thread; more, on every core.
+        let serially = (streamedCount ?? .max) <= Self.serialElementLimit
+        let pipeline = serially ? nil : BlockPipeline(precision: buffer.precision)
+        defer { pipeline?.stop() }
         if format == .svg && options.canvas == .all {
-            var drawn = SVGLayoutWriter.DrawnBounds(labels: SVGLabels.resolved(options.labels, for: layout))
-            // Blocks of 1,024 elements (128 KB) stay in the cache between the engine and the
-            // measuring; the default 16,384 (2 MB) would not. The block starts out holding the
-            // default appearance, so that the engine stores only the first half of most elements.
-            let blockSize = 1_024
-            let buffer = UnsafeMutablePointer<LayoutAttributes>.allocate(capacity: blockSize)
-            buffer.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
-                              count: blockSize)
-            defer { buffer.deallocate() }
-            var sink = ElementBlocks(blockSize: blockSize, buffer: buffer, holdsDefaultAppearance: true) { block, holdsDefaultAppearance in
-                for k in block.indices { drawn.add(block[k]) }
-                return (buffer, holdsDefaultAppearance)
-            }
-            sink.scale = scale
-            _ = try stream(&sink)
-            sink.finish()
-            options.drawnBounds = drawn.bounds
+            options.drawnBounds = try drawnBounds(labels: SVGLabels.resolved(options.labels, for: layout),
+                                                  stream: stream, on: pipeline, precision: buffer.precision)
         }
         try format.write(layout, streaming: { [scale] sink in
             sink.scale = scale
             _ = try stream(&sink)
-        }, options: options, to: buffer)
+        }, options: options, to: buffer, on: pipeline, serially: serially)
+    }
+
+    /// The union of what an SVG of the streamed elements draws with `labels`
+    /// (`SVGLayoutWriter.DrawnBounds`), measured by one more run of the engine: on the
+    /// threads and slots of `pipeline`, which the writing then uses, the blocks measured on
+    /// every core while the engine computes the next ones, each slot's into bounds of its
+    /// own, joined at the end; on this thread alone without a pipeline.
+    /// - Throws: what the engine throws.
+    private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
+                             on pipeline: BlockPipeline?, precision: NumberPrecision) throws -> Rect? {
+        var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
+        guard let pipeline else {
+            var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
+                for k in block.indices { drawn.add(block[k]) }
+            }
+            sink.scale = scale
+            _ = try stream(&sink)
+            sink.finish()
+            return drawn.bounds
+        }
+        let slotBuffers = pipeline.slotBuffers
+        let drawnPerSlot = UnsafeMutablePointer<SVGLayoutWriter.DrawnBounds>.allocate(capacity: slotBuffers.count)
+        drawnPerSlot.initialize(repeating: drawn, count: slotBuffers.count)
+        defer { drawnPerSlot.deallocate() }
+        try pipeline.run(to: OutputBuffer(precision: precision, capacity: 0), formatBlock: { block, _, _, slotBuffer in
+            let slot = slotBuffers.firstIndex { $0 === slotBuffer }!
+            var drawn = drawnPerSlot[slot]
+            for k in block.indices { drawn.add(block[k]) }
+            drawnPerSlot[slot] = drawn
+        }) { [scale] sink in
+            sink.scale = scale
+            _ = try stream(&sink)
+        }
+        for slot in slotBuffers.indices { drawn.add(drawnPerSlot[slot]) }
+        return drawn.bounds
     }
 }

@@ -382,13 +382,34 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// - Complexity: O(n); memory for a few blocks, whatever n.
     public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
                       options: OutputOptions, to out: OutputBuffer) throws {
+        try write(layout, streaming: produce, options: options, to: out, on: nil)
+    }
+
+    /// `write(_:streaming:options:to:)` on `pipeline`'s threads and slots (a new pipeline's
+    /// when `nil`), which must format numbers at `out`'s precision; or, `serially`, on the
+    /// calling thread alone, the text gathered in `out` until the end (for a few elements,
+    /// fewer than the threads would save time on).
+    func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
+               options: OutputOptions, to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool = false) throws {
         if self == .csv && layout.heartSamples != nil {
             // `--heart-samples` as CSV: the samples table, without the elements.
             return try write(layout, selection: nil, options: options, to: out)
         }
         let parts = streamParts(layout, options: options)
         parts.start(layout, out)
-        try appendStreamed(produce, to: out, parts.block)
+        if serially {
+            var position = 0
+            var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
+                parts.block(block, position, false, out)  // every element stored whole, checked
+                position += block.count
+            }
+            try produce(&sink)
+            sink.finish()
+        } else if let pipeline {
+            try pipeline.run(to: out, formatBlock: parts.block, produce)
+        } else {
+            try appendStreamed(produce, to: out, parts.block)
+        }
         parts.end(layout, out)
         try out.flush()
     }
@@ -483,13 +504,7 @@ public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 /// `out`'s sink stops the formatting and is rethrown once `produce` returns.
 func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
                     _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) throws {
-    let pipeline = BlockPipeline(output: out, precision: out.precision, formatBlock: formatBlock)
+    let pipeline = BlockPipeline(precision: out.precision)
     defer { pipeline.stop() }
-    var sink = ElementBlocks(blockSize: pipeline.blockSize, buffer: pipeline.firstBuffer,
-                             holdsDefaultAppearance: true) { block, holdsDefaultAppearance in
-        pipeline.submit(block, holdsDefaultAppearance: holdsDefaultAppearance)
-    }
-    try produce(&sink)
-    sink.finish()
-    try pipeline.finish()
+    try pipeline.run(to: out, formatBlock: formatBlock, produce)
 }

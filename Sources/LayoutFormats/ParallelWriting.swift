@@ -60,6 +60,9 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 /// wait. One worker per core but the producer's: the producer formats whenever it is ahead,
 /// so the cores share the formatting without a third thread taking turns on one of them; and
 /// a thread with nothing to do polls a while before it sleeps (`idle()`).
+///
+/// A pipeline serves one run after another (`run`), with the same threads and slots: an SVG
+/// measures its canvas in a first run and writes in a second.
 final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
@@ -86,12 +89,15 @@ final class BlockPipeline: @unchecked Sendable {
     /// Elements per slot: 1,024 (128 KB of attributes, which stay in the cache from the
     /// engine to the formatting). Small slots also mean little memory touched for the first
     /// time: with 4,096 a 10⁵-element SVG spent a quarter of its time in page faults.
-    let blockSize = 1_024
-    private let formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void
+    static let blockSize = 1_024
+    /// `BlockPipeline.blockSize`.
+    var blockSize: Int { Self.blockSize }
+    /// The run's formatting; set between runs, under the lock.
+    private var formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void = { _, _, _, _ in }
     private let condition = NSCondition()
     private let slots: [Slot]
-    /// Where the text goes.
-    private let out: OutputBuffer
+    /// Where the run's text goes (used by the producer only).
+    private var out: OutputBuffer
     /// Blocks submitted / written so far; slot `k % slots.count` holds block k.
     private var submitted = 0
     private var written = 0
@@ -108,21 +114,14 @@ final class BlockPipeline: @unchecked Sendable {
     private let spinLimit: Int
 
     /// Starts one worker thread per core but the producer's (at least 1, at most 8), with two
-    /// slots per thread plus two.
-    /// - Parameter output: where the text goes.
-    /// - Parameter formatBlock: writes a block's text (given its first element's output
-    ///   position, and whether every one of its elements has the default appearance, as
-    ///   `submit` was told) to a buffer; called on any thread, so it must only read shared
-    ///   state.
-    init(output: OutputBuffer, precision: NumberPrecision,
-         formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) {
-        out = output
-        self.formatBlock = formatBlock
+    /// slots per thread plus two, whose buffers format numbers at `precision`.
+    init(precision: NumberPrecision) {
+        out = OutputBuffer(precision: precision)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The producer is a thread of its own and formats too when it is ahead.
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0
-        let blockSize = self.blockSize
+        let blockSize = Self.blockSize
         slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: blockSize, precision: precision) }
         for _ in 0..<workers {
             let thread = Thread { [self] in work() }
@@ -131,15 +130,46 @@ final class BlockPipeline: @unchecked Sendable {
         }
     }
 
-    /// The slot the producer fills first; every element in it has the default appearance.
-    var firstBuffer: UnsafeMutablePointer<LayoutAttributes> { slots[0].elements }
+    /// The buffers blocks are formatted into, one per slot: a block's `formatBlock` call
+    /// gets the buffer of the slot it is in, and no two calls get the same buffer at once.
+    var slotBuffers: [OutputBuffer] { slots.map(\.buffer) }
 
-    /// Queues the filled slot `block` (at most `blockSize` elements, in the slot
-    /// `firstBuffer` or the last call returned) and returns the next slot to fill, after
+    /// Runs `produce` with a sink that fills the slots: each block is formatted with
+    /// `formatBlock` on whichever thread is free, and its text handed to `output`, in order.
+    /// `formatBlock` gets a block, the output position of its first element, whether every
+    /// element of the block has the default appearance, and the buffer to write to; it is
+    /// called on any thread, so it must only read shared state (or state of its own per
+    /// buffer, see `slotBuffers`).
+    /// - Precondition: the previous run finished, and the pipeline is not stopped.
+    /// - Throws: what `produce` or `output`'s sink throws; after an error the pipeline must
+    ///   be stopped, not run again.
+    func run(to output: OutputBuffer,
+             formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void,
+             _ produce: StreamedElements) throws {
+        condition.lock()
+        precondition(!stopped && failure == nil && written == submitted, "a run starts once the last one finished")
+        out = output
+        self.formatBlock = formatBlock
+        submitted = 0
+        written = 0
+        elementsSubmitted = 0
+        condition.unlock()
+        // Slot 0 comes first; what it holds is what the last run left there.
+        var sink = ElementBlocks(blockSize: blockSize, buffer: slots[0].elements,
+                                 holdsDefaultAppearance: slots[0].holdsDefaultAppearance) { block, holdsDefaultAppearance in
+            self.submit(block, holdsDefaultAppearance: holdsDefaultAppearance)
+        }
+        try produce(&sink)
+        sink.finish()
+        try finish()
+    }
+
+    /// Queues the filled slot `block` (at most `blockSize` elements, in slot 0 or the slot
+    /// the last call returned) and returns the next slot to fill, after
     /// writing out, in order, the block that slot held, and whether every element in that
     /// slot has the default appearance (`holdsDefaultAppearance` says it of `block`'s; see
     /// `ElementBlocks`). After `stop()` blocks are dropped unformatted.
-    func submit(_ block: UnsafeBufferPointer<LayoutAttributes>, holdsDefaultAppearance: Bool)
+    private func submit(_ block: UnsafeBufferPointer<LayoutAttributes>, holdsDefaultAppearance: Bool)
         -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool) {
         let slot = slots[submitted % slots.count]
         precondition(block.baseAddress == UnsafePointer(slot.elements), "blocks are submitted in their slots, in order")
@@ -168,7 +198,7 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// Writes out every submitted block, in order.
     /// - Throws: the first error of the output's sink.
-    func finish() throws {
+    private func finish() throws {
         if let failure { throw failure }
         try writeOut(upTo: submitted)
         if let failure { throw failure }

@@ -188,6 +188,19 @@ public enum SVGLayoutWriter {
             maxY = max(maxY, cy + ry)
         }
 
+        /// Adds what another run of elements draws, measured with the same labels: the
+        /// bounds of two runs joined are those of the one run they make, whichever came first
+        /// (a zero's sign aside, which no canvas shows). - Complexity: O(1).
+        public mutating func add(_ other: DrawnBounds) {
+            precondition(other.labels == labels, "bounds measured with other labels")
+            guard other.sawVisible else { return }
+            sawVisible = true
+            minX = min(minX, other.minX)
+            minY = min(minY, other.minY)
+            maxX = max(maxX, other.maxX)
+            maxY = max(maxY, other.maxY)
+        }
+
         /// Whether `element` is drawn as its frame, its label (if any) inside it, told without
         /// sizing the label: for most cells of most layouts, whose label need not be measured.
         /// True for a finite frame at least 51 × 17 points under a transform whose linear part
@@ -431,10 +444,14 @@ struct SVGElementWriter {
         let width = element.pointee.frame.size.width, height = element.pointee.frame.size.height
         let isCell = element.pointee.category == .cell
         let t = element.pointee.transform
+        let item = element.pointee.indexPath.item
+        // The item's digits, written twice (in the index path and as the label), are
+        // formatted once, and counted without `decimalLength`.
+        let itemText = UInt(bitPattern: item) < 100_000_000 ? NumberFormat.shortDigitsText(UInt64(item)) : nil
         append("<g><rect data-index-path=\"")
         append(integer: element.pointee.indexPath.section)
         append(byte: UInt8(ascii: ":"))
-        append(integer: element.pointee.indexPath.item)
+        append(item, itemText)
         append(byte: UInt8(ascii: "\""))
         if !isCell { appendKind(element) }
         if !(t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0) {  // not the identity
@@ -476,7 +493,14 @@ struct SVGElementWriter {
         } else {
             append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
         }
-        if let label = Self.label(element.pointee, labels) {
+        let label: (characters: Int, size: Double)?
+        if isCell && labels == .item, let itemText, alpha > 0,
+           minimum(width, height) * 0.45 >= 14 && width >= 8.5 * Double(itemText.length) {
+            label = (itemText.length, 14)  // `label(_:_:)`'s usual case, the digits already counted
+        } else {
+            label = Self.label(element.pointee, labels)
+        }
+        if let label {
             // At full opacity and untransformed, on the drawn centre (the transform is about
             // the centre, so its translation is all that moves it).
             append("<text x=\"")
@@ -493,7 +517,7 @@ struct SVGElementWriter {
                     append(integer: element.pointee.indexPath.section)
                     append(byte: UInt8(ascii: ":"))
                 }
-                append(integer: element.pointee.indexPath.item)
+                append(item, itemText)
             } else {
                 append("#333333\">")
                 appendViewLabel(element)
@@ -674,6 +698,17 @@ struct SVGElementWriter {
     private mutating func append(byte: UInt8) {
         position.pointee = byte
         position += 1
+    }
+
+    /// Appends `item`, from its digits when they were formatted (`NumberFormat.shortDigitsText`).
+    @inline(__always)
+    private mutating func append(_ item: Int, _ digits: (text: UInt64, length: Int)?) {
+        if let digits {
+            UnsafeMutableRawPointer(position).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
+            position += digits.length
+        } else {
+            append(integer: item)
+        }
     }
 
     @inline(__always)

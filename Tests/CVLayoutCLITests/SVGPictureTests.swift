@@ -163,9 +163,14 @@ struct SVGPictureTests {
     @Test func theStreamedAndTheKeptCanvasAgree() throws {
         // A whole waterfall or ring SVG is streamed (its canvas measured by a pass of its own); a
         // rect query holding everything keeps the elements. Same document but for the query's
-        // outline.
+        // outline. Past 8,192 elements the canvas is measured on every core, each thread's
+        // blocks into bounds of their own: in 30 columns of 12 points the labels stick out of
+        // the cells (the canvas is 396 points wide), and the last items' are the widest; a
+        // horizontal waterfall at scale 3 snaps every frame first.
         for arguments in [["ring"], ["ring", "--width", "300", "--scale", "3"], ["waterfall", "--count", "5000"],
-                          ["circle", "--radius", "300"]] {
+                          ["circle", "--radius", "300"], ["waterfall", "--count", "30000"],
+                          ["waterfall", "--count", "20000", "--columns", "30", "--column-spacing", "1", "--labels", "index-path"],
+                          ["waterfall", "--count", "12000", "--scroll-direction", "horizontal", "--scale", "3"]] {
             let streamed = run(arguments: arguments + ["-f", "svg"]).stdoutText
             let kept = run(arguments: arguments + ["-f", "svg", "--rect", "-1e6,-1e6,3e6,3e6"]).stdoutText
             let outline = kept.range(of: "<rect class=\"query-rect\"")!

@@ -382,6 +382,36 @@ struct SVGWriterSpeedTests {
         // Both ways were taken, often.
         #expect(shortcuts > 1_000 && shortcuts < 50_000, "\(shortcuts)")
     }
+
+    /// A streamed SVG's canvas is measured on every core, each thread's blocks into bounds
+    /// of their own, joined at the end: runs of elements measured apart and joined, in any
+    /// order, give the bounds of the whole run, bit for bit (but a zero's sign).
+    @Test func drawnBoundsOfRunsJoinedAreThoseOfTheWhole() {
+        var r = RandomPicks(seed: 77)
+        for (round, engine) in [(0, "waterfall"), (1, "ring"), (2, "flow"), (3, "circle")] {
+            let layout = Self.randomLayout(count: 2_000, seed: UInt64(round + 5), zOrder: round % 3, engine: engine)
+            for labels in SVGLabels.allCases {
+                var whole = SVGLayoutWriter.DrawnBounds(labels: labels)
+                for e in layout.elements { whole.add(e) }
+                // Cut into 1 to 6 runs, some empty, and joined in a shuffled order.
+                let cuts = ([0, layout.elements.count] + (0..<Int(r.next() % 6)).map { _ in Int(r.next() % 2_001) }).sorted()
+                var runs: [SVGLayoutWriter.DrawnBounds] = []
+                for (low, high) in zip(cuts, cuts.dropFirst()) {
+                    var run = SVGLayoutWriter.DrawnBounds(labels: labels)
+                    for e in layout.elements[low..<high] { run.add(e) }
+                    runs.append(run)
+                }
+                var joined = SVGLayoutWriter.DrawnBounds(labels: labels)
+                for run in runs.shuffled(using: &r) { joined.add(run) }
+                let a = whole.bounds!, b = joined.bounds!
+                #expect([a.minX, a.minY, a.maxX, a.maxY] == [b.minX, b.minY, b.maxX, b.maxY], "\(engine) \(labels) \(cuts)")
+            }
+        }
+        // Nothing visible in either: nothing drawn.
+        var empty = SVGLayoutWriter.DrawnBounds(labels: .item)
+        empty.add(SVGLayoutWriter.DrawnBounds(labels: .item))
+        #expect(empty.bounds == nil)
+    }
 }
 
 /// Calls `body` with each selected element and its position, in order. The element is read
@@ -399,7 +429,7 @@ private func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
 
 /// Random choices for the property tests: one of some values, or a number spread evenly
 /// below a top (in millionths of it).
-private struct RandomPicks {
+private struct RandomPicks: RandomNumberGenerator {
     private var generator: SplitMix64
     init(seed: UInt64) { generator = SplitMix64(seed: seed) }
     mutating func next() -> UInt64 { generator.next() }

@@ -114,6 +114,46 @@ struct StreamingTests {
         }
     }
 
+    /// Past `LayoutPipeline.serialElementLimit` a streamed SVG's canvas is measured on every
+    /// core, each slot's blocks into bounds of their own, joined at the end; below it, on one
+    /// thread. Either way one element far out, in any block, moves the canvas as it moves the
+    /// kept layout's: the documents are the same, byte for byte.
+    @Test func svgCanvasMeasuredOnEveryCoreIsTheKeptOne() throws {
+        for count in [LayoutPipeline.serialElementLimit, 3 * LayoutPipeline.serialElementLimit / 2] {
+            for outlier in [0, 1_023, 1_024, 5_000, count / 2, count - 1] {
+                var elements = (0..<count).map { k in
+                    LayoutAttributes.cell(IndexPath(item: k, section: 0),
+                                          frame: Rect(x: Double(k % 3) * 130, y: Double(k / 3) * 60, width: 120, height: 50))
+                }
+                // Left of the content, or below it.
+                if outlier % 2 == 0 { elements[outlier].frame.origin.x = -777.5 } else { elements[outlier].frame.origin.y += 1e6 }
+                let layout = CollectionLayout(engine: "test", bounds: Size(width: 390, height: 844), contentOffset: Point(x: 0, y: 0),
+                                              contentSize: Size(width: 390, height: Double(count / 3 + 1) * 60),
+                                              elements: elements, cellRanges: [(start: 0, count: count)])
+                let summary = CollectionLayout(engine: "test", bounds: layout.bounds, contentOffset: layout.contentOffset,
+                                               contentSize: layout.contentSize, elements: [], cellRanges: [])
+                let engine = LayoutPipeline.Engine(
+                    layout: { layout },
+                    stream: { sink in for e in elements { sink.append(e) }; return summary },
+                    check: { sink in for e in elements { sink.append(e) }; return summary })
+                func svg(keepsElements: Bool) throws -> [UInt8] {
+                    let pipeline = try LayoutPipeline(engine: engine, request: LayoutPipeline.Request(
+                        format: .svg, scale: nil, keepsElements: keepsElements, target: nil, engine: "test",
+                        bounds: layout.bounds, contentOffset: layout.contentOffset))
+                    #expect(pipeline.isStreamed == !keepsElements)
+                    let out = OutputBuffer()
+                    try pipeline.write(.svg, selection: nil, options: OutputOptions(), to: out)
+                    return out.bytes
+                }
+                let streamed = try svg(keepsElements: false)
+                #expect(streamed == (try svg(keepsElements: true)), "\(count) elements, outlier \(outlier)")
+                let text = String(decoding: streamed.prefix(400), as: UTF8.self)
+                let bottom = Int(Double(outlier / 3) * 60 + 1e6 + 50)
+                #expect(text.contains(outlier % 2 == 0 ? "viewBox=\"-778 " : "viewBox=\"0 0 390 \(bottom)\""), "\(text)")
+            }
+        }
+    }
+
     @Test(arguments: [1, 7, 64])
     func smallLayoutsStreamTheKeptBytes(blockSize: Int) throws {
         for seed in UInt64(1)...4 {
