@@ -34,10 +34,12 @@ public enum CSVLayoutWriter {
     /// default appearance, so every row ends with the same constant, unchecked.
     static func appendRows(_ block: UnsafeBufferPointer<LayoutAttributes>, allDefaultAppearance: Bool,
                            to out: OutputBuffer) {
+        // Items mostly come one after another: each one's digits are the last one's, counted on.
+        var items = CountingDigits()
         if allDefaultAppearance {
-            for k in block.indices { appendRow(block[k], to: out, knownDefaultAppearance: true) }
+            for k in block.indices { appendRow(block[k], to: out, knownDefaultAppearance: true, items: &items) }
         } else {
-            for k in block.indices { appendRow(block[k], to: out) }
+            for k in block.indices { appendRow(block[k], to: out, items: &items) }
         }
     }
 
@@ -46,11 +48,20 @@ public enum CSVLayoutWriter {
     @inline(__always)
     static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
                           knownDefaultAppearance: Bool = false) {
+        var items = CountingDigits()
+        appendRow(e, to: out, terminated: terminated, knownDefaultAppearance: knownDefaultAppearance, items: &items)
+    }
+
+    /// `appendRow(_:to:terminated:knownDefaultAppearance:)` for the next of a run of rows,
+    /// `items` holding the digits of the last row's item.
+    @inline(__always)
+    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
+                          knownDefaultAppearance: Bool = false, items: inout CountingDigits) {
         let comma = UInt8(ascii: ",")
         var w = out.cursor(reserving: OutputBuffer.elementBound)
         w.append(integer: e.indexPath.section)
         w.append(byte: comma)
-        w.append(integer: e.indexPath.item)
+        if let digits = items.digits(e.indexPath.item) { w.append(digits: digits) } else { w.append(integer: e.indexPath.item) }
         switch e.category {
         case .cell: w.append(",cell,")
         case .supplementaryView: w.append(",supplementaryView,")

@@ -127,6 +127,14 @@ public enum NumberFormat {
     static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         // Whole numbers and halves (most coordinates of layouts with whole sizes) first: no
         // rounding, and no fraction digits but ".5".
+        if let text = wholeOrHalfText(value) { return text }
+        return fractionalText(value)
+    }
+
+    /// `threeDecimalsText` for a whole number or a half, |value| < 10⁸; `nil` for any other
+    /// value. Apart, so that a writer can have it inline and the rest out of line.
+    @inline(__always)
+    static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
             // 2⁵² + twice holds twice rounded to a whole number in its significand's bits: a
@@ -151,6 +159,12 @@ public enum NumberFormat {
                 return (low, high, length)
             }
         }
+        return nil
+    }
+
+    /// `threeDecimalsText` for a value that is not a whole number or a half.
+    @inline(__always)
+    private static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
         let m = value.significandBitPattern | 1 << 52
@@ -554,5 +568,29 @@ public enum NumberFormat {
             out.append(UInt8(ascii: "."))
             out.append(contentsOf: digits[point...])
         }
+    }
+}
+
+/// The digits of the integers a writer writes one after another, most of them one more than
+/// the one before (an element's item, row after row): such a number's text is the last one
+/// with its last digit incremented, one addition, unless that digit is a 9.
+struct CountingDigits {
+    private var last = -2  // so that no number is taken for the next one at first
+    private var text: UInt64 = 0
+    private var length = 0
+
+    /// The digits of `n` as `NumberFormat.shortDigitsText` gives them, for 0 ≤ `n` < 10⁸;
+    /// `nil` otherwise. - Complexity: O(1).
+    @inline(__always)
+    mutating func digits(_ n: Int) -> (text: UInt64, length: Int)? {
+        guard UInt(bitPattern: n) < 100_000_000 else { return nil }
+        let lastDigit = UInt64(truncatingIfNeeded: length &- 1) &<< 3
+        if n == last &+ 1 && (text &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
+            text &+= 1 &<< lastDigit
+        } else {
+            (text, length) = NumberFormat.shortDigitsText(UInt64(n))
+        }
+        last = n
+        return (text, length)
     }
 }

@@ -274,6 +274,11 @@ struct ByteCursor {
         let slot = CachedNumber.slot(for: bits, in: cache)
         if let length = slot.pointee.copy(bits, to: position) {
             position += length
+        } else if case .decimals(3) = precision, let number = NumberFormat.wholeOrHalfText(value) {
+            // A new whole number or half (a y in most layouts), built here rather than in a call.
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            slot.pointee = CachedNumber(bits: bits, length: number.length, text: (number.low, number.high, 0))
+            position += number.length
         } else {
             position += Self.formatAndRemember(value, precision: precision, in: slot, at: position)
         }
@@ -318,6 +323,13 @@ struct ByteCursor {
             position += 1
         }
         position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
+    }
+
+    /// Appends digits as `NumberFormat.shortDigitsText` gives them (8 bytes stored).
+    @inline(__always)
+    mutating func append(digits: (text: UInt64, length: Int)) {
+        UnsafeMutableRawPointer(position).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
+        position += digits.length
     }
 
     /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.

@@ -387,6 +387,8 @@ struct SVGElementWriter {
     /// starts: read back at once, their text would wait on the byte stores just made.
     private let pending: UnsafeMutablePointer<PendingNumber>
     private var pendingCount = 0
+    /// The digits of the last element's item.
+    private var items = CountingDigits()
     private static let pendingCapacity = 16
 
     /// A formatted number waiting to enter the table.
@@ -446,8 +448,9 @@ struct SVGElementWriter {
         let t = element.pointee.transform
         let item = element.pointee.indexPath.item
         // The item's digits, written twice (in the index path and as the label), are
-        // formatted once, and counted without `decimalLength`.
-        let itemText = UInt(bitPattern: item) < 100_000_000 ? NumberFormat.shortDigitsText(UInt64(item)) : nil
+        // formatted once (most often counted on from the last element's), and counted
+        // without `decimalLength`.
+        let itemText = items.digits(item)
         append("<g><rect data-index-path=\"")
         append(integer: element.pointee.indexPath.section)
         append(byte: UInt8(ascii: ":"))
@@ -725,6 +728,13 @@ struct SVGElementWriter {
         let slot = CachedNumber.slot(for: bits, in: cache)
         if let length = slot.pointee.copy(bits, to: position) {
             position += length
+            return
+        }
+        if case .decimals(3) = precision, let number = NumberFormat.wholeOrHalfText(value) {
+            // A new whole number or half (a cell's y), built here rather than in a call.
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            slot.pointee = CachedNumber(bits: bits, length: number.length, text: (number.low, number.high, 0))
+            position += number.length
             return
         }
         appendAndRemember(value, in: slot)

@@ -93,6 +93,32 @@ struct NumberFormattingTests {
         }
     }
 
+    /// Digits counted on from the last number's (`CountingDigits`) are `String`'s: runs that
+    /// climb through every carry (9 → 10, 99,999 → 100,000, up to 10⁸, where it gives up),
+    /// jumps, repeats, steps down and negative numbers between them.
+    @Test func countingDigitsAgreeWithString() {
+        func text(_ digits: (text: UInt64, length: Int)) -> String {
+            String(decoding: withUnsafeBytes(of: digits.text.littleEndian) { Array($0.prefix(digits.length)) }, as: UTF8.self)
+        }
+        var sequence: [Int] = Array(0..<250_000) + Array(99_999_990...100_000_002) + [5, 5, 4, 3, 1_000, 999, 1_000, 1_001]
+        var random = SplitMixForTests(seed: 3)
+        var n = 0
+        for _ in 0..<50_000 {
+            let step = random.next() % 10
+            n = step == 0 ? Int(random.next() % 120_000_000) - 10_000_000 : step == 1 ? -n : n + 1
+            sequence.append(n)
+        }
+        var counting = CountingDigits()
+        for n in sequence {
+            let digits = counting.digits(n)
+            if (0..<100_000_000).contains(n) {
+                if digits.map(text) != String(n) { Issue.record("\(n) counted as \(digits.map(text) ?? "nil")") }
+            } else if digits != nil {
+                Issue.record("\(n) is outside the range")
+            }
+        }
+    }
+
     /// Dyadic values (i/2ʲ: every exact half at 3 decimals is one, e.g. 1/16) and the edges
     /// of the inline 3-decimal path (2⁻¹¹, 2⁵²) against the exact reference.
     @Test func dyadicValuesAndPathEdgesRoundExactly() {
