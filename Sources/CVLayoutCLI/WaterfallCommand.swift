@@ -45,7 +45,8 @@ let waterfallEngine = EngineDescriptor(
     },
     quickCheck: { input, scale in
         let (layout, sections) = try waterfallSettings(input)
-        return layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale)
+        guard layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale) else { return nil }
+        return layout.elementCount(of: sections)
     },
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )

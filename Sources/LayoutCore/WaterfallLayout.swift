@@ -156,12 +156,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         }
         try validate(bounds: bounds, sections: sections)
         let width = bounds.width
-        var total = 0
-        for section in sections {
-            total += section.items.count
-            total += (section.headerHeight ?? headerHeight) > 0 ? 1 : 0
-            total += (section.footerHeight ?? footerHeight) > 0 ? 1 : 0
-        }
+        let total = elementCount(of: sections)
         guard total <= maximumElementCount else {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
         }
@@ -277,6 +272,19 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// - Complexity: O(1).
     public func elementsAreFinite(in summary: CollectionLayout, scale: Double?) -> Bool {
         snappedValuesStayFinite(upTo: summary.contentSize.width + summary.contentSize.height, scale: scale)
+    }
+
+    /// The elements `layout(_:bounds:contentOffset:into:)` gives `sections`: their items,
+    /// and a header and a footer for each section whose height for them is above 0.
+    /// - Complexity: O(sections).
+    public func elementCount(of sections: [WaterfallSection]) -> Int {
+        var total = 0
+        for section in sections {
+            total += section.items.count
+            total += (section.headerHeight ?? headerHeight) > 0 ? 1 : 0
+            total += (section.footerHeight ?? footerHeight) > 0 ? 1 : 0
+        }
+        return total
     }
 
     /// Whether `layout(_:bounds:contentOffset:into:)` succeeds and every element it computes is finite,

@@ -27,10 +27,10 @@ public struct LayoutPipeline {
         public var stream: ((inout ElementBlocks) throws -> CollectionLayout)?
         /// The same layout, its elements only counted and checked; set with `stream`.
         public var check: ((inout FiniteCheckSink) throws -> CollectionLayout)?
-        /// For a CSV, which shows no content size: whether the engine succeeds with every
-        /// element finite once snapped to the scale given, decided without laying out; `false`
-        /// when unsure.
-        public var quickCheck: ((Double?) throws -> Bool)?
+        /// For a CSV, which shows no content size: the element count when the engine succeeds
+        /// with every element finite once snapped to the scale given, decided without laying
+        /// out; `nil` when unsure.
+        public var quickCheck: ((Double?) throws -> Int?)?
         /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
         /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
         public var targetContentOffset: ((CollectionLayout, Point, Point) -> Point)?
@@ -39,7 +39,7 @@ public struct LayoutPipeline {
         public init(layout: @escaping () throws -> CollectionLayout,
                     stream: ((inout ElementBlocks) throws -> CollectionLayout)? = nil,
                     check: ((inout FiniteCheckSink) throws -> CollectionLayout)? = nil,
-                    quickCheck: ((Double?) throws -> Bool)? = nil,
+                    quickCheck: ((Double?) throws -> Int?)? = nil,
                     targetContentOffset: ((CollectionLayout, Point, Point) -> Point)? = nil) {
             self.layout = layout
             self.stream = stream
@@ -108,8 +108,9 @@ public struct LayoutPipeline {
         var checked: CollectionLayout? = nil
         var inDrawingOrder = false, contentSizeDeferred = false
         var streamedCount: Int? = nil
-        if streams, request.format == .csv, let quickCheck = engine.quickCheck, try quickCheck(request.scale) {
+        if streams, request.format == .csv, let quickCheck = engine.quickCheck, let count = try quickCheck(request.scale) {
             // A CSV shows no content size: the elements are known to be sound without it.
+            streamedCount = count
             checked = CollectionLayout(engine: request.engine, bounds: request.bounds, contentOffset: request.contentOffset,
                                        contentSize: request.bounds, elements: [], cellRanges: [])
             inDrawingOrder = true

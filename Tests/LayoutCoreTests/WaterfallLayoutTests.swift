@@ -89,13 +89,18 @@ struct WaterfallLayoutTests {
         waterfall.headerInset = EdgeInsets(top: 5, left: 0, bottom: 5, right: 0)
         waterfall.footerHeight = 20
         waterfall.itemHeight = 100
-        let layout = try waterfall.layout([
+        let sections = [
             WaterfallSection(items: .heights([50, 30, 40])),
             WaterfallSection(items: .heights([])),
             WaterfallSection(items: .uniform(count: 1)),
-        ], bounds: Size(width: 300, height: 500))
+        ]
+        let layout = try waterfall.layout(sections, bounds: Size(width: 300, height: 500))
         let e = layout.elements
         #expect(e.count == 5 + 2 + 3)
+        #expect(waterfall.elementCount(of: sections) == 10)  // told without laying out
+        var footerless = sections
+        footerless[1].footerHeight = 0
+        #expect(waterfall.elementCount(of: footerless) == 9)
         // Section 0: header at 5; items from 60; w = (300 − 20 − 10)/2 = 135.
         #expect(e[0].kind == ElementKind.header && e[0].category == .supplementaryView)
         expectFrame(e[0], 0, 5, 300, 40)
