@@ -69,12 +69,14 @@ struct EngineDescriptor: Sendable {
     /// The same layout with its elements only counted and checked (the first pass of a
     /// streamed layout); set with `stream`.
     var check: (@Sendable (EngineInput, inout FiniteCheckSink) throws -> CollectionLayout)? = nil
-    /// For a streamed CSV, which shows no content size: the element count when the engine
-    /// succeeds with every element finite once snapped to the scale given, decided without
-    /// laying out (`WaterfallLayout.succeedsWithFiniteElements`); `nil` when unsure, and then
-    /// `check` runs. Only for an engine whose summary holds nothing else a CSV run reads (no
-    /// warnings, no heart path).
-    var quickCheck: (@Sendable (EngineInput, Double?) throws -> Int?)? = nil
+    /// For a streamed CSV, which shows no content size, or SVG, whose canvas run gives the
+    /// summary: the element and section counts, and whether the elements surely come in
+    /// drawing order, when the engine succeeds with every element finite once snapped to the
+    /// scale given, decided without laying out (`WaterfallLayout.succeedsWithFiniteElements`);
+    /// `nil` when unsure, and then `check`
+    /// runs. Only for an engine whose summary holds nothing else the command line reads before
+    /// writing (no warnings).
+    var quickCheck: (@Sendable (EngineInput, Double?) throws -> LayoutPipeline.QuickCheck?)? = nil
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
     /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
     /// offset unchanged.

@@ -46,7 +46,10 @@ let waterfallEngine = EngineDescriptor(
     quickCheck: { input, scale in
         let (layout, sections) = try waterfallSettings(input)
         guard layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale) else { return nil }
-        return layout.elementCount(of: sections)
+        // Every zIndex 0 and none hidden, in drawing order, unless headers are pinned (drawn
+        // above the cells that follow them).
+        return LayoutPipeline.QuickCheck(elementCount: layout.elementCount(of: sections), numberOfSections: sections.count,
+                                         isInDrawingOrder: !layout.sectionHeadersPinToVisibleBounds)
     },
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )

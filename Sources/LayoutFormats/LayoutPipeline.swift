@@ -13,7 +13,8 @@ import LayoutCore
 /// as they will be written) and dropped, and runs again in `write`, its elements formatted as
 /// they come. Engines that can vouch for every element from a summary (the waterfall, the
 /// ring, the circle) check from it; a waterfall CSV, which shows no content size, is vouched
-/// for without laying out (`Engine.quickCheck`). So nothing is written when a number is not
+/// for without laying out (`Engine.quickCheck`), and so is a waterfall SVG, whose run that
+/// measures the canvas gives the summary too. So nothing is written when a number is not
 /// finite, and memory stays at a few blocks whatever the element count. A query (`--rect`,
 /// `--item`, `--target-offset`), an engine without a streaming entry point, and an SVG whose
 /// elements are not in zIndex order keep the elements.
@@ -27,10 +28,12 @@ public struct LayoutPipeline {
         public var stream: ((inout ElementBlocks) throws -> CollectionLayout)?
         /// The same layout, its elements only counted and checked; set with `stream`.
         public var check: ((inout FiniteCheckSink) throws -> CollectionLayout)?
-        /// For a CSV, which shows no content size: the element count when the engine succeeds
-        /// with every element finite once snapped to the scale given, decided without laying
-        /// out; `nil` when unsure.
-        public var quickCheck: ((Double?) throws -> Int?)?
+        /// For a CSV, which shows no content size, and an SVG, which measures what it draws
+        /// in a run of the engine that gives the summary too: when the engine succeeds with
+        /// every element finite once snapped to the scale given, decided without laying out,
+        /// the element and section counts and whether the elements surely come in drawing
+        /// order (an SVG needs them to); `nil` when unsure.
+        public var quickCheck: ((Double?) throws -> QuickCheck?)?
         /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
         /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
         public var targetContentOffset: ((CollectionLayout, Point, Point) -> Point)?
@@ -39,13 +42,30 @@ public struct LayoutPipeline {
         public init(layout: @escaping () throws -> CollectionLayout,
                     stream: ((inout ElementBlocks) throws -> CollectionLayout)? = nil,
                     check: ((inout FiniteCheckSink) throws -> CollectionLayout)? = nil,
-                    quickCheck: ((Double?) throws -> Int?)? = nil,
+                    quickCheck: ((Double?) throws -> QuickCheck?)? = nil,
                     targetContentOffset: ((CollectionLayout, Point, Point) -> Point)? = nil) {
             self.layout = layout
             self.stream = stream
             self.check = check
             self.quickCheck = quickCheck
             self.targetContentOffset = targetContentOffset
+        }
+    }
+
+    /// What an engine's quick check vouches for (`Engine.quickCheck`).
+    public struct QuickCheck: Equatable, Sendable {
+        /// The layout's elements.
+        public var elementCount: Int
+        /// Its sections (`CollectionLayout.numberOfSections`).
+        public var numberOfSections: Int
+        /// Whether the visible elements surely come in zIndex order (`false` when unsure).
+        public var isInDrawingOrder: Bool
+
+        /// The counts and the order.
+        public init(elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool) {
+            self.elementCount = elementCount
+            self.numberOfSections = numberOfSections
+            self.isInDrawingOrder = isInDrawingOrder
         }
     }
 
@@ -59,8 +79,8 @@ public struct LayoutPipeline {
         public var keepsElements: Bool
         /// `--target-offset` and `--velocity`, when asked.
         public var target: (offset: Point, velocity: Point)?
-        /// The layout's engine name, bounds and offset: the summary of a CSV vouched for
-        /// without laying out (whose content size is then the bounds).
+        /// The layout's engine name, bounds and offset: the summary of a CSV or SVG vouched
+        /// for without laying out (whose content size is then the bounds).
         public var engine: String, bounds: Size, contentOffset: Point
         /// Mirror the layout for a right-to-left language (`CollectionLayout.mirroredForRightToLeft()`),
         /// before snapping; it needs `keepsElements`. Default `false`.
@@ -80,8 +100,9 @@ public struct LayoutPipeline {
     }
 
     /// The layout: pixel-snapped and with `targetContentOffset` when asked; for a streamed
-    /// one its summary (`elements` empty). For a CSV vouched for without laying out, its
-    /// `contentSize` is the bounds: `write` computes the real one if another format is asked.
+    /// one its summary (`elements` empty). For a CSV or SVG vouched for without laying out,
+    /// its `contentSize` is the bounds and it has no sections: `write` computes the real
+    /// summary when the format shows it.
     public let layout: CollectionLayout
     private let engine: Engine
     private let scale: Double?
@@ -91,6 +112,8 @@ public struct LayoutPipeline {
     private let contentSizeDeferred: Bool
     /// The elements a streamed layout has, when its check counted them.
     private let streamedCount: Int?
+    /// The sections of a layout vouched for without laying out (its summary deferred).
+    private let deferredNumberOfSections: Int?
 
     /// Up to this many elements (8 blocks) a streamed layout is formatted on the calling
     /// thread: starting the threads and their slots (about a millisecond, most of it first
@@ -100,17 +123,21 @@ public struct LayoutPipeline {
     /// Runs the engine as the request needs: checked and summarised when streamed, laid out,
     /// snapped and checked when kept.
     /// - Throws: `LayoutError` from the engine, or for a number that is not finite.
-    /// - Complexity: one pass of the engine (none for a vouched-for CSV).
+    /// - Complexity: one pass of the engine (none for a vouched-for CSV or SVG).
     public init(engine: Engine, request: Request) throws {
         self.engine = engine
         scale = request.scale
         let streams = !request.keepsElements && request.target == nil && engine.stream != nil
         var checked: CollectionLayout? = nil
         var inDrawingOrder = false, contentSizeDeferred = false
-        var streamedCount: Int? = nil
-        if streams, request.format == .csv, let quickCheck = engine.quickCheck, let count = try quickCheck(request.scale) {
-            // A CSV shows no content size: the elements are known to be sound without it.
-            streamedCount = count
+        var streamedCount: Int? = nil, deferredNumberOfSections: Int? = nil
+        if streams, request.format == .csv || request.format == .svg, let quickCheck = engine.quickCheck,
+           let counts = try quickCheck(request.scale), request.format == .csv || counts.isInDrawingOrder {
+            // The elements are known to be sound without laying out: a CSV shows no content
+            // size, and an SVG's canvas run gives the summary (for the other formats, and an
+            // SVG showing only the content or the visible bounds, `write` runs the check).
+            streamedCount = counts.elementCount
+            deferredNumberOfSections = counts.numberOfSections
             checked = CollectionLayout(engine: request.engine, bounds: request.bounds, contentOffset: request.contentOffset,
                                        contentSize: request.bounds, elements: [], cellRanges: [])
             inDrawingOrder = true
@@ -142,6 +169,7 @@ public struct LayoutPipeline {
         self.inDrawingOrder = inDrawingOrder
         self.contentSizeDeferred = contentSizeDeferred
         self.streamedCount = streamedCount
+        self.deferredNumberOfSections = deferredNumberOfSections
     }
 
     /// When the elements are streamed, the layout's summary (its content size computed if it
@@ -177,18 +205,22 @@ public struct LayoutPipeline {
         // elements in drawing order (a golden is JSON or CSV).
         precondition(format != .svg || inDrawingOrder, "an SVG is streamed only in drawing order")
         var layout = self.layout
-        if contentSizeDeferred && format != .csv, let check = engine.check {
+        var options = options
+        let measuresCanvas = format == .svg && options.canvas == .all
+        if contentSizeDeferred && format != .csv && !measuresCanvas, let check = engine.check {
             var sink = FiniteCheckSink(scale: scale)
             layout = try check(&sink)
         }
-        var options = options
         // A few elements are formatted on this thread; more, on every core.
         let serially = (streamedCount ?? .max) <= Self.serialElementLimit
         let pipeline = serially ? nil : BlockPipeline(precision: buffer.precision)
         defer { pipeline?.stop() }
-        if format == .svg && options.canvas == .all {
-            options.drawnBounds = try drawnBounds(labels: SVGLabels.resolved(options.labels, for: layout),
-                                                  stream: stream, on: pipeline, precision: buffer.precision)
+        if measuresCanvas {
+            let labels = deferredNumberOfSections.map { SVGLabels.resolved(options.labels, numberOfSections: $0) }
+                ?? SVGLabels.resolved(options.labels, for: layout)
+            let measured = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: buffer.precision)
+            options.drawnBounds = measured.drawn
+            if contentSizeDeferred { layout = measured.summary }  // vouched for without laying out
         }
         try format.write(layout, streaming: { [scale] sink in
             sink.scale = scale
@@ -200,24 +232,27 @@ public struct LayoutPipeline {
     /// (`SVGLayoutWriter.DrawnBounds`), measured by one more run of the engine: on the
     /// threads and slots of `pipeline`, which the writing then uses, the blocks measured on
     /// every core while the engine computes the next ones, each slot's into bounds of its
-    /// own, joined at the end; on this thread alone without a pipeline.
+    /// own, joined at the end; on this thread alone without a pipeline. Also the run's
+    /// summary.
     /// - Throws: what the engine throws.
     private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
-                             on pipeline: BlockPipeline?, precision: NumberPrecision) throws -> Rect? {
+                             on pipeline: BlockPipeline?, precision: NumberPrecision) throws
+        -> (drawn: Rect?, summary: CollectionLayout) {
         var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
         guard let pipeline else {
             var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
                 for k in block.indices { drawn.add(block[k]) }
             }
             sink.scale = scale
-            _ = try stream(&sink)
+            let summary = try stream(&sink)
             sink.finish()
-            return drawn.bounds
+            return (drawn.bounds, summary)
         }
         let slotBuffers = pipeline.slotBuffers
         let drawnPerSlot = UnsafeMutablePointer<SVGLayoutWriter.DrawnBounds>.allocate(capacity: slotBuffers.count)
         drawnPerSlot.initialize(repeating: drawn, count: slotBuffers.count)
         defer { drawnPerSlot.deallocate() }
+        var summary: CollectionLayout? = nil
         try pipeline.run(to: OutputBuffer(precision: precision, capacity: 0), formatBlock: { block, _, _, slotBuffer in
             let slot = slotBuffers.firstIndex { $0 === slotBuffer }!
             var drawn = drawnPerSlot[slot]
@@ -225,9 +260,9 @@ public struct LayoutPipeline {
             drawnPerSlot[slot] = drawn
         }) { [scale] sink in
             sink.scale = scale
-            _ = try stream(&sink)
+            summary = try stream(&sink)
         }
         for slot in slotBuffers.indices { drawn.add(drawnPerSlot[slot]) }
-        return drawn.bounds
+        return (drawn.bounds, summary!)
     }
 }

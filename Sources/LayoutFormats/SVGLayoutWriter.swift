@@ -15,7 +15,12 @@ public enum SVGLabels: String, Sendable, CaseIterable {
     /// index paths when it has more than one section (item numbers repeat there), item numbers
     /// otherwise.
     public static func resolved(_ asked: SVGLabels?, for layout: CollectionLayout) -> SVGLabels {
-        asked ?? (layout.numberOfSections > 1 ? .indexPath : .item)
+        resolved(asked, numberOfSections: layout.numberOfSections)
+    }
+
+    /// `resolved(_:for:)` for a layout of `numberOfSections` sections.
+    public static func resolved(_ asked: SVGLabels?, numberOfSections: Int) -> SVGLabels {
+        asked ?? (numberOfSections > 1 ? .indexPath : .item)
     }
 }
 

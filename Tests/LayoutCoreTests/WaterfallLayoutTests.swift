@@ -98,6 +98,7 @@ struct WaterfallLayoutTests {
         let e = layout.elements
         #expect(e.count == 5 + 2 + 3)
         #expect(waterfall.elementCount(of: sections) == 10)  // told without laying out
+        #expect(layout.numberOfSections == sections.count)
         var footerless = sections
         footerless[1].footerHeight = 0
         #expect(waterfall.elementCount(of: footerless) == 9)
