@@ -162,9 +162,11 @@ public enum NumberFormat {
         return nil
     }
 
-    /// `threeDecimalsText` for a value that is not a whole number or a half.
+    /// `threeDecimalsText` for a value that is not a whole number or a half below 10⁸, for a
+    /// writer that tried `wholeOrHalfText` first; `nil` outside `threeDecimalsText`'s range
+    /// (and for 0, which `wholeOrHalfText` writes).
     @inline(__always)
-    private static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+    static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
         let m = value.significandBitPattern | 1 << 52
@@ -194,7 +196,7 @@ public enum NumberFormat {
 
     /// The digits of `n` < 10⁸ without leading zeros (one digit for 0): the bytes of a
     /// little-endian UInt64, the first digit in the lowest byte (zeros past `length`), and
-    /// their count. For a writer that writes the same integer twice.
+    /// their count. For `CountingDigits`, when a number is not the last one's successor.
     @inline(__always)
     static func shortDigitsText(_ n: UInt64) -> (text: UInt64, length: Int) {
         let digits = eightDigits(n)

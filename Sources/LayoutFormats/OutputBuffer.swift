@@ -284,13 +284,15 @@ struct ByteCursor {
         }
     }
 
-    /// Formats `value` at `position` and keeps its text in `slot` when it fits; returns its
-    /// length. Out of line: the element code keeps only the table lookup inline.
+    /// Formats `value`, which is not a whole number or a half under 10⁸ at the default
+    /// precision (`append(number:)` builds those itself), at `position` and keeps its text in
+    /// `slot` when it fits; returns its length. Out of line: the element code keeps only the
+    /// table lookup and the whole numbers inline.
     @inline(never)
     private static func formatAndRemember(_ value: Double, precision: NumberPrecision,
                                           in slot: UnsafeMutablePointer<CachedNumber>,
                                           at position: UnsafeMutablePointer<UInt8>) -> Int {
-        if case .decimals(3) = precision, let number = NumberFormat.threeDecimalsText(value) {
+        if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
             // The usual case: the text built in registers, stored once and kept as it is.
             UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
             slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))

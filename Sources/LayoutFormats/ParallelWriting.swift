@@ -90,8 +90,6 @@ final class BlockPipeline: @unchecked Sendable {
     /// engine to the formatting). Small slots also mean little memory touched for the first
     /// time: with 4,096 a 10⁵-element SVG spent a quarter of its time in page faults.
     static let blockSize = 1_024
-    /// `BlockPipeline.blockSize`.
-    var blockSize: Int { Self.blockSize }
     /// The run's formatting; set between runs, under the lock.
     private var formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void = { _, _, _, _ in }
     private let condition = NSCondition()
@@ -155,7 +153,7 @@ final class BlockPipeline: @unchecked Sendable {
         elementsSubmitted = 0
         condition.unlock()
         // Slot 0 comes first; what it holds is what the last run left there.
-        var sink = ElementBlocks(blockSize: blockSize, buffer: slots[0].elements,
+        var sink = ElementBlocks(blockSize: Self.blockSize, buffer: slots[0].elements,
                                  holdsDefaultAppearance: slots[0].holdsDefaultAppearance) { block, holdsDefaultAppearance in
             self.submit(block, holdsDefaultAppearance: holdsDefaultAppearance)
         }

@@ -752,13 +752,15 @@ struct SVGElementWriter {
         position += NumberFormat.write(value, precision: .full, to: position)
     }
 
-    /// Appends `value` and enters its text in `slot`: at once when it was built in registers
-    /// (`NumberFormat.threeDecimalsText`, the default precision's usual numbers), otherwise
-    /// queued until the next element (`pending`). Out of line, so that the element code stays
-    /// small enough for everything in it to be inlined.
+    /// Appends `value`, which is not a whole number or a half under 10⁸ at the default
+    /// precision (`append(number:)` builds those itself), and enters its text in `slot`: at
+    /// once when it was built in registers (`NumberFormat.fractionalText`, the default
+    /// precision's other usual numbers), otherwise queued until the next element (`pending`).
+    /// Out of line, so that the element code stays small enough for everything in it to be
+    /// inlined.
     @inline(never)
     private mutating func appendAndRemember(_ value: Double, in slot: UnsafeMutablePointer<CachedNumber>) {
-        if case .decimals(3) = precision, let number = NumberFormat.threeDecimalsText(value) {
+        if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
             // The usual case: the text built in registers, stored once and entered at once.
             UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
             slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))
