@@ -40,6 +40,20 @@ public final class OutputBuffer {
 
     /// Recently formatted numbers (see `ByteCursor.append(number:)`).
     private let numberCache: UnsafeMutablePointer<CachedNumber>
+    /// The CSV's recent frames' texts (see `FrameText`), allocated when first asked for:
+    /// only a CSV's rows use it.
+    private var frameTextTable: UnsafeMutablePointer<FrameText>?
+
+    /// The buffer's table of frame texts (`FrameText.slots` entries, empty at first), kept
+    /// from one block of rows to the next.
+    var frameTexts: UnsafeMutablePointer<FrameText> {
+        if let frameTextTable { return frameTextTable }
+        let table = UnsafeMutableRawPointer.allocate(byteCount: FrameText.slots * MemoryLayout<FrameText>.stride,
+                                                     alignment: 64).bindMemory(to: FrameText.self, capacity: FrameText.slots)
+        table.initialize(repeating: FrameText(), count: FrameText.slots)
+        frameTextTable = table
+        return table
+    }
     /// The buffers `appendInParallel` formats into, one per worker, kept from one call to
     /// the next (a streamed layout makes one call per block).
     private var workers: [OutputBuffer] = []
@@ -57,6 +71,7 @@ public final class OutputBuffer {
     deinit {
         storage.deallocate()
         UnsafeMutableRawPointer(numberCache).deallocate()
+        if let frameTextTable { UnsafeMutableRawPointer(frameTextTable).deallocate() }
     }
 
     /// The bytes not yet handed to the sink (everything, without a sink).
@@ -234,6 +249,47 @@ struct CachedNumber {
     }
 }
 
+/// The last number written in a column of rows and its text (at most 16 bytes): see
+/// `ByteCursor.append(number:after:)`. Empty, its bits are a NaN's, which no written number has.
+struct RecentNumber {
+    var bits: UInt64 = .max
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var length = 0
+}
+
+/// One entry of a buffer's table of frame texts, for the CSV: the text of a frame's x, and
+/// of its width, height and centerX with the commas around them (`,123.333,115,61.667,`),
+/// by the bits of x, width and height. A layout repeats these (a column's x and width, the
+/// item heights, a grid's cell size) while its y changes: one lookup then stands for four of
+/// the number table, and two copies for four. 64 bytes, one cache line; 1,024 entries
+/// (64 KB), indexed by a hash of the three: a waterfall's 3 columns × 100 heights mostly
+/// stay. The empty entry's x bits are a NaN's, which no written frame has.
+struct FrameText {
+    static let slots = 1024
+    var x: UInt64 = .max
+    var width: UInt64 = 0
+    var height: UInt64 = 0
+    /// x's text, at most 8 bytes.
+    var xText: UInt64 = 0
+    /// `,width,height,centerX,`, at most 24 bytes.
+    var middle: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    /// x's text's length in the lowest byte, the middle's in the next.
+    var lengths: UInt64 = 0
+
+    init() {}
+
+    /// The entry of `table` where the frame with these bits belongs.
+    @inline(__always)
+    static func slot(x: UInt64, width: UInt64, height: UInt64,
+                     in table: UnsafeMutablePointer<FrameText>) -> UnsafeMutablePointer<FrameText> {
+        // A double's distinguishing bits are its high ones: the width's and height's are
+        // moved down onto x's low ones (a whole x has them zero), then mixed upwards.
+        let mixed = (x &+ (height &>> 17) &+ (width &>> 34)) &* 0x9E37_79B9_7F4A_7C15
+        return table + Int(truncatingIfNeeded: mixed >> 54)
+    }
+}
+
 /// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
 /// string literals are copied with a length known at compile time, numbers formatted in
 /// place, and nothing is checked.
@@ -284,6 +340,39 @@ struct ByteCursor {
         }
     }
 
+    /// Appends `value` at the buffer's precision without the table of recent numbers, for a
+    /// column whose numbers seldom repeat but one row after the next (a CSV's y: unique in
+    /// a waterfall, shared by a row of a grid): `last` holds the column's last number and
+    /// its text, which a repeat copies.
+    @inline(__always)
+    mutating func append(number value: Double, after last: inout RecentNumber) {
+        let bits = value.bitPattern
+        if bits == last.bits {
+            UnsafeMutableRawPointer(position).storeBytes(of: (last.low, last.high), as: (UInt64, UInt64).self)
+            position += last.length
+        } else if case .decimals(3) = precision, let number = NumberFormat.wholeOrHalfText(value) {
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            last = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
+            position += number.length
+        } else {
+            position += Self.format(value, precision: precision, at: position, after: &last)
+        }
+    }
+
+    /// `append(number:after:)` for a number that is not a whole number or a half under 10⁸
+    /// at the default precision; returns its length. Out of line, as `formatAndRemember`.
+    @inline(never)
+    private static func format(_ value: Double, precision: NumberPrecision,
+                               at position: UnsafeMutablePointer<UInt8>, after last: inout RecentNumber) -> Int {
+        if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            last = RecentNumber(bits: value.bitPattern, low: number.low, high: number.high, length: number.length)
+            return number.length
+        }
+        last = RecentNumber()  // longer texts are not kept
+        return NumberFormat.write(value, precision: precision, to: position)
+    }
+
     /// Formats `value`, which is not a whole number or a half under 10⁸ at the default
     /// precision (`append(number:)` builds those itself), at `position` and keeps its text in
     /// `slot` when it fits; returns its length. Out of line: the element code keeps only the
@@ -332,6 +421,20 @@ struct ByteCursor {
     mutating func append(digits: (text: UInt64, length: Int)) {
         UnsafeMutableRawPointer(position).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
         position += digits.length
+    }
+
+    /// Appends the first `count` (at most 8) bytes of `text` (little-endian); all 8 are stored.
+    @inline(__always)
+    mutating func append(eight text: UInt64, count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: text, as: UInt64.self)
+        position += count
+    }
+
+    /// Appends the first `count` (at most 24) bytes of `text`; all 24 are stored.
+    @inline(__always)
+    mutating func append(twentyFour text: (UInt64, UInt64, UInt64), count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: text, as: (UInt64, UInt64, UInt64).self)
+        position += count
     }
 
     /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.

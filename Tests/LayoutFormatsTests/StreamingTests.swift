@@ -234,6 +234,60 @@ struct StreamingTests {
         }
     }
 
+    /// A CSV block of default-appearance rows, written with the buffer's table of frame texts
+    /// and each column's last y and centerY (`appendRows`), is what `appendRow` writes row
+    /// by row: over blocks that share the table, frames drawn from a pool larger than the
+    /// table (x alike but width or height not, so a key of fewer than all three fails), texts too long to keep
+    /// (x past 8 bytes, a middle past 24), negatives, `-0`, halves, fractions and numbers far
+    /// past 10⁸, runs of one y, every kind, at four precisions.
+    @Test func csvRowsWithTheFrameTableAreAppendRowsOwn() throws {
+        var rng = SplitMix64(seed: 11)
+        let values: [Double] = [0, -0.0, 1, 7.5, -7.5, 123.333, 266.6666666, 12_345.678, -99_999_999.5, 99_999_999.5,
+                                1e8, 123_456_789.25, 1e20, 5e-324, 0.0005, -0.0004, 61.667, 1 / 3]
+        // More frames than the table has entries, many alike in x and width: entries collide.
+        var pool = (0..<3_000).map { k in
+            Rect(x: values[Int(rng.next() % UInt64(values.count))], y: 0, width: values[Int(rng.next() % 4)],
+                 height: k % 2 == 0 ? values[Int(rng.next() % UInt64(values.count))] : Double(rng.next() % 5_000) / 4)
+        }
+        // And frames sharing an entry while differing in one of the three only.
+        let table = UnsafeMutablePointer<FrameText>.allocate(capacity: FrameText.slots)
+        defer { table.deallocate() }
+        func slot(_ f: Rect) -> UnsafeMutablePointer<FrameText> {
+            FrameText.slot(x: f.minX.bitPattern, width: f.width.bitPattern, height: f.height.bitPattern, in: table)
+        }
+        let base = Rect(x: 133.333, y: 0, width: 123.333, height: 115)
+        for change in [WritableKeyPath<Rect, Double>](arrayLiteral: \.origin.x, \.size.width, \.size.height) {
+            var other = base
+            repeat { other[keyPath: change] += 0.5 } while slot(other) != slot(base)
+            pool += Array(repeating: base, count: 200) + Array(repeating: other, count: 200)
+        }
+        let kinds: [ElementKind?] = [nil, nil, nil, .header, .footer, .badge, .background]
+        var elements: [LayoutAttributes] = []
+        for item in 0..<20_000 {
+            var frame = pool[Int(rng.next() % UInt64(pool.count))]
+            frame.origin.y = rng.next() % 4 == 0 ? elements.last?.frame.minY ?? 0 : values[Int(rng.next() % UInt64(values.count))]
+            let section = Int(rng.next() % 3)
+            let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
+            let e = kind.map { LayoutAttributes.supplementaryView(ofKind: $0, at: IndexPath(item: item, section: section), frame: frame) }
+                ?? .cell(IndexPath(item: item, section: section), frame: frame)
+            #expect(e.hasDefaultAppearance)
+            elements.append(e)
+        }
+        for precision in [NumberPrecision.standard, .decimals(0), .decimals(6), .full] {
+            let rows = OutputBuffer(precision: precision), expected = OutputBuffer(precision: precision)
+            elements.withUnsafeBufferPointer { all in
+                var start = 0
+                while start < all.count {  // blocks of every size, one table throughout
+                    let end = min(all.count, start + 1 + Int(rng.next() % 900))
+                    CSVLayoutWriter.appendRows(UnsafeBufferPointer(rebasing: all[start..<end]), allDefaultAppearance: true, to: rows)
+                    start = end
+                }
+            }
+            for e in elements { CSVLayoutWriter.appendRow(e, to: expected) }
+            #expect(rows.bytes == expected.bytes, "\(precision)")
+        }
+    }
+
     /// `ElementBlocks` on its own, over a ring of three buffers that start with the default
     /// appearance in every slot: each block it hands on holds exactly the elements appended,
     /// and what it says of each buffer is true of every slot.
