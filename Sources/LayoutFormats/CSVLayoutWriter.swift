@@ -34,84 +34,88 @@ public enum CSVLayoutWriter {
     /// default appearance, so every row ends with the same constant, unchecked.
     static func appendRows(_ block: UnsafeBufferPointer<LayoutAttributes>, allDefaultAppearance: Bool,
                            to out: OutputBuffer) {
-        // Items mostly come one after another: each one's digits are the last one's, counted on.
-        var items = CountingDigits()
-        if allDefaultAppearance, let base = block.baseAddress {
-            let frames = out.frameTexts
-            var y = RecentNumber(), centerY = RecentNumber()
-            for k in block.indices {
-                appendDefaultAppearanceRow(base + k, to: out, items: &items, frames: frames, y: &y, centerY: &centerY)
-            }
+        if allDefaultAppearance {
+            appendDefaultAppearanceRows(block, to: out)
         } else {
+            // Items mostly come one after another: each one's digits are the last one's, counted on.
+            var items = CountingDigits()
             for k in block.indices { appendRow(block[k], to: out, items: &items) }
         }
     }
 
-    /// `appendRow` for an element with the default appearance, one of a run of rows: the
-    /// frame's x, width, height and centerX from `frames` when the frame was written
-    /// recently (`FrameText`), its y and centerY apart from the number table, each
-    /// copied when it is its column's last (`y`, `centerY`).
-    @inline(__always)
-    static func appendDefaultAppearanceRow(_ element: UnsafePointer<LayoutAttributes>, to out: OutputBuffer,
-                                           items: inout CountingDigits, frames: UnsafeMutablePointer<FrameText>,
-                                           y: inout RecentNumber, centerY: inout RecentNumber) {
+    /// The rows of a block of elements with the default appearance, as `appendRow` writes
+    /// them: the frame's x, width, height and centerX from the buffer's table of recent
+    /// frames (`FrameText`), y and centerY apart from the number table, each copied when it
+    /// is its column's last (`RecentNumber`), and the item counted on from the last row's.
+    /// One loop with everything in it, so that its state stays in registers.
+    static func appendDefaultAppearanceRows(_ block: UnsafeBufferPointer<LayoutAttributes>, to out: OutputBuffer) {
+        guard let base = block.baseAddress else { return }
         let comma = UInt8(ascii: ",")
-        var w = out.cursor(reserving: OutputBuffer.elementBound)
-        let e = element.pointee
-        w.append(integer: e.indexPath.section)
-        w.append(byte: comma)
-        if let digits = items.digits(e.indexPath.item) { w.append(digits: digits) } else { w.append(integer: e.indexPath.item) }
-        switch e.category {
-        case .cell: w.append(",cell,")
-        case .supplementaryView: w.append(",supplementaryView,")
-        case .decorationView: w.append(",decorationView,")
-        }
-        switch e.kind {
-        case nil: break
-        case .header: w.append("header")
-        case .footer: w.append("footer")
-        case .badge: w.append("badge")
-        case .background: w.append("background")
-        }
-        w.append(byte: comma)
-        // Rect's stored parts, with midX's and midY's arithmetic.
-        let x = e.frame.origin.x, minY = e.frame.origin.y, width = e.frame.size.width, height = e.frame.size.height
-        let xBits = x.bitPattern, widthBits = width.bitPattern, heightBits = height.bitPattern
-        let entry = FrameText.slot(x: xBits, width: widthBits, height: heightBits, in: frames)
-        if entry.pointee.x == xBits && entry.pointee.width == widthBits && entry.pointee.height == heightBits {
-            let lengths = entry.pointee.lengths
-            w.append(eight: entry.pointee.xText, count: Int(truncatingIfNeeded: lengths & 0xFF))
+        let frames = out.frameTexts
+        let standard = out.precision == .standard
+        let digitTable = DigitTable.digits
+        var items = CountingDigits()
+        var y = RecentNumber(), centerY = RecentNumber()
+        for k in 0..<block.count {
+            var w = out.cursor(reserving: OutputBuffer.elementBound)
+            let e = base + k
+            w.append(integer: e.pointee.indexPath.section)
             w.append(byte: comma)
-            w.append(number: minY, after: &y)
-            w.append(twentyFour: entry.pointee.middle, count: Int(truncatingIfNeeded: lengths >> 8))
-        } else {
-            let xStart = w.position
-            w.append(number: x)
-            let xLength = w.position - xStart
-            w.append(byte: comma)
-            w.append(number: minY, after: &y)
-            let middleStart = w.position
-            // Zeros first, so that the entry is read from initialised bytes whatever the length.
-            w.append(twentyFour: (0, 0, 0), count: 0)
-            w.append(byte: comma); w.append(number: width)
-            w.append(byte: comma); w.append(number: height)
-            w.append(byte: comma); w.append(number: x + width / 2)
-            w.append(byte: comma)
-            let middleLength = w.position - middleStart
-            if xLength <= 8 && middleLength <= 24 {
-                // Read back from the row just written (bytes past the lengths are the row's
-                // next ones, or room reserved: never copied out).
-                entry.pointee.x = xBits
-                entry.pointee.width = widthBits
-                entry.pointee.height = heightBits
-                entry.pointee.xText = UnsafeRawPointer(xStart).loadUnaligned(as: UInt64.self)
-                entry.pointee.middle = UnsafeRawPointer(middleStart).loadUnaligned(as: (UInt64, UInt64, UInt64).self)
-                entry.pointee.lengths = UInt64(truncatingIfNeeded: xLength) | UInt64(truncatingIfNeeded: middleLength) << 8
+            let item = e.pointee.indexPath.item
+            if let digits = items.digits(item) { w.append(digits: digits) } else { w.append(integer: item) }
+            switch e.pointee.category {
+            case .cell: w.append(",cell,")
+            case .supplementaryView: w.append(",supplementaryView,")
+            case .decorationView: w.append(",decorationView,")
             }
+            switch e.pointee.kind {
+            case nil: break
+            case .header: w.append("header")
+            case .footer: w.append("footer")
+            case .badge: w.append("badge")
+            case .background: w.append("background")
+            }
+            w.append(byte: comma)
+            // Rect's stored parts, with midX's and midY's arithmetic.
+            let x = e.pointee.frame.origin.x, minY = e.pointee.frame.origin.y
+            let width = e.pointee.frame.size.width, height = e.pointee.frame.size.height
+            let xBits = x.bitPattern, widthBits = width.bitPattern, heightBits = height.bitPattern
+            let entry = FrameText.slot(x: xBits, width: widthBits, height: heightBits, in: frames)
+            if entry.pointee.x == xBits && entry.pointee.width == widthBits && entry.pointee.height == heightBits {
+                let lengths = entry.pointee.lengths
+                w.append(eight: entry.pointee.xText, count: Int(truncatingIfNeeded: lengths & 0xFF))
+                w.append(byte: comma)
+                w.append(number: minY, after: &y, standard: standard, digits: digitTable)
+                w.append(twentyFour: entry.pointee.middle, count: Int(truncatingIfNeeded: lengths >> 8))
+            } else {
+                let xStart = w.position
+                w.append(number: x)
+                let xLength = w.position - xStart
+                w.append(byte: comma)
+                w.append(number: minY, after: &y, standard: standard, digits: digitTable)
+                let middleStart = w.position
+                // Zeros first, so that the entry is read from initialised bytes whatever the length.
+                w.append(twentyFour: (0, 0, 0), count: 0)
+                w.append(byte: comma); w.append(number: width)
+                w.append(byte: comma); w.append(number: height)
+                w.append(byte: comma); w.append(number: x + width / 2)
+                w.append(byte: comma)
+                let middleLength = w.position - middleStart
+                if xLength <= 8 && middleLength <= 24 {
+                    // Read back from the row just written (bytes past the lengths are the row's
+                    // next ones, or room reserved: never copied out).
+                    entry.pointee.x = xBits
+                    entry.pointee.width = widthBits
+                    entry.pointee.height = heightBits
+                    entry.pointee.xText = UnsafeRawPointer(xStart).loadUnaligned(as: UInt64.self)
+                    entry.pointee.middle = UnsafeRawPointer(middleStart).loadUnaligned(as: (UInt64, UInt64, UInt64).self)
+                    entry.pointee.lengths = UInt64(truncatingIfNeeded: xLength) | UInt64(truncatingIfNeeded: middleLength) << 8
+                }
+            }
+            w.append(number: minY + height / 2, after: &centerY, standard: standard, digits: digitTable)
+            w.append(",1,0,0,1,0,0,1,0,false\n")
+            out.commit(w)
         }
-        w.append(number: minY + height / 2, after: &centerY)
-        w.append(",1,0,0,1,0,0,1,0,false\n")
-        out.commit(w)
     }
 
     /// Appends `e`'s row (without its line feed when not `terminated`);

@@ -135,6 +135,14 @@ public enum NumberFormat {
     /// value. Apart, so that a writer can have it inline and the rest out of line.
     @inline(__always)
     static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+        wholeOrHalfText(value, eightDigits: eightDigits)
+    }
+
+    /// `wholeOrHalfText(_:)` with the digits of the integer part from `eightDigits` (which
+    /// must agree with `NumberFormat.eightDigits`: `DigitTable.eightDigits`, for a writer of
+    /// many numbers).
+    @inline(__always)
+    static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
         let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
             // 2⁵² + twice holds twice rounded to a whole number in its significand's bits: a
@@ -570,6 +578,37 @@ public enum NumberFormat {
             out.append(UInt8(ascii: "."))
             out.append(contentsOf: digits[point...])
         }
+    }
+}
+
+/// The digits of every number below 10⁴, four bytes each (the thousands digit in the lowest
+/// byte, digit values, not characters), 40 KB built on first use: a number below 10⁸ is two
+/// lookups, where `NumberFormat.eightDigits` computes its digits in about 25 instructions.
+/// For writers of many numbers, which read the table once and pass it to `eightDigits`.
+enum DigitTable {
+    /// The table, built once (about 10⁴ stores) and kept for the process.
+    nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
+        var k = 0
+        for thousands in UInt32(0)..<10 {
+            for hundreds in UInt32(0)..<10 {
+                for tens in UInt32(0)..<10 {
+                    for units in UInt32(0)..<10 {
+                        table[k] = thousands | hundreds << 8 | tens << 16 | units << 24
+                        k += 1
+                    }
+                }
+            }
+        }
+        return UnsafePointer(table)
+    }()
+
+    /// `NumberFormat.eightDigits(n)` for `n` < 10⁸, from `table` (`digits`).
+    @inline(__always)
+    static func eightDigits(_ n: UInt64, _ table: UnsafePointer<UInt32>) -> UInt64 {
+        let high = (n &* 109_951_163) >> 40  // n / 10⁴: see `NumberFormat.eightDigits`
+        let low = n &- high &* 10_000
+        return UInt64(table[Int(truncatingIfNeeded: high)]) | UInt64(table[Int(truncatingIfNeeded: low)]) << 32
     }
 }
 

@@ -250,7 +250,7 @@ struct CachedNumber {
 }
 
 /// The last number written in a column of rows and its text (at most 16 bytes): see
-/// `ByteCursor.append(number:after:)`. Empty, its bits are a NaN's, which no written number has.
+/// `ByteCursor.append(number:after:standard:digits:)`. Empty, its bits are a NaN's, which no written number has.
 struct RecentNumber {
     var bits: UInt64 = .max
     var low: UInt64 = 0
@@ -344,13 +344,16 @@ struct ByteCursor {
     /// column whose numbers seldom repeat but one row after the next (a CSV's y: unique in
     /// a waterfall, shared by a row of a grid): `last` holds the column's last number and
     /// its text, which a repeat copies.
+    /// `standard`: the precision is the default, 3 decimals (told by the caller, who tested it
+    /// once); `digits`: `DigitTable.digits`.
     @inline(__always)
-    mutating func append(number value: Double, after last: inout RecentNumber) {
+    mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
+                         digits: UnsafePointer<UInt32>) {
         let bits = value.bitPattern
         if bits == last.bits {
             UnsafeMutableRawPointer(position).storeBytes(of: (last.low, last.high), as: (UInt64, UInt64).self)
             position += last.length
-        } else if case .decimals(3) = precision, let number = NumberFormat.wholeOrHalfText(value) {
+        } else if standard, let number = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, digits) }) {
             UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
             last = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
             position += number.length
@@ -359,7 +362,7 @@ struct ByteCursor {
         }
     }
 
-    /// `append(number:after:)` for a number that is not a whole number or a half under 10⁸
+    /// `append(number:after:standard:digits:)` for a number that is not a whole number or a half under 10⁸
     /// at the default precision; returns its length. Out of line, as `formatAndRemember`.
     @inline(never)
     private static func format(_ value: Double, precision: NumberPrecision,

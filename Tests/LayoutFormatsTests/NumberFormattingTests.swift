@@ -93,6 +93,30 @@ struct NumberFormattingTests {
         }
     }
 
+    /// The digit table's eight digits are `eightDigits`' (whose every value below 10⁸ the
+    /// whole-number tests check against `String`): every number below 10⁴ twice over (as
+    /// either half), the edges of each 10⁴, and random numbers; and the whole numbers and
+    /// halves built with the table are those built without it.
+    @Test func digitTableAgreesWithEightDigits() {
+        let table = DigitTable.digits
+        var values: [UInt64] = Array(0..<10_000) + (0..<10_000).map { $0 * 10_000 } + [99_999_999]
+        for k in stride(from: UInt64(10_000), to: 100_000_000, by: 10_000) { values += [k - 1, k, k + 1] }
+        var random = SplitMixForTests(seed: 12)
+        for _ in 0..<100_000 { values.append(random.next() % 100_000_000) }
+        for n in values where DigitTable.eightDigits(n, table) != NumberFormat.eightDigits(n) {
+            Issue.record("DigitTable.eightDigits(\(n)) gave \(String(DigitTable.eightDigits(n, table), radix: 16))")
+        }
+        for n in values.prefix(30_000) {
+            for value in [Double(n), Double(n) + 0.5, -Double(n), -Double(n) - 0.5, Double(n) / 2] {
+                let withTable = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, table) })
+                let without = NumberFormat.wholeOrHalfText(value)
+                if withTable?.low != without?.low || withTable?.high != without?.high || withTable?.length != without?.length {
+                    Issue.record("wholeOrHalfText(\(value)) differs with the table")
+                }
+            }
+        }
+    }
+
     /// Digits counted on from the last number's (`CountingDigits`) are `String`'s: runs that
     /// climb through every carry (9 → 10, 99,999 → 100,000, up to 10⁸, where it gives up),
     /// jumps, repeats, steps down and negative numbers between them.
