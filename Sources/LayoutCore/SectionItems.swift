@@ -75,6 +75,8 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     /// How many whole points above `base` a height can be (heights are `base` to
     /// `base + spread − 1`).
     public let spread: UInt64
+    /// `spread` as a divisor, whose remainders are taken without a division.
+    @usableFromInline let divisor: FixedDivisor
 
     /// `count` heights from `seed`, each `base + r % spread` points.
     /// - Precondition: `count` ≥ 0 and `spread` ≥ 1 (a trap otherwise). A negative or
@@ -85,6 +87,7 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
         self.seed = seed
         self.base = base
         self.spread = spread
+        divisor = FixedDivisor(spread)
     }
 
     /// The first index, 0.
@@ -95,7 +98,7 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     /// Height `i` (0 ≤ i < count), points. - Complexity: O(1).
     @inlinable @inline(__always)
     public subscript(i: Int) -> Double {
-        base + Double(SplitMix64.value(i, seed: seed) % spread)
+        base + Double(divisor.remainder(SplitMix64.value(i, seed: seed)))
     }
 
     /// The largest height there can be: `base + spread − 1`.

@@ -768,9 +768,7 @@ private struct Placement {
     /// `place` for every item of `heights`, shortest column first, in a section of 2 or 3
     /// columns (the usual phone layouts), with the same arithmetic in the same order. Each
     /// item's column depends on the one before, so this loop is a chain of dependent
-    /// operations: the column heights stay in registers rather than go through memory, and the
-    /// choice of column is computed rather than branched on (it is as good as random, so a
-    /// branch would be mispredicted every other item).
+    /// operations: the column heights stay in registers rather than go through memory.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
     func placeShortestFirst<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
@@ -811,10 +809,8 @@ private struct Placement {
 
 /// Two or three columns held in registers while one-column items go shortest first (the
 /// usual phone layouts): each column's next top (`h`; an absent third column's is infinite,
-/// never the shortest) and last bottom (`b`), x and width. Each item's column depends on the
-/// one before, so placing is a chain of dependent operations: the column is computed rather
-/// than branched on (it is as good as random, so a branch would be mispredicted every other
-/// item), with `ColumnHeights.shortest`'s rule and arithmetic.
+/// never the shortest) and last bottom (`b`), x and width, with `ColumnHeights.shortest`'s
+/// rule and arithmetic.
 private struct ShortestOfThree {
     var h0, h1, h2: Double
     var b0, b1, b2: Double
@@ -822,26 +818,29 @@ private struct ShortestOfThree {
     let tolerance, itemSpacing: Double
 
     /// Places an item `height` points tall in the first column within `tolerance` of the
-    /// shortest; returns its frame. - Complexity: O(1), no branch on the column.
+    /// shortest; returns its frame. - Complexity: O(1).
     @inline(__always)
     mutating func place(height: Double) -> Rect {
         var minimum = h0
         minimum = h1 < minimum ? h1 : minimum
         minimum = h2 < minimum ? h2 : minimum
         let limit = minimum + tolerance
-        let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
-        let slot = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
-        let y = slot == 0 ? h0 : slot == 1 ? h1 : h2
-        let x = slot == 0 ? x0 : slot == 1 ? x1 : x2
-        let width = slot == 0 ? w0 : slot == 1 ? w1 : w2
+        // Every choice is a select on one of two comparisons of Doubles. LLVM makes branches
+        // of them all the same (the column is as good as random, so one is mispredicted about
+        // every other item), but two rather than the three it made of selects on an index:
+        // a million items placed in 7.3 ms rather than 7.6.
+        let first = h0 <= limit, second = h1 <= limit
+        let y = first ? h0 : second ? h1 : h2
+        let x = first ? x0 : second ? x1 : x2
+        let width = first ? w0 : second ? w1 : w2
         let bottom = y + height
         let next = bottom + itemSpacing
-        h0 = slot == 0 ? next : h0
-        h1 = slot == 1 ? next : h1
-        h2 = slot == 2 ? next : h2
-        b0 = slot == 0 ? bottom : b0
-        b1 = slot == 1 ? bottom : b1
-        b2 = slot == 2 ? bottom : b2
+        h2 = first ? h2 : second ? h2 : next
+        h1 = first ? h1 : second ? next : h1
+        h0 = first ? next : h0
+        b2 = first ? b2 : second ? b2 : bottom
+        b1 = first ? b1 : second ? bottom : b1
+        b0 = first ? bottom : b0
         return Rect(x: x, y: y, width: width, height: height)
     }
 }

@@ -320,6 +320,28 @@ struct RandomHeightsTests {
         #expect(RandomHeights(count: 0, seed: 7).isEmpty)
     }
 
+    /// `FixedDivisor` gives `%` and `/`'s answers without dividing: for divisors of every
+    /// kind (1, powers of two and their neighbours, the embedded data's 100, the largest,
+    /// random ones of every length) and numerators at the edges (0, the largest, each side of
+    /// multiples of the divisor) and at random.
+    @Test func fixedDivisorAgreesWithDivision() {
+        var rng = SplitMix64(seed: 5)
+        var divisors: [UInt64] = [1, 2, 3, 5, 7, 10, 100, 101, 1_000, 641, 6_700_417, .max, .max - 1, 1 << 63, (1 << 63) + 1]
+        for k in 1..<64 { divisors += [1 << k, (1 << k) - 1, (1 << k) + 1] }
+        for _ in 0..<300 { divisors.append(max(1, rng.next() >> (rng.next() % 64))) }
+        for d in divisors {
+            let fixed = FixedDivisor(d)
+            var numerators: [UInt64] = [0, 1, d - 1, d, .max, .max - 1, .max / d * d, .max / d * d &- 1]
+            for _ in 0..<2_000 {
+                let n = rng.next() >> (rng.next() % 64)
+                numerators += [n, n / d * d, n / d * d &- 1]
+            }
+            for n in numerators {
+                #expect(fixed.quotient(n) == n / d && fixed.remainder(n) == n % d, "\(n) / \(d)")
+            }
+        }
+    }
+
     /// A waterfall of random heights is, element for element, the waterfall of the same
     /// heights in an array: every column order, 1 to 5 columns (2 and 3 take their own
     /// loop), spanning items, horizontal; and the finite-elements verdict agrees.
