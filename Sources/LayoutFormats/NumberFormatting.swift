@@ -175,6 +175,13 @@ public enum NumberFormat {
     /// (and for 0, which `wholeOrHalfText` writes).
     @inline(__always)
     static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+        fractionalText(value, eightDigits: eightDigits)
+    }
+
+    /// `fractionalText(_:)` with the digits of the integer part from `eightDigits` (see
+    /// `wholeOrHalfText(_:eightDigits:)`).
+    @inline(__always)
+    static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
         let m = value.significandBitPattern | 1 << 52

@@ -395,6 +395,13 @@ struct SVGElementWriter {
     /// The digits of the last element's item.
     private var items = CountingDigits()
     private static let pendingCapacity = 16
+    /// The precision is the default, 3 decimals.
+    private let standard: Bool
+    /// `DigitTable.digits`, for the numbers that seldom repeat.
+    private let digits: UnsafePointer<UInt32>
+    /// The last rect's y and label's y, which seldom repeat but element after element (a row
+    /// of a grid): kept apart from the table (see `append(number:after:)`).
+    private var lastY = RecentNumber(), lastLabelY = RecentNumber()
 
     /// A formatted number waiting to enter the table.
     struct PendingNumber {
@@ -411,6 +418,8 @@ struct SVGElementWriter {
         self.labels = labels
         self.cache = cache
         self.pending = pending
+        standard = precision == .standard
+        digits = DigitTable.digits
         position = UnsafeMutablePointer(bitPattern: 1)!
     }
 
@@ -474,7 +483,7 @@ struct SVGElementWriter {
         append(" x=\"")
         append(number: x)
         append("\" y=\"")
-        append(number: y)
+        Self.append(number: y, at: &position, after: &lastY, standard: standard, digits: digits, precision: precision)
         append("\" width=\"")
         append(number: width)
         append("\" height=\"")
@@ -514,7 +523,8 @@ struct SVGElementWriter {
             append("<text x=\"")
             append(number: x + width / 2 + t.tx)
             append("\" y=\"")
-            append(number: y + height / 2 + t.ty + label.size * 0.35)
+            Self.append(number: y + height / 2 + t.ty + label.size * 0.35, at: &position, after: &lastLabelY,
+                        standard: standard, digits: digits, precision: precision)
             append("\" font-family=\"sans-serif\" font-size=\"")
             append(number: label.size)
             append("\" text-anchor=\"middle\" fill=\"")
@@ -743,6 +753,37 @@ struct SVGElementWriter {
             return
         }
         appendAndRemember(value, in: slot)
+    }
+
+    /// Appends `value` at `position` as `NumberFormat.write` writes it, without the table: for a number that
+    /// seldom repeats but element after element, which `last` holds with its text. At the
+    /// default precision, a whole number, a half or a number with 3 decimals below 10⁸ is
+    /// built here, with the digit table.
+    @inline(__always)
+    private static func append(number value: Double, at position: inout UnsafeMutablePointer<UInt8>,
+                               after last: inout RecentNumber, standard: Bool, digits: UnsafePointer<UInt32>,
+                               precision: NumberPrecision) {
+        let bits = value.bitPattern
+        if bits == last.bits {
+            UnsafeMutableRawPointer(position).storeBytes(of: (last.low, last.high), as: (UInt64, UInt64).self)
+            position += last.length
+            return
+        }
+        if standard, let number = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, digits) })
+            ?? NumberFormat.fractionalText(value, eightDigits: { DigitTable.eightDigits($0, digits) }) {
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            last = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
+            position += number.length
+            return
+        }
+        last = RecentNumber()
+        position += appendAny(value, precision: precision, at: position)
+    }
+
+    /// Writes `value` at `precision`, whatever it is, and returns its length: out of line.
+    @inline(never)
+    private static func appendAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
+        NumberFormat.write(value, precision: precision, to: position)
     }
 
     /// Appends `value` at full precision (a matrix's linear part, an opacity: factors, not

@@ -96,7 +96,7 @@ struct NumberFormattingTests {
     /// The digit table's eight digits are `eightDigits`' (whose every value below 10⁸ the
     /// whole-number tests check against `String`): every number below 10⁴ twice over (as
     /// either half), the edges of each 10⁴, and random numbers; and the whole numbers and
-    /// halves built with the table are those built without it.
+    /// halves, and the numbers with decimals, built with the table are those built without it.
     @Test func digitTableAgreesWithEightDigits() {
         let table = DigitTable.digits
         var values: [UInt64] = Array(0..<10_000) + (0..<10_000).map { $0 * 10_000 } + [99_999_999]
@@ -112,6 +112,13 @@ struct NumberFormattingTests {
                 let without = NumberFormat.wholeOrHalfText(value)
                 if withTable?.low != without?.low || withTable?.high != without?.high || withTable?.length != without?.length {
                     Issue.record("wholeOrHalfText(\(value)) differs with the table")
+                }
+            }
+            for value in [Double(n) / 1000, -Double(n) / 1000 - 0.25, Double(n) + 0.4, Double(n) / 7] {
+                let withTable = NumberFormat.fractionalText(value, eightDigits: { DigitTable.eightDigits($0, table) })
+                let without = NumberFormat.fractionalText(value)
+                if withTable?.low != without?.low || withTable?.high != without?.high || withTable?.length != without?.length {
+                    Issue.record("fractionalText(\(value)) differs with the table")
                 }
             }
         }

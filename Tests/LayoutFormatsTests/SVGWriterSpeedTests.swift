@@ -250,7 +250,7 @@ struct SVGWriterSpeedTests {
 
     @Test func numbersAtThreeDecimalsMatchNumberFormat() throws {
         // One number per field of many elements: every path of the inline formatting and the
-        // table, at the default precision.
+        // table, at the default precision, and of the numbers kept apart (a y repeated).
         var g = SplitMix64(seed: 7)
         var elements: [LayoutAttributes] = []
         for k in 0..<20_000 {
@@ -258,6 +258,12 @@ struct SVGWriterSpeedTests {
                                           frame: Rect(x: Self.number(&g), y: Self.number(&g),
                                                       width: abs(Self.number(&g)), height: abs(Self.number(&g))))
             if k % 2 == 0 { e.alpha = abs(Self.number(&g)).truncatingRemainder(dividingBy: 1) }
+            if k % 3 == 1, let last = elements.last {
+                // The last element's y and height again (a row of a grid): its rect's y and
+                // label's y are copied from the last ones' text.
+                e.frame.origin.y = last.frame.minY
+                e.frame.size.height = last.frame.height
+            }
             elements.append(e)
         }
         let layout = CollectionLayout(engine: "waterfall", bounds: Size(width: 390, height: 844), contentSize: Size(width: 390, height: 844),
