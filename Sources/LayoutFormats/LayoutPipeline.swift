@@ -253,10 +253,14 @@ public struct LayoutPipeline {
         drawnPerSlot.initialize(repeating: drawn, count: slotBuffers.count)
         defer { drawnPerSlot.deallocate() }
         var summary: CollectionLayout? = nil
-        try pipeline.run(to: OutputBuffer(precision: precision, capacity: 0), formatBlock: { block, _, _, slotBuffer in
+        try pipeline.run(to: OutputBuffer(precision: precision, capacity: 0), formatBlock: { block, _, defaultAppearance, slotBuffer in
             let slot = slotBuffers.firstIndex { $0 === slotBuffer }!
             var drawn = drawnPerSlot[slot]
-            for k in block.indices { drawn.add(block[k]) }
+            if defaultAppearance {
+                drawn.addDefaultAppearance(block)
+            } else {
+                for k in block.indices { drawn.add(block[k]) }
+            }
             drawnPerSlot[slot] = drawn
         }) { [scale] sink in
             sink.scale = scale

@@ -193,6 +193,29 @@ public enum SVGLayoutWriter {
             maxY = max(maxY, cy + ry)
         }
 
+        /// Adds what a block of elements with the default appearance draws (identity, alpha
+        /// 1, shown: `LayoutAttributes.hasDefaultAppearance`), as `add(_:)` adds each, with
+        /// no test of the transform for the frames whose label surely stays inside them.
+        /// - Complexity: O(block.count).
+        public mutating func addDefaultAppearance(_ block: UnsafeBufferPointer<LayoutAttributes>) {
+            for k in block.indices {
+                let element = block[k]
+                let f = element.frame
+                guard Self.labelStaysInside(frameOf: element, labels) else {
+                    add(element)
+                    continue
+                }
+                sawVisible = true
+                // `add(_:)`'s arithmetic with a translation of +0 and the identity's radii.
+                let cx = f.midX + 0.0, cy = f.midY + 0.0
+                let rx = f.width / 2, ry = f.height / 2
+                minX = min(minX, cx - rx)
+                minY = min(minY, cy - ry)
+                maxX = max(maxX, cx + rx)
+                maxY = max(maxY, cy + ry)
+            }
+        }
+
         /// Adds what another run of elements draws, measured with the same labels: the
         /// bounds of two runs joined are those of the one run they make, whichever came first
         /// (a zero's sign aside, which no canvas shows). - Complexity: O(1).
@@ -215,9 +238,16 @@ public enum SVGLayoutWriter {
         /// bounds are the frame's whatever the label's exact size.
         @inline(__always)
         static func labelStaysInside(_ element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
-            let f = element.frame, t = element.transform
-            guard t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1,
-                  f.size.width >= 51 && f.size.width < .infinity,
+            let t = element.transform
+            return t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && labelStaysInside(frameOf: element, labels)
+        }
+
+        /// `labelStaysInside(_:_:)` but for the transform, which the caller knows to be one
+        /// whose linear part is the identity.
+        @inline(__always)
+        static func labelStaysInside(frameOf element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
+            let f = element.frame
+            guard f.size.width >= 51 && f.size.width < .infinity,
                   f.size.height >= 17 && f.size.height < .infinity else { return false }
             switch labels {
             case .none: return true

@@ -389,6 +389,42 @@ struct SVGWriterSpeedTests {
         #expect(shortcuts > 1_000 && shortcuts < 50_000, "\(shortcuts)")
     }
 
+    /// A block of elements with the default appearance is measured as each element is
+    /// (`addDefaultAppearance`), bit for bit: frames on both sides of the shortcut's limits,
+    /// negative zeros, every category and label, one element per block too.
+    @Test func drawnBoundsOfDefaultAppearanceBlocksAreEachElements() {
+        var r = RandomPicks(seed: 404)
+        for labels in SVGLabels.allCases {
+            var elements: [LayoutAttributes] = []
+            for _ in 0..<20_000 {
+                let width = r.pick([50.99, 51, 51.01, 4, 0, r.uniform(200), r.uniform(60)])
+                let height = r.pick([16.99, 17, 17.01, 4, 0, r.uniform(60), r.uniform(20)])
+                let category = r.pick([ElementCategory.cell, .cell, .cell, .supplementaryView, .decorationView])
+                let kind: ElementKind? = category == .cell ? nil : r.pick([.header, .footer, .badge, .background])
+                let item = r.pick([0, 9_999, 10_000, 999_999, 1_000_000, Int(r.next() % 2_000_000)])
+                let e = LayoutAttributes(indexPath: IndexPath(item: item, section: r.pick([0, 9, 10])), category: category,
+                                         kind: kind, frame: Rect(x: r.pick([-0.0, 0, r.uniform(400) - 50]),
+                                                                 y: r.pick([-0.0, r.uniform(4000)]), width: width, height: height))
+                #expect(e.hasDefaultAppearance)
+                elements.append(e)
+            }
+            var each = SVGLayoutWriter.DrawnBounds(labels: labels)
+            for e in elements { each.add(e) }
+            var blocks = SVGLayoutWriter.DrawnBounds(labels: labels)
+            elements.withUnsafeBufferPointer { all in
+                var start = 0
+                while start < all.count {
+                    let end = min(all.count, start + 1 + Int(r.next() % 1_500))
+                    blocks.addDefaultAppearance(UnsafeBufferPointer(rebasing: all[start..<end]))
+                    start = end
+                }
+            }
+            let a = each.bounds!, b = blocks.bounds!
+            #expect([a.minX, a.minY, a.maxX, a.maxY].map(\.bitPattern) == [b.minX, b.minY, b.maxX, b.maxY].map(\.bitPattern),
+                    "\(labels)")
+        }
+    }
+
     /// A streamed SVG's canvas is measured on every core, each thread's blocks into bounds
     /// of their own, joined at the end: runs of elements measured apart and joined, in any
     /// order, give the bounds of the whole run, bit for bit (but a zero's sign).
