@@ -351,7 +351,7 @@ private struct Walker {
             }
         }
         var measures = Measures()
-        measures.heights.reserveCapacity(count)
+        measures.heights.reserveLargeCapacity(count)  // huge pages for a million items: few page faults
         var spans: [Int]? = nil
         let keys = ["height", "size", "span"]
         var i = 0
@@ -453,7 +453,12 @@ private struct Walker {
                 throw invalid(itemPath, "expected a height, a [width, height] size or an item object, got \(describe(raw))")
             }
             if span != 1 {
-                if spans == nil { spans = Array(repeating: 1, count: count) }
+                if spans == nil {
+                    var ones: [Int] = []
+                    ones.reserveLargeCapacity(count)
+                    ones.append(contentsOf: repeatElement(1, count: count))
+                    spans = ones
+                }
                 spans![i] = span
             }
         }
