@@ -17,6 +17,9 @@ public final class OutputBuffer {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0
+    /// Whether `storage` and `numberCache` are this buffer's to free (not a `BlockPipeline`'s).
+    private var ownsStorage = true
+    private let ownsNumberCache: Bool
 
     /// Creates a buffer.
     /// - Parameters:
@@ -36,6 +39,25 @@ public final class OutputBuffer {
         numberCache = UnsafeMutableRawPointer.allocate(byteCount: CachedNumber.slots * MemoryLayout<CachedNumber>.stride,
                                                        alignment: 64).bindMemory(to: CachedNumber.self, capacity: CachedNumber.slots)
         numberCache.initialize(repeating: CachedNumber(), count: CachedNumber.slots)
+        ownsNumberCache = true
+    }
+
+    /// A buffer without a sink in memory the caller owns and keeps until the buffer is gone:
+    /// `storage` for `capacity` bytes (of which `OutputBuffer.elementBound` are kept as
+    /// room), and `numberCache` for `CachedNumber.slots` entries, which this initialises. A
+    /// buffer that outgrows `storage` moves to memory of its own.
+    init(precision: NumberPrecision, storage: UnsafeMutablePointer<UInt8>, capacity: Int,
+         numberCache: UnsafeMutablePointer<CachedNumber>) {
+        precondition(capacity > OutputBuffer.elementBound, "room for an element at least")
+        self.precision = precision
+        chunkSize = 1 << 20
+        sink = nil
+        self.storage = storage
+        self.capacity = capacity
+        ownsStorage = false
+        self.numberCache = numberCache
+        numberCache.initialize(repeating: CachedNumber(), count: CachedNumber.slots)
+        ownsNumberCache = false
     }
 
     /// Recently formatted numbers (see `ByteCursor.append(number:)`).
@@ -69,8 +91,8 @@ public final class OutputBuffer {
     static let elementBound = 16 * NumberFormat.maximumLength + 1024
 
     deinit {
-        storage.deallocate()
-        UnsafeMutableRawPointer(numberCache).deallocate()
+        if ownsStorage { storage.deallocate() }
+        if ownsNumberCache { UnsafeMutableRawPointer(numberCache).deallocate() }
         if let frameTextTable { UnsafeMutableRawPointer(frameTextTable).deallocate() }
     }
 
@@ -88,7 +110,8 @@ public final class OutputBuffer {
         while newCapacity < needed { newCapacity *= 2 }
         let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStorage.update(from: storage, count: count)
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
+        ownsStorage = true
         storage = newStorage
         capacity = newCapacity
     }

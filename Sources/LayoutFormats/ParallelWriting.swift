@@ -74,17 +74,34 @@ final class BlockPipeline: @unchecked Sendable {
         /// `ElementBlocks`), as they all have at first.
         var holdsDefaultAppearance = true
         let buffer: OutputBuffer
-        init(capacity: Int, precision: NumberPrecision) {
+        /// A slot in `memory`, which must hold `Slot.bytes(capacity:)` bytes aligned to a
+        /// cache line and outlive the slot.
+        init(capacity: Int, precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
             // Aligned to a cache line, so that an element's appearance, which the engine need
             // not store, has lines of its own (an element is two lines).
-            elements = UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<LayoutAttributes>.stride,
-                                                        alignment: 64).bindMemory(to: LayoutAttributes.self, capacity: capacity)
+            elements = memory.bindMemory(to: LayoutAttributes.self, capacity: capacity)
             elements.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
                                 count: capacity)
-            buffer = OutputBuffer(precision: precision, capacity: capacity * 256)
+            let cache = memory + Self.elementBytes(capacity)
+            let text = cache + Self.cacheBytes
+            buffer = OutputBuffer(precision: precision,
+                                  storage: text.bindMemory(to: UInt8.self, capacity: Self.textBytes(capacity)),
+                                  capacity: Self.textBytes(capacity),
+                                  numberCache: cache.bindMemory(to: CachedNumber.self, capacity: CachedNumber.slots))
         }
-        deinit { UnsafeMutableRawPointer(elements).deallocate() }
+
+        static func elementBytes(_ capacity: Int) -> Int { capacity * MemoryLayout<LayoutAttributes>.stride }
+        static let cacheBytes = CachedNumber.slots * MemoryLayout<CachedNumber>.stride
+        /// Room for a block's text: 256 bytes an element (an SVG's takes about 230), and the
+        /// room kept for one more.
+        static func textBytes(_ capacity: Int) -> Int { capacity * 256 + OutputBuffer.elementBound }
+        /// A slot's bytes: its elements, its buffer's number table and text, to a cache line.
+        static func bytes(capacity: Int) -> Int {
+            (elementBytes(capacity) + cacheBytes + textBytes(capacity) + 63) & ~63
+        }
     }
+    /// The slots' memory, one allocation on huge pages where the kernel gives them (see `init`).
+    private let memory: UnsafeMutableRawPointer
 
     /// Elements per slot: 1,024 (128 KB of attributes, which stay in the cache from the
     /// engine to the formatting). Small slots also mean little memory touched for the first
@@ -120,12 +137,28 @@ final class BlockPipeline: @unchecked Sendable {
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0
         let blockSize = Self.blockSize
-        slots = (0..<(2 * workers + 2)).map { _ in Slot(capacity: blockSize, precision: precision) }
+        // One allocation for every slot, aligned to and advised onto 2 MiB huge pages: a
+        // fresh 4 KiB page costs a fault of about a microsecond here, and a 10⁵-element SVG's
+        // slots are 400 of them, on the way to its first block.
+        let slotBytes = Slot.bytes(capacity: blockSize), slotCount = 2 * workers + 2
+        let huge = 2 << 20
+        let total = max(2 * huge, (slotBytes * slotCount + huge - 1) & ~(huge - 1))
+        memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: huge)
+        UnsafeMutableBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: total), count: total).adviseHugePages()
+        slots = (0..<slotCount).map { [memory] k in
+            Slot(capacity: blockSize, precision: precision, memory: memory + k * slotBytes)
+        }
         for _ in 0..<workers {
             let thread = Thread { [self] in work() }
             thread.stackSize = 1 << 20
             thread.start()
         }
+    }
+
+    deinit {
+        // The threads hold the pipeline until they end; the slots' buffers free only memory of
+        // their own.
+        memory.deallocate()
     }
 
     /// The buffers blocks are formatted into, one per slot: a block's `formatBlock` call

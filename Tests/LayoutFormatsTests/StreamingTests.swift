@@ -331,6 +331,33 @@ struct StreamingTests {
         }
     }
 
+    /// The pipeline's slots keep their text in memory of the pipeline's (one allocation, on
+    /// huge pages): a block whose text outgrows its slot's room (256 bytes an element) moves
+    /// to memory of its own, in order, and the pipeline runs again after it.
+    @Test func slotsOutgrowTheirRoomAndRunAgain() throws {
+        let pipeline = BlockPipeline(precision: .standard)
+        defer { pipeline.stop() }
+        for (count, width) in [(5_000, 1_500), (3_000, 3), (2_500, 700)] {
+            let out = OutputBuffer()
+            try pipeline.run(to: out, formatBlock: { block, first, _, buffer in
+                for k in block.indices {
+                    buffer.append(integer: first + k)
+                    for _ in 0..<width { buffer.append(byte: UInt8(ascii: "a") + UInt8((first + k) % 26)) }
+                    buffer.append(byte: 0x0A)
+                }
+            }) { sink in
+                for i in 0..<count {
+                    sink.append(.cell(IndexPath(item: i, section: 0), frame: Rect(x: 0, y: Double(i), width: 1, height: 1)))
+                }
+            }
+            var expected: [UInt8] = []
+            for k in 0..<count {
+                expected += Array(String(k).utf8) + Array(repeating: UInt8(ascii: "a") + UInt8(k % 26), count: width) + [0x0A]
+            }
+            #expect(out.bytes == expected, "\(count) elements of \(width) bytes")
+        }
+    }
+
     struct Full: Error {}
 
     /// A sink that fails part-way (a full disk, a closed pipe): the error comes out of the
