@@ -266,10 +266,13 @@ public enum SVGLayoutWriter {
 
     /// The shapes of the visible elements of `block`, in order: for a streamed layout whose
     /// visible elements are already in drawing order (zIndex non-decreasing).
+    /// `allDefaultAppearance`: every element of the block has the default appearance, so that
+    /// its cells' frame texts can come from the buffer's table (`SVGFrameText`).
     static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: SVGLabels,
-                            to out: OutputBuffer) {
+                            allDefaultAppearance: Bool = false, to out: OutputBuffer) {
         guard let base = block.baseAddress else { return }
-        SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels) { writer in
+        let frames = allDefaultAppearance && !round ? out.svgFrameTexts : nil
+        SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels, frames: frames) { writer in
             for k in 0..<block.count where !base[k].isHidden {
                 writer.append(base + k, to: out)
             }
@@ -432,6 +435,9 @@ struct SVGElementWriter {
     /// The last rect's y and label's y, which seldom repeat but element after element (a row
     /// of a grid): kept apart from the table (see `append(number:after:)`).
     private var lastY = RecentNumber(), lastLabelY = RecentNumber()
+    /// The buffer's table of frame texts, given when every element written has the default
+    /// appearance and cells are not round; `nil` otherwise.
+    private let frames: UnsafeMutablePointer<SVGFrameText>?
 
     /// A formatted number waiting to enter the table.
     struct PendingNumber {
@@ -442,7 +448,8 @@ struct SVGElementWriter {
     }
 
     private init(precision: NumberPrecision, round: Bool, labels: SVGLabels, cache: UnsafeMutablePointer<CachedNumber>,
-                 pending: UnsafeMutablePointer<PendingNumber>) {
+                 pending: UnsafeMutablePointer<PendingNumber>, frames: UnsafeMutablePointer<SVGFrameText>?) {
+        self.frames = frames
         self.precision = precision
         self.round = round
         self.labels = labels
@@ -457,6 +464,7 @@ struct SVGElementWriter {
     /// chunk of elements and per thread.
     @inline(__always)
     static func withWriter(precision: NumberPrecision, round: Bool, labels: SVGLabels,
+                           frames: UnsafeMutablePointer<SVGFrameText>? = nil,
                            _ body: (inout SVGElementWriter) -> Void) {
         withUnsafeTemporaryAllocation(byteCount: CachedNumber.slots * MemoryLayout<CachedNumber>.stride,
                                       alignment: 64) { raw in  // no entry split across cache lines
@@ -466,7 +474,7 @@ struct SVGElementWriter {
             table.initialize(repeating: empty)
             withUnsafeTemporaryAllocation(of: PendingNumber.self, capacity: pendingCapacity) { pending in
                 var writer = SVGElementWriter(precision: precision, round: round, labels: labels,
-                                              cache: table.baseAddress!, pending: pending.baseAddress!)
+                                              cache: table.baseAddress!, pending: pending.baseAddress!, frames: frames)
                 body(&writer)
             }
         }
@@ -510,20 +518,52 @@ struct SVGElementWriter {
             append(factor: maximum(0, alpha))
             append(byte: UInt8(ascii: "\""))
         }
-        append(" x=\"")
-        append(number: x)
-        append("\" y=\"")
-        Self.append(number: y, at: &position, after: &lastY, standard: standard, digits: digits, precision: precision)
-        append("\" width=\"")
-        append(number: width)
-        append("\" height=\"")
-        append(number: height)
-        if round {
-            append("\" rx=\"")
-            append(number: width / 2)
-        } else if isCell {
-            append("\" rx=\"")
-            append(number: minimum(minimum(4, width / 4), height / 4))
+        // A cell of the default appearance, not round: the texts around its y from the table
+        // of frames when its frame was written recently, or written and kept.
+        let entry = isCell ? frames.map { SVGFrameText.slot(x: x.bitPattern, width: width.bitPattern,
+                                                               height: height.bitPattern, in: $0) } : nil
+        if let entry, entry.pointee.x == x.bitPattern && entry.pointee.width == width.bitPattern
+                       && entry.pointee.height == height.bitPattern {
+            let lengths = entry.pointee.lengths
+            UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.before, as: (UInt64, UInt64, UInt64).self)
+            position += Int(truncatingIfNeeded: lengths & 0xFF)
+            Self.append(number: y, at: &position, after: &lastY, standard: standard, digits: digits, precision: precision)
+            UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.after, as: (UInt64, UInt64, UInt64, UInt64, UInt64).self)
+            position += Int(truncatingIfNeeded: lengths >> 8 & 0xFF)
+        } else {
+            let beforeStart = position
+            if entry != nil { UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: (UInt64, UInt64, UInt64).self) }
+            append(" x=\"")
+            append(number: x)
+            append("\" y=\"")
+            let beforeLength = position - beforeStart
+            Self.append(number: y, at: &position, after: &lastY, standard: standard, digits: digits, precision: precision)
+            let afterStart = position
+            if entry != nil {
+                UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0, 0, 0), as: (UInt64, UInt64, UInt64, UInt64, UInt64).self)
+            }
+            append("\" width=\"")
+            append(number: width)
+            append("\" height=\"")
+            append(number: height)
+            if round {
+                append("\" rx=\"")
+                append(number: width / 2)
+            } else if isCell {
+                append("\" rx=\"")
+                append(number: minimum(minimum(4, width / 4), height / 4))
+            }
+            let afterLength = position - afterStart
+            if let entry, beforeLength <= 24 && afterLength <= 40 {
+                // Read back from the group just written (bytes past the lengths are the
+                // group's next ones or the zeros stored first: never copied out).
+                entry.pointee.x = x.bitPattern
+                entry.pointee.width = width.bitPattern
+                entry.pointee.height = height.bitPattern
+                entry.pointee.before = UnsafeRawPointer(beforeStart).loadUnaligned(as: (UInt64, UInt64, UInt64).self)
+                entry.pointee.after = UnsafeRawPointer(afterStart).loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64, UInt64).self)
+                entry.pointee.lengths = UInt64(truncatingIfNeeded: beforeLength) | UInt64(truncatingIfNeeded: afterLength) << 8
+            }
         }
         if isCell {
             append("\" fill=\"")
@@ -550,9 +590,25 @@ struct SVGElementWriter {
         if let label {
             // At full opacity and untransformed, on the drawn centre (the transform is about
             // the centre, so its translation is all that moves it).
-            append("<text x=\"")
-            append(number: x + width / 2 + t.tx)
-            append("\" y=\"")
+            if let entry, entry.pointee.x == x.bitPattern && entry.pointee.width == width.bitPattern
+                           && entry.pointee.height == height.bitPattern && entry.pointee.lengths >> 16 != 0 {
+                UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.label, as: (UInt64, UInt64, UInt64, UInt64).self)
+                position += Int(truncatingIfNeeded: entry.pointee.lengths >> 16 & 0xFF)
+            } else {
+                let labelStart = position
+                if entry != nil {
+                    UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0, 0), as: (UInt64, UInt64, UInt64, UInt64).self)
+                }
+                append("<text x=\"")
+                append(number: x + width / 2 + t.tx)
+                append("\" y=\"")
+                let labelLength = position - labelStart
+                if let entry, entry.pointee.x == x.bitPattern && entry.pointee.width == width.bitPattern
+                              && entry.pointee.height == height.bitPattern && labelLength <= 32 {
+                    entry.pointee.label = UnsafeRawPointer(labelStart).loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64).self)
+                    entry.pointee.lengths |= UInt64(truncatingIfNeeded: labelLength) << 16
+                }
+            }
             Self.append(number: y + height / 2 + t.ty + label.size * 0.35, at: &position, after: &lastLabelY,
                         standard: standard, digits: digits, precision: precision)
             append("\" font-family=\"sans-serif\" font-size=\"")

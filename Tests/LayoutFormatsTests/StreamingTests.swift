@@ -284,7 +284,61 @@ struct StreamingTests {
                 }
             }
             for e in elements { CSVLayoutWriter.appendRow(e, to: expected) }
-            #expect(rows.bytes == expected.bytes, "\(precision)")
+            let a = rows.bytes, b = expected.bytes
+            let difference = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
+            #expect(difference == nil, "\(precision): \(String(decoding: a[(difference ?? 0)...].prefix(120), as: UTF8.self))")
+        }
+    }
+
+    /// SVG blocks of default-appearance elements, written with the buffer's table of frame
+    /// texts (`SVGFrameText`), are what the writer writes without it: the same pool of
+    /// colliding frames, long texts (x past 24 bytes with its attribute, width, height and
+    /// radius past 40, a centre past 32), cells too small or too narrow for a label, and
+    /// headers among them, at four precisions and with every kind of label.
+    @Test func svgBlocksWithTheFrameTableAreTheWritersOwn() throws {
+        var rng = SplitMix64(seed: 12)
+        let values: [Double] = [0, -0.0, 1, 7.5, 123.333, 266.6666666, 12_345.678, 99_999_999.5, 123_456_789.25,
+                                1e20, 0.0005, 61.667, 1 / 3, 3, 60]
+        var pool = (0..<2_000).map { k in
+            Rect(x: values[Int(rng.next() % UInt64(values.count))], y: 0,
+                 width: k % 3 == 0 ? values[Int(rng.next() % UInt64(values.count))] : 123.333,
+                 height: k % 2 == 0 ? values[Int(rng.next() % UInt64(values.count))] : Double(rng.next() % 300) / 2)
+        }
+        let table = UnsafeMutablePointer<SVGFrameText>.allocate(capacity: SVGFrameText.slots)
+        defer { table.deallocate() }
+        func slot(_ f: Rect) -> UnsafeMutablePointer<SVGFrameText> {
+            SVGFrameText.slot(x: f.minX.bitPattern, width: f.width.bitPattern, height: f.height.bitPattern, in: table)
+        }
+        let base = Rect(x: 133.333, y: 0, width: 123.333, height: 115)
+        for change in [WritableKeyPath<Rect, Double>](arrayLiteral: \.origin.x, \.size.width, \.size.height) {
+            var other = base
+            repeat { other[keyPath: change] += 0.5 } while slot(other) != slot(base)
+            pool += Array(repeating: base, count: 200) + Array(repeating: other, count: 200)
+        }
+        var elements: [LayoutAttributes] = []
+        for item in 0..<12_000 {
+            var frame = pool[Int(rng.next() % UInt64(pool.count))]
+            frame.origin.y = rng.next() % 4 == 0 ? elements.last?.frame.minY ?? 0 : values[Int(rng.next() % UInt64(values.count))]
+            let path = IndexPath(item: item, section: Int(rng.next() % 12))
+            elements.append(rng.next() % 20 == 0 ? .supplementaryView(ofKind: .header, at: path, frame: frame) : .cell(path, frame: frame))
+        }
+        for precision in [NumberPrecision.standard, .decimals(0), .decimals(6), .full] {
+            for labels in SVGLabels.allCases {
+                let withTable = OutputBuffer(precision: precision), without = OutputBuffer(precision: precision)
+                elements.withUnsafeBufferPointer { all in
+                    var start = 0
+                    while start < all.count {
+                        let end = min(all.count, start + 1 + Int(rng.next() % 900))
+                        let block = UnsafeBufferPointer(rebasing: all[start..<end])
+                        SVGLayoutWriter.appendBlock(block, round: false, labels: labels, allDefaultAppearance: true, to: withTable)
+                        SVGLayoutWriter.appendBlock(block, round: false, labels: labels, allDefaultAppearance: false, to: without)
+                        start = end
+                    }
+                }
+                let a = withTable.bytes, b = without.bytes
+                let difference = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
+                #expect(difference == nil, "\(precision) \(labels): \(String(decoding: a[(difference ?? 0)...].prefix(120), as: UTF8.self))")
+            }
         }
     }
 
