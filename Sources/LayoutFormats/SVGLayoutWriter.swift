@@ -198,11 +198,12 @@ public enum SVGLayoutWriter {
         /// no test of the transform for the frames whose label surely stays inside them.
         /// - Complexity: O(block.count).
         public mutating func addDefaultAppearance(_ block: UnsafeBufferPointer<LayoutAttributes>) {
+            guard let base = block.baseAddress else { return }
             for k in block.indices {
-                let element = block[k]
-                let f = element.frame
-                guard Self.labelStaysInside(frameOf: element, labels) else {
-                    add(element)
+                let element = base + k  // not a copy of the whole element
+                let f = element.pointee.frame
+                guard Self.labelStaysInside(frameOf: element.pointee, labels) else {
+                    add(element.pointee)
                     continue
                 }
                 sawVisible = true
@@ -432,6 +433,8 @@ struct SVGElementWriter {
     private let standard: Bool
     /// `DigitTable.digits`, for the numbers that seldom repeat.
     private let digits: UnsafePointer<UInt32>
+    /// `paletteWords`, read once per writer.
+    private let palette: UnsafePointer<UInt64>
     /// The last rect's y and label's y, which seldom repeat but element after element (a row
     /// of a grid): kept apart from the table (see `append(number:after:)`).
     private var lastY = RecentNumber(), lastLabelY = RecentNumber()
@@ -457,6 +460,7 @@ struct SVGElementWriter {
         self.pending = pending
         standard = precision == .standard
         digits = DigitTable.digits
+        palette = Self.paletteWords
         position = UnsafeMutablePointer(bitPattern: 1)!
     }
 
@@ -509,7 +513,8 @@ struct SVGElementWriter {
         append(item, itemText)
         append(byte: UInt8(ascii: "\""))
         if !isCell { appendKind(element) }
-        if !(t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0) {  // not the identity
+        // (A block of the default appearance, told by `frames`, has the identity throughout.)
+        if frames == nil && !(t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0) {  // not the identity
             appendTransform(t, centerX: x + width / 2, centerY: y + height / 2)
         }
         let alpha = element.pointee.alpha
@@ -567,7 +572,14 @@ struct SVGElementWriter {
         }
         if isCell {
             append("\" fill=\"")
-            append(Self.paletteColour(element.pointee.indexPath.item))
+            if let itemText {
+                // The palette entry of the item's last digit, 7 bytes of a word.
+                let digit = Int(truncatingIfNeeded: itemText.text >> UInt64(truncatingIfNeeded: (itemText.length &- 1) &* 8) & 0x0F)
+                UnsafeMutableRawPointer(position).storeBytes(of: palette[digit], as: UInt64.self)
+                position += 7
+            } else {
+                append(Self.paletteColour(element.pointee.indexPath.item))
+            }
             append("\"/>")
         } else if element.pointee.kind == .badge {
             // A badge: a red pill over its item.
@@ -615,7 +627,10 @@ struct SVGElementWriter {
             append(number: label.size)
             append("\" text-anchor=\"middle\" fill=\"")
             if isCell {
-                append(Self.labelColour(element.pointee.indexPath.item, alpha: alpha))
+                // `labelColour`, the item's last digit read off its text when there is one.
+                let lastDigitIsZero = itemText.map { $0.text >> UInt64(truncatingIfNeeded: ($0.length &- 1) &* 8) & 0xFF == 0x30 }
+                    ?? (item % 10 == 0)
+                append(lastDigitIsZero && alpha >= Self.whiteLabelAlpha ? "#ffffff" : "#1a1a1a")
                 append("\">")
                 if labels == .indexPath {
                     append(integer: element.pointee.indexPath.section)
@@ -760,6 +775,18 @@ struct SVGElementWriter {
     /// `Swift.max(x, y)` for Doubles (`y >= x ? y : x`), inlined.
     @inline(__always)
     private func maximum(_ x: Double, _ y: Double) -> Double { y >= x ? y : x }
+
+    /// `SVGLayoutWriter.palette`'s colours as words of their 7 bytes, built once: a cell's
+    /// fill is one load and one store.
+    nonisolated(unsafe) static let paletteWords: UnsafePointer<UInt64> = {  // only read once built
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: SVGLayoutWriter.palette.count)
+        for (k, colour) in SVGLayoutWriter.palette.enumerated() {
+            var word: UInt64 = 0
+            for (j, byte) in colour.utf8.prefix(8).enumerated() { word |= UInt64(byte) << (8 * j) }
+            words[k] = word
+        }
+        return UnsafePointer(words)
+    }()
 
     /// `SVGLayoutWriter.palette[item % 10]` as a literal (no String on the hot path); the two
     /// lists must agree (a test checks it).
