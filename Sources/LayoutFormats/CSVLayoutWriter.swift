@@ -59,29 +59,14 @@ public enum CSVLayoutWriter {
         for k in 0..<block.count {
             var w = out.cursor(reserving: OutputBuffer.elementBound)
             let e = base + k
-            w.append(integer: e.pointee.indexPath.section)
-            w.append(byte: comma)
-            let item = e.pointee.indexPath.item
-            if let digits = items.digits(item) { w.append(digits: digits) } else { w.append(integer: item) }
-            switch e.pointee.category {
-            case .cell: w.append(",cell,")
-            case .supplementaryView: w.append(",supplementaryView,")
-            case .decorationView: w.append(",decorationView,")
-            }
-            switch e.pointee.kind {
-            case nil: break
-            case .header: w.append("header")
-            case .footer: w.append("footer")
-            case .badge: w.append("badge")
-            case .background: w.append("background")
-            }
+            appendLead(e.pointee, to: &w, items: &items)
             w.append(byte: comma)
             // Rect's stored parts, with midX's and midY's arithmetic.
             let x = e.pointee.frame.origin.x, minY = e.pointee.frame.origin.y
             let width = e.pointee.frame.size.width, height = e.pointee.frame.size.height
-            let xBits = x.bitPattern, widthBits = width.bitPattern, heightBits = height.bitPattern
-            let entry = FrameText.slot(x: xBits, width: widthBits, height: heightBits, in: frames)
-            if entry.pointee.x == xBits && entry.pointee.width == widthBits && entry.pointee.height == heightBits {
+            let key = FrameKey(x: x, width: width, height: height)
+            let entry = frames + key.slot
+            if entry.pointee.key == key {
                 let lengths = entry.pointee.lengths
                 w.append(eight: entry.pointee.xText, count: Int(truncatingIfNeeded: lengths & 0xFF))
                 w.append(byte: comma)
@@ -104,9 +89,7 @@ public enum CSVLayoutWriter {
                 if xLength <= 8 && middleLength <= 24 {
                     // Read back from the row just written (bytes past the lengths are the row's
                     // next ones, or room reserved: never copied out).
-                    entry.pointee.x = xBits
-                    entry.pointee.width = widthBits
-                    entry.pointee.height = heightBits
+                    entry.pointee.key = key
                     entry.pointee.xText = UnsafeRawPointer(xStart).loadUnaligned(as: UInt64.self)
                     entry.pointee.middle = UnsafeRawPointer(middleStart).loadUnaligned(as: (UInt64, UInt64, UInt64).self)
                     entry.pointee.lengths = UInt64(truncatingIfNeeded: xLength) | UInt64(truncatingIfNeeded: middleLength) << 8
@@ -118,37 +101,21 @@ public enum CSVLayoutWriter {
         }
     }
 
-    /// Appends `e`'s row (without its line feed when not `terminated`);
-    /// `knownDefaultAppearance`: the caller knows `e` has the default appearance.
+    /// Appends `e`'s row (without its line feed when not `terminated`).
     @inline(__always)
-    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
-                          knownDefaultAppearance: Bool = false) {
+    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true) {
         var items = CountingDigits()
-        appendRow(e, to: out, terminated: terminated, knownDefaultAppearance: knownDefaultAppearance, items: &items)
+        appendRow(e, to: out, terminated: terminated, items: &items)
     }
 
-    /// `appendRow(_:to:terminated:knownDefaultAppearance:)` for the next of a run of rows,
-    /// `items` holding the digits of the last row's item.
+    /// `appendRow(_:to:terminated:)` for the next of a run of rows, `items` holding the digits
+    /// of the last row's item.
     @inline(__always)
     static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
-                          knownDefaultAppearance: Bool = false, items: inout CountingDigits) {
+                          items: inout CountingDigits) {
         let comma = UInt8(ascii: ",")
         var w = out.cursor(reserving: OutputBuffer.elementBound)
-        w.append(integer: e.indexPath.section)
-        w.append(byte: comma)
-        if let digits = items.digits(e.indexPath.item) { w.append(digits: digits) } else { w.append(integer: e.indexPath.item) }
-        switch e.category {
-        case .cell: w.append(",cell,")
-        case .supplementaryView: w.append(",supplementaryView,")
-        case .decorationView: w.append(",decorationView,")
-        }
-        switch e.kind {  // the kinds are plain words: no quoting or neutralising needed
-        case nil: break
-        case .header: w.append("header")
-        case .footer: w.append("footer")
-        case .badge: w.append("badge")
-        case .background: w.append("background")
-        }
+        appendLead(e, to: &w, items: &items)
         let f = e.frame, t = e.transform
         w.append(byte: comma); w.append(number: f.minX)
         w.append(byte: comma); w.append(number: f.minY)
@@ -156,7 +123,7 @@ public enum CSVLayoutWriter {
         w.append(byte: comma); w.append(number: f.height)
         w.append(byte: comma); w.append(number: f.midX)
         w.append(byte: comma); w.append(number: f.midY)
-        if knownDefaultAppearance || e.hasDefaultAppearance {
+        if e.hasDefaultAppearance {
             // Most elements: the rest of the row is a constant.
             if terminated { w.append(",1,0,0,1,0,0,1,0,false\n") } else { w.append(",1,0,0,1,0,0,1,0,false") }
             out.commit(w)
@@ -180,6 +147,29 @@ public enum CSVLayoutWriter {
         if e.isHidden { w.append(",true") } else { w.append(",false") }
         if terminated { w.append(byte: 0x0A) }
         out.commit(w)
+    }
+}
+
+extension CSVLayoutWriter {
+    /// Appends a row's section, item, category and kind, each followed by its comma (the
+    /// kind's is the caller's), `items` holding the digits of the last row's item.
+    @inline(__always)
+    static func appendLead(_ e: LayoutAttributes, to w: inout ByteCursor, items: inout CountingDigits) {
+        w.append(integer: e.indexPath.section)
+        w.append(byte: UInt8(ascii: ","))
+        if let digits = items.digits(e.indexPath.item) { w.append(digits: digits) } else { w.append(integer: e.indexPath.item) }
+        switch e.category {
+        case .cell: w.append(",cell,")
+        case .supplementaryView: w.append(",supplementaryView,")
+        case .decorationView: w.append(",decorationView,")
+        }
+        switch e.kind {  // the kinds are plain words: no quoting or neutralising needed
+        case nil: break
+        case .header: w.append("header")
+        case .footer: w.append("footer")
+        case .badge: w.append("badge")
+        case .background: w.append("background")
+        }
     }
 }
 

@@ -17,7 +17,7 @@ public final class OutputBuffer {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0
-    /// Whether `storage` and `numberCache` are this buffer's to free (not a `BlockPipeline`'s).
+    /// Whether `storage`, and `numberCache`, are this buffer's to free (not a `BlockPipeline`'s).
     private var ownsStorage = true
     private let ownsNumberCache: Bool
 
@@ -36,9 +36,7 @@ public final class OutputBuffer {
         self.sink = sink
         self.capacity = (capacity ?? (sink == nil ? 1 << 16 : chunkSize)) + OutputBuffer.elementBound
         storage = .allocate(capacity: self.capacity)
-        numberCache = UnsafeMutableRawPointer.allocate(byteCount: CachedNumber.slots * MemoryLayout<CachedNumber>.stride,
-                                                       alignment: 64).bindMemory(to: CachedNumber.self, capacity: CachedNumber.slots)
-        numberCache.initialize(repeating: CachedNumber(), count: CachedNumber.slots)
+        numberCache = Self.table(of: CachedNumber(), count: CachedNumber.slots)
         ownsNumberCache = true
     }
 
@@ -73,10 +71,15 @@ public final class OutputBuffer {
     /// kept from one block of elements to the next.
     var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
         if let svgFrameTextTable { return svgFrameTextTable }
-        let table = UnsafeMutableRawPointer.allocate(byteCount: SVGFrameText.slots * MemoryLayout<SVGFrameText>.stride,
-                                                     alignment: 64).bindMemory(to: SVGFrameText.self, capacity: SVGFrameText.slots)
-        table.initialize(repeating: SVGFrameText(), count: SVGFrameText.slots)
-        svgFrameTextTable = table
+        svgFrameTextTable = Self.table(of: SVGFrameText(), count: SVGFrameText.slots)
+        return svgFrameTextTable!
+    }
+
+    /// `count` copies of `empty` in memory aligned to a cache line, for a table of entries.
+    private static func table<Entry>(of empty: Entry, count: Int) -> UnsafeMutablePointer<Entry> {
+        let table = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Entry>.stride, alignment: 64)
+            .bindMemory(to: Entry.self, capacity: count)
+        table.initialize(repeating: empty, count: count)
         return table
     }
 
@@ -84,11 +87,8 @@ public final class OutputBuffer {
     /// from one block of rows to the next.
     var frameTexts: UnsafeMutablePointer<FrameText> {
         if let frameTextTable { return frameTextTable }
-        let table = UnsafeMutableRawPointer.allocate(byteCount: FrameText.slots * MemoryLayout<FrameText>.stride,
-                                                     alignment: 64).bindMemory(to: FrameText.self, capacity: FrameText.slots)
-        table.initialize(repeating: FrameText(), count: FrameText.slots)
-        frameTextTable = table
-        return table
+        frameTextTable = Self.table(of: FrameText(), count: FrameText.slots)
+        return frameTextTable!
     }
     /// The buffers `appendInParallel` formats into, one per worker, kept from one call to
     /// the next (a streamed layout makes one call per block).
@@ -287,13 +287,46 @@ struct CachedNumber {
     }
 }
 
-/// The last number written in a column of rows and its text (at most 16 bytes): see
-/// `ByteCursor.append(number:after:standard:digits:)`. Empty, its bits are a NaN's, which no written number has.
+/// The last number written in a column of numbers that seldom repeat but one row or element
+/// after the next (a CSV's y, an SVG cell's y and its label's), and its text (at most 16
+/// bytes), kept apart from the table of recent numbers. Empty, its bits are a NaN's, which no
+/// written number has.
 struct RecentNumber {
     var bits: UInt64 = .max
     var low: UInt64 = 0
     var high: UInt64 = 0
     var length = 0
+
+    /// Writes `value` at `position` as `NumberFormat.write` writes it at `precision`, and
+    /// moves `position` past it: the last number's text when it is the last number again;
+    /// at the default precision (`standard`), a whole number, a half or a number with 3
+    /// decimals below 10⁸ built here, its integer digits from `digits` (`DigitTable.digits`),
+    /// and kept as the last; any other out of line, and not kept.
+    @inline(__always)
+    mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
+                        digits: UnsafePointer<UInt32>, precision: NumberPrecision) {
+        let bits = value.bitPattern
+        if bits == self.bits {
+            UnsafeMutableRawPointer(position).storeBytes(of: (low, high), as: (UInt64, UInt64).self)
+            position += length
+            return
+        }
+        if standard, let number = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, digits) })
+            ?? NumberFormat.fractionalText(value, eightDigits: { DigitTable.eightDigits($0, digits) }) {
+            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
+            self = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
+            position += number.length
+            return
+        }
+        self = RecentNumber()
+        position += Self.writeAny(value, precision: precision, at: position)
+    }
+
+    /// Writes `value` at `precision`, whatever it is, and returns its length: out of line.
+    @inline(never)
+    private static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
+        NumberFormat.write(value, precision: precision, to: position)
+    }
 }
 
 /// One entry of a buffer's table of frame texts, for the CSV: the text of a frame's x, and
@@ -301,13 +334,11 @@ struct RecentNumber {
 /// by the bits of x, width and height. A layout repeats these (a column's x and width, the
 /// item heights, a grid's cell size) while its y changes: one lookup then stands for four of
 /// the number table, and two copies for four. 64 bytes, one cache line; 1,024 entries
-/// (64 KB), indexed by a hash of the three: a waterfall's 3 columns × 100 heights mostly
-/// stay. The empty entry's x bits are a NaN's, which no written frame has.
+/// (64 KB), indexed by a hash of the three (`FrameKey`): a waterfall's 3 columns × 100
+/// heights mostly stay.
 struct FrameText {
-    static let slots = 1024
-    var x: UInt64 = .max
-    var width: UInt64 = 0
-    var height: UInt64 = 0
+    static let slots = FrameKey.slots
+    var key = FrameKey()
     /// x's text, at most 8 bytes.
     var xText: UInt64 = 0
     /// `,width,height,centerX,`, at most 24 bytes.
@@ -316,15 +347,33 @@ struct FrameText {
     var lengths: UInt64 = 0
 
     init() {}
+}
 
-    /// The entry of `table` where the frame with these bits belongs.
+/// What a table of frame texts (`FrameText`, `SVGFrameText`) is keyed by: the bits of a
+/// frame's x, width and height. The empty key's x bits are a NaN's, which no written frame has.
+struct FrameKey: Equatable {
+    /// Entries of a table: 1,024.
+    static let slots = 1024
+    var x: UInt64 = .max
+    var width: UInt64 = 0
+    var height: UInt64 = 0
+
+    init() {}
+
     @inline(__always)
-    static func slot(x: UInt64, width: UInt64, height: UInt64,
-                     in table: UnsafeMutablePointer<FrameText>) -> UnsafeMutablePointer<FrameText> {
+    init(x: Double, width: Double, height: Double) {
+        self.x = x.bitPattern
+        self.width = width.bitPattern
+        self.height = height.bitPattern
+    }
+
+    /// The entry of a table of `slots` entries where the frame belongs.
+    @inline(__always)
+    var slot: Int {
         // A double's distinguishing bits are its high ones: the width's and height's are
         // moved down onto x's low ones (a whole x has them zero), then mixed upwards.
         let mixed = (x &+ (height &>> 17) &+ (width &>> 34)) &* 0x9E37_79B9_7F4A_7C15
-        return table + Int(truncatingIfNeeded: mixed >> 54)
+        return Int(truncatingIfNeeded: mixed >> 54)
     }
 }
 
@@ -335,10 +384,8 @@ struct FrameText {
 /// for the CSV: one lookup for five of the number table. 128 bytes, two cache lines; 1,024
 /// entries (128 KB), indexed as `FrameText`'s.
 struct SVGFrameText {
-    static let slots = 1024
-    var x: UInt64 = .max
-    var width: UInt64 = 0
-    var height: UInt64 = 0
+    static let slots = FrameKey.slots
+    var key = FrameKey()
     /// The three texts' lengths, a byte each (0 for a label's not yet known).
     var lengths: UInt64 = 0
     /// ` x="X" y="`, at most 24 bytes.
@@ -349,14 +396,6 @@ struct SVGFrameText {
     var label: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     init() {}
-
-    /// The entry of `table` where the frame with these bits belongs.
-    @inline(__always)
-    static func slot(x: UInt64, width: UInt64, height: UInt64,
-                     in table: UnsafeMutablePointer<SVGFrameText>) -> UnsafeMutablePointer<SVGFrameText> {
-        let mixed = (x &+ (height &>> 17) &+ (width &>> 34)) &* 0x9E37_79B9_7F4A_7C15
-        return table + Int(truncatingIfNeeded: mixed >> 54)
-    }
 }
 
 /// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
@@ -412,37 +451,13 @@ struct ByteCursor {
     /// Appends `value` at the buffer's precision without the table of recent numbers, for a
     /// column whose numbers seldom repeat but one row after the next (a CSV's y: unique in
     /// a waterfall, shared by a row of a grid): `last` holds the column's last number and
-    /// its text, which a repeat copies.
-    /// `standard`: the precision is the default, 3 decimals (told by the caller, who tested it
-    /// once); `digits`: `DigitTable.digits`.
+    /// its text, which a repeat copies (`RecentNumber.write`). `standard`: the precision is
+    /// the default, 3 decimals (told by the caller, who tested it once); `digits`:
+    /// `DigitTable.digits`.
     @inline(__always)
     mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
                          digits: UnsafePointer<UInt32>) {
-        let bits = value.bitPattern
-        if bits == last.bits {
-            UnsafeMutableRawPointer(position).storeBytes(of: (last.low, last.high), as: (UInt64, UInt64).self)
-            position += last.length
-        } else if standard, let number = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, digits) }) {
-            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
-            last = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
-            position += number.length
-        } else {
-            position += Self.format(value, precision: precision, at: position, after: &last)
-        }
-    }
-
-    /// `append(number:after:standard:digits:)` for a number that is not a whole number or a half under 10⁸
-    /// at the default precision; returns its length. Out of line, as `formatAndRemember`.
-    @inline(never)
-    private static func format(_ value: Double, precision: NumberPrecision,
-                               at position: UnsafeMutablePointer<UInt8>, after last: inout RecentNumber) -> Int {
-        if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
-            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
-            last = RecentNumber(bits: value.bitPattern, low: number.low, high: number.high, length: number.length)
-            return number.length
-        }
-        last = RecentNumber()  // longer texts are not kept
-        return NumberFormat.write(value, precision: precision, to: position)
+        last.write(value, at: &position, standard: standard, digits: digits, precision: precision)
     }
 
     /// Formats `value`, which is not a whole number or a half under 10⁸ at the default

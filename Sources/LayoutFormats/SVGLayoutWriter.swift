@@ -436,7 +436,7 @@ struct SVGElementWriter {
     /// `paletteWords`, read once per writer.
     private let palette: UnsafePointer<UInt64>
     /// The last rect's y and label's y, which seldom repeat but element after element (a row
-    /// of a grid): kept apart from the table (see `append(number:after:)`).
+    /// of a grid): kept apart from the table (`RecentNumber.write`).
     private var lastY = RecentNumber(), lastLabelY = RecentNumber()
     /// The buffer's table of frame texts, given when every element written has the default
     /// appearance and cells are not round; `nil` otherwise.
@@ -525,14 +525,13 @@ struct SVGElementWriter {
         }
         // A cell of the default appearance, not round: the texts around its y from the table
         // of frames when its frame was written recently, or written and kept.
-        let entry = isCell ? frames.map { SVGFrameText.slot(x: x.bitPattern, width: width.bitPattern,
-                                                               height: height.bitPattern, in: $0) } : nil
-        if let entry, entry.pointee.x == x.bitPattern && entry.pointee.width == width.bitPattern
-                       && entry.pointee.height == height.bitPattern {
+        let key = FrameKey(x: x, width: width, height: height)
+        let entry = isCell ? frames.map { $0 + key.slot } : nil
+        if let entry, entry.pointee.key == key {
             let lengths = entry.pointee.lengths
             UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.before, as: (UInt64, UInt64, UInt64).self)
             position += Int(truncatingIfNeeded: lengths & 0xFF)
-            Self.append(number: y, at: &position, after: &lastY, standard: standard, digits: digits, precision: precision)
+            lastY.write(y, at: &position, standard: standard, digits: digits, precision: precision)
             UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.after, as: (UInt64, UInt64, UInt64, UInt64, UInt64).self)
             position += Int(truncatingIfNeeded: lengths >> 8 & 0xFF)
         } else {
@@ -542,7 +541,7 @@ struct SVGElementWriter {
             append(number: x)
             append("\" y=\"")
             let beforeLength = position - beforeStart
-            Self.append(number: y, at: &position, after: &lastY, standard: standard, digits: digits, precision: precision)
+            lastY.write(y, at: &position, standard: standard, digits: digits, precision: precision)
             let afterStart = position
             if entry != nil {
                 UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0, 0, 0), as: (UInt64, UInt64, UInt64, UInt64, UInt64).self)
@@ -562,9 +561,7 @@ struct SVGElementWriter {
             if let entry, beforeLength <= 24 && afterLength <= 40 {
                 // Read back from the group just written (bytes past the lengths are the
                 // group's next ones or the zeros stored first: never copied out).
-                entry.pointee.x = x.bitPattern
-                entry.pointee.width = width.bitPattern
-                entry.pointee.height = height.bitPattern
+                entry.pointee.key = key
                 entry.pointee.before = UnsafeRawPointer(beforeStart).loadUnaligned(as: (UInt64, UInt64, UInt64).self)
                 entry.pointee.after = UnsafeRawPointer(afterStart).loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64, UInt64).self)
                 entry.pointee.lengths = UInt64(truncatingIfNeeded: beforeLength) | UInt64(truncatingIfNeeded: afterLength) << 8
@@ -602,8 +599,7 @@ struct SVGElementWriter {
         if let label {
             // At full opacity and untransformed, on the drawn centre (the transform is about
             // the centre, so its translation is all that moves it).
-            if let entry, entry.pointee.x == x.bitPattern && entry.pointee.width == width.bitPattern
-                           && entry.pointee.height == height.bitPattern && entry.pointee.lengths >> 16 != 0 {
+            if let entry, entry.pointee.key == key && entry.pointee.lengths >> 16 != 0 {
                 UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.label, as: (UInt64, UInt64, UInt64, UInt64).self)
                 position += Int(truncatingIfNeeded: entry.pointee.lengths >> 16 & 0xFF)
             } else {
@@ -615,14 +611,13 @@ struct SVGElementWriter {
                 append(number: x + width / 2 + t.tx)
                 append("\" y=\"")
                 let labelLength = position - labelStart
-                if let entry, entry.pointee.x == x.bitPattern && entry.pointee.width == width.bitPattern
-                              && entry.pointee.height == height.bitPattern && labelLength <= 32 {
+                if let entry, entry.pointee.key == key && labelLength <= 32 {
                     entry.pointee.label = UnsafeRawPointer(labelStart).loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64).self)
                     entry.pointee.lengths |= UInt64(truncatingIfNeeded: labelLength) << 16
                 }
             }
-            Self.append(number: y + height / 2 + t.ty + label.size * 0.35, at: &position, after: &lastLabelY,
-                        standard: standard, digits: digits, precision: precision)
+            lastLabelY.write(y + height / 2 + t.ty + label.size * 0.35, at: &position, standard: standard, digits: digits,
+                             precision: precision)
             append("\" font-family=\"sans-serif\" font-size=\"")
             append(number: label.size)
             append("\" text-anchor=\"middle\" fill=\"")
@@ -866,37 +861,6 @@ struct SVGElementWriter {
             return
         }
         appendAndRemember(value, in: slot)
-    }
-
-    /// Appends `value` at `position` as `NumberFormat.write` writes it, without the table: for a number that
-    /// seldom repeats but element after element, which `last` holds with its text. At the
-    /// default precision, a whole number, a half or a number with 3 decimals below 10⁸ is
-    /// built here, with the digit table.
-    @inline(__always)
-    private static func append(number value: Double, at position: inout UnsafeMutablePointer<UInt8>,
-                               after last: inout RecentNumber, standard: Bool, digits: UnsafePointer<UInt32>,
-                               precision: NumberPrecision) {
-        let bits = value.bitPattern
-        if bits == last.bits {
-            UnsafeMutableRawPointer(position).storeBytes(of: (last.low, last.high), as: (UInt64, UInt64).self)
-            position += last.length
-            return
-        }
-        if standard, let number = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, digits) })
-            ?? NumberFormat.fractionalText(value, eightDigits: { DigitTable.eightDigits($0, digits) }) {
-            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
-            last = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
-            position += number.length
-            return
-        }
-        last = RecentNumber()
-        position += appendAny(value, precision: precision, at: position)
-    }
-
-    /// Writes `value` at `precision`, whatever it is, and returns its length: out of line.
-    @inline(never)
-    private static func appendAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
-        NumberFormat.write(value, precision: precision, to: position)
     }
 
     /// Appends `value` at full precision (a matrix's linear part, an opacity: factors, not

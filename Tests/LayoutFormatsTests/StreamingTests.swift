@@ -234,6 +234,21 @@ struct StreamingTests {
         }
     }
 
+    /// Frames that share an entry of a table of frame texts (`FrameKey.slot`) while differing
+    /// in one of x, width and height only, 200 of each in turn: a key of fewer than all three
+    /// would take one for the other.
+    static let framesSharingEntries: [Rect] = {
+        let base = Rect(x: 133.333, y: 0, width: 123.333, height: 115)
+        func slot(_ f: Rect) -> Int { FrameKey(x: f.minX, width: f.width, height: f.height).slot }
+        var frames: [Rect] = []
+        for change in [WritableKeyPath<Rect, Double>](arrayLiteral: \.origin.x, \.size.width, \.size.height) {
+            var other = base
+            repeat { other[keyPath: change] += 0.5 } while slot(other) != slot(base)
+            frames += Array(repeating: base, count: 200) + Array(repeating: other, count: 200)
+        }
+        return frames
+    }()
+
     /// A CSV block of default-appearance rows, written with the buffer's table of frame texts
     /// and each column's last y and centerY (`appendRows`), is what `appendRow` writes row
     /// by row: over blocks that share the table, frames drawn from a pool larger than the
@@ -249,18 +264,7 @@ struct StreamingTests {
             Rect(x: values[Int(rng.next() % UInt64(values.count))], y: 0, width: values[Int(rng.next() % 4)],
                  height: k % 2 == 0 ? values[Int(rng.next() % UInt64(values.count))] : Double(rng.next() % 5_000) / 4)
         }
-        // And frames sharing an entry while differing in one of the three only.
-        let table = UnsafeMutablePointer<FrameText>.allocate(capacity: FrameText.slots)
-        defer { table.deallocate() }
-        func slot(_ f: Rect) -> UnsafeMutablePointer<FrameText> {
-            FrameText.slot(x: f.minX.bitPattern, width: f.width.bitPattern, height: f.height.bitPattern, in: table)
-        }
-        let base = Rect(x: 133.333, y: 0, width: 123.333, height: 115)
-        for change in [WritableKeyPath<Rect, Double>](arrayLiteral: \.origin.x, \.size.width, \.size.height) {
-            var other = base
-            repeat { other[keyPath: change] += 0.5 } while slot(other) != slot(base)
-            pool += Array(repeating: base, count: 200) + Array(repeating: other, count: 200)
-        }
+        pool += Self.framesSharingEntries
         let kinds: [ElementKind?] = [nil, nil, nil, .header, .footer, .badge, .background]
         var elements: [LayoutAttributes] = []
         for item in 0..<20_000 {
@@ -304,17 +308,7 @@ struct StreamingTests {
                  width: k % 3 == 0 ? values[Int(rng.next() % UInt64(values.count))] : 123.333,
                  height: k % 2 == 0 ? values[Int(rng.next() % UInt64(values.count))] : Double(rng.next() % 300) / 2)
         }
-        let table = UnsafeMutablePointer<SVGFrameText>.allocate(capacity: SVGFrameText.slots)
-        defer { table.deallocate() }
-        func slot(_ f: Rect) -> UnsafeMutablePointer<SVGFrameText> {
-            SVGFrameText.slot(x: f.minX.bitPattern, width: f.width.bitPattern, height: f.height.bitPattern, in: table)
-        }
-        let base = Rect(x: 133.333, y: 0, width: 123.333, height: 115)
-        for change in [WritableKeyPath<Rect, Double>](arrayLiteral: \.origin.x, \.size.width, \.size.height) {
-            var other = base
-            repeat { other[keyPath: change] += 0.5 } while slot(other) != slot(base)
-            pool += Array(repeating: base, count: 200) + Array(repeating: other, count: 200)
-        }
+        pool += Self.framesSharingEntries
         var elements: [LayoutAttributes] = []
         for item in 0..<12_000 {
             var frame = pool[Int(rng.next() % UInt64(pool.count))]
