@@ -14,7 +14,7 @@ import LayoutCore
 /// - Complexity: O(count) work, spread over the cores; memory for one block per worker.
 func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
                       _ format: (Int, OutputBuffer) -> Void) throws {
-    let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+    let workers = min(AvailableCores.count, 8)
     if workers < 2 || count < 2 * blockSize {
         for position in 0..<count {
             format(position, out)
@@ -42,6 +42,53 @@ func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
         }
     }
 }
+
+/// The cores the writers' threads can run on. On Linux: the CPUs of the process's affinity
+/// mask (`sched_getaffinity`, as `nproc` counts them), capped by a cgroup v2 CPU quota
+/// (`/sys/fs/cgroup/cpu.max`, quota over period, rounded up), at least 1. Not
+/// `ProcessInfo.activeProcessorCount`, whose first call costs 0.3–0.4 ms here (most of it
+/// starting `ProcessInfo`), a twentieth of a 10⁵-element SVG, before the first block, and
+/// which counts every online CPU whatever the mask (under `taskset -c 0` it said 2, and the
+/// threads took turns on the one CPU, polling); this takes about 10 µs. Elsewhere,
+/// `ProcessInfo`'s.
+enum AvailableCores {
+    /// The count, read once.
+    static let count: Int = {
+        #if os(Linux)
+        var mask = [UInt64](repeating: 0, count: 16)  // 1,024 CPUs
+        let cpus = mask.withUnsafeMutableBytes { sched_getaffinity(0, $0.count, $0.baseAddress!) } == 0
+            ? mask.reduce(0) { $0 + $1.nonzeroBitCount } : 0
+        guard cpus > 0 else { return max(1, ProcessInfo.processInfo.activeProcessorCount) }
+        return max(1, min(cpus, cgroupQuota ?? cpus))
+        #else
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+        #endif
+    }()
+
+    #if os(Linux)
+    /// The cgroup v2 quota in CPUs (`cpu.max`: "quota period", or "max period" for none),
+    /// rounded up; `nil` without one.
+    private static var cgroupQuota: Int? {
+        let fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 63) }
+        guard n > 0 else { return nil }
+        let fields = String(decoding: bytes[..<n], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count >= 2, let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0 else {
+            return nil
+        }
+        return (quota + period - 1) / period
+    }
+    #endif
+}
+
+/// `sched_getaffinity(2)`, which Glibc's module leaves out (it is a GNU extension).
+#if os(Linux)
+@_silgen_name("sched_getaffinity")
+private func sched_getaffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
+#endif
 
 /// Carries a value the compiler cannot prove safe into concurrent work whose safety the
 /// caller guarantees (disjoint buffers, read-only shared state).
@@ -132,7 +179,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// slots per thread plus two, whose buffers format numbers at `precision`.
     init(precision: NumberPrecision) {
         out = OutputBuffer(precision: precision)
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = AvailableCores.count
         // The producer is a thread of its own and formats too when it is ahead.
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0

@@ -406,6 +406,20 @@ struct StreamingTests {
         }
     }
 
+    /// The writers count the cores `nproc` counts (the affinity mask), no more than
+    /// Foundation's online CPUs: 2 on this machine, 1 under `taskset -c 0`.
+    @Test func availableCoresAreTheAffinityMasks() throws {
+        let nproc = Process()
+        nproc.executableURL = URL(fileURLWithPath: "/usr/bin/nproc")
+        let pipe = Pipe()
+        nproc.standardOutput = pipe
+        try nproc.run()
+        nproc.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let counted = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(AvailableCores.count == min(counted, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+    }
+
     struct Full: Error {}
 
     /// A sink that fails part-way (a full disk, a closed pipe): the error comes out of the
