@@ -189,6 +189,7 @@ final class BlockPipeline: @unchecked Sendable {
         // slots are 400 of them, on the way to its first block.
         let slotBytes = Slot.bytes(capacity: blockSize), slotCount = 2 * workers + 2
         let huge = 2 << 20
+        // At least 4 MiB, which `adviseHugePages` asks for; only the pages touched are backed.
         let total = max(2 * huge, (slotBytes * slotCount + huge - 1) & ~(huge - 1))
         memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: huge)
         UnsafeMutableBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: total), count: total).adviseHugePages()
