@@ -258,7 +258,7 @@ struct StreamingTests {
     @Test func csvRowsWithTheFrameTableAreAppendRowsOwn() throws {
         var rng = SplitMix64(seed: 11)
         let values: [Double] = [0, -0.0, 1, 7.5, -7.5, 123.333, 266.6666666, 12_345.678, -99_999_999.5, 99_999_999.5,
-                                1e8, 123_456_789.25, 1e20, 5e-324, 0.0005, -0.0004, 61.667, 1 / 3]
+                                1e8, 123_456_789.25, 1e20, .leastNonzeroMagnitude, 0.0005, -0.0004, 61.667, 1 / 3]
         // More frames than the table has entries, many alike in x and width: entries collide.
         var pool = (0..<3_000).map { k in
             Rect(x: values[Int(rng.next() % UInt64(values.count))], y: 0, width: values[Int(rng.next() % 4)],
