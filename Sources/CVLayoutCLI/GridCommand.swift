@@ -116,7 +116,7 @@ func explanation(_ grid: GridLayout, bounds: Size) -> [String] {
                 line += " of (\(t(sized.width)) − \(t(n - 1))·\(t(s))) ÷ \(t(n)) = \(t(each))"
                 if each > maximum { line += ", cut to the maximum: \(t(maximum)) (the share keeps \(t(sized.width)))" }
             }
-            line += number == 2 ? " at \(x) \(t(origin + sized.offset))" : ""
+            line += number == 2 ? ", \(x) = \(t(origin + sized.offset))" : ""
             lines.append(line)
         }
         let widths = pass.columns.map { t($0.width) }.joined(separator: " + ")
@@ -125,7 +125,7 @@ func explanation(_ grid: GridLayout, bounds: Size) -> [String] {
                      + (number == 1 ? ": the grid's \(width)" : ""))
     }
     let overflow = second.total - first.total
-    lines.append("grid: \(t(first.total)) \(vertical ? "wide" : "high") at \(x) \(t(origin)) "
+    lines.append("grid: \(t(first.total)) \(vertical ? "wide" : "high") at \(x) = \(t(origin)) "
                  + "(padding \(t(lead)) + (\(t(first.proposed)) − \(t(first.total))) ÷ 2)"
                  + (overflow > 0 ? "; its \(column)s take \(t(second.total)), \(t(overflow)) past its trailing edge" : ""))
     return lines
