@@ -35,13 +35,18 @@ struct GridDescriptionDecoder {
         guard let itemsValue = object[key] else {
             throw invalid("", "no \"\(key)\": expected \"\(key)\": [{\"flexible\": {}}, {\"fixed\": 100}, {\"adaptive\": {\"minimum\": 80}}, …]")
         }
-        guard let list = itemsValue.elements, !list.isEmpty else {
+        guard let itemList = itemsValue.elements, !itemList.isEmpty else {
             throw invalid(key, "expected a non-empty array of grid items, got \(describe(itemsValue))")
         }
-        grid.items = try list.enumerated().map { i, raw in try gridItem(raw, path: "\(key)[\(i)]", vertical: vertical) }
+        grid.items = try itemList.enumerated().map { i, raw in try gridItem(raw, path: "\(key)[\(i)]", vertical: vertical) }
         if let v = object["spacing"] { grid.spacing = try nonNegative(v, path: "spacing") }
         if let v = object["alignment"] {
             let names = vertical ? ["leading", "center", "trailing"] : ["top", "center", "bottom"]
+            let others = vertical ? ["top", "bottom"] : ["leading", "trailing"]
+            if case .string(let given) = v, others.contains(given) {
+                throw invalid("alignment", "expected \(list(names)), got \(describe(v)) (a \(vertical ? "LazyVGrid" : "LazyHGrid")'s "
+                              + "alignment is \(vertical ? "horizontal" : "vertical"); an item's own goes in its GridItem)")
+            }
             let name = try choice(v, path: "alignment", names)
             grid.alignment = name == names[0] ? .leading : name == "center" ? .center : .trailing
         }
