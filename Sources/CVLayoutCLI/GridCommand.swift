@@ -65,19 +65,21 @@ private func gridLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
         dataset.sections.map { GridSection(items: $0.items, header: $0.header ?? 0, footer: $0.footer ?? 0) }
     } ?? [GridSection(items: .uniform(count: input.count))]
     var result = try grid.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
-    if configuration.explains { result.explanation = explanation(grid, bounds: input.bounds) }
+    if configuration.explains {
+        result.explanation = explanation(grid, bounds: input.bounds, precision: try outputPrecision(input.options))
+    }
     return result
 }
 
 /// `--explain`: the two sizing passes column by column, with the arithmetic, and where the
-/// grid's frame lands.
-func explanation(_ grid: GridLayout, bounds: Size) -> [String] {
+/// grid's frame lands; numbers as `--precision` prints them.
+func explanation(_ grid: GridLayout, bounds: Size, precision: NumberPrecision) -> [String] {
     let vertical = grid.axis == .vertical
     let column = vertical ? "column" : "row", width = vertical ? "width" : "height", x = vertical ? "x" : "y"
     let (lead, trail) = vertical ? (grid.padding.left, grid.padding.right) : (grid.padding.top, grid.padding.bottom)
     let boundsLength = vertical ? bounds.width : bounds.height
     func t(_ v: Double) -> String {
-        v == .infinity ? "∞" : NumberFormat.string(v == 0 ? 0 : v, precision: .full)
+        v == .infinity ? "∞" : NumberFormat.string(v == 0 ? 0 : v, precision: precision)
     }
     func name(_ item: GridItem) -> String {
         var text: String
@@ -116,7 +118,12 @@ func explanation(_ grid: GridLayout, bounds: Size) -> [String] {
                 line += " of (\(t(sized.width)) − \(t(n - 1))·\(t(s))) ÷ \(t(n)) = \(t(each))"
                 if each > maximum { line += ", cut to the maximum: \(t(maximum)) (the share keeps \(t(sized.width)))" }
             }
-            line += number == 2 ? ", \(x) = \(t(origin + sized.offset))" : ""
+            if number == 2 {
+                // Where it starts; an adaptive column's sub-columns each (the first eight).
+                let shown = Int(min(sized.count, 8))
+                let starts = (0..<shown).map { t(origin + sized.offset + Double($0) * (sized.subwidth + sized.item.spacing)) }
+                line += ", \(x) = " + starts.joined(separator: ", ") + (sized.count > 8 ? ", …" : "")
+            }
             lines.append(line)
         }
         let widths = pass.columns.map { t($0.width) }.joined(separator: " + ")
