@@ -88,7 +88,7 @@ private func isSafeAndSmall(_ arguments: [String], stdin: Data) -> Bool {
     // Bounded datasets: decoding is cheap next to laying out and writing.
     if !stdin.isEmpty {
         let schema: DatasetSchema = arguments.first == "ring" ? .ringCounts
-            : arguments.first == "compositional" ? .compositional : .items
+            : arguments.first == "compositional" ? .compositional : arguments.first == "grid" ? .grid : .items
         if let dataset = try? DatasetDecoder.decode(stdin, schema: schema), dataset.itemCount > maximumItems {
             return false
         }

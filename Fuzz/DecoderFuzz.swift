@@ -6,13 +6,13 @@ import Foundation
 import LayoutCore
 import LayoutFormats
 
-/// Decodes `data` as items, as ring counts and as a compositional description. Each decode
+/// Decodes `data` as items, as ring counts, as a compositional description and as a grid's. Each decode
 /// must either throw a `DatasetError` or return a dataset within the SPEC's limits: finite
 /// values, at most `maximumElementCount` items, integral non-negative counts.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecoder(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let data = Data(bytes: bytes, count: size)
-    for schema in [DatasetSchema.items, .ringCounts, .compositional] {
+    for schema in [DatasetSchema.items, .ringCounts, .compositional, .grid] {
         do {
             let dataset = try DatasetDecoder.decode(data, schema: schema)
             check(dataset)

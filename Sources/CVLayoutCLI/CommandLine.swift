@@ -502,6 +502,7 @@ private struct Invocation {
             return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
         }
         try job.write(io: io)
+        for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
         if let statistics = job.layout.statistics, job.format != .json {
             // JSON carries them as "stats"; the other formats have no room, so one line on stderr.
             io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(NumberFormat.string($0.value, precision: job.outputOptions.precision))" }

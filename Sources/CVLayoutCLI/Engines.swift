@@ -109,6 +109,7 @@ let engineEntries: [(name: String, descriptor: @Sendable () -> EngineDescriptor)
     ("circle", { circleEngine }),
     ("justified", { justifiedEngine }),
     ("compositional", { compositionalEngine }),
+    ("grid", { gridEngine }),
 ]
 
 /// The engine named `name`, if any (only its descriptor is made).

@@ -38,6 +38,10 @@ public struct CollectionLayout: Sendable {
     /// Notes about the input that did not stop the layout (a flow item longer than its line);
     /// the command line prints each on stderr as `cvlayout: warning: …`.
     public var warnings: [String] = []
+    /// Lines saying how the engine reached its layout, when asked (the grid's `--explain`:
+    /// each column's width and the arithmetic that gave it); the command line prints each on
+    /// stderr as `cvlayout: explain: …`. Empty by default.
+    public var explanation: [String] = []
 
     /// For each section, the index in `elements` of its first cell and its cell count.
     private var cellRanges: [(start: Int, count: Int)]
@@ -607,6 +611,7 @@ extension CollectionLayout {
         }
         mirrored.targetContentOffset = targetContentOffset
         mirrored.warnings = warnings
+        mirrored.explanation = explanation
         return mirrored
     }
 }

@@ -12,12 +12,18 @@ public struct Dataset: Sendable, Equatable {
     /// item counts are also `sections` (`.uniform(count:)`, so that batch updates apply to
     /// them); `nil` for the other schemas.
     public var compositional: CompositionalDescription?
+    /// The grid engine's settings from its description (`DatasetSchema.grid`): its columns or
+    /// rows, spacing, alignment, pinned views and padding; its sections are `sections`
+    /// (their items, `header` and `footer`). `nil` for the other schemas.
+    public var grid: GridLayout?
 
     /// Creates a dataset.
-    public init(sections: [DatasetSection], options: [DatasetOption] = [], compositional: CompositionalDescription? = nil) {
+    public init(sections: [DatasetSection], options: [DatasetOption] = [], compositional: CompositionalDescription? = nil,
+                grid: GridLayout? = nil) {
         self.sections = sections
         self.options = options
         self.compositional = compositional
+        self.grid = grid
     }
 
     /// Total number of items.
@@ -98,6 +104,10 @@ public enum DatasetSchema: Sendable {
     /// A compositional layout's description: an object with `sections` (each a `count` and a
     /// `group`), `configuration` and `options` (CompositionalDescription.swift).
     case compositional
+    /// A lazy grid's description: an object with `columns` or `rows`, `sections` (each
+    /// `items` or a `count`, with a `header` and a `footer`) and the grid's settings
+    /// (GridDescription.swift).
+    case grid
 }
 
 /// A dataset that cannot be used. Exit status 65 on the command line.
@@ -157,6 +167,15 @@ private struct Walker {
             }
             return Dataset(sections: sections, options: options, compositional: description)
         }
+        if case .grid = schema {
+            guard case .object(let object) = root else {
+                throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
+            }
+            var decoder = GridDescriptionDecoder()
+            let (grid, sections) = try decoder.description(object)
+            let options = try object["options"].map { try self.options($0) } ?? []
+            return Dataset(sections: sections, options: options, grid: grid)
+        }
         if root.arrayCount != nil {
             return Dataset(sections: try topLevelArray(root))
         }
@@ -168,6 +187,7 @@ private struct Walker {
         case .items: allowedKeys = ["heights", "sizes", "items", "count", "sections", "options"]
         case .ringCounts: allowedKeys = ["rings", "options"]
         case .compositional: allowedKeys = ["configuration", "sections", "options"]
+        case .grid: allowedKeys = ["columns", "rows", "sections", "options"]  // not reached: decoded above
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
             throw invalid(key, "unknown key" + didYouMean(key, among: allowedKeys) + " (expected \(list(allowedKeys)))")
@@ -210,6 +230,7 @@ private struct Walker {
         case .items: "an array of heights or [width, height] sizes, or an object"
         case .ringCounts: "an array of ring counts or an object with \"rings\""
         case .compositional: "a compositional layout description: an object with \"sections\""
+        case .grid: "a grid description: an object with \"columns\" (or \"rows\") and \"sections\""
         }
     }
 
@@ -217,7 +238,7 @@ private struct Walker {
     private mutating func topLevelArray(_ array: JSONValue) throws -> [DatasetSection] {
         switch schema {
         case .ringCounts: return try ringCounts(array, path: "")
-        case .compositional: return []  // not reached: refused in `dataset(_:)`
+        case .compositional, .grid: return []  // not reached: refused in `dataset(_:)`
         case .items:
             let firstIsArray: Bool
             switch array {

@@ -17,6 +17,9 @@ struct LayoutDirectionTests {
         ["flow", "--scroll-direction", "horizontal", "--header-size", "30,30", "--pin-headers", "--offset", "200,0"],
         ["line", "--offset", "300,0"], ["carousel", "--offset", "0,150"],
         ["stack", "--angles", "0,10,-10,20"], ["circle", "--radius", "70", "--item-size", "50,50", "--start-angle", "90"],
+        ["grid", "--count", "10", "--width", "250", "--item-height", "40"],
+        ["grid", "--width", "300", ReferenceTests.root.appendingPathComponent("Examples/grid-off-centre/grid.json").path],
+        ["grid", "--offset", "0,420", ReferenceTests.root.appendingPathComponent("Examples/grid-pinned-catalogue/catalogue.json").path],
     ]
 
     static func json(_ arguments: [String]) throws -> [String: Any] {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CVLayoutCLI
 import LayoutCore
+import LayoutFormats
 
 /// Properties every engine of the registry must have, checked over random settings drawn from
 /// its own option table: a new engine is covered by adding its registry line, without editing
@@ -51,6 +52,16 @@ struct RegistryPropertiesTests {
     static func frame(_ element: [String: Any]) -> (Double, Double, Double, Double) {
         let f = element["frame"] as! [String: Double]
         return (f["x"]!, f["y"]!, f["width"]!, f["height"]!)
+    }
+
+    /// The members of a small dataset of `schema`, to go beside an `"options"` object.
+    static func minimalData(_ schema: DatasetSchema) -> String {
+        switch schema {
+        case .ringCounts: #""rings": [1, 2]"#
+        case .compositional: #""sections": []"#
+        case .grid: #""columns": [{"fixed": 10}], "sections": []"#
+        case .items: #""heights": [1]"#
+        }
     }
 
     /// Each registry line's name is its descriptor's, and names are unique: `engine(named:)`
@@ -129,7 +140,7 @@ struct RegistryPropertiesTests {
         if spec.valueName == nil {
             let given = run(arguments: [engine.name, "--\(spec.name)=yes"])
             #expect(given.status == 64 && given.stderr.hasPrefix("cvlayout: error: --\(spec.name) takes no value"))
-            let data = engine.schema == .ringCounts ? #""rings": [1, 2]"# : engine.schema == .compositional ? #""sections": []"# : #""heights": [1]"#
+            let data = Self.minimalData(engine.schema)
             let fromData = run(arguments: [engine.name, "-"], stdin: { Data("{\"options\": {\"\(spec.name)\": 3}, \(data)}".utf8) })
             #expect(fromData.status == 65 && fromData.stderr.contains("options.\(spec.name): expected true or false"),
                     "\(fromData.stderr)")
@@ -139,7 +150,7 @@ struct RegistryPropertiesTests {
         #expect(given.status == 64, "\(given.stderr)")
         #expect(given.stderr.hasPrefix("cvlayout: error: --\(spec.name)"), "\(given.stderr)")
         #expect(given.stdout.isEmpty)
-        let data = engine.schema == .ringCounts ? #""rings": [1, 2]"# : engine.schema == .compositional ? #""sections": []"# : #""heights": [1]"#
+        let data = Self.minimalData(engine.schema)
         let fromData = run(arguments: [engine.name, "-"], stdin: { Data("{\"options\": {\"\(spec.name)\": \"x?\"}, \(data)}".utf8) })
         #expect(fromData.status == 65, "\(fromData.stderr)")
         #expect(fromData.stderr.hasPrefix("cvlayout: error: <stdin>: options.\(spec.name): "), "\(fromData.stderr)")
