@@ -195,7 +195,8 @@ final class DiffPicture {
     private let tolerance: Double
     private let same = ReportSpill(), changes = ReportSpill()
     private var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-    private(set) var counts: [PictureChange: Int] = [:]
+    /// Elements by kind of change, indexed as `PictureChange.allCases`.
+    private var tally = [Int](repeating: 0, count: PictureChange.allCases.count)
     /// The fields each side gave so far: a value against none is a change only when the side
     /// without it gives the field for some element (as `LayoutDiff.compare` sees it, as far
     /// as known when the element is drawn).
@@ -243,7 +244,7 @@ final class DiffPicture {
         case (_?, nil): change = .removed
         default: change = .added
         }
-        counts[change, default: 0] += 1
+        tally[PictureChange.allCases.firstIndex(of: change)!] += 1
         let expectedFrame = e.flatMap(Self.frame), actualFrame = a.flatMap(Self.frame)
         for frame in [expectedFrame, actualFrame] {
             guard let frame else { continue }
@@ -253,27 +254,25 @@ final class DiffPicture {
             maxY = Swift.max(maxY, frame[1], frame[1] + frame[3])
         }
         let out = change == .same ? same.out : changes.out
-        let attributes = Self.attributes(key, change)
         switch change {
         case .same:
             guard let frame = actualFrame ?? expectedFrame else { return }
             out.append("<rect")
-            out.append(string: attributes)
+            Self.appendAttributes(key, change, to: out)
             Self.appendFrame(frame, to: out)
             out.append("/>\n")
         case .added, .removed:
             guard let frame = actualFrame ?? expectedFrame else { return }
             out.append("<rect")
-            out.append(string: attributes)
+            Self.appendAttributes(key, change, to: out)
             out.append(change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"")
             Self.appendFrame(frame, to: out)
             out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"/>\n"
                                         : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n")
         case .moved, .resized, .changed:
-            let title = Self.title(key, change, e!, a!, changed)
             if change != .changed, let old = expectedFrame {
                 out.append("<rect")
-                out.append(string: attributes)
+                Self.appendAttributes(key, change, to: out)
                 out.append(" data-side=\"expected\"")
                 Self.appendFrame(old, to: out)
                 out.append(" fill=\"none\" stroke=\"")
@@ -282,7 +281,7 @@ final class DiffPicture {
             }
             if let new = actualFrame {
                 out.append("<rect")
-                out.append(string: attributes)
+                Self.appendAttributes(key, change, to: out)
                 out.append(" data-side=\"actual\"")
                 Self.appendFrame(new, to: out)
                 out.append(" fill=\"")
@@ -290,7 +289,7 @@ final class DiffPicture {
                 out.append(change == .changed ? "\" fill-opacity=\"0.3\" stroke-width=\"2.5\" stroke=\"" : "\" fill-opacity=\"0.2\" stroke=\"")
                 out.append(string: change.colour)
                 out.append("\"><title>")
-                appendXMLText(title, to: out)
+                Self.appendTitle(key, change, e!, a!, changed, to: out)
                 out.append("</title></rect>\n")
             }
             if change != .changed, let old = expectedFrame, let new = actualFrame {
@@ -298,7 +297,7 @@ final class DiffPicture {
                 let x2 = new[0] + new[2] / 2, y2 = new[1] + new[3] / 2
                 if x1 != x2 || y1 != y2 {
                     out.append("<line")
-                    out.append(string: attributes)
+                    Self.appendAttributes(key, change, to: out)
                     out.append(" x1=\"")
                     out.append(number: x1)
                     out.append("\" y1=\"")
@@ -317,7 +316,7 @@ final class DiffPicture {
                     groups.append(field.group)
                 }
                 out.append("<text")
-                out.append(string: attributes)
+                Self.appendAttributes(key, change, to: out)
                 out.append(" x=\"")
                 out.append(number: new[0] + 3)
                 out.append("\" y=\"")
@@ -331,31 +330,68 @@ final class DiffPicture {
     }
 
     /// ` data-index-path="S:I" data-kind="…" data-change="…"`.
-    private static func attributes(_ key: ElementKey, _ change: PictureChange) -> String {
-        var text = " data-index-path=\"\(key.section):\(key.item)\""
+    private static func appendAttributes(_ key: ElementKey, _ change: PictureChange, to out: OutputBuffer) {
+        out.append(" data-index-path=\"")
+        out.append(integer: key.section)
+        out.append(byte: UInt8(ascii: ":"))
+        out.append(integer: key.item)
+        out.append(byte: UInt8(ascii: "\""))
         if key.category != cellCategory || key.kind != nil {
-            let out = OutputBuffer(precision: .full)
+            out.append(" data-kind=\"")
             appendXMLText(key.kind ?? key.category, to: out)
-            text += " data-kind=\"" + String(decoding: out.bytes, as: UTF8.self) + "\""
+            out.append(byte: UInt8(ascii: "\""))
         }
-        if key.disappearing { text += " data-disappearing=\"true\"" }
-        return text + " data-change=\"\(change.rawValue)\""
+        if key.disappearing { out.append(" data-disappearing=\"true\"") }
+        out.append(" data-change=\"")
+        out.append(string: change.rawValue)
+        out.append(byte: UInt8(ascii: "\""))
     }
 
-    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines.
-    private static func title(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement, _ a: StreamedElement,
-                              _ changed: UInt16) -> String {
-        var lines: [String] = []
-        for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
-            let x = e.value(field), y = a.value(field)
-            var line = "\(field.name) \(x?.description ?? "(none)") → \(y?.description ?? "(none)")"
-            if case .number(let u)? = x, case .number(let v)? = y, (v - u).isFinite {
-                let delta = NumberFormat.string(v - u, precision: .full)
-                line += " (\(v > u ? "+" : "")\(delta))"
-            }
-            lines.append(line)
+    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
+    /// XML text.
+    private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
+                                    _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
+        if key.category == cellCategory && key.kind == nil && !key.disappearing {
+            out.append(integer: key.section)
+            out.append(byte: UInt8(ascii: ":"))
+            out.append(integer: key.item)
+        } else {
+            appendXMLText(key.description, to: out)
         }
-        return "\(key) \(change.rawValue): " + lines.joined(separator: "; ")
+        out.append(byte: 0x20)
+        out.append(string: change.rawValue)
+        out.append(byte: UInt8(ascii: ":"))
+        var first = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
+            let base = scratch.baseAddress!
+            for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
+                out.append(first ? " " : "; ")
+                first = false
+                out.append(string: field.name)
+                out.append(byte: 0x20)
+                guard let x = e.value(field), let y = a.value(field), case .number(let u) = x, case .number(let v) = y else {
+                    out.append(string: e.value(field)?.description ?? "(none)")
+                    out.append(" → ")
+                    out.append(string: a.value(field)?.description ?? "(none)")
+                    continue
+                }
+                var decimals = 0
+                for (value, offset) in [(u, 0), (v, NumberFormat.maximumLength)] {
+                    let n = NumberFormat.write(value, precision: .full, to: base + offset)
+                    for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
+                        decimals = Swift.max(decimals, n - i - 1)
+                        break
+                    }
+                    out.append(UnsafeBufferPointer(start: base + offset, count: n))
+                    if offset == 0 { out.append(" → ") }
+                }
+                let delta = v - u
+                guard delta.isFinite else { continue }
+                out.append(" (")
+                LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength, to: out)
+                out.append(byte: UInt8(ascii: ")"))
+            }
+        }
     }
 
     /// x, y, width, height when the element gives all four and they are finite.
@@ -438,7 +474,7 @@ final class DiffPicture {
                 out.append("\" y=\"")
                 out.append(number: y + 12.5)
                 out.append("\">")
-                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(counts[change] ?? 0)), to: out)
+                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(tally[PictureChange.allCases.firstIndex(of: change)!])), to: out)
                 out.append("</text>\n")
                 y += Self.legendRow
             }
