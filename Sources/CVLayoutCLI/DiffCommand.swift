@@ -144,11 +144,13 @@ private func readLayoutFiles(_ expectedPath: String, _ actualPath: String, spool
 /// be, else from the whole files.
 /// - Throws: `CLIError` with status 2 for a file that cannot be read or is not a layout;
 ///   what `emit` throws.
+/// - Parameter actualName: the name the picture's title gives ACTUAL (default its path).
 func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
-                    options: DiffOptions, to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                    options: DiffOptions, actualName: String? = nil,
+                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
     func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : spooled.map(LayoutInput.spooled) }
     func format(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
-    let expectedName = displayName(expectedPath), actualName = displayName(actualPath)
+    let expectedName = displayName(expectedPath), actualName = actualName ?? displayName(actualPath)
     if let expectedInput = input(expectedPath), let actualInput = input(actualPath) {
         do {
             return try LayoutDiffPicture.drawStreams(expected: expectedInput, expectedFormat: format(expectedPath),

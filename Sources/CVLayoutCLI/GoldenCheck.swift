@@ -374,7 +374,7 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
             try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
         }
         try OutputFile.write(to: base + ".diff.svg") { sink in
-            try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, to: sink)
+            try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)
         }
         let comparison = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options,
                                                 style: .text(color: false))
