@@ -15,7 +15,7 @@ let diffOptions: [OptionSpec] = [
            "compare only these, comma-separated (a single field such as frame.y also works)",
            choices: DiffOptions.selectorNames),
     .value("format", short: "f", "FORMAT", default: "text",
-           "what to write: the text or JSON report, or svg: both layouts in one picture", choices: ["text", "json", "svg"]),
+           "what to write: the text or JSON report, or svg (both layouts in one picture)", choices: ["text", "json", "svg"]),
     .value("report", "FORMAT", default: "-f's, else text", "the report's format",
            choices: DiffReportFormat.allCases.map(\.rawValue)),
     .value("report-file", "FILE", default: "stdout", "write the report to FILE (atomically) instead"),
@@ -207,6 +207,15 @@ func diffHelp() -> String {
     than cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
     an integer) is trouble; a column or key cvlayout does not know is not compared, and
     named once on stderr.
+
+    -f svg draws both layouts in one picture instead: unchanged elements faded, a moved or
+    resized element's EXPECTED frame dashed and its ACTUAL frame solid with an arrow between
+    their centres, elements only in ACTUAL green, only in EXPECTED red, other changes
+    (alpha, transform, zIndex, hidden) purple; each shape carries data-index-path,
+    data-kind (not for cells) and data-change (moved, resized, added, removed, changed,
+    same). --report junit writes a JUnit testsuite with one testcase (the text report in
+    its failure); --report github one '::error file=EXPECTED,title=…::' line per
+    difference (at most 50), then a summary line.
 
     OPTIONS:
 
