@@ -171,43 +171,10 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
                             reporting: reporting, subject: subject, io: io) { asked, expectedName, actualName, emit in
-        // The comparison renders its report in one style; another (the same result, asked for
-        // again) is rendered by comparing GOLDEN with the layout written to a temporary file.
-        if sameStyle(asked, style) {
-            try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
-        } else {
-            try withLayoutFile(subject, format: format, io: io) { path in
-                let again = try compareLayoutFiles(golden, path, spooled: nil, io: io, options: options, style: asked)
-                try again.writeReport(expectedName, actualName, emit)
-            }
-        }
+        // The comparison rendered its report in the style the reporting asks for.
+        precondition(asked == style, "the streamed comparison renders one style")
+        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
     }
-}
-
-/// Whether two report styles render the same bytes.
-private func sameStyle(_ a: StreamedReportStyle, _ b: StreamedReportStyle) -> Bool {
-    switch (a, b) {
-    case (.json, .json): return true
-    case (.text(let x), .text(let y)): return x == y
-    default: return false
-    }
-}
-
-/// Calls `body` with the path of a temporary file holding `subject`'s layout in `format`,
-/// removed afterwards.
-private func withLayoutFile<T>(_ subject: CheckedLayout, format: OutputFormat, io: CommandIO,
-                               _ body: (String) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory.path
-    var template = Array((directory + "/cvlayout-check-XXXXXX." + format.rawValue).utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(format.rawValue.utf8.count + 1)) }
-    guard fd >= 0 else {
-        throw CLIError.status(DiffStatus.trouble, "--check: cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
-    }
-    close(fd)
-    let path = String(cString: template)
-    defer { unlink(path) }
-    try OutputFile.write(to: path) { sink in try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink)) }
-    return try body(path)
 }
 
 // MARK: - Reporting, artifacts, recording
@@ -337,19 +304,30 @@ func goldenFormat(_ golden: String) -> OutputFormat {
 /// `recorded GOLDEN` on standard error.
 func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayout, io: CommandIO) throws {
     let folder = URL(fileURLWithPath: golden).deletingLastPathComponent().path
+    if let problem = makeDirectory(folder) {
+        throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(problem)")
+    }
     do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try OutputFile.write(to: golden) { sink in
             try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
         }
     } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
         throw CLIError.status(DiffStatus.trouble, "--record: " + error.message)
-    } catch let error as CLIError {
-        throw error
-    } catch {
-        throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(describe(error))")
     }
     io.stderr("recorded \(golden)\n")
+}
+
+/// Makes `path` and the folders above it that are missing (mkdir -p); `nil` when it is a
+/// directory then, else why not (`Not a directory`: a file in the way).
+func makeDirectory(_ path: String) -> String? {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        return isDirectory.boolValue ? nil : "a file is in the way"
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path, let problem = makeDirectory(parent) { return problem }
+    if mkdir(path, 0o777) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+    return nil
 }
 
 /// `--artifacts DIR` of a check that failed: `DIR/NAME.actual.EXT` (the layout in the
@@ -364,10 +342,8 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
     let name = file.contains(".") && !file.hasPrefix(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
     let base = URL(fileURLWithPath: directory).appendingPathComponent(name).path
     let actualPath = base + ".actual." + format.rawValue
-    do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-        throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(describe(error))")
+    if let problem = makeDirectory(directory) {
+        throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(problem)")
     }
     do {
         try OutputFile.write(to: actualPath) { sink in

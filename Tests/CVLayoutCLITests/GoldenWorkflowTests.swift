@@ -475,4 +475,56 @@ struct GoldenWorkflowTests {
         let same = run(arguments: ["flow", "--count", "100", "--check", golden.path, "--report", "github"])
         #expect(same.status == 0 && same.stderr == "\(golden.path): same: 100 elements within tolerance 0.001\n")
     }
+
+    // MARK: - Bad input
+
+    @Test func badDestinationsAndValuesAreClearErrors() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("g.json"), file = dir.appendingPathComponent("file")
+        try Data(run(arguments: ["flow", "--count", "5"]).stdout).write(to: golden)
+        try write("x", file)
+        let differs = ["flow", "--count", "6", "--check", golden.path]
+        func expectError(_ arguments: [String], environment: [String: String] = [:], status: Int32, _ message: String) {
+            let result = run(arguments: arguments, environment: environment)
+            #expect(result.status == status, "\(arguments)")
+            #expect(result.stderr.hasPrefix("cvlayout: error: " + message), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        expectError(differs + ["--artifacts", file.path + "/sub"], status: 2,
+                    "--artifacts: cannot create '\(file.path)/sub': a file is in the way\n")
+        expectError(differs + ["--artifacts", ""], status: 64, "--artifacts: expected a directory, got ''")
+        expectError(differs + ["--report", "xml"], status: 64, "--report: expected one of text, json, junit, github, got 'xml'")
+        expectError(differs + ["--record", "sometimes"], status: 64, "--record: expected one of never, missing, failed, all")
+        expectError(differs + ["--report-file", "-"], status: 64, "--report-file: expected a file, got '-'")
+        expectError(differs + ["--report-file", dir.path + "/no/such/folder/r.xml"], status: 2,
+                    "--report-file: cannot create output file")
+        expectError(["flow", "--count", "5", "--check", file.path + "/g.json", "--record", "missing"], status: 2,
+                    "--record: cannot create the folder of '\(file.path)/g.json': a file is in the way\n")
+        for option in ["--artifacts", "--record", "--report", "--report-file"] {
+            expectError(["flow", option, "x"], status: 64, "\(option) is used only with --check GOLDEN")
+        }
+        // In a dataset's options they are refused as --check is.
+        let dataset = dir.appendingPathComponent("d.json")
+        try write(#"{"options": {"record": "all"}, "items": [{"height": 10}]}"#, dataset)
+        expectError(["flow", dataset.path], status: 65, "\(dataset.path): options.record: 'record' can only be given on the command line")
+        // The environment's artifacts folder is used only by --check.
+        #expect(run(arguments: ["flow", "--count", "5"], environment: ["CVLAYOUT_ARTIFACTS": file.path + "/sub"]).status == 0)
+    }
+
+    @Test func thePictureTakesStandardInputAndWritesNothingOnTrouble() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
+        try write(Self.csv(Self.goldenRows), golden)
+        try write(Self.csv(Self.newRows), new)
+        let fromFile = run(arguments: ["diff", golden.path, new.path, "-f", "svg"]).stdoutText
+        let fromStdin = run(arguments: ["diff", golden.path, "-", "-f", "svg"]) { Data(Self.csv(Self.newRows).utf8) }
+        #expect(fromStdin.status == 1)
+        #expect(fromStdin.stdoutText == fromFile.replacingOccurrences(of: new.path, with: "&lt;stdin&gt;"))
+        let broken = dir.appendingPathComponent("broken.csv")
+        try write(Self.header + "\n0,0,cell,,1,2,3\n", broken)
+        let trouble = run(arguments: ["diff", golden.path, broken.path, "-f", "svg"])
+        #expect(trouble.status == 2 && trouble.stdout.isEmpty && trouble.stderr.hasPrefix("cvlayout: error: \(broken.path)"))
+    }
 }
