@@ -78,9 +78,11 @@ uninstall:
 	      "$(ZSHCOMPDIR)/_cvlayout" "$(FISHCOMPDIR)/cvlayout.fish"
 
 # The CI example (README, "Using cvlayout in CI"): every example checked against its goldens with --check.
+# CHECK_GOLDENS_FLAGS passes the script's options (--artifacts DIR, --record MODE, --junit FILE).
+CHECK_GOLDENS_FLAGS ?=
 check-goldens:
 	$(SWIFT) build $(BUILDFLAGS)
-	CVLAYOUT="$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" ./Examples/ci/check-goldens.sh Examples
+	CVLAYOUT="$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" ./Examples/ci/check-goldens.sh $(CHECK_GOLDENS_FLAGS) Examples
 
 # libFuzzer targets (Fuzz/): the dataset decoder and the whole command line, built with
 # swiftc -sanitize=fuzzer,address into .build/fuzz and run FUZZ_SECONDS each. fuzz-ci is
