@@ -267,8 +267,11 @@ final class DiffPicture {
             Self.appendAttributes(key, change, to: out)
             out.append(change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"")
             Self.appendFrame(frame, to: out)
-            out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"/>\n"
-                                        : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n")
+            out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
+                                        : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
+            Self.appendName(key, to: out)
+            out.append(change == .added ? " added (only in the new layout)</title></rect>\n"
+                                        : " removed (only in the golden)</title></rect>\n")
         case .moved, .resized, .changed:
             if change != .changed, let old = expectedFrame {
                 out.append("<rect")
@@ -347,10 +350,8 @@ final class DiffPicture {
         out.append(byte: UInt8(ascii: "\""))
     }
 
-    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
-    /// XML text.
-    private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
-                                    _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
+    /// The element's name as the text report gives it (`0:17`, `header 0:0`), as XML text.
+    private static func appendName(_ key: ElementKey, to out: OutputBuffer) {
         if key.category == cellCategory && key.kind == nil && !key.disappearing {
             out.append(integer: key.section)
             out.append(byte: UInt8(ascii: ":"))
@@ -358,6 +359,13 @@ final class DiffPicture {
         } else {
             appendXMLText(key.description, to: out)
         }
+    }
+
+    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
+    /// XML text.
+    private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
+                                    _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
+        appendName(key, to: out)
         out.append(byte: 0x20)
         out.append(string: change.rawValue)
         out.append(byte: UInt8(ascii: ":"))
