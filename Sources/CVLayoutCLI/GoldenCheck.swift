@@ -77,8 +77,11 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
 /// What `--check` checks: the name its reports give the layout (`cvlayout flow`), its
 /// precision, and how to write it in a format (for the artifacts and for recording).
 struct CheckedLayout {
+    /// `cvlayout ENGINE`: ACTUAL's name in reports.
     let name: String
+    /// The run's precision (`--precision`).
     let precision: NumberPrecision
+    /// Writes the layout in a format (JSON or CSV) to a buffer, flushing it.
     let write: (OutputFormat, OutputBuffer) throws -> Void
 }
 
@@ -195,9 +198,13 @@ enum RecordMode: String, CaseIterable {
 /// (`CVLAYOUT_RECORD`, whose `missing` and `all` are ignored under `CI=true`), `--report`
 /// and `--report-file`.
 struct CheckReporting {
+    /// Where the artifacts of a failed check go, if anywhere.
     var artifacts: String? = nil
+    /// When GOLDEN is written from the layout.
     var record: RecordMode = .never
+    /// The report's format.
     var report: DiffReportFormat = .text
+    /// The report's file, or `nil` for standard error.
     var reportFile: String? = nil
 
     /// Reads the options, with the environment's defaults; prints the note when CI ignores

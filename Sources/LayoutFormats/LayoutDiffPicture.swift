@@ -202,7 +202,10 @@ final class DiffPicture {
     /// as known when the element is drawn).
     private var expectedPresent: UInt16 = 0, actualPresent: UInt16 = 0
 
+    /// x, y, width, height; width and height; x, y and the centre; the fields after the
+    /// frame and centre (transform, alpha, zIndex, hidden).
     private static let frameBits: UInt16 = 0xF, sizeBits: UInt16 = 0xC, positionBits: UInt16 = 0x33
+    private static let otherBits: UInt16 = 0x7FC0
 
     init(options: DiffOptions) {
         fields = options.fields.sorted()
@@ -312,12 +315,14 @@ final class DiffPicture {
                     out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/>\n")
                 }
             }
-            if change == .changed, let new = actualFrame {
-                // The marker: the names of the groups that changed, at the box's top left.
-                var groups: [String] = []
-                for field in fields where changed & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group) {
-                    groups.append(field.group)
-                }
+            // The marker: the names of the other groups that changed (alpha, transform, zIndex,
+            // hidden; for a `changed` element whatever changed), at the new box's top left.
+            var groups: [String] = []
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group)
+                && (change == .changed || changed & Self.otherBits & 1 << UInt16(field.rawValue) != 0) {
+                groups.append(field.group)
+            }
+            if !groups.isEmpty, let new = actualFrame {
                 out.append("<text")
                 Self.appendAttributes(key, change, to: out)
                 out.append(" x=\"")

@@ -115,6 +115,7 @@ struct GoldenWorkflowTests {
         #expect([solid?.number("x"), solid?.number("y"), solid?.number("width"), solid?.number("height")] == [140, 80, 100, 100])
         let arrow = moved.first { $0.tag == "line" }
         #expect([arrow?.number("x1"), arrow?.number("y1"), arrow?.number("x2"), arrow?.number("y2")] == [170, 100, 190, 130])
+        #expect(!moved.contains { $0.tag == "text" })  // nothing but the frame changed: no marker
         // A resized one: both boxes.
         let resized = Self.shapes(all, "0:2").filter { $0.tag == "rect" }
         #expect(resized.map { [$0.number("width"), $0.number("height")] } == [[100, 100], [150, 120]])
@@ -169,6 +170,19 @@ struct GoldenWorkflowTests {
             whole.append(contentsOf: $0)
         }
         #expect(String(decoding: whole, as: UTF8.self) == result.stdoutText)
+    }
+
+    @Test func aMoveThatAlsoFadesIsMarked() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
+        try write(Self.csv([Self.row(0, 0, 10, 10, 50, 50)]), golden)
+        try write(Self.csv([Self.row(0, 0, 30, 10, 50, 50, alpha: 0.4, zIndex: 2)]), new)
+        let shapes = Self.shapes(run(arguments: ["diff", golden.path, new.path, "-f", "svg"]).stdoutText)
+        #expect(Set(Self.shapes(shapes, "0:0").compactMap { $0.attributes["data-change"] }) == ["moved"])
+        let svg = run(arguments: ["diff", golden.path, new.path, "-f", "svg"]).stdoutText
+        #expect(svg.contains(">alpha, zIndex</text>"))
+        #expect(svg.contains("<title>0:0 moved: frame.x 10 → 30 (+20); center.x 35 → 55 (+20); alpha 1 → 0.4 (-0.6); zIndex 0 → 2 (+2)</title>"))
     }
 
     @Test func thePictureFollowsTheToleranceAndTheFields() throws {
