@@ -25,9 +25,10 @@ run:
 test:
 	@SWIFT="$(SWIFT)" ./Scripts/test.sh
 
-# Re-record every golden file under Examples/ from the current build.
+# Re-record every golden file under Examples/ from the current build. (CVLAYOUT_RECORD is
+# `--check`'s record mode; the test suite's switch is CVLAYOUT_RECORD_GOLDENS.)
 golden:
-	CVLAYOUT_RECORD=1 $(SWIFT) test --disable-xctest --filter GoldenTests
+	CVLAYOUT_RECORD_GOLDENS=1 $(SWIFT) test --disable-xctest --filter GoldenTests
 
 # Release builds are fully static executables (the Swift runtime, Foundation and glibc
 # linked in, no dynamic loader): a bigger binary, but start-up falls from about 5 ms with
@@ -76,9 +77,11 @@ uninstall:
 	      "$(ZSHCOMPDIR)/_cvlayout" "$(FISHCOMPDIR)/cvlayout.fish"
 
 # The CI example (README, "Using cvlayout in CI"): every example checked against its goldens with --check.
+# CHECK_GOLDENS_FLAGS passes the script's options (--artifacts DIR, --record MODE, --junit FILE).
+CHECK_GOLDENS_FLAGS ?=
 check-goldens:
 	$(SWIFT) build $(BUILDFLAGS)
-	CVLAYOUT="$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" ./Examples/ci/check-goldens.sh Examples
+	CVLAYOUT="$$($(SWIFT) build $(BUILDFLAGS) --show-bin-path)/cvlayout" ./Examples/ci/check-goldens.sh $(CHECK_GOLDENS_FLAGS) Examples
 
 # libFuzzer targets (Fuzz/): the dataset decoder and the whole command line, built with
 # swiftc -sanitize=fuzzer,address into .build/fuzz and run FUZZ_SECONDS each. fuzz-ci is

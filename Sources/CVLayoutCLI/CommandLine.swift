@@ -21,12 +21,15 @@ public struct CommandResult: Equatable, Sendable {
 /// Runs `cvlayout` with `arguments` (without the program name), reading `stdin` if the
 /// dataset is `-`, and returns everything it printed: the testable entry point.
 /// - Complexity: that of the layout and writer; the output is kept in memory.
-public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() }) -> CommandResult {
+/// - Parameter environment: the variables `--check` reads (`CVLAYOUT_RECORD`,
+///   `CVLAYOUT_ARTIFACTS`, `CI`); default none, whatever the process's own are.
+public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
+                environment: [String: String] = [:]) -> CommandResult {
     var stdoutBytes: [UInt8] = []
     var stderrText = ""
     let status = run(arguments: arguments, stdin: stdin,
                      stdout: { stdoutBytes.append(contentsOf: $0) },
-                     stderr: { stderrText += $0 })
+                     stderr: { stderrText += $0 }, environment: { environment[$0] })
     return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
 }
 
@@ -36,14 +39,18 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
 ///   - color: which streams may carry ANSI colour (diff reports only); default never.
 ///   - stdinDescriptor: standard input's descriptor, which `diff -` copies in chunks
 ///     instead of calling `stdin`; `nil` to read `stdin` only.
+///   - environment: an environment variable's value (`CVLAYOUT_RECORD`, `CVLAYOUT_ARTIFACTS`,
+///     `CI`, read by `--check`), `nil` when unset; default none.
 /// - Returns: the exit status.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
-                stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil) -> Int32 {
+                stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil,
+                environment: @escaping (String) -> String? = { _ in nil }) -> Int32 {
     do {
         let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
             var invocation = Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color)
             invocation.io.stdinDescriptor = stdinDescriptor
+            invocation.io.environment = environment
             return try invocation.execute()
         }
         for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
@@ -76,6 +83,9 @@ struct CommandIO {
     var stderr: (String) -> Void = { _ in }
     /// Which streams may carry ANSI colour.
     var color: ColorPolicy = .never
+    /// An environment variable's value, `nil` when unset (`--check` reads `CVLAYOUT_RECORD`,
+    /// `CVLAYOUT_ARTIFACTS` and `CI`).
+    var environment: (String) -> String? = { _ in nil }
 
     /// Writes `text` to standard output.
     func emit(_ text: String) throws {

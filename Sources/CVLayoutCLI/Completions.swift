@@ -10,7 +10,7 @@ import LayoutFormats
 enum ValueCompletion: Equatable {
     /// Free text (a number, a point): nothing to offer.
     case none
-    /// A path.
+    /// A path (a file or a directory).
     case files
     /// One of these words.
     case words([String])
@@ -22,7 +22,7 @@ enum ValueCompletion: Equatable {
         guard let valueName = option.valueName else { return nil }
         if !option.choices.isEmpty {
             self = valueName == "LIST" ? .wordList(option.choices) : .words(option.choices)
-        } else if valueName == "FILE" || valueName == "GOLDEN" {
+        } else if valueName == "FILE" || valueName == "GOLDEN" || valueName == "DIR" {
             self = .files
         } else {
             self = .none

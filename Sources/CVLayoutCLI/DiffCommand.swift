@@ -14,7 +14,11 @@ let diffOptions: [OptionSpec] = [
     .value("fields", "LIST", default: "all",
            "compare only these, comma-separated (a single field such as frame.y also works)",
            choices: DiffOptions.selectorNames),
-    .value("format", short: "f", "FORMAT", default: "text", "report format", choices: ["text", "json"]),
+    .value("format", short: "f", "FORMAT", default: "text",
+           "what to write: the text or JSON report, or svg (both layouts in one picture)", choices: ["text", "json", "svg"]),
+    .value("report", "FORMAT", default: "-f's, else text", "the report's format",
+           choices: DiffReportFormat.allCases.map(\.rawValue)),
+    .value("report-file", "FILE", default: "stdout", "write the report to FILE (atomically) instead"),
 ]
 
 /// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s.
@@ -38,80 +42,159 @@ let diffCommand = SubcommandDescriptor(
     }
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
     let spooled = parsed.expected == "-" || parsed.actual == "-" ? try spoolStandardInput(io) : nil
-    if let status = try streamedDiff(parsed, stdin: spooled, io: io) { return status }
-    // The whole files: standard input read again from its copy, within the whole-file limit.
+    let toFile = parsed.reportFile != nil
+    let style = reportStyle(parsed.report, color: !toFile && io.color.stdout)
+    let comparison = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
+                                            options: parsed.options, style: style)
+    // Columns or keys cvlayout does not know: not compared, said once per file.
+    let sides = parsed.actual == parsed.expected ? [(comparison.expected, expectedName)]
+        : [(comparison.expected, expectedName), (comparison.actual, actualName)]
+    for (document, name) in sides {
+        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
+    }
+    let status = comparison.result.isSame ? DiffStatus.same : DiffStatus.different
+    do {
+        if parsed.picture {
+            try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
+                               to: io.stdout)
+        }
+        if let path = parsed.reportFile {
+            try OutputFile.write(to: path) { sink in
+                try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
+                                         className: "cvlayout diff", to: sink)
+            }
+        } else if !parsed.picture {
+            try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
+                                     className: "cvlayout diff", to: io.stdout)
+        }
+    } catch is BrokenPipe {
+        return status  // the reader went away (`| head -1`): the verdict still stands
+    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
+        throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
+    }
+    return status
+}
+
+/// Two layouts compared, ready to be reported.
+struct LayoutFileComparison {
+    /// The verdict and its counts.
+    let result: LayoutDiffResult
+    /// Both sides (without their elements when streamed), for their unknown names.
+    let expected: LayoutDocument, actual: LayoutDocument
+    /// Writes the report in the style the comparison was made with.
+    let writeReport: (_ expectedName: String, _ actualName: String,
+                      _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
+}
+
+/// The style of the report the comparison renders for `format`: JSON for `json`, text
+/// otherwise (the CI formats are made from the text, which is then never coloured).
+func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle {
+    switch format {
+    case .json: return .json
+    case .text: return .text(color: color)
+    case .junit, .github: return .text(color: false)
+    }
+}
+
+/// Compares two layout files (`-`: standard input, `spooled` when it could be copied) as
+/// streams (`LayoutDiff.compareStreams`), or, when they must be, whole (anything malformed,
+/// a duplicate element, a path that is no regular file): the same result and report either way.
+/// - Throws: `CLIError` with status 2 (diff's trouble) for a file that cannot be read or is
+///   not a layout.
+func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
+                        options: DiffOptions, style: StreamedReportStyle) throws -> LayoutFileComparison {
+    func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : spooled.map(LayoutInput.spooled) }
+    func format(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
+    if let expectedInput = input(expectedPath), let actualInput = input(actualPath) {
+        do {
+            let streamed = try LayoutDiff.compareStreams(
+                expected: expectedInput, expectedFormat: format(expectedPath),
+                actual: actualInput, actualFormat: format(actualPath), options: options, style: style)
+            return LayoutFileComparison(result: streamed.result, expected: streamed.expected, actual: streamed.actual) {
+                try streamed.comparison.writeReport(streamed.result, expectedName: $0, actualName: $1, to: $2)
+            }
+        } catch is LayoutStreamFallback {}
+    }
+    let (expected, actual) = try readLayoutFiles(expectedPath, actualPath, spooled: spooled, io: io)
+    let result = LayoutDiff.compare(expected, actual, options: options)
+    return LayoutFileComparison(result: result, expected: expected, actual: actual) { expectedName, actualName, emit in
+        var text: String
+        switch style {
+        case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
+        case .text(let color):
+            text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName, color: color)
+        }
+        try text.withUTF8 { try emit($0) }
+    }
+}
+
+/// Both layout files read whole (standard input again from its copy, within the whole-file limit).
+private func readLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?,
+                             io: CommandIO) throws -> (LayoutDocument, LayoutDocument) {
     let stdin: () throws -> Data = spooled.map { spooled in
         {
             guard spooled.count <= maximumDatasetBytes else { throw DatasetTooLarge(limit: maximumDatasetBytes) }
             return try spooled.data()
         }
     } ?? io.stdin
-    let expected = try readLayoutFile(parsed.expected, stdin: stdin)
-    let actual = try readLayoutFile(parsed.actual, stdin: stdin)
-    let result = LayoutDiff.compare(expected, actual, options: parsed.options)
-    // Columns or keys cvlayout does not know: not compared, said once per file.
-    let sides = parsed.actual == parsed.expected ? [(expected, expectedName)]
-        : [(expected, expectedName), (actual, actualName)]
-    for (document, name) in sides {
-        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
-    }
-    let status = result.isSame ? DiffStatus.same : DiffStatus.different
-    do {
-        if parsed.json {
-            try io.emit(LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName))
-        } else {
-            try io.emit(LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
-                                              color: io.color.stdout))
-        }
-    } catch is BrokenPipe {
-        return status  // the reader went away (`| head -1`): the verdict still stands
-    } catch let error as CLIError where error.status == ExitStatus.ioError {
-        throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
-    }
-    return status
+    return (try readLayoutFile(expectedPath, stdin: stdin), try readLayoutFile(actualPath, stdin: stdin))
 }
 
-/// `cvlayout diff` of two regular files (or one and standard input, `stdin`), compared as
-/// streams (`LayoutDiff.compareStreams`; a side not in element order sorted on disk):
-/// memory stays at a few chunks and runs whatever their size. `nil` when they must be read
-/// whole instead (anything malformed, a duplicate element, a path that is no regular file,
-/// stdin that could not be copied: the whole-file reader gives the same report, or the
-/// error).
-private func streamedDiff(_ parsed: DiffArguments, stdin: SpooledInput?, io: CommandIO) throws -> Int32? {
-    func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : stdin.map(LayoutInput.spooled) }
-    guard let expectedInput = input(parsed.expected), let actualInput = input(parsed.actual) else { return nil }
+/// Draws the diff picture of two layout files (`LayoutDiffPicture`), streamed when they can
+/// be, else from the whole files.
+/// - Throws: `CLIError` with status 2 for a file that cannot be read or is not a layout;
+///   what `emit` throws.
+/// - Parameter actualName: the name the picture's title gives ACTUAL (default its path).
+func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
+                    options: DiffOptions, actualName: String? = nil,
+                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : spooled.map(LayoutInput.spooled) }
     func format(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
-    let streamed: (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison)
-    do {
-        streamed = try LayoutDiff.compareStreams(
-            expected: expectedInput, expectedFormat: format(parsed.expected),
-            actual: actualInput, actualFormat: format(parsed.actual),
-            options: parsed.options, style: parsed.json ? .json : .text(color: io.color.stdout))
-    } catch is LayoutStreamFallback {
-        return nil
+    let expectedName = displayName(expectedPath), actualName = actualName ?? displayName(actualPath)
+    if let expectedInput = input(expectedPath), let actualInput = input(actualPath) {
+        do {
+            return try LayoutDiffPicture.drawStreams(expected: expectedInput, expectedFormat: format(expectedPath),
+                                                     actual: actualInput, actualFormat: format(actualPath), options: options,
+                                                     expectedName: expectedName, actualName: actualName, to: emit)
+        } catch is LayoutStreamFallback {}
     }
-    let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
-    let sides = parsed.actual == parsed.expected ? [(streamed.expected, expectedName)]
-        : [(streamed.expected, expectedName), (streamed.actual, actualName)]
-    for (document, name) in sides {
-        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
+    let (expected, actual) = try readLayoutFiles(expectedPath, actualPath, spooled: spooled, io: io)
+    try LayoutDiffPicture.draw(expected, actual, options: options, expectedName: expectedName, actualName: actualName,
+                               to: emit)
+}
+
+/// Writes `comparison`'s report as `format`: the text or JSON the comparison renders, or
+/// JUnit XML (one test case named `expectedName`, of class `className`) or GitHub
+/// annotations (against `expectedName`) made from its text.
+func writeFormattedReport(_ format: DiffReportFormat, _ comparison: LayoutFileComparison, expectedName: String,
+                          actualName: String, className: String,
+                          to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    let result = comparison.result
+    switch format {
+    case .text, .json:
+        try comparison.writeReport(expectedName, actualName, emit)
+    case .junit:
+        let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+        try DiffReports.writeJUnit(name: expectedName, className: className,
+                                   failure: result.isSame ? nil : (summary, { try comparison.writeReport(expectedName, actualName, $0) }),
+                                   to: emit)
+    case .github:
+        try withoutActuallyEscaping(emit) { emit in
+            let annotations = GitHubAnnotations(file: expectedName) { line in
+                var line = line
+                try line.withUTF8 { try emit($0) }
+            }
+            if !result.isSame { try comparison.writeReport(expectedName, actualName) { try annotations.consume($0) } }
+            try annotations.finish(summary: LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName))
+        }
     }
-    let status = streamed.result.isSame ? DiffStatus.same : DiffStatus.different
-    do {
-        try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName,
-                                            to: io.stdout)
-    } catch is BrokenPipe {
-        return status
-    } catch let error as CLIError where error.status == ExitStatus.ioError {
-        throw CLIError.status(DiffStatus.trouble, error.message)
-    }
-    return status
 }
 
 /// `cvlayout diff --help`.
 func diffHelp() -> String {
     """
-    USAGE: cvlayout diff EXPECTED ACTUAL [--tolerance PT] [--fields LIST] [-f text|json]
+    USAGE: cvlayout diff EXPECTED ACTUAL [--tolerance PT] [--fields LIST] [-f text|json|svg]
+                         [--report text|json|junit|github] [--report-file FILE]
 
     Compares two layouts element by element. Either side may be cvlayout JSON or CSV, or a
     JSON or CSV list of elements exported from elsewhere with the same names ('-' = stdin).
@@ -124,6 +207,15 @@ func diffHelp() -> String {
     than cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
     an integer) is trouble; a column or key cvlayout does not know is not compared, and
     named once on stderr.
+
+    -f svg draws both layouts in one picture instead: unchanged elements faded, a moved or
+    resized element's EXPECTED frame dashed and its ACTUAL frame solid with an arrow between
+    their centres, elements only in ACTUAL green, only in EXPECTED red, other changes
+    (alpha, transform, zIndex, hidden) purple; each shape carries data-index-path,
+    data-kind (not for cells) and data-change (moved, resized, added, removed, changed,
+    same). --report junit writes a JUnit testsuite with one testcase (the text report in
+    its failure); --report github one '::error file=EXPECTED,title=…::' line per
+    difference (at most 50), then a summary line.
 
     OPTIONS:
 
@@ -156,8 +248,12 @@ struct DiffArguments: Equatable {
     var actual: String
     /// Tolerance and field selection.
     var options: DiffOptions
-    /// `-f json`.
-    var json: Bool
+    /// The report's format (`--report`, else `-f text|json`).
+    var report: DiffReportFormat = .text
+    /// `-f svg`: the picture on standard output (the report only with `--report-file`).
+    var picture = false
+    /// `--report-file`.
+    var reportFile: String? = nil
 
     /// Parses the arguments after `diff`; `nil` when help was asked for.
     /// - Throws: `CLIError` with status 2 (diff's trouble) for unknown options, missing or
@@ -197,16 +293,37 @@ struct DiffArguments: Equatable {
             }
             options.tolerance = tolerance
         }
-        var json = false
+        var parsedArguments = DiffArguments(expected: files[0], actual: files[1], options: options)
+        let formats = ["text", "json", "svg"]
         if let format = values["format"] {
-            guard format == "text" || format == "json" else {
-                var message = "--format: expected one of text, json, got '\(format)'"
-                if let near = nearest(format, among: ["text", "json"]) { message += "; did you mean '\(near)'?" }
+            guard formats.contains(format) else {
+                var message = "--format: expected one of text, json, svg, got '\(format)'"
+                if let near = nearest(format, among: formats) { message += "; did you mean '\(near)'?" }
                 throw usage(message)
             }
-            json = format == "json"
+            parsedArguments.picture = format == "svg"
+            if format == "json" { parsedArguments.report = .json }
         }
-        return DiffArguments(expected: files[0], actual: files[1], options: options, json: json)
+        if let text = values["report"] {
+            guard let report = DiffReportFormat(rawValue: text) else {
+                let names = DiffReportFormat.allCases.map(\.rawValue)
+                var message = "--report: expected one of \(names.joined(separator: ", ")), got '\(text)'"
+                if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
+                throw usage(message)
+            }
+            if let format = values["format"], format != "svg", format != text {
+                throw usage("-f \(format) and --report \(text) disagree: give one of them")
+            }
+            parsedArguments.report = report
+        }
+        if let path = values["report-file"] {
+            guard !path.isEmpty && path != "-" else { throw usage("--report-file: expected a file, got '\(path)'") }
+            parsedArguments.reportFile = path
+        }
+        if parsedArguments.picture && values["report"] != nil && parsedArguments.reportFile == nil {
+            throw usage("-f svg writes the picture on standard output: give --report-file FILE for --report")
+        }
+        return parsedArguments
     }
 
     private static func usage(_ message: String) -> CLIError {

@@ -10,24 +10,36 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
 /// Compares `job`'s layout with the layout in `golden`, as `cvlayout diff GOLDEN ACTUAL`
-/// would at `--check-tolerance` (default 0.001) and with `--check-fields` (default all), and prints the diff report on standard error
-/// when they differ (nothing when they are the same). The layout goes to standard output
-/// no more; with `-o FILE` it is still written to FILE, so a CI job can keep it.
+/// would at `--check-tolerance` (default 0.001) and with `--check-fields` (default all), and
+/// reports as `CheckReporting` says: by default the diff report on standard error when they
+/// differ (nothing when they are the same). The layout goes to standard output no more; with
+/// `-o FILE` it is still written to FILE, so a CI job can keep it.
 ///
 /// The layout is rendered in memory in the golden's format (CSV for a CSV golden, else JSON)
 /// at the job's precision, then read back, so it is compared exactly as it would be printed.
-/// - Returns: 0 same, 1 different.
+/// - Returns: 0 same, 1 different (or a golden recorded).
 /// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
 ///   `--check -` and `--check=` (no name) and for a GOLDEN of the other kind than the
 ///   layout's (elements or heart samples; 65 when the dataset's options chose the layout's
-///   kind); what writing `-o` throws.
+///   kind), and for a bad `--record`, `--report` or `CVLAYOUT_RECORD`; what writing `-o`,
+///   the artifacts or the report throws.
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
     if golden == "-" || golden.isEmpty {
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
     let options = try checkComparisonOptions(job.options, engine: job.descriptor.name)
-    if let status = try streamedCheck(job, golden: golden, options: options, io: io) { return status }
+    let reporting = try CheckReporting(job.options, engine: job.descriptor.name, io: io)
+    let subject = CheckedLayout(name: "cvlayout \(job.descriptor.name)", precision: job.outputOptions.precision) {
+        try job.write($0, to: $1)
+    }
+    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
+        if job.options.has(GlobalOption.output) { try job.write(io: io) }
+        return status
+    }
+    if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
+        return status
+    }
     let expected = try readLayoutFile(golden, stdin: io.stdin)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
@@ -50,18 +62,41 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     let result = LayoutDiff.compare(expected, actual, options: options)
-    return checkVerdict(result, expected: expected, golden: golden, io: io) {
-        io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)",
-                                        color: io.color.stderr))
+    return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io) { style, expectedName, actualName, emit in
+        var text: String
+        switch style {
+        case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
+        case .text(let color): text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
+                                                            color: color)
+        }
+        try text.withUTF8 { try emit($0) }
     }
+}
+
+/// What `--check` checks: the name its reports give the layout (`cvlayout flow`), its
+/// precision, and how to write it in a format (for the artifacts and for recording).
+struct CheckedLayout {
+    /// `cvlayout ENGINE`: ACTUAL's name in reports.
+    let name: String
+    /// The run's precision (`--precision`).
+    let precision: NumberPrecision
+    /// Writes the layout in a format (JSON or CSV) to a buffer, flushing it.
+    let write: (OutputFormat, OutputBuffer) throws -> Void
 }
 
 /// What `--check` says once the layouts are compared: the golden's columns or keys that were
 /// not compared (whatever the verdict); when they are the same, the fields a thin golden left
 /// uncompared (a CSV of index paths only matches whatever they hold: said, so that it does
-/// not pass unnoticed) and 0; else the report, which `report` writes, and 1.
-func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: String, io: CommandIO,
-                  report: () throws -> Void) rethrows -> Int32 {
+/// not pass unnoticed), the report when its format says something then (JSON, JUnit,
+/// GitHub's summary, or text to a file), and 0; else the artifacts (`--artifacts`), the
+/// report (`--report`, to `--report-file` or standard error), the golden recorded with
+/// `--record failed`, and 1.
+/// - Parameter writeReport: writes the report in a style (`reportStyle`) for two names.
+func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: String, format: OutputFormat,
+                  options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
+                  writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
+    throws -> Int32 {
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
         io.stderr("cvlayout: warning: --check: \(unknown)\n")
     }
@@ -69,9 +104,16 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
         if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
             io.stderr("cvlayout: warning: --check: \(skipped)\n")
         }
+        if reporting.report != .text || reporting.reportFile != nil {
+            try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+        }
         return DiffStatus.same
     }
-    try report()
+    if let directory = reporting.artifacts {
+        try writeArtifacts(golden: golden, format: format, to: directory, options: options, subject: subject, io: io)
+    }
+    try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+    if reporting.record == .failed { try recordGolden(golden, format: format, subject, io: io) }
     return DiffStatus.different
 }
 
@@ -84,13 +126,16 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
 /// whole way (a golden that is malformed or repeats an element, a CSV of heart samples; a
 /// layout that is kept whole or not produced in element order), which gives the same report
 /// or error.
-private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, io: CommandIO) throws -> Int32? {
+private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
+                           subject: CheckedLayout, io: CommandIO) throws -> Int32? {
     do {
         let sorted = try !StreamedComparison.startsInElementOrder(golden, format: LayoutFileFormat(pathExtension: golden))
-        return try streamedCheck(job, golden: golden, options: options, io: io, sorted: sorted)
+        return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
+                                 sorted: sorted)
     } catch let error as LayoutStreamFallback where error.outOfOrder == .expected {
         do {
-            return try streamedCheck(job, golden: golden, options: options, io: io, sorted: true)
+            return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
+                                     sorted: true)
         } catch is LayoutStreamFallback {
             return nil
         }
@@ -102,10 +147,11 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 /// One pass of `streamedCheck`, the golden sorted or not.
 /// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
 ///   golden is not in element order); `nil` for what the whole-file path must say.
-private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, io: CommandIO,
-                           sorted: Bool) throws -> Int32? {
+private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
+                           subject: CheckedLayout, io: CommandIO, sorted: Bool) throws -> Int32? {
+    let style = reporting.style(io)
     let comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
-                                            options: options, style: .text(color: io.color.stderr), sorted: sorted)
+                                            options: options, style: style, sorted: sorted)
     let csv = comparison.expectedIsCSV
     if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
     let format: OutputFormat = csv ? .csv : .json
@@ -126,10 +172,117 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
     let (result, expected) = try comparison.finish(actual: actual)
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    return try checkVerdict(result, expected: expected, golden: golden, io: io) {
-        // The report in pieces of whole lines (a chunk may end inside a character).
+    return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io) { asked, expectedName, actualName, emit in
+        // The comparison rendered its report in the style the reporting asks for.
+        precondition(asked == style, "the streamed comparison renders one style")
+        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
+    }
+}
+
+// MARK: - Reporting, artifacts, recording
+
+/// `--record`'s modes.
+enum RecordMode: String, CaseIterable {
+    /// Only compare (the default).
+    case never
+    /// Write a golden that does not exist.
+    case missing
+    /// Overwrite a golden that differs (after reporting how).
+    case failed
+    /// Write every golden, without comparing.
+    case all
+}
+
+/// How one `--check` reports and records: `--artifacts` (`CVLAYOUT_ARTIFACTS`), `--record`
+/// (`CVLAYOUT_RECORD`, whose `missing` and `all` are ignored under `CI=true`), `--report`
+/// and `--report-file`.
+struct CheckReporting {
+    /// Where the artifacts of a failed check go, if anywhere.
+    var artifacts: String? = nil
+    /// When GOLDEN is written from the layout.
+    var record: RecordMode = .never
+    /// The report's format.
+    var report: DiffReportFormat = .text
+    /// The report's file, or `nil` for standard error.
+    var reportFile: String? = nil
+
+    /// Reads the options, with the environment's defaults; prints the note when CI ignores
+    /// `CVLAYOUT_RECORD`.
+    /// - Throws: `CLIError.usage` for a value that is none of the choices or an empty path.
+    init(_ values: OptionValues, engine: String, io: CommandIO) throws {
+        func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ name: String, _: T.Type) throws -> T
+            where T.RawValue == String {
+            let names = T.allCases.map(\.rawValue)
+            guard let value = T(rawValue: text) else {
+                var message = "\(name): expected one of \(names.joined(separator: ", ")), got '\(shortenedForMessage(text))'"
+                if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
+                throw CLIError.usage(message, engine: engine)
+            }
+            return value
+        }
+        if let text = try values.text(GlobalOption.record) {
+            record = try choice(text, "--record", RecordMode.self)
+        } else if let text = io.environment("CVLAYOUT_RECORD"), !text.isEmpty {
+            record = try choice(text, "CVLAYOUT_RECORD", RecordMode.self)
+            let ci = (io.environment("CI") ?? "").lowercased()
+            if (ci == "true" || ci == "1") && (record == .missing || record == .all) {
+                io.stderr("cvlayout: note: CVLAYOUT_RECORD=\(text) is ignored under CI=true (a golden missing in CI is an error; "
+                          + "--record \(text) records anyway)\n")
+                record = .never
+            }
+        }
+        if let text = try values.text(GlobalOption.report) { report = try choice(text, "--report", DiffReportFormat.self) }
+        if let path = try values.text(GlobalOption.reportFile) {
+            guard !path.isEmpty && path != "-" else {
+                throw CLIError.usage("--report-file: expected a file, got '\(shortenedForMessage(path))'", engine: engine)
+            }
+            reportFile = path
+        }
+        if let path = try values.text(GlobalOption.artifacts) {
+            guard !path.isEmpty else { throw CLIError.usage("--artifacts: expected a directory, got ''", engine: engine) }
+            artifacts = path
+        } else if let path = io.environment("CVLAYOUT_ARTIFACTS"), !path.isEmpty {
+            artifacts = path
+        }
+    }
+
+    /// The style the comparison renders its report in.
+    func style(_ io: CommandIO) -> StreamedReportStyle {
+        reportStyle(report, color: reportFile == nil && io.color.stderr)
+    }
+
+    /// Records GOLDEN before any comparison when the mode says so (`all`; `missing` when
+    /// GOLDEN does not exist), returning 1; else `nil`.
+    func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO) throws -> Int32? {
+        let exists = FileManager.default.fileExists(atPath: golden)
+        guard record == .all || (record == .missing && !exists) else { return nil }
+        try recordGolden(golden, format: goldenFormat(golden), subject, io: io)
+        return DiffStatus.different
+    }
+
+    /// Writes the report of `result` in `report`'s format to `--report-file` or standard error.
+    func write(_ result: LayoutDiffResult, golden: String, subject: CheckedLayout, io: CommandIO,
+               writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
+        throws {
+        let style = self.style(io)
+        let comparison = LayoutFileComparison(result: result, expected: LayoutDiff.csvWithoutElements,
+                                              actual: LayoutDiff.csvWithoutElements) { try writeReport(style, $0, $1, $2) }
+        let body: ((UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void = { emit in
+            try writeFormattedReport(report, comparison, expectedName: golden, actualName: subject.name,
+                                     className: subject.name, to: emit)
+        }
+        if let path = reportFile {
+            do {
+                try OutputFile.write(to: path) { sink in try body(sink) }
+            } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
+                throw CLIError.status(DiffStatus.trouble, "--report-file: " + error.message)
+            }
+            return
+        }
+        // Standard error in pieces of whole lines (a chunk may end inside a character).
         var pending: [UInt8] = []
-        try comparison.writeReport(result, expectedName: golden, actualName: "cvlayout \(job.descriptor.name)") { chunk in
+        try body { chunk in
             pending.append(contentsOf: chunk)
             if let last = pending.lastIndex(of: 0x0A) {
                 io.stderr(String(decoding: pending[...last], as: UTF8.self))
@@ -140,13 +293,92 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     }
 }
 
+/// The format a golden is written in: CSV for a `.csv` name, JSON for a `.json` one; for
+/// another name, that of the file there (JSON when it starts with `{` or `[`), else JSON.
+func goldenFormat(_ golden: String) -> OutputFormat {
+    switch LayoutFileFormat(pathExtension: golden) {
+    case .csv?: return .csv
+    case .json?: return .json
+    case nil:
+        guard let handle = FileHandle(forReadingAtPath: golden) else { return .json }
+        defer { try? handle.close() }
+        let first = (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
+        return first == nil || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
+    }
+}
+
+/// Writes GOLDEN from the layout, atomically (its folder made if need be), and says
+/// `recorded GOLDEN` on standard error.
+func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayout, io: CommandIO) throws {
+    let folder = URL(fileURLWithPath: golden).deletingLastPathComponent().path
+    if let problem = makeDirectory(folder) {
+        throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(problem)")
+    }
+    do {
+        try OutputFile.write(to: golden) { sink in
+            try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
+        }
+    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
+        throw CLIError.status(DiffStatus.trouble, "--record: " + error.message)
+    }
+    io.stderr("recorded \(golden)\n")
+}
+
+/// Makes `path` and the folders above it that are missing (mkdir -p); `nil` when it is a
+/// directory then, else why not (`Not a directory`: a file in the way).
+func makeDirectory(_ path: String) -> String? {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        return isDirectory.boolValue ? nil : "a file is in the way"
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path, let problem = makeDirectory(parent) { return problem }
+    if mkdir(path, 0o777) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+    return nil
+}
+
+/// `--artifacts DIR` of a check that failed: `DIR/NAME.actual.EXT` (the layout in the
+/// golden's format and the job's precision), `DIR/NAME.diff.svg` (`LayoutDiffPicture` of the
+/// golden and that file) and `DIR/NAME.report.txt` (the text report, without colour), NAME
+/// being the golden's file name without its extension. Each file is written atomically;
+/// DIR is made if need be.
+/// - Throws: `CLIError` with status 2 when one cannot be written.
+func writeArtifacts(golden: String, format: OutputFormat, to directory: String, options: DiffOptions,
+                    subject: CheckedLayout, io: CommandIO) throws {
+    let file = URL(fileURLWithPath: golden).lastPathComponent
+    let name = file.contains(".") && !file.hasPrefix(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
+    let base = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+    let actualPath = base + ".actual." + format.rawValue
+    if let problem = makeDirectory(directory) {
+        throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(problem)")
+    }
+    do {
+        try OutputFile.write(to: actualPath) { sink in
+            try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
+        }
+        try OutputFile.write(to: base + ".diff.svg") { sink in
+            try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)
+        }
+        let comparison = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options,
+                                                style: .text(color: false))
+        try OutputFile.write(to: base + ".report.txt") { sink in
+            try comparison.writeReport(golden, subject.name, sink)
+        }
+    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
+        throw CLIError.status(DiffStatus.trouble, "--artifacts: " + error.message)
+    }
+}
+
+/// The options used only with `--check`.
+let checkOnlyOptionNames = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
+
 /// `--check-tolerance` and `--check-fields` as diff's options.
 /// - Throws: `CLIError.usage` (64) for a tolerance that is not a finite number ≥ 0 or an
 ///   unknown field.
 func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> DiffOptions {
     var options = DiffOptions()
     if !values.has("check") {
-        for name in ["check-tolerance", "check-fields"] where values.has(name) {
+        for name in checkOnlyOptionNames where values.has(name) {
             throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
         }
     }
@@ -175,7 +407,7 @@ func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> Di
 /// `--check-tolerance` and `--check-fields` without `--check` are usage errors.
 func checkComparisonOptionsNeedCheck(_ job: LayoutJob) throws {
     guard !job.options.has("check") else { return }
-    for name in ["check-tolerance", "check-fields"] where job.options.has(name) {
+    for name in checkOnlyOptionNames where job.options.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: job.descriptor.name)
     }
 }

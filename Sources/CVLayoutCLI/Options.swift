@@ -93,6 +93,16 @@ let globalOptions: [OptionSpec] = [
     .value("check-fields", "LIST", default: "all",
            "with --check: compare only these, comma-separated (diff's --fields)", choices: DiffOptions.selectorNames,
            allowedInDataset: false),
+    .value("artifacts", "DIR", default: "$CVLAYOUT_ARTIFACTS, else none",
+           "with --check: when the layout differs, write DIR/NAME.actual.EXT, DIR/NAME.diff.svg and DIR/NAME.report.txt",
+           allowedInDataset: false),
+    .value("record", "MODE", default: "$CVLAYOUT_RECORD, else never",
+           "with --check: write GOLDEN from the layout (atomically; status 1): missing when it does not exist, failed when it differs, all",
+           choices: RecordMode.allCases.map(\.rawValue), allowedInDataset: false),
+    .value("report", "FORMAT", default: "text", "with --check: the report's format",
+           choices: DiffReportFormat.allCases.map(\.rawValue), allowedInDataset: false),
+    .value("report-file", "FILE", default: "stderr", "with --check: write the report to FILE (atomically)",
+           allowedInDataset: false),
 ]
 
 /// The global options' names, for the code that reads them. Each is checked against
@@ -121,6 +131,10 @@ enum GlobalOption {
     static let insert = named("insert")
     static let move = named("move")
     static let check = named("check")
+    static let artifacts = named("artifacts")
+    static let record = named("record")
+    static let report = named("report")
+    static let reportFile = named("report-file")
     static let scrollTo = named("scroll-to")
     static let frames = named("frames")
     static let duration = named("duration")

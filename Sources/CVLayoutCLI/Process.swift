@@ -22,7 +22,8 @@ public func runFromProcess() -> Int32 {
                },
                stderr: writeToStandardError,
                color: .forProcess(),
-               stdinDescriptor: STDIN_FILENO)
+               stdinDescriptor: STDIN_FILENO,
+               environment: { name in getenv(name).map { String(cString: $0) } })
 }
 
 /// Writes a message to standard error with write(2). A closed or full standard error loses

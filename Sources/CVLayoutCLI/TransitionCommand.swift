@@ -21,7 +21,7 @@ private let sharedOptionNames = ["device", "width", "height", "offset", "scale",
 private let updateOptionNames = ["delete", "insert", "move"]
 /// Global options of the output, given to `transition` itself.
 private let outputOptionNames = ["format", "output", "precision", "labels", "no-labels", "check", "check-tolerance",
-                                 "check-fields"]
+                                 "check-fields", "artifacts", "record", "report", "report-file"]
 /// Global options a transition does not use.
 private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "scroll-to", "frames",
                                  "duration", "timing", "snap"]
@@ -136,6 +136,22 @@ private struct TransitionRun {
         if golden == "-" || golden.isEmpty {
             throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: "transition")
         }
+        let reporting = try CheckReporting(writeOptions, engine: "transition", io: io)
+        let subject = CheckedLayout(name: "cvlayout transition", precision: output.output.precision) { format, buffer in
+            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        }
+        func writeOutput() throws {
+            if let path = try writeOptions.text("output"), path != "-" {
+                try OutputFile.write(to: path) { sink in
+                    let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
+                    try TransitionWriter.write(transition, format: requested, options: output, to: buffer)
+                }
+            }
+        }
+        if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
+            try writeOutput()
+            return status
+        }
         let expected = try readLayoutFile(golden, stdin: io.stdin)
         if expected.shape == .heartSamples {
             throw CLIError.usage("--check: GOLDEN is a CSV of heart samples; a transition writes elements", engine: "transition")
@@ -149,16 +165,17 @@ private struct TransitionRun {
         } catch let error as LayoutReadError {
             throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the transition"))
         }
-        if let path = try writeOptions.text("output"), path != "-" {
-            try OutputFile.write(to: path) { sink in
-                let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
-                try TransitionWriter.write(transition, format: requested, options: output, to: buffer)
-            }
-        }
+        try writeOutput()
         let result = LayoutDiff.compare(expected, actual, options: options)
-        return checkVerdict(result, expected: expected, golden: golden, io: io) {
-            io.stderr(LayoutDiff.textReport(result, expectedName: golden, actualName: "cvlayout transition",
-                                            color: io.color.stderr))
+        return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
+                                reporting: reporting, subject: subject, io: io) { style, expectedName, actualName, emit in
+            var text: String
+            switch style {
+            case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
+            case .text(let color): text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
+                                                                color: color)
+            }
+            try text.withUTF8 { try emit($0) }
         }
     }
 

@@ -298,8 +298,8 @@ final class ByteWindow {
 @inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
 /// The category and kind strings, shared (no allocation per element).
-private let cellCategory = "cell", supplementaryCategory = "supplementaryView", decorationCategory = "decorationView"
-private let headerKind = "header", footerKind = "footer"
+let cellCategory = "cell", supplementaryCategory = "supplementaryView", decorationCategory = "decorationView"
+let headerKind = "header", footerKind = "footer"
 
 // MARK: - Opening
 

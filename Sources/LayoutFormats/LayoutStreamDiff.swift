@@ -98,7 +98,7 @@ struct SharedOrder {
 }
 
 /// How the streamed comparison renders differences.
-public enum StreamedReportStyle: Sendable {
+public enum StreamedReportStyle: Sendable, Equatable {
     case text(color: Bool)
     case json
 }

@@ -64,7 +64,7 @@ struct CompletionsTests {
             --format=json
             --columns --column-spacing
 
-            text json
+            text json svg
             frame,alpha
             bash zsh fish
             diff
@@ -83,7 +83,7 @@ struct CompletionsTests {
                 }
             }
         }
-        #expect(script.contains("-o|--output|--check) mode=files ;;"))
+        #expect(script.contains("-o|--output|--check|--artifacts|--report-file) mode=files ;;"))
     }
 
     // MARK: - zsh and fish

@@ -916,5 +916,62 @@ struct DiffTests {
         let body = script.split(separator: "\n").filter { $0.count > 30 && !$0.hasPrefix("#!") }
         #expect(body.count > 10)
         #expect(body.allSatisfy { !document.contains($0) }, "README.md copies Examples/ci/check-goldens.sh")
+        for name in ["check-goldens.sh", "github-actions.yml", "gitlab-ci.yml"] {
+            #expect(FileManager.default.fileExists(atPath: Self.examples.appendingPathComponent("ci/\(name)").path), "\(name)")
+            #expect(document.contains("](Examples/ci/\(name))"), "README.md must link to Examples/ci/\(name)")
+        }
+    }
+
+    @Test func ciScriptWritesArtifactsAndOneJUnitSuite() throws {
+        let binary = try #require(Self.builtBinary, "the cvlayout binary is not next to the test bundle")
+        let script = Self.examples.appendingPathComponent("ci/check-goldens.sh").path
+        let root = try Self.directory([:])
+        for name in ["waterfall-seed001", "stack-seed002"] {
+            try FileManager.default.copyItem(at: Self.examples.appendingPathComponent(name), to: root.appendingPathComponent(name))
+        }
+        // The waterfall laid out 10 points wider: both its goldens differ; the stack matches.
+        let command = root.appendingPathComponent("waterfall-seed001/command")
+        let words = try String(contentsOf: command, encoding: .utf8)
+        try Data(words.replacingOccurrences(of: "--width 390", with: "--width 400").utf8).write(to: command)
+        #expect(words.contains("--width 390"))
+        let artifacts = root.appendingPathComponent("artifacts"), junit = root.appendingPathComponent("goldens.xml")
+        let (status, stdout, _) = try Self.shell([script, "--artifacts", artifacts.path, "--junit", junit.path, root.path],
+                                                 environment: ["CVLAYOUT": binary])
+        #expect(status == 1, "\(stdout)")
+        #expect(stdout == "ok       stack-seed002/layout.json\nok       stack-seed002/layout.csv\n"
+                + "DIFFERS  waterfall-seed001/layout.json\nDIFFERS  waterfall-seed001/layout.csv\n")
+        for format in ["json", "csv"] {
+            let folder = artifacts.appendingPathComponent("waterfall-seed001/\(format)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                    == ["layout.actual.\(format)", "layout.diff.svg", "layout.report.txt"])
+        }
+        #expect(!FileManager.default.fileExists(atPath: artifacts.appendingPathComponent("stack-seed002").path))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testsuite ").count == 2)
+        #expect(xml.contains("<testsuite name=\"check-goldens\" tests=\"4\" failures=\"2\" errors=\"0\""))
+        for name in ["waterfall-seed001/layout.json", "waterfall-seed001/layout.csv", "stack-seed002/layout.json",
+                     "stack-seed002/layout.csv"] {
+            #expect(xml.contains("name=\"\(name)\">"), "\(name)")
+        }
+        #expect(xml.components(separatedBy: "<failure ").count == 3)
+        for tool in ["/usr/bin/xmllint", "/usr/local/bin/xmllint"] where FileManager.default.isExecutableFile(atPath: tool) {
+            #expect(try runProcess(tool, ["--noout", junit.path]).status == 0)
+            break
+        }
+        // --record missing: a missing golden is recorded (status 1, a failing test case).
+        try FileManager.default.removeItem(at: root.appendingPathComponent("stack-seed002/layout.csv"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("waterfall-seed001"))
+        let (recorded, recordedOut, recordedErr) = try Self.shell([script, "--record", "missing", "--junit", junit.path, root.path],
+                                                                 environment: ["CVLAYOUT": binary])
+        #expect(recorded == 1, "\(recordedOut)\(recordedErr)")
+        #expect(recordedOut == "ok       stack-seed002/layout.json\nRECORDED stack-seed002/layout.csv\n")
+        #expect(recordedErr == "recorded layout.csv\n")
+        #expect(FileManager.default.contents(atPath: root.appendingPathComponent("stack-seed002/layout.csv").path)
+                == FileManager.default.contents(atPath: Self.examples.appendingPathComponent("stack-seed002/layout.csv").path))
+        let junitText = try String(contentsOf: junit, encoding: .utf8)
+        #expect(junitText.contains("tests=\"2\" failures=\"1\" errors=\"0\""))
+        #expect(junitText.contains("<testcase classname=\"check-goldens\" name=\"stack-seed002/layout.csv\">\n<failure message=\"recorded layout.csv\">"))
+        let (bad, _, badErr) = try Self.shell([script, "--record", "sometimes", root.path], environment: ["CVLAYOUT": binary])
+        #expect(bad == 2 && badErr.contains("--record: expected never, missing, failed or all"))
     }
 }

@@ -6,7 +6,8 @@ import Testing
 /// `cvlayout`, whitespace-separated; a word naming a file in the example's folder is that
 /// file) and the golden outputs `layout.json`, `layout.csv`, `layout.svg` (only those its
 /// `formats` file names, when it has one). This test runs each command in each format and
-/// fails on any difference, printing the first differing lines. `CVLAYOUT_RECORD=1` (`make golden`) re-records instead; a missing golden fails.
+/// fails on any difference, printing the first differing lines. `CVLAYOUT_RECORD_GOLDENS=1` (`make golden`) re-records instead; a missing golden fails.
+/// (Not `CVLAYOUT_RECORD`, which is `--check`'s default `--record` mode.)
 struct GoldenTests {
     static let examplesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -32,7 +33,7 @@ struct GoldenTests {
             let candidate = directory.appendingPathComponent(String(word)).path
             return FileManager.default.fileExists(atPath: candidate) ? candidate : String(word)
         }
-        let record = ProcessInfo.processInfo.environment["CVLAYOUT_RECORD"] != nil
+        let record = ProcessInfo.processInfo.environment["CVLAYOUT_RECORD_GOLDENS"] != nil
         // A `formats` file names the formats the example is written in (an animated
         // `--scroll-to` SVG has no JSON or CSV); all three without one.
         let formats = (try? String(contentsOf: directory.appendingPathComponent("formats"), encoding: .utf8))

@@ -14,13 +14,17 @@ let builtCvlayout: URL? = {
 }()
 
 /// Runs `executable` with `arguments` and extra `environment` variables; returns its exit
-/// status and what it wrote to stdout and stderr.
+/// status and what it wrote to stdout and stderr. The variables `--check` reads by default
+/// (`CVLAYOUT_RECORD`, `CVLAYOUT_ARTIFACTS`, `CI`) are not passed on from the test run's
+/// own environment, so that a developer's or CI's settings cannot change what a test sees.
 func runProcess(_ executable: String, _ arguments: [String],
                 environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    var inherited = ProcessInfo.processInfo.environment
+    for name in ["CVLAYOUT_RECORD", "CVLAYOUT_ARTIFACTS", "CI"] { inherited[name] = nil }
+    process.environment = inherited.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -1,0 +1,517 @@
+// `cvlayout diff A B -f svg`: both layouts in one picture. The two sides are merged in
+// element order as the streamed comparison merges them, each element classified as the
+// text report would see it (same tolerance, same fields), and drawn into two spills (the
+// faded unchanged elements, then the changes on top); the document is put together at the
+// end, when the canvas (the union of both layouts' frames) is known.
+import Foundation
+import LayoutCore
+
+/// How an element of a diff picture changed (`data-change`).
+public enum PictureChange: String, CaseIterable, Sendable {
+    /// Its frame's size changed (whether or not it also moved).
+    case resized
+    /// Its frame moved, at the same size.
+    case moved
+    /// Only in the actual layout (B).
+    case added
+    /// Only in the expected layout (A, the golden).
+    case removed
+    /// Its frame is the same, another field (alpha, transform, zIndex, hidden) changed.
+    case changed
+    /// Nothing compared changed.
+    case same
+
+    /// The stroke and fill of its shapes.
+    var colour: String {
+        switch self {
+        case .resized: return "#ff7f0e"
+        case .moved: return "#1f77b4"
+        case .added: return "#2ca02c"
+        case .removed: return "#d62728"
+        case .changed: return "#9467bd"
+        case .same: return "#9e9e9e"
+        }
+    }
+
+    /// The legend's words.
+    var legend: String {
+        switch self {
+        case .resized: return "resized (COUNT): golden frame dashed, new frame solid"
+        case .moved: return "moved (COUNT): golden frame dashed, new frame solid"
+        case .added: return "added (COUNT): only in the new layout"
+        case .removed: return "removed (COUNT): only in the golden"
+        case .changed: return "changed (COUNT): alpha, transform, zIndex or hidden"
+        case .same: return "same (COUNT)"
+        }
+    }
+}
+
+/// The diff picture (`cvlayout diff EXPECTED ACTUAL -f svg`, `--check`'s `NAME.diff.svg`): a
+/// standalone SVG 1.1 document showing both layouts at once, in the layouts' own coordinates
+/// (points).
+///
+/// - Unchanged elements are faded grey boxes (the actual frame).
+/// - An element whose frame changed is drawn twice, the golden's (EXPECTED's) frame dashed,
+///   the new one solid, with an arrow from the old centre to the new one: blue when it only
+///   moved, orange when its size changed.
+/// - Elements only in ACTUAL are green (solid), elements only in EXPECTED red (dashed).
+/// - Elements whose other fields changed (alpha, transform, zIndex, hidden) are purple and
+///   marked with the names of those fields.
+/// - A legend with each kind's count sits above the layouts; the canvas is the union of both
+///   layouts' frames (10 points of margin), widened for the legend.
+///
+/// Every shape of an element carries `data-index-path` (`S:I`), `data-kind` unless it is a
+/// cell, `data-change` (`PictureChange`) and `data-side` (`expected` or `actual`, whose
+/// frame it is; an arrow has none). A changed element's solid box holds a `<title>` listing
+/// its changed fields as the text report does (`frame.y 120 → 132.5`).
+///
+/// Elements are classified with `DiffOptions` exactly as `LayoutDiff.compare` compares
+/// them: only the selected fields, numbers equal within the tolerance. An element without
+/// all four frame numbers (a CSV of index paths) is counted but not drawn.
+public enum LayoutDiffPicture {
+    /// Draws the diff of two layouts read as streams (files or spooled standard input), in
+    /// element order; a side not in element order is sorted on the way (`SortedLayoutStream`).
+    /// Memory stays at a few chunks plus the picture's spills (in memory to 32 MiB each, then
+    /// in unlinked temporary files).
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when the whole files must
+    ///   be read instead (`draw(_:_:…)`); errors of `emit`. Nothing is emitted before the
+    ///   whole picture is known.
+    /// - Complexity: O(n) in the elements of both sides (plus the sort of a side out of order).
+    public static func drawStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
+                                   actual: LayoutInput, actualFormat: LayoutFileFormat?,
+                                   options: DiffOptions, expectedName: String, actualName: String,
+                                   to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        var sorted = (expected: false, actual: false)
+        while true {
+            let picture = DiffPicture(options: options)
+            do {
+                let e = try expected.stream(format: expectedFormat, sorted: sorted.expected)
+                defer { e.cancel() }
+                let a = try actual.stream(format: actualFormat, sorted: sorted.actual)
+                defer { a.cancel() }
+                try merge(e, a, into: picture)
+            } catch let error as LayoutStreamFallback {
+                switch error.outOfOrder {
+                case .expected? where !sorted.expected: sorted.expected = true; continue
+                case .actual? where !sorted.actual: sorted.actual = true; continue
+                default: throw LayoutStreamFallback(error.description)
+                }
+            }
+            return try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
+        }
+    }
+
+    /// Draws the diff of two whole layouts (see the type's description). Duplicate elements
+    /// are drawn once, the last of each (as `LayoutDiff.compare` matches them).
+    /// - Complexity: O(n log n).
+    public static func draw(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions,
+                            expectedName: String, actualName: String,
+                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        func ordered(_ records: [ElementRecord]) -> [ElementRecord] {
+            var last: [ElementKey: Int] = [:]
+            for (i, record) in records.enumerated() { last[record.key] = i }
+            return records.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+                .sorted { $0.key < $1.key }
+        }
+        let picture = DiffPicture(options: options)
+        let e = ordered(expected.elements), a = ordered(actual.elements)
+        var i = 0, j = 0
+        while i < e.count || j < a.count {
+            if i < e.count && j < a.count && e[i].key == a[j].key {
+                try picture.add(e[i].key, StreamedElement(drawing: e[i]), StreamedElement(drawing: a[j]))
+                i += 1
+                j += 1
+            } else if i < e.count && (j == a.count || e[i].key < a[j].key) {
+                try picture.add(e[i].key, StreamedElement(drawing: e[i]), nil)
+                i += 1
+            } else {
+                try picture.add(a[j].key, nil, StreamedElement(drawing: a[j]))
+                j += 1
+            }
+        }
+        try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
+    }
+
+    /// The merge of two streams in element order.
+    private static func merge(_ expected: LayoutElementStream, _ actual: LayoutElementStream,
+                              into picture: DiffPicture) throws {
+        var e = StreamedElement.placeholder, a = StreamedElement.placeholder
+        var lastE = StreamedElement.placeholder, lastA = StreamedElement.placeholder
+        var countE = 0, countA = 0
+        func next(_ stream: LayoutElementStream, _ element: inout StreamedElement, _ last: inout StreamedElement,
+                  _ count: inout Int, _ side: DiffSide) throws -> Bool {
+            guard try stream.next(into: &element) else { return false }
+            if count > 0 && !last.precedes(element) {
+                throw LayoutStreamFallback("\(side.rawValue): not in element order", outOfOrder: side)
+            }
+            last.copyKey(of: element)
+            count += 1
+            return true
+        }
+        var hasE = try next(expected, &e, &lastE, &countE, .expected)
+        var hasA = try next(actual, &a, &lastA, &countA, .actual)
+        while hasE || hasA {
+            if hasE && hasA && e.sameKey(a) {
+                try picture.add(e.key, e, a)
+                hasE = try next(expected, &e, &lastE, &countE, .expected)
+                hasA = try next(actual, &a, &lastA, &countA, .actual)
+            } else if hasE && (!hasA || e.precedes(a)) {
+                try picture.add(e.key, e, nil)
+                hasE = try next(expected, &e, &lastE, &countE, .expected)
+            } else {
+                try picture.add(a.key, nil, a)
+                hasA = try next(actual, &a, &lastA, &countA, .actual)
+            }
+        }
+        _ = try expected.finish()
+        _ = try actual.finish()
+    }
+}
+
+extension StreamedElement {
+    /// `record` for drawing: its key's category and kind as codes whatever they are spelled in
+    /// (the picture only writes the key back), its fields as `init(_:)` takes them.
+    init(drawing record: ElementRecord) {
+        self = .placeholder
+        let key = record.key
+        let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
+        let kind: Int32 = key.kind.map { $0 == headerKind ? 1 : $0 == footerKind ? 2 : KindNames.shared.code($0) } ?? 0
+        setKey(section: key.section, item: key.item, category: category, kind: kind, disappearing: key.disappearing)
+        for field in ElementField.allCases {
+            switch record[field] {
+            case .number(let v)?: values[field.rawValue] = v
+            case .bool(let b)?: values[field.rawValue] = b ? 1 : 0
+            case .text?, nil: continue
+            }
+            mask |= 1 << UInt16(field.rawValue)
+        }
+    }
+}
+
+/// The picture being drawn: the spills of the faded and the changed elements, the canvas
+/// so far and the counts.
+final class DiffPicture {
+    private let fields: [ElementField]
+    private let tolerance: Double
+    private let same = ReportSpill(), changes = ReportSpill()
+    private var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    /// Elements by kind of change, indexed as `PictureChange.allCases`.
+    private var tally = [Int](repeating: 0, count: PictureChange.allCases.count)
+    /// The fields each side gave so far: a value against none is a change only when the side
+    /// without it gives the field for some element (as `LayoutDiff.compare` sees it, as far
+    /// as known when the element is drawn).
+    private var expectedPresent: UInt16 = 0, actualPresent: UInt16 = 0
+
+    /// x, y, width, height; width and height; x, y and the centre; the fields after the
+    /// frame and centre (transform, alpha, zIndex, hidden).
+    private static let frameBits: UInt16 = 0xF, sizeBits: UInt16 = 0xC, positionBits: UInt16 = 0x33
+    private static let otherBits: UInt16 = 0x7FC0
+
+    init(options: DiffOptions) {
+        fields = options.fields.sorted()
+        tolerance = options.tolerance
+    }
+
+    /// The fields of `fields` that differ between `e` and `a`, as bits.
+    private func changedBits(_ e: StreamedElement, _ a: StreamedElement) -> UInt16 {
+        var changed: UInt16 = 0
+        for field in fields {
+            let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+            let inE = e.mask & bit != 0, inA = a.mask & bit != 0
+            if inE && inA {
+                let x = e.values[k], y = a.values[k]
+                if field == .hidden {
+                    if x != y { changed |= bit }
+                } else {
+                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
+                }
+            } else if inE || inA {
+                if (inE ? actualPresent : expectedPresent) & bit != 0 { changed |= bit }
+            }
+        }
+        return changed
+    }
+
+    /// Classifies and draws one element: in both layouts, or only in one (the other `nil`).
+    func add(_ key: ElementKey, _ e: StreamedElement?, _ a: StreamedElement?) throws {
+        if let e { expectedPresent |= e.mask }
+        if let a { actualPresent |= a.mask }
+        let change: PictureChange
+        var changed: UInt16 = 0
+        switch (e, a) {
+        case (let e?, let a?):
+            changed = changedBits(e, a)
+            change = changed & Self.sizeBits != 0 ? .resized : changed & Self.positionBits != 0 ? .moved
+                : changed != 0 ? .changed : .same
+        case (_?, nil): change = .removed
+        default: change = .added
+        }
+        tally[PictureChange.allCases.firstIndex(of: change)!] += 1
+        let expectedFrame = e.flatMap(Self.frame), actualFrame = a.flatMap(Self.frame)
+        for frame in [expectedFrame, actualFrame] {
+            guard let frame else { continue }
+            minX = Swift.min(minX, frame[0], frame[0] + frame[2])
+            maxX = Swift.max(maxX, frame[0], frame[0] + frame[2])
+            minY = Swift.min(minY, frame[1], frame[1] + frame[3])
+            maxY = Swift.max(maxY, frame[1], frame[1] + frame[3])
+        }
+        let out = change == .same ? same.out : changes.out
+        switch change {
+        case .same:
+            guard let frame = actualFrame ?? expectedFrame else { return }
+            out.append("<rect")
+            Self.appendAttributes(key, change, to: out)
+            Self.appendFrame(frame, to: out)
+            out.append("/>\n")
+        case .added, .removed:
+            guard let frame = actualFrame ?? expectedFrame else { return }
+            out.append("<rect")
+            Self.appendAttributes(key, change, to: out)
+            out.append(change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"")
+            Self.appendFrame(frame, to: out)
+            out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
+                                        : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
+            Self.appendName(key, to: out)
+            out.append(change == .added ? " added (only in the new layout)</title></rect>\n"
+                                        : " removed (only in the golden)</title></rect>\n")
+        case .moved, .resized, .changed:
+            if change != .changed, let old = expectedFrame {
+                out.append("<rect")
+                Self.appendAttributes(key, change, to: out)
+                out.append(" data-side=\"expected\"")
+                Self.appendFrame(old, to: out)
+                out.append(" fill=\"none\" stroke=\"")
+                out.append(string: change.colour)
+                out.append("\" stroke-dasharray=\"4 3\"/>\n")
+            }
+            if let new = actualFrame {
+                out.append("<rect")
+                Self.appendAttributes(key, change, to: out)
+                out.append(" data-side=\"actual\"")
+                Self.appendFrame(new, to: out)
+                out.append(" fill=\"")
+                out.append(string: change.colour)
+                out.append(change == .changed ? "\" fill-opacity=\"0.3\" stroke-width=\"2.5\" stroke=\"" : "\" fill-opacity=\"0.2\" stroke=\"")
+                out.append(string: change.colour)
+                out.append("\"><title>")
+                Self.appendTitle(key, change, e!, a!, changed, to: out)
+                out.append("</title></rect>\n")
+            }
+            if change != .changed, let old = expectedFrame, let new = actualFrame {
+                let x1 = old[0] + old[2] / 2, y1 = old[1] + old[3] / 2
+                let x2 = new[0] + new[2] / 2, y2 = new[1] + new[3] / 2
+                if x1 != x2 || y1 != y2 {
+                    out.append("<line")
+                    Self.appendAttributes(key, change, to: out)
+                    out.append(" x1=\"")
+                    out.append(number: x1)
+                    out.append("\" y1=\"")
+                    out.append(number: y1)
+                    out.append("\" x2=\"")
+                    out.append(number: x2)
+                    out.append("\" y2=\"")
+                    out.append(number: y2)
+                    out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/>\n")
+                }
+            }
+            // The marker: the names of the other groups that changed (alpha, transform, zIndex,
+            // hidden; for a `changed` element whatever changed), at the new box's top left.
+            var groups: [String] = []
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group)
+                && (change == .changed || changed & Self.otherBits & 1 << UInt16(field.rawValue) != 0) {
+                groups.append(field.group)
+            }
+            if !groups.isEmpty, let new = actualFrame {
+                out.append("<text")
+                Self.appendAttributes(key, change, to: out)
+                out.append(" x=\"")
+                out.append(number: new[0] + 3)
+                out.append("\" y=\"")
+                out.append(number: new[1] + 11)
+                out.append("\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#4b2a6b\">")
+                appendXMLText(groups.joined(separator: ", "), to: out)
+                out.append("</text>\n")
+            }
+        }
+        try out.flushIfFull()
+    }
+
+    /// ` data-index-path="S:I" data-kind="…" data-change="…"`.
+    private static func appendAttributes(_ key: ElementKey, _ change: PictureChange, to out: OutputBuffer) {
+        out.append(" data-index-path=\"")
+        out.append(integer: key.section)
+        out.append(byte: UInt8(ascii: ":"))
+        out.append(integer: key.item)
+        out.append(byte: UInt8(ascii: "\""))
+        if key.category != cellCategory || key.kind != nil {
+            out.append(" data-kind=\"")
+            appendXMLText(key.kind ?? key.category, to: out)
+            out.append(byte: UInt8(ascii: "\""))
+        }
+        if key.disappearing { out.append(" data-disappearing=\"true\"") }
+        out.append(" data-change=\"")
+        out.append(string: change.rawValue)
+        out.append(byte: UInt8(ascii: "\""))
+    }
+
+    /// The element's name as the text report gives it (`0:17`, `header 0:0`), as XML text.
+    private static func appendName(_ key: ElementKey, to out: OutputBuffer) {
+        if key.category == cellCategory && key.kind == nil && !key.disappearing {
+            out.append(integer: key.section)
+            out.append(byte: UInt8(ascii: ":"))
+            out.append(integer: key.item)
+        } else {
+            appendXMLText(key.description, to: out)
+        }
+    }
+
+    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
+    /// XML text.
+    private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
+                                    _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
+        appendName(key, to: out)
+        out.append(byte: 0x20)
+        out.append(string: change.rawValue)
+        out.append(byte: UInt8(ascii: ":"))
+        var first = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
+            let base = scratch.baseAddress!
+            for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
+                out.append(first ? " " : "; ")
+                first = false
+                out.append(string: field.name)
+                out.append(byte: 0x20)
+                guard let x = e.value(field), let y = a.value(field), case .number(let u) = x, case .number(let v) = y else {
+                    out.append(string: e.value(field)?.description ?? "(none)")
+                    out.append(" → ")
+                    out.append(string: a.value(field)?.description ?? "(none)")
+                    continue
+                }
+                var decimals = 0
+                for (value, offset) in [(u, 0), (v, NumberFormat.maximumLength)] {
+                    let n = NumberFormat.write(value, precision: .full, to: base + offset)
+                    for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
+                        decimals = Swift.max(decimals, n - i - 1)
+                        break
+                    }
+                    out.append(UnsafeBufferPointer(start: base + offset, count: n))
+                    if offset == 0 { out.append(" → ") }
+                }
+                let delta = v - u
+                guard delta.isFinite else { continue }
+                out.append(" (")
+                LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength, to: out)
+                out.append(byte: UInt8(ascii: ")"))
+            }
+        }
+    }
+
+    /// x, y, width, height when the element gives all four and they are finite.
+    private static func frame(_ element: StreamedElement) -> SIMD4<Double>? {
+        guard element.mask & frameBits == frameBits else { return nil }
+        let frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
+        guard frame[0].isFinite && frame[1].isFinite && frame[2].isFinite && frame[3].isFinite
+            && (frame[0] + frame[2]).isFinite && (frame[1] + frame[3]).isFinite else { return nil }
+        return frame
+    }
+
+    /// ` x=".." y=".." width=".." height=".."` of a frame (a negative size drawn from its
+    /// other corner, as a rectangle cannot have one).
+    private static func appendFrame(_ frame: SIMD4<Double>, to out: OutputBuffer) {
+        out.append(" x=\"")
+        out.append(number: Swift.min(frame[0], frame[0] + frame[2]))
+        out.append("\" y=\"")
+        out.append(number: Swift.min(frame[1], frame[1] + frame[3]))
+        out.append("\" width=\"")
+        out.append(number: frame[2].magnitude)
+        out.append("\" height=\"")
+        out.append(number: frame[3].magnitude)
+        out.append("\"")
+    }
+
+    /// The order of the legend's rows.
+    private static let legendOrder: [PictureChange] = [.moved, .resized, .added, .removed, .changed, .same]
+    private static let margin = 10.0, legendRow = 18.0, legendWidth = 360.0
+
+    /// Writes the document: header, legend, the faded elements, the changes.
+    func write(title: String, to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+            if !minX.isFinite { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+            let legendHeight = Double(Self.legendOrder.count + 1) * Self.legendRow + Self.margin
+            let x0 = minX - Self.margin, y0 = minY - Self.margin - legendHeight
+            let width = Swift.max(maxX - minX + 2 * Self.margin, Self.legendWidth)
+            let height = maxY - minY + 2 * Self.margin + legendHeight
+            out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+            out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+            out.append(number: width)
+            out.append("\" height=\"")
+            out.append(number: height)
+            out.append("\" viewBox=\"")
+            out.append(number: x0)
+            out.append(" ")
+            out.append(number: y0)
+            out.append(" ")
+            out.append(number: width)
+            out.append(" ")
+            out.append(number: height)
+            out.append("\">\n<title>")
+            appendXMLText(title, to: out)
+            out.append("</title>\n<defs><marker id=\"cvlayout-diff-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333333\"/></marker></defs>\n")
+            out.append("<rect x=\"")
+            out.append(number: x0)
+            out.append("\" y=\"")
+            out.append(number: y0)
+            out.append("\" width=\"")
+            out.append(number: width)
+            out.append("\" height=\"")
+            out.append(number: height)
+            out.append("\" fill=\"#ffffff\"/>\n")
+            // The legend, one row per kind of change with its count.
+            out.append("<g id=\"legend\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n")
+            let lx = x0 + Self.margin
+            var y = y0 + Self.margin
+            for change in Self.legendOrder {
+                out.append("<rect x=\"")
+                out.append(number: lx)
+                out.append("\" y=\"")
+                out.append(number: y + 2)
+                out.append("\" width=\"22\" height=\"12\" fill=\"")
+                out.append(string: change.colour)
+                out.append(change == .same ? "\" fill-opacity=\"0.12\" stroke-opacity=\"0.5\" stroke=\"" : "\" fill-opacity=\"0.25\" stroke=\"")
+                out.append(string: change.colour)
+                out.append(change == .removed || change == .moved || change == .resized ? "\" stroke-dasharray=\"4 3\"/>" : "\"/>")
+                out.append("<text x=\"")
+                out.append(number: lx + 30)
+                out.append("\" y=\"")
+                out.append(number: y + 12.5)
+                out.append("\">")
+                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(tally[PictureChange.allCases.firstIndex(of: change)!])), to: out)
+                out.append("</text>\n")
+                y += Self.legendRow
+            }
+            out.append("<line x1=\"")
+            out.append(number: lx)
+            out.append("\" y1=\"")
+            out.append(number: y + 8)
+            out.append("\" x2=\"")
+            out.append(number: lx + 22)
+            out.append("\" y2=\"")
+            out.append(number: y + 8)
+            out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/><text x=\"")
+            out.append(number: lx + 30)
+            out.append("\" y=\"")
+            out.append(number: y + 12.5)
+            out.append("\">old centre → new centre</text>\n</g>\n")
+            out.append("<g id=\"same\" fill=\"#9e9e9e\" fill-opacity=\"0.12\" stroke=\"#9e9e9e\" stroke-opacity=\"0.5\" stroke-width=\"0.5\">\n")
+            try out.flush()
+            try same.replay(emit)
+            out.append("</g>\n<g id=\"changes\" stroke-width=\"1.5\">\n")
+            try out.flush()
+            try changes.replay(emit)
+            out.append("</g>\n</svg>\n")
+            try out.flush()
+        }
+    }
+}
