@@ -19,7 +19,7 @@ let compositionalEngine = EngineDescriptor(
         (docs/REFERENCE.md, compositional, has every key).
         Without DATASET: nested groups of --count (30) items, then an orthogonal row of 12 with a
         header and a section background.
-        --scale rounds as UIKit does (fractions floored, origins rounded), not by edges.
+        --scale rounds as UIKit does (each frame's origin and size to the pixel), not by edges.
         --offset pins boundary items.
         """,
     options: compositionalOptions.specs(),
@@ -43,7 +43,7 @@ extension CompositionalLayout: EngineConfiguration {}
 /// a global option, sets `scale`).
 private let compositionalOptions: [BoundOption<CompositionalLayout>] = [
     .number("tolerance", "PT", \.tolerance,
-            "slack of the fit rule (points) and of flooring to --scale pixels (pixels), ≥ 0"),
+            "slack of the fit rule, points, ≥ 0"),
 ]
 
 /// The embedded description: Apple's "Nested Groups" sample (a 0.7-wide item beside a

@@ -268,13 +268,17 @@ public struct CompositionalGroup: Equatable, Sendable {
     public var interItemSpacing: CompositionalSpacing
     /// `contentInsets`.
     public var contentInsets: EdgeInsets
-    /// `edgeSpacing` (when the group is a subitem of another; ignored at the top level).
+    /// `edgeSpacing`: outside the group in its parent group, or, for a section's top-level
+    /// group, around each of its copies in the section.
     public var edgeSpacing: CompositionalEdgeSpacing
+    /// `supplementaryItems`: views anchored to the group's frame, as badges to their item's.
+    public var supplementaryItems: [CompositionalSupplementaryItem]
 
     /// Creates a group.
     public init(axis: CompositionalAxis, size: CompositionalSize, subitems: [CompositionalSubitem],
                 repetition: CompositionalRepetition = .fit, interItemSpacing: CompositionalSpacing = .fixed(0),
-                contentInsets: EdgeInsets = .zero, edgeSpacing: CompositionalEdgeSpacing = .none) {
+                contentInsets: EdgeInsets = .zero, edgeSpacing: CompositionalEdgeSpacing = .none,
+                supplementaryItems: [CompositionalSupplementaryItem] = []) {
         self.axis = axis
         self.size = size
         self.subitems = subitems
@@ -282,13 +286,19 @@ public struct CompositionalGroup: Equatable, Sendable {
         self.interItemSpacing = interItemSpacing
         self.contentInsets = contentInsets
         self.edgeSpacing = edgeSpacing
+        self.supplementaryItems = supplementaryItems
     }
 
     func transposed() -> CompositionalGroup {
         CompositionalGroup(axis: axis == .horizontal ? .vertical : .horizontal, size: size.transposed(),
                            subitems: subitems.map { $0.transposed() }, repetition: repetition,
                            interItemSpacing: interItemSpacing, contentInsets: contentInsets.exchangingAxes,
-                           edgeSpacing: edgeSpacing.transposed())
+                           edgeSpacing: edgeSpacing.transposed(), supplementaryItems: supplementaryItems.map { $0.transposed() })
+    }
+
+    /// Whether it or a group nested in it has supplementary items.
+    var hasGroupBadges: Bool {
+        !supplementaryItems.isEmpty || subitems.contains { if case .group(let g) = $0 { g.hasGroupBadges } else { false } }
     }
 
     /// How deep groups nest in it: 1 for a group of items.
@@ -411,6 +421,11 @@ public struct CompositionalSection: Equatable, Sendable {
     public var decorationItems: [CompositionalDecorationItem]
     /// `supplementariesFollowContentInsets`. Default `true`.
     public var supplementariesFollowContentInsets: Bool
+    /// Alternatives chosen by the layout environment, as `sectionProvider` code branches on
+    /// `layoutEnvironment.container.effectiveContentSize`: when not empty, the first variant
+    /// whose condition holds (the last when none does) stands for the section, with the
+    /// section's `count`. Default none.
+    public var variants: [CompositionalSectionVariant] = []
 
     /// Creates a section.
     public init(count: Int, group: CompositionalGroup, interGroupSpacing: Double = 0, contentInsets: EdgeInsets = .zero,
@@ -438,6 +453,58 @@ public struct CompositionalSection: Equatable, Sendable {
                                                              zIndex: $0.zIndex)
                              },
                              supplementariesFollowContentInsets: supplementariesFollowContentInsets)
+    }
+}
+
+/// A test of the layout environment's effective content size (the bounds: cvlayout's
+/// collection view has no content insets), points; `nil` bounds do not test.
+public struct CompositionalCondition: Equatable, Sendable {
+    /// The width is at least this.
+    public var minWidth: Double?
+    /// The width is at most this.
+    public var maxWidth: Double?
+    /// The height is at least this.
+    public var minHeight: Double?
+    /// The height is at most this.
+    public var maxHeight: Double?
+
+    /// Creates a condition; with no bound it always holds.
+    public init(minWidth: Double? = nil, maxWidth: Double? = nil, minHeight: Double? = nil, maxHeight: Double? = nil) {
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+    }
+
+    /// Whether `size` meets every bound given (inclusive).
+    public func holds(in size: Size) -> Bool {
+        (minWidth.map { size.width >= $0 } ?? true) && (maxWidth.map { size.width <= $0 } ?? true)
+            && (minHeight.map { size.height >= $0 } ?? true) && (maxHeight.map { size.height <= $0 } ?? true)
+    }
+}
+
+/// One alternative of a section's `variants`: a section used when `condition` holds.
+public struct CompositionalSectionVariant: Equatable, Sendable {
+    /// When it applies; `nil` always.
+    public var condition: CompositionalCondition?
+    /// The section it stands for (its `count` is replaced by the section's).
+    public var section: CompositionalSection
+
+    /// Creates a variant.
+    public init(condition: CompositionalCondition?, section: CompositionalSection) {
+        self.condition = condition
+        self.section = section
+    }
+}
+
+extension CompositionalSection {
+    /// The section the environment of `size` chooses: itself without variants, else the first
+    /// variant whose condition holds (the last when none does), with this section's count.
+    public func resolvingVariants(in size: Size) -> CompositionalSection {
+        guard let chosen = variants.first(where: { $0.condition?.holds(in: size) ?? true }) ?? variants.last else { return self }
+        var section = chosen.section.resolvingVariants(in: size)
+        section.count = count
+        return section
     }
 }
 
@@ -508,8 +575,7 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
     /// The screen scale whose pixels UIKit rounds to (`--scale`), finite and > 0; `nil`: exact.
     public var scale: Double?
-    /// The slack of the fit rule (points) and of flooring to pixels (pixels): items fit when
-    /// they take at most the length plus this; a value this close to a pixel is on it.
+    /// The slack of the fit rule, points: items fit when they take at most the length plus this.
     /// Finite, ≥ 0. Default 1e-9 (issue 17).
     public var tolerance = 1e-9
 
@@ -552,6 +618,10 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
         if !(tolerance.isFinite && tolerance >= 0) {
             throw LayoutError.invalidParameter(name: "tolerance", section: nil, value: tolerance, requirement: .finiteNonNegative)
         }
+        var description = description
+        if description.sections.contains(where: { !$0.variants.isEmpty }) {
+            description.sections = description.sections.map { $0.resolvingVariants(in: bounds) }
+        }
         for (s, section) in description.sections.enumerated() where section.group.depth > Self.maximumNestingDepth {
             throw LayoutError.invalidParameter(name: "group", section: s, value: Double(section.group.depth),
                                                requirement: .integer(atLeast: 1))
@@ -569,18 +639,7 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
     // MARK: - Rounding
 
-    /// A resolved fraction floored to 1/scale (exact without a scale; within 1e-9 of a pixel
-    /// counts as on it).
-    @inline(__always)
-    func floored(_ v: Double) -> Double {
-        guard let scale else { return v }
-        let p = v * scale
-        let r = p.rounded()
-        if abs(p - r) <= tolerance { return r / scale }
-        return p.rounded(.down) / scale
-    }
-
-    /// A position rounded to the nearest 1/scale, halves away from zero (`-0` as 0).
+    /// A position or length rounded to the nearest 1/scale, halves away from zero (`-0` as 0).
     @inline(__always)
     func rounded(_ v: Double) -> Double {
         guard let scale else { return v }
@@ -592,8 +651,8 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
     @inline(__always)
     func resolve(_ dimension: CompositionalDimension, width: Double, height: Double) -> Double {
         switch dimension {
-        case .fractionalWidth(let f): return floored(f * width)
-        case .fractionalHeight(let f): return floored(f * height)
+        case .fractionalWidth(let f): return f * width
+        case .fractionalHeight(let f): return f * height
         case .absolute(let v), .estimated(let v): return v
         }
     }
@@ -630,6 +689,8 @@ final class CompositionalNode {
     var leafCount = 0
     /// How far its items' slots reach from its origin (x, y); 0, 0 without items.
     var reach = Point(x: 0, y: 0)
+    /// A group's own supplementary items.
+    var groupBadges: [CompositionalSupplementaryItem] = []
 
     init(item: CompositionalItem?, size: Size) {
         self.item = item
@@ -657,6 +718,7 @@ extension CompositionalLayout {
     ///   length along the axis depends on n), plus the nested groups, each solved once.
     func solve(_ group: CompositionalGroup, size: Size, cap: Int) -> CompositionalNode {
         let node = CompositionalNode(item: nil, size: size)
+        node.groupBadges = group.supplementaryItems
         let ins = group.contentInsets
         let innerW = size.width - ins.left - ins.right, innerH = size.height - ins.top - ins.bottom
         let horizontal = group.axis == .horizontal
@@ -679,7 +741,7 @@ extension CompositionalLayout {
         let m = group.subitems.count
         switch group.repetition {
         case .count(let k):
-            let slot = floored((length - Double(k - 1) * spacing) / Double(k))
+            let slot = (length - Double(k - 1) * spacing) / Double(k)
             var s = sizeOf(group.subitems[0], containerLength: length)
             if horizontal { s.width = slot } else { s.height = slot }
             sizes = [s]
@@ -700,40 +762,17 @@ extension CompositionalLayout {
                 }
                 return total
             }
-            // Lengths along the axis that are fractions of it depend on n; others do not.
-            let dependsOnCount = group.subitems.contains {
-                switch horizontal ? $0.size.width : $0.size.height {
-                case .fractionalWidth: return horizontal
-                case .fractionalHeight: return !horizontal
-                default: return false
-                }
-            }
+            // Every length resolves in the group's whole inner size, so `used` never decreases
+            // as the count grows: the largest n that fits, by bisection.
             let fixed = group.subitems.map { sizeOf($0, containerLength: length) }
-            let grows = (0..<m).allSatisfy { along(fixed[$0]) + edges[$0].lead + edges[$0].trail + spacing > 0 }
-            if !dependsOnCount && grows {
-                // `used` grows with the count: the largest n that fits, by bisection.
-                guard used(1, fixed) <= length + tolerance else { break }
-                var low = 1, high = cap
-                while low < high {
-                    let mid = low + (high - low + 1) / 2
-                    if used(mid, fixed) <= length + tolerance { low = mid } else { high = mid - 1 }
-                }
-                n = low
-                // Fractions of the axis across it (a `fractionalWidth` height in a horizontal
-                // group) still resolve in the length less the n − 1 spacings.
-                sizes = group.subitems.map { sizeOf($0, containerLength: length - Double(n - 1) * spacing) }
-            } else {
-                var trial = fixed
-                var candidate = 1
-                while candidate <= cap {
-                    let containerLength = length - Double(candidate - 1) * spacing
-                    for k in 0..<m { trial[k] = sizeOf(group.subitems[k], containerLength: containerLength) }
-                    guard used(candidate, trial) <= length + tolerance else { break }
-                    n = candidate
-                    sizes = trial
-                    candidate += 1
-                }
+            guard used(1, fixed) <= length + tolerance else { break }
+            var low = 1, high = cap
+            while low < high {
+                let mid = low + (high - low + 1) / 2
+                if used(mid, fixed) <= length + tolerance { low = mid } else { high = mid - 1 }
             }
+            n = low
+            sizes = fixed
         }
         guard n > 0 else { return node }
         // Children: one per distinct subitem.
@@ -804,6 +843,16 @@ extension CompositionalLayout {
     }
 }
 
+/// A group's supplementary items and the group's frame, relative to the top-level group's origin.
+struct CompositionalGroupBadges {
+    /// The group's frame.
+    var frame: Rect
+    /// The group's first item, in the top-level group's items: the items' index path.
+    var firstLeaf: Int
+    /// The supplementary items.
+    var badges: [CompositionalSupplementaryItem]
+}
+
 /// An item of a solved group, relative to the group's origin.
 struct CompositionalLeaf {
     /// The item's frame (its slot less its content insets).
@@ -819,7 +868,7 @@ extension CompositionalLayout {
     /// is added to `items`.
     /// - Complexity: O(limit · depth), plus the slots of subitems holding no items.
     func flatten(_ node: CompositionalNode, at origin: Point, limit: Int, into leaves: inout [CompositionalLeaf],
-                 items: inout [CompositionalItem]) {
+                 items: inout [CompositionalItem], groups: inout [CompositionalGroupBadges]) {
         if let item = node.item {
             let s = node.size
             let ins = item.contentInsets
@@ -837,13 +886,23 @@ extension CompositionalLayout {
             return
         }
         guard node.leafCount > 0 else { return }
+        // A group's own supplementary items, before those of the groups in it (kept when it holds an item).
+        let first = leaves.count
+        if !node.groupBadges.isEmpty {
+            groups.append(CompositionalGroupBadges(frame: Rect(x: origin.x, y: origin.y, width: node.size.width,
+                                                               height: node.size.height),
+                                                   firstLeaf: first, badges: node.groupBadges))
+        }
+        let recorded = groups.count
         for i in 0..<node.slotCount {
-            if leaves.count >= limit { return }
+            if leaves.count >= limit { break }
             let child = node.children[i % node.children.count]
             if child.leafCount == 0 { continue }
             let slot = node.origin(ofSlot: i)
-            flatten(child, at: Point(x: origin.x + slot.x, y: origin.y + slot.y), limit: limit, into: &leaves, items: &items)
+            flatten(child, at: Point(x: origin.x + slot.x, y: origin.y + slot.y), limit: limit, into: &leaves, items: &items,
+                    groups: &groups)
         }
+        if !node.groupBadges.isEmpty && leaves.count == first { groups.remove(at: recorded - 1) }
     }
 }
 
@@ -866,13 +925,16 @@ struct Run {
         self.transposes = transposes
     }
 
-    /// The element as output: origin rounded, transposed back when scrolling horizontally.
+    /// The element as output: its exact frame's origin and size each rounded to a pixel
+    /// (with a scale), transposed back when scrolling horizontally.
     @inline(__always)
     func output(_ category: ElementCategory, _ kind: ElementKind?, section: Int, item: Int, _ frame: Rect, zIndex: Int)
         -> LayoutAttributes {
         var f = frame
         f.origin.x = layout.rounded(f.origin.x)
         f.origin.y = layout.rounded(f.origin.y)
+        f.size.width = layout.rounded(f.size.width)
+        f.size.height = layout.rounded(f.size.height)
         if transposes {
             f = Rect(x: f.origin.y, y: f.origin.x, width: f.size.height, height: f.size.width)
         }
@@ -990,14 +1052,32 @@ struct Run {
             sink.append(output(.cell, nil, section: s, item: item, frame, zIndex: cellZ))
         }
         cellRanges.append((start: start, count: sink.count - start))
-        if plan.hasBadges {
-            var badgeCounts: [ElementKind: Int] = [:]
-            plan.forEachCell { _, leaf, frame in
-                for badge in plan.items[Int(leaf.itemID)].supplementaryItems {
-                    let k = badgeCounts[badge.kind, default: 0]
-                    badgeCounts[badge.kind] = k + 1
-                    sink.append(output(.supplementaryView, badge.kind, section: s, item: k, Self.badgeFrame(badge, on: frame, layout: layout),
-                                       zIndex: badge.zIndex))
+        if plan.hasBadges || !plan.groupBadges.isEmpty {
+            // Group by group: its groups' supplementary items (at their first item's index
+            // path), then its items' badges item by item (at their item's).
+            for g in 0..<plan.groups {
+                let origin = plan.groupOrigin(g)
+                let base = g * plan.perGroup
+                let n = min(plan.leaves.count, section.count - base)
+                for group in plan.groupBadges where group.firstLeaf < n {
+                    var frame = group.frame
+                    frame.origin.x += origin.x
+                    frame.origin.y += origin.y
+                    for badge in group.badges {
+                        sink.append(output(.supplementaryView, badge.kind, section: s, item: base + group.firstLeaf,
+                                           Self.badgeFrame(badge, on: frame, layout: layout), zIndex: badge.zIndex))
+                    }
+                }
+                guard plan.hasBadges else { continue }
+                for j in 0..<n {
+                    let leaf = plan.leaves[j]
+                    var frame = leaf.frame
+                    frame.origin.x += origin.x
+                    frame.origin.y += origin.y
+                    for badge in plan.items[Int(leaf.itemID)].supplementaryItems {
+                        sink.append(output(.supplementaryView, badge.kind, section: s, item: base + j,
+                                           Self.badgeFrame(badge, on: frame, layout: layout), zIndex: badge.zIndex))
+                    }
                 }
             }
         }
@@ -1046,12 +1126,16 @@ struct SectionPlan {
     /// The items of `leaves`, by `itemID`.
     var items: [CompositionalItem] = []
     var hasBadges = false
+    /// The supplementary items of the top-level group and the groups in it, pre-order.
+    var groupBadges: [CompositionalGroupBadges] = []
     /// Items per whole group, groups, and the last group's length along its stacking axis.
     var perGroup = 0, groups = 0
     var lastLength = 0.0
-    /// Where the groups start, the orthogonal row's scroll position.
+    /// Where the groups start, the orthogonal row's scroll position, and the distance from
+    /// one group to the next along the section's axis (the top-level group's edge spacing included).
     var firstGroup = Point(x: 0, y: 0)
     var rowOffset = 0.0
+    var step = 0.0
     /// The section's extent along the scroll axis.
     var top: Double, contentTop = 0.0, contentBottom = 0.0, bottom = 0.0
     var hasSize = true
@@ -1078,12 +1162,13 @@ struct SectionPlan {
         if section.count > 0 {
             groupSize = orthogonal
                 ? layout.resolve(section.group.size, width: W, height: H - ins.top - ins.bottom)
-                : layout.resolve(section.group.size, width: W - ins.left - ins.right, height: H)
+                : layout.resolve(section.group.size, width: W - ins.left - ins.right, height: H - ins.top - ins.bottom)
             let cap = min(maximumElementCount, max(4096, 2 * section.count))
             let node = layout.solve(section.group, size: groupSize, cap: cap)
             perGroup = node.leafCount
             if perGroup > 0 {
-                layout.flatten(node, at: Point(x: 0, y: 0), limit: min(perGroup, section.count), into: &leaves, items: &items)
+                layout.flatten(node, at: Point(x: 0, y: 0), limit: min(perGroup, section.count), into: &leaves, items: &items,
+                               groups: &groupBadges)
                 groups = (section.count + perGroup - 1) / perGroup
                 hasBadges = items.contains { !$0.supplementaryItems.isEmpty }
                 let lastCount = section.count - (groups - 1) * perGroup
@@ -1100,21 +1185,36 @@ struct SectionPlan {
         }
         hasSize = section.count > 0 || !section.boundarySupplementaryItems.isEmpty
         contentTop = top + topExtent
+        // The top-level group's edge spacing lies around each copy: along the section's axis
+        // its minimums, across it as in a group (flexible edges share the room left).
+        let e = section.group.edgeSpacing
+        let alongLead = orthogonal ? e.leading : e.top, alongTrail = orthogonal ? e.trailing : e.bottom
+        let crossLead = orthogonal ? e.top : e.leading, crossTrail = orthogonal ? e.bottom : e.trailing
+        let lead = alongLead?.minimum ?? 0, trail = alongTrail?.minimum ?? 0
+        let crossRoom = (orthogonal ? 0 : W - ins.left - ins.right - groupSize.width)
+            - (crossLead?.minimum ?? 0) - (crossTrail?.minimum ?? 0)
+        let crossFlexible = (crossLead?.isFlexible == true ? 1 : 0) + (crossTrail?.isFlexible == true ? 1 : 0)
+        let crossShift = (crossLead?.minimum ?? 0)
+            + (crossLead?.isFlexible == true && crossRoom > 0 ? crossRoom / Double(crossFlexible) : 0)
         let groupsLength: Double
         if groups == 0 {
             groupsLength = 0
         } else if orthogonal {
-            groupsLength = groupSize.height
+            groupsLength = crossShift + groupSize.height + (crossTrail?.minimum ?? 0)
         } else {
-            groupsLength = Double(groups - 1) * (groupSize.height + section.interGroupSpacing) + lastLength
+            groupsLength = Double(groups) * (lead + trail) + Double(groups - 1) * (groupSize.height + section.interGroupSpacing)
+                + lastLength
         }
         contentBottom = hasSize ? contentTop + ins.top + groupsLength + ins.bottom : contentTop
         bottom = contentBottom + bottomExtent
-        firstGroup = Point(x: ins.left, y: contentTop + ins.top)
+        step = (orthogonal ? groupSize.width : groupSize.height) + lead + trail + section.interGroupSpacing
+        firstGroup = orthogonal ? Point(x: ins.left + lead, y: contentTop + ins.top + crossShift)
+            : Point(x: ins.left + crossShift, y: contentTop + ins.top + lead)
         if orthogonal && groups > 0 {
             let room = section.orthogonalScrollingBehavior == .groupPagingCentered ? (W - groupSize.width) / 2 : 0
-            firstGroup.x = ins.left + room
-            let row = ins.left + 2 * room + Double(groups - 1) * (groupSize.width + section.interGroupSpacing) + lastLength + ins.right
+            firstGroup.x = ins.left + room + lead
+            let row = ins.left + 2 * room + Double(groups) * (lead + trail)
+                + Double(groups - 1) * (groupSize.width + section.interGroupSpacing) + lastLength + ins.right
             rowOffset = min(max(section.orthogonalOffset, 0), max(0, row - W))
         }
     }
@@ -1128,7 +1228,20 @@ struct SectionPlan {
             let lastCount = section.count - (groups - 1) * perGroup
             badges = (groups - 1) * perLeaf.reduce(0, +) + perLeaf.prefix(lastCount).reduce(0, +)
         }
+        if groups > 0 {
+            let lastCount = section.count - (groups - 1) * perGroup
+            for group in groupBadges {
+                badges += (groups - 1 + (group.firstLeaf < lastCount ? 1 : 0)) * group.badges.count
+            }
+        }
         return section.boundarySupplementaryItems.count + cells + badges + (hasSize ? section.decorationItems.count : 0)
+    }
+
+    /// The origin of top-level group `g`.
+    @inline(__always)
+    func groupOrigin(_ g: Int) -> Point {
+        orthogonal ? Point(x: firstGroup.x + Double(g) * step - rowOffset, y: firstGroup.y)
+            : Point(x: firstGroup.x, y: firstGroup.y + Double(g) * step)
     }
 
     /// Calls `body` with each cell's item number, leaf and frame, in item order.
@@ -1136,7 +1249,7 @@ struct SectionPlan {
     func forEachCell(_ body: (Int, CompositionalLeaf, Rect) -> Void) {
         guard groups > 0 else { return }
         let count = section.count
-        let step = (orthogonal ? groupSize.width : groupSize.height) + section.interGroupSpacing
+        let step = self.step
         var item = 0
         leaves.withUnsafeBufferPointer { leaves in
             for g in 0..<groups {
