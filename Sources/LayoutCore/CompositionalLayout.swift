@@ -541,29 +541,32 @@ public struct CompositionalDescription: Equatable, Sendable {
 // MARK: - The engine
 
 /// `UICollectionViewCompositionalLayout` from a `CompositionalDescription`, every frame as
-/// UIKit gives it under the semantics of issue 17 (docs/REFERENCE.md, `### compositional`).
+/// UIKit gives it under the semantics of issues 17 and 32 (docs/REFERENCE.md, `### compositional`).
 ///
 /// Vertical scrolling (horizontal is the same with the axes exchanged):
+/// - A section's variants are resolved against the bounds first.
 /// - A section's top-level group resolves width fractions against the bounds width less the
-///   section's leading and trailing insets, height fractions against the whole bounds height;
-///   a group's subitems against the group's size less its content insets, from the inset corner.
-///   `fractionalWidth` as a height is a fraction of the width.
-/// - A `.fit` group takes the largest n, counting up while it fits, such that n subitems
-///   (cyclically), their fractions along the axis resolved in the length less n−1 spacings,
-///   plus their edge spacing and the n−1 spacings, fit in the length (1e-9 tolerance). `.count(n)`
-///   slots are each (length − (n−1)·spacing)/n; `.repeating(n)` copies keep their own size.
-///   Flexible spacings (inter-item and edge) share the room left equally.
+///   section's leading and trailing insets, height fractions against the bounds height less
+///   its top and bottom insets; a group's subitems against the group's size less its content
+///   insets, from the inset corner. `fractionalWidth` as a height is a fraction of the width.
+///   The top-level group's edge spacing lies around each of its copies.
+/// - A `.fit` group takes the largest n such that n subitems (cyclically), every fraction
+///   resolved in the group's whole inner size, plus their edge spacing and the n−1 spacings,
+///   fit in the length (1e-9 tolerance). `.count(n)` slots are each (length − (n−1)·spacing)/n;
+///   `.repeating(n)` copies keep their own size. Flexible spacings (inter-item and edge)
+///   share the room left equally.
 /// - An item's frame is its slot less its content insets (not on an estimated axis),
 ///   standardised when the insets are larger than the slot.
 /// - Groups stack with `interGroupSpacing`, sections with `interSectionSpacing`; a section's
 ///   last, partial group is trimmed to its items' reach plus what a whole group leaves after
 ///   its furthest item. Orthogonal sections lay their groups in one row at `orthogonalOffset`.
 /// - Element order: the layout's boundary items, then section by section its boundary items,
-///   cells, badges (item by item), backgrounds.
+///   cells, supplementary items (group by group: the groups', then the items'), decorations.
+///   A badge has its item's index path, a group's supplementary item its first item's.
 ///
-/// With `scale` (`--scale`), each resolved fraction and count slot is floored to 1/scale (a
-/// value within 1e-9 of a pixel counts as on it) and each element's final origin is rounded
-/// to the nearest 1/scale, halves away from zero; sizes are not rounded, nor the content size.
+/// With `scale` (`--scale`), the exact layout's every frame has its origin and its size each
+/// rounded to the nearest 1/scale, halves away from zero (as measured on a device); the
+/// content size is not rounded.
 ///
 /// On 390 × 844, one section of 3 items in a horizontal group of `fractionalWidth(1)` ×
 /// `absolute(44)` holding `fractionalWidth(0.5)` × `fractionalHeight(1)` items: cells

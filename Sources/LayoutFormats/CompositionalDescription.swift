@@ -129,6 +129,7 @@ struct CompositionalDescriptionDecoder {
         let count = try object["count"].map { try self.count($0, path: join(path, "count")) }
         guard let groupValue = object["group"] else { throw invalid(path, "no \"group\": expected {\"horizontal\": …} or {\"vertical\": …}") }
         let group = try self.group(groupValue, path: join(path, "group"), depth: 1)
+        try checkSupplementaryKinds(group, path: join(path, "group"))
         var section = CompositionalSection(count: count ?? 0, group: group)
         if let v = object["interGroupSpacing"] { section.interGroupSpacing = try nonNegative(v, path: join(path, "interGroupSpacing")) }
         if let v = object["contentInsets"] { section.contentInsets = try insets(v, path: join(path, "contentInsets")) }
@@ -257,7 +258,42 @@ struct CompositionalDescriptionDecoder {
 
     private func badges(_ raw: JSONValue, path: String) throws -> [CompositionalSupplementaryItem] {
         guard let list = raw.elements else { throw invalid(path, "expected an array of supplementary items, got \(describe(raw))") }
-        return try list.enumerated().map { i, element in try badge(element, path: "\(path)[\(i)]") }
+        var seen: Set<ElementKind> = []
+        return try list.enumerated().map { i, element in
+            let badge = try badge(element, path: "\(path)[\(i)]")
+            if !seen.insert(badge.kind).inserted {
+                throw invalid("\(path)[\(i)].elementKind", "'\(badge.kind)' given twice: one view of a kind per index path")
+            }
+            return badge
+        }
+    }
+
+    /// A kind a group's supplementary items use appears on no other item or group of the
+    /// section's group (a group's items take its first item's index path, which a badge of
+    /// that item or of a group around it would also take).
+    private func checkSupplementaryKinds(_ group: CompositionalGroup, path: String) throws {
+        var uses: [ElementKind: Int] = [:]
+        func count(_ group: CompositionalGroup) {
+            for badge in group.supplementaryItems { uses[badge.kind, default: 0] += 1 }
+            for subitem in group.subitems {
+                switch subitem {
+                case .item(let item): for badge in item.supplementaryItems { uses[badge.kind, default: 0] += 1 }
+                case .group(let inner): count(inner)
+                }
+            }
+        }
+        count(group)
+        func check(_ group: CompositionalGroup, _ path: String) throws {
+            let p = join(path, group.axis.rawValue)
+            for (i, badge) in group.supplementaryItems.enumerated() where uses[badge.kind, default: 0] > 1 {
+                throw invalid("\(p).supplementaryItems[\(i)].elementKind",
+                              "'\(badge.kind)' is also used by another item or group of the section: give a group's supplementary items kinds of their own")
+            }
+            for (i, subitem) in group.subitems.enumerated() {
+                if case .group(let inner) = subitem { try check(inner, "\(p).subitems[\(i)].group") }
+            }
+        }
+        try check(group, path)
     }
 
     private func badge(_ raw: JSONValue, path: String) throws -> CompositionalSupplementaryItem {
