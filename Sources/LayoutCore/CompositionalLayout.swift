@@ -538,6 +538,61 @@ public struct CompositionalDescription: Equatable, Sendable {
     }
 }
 
+/// Sizes measured on a device for self-sizing (`--sizes`): what
+/// `preferredLayoutAttributesFitting(_:)` returned, by element: a cell by its index path, a
+/// supplementary view by its kind and index path. A measured size replaces each estimated
+/// dimension of its element (its other dimensions are kept).
+public struct CompositionalMeasuredSizes: Equatable, Sendable {
+    /// An element: `kind` `nil` for a cell.
+    public struct Key: Hashable, Sendable {
+        /// The supplementary view's kind; `nil` for a cell.
+        public var kind: ElementKind?
+        /// The element's index path.
+        public var indexPath: IndexPath
+
+        /// Creates a key.
+        public init(kind: ElementKind?, indexPath: IndexPath) {
+            self.kind = kind
+            self.indexPath = indexPath
+        }
+
+        /// `S:I` for a cell, `KIND S:I` for a supplementary view.
+        public var text: String { kind.map { "\($0.rawValue) \(indexPath)" } ?? "\(indexPath)" }
+    }
+
+    /// The measured sizes, points.
+    public var sizes: [Key: Size]
+
+    /// Creates measurements.
+    public init(_ sizes: [Key: Size] = [:]) {
+        self.sizes = sizes
+    }
+
+    /// The measured size of an element, if any.
+    @inline(__always)
+    func size(_ kind: ElementKind?, section: Int, item: Int) -> Size? {
+        sizes[Key(kind: kind, indexPath: IndexPath(item: item, section: section))]
+    }
+
+    /// Whether a cell of `section` is measured.
+    func measuresCells(inSection section: Int) -> Bool {
+        sizes.keys.contains { $0.kind == nil && $0.indexPath.section == section }
+    }
+
+    func transposed() -> CompositionalMeasuredSizes {
+        CompositionalMeasuredSizes(sizes.mapValues { Size(width: $0.height, height: $0.width) })
+    }
+}
+
+extension CompositionalSize {
+    /// `resolved` with each estimated dimension replaced by `measured`'s.
+    func applying(_ measured: Size?, to resolved: Size) -> Size {
+        guard let measured else { return resolved }
+        return Size(width: width.isEstimated ? measured.width : resolved.width,
+                    height: height.isEstimated ? measured.height : resolved.height)
+    }
+}
+
 // MARK: - The engine
 
 /// `UICollectionViewCompositionalLayout` from a `CompositionalDescription`, every frame as
@@ -581,6 +636,11 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
     /// The slack of the fit rule, points: items fit when they take at most the length plus this.
     /// Finite, ≥ 0. Default 1e-9 (issue 17).
     public var tolerance = 1e-9
+
+    /// Measured sizes for self-sizing (`--sizes`); `nil`: every estimate is used as given.
+    /// With them, a section's top-level group whose length along the scroll axis is estimated
+    /// takes, copy by copy, its items' furthest reach plus its trailing content inset.
+    public var measuredSizes: CompositionalMeasuredSizes?
 
     /// Creates an exact layout with the default tolerance.
     public init() {}
@@ -630,7 +690,9 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
                                                requirement: .integer(atLeast: 1))
         }
         let horizontal = description.scrollDirection == .horizontal
-        var run = Run(layout: self, description: horizontal ? description.transposed() : description,
+        var engine = self
+        if horizontal { engine.measuredSizes = measuredSizes?.transposed() }
+        var run = Run(layout: engine, description: horizontal ? description.transposed() : description,
                       bounds: horizontal ? Size(width: bounds.height, height: bounds.width) : bounds,
                       offset: horizontal ? Point(x: contentOffset.y, y: contentOffset.x) : contentOffset,
                       transposes: horizontal)
@@ -854,6 +916,8 @@ struct CompositionalGroupBadges {
     var firstLeaf: Int
     /// The supplementary items.
     var badges: [CompositionalSupplementaryItem]
+    /// Whether the group is the section's top-level group.
+    var topLevel: Bool
 }
 
 /// An item of a solved group, relative to the group's origin.
@@ -871,7 +935,7 @@ extension CompositionalLayout {
     /// is added to `items`.
     /// - Complexity: O(limit · depth), plus the slots of subitems holding no items.
     func flatten(_ node: CompositionalNode, at origin: Point, limit: Int, into leaves: inout [CompositionalLeaf],
-                 items: inout [CompositionalItem], groups: inout [CompositionalGroupBadges]) {
+                 items: inout [CompositionalItem], groups: inout [CompositionalGroupBadges], topLevel: Bool = true) {
         if let item = node.item {
             let s = node.size
             let ins = item.contentInsets
@@ -894,7 +958,7 @@ extension CompositionalLayout {
         if !node.groupBadges.isEmpty {
             groups.append(CompositionalGroupBadges(frame: Rect(x: origin.x, y: origin.y, width: node.size.width,
                                                                height: node.size.height),
-                                                   firstLeaf: first, badges: node.groupBadges))
+                                                   firstLeaf: first, badges: node.groupBadges, topLevel: topLevel))
         }
         let recorded = groups.count
         for i in 0..<node.slotCount {
@@ -903,7 +967,7 @@ extension CompositionalLayout {
             if child.leafCount == 0 { continue }
             let slot = node.origin(ofSlot: i)
             flatten(child, at: Point(x: origin.x + slot.x, y: origin.y + slot.y), limit: limit, into: &leaves, items: &items,
-                    groups: &groups)
+                    groups: &groups, topLevel: false)
         }
         if !node.groupBadges.isEmpty && leaves.count == first { groups.remove(at: recorded - 1) }
     }
@@ -994,7 +1058,13 @@ struct Run {
         let W = bounds.width, H = bounds.height
         // The layout's own boundary items need the content's extent first: a pass without output.
         let globalItems = description.boundarySupplementaryItems
-        let globalSizes = globalItems.map { layout.resolve($0.size, width: W, height: H) }
+        var globalCounts: [ElementKind: Int] = [:]
+        let globalSizes = globalItems.map { item in
+            let k = globalCounts[item.kind, default: 0]
+            globalCounts[item.kind] = k + 1
+            return item.size.applying(layout.measuredSizes?.size(item.kind, section: 0, item: k),
+                                      to: layout.resolve(item.size, width: W, height: H))
+        }
         let globalTop = zip(globalItems, globalSizes).filter { $0.0.extendsBoundary && $0.0.alignment.edges.contains(.top) }
             .map(\.1.height).max() ?? 0
         let globalBottom = zip(globalItems, globalSizes).filter { $0.0.extendsBoundary && $0.0.alignment.edges.contains(.bottom) }
@@ -1004,12 +1074,15 @@ struct Run {
         var widest = W
         for (s, section) in description.sections.enumerated() {
             if s > 0 { y += description.interSectionSpacing }
-            let plan = SectionPlan(layout: layout, section: section, bounds: bounds, top: y)
+            let plan = SectionPlan(layout: layout, section: section, bounds: bounds, top: y, index: s)
             if !plan.orthogonal { widest = max(widest, plan.groupSize.width) }
             plans.append(plan)
             y = plan.bottom
         }
         let contentBottom = y
+        if let sizes = layout.measuredSizes {
+            try Self.check(sizes, plans: plans, globalCounts: globalCounts)
+        }
         var total = globalItems.count
         for plan in plans {
             total += plan.elementCount
@@ -1034,6 +1107,21 @@ struct Run {
             emit(plan, section: s, into: &sink)
         }
         return Size(width: widest, height: contentHeight)
+    }
+
+    /// Throws for the first measured size (by section, item, kind) that names no element.
+    static func check(_ sizes: CompositionalMeasuredSizes, plans: [SectionPlan], globalCounts: [ElementKind: Int]) throws {
+        let keys = sizes.sizes.keys.sorted {
+            ($0.indexPath, $0.kind?.rawValue ?? "") < ($1.indexPath, $1.kind?.rawValue ?? "")
+        }
+        for key in keys {
+            let s = key.indexPath.section, i = key.indexPath.item
+            guard s >= 0, i >= 0 else { throw LayoutError.unknownMeasurement(key: key.text) }
+            if let kind = key.kind, s == 0, i < globalCounts[kind, default: 0] { continue }
+            guard s < plans.count, plans[s].names(kind: key.kind, item: i) else {
+                throw LayoutError.unknownMeasurement(key: key.text)
+            }
+        }
     }
 
     /// Sends a section's elements to `sink`.
@@ -1066,20 +1154,23 @@ struct Run {
                     var frame = group.frame
                     frame.origin.x += origin.x
                     frame.origin.y += origin.y
+                    if group.topLevel, let length = plan.groupLength(g) { frame.size.height = length }
                     for badge in group.badges {
+                        let measured = layout.measuredSizes?.size(badge.kind, section: s, item: base + group.firstLeaf)
                         sink.append(output(.supplementaryView, badge.kind, section: s, item: base + group.firstLeaf,
-                                           Self.badgeFrame(badge, on: frame, layout: layout), zIndex: badge.zIndex))
+                                           Self.badgeFrame(badge, on: frame, layout: layout, measured: measured), zIndex: badge.zIndex))
                     }
                 }
                 guard plan.hasBadges else { continue }
                 for j in 0..<n {
                     let leaf = plan.leaves[j]
-                    var frame = leaf.frame
+                    var frame = plan.cellFrame(leaf, item: base + j)
                     frame.origin.x += origin.x
                     frame.origin.y += origin.y
                     for badge in plan.items[Int(leaf.itemID)].supplementaryItems {
+                        let measured = layout.measuredSizes?.size(badge.kind, section: s, item: base + j)
                         sink.append(output(.supplementaryView, badge.kind, section: s, item: base + j,
-                                           Self.badgeFrame(badge, on: frame, layout: layout), zIndex: badge.zIndex))
+                                           Self.badgeFrame(badge, on: frame, layout: layout, measured: measured), zIndex: badge.zIndex))
                     }
                 }
             }
@@ -1100,8 +1191,9 @@ struct Run {
 
     /// A badge's frame on an item's `frame`: the container anchor's point on the frame plus its
     /// offset, less the item anchor's point on the badge plus its offset.
-    static func badgeFrame(_ badge: CompositionalSupplementaryItem, on frame: Rect, layout: CompositionalLayout) -> Rect {
-        let size = layout.resolve(badge.size, width: frame.width, height: frame.height)
+    static func badgeFrame(_ badge: CompositionalSupplementaryItem, on frame: Rect, layout: CompositionalLayout,
+                           measured: Size? = nil) -> Rect {
+        let size = badge.size.applying(measured, to: layout.resolve(badge.size, width: frame.width, height: frame.height))
         func point(_ anchor: CompositionalAnchor, in rect: Rect) -> Point {
             let e = anchor.edges
             let x = e.contains(.leading) ? rect.minX : e.contains(.trailing) ? rect.maxX : rect.midX
@@ -1144,19 +1236,32 @@ struct SectionPlan {
     var hasSize = true
     var boundarySizes: [Size] = []
     var boundaryMinX = 0.0, boundaryMaxX = 0.0
+    /// The section's index, for measured sizes.
+    let index: Int
+    /// Whether some cell of the section has a measured size.
+    var measuresCells = false
+    /// With measured sizes and a top-level group estimated along the scroll axis: where each
+    /// copy starts (from the first) and how long it is; empty otherwise.
+    var groupStarts: [Double] = []
+    var groupLengths: [Double] = []
 
-    init(layout: CompositionalLayout, section: CompositionalSection, bounds: Size, top: Double) {
+    init(layout: CompositionalLayout, section: CompositionalSection, bounds: Size, top: Double, index: Int = 0) {
         self.layout = layout
         self.section = section
         self.top = top
+        self.index = index
         let W = bounds.width, H = bounds.height
         let ins = section.contentInsets
         orthogonal = section.orthogonalScrollingBehavior != .none
         // Boundary items.
         boundaryMinX = section.supplementariesFollowContentInsets ? ins.left : 0
         boundaryMaxX = section.supplementariesFollowContentInsets ? W - ins.right : W
-        boundarySizes = section.boundarySupplementaryItems.map {
-            layout.resolve($0.size, width: boundaryMaxX - boundaryMinX, height: H)
+        var kindCounts: [ElementKind: Int] = [:]
+        boundarySizes = section.boundarySupplementaryItems.map { item in
+            let k = kindCounts[item.kind, default: 0]
+            kindCounts[item.kind] = k + 1
+            return item.size.applying(layout.measuredSizes?.size(item.kind, section: index, item: k),
+                                      to: layout.resolve(item.size, width: boundaryMaxX - boundaryMinX, height: H))
         }
         let extending = zip(section.boundarySupplementaryItems, boundarySizes).filter { $0.0.extendsBoundary }
         let topExtent = extending.filter { $0.0.alignment.edges.contains(.top) }.map(\.1.height).max() ?? 0
@@ -1188,6 +1293,28 @@ struct SectionPlan {
         }
         hasSize = section.count > 0 || !section.boundarySupplementaryItems.isEmpty
         contentTop = top + topExtent
+        measuresCells = groups > 0 && layout.measuredSizes?.measuresCells(inSection: index) == true
+        if groups > 0 && !orthogonal && section.group.size.height.isEstimated, layout.measuredSizes != nil {
+            // Self-sizing: each copy as long as its items reach, plus its bottom inset.
+            let spacing = section.interGroupSpacing + (section.group.edgeSpacing.top?.minimum ?? 0)
+                + (section.group.edgeSpacing.bottom?.minimum ?? 0)
+            groupStarts.reserveCapacity(groups)
+            groupLengths.reserveCapacity(groups)
+            var start = 0.0
+            for g in 0..<groups {
+                let base = g * perGroup
+                var reach = 0.0
+                for j in 0..<min(leaves.count, section.count - base) {
+                    let leaf = leaves[j]
+                    let item = items[Int(leaf.itemID)]
+                    reach = max(reach, item.size.height.isEstimated ? cellFrame(leaf, item: base + j).maxY : leaf.slotMaxY)
+                }
+                let length = max(0, reach + section.group.contentInsets.bottom)
+                groupStarts.append(start)
+                groupLengths.append(length)
+                start += length + spacing
+            }
+        }
         // The top-level group's edge spacing lies around each copy: along the section's axis
         // its minimums, across it as in a group (flexible edges share the room left).
         let e = section.group.edgeSpacing
@@ -1204,6 +1331,9 @@ struct SectionPlan {
             groupsLength = 0
         } else if orthogonal {
             groupsLength = crossShift + groupSize.height + (crossTrail?.minimum ?? 0)
+        } else if !groupLengths.isEmpty {
+            groupsLength = Double(groups) * (lead + trail) + Double(groups - 1) * section.interGroupSpacing
+                + groupLengths.reduce(0, +)
         } else {
             groupsLength = Double(groups) * (lead + trail) + Double(groups - 1) * (groupSize.height + section.interGroupSpacing)
                 + lastLength
@@ -1243,8 +1373,34 @@ struct SectionPlan {
     /// The origin of top-level group `g`.
     @inline(__always)
     func groupOrigin(_ g: Int) -> Point {
-        orthogonal ? Point(x: firstGroup.x + Double(g) * step - rowOffset, y: firstGroup.y)
+        if !groupStarts.isEmpty { return Point(x: firstGroup.x, y: firstGroup.y + groupStarts[g]) }
+        return orthogonal ? Point(x: firstGroup.x + Double(g) * step - rowOffset, y: firstGroup.y)
             : Point(x: firstGroup.x, y: firstGroup.y + Double(g) * step)
+    }
+
+    /// Top-level group `g`'s self-sized length, if the section self-sizes.
+    func groupLength(_ g: Int) -> Double? { groupLengths.isEmpty ? nil : groupLengths[g] }
+
+    /// A cell's frame relative to its group: the leaf's, its estimated dimensions replaced by
+    /// the measured ones (at the slot's origin: insets are ignored on an estimated axis).
+    @inline(__always)
+    func cellFrame(_ leaf: CompositionalLeaf, item: Int) -> Rect {
+        guard measuresCells, let measured = layout.measuredSizes?.size(nil, section: index, item: item) else { return leaf.frame }
+        let size = items[Int(leaf.itemID)].size
+        var frame = leaf.frame
+        if size.width.isEstimated { frame.size.width = measured.width }
+        if size.height.isEstimated { frame.size.height = measured.height }
+        return frame
+    }
+
+    /// Whether the section has an element of `kind` (a cell when `nil`) at item `i`.
+    func names(kind: ElementKind?, item i: Int) -> Bool {
+        guard let kind else { return groups > 0 && i < section.count }
+        if section.boundarySupplementaryItems.filter({ $0.kind == kind }).count > i { return true }
+        guard groups > 0, i < section.count, perGroup > 0 else { return false }
+        let j = i % perGroup
+        if j < leaves.count, items[Int(leaves[j].itemID)].supplementaryItems.contains(where: { $0.kind == kind }) { return true }
+        return groupBadges.contains { $0.firstLeaf == j && $0.badges.contains { $0.kind == kind } }
     }
 
     /// Calls `body` with each cell's item number, leaf and frame, in item order.
@@ -1253,6 +1409,21 @@ struct SectionPlan {
         guard groups > 0 else { return }
         let count = section.count
         let step = self.step
+        if measuresCells || !groupStarts.isEmpty {
+            // Self-sizing: measured frames, groups at their own starts.
+            var item = 0
+            for g in 0..<groups {
+                let origin = groupOrigin(g)
+                for j in 0..<min(leaves.count, count - item) {
+                    var frame = cellFrame(leaves[j], item: item)
+                    frame.origin.x += origin.x
+                    frame.origin.y += origin.y
+                    body(item, leaves[j], frame)
+                    item += 1
+                }
+            }
+            return
+        }
         var item = 0
         leaves.withUnsafeBufferPointer { leaves in
             for g in 0..<groups {

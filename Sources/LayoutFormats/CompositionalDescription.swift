@@ -1,9 +1,60 @@
+import Foundation
 import LayoutCore
 
 // The compositional engine's dataset: a JSON description whose names mirror the Swift API
 // (`NSCollectionLayoutSize`, `NSCollectionLayoutGroup`, …), decoded into LayoutCore's
 // `CompositionalDescription`. Every unknown key, wrong type or impossible value is a
 // `DatasetError.invalidValue` naming its JSON path.
+
+/// Decodes a `--sizes` file: a JSON object from `"S:I"` (a cell) and `"KIND S:I"` (a
+/// supplementary view) to `[width, height]`, finite points ≥ 0, what
+/// `preferredLayoutAttributesFitting(_:)` returned on a device.
+public enum CompositionalSizesDecoder {
+    /// The measurements in `data`.
+    /// - Throws: `DatasetError` (the JSON path is the key) for bad JSON, a key of another
+    ///   form, a value that is not two finite numbers ≥ 0, or more than `maximumElementCount` keys.
+    /// - Complexity: O(size of `data`).
+    public static func decode(_ data: Data) throws -> CompositionalMeasuredSizes {
+        let root: JSONValue
+        do {
+            root = try StrictJSON.values(data)
+        } catch let e as JSONSyntaxError {
+            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
+        } catch let e as JSONDuplicateKeyError {
+            throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path, message: "duplicate key '\(e.key)'")
+        }
+        guard case .object(let object) = root else {
+            throw DatasetError.invalidValue(path: "(top level)",
+                                            message: "expected an object from \"S:I\" or \"KIND S:I\" to [width, height], got \(describe(root))")
+        }
+        guard object.count <= maximumElementCount else {
+            throw DatasetError.invalidValue(path: "(top level)", message: "more than \(maximumElementCount) sizes")
+        }
+        var sizes: [CompositionalMeasuredSizes.Key: Size] = [:]
+        for key in object.keys.sorted() {
+            let value = object[key]!
+            let parts = key.split(separator: " ", omittingEmptySubsequences: false)
+            let pathText = String(parts.last!)
+            let pieces = pathText.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2, pieces.count == 2, let s = Int(pieces[0]), let i = Int(pieces[1]), s >= 0, i >= 0,
+                  pieces.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+                throw DatasetError.invalidValue(path: key, message: "expected a key \"S:I\" (a cell) or \"KIND S:I\" (a supplementary view)")
+            }
+            var kind: ElementKind? = nil
+            if parts.count == 2 {
+                guard let k = ElementKind(rawValue: String(parts[0])) else {
+                    throw DatasetError.invalidValue(path: key, message: "expected an element kind before the index path")
+                }
+                kind = k
+            }
+            guard case .numbers(let v) = value, v.count == 2, v.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+                throw DatasetError.invalidValue(path: key, message: "expected [width, height], finite numbers ≥ 0, got \(describe(value))")
+            }
+            sizes[CompositionalMeasuredSizes.Key(kind: kind, indexPath: IndexPath(item: i, section: s))] = Size(width: v[0], height: v[1])
+        }
+        return CompositionalMeasuredSizes(sizes)
+    }
+}
 
 /// Decodes a compositional description from the strict scanner's values.
 struct CompositionalDescriptionDecoder {

@@ -7,7 +7,8 @@ import LayoutFormats
 /// `cvlayout compositional` as Apple writes its layouts (issue 32): element kinds are any names,
 /// their roles from where they are given; Swift's spellings give the plain spellings' bytes;
 /// `repeat` and `variants` equal the sections they stand for; badges carry their item's index
-/// path; group supplementary items anchor to the group.
+/// path; group supplementary items anchor to the group; `--sizes` self-sizes estimated
+/// dimensions.
 struct CompositionalSpellingsTests {
     static func layout(_ description: String, _ arguments: [String] = [], format: String = "json") -> CommandResult {
         run(arguments: ["compositional", "-f", format] + arguments + ["-"], stdin: { Data(description.utf8) })
@@ -126,5 +127,68 @@ struct CompositionalSpellingsTests {
         #expect(e[3] == #"{"indexPath":[0,0],"category":"supplementaryView","kind":"group-badge","frame":{"x":380,"y":90,"width":10,"height":10}"#)
         #expect(e[4] == #"{"indexPath":[0,2],"category":"supplementaryView","kind":"group-badge","frame":{"x":380,"y":200,"width":10,"height":10}"#)
         #expect(e.count == 5)
+    }
+
+    /// `text` in a new temporary file; its path.
+    static func file(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-sizes-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    static let selfSizingList = #"""
+    {"sections": [{"count": 4, "group": {"horizontal": {"layoutSize": {"width": "fractionalWidth(1)", "height": "estimated(44)"},
+      "subitems": [{"item": {"layoutSize": {"width": "fractionalWidth(1)", "height": "estimated(44)"}}}]}}, "interGroupSpacing": 1}]}
+    """#
+
+    @Test func aSelfSizingListTakesEachRowsMeasuredHeight() throws {
+        let sizes = try Self.file(#"{"0:0": [390, 60], "0:2": [390, 100.5]}"#)
+        defer { try? FileManager.default.removeItem(atPath: sizes) }
+        let result = Self.layout(Self.selfSizingList, ["--sizes", sizes], format: "csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        // Rows 60, 44 (estimated), 100.5, 44, one point apart: y = 0, 61, 106, 207.5.
+        let rows = result.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(7).joined(separator: ",") }
+        #expect(rows == ["0,0,cell,0,0,390,60", "0,1,cell,0,61,390,44", "0,2,cell,0,106,390,100.5", "0,3,cell,0,207.5,390,44"])
+        #expect(Self.layout(Self.selfSizingList, ["--sizes", sizes]).stdoutText.contains(#""contentSize":{"width":390,"height":251.5}"#))
+    }
+
+    @Test func aSelfSizingRowTakesItsTallerCellAndSupplementariesTheirMeasures() throws {
+        let grid = #"""
+        {"sections": [{"count": 5, "group": {"horizontal": {"layoutSize": {"width": "fractionalWidth(1)", "height": "estimated(100)"},
+          "subitems": [{"item": {"layoutSize": {"width": "fractionalWidth(0.5)", "height": "estimated(100)"},
+            "supplementaryItems": [{"elementKind": "badge", "layoutSize": {"width": "estimated(20)", "height": "absolute(20)"},
+              "containerAnchor": {"edges": ["top", "trailing"]}}]}}],
+          "count": 2, "interItemSpacing": "fixed(10)"}}, "interGroupSpacing": 10,
+          "boundarySupplementaryItems": [{"elementKind": "section-header-element-kind",
+            "layoutSize": {"width": "fractionalWidth(1)", "height": "estimated(44)"}}]}]}
+        """#
+        let sizes = try Self.file(#"{"0:0": [190, 80], "0:1": [190, 120], "0:2": [190, 50], "section-header-element-kind 0:0": [390, 30], "badge 0:1": [40, 10]}"#)
+        defer { try? FileManager.default.removeItem(atPath: sizes) }
+        let result = Self.layout(grid, ["--sizes", sizes], format: "csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(8).joined(separator: ",") }
+        // The header measured 30; rows of max(80, 120) = 120 and max(50, 100 estimated) = 100,
+        // cells at their row's top with their own heights; the badge's estimated width measured 40.
+        #expect(rows == ["0,0,supplementaryView,section-header-element-kind,0,0,390,30",
+                         "0,0,cell,,0,30,190,80", "0,1,cell,,200,30,190,120", "0,2,cell,,0,160,190,50",
+                         "0,3,cell,,200,160,190,100", "0,4,cell,,0,270,190,100",
+                         "0,0,supplementaryView,badge,170,30,20,20", "0,1,supplementaryView,badge,350,30,40,20",
+                         "0,2,supplementaryView,badge,170,160,20,20", "0,3,supplementaryView,badge,370,160,20,20",
+                         "0,4,supplementaryView,badge,170,270,20,20"])
+    }
+
+    @Test(arguments: [(#"{"0:4": [1, 2]}"#, #": "0:4": names no element of the layout"#),
+                      (#"{"badge 0:0": [1, 2]}"#, #": "badge 0:0": names no element of the layout"#),
+                      (#"{"0-1": [1, 2]}"#, #": 0-1: expected a key "S:I" (a cell) or "KIND S:I" (a supplementary view)"#),
+                      (#"{"0:1": [1]}"#, #": 0:1: expected [width, height], finite numbers ≥ 0"#)])
+    func badSizesAreDataErrorsNamingTheKey(sizes: String, message: String) throws {
+        let file = try Self.file(sizes)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = Self.layout(Self.selfSizingList, ["--sizes", file])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("cvlayout: error: " + file + message), "\(result.stderr)")
+        let missing = Self.layout(Self.selfSizingList, ["--sizes", file + ".missing"])
+        #expect(missing.status == 66)
     }
 }
