@@ -17,6 +17,9 @@ let compositionalEngine = EngineDescriptor(
         "contentInsets": [t, l, b, r], "orthogonalScrollingBehavior": "continuous", "orthogonalOffset": 0,
         "boundarySupplementaryItems": [{"elementKind": "header", "layoutSize": …, "alignment": "top",
         "pinToVisibleBounds": true}], "decorationItems": [{"elementKind": "background"}]}]}
+        Element kinds are any names ("section-header-element-kind"); Swift's spellings work too
+        ("widthDimension": ".fractionalWidth(0.5)", insets {"top": …, "leading": …, …}); a
+        section may "repeat": N or choose among "variants" by {"when": {"minWidth": 800}}
         (docs/REFERENCE.md, compositional, has every key).
         Without DATASET: nested groups of --count (30) items, then an orthogonal row of 12 with a
         header and a section background.
