@@ -61,6 +61,9 @@ struct CompositionalDescriptionDecoder {
     /// Items in all sections so far (at most `maximumElementCount`).
     private var itemTotal = 0
 
+    /// The JSON path of each decoded section (a repeated section's copies share theirs).
+    private(set) var sectionPaths: [String] = []
+
     /// Sections a description may stand for, `repeat` counted.
     static let maximumSectionCount = 1_000_000
 
@@ -93,6 +96,7 @@ struct CompositionalDescriptionDecoder {
                 throw invalid("sections[\(i)].repeat", "more than \(Self.maximumSectionCount) sections in all")
             }
             description.sections.append(contentsOf: repeatElement(section, count: copies))
+            sectionPaths.append(contentsOf: repeatElement("sections[\(i)]", count: copies))
         }
         return description
     }
