@@ -252,13 +252,23 @@ struct CompositionalDescriptionDecoder {
         }
         let axis: CompositionalAxis = key == "horizontal" ? .horizontal : .vertical
         let fields = try self.object(body, path: p, expected: "a group object")
-        try allow(fields, ["layoutSize", "subitems", "count", "repeatingCount", "interItemSpacing", "contentInsets", "edgeSpacing",
-                           "supplementaryItems"], path: p)
+        try allow(fields, ["layoutSize", "subitems", "subitem", "count", "repeatingCount", "interItemSpacing", "contentInsets",
+                           "edgeSpacing", "supplementaryItems"], path: p)
         guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
-        guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
-        let sp = join(p, "subitems")
-        guard let list = subitemsValue.elements, !list.isEmpty else {
-            throw invalid(sp, "expected a non-empty array of {\"item\": …} or {\"group\": …}, got \(describe(subitemsValue))")
+        if fields["subitems"] != nil && fields["subitem"] != nil { throw invalid(join(p, "subitem"), "conflicts with 'subitems': give only one") }
+        let list: [JSONValue]
+        let sp: String
+        if let one = fields["subitem"] {
+            // Swift's `subitem:count:` and `repeatingSubitem:count:`: one subitem, not in an array.
+            sp = join(p, "subitem")
+            list = [one]
+        } else {
+            guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
+            sp = join(p, "subitems")
+            guard let elements = subitemsValue.elements, !elements.isEmpty else {
+                throw invalid(sp, "expected a non-empty array of {\"item\": …} or {\"group\": …}, got \(describe(subitemsValue))")
+            }
+            list = elements
         }
         var repetition = CompositionalRepetition.fit
         if fields["count"] != nil && fields["repeatingCount"] != nil {
@@ -276,7 +286,7 @@ struct CompositionalDescriptionDecoder {
             repetition = key == "count" ? .count(n) : .repeating(n)
         }
         let subitems = try list.enumerated().map { i, element in
-            try subitem(element, path: "\(sp)[\(i)]", depth: depth)
+            try subitem(element, path: fields["subitem"] != nil ? sp : "\(sp)[\(i)]", depth: depth)
         }
         var group = CompositionalGroup(axis: axis, size: try layoutSize(size, path: join(p, "layoutSize")), subitems: subitems,
                                        repetition: repetition)
@@ -472,7 +482,13 @@ struct CompositionalDescriptionDecoder {
         return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
     }
 
+    /// `[x, y]` or a `CGPoint`'s `{"x": …, "y": …}` (each 0 when left out), finite.
     private func point(_ raw: JSONValue, path: String) throws -> Point {
+        if case .object(let object) = raw {
+            try allow(object, ["x", "y"], path: path)
+            return Point(x: try object["x"].map { try finite($0, path: join(path, "x")) } ?? 0,
+                         y: try object["y"].map { try finite($0, path: join(path, "y")) } ?? 0)
+        }
         guard case .numbers(let values) = raw, values.count == 2 else {
             throw invalid(path, "expected [x, y] (two numbers), got \(describeArray(raw))")
         }

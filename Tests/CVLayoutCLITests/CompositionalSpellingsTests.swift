@@ -28,7 +28,11 @@ struct CompositionalSpellingsTests {
       "interItemSpacing": "fixed(10)", "contentInsets": [1, 2, 3, 4]}},
       "contentInsets": [10, 20, 30, 40], "orthogonalScrollingBehavior": "none",
       "boundarySupplementaryItems": [{"elementKind": "header", "layoutSize": {"width": "fractionalWidth(1)", "height": "estimated(30)"},
-        "alignment": "top"}]}]}
+        "alignment": "top", "absoluteOffset": [3, 4]}]},
+      {"count": 3, "group": {"vertical": {"layoutSize": {"width": "fractionalWidth(0.5)", "height": "absolute(90)"},
+        "subitems": [{"item": {"layoutSize": {"width": "fractionalWidth(1)", "height": "fractionalHeight(1)"},
+          "supplementaryItems": [{"elementKind": "badge-element-kind", "layoutSize": {"width": "absolute(20)", "height": "absolute(20)"},
+            "containerAnchor": {"edges": ["top", "trailing"], "fractionalOffset": [0.3, -0.3]}}]}}], "count": 2}}}]}
     """#
 
     static let swift = #"""
@@ -38,7 +42,11 @@ struct CompositionalSpellingsTests {
       "interItemSpacing": ".fixed(10)", "contentInsets": {"top": 1, "leading": 2, "bottom": 3, "trailing": 4}}},
       "contentInsets": {"top": 10, "leading": 20, "bottom": 30, "trailing": 40}, "orthogonalScrollingBehavior": ".none",
       "boundarySupplementaryItems": [{"elementKind": "header", "layoutSize": {"widthDimension": ".fractionalWidth(1)", "heightDimension": ".estimated(30)"},
-        "alignment": ".top"}]}]}
+        "alignment": ".top", "absoluteOffset": {"x": 3, "y": 4}}]},
+      {"count": 3, "group": {"vertical": {"layoutSize": {"widthDimension": ".fractionalWidth(0.5)", "heightDimension": ".absolute(90)"},
+        "subitem": {"item": {"layoutSize": {"widthDimension": ".fractionalWidth(1)", "heightDimension": ".fractionalHeight(1)"},
+          "supplementaryItems": [{"elementKind": "badge-element-kind", "layoutSize": {"widthDimension": ".absolute(20)", "heightDimension": ".absolute(20)"},
+            "containerAnchor": {"edges": [".top", ".trailing"], "fractionalOffset": {"x": 0.3, "y": -0.3}}}]}}, "count": 2}}}]}
     """#
 
     @Test(arguments: ["json", "csv", "svg"])
