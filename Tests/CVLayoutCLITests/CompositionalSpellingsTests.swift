@@ -199,4 +199,17 @@ struct CompositionalSpellingsTests {
         let missing = Self.layout(Self.selfSizingList, ["--sizes", file + ".missing"])
         #expect(missing.status == 66)
     }
+
+    @Test func theDeviceMeasuredRowEndToEnd() {
+        // Issue 32's measurement on a 375-point @2x device: widths 84, 37.5, 84.5, 84, 84.5.
+        let items = [0.2244798, 0.0999485, 0.2255459, 0.2244798, 0.2255459].map {
+            #"{"item": {"layoutSize": {"widthDimension": ".fractionalWidth("# + "\($0)" + #")", "heightDimension": ".fractionalHeight(1)"}}}"#
+        }
+        let description = #"{"sections": [{"count": 5, "group": {"horizontal": {"layoutSize": {"widthDimension": ".fractionalWidth(1)", "heightDimension": ".absolute(50)"}, "subitems": ["#
+            + items.joined(separator: ",") + "]}}}]}"
+        let result = Self.layout(description, ["--width", "375", "--height", "667", "--scale", "2"], format: "csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = result.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[4...6].joined(separator: ",") }
+        #expect(rows == ["0,0,84", "84,0,37.5", "121.5,0,84.5", "206,0,84", "290.5,0,84.5"])
+    }
 }
