@@ -121,6 +121,18 @@ struct CompositionalSpellingsTests {
         #expect(Self.elements(deleted).count == 6)
     }
 
+    @Test func repeatedVariantsStandForCopiesOfTheChosenSection() {
+        let wide = #""group": {"horizontal": {"layoutSize": {"width": "fractionalWidth(1)", "height": "absolute(100)"}, "subitems": [{"item": {"layoutSize": {"width": "fractionalWidth(0.2)", "height": "fractionalHeight(1)"}}}]}}"#
+        let narrow = #""group": {"horizontal": {"layoutSize": {"width": "fractionalWidth(1)", "height": "absolute(60)"}, "subitems": [{"item": {"layoutSize": {"width": "fractionalWidth(0.5)", "height": "fractionalHeight(1)"}}}]}}"#
+        let variants = #"{"sections": [{"repeat": 2, "variants": [{"when": {"maxWidth": 500}, "count": 3, "# + narrow + #"}, {"count": 3, "# + wide + "}]}]}"
+        let plain = #"{"sections": [{"count": 3, "# + narrow + #"}, {"count": 3, "# + narrow + "}]}"
+        let a = Self.layout(variants), b = Self.layout(plain)
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(a.stdout == b.stdout)
+        // An update in the second copy names it as its own section.
+        #expect(Self.elements(Self.layout(variants, ["--delete", "1:0"])).count == 5)
+    }
+
     @Test func groupSupplementaryItemsAnchorToTheGroup() {
         let description = #"""
         {"sections": [{"count": 3, "group": {"vertical": {"layoutSize": {"width": "fractionalWidth(1)", "height": "absolute(100)"},

@@ -318,6 +318,18 @@ struct CompositionalLayoutTests {
 
     // MARK: - Rounding and direction
 
+    @Test func anOrthogonalRowsTopLevelEdgeSpacingLiesAroundEachGroupAlongTheRow() throws {
+        // Leading 5 and trailing 7 around each 100-wide group, 10 apart; top 3 moves the row down
+        // and makes the section 3 + 50 + 2 tall.
+        var group = CompositionalGroup(axis: .horizontal, size: Self.size(.absolute(100), .absolute(50)),
+                                       subitems: [Self.item(.fractionalWidth(1), .fractionalHeight(1))])
+        group.edgeSpacing = CompositionalEdgeSpacing(leading: .fixed(5), top: .fixed(3), trailing: .fixed(7), bottom: .fixed(2))
+        let layout = try run([CompositionalSection(count: 3, group: group, interGroupSpacing: 10, orthogonalScrollingBehavior: .continuous)])
+        #expect(cells(layout) == [Rect(x: 5, y: 3, width: 100, height: 50), Rect(x: 127, y: 3, width: 100, height: 50),
+                                  Rect(x: 249, y: 3, width: 100, height: 50)])
+        #expect(layout.contentSize.height == 55)
+    }
+
     @Test func withAScaleTheExactFramesOriginAndSizeRoundToPixelsEachOnItsOwn() throws {
         // 0.35 of 390 = 136.5: kept at scale 2, 137 at scale 1 (halves away from zero).
         let group = CompositionalGroup(axis: .horizontal, size: Self.size(.fractionalWidth(1), .absolute(44.3)),
