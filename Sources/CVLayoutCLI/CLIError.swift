@@ -116,6 +116,9 @@ extension CLIError {
             return .data("\(datasetName.map { $0 + ": " } ?? "")the layout's numbers are not finite (\(what)): "
                          + (options.has(GlobalOption.scale) ? "sizes overflow when summed or multiplied by --scale"
                                                  : "sizes overflow when summed"))
+        case .unknownMeasurement(let key):
+            let file = (try? options.text("sizes", expected: "a file name")).flatMap { $0 } ?? "--sizes"
+            return .data("\(file): \"\(key)\": names no element of the layout")
         case .tooManyElements(let count, let limit):
             return .data("\(datasetName.map { $0 + ": " } ?? "")\(count == Int.max ? "too many" : String(count)) "
                          + "elements: more than the limit of \(limit)")

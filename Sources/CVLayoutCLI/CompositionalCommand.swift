@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCore
 import LayoutFormats
 
@@ -16,10 +17,13 @@ let compositionalEngine = EngineDescriptor(
         "contentInsets": [t, l, b, r], "orthogonalScrollingBehavior": "continuous", "orthogonalOffset": 0,
         "boundarySupplementaryItems": [{"elementKind": "header", "layoutSize": …, "alignment": "top",
         "pinToVisibleBounds": true}], "decorationItems": [{"elementKind": "background"}]}]}
+        Element kinds are any names ("section-header-element-kind"); Swift's spellings work too
+        ("widthDimension": ".fractionalWidth(0.5)", insets {"top": …, "leading": …, …}); a
+        section may "repeat": N or choose among "variants" by {"when": {"minWidth": 800}}
         (docs/REFERENCE.md, compositional, has every key).
         Without DATASET: nested groups of --count (30) items, then an orthogonal row of 12 with a
         header and a section background.
-        --scale rounds as UIKit does (fractions floored, origins rounded), not by edges.
+        --scale rounds as UIKit does (each frame's origin and size to the pixel), not by edges.
         --offset pins boundary items.
         """,
     options: compositionalOptions.specs(),
@@ -43,8 +47,39 @@ extension CompositionalLayout: EngineConfiguration {}
 /// a global option, sets `scale`).
 private let compositionalOptions: [BoundOption<CompositionalLayout>] = [
     .number("tolerance", "PT", \.tolerance,
-            "slack of the fit rule (points) and of flooring to --scale pixels (pixels), ≥ 0"),
+            "slack of the fit rule, points, ≥ 0"),
+    BoundOption(spec: .value("sizes", "FILE", default: "-",
+                             "self-sizing: measured sizes, {\"S:I\": [w, h], \"KIND S:I\": [w, h]}, replace estimates")) { values, layout in
+        guard let name = try values.text("sizes", expected: "a file name") else { return }
+        let source = values.source(of: "sizes").map { $0.hasPrefix("--") ? $0 : $0 + ":" } ?? "--sizes"
+        if name.isEmpty, let given = values.values["sizes"] { throw values.malformed("sizes", given, expected: "a file name") }
+        layout.measuredSizes = try readMeasuredSizes(name, source: source)
+    },
 ]
+
+/// The measured sizes in the file `name`, given by `source` (`--sizes`, or a dataset's
+/// `options.sizes`).
+/// - Throws: `CLIError` 66 when it cannot be opened, 65 when it is not a sizes object.
+private func readMeasuredSizes(_ name: String, source: String) throws -> CompositionalMeasuredSizes {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) else {
+        throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot open: no such file")
+    }
+    if isDirectory.boolValue { throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot open: is a directory") }
+    guard let handle = FileHandle(forReadingAtPath: name) else {
+        throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot open: permission denied")
+    }
+    defer { try? handle.close() }
+    do {
+        return try CompositionalSizesDecoder.decode(try readBounded(handle))
+    } catch let error as DatasetError {
+        throw CLIError.from(error, file: name)
+    } catch let error as DatasetTooLarge {
+        throw CLIError.data("\(name): \(error.message)")
+    } catch {
+        throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot read")
+    }
+}
 
 /// The embedded description: Apple's "Nested Groups" sample (a 0.7-wide item beside a
 /// vertical pair, each inset 10, 0.4 of the height) with `count` items, then an orthogonal,

@@ -268,13 +268,17 @@ public struct CompositionalGroup: Equatable, Sendable {
     public var interItemSpacing: CompositionalSpacing
     /// `contentInsets`.
     public var contentInsets: EdgeInsets
-    /// `edgeSpacing` (when the group is a subitem of another; ignored at the top level).
+    /// `edgeSpacing`: outside the group in its parent group, or, for a section's top-level
+    /// group, around each of its copies in the section.
     public var edgeSpacing: CompositionalEdgeSpacing
+    /// `supplementaryItems`: views anchored to the group's frame, as badges to their item's.
+    public var supplementaryItems: [CompositionalSupplementaryItem]
 
     /// Creates a group.
     public init(axis: CompositionalAxis, size: CompositionalSize, subitems: [CompositionalSubitem],
                 repetition: CompositionalRepetition = .fit, interItemSpacing: CompositionalSpacing = .fixed(0),
-                contentInsets: EdgeInsets = .zero, edgeSpacing: CompositionalEdgeSpacing = .none) {
+                contentInsets: EdgeInsets = .zero, edgeSpacing: CompositionalEdgeSpacing = .none,
+                supplementaryItems: [CompositionalSupplementaryItem] = []) {
         self.axis = axis
         self.size = size
         self.subitems = subitems
@@ -282,13 +286,19 @@ public struct CompositionalGroup: Equatable, Sendable {
         self.interItemSpacing = interItemSpacing
         self.contentInsets = contentInsets
         self.edgeSpacing = edgeSpacing
+        self.supplementaryItems = supplementaryItems
     }
 
     func transposed() -> CompositionalGroup {
         CompositionalGroup(axis: axis == .horizontal ? .vertical : .horizontal, size: size.transposed(),
                            subitems: subitems.map { $0.transposed() }, repetition: repetition,
                            interItemSpacing: interItemSpacing, contentInsets: contentInsets.exchangingAxes,
-                           edgeSpacing: edgeSpacing.transposed())
+                           edgeSpacing: edgeSpacing.transposed(), supplementaryItems: supplementaryItems.map { $0.transposed() })
+    }
+
+    /// Whether it or a group nested in it has supplementary items.
+    var hasGroupBadges: Bool {
+        !supplementaryItems.isEmpty || subitems.contains { if case .group(let g) = $0 { g.hasGroupBadges } else { false } }
     }
 
     /// How deep groups nest in it: 1 for a group of items.
@@ -411,6 +421,11 @@ public struct CompositionalSection: Equatable, Sendable {
     public var decorationItems: [CompositionalDecorationItem]
     /// `supplementariesFollowContentInsets`. Default `true`.
     public var supplementariesFollowContentInsets: Bool
+    /// Alternatives chosen by the layout environment, as `sectionProvider` code branches on
+    /// `layoutEnvironment.container.effectiveContentSize`: when not empty, the first variant
+    /// whose condition holds (the last when none does) stands for the section, with the
+    /// section's `count`. Default none.
+    public var variants: [CompositionalSectionVariant] = []
 
     /// Creates a section.
     public init(count: Int, group: CompositionalGroup, interGroupSpacing: Double = 0, contentInsets: EdgeInsets = .zero,
@@ -438,6 +453,58 @@ public struct CompositionalSection: Equatable, Sendable {
                                                              zIndex: $0.zIndex)
                              },
                              supplementariesFollowContentInsets: supplementariesFollowContentInsets)
+    }
+}
+
+/// A test of the layout environment's effective content size (the bounds: cvlayout's
+/// collection view has no content insets), points; `nil` bounds do not test.
+public struct CompositionalCondition: Equatable, Sendable {
+    /// The width is at least this.
+    public var minWidth: Double?
+    /// The width is at most this.
+    public var maxWidth: Double?
+    /// The height is at least this.
+    public var minHeight: Double?
+    /// The height is at most this.
+    public var maxHeight: Double?
+
+    /// Creates a condition; with no bound it always holds.
+    public init(minWidth: Double? = nil, maxWidth: Double? = nil, minHeight: Double? = nil, maxHeight: Double? = nil) {
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+    }
+
+    /// Whether `size` meets every bound given (inclusive).
+    public func holds(in size: Size) -> Bool {
+        (minWidth.map { size.width >= $0 } ?? true) && (maxWidth.map { size.width <= $0 } ?? true)
+            && (minHeight.map { size.height >= $0 } ?? true) && (maxHeight.map { size.height <= $0 } ?? true)
+    }
+}
+
+/// One alternative of a section's `variants`: a section used when `condition` holds.
+public struct CompositionalSectionVariant: Equatable, Sendable {
+    /// When it applies; `nil` always.
+    public var condition: CompositionalCondition?
+    /// The section it stands for (its `count` is replaced by the section's).
+    public var section: CompositionalSection
+
+    /// Creates a variant.
+    public init(condition: CompositionalCondition?, section: CompositionalSection) {
+        self.condition = condition
+        self.section = section
+    }
+}
+
+extension CompositionalSection {
+    /// The section the environment of `size` chooses: itself without variants, else the first
+    /// variant whose condition holds (the last when none does), with this section's count.
+    public func resolvingVariants(in size: Size) -> CompositionalSection {
+        guard let chosen = variants.first(where: { $0.condition?.holds(in: size) ?? true }) ?? variants.last else { return self }
+        var section = chosen.section.resolvingVariants(in: size)
+        section.count = count
+        return section
     }
 }
 
@@ -471,32 +538,90 @@ public struct CompositionalDescription: Equatable, Sendable {
     }
 }
 
+/// Sizes measured on a device for self-sizing (`--sizes`): what
+/// `preferredLayoutAttributesFitting(_:)` returned, by element: a cell by its index path, a
+/// supplementary view by its kind and index path. A measured size replaces each estimated
+/// dimension of its element (its other dimensions are kept).
+public struct CompositionalMeasuredSizes: Equatable, Sendable {
+    /// An element: `kind` `nil` for a cell.
+    public struct Key: Hashable, Sendable {
+        /// The supplementary view's kind; `nil` for a cell.
+        public var kind: ElementKind?
+        /// The element's index path.
+        public var indexPath: IndexPath
+
+        /// Creates a key.
+        public init(kind: ElementKind?, indexPath: IndexPath) {
+            self.kind = kind
+            self.indexPath = indexPath
+        }
+
+        /// `S:I` for a cell, `KIND S:I` for a supplementary view.
+        public var text: String { kind.map { "\($0.rawValue) \(indexPath)" } ?? "\(indexPath)" }
+    }
+
+    /// The measured sizes, points.
+    public var sizes: [Key: Size]
+
+    /// Creates measurements.
+    public init(_ sizes: [Key: Size] = [:]) {
+        self.sizes = sizes
+    }
+
+    /// The measured size of an element, if any.
+    @inline(__always)
+    func size(_ kind: ElementKind?, section: Int, item: Int) -> Size? {
+        sizes[Key(kind: kind, indexPath: IndexPath(item: item, section: section))]
+    }
+
+    /// Whether a cell of `section` is measured.
+    func measuresCells(inSection section: Int) -> Bool {
+        sizes.keys.contains { $0.kind == nil && $0.indexPath.section == section }
+    }
+
+    func transposed() -> CompositionalMeasuredSizes {
+        CompositionalMeasuredSizes(sizes.mapValues { Size(width: $0.height, height: $0.width) })
+    }
+}
+
+extension CompositionalSize {
+    /// `resolved` with each estimated dimension replaced by `measured`'s.
+    func applying(_ measured: Size?, to resolved: Size) -> Size {
+        guard let measured else { return resolved }
+        return Size(width: width.isEstimated ? measured.width : resolved.width,
+                    height: height.isEstimated ? measured.height : resolved.height)
+    }
+}
+
 // MARK: - The engine
 
 /// `UICollectionViewCompositionalLayout` from a `CompositionalDescription`, every frame as
-/// UIKit gives it under the semantics of issue 17 (docs/REFERENCE.md, `### compositional`).
+/// UIKit gives it under the semantics of issues 17 and 32 (docs/REFERENCE.md, `### compositional`).
 ///
 /// Vertical scrolling (horizontal is the same with the axes exchanged):
+/// - A section's variants are resolved against the bounds first.
 /// - A section's top-level group resolves width fractions against the bounds width less the
-///   section's leading and trailing insets, height fractions against the whole bounds height;
-///   a group's subitems against the group's size less its content insets, from the inset corner.
-///   `fractionalWidth` as a height is a fraction of the width.
-/// - A `.fit` group takes the largest n, counting up while it fits, such that n subitems
-///   (cyclically), their fractions along the axis resolved in the length less n−1 spacings,
-///   plus their edge spacing and the n−1 spacings, fit in the length (1e-9 tolerance). `.count(n)`
-///   slots are each (length − (n−1)·spacing)/n; `.repeating(n)` copies keep their own size.
-///   Flexible spacings (inter-item and edge) share the room left equally.
+///   section's leading and trailing insets, height fractions against the bounds height less
+///   its top and bottom insets; a group's subitems against the group's size less its content
+///   insets, from the inset corner. `fractionalWidth` as a height is a fraction of the width.
+///   The top-level group's edge spacing lies around each of its copies.
+/// - A `.fit` group takes the largest n such that n subitems (cyclically), every fraction
+///   resolved in the group's whole inner size, plus their edge spacing and the n−1 spacings,
+///   fit in the length (1e-9 tolerance). `.count(n)` slots are each (length − (n−1)·spacing)/n;
+///   `.repeating(n)` copies keep their own size. Flexible spacings (inter-item and edge)
+///   share the room left equally.
 /// - An item's frame is its slot less its content insets (not on an estimated axis),
 ///   standardised when the insets are larger than the slot.
 /// - Groups stack with `interGroupSpacing`, sections with `interSectionSpacing`; a section's
 ///   last, partial group is trimmed to its items' reach plus what a whole group leaves after
 ///   its furthest item. Orthogonal sections lay their groups in one row at `orthogonalOffset`.
 /// - Element order: the layout's boundary items, then section by section its boundary items,
-///   cells, badges (item by item), backgrounds.
+///   cells, supplementary items (group by group: the groups', then the items'), decorations.
+///   A badge has its item's index path, a group's supplementary item its first item's.
 ///
-/// With `scale` (`--scale`), each resolved fraction and count slot is floored to 1/scale (a
-/// value within 1e-9 of a pixel counts as on it) and each element's final origin is rounded
-/// to the nearest 1/scale, halves away from zero; sizes are not rounded, nor the content size.
+/// With `scale` (`--scale`), the exact layout's every frame has its origin and its size each
+/// rounded to the nearest 1/scale, halves away from zero (as measured on a device); the
+/// content size is not rounded.
 ///
 /// On 390 × 844, one section of 3 items in a horizontal group of `fractionalWidth(1)` ×
 /// `absolute(44)` holding `fractionalWidth(0.5)` × `fractionalHeight(1)` items: cells
@@ -508,10 +633,14 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
     /// The screen scale whose pixels UIKit rounds to (`--scale`), finite and > 0; `nil`: exact.
     public var scale: Double?
-    /// The slack of the fit rule (points) and of flooring to pixels (pixels): items fit when
-    /// they take at most the length plus this; a value this close to a pixel is on it.
+    /// The slack of the fit rule, points: items fit when they take at most the length plus this.
     /// Finite, ≥ 0. Default 1e-9 (issue 17).
     public var tolerance = 1e-9
+
+    /// Measured sizes for self-sizing (`--sizes`); `nil`: every estimate is used as given.
+    /// With them, a section's top-level group whose length along the scroll axis is estimated
+    /// takes, copy by copy, its items' furthest reach plus its trailing content inset.
+    public var measuredSizes: CompositionalMeasuredSizes?
 
     /// Creates an exact layout with the default tolerance.
     public init() {}
@@ -552,12 +681,18 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
         if !(tolerance.isFinite && tolerance >= 0) {
             throw LayoutError.invalidParameter(name: "tolerance", section: nil, value: tolerance, requirement: .finiteNonNegative)
         }
+        var description = description
+        if description.sections.contains(where: { !$0.variants.isEmpty }) {
+            description.sections = description.sections.map { $0.resolvingVariants(in: bounds) }
+        }
         for (s, section) in description.sections.enumerated() where section.group.depth > Self.maximumNestingDepth {
             throw LayoutError.invalidParameter(name: "group", section: s, value: Double(section.group.depth),
                                                requirement: .integer(atLeast: 1))
         }
         let horizontal = description.scrollDirection == .horizontal
-        var run = Run(layout: self, description: horizontal ? description.transposed() : description,
+        var engine = self
+        if horizontal { engine.measuredSizes = measuredSizes?.transposed() }
+        var run = Run(layout: engine, description: horizontal ? description.transposed() : description,
                       bounds: horizontal ? Size(width: bounds.height, height: bounds.width) : bounds,
                       offset: horizontal ? Point(x: contentOffset.y, y: contentOffset.x) : contentOffset,
                       transposes: horizontal)
@@ -569,18 +704,7 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
 
     // MARK: - Rounding
 
-    /// A resolved fraction floored to 1/scale (exact without a scale; within 1e-9 of a pixel
-    /// counts as on it).
-    @inline(__always)
-    func floored(_ v: Double) -> Double {
-        guard let scale else { return v }
-        let p = v * scale
-        let r = p.rounded()
-        if abs(p - r) <= tolerance { return r / scale }
-        return p.rounded(.down) / scale
-    }
-
-    /// A position rounded to the nearest 1/scale, halves away from zero (`-0` as 0).
+    /// A position or length rounded to the nearest 1/scale, halves away from zero (`-0` as 0).
     @inline(__always)
     func rounded(_ v: Double) -> Double {
         guard let scale else { return v }
@@ -592,8 +716,8 @@ public struct CompositionalLayout: CollectionLayoutEngine, Equatable {
     @inline(__always)
     func resolve(_ dimension: CompositionalDimension, width: Double, height: Double) -> Double {
         switch dimension {
-        case .fractionalWidth(let f): return floored(f * width)
-        case .fractionalHeight(let f): return floored(f * height)
+        case .fractionalWidth(let f): return f * width
+        case .fractionalHeight(let f): return f * height
         case .absolute(let v), .estimated(let v): return v
         }
     }
@@ -630,6 +754,8 @@ final class CompositionalNode {
     var leafCount = 0
     /// How far its items' slots reach from its origin (x, y); 0, 0 without items.
     var reach = Point(x: 0, y: 0)
+    /// A group's own supplementary items.
+    var groupBadges: [CompositionalSupplementaryItem] = []
 
     init(item: CompositionalItem?, size: Size) {
         self.item = item
@@ -657,6 +783,7 @@ extension CompositionalLayout {
     ///   length along the axis depends on n), plus the nested groups, each solved once.
     func solve(_ group: CompositionalGroup, size: Size, cap: Int) -> CompositionalNode {
         let node = CompositionalNode(item: nil, size: size)
+        node.groupBadges = group.supplementaryItems
         let ins = group.contentInsets
         let innerW = size.width - ins.left - ins.right, innerH = size.height - ins.top - ins.bottom
         let horizontal = group.axis == .horizontal
@@ -679,7 +806,7 @@ extension CompositionalLayout {
         let m = group.subitems.count
         switch group.repetition {
         case .count(let k):
-            let slot = floored((length - Double(k - 1) * spacing) / Double(k))
+            let slot = (length - Double(k - 1) * spacing) / Double(k)
             var s = sizeOf(group.subitems[0], containerLength: length)
             if horizontal { s.width = slot } else { s.height = slot }
             sizes = [s]
@@ -700,40 +827,17 @@ extension CompositionalLayout {
                 }
                 return total
             }
-            // Lengths along the axis that are fractions of it depend on n; others do not.
-            let dependsOnCount = group.subitems.contains {
-                switch horizontal ? $0.size.width : $0.size.height {
-                case .fractionalWidth: return horizontal
-                case .fractionalHeight: return !horizontal
-                default: return false
-                }
-            }
+            // Every length resolves in the group's whole inner size, so `used` never decreases
+            // as the count grows: the largest n that fits, by bisection.
             let fixed = group.subitems.map { sizeOf($0, containerLength: length) }
-            let grows = (0..<m).allSatisfy { along(fixed[$0]) + edges[$0].lead + edges[$0].trail + spacing > 0 }
-            if !dependsOnCount && grows {
-                // `used` grows with the count: the largest n that fits, by bisection.
-                guard used(1, fixed) <= length + tolerance else { break }
-                var low = 1, high = cap
-                while low < high {
-                    let mid = low + (high - low + 1) / 2
-                    if used(mid, fixed) <= length + tolerance { low = mid } else { high = mid - 1 }
-                }
-                n = low
-                // Fractions of the axis across it (a `fractionalWidth` height in a horizontal
-                // group) still resolve in the length less the n − 1 spacings.
-                sizes = group.subitems.map { sizeOf($0, containerLength: length - Double(n - 1) * spacing) }
-            } else {
-                var trial = fixed
-                var candidate = 1
-                while candidate <= cap {
-                    let containerLength = length - Double(candidate - 1) * spacing
-                    for k in 0..<m { trial[k] = sizeOf(group.subitems[k], containerLength: containerLength) }
-                    guard used(candidate, trial) <= length + tolerance else { break }
-                    n = candidate
-                    sizes = trial
-                    candidate += 1
-                }
+            guard used(1, fixed) <= length + tolerance else { break }
+            var low = 1, high = cap
+            while low < high {
+                let mid = low + (high - low + 1) / 2
+                if used(mid, fixed) <= length + tolerance { low = mid } else { high = mid - 1 }
             }
+            n = low
+            sizes = fixed
         }
         guard n > 0 else { return node }
         // Children: one per distinct subitem.
@@ -804,6 +908,18 @@ extension CompositionalLayout {
     }
 }
 
+/// A group's supplementary items and the group's frame, relative to the top-level group's origin.
+struct CompositionalGroupBadges {
+    /// The group's frame.
+    var frame: Rect
+    /// The group's first item, in the top-level group's items: the items' index path.
+    var firstLeaf: Int
+    /// The supplementary items.
+    var badges: [CompositionalSupplementaryItem]
+    /// Whether the group is the section's top-level group.
+    var topLevel: Bool
+}
+
 /// An item of a solved group, relative to the group's origin.
 struct CompositionalLeaf {
     /// The item's frame (its slot less its content insets).
@@ -819,7 +935,7 @@ extension CompositionalLayout {
     /// is added to `items`.
     /// - Complexity: O(limit · depth), plus the slots of subitems holding no items.
     func flatten(_ node: CompositionalNode, at origin: Point, limit: Int, into leaves: inout [CompositionalLeaf],
-                 items: inout [CompositionalItem]) {
+                 items: inout [CompositionalItem], groups: inout [CompositionalGroupBadges], topLevel: Bool = true) {
         if let item = node.item {
             let s = node.size
             let ins = item.contentInsets
@@ -837,13 +953,23 @@ extension CompositionalLayout {
             return
         }
         guard node.leafCount > 0 else { return }
+        // A group's own supplementary items, before those of the groups in it (kept when it holds an item).
+        let first = leaves.count
+        if !node.groupBadges.isEmpty {
+            groups.append(CompositionalGroupBadges(frame: Rect(x: origin.x, y: origin.y, width: node.size.width,
+                                                               height: node.size.height),
+                                                   firstLeaf: first, badges: node.groupBadges, topLevel: topLevel))
+        }
+        let recorded = groups.count
         for i in 0..<node.slotCount {
-            if leaves.count >= limit { return }
+            if leaves.count >= limit { break }
             let child = node.children[i % node.children.count]
             if child.leafCount == 0 { continue }
             let slot = node.origin(ofSlot: i)
-            flatten(child, at: Point(x: origin.x + slot.x, y: origin.y + slot.y), limit: limit, into: &leaves, items: &items)
+            flatten(child, at: Point(x: origin.x + slot.x, y: origin.y + slot.y), limit: limit, into: &leaves, items: &items,
+                    groups: &groups, topLevel: false)
         }
+        if !node.groupBadges.isEmpty && leaves.count == first { groups.remove(at: recorded - 1) }
     }
 }
 
@@ -866,13 +992,16 @@ struct Run {
         self.transposes = transposes
     }
 
-    /// The element as output: origin rounded, transposed back when scrolling horizontally.
+    /// The element as output: its exact frame's origin and size each rounded to a pixel
+    /// (with a scale), transposed back when scrolling horizontally.
     @inline(__always)
     func output(_ category: ElementCategory, _ kind: ElementKind?, section: Int, item: Int, _ frame: Rect, zIndex: Int)
         -> LayoutAttributes {
         var f = frame
         f.origin.x = layout.rounded(f.origin.x)
         f.origin.y = layout.rounded(f.origin.y)
+        f.size.width = layout.rounded(f.size.width)
+        f.size.height = layout.rounded(f.size.height)
         if transposes {
             f = Rect(x: f.origin.y, y: f.origin.x, width: f.size.height, height: f.size.width)
         }
@@ -929,7 +1058,13 @@ struct Run {
         let W = bounds.width, H = bounds.height
         // The layout's own boundary items need the content's extent first: a pass without output.
         let globalItems = description.boundarySupplementaryItems
-        let globalSizes = globalItems.map { layout.resolve($0.size, width: W, height: H) }
+        var globalCounts: [ElementKind: Int] = [:]
+        let globalSizes = globalItems.map { item in
+            let k = globalCounts[item.kind, default: 0]
+            globalCounts[item.kind] = k + 1
+            return item.size.applying(layout.measuredSizes?.size(item.kind, section: 0, item: k),
+                                      to: layout.resolve(item.size, width: W, height: H))
+        }
         let globalTop = zip(globalItems, globalSizes).filter { $0.0.extendsBoundary && $0.0.alignment.edges.contains(.top) }
             .map(\.1.height).max() ?? 0
         let globalBottom = zip(globalItems, globalSizes).filter { $0.0.extendsBoundary && $0.0.alignment.edges.contains(.bottom) }
@@ -939,12 +1074,15 @@ struct Run {
         var widest = W
         for (s, section) in description.sections.enumerated() {
             if s > 0 { y += description.interSectionSpacing }
-            let plan = SectionPlan(layout: layout, section: section, bounds: bounds, top: y)
+            let plan = SectionPlan(layout: layout, section: section, bounds: bounds, top: y, index: s)
             if !plan.orthogonal { widest = max(widest, plan.groupSize.width) }
             plans.append(plan)
             y = plan.bottom
         }
         let contentBottom = y
+        if let sizes = layout.measuredSizes {
+            try Self.check(sizes, plans: plans, globalCounts: globalCounts)
+        }
         var total = globalItems.count
         for plan in plans {
             total += plan.elementCount
@@ -971,6 +1109,21 @@ struct Run {
         return Size(width: widest, height: contentHeight)
     }
 
+    /// Throws for the first measured size (by section, item, kind) that names no element.
+    static func check(_ sizes: CompositionalMeasuredSizes, plans: [SectionPlan], globalCounts: [ElementKind: Int]) throws {
+        let keys = sizes.sizes.keys.sorted {
+            ($0.indexPath, $0.kind?.rawValue ?? "") < ($1.indexPath, $1.kind?.rawValue ?? "")
+        }
+        for key in keys {
+            let s = key.indexPath.section, i = key.indexPath.item
+            guard s >= 0, i >= 0 else { throw LayoutError.unknownMeasurement(key: key.text) }
+            if let kind = key.kind, s == 0, i < globalCounts[kind, default: 0] { continue }
+            guard s < plans.count, plans[s].names(kind: key.kind, item: i) else {
+                throw LayoutError.unknownMeasurement(key: key.text)
+            }
+        }
+    }
+
     /// Sends a section's elements to `sink`.
     mutating func emit<Sink: LayoutAttributesSink>(_ plan: SectionPlan, section s: Int, into sink: inout Sink) {
         let section = plan.section
@@ -990,14 +1143,35 @@ struct Run {
             sink.append(output(.cell, nil, section: s, item: item, frame, zIndex: cellZ))
         }
         cellRanges.append((start: start, count: sink.count - start))
-        if plan.hasBadges {
-            var badgeCounts: [ElementKind: Int] = [:]
-            plan.forEachCell { _, leaf, frame in
-                for badge in plan.items[Int(leaf.itemID)].supplementaryItems {
-                    let k = badgeCounts[badge.kind, default: 0]
-                    badgeCounts[badge.kind] = k + 1
-                    sink.append(output(.supplementaryView, badge.kind, section: s, item: k, Self.badgeFrame(badge, on: frame, layout: layout),
-                                       zIndex: badge.zIndex))
+        if plan.hasBadges || !plan.groupBadges.isEmpty {
+            // Group by group: its groups' supplementary items (at their first item's index
+            // path), then its items' badges item by item (at their item's).
+            for g in 0..<plan.groups {
+                let origin = plan.groupOrigin(g)
+                let base = g * plan.perGroup
+                let n = min(plan.leaves.count, section.count - base)
+                for group in plan.groupBadges where group.firstLeaf < n {
+                    var frame = group.frame
+                    frame.origin.x += origin.x
+                    frame.origin.y += origin.y
+                    if group.topLevel, let length = plan.groupLength(g) { frame.size.height = length }
+                    for badge in group.badges {
+                        let measured = layout.measuredSizes?.size(badge.kind, section: s, item: base + group.firstLeaf)
+                        sink.append(output(.supplementaryView, badge.kind, section: s, item: base + group.firstLeaf,
+                                           Self.badgeFrame(badge, on: frame, layout: layout, measured: measured), zIndex: badge.zIndex))
+                    }
+                }
+                guard plan.hasBadges else { continue }
+                for j in 0..<n {
+                    let leaf = plan.leaves[j]
+                    var frame = plan.cellFrame(leaf, item: base + j)
+                    frame.origin.x += origin.x
+                    frame.origin.y += origin.y
+                    for badge in plan.items[Int(leaf.itemID)].supplementaryItems {
+                        let measured = layout.measuredSizes?.size(badge.kind, section: s, item: base + j)
+                        sink.append(output(.supplementaryView, badge.kind, section: s, item: base + j,
+                                           Self.badgeFrame(badge, on: frame, layout: layout, measured: measured), zIndex: badge.zIndex))
+                    }
                 }
             }
         }
@@ -1017,8 +1191,9 @@ struct Run {
 
     /// A badge's frame on an item's `frame`: the container anchor's point on the frame plus its
     /// offset, less the item anchor's point on the badge plus its offset.
-    static func badgeFrame(_ badge: CompositionalSupplementaryItem, on frame: Rect, layout: CompositionalLayout) -> Rect {
-        let size = layout.resolve(badge.size, width: frame.width, height: frame.height)
+    static func badgeFrame(_ badge: CompositionalSupplementaryItem, on frame: Rect, layout: CompositionalLayout,
+                           measured: Size? = nil) -> Rect {
+        let size = badge.size.applying(measured, to: layout.resolve(badge.size, width: frame.width, height: frame.height))
         func point(_ anchor: CompositionalAnchor, in rect: Rect) -> Point {
             let e = anchor.edges
             let x = e.contains(.leading) ? rect.minX : e.contains(.trailing) ? rect.maxX : rect.midX
@@ -1046,30 +1221,47 @@ struct SectionPlan {
     /// The items of `leaves`, by `itemID`.
     var items: [CompositionalItem] = []
     var hasBadges = false
+    /// The supplementary items of the top-level group and the groups in it, pre-order.
+    var groupBadges: [CompositionalGroupBadges] = []
     /// Items per whole group, groups, and the last group's length along its stacking axis.
     var perGroup = 0, groups = 0
     var lastLength = 0.0
-    /// Where the groups start, the orthogonal row's scroll position.
+    /// Where the groups start, the orthogonal row's scroll position, and the distance from
+    /// one group to the next along the section's axis (the top-level group's edge spacing included).
     var firstGroup = Point(x: 0, y: 0)
     var rowOffset = 0.0
+    var step = 0.0
     /// The section's extent along the scroll axis.
     var top: Double, contentTop = 0.0, contentBottom = 0.0, bottom = 0.0
     var hasSize = true
     var boundarySizes: [Size] = []
     var boundaryMinX = 0.0, boundaryMaxX = 0.0
+    /// The section's index, for measured sizes.
+    let index: Int
+    /// Whether some cell of the section has a measured size.
+    var measuresCells = false
+    /// With measured sizes and a top-level group estimated along the scroll axis: where each
+    /// copy starts (from the first) and how long it is; empty otherwise.
+    var groupStarts: [Double] = []
+    var groupLengths: [Double] = []
 
-    init(layout: CompositionalLayout, section: CompositionalSection, bounds: Size, top: Double) {
+    init(layout: CompositionalLayout, section: CompositionalSection, bounds: Size, top: Double, index: Int = 0) {
         self.layout = layout
         self.section = section
         self.top = top
+        self.index = index
         let W = bounds.width, H = bounds.height
         let ins = section.contentInsets
         orthogonal = section.orthogonalScrollingBehavior != .none
         // Boundary items.
         boundaryMinX = section.supplementariesFollowContentInsets ? ins.left : 0
         boundaryMaxX = section.supplementariesFollowContentInsets ? W - ins.right : W
-        boundarySizes = section.boundarySupplementaryItems.map {
-            layout.resolve($0.size, width: boundaryMaxX - boundaryMinX, height: H)
+        var kindCounts: [ElementKind: Int] = [:]
+        boundarySizes = section.boundarySupplementaryItems.map { item in
+            let k = kindCounts[item.kind, default: 0]
+            kindCounts[item.kind] = k + 1
+            return item.size.applying(layout.measuredSizes?.size(item.kind, section: index, item: k),
+                                      to: layout.resolve(item.size, width: boundaryMaxX - boundaryMinX, height: H))
         }
         let extending = zip(section.boundarySupplementaryItems, boundarySizes).filter { $0.0.extendsBoundary }
         let topExtent = extending.filter { $0.0.alignment.edges.contains(.top) }.map(\.1.height).max() ?? 0
@@ -1078,12 +1270,13 @@ struct SectionPlan {
         if section.count > 0 {
             groupSize = orthogonal
                 ? layout.resolve(section.group.size, width: W, height: H - ins.top - ins.bottom)
-                : layout.resolve(section.group.size, width: W - ins.left - ins.right, height: H)
+                : layout.resolve(section.group.size, width: W - ins.left - ins.right, height: H - ins.top - ins.bottom)
             let cap = min(maximumElementCount, max(4096, 2 * section.count))
             let node = layout.solve(section.group, size: groupSize, cap: cap)
             perGroup = node.leafCount
             if perGroup > 0 {
-                layout.flatten(node, at: Point(x: 0, y: 0), limit: min(perGroup, section.count), into: &leaves, items: &items)
+                layout.flatten(node, at: Point(x: 0, y: 0), limit: min(perGroup, section.count), into: &leaves, items: &items,
+                               groups: &groupBadges)
                 groups = (section.count + perGroup - 1) / perGroup
                 hasBadges = items.contains { !$0.supplementaryItems.isEmpty }
                 let lastCount = section.count - (groups - 1) * perGroup
@@ -1100,21 +1293,61 @@ struct SectionPlan {
         }
         hasSize = section.count > 0 || !section.boundarySupplementaryItems.isEmpty
         contentTop = top + topExtent
+        measuresCells = groups > 0 && layout.measuredSizes?.measuresCells(inSection: index) == true
+        if groups > 0 && !orthogonal && section.group.size.height.isEstimated, layout.measuredSizes != nil {
+            // Self-sizing: each copy as long as its items reach, plus its bottom inset.
+            let spacing = section.interGroupSpacing + (section.group.edgeSpacing.top?.minimum ?? 0)
+                + (section.group.edgeSpacing.bottom?.minimum ?? 0)
+            groupStarts.reserveCapacity(groups)
+            groupLengths.reserveCapacity(groups)
+            var start = 0.0
+            for g in 0..<groups {
+                let base = g * perGroup
+                var reach = 0.0
+                for j in 0..<min(leaves.count, section.count - base) {
+                    let leaf = leaves[j]
+                    let item = items[Int(leaf.itemID)]
+                    reach = max(reach, item.size.height.isEstimated ? cellFrame(leaf, item: base + j).maxY : leaf.slotMaxY)
+                }
+                let length = max(0, reach + section.group.contentInsets.bottom)
+                groupStarts.append(start)
+                groupLengths.append(length)
+                start += length + spacing
+            }
+        }
+        // The top-level group's edge spacing lies around each copy: along the section's axis
+        // its minimums, across it as in a group (flexible edges share the room left).
+        let e = section.group.edgeSpacing
+        let alongLead = orthogonal ? e.leading : e.top, alongTrail = orthogonal ? e.trailing : e.bottom
+        let crossLead = orthogonal ? e.top : e.leading, crossTrail = orthogonal ? e.bottom : e.trailing
+        let lead = alongLead?.minimum ?? 0, trail = alongTrail?.minimum ?? 0
+        let crossRoom = (orthogonal ? 0 : W - ins.left - ins.right - groupSize.width)
+            - (crossLead?.minimum ?? 0) - (crossTrail?.minimum ?? 0)
+        let crossFlexible = (crossLead?.isFlexible == true ? 1 : 0) + (crossTrail?.isFlexible == true ? 1 : 0)
+        let crossShift = (crossLead?.minimum ?? 0)
+            + (crossLead?.isFlexible == true && crossRoom > 0 ? crossRoom / Double(crossFlexible) : 0)
         let groupsLength: Double
         if groups == 0 {
             groupsLength = 0
         } else if orthogonal {
-            groupsLength = groupSize.height
+            groupsLength = crossShift + groupSize.height + (crossTrail?.minimum ?? 0)
+        } else if !groupLengths.isEmpty {
+            groupsLength = Double(groups) * (lead + trail) + Double(groups - 1) * section.interGroupSpacing
+                + groupLengths.reduce(0, +)
         } else {
-            groupsLength = Double(groups - 1) * (groupSize.height + section.interGroupSpacing) + lastLength
+            groupsLength = Double(groups) * (lead + trail) + Double(groups - 1) * (groupSize.height + section.interGroupSpacing)
+                + lastLength
         }
         contentBottom = hasSize ? contentTop + ins.top + groupsLength + ins.bottom : contentTop
         bottom = contentBottom + bottomExtent
-        firstGroup = Point(x: ins.left, y: contentTop + ins.top)
+        step = (orthogonal ? groupSize.width : groupSize.height) + lead + trail + section.interGroupSpacing
+        firstGroup = orthogonal ? Point(x: ins.left + lead, y: contentTop + ins.top + crossShift)
+            : Point(x: ins.left + crossShift, y: contentTop + ins.top + lead)
         if orthogonal && groups > 0 {
             let room = section.orthogonalScrollingBehavior == .groupPagingCentered ? (W - groupSize.width) / 2 : 0
-            firstGroup.x = ins.left + room
-            let row = ins.left + 2 * room + Double(groups - 1) * (groupSize.width + section.interGroupSpacing) + lastLength + ins.right
+            firstGroup.x = ins.left + room + lead
+            let row = ins.left + 2 * room + Double(groups) * (lead + trail)
+                + Double(groups - 1) * (groupSize.width + section.interGroupSpacing) + lastLength + ins.right
             rowOffset = min(max(section.orthogonalOffset, 0), max(0, row - W))
         }
     }
@@ -1128,7 +1361,46 @@ struct SectionPlan {
             let lastCount = section.count - (groups - 1) * perGroup
             badges = (groups - 1) * perLeaf.reduce(0, +) + perLeaf.prefix(lastCount).reduce(0, +)
         }
+        if groups > 0 {
+            let lastCount = section.count - (groups - 1) * perGroup
+            for group in groupBadges {
+                badges += (groups - 1 + (group.firstLeaf < lastCount ? 1 : 0)) * group.badges.count
+            }
+        }
         return section.boundarySupplementaryItems.count + cells + badges + (hasSize ? section.decorationItems.count : 0)
+    }
+
+    /// The origin of top-level group `g`.
+    @inline(__always)
+    func groupOrigin(_ g: Int) -> Point {
+        if !groupStarts.isEmpty { return Point(x: firstGroup.x, y: firstGroup.y + groupStarts[g]) }
+        return orthogonal ? Point(x: firstGroup.x + Double(g) * step - rowOffset, y: firstGroup.y)
+            : Point(x: firstGroup.x, y: firstGroup.y + Double(g) * step)
+    }
+
+    /// Top-level group `g`'s self-sized length, if the section self-sizes.
+    func groupLength(_ g: Int) -> Double? { groupLengths.isEmpty ? nil : groupLengths[g] }
+
+    /// A cell's frame relative to its group: the leaf's, its estimated dimensions replaced by
+    /// the measured ones (at the slot's origin: insets are ignored on an estimated axis).
+    @inline(__always)
+    func cellFrame(_ leaf: CompositionalLeaf, item: Int) -> Rect {
+        guard measuresCells, let measured = layout.measuredSizes?.size(nil, section: index, item: item) else { return leaf.frame }
+        let size = items[Int(leaf.itemID)].size
+        var frame = leaf.frame
+        if size.width.isEstimated { frame.size.width = measured.width }
+        if size.height.isEstimated { frame.size.height = measured.height }
+        return frame
+    }
+
+    /// Whether the section has an element of `kind` (a cell when `nil`) at item `i`.
+    func names(kind: ElementKind?, item i: Int) -> Bool {
+        guard let kind else { return groups > 0 && i < section.count }
+        if section.boundarySupplementaryItems.filter({ $0.kind == kind }).count > i { return true }
+        guard groups > 0, i < section.count, perGroup > 0 else { return false }
+        let j = i % perGroup
+        if j < leaves.count, items[Int(leaves[j].itemID)].supplementaryItems.contains(where: { $0.kind == kind }) { return true }
+        return groupBadges.contains { $0.firstLeaf == j && $0.badges.contains { $0.kind == kind } }
     }
 
     /// Calls `body` with each cell's item number, leaf and frame, in item order.
@@ -1136,7 +1408,22 @@ struct SectionPlan {
     func forEachCell(_ body: (Int, CompositionalLeaf, Rect) -> Void) {
         guard groups > 0 else { return }
         let count = section.count
-        let step = (orthogonal ? groupSize.width : groupSize.height) + section.interGroupSpacing
+        let step = self.step
+        if measuresCells || !groupStarts.isEmpty {
+            // Self-sizing: measured frames, groups at their own starts.
+            var item = 0
+            for g in 0..<groups {
+                let origin = groupOrigin(g)
+                for j in 0..<min(leaves.count, count - item) {
+                    var frame = cellFrame(leaves[j], item: item)
+                    frame.origin.x += origin.x
+                    frame.origin.y += origin.y
+                    body(item, leaves[j], frame)
+                    item += 1
+                }
+            }
+            return
+        }
         var item = 0
         leaves.withUnsafeBufferPointer { leaves in
             for g in 0..<groups {

@@ -1,5 +1,13 @@
 // The per-element record every engine produces (UIKit's UICollectionViewLayoutAttributes).
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A section and item number (UIKit's `IndexPath` for collection views), ordered section
 /// first, then item.
 public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -29,20 +37,134 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// The supplementary and decoration view kinds the engines emit (`representedElementKind`); the raw value
-/// is the string the output formats print. An enum rather than a `String` keeps
-/// `LayoutAttributes` a plain value: copying a million of them is a memory copy, with no
-/// reference counting.
-public enum ElementKind: String, Hashable, Sendable, CaseIterable {
-    /// A section header (`UICollectionView.elementKindSectionHeader`).
-    case header
-    /// A section footer (`UICollectionView.elementKindSectionFooter`).
-    case footer
+/// A supplementary or decoration view's kind (`representedElementKind`): any string, as in
+/// UIKit, and the role that decides how the SVG writer draws it. Kept as a small code into a
+/// process-wide table of names rather than as a `String`, so that `LayoutAttributes` stays a
+/// plain value: copying a million of them is a memory copy, with no reference counting.
+/// Two kinds are equal when their names are (the role is not compared).
+public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// How a view of the kind is drawn and counted: a header, footer or other boundary item;
+    /// a badge attached to an item or group; a decoration (a section background).
+    public enum Role: UInt8, Sendable, CaseIterable {
+        /// A header, footer or other boundary supplementary item.
+        case boundary
+        /// A supplementary item attached to an item or group (`NSCollectionLayoutSupplementaryItem`).
+        case badge
+        /// A decoration view (`NSCollectionLayoutDecorationItem`).
+        case decoration
+    }
+
+    /// The name's code in `ElementKindNames` (0…3 are `header`, `footer`, `badge`, `background`).
+    let code: UInt16
+    /// How views of this kind are drawn.
+    public let role: Role
+
+    /// A section header (`UICollectionView.elementKindSectionHeader`), a boundary item.
+    public static let header = ElementKind(code: 0, role: .boundary)
+    /// A section footer (`UICollectionView.elementKindSectionFooter`), a boundary item.
+    public static let footer = ElementKind(code: 1, role: .boundary)
     /// A badge attached to an item (a compositional layout's `NSCollectionLayoutSupplementaryItem`).
-    case badge
+    public static let badge = ElementKind(code: 2, role: .badge)
     /// A section background (a compositional layout's `NSCollectionLayoutDecorationItem.background`),
     /// a decoration view.
-    case background
+    public static let background = ElementKind(code: 3, role: .decoration)
+
+    /// The longest name a kind may have, in UTF-8 bytes.
+    public static let maximumNameLength = 64
+
+    private init(code: UInt16, role: Role) {
+        self.code = code
+        self.role = role
+    }
+
+    /// The kind named `name` in `role`, or `nil` when `name` is not a valid kind name
+    /// (`isValidName`) or 65,000 distinct names are already in use.
+    /// - Complexity: O(length of `name`), under a lock.
+    public init?(_ name: String, role: Role) {
+        guard Self.isValidName(name), let code = ElementKindNames.shared.code(for: name) else { return nil }
+        self.init(code: code, role: role)
+    }
+
+    /// The kind named `rawValue`, its role from the name: `badge` a badge, `background` a
+    /// decoration, any other a boundary item.
+    public init?(rawValue: String) {
+        self.init(rawValue, role: rawValue == "badge" ? .badge : rawValue == "background" ? .decoration : .boundary)
+    }
+
+    /// The same kind in another role.
+    public func with(role: Role) -> ElementKind { ElementKind(code: code, role: role) }
+
+    /// The kind's name, printed as the output's `kind`.
+    public var rawValue: String {
+        switch code {
+        case 0: "header"
+        case 1: "footer"
+        case 2: "badge"
+        case 3: "background"
+        default: ElementKindNames.shared.name(code)
+        }
+    }
+
+    /// Whether the kind is one of `header`, `footer`, `badge` and `background`.
+    public var isBuiltIn: Bool { code < 4 }
+
+    public var description: String { rawValue }
+
+    /// Whether `name` may name a kind: 1 to 64 characters of ASCII letters, digits, `-`, `_`
+    /// and `.`, the first a letter, digit or `_` (so no output format needs to quote or
+    /// escape it, and no spreadsheet reads it as a formula).
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard let first = bytes.first, bytes.count <= maximumNameLength else { return false }
+        func word(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+        }
+        return word(first) && bytes.allSatisfy { word($0) || $0 == 0x2D || $0 == 0x2E }
+    }
+
+    public static func == (lhs: ElementKind, rhs: ElementKind) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+/// The process-wide table of element kind names (codes 4 and up), guarded by a mutex.
+final class ElementKindNames: @unchecked Sendable {
+    static let shared = ElementKindNames()
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var names: [String] = []
+    private var codes: [String: UInt16] = [:]
+
+    private init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    /// The code of `name`, added when new; `nil` when the table is full.
+    func code(for name: String) -> UInt16? {
+        switch name {
+        case "header": return 0
+        case "footer": return 1
+        case "badge": return 2
+        case "background": return 3
+        default: break
+        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if let code = codes[name] { return code }
+        guard names.count < 65_000 else { return nil }
+        let code = UInt16(names.count + 4)
+        names.append(name)
+        codes[name] = code
+        return code
+    }
+
+    /// The name of `code` (≥ 4).
+    func name(_ code: UInt16) -> String {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return names[Int(code) - 4]
+    }
 }
 
 /// Where and how one element is shown: UIKit's `UICollectionViewLayoutAttributes`.
@@ -54,8 +176,8 @@ public struct LayoutAttributes: Hashable, Sendable {
     public var indexPath: IndexPath
     /// `representedElementCategory`.
     public var category: ElementCategory
-    /// `representedElementKind`: `nil` for cells, `.header` / `.footer` / `.badge` for
-    /// supplementary views, `.background` for decoration views.
+    /// `representedElementKind`: `nil` for cells; a supplementary or decoration view's kind
+    /// (`.header`, `.footer`, `.badge`, `.background`, or any name a compositional layout gives).
     public var kind: ElementKind?
     /// Untransformed frame, points.
     public var frame: Rect

@@ -28,6 +28,9 @@ public enum LayoutError: Error, Equatable, Sendable {
     /// A waterfall item spans more columns than its section has: item `item` of section
     /// `section` spans `span`; `columnsOfSection` when the section sets its own count.
     case spanTooWide(section: Int, item: Int, span: Int, columns: Int, columnsOfSection: Bool)
+    /// A measured size (`--sizes`) whose key names no element of the compositional layout:
+    /// `key` as written, `S:I` or `KIND S:I`.
+    case unknownMeasurement(key: String)
     /// A batch update's item counts do not match the layout at one end of a transition
     /// (`final`: the layout after the update).
     case updateDoesNotFit(final: Bool, items: Int)

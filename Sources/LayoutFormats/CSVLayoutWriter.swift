@@ -163,12 +163,14 @@ extension CSVLayoutWriter {
         case .supplementaryView: w.append(",supplementaryView,")
         case .decorationView: w.append(",decorationView,")
         }
-        switch e.kind {  // the kinds are plain words: no quoting or neutralising needed
-        case nil: break
-        case .header: w.append("header")
-        case .footer: w.append("footer")
-        case .badge: w.append("badge")
-        case .background: w.append("background")
+        if let kind = e.kind {  // kind names need no quoting or neutralising (`ElementKind.isValidName`)
+            switch kind {
+            case .header: w.append("header")
+            case .footer: w.append("footer")
+            case .badge: w.append("badge")
+            case .background: w.append("background")
+            default: w.append(string: kind.rawValue)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCore
 
 // The compositional engine's dataset: a JSON description whose names mirror the Swift API
@@ -5,10 +6,66 @@ import LayoutCore
 // `CompositionalDescription`. Every unknown key, wrong type or impossible value is a
 // `DatasetError.invalidValue` naming its JSON path.
 
+/// Decodes a `--sizes` file: a JSON object from `"S:I"` (a cell) and `"KIND S:I"` (a
+/// supplementary view) to `[width, height]`, finite points ≥ 0, what
+/// `preferredLayoutAttributesFitting(_:)` returned on a device.
+public enum CompositionalSizesDecoder {
+    /// The measurements in `data`.
+    /// - Throws: `DatasetError` (the JSON path is the key) for bad JSON, a key of another
+    ///   form, a value that is not two finite numbers ≥ 0, or more than `maximumElementCount` keys.
+    /// - Complexity: O(size of `data`).
+    public static func decode(_ data: Data) throws -> CompositionalMeasuredSizes {
+        let root: JSONValue
+        do {
+            root = try StrictJSON.values(data)
+        } catch let e as JSONSyntaxError {
+            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
+        } catch let e as JSONDuplicateKeyError {
+            throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path, message: "duplicate key '\(e.key)'")
+        }
+        guard case .object(let object) = root else {
+            throw DatasetError.invalidValue(path: "(top level)",
+                                            message: "expected an object from \"S:I\" or \"KIND S:I\" to [width, height], got \(describe(root))")
+        }
+        guard object.count <= maximumElementCount else {
+            throw DatasetError.invalidValue(path: "(top level)", message: "more than \(maximumElementCount) sizes")
+        }
+        var sizes: [CompositionalMeasuredSizes.Key: Size] = [:]
+        for key in object.keys.sorted() {
+            let value = object[key]!
+            let parts = key.split(separator: " ", omittingEmptySubsequences: false)
+            let pathText = String(parts.last!)
+            let pieces = pathText.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2, pieces.count == 2, let s = Int(pieces[0]), let i = Int(pieces[1]), s >= 0, i >= 0,
+                  pieces.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+                throw DatasetError.invalidValue(path: key, message: "expected a key \"S:I\" (a cell) or \"KIND S:I\" (a supplementary view)")
+            }
+            var kind: ElementKind? = nil
+            if parts.count == 2 {
+                guard let k = ElementKind(rawValue: String(parts[0])) else {
+                    throw DatasetError.invalidValue(path: key, message: "expected an element kind before the index path")
+                }
+                kind = k
+            }
+            guard case .numbers(let v) = value, v.count == 2, v.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+                throw DatasetError.invalidValue(path: key, message: "expected [width, height], finite numbers ≥ 0, got \(describe(value))")
+            }
+            sizes[CompositionalMeasuredSizes.Key(kind: kind, indexPath: IndexPath(item: i, section: s))] = Size(width: v[0], height: v[1])
+        }
+        return CompositionalMeasuredSizes(sizes)
+    }
+}
+
 /// Decodes a compositional description from the strict scanner's values.
 struct CompositionalDescriptionDecoder {
     /// Items in all sections so far (at most `maximumElementCount`).
     private var itemTotal = 0
+
+    /// The JSON path of each decoded section (a repeated section's copies share theirs).
+    private(set) var sectionPaths: [String] = []
+
+    /// Sections a description may stand for, `repeat` counted.
+    static let maximumSectionCount = 1_000_000
 
     /// The description in the top-level `object` (its `"options"` read by the caller).
     /// - Throws: `DatasetError.invalidValue` with the JSON path of the first bad value.
@@ -34,27 +91,101 @@ struct CompositionalDescriptionDecoder {
         }
         guard let list = raw.elements else { throw invalid("sections", "expected an array of section objects, got \(describe(raw))") }
         for (i, element) in list.enumerated() {
-            description.sections.append(try section(element, path: "sections[\(i)]"))
+            let (section, copies) = try self.section(element, path: "sections[\(i)]")
+            if description.sections.count + copies > Self.maximumSectionCount {
+                throw invalid("sections[\(i)].repeat", "more than \(Self.maximumSectionCount) sections in all")
+            }
+            description.sections.append(contentsOf: repeatElement(section, count: copies))
+            sectionPaths.append(contentsOf: repeatElement("sections[\(i)]", count: copies))
         }
         return description
     }
 
     // MARK: - Sections
 
-    private mutating func section(_ raw: JSONValue, path: String) throws -> CompositionalSection {
+    /// A section object and how many copies of it it stands for (`"repeat"`); a `"variants"`
+    /// object's count is its own or its variants' (which must then agree).
+    private mutating func section(_ raw: JSONValue, path: String) throws -> (CompositionalSection, Int) {
         let object = try self.object(raw, path: path, expected: "a section object")
-        try allow(object, ["count", "group", "interGroupSpacing", "contentInsets", "orthogonalScrollingBehavior",
-                           "orthogonalOffset", "boundarySupplementaryItems", "decorationItems",
-                           "supplementariesFollowContentInsets"], path: path)
-        guard let countValue = object["count"] else { throw invalid(path, "no \"count\": expected the section's item count") }
-        let count = try self.count(countValue, path: join(path, "count"))
-        itemTotal += count
+        var copies = 1
+        if let v = object["repeat"] {
+            copies = try integer(v, path: join(path, "repeat"))
+            guard copies >= 1, copies <= Self.maximumSectionCount else {
+                throw invalid(join(path, "repeat"), "expected an integer from 1 to \(Self.maximumSectionCount), got \(copies)")
+            }
+        }
+        var section: CompositionalSection
+        if let v = object["variants"] {
+            try allow(object, ["variants", "count", "repeat"], path: path)
+            let p = join(path, "variants")
+            guard let list = v.elements, !list.isEmpty else {
+                throw invalid(p, "expected a non-empty array of sections, each with an optional \"when\", got \(describe(v))")
+            }
+            var variants: [CompositionalSectionVariant] = []
+            var counts: [Int?] = []
+            for (i, element) in list.enumerated() {
+                let vp = "\(p)[\(i)]"
+                let fields = try self.object(element, path: vp, expected: "a section object")
+                let condition = try fields["when"].map { try self.condition($0, path: join(vp, "when")) }
+                let (variant, count) = try body(fields, path: vp, extraKeys: ["when"])
+                variants.append(CompositionalSectionVariant(condition: condition, section: variant))
+                counts.append(count)
+            }
+            let count: Int
+            if let c = object["count"] {
+                count = try self.count(c, path: join(path, "count"))
+            } else {
+                guard let first = counts[0] else { throw invalid("\(p)[0]", "no \"count\": give the section's item count here or beside \"variants\"") }
+                for (i, c) in counts.enumerated() where c != first {
+                    throw invalid("\(p)[\(i)]" + (c == nil ? "" : ".count"),
+                                  c == nil ? "no \"count\": give the section's item count here or beside \"variants\""
+                                      : "count \(c!) differs from variants[0]'s \(first): give one \"count\" beside \"variants\"")
+                }
+                count = first
+            }
+            section = variants[0].section
+            section.count = count
+            section.variants = variants
+        } else {
+            try allow(object, ["count", "group", "interGroupSpacing", "contentInsets", "orthogonalScrollingBehavior",
+                               "orthogonalOffset", "boundarySupplementaryItems", "decorationItems",
+                               "supplementariesFollowContentInsets", "repeat"], path: path)
+            if object["count"] == nil { throw invalid(path, "no \"count\": expected the section's item count") }
+            let (plain, count) = try body(object, path: path, extraKeys: ["repeat"])
+            guard let count else { throw invalid(path, "no \"count\": expected the section's item count") }
+            section = plain
+            section.count = count
+        }
+        let (items, overflow) = section.count.multipliedReportingOverflow(by: copies)
+        itemTotal += overflow ? maximumElementCount + 1 : items
         if itemTotal > maximumElementCount {
             throw invalid(join(path, "count"), "more than \(maximumElementCount) items in all")
         }
+        return (section, copies)
+    }
+
+    /// A `"when"` object: `minWidth`, `maxWidth`, `minHeight`, `maxHeight`, finite points.
+    private func condition(_ raw: JSONValue, path: String) throws -> CompositionalCondition {
+        let object = try self.object(raw, path: path, expected: "{\"minWidth\": …, \"maxWidth\": …, \"minHeight\": …, \"maxHeight\": …}")
+        try allow(object, ["minWidth", "maxWidth", "minHeight", "maxHeight"], path: path)
+        var condition = CompositionalCondition()
+        if let v = object["minWidth"] { condition.minWidth = try finite(v, path: join(path, "minWidth")) }
+        if let v = object["maxWidth"] { condition.maxWidth = try finite(v, path: join(path, "maxWidth")) }
+        if let v = object["minHeight"] { condition.minHeight = try finite(v, path: join(path, "minHeight")) }
+        if let v = object["maxHeight"] { condition.maxHeight = try finite(v, path: join(path, "maxHeight")) }
+        return condition
+    }
+
+    /// A section's fields (`extraKeys` also allowed, read by the caller) and its count, if given.
+    private func body(_ object: JSONObject, path: String, extraKeys: [String]) throws -> (CompositionalSection, Int?) {
+        try allow(object, ["count", "group", "interGroupSpacing", "contentInsets", "orthogonalScrollingBehavior",
+                           "orthogonalOffset", "boundarySupplementaryItems", "decorationItems",
+                           "supplementariesFollowContentInsets"] + extraKeys, path: path)
+        let count = try object["count"].map { try self.count($0, path: join(path, "count")) }
         guard let groupValue = object["group"] else { throw invalid(path, "no \"group\": expected {\"horizontal\": …} or {\"vertical\": …}") }
         let group = try self.group(groupValue, path: join(path, "group"), depth: 1)
-        var section = CompositionalSection(count: count, group: group)
+        try checkSupplementaryKinds(group, path: join(path, "group"))
+        var section = CompositionalSection(count: count ?? 0, group: group)
         if let v = object["interGroupSpacing"] { section.interGroupSpacing = try nonNegative(v, path: join(path, "interGroupSpacing")) }
         if let v = object["contentInsets"] { section.contentInsets = try insets(v, path: join(path, "contentInsets")) }
         if let v = object["orthogonalScrollingBehavior"] {
@@ -73,15 +204,15 @@ struct CompositionalDescriptionDecoder {
         if let v = object["supplementariesFollowContentInsets"] {
             section.supplementariesFollowContentInsets = try bool(v, path: join(path, "supplementariesFollowContentInsets"))
         }
-        return section
+        return (section, count)
     }
 
     private func decoration(_ raw: JSONValue, path: String) throws -> CompositionalDecorationItem {
         let object = try self.object(raw, path: path, expected: "a decoration item object")
         try allow(object, ["elementKind", "contentInsets", "zIndex"], path: path)
         var item = CompositionalDecorationItem()
-        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected \"background\"") }
-        item.kind = try self.kind(kind, path: join(path, "elementKind"), [.background])
+        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected a kind such as \"background\"") }
+        item.kind = try self.kind(kind, path: join(path, "elementKind"), role: .decoration)
         if let v = object["contentInsets"] { item.contentInsets = try insets(v, path: join(path, "contentInsets")) }
         if let v = object["zIndex"] { item.zIndex = try integer(v, path: join(path, "zIndex")) }
         return item
@@ -94,11 +225,12 @@ struct CompositionalDescriptionDecoder {
             let object = try self.object(element, path: p, expected: "a boundary item object")
             try allow(object, ["elementKind", "layoutSize", "alignment", "extendsBoundary", "pinToVisibleBounds",
                                "absoluteOffset", "zIndex"], path: p)
-            guard let kindValue = object["elementKind"] else { throw invalid(p, "no \"elementKind\": expected \"header\" or \"footer\"") }
-            let kind = try self.kind(kindValue, path: join(p, "elementKind"), [.header, .footer])
+            guard let kindValue = object["elementKind"] else { throw invalid(p, "no \"elementKind\": expected a kind such as \"header\"") }
+            let kind = try self.kind(kindValue, path: join(p, "elementKind"), role: .boundary)
             guard let size = object["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+            let footer = kind == .footer || kind.rawValue == "UICollectionElementKindSectionFooter"
             var item = CompositionalBoundaryItem(kind: kind, size: try layoutSize(size, path: join(p, "layoutSize")),
-                                                 alignment: kind == .footer ? .bottom : .top)
+                                                 alignment: footer ? .bottom : .top)
             if let v = object["alignment"] {
                 item.alignment = try choice(v, path: join(p, "alignment"), CompositionalAlignment.allCases)
             }
@@ -120,13 +252,23 @@ struct CompositionalDescriptionDecoder {
         }
         let axis: CompositionalAxis = key == "horizontal" ? .horizontal : .vertical
         let fields = try self.object(body, path: p, expected: "a group object")
-        try allow(fields, ["layoutSize", "subitems", "count", "repeatingCount", "interItemSpacing", "contentInsets", "edgeSpacing"],
-                  path: p)
+        try allow(fields, ["layoutSize", "subitems", "subitem", "count", "repeatingCount", "interItemSpacing", "contentInsets",
+                           "edgeSpacing", "supplementaryItems"], path: p)
         guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
-        guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
-        let sp = join(p, "subitems")
-        guard let list = subitemsValue.elements, !list.isEmpty else {
-            throw invalid(sp, "expected a non-empty array of {\"item\": …} or {\"group\": …}, got \(describe(subitemsValue))")
+        if fields["subitems"] != nil && fields["subitem"] != nil { throw invalid(join(p, "subitem"), "conflicts with 'subitems': give only one") }
+        let list: [JSONValue]
+        let sp: String
+        if let one = fields["subitem"] {
+            // Swift's `subitem:count:` and `repeatingSubitem:count:`: one subitem, not in an array.
+            sp = join(p, "subitem")
+            list = [one]
+        } else {
+            guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
+            sp = join(p, "subitems")
+            guard let elements = subitemsValue.elements, !elements.isEmpty else {
+                throw invalid(sp, "expected a non-empty array of {\"item\": …} or {\"group\": …}, got \(describe(subitemsValue))")
+            }
+            list = elements
         }
         var repetition = CompositionalRepetition.fit
         if fields["count"] != nil && fields["repeatingCount"] != nil {
@@ -144,13 +286,14 @@ struct CompositionalDescriptionDecoder {
             repetition = key == "count" ? .count(n) : .repeating(n)
         }
         let subitems = try list.enumerated().map { i, element in
-            try subitem(element, path: "\(sp)[\(i)]", depth: depth)
+            try subitem(element, path: fields["subitem"] != nil ? sp : "\(sp)[\(i)]", depth: depth)
         }
         var group = CompositionalGroup(axis: axis, size: try layoutSize(size, path: join(p, "layoutSize")), subitems: subitems,
                                        repetition: repetition)
         if let v = fields["interItemSpacing"] { group.interItemSpacing = try spacing(v, path: join(p, "interItemSpacing")) }
         if let v = fields["contentInsets"] { group.contentInsets = try insets(v, path: join(p, "contentInsets")) }
         if let v = fields["edgeSpacing"] { group.edgeSpacing = try edgeSpacing(v, path: join(p, "edgeSpacing")) }
+        if let v = fields["supplementaryItems"] { group.supplementaryItems = try badges(v, path: join(p, "supplementaryItems")) }
         return group
     }
 
@@ -174,21 +317,57 @@ struct CompositionalDescriptionDecoder {
         var item = CompositionalItem(size: try layoutSize(size, path: join(p, "layoutSize")))
         if let v = fields["contentInsets"] { item.contentInsets = try insets(v, path: join(p, "contentInsets")) }
         if let v = fields["edgeSpacing"] { item.edgeSpacing = try edgeSpacing(v, path: join(p, "edgeSpacing")) }
-        if let v = fields["supplementaryItems"] {
-            let sp = join(p, "supplementaryItems")
-            guard let list = v.elements else { throw invalid(sp, "expected an array of supplementary items, got \(describe(v))") }
-            item.supplementaryItems = try list.enumerated().map { i, element in try badge(element, path: "\(sp)[\(i)]") }
-        }
+        if let v = fields["supplementaryItems"] { item.supplementaryItems = try badges(v, path: join(p, "supplementaryItems")) }
         return .item(item)
+    }
+
+    private func badges(_ raw: JSONValue, path: String) throws -> [CompositionalSupplementaryItem] {
+        guard let list = raw.elements else { throw invalid(path, "expected an array of supplementary items, got \(describe(raw))") }
+        var seen: Set<ElementKind> = []
+        return try list.enumerated().map { i, element in
+            let badge = try badge(element, path: "\(path)[\(i)]")
+            if !seen.insert(badge.kind).inserted {
+                throw invalid("\(path)[\(i)].elementKind", "'\(badge.kind)' given twice: one view of a kind per index path")
+            }
+            return badge
+        }
+    }
+
+    /// A kind a group's supplementary items use appears on no other item or group of the
+    /// section's group (a group's items take its first item's index path, which a badge of
+    /// that item or of a group around it would also take).
+    private func checkSupplementaryKinds(_ group: CompositionalGroup, path: String) throws {
+        var uses: [ElementKind: Int] = [:]
+        func count(_ group: CompositionalGroup) {
+            for badge in group.supplementaryItems { uses[badge.kind, default: 0] += 1 }
+            for subitem in group.subitems {
+                switch subitem {
+                case .item(let item): for badge in item.supplementaryItems { uses[badge.kind, default: 0] += 1 }
+                case .group(let inner): count(inner)
+                }
+            }
+        }
+        count(group)
+        func check(_ group: CompositionalGroup, _ path: String) throws {
+            let p = join(path, group.axis.rawValue)
+            for (i, badge) in group.supplementaryItems.enumerated() where uses[badge.kind, default: 0] > 1 {
+                throw invalid("\(p).supplementaryItems[\(i)].elementKind",
+                              "'\(badge.kind)' is also used by another item or group of the section: give a group's supplementary items kinds of their own")
+            }
+            for (i, subitem) in group.subitems.enumerated() {
+                if case .group(let inner) = subitem { try check(inner, "\(p).subitems[\(i)].group") }
+            }
+        }
+        try check(group, path)
     }
 
     private func badge(_ raw: JSONValue, path: String) throws -> CompositionalSupplementaryItem {
         let object = try self.object(raw, path: path, expected: "a supplementary item object")
         try allow(object, ["elementKind", "layoutSize", "containerAnchor", "itemAnchor", "zIndex"], path: path)
-        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected \"badge\"") }
+        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected a kind such as \"badge\"") }
         guard let size = object["layoutSize"] else { throw invalid(path, "no \"layoutSize\"") }
         guard let container = object["containerAnchor"] else { throw invalid(path, "no \"containerAnchor\"") }
-        var badge = CompositionalSupplementaryItem(kind: try self.kind(kind, path: join(path, "elementKind"), [.badge]),
+        var badge = CompositionalSupplementaryItem(kind: try self.kind(kind, path: join(path, "elementKind"), role: .badge),
                                                    size: try layoutSize(size, path: join(path, "layoutSize")),
                                                    containerAnchor: try anchor(container, path: join(path, "containerAnchor")))
         if let v = object["itemAnchor"] { badge.itemAnchor = try anchor(v, path: join(path, "itemAnchor")) }
@@ -228,11 +407,18 @@ struct CompositionalDescriptionDecoder {
 
     private func layoutSize(_ raw: JSONValue, path: String) throws -> CompositionalSize {
         let object = try self.object(raw, path: path, expected: "{\"width\": …, \"height\": …}")
-        try allow(object, ["width", "height"], path: path)
-        guard let width = object["width"] else { throw invalid(path, "no \"width\"") }
-        guard let height = object["height"] else { throw invalid(path, "no \"height\"") }
-        return CompositionalSize(width: try dimension(width, path: join(path, "width")),
-                                 height: try dimension(height, path: join(path, "height")))
+        try allow(object, ["width", "height", "widthDimension", "heightDimension"], path: path)
+        /// `name` or its Swift spelling `swift` (`widthDimension`), not both.
+        func member(_ name: String, _ swift: String) throws -> (JSONValue, String) {
+            if object[name] != nil && object[swift] != nil { throw invalid(join(path, swift), "conflicts with '\(name)': give only one") }
+            if let v = object[name] { return (v, name) }
+            if let v = object[swift] { return (v, swift) }
+            throw invalid(path, "no \"\(name)\" (or \"\(swift)\")")
+        }
+        let (width, w) = try member("width", "widthDimension")
+        let (height, h) = try member("height", "heightDimension")
+        return CompositionalSize(width: try dimension(width, path: join(path, w)),
+                                 height: try dimension(height, path: join(path, h)))
     }
 
     private func dimension(_ raw: JSONValue, path: String) throws -> CompositionalDimension {
@@ -269,24 +455,40 @@ struct CompositionalDescriptionDecoder {
         return result
     }
 
-    /// `name(number)` split, or `nil` when `text` is not of that form.
+    /// `name(number)` or Swift's `.name(number)` split, or `nil` when `text` is not of that form.
     private func call(_ text: String) -> (String, Double)? {
         guard text.hasSuffix(")"), let open = text.firstIndex(of: "(") else { return nil }
-        let name = String(text[..<open])
+        var spelled = Substring(text[..<open])
+        if spelled.hasPrefix(".") { spelled = spelled.dropFirst() }
+        let name = String(spelled)
         let argument = text[text.index(after: open)..<text.index(before: text.endIndex)]
         guard !name.isEmpty, let value = ValueSyntax.number(String(argument).trimmingCharacters(in: .whitespaces)) else { return nil }
         return (name, value)
     }
 
-    /// `[top, leading, bottom, trailing]`, finite points (negative insets are allowed, as in UIKit).
+    /// `[top, leading, bottom, trailing]` or `NSDirectionalEdgeInsets`' `{"top", "leading",
+    /// "bottom", "trailing"}` (each 0 when left out), finite points (negative insets are
+    /// allowed, as in UIKit).
     private func insets(_ raw: JSONValue, path: String) throws -> EdgeInsets {
+        if case .object(let object) = raw {
+            try allow(object, ["top", "leading", "bottom", "trailing"], path: path)
+            func edge(_ key: String) throws -> Double { try object[key].map { try finite($0, path: join(path, key)) } ?? 0 }
+            return EdgeInsets(top: try edge("top"), left: try edge("leading"), bottom: try edge("bottom"), right: try edge("trailing"))
+        }
         guard case .numbers(let values) = raw, values.count == 4 else {
-            throw invalid(path, "expected [top, leading, bottom, trailing] (four numbers), got \(describeArray(raw))")
+            throw invalid(path, "expected [top, leading, bottom, trailing] (four numbers) or {\"top\": …, \"leading\": …, "
+                          + "\"bottom\": …, \"trailing\": …}, got \(describeArray(raw))")
         }
         return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
     }
 
+    /// `[x, y]` or a `CGPoint`'s `{"x": …, "y": …}` (each 0 when left out), finite.
     private func point(_ raw: JSONValue, path: String) throws -> Point {
+        if case .object(let object) = raw {
+            try allow(object, ["x", "y"], path: path)
+            return Point(x: try object["x"].map { try finite($0, path: join(path, "x")) } ?? 0,
+                         y: try object["y"].map { try finite($0, path: join(path, "y")) } ?? 0)
+        }
         guard case .numbers(let values) = raw, values.count == 2 else {
             throw invalid(path, "expected [x, y] (two numbers), got \(describeArray(raw))")
         }
@@ -298,9 +500,14 @@ struct CompositionalDescriptionDecoder {
         return describe(raw)
     }
 
-    private func kind(_ raw: JSONValue, path: String, _ allowed: [ElementKind]) throws -> ElementKind {
-        let name = try choice(raw, path: path, allowed.map(\.rawValue))
-        return ElementKind(rawValue: name)!
+    /// An `elementKind`: any name `ElementKind.isValidName` accepts, in `role`.
+    private func kind(_ raw: JSONValue, path: String, role: ElementKind.Role) throws -> ElementKind {
+        guard case .string(let name) = raw, ElementKind.isValidName(name) else {
+            throw invalid(path, "expected an element kind: 1 to \(ElementKind.maximumNameLength) ASCII letters, digits, '-', '_' "
+                          + "or '.', the first a letter, digit or '_', got \(describe(raw))")
+        }
+        guard let kind = ElementKind(name, role: role) else { throw invalid(path, "more than 65,000 distinct element kinds") }
+        return kind
     }
 
     private func choice<T: RawRepresentable>(_ raw: JSONValue, path: String, _ cases: [T]) throws -> T where T.RawValue == String {
@@ -308,8 +515,10 @@ struct CompositionalDescriptionDecoder {
         return cases.first { $0.rawValue == name }!
     }
 
+    /// One of `names`, or Swift's spelling of it with a leading `.` (`.top`).
     private func choice(_ raw: JSONValue, path: String, _ names: [String]) throws -> String {
-        guard case .string(let s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
+        guard case .string(var s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
+        if s.hasPrefix("."), names.contains(String(s.dropFirst())) { s.removeFirst() }
         guard names.contains(s) else { throw invalid(path, "expected \(list(names)), got \(describe(raw))" + didYouMean(s, among: names)) }
         return s
     }

@@ -162,8 +162,8 @@ private struct Walker {
             var decoder = CompositionalDescriptionDecoder()
             let description = try decoder.description(object)
             let options = try object["options"].map { try self.options($0) } ?? []
-            let sections = description.sections.enumerated().map { i, section in
-                DatasetSection(items: .uniform(count: section.count), path: "sections[\(i)]")
+            let sections = zip(description.sections, decoder.sectionPaths).map { section, path in
+                DatasetSection(items: .uniform(count: section.count), path: path)
             }
             return Dataset(sections: sections, options: options, compositional: description)
         }

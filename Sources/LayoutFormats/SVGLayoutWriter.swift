@@ -578,12 +578,12 @@ struct SVGElementWriter {
                 append(Self.paletteColour(element.pointee.indexPath.item))
             }
             append("\"/>")
-        } else if element.pointee.kind == .badge {
+        } else if element.pointee.kind?.role == .badge {
             // A badge: a red pill over its item.
             append("\" rx=\"")
             append(number: minimum(width, height) / 2)
             append("\" fill=\"#d62728\" stroke=\"#ffffff\" stroke-width=\"1\"/>")
-        } else if element.pointee.kind == .background {
+        } else if element.pointee.kind?.role == .decoration {
             // A section background: a pale panel behind its cells, dashed edge.
             append("\" fill=\"#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2\"/>")
         } else {
@@ -731,10 +731,13 @@ struct SVGElementWriter {
     @inline(never)
     private mutating func appendViewLabel(_ element: UnsafePointer<LayoutAttributes>) {
         switch element.pointee.kind {
-        case .header: append("header ")
-        case .footer: append("footer ")
-        case .badge: append("badge ")
-        case .background: append("background ")
+        case .header?: append("header ")
+        case .footer?: append("footer ")
+        case .badge?: append("badge ")
+        case .background?: append("background ")
+        case let kind?:  // a valid kind name needs no escaping (`ElementKind.isValidName`)
+            append(string: kind.rawValue)
+            append(byte: UInt8(ascii: " "))
         case nil:
             switch element.pointee.category {
             case .cell: append("cell ")
@@ -750,10 +753,14 @@ struct SVGElementWriter {
     @inline(never)
     private mutating func appendKind(_ element: UnsafePointer<LayoutAttributes>) {
         switch element.pointee.kind {
-        case .header: append(" data-kind=\"header\"")
-        case .footer: append(" data-kind=\"footer\"")
-        case .badge: append(" data-kind=\"badge\"")
-        case .background: append(" data-kind=\"background\"")
+        case .header?: append(" data-kind=\"header\"")
+        case .footer?: append(" data-kind=\"footer\"")
+        case .badge?: append(" data-kind=\"badge\"")
+        case .background?: append(" data-kind=\"background\"")
+        case let kind?:
+            append(" data-kind=\"")
+            append(string: kind.rawValue)
+            append(byte: UInt8(ascii: "\""))
         case nil:
             switch element.pointee.category {
             case .cell: append(" data-kind=\"cell\"")
@@ -824,6 +831,15 @@ struct SVGElementWriter {
     private mutating func append(byte: UInt8) {
         position.pointee = byte
         position += 1
+    }
+
+    /// Appends a kind's name (at most `ElementKind.maximumNameLength` bytes) as it is.
+    private mutating func append(string text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            if let base = bytes.baseAddress { position.update(from: base, count: bytes.count) }
+            position += bytes.count
+        }
     }
 
     /// Appends `item`, from its digits when they were formatted (`NumberFormat.shortDigitsText`).
@@ -951,9 +967,9 @@ func appendAnimationStart(_ tag: StaticString, _ attribute: StaticString, type: 
 /// between `fill="` and the attribute list's last quote: badges red pills outlined white,
 /// section backgrounds pale dashed panels, headers, footers and the rest grey.
 func viewPaint(_ kind: ElementKind?) -> StaticString {
-    switch kind {
+    switch kind?.role {
     case .badge: "#d62728\" stroke=\"#ffffff\" stroke-width=\"1"
-    case .background: "#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2"
+    case .decoration: "#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2"
     default: "#dddddd\" stroke=\"#888888\" stroke-width=\"0.5"
     }
 }
@@ -964,7 +980,7 @@ func viewPaint(_ kind: ElementKind?) -> StaticString {
 func cornerRadius(_ element: LayoutAttributes, size: Size, round: Bool) -> Double? {
     if round { return size.width / 2 }
     if element.category == .cell { return min(4, size.width / 4, size.height / 4) }
-    return element.kind == .badge ? min(size.width, size.height) / 2 : nil
+    return element.kind?.role == .badge ? min(size.width, size.height) / 2 : nil
 }
 
 /// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h`

@@ -183,7 +183,7 @@ public enum TransitionSVGWriter {
 
     private static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
         // Views square unless the engine draws round (as the layout's SVG; badges pills).
-        guard e.category == .cell || e.kind == .badge else { return 0 }
+        guard e.category == .cell || e.kind?.role == .badge else { return 0 }
         return LayoutFormats.cornerRadius(e, size: e.size, round: round) ?? 0
     }
 

@@ -41,11 +41,27 @@ struct CompositionalCommandTests {
         Case(dataset: description(group: row.replacingOccurrences(of: #""subitems""#, with: #""count":2,"repeatingCount":2,"subitems""#)),
              message: "<stdin>: sections[0].group.horizontal.repeatingCount: conflicts with 'count': give only one"),
         Case(dataset: description(extra: #","contentInsets":[1,2,3]"#),
-             message: "<stdin>: sections[0].contentInsets: expected [top, leading, bottom, trailing] (four numbers), got an array of 3 numbers"),
+             message: "<stdin>: sections[0].contentInsets: expected [top, leading, bottom, trailing] (four numbers) or {\"top\": …, \"leading\": …, \"bottom\": …, \"trailing\": …}, got an array of 3 numbers"),
+        Case(dataset: description(extra: #","contentInsets":{"top":1,"left":2}"#),
+             message: "<stdin>: sections[0].contentInsets.left: unknown key (expected 'top', 'leading', 'bottom' or 'trailing')"),
         Case(dataset: description(extra: #","orthogonalScrollingBehavior":"sideways""#),
              message: "<stdin>: sections[0].orthogonalScrollingBehavior: expected 'none', 'continuous', 'continuousGroupLeadingBoundary', 'paging', 'groupPaging' or 'groupPagingCentered', got \"sideways\""),
-        Case(dataset: description(extra: #","boundarySupplementaryItems":[{"elementKind":"banner","layoutSize":{"width":"absolute(1)","height":"absolute(1)"}}]"#),
-             message: "<stdin>: sections[0].boundarySupplementaryItems[0].elementKind: expected 'header' or 'footer', got \"banner\""),
+        Case(dataset: description(extra: #","boundarySupplementaryItems":[{"elementKind":"section header","layoutSize":{"width":"absolute(1)","height":"absolute(1)"}}]"#),
+             message: "<stdin>: sections[0].boundarySupplementaryItems[0].elementKind: expected an element kind: 1 to 64 ASCII letters, digits, '-', '_' or '.', the first a letter, digit or '_', got \"section header\""),
+        Case(dataset: description(extra: #","decorationItems":[{"elementKind":""}]"#),
+             message: "<stdin>: sections[0].decorationItems[0].elementKind: expected an element kind"),
+        Case(dataset: description(group: row.replacingOccurrences(of: #""width":"fractionalWidth(1.0)","height":"absolute(44)""#, with: #""width":"fractionalWidth(1.0)","widthDimension":".fractionalWidth(1.0)","height":"absolute(44)""#)),
+             message: "<stdin>: sections[0].group.horizontal.layoutSize.widthDimension: conflicts with 'width': give only one"),
+        Case(dataset: description(group: row.replacingOccurrences(of: #""fractionalHeight(1.0)"}"#, with: #""fractionalHeight(1.0)"},"supplementaryItems":[{"elementKind":"b","layoutSize":{"width":"absolute(9)","height":"absolute(9)"},"containerAnchor":{}},{"elementKind":"b","layoutSize":{"width":"absolute(9)","height":"absolute(9)"},"containerAnchor":{}}]"#)),
+             message: "<stdin>: sections[0].group.horizontal.subitems[0].item.supplementaryItems[1].elementKind: 'b' given twice"),
+        Case(dataset: description(group: row.replacingOccurrences(of: #""fractionalHeight(1.0)"}"#, with: #""fractionalHeight(1.0)"},"supplementaryItems":[{"elementKind":"b","layoutSize":{"width":"absolute(9)","height":"absolute(9)"},"containerAnchor":{}}]"#).replacingOccurrences(of: #""subitems""#, with: #""supplementaryItems":[{"elementKind":"b","layoutSize":{"width":"absolute(9)","height":"absolute(9)"},"containerAnchor":{}}],"subitems""#)),
+             message: "<stdin>: sections[0].group.horizontal.supplementaryItems[0].elementKind: 'b' is also used by another item or group of the section"),
+        Case(dataset: description(extra: #","repeat":0"#),
+             message: "<stdin>: sections[0].repeat: expected an integer from 1 to 1000000, got 0"),
+        Case(dataset: #"{"sections":[{"variants":[{"when":{"minWidth":800},"count":2,"group":"# + row + #"},{"count":3,"group":"# + row + #"}]}]}"#,
+             message: "<stdin>: sections[0].variants[1].count: count 3 differs from variants[0]'s 2"),
+        Case(dataset: #"{"sections":[{"count":1,"variants":[{"when":{"minWidht":800},"group":"# + row + #"}]}]}"#,
+             message: "<stdin>: sections[0].variants[0].when.minWidht: unknown key; did you mean 'minWidth'?"),
         Case(dataset: description(extra: #","boundarySupplementaryItems":[{"elementKind":"header","layoutSize":{"width":"absolute(1)","height":"absolute(1)"},"alignment":"middle"}]"#),
              message: "<stdin>: sections[0].boundarySupplementaryItems[0].alignment: expected 'top', 'topLeading', 'leading', 'bottomLeading', 'bottom', 'bottomTrailing', 'trailing' or 'topTrailing', got \"middle\""),
         Case(dataset: description(extra: #","decorationItems":[{"elementKind":"background","zIndex":0.5}]"#),
@@ -108,14 +124,14 @@ struct CompositionalCommandTests {
     }
 
     @Test func scaleRoundsAsUIKitNotByEdges() {
-        // 0.35 of 390 = 136.5: at --scale 1 floored to 136; the second item at x 136 (edge
-        // snapping would give 137 … 273 from 136.5 … 273).
+        // 0.35 of 390 = 136.5: at --scale 1 each origin and size rounds on its own, 137 wide at
+        // x 137 (edge snapping would give 137 … 273, 136 wide, from 136.5 … 273).
         let group = Self.row.replacingOccurrences(of: #""width":"fractionalWidth(1.0)","height":"fractionalHeight(1.0)""#,
                                                   with: #""width":"fractionalWidth(0.35)","height":"fractionalHeight(1.0)""#)
         let result = run(arguments: ["compositional", "-f", "csv", "--scale", "1", "-"], stdin: { Data(Self.description(group: group).utf8) })
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.map { "\($0[4]),\($0[6])" } == ["0,136", "136,136", "0,136"])
+        #expect(rows.map { "\($0[4]),\($0[6])" } == ["0,137", "137,137", "0,137"])
     }
 
     @Test func theToleranceDecidesWhatFits() {

@@ -146,12 +146,14 @@ struct RegistryPropertiesTests {
                     "\(fromData.stderr)")
             return
         }
-        let given = run(arguments: [engine.name, "--\(spec.name)", "x?"])
+        // A file name cannot be malformed but when empty (a missing file is 66, tested with its option).
+        let malformed = spec.valueName == "FILE" ? "" : "x?"
+        let given = run(arguments: [engine.name, "--\(spec.name)", malformed])
         #expect(given.status == 64, "\(given.stderr)")
         #expect(given.stderr.hasPrefix("cvlayout: error: --\(spec.name)"), "\(given.stderr)")
         #expect(given.stdout.isEmpty)
         let data = Self.minimalData(engine.schema)
-        let fromData = run(arguments: [engine.name, "-"], stdin: { Data("{\"options\": {\"\(spec.name)\": \"x?\"}, \(data)}".utf8) })
+        let fromData = run(arguments: [engine.name, "-"], stdin: { Data("{\"options\": {\"\(spec.name)\": \"\(malformed)\"}, \(data)}".utf8) })
         #expect(fromData.status == 65, "\(fromData.stderr)")
         #expect(fromData.stderr.hasPrefix("cvlayout: error: <stdin>: options.\(spec.name): "), "\(fromData.stderr)")
         #expect(fromData.stderr.split(separator: "\n").count == 1)
