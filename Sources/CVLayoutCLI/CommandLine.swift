@@ -330,7 +330,13 @@ struct LayoutJob {
         let layout = self.pipeline.layout
         if let scrollEnd {
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
-            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount)
+            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount) { text in
+                // Out of range like any other --frames (a usage error from the command line).
+                var error = options.conflict(in: GlobalOption.frames, text,
+                                             "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+                error.isConflict = false
+                return error
+            }
             scroll.duration = try options.number(GlobalOption.duration, default: scroll.duration)
             scroll.timing = try options.choice(GlobalOption.timing, default: scroll.timing)
             if try options.flag(GlobalOption.snap) {
@@ -617,8 +623,14 @@ func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
 
 fileprivate func seedValue(_ options: OptionValues) throws -> UInt64 {
     guard let value = options.values[GlobalOption.seed] else { return 1 }
-    guard let text = try options.text(GlobalOption.seed), let seed = UInt64(text) else {
-        throw options.malformed(GlobalOption.seed, value, expected: "an integer from 0 to 18446744073709551615")
+    let expected = "an integer from 0 to 18446744073709551615"
+    guard let text = try options.text(GlobalOption.seed), let seed = ValueSyntax.unsignedInteger(text) else {
+        // An integer in form that is negative, past 2⁵³ (other than in plain digits) or past
+        // 2⁶⁴ − 1 is out of range (65); anything else does not parse (64).
+        if let text = try? options.text(GlobalOption.seed), ValueSyntax.number(text).map({ $0 == $0.rounded(.towardZero) || !$0.isFinite }) == true {
+            throw options.outOfRange(GlobalOption.seed, value, expected: expected)
+        }
+        throw options.malformed(GlobalOption.seed, value, expected: expected)
     }
     return seed
 }
