@@ -155,7 +155,9 @@ struct LayoutJob {
     /// Warnings the write added (a scrolling SVG sampled more coarsely than promised).
     var writeWarnings: [String] {
         scrollReport.budgetReached
-            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance; "
+            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance "
+               + "(\(ScrollSVGWriter.sampleWork) elements laid out, \(ScrollSVGWriter.maximumSamples) samples, "
+               + "\(ScrollSVGWriter.refinementBytes >> 20) MiB); "
                + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)"]
             : []
     }
@@ -436,6 +438,8 @@ struct LayoutJob {
                 return
             } catch let error as ScrollSVGWriter.ElementsDiffer {
                 throw CLIError.status(ExitStatus.software, "--scroll-to: \(error)")
+            } catch let error as ScrollSVGWriter.TooLarge {
+                throw CLIError.data("--scroll-to: \(error)")
             }
         }
         try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)
