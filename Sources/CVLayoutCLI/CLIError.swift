@@ -50,9 +50,7 @@ struct CLIError: Error, Equatable {
     var stderrText: String {
         // One line whatever the input held: control characters (a newline in a file name)
         // are shown as `?`.
-        let line = String(String.UnicodeScalarView(message.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F ? "?" : $0
-        }))
+        let line = questioningControlCharacters(message)
         var text = "cvlayout: error: \(line)\n"
         if isUsage {
             text += "Run 'cvlayout \(usageEngine.map { $0 + " " } ?? "")--help' for usage.\n"

@@ -46,7 +46,7 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data,
             invocation.io.stdinDescriptor = stdinDescriptor
             return try invocation.execute()
         }
-        for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
+        for warning in warnings { stderr("cvlayout: warning: \(questioningControlCharacters(warning))\n") }
         return status
     } catch let error as CLIError {
         stderr(error.stderrText)

@@ -63,11 +63,11 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
 func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: String, io: CommandIO,
                   report: () throws -> Void) rethrows -> Int32 {
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
-        io.stderr("cvlayout: warning: --check: \(unknown)\n")
+        io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(unknown))\n")
     }
     if result.isSame {
         if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
-            io.stderr("cvlayout: warning: --check: \(skipped)\n")
+            io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(skipped))\n")
         }
         return DiffStatus.same
     }

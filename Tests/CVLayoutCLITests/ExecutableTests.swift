@@ -55,6 +55,30 @@ struct ExecutableTests {
         #expect(diff.stderr.isEmpty)
     }
 
+    /// Issue 28: a pipe that is plainly not a layout is refused from its first bytes, not
+    /// copied to its end (`yes` never ends: only an early refusal finishes).
+    @Test func diffRefusesANonLayoutPipeFromItsStart() throws {
+        let csv = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" line --count 2 -o "$dir/a.json" &&
+            { yes section,item | timeout 20 "$CVLAYOUT" diff "$dir/a.json" -; echo "status ${PIPESTATUS[1]}"; }; rm -rf "$dir"
+            """#)
+        #expect(csv.stdout == "status 2\n")
+        #expect(csv.stderr == "cvlayout: error: <stdin>: row 2: section: expected an integer ≥ 0, got section\n")
+        let json = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" line --count 2 -o "$dir/a.json" &&
+            { yes '{' | timeout 20 "$CVLAYOUT" diff "$dir/a.json" -; echo "status ${PIPESTATUS[1]}"; }; rm -rf "$dir"
+            """#)
+        #expect(json.stdout == "status 2\n")
+        #expect(json.stderr == "cvlayout: error: <stdin>:2:1: invalid JSON: unexpected character '{': expected a string key\n")
+        // A long layout through a pipe is still compared whole (its start is only cut short).
+        let long = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" waterfall --count 3000 -o "$dir/a.json" &&
+            "$CVLAYOUT" waterfall --count 3000 | "$CVLAYOUT" diff "$dir/a.json" - &&
+            "$CVLAYOUT" waterfall --count 3000 -f csv | "$CVLAYOUT" diff "$dir/a.json" -; echo "status $?"; rm -rf "$dir"
+            """#)
+        #expect(long.stdout.hasSuffix("status 0\n"), "\(long.stdout) \(long.stderr)")
+    }
+
     /// `diff -` on the process's own standard input: a pipe (copied to a temporary file), a
     /// redirected file read from its offset, a device (read whole, within the limit) and a
     /// closed descriptor give what the same file gives by name, or the same trouble.
