@@ -107,7 +107,7 @@ struct ExecutableTests {
     /// a SIGHUP it was started ignoring (`nohup`) does not stop it. (The child is started with
     /// no signal blocked and default actions: the test runner's own settings would be
     /// inherited otherwise.)
-    @Test(arguments: ["INT", "TERM", "HUP", "ignored HUP"])
+    @Test(arguments: ["INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "ALRM", "ignored HUP"])
     func aSignalRemovesTheTemporaryOutput(signal: String) throws {
         let ignored = signal.hasPrefix("ignored")
         let result = try shell(#"""
@@ -115,7 +115,7 @@ struct ExecutableTests {
             \#(ignored ? "trap '' HUP" : "")
             python3 -c 'import os, signal, sys
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
-            for s in (signal.SIGINT, signal.SIGTERM) + (() if sys.argv[1] == "keep" else (signal.SIGHUP,)):
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM) + (() if sys.argv[1] == "keep" else (signal.SIGHUP,)):
                 signal.signal(s, signal.SIG_DFL)
             os.execv(sys.argv[2], sys.argv[2:])' \#(ignored ? "keep" : "reset") "$CVLAYOUT" waterfall --count 1000000 -o "$dir/out.json" & pid=$!
             # Wait until the temporary file exists, then signal.
@@ -127,6 +127,8 @@ struct ExecutableTests {
             #expect(result.stdout == "status 0\nout.json\n{\"e\n", "\(result.stderr)")
         } else {
             #expect(result.stdout.hasPrefix("status 1"), "\(result.stderr)")  // 128 + the signal
+            let number = ["INT": 2, "QUIT": 3, "USR1": 10, "USR2": 12, "ALRM": 14, "TERM": 15, "HUP": 1][signal]!
+            #expect(result.stdout.hasPrefix("status \(128 + number)\n"), "\(result.stdout)")
             #expect(result.stdout.hasSuffix("\nout.json\nOLD\n"), "\(result.stdout)")
         }
     }
