@@ -269,6 +269,10 @@ let badInputs: [BadInput] = [
     BadInput("justified --compat flickr DATA", "[1, -2]", 65, "[1]: expected a finite number ≥ 0, got -2"),
     BadInput("justified --compat flickr --breaking optimal", nil, 64, "--compat flickr goes with --breaking greedy"),
     BadInput("justified --breaking optimal --breakout-cadence 2", nil, 64, "--breakout-cadence goes with --breaking greedy"),
+    // Issue 28: more rows inside the height band than optimal breaking looks at.
+    BadInput("justified --breaking optimal --spacing 0 DATA", "[" + Array(repeating: "0.001", count: 10_000).joined(separator: ",") + "]",
+             65, "--breaking optimal: 10000 items whose rows within the height band number more than 3560000, the limit of "
+                 + "optimal breaking (256 an item and a million more, to stay linear)"),
     BadInput("justified --compat flickr --width 20 --insets 10 --count 3", nil, 65,
              "--insets: expected a row width > 0 between the insets, less the spacing (flickr/justified-layout divides 0 by 0 at 0), got 0"),
     BadInput("justified --compat flickr DATA", #"{"sections":[{"count":2,"insets":"0,10,0,380"}]}"#, 65,
