@@ -323,11 +323,13 @@ struct LayoutJob {
                 throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
             }
         }
-        self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil || scrollEnd != nil,
-                                     target: target.map { ($0, velocity) })
-        layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
         movesWithOffset = try descriptor.movesWithContentOffset(EngineInput(options: options, dataset: dataset, bounds: bounds,
                                                                            contentOffset: offset, count: count, seed: seed))
+        // A scroll of a layout that does not move with the offset streams its still picture.
+        self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil
+                                            || (scrollEnd != nil && movesWithOffset),
+                                         target: target.map { ($0, velocity) })
+        layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
         scrollTolerance = max(ScrollSVGWriter.refinementTolerance, scale.map { 0.5 / $0 + 0.01 } ?? 0)
         let layout = self.pipeline.layout
         if let scrollEnd {
@@ -432,8 +434,19 @@ struct LayoutJob {
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
         if let scroll {
             do {
-                let accurate = try ScrollSVGWriter.write(scroll, layout: layoutAtOffset, movesWithOffset: movesWithOffset,
-                                                         tolerance: scrollTolerance, options: outputOptions, to: buffer)
+                // A layout that does not move, its elements streamed: laid out to measure and
+                // to write, never kept.
+                var streamedAccurate: Bool? = nil
+                if !movesWithOffset {
+                    _ = try pipeline.withStreamedShapes(options: outputOptions, precision: buffer.precision) { summary, shapes in
+                        streamedAccurate = try ScrollSVGWriter.write(scroll, layout: { _ in summary }, movesWithOffset: false,
+                                                                     tolerance: scrollTolerance, streamed: shapes,
+                                                                     options: outputOptions, to: buffer)
+                    }
+                }
+                let accurate = try streamedAccurate
+                    ?? ScrollSVGWriter.write(scroll, layout: layoutAtOffset, movesWithOffset: movesWithOffset,
+                                             tolerance: scrollTolerance, options: outputOptions, to: buffer)
                 scrollReport.budgetReached = !accurate
                 return
             } catch let error as ScrollSVGWriter.ElementsDiffer {

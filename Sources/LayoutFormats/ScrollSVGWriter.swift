@@ -47,6 +47,26 @@ public enum ScrollSVGWriter {
         public var description: String { "the elements at keyframe \(keyframe) are not those of the first keyframe" }
     }
 
+    /// The still picture of a layout that does not move with the offset, streamed rather
+    /// than kept (`LayoutPipeline.withStreamedShapes`): its shapes are those of the first
+    /// keyframe, written as the still SVG streams them.
+    public struct StreamedShapes {
+        /// What the shapes draw, labels included (for the canvas `.all`); `nil` when nothing
+        /// is drawn or the canvas is another.
+        public var drawn: Rect?
+        /// The labels the shapes carry.
+        public var labels: SVGLabels
+        /// Writes the shapes, in drawing order, to the buffer.
+        public var append: (OutputBuffer) throws -> Void
+
+        /// The shapes; see the properties.
+        public init(drawn: Rect?, labels: SVGLabels, append: @escaping (OutputBuffer) throws -> Void) {
+            self.drawn = drawn
+            self.labels = labels
+            self.append = append
+        }
+    }
+
     /// The animation cannot be written within the bounds: its keyframes alone would lay out
     /// more than `keyframeWork` elements, or would make a document of more than
     /// `maximumBytes` (as `write` estimates it). Bad data: fewer keyframes, fewer elements or
@@ -78,12 +98,15 @@ public enum ScrollSVGWriter {
     ///   generously, `estimatedBytes`).
     ///
     /// `limits` are the bounds (`Limits.standard` from the command line); `statistics`, when
-    /// given, receives the samples taken and the estimated size.
+    /// given, receives the samples taken and the estimated size. With `streamed` (a layout
+    /// that does not move, `movesWithOffset` false), `layout` gives the layout's summary
+    /// (no elements) and the shapes are streamed: memory for a few blocks, whatever n.
     @discardableResult
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
                              movesWithOffset: Bool = true, tolerance: Double = refinementTolerance,
-                             limits: Limits = .standard, statistics: Statistics? = nil,
+                             limits: Limits = .standard, statistics: Statistics? = nil, streamed: StreamedShapes? = nil,
                              options: OutputOptions, to out: OutputBuffer) throws -> Bool {
+        precondition(streamed == nil || !movesWithOffset, "only a layout that does not move is streamed")
         let keyframeWork = limits.keyframeWork, sampleWork = limits.sampleWork, maximumSamples = limits.maximumSamples
         let refinementBytes = limits.refinementBytes, maximumBytes = limits.maximumBytes
         let offsets = animation.offsets, keyTimes = animation.keyTimes
@@ -105,7 +128,7 @@ public enum ScrollSVGWriter {
                                + "\(offsets.count) keyframes); fewer --frames, fewer elements or a shorter scroll fit")
             }
         }
-        let labels = SVGLabels.resolved(options.labels, for: first)
+        let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, for: first)
         /// The layout at `offset`: the first one with the offset moved when nothing else moves.
         func layoutAt(_ offset: Point) throws -> CollectionLayout {
             guard movesWithOffset else {
@@ -165,7 +188,8 @@ public enum ScrollSVGWriter {
             switch options.canvas {
             case .all:
                 // What is drawn, and the screen's outline, which is drawn too.
-                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds).union(visibleRects[k])
+                let shapes = k == 0 && streamed != nil ? streamed!.drawn : drawn.bounds
+                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: shapes).union(visibleRects[k])
             case .visible: frameCanvas = visibleRects[k]
             case .content, .rect:
                 frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
@@ -240,6 +264,8 @@ public enum ScrollSVGWriter {
 
         let round = first.drawsCellsRound
         let style = Style(round: round, labels: labels)
+        // A layout that does not move, streamed: the still picture's shapes, as it streams them.
+        try streamed?.append(out)
         try first.elements.withUnsafeBufferPointer { elements in
             guard let base = elements.baseAddress else { return }
             var k = 0

@@ -515,6 +515,48 @@ struct ScrollSVGTests {
         #expect(refused.stdout.isEmpty)
     }
 
+    /// Issue 28: a layout that does not move with the offset is streamed (its still picture
+    /// written as the still SVG streams it, never kept), byte for byte the document of the
+    /// kept layout, on every canvas; and from the command line as well.
+    @Test(arguments: [SVGCanvas.all, .visible, .content])
+    func aStillLayoutScrollsStreamed(canvas: SVGCanvas) throws {
+        var waterfall = WaterfallLayout()
+        waterfall.headerHeight = 30
+        let sections = [WaterfallSection(items: .heights((0..<5000).map { Double(40 + $0 * 37 % 90) })),
+                        WaterfallSection(items: .heights([120, 60, 90]))]
+        let bounds = Size(width: 390, height: 844)
+        let scroll = ScrollAnimation(start: Point(x: 0, y: 100), end: Point(x: 0, y: 9000), frameCount: 7)
+        var options = OutputOptions()
+        options.canvas = canvas
+        func engine(at offset: Point) -> LayoutPipeline.Engine {
+            LayoutPipeline.Engine(layout: { try waterfall.layout(sections, bounds: bounds, contentOffset: offset) },
+                                  stream: { sink in try waterfall.layout(sections, bounds: bounds, contentOffset: offset, into: &sink) },
+                                  check: { sink in try waterfall.layout(sections, bounds: bounds, contentOffset: offset, into: &sink) })
+        }
+        let kept = OutputBuffer(precision: options.precision)
+        try ScrollSVGWriter.write(scroll, layout: { try engine(at: $0).layout() }, movesWithOffset: false, options: options, to: kept)
+        let request = LayoutPipeline.Request(format: .svg, scale: nil, keepsElements: false, target: nil, engine: "waterfall",
+                                             bounds: bounds, contentOffset: scroll.start)
+        let pipeline = try LayoutPipeline(engine: engine(at: scroll.start), request: request)
+        #expect(pipeline.isStreamed)
+        let streamed = OutputBuffer(precision: options.precision)
+        var elementsKept = -1
+        let streams = try pipeline.withStreamedShapes(options: options, precision: options.precision) { summary, shapes in
+            elementsKept = summary.elements.count
+            try ScrollSVGWriter.write(scroll, layout: { _ in summary }, movesWithOffset: false, streamed: shapes, options: options,
+                                      to: streamed)
+        }
+        #expect(streams && elementsKept == 0)
+        #expect(streamed.bytes.count > 500_000)
+        #expect(streamed.bytes == kept.bytes)
+        // The command line streams it too: the same picture as the kept writer's of its layout.
+        let words = ["ring", "--count", "300", "--scroll-to", "0,400", "--frames", "5", "--canvas", canvas.rawValue]
+        let result = run(arguments: words + ["-f", "svg"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText.hasPrefix("<?xml") && result.stdoutText.hasSuffix("</svg>\n"))
+        #expect(result.stdoutText.contains("<rect class=\"visible-bounds\""))
+    }
+
     // MARK: - Every SVG names its shapes
 
     @Test(arguments: engineRegistry.map(\.name))
