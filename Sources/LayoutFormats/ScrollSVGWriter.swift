@@ -344,9 +344,9 @@ public enum ScrollSVGWriter {
             self.maximumBytes = maximumBytes
         }
 
-        /// 2·10⁷ elements between keyframes, 10⁸ for the keyframes, 100,000 samples, 32 MiB
+        /// 2·10⁷ elements between keyframes, 2·10⁷ for the keyframes, 100,000 samples, 32 MiB
         /// estimated before the samples between keyframes stop, 256 MiB before refusal.
-        public static let standard = Limits(sampleWork: 20_000_000, keyframeWork: 100_000_000, maximumSamples: 100_000,
+        public static let standard = Limits(sampleWork: 20_000_000, keyframeWork: 20_000_000, maximumSamples: 100_000,
                                             refinementBytes: 32 << 20, maximumBytes: 256 << 20)
     }
 

@@ -508,10 +508,10 @@ struct ScrollSVGTests {
         }
         #expect(out.bytes.isEmpty)
         // From the command line: bad data, one line, nothing written.
-        let refused = run(arguments: ["line", "--count", "2000000", "--scroll-to", "100,0", "-f", "svg"])
+        let refused = run(arguments: ["line", "--count", "400000", "--scroll-to", "100,0", "-f", "svg"])
         #expect(refused.status == 65)
-        #expect(refused.stderr == "cvlayout: error: --scroll-to: 60 keyframes of 2000000 elements would lay out more than "
-                + "100000000 elements (the limit of a scroll); fewer --frames or fewer elements fit\n")
+        #expect(refused.stderr == "cvlayout: error: --scroll-to: 60 keyframes of 400000 elements would lay out more than "
+                + "20000000 elements (the limit of a scroll); fewer --frames or fewer elements fit\n")
         #expect(refused.stdout.isEmpty)
     }
 
