@@ -50,9 +50,7 @@ struct CLIError: Error, Equatable {
     var stderrText: String {
         // One line whatever the input held: control characters (a newline in a file name)
         // are shown as `?`.
-        let line = String(String.UnicodeScalarView(message.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F ? "?" : $0
-        }))
+        let line = questioningControlCharacters(message)
         var text = "cvlayout: error: \(line)\n"
         if isUsage {
             text += "Run 'cvlayout \(usageEngine.map { $0 + " " } ?? "")--help' for usage.\n"
@@ -79,6 +77,11 @@ extension CLIError {
             let why = engine == FlowLayout.name && name == "columns" ? " (lines take as many items as fit)"
                 : name == "items" ? " (item objects are the waterfall's; give heights or sizes)" : ""
             return .data("\(where_(name, section: section)): not used by \(engine)\(why)")
+        case .invalidParameter(let name, _, let value, .optimalBandRows(let bound)):
+            return .data("\(where_(name, section: nil)) optimal: \(NumberFormat.messageText(value)) items whose rows within the "
+                         + "height band number more than \(bound), the limit of optimal breaking (256 an item and a million "
+                         + "more, to stay linear): aspect ratios so small that thousands of items fit a row; "
+                         + "use --breaking greedy, some spacing, or a higher --row-height")
         case .invalidParameter(let name, let section, let value, let requirement):
             // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
             let shown = value.isFinite || section != nil ? nil : options.shownValue(of: name)
@@ -138,6 +141,7 @@ extension CLIError {
         case .finiteAngles: "expected finite angles"
         case .flickrRowWidth: "expected a row width > 0 between the insets, less the spacing (flickr/justified-layout divides 0 by 0 at 0)"
         case .spanningColumns(let bound): "a section whose items span columns has at most \(bound) columns"
+        case .optimalBandRows(let bound): "at most \(bound) rows within the height band"
         }
     }
 

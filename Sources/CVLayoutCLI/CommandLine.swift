@@ -53,7 +53,7 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data,
             invocation.io.environment = environment
             return try invocation.execute()
         }
-        for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
+        for warning in warnings { stderr("cvlayout: warning: \(questioningControlCharacters(warning))\n") }
         return status
     } catch let error as CLIError {
         stderr(error.stderrText)
@@ -165,7 +165,9 @@ struct LayoutJob {
     /// Warnings the write added (a scrolling SVG sampled more coarsely than promised).
     var writeWarnings: [String] {
         scrollReport.budgetReached
-            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance; "
+            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance "
+               + "(\(ScrollSVGWriter.sampleWork) elements laid out, \(ScrollSVGWriter.maximumSamples) samples, "
+               + "\(ScrollSVGWriter.refinementBytes >> 20) MiB); "
                + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)"]
             : []
     }
@@ -331,16 +333,24 @@ struct LayoutJob {
                 throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
             }
         }
-        self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil || scrollEnd != nil,
-                                     target: target.map { ($0, velocity) })
-        layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
         movesWithOffset = try descriptor.movesWithContentOffset(EngineInput(options: options, dataset: dataset, bounds: bounds,
                                                                            contentOffset: offset, count: count, seed: seed))
+        // A scroll of a layout that does not move with the offset streams its still picture.
+        self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil
+                                            || (scrollEnd != nil && movesWithOffset),
+                                         target: target.map { ($0, velocity) })
+        layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
         scrollTolerance = max(ScrollSVGWriter.refinementTolerance, scale.map { 0.5 / $0 + 0.01 } ?? 0)
         let layout = self.pipeline.layout
         if let scrollEnd {
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
-            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount)
+            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount) { text in
+                // Out of range like any other --frames (a usage error from the command line).
+                var error = options.conflict(in: GlobalOption.frames, text,
+                                             "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+                error.isConflict = false
+                return error
+            }
             scroll.duration = try options.number(GlobalOption.duration, default: scroll.duration)
             scroll.timing = try options.choice(GlobalOption.timing, default: scroll.timing)
             if try options.flag(GlobalOption.snap) {
@@ -434,12 +444,25 @@ struct LayoutJob {
     func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
         if let scroll {
             do {
-                let accurate = try ScrollSVGWriter.write(scroll, layout: layoutAtOffset, movesWithOffset: movesWithOffset,
-                                                         tolerance: scrollTolerance, options: outputOptions, to: buffer)
+                // A layout that does not move, its elements streamed: laid out to measure and
+                // to write, never kept.
+                var streamedAccurate: Bool? = nil
+                if !movesWithOffset {
+                    _ = try pipeline.withStreamedShapes(options: outputOptions, precision: buffer.precision) { summary, shapes in
+                        streamedAccurate = try ScrollSVGWriter.write(scroll, layout: { _ in summary }, movesWithOffset: false,
+                                                                     tolerance: scrollTolerance, streamed: shapes,
+                                                                     options: outputOptions, to: buffer)
+                    }
+                }
+                let accurate = try streamedAccurate
+                    ?? ScrollSVGWriter.write(scroll, layout: layoutAtOffset, movesWithOffset: movesWithOffset,
+                                             tolerance: scrollTolerance, options: outputOptions, to: buffer)
                 scrollReport.budgetReached = !accurate
                 return
             } catch let error as ScrollSVGWriter.ElementsDiffer {
                 throw CLIError.status(ExitStatus.software, "--scroll-to: \(error)")
+            } catch let error as ScrollSVGWriter.TooLarge {
+                throw CLIError.data("--scroll-to: \(error)")
             }
         }
         try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)
@@ -628,8 +651,14 @@ func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
 
 fileprivate func seedValue(_ options: OptionValues) throws -> UInt64 {
     guard let value = options.values[GlobalOption.seed] else { return 1 }
-    guard let text = try options.text(GlobalOption.seed), let seed = UInt64(text) else {
-        throw options.malformed(GlobalOption.seed, value, expected: "an integer from 0 to 18446744073709551615")
+    let expected = "an integer from 0 to 18446744073709551615"
+    guard let text = try options.text(GlobalOption.seed), let seed = ValueSyntax.unsignedInteger(text) else {
+        // An integer in form that is negative, past 2⁵³ (other than in plain digits) or past
+        // 2⁶⁴ − 1 is out of range (65); anything else does not parse (64).
+        if let text = try? options.text(GlobalOption.seed), ValueSyntax.number(text).map({ $0 == $0.rounded(.towardZero) || !$0.isFinite }) == true {
+            throw options.outOfRange(GlobalOption.seed, value, expected: expected)
+        }
+        throw options.malformed(GlobalOption.seed, value, expected: expected)
     }
     return seed
 }

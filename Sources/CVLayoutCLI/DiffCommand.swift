@@ -50,7 +50,7 @@ let diffCommand = SubcommandDescriptor(
     let sides = parsed.actual == parsed.expected ? [(comparison.expected, expectedName)]
         : [(comparison.expected, expectedName), (comparison.actual, actualName)]
     for (document, name) in sides {
-        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(text)\n") }
+        if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
     let status = comparison.result.isSame ? DiffStatus.same : DiffStatus.different
     do {
@@ -198,7 +198,8 @@ func diffHelp() -> String {
 
     Compares two layouts element by element. Either side may be cvlayout JSON or CSV, or a
     JSON or CSV list of elements exported from elsewhere with the same names ('-' = stdin).
-    Elements are matched by category, kind and index path, so order does not matter;
+    Elements are matched by category, kind and index path (a view without a kind by its
+    category and index path), so order does not matter;
     numbers are equal within the tolerance. The report lists, in element order, missing
     and extra elements and each changed field with old → new and the delta, then a
     one-line summary. The engine, bounds, contentOffset, contentSize, the heart path (its
@@ -353,7 +354,13 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
         return try? SpooledInput(data)
     }
     do {
-        return try SpooledInput(copying: descriptor, limit: maximumSpooledBytes)
+        // A pipe that is plainly not a layout (`yes section,item`) is refused from its start,
+        // not copied to its end first.
+        return try SpooledInput(copying: descriptor, limit: maximumSpooledBytes, startLength: LayoutReader.startLength) {
+            try LayoutReader.checkStart($0)
+        }
+    } catch let error as LayoutReadError {
+        throw CLIError.status(DiffStatus.trouble, error.message(file: "<stdin>"))
     } catch let error as SpooledInput.TooLarge {
         throw stdinTooLarge(limit: error.limit)
     } catch is SpooledInput.Device {

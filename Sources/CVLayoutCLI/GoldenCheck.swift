@@ -98,11 +98,11 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
                   writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
     throws -> Int32 {
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
-        io.stderr("cvlayout: warning: --check: \(unknown)\n")
+        io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(unknown))\n")
     }
     if result.isSame {
         if let skipped = LayoutDiff.notComparedText(result, expectedName: golden, actualName: "the layout") {
-            io.stderr("cvlayout: warning: --check: \(skipped)\n")
+            io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(skipped))\n")
         }
         if reporting.report != .text || reporting.reportFile != nil {
             try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)

@@ -197,12 +197,26 @@ struct OptionValues {
         return d
     }
 
-    func integer(_ name: String, default fallback: Int) throws -> Int {
+    /// `name`'s integer. A well-formed integer of magnitude 2⁵³ or more (`9007199254740992`,
+    /// `1e16`) is a value out of range: bad data (65) wherever it came from, unless
+    /// `outOfRange` words it otherwise (given the value as typed); text that is not an
+    /// integer is `malformed`.
+    func integer(_ name: String, default fallback: Int, outOfRange: ((String) -> CLIError)? = nil) throws -> Int {
         guard let v = values[name] else { return fallback }
         guard let s = try text(name, expected: "an integer"), let n = ValueSyntax.integer(s) else {
+            if let s = try? text(name), ValueSyntax.isOutOfRangeInteger(s) {
+                throw outOfRange?(shortenedForMessage(s)) ?? self.outOfRange(name, v, expected: "an integer of magnitude below 2^53")
+            }
             throw malformed(name, v, expected: "an integer")
         }
         return n
+    }
+
+    /// A value of `name` that is well-formed but out of range: bad data (65) from the command
+    /// line as from a dataset, worded as `malformed` words it.
+    func outOfRange(_ name: String, _ v: OptionValue, expected: String) -> CLIError {
+        let error = malformed(name, v, expected: expected)
+        return error.status == ExitStatus.data ? error : .data(error.message)
     }
 
     func point(_ name: String, default fallback: Point) throws -> Point {

@@ -44,15 +44,18 @@ enum OutputFile {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // Interrupted (^C, kill, a closed terminal, any signal that ends the process), the
+        // process removes the temporary file before it dies as the signal says: a
+        // 10⁷-element run leaves no stray gigabyte. Set before the file exists, so that no
+        // moment is left uncovered.
+        let restoreSignals = removeOnSignal(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
+            restoreSignals()
             throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(shown)': \(String(cString: strerror(errno)))")
         }
         var closed = false
         var renamed = false
-        // Interrupted (^C, kill, a closed terminal), the process removes the temporary file
-        // before it dies as the signal says: a 10⁷-element run leaves no stray gigabyte.
-        let restoreSignals = removeOnSignal(temporary)
         defer {
             if !closed { close(fd) }
             if !renamed { unlink(temporary) }
@@ -77,12 +80,22 @@ enum OutputFile {
         renamed = true
     }
 
-    /// The signals after which a temporary output file is removed.
-    private static let cleanupSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals after which a temporary output file is removed: every signal sent from
+    /// outside whose default action ends the process (SIGPIPE is ignored from the start; the
+    /// faults SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP and SIGSYS are a crash's, left
+    /// to the runtime's handler; SIGKILL cannot be caught and leaves the temporary file).
+    static let cleanupSignals: [Int32] = {
+        var signals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,
+                                SIGVTALRM, SIGPROF]
+        #if os(Linux)
+        signals += [SIGIO, SIGPWR, SIGSTKFLT]
+        #endif
+        return signals
+    }()
 
-    /// Until the returned function is called, SIGINT, SIGTERM and SIGHUP first unlink `path`
-    /// (unlink(2) is async-signal-safe), then take their default action. A signal the process
-    /// was started with ignored (`nohup`) stays ignored.
+    /// Until the returned function is called, each of `cleanupSignals` first unlinks `path`
+    /// (unlink(2) is async-signal-safe), then takes its default action (a SIGQUIT still
+    /// dumps core). A signal the process was started with ignored (`nohup`) stays ignored.
     private static func removeOnSignal(_ path: String) -> () -> Void {
         let copy = strdup(path)
         temporaryToRemove = copy

@@ -361,7 +361,7 @@ public struct RectIndex: Sendable {
         bounded.reserveCapacity(elements.count)
         elements.withUnsafeBufferPointer { all in
             for i in all.indices {
-                let f = all[i].frame
+                let f = all[i].frame.standardized  // as `Rect.intersects` takes it
                 let e = vertical
                     ? Entry(lead: f.minY, trail: f.maxY, crossMin: f.minX, crossMax: f.maxX, element: Int32(i))
                     : Entry(lead: f.minX, trail: f.maxX, crossMin: f.minY, crossMax: f.maxY, element: Int32(i))

@@ -992,12 +992,15 @@ struct Run {
         self.transposes = transposes
     }
 
-    /// The element as output: its exact frame's origin and size each rounded to a pixel
-    /// (with a scale), transposed back when scrolling horizontally.
+    /// The element as output: standardised (a boundary item or badge whose resolved width
+    /// is negative, in bounds narrower than its insets, runs from its origin back: its frame
+    /// is the positive one over the same span, as items' and decorations' are), then its
+    /// origin and size each rounded to a pixel (with a scale), transposed back when
+    /// scrolling horizontally.
     @inline(__always)
     func output(_ category: ElementCategory, _ kind: ElementKind?, section: Int, item: Int, _ frame: Rect, zIndex: Int)
         -> LayoutAttributes {
-        var f = frame
+        var f = frame.size.width < 0 || frame.size.height < 0 ? frame.standardized : frame
         f.origin.x = layout.rounded(f.origin.x)
         f.origin.y = layout.rounded(f.origin.y)
         f.size.width = layout.rounded(f.size.width)

@@ -125,11 +125,31 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
             && maxX.isFinite && maxY.isFinite
     }
 
+    /// The same rectangle with a non-negative width and height (`CGRect.standardized`): a
+    /// negative extent runs from the origin back, so the origin moves to the other edge.
+    /// - Complexity: O(1).
+    public var standardized: Rect {
+        var r = self
+        if r.size.width < 0 {
+            r.origin.x += r.size.width
+            r.size.width = -r.size.width
+        }
+        if r.size.height < 0 {
+            r.origin.y += r.size.height
+            r.size.height = -r.size.height
+        }
+        return r
+    }
+
     /// Strict overlap, as SPEC section 2 defines rect queries: rectangles that only touch
     /// along an edge do not intersect (unlike `CGRectIntersectsRect` for zero-area rects).
+    /// This rectangle (an element's frame) is taken standardised, so a frame of negative
+    /// width meets what its standardised frame meets; `other` (the query) as given, so a
+    /// query of negative size meets nothing.
     /// - Complexity: O(1).
     public func intersects(_ other: Rect) -> Bool {
-        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+        let a = standardized
+        return a.minX < other.maxX && other.minX < a.maxX && a.minY < other.maxY && other.minY < a.maxY
     }
 
     /// The smallest rectangle holding this one and `other` (`CGRect.union`, for rectangles

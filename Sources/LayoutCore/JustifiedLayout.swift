@@ -329,12 +329,33 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// suffix (4 bytes an item), and the best cost and row count of the suffixes a row can reach
     /// (a ring of a power of two > 2w/(target · min a) + 2 slots, at most n + 1), so the working
     /// set stays in the cache whatever n for bounded aspect ratios; 4 bytes a row returned.
-    func optimalRowEnds(_ ratios: [Double], width: Double) -> [Int32] {
+    ///
+    /// Rows too tall for the band (two or more items above 2·target: tiny aspect ratios, no
+    /// spacing) are skipped, after `skipAfter` of them, by a walk over sums of aligned blocks
+    /// of 2ᵏ items (O(log n), sums of positive numbers, so nothing cancels): the work is the
+    /// rows inside the band, whatever comes before it. Those are at most
+    /// `optimalBandWork(items:)` in all, else `LayoutError.invalidParameter` for
+    /// `breaking` (`.optimalBandRows`): the input cannot be broken optimally in linear time.
+    func optimalRowEnds(_ ratios: [Double], width: Double) throws -> [Int32] {
         let n = ratios.count
         guard n > 0 else { return [] }
         precondition(n < Int(Int32.max), "at most 10,000,000 items")
         let target = targetRowHeight
         let lowest = target / 2, highest = 2 * target
+        // Sums of aligned blocks, made when first needed: level k holds the sums of items
+        // b·2ᵏ ..< (b + 1)·2ᵏ (the last block cut at n).
+        var blocks: [[Double]] = []
+        func makeBlocks() {
+            blocks = [ratios]
+            while blocks[blocks.count - 1].count > 1 {
+                let below = blocks[blocks.count - 1]
+                blocks.append((0..<(below.count + 1) / 2).map { b in
+                    2 * b + 1 < below.count ? below[2 * b] + below[2 * b + 1] : below[2 * b]
+                })
+            }
+        }
+        var bandWork = 0
+        let bandLimit = Self.optimalBandWork(items: n)
         var next = [Int32](repeating: Int32(n), count: n)
         // The ring: slot j & (capacity − 1) holds suffix j's best cost and row count, for the
         // suffixes j in (i, i + capacity] while start i is worked on. A row of c > 1 items at
@@ -352,13 +373,38 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         }
         cost[n & (capacity - 1)] = 0
         count[n & (capacity - 1)] = 0
-        ratios.withUnsafeBufferPointer { ratios in
-            next.withUnsafeMutableBufferPointer { next in
+        try ratios.withUnsafeBufferPointer { ratios in
+            try next.withUnsafeMutableBufferPointer { next in
                 for i in stride(from: n - 1, through: 0, by: -1) {
                     var sum = 0.0
                     var j = i
                     var best = Double.infinity, bestRows: Int32 = 0, bestNext = Int32(n)
+                    var tooTall = 0
                     while j < n {
+                        if tooTall == Self.skipAfter {
+                            // Many rows too tall: skip the rest of them at once. The height only
+                            // falls as the row grows, so "too tall" holds up to some end.
+                            if blocks.isEmpty { makeBlocks() }
+                            var k = 0
+                            while true {
+                                while k + 1 < blocks.count && j % (2 << k) == 0 && j + (2 << k) <= n
+                                        && justifiedHeight(sum: sum + blocks[k + 1][j >> (k + 1)], count: j + (2 << k) - i,
+                                                           width: width) > highest {
+                                    k += 1
+                                }
+                                if j + (1 << k) <= n,
+                                   justifiedHeight(sum: sum + blocks[k][j >> k], count: j + (1 << k) - i, width: width) > highest {
+                                    sum += blocks[k][j >> k]
+                                    j += 1 << k
+                                } else if k == 0 {
+                                    break
+                                } else {
+                                    k -= 1
+                                }
+                            }
+                            tooTall += 1
+                            if j >= n { break }
+                        }
                         sum += ratios[j]
                         j += 1
                         let items = j - i
@@ -367,7 +413,17 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                         // always (so every suffix has a layout). The height only falls as the row
                         // grows.
                         if items > 1 && h < lowest { break }
-                        if items > 1 && h > highest { continue }
+                        if items > 1 && h > highest {
+                            tooTall += 1
+                            continue
+                        }
+                        if items > 1 {
+                            bandWork += 1
+                            if bandWork > bandLimit {
+                                throw LayoutError.invalidParameter(name: "breaking", section: nil, value: Double(n),
+                                                                   requirement: .optimalBandRows(atMost: bandLimit))
+                            }
+                        }
                         if items > capacity { break }  // unreachable: the ring holds every admissible row
                         let slot = j & (capacity - 1)
                         let deviation = h - target
@@ -400,6 +456,16 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         return ends
     }
 
+    /// Rows too tall for the band that a start walks through one by one before it skips the
+    /// rest (`optimalRowEnds`).
+    static let skipAfter = 32
+
+    /// The most rows of two or more items inside the height band that optimal breaking of
+    /// `items` items looks at in all: 256 a start and a million more. Rows of photos of
+    /// ordinary aspect ratios stay far below it (a handful a start); millions of slivers of
+    /// aspect 1e-6 on one row do not.
+    public static func optimalBandWork(items: Int) -> Int { 256 * items + 1_000_000 }
+
     // MARK: - Layout
 
     /// The rows optimal breaking gives each section of `sections` in a view `bounds` wide, as
@@ -414,7 +480,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         guard breaking == .optimal && compatibility == .native else { return sections.map { _ in [] } }
         return try sections.enumerated().map { s, section in
             let insets = section.insets ?? self.insets
-            return optimalRowEnds(try aspectRatios(section.items, section: s), width: bounds.width - insets.left - insets.right)
+            return try optimalRowEnds(try aspectRatios(section.items, section: s), width: bounds.width - insets.left - insets.right)
         }
     }
 
@@ -467,7 +533,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
             let optimal = breaking == .optimal
             var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)
-            let ends = optimal ? rowEnds?[s] ?? optimalRowEnds(ratios, width: width) : []
+            let ends = optimal ? try rowEnds?[s] ?? optimalRowEnds(ratios, width: width) : []
             let firstCell = sink.count
             var laidOut = 0
             var r = 0

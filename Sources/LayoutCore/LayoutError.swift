@@ -56,6 +56,9 @@ public enum LayoutError: Error, Equatable, Sendable {
         /// Room for a row between the insets less its spacing: flickr/justified-layout divides
         /// 0 by 0 for a row that has none and is clamped (`--compat flickr`).
         case flickrRowWidth
+        /// Optimal breaking that looks at no more than this many rows inside the height band
+        /// (`JustifiedLayout.optimalBandWork(items:)`; the value is the item count).
+        case optimalBandRows(atMost: Int)
         /// At most this many columns, in a section whose items span columns.
         case spanningColumns(atMost: Int)
     }

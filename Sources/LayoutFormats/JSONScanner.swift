@@ -33,6 +33,7 @@ struct JSONSyntaxCheck {
     static let maximumDepth = 256
     /// Most objects in one document: a million sections (plus the top level and "options")
     /// is far past any real dataset, and bounds what the parser behind this pass allocates.
+    /// Item objects are not among them: they count as items (`maximumItemObjects`).
     static let maximumObjects = 1_000_010
 
     /// How many objects a document may hold, and how the limit is explained.
@@ -85,6 +86,23 @@ struct JSONSyntaxCheck {
     /// inside those).
     private var path: [PathComponent] = []
     private var objects = 0
+    /// Item objects (`{"height": h}`, `{"size": [w, h], "span": s}`: only the keys
+    /// `height`, `size` and `span`, none holding an object), which count as items, up to
+    /// `maximumItemObjects`, not toward `objectLimit`.
+    private var itemObjects = 0
+    /// The most item objects a document holds: the most elements a layout has.
+    static let maximumItemObjects = maximumElementCount
+
+    /// Whether `name` is a key of an item object.
+    private static func isItemKey(_ name: String) -> Bool { name == "height" || name == "size" || name == "span" }
+
+    /// Counts an item object among the items; `objects` no longer counts it.
+    private mutating func countItemObject() throws {
+        itemObjects += 1
+        if itemObjects > Self.maximumItemObjects {
+            throw error("more than \(Self.maximumItemObjects) item objects (at most \(maximumElementCount) items)")
+        }
+    }
 
     /// Checks `data`; throws `JSONSyntaxError` or `JSONDuplicateKeyError`.
     /// - Complexity: O(n) time; O(depth + keys of one object) memory.
@@ -157,6 +175,7 @@ struct JSONSyntaxCheck {
         // key when building): an empty set per object costs a metadata look-up.
         var keys: Set<[UInt8]>? = nil
         var members = JSONObject()
+        var itemShaped = true, sawKey = false
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -193,6 +212,8 @@ struct JSONSyntaxCheck {
             position += 1
             skipWhitespace()
             let nested = peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "["))
+            if !Self.isItemKey(name) || peek(UInt8(ascii: "{")) { itemShaped = false }
+            sawKey = true
             if nested { path.append(.key(name)) }
             let member = try value(depth: depth)
             if nested { path.removeLast() }
@@ -204,6 +225,10 @@ struct JSONSyntaxCheck {
                 continue
             }
             if peek(UInt8(ascii: "}")) {
+                if itemShaped && sawKey {
+                    try countItemObject()
+                    objects -= 1
+                }
                 position += 1
                 return building ? .object(members) : .null
             }
@@ -319,7 +344,7 @@ struct JSONSyntaxCheck {
     /// limit), which `value` then reads, or reports, as it would have.
     private mutating func itemObject(depth: Int) throws -> JSONValue? {
         let start = position
-        guard depth <= Self.maximumDepth, objects < objectLimit.count else { return nil }
+        guard depth <= Self.maximumDepth else { return nil }
         // The key `"name"` exactly (no escapes), then the colon.
         func key(_ name: StaticString) -> Bool {
             skipWhitespace()
@@ -366,8 +391,12 @@ struct JSONSyntaxCheck {
             position = start
             return nil
         }
+        guard itemObjects < Self.maximumItemObjects else {
+            position = start
+            return nil  // the general path reports it
+        }
         position += 1
-        objects += 1
+        itemObjects += 1
         return .itemObject(height: height, span: span)
     }
 

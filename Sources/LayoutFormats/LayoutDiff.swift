@@ -418,7 +418,7 @@ extension LayoutDiff {
         guard !names.isEmpty else { return nil }
         let noun = document.shape == .csv || document.shape == .heartSamples ? "column" : "key"
         let list = names.map { name in
-            "'" + escapingControlCharacters(name.count > 60 ? String(name.prefix(60)) + "…" : name) + "'"
+            "'" + questioningControlCharacters(name.count > 60 ? String(name.prefix(60)) + "…" : name) + "'"
         }.joined(separator: ", ")
         return names.count == 1 ? "\(name): \(noun) \(list) is not compared (cvlayout does not know it)"
             : "\(name): \(noun)s \(list) are not compared (cvlayout does not know them)"

@@ -228,6 +228,44 @@ public struct LayoutPipeline {
         }, options: options, to: buffer, on: pipeline, serially: serially)
     }
 
+    /// For an SVG whose elements are streamed (in drawing order): runs `body` with the
+    /// layout's summary (its content size computed when it was deferred) and the still
+    /// picture's shapes (`ScrollSVGWriter.StreamedShapes`: what they draw, measured by one
+    /// more run of the engine when `options.canvas` is `.all`; their labels; a writer of
+    /// their text, which runs the engine again). The scrolling SVG of a layout that does not
+    /// move with the offset is written so, without keeping an element. `false`, and `body`
+    /// not run, when the elements are kept.
+    /// - Throws: what the engine, `body` or the buffer's sink throws.
+    /// - Complexity: O(n) time, memory for a few blocks.
+    public func withStreamedShapes(options: OutputOptions, precision: NumberPrecision,
+                                   _ body: (CollectionLayout, ScrollSVGWriter.StreamedShapes) throws -> Void) throws -> Bool {
+        guard isStreamed, inDrawingOrder, let stream = engine.stream else { return false }
+        var layout = self.layout
+        let serially = (streamedCount ?? .max) <= Self.serialElementLimit
+        let pipeline = serially ? nil : BlockPipeline(precision: precision)
+        defer { pipeline?.stop() }
+        let labels = deferredNumberOfSections.map { SVGLabels.resolved(options.labels, numberOfSections: $0) }
+            ?? SVGLabels.resolved(options.labels, for: layout)
+        var drawn: Rect? = nil
+        if options.canvas == .all {
+            let measured = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
+            drawn = measured.drawn
+            if contentSizeDeferred { layout = measured.summary }
+        } else if contentSizeDeferred, let check = engine.check {
+            var sink = FiniteCheckSink(scale: scale)
+            layout = try check(&sink)
+        }
+        let summary = layout
+        let shapes = ScrollSVGWriter.StreamedShapes(drawn: drawn, labels: labels) { [scale] out in
+            try OutputFormat.svg.appendBlocks(summary, streaming: { sink in
+                sink.scale = scale
+                _ = try stream(&sink)
+            }, options: options, to: out, on: pipeline, serially: serially)
+        }
+        try body(summary, shapes)
+        return true
+    }
+
     /// The union of what an SVG of the streamed elements draws with `labels`
     /// (`SVGLayoutWriter.DrawnBounds`), measured by one more run of the engine: on the
     /// threads and slots of `pipeline`, which the writing then uses, the blocks measured on

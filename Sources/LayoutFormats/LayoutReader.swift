@@ -63,9 +63,14 @@ public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// `0:17` for a cell, `header 0:0` for a supplementary view of a kind,
     /// `decorationView separator 0:3` otherwise; `0:3 (disappearing)` for a transition's
     /// disappearing element.
-    public var description: String {
+    public var description: String { text(escapingControlCharacters) }
+
+    /// `description` as a message shows it: control characters as `?`.
+    public var messageText: String { text(questioningControlCharacters) }
+
+    private func text(_ shown: (String) -> String) -> String {
         let path = "\(section):\(item)" + (disappearing ? " (disappearing)" : "")
-        let category = escapingControlCharacters(self.category), kind = self.kind.map(escapingControlCharacters)
+        let category = shown(self.category), kind = self.kind.map(shown)
         switch (category, kind) {
         case ("cell", nil): return path
         case ("supplementaryView", let kind?): return "\(kind) \(path)"
@@ -89,6 +94,16 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
         case .text(let s): return "\"\(escapingControlCharacters(s))\""
         }
     }
+}
+
+/// `text` as an error message or warning shows it: each control character (C0, DEL, C1) a
+/// `?`, as every message of cvlayout's shows them (the reports escape them instead,
+/// `escapingControlCharacters`).
+/// - Complexity: O(n).
+public func questioningControlCharacters(_ text: String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
 }
 
 /// `text` with its control characters (C0, DEL, C1) written as JSON writes them, `\u001b`,
@@ -335,6 +350,66 @@ public enum LayoutReader {
         }
     }
 
+    /// How many bytes of a stream `checkStart` looks at.
+    public static let startLength = 64 << 10
+
+    /// Refuses the start of a longer input (`prefix`, its first `startLength` bytes or so)
+    /// that is plainly not a layout, before the rest is read: what `read` would refuse for
+    /// something within the prefix. SVG or XML; JSON whose syntax fails before the prefix's
+    /// last bytes (not where it is only cut short) or that is not a layout; CSV whose header
+    /// or a row among the prefix's whole lines is refused (`yes section,item`: row 2's
+    /// section is not an integer). A prefix that only ends early passes, and so does one
+    /// with no whole line of CSV: the whole input decides.
+    /// - Throws: `LayoutReadError`, as `read` words it.
+    /// - Complexity: O(prefix).
+    public static func checkStart(_ prefix: Data) throws {
+        let bytes = [UInt8](prefix)
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        guard let firstByte = bytes[start...].first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            return
+        }
+        if firstByte == UInt8(ascii: "<") {
+            throw LayoutReadError.notALayout(message: "looks like SVG or XML; only cvlayout JSON or CSV can be compared")
+        }
+        if firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") {
+            do {
+                _ = try StrictJSON.values(prefix, objectLimit: .layout)
+            } catch let e as JSONSyntaxError {
+                // Cut short: the error lies at the prefix's end (an unterminated string or
+                // number, a value or bracket missing), not before.
+                if byteOffset(line: e.line, column: e.column, in: bytes) + 16 >= bytes.count { return }
+                throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
+            } catch {
+                return  // a duplicate key: the whole input says it, with its path
+            }
+            return
+        }
+        // CSV: the whole lines, cut after the last newline outside quotes.
+        var inQuotes = false, lastNewline = -1
+        for i in start..<bytes.count {
+            if bytes[i] == UInt8(ascii: "\"") { inQuotes.toggle() } else if bytes[i] == 0x0A && !inQuotes { lastNewline = i }
+        }
+        guard lastNewline >= 0 else { return }
+        _ = try readCSV(Array(bytes[..<(lastNewline + 1)]), from: start)
+    }
+
+    /// The byte offset of a 1-based line and character column in `bytes`.
+    private static func byteOffset(line: Int, column: Int, in bytes: [UInt8]) -> Int {
+        var i = 0, l = 1
+        while l < line && i < bytes.count {
+            if bytes[i] == 0x0A { l += 1 }
+            i += 1
+        }
+        var c = 1
+        while c < column && i < bytes.count {
+            i += 1
+            while i < bytes.count && bytes[i] & 0xC0 == 0x80 { i += 1 }
+            c += 1
+        }
+        return i
+    }
+
     // MARK: JSON
 
     private static func readJSON(_ data: Data) throws -> LayoutDocument {
@@ -422,7 +497,7 @@ public enum LayoutReader {
             let record = try decoder.decode(raw, location: location)
             if let first = seen.updateValue(location, forKey: record.key) {
                 throw LayoutReadError.invalidValue(location: location,
-                                                   message: "duplicate element \(record.key) (also at \(first))")
+                                                   message: "duplicate element \(record.key.messageText) (also at \(first))")
             }
             elements.append(record)
         }
@@ -544,10 +619,6 @@ public enum LayoutReader {
                     throw LayoutReadError.invalidValue(location: path + ".kind", message: "a cell has no kind, got \(describe(raw))")
                 }
             }
-        }
-        if kind == nil && category != "cell" {
-            throw LayoutReadError.invalidValue(location: path,
-                                               message: "expected \"kind\" for a \(category) (header, footer, …)")
         }
         var disappearing = false
         if let raw = object["change"] {
@@ -687,7 +758,7 @@ public enum LayoutReader {
             let record = try columns.record(row, line: line, present: &present)
             if let first = seen.updateValue(line, forKey: record.key) {
                 throw LayoutReadError.invalidValue(location: "row \(line)",
-                                                   message: "duplicate element \(record.key) (also on row \(first))")
+                                                   message: "duplicate element \(record.key.messageText) (also on row \(first))")
             }
             elements.append(record)
         }
@@ -777,9 +848,6 @@ public enum LayoutReader {
             if category == "cell" && !kind.isEmpty {
                 throw invalid("kind", "a cell has no kind, got \(shownField(kind))")
             }
-            if category != "cell" && kind.isEmpty {
-                throw invalid("kind", "expected one for a \(category) (header, footer, …), got \(shownField(kind))")
-            }
             let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind, section: section, item: item,
                                  disappearing: change.map { row[$0] == "disappear" } ?? false)
             var record = ElementRecord(key: key, location: "row \(line)")
@@ -819,12 +887,12 @@ public enum LayoutReader {
         }
     }
 
-    /// A CSV field as a message shows it: as written (control characters escaped, at most 60
+    /// A CSV field as a message shows it: as written (control characters as `?`, at most 60
     /// characters), or `an empty field`.
     static func shownField(_ text: String) -> String {
         if text.isEmpty { return "an empty field" }
         let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
-        return escapingControlCharacters(shown)
+        return questioningControlCharacters(shown)
     }
 
     /// An integer written in decimal digits (after a `-` when `negative` is allowed), with

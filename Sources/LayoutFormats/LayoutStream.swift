@@ -1046,7 +1046,9 @@ final class CSVLayoutStream: LayoutElementStream {
                 mask |= 1 << UInt16(field.rawValue)
             }
         }
-        if (category == cellCategory) != (kind == nil) { throw LayoutStreamFallback("kind") }
+        // A kind on a cell is refused (by the whole-file reader); a view without one is
+        // matched by its category.
+        if category == cellCategory && kind != nil { throw LayoutStreamFallback("kind") }
         try element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
                                       disappearing: disappearing))
         element.values = values

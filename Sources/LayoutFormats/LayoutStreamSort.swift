@@ -323,7 +323,12 @@ public final class SpooledInput {
     ///   (`< /dev/zero`, a terminal), to be read whole within the whole-file limit; the read
     ///   error (an `NSError` in the POSIX domain); `LayoutStreamFallback` when the temporary
     ///   file cannot be written.
-    public init(copying descriptor: Int32, limit: Int) throws {
+    ///
+    /// `inspect`, when given, is shown the first `startLength` bytes of a pipe (all of them
+    /// when it ends sooner) as soon as they are read, and what it throws stops the copy: an
+    /// input plainly not a layout is refused without reading on.
+    public init(copying descriptor: Int32, limit: Int, startLength: Int = 64 << 10,
+                inspect: ((Data) throws -> Void)? = nil) throws {
         // A closed descriptor is an error of its own (else the temporary file could take its
         // number, and be read as the input).
         var info = stat()
@@ -343,6 +348,7 @@ public final class SpooledInput {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
+        var start: Data? = inspect == nil ? nil : Data()
         do {
             while true {
                 let n = read(descriptor, buffer, chunk)
@@ -351,6 +357,15 @@ public final class SpooledInput {
                     throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
                 }
                 if n == 0 { break }
+                if let seen = start {
+                    // The start, looked at once it is whole, before the rest is copied.
+                    let more = Data(bytes: buffer, count: min(n, startLength - seen.count))
+                    start = seen + more
+                    if start!.count >= startLength {
+                        try inspect?(start!)
+                        start = nil
+                    }
+                }
                 if count + n > limit { throw TooLarge(limit: limit) }
                 try writeFully(fd, buffer, count: n)
                 count += n

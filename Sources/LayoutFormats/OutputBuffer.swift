@@ -601,6 +601,21 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         }
         let parts = streamParts(layout, options: options)
         parts.start(layout, out)
+        try appendBlocks(produce, parts: parts, to: out, on: pipeline, serially: serially)
+        parts.end(layout, out)
+        try out.flush()
+    }
+
+    /// The elements' text alone, between `start` and `end`: what `write(_:streaming:…)`
+    /// writes between the two, on `pipeline`'s threads (a new pipeline's when `nil`) or,
+    /// `serially`, on the calling thread.
+    func appendBlocks(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
+                      to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool) throws {
+        try appendBlocks(produce, parts: streamParts(layout, options: options), to: out, on: pipeline, serially: serially)
+    }
+
+    private func appendBlocks(_ produce: StreamedElements, parts: StreamParts, to out: OutputBuffer, on pipeline: BlockPipeline?,
+                              serially: Bool) throws {
         if serially {
             var position = 0
             var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
@@ -614,8 +629,6 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         } else {
             try appendStreamed(produce, to: out, parts.block)
         }
-        parts.end(layout, out)
-        try out.flush()
     }
 
     /// What a streamed write is made of: the text before the elements, the text of a block

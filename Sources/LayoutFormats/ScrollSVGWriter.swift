@@ -47,27 +47,88 @@ public enum ScrollSVGWriter {
         public var description: String { "the elements at keyframe \(keyframe) are not those of the first keyframe" }
     }
 
+    /// The still picture of a layout that does not move with the offset, streamed rather
+    /// than kept (`LayoutPipeline.withStreamedShapes`): its shapes are those of the first
+    /// keyframe, written as the still SVG streams them.
+    public struct StreamedShapes {
+        /// What the shapes draw, labels included (for the canvas `.all`); `nil` when nothing
+        /// is drawn or the canvas is another.
+        public var drawn: Rect?
+        /// The labels the shapes carry.
+        public var labels: SVGLabels
+        /// Writes the shapes, in drawing order, to the buffer.
+        public var append: (OutputBuffer) throws -> Void
+
+        /// The shapes; see the properties.
+        public init(drawn: Rect?, labels: SVGLabels, append: @escaping (OutputBuffer) throws -> Void) {
+            self.drawn = drawn
+            self.labels = labels
+            self.append = append
+        }
+    }
+
+    /// The animation cannot be written within the bounds: its keyframes alone would lay out
+    /// more than `keyframeWork` elements, or would make a document of more than
+    /// `maximumBytes` (as `write` estimates it). Bad data: fewer keyframes, fewer elements or
+    /// a shorter scroll fit.
+    public struct TooLarge: Error, CustomStringConvertible {
+        /// What went past its limit, in words.
+        public let reason: String
+        public var description: String { reason }
+    }
+
     /// Writes the animated document of `animation`, `layout(offset)` giving the layout at each
     /// sample's content offset (snapped and checked as it will be drawn). When the layout does
     /// not move with the offset (`movesWithOffset` false: no pinned header, no scaling) it is
     /// laid out once and only its visible bounds move. `tolerance` is how far, points, the
     /// middle of two samples may stray from halfway between them before it becomes a sample
     /// (`refinementTolerance`; more with coarse pixel snapping, whose steps are not lines).
-    /// - Returns: `false` when the sample budget (`sampleWork` elements laid out in all;
-    ///   100,000 samples when only the offset moves) ran out before every moment was within
-    ///   twice `tolerance`; the document is complete either way.
-    /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`.
+    /// - Returns: `false` when a budget of the samples between keyframes (`sampleWork`
+    ///   elements laid out in all, `maximumSamples` samples, `refinementBytes` of estimated
+    ///   output) ran out before every moment was within twice `tolerance`; the document is
+    ///   complete either way.
+    /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`; `TooLarge`
+    ///   when the keyframes of a layout that moves would lay out more than `keyframeWork`
+    ///   elements, or the estimated document would pass `maximumBytes` (thrown as soon as it
+    ///   does, before anything is written).
     /// - Complexity: a layout per sample and per middle moment looked at, one at a time, each
-    ///   compared with the one before in O(n); memory for a few layouts and, per element that
-    ///   changes, its attributes each time they change; output O(n + Σ changes).
+    ///   compared with the one before in O(n): at most `keyframeWork + sampleWork` elements
+    ///   laid out; memory for a few layouts and, per element that changes, its attributes
+    ///   each time they change; output O(n) plus at most `maximumBytes` (estimated
+    ///   generously, `estimatedBytes`).
+    ///
+    /// `limits` are the bounds (`Limits.standard` from the command line); `statistics`, when
+    /// given, receives the samples taken and the estimated size. With `streamed` (a layout
+    /// that does not move, `movesWithOffset` false), `layout` gives the layout's summary
+    /// (no elements) and the shapes are streamed: memory for a few blocks, whatever n.
     @discardableResult
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
                              movesWithOffset: Bool = true, tolerance: Double = refinementTolerance,
+                             limits: Limits = .standard, statistics: Statistics? = nil, streamed: StreamedShapes? = nil,
                              options: OutputOptions, to out: OutputBuffer) throws -> Bool {
+        precondition(streamed == nil || !movesWithOffset, "only a layout that does not move is streamed")
+        let keyframeWork = limits.keyframeWork, sampleWork = limits.sampleWork, maximumSamples = limits.maximumSamples
+        let refinementBytes = limits.refinementBytes, maximumBytes = limits.maximumBytes
         let offsets = animation.offsets, keyTimes = animation.keyTimes
         let first = try layout(offsets[0])
         let n = first.elements.count
-        let labels = SVGLabels.resolved(options.labels, for: first)
+        if movesWithOffset && n > keyframeWork / offsets.count {
+            throw TooLarge(reason: "\(offsets.count) keyframes of \(n) elements would lay out more than "
+                           + "\(keyframeWork) elements (the limit of a scroll); fewer --frames or fewer elements fit")
+        }
+        // The document's size as it grows, estimated generously (`estimatedBytes`): the
+        // samples between keyframes stop at `refinementBytes`, and the whole is refused past
+        // `maximumBytes`.
+        var bytes = 0
+        let precision = out.precision
+        func grow(_ amount: Int) throws {
+            bytes += amount
+            guard bytes <= maximumBytes else {
+                throw TooLarge(reason: "the animated SVG would be larger than \(NumberFormat.messageText(Double(maximumBytes) / 1_048_576)) MiB (\(n) elements, "
+                               + "\(offsets.count) keyframes); fewer --frames, fewer elements or a shorter scroll fit")
+            }
+        }
+        let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, for: first)
         /// The layout at `offset`: the first one with the offset moved when nothing else moves.
         func layoutAt(_ offset: Point) throws -> CollectionLayout {
             guard movesWithOffset else {
@@ -92,6 +153,7 @@ public enum ScrollSVGWriter {
             times.append(time)
             visibleRects.append(Rect(x: frame.contentOffset.x, y: frame.contentOffset.y,
                                      width: frame.bounds.width, height: frame.bounds.height))
+            try grow(estimatedScreenBytes(visibleRects[k], viewBox: options.canvas == .visible, precision: precision))
             // What is drawn: at the first sample everything; later only what differs from it
             // (the rest draws what the first sample drew).
             var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
@@ -105,6 +167,7 @@ public enum ScrollSVGWriter {
                             if track[i] >= 0 {
                                 if elements[i] != tracks[track[i]][tracks[track[i]].count - 1].attributes {
                                     tracks[track[i]].append((k, elements[i]))
+                                    try grow(estimatedChangeBytes(elements[i], precision: precision))
                                 }
                                 drawn.add(elements[i])
                             } else if elements[i] != initial[i] {
@@ -115,6 +178,7 @@ public enum ScrollSVGWriter {
                                 }
                                 track[i] = tracks.count
                                 tracks.append([(0, b), (k, a)])
+                                try grow(estimatedChangeBytes(a, precision: precision) + estimatedChangeBytes(b, precision: precision))
                             }
                         }
                     }
@@ -124,16 +188,19 @@ public enum ScrollSVGWriter {
             switch options.canvas {
             case .all:
                 // What is drawn, and the screen's outline, which is drawn too.
-                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: drawn.bounds).union(visibleRects[k])
+                let shapes = k == 0 && streamed != nil ? streamed!.drawn : drawn.bounds
+                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: shapes).union(visibleRects[k])
             case .visible: frameCanvas = visibleRects[k]
             case .content, .rect:
                 frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
             }
             canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
         }
-        // The samples between keyframes: a budget of them, shared out as the keyframes go.
+        // The samples between keyframes: a budget of them, shared out as the keyframes go
+        // (elements laid out, and samples, whatever the count), and a budget of bytes.
         let intervals = offsets.count - 1
-        var budget = movesWithOffset ? max(intervals, sampleWork / max(n, 1)) : 100_000
+        var budget = min(movesWithOffset ? max(intervals, sampleWork / max(n, 1)) : maximumSamples,
+                         maximumSamples - offsets.count)
         var accurate = true
         /// Adds the samples strictly between two samples (`a` at time `ta`, `b` at `tb`) that
         /// the straight line between them needs, at most `allowed`: the layout at the middle
@@ -148,7 +215,7 @@ public enum ScrollSVGWriter {
             guard ta < tm && tm < tb else { return 0 }  // no moment between them
             let middle = try layoutAt(animation.offset(atTime: tm))
             guard !isHalfway(middle, between: a, and: b, tolerance: tolerance) else { return 0 }
-            guard allowed > 0 else {
+            guard allowed > 0 && bytes < refinementBytes else {
                 accurate = false
                 return 0
             }
@@ -165,6 +232,8 @@ public enum ScrollSVGWriter {
             try add(next, at: keyTimes[k])
             previous = next
         }
+        statistics?.samples = times.count
+        statistics?.estimatedBytes = bytes
         if options.canvas == .visible { canvas = visibleRects[0] }
         let background = visibleRects.dropFirst().reduce(visibleRects[0]) { $0.union($1) }
         appendDocumentStart(canvas: canvas, title: "cvlayout " + first.engine + " scrolling", to: out,
@@ -195,6 +264,8 @@ public enum ScrollSVGWriter {
 
         let round = first.drawsCellsRound
         let style = Style(round: round, labels: labels)
+        // A layout that does not move, streamed: the still picture's shapes, as it streams them.
+        try streamed?.append(out)
         try first.elements.withUnsafeBufferPointer { elements in
             guard let base = elements.baseAddress else { return }
             var k = 0
@@ -246,9 +317,95 @@ public enum ScrollSVGWriter {
     /// (the line layout's scale reaching its floor) the middle strays at least half as much as
     /// the worst moment.
     public static let refinementTolerance = 0.25
-    /// How many elements the samples between keyframes may lay out in all (samples × n):
-    /// a few seconds at most, whatever the scroll.
-    public static let sampleWork = 20_000_000
+    /// The bounds of an animation's work and size, so that every scroll, however long and
+    /// whatever the element count, finishes in seconds with a bounded document.
+    public struct Limits: Sendable, Equatable {
+        /// How many elements the samples between keyframes may lay out in all (samples × n).
+        public var sampleWork: Int
+        /// How many elements the keyframes of a layout that moves with the offset may lay
+        /// out in all (keyframes × n); more is refused (`TooLarge`).
+        public var keyframeWork: Int
+        /// The most samples an animation has, keyframes included (so the most values any one
+        /// element's animation holds), whatever the element count: with few elements or
+        /// none, the samples no longer grow with the scroll's length.
+        public var maximumSamples: Int
+        /// The estimated document (`estimatedChangeBytes`, `estimatedScreenBytes`) past which
+        /// no sample is added between keyframes.
+        public var refinementBytes: Int
+        /// The estimated document past which the animation is refused (`TooLarge`).
+        public var maximumBytes: Int
+
+        /// Sets every bound.
+        public init(sampleWork: Int, keyframeWork: Int, maximumSamples: Int, refinementBytes: Int, maximumBytes: Int) {
+            self.sampleWork = sampleWork
+            self.keyframeWork = keyframeWork
+            self.maximumSamples = maximumSamples
+            self.refinementBytes = refinementBytes
+            self.maximumBytes = maximumBytes
+        }
+
+        /// 2·10⁷ elements between keyframes, 2·10⁷ for the keyframes, 100,000 samples, 32 MiB
+        /// estimated before the samples between keyframes stop, 256 MiB before refusal.
+        public static let standard = Limits(sampleWork: 20_000_000, keyframeWork: 20_000_000, maximumSamples: 100_000,
+                                            refinementBytes: 32 << 20, maximumBytes: 256 << 20)
+    }
+
+    /// What a write did (`write(statistics:)`).
+    public final class Statistics {
+        /// Samples taken, keyframes included.
+        public var samples = 0
+        /// The document's estimated size past the still picture, bytes: at least the
+        /// animations and their key times (the estimate is generous).
+        public var estimatedBytes = 0
+        /// An empty record.
+        public init() {}
+    }
+
+    /// `Limits.standard.sampleWork`.
+    public static let sampleWork = Limits.standard.sampleWork
+    /// `Limits.standard.maximumSamples`.
+    public static let maximumSamples = Limits.standard.maximumSamples
+    /// `Limits.standard.refinementBytes`.
+    public static let refinementBytes = Limits.standard.refinementBytes
+
+    /// A generous estimate of what a sample adds to the document for the screen: its x and
+    /// y (and, with `viewBox`, the animated viewBox's four numbers), each with a key time.
+    static func estimatedScreenBytes(_ screen: Rect, viewBox: Bool, precision: NumberPrecision) -> Int {
+        let x = textLength(screen.minX, precision), y = textLength(screen.minY, precision)
+        var total = 2 * keyTimeBytes + x + y + 2
+        if viewBox {
+            total += keyTimeBytes + x + y + textLength(screen.width, precision) + textLength(screen.height, precision) + 4
+        }
+        return total
+    }
+
+    /// A generous estimate of what one change of an element adds: the element's values at
+    /// two samples (the change and the one before) in each of the up to 16 animations of an
+    /// element that changes, each with a key time; points at `precision`, factors at full.
+    static func estimatedChangeBytes(_ e: LayoutAttributes, precision: NumberPrecision) -> Int {
+        let points = 3 * (textLength(e.center.x + e.transform.tx, precision) + textLength(e.center.y + e.transform.ty, precision))
+            + 4 * (textLength(e.size.width, precision) + textLength(e.size.height, precision))
+        let factors = 3 * (textLength(e.alpha, .full) + textLength(e.transform.a, .full) + textLength(e.transform.b, .full)
+            + textLength(e.transform.c, .full) + textLength(e.transform.d, .full))
+        return 2 * (16 * (keyTimeBytes + 2) + points + factors)
+    }
+
+    /// A key time at full precision and its separator, at most.
+    static let keyTimeBytes = 24
+
+    /// At least the length of `value` as written at `precision` (no exponent: 1e300 is 301
+    /// digits, 1e-300 at full precision 300 zeros and its digits).
+    static func textLength(_ value: Double, _ precision: NumberPrecision) -> Int {
+        let m = value.magnitude
+        guard m.isFinite else { return 24 }
+        let integerDigits = m < 10 ? 1 : Int(log10(m)) + 2
+        switch precision {
+        case .decimals(let d): return integerDigits + d + 2
+        case .full:
+            let leadingZeros = m > 0 && m < 1 ? Int(-log10(m)) + 1 : 0
+            return integerDigits + leadingZeros + 19
+        }
+    }
 
     /// Whether `middle` is, to `refinementTolerance`, what SMIL draws halfway between `a` and
     /// `b`: the offset, and each element's drawn box (its transformed frame's bounding box),

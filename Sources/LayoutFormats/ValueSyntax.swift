@@ -34,11 +34,36 @@ public enum ValueSyntax {
     /// `number` for a whole string.
     public static func number(_ text: String) -> Double? { number(text[...]) }
 
-    /// An integer: a number with no fractional part (`6` and `6.0` are the same, `6.5` is not).
+    /// The magnitude every integer value stays below: 2⁵³, past which a double no longer
+    /// holds every integer.
+    public static let integerLimit = 9_007_199_254_740_992.0
+
+    /// An integer: a number with no fractional part (`6` and `6.0` are the same, `6.5` is not)
+    /// and a magnitude below 2⁵³ (`integerLimit`); `nil` otherwise (`isOutOfRangeInteger`
+    /// tells a well-formed integer past the limit from text that is not one).
     public static func integer(_ text: String) -> Int? {
         guard let value = number(text), value.isFinite, value == value.rounded(.towardZero),
-              value.magnitude < 9.0e15 else { return nil }
+              value.magnitude < integerLimit else { return nil }
         return Int(value)
+    }
+
+    /// Whether `text` is an integer in form (a number with no fractional part) whose
+    /// magnitude is 2⁵³ or more, or that overflows a double (`1e999`): a value out of range,
+    /// not text that does not parse.
+    public static func isOutOfRangeInteger(_ text: String) -> Bool {
+        guard let value = number(text) else { return false }
+        return !value.isFinite || (value == value.rounded(.towardZero) && value.magnitude >= integerLimit)
+    }
+
+    /// An unsigned 64-bit integer (`--seed`): plain digits up to 18446744073709551615,
+    /// exactly; any other integer form (`1e3`, `6.0`) below 2⁵³, as `integer` reads it.
+    /// `nil` when `text` is not an integer in form or is negative or out of range
+    /// (`isOutOfRangeInteger`, or plain digits past 2⁶⁴ − 1, tell the two apart).
+    public static func unsignedInteger(_ text: String) -> UInt64? {
+        let digits = text.first == "+" ? text.dropFirst() : text[...]
+        if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return UInt64(digits) }
+        guard let n = integer(text), n >= 0 else { return nil }
+        return UInt64(n)
     }
 
     /// Comma-separated numbers; `nil` when any part does not parse or the count is not in

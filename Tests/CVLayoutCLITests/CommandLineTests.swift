@@ -161,6 +161,26 @@ struct CommandLineTests {
         #expect(frames(other)[0]["height"] == 50 + Double(g2.next() % 100))
     }
 
+    /// Issue 28: `--seed` reads integers as every integer flag does (`1e3`, `1000.0`), and
+    /// plain digits exactly up to 2⁶⁴ − 1.
+    @Test func seedTakesTheIntegerSyntaxOfEveryFlag() throws {
+        var g = SplitMix64(seed: 1000)
+        let height = 50 + Double(g.next() % 100)
+        for text in ["1000", "1e3", "1000.0", "+1000"] {
+            let result = run(arguments: ["waterfall", "--count", "1", "--seed", text])
+            #expect(result.status == 0, "\(text)")
+            #expect(try frames(json(result))[0]["height"] == height, "\(text)")
+        }
+        var top = SplitMix64(seed: UInt64.max)
+        let last = try json(run(arguments: ["waterfall", "--count", "1", "--seed", "18446744073709551615"]))
+        #expect(frames(last)[0]["height"] == 50 + Double(top.next() % 100))
+        #expect(ValueSyntax.unsignedInteger("9007199254740993") == 9_007_199_254_740_993)
+        #expect(ValueSyntax.unsignedInteger("1e16") == nil && ValueSyntax.isOutOfRangeInteger("1e16"))
+        #expect(ValueSyntax.integer("9007199254740991") == 9_007_199_254_740_991)
+        #expect(ValueSyntax.integer("9007199254740992") == nil && ValueSyntax.isOutOfRangeInteger("9007199254740992"))
+        #expect(!ValueSyntax.isOutOfRangeInteger("2.5") && !ValueSyntax.isOutOfRangeInteger("12x"))
+    }
+
     @Test func csvHasTheHeaderAndOneRowPerElement() throws {
         let result = run(arguments: ["waterfall", "--count", "3", "--header-height", "20", "-f", "csv"])
         let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)

@@ -298,10 +298,6 @@ struct DiffTests {
                   message: ": row 3: category: expected cell, supplementaryView or decorationView, got an empty field"),
         Malformed(name: "golden.csv", contents: "section,item,category,kind,x\n0,0,cell,,0\n0,1,cell,header,1\n",
                   message: ": row 3: kind: a cell has no kind, got header"),
-        Malformed(name: "golden.csv", contents: "section,item,category,kind,x\n0,0,supplementaryView,,0\n",
-                  message: ": row 2: kind: expected one for a supplementaryView (header, footer, …), got an empty field"),
-        Malformed(name: "golden.csv", contents: "section,item,category,x\n0,0,decorationView,0\n",
-                  message: ": row 2: kind: expected one for a decorationView (header, footer, …), got an empty field"),
         Malformed(name: "golden.csv", contents: "section,item,zIndex\n0,0,0\n0,1,1.5\n",
                   message: ": row 3: zIndex: expected an integer, got 1.5"),
         Malformed(name: "golden.csv", contents: "section,item,zIndex\n0,0,1e2\n",
@@ -330,8 +326,6 @@ struct DiffTests {
                   message: #": [0].category: expected cell, supplementaryView or decorationView, got "banana""#),
         Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"cell","kind":"header"}]"#,
                   message: #": [0].kind: a cell has no kind, got "header""#),
-        Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"supplementaryView"}]"#,
-                  message: #": [0]: expected "kind" for a supplementaryView (header, footer, …)"#),
         Malformed(name: "golden.json", contents: #"[{"indexPath":[0,0],"category":"cell","zIndex":1.5}]"#,
                   message: ": [0].zIndex: expected an integer, got 1.5"),
         Malformed(name: "golden.json", contents: #"[{"indexPath":[0,-1],"category":"cell"}]"#,
@@ -774,6 +768,45 @@ struct DiffTests {
         #expect(result.status == 1)
         #expect(result.stdoutText.contains("~ \\u001b[31mred\\u000d\\u000a 0:0\n"), "\(result.stdoutText)")
         #expect(!result.stdoutText.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
+    /// Issue 28: error messages and warnings show control characters as `?`, as every
+    /// message does (the reports escape them).
+    @Test func messagesShowControlCharactersAsQuestionMarks() throws {
+        let base = "section,item,category,kind,x\n0,0,cell,,1\n"
+        let (category, _, _) = try Self.diff(base, "section,item,category,kind,x\n0,0,c\u{1}x,,1\n", names: ("a.csv", "b.csv"))
+        #expect(category.status == 2)
+        #expect(category.stderr.hasSuffix("b.csv: row 2: category: expected cell, supplementaryView or decorationView, got c?x\n"))
+        let (number, _, _) = try Self.diff(base, "section,item,category,kind,x\n0,0,cell,,1\u{1}\n", names: ("a.csv", "b.csv"))
+        #expect(number.stderr.hasSuffix("b.csv: row 2: x: expected a finite number, got 1?\n"), "\(number.stderr)")
+        let twice = #"{"indexPath":[0,0],"category":"supplementaryView","kind":"h\u0001\u009b","frame":{"x":0,"y":0,"width":1,"height":1}}"#
+        let (duplicate, _, _) = try Self.diff("[\(twice)]", "[\(twice),\(twice)]")
+        #expect(duplicate.stderr.hasSuffix("b.json: [1]: duplicate element h?? 0:0 (also at [0])\n"), "\(duplicate.stderr)")
+        let (unknown, _, _) = try Self.diff(base, "section,item,category,kind,x,n\u{7}ame\n0,0,cell,,1,2\n", names: ("a.csv", "b.csv"))
+        #expect(unknown.status == 0)
+        #expect(unknown.stderr.hasSuffix("b.csv: column 'n?ame' is not compared (cvlayout does not know it)\n"), "\(unknown.stderr)")
+    }
+
+    /// Issue 28: a supplementary or decoration view without a kind is matched by its category
+    /// and index path, and named by its category, in JSON and CSV, streamed or whole.
+    @Test func viewsWithoutAKindAreMatchedByCategory() throws {
+        func json(_ height: Int) -> String {
+            #"[{"indexPath":[0,0],"category":"supplementaryView","frame":{"x":0,"y":0,"width":1,"height":"# + "\(height)}},"
+                + #"{"indexPath":[0,0],"category":"decorationView","kind":null,"frame":{"x":0,"y":0,"width":1,"height":1}},"#
+                + #"{"indexPath":[0,0],"category":"supplementaryView","kind":"header","frame":{"x":0,"y":0,"width":1,"height":1}}]"#
+        }
+        let (same, _, _) = try Self.diff(json(1), json(1))
+        #expect(same.status == 0 && same.stdoutText == "same: 3 elements within tolerance 0.001\n", "\(same.stdoutText)")
+        let (changed, _, _) = try Self.diff(json(1), json(2))
+        #expect(changed.status == 1)
+        #expect(changed.stdoutText.contains("~ supplementaryView 0:0\n    frame.height  1 → 2  (+1)\n"), "\(changed.stdoutText)")
+        let csv = "section,item,category,kind,height\n0,0,supplementaryView,,2\n0,0,decorationView,,1\n0,0,supplementaryView,header,1\n"
+        let (mixed, _, _) = try Self.diff(json(2), csv, names: ("a.json", "b.csv"))
+        #expect(mixed.status == 0, "\(mixed.stdoutText) \(mixed.stderr)")
+        let (missing, _, _) = try Self.diff(json(2), "section,item,category,kind,height\n0,0,supplementaryView,header,1\n",
+                                            names: ("a.json", "b.csv"))
+        #expect(missing.stdoutText.contains("- supplementaryView 0:0  missing"), "\(missing.stdoutText)")
+        #expect(missing.stdoutText.contains("- decorationView 0:0  missing"), "\(missing.stdoutText)")
     }
 
     /// A heart sample's angle is compared the shorter way round: 180 and −180 are one

@@ -55,6 +55,30 @@ struct ExecutableTests {
         #expect(diff.stderr.isEmpty)
     }
 
+    /// Issue 28: a pipe that is plainly not a layout is refused from its first bytes, not
+    /// copied to its end (`yes` never ends: only an early refusal finishes).
+    @Test func diffRefusesANonLayoutPipeFromItsStart() throws {
+        let csv = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" line --count 2 -o "$dir/a.json" &&
+            { yes section,item | timeout 20 "$CVLAYOUT" diff "$dir/a.json" -; echo "status ${PIPESTATUS[1]}"; }; rm -rf "$dir"
+            """#)
+        #expect(csv.stdout == "status 2\n")
+        #expect(csv.stderr == "cvlayout: error: <stdin>: row 2: section: expected an integer ≥ 0, got section\n")
+        let json = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" line --count 2 -o "$dir/a.json" &&
+            { yes '{' | timeout 20 "$CVLAYOUT" diff "$dir/a.json" -; echo "status ${PIPESTATUS[1]}"; }; rm -rf "$dir"
+            """#)
+        #expect(json.stdout == "status 2\n")
+        #expect(json.stderr == "cvlayout: error: <stdin>:2:1: invalid JSON: unexpected character '{': expected a string key\n")
+        // A long layout through a pipe is still compared whole (its start is only cut short).
+        let long = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" waterfall --count 3000 -o "$dir/a.json" &&
+            "$CVLAYOUT" waterfall --count 3000 | "$CVLAYOUT" diff "$dir/a.json" - &&
+            "$CVLAYOUT" waterfall --count 3000 -f csv | "$CVLAYOUT" diff "$dir/a.json" -; echo "status $?"; rm -rf "$dir"
+            """#)
+        #expect(long.stdout.hasSuffix("status 0\n"), "\(long.stdout) \(long.stderr)")
+    }
+
     /// `diff -` on the process's own standard input: a pipe (copied to a temporary file), a
     /// redirected file read from its offset, a device (read whole, within the limit) and a
     /// closed descriptor give what the same file gives by name, or the same trouble.
@@ -83,7 +107,7 @@ struct ExecutableTests {
     /// a SIGHUP it was started ignoring (`nohup`) does not stop it. (The child is started with
     /// no signal blocked and default actions: the test runner's own settings would be
     /// inherited otherwise.)
-    @Test(arguments: ["INT", "TERM", "HUP", "ignored HUP"])
+    @Test(arguments: ["INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "ALRM", "ignored HUP"])
     func aSignalRemovesTheTemporaryOutput(signal: String) throws {
         let ignored = signal.hasPrefix("ignored")
         let result = try shell(#"""
@@ -91,7 +115,7 @@ struct ExecutableTests {
             \#(ignored ? "trap '' HUP" : "")
             python3 -c 'import os, signal, sys
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
-            for s in (signal.SIGINT, signal.SIGTERM) + (() if sys.argv[1] == "keep" else (signal.SIGHUP,)):
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM) + (() if sys.argv[1] == "keep" else (signal.SIGHUP,)):
                 signal.signal(s, signal.SIG_DFL)
             os.execv(sys.argv[2], sys.argv[2:])' \#(ignored ? "keep" : "reset") "$CVLAYOUT" waterfall --count 1000000 -o "$dir/out.json" & pid=$!
             # Wait until the temporary file exists, then signal.
@@ -103,6 +127,8 @@ struct ExecutableTests {
             #expect(result.stdout == "status 0\nout.json\n{\"e\n", "\(result.stderr)")
         } else {
             #expect(result.stdout.hasPrefix("status 1"), "\(result.stderr)")  // 128 + the signal
+            let number = ["INT": 2, "QUIT": 3, "USR1": 10, "USR2": 12, "ALRM": 14, "TERM": 15, "HUP": 1][signal]!
+            #expect(result.stdout.hasPrefix("status \(128 + number)\n"), "\(result.stdout)")
             #expect(result.stdout.hasSuffix("\nout.json\nOLD\n"), "\(result.stdout)")
         }
     }

@@ -118,7 +118,7 @@ struct HostileInputTests {
         refused(["ring", "-"], stdin: Data("[1e15]".utf8), status: 65, message: "[0]: more than 10000000 elements")
         refused(["flow", "-"], stdin: Data("{\"sections\": [{\"count\": 6000000}, {\"count\": 6000000}]}".utf8),
                 status: 65, message: "more than 10000000 elements")
-        refused(["stack", "--count", "1e308"], status: 64, message: "--count: expected an integer")
+        refused(["stack", "--count", "1e308"], status: 65, message: "--count: expected an integer of magnitude below 2^53, got '1e308'")  // issue 28
         refused(["circle", "--count", "99999999999"], status: 65, message: "--count: expected an integer from 0 to 10000000")
     }
 

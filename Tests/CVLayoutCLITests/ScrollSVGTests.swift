@@ -439,6 +439,124 @@ struct ScrollSVGTests {
         }
     }
 
+    // MARK: - Bounds (issue 28)
+
+    /// The writer on a line layout of `count` items scrolled from 0 to `end`.
+    func writeLine(count: Int, to end: Point, frames: Int = 60, limits: ScrollSVGWriter.Limits = .standard,
+                   canvas: SVGCanvas = .all) throws -> (accurate: Bool, statistics: ScrollSVGWriter.Statistics, text: String) {
+        let statistics = ScrollSVGWriter.Statistics()
+        var options = OutputOptions()
+        options.canvas = canvas
+        let out = OutputBuffer(precision: options.precision)
+        let accurate = try ScrollSVGWriter.write(ScrollAnimation(start: .zero, end: end, frameCount: frames), layout: { offset in
+            try LineLayout().layout(.uniform(count: count), bounds: Size(width: 390, height: 844), contentOffset: offset)
+        }, limits: limits, statistics: statistics, options: options, to: out)
+        return (accurate, statistics, String(decoding: out.bytes, as: UTF8.self))
+    }
+
+    @Test func samplesAreCountedWhateverTheElementCount() throws {
+        // No elements: the budget of elements laid out never runs out, so the samples are
+        // bounded by their own count, the keyframes included.
+        var limits = ScrollSVGWriter.Limits.standard
+        limits.maximumSamples = 500
+        let long = try writeLine(count: 0, to: Point(x: 1e13, y: 0), limits: limits)
+        #expect(!long.accurate)
+        #expect(long.statistics.samples == 500)
+        let outline = try #require(long.text.firstMatch(of: /class="visible-bounds"[^\n]*keyTimes="([^"]*)"/))
+        #expect(outline.1.split(separator: ";").count == 500)
+        // A short scroll needs fewer and keeps the half-point promise.
+        let short = try writeLine(count: 0, to: Point(x: 2000, y: 0), limits: limits)
+        #expect(short.accurate)
+        #expect(short.statistics.samples > 60 && short.statistics.samples < 500)
+        #expect(ScrollSVGWriter.Limits.standard.maximumSamples == 100_000)
+    }
+
+    @Test func theEstimatedSizeBoundsTheDocument() throws {
+        // Offsets near 1e307 print 308 digits: the estimate counts them, and the samples
+        // between keyframes stop at the refinement bytes (a warning), not at the samples.
+        var limits = ScrollSVGWriter.Limits.standard
+        limits.refinementBytes = 200_000
+        limits.maximumBytes = 1_000_000
+        let huge = try writeLine(count: 3, to: Point(x: -5.6e306, y: 5.98e307), frames: 3, limits: limits, canvas: .visible)
+        #expect(!huge.accurate)
+        #expect(huge.statistics.samples < 1000)
+        #expect(huge.statistics.estimatedBytes >= 200_000 && huge.statistics.estimatedBytes < 1_000_000)
+        // The estimate is generous: the document is at most it plus the still picture.
+        let still = try writeLine(count: 3, to: .zero, frames: 2, canvas: .visible).text.utf8.count
+        #expect(huge.text.utf8.count <= huge.statistics.estimatedBytes + still + 2000)
+        for (count, end) in [(1000, Point(x: 20000, y: 0)), (40, Point(x: 3000, y: 0)), (0, Point(x: 1e9, y: 0))] {
+            let run = try writeLine(count: count, to: end)
+            let still = try writeLine(count: count, to: .zero, frames: 2).text.utf8.count
+            #expect(run.text.utf8.count <= run.statistics.estimatedBytes + still, "\(count) items to \(end)")
+        }
+    }
+
+    @Test func keyframesPastTheBoundsAreRefused() throws {
+        var limits = ScrollSVGWriter.Limits.standard
+        limits.keyframeWork = 1000
+        // 60 keyframes of 20 items: 1,200 elements laid out, more than 1,000.
+        #expect(throws: ScrollSVGWriter.TooLarge.self) { try writeLine(count: 20, to: Point(x: 3000, y: 0), limits: limits) }
+        #expect((try? writeLine(count: 16, to: Point(x: 3000, y: 0), limits: limits)) != nil)
+        // Keyframes alone over the byte bound: refused before anything is written.
+        limits = .standard
+        limits.maximumBytes = 20_000
+        let out = OutputBuffer()
+        #expect(throws: ScrollSVGWriter.TooLarge.self) {
+            try ScrollSVGWriter.write(ScrollAnimation(start: .zero, end: Point(x: 20000, y: 0)), layout: { offset in
+                try LineLayout().layout(.uniform(count: 200), bounds: Size(width: 390, height: 844), contentOffset: offset)
+            }, limits: limits, options: OutputOptions(), to: out)
+        }
+        #expect(out.bytes.isEmpty)
+        // From the command line: bad data, one line, nothing written.
+        let refused = run(arguments: ["line", "--count", "400000", "--scroll-to", "100,0", "-f", "svg"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "cvlayout: error: --scroll-to: 60 keyframes of 400000 elements would lay out more than "
+                + "20000000 elements (the limit of a scroll); fewer --frames or fewer elements fit\n")
+        #expect(refused.stdout.isEmpty)
+    }
+
+    /// Issue 28: a layout that does not move with the offset is streamed (its still picture
+    /// written as the still SVG streams it, never kept), byte for byte the document of the
+    /// kept layout, on every canvas; and from the command line as well.
+    @Test(arguments: [SVGCanvas.all, .visible, .content])
+    func aStillLayoutScrollsStreamed(canvas: SVGCanvas) throws {
+        var waterfall = WaterfallLayout()
+        waterfall.headerHeight = 30
+        let sections = [WaterfallSection(items: .heights((0..<5000).map { Double(40 + $0 * 37 % 90) })),
+                        WaterfallSection(items: .heights([120, 60, 90]))]
+        let bounds = Size(width: 390, height: 844)
+        let scroll = ScrollAnimation(start: Point(x: 0, y: 100), end: Point(x: 0, y: 9000), frameCount: 7)
+        var options = OutputOptions()
+        options.canvas = canvas
+        func engine(at offset: Point) -> LayoutPipeline.Engine {
+            LayoutPipeline.Engine(layout: { try waterfall.layout(sections, bounds: bounds, contentOffset: offset) },
+                                  stream: { sink in try waterfall.layout(sections, bounds: bounds, contentOffset: offset, into: &sink) },
+                                  check: { sink in try waterfall.layout(sections, bounds: bounds, contentOffset: offset, into: &sink) })
+        }
+        let kept = OutputBuffer(precision: options.precision)
+        try ScrollSVGWriter.write(scroll, layout: { try engine(at: $0).layout() }, movesWithOffset: false, options: options, to: kept)
+        let request = LayoutPipeline.Request(format: .svg, scale: nil, keepsElements: false, target: nil, engine: "waterfall",
+                                             bounds: bounds, contentOffset: scroll.start)
+        let pipeline = try LayoutPipeline(engine: engine(at: scroll.start), request: request)
+        #expect(pipeline.isStreamed)
+        let streamed = OutputBuffer(precision: options.precision)
+        var elementsKept = -1
+        let streams = try pipeline.withStreamedShapes(options: options, precision: options.precision) { summary, shapes in
+            elementsKept = summary.elements.count
+            try ScrollSVGWriter.write(scroll, layout: { _ in summary }, movesWithOffset: false, streamed: shapes, options: options,
+                                      to: streamed)
+        }
+        #expect(streams && elementsKept == 0)
+        #expect(streamed.bytes.count > 500_000)
+        #expect(streamed.bytes == kept.bytes)
+        // The command line streams it too: the same picture as the kept writer's of its layout.
+        let words = ["ring", "--count", "300", "--scroll-to", "0,400", "--frames", "5", "--canvas", canvas.rawValue]
+        let result = run(arguments: words + ["-f", "svg"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText.hasPrefix("<?xml") && result.stdoutText.hasSuffix("</svg>\n"))
+        #expect(result.stdoutText.contains("<rect class=\"visible-bounds\""))
+    }
+
     // MARK: - Every SVG names its shapes
 
     @Test(arguments: engineRegistry.map(\.name))

@@ -244,6 +244,46 @@ struct CompositionalLayoutTests {
         #expect(over.contentSize.height == 138)
     }
 
+    /// Issue 28: a boundary item sized `fractionalWidth(1)` in a section whose insets leave
+    /// -20 points is standardised as items and backgrounds are (the 20 points between the
+    /// inset edges, 180…200), and a rect query meets it where its frame lies.
+    @Test func boundaryItemsNarrowerThanTheirInsetsAreStandardised() throws {
+        var section = Self.list(1)
+        section.contentInsets = EdgeInsets(top: 0, left: 200, bottom: 0, right: 210)
+        section.boundarySupplementaryItems = [Self.header, Self.footer]
+        section.boundarySupplementaryItems[0].alignment = .topLeading
+        section.decorationItems = [CompositionalDecorationItem(contentInsets: EdgeInsets(top: 0, left: 200, bottom: 0, right: 210))]
+        var layout = try run([section])
+        #expect(layout.elements.map(\.frame) == [Rect(x: 180, y: 0, width: 20, height: 50), Rect(x: 180, y: 94, width: 20, height: 30),
+                                                 Rect(x: 180, y: 50, width: 20, height: 44), Rect(x: 180, y: 0, width: 20, height: 124)])
+        #expect(layout.elements.allSatisfy { $0.frame.width >= 0 && $0.frame.height >= 0 })
+        #expect(layout.elementIndices(in: Rect(x: 185, y: 0, width: 1, height: 10)) == [0, 3])
+        layout.prepareRectIndex()
+        #expect(layout.elementIndices(in: Rect(x: 185, y: 0, width: 1, height: 10)) == [0, 3])
+        // Scrolling horizontally: the same, transposed.
+        section.contentInsets = EdgeInsets(top: 200, left: 0, bottom: 210, right: 0)
+        section.boundarySupplementaryItems[0].size = Self.size(.absolute(50), .fractionalHeight(1))
+        let across = try run([section], bounds: Size(width: 844, height: 390)) { $0.scrollDirection = .horizontal }
+        #expect(across.elements[0].frame == Rect(x: 0, y: 180, width: 50, height: 20))
+        #expect(across.elements.allSatisfy { $0.frame.width >= 0 && $0.frame.height >= 0 })
+    }
+
+    @Test func rectQueriesTakeANegativeFrameStandardised() {
+        let frame = Rect(x: 200, y: 10, width: -20, height: -5)
+        #expect(frame.standardized == Rect(x: 180, y: 5, width: 20, height: 5))
+        #expect(frame.intersects(Rect(x: 185, y: 6, width: 1, height: 1)))
+        #expect(!frame.intersects(Rect(x: 201, y: 6, width: 1, height: 1)))
+        #expect(!frame.intersects(Rect(x: 185, y: 10, width: 1, height: 1)))  // touching the bottom edge
+        var layout = CollectionLayout(engine: "test", bounds: Size(width: 390, height: 844), contentSize: Size(width: 390, height: 844),
+                                      elements: [LayoutAttributes(indexPath: IndexPath(item: 0, section: 0), category: .cell, kind: nil,
+                                                                  frame: frame)],
+                                      cellRanges: [(start: 0, count: 1)])
+        #expect(layout.elementIndices(in: Rect(x: 185, y: 6, width: 1, height: 1)) == [0])
+        layout.prepareRectIndex()
+        #expect(layout.elementIndices(in: Rect(x: 185, y: 6, width: 1, height: 1)) == [0])
+        #expect(layout.elementIndices(in: Rect(x: 170, y: 6, width: 5, height: 1)).isEmpty)
+    }
+
     @Test func pinnedHeadersClampToTheVisibleBoundsAndStopAtTheFooter() throws {
         var section = Self.list(2)
         section.contentInsets = EdgeInsets(top: 10, left: 20, bottom: 10, right: 20)

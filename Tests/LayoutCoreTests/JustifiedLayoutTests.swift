@@ -279,6 +279,60 @@ struct JustifiedLayoutTests {
         return ends
     }
 
+    /// Issue 28: rows too tall for the band (tiny aspect ratios, no spacing) are skipped by
+    /// block sums, not walked one by one: the breaks are the plain program's, on inputs where
+    /// long runs of slivers sit among ordinary photos.
+    @Test(arguments: 1...8)
+    func tooTallRowsAreSkippedWithTheSameBreaks(seed: Int) throws {
+        var g = SplitMix64(seed: UInt64(seed) * 977)
+        var ratios: [Double] = []
+        while ratios.count < 600 {
+            if g.next() % 3 == 0 {
+                ratios += [Double](repeating: [1e-9, 1e-6, 3e-4][Int(g.next() % 3)], count: 1 + Int(g.next() % 200))
+            } else {
+                ratios.append(0.3 + Double(g.next() % 1000) / 400)
+            }
+        }
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.spacing = Size(width: seed % 2 == 0 ? 0 : 1e-9, height: 0)
+        layout.targetRowHeight = 100 + Double(g.next() % 300)
+        let width = 300 + Double(g.next() % 900)
+        let ends = try Self.ends(layout, ratios, width: width)
+        #expect(ends == Self.referenceRowEnds(ratios, width: width, target: layout.targetRowHeight,
+                                              spacing: layout.spacing.width))
+    }
+
+    /// The optimal rows' ends of one section of aspect ratios `ratios`, `width` between the
+    /// insets.
+    static func ends(_ layout: JustifiedLayout, _ ratios: [Double], width: Double) throws -> [Int] {
+        try layout.optimalRowEnds([JustifiedSection(items: .heights(ratios))], bounds: Size(width: width + 20, height: 800))[0]
+            .map(Int.init)
+    }
+
+    @Test func slivers160000AreLinearOrRefused() throws {
+        var layout = JustifiedLayout()
+        layout.breaking = .optimal
+        layout.spacing = .zero
+        // Aspect 1e-9 on 390 points: every row of two or more is far above 2·target, so each
+        // sliver is a row of its own (the whole band skipped at each start).
+        let slivers = [Double](repeating: 1e-9, count: 160_000)
+        let ends = try Self.ends(layout, slivers, width: 390)
+        #expect(ends.count == 160_000 && ends.first == 1 && ends.last == 160_000)
+        // Huge aspect ratios: every row of two is below target/2, cut off at once.
+        #expect(try Self.ends(layout, [Double](repeating: 1e9, count: 160_000), width: 390).count == 160_000)
+        // Aspect 1e-3: rows of 609 to 2,437 items are in the band, 1,800 a start: more than the
+        // 256 a start (and a million) optimal breaking looks at. Refused, naming the limit.
+        let limit = JustifiedLayout.optimalBandWork(items: 10_000)
+        #expect(limit == 3_560_000)
+        #expect(throws: LayoutError.invalidParameter(name: "breaking", section: nil, value: 10_000,
+                                                     requirement: .optimalBandRows(atMost: limit))) {
+            try Self.ends(layout, [Double](repeating: 1e-3, count: 10_000), width: 390)
+        }
+        // Fewer of them fit the limit: 1,000 items, 1,000 + 256,000 … the band holds fewer.
+        #expect(try Self.ends(layout, [Double](repeating: 1e-3, count: 1_000), width: 390).count == 1)
+    }
+
     @Test(arguments: 1...6)
     func optimalBreaksEqualAPlainDynamicProgramOnLargeInputs(seed: Int) throws {
         var g = SplitMix64(seed: UInt64(seed) * 131)
