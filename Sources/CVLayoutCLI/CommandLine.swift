@@ -19,14 +19,16 @@ public struct CommandResult: Equatable, Sendable {
 }
 
 /// Runs `cvlayout` with `arguments` (without the program name), reading `stdin` if the
-/// dataset is `-`, and returns everything it printed: the testable entry point.
+/// dataset is `-` (or, with `stdinHoldsData`, when no dataset is named: a pipe or file on
+/// standard input), and returns everything it printed: the testable entry point.
 /// - Complexity: that of the layout and writer; the output is kept in memory.
-public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() }) -> CommandResult {
+public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
+                stdinHoldsData: Bool = false) -> CommandResult {
     var stdoutBytes: [UInt8] = []
     var stderrText = ""
     let status = run(arguments: arguments, stdin: stdin,
                      stdout: { stdoutBytes.append(contentsOf: $0) },
-                     stderr: { stderrText += $0 })
+                     stderr: { stderrText += $0 }, stdinHoldsData: stdinHoldsData)
     return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
 }
 
@@ -36,14 +38,19 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
 ///   - color: which streams may carry ANSI colour (diff reports only); default never.
 ///   - stdinDescriptor: standard input's descriptor, which `diff -` copies in chunks
 ///     instead of calling `stdin`; `nil` to read `stdin` only.
+///   - stdinHoldsData: whether standard input is a pipe, FIFO or regular file, which an
+///     engine (and `transition`) reads as the dataset when none is named and `--count` is
+///     not given (`standardInputHoldsData`); false for a terminal or a device.
 /// - Returns: the exit status.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
-                stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil) -> Int32 {
+                stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil,
+                stdinHoldsData: Bool = false) -> Int32 {
     do {
         let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
             var invocation = Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color)
             invocation.io.stdinDescriptor = stdinDescriptor
+            invocation.io.stdinHoldsData = stdinHoldsData
             return try invocation.execute()
         }
         for warning in warnings { stderr("cvlayout: warning: \(warning)\n") }
@@ -71,6 +78,10 @@ struct CommandIO {
     /// Standard input as a descriptor, when it is the process's own: `diff` copies it to a
     /// temporary file in chunks instead of holding it (`nil`: `stdin` gives the bytes).
     var stdinDescriptor: Int32? = nil
+    /// Whether standard input is a pipe, FIFO or regular file: with no DATASET and no
+    /// `--count`, an engine lays out what it holds (nothing: the embedded data), as `jq`
+    /// and `sort` read it. False for a terminal or a character device (`/dev/null`).
+    var stdinHoldsData = false
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
     /// Writes text to standard error (the `--check` report).
     var stderr: (String) -> Void = { _ in }
@@ -176,10 +187,20 @@ struct LayoutJob {
         // The dataset, its options merged under the command line's.
         var dataset: Dataset? = nil
         var datasetName: String? = nil
-        if let path = parsed.dataset {
+        // No DATASET and no --count: a pipe or file on standard input is the dataset (an
+        // empty one, or only white space, leaves the embedded data). `--check -` reads the
+        // golden from it instead.
+        var piped: Data? = nil
+        if parsed.dataset == nil && !options.has(GlobalOption.count) && io.stdinHoldsData
+            && (try? options.text(GlobalOption.check)) != "-" {
+            let data = try readDataset("-", name: "<stdin>", stdin: io.stdin)
+            if data.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { piped = data }
+        }
+        if parsed.dataset != nil || piped != nil {
+            let path = parsed.dataset ?? "-"
             let name = path == "-" ? "<stdin>" : path.isEmpty ? "''" : shortenedForMessage(path, limit: 4096)
             datasetName = name
-            let data = try readDataset(path, name: name, stdin: io.stdin)
+            let data = try piped ?? readDataset(path, name: name, stdin: io.stdin)
             do {
                 dataset = try DatasetDecoder.decode(data, schema: descriptor.schema)
             } catch let error as DatasetError {

@@ -66,12 +66,15 @@ private struct TransitionRun {
         // Both sides read the same stdin once.
         final class Cache: @unchecked Sendable { var data: Data? }
         let cache = Cache()
-        let sideIO = CommandIO(stdin: {
+        var sideIO = CommandIO(stdin: {
             if let data = cache.data { return data }
             let data = try io.stdin()
             cache.data = data
             return data
         }, stdout: io.stdout)
+        // With no DATASET, a pipe or file on stdin is the dataset of both sides (not when
+        // it holds the golden of `--check -`).
+        sideIO.stdinHoldsData = try io.stdinHoldsData && options.text("check") != "-"
         // The DATASET applies to both sides, but a side that names its own wins.
         let tail = dataset.map { ["--", $0] } ?? []
         let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + (fromHasDataset ? [] : tail),

@@ -22,6 +22,8 @@ func runProcess(_ executable: String, _ arguments: [String],
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
+    // Not the runner's stdin: a pipe there would be read as the dataset of a command without one.
+    process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
     try process.run()
