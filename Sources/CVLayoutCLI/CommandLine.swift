@@ -593,23 +593,67 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
     return overridden
 }
 
-/// `-f` (any case: `-f SVG`), or `-o`'s extension, or JSON. An `-o` file whose extension names
-/// no format (`out.png`) without `-f` is a usage error that says how to get there.
+/// Picture formats people ask for (`-f png`, `-o out.png`): cvlayout draws SVG, which
+/// rsvg-convert turns into PNG or PDF.
+let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "pdf", "tiff", "tif"]
+
+/// How to get a picture named `name` (`out.png`) from cvlayout's SVG, for messages.
+func pictureHint(_ name: String, ext: String) -> String {
+    switch ext {
+    case "png": return "for a picture: -f svg | rsvg-convert > \(name)"
+    case "pdf": return "for a PDF: -f svg | rsvg-convert -f pdf > \(name)"
+    default: return "for a picture: -f svg | rsvg-convert > out.png (rsvg-convert writes PNG and PDF; convert that to .\(ext))"
+    }
+}
+
+/// The output format: `-f` (case-insensitive), else `-o`'s extension, else JSON.
+/// - Throws: usage errors (64) for a format cvlayout does not write (`-f png`: with the
+///   rsvg-convert recipe), an `-o` extension that is none of them when `-f` is not given (the
+///   recipe only for a picture's name), and an `-o` extension that contradicts `-f` (`-f svg
+///   -o out.png`, `-f csv -o out.json`); a dataset's `"format"` gives way to `-o`'s extension.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
-    if options.has(GlobalOption.format) {
+    let engine = options.engine == "" ? nil : options.engine
+    let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+    var output = try options.text(GlobalOption.output)
+    if output == "-" { output = nil }  // `-o -`: standard output
+    let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
+    let shownOutput = output.map { shortenedForMessage($0, limit: 4096) } ?? ""
+    let extFormat = OutputFormat(rawValue: ext)
+    var formatFromDataset = false
+    if case .dataset = options.values[GlobalOption.format]?.origin { formatFromDataset = true }
+    // A dataset's "format" gives way to the command line's -o name when that names a format.
+    if options.has(GlobalOption.format) && !(formatFromDataset && (extFormat != nil || pictureExtensions.contains(ext))) {
         guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
+            if let value = options.values[GlobalOption.format], !formatFromDataset, let text = try? options.text(GlobalOption.format),
+               pictureExtensions.contains(text.lowercased()) {
+                let name = output.map { shortenedForMessage($0, limit: 4096) } ?? "out.\(text.lowercased())"
+                throw options.malformed(GlobalOption.format, value, expected: "one of \(formats)",
+                                        hint: "; " + pictureHint(name, ext: text.lowercased()))
+            }
             return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
+        }
+        if output != nil && !ext.isEmpty && extFormat != format {
+            if pictureExtensions.contains(ext) {
+                throw CLIError.usage("-o \(shownOutput): the name says \(ext.uppercased()) but -f \(format.rawValue) "
+                                     + "writes \(format.rawValue.uppercased()); " + pictureHint(shownOutput, ext: ext), engine: engine)
+            }
+            if let named = extFormat {
+                throw CLIError.usage("-o \(shownOutput): the name says \(named.rawValue.uppercased()) but -f \(format.rawValue) "
+                                     + "writes \(format.rawValue.uppercased()); name the file .\(format.rawValue), or drop -f", engine: engine)
+            }
         }
         return format
     }
-    if let output = try options.text(GlobalOption.output), output != "-" {
-        let ext = (output as NSString).pathExtension.lowercased()
-        if let format = OutputFormat(rawValue: ext) { return format }
+    if output != nil {
+        if let extFormat { return extFormat }
         if !ext.isEmpty {
-            let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            var message = "-o \(shortenedForMessage(output, limit: 4096)): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
-            message += "give -f, or for a picture: -f svg | rsvg-convert > \(shortenedForMessage(output, limit: 4096))"
-            throw CLIError.usage(message, engine: options.engine == "" ? nil : options.engine)
+            var message = "-o \(shownOutput): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
+            if pictureExtensions.contains(ext) {
+                message += pictureHint(shownOutput, ext: ext)
+            } else {
+                message += "give -f json, -f csv or -f svg, or name the file .json, .csv or .svg"
+            }
+            throw CLIError.usage(message, engine: engine)
         }
     }
     return .json

@@ -326,13 +326,36 @@ struct SVGPictureTests {
         let path = directory.appendingPathComponent("out.png").path
         let result = run(arguments: ["ring", "-o", path])
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr == "cvlayout: error: -o \(path): cvlayout writes json, csv, svg, not .png; give -f, "
-                + "or for a picture: -f svg | rsvg-convert > \(path)\nRun 'cvlayout ring --help' for usage.\n")
-        #expect(result.stderr.hasSuffix("Run 'cvlayout ring --help' for usage.\n"))
+        #expect(result.stderr == "cvlayout: error: -o \(path): cvlayout writes json, csv, svg, not .png; "
+                + "for a picture: -f svg | rsvg-convert > \(path)\nRun 'cvlayout ring --help' for usage.\n")
         #expect(!FileManager.default.fileExists(atPath: path))
-        // With -f the file is written as asked; an extensionless name is JSON.
-        #expect(run(arguments: ["ring", "-f", "svg", "-o", path]).status == 0)
-        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("<?xml"))
+        // -f that contradicts the name is a usage error too, and so is -f png.
+        let contradicted = run(arguments: ["ring", "-f", "svg", "-o", path])
+        #expect(contradicted.status == 64 && contradicted.stderr == "cvlayout: error: -o \(path): the name says PNG but -f svg "
+                + "writes SVG; for a picture: -f svg | rsvg-convert > \(path)\nRun 'cvlayout ring --help' for usage.\n")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let json = directory.appendingPathComponent("out.json").path
+        #expect(run(arguments: ["ring", "-f", "csv", "-o", json]).stderr
+                == "cvlayout: error: -o \(json): the name says JSON but -f csv writes CSV; name the file .csv, or drop -f\n"
+                + "Run 'cvlayout ring --help' for usage.\n")
+        for (format, hint) in [("png", "for a picture: -f svg | rsvg-convert > out.png"),
+                               ("PDF", "for a PDF: -f svg | rsvg-convert -f pdf > out.pdf")] {
+            #expect(run(arguments: ["ring", "-f", format]).stderr
+                    == "cvlayout: error: --format: expected one of json, csv, svg, got '\(format)'; \(hint)\n"
+                    + "Run 'cvlayout ring --help' for usage.\n")
+        }
+        // A name that is no picture gets no picture hint.
+        let text = directory.appendingPathComponent("r.txt").path
+        #expect(run(arguments: ["ring", "-o", text]).stderr == "cvlayout: error: -o \(text): cvlayout writes json, csv, svg, "
+                + "not .txt; give -f json, -f csv or -f svg, or name the file .json, .csv or .svg\n"
+                + "Run 'cvlayout ring --help' for usage.\n")
+        // With -f the file is written as asked, whatever a name that names no format says;
+        // a dataset's "format" gives way to -o's extension.
+        #expect(run(arguments: ["ring", "-f", "svg", "-o", text]).status == 0)
+        #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("<?xml"))
+        let fromDataset = run(arguments: ["ring", "-o", json, "-"], stdin: { Data(#"{"rings": [1], "options": {"format": "svg"}}"#.utf8) })
+        #expect(fromDataset.status == 0)
+        #expect(try String(contentsOfFile: json, encoding: .utf8).hasPrefix("{"))
     }
 
     @Test func formatNamesIgnoreCase() throws {
