@@ -569,6 +569,7 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
                    descriptor: EngineDescriptor, file: String) throws -> [(name: String, value: OptionValue)] {
     var overridden: [(name: String, value: OptionValue)] = []
     let known = knownOptions(for: descriptor.name)
+    let commandLine = options
     for option in datasetOptions {
         guard let spec = known.first(where: { $0.name == option.key }) else {
             var message = "\(file): \(option.path): unknown option for \(descriptor.name)"
@@ -584,7 +585,12 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
             throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
         }
         let value = OptionValue(raw: option.value, origin: .dataset(file: file, path: option.path))
-        if options.values[option.key] == nil {  // the command line wins
+        // The command line wins: over the same option, and over the dataset's options that
+        // a flag given replaces (`--device` sets the width and height; `--visible`, `--rect`
+        // and `--item` choose what is written; `--labels` and `--no-labels` the labels;
+        // `--no-heart` and `--heart-samples` whether there is a heart).
+        let replacedByFlag = supersedingOptions[option.key, default: []].contains { commandLine.values[$0] != nil }
+        if options.values[option.key] == nil && !replacedByFlag {
             options.values[option.key] = value
         } else {
             overridden.append((option.key, value))
@@ -592,6 +598,16 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
     }
     return overridden
 }
+
+/// For each option a dataset may give, the flags that replace it when given on the command
+/// line, beside its own: a flag beats the dataset always, also where the two would conflict
+/// or where the dataset's value would otherwise win (a dataset's `"width"` over `--device`).
+let supersedingOptions: [String: [String]] = [
+    "width": ["device"], "height": ["device"],
+    "rect": ["visible", "item"], "item": ["visible", "rect"], "visible": ["rect", "item"],
+    "labels": ["no-labels"], "no-labels": ["labels"],
+    "heart-samples": ["no-heart"], "no-heart": ["heart-samples"],
+]
 
 /// Picture formats people ask for (`-f png`, `-o out.png`): cvlayout draws SVG, which
 /// rsvg-convert turns into PNG or PDF.

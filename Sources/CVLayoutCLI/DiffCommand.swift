@@ -199,12 +199,12 @@ struct DiffArguments: Equatable {
         }
         var json = false
         if let format = values["format"] {
-            guard format == "text" || format == "json" else {
+            guard ["text", "json"].contains(format.lowercased()) else {
                 var message = "--format: expected one of text, json, got '\(format)'"
                 if let near = nearest(format, among: ["text", "json"]) { message += "; did you mean '\(near)'?" }
                 throw usage(message)
             }
-            json = format == "json"
+            json = format.lowercased() == "json"
         }
         return DiffArguments(expected: files[0], actual: files[1], options: options, json: json)
     }

@@ -47,7 +47,7 @@ private struct TransitionRun {
             try io.emit(transitionHelp())
             return ExitStatus.success
         }
-        let (options, dataset) = try parseTransitionArguments(arguments)
+        var (options, dataset) = try parseTransitionArguments(arguments)
         guard let fromText = try options.text("from") else {
             throw CLIError.usage("--from is required: the layout to start from, e.g. --from 'stack'", engine: "transition")
         }
@@ -77,10 +77,24 @@ private struct TransitionRun {
         sideIO.stdinHoldsData = try io.stdinHoldsData && options.text("check") != "-"
         // The DATASET applies to both sides, but a side that names its own wins.
         let tail = dataset.map { ["--", $0] } ?? []
-        let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + (fromHasDataset ? [] : tail),
-                                 io: sideIO, streaming: false).layout
-        let to = try LayoutJob(descriptor: toEngine, arguments: shared + update + toWords + (toHasDataset ? [] : tail),
-                               io: sideIO, streaming: false).layout
+        let fromJob = try sideJob("from", fromEngine, shared + fromWords + (fromHasDataset ? [] : tail), io: sideIO)
+        let toJob = try sideJob("to", toEngine, shared + update + toWords + (toHasDataset ? [] : tail), io: sideIO)
+        let from = fromJob.layout, to = toJob.layout
+        // The dataset's "options" for the output apply to the transition's output (the
+        // command line wins); those for a query or a picture transitions do not draw are refused.
+        for job in [fromJob, toJob] {
+            for (name, value) in job.options.values.sorted(by: { $0.key < $1.key }) {
+                guard case .dataset(let file, let path) = value.origin else { continue }
+                if unusedOptionNames.contains(name) {
+                    throw CLIError.data("\(file): \(path): '\(name)' is not used by transitions (they write every element "
+                                        + "of both layouts); remove it, or lay out one side with 'cvlayout \(job.descriptor.name)'")
+                }
+                if outputOptionNames.contains(name) && options.values[name] == nil
+                    && supersedingOptions[name, default: []].allSatisfy({ options.values[$0]?.origin != .commandLine }) {
+                    options.values[name] = value
+                }
+            }
+        }
 
         var plan: BatchUpdatePlan? = nil
         if let updates = try ItemUpdates.parse(options) {
@@ -165,6 +179,21 @@ private struct TransitionRun {
         }
     }
 
+    /// The layout of one side (`from` or `to`) from `arguments` (the shared options, the
+    /// side's words and the DATASET). A usage error in them is the transition's: it names the
+    /// side when the side's own words gave it, and sends to `cvlayout transition --help`.
+    private func sideJob(_ name: String, _ descriptor: EngineDescriptor, _ arguments: [String],
+                         io: CommandIO) throws -> LayoutJob {
+        do {
+            return try LayoutJob(descriptor: descriptor, arguments: arguments, io: io, streaming: false)
+        } catch let error as CLIError where error.isUsage {
+            let given = (sharedOptionNames + updateOptionNames).contains { error.message.hasPrefix("--\($0)") }
+            var rewritten = CLIError.usage((given ? "" : "--\(name) '\(descriptor.name)': ") + error.message, engine: "transition")
+            rewritten.isConflict = error.isConflict
+            throw rewritten
+        }
+    }
+
     /// The engine and its words of `--from`/`--to`, checked for options that belong to the
     /// transition itself or that it does not use, and whether they name a DATASET.
     private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
@@ -178,7 +207,12 @@ private struct TransitionRun {
             throw CLIError.usage(message, engine: "transition")
         }
         let rest = Array(words.dropFirst())
-        let parsed = try ArgumentParser.parse(rest, engine: descriptor)
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(rest, engine: descriptor)
+        } catch let error as CLIError where error.isUsage {
+            throw CLIError.usage("--\(name) '\(first)': " + error.message, engine: "transition")
+        }
         for option in outputOptionNames + updateOptionNames where parsed.options.has(option) {
             throw CLIError.usage("--\(name): give --\(option) to 'cvlayout transition' itself, not inside --\(name)",
                                  engine: "transition")

@@ -229,9 +229,6 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", "[1e999]", 65, "data.json:1:2: invalid JSON: number 1e999 is too large for a double"),
     BadInput("waterfall DATA", "{\"é\": x}", 65, "data.json:1:7: invalid JSON: unexpected character 'x'"),
     BadInput("waterfall --header-height 1 DATA", "{\"count\": 10000000}", 65, "more than the limit of 10000000"),
-    // One of the two from the dataset: bad data, named there (it was a usage error).
-    BadInput("waterfall --rect 0,0,1,1 DATA", #"{"options":{"item":"0:1"},"heights":[1,2,3]}"#, 65,
-             "data.json: options.item: --item and --rect cannot be used together"),
     BadInput("waterfall --width 1e400", nil, 65, "--width: expected a finite number ≥ 0, got '1e400'"),
     BadInput("waterfall --scale 1e400", nil, 65, "--scale: expected a finite number > 0, got '1e400'"),
     BadInput("ring --count 2000", nil, 65, "11994001 elements: more than the limit of 10000000"),
@@ -342,18 +339,8 @@ let datasetOptionCases: [DatasetOptionCase] = [
     DatasetOptionCase("waterfall -", #"{"options":{"item":"0:0","rect":"0,0,1,1"},"heights":[1]}"#, 65,
                       "cvlayout: error: <stdin>: options.item: --item and --rect cannot be used together\n"),
     // One value from a flag, the other from the dataset: the dataset's is named.
-    DatasetOptionCase("ring --no-heart -", #"{"options":{"heart-samples":3},"rings":[1,2]}"#, 65,
-                      "cvlayout: error: <stdin>: options.heart-samples: --heart-samples samples the heart path; "
-                      + "it cannot be used with --no-heart\n"),
-    DatasetOptionCase("ring --heart-samples 3 -", #"{"options":{"no-heart":true},"rings":[1,2]}"#, 65,
-                      "cvlayout: error: <stdin>: options.no-heart: --heart-samples samples the heart path; "
-                      + "it cannot be used with --no-heart\n"),
     DatasetOptionCase("ring --heart-to 1:1 -", #"{"options":{"heart-style":"seed"},"rings":[1,2]}"#, 65,
                       "cvlayout: error: <stdin>: options.heart-style: --heart-to 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n"),
-    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"rect":"0,0,1,1"},"heights":[1]}"#, 65,
-                      "cvlayout: error: <stdin>: options.rect: --item and --rect cannot be used together\n"),
-    DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 65,
-                      "cvlayout: error: <stdin>: options.item: --item and --rect cannot be used together\n"),
     DatasetOptionCase("ring -", #"{"options":{"heart-samples":0},"rings":[1,2]}"#, 65,
                       "cvlayout: error: <stdin>: options.heart-samples: expected an integer from 1 to 1000000, got 0\n"),
     DatasetOptionCase("ring -", #"{"options":{"heart-from":"5:0"},"rings":[1,2]}"#, 65,
@@ -415,9 +402,31 @@ let datasetOptionCases: [DatasetOptionCase] = [
     DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"item":"9:9"},"heights":[1]}"#, 0, ""),
     DatasetOptionCase("waterfall --columns 2 -", #"{"options":{"columns":100},"heights":[1]}"#, 0, ""),
     DatasetOptionCase("ring --radius 5 -", #"{"options":{"radius":50},"rings":[1,2]}"#, 0, ""),
+    // A flag beats the dataset's options it replaces, where the two would conflict.
+    DatasetOptionCase("ring --no-heart -", #"{"options":{"heart-samples":3},"rings":[1,2]}"#, 0, ""),
+    DatasetOptionCase("ring --heart-samples 3 -", #"{"options":{"no-heart":true},"rings":[1,2]}"#, 0, ""),
+    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"rect":"0,0,1,1"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --visible -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --no-labels -", #"{"options":{"labels":"item"},"heights":[1]}"#, 0, ""),
+    // ... and a replaced value that is malformed is still bad data.
+    DatasetOptionCase("waterfall --device iPhone-15 -", #"{"options":{"width":"wide"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.width: expected a number, got \"wide\"\n"),
 ]
 
 struct DatasetOptionTests {
+    /// `--device` on the command line beats the dataset's `"width"` and `"height"`; the
+    /// dataset's `"device"` gives way to `--width`.
+    @Test func aFlagBeatsTheDatasetsWidth() {
+        let dataset = #"{"heights": [10], "options": {"width": 100, "height": 50}}"#
+        let device = run(arguments: ["waterfall", "--device", "iPhone 15", "-"]) { Data(dataset.utf8) }
+        #expect(device.stdoutText.hasPrefix(#"{"engine":"waterfall","bounds":{"width":393,"height":852}"#), "\(device.stdoutText.prefix(80))")
+        let width = run(arguments: ["waterfall", "--width", "200", "-"]) { Data(#"{"heights": [10], "options": {"device": "iPhone 15"}}"#.utf8) }
+        #expect(width.stdoutText.hasPrefix(#"{"engine":"waterfall","bounds":{"width":200,"height":852}"#), "\(width.stdoutText.prefix(80))")
+        let plain = run(arguments: ["waterfall", "-"]) { Data(dataset.utf8) }
+        #expect(plain.stdoutText.hasPrefix(#"{"engine":"waterfall","bounds":{"width":100,"height":50}"#))
+    }
+
     @Test(arguments: datasetOptionCases)
     func datasetOptionsAreBadDataWhereverTheConflictIs(_ case_: DatasetOptionCase) {
         let result = run(arguments: case_.arguments, stdin: { Data(case_.dataset.utf8) })

@@ -361,6 +361,12 @@ struct SVGPictureTests {
     @Test func formatNamesIgnoreCase() throws {
         #expect(run(arguments: ["ring", "-f", "SVG"]).stdout == run(arguments: ["ring", "-f", "svg"]).stdout)
         #expect(run(arguments: ["ring", "--format", "Csv"]).stdout == run(arguments: ["ring", "-f", "csv"]).stdout)
+        // Every enumerated value, not only -f.
+        #expect(run(arguments: ["ring", "-f", "svg", "--canvas", "Visible", "--labels", "INDEX-PATH"]).stdout
+                == run(arguments: ["ring", "-f", "svg", "--canvas", "visible", "--labels", "index-path"]).stdout)
+        #expect(run(arguments: ["waterfall", "--order", "Left-To-Right", "--layout-direction", "Right-To-Left"]).stdout
+                == run(arguments: ["waterfall", "--order", "left-to-right", "--layout-direction", "right-to-left"]).stdout)
+        #expect(run(arguments: ["waterfall", "--order", "Left-To-Right"]).stdout != run(arguments: ["waterfall"]).stdout)
         let bad = run(arguments: ["ring", "-f", "PNG"])
         #expect(bad.status == 64 && bad.stderr.hasPrefix("cvlayout: error: --format: expected one of json, csv, svg, got 'PNG'"))
     }
