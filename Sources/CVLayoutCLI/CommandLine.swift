@@ -161,14 +161,22 @@ struct LayoutJob {
     /// Whether the last write of a scrolling SVG ran out of samples.
     final class ScrollReport: @unchecked Sendable {
         var budgetReached = false
+        /// The size of the SVG written, read off its first line.
+        let pictureSize = SVGSizeProbe()
     }
 
-    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised).
+    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised; an SVG
+    /// too large for rasterisers).
     var writeWarnings: [String] {
-        scrollReport.budgetReached
-            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance; "
-               + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)"]
-            : []
+        var warnings: [String] = []
+        if scrollReport.budgetReached {
+            warnings.append("--scroll-to: the sample budget ran out before every moment was within the tolerance; "
+               + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)")
+        }
+        if let size = scrollReport.pictureSize.size, let note = oversizedPictureNote(width: size.width, height: size.height) {
+            warnings.append(note)
+        }
+        return warnings
     }
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out
@@ -424,12 +432,14 @@ struct LayoutJob {
 
     /// Writes the layout to `-o` (atomically) or to standard output.
     func write(io: CommandIO) throws {
+        let probe = scrollReport.pictureSize
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
-                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: sink))
+                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
             }
         } else {
-            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: io.stdout))
+            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
+            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
         }
     }
 
@@ -608,6 +618,43 @@ let supersedingOptions: [String: [String]] = [
     "labels": ["no-labels"], "no-labels": ["labels"],
     "heart-samples": ["no-heart"], "no-heart": ["heart-samples"],
 ]
+
+/// Reads the `width` and `height` of an SVG document off its first bytes as they are
+/// written (the `<svg>` element comes within its first 200 bytes), for the note on a picture
+/// too large for rasterisers. Anything else written is passed over.
+final class SVGSizeProbe: @unchecked Sendable {
+    /// The document's size, once read.
+    private(set) var size: (width: Double, height: Double)?
+    private var seen = false
+
+    /// Looks at the first chunk written.
+    func observe(_ chunk: UnsafeBufferPointer<UInt8>) throws {
+        guard !seen else { return }
+        seen = true
+        let head = String(decoding: chunk.prefix(400), as: UTF8.self)
+        guard let svg = head.range(of: "<svg ") else { return }
+        func attribute(_ name: String) -> Double? {
+            guard let start = head.range(of: " \(name)=\"", range: svg.upperBound..<head.endIndex),
+                  let end = head[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            return Double(head[start.upperBound..<end])
+        }
+        if let width = attribute("width"), let height = attribute("height") { size = (width, height) }
+    }
+}
+
+/// The largest width or height, in pixels, that rsvg-convert (cairo) and most rasterisers
+/// draw: 32,767 (a signed 16-bit coordinate).
+let largestRasterSide = 32_767.0
+
+/// A one-line note for an SVG whose size (points: pixels at scale 1) is wider or taller
+/// than `largestRasterSide`, which browsers show but rasterisers refuse; `nil` otherwise.
+func oversizedPictureNote(width: Double, height: Double,
+                           remedy: String = "--canvas visible or --rect X,Y,W,H --canvas rect draws one screen") -> String? {
+    guard width > largestRasterSide || height > largestRasterSide else { return nil }
+    let size = [width, height].map { NumberFormat.messageText($0.rounded(.up)) }.joined(separator: " × ")
+    return "the SVG is \(size) px, over the 32767 px that rsvg-convert and most rasterisers take in either "
+        + "dimension (browsers show it); " + remedy
+}
 
 /// Picture formats people ask for (`-f png`, `-o out.png`): cvlayout draws SVG, which
 /// rsvg-convert turns into PNG or PDF.

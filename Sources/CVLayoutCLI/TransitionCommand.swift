@@ -130,14 +130,20 @@ private struct TransitionRun {
                                        format: format, writeOptions: options)
         }
 
+        let probe = SVGSizeProbe()
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
-                let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
+                let buffer = OutputBuffer(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
                 try TransitionWriter.write(transition, format: format, options: output, to: buffer)
             }
         } else {
-            let buffer = OutputBuffer(precision: output.output.precision, sink: io.stdout)
+            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
+            let buffer = OutputBuffer(precision: output.output.precision, sink: { try probe.observe($0); try stdout($0) })
             try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        }
+        if format == .svg, let size = probe.size, let note = oversizedPictureNote(
+            width: size.width, height: size.height, remedy: "fewer items (--count, a smaller DATASET) draw a smaller one") {
+            io.stderr("cvlayout: warning: \(note)\n")
         }
         return ExitStatus.success
     }

@@ -61,9 +61,9 @@ public enum SVGLayoutWriter {
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
     /// How far the flying heart reaches from its place on the path, points: the shape's
-    /// farthest point (about 15.6 from its centre) at the pulse's largest scale, 1.2, turned
-    /// any way by `rotate="auto"`.
-    static let heartReach = 19.0
+    /// farthest point (about 15.6 from its centre) and half its dark outline (1.75) at the
+    /// pulse's largest scale, 1.2 (20.8), turned any way by `rotate="auto"`.
+    static let heartReach = 21.0
 
     /// Writes the SVG document for the selected elements of `layout` to `out`.
     /// - Complexity: O(k) for k selected elements already in zIndex order (the usual case:
@@ -362,9 +362,14 @@ public enum SVGLayoutWriter {
         appendPathData(heart, relativeTo: heart.start, to: out)
         out.append("\"/>\n<g><animateTransform attributeName=\"transform\" type=\"scale\" ")
         out.append("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\"/>\n")
+        // A near-black outline under a white one: the heart reads on every avatar colour, the
+        // pink and red ones included (its fill alone is close to them).
         out.append("<path d=\"")
         out.append(string: heartShape)
-        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n</g>\n")
+        out.append("\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"/>\n")
+        out.append("<path d=\"")
+        out.append(string: heartShape)
+        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\"/></g>\n</g>\n</g>\n")
     }
 }
 
@@ -644,15 +649,18 @@ struct SVGElementWriter {
     }
 
     /// The label an element gets with `labels`, if any: its length in characters and its font
-    /// size, points. None for `.none`, a cell drawn fully transparent (alpha ≤ 0: a label
+    /// size, points. None for `.none`, a section background (a decoration), a cell drawn fully transparent (alpha ≤ 0: a label
     /// with no cell under it), or a frame narrower or lower than 4 points; otherwise
     /// 0.45 of the frame's smaller side, at most 14 and at least 4, and small enough that the
-    /// text (about 0.6 em a character) fits the frame's width. Sizes come from the frame
+    /// text (about 0.6 em a character) fits the frame's width; a cell 20 points or more on
+    /// its smaller side gets at least 10 where its digits (0.56 em, a colon 0.28) fit. Sizes come from the frame
     /// before its transform, so a label does not shrink away with its cell's scale.
     @inline(__always)
     static func label(_ element: LayoutAttributes, _ labels: SVGLabels) -> (characters: Int, size: Double)? {
         let width = element.frame.size.width, height = element.frame.size.height
-        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 else { return nil }
+        // A decoration (a section background) is drawn unlabelled: it lies under its
+        // section's cells, which would cover its label in part.
+        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 && element.kind != .background else { return nil }
         let path = element.indexPath
         var characters = decimalLength(path.item)
         if element.category != .cell {
@@ -667,7 +675,15 @@ struct SVGElementWriter {
         // rounding), that is the minimum, without the division.
         let side = Swift.min(width, height) * 0.45
         if side >= 14 && width >= 8.5 * Double(characters) { return (characters, 14) }
-        let fitted = Swift.min(14, side, width / (0.6 * Double(characters)))
+        var fitted = Swift.min(14, side, width / (0.6 * Double(characters)))
+        if fitted < 10 && element.category == .cell && Swift.min(width, height) >= 20 {
+            // A cell of 20 points or more (a ring's outer avatars) keeps a readable label, 10
+            // points, where its digits fit the width at their real advance in sans-serif
+            // (0.56 em a digit, 0.28 em the colon of an index path).
+            let colons = labels == .indexPath ? 1 : 0
+            let em = 0.56 * Double(characters - colons) + 0.28 * Double(colons)
+            fitted = Swift.max(fitted, Swift.min(10, width / em))
+        }
         return (characters, Swift.max(4, fitted))
     }
 

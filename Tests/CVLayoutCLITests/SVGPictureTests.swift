@@ -271,6 +271,54 @@ struct SVGPictureTests {
         #expect(sections == ["header 0", "0:0", "1:0"])
     }
 
+    /// A section background lies under its cells: it is drawn unlabelled, so that no label
+    /// ("ba…") peeks out between them.
+    @Test func decorationsAreUnlabelled() throws {
+        let picture = try Self.svg(["compositional"])
+        let backgrounds = picture.groups.filter { $0.first { $0.name == "rect" }?.attributes["data-kind"] == "background" }
+        #expect(!backgrounds.isEmpty)
+        #expect(backgrounds.allSatisfy { !$0.contains { $0.name == "text" } })
+        #expect(!Self.labels(picture).contains { $0.hasPrefix("background") })
+    }
+
+    /// Ring avatars of 20 points or more get labels of 10 points or more (pixels at scale 1),
+    /// index paths included; smaller ones keep the fitted size.
+    @Test func ringAvatarsOfTwentyPointsHaveTenPointLabels() throws {
+        for labels in ["index-path", "item"] {
+            let picture = try Self.svg(["ring", "--count", "6", "--labels", labels])
+            var checked = 0
+            for group in picture.groups {
+                guard let rect = group.first(where: { $0.name == "rect" }), rect.number("width") >= 20,
+                      let text = group.first(where: { $0.name == "text" }) else { continue }
+                #expect(text.number("font-size") >= 10, "\(text.text) on \(rect.number("width"))")
+                checked += 1
+            }
+            #expect(checked == 37, "\(checked)")  // rings 0-3 (1 + 6 + 12 + 18 avatars; ring 3 is 20.48 points)
+        }
+    }
+
+    /// The heart has a near-black outline under its white one, readable on every avatar colour.
+    @Test func theHeartHasAContrastingOutline() throws {
+        let text = try Self.svg(["ring"]).text
+        let heart = try #require(text.range(of: "<g class=\"heart\"")).lowerBound
+        let paths = text[heart...].matches(of: /<path d="[^"]*" ([^>]*)\/>/).map { String($0.1) }
+        #expect(paths == ["fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"",
+                          "fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\""])
+    }
+
+    /// An SVG over 32,767 px in either dimension gets a one-line note on stderr; one screen
+    /// does not.
+    @Test func aPictureTooLargeForRasterisersGetsANote() throws {
+        let tall = run(arguments: ["waterfall", "--count", "2000", "-f", "svg"])
+        #expect(tall.status == 0 && tall.stdoutText.contains("height=\"72933\""))
+        #expect(tall.stderr == "cvlayout: warning: the SVG is 390 × 72933 px, over the 32767 px that rsvg-convert and most "
+                + "rasterisers take in either dimension (browsers show it); --canvas visible or --rect X,Y,W,H --canvas rect "
+                + "draws one screen\n")
+        #expect(run(arguments: ["waterfall", "--count", "2000", "-f", "svg", "--canvas", "visible"]).stderr.isEmpty)
+        #expect(run(arguments: ["waterfall", "--count", "2000", "-f", "csv"]).stderr.isEmpty)
+        #expect(run(arguments: ["waterfall", "--count", "200", "-f", "svg"]).stderr.isEmpty)
+    }
+
     @Test func labelsNoneDropsEveryLabel() throws {
         let stdin = #"{"sections": [{"heights": [50, 70], "header": 20, "footer": 10}]}"#
         #expect(Self.labels(try Self.svg(["waterfall", "--labels", "none", "-"], stdin: stdin)).isEmpty)

@@ -173,6 +173,17 @@ struct TransitionCommandTests {
                 + "element of both layouts); remove it, or lay out one side with 'cvlayout ring'\n")
     }
 
+    /// When the painting order changes, the two layers switch with `display`: a label's own
+    /// `visibility="visible"` would show through a layer hidden with `visibility`.
+    @Test func layersSwitchWithDisplay() {
+        let svg = run(arguments: ["transition", "--from", "stack", "--to", "circle", "--delete", "0:2", "-f", "svg"]).stdoutText
+        #expect(svg.contains("<g class=\"layer-start\" display=\"none\">\n<animate attributeName=\"display\" "
+                             + "calcMode=\"discrete\" values=\"inline;none\" keyTimes=\"0;0.5\""), "\(svg.prefix(600))")
+        #expect(svg.contains("<g class=\"layer-end\" display=\"inline\">\n<animate attributeName=\"display\" "
+                             + "calcMode=\"discrete\" values=\"none;inline\" keyTimes=\"0;0.5\""))
+        #expect(!svg.contains("<g class=\"layer-start\" visibility") && !svg.contains("<g class=\"layer-end\" visibility"))
+    }
+
     @Test func heartSamplesInJSONAndCSV() {
         let args = ["ring", "--width", "428", "--height", "926", "--heart-style", "smooth", "--heart-from", "3:0",
                     "--heart-to", "3:9", "--heart-samples", "3"]
