@@ -12,9 +12,6 @@
 # Set CVLAYOUT to the binary to use (default: cvlayout from $PATH).
 # Exit status: 0 all the same, 1 some differ, 2 trouble (unreadable golden, bad command).
 set -u
-# A case without a dataset lays out the embedded data; a piped or redirected stdin (a CI
-# step's, or a `while read` loop's) would be read as its dataset instead.
-exec < /dev/null
 cvlayout=${CVLAYOUT:-cvlayout}
 case $cvlayout in  # a relative path must survive the cd below
     */*) cvlayout=$(cd "$(dirname "$cvlayout")" && pwd)/$(basename "$cvlayout") ;;

@@ -62,6 +62,7 @@ let diffCommand = SubcommandDescriptor(
         } else {
             try io.emit(LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
                                               color: io.color.stdout))
+            if let note = precisionNote(result, golden: parsed.expected, toleranceOption: "--tolerance") { try io.emit(note) }
         }
     } catch is BrokenPipe {
         return status  // the reader went away (`| head -1`): the verdict still stands
@@ -100,6 +101,9 @@ private func streamedDiff(_ parsed: DiffArguments, stdin: SpooledInput?, io: Com
     do {
         try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName,
                                             to: io.stdout)
+        if !parsed.json, let note = precisionNote(streamed.result, golden: parsed.expected, toleranceOption: "--tolerance") {
+            try io.emit(note)
+        }
     } catch is BrokenPipe {
         return status
     } catch let error as CLIError where error.status == ExitStatus.ioError {
