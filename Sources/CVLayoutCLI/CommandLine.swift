@@ -210,7 +210,7 @@ struct LayoutJob {
             datasetName = name
             let data = try piped ?? readDataset(path, name: name, stdin: io.stdin)
             do {
-                dataset = try DatasetDecoder.decode(data, schema: descriptor.schema)
+                dataset = try DatasetDecoder.decode(data, schema: descriptor.schema, keys: descriptor.datasetKeys)
             } catch let error as DatasetError {
                 // A top-level key that is an option's name: the option meant for "options".
                 if case .invalidValue(let path, let message) = error, message.hasPrefix("unknown key"),

@@ -534,3 +534,35 @@ struct BadInputTests {
         #expect(Set(badInputs.map(\.status)) == [64, 65, 66, 73])
     }
 }
+
+/// Dataset messages name the keys the engine reads, and Flickr's own input is a list of sizes.
+struct EngineDatasetKeyTests {
+    @Test(arguments: [
+        ("justified", #"{"foo": 1}"#, "foo: unknown key (expected 'heights', 'sizes', 'count', 'sections' or 'options')"),
+        ("justified", #"{"sections": [{"foo": 1}]}"#,
+         "sections[0].foo: unknown key; did you mean 'footer'? (expected 'heights', 'sizes', 'count', 'header', 'footer' or 'insets')"),
+        ("flow", #"{"heights": [1], "count": 2}"#, "count: conflicts with 'heights': give only one of 'heights', 'sizes', 'count' or 'sections'"),
+        ("stack", #"{"sections": [{"foo": 1}]}"#, "sections[0].foo: unknown key (expected 'heights', 'sizes' or 'count')"),
+        ("waterfall", #"{"foo": 1}"#, "foo: unknown key (expected 'heights', 'sizes', 'items', 'count', 'sections' or 'options')"),
+        ("ring", #"{"heights": [1]}"#, "heights: unknown key (expected 'rings' or 'options')"),
+        ("justified", #""x""#, #"(top level): expected an array of heights, [width, height] sizes or {"width": W, "height": H} objects, "#
+         + "or an object of 'heights', 'sizes', 'count', 'sections' or 'options', got \"x\""),
+        ("justified", #"[{"width": 3, "height": 2, "url": "a.jpg"}]"#, "[0].url: unknown key (expected 'width' and 'height')"),
+        ("justified", #"[{"width": 3}]"#, #"[0]: expected a size {"width": W, "height": H}, got no 'height'"#),
+    ])
+    func messagesNameTheEnginesKeys(engine: String, dataset: String, message: String) {
+        let result = run(arguments: [engine, "-"], stdin: { Data(dataset.utf8) })
+        #expect(result.status == 65)
+        #expect(result.stderr == "cvlayout: error: <stdin>: \(message)\n")
+    }
+
+    /// `[{"width": w, "height": h}, …]`, as flickr/justified-layout takes it: aspect w ÷ h.
+    @Test func justifiedTakesFlickrsInput() {
+        let flickr = run(arguments: ["justified", "-f", "csv", "-"]) {
+            Data(#"[{"width": 400, "height": 300}, {"width": 300, "height": 400}, {"width": 500, "height": 500}]"#.utf8)
+        }
+        let ratios = run(arguments: ["justified", "-f", "csv", "-"]) { Data("[1.3333333333333333, 0.75, 1]".utf8) }
+        #expect(flickr.status == 0 && flickr.stdout == ratios.stdout, "\(flickr.stderr)")
+        #expect(flickr.stdoutText.split(separator: "\n").count == 4)
+    }
+}

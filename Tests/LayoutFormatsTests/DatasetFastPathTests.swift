@@ -454,7 +454,7 @@ struct DatasetFastPathTests {
          "expected a finite number ≥ 0, got -0.5"),
         (#"{"heights": [1, 2], "options": {"columns": [1, 2]}}"#, .items, "options.columns",
          "expected a number, string or boolean, got an array"),
-        ("[[1,2],[3,4],{\"a\":1}]", .items, "[2]", "expected a size [width, height], got an object"),
+        ("[[1,2],[3,4],{\"a\":1}]", .items, "[2].a", "unknown key (expected 'width' and 'height')"),
         (#"{"sections": [[1,2]]}"#, .items, "sections[0]", "expected a section object, got an array"),
         (#"{"sections": [1, 2]}"#, .items, "sections[0]", "expected a section object, got 1"),
         (#"{"sections": [{"insets": [1,2,3]}]}"#, .items, "sections[0].insets",
