@@ -278,12 +278,10 @@ struct CompositionalDescriptionDecoder {
         return (name, value)
     }
 
-    /// `[top, leading, bottom, trailing]`, finite points (negative insets are allowed, as in UIKit).
+    /// `[top, leading, bottom, trailing]`, or any other spelling of insets (`JSONInsets`):
+    /// finite points (negative insets are allowed, as in UIKit).
     private func insets(_ raw: JSONValue, path: String) throws -> EdgeInsets {
-        guard case .numbers(let values) = raw, values.count == 4 else {
-            throw invalid(path, "expected [top, leading, bottom, trailing] (four numbers), got \(describeArray(raw))")
-        }
-        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+        try JSONInsets.read(raw, path: path)
     }
 
     private func point(_ raw: JSONValue, path: String) throws -> Point {

@@ -610,7 +610,13 @@ private struct Walker {
             case .bool(let b): result.append(DatasetOption(key: key, value: .bool(b), path: path))
             case .number(let n): result.append(DatasetOption(key: key, value: .number(n), path: path))
             case .string(let s): result.append(DatasetOption(key: key, value: .string(s), path: path))
-            default: throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
+            default:
+                // Insets as an array or an object, as sections give them: the flag's text.
+                if let text = try JSONInsets.flagText(value, path: path) {
+                    result.append(DatasetOption(key: key, value: .string(text), path: path))
+                    continue
+                }
+                throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
             }
         }
         return result
@@ -662,23 +668,11 @@ private struct Walker {
     }
 
     private func insets(_ raw: JSONValue, path: String) throws -> EdgeInsets {
-        var values: [Double]
-        if case .string(let s) = raw {
-            guard let parsed = ValueSyntax.numbers(s, counts: [1, 4]) else {
-                throw invalid(path, "expected \"T,L,B,R\" or one number, got \(describe(raw))")
-            }
-            values = parsed
-        } else if let array = raw.elements, array.count == 4 {
-            values = []
-            for (i, v) in array.enumerated() { values.append(try finiteNumber(v, path: "\(path)[\(i)]")) }
-        } else {
-            throw invalid(path, "expected \"T,L,B,R\" or an array of four numbers, got \(describe(raw))")
-        }
-        if values.count == 1 { values = Array(repeating: values[0], count: 4) }
-        for v in values where !(v.isFinite && v >= 0) {
+        let insets = try JSONInsets.read(raw, path: path)
+        for v in [insets.top, insets.left, insets.bottom, insets.right] where !(v.isFinite && v >= 0) {
             throw invalid(path, "expected insets that are finite numbers ≥ 0, got \(describe(raw))")
         }
-        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+        return insets
     }
 
     // MARK: - Messages

@@ -75,7 +75,7 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"column-spacing":400}]}"#, 65,
              "data.json: sections[0].column-spacing: 3 columns do not fit in 390 points"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"header-insets":"1,2"}]}"#, 65,
-             #"data.json: sections[0].header-insets: expected "T,L,B,R" or one number, got "1,2""#),
+             #"data.json: sections[0].header-insets: expected insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}, got "1,2""#),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"item-spacing":"x"}]}"#, 65,
              #"data.json: sections[0].item-spacing: expected a finite number ≥ 0, got "x""#),
     BadInput("flow DATA", #"{"sections":[{"heights":[1],"item-spacing":3}]}"#, 65, "data.json: sections[0].item-spacing: not used by flow"),
@@ -155,7 +155,7 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 0}]}", 65, "sections[0].columns: expected an integer ≥ 1, got 0"),
     BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 1.5}]}", 65, "sections[0].columns: expected an integer, got 1.5"),
     BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 60, \"heights\": [1]}]}", 65, "sections[0].columns: 60 columns do not fit"),
-    BadInput("waterfall DATA", "{\"sections\": [{\"insets\": \"1,2\"}]}", 65, "sections[0].insets: expected \"T,L,B,R\""),
+    BadInput("waterfall DATA", "{\"sections\": [{\"insets\": \"1,2\"}]}", 65, "sections[0].insets: expected insets: a number, \"T,L,B,R\""),
     BadInput("waterfall DATA", "{\"sections\": [{\"insets\": [1, 2, 3, -4]}]}", 65, "sections[0].insets"),
     BadInput("waterfall DATA", "{\"sections\": {}}", 65, "sections: expected an array of section objects"),
     BadInput("waterfall DATA", "{\"sections\": [3]}", 65, "sections[0]: expected a section object, got 3"),
@@ -564,5 +564,50 @@ struct EngineDatasetKeyTests {
         let ratios = run(arguments: ["justified", "-f", "csv", "-"]) { Data("[1.3333333333333333, 0.75, 1]".utf8) }
         #expect(flickr.status == 0 && flickr.stdout == ratios.stdout, "\(flickr.stderr)")
         #expect(flickr.stdoutText.split(separator: "\n").count == 4)
+    }
+}
+
+/// Insets read the same everywhere: a number, "T,L,B,R", [T, L, B, R] and an object of
+/// top/left/bottom/right (leading/trailing), in options, sections, descriptions and flags.
+struct InsetsSpellingTests {
+    static let spellings = [#""4,3,2,1""#, "[4, 3, 2, 1]", #"{"top": 4, "left": 3, "bottom": 2, "right": 1}"#,
+                            #"{"top": 4, "leading": 3, "bottom": 2, "trailing": 1}"#]
+
+    @Test func everySpellingInEveryPlace() {
+        func csv(_ engine: String, _ dataset: String, _ flags: [String] = []) -> String {
+            let result = run(arguments: [engine, "-f", "csv"] + flags + ["-"]) { Data(dataset.utf8) }
+            #expect(result.status == 0, "\(engine) \(dataset): \(result.stderr)")
+            return result.stdoutText
+        }
+        for engine in ["waterfall", "flow", "justified"] {
+            let byFlag = run(arguments: [engine, "-f", "csv", "--insets", "4,3,2,1", "-"]) { Data("[1, 2, 3]".utf8) }.stdoutText
+            #expect(!byFlag.isEmpty)
+            for spelling in Self.spellings {
+                #expect(csv(engine, #"{"heights": [1, 2, 3], "options": {"insets": \#(spelling)}}"#) == byFlag, "\(engine) options \(spelling)")
+                #expect(csv(engine, #"{"sections": [{"heights": [1, 2, 3], "insets": \#(spelling)}]}"#) == byFlag, "\(engine) section \(spelling)")
+            }
+            #expect(run(arguments: [engine, "-f", "csv", "--insets", "[4, 3, 2, 1]", "-"]) { Data("[1, 2, 3]".utf8) }.stdoutText == byFlag)
+            // One number: all four, in each place.
+            let all = run(arguments: [engine, "-f", "csv", "--insets", "5", "-"]) { Data("[1, 2, 3]".utf8) }.stdoutText
+            #expect(csv(engine, #"{"heights": [1, 2, 3], "options": {"insets": 5}}"#) == all)
+            #expect(csv(engine, #"{"sections": [{"heights": [1, 2, 3], "insets": 5}]}"#) == all)
+        }
+        // A compositional description's contentInsets.
+        func description(_ insets: String) -> String {
+            #"{"sections": [{"count": 2, "contentInsets": \#(insets), "group": {"horizontal": {"layoutSize": "#
+                + #"{"width": "fractionalWidth(1)", "height": "absolute(50)"}, "subitems": [{"item": {"layoutSize": "#
+                + #"{"width": "fractionalWidth(0.5)", "height": "fractionalHeight(1)"}}}]}}}]}"#
+        }
+        let reference = csv("compositional", description("[4, 3, 2, 1]"))
+        for spelling in Self.spellings { #expect(csv("compositional", description(spelling)) == reference, "\(spelling)") }
+        #expect(csv("compositional", description("5")) == csv("compositional", description("[5, 5, 5, 5]")))
+    }
+
+    @Test func badSpellingsNameWhatIsWrong() {
+        let both = run(arguments: ["waterfall", "-"]) { Data(#"{"heights": [1], "options": {"insets": {"left": 1, "leading": 2}}}"#.utf8) }
+        #expect(both.stderr == "cvlayout: error: <stdin>: options.insets.leading: give 'left' or 'leading', not both\n")
+        let typo = run(arguments: ["waterfall", "-"]) { Data(#"{"sections": [{"heights": [1], "insets": {"tpo": 1}}]}"#.utf8) }
+        #expect(typo.stderr == "cvlayout: error: <stdin>: sections[0].insets.tpo: unknown key; did you mean 'top'? "
+                + "(expected 'top', 'left', 'bottom', 'right', 'leading' or 'trailing')\n")
     }
 }

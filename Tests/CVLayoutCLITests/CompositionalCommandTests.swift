@@ -41,7 +41,7 @@ struct CompositionalCommandTests {
         Case(dataset: description(group: row.replacingOccurrences(of: #""subitems""#, with: #""count":2,"repeatingCount":2,"subitems""#)),
              message: "<stdin>: sections[0].group.horizontal.repeatingCount: conflicts with 'count': give only one"),
         Case(dataset: description(extra: #","contentInsets":[1,2,3]"#),
-             message: "<stdin>: sections[0].contentInsets: expected [top, leading, bottom, trailing] (four numbers), got an array of 3 numbers"),
+             message: #"<stdin>: sections[0].contentInsets: expected insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}, got an array of 3 values"#),
         Case(dataset: description(extra: #","orthogonalScrollingBehavior":"sideways""#),
              message: "<stdin>: sections[0].orthogonalScrollingBehavior: expected 'none', 'continuous', 'continuousGroupLeadingBoundary', 'paging', 'groupPaging' or 'groupPagingCentered', got \"sideways\""),
         Case(dataset: description(extra: #","boundarySupplementaryItems":[{"elementKind":"banner","layoutSize":{"width":"absolute(1)","height":"absolute(1)"}}]"#),

@@ -458,7 +458,7 @@ struct DatasetFastPathTests {
         (#"{"sections": [[1,2]]}"#, .items, "sections[0]", "expected a section object, got an array"),
         (#"{"sections": [1, 2]}"#, .items, "sections[0]", "expected a section object, got 1"),
         (#"{"sections": [{"insets": [1,2,3]}]}"#, .items, "sections[0].insets",
-         "expected \"T,L,B,R\" or an array of four numbers, got an array"),
+         #"expected insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}, got an array of 3 values"#),
         (#"{"sections": [{"insets": [1,2,3,"4"]}]}"#, .items, "sections[0].insets[3]", "expected a number, got \"4\""),
         ("[1, 2.5]", .ringCounts, "[1]", "expected an integer, got 2.5"),
         ("[[1,2]]", .ringCounts, "[0]", "expected an integer, got an array"),
