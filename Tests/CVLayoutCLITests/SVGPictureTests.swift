@@ -281,11 +281,35 @@ struct SVGPictureTests {
         #expect(!Self.labels(picture).contains { $0.hasPrefix("background") })
     }
 
+    /// The dashed visible-bounds outline never runs through a label: a label it would cross
+    /// is drawn once, after the outline (with a halo of its cell's fill), not in its group;
+    /// streamed and kept pictures agree.
+    @Test func theOutlineRunsBeneathTheLabels() throws {
+        let arguments = ["waterfall", "--count", "40", "--offset", "0,57.5"]  // the top edge through 0:0's label
+        let text = try Self.svg(arguments).text
+        let outline = try #require(text.range(of: "<rect class=\"visible-bounds\"")).lowerBound
+        let above = text[outline...].matches(of: /<text [^>]*>([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(!above.isEmpty)
+        let all = text.matches(of: /<text [^>]*>([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(all.count == Set(all).count && all.count == 40, "each label once: \(all.count)")
+        for label in above {
+            // Its cell's group has no label; the label comes after the outline with a halo.
+            let group = try #require(text.firstMatch(of: try Regex("<g><rect data-index-path=\"0:\(label)\"[^\n]*")))
+            #expect(!group.0.contains("<text"))
+            #expect(text[outline...].contains("paint-order=\"stroke\" fill=\"") )
+        }
+        let kept = try Self.svg(arguments + ["--rect", "-1e6,-1e6,1e7,1e7", "--canvas", "all"]).text
+        let keptAbove = kept[try #require(kept.range(of: "<rect class=\"visible-bounds\"")).lowerBound...]
+            .matches(of: /<text [^>]*>([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(keptAbove == above)
+    }
+
     /// Ring avatars of 20 points or more get labels of 10 points or more (pixels at scale 1),
     /// index paths included; smaller ones keep the fitted size.
     @Test func ringAvatarsOfTwentyPointsHaveTenPointLabels() throws {
         for labels in ["index-path", "item"] {
-            let picture = try Self.svg(["ring", "--count", "6", "--labels", labels])
+            // The visible bounds far away, so that every label stays in its group.
+            let picture = try Self.svg(["ring", "--count", "6", "--labels", labels, "--offset", "0,-5000"])
             var checked = 0
             for group in picture.groups {
                 guard let rect = group.first(where: { $0.name == "rect" }), rect.number("width") >= 20,
