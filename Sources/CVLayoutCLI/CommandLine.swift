@@ -736,7 +736,7 @@ func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
 /// `--precision N|full`; 3 decimals by default.
 func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
     guard let value = options.values[GlobalOption.precision] else { return .standard }
-    if try options.text(GlobalOption.precision) == "full" { return .full }
+    if try options.text(GlobalOption.precision)?.lowercased() == "full" { return .full }  // case-insensitive, as every choice
     guard let text = try options.text(GlobalOption.precision), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
         throw options.malformed(GlobalOption.precision, value, expected: "an integer from 0 to 15 or 'full'")
     }

@@ -439,6 +439,10 @@ struct SVGPictureTests {
         #expect(run(arguments: ["waterfall", "--order", "Left-To-Right", "--layout-direction", "Right-To-Left"]).stdout
                 == run(arguments: ["waterfall", "--order", "left-to-right", "--layout-direction", "right-to-left"]).stdout)
         #expect(run(arguments: ["waterfall", "--order", "Left-To-Right"]).stdout != run(arguments: ["waterfall"]).stdout)
+        #expect(run(arguments: ["waterfall", "--precision", "FULL"]).stdout == run(arguments: ["waterfall", "--precision", "full"]).stdout)
+        // diff's -f too: JSON is taken, and the trouble is the missing file.
+        #expect(run(arguments: ["diff", "-f", "JSON", "/nonexistent-a.json", "/nonexistent-b.json"]).stderr
+                == "cvlayout: error: /nonexistent-a.json: cannot open: no such file\n")
         let bad = run(arguments: ["ring", "-f", "PNG"])
         #expect(bad.status == 64 && bad.stderr.hasPrefix("cvlayout: error: --format: expected one of json, csv, svg, got 'PNG'"))
     }
