@@ -292,6 +292,13 @@ private struct Walker {
             return sections
         }
         for (i, raw) in (array.elements ?? []).enumerated() {
+            var isObject = false
+            if case .object = raw { isObject = true } else if case .itemObject = raw { isObject = true }
+            if raw.arrayCount != nil || isObject {
+                // Sizes or item objects: another engine's data; say what ring takes.
+                throw invalid("\(path)[\(i)]", "expected a ring count (an integer ≥ 0; ring takes [1, 6, 12, …] "
+                              + "or {\"rings\": […]}), got \(describe(raw))")
+            }
             let n = try count(raw, path: "\(path)[\(i)]")
             try add(n, "\(path)[\(i)]")
         }
