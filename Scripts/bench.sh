@@ -10,6 +10,8 @@ BIN=.build/release/cvlayout
 QUERY=.build/release/cvlayout-bench
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# Every run on the embedded data: a piped or redirected stdin would be read as the dataset.
+exec < /dev/null
 SIZES=${BENCH_SIZES:-"10000 100000 1000000"}
 BIG=${BENCH_BIG:-10000000}
 

@@ -13,6 +13,7 @@ let carouselEngine = EngineDescriptor(
         """,
     options: carouselOptions.specs(),
     schema: .items,
+    datasetKeys: .singleSection,
     defaultCount: 10,
     layout: { input in try CollectionLayout.collecting { try carouselLayout(input, into: &$0) } },
     stream: { input, sink in try carouselLayout(input, into: &sink) },

@@ -13,6 +13,7 @@ let circleEngine = EngineDescriptor(
         """,
     options: circleOptions.specs(),
     schema: .items,
+    datasetKeys: .singleSection,
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
     stream: { input, sink in try circleLayout(input, into: &sink) },

@@ -19,17 +19,18 @@ public struct CommandResult: Equatable, Sendable {
 }
 
 /// Runs `cvlayout` with `arguments` (without the program name), reading `stdin` if the
-/// dataset is `-`, and returns everything it printed: the testable entry point.
+/// dataset is `-` (or, with `stdinHoldsData`, when no dataset is named: a pipe or file on
+/// standard input), and returns everything it printed: the testable entry point.
 /// - Complexity: that of the layout and writer; the output is kept in memory.
 /// - Parameter environment: the variables `--check` reads (`CVLAYOUT_RECORD`,
 ///   `CVLAYOUT_ARTIFACTS`, `CI`); default none, whatever the process's own are.
 public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
-                environment: [String: String] = [:]) -> CommandResult {
+                environment: [String: String] = [:], stdinHoldsData: Bool = false) -> CommandResult {
     var stdoutBytes: [UInt8] = []
     var stderrText = ""
     let status = run(arguments: arguments, stdin: stdin,
                      stdout: { stdoutBytes.append(contentsOf: $0) },
-                     stderr: { stderrText += $0 }, environment: { environment[$0] })
+                     stderr: { stderrText += $0 }, environment: { environment[$0] }, stdinHoldsData: stdinHoldsData)
     return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
 }
 
@@ -41,16 +42,20 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
 ///     instead of calling `stdin`; `nil` to read `stdin` only.
 ///   - environment: an environment variable's value (`CVLAYOUT_RECORD`, `CVLAYOUT_ARTIFACTS`,
 ///     `CI`, read by `--check`), `nil` when unset; default none.
+///   - stdinHoldsData: whether standard input is a pipe, FIFO or regular file, which an
+///     engine (and `transition`) reads as the dataset when none is named and `--count` is
+///     not given (`standardInputHoldsData`); false for a terminal or a device.
 /// - Returns: the exit status.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
                 stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil,
-                environment: @escaping (String) -> String? = { _ in nil }) -> Int32 {
+                environment: @escaping (String) -> String? = { _ in nil }, stdinHoldsData: Bool = false) -> Int32 {
     do {
         let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
             var invocation = Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color)
             invocation.io.stdinDescriptor = stdinDescriptor
             invocation.io.environment = environment
+            invocation.io.stdinHoldsData = stdinHoldsData
             return try invocation.execute()
         }
         for warning in warnings { stderr("cvlayout: warning: \(questioningControlCharacters(warning))\n") }
@@ -78,6 +83,10 @@ struct CommandIO {
     /// Standard input as a descriptor, when it is the process's own: `diff` copies it to a
     /// temporary file in chunks instead of holding it (`nil`: `stdin` gives the bytes).
     var stdinDescriptor: Int32? = nil
+    /// Whether standard input is a pipe, FIFO or regular file: with no DATASET and no
+    /// `--count`, an engine lays out what it holds (nothing: the embedded data), as `jq`
+    /// and `sort` read it. False for a terminal or a character device (`/dev/null`).
+    var stdinHoldsData = false
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
     /// Writes text to standard error (the `--check` report).
     var stderr: (String) -> Void = { _ in }
@@ -160,16 +169,24 @@ struct LayoutJob {
     /// Whether the last write of a scrolling SVG ran out of samples.
     final class ScrollReport: @unchecked Sendable {
         var budgetReached = false
+        /// The size of the SVG written, read off its first line.
+        let pictureSize = SVGSizeProbe()
     }
 
-    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised).
+    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised; an SVG
+    /// too large for rasterisers).
     var writeWarnings: [String] {
-        scrollReport.budgetReached
-            ? ["--scroll-to: the sample budget ran out before every moment was within the tolerance "
+        var warnings: [String] = []
+        if scrollReport.budgetReached {
+            warnings.append("--scroll-to: the sample budget ran out before every moment was within the tolerance "
                + "(\(ScrollSVGWriter.sampleWork) elements laid out, \(ScrollSVGWriter.maximumSamples) samples, "
                + "\(ScrollSVGWriter.refinementBytes >> 20) MiB); "
-               + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)"]
-            : []
+               + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)")
+        }
+        if let size = scrollReport.pictureSize.size, let note = oversizedPictureNote(width: size.width, height: size.height) {
+            warnings.append(note)
+        }
+        return warnings
     }
 
     /// Parses `arguments` (those after the engine name), reads the dataset and lays out
@@ -188,12 +205,22 @@ struct LayoutJob {
         // The dataset, its options merged under the command line's.
         var dataset: Dataset? = nil
         var datasetName: String? = nil
-        if let path = parsed.dataset {
+        // No DATASET and no --count: a pipe or file on standard input is the dataset (an
+        // empty one, or only white space, leaves the embedded data). `--check -` reads the
+        // golden from it instead.
+        var piped: Data? = nil
+        if parsed.dataset == nil && !options.has(GlobalOption.count) && io.stdinHoldsData
+            && (try? options.text(GlobalOption.check)) != "-" {
+            let data = try readDataset("-", name: "<stdin>", stdin: io.stdin)
+            if data.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { piped = data }
+        }
+        if parsed.dataset != nil || piped != nil {
+            let path = parsed.dataset ?? "-"
             let name = path == "-" ? "<stdin>" : path.isEmpty ? "''" : shortenedForMessage(path, limit: 4096)
             datasetName = name
-            let data = try readDataset(path, name: name, stdin: io.stdin)
+            let data = try piped ?? readDataset(path, name: name, stdin: io.stdin)
             do {
-                dataset = try DatasetDecoder.decode(data, schema: descriptor.schema)
+                dataset = try DatasetDecoder.decode(data, schema: descriptor.schema, keys: descriptor.datasetKeys)
             } catch let error as DatasetError {
                 // A top-level key that is an option's name: the option meant for "options".
                 if case .invalidValue(let path, let message) = error, message.hasPrefix("unknown key"),
@@ -423,12 +450,14 @@ struct LayoutJob {
 
     /// Writes the layout to `-o` (atomically) or to standard output.
     func write(io: CommandIO) throws {
+        let probe = scrollReport.pictureSize
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
-                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: sink))
+                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
             }
         } else {
-            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: io.stdout))
+            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
+            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
         }
     }
 
@@ -582,6 +611,7 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
                    descriptor: EngineDescriptor, file: String) throws -> [(name: String, value: OptionValue)] {
     var overridden: [(name: String, value: OptionValue)] = []
     let known = knownOptions(for: descriptor.name)
+    let commandLine = options
     for option in datasetOptions {
         guard let spec = known.first(where: { $0.name == option.key }) else {
             var message = "\(file): \(option.path): unknown option for \(descriptor.name)"
@@ -597,7 +627,12 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
             throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
         }
         let value = OptionValue(raw: option.value, origin: .dataset(file: file, path: option.path))
-        if options.values[option.key] == nil {  // the command line wins
+        // The command line wins: over the same option, and over the dataset's options that
+        // a flag given replaces (`--device` sets the width and height; `--visible`, `--rect`
+        // and `--item` choose what is written; `--labels` and `--no-labels` the labels;
+        // `--no-heart` and `--heart-samples` whether there is a heart).
+        let replacedByFlag = supersedingOptions[option.key, default: []].contains { commandLine.values[$0] != nil }
+        if options.values[option.key] == nil && !replacedByFlag {
             options.values[option.key] = value
         } else {
             overridden.append((option.key, value))
@@ -606,23 +641,114 @@ fileprivate func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into opt
     return overridden
 }
 
-/// `-f` (any case: `-f SVG`), or `-o`'s extension, or JSON. An `-o` file whose extension names
-/// no format (`out.png`) without `-f` is a usage error that says how to get there.
+/// For each option a dataset may give, the flags that replace it when given on the command
+/// line, beside its own: a flag beats the dataset always, also where the two would conflict
+/// or where the dataset's value would otherwise win (a dataset's `"width"` over `--device`).
+let supersedingOptions: [String: [String]] = [
+    "width": ["device"], "height": ["device"],
+    "rect": ["visible", "item"], "item": ["visible", "rect"], "visible": ["rect", "item"],
+    "labels": ["no-labels"], "no-labels": ["labels"],
+    "heart-samples": ["no-heart"], "no-heart": ["heart-samples"],
+]
+
+/// Reads the `width` and `height` of an SVG document off its first bytes as they are
+/// written (the `<svg>` element comes within its first 200 bytes), for the note on a picture
+/// too large for rasterisers. Anything else written is passed over.
+final class SVGSizeProbe: @unchecked Sendable {
+    /// The document's size, once read.
+    private(set) var size: (width: Double, height: Double)?
+    private var seen = false
+
+    /// Looks at the first chunk written.
+    func observe(_ chunk: UnsafeBufferPointer<UInt8>) throws {
+        guard !seen else { return }
+        seen = true
+        let head = String(decoding: chunk.prefix(400), as: UTF8.self)
+        guard let svg = head.range(of: "<svg ") else { return }
+        func attribute(_ name: String) -> Double? {
+            guard let start = head.range(of: " \(name)=\"", range: svg.upperBound..<head.endIndex),
+                  let end = head[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            return Double(head[start.upperBound..<end])
+        }
+        if let width = attribute("width"), let height = attribute("height") { size = (width, height) }
+    }
+}
+
+/// The largest width or height, in pixels, that rsvg-convert (cairo) and most rasterisers
+/// draw: 32,767 (a signed 16-bit coordinate).
+let largestRasterSide = 32_767.0
+
+/// A one-line note for an SVG whose size (points: pixels at scale 1) is wider or taller
+/// than `largestRasterSide`, which browsers show but rasterisers refuse; `nil` otherwise.
+func oversizedPictureNote(width: Double, height: Double,
+                           remedy: String = "--canvas visible or --rect X,Y,W,H --canvas rect draws one screen") -> String? {
+    guard width > largestRasterSide || height > largestRasterSide else { return nil }
+    let size = [width, height].map { NumberFormat.messageText($0.rounded(.up)) }.joined(separator: " × ")
+    return "the SVG is \(size) px, over the 32767 px that rsvg-convert and most rasterisers take in either "
+        + "dimension (browsers show it); " + remedy
+}
+
+/// Picture formats people ask for (`-f png`, `-o out.png`): cvlayout draws SVG, which
+/// rsvg-convert turns into PNG or PDF.
+let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "pdf", "tiff", "tif"]
+
+/// How to get a picture named `name` (`out.png`) from cvlayout's SVG, for messages.
+func pictureHint(_ name: String, ext: String) -> String {
+    switch ext {
+    case "png": return "for a picture: -f svg | rsvg-convert > \(name)"
+    case "pdf": return "for a PDF: -f svg | rsvg-convert -f pdf > \(name)"
+    default: return "for a picture: -f svg | rsvg-convert > out.png (rsvg-convert writes PNG and PDF; convert that to .\(ext))"
+    }
+}
+
+/// The output format: `-f` (case-insensitive), else `-o`'s extension, else JSON.
+/// - Throws: usage errors (64) for a format cvlayout does not write (`-f png`: with the
+///   rsvg-convert recipe), an `-o` extension that is none of them when `-f` is not given (the
+///   recipe only for a picture's name), and an `-o` extension that contradicts `-f` (`-f svg
+///   -o out.png`, `-f csv -o out.json`); a dataset's `"format"` gives way to `-o`'s extension.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
-    if options.has(GlobalOption.format) {
+    let engine = options.engine == "" ? nil : options.engine
+    let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+    var output = try options.text(GlobalOption.output)
+    if output == "-" { output = nil }  // `-o -`: standard output
+    let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
+    let shownOutput = output.map { shortenedForMessage($0, limit: 4096) } ?? ""
+    let extFormat = OutputFormat(rawValue: ext)
+    var formatFromDataset = false
+    if case .dataset = options.values[GlobalOption.format]?.origin { formatFromDataset = true }
+    // A dataset's "format" gives way to the command line's -o name when that names a format.
+    if options.has(GlobalOption.format) && !(formatFromDataset && (extFormat != nil || pictureExtensions.contains(ext))) {
         guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
+            if let value = options.values[GlobalOption.format], !formatFromDataset, let text = try? options.text(GlobalOption.format),
+               pictureExtensions.contains(text.lowercased()) {
+                let name = output.map { shortenedForMessage($0, limit: 4096) } ?? "out.\(text.lowercased())"
+                throw options.malformed(GlobalOption.format, value, expected: "one of \(formats)",
+                                        hint: "; " + pictureHint(name, ext: text.lowercased()))
+            }
             return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
+        }
+        if output != nil && !ext.isEmpty && extFormat != format {
+            if pictureExtensions.contains(ext) {
+                throw CLIError.usage("-o \(shownOutput): the name says \(ext.uppercased()) but -f \(format.rawValue) "
+                                     + "writes \(format.rawValue.uppercased()); " + pictureHint(shownOutput, ext: ext), engine: engine)
+            }
+            if let named = extFormat {
+                throw CLIError.usage("-o \(shownOutput): the name says \(named.rawValue.uppercased()) but -f \(format.rawValue) "
+                                     + "writes \(format.rawValue.uppercased()); name the file .\(format.rawValue), or drop -f", engine: engine)
+            }
         }
         return format
     }
-    if let output = try options.text(GlobalOption.output), output != "-" {
-        let ext = (output as NSString).pathExtension.lowercased()
-        if let format = OutputFormat(rawValue: ext) { return format }
+    if output != nil {
+        if let extFormat { return extFormat }
         if !ext.isEmpty {
-            let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            var message = "-o \(shortenedForMessage(output, limit: 4096)): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
-            message += "give -f, or for a picture: -f svg | rsvg-convert > \(shortenedForMessage(output, limit: 4096))"
-            throw CLIError.usage(message, engine: options.engine == "" ? nil : options.engine)
+            var message = "-o \(shownOutput): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
+            if pictureExtensions.contains(ext) {
+                message += pictureHint(shownOutput, ext: ext)
+            } else {
+                message += "give -f json, -f csv or -f svg, or name the file .json, .csv or .svg"
+            }
+            throw CLIError.usage(message, engine: engine)
         }
     }
     return .json
@@ -642,7 +768,7 @@ func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
 /// `--precision N|full`; 3 decimals by default.
 func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
     guard let value = options.values[GlobalOption.precision] else { return .standard }
-    if try options.text(GlobalOption.precision) == "full" { return .full }
+    if try options.text(GlobalOption.precision)?.lowercased() == "full" { return .full }  // case-insensitive, as every choice
     guard let text = try options.text(GlobalOption.precision), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
         throw options.malformed(GlobalOption.precision, value, expected: "an integer from 0 to 15 or 'full'")
     }

@@ -112,7 +112,7 @@ let completionsCommand = SubcommandDescriptor(
         throw CLIError.usage("expected one shell (\(CompletionShell.allCases.map(\.rawValue).joined(separator: ", "))), "
                              + "got \(arguments.count) arguments", engine: "completions")
     }
-    guard let shell = CompletionShell(rawValue: arguments[0]) else {
+    guard let shell = CompletionShell(rawValue: arguments[0].lowercased()) else {
         var message = "unknown shell '\(arguments[0])' (expected bash, zsh or fish)"
         if let near = nearest(arguments[0], among: CompletionShell.allCases.map(\.rawValue)) {
             message += "; did you mean '\(near)'?"

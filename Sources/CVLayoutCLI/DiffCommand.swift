@@ -66,6 +66,10 @@ let diffCommand = SubcommandDescriptor(
         } else if !parsed.picture {
             try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
                                      className: "cvlayout diff", to: io.stdout)
+            if parsed.report == .text,
+               let note = precisionNote(comparison.result, golden: parsed.expected, toleranceOption: "--tolerance") {
+                try io.emit(note)
+            }
         }
     } catch is BrokenPipe {
         return status  // the reader went away (`| head -1`): the verdict still stands
@@ -296,7 +300,7 @@ struct DiffArguments: Equatable {
         }
         var parsedArguments = DiffArguments(expected: files[0], actual: files[1], options: options)
         let formats = ["text", "json", "svg"]
-        if let format = values["format"] {
+        if let format = values["format"]?.lowercased() {
             guard formats.contains(format) else {
                 var message = "--format: expected one of text, json, svg, got '\(format)'"
                 if let near = nearest(format, among: formats) { message += "; did you mean '\(near)'?" }
@@ -305,14 +309,14 @@ struct DiffArguments: Equatable {
             parsedArguments.picture = format == "svg"
             if format == "json" { parsedArguments.report = .json }
         }
-        if let text = values["report"] {
+        if let text = values["report"]?.lowercased() {
             guard let report = DiffReportFormat(rawValue: text) else {
                 let names = DiffReportFormat.allCases.map(\.rawValue)
                 var message = "--report: expected one of \(names.joined(separator: ", ")), got '\(text)'"
                 if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
                 throw usage(message)
             }
-            if let format = values["format"], format != "svg", format != text {
+            if let format = values["format"]?.lowercased(), format != "svg", format != text {
                 throw usage("-f \(format) and --report \(text) disagree: give one of them")
             }
             parsedArguments.report = report

@@ -52,6 +52,9 @@ struct EngineDescriptor: Sendable {
     let options: [OptionSpec]
     /// How its datasets are decoded.
     let schema: DatasetSchema
+    /// The dataset keys it reads (`.items` schema), which the decoder's messages name.
+    /// Default: every key (the waterfall's).
+    var datasetKeys: DatasetKeys = .all
     /// Items of the embedded data when `--count` is absent.
     let defaultCount: Int
     /// The embedded data as a dataset, given `--count` and `--seed` (what `--delete`,

@@ -14,6 +14,7 @@ let flowEngine = EngineDescriptor(
         """,
     options: flowOptions.specs(),
     schema: .items,
+    datasetKeys: .sectioned,
     defaultCount: 30,
     layout: { input in try CollectionLayout.collecting { try flowLayout(input, into: &$0) } },
     stream: { input, sink in try flowLayout(input, into: &sink) },

@@ -113,8 +113,54 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
         try writeArtifacts(golden: golden, format: format, to: directory, options: options, subject: subject, io: io)
     }
     try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+    if reporting.report == .text, reporting.reportFile == nil,
+       let note = precisionNote(result, golden: golden, toleranceOption: "--check-tolerance") { io.stderr(note) }
     if reporting.record == .failed { try recordGolden(golden, format: format, subject, io: io) }
     return DiffStatus.different
+}
+
+/// The last line of a report whose every difference is within half a unit of the last
+/// decimal GOLDEN prints (a golden written with `--precision 0` against a layout at 3
+/// decimals): says so and what to compare with. `nil` otherwise, for standard input, and for
+/// a golden whose numbers cannot be read again.
+/// - Complexity: O(golden's bytes), read again in 1 MiB chunks; only when there is a report.
+func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: String) -> String? {
+    guard golden != "-", !result.isSame, let decimals = printedDecimals(ofFile: golden), decimals < 15 else { return nil }
+    var half = 0.5
+    for _ in 0..<decimals { half /= 10 }
+    guard result.differsOnlyWithin(half) else { return nil }
+    let halfText = NumberFormat.string(half, precision: .full)
+    let unit = decimals == 0 ? "a whole number" : "\(decimals) decimal\(decimals == 1 ? "" : "s")"
+    return "every difference is within half a unit of the golden's precision (\(shortenedForMessage(golden, limit: 4096)) "
+        + "prints \(unit): ±\(halfText)); it was likely written with --precision \(decimals): compare with "
+        + "\(toleranceOption) \(halfText), or record it again at this precision\n"
+}
+
+/// The most decimals a number of the file at `path` prints (digits after a point that follows
+/// a digit); 15 for a number with an exponent. `nil` when the file cannot be read.
+func printedDecimals(ofFile path: String) -> Int? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    var most = 0, run = -1  // run: digits after the current number's point, −1 outside one
+    var previous: UInt8 = 0
+    while true {
+        guard let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty else { break }
+        for byte in chunk {
+            let isDigit = byte >= 0x30 && byte <= 0x39
+            if byte == UInt8(ascii: ".") && previous >= 0x30 && previous <= 0x39 {
+                run = 0
+            } else if isDigit && run >= 0 {
+                run += 1
+                most = max(most, run)
+            } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && previous >= 0x30 && previous <= 0x39 {
+                return 15
+            } else {
+                run = -1
+            }
+            previous = byte
+        }
+    }
+    return most
 }
 
 /// `checkAgainstGolden` as a stream: GOLDEN read element by element and the layout's

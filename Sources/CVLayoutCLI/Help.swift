@@ -10,6 +10,9 @@ func globalHelp() -> String {
 
         Without DATASET an engine runs on its embedded default data:
           cvlayout ring -f svg > ring.svg
+        unless standard input is a pipe or a file, which is then the dataset (as for jq;
+        empty: the embedded data): cat feed.json | cvlayout waterfall -f csv. --count N never
+        reads it. In a `while read` loop, give the engine < /dev/null (as ssh -n).
 
         ENGINES:
 
@@ -38,7 +41,8 @@ func globalHelp() -> String {
 func engineHelp(_ engine: EngineDescriptor) -> String {
     var text = "USAGE: cvlayout \(engine.name) [OPTIONS] [DATASET]\n\n"
     text += engine.summary.prefix(1).uppercased() + engine.summary.dropFirst() + ".\n\n"
-    text += engine.datasetHelp + "\n\n"
+    text += engine.datasetHelp + "\n"
+    text += "A pipe or file on standard input is the DATASET when none is named and --count is not given.\n\n"
     text += "\(engine.name.uppercased()) OPTIONS:\n" + optionLines(engine.options)
     text += "\nOPTIONS (every engine):\n" + optionLines(globalOptions)
     return text

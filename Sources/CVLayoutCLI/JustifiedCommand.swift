@@ -15,6 +15,7 @@ let justifiedEngine = EngineDescriptor(
         """,
     options: justifiedOptions.specs(),
     schema: .items,
+    datasetKeys: .sectioned,
     defaultCount: 40,
     embeddedData: { count, seed in Dataset(sections: [DatasetSection(items: .heights(embeddedAspectRatios(count, seed)))]) },
     layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },

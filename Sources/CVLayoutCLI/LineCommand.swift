@@ -12,6 +12,7 @@ let lineEngine = EngineDescriptor(
         """,
     options: lineOptions.specs(),
     schema: .items,
+    datasetKeys: .singleSection,
     defaultCount: 20,
     layout: { input in try CollectionLayout.collecting { try lineLayout(input, into: &$0) } },
     stream: { input, sink in try lineLayout(input, into: &sink) },

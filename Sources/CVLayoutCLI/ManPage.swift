@@ -64,7 +64,15 @@ func manPage() -> String {
         (\(engineRegistry.map(\.name).joined(separator: ", "))) and writes the layout attributes
         as JSON, CSV or SVG. DATASET is a JSON file
         .RB ( \\- ": standard input);"
-        without it an engine runs on its embedded default data.
+        without it an engine runs on its embedded default data, unless standard input is a
+        pipe, a FIFO or a regular file: that is then the dataset (an empty one: the embedded
+        data), as for jq and sort.
+        .B \\-\\-count
+        never reads standard input. In a
+        .B while read
+        loop, give an engine without a DATASET
+        .B < /dev/null
+        (as ssh \\-n).
         Options may also be given in the dataset's "options" object; the command line wins.
         Units are points; the origin is the content's top\\-left corner; y grows downward.
         .PP

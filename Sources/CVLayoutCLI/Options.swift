@@ -263,7 +263,10 @@ struct OptionValues {
         guard let v = values[name] else { return fallback }
         let choices = knownOptions(for: engine).first { $0.name == name }?.choices ?? []
         let expected = "one of \(choices.joined(separator: ", "))"
-        guard let s = try text(name, expected: expected), let c = T(rawValue: s) else {
+        // Case-insensitive, as -f is: `--canvas Visible`, `--layout-direction RIGHT-TO-LEFT`.
+        let given = try text(name, expected: expected)
+        let spelled = given.flatMap { s in choices.first { $0.lowercased() == s.lowercased() } } ?? given
+        guard let s = spelled, let c = T(rawValue: s) else {
             var hint = ""
             if let s = try? text(name), let near = nearest(s, among: choices) { hint = "; did you mean '\(near)'?" }
             throw malformed(name, v, expected: expected, hint: hint)

@@ -80,6 +80,24 @@ enum OutputFile {
         renamed = true
     }
 
+    /// The handler of `action`: its field is spelled one way by glibc, another by Darwin.
+    private static func handler(of action: sigaction) -> (@convention(c) (Int32) -> Void)? {
+        #if os(Linux)
+        return action.__sigaction_handler.sa_handler
+        #else
+        return action.__sigaction_u.__sa_handler
+        #endif
+    }
+
+    /// Sets the handler of `action` (see `handler(of:)`).
+    private static func setHandler(of action: inout sigaction, _ handler: @escaping @convention(c) (Int32) -> Void) {
+        #if os(Linux)
+        action.__sigaction_handler.sa_handler = handler
+        #else
+        action.__sigaction_u.__sa_handler = handler
+        #endif
+    }
+
     /// The signals after which a temporary output file is removed: every signal sent from
     /// outside whose default action ends the process (SIGPIPE is ignored from the start; the
     /// faults SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP and SIGSYS are a crash's, left
@@ -103,11 +121,11 @@ enum OutputFile {
         for sig in cleanupSignals {
             var old = sigaction()
             sigaction(sig, nil, &old)
-            if unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            if unsafeBitCast(handler(of: old), to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
                 continue
             }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { sig in
+            setHandler(of: &action) { sig in
                 if let path = temporaryToRemove { unlink(path) }
                 signal(sig, SIG_DFL)
                 raise(sig)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs the command line of this process: arguments from `CommandLine`, standard input read
-/// only when the dataset is `-`, standard output written in large chunks.
+/// when the dataset is `-`, or when none is named and it is a pipe, FIFO or regular file
+/// (`standardInputHoldsData`), standard output written in large chunks.
 /// - Returns: the exit status for `exit`.
 public func runFromProcess() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,7 +24,18 @@ public func runFromProcess() -> Int32 {
                stderr: writeToStandardError,
                color: .forProcess(),
                stdinDescriptor: STDIN_FILENO,
-               environment: { name in getenv(name).map { String(cString: $0) } })
+               environment: { name in getenv(name).map { String(cString: $0) } },
+               stdinHoldsData: standardInputHoldsData())
+}
+
+/// Whether standard input is a pipe, a FIFO or a regular file (data piped or redirected in),
+/// rather than a terminal, a character device such as `/dev/null`, a socket or a closed
+/// descriptor. fstat(2) only: nothing is read.
+func standardInputHoldsData() -> Bool {
+    var info = stat()
+    guard fstat(STDIN_FILENO, &info) == 0 else { return false }
+    let type = info.st_mode & S_IFMT
+    return type == S_IFIFO || type == S_IFREG
 }
 
 /// Writes a message to standard error with write(2). A closed or full standard error loses

@@ -12,6 +12,7 @@ let stackEngine = EngineDescriptor(
         """,
     options: stackOptions.specs(),
     schema: .items,
+    datasetKeys: .singleSection,
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try stackLayout(input, into: &$0) } },
     stream: { input, sink in try stackLayout(input, into: &sink) },

@@ -47,7 +47,7 @@ private struct TransitionRun {
             try io.emit(transitionHelp())
             return ExitStatus.success
         }
-        let (options, dataset) = try parseTransitionArguments(arguments)
+        var (options, dataset) = try parseTransitionArguments(arguments)
         guard let fromText = try options.text("from") else {
             throw CLIError.usage("--from is required: the layout to start from, e.g. --from 'stack'", engine: "transition")
         }
@@ -66,18 +66,35 @@ private struct TransitionRun {
         // Both sides read the same stdin once.
         final class Cache: @unchecked Sendable { var data: Data? }
         let cache = Cache()
-        let sideIO = CommandIO(stdin: {
+        var sideIO = CommandIO(stdin: {
             if let data = cache.data { return data }
             let data = try io.stdin()
             cache.data = data
             return data
         }, stdout: io.stdout)
+        // With no DATASET, a pipe or file on stdin is the dataset of both sides (not when
+        // it holds the golden of `--check -`).
+        sideIO.stdinHoldsData = try io.stdinHoldsData && options.text("check") != "-"
         // The DATASET applies to both sides, but a side that names its own wins.
         let tail = dataset.map { ["--", $0] } ?? []
-        let from = try LayoutJob(descriptor: fromEngine, arguments: shared + fromWords + (fromHasDataset ? [] : tail),
-                                 io: sideIO, streaming: false).layout
-        let to = try LayoutJob(descriptor: toEngine, arguments: shared + update + toWords + (toHasDataset ? [] : tail),
-                               io: sideIO, streaming: false).layout
+        let fromJob = try sideJob("from", fromEngine, shared + fromWords + (fromHasDataset ? [] : tail), io: sideIO)
+        let toJob = try sideJob("to", toEngine, shared + update + toWords + (toHasDataset ? [] : tail), io: sideIO)
+        let from = fromJob.layout, to = toJob.layout
+        // The dataset's "options" for the output apply to the transition's output (the
+        // command line wins); those for a query or a picture transitions do not draw are refused.
+        for job in [fromJob, toJob] {
+            for (name, value) in job.options.values.sorted(by: { $0.key < $1.key }) {
+                guard case .dataset(let file, let path) = value.origin else { continue }
+                if unusedOptionNames.contains(name) {
+                    throw CLIError.data("\(file): \(path): '\(name)' is not used by transitions (they write every element "
+                                        + "of both layouts); remove it, or lay out one side with 'cvlayout \(job.descriptor.name)'")
+                }
+                if outputOptionNames.contains(name) && options.values[name] == nil
+                    && supersedingOptions[name, default: []].allSatisfy({ options.values[$0]?.origin != .commandLine }) {
+                    options.values[name] = value
+                }
+            }
+        }
 
         var plan: BatchUpdatePlan? = nil
         if let updates = try ItemUpdates.parse(options) {
@@ -113,14 +130,20 @@ private struct TransitionRun {
                                        format: format, writeOptions: options)
         }
 
+        let probe = SVGSizeProbe()
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
-                let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
+                let buffer = OutputBuffer(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
                 try TransitionWriter.write(transition, format: format, options: output, to: buffer)
             }
         } else {
-            let buffer = OutputBuffer(precision: output.output.precision, sink: io.stdout)
+            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
+            let buffer = OutputBuffer(precision: output.output.precision, sink: { try probe.observe($0); try stdout($0) })
             try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        }
+        if format == .svg, let size = probe.size, let note = oversizedPictureNote(
+            width: size.width, height: size.height, remedy: "fewer items (--count, a smaller DATASET) draw a smaller one") {
+            io.stderr("cvlayout: warning: \(note)\n")
         }
         return ExitStatus.success
     }
@@ -179,6 +202,21 @@ private struct TransitionRun {
         }
     }
 
+    /// The layout of one side (`from` or `to`) from `arguments` (the shared options, the
+    /// side's words and the DATASET). A usage error in them is the transition's: it names the
+    /// side when the side's own words gave it, and sends to `cvlayout transition --help`.
+    private func sideJob(_ name: String, _ descriptor: EngineDescriptor, _ arguments: [String],
+                         io: CommandIO) throws -> LayoutJob {
+        do {
+            return try LayoutJob(descriptor: descriptor, arguments: arguments, io: io, streaming: false)
+        } catch let error as CLIError where error.isUsage {
+            let given = (sharedOptionNames + updateOptionNames).contains { error.message.hasPrefix("--\($0)") }
+            var rewritten = CLIError.usage((given ? "" : "--\(name) '\(descriptor.name)': ") + error.message, engine: "transition")
+            rewritten.isConflict = error.isConflict
+            throw rewritten
+        }
+    }
+
     /// The engine and its words of `--from`/`--to`, checked for options that belong to the
     /// transition itself or that it does not use, and whether they name a DATASET.
     private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
@@ -192,7 +230,12 @@ private struct TransitionRun {
             throw CLIError.usage(message, engine: "transition")
         }
         let rest = Array(words.dropFirst())
-        let parsed = try ArgumentParser.parse(rest, engine: descriptor)
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentParser.parse(rest, engine: descriptor)
+        } catch let error as CLIError where error.isUsage {
+            throw CLIError.usage("--\(name) '\(first)': " + error.message, engine: "transition")
+        }
         for option in outputOptionNames + updateOptionNames where parsed.options.has(option) {
             throw CLIError.usage("--\(name): give --\(option) to 'cvlayout transition' itself, not inside --\(name)",
                                  engine: "transition")

@@ -73,8 +73,9 @@ public struct JustifiedSection: Sendable, Equatable {
 /// against the row without), and closes either way; a first item past the band (a panorama)
 /// is a row of its own. Every `breakoutCadence`-th row whose first item is landscape (a ≥ 1)
 /// holds that item alone at full width. Items left when the items run out form the widow
-/// row (`widowStyle`), never wider than the width: shrunk to it when its natural width
-/// would overflow.
+/// row (`widowStyle`): left or centred, at the previous row's height (the target after a
+/// breakout row, as Flickr's), never wider than the width: shrunk to it when its natural
+/// width would overflow.
 ///
 /// On 390 points with the defaults (insets 10, spacing 10, target 320 ± 25 %) the width is
 /// 370 and the band 0.867…1.445: items `[1.5, 1.5]` are two panoramas, rows of their own,
@@ -233,7 +234,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         let rowLimit: Int, cadence: Int, spacing: Double, target: Double
         /// The next item, the first item of the open row and the open row's Σa.
         var i = 0, start = 0, sum = 0.0
-        /// Rows given so far, and the height of the last.
+        /// Rows given so far, and the height a widow row takes after the last: its height,
+        /// or the target after a breakout row.
         var count = 0
         var lastHeight: Double? = nil
         var done = false
@@ -276,7 +278,9 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                     let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width, sum: 0 + a)
                     start = i + 1
                     i += 1
-                    return give(row)
+                    let given = give(row)
+                    lastHeight = target  // a widow row after a breakout row takes the target, as Flickr's does
+                    return given
                 }
                 let newSum = sum + a
                 if newSum < minimum {
@@ -311,7 +315,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 return give(Row(start: start, end: ratios.count, height: layout.clamped(natural), itemsWidth: width,
                                 isWidow: true, sum: sum))
             case .left, .center:
-                // The previous row's height (the target without one), shrunk to fit the width.
+                // The previous row's height (the target without one, or after a breakout
+                // row), shrunk to fit the width.
                 var height = lastHeight ?? target
                 if height > natural { height = natural }
                 let itemsWidth = height * sum + Double(n - 1) * spacing

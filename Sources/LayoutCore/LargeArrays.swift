@@ -1,6 +1,8 @@
 // Capacity for arrays of a million elements without a page fault per 4 KiB.
-#if canImport(Glibc)
+#if os(Linux) && canImport(Glibc)
 import Glibc
+#elseif os(Linux) && canImport(Musl)
+import Musl
 #endif
 
 extension Array {
@@ -26,7 +28,7 @@ extension UnsafeMutableBufferPointer {
     /// `Array(unsafeUninitializedCapacity:initializingWith:)`. Elsewhere, or when the kernel
     /// says no, nothing.
     public func adviseHugePages() {
-        #if canImport(Glibc)
+        #if os(Linux)  // MADV_HUGEPAGE is Linux's; elsewhere the storage is left as it is
         let bytes = count * MemoryLayout<Element>.stride
         guard bytes >= 4 << 20, let base = baseAddress else { return }
         let huge = 2 << 20

@@ -466,20 +466,10 @@ struct CompositionalDescriptionDecoder {
         return (name, value)
     }
 
-    /// `[top, leading, bottom, trailing]` or `NSDirectionalEdgeInsets`' `{"top", "leading",
-    /// "bottom", "trailing"}` (each 0 when left out), finite points (negative insets are
-    /// allowed, as in UIKit).
+    /// `[top, leading, bottom, trailing]`, or any other spelling of insets (`JSONInsets`):
+    /// finite points (negative insets are allowed, as in UIKit).
     private func insets(_ raw: JSONValue, path: String) throws -> EdgeInsets {
-        if case .object(let object) = raw {
-            try allow(object, ["top", "leading", "bottom", "trailing"], path: path)
-            func edge(_ key: String) throws -> Double { try object[key].map { try finite($0, path: join(path, key)) } ?? 0 }
-            return EdgeInsets(top: try edge("top"), left: try edge("leading"), bottom: try edge("bottom"), right: try edge("trailing"))
-        }
-        guard case .numbers(let values) = raw, values.count == 4 else {
-            throw invalid(path, "expected [top, leading, bottom, trailing] (four numbers) or {\"top\": …, \"leading\": …, "
-                          + "\"bottom\": …, \"trailing\": …}, got \(describeArray(raw))")
-        }
-        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+        try JSONInsets.read(raw, path: path)
     }
 
     /// `[x, y]` or a `CGPoint`'s `{"x": …, "y": …}` (each 0 when left out), finite.

@@ -110,6 +110,36 @@ public enum DatasetSchema: Sendable {
     case grid
 }
 
+/// The keys of an `.items` dataset an engine reads, for its messages: an unknown key, a
+/// missing or doubled item key names these, not the keys only another engine reads. (The
+/// decoder still reads every key of the schema, so that a key another engine reads is
+/// refused by the engine as "not used by ENGINE", with why.)
+public struct DatasetKeys: Sendable, Equatable {
+    /// Top-level keys besides `"options"`, the item keys first (`heights`, `sizes`, …).
+    public var topLevel: [String]
+    /// Keys of a section object.
+    public var section: [String]
+
+    /// Creates a key list.
+    public init(topLevel: [String], section: [String]) {
+        self.topLevel = topLevel
+        self.section = section
+    }
+
+    /// Every key of the `.items` schema: the waterfall's.
+    public static let all = DatasetKeys(
+        topLevel: ["heights", "sizes", "items", "count", "sections"],
+        section: ["heights", "sizes", "items", "count", "header", "footer", "columns", "insets",
+                  "column-spacing", "item-spacing", "header-insets", "footer-insets"])
+    /// Sections with headers, footers and insets, no columns or item objects (flow, justified).
+    public static let sectioned = DatasetKeys(
+        topLevel: ["heights", "sizes", "count", "sections"],
+        section: ["heights", "sizes", "count", "header", "footer", "insets"])
+    /// One section of items, nothing else (line, carousel, stack, circle).
+    public static let singleSection = DatasetKeys(
+        topLevel: ["heights", "sizes", "count", "sections"], section: ["heights", "sizes", "count"])
+}
+
 /// A dataset that cannot be used. Exit status 65 on the command line.
 public enum DatasetError: Error, Equatable, Sendable {
     /// Not JSON: a 1-based line and byte column.
@@ -130,7 +160,8 @@ public enum DatasetDecoder {
     ///   checked before anything of that size is allocated.
     /// - Complexity: O(size of `data`); an array of plain numbers (heights, ring counts) or
     ///   of `[width, height]` pairs costs 8 bytes a number while it is read.
-    public static func decode(_ data: Data, schema: DatasetSchema) throws -> Dataset {
+    /// - Parameter keys: the keys the engine reads (`.items` only), which messages name.
+    public static func decode(_ data: Data, schema: DatasetSchema, keys: DatasetKeys = .all) throws -> Dataset {
         let root: JSONValue
         do {
             root = try StrictJSON.values(data)
@@ -140,7 +171,7 @@ public enum DatasetDecoder {
             throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path,
                                             message: "duplicate key '\(e.key)'")
         }
-        var decoder = Walker(schema: schema)
+        var decoder = Walker(schema: schema, keys: keys)
         return try decoder.dataset(root)
     }
 }
@@ -148,10 +179,13 @@ public enum DatasetDecoder {
 /// Walks the value tree, keeping the JSON path for messages.
 private struct Walker {
     let schema: DatasetSchema
+    /// The keys the engine reads, for messages.
+    let keys: DatasetKeys
     var itemTotal = 0
 
-    init(schema: DatasetSchema) {
+    init(schema: DatasetSchema, keys: DatasetKeys = .all) {
         self.schema = schema
+        self.keys = keys
     }
 
     mutating func dataset(_ root: JSONValue) throws -> Dataset {
@@ -182,15 +216,17 @@ private struct Walker {
         guard case .object(let object) = root else {
             throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
         }
-        let allowedKeys: [String]
+        let allowedKeys: [String], namedKeys: [String]
         switch schema {
-        case .items: allowedKeys = ["heights", "sizes", "items", "count", "sections", "options"]
-        case .ringCounts: allowedKeys = ["rings", "options"]
-        case .compositional: allowedKeys = ["configuration", "sections", "options"]
-        case .grid: allowedKeys = ["columns", "rows", "sections", "options"]  // not reached: decoded above
+        case .items:
+            allowedKeys = DatasetKeys.all.topLevel + ["options"]
+            namedKeys = keys.topLevel + ["options"]
+        case .ringCounts: (allowedKeys, namedKeys) = (["rings", "options"], ["rings", "options"])
+        case .compositional: (allowedKeys, namedKeys) = (["configuration", "sections", "options"], ["configuration", "sections", "options"])
+        case .grid: (allowedKeys, namedKeys) = (["columns", "rows", "sections", "options"], ["columns", "rows", "sections", "options"])  // not reached: decoded above
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
-            throw invalid(key, "unknown key" + didYouMean(key, among: allowedKeys) + " (expected \(list(allowedKeys)))")
+            throw invalid(key, "unknown key" + didYouMean(key, among: namedKeys) + " (expected \(list(namedKeys)))")
         }
         var options: [DatasetOption] = []
         if let raw = object["options"] {
@@ -198,12 +234,12 @@ private struct Walker {
         }
         let itemKeys = allowedKeys.filter { $0 != "options" && object[$0] != nil }
         guard itemKeys.count <= 1 else {
-            throw invalid(itemKeys[1], "conflicts with '\(itemKeys[0])': give only one of \(list(allowedKeys.dropLast()))")
+            throw invalid(itemKeys[1], "conflicts with '\(itemKeys[0])': give only one of \(list(namedKeys.dropLast()))")
         }
         var sections: [DatasetSection] = []
         switch itemKeys.first {
         case nil:
-            throw invalid("", "no items: expected one of \(list(allowedKeys.dropLast()))")
+            throw invalid("", "no items: expected one of \(list(namedKeys.dropLast()))")
         case "sections":
             guard let list = object["sections"]!.elements else {
                 throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
@@ -227,7 +263,8 @@ private struct Walker {
 
     private var expectedTopLevel: String {
         switch schema {
-        case .items: "an array of heights or [width, height] sizes, or an object"
+        case .items: "an array of heights, [width, height] sizes or {\"width\": W, \"height\": H} objects, or an object of "
+            + list(keys.topLevel + ["options"])
         case .ringCounts: "an array of ring counts or an object with \"rings\""
         case .compositional: "a compositional layout description: an object with \"sections\""
         case .grid: "a grid description: an object with \"columns\" (or \"rows\") and \"sections\""
@@ -240,13 +277,20 @@ private struct Walker {
         case .ringCounts: return try ringCounts(array, path: "")
         case .compositional, .grid: return []  // not reached: refused in `dataset(_:)`
         case .items:
-            let firstIsArray: Bool
+            let firstIsArray: Bool, firstIsObject: Bool
             switch array {
-            case .pairs: firstIsArray = true
-            case .array(let elements): firstIsArray = elements.first?.arrayCount != nil
-            default: firstIsArray = false
+            case .pairs: (firstIsArray, firstIsObject) = (true, false)
+            case .array(let elements):
+                firstIsArray = elements.first?.arrayCount != nil
+                if case .object? = elements.first { firstIsObject = true } else if case .itemObject? = elements.first {
+                    firstIsObject = true
+                } else {
+                    firstIsObject = false
+                }
+            default: (firstIsArray, firstIsObject) = (false, false)
             }
-            if firstIsArray {
+            if firstIsArray || firstIsObject {
+                // `[[w, h], …]`, or Flickr's own input `[{"width": w, "height": h}, …]`.
                 return [DatasetSection(items: .sizes(try sizes(array, path: "")))]
             }
             return [DatasetSection(items: .heights(try heights(array, path: "")))]
@@ -269,6 +313,13 @@ private struct Walker {
             return sections
         }
         for (i, raw) in (array.elements ?? []).enumerated() {
+            var isObject = false
+            if case .object = raw { isObject = true } else if case .itemObject = raw { isObject = true }
+            if raw.arrayCount != nil || isObject {
+                // Sizes or item objects: another engine's data; say what ring takes.
+                throw invalid("\(path)[\(i)]", "expected a ring count (an integer ≥ 0; ring takes [1, 6, 12, …] "
+                              + "or {\"rings\": […]}), got \(describe(raw))")
+            }
             let n = try count(raw, path: "\(path)[\(i)]")
             try add(n, "\(path)[\(i)]")
         }
@@ -279,14 +330,15 @@ private struct Walker {
         guard case .object(let object) = raw else {
             throw invalid(path, "expected a section object, got \(describe(raw))")
         }
-        let allowed = ["heights", "sizes", "items", "count", "header", "footer", "columns", "insets",
-                       "column-spacing", "item-spacing", "header-insets", "footer-insets"]
+        let allowed = DatasetKeys.all.section, named = keys.section
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: allowed) + " (expected \(list(allowed)))")
+            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: named) + " (expected \(list(named)))")
         }
         let itemKeys = ["heights", "sizes", "items", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
-            throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of heights, sizes, items or count")
+            let namedItems = ["heights", "sizes", "items", "count"].filter(named.contains)
+            throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of "
+                          + list(namedItems).replacingOccurrences(of: "'", with: ""))
         }
         var result: DatasetSection
         if let key = itemKeys.first {
@@ -548,6 +600,20 @@ private struct Walker {
         result.reserveCapacity(elements.count)
         for (i, raw) in elements.enumerated() {
             let itemPath = first.map { "\(path)[\($0 + i)]" } ?? path
+            if case .object(let object) = raw {
+                // `{"width": w, "height": h}` (flickr/justified-layout's input).
+                let sizeKeys = ["width", "height"]
+                for key in object.keys.sorted() where !sizeKeys.contains(key) {
+                    throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: sizeKeys) + " (expected 'width' and 'height')")
+                }
+                guard let width = object["width"], let height = object["height"] else {
+                    throw invalid(itemPath, "expected a size {\"width\": W, \"height\": H}, got no '\(object["width"] == nil ? "width" : "height")'")
+                }
+                let w = try finiteNumber(width, path: itemPath + ".width")
+                guard w > 0 else { throw invalid(itemPath + ".width", "expected a width > 0, got \(NumberFormat.messageText(w))") }
+                result.append(Size(width: w, height: try nonNegative(height, path: itemPath + ".height")))
+                continue
+            }
             guard let pair = raw.elements, pair.count == 2 else {
                 let got = raw.elements.map { "an array of \($0.count) \($0.count == 1 ? "value" : "values")" } ?? describe(raw)
                 throw invalid(itemPath, "expected a size [width, height], got \(got)")
@@ -572,7 +638,13 @@ private struct Walker {
             case .bool(let b): result.append(DatasetOption(key: key, value: .bool(b), path: path))
             case .number(let n): result.append(DatasetOption(key: key, value: .number(n), path: path))
             case .string(let s): result.append(DatasetOption(key: key, value: .string(s), path: path))
-            default: throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
+            default:
+                // Insets as an array or an object, as sections give them: the flag's text.
+                if let text = try JSONInsets.flagText(value, path: path) {
+                    result.append(DatasetOption(key: key, value: .string(text), path: path))
+                    continue
+                }
+                throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
             }
         }
         return result
@@ -624,23 +696,11 @@ private struct Walker {
     }
 
     private func insets(_ raw: JSONValue, path: String) throws -> EdgeInsets {
-        var values: [Double]
-        if case .string(let s) = raw {
-            guard let parsed = ValueSyntax.numbers(s, counts: [1, 4]) else {
-                throw invalid(path, "expected \"T,L,B,R\" or one number, got \(describe(raw))")
-            }
-            values = parsed
-        } else if let array = raw.elements, array.count == 4 {
-            values = []
-            for (i, v) in array.enumerated() { values.append(try finiteNumber(v, path: "\(path)[\(i)]")) }
-        } else {
-            throw invalid(path, "expected \"T,L,B,R\" or an array of four numbers, got \(describe(raw))")
-        }
-        if values.count == 1 { values = Array(repeating: values[0], count: 4) }
-        for v in values where !(v.isFinite && v >= 0) {
+        let insets = try JSONInsets.read(raw, path: path)
+        for v in [insets.top, insets.left, insets.bottom, insets.right] where !(v.isFinite && v >= 0) {
             throw invalid(path, "expected insets that are finite numbers ≥ 0, got \(describe(raw))")
         }
-        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+        return insets
     }
 
     // MARK: - Messages

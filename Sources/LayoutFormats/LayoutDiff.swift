@@ -171,6 +171,51 @@ public struct LayoutDiffResult: Hashable, Sendable {
     /// The element counts of a streamed comparison, whose `elements` are not kept (they went
     /// into the report as they were found); `nil` when `elements` holds them all.
     public var streamedCounts: StreamedCounts? = nil
+    /// For a streamed comparison: the largest and smallest magnitudes of the numeric deltas
+    /// (−1 and infinity for none) and whether a field that is no number (hidden) differs; `nil` when `elements` holds
+    /// them all.
+    public var streamedSpread: StreamedSpread? = nil
+
+    /// What a streamed comparison keeps of its differences' sizes.
+    public struct StreamedSpread: Hashable, Sendable {
+        public var largest: Double, smallest: Double, otherChange: Bool
+        public init(largest: Double, smallest: Double, otherChange: Bool) {
+            self.largest = largest
+            self.smallest = smallest
+            self.otherChange = otherChange
+        }
+    }
+
+    /// Whether every difference is a number within `bound` of the expected one (no element
+    /// missing or extra, no other field changed) and they look like rounding to `bound`'s
+    /// unit: the largest more than a tenth of `bound` (finer rounding would not make it),
+    /// and one smaller than `bound` (not only ties, such as an alpha of 0.5 against 1). What
+    /// a golden printed with fewer decimals than the layout gives (`--precision 0`: 0.5).
+    public func differsOnlyWithin(_ bound: Double) -> Bool {
+        guard !isSame else { return false }
+        var largest = -1.0, smallest = Double.infinity
+        func add(_ changes: [FieldChange]) -> Bool {
+            for change in changes {
+                guard let delta = change.delta else { return false }
+                largest = Swift.max(largest, delta.magnitude)
+                smallest = Swift.min(smallest, delta.magnitude)
+            }
+            return true
+        }
+        for part in parts {
+            guard case .changed(let changes) = part.change, add(changes) else { return false }
+        }
+        if let counts = streamedCounts {
+            guard counts.missing == 0 && counts.extra == 0, let spread = streamedSpread, !spread.otherChange else { return false }
+            largest = Swift.max(largest, spread.largest)
+            smallest = Swift.min(smallest, spread.smallest)
+        } else {
+            for element in elements {
+                guard case .changed(let changes) = element.change, add(changes) else { return false }
+            }
+        }
+        return largest > bound / 10 && largest <= bound * (1 + 1e-9) && smallest < bound * (1 - 1e-9)
+    }
 
     /// Counts of differing elements, for a comparison that did not keep them.
     public struct StreamedCounts: Hashable, Sendable {

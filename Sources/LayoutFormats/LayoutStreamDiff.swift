@@ -160,6 +160,9 @@ public final class StreamedComparison {
         var bestLength: LargestDelta?, bestOther: LargestDelta?
         /// Their deltas' magnitudes (−1 for none), compared without copying them.
         var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
+        /// The largest and smallest magnitudes of the numeric deltas (−1, infinity for none),
+        /// and whether `hidden` differed.
+        var spread = -1.0, smallestDelta = Double.infinity, otherChange = false
         /// Fields where one side gave a value and the other none before it was known whether
         /// that side gives the field at all (then it is no difference); left out of the report.
         var uncertain: UInt16 = 0
@@ -292,8 +295,10 @@ public final class StreamedComparison {
             var width = 0
             for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
                 width = Swift.max(width, Self.nameLengths[field.rawValue])
-                guard field != .hidden else { continue }
+                guard field != .hidden else { otherChange = true; continue }
                 let delta = a.values[field.rawValue] - e.values[field.rawValue]
+                spread = Swift.max(spread, delta.magnitude)
+                smallestDelta = Swift.min(smallestDelta, delta.magnitude)
                 if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
                     consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
                                                 delta: delta, isLength: field.isLength))
@@ -446,6 +451,7 @@ public final class StreamedComparison {
                                       matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: reordered,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
         result.streamedCounts = core.counts
+        result.streamedSpread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
         try spill.out.flush()
         return (result, expectedDocument)
     }

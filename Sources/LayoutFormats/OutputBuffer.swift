@@ -644,7 +644,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     func streamParts(_ layout: CollectionLayout, options: OutputOptions) -> StreamParts {
         switch self {
         case .json:
-            StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
+            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
                         block: { block, first, _, out in
                             for k in block.indices {
                                 JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
@@ -652,22 +652,23 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                         },
                         end: { JSONLayoutWriter.appendEnd($0, to: $1) })
         case .csv:
-            StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
+            return StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
                         block: { block, _, defaultAppearance, out in
                             CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
                         },
                         end: { _, _ in })
         case .svg:
-            StreamParts(start: { layout, out in
+            let above = SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout))
+            return StreamParts(start: { layout, out in
                             SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
                                 layout, options: options, drawn: options.drawnBounds), to: out)
                         },
                         block: { [round = layout.drawsCellsRound,
                                   labels = SVGLabels.resolved(options.labels, for: layout)] block, _, defaultAppearance, out in
                             SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
-                                                        to: out)
+                                                        above: above, to: out)
                         },
-                        end: { SVGLayoutWriter.appendEnd($0, options: options, to: $1) })
+                        end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
         }
     }
 

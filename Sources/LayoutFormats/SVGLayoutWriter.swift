@@ -1,3 +1,4 @@
+import class Foundation.NSLock
 import LayoutCore
 
 // MARK: - Labels and canvas
@@ -46,6 +47,79 @@ public enum SVGCanvas: String, Sendable, CaseIterable {
 /// (`SVGLabels`) at full opacity and untransformed; the visible bounds at the content offset
 /// outlined (and the `--rect` area when given); for ring layouts the dashed heart path and a
 /// heart that flies along it and pulses (SPEC section 7).
+/// The labels that would cross the dashed outline of the visible bounds, kept out of their
+/// elements' groups as those are written (on any core) and drawn after the outline, above
+/// it, so that it never runs through a label.
+final class SVGLabelsAboveOutline: @unchecked Sendable {
+    /// The outline: the visible bounds.
+    let outline: Rect
+    private let lock = NSLock()
+    private var elements: [LayoutAttributes] = []
+
+    init(outline: Rect) {
+        self.outline = outline
+    }
+
+    /// Whether the label box of `element` (its size `label`) crosses an edge of the outline
+    /// (with the stroke's half width): the box the canvas counts, 0.3 em a character either
+    /// side of the centre, 0.6 em up and down.
+    @inline(__always)
+    func crosses(_ element: LayoutAttributes, _ label: (characters: Int, size: Double)) -> Bool {
+        let t = element.transform, f = element.frame
+        let cx = f.origin.x + f.size.width / 2 + t.tx, cy = f.origin.y + f.size.height / 2 + t.ty
+        let hw = 0.3 * label.size * Double(label.characters) + 0.5, hh = 0.6 * label.size + 0.5
+        let x0 = outline.origin.x, y0 = outline.origin.y
+        let x1 = x0 + outline.size.width, y1 = y0 + outline.size.height
+        let overlapsY = cy + hh > y0 && cy - hh < y1, overlapsX = cx + hw > x0 && cx - hw < x1
+        return (overlapsY && (abs(cx - x0) < hw || abs(cx - x1) < hw)) || (overlapsX && (abs(cy - y0) < hh || abs(cy - y1) < hh))
+    }
+
+    /// Keeps `element`'s label for later.
+    func add(_ element: LayoutAttributes) {
+        lock.lock()
+        elements.append(element)
+        lock.unlock()
+    }
+
+    /// The labels kept, as `<text>` lines in element order (index path, then category and
+    /// kind), each as its group would have held it, with a halo of its shape's fill (drawn
+    /// under the glyphs: `paint-order="stroke"`) over the outline's dashes.
+    func append(labels: SVGLabels, to out: OutputBuffer) {
+        let sorted = elements.sorted { a, b in
+            (a.indexPath.section, a.indexPath.item, a.category.rawValue, a.kind?.rawValue ?? "")
+                < (b.indexPath.section, b.indexPath.item, b.category.rawValue, b.kind?.rawValue ?? "")
+        }
+        for e in sorted {
+            guard let label = SVGElementWriter.label(e, labels) else { continue }
+            let t = e.transform, f = e.frame
+            out.append("<text x=\"")
+            out.append(number: f.origin.x + f.size.width / 2 + t.tx)
+            out.append("\" y=\"")
+            out.append(number: f.origin.y + f.size.height / 2 + t.ty + label.size * 0.35)
+            out.append("\" font-family=\"sans-serif\" font-size=\"")
+            out.append(number: label.size)
+            // A halo of the shape's own fill hides the dashes under the glyphs.
+            out.append("\" text-anchor=\"middle\" stroke=\"")
+            out.append(e.category == .cell ? SVGElementWriter.paletteColour(e.indexPath.item) : e.kind == .badge ? "#d62728" : "#dddddd")
+            if e.alpha < 1 {  // as faded as its shape
+                out.append("\" stroke-opacity=\"")
+                out.append(number: max(0, e.alpha), precision: .full)
+            }
+            out.append("\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\" fill=\"")
+            if e.category == .cell {
+                out.append(SVGElementWriter.labelColour(e.indexPath.item, alpha: e.alpha))
+                out.append("\">")
+                if labels == .indexPath { out.append(string: "\(e.indexPath.section):") }
+                out.append(string: "\(e.indexPath.item)")
+            } else {
+                out.append("#333333\">")
+                out.append(string: "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)")
+            }
+            out.append("</text>\n")
+        }
+    }
+}
+
 public enum SVGLayoutWriter {
     /// Fill colours, chosen by item number modulo the count.
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
@@ -61,9 +135,9 @@ public enum SVGLayoutWriter {
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
     /// How far the flying heart reaches from its place on the path, points: the shape's
-    /// farthest point (about 15.6 from its centre) at the pulse's largest scale, 1.2, turned
-    /// any way by `rotate="auto"`.
-    static let heartReach = 19.0
+    /// farthest point (about 15.6 from its centre) and half its dark outline (1.75) at the
+    /// pulse's largest scale, 1.2 (20.8), turned any way by `rotate="auto"`.
+    static let heartReach = 21.0
 
     /// Writes the SVG document for the selected elements of `layout` to `out`.
     /// - Complexity: O(k) for k selected elements already in zIndex order (the usual case:
@@ -73,6 +147,7 @@ public enum SVGLayoutWriter {
                              to out: OutputBuffer) throws {
         let round = layout.drawsCellsRound
         let labels = SVGLabels.resolved(options.labels, for: layout)
+        let above = labelsAboveOutline(layout, labels: labels)
         try layout.elements.withUnsafeBufferPointer { elements in
             try (selection ?? []).withUnsafeBufferPointer { selected in
                 let indices = selection == nil ? nil : selected.baseAddress
@@ -88,7 +163,7 @@ public enum SVGLayoutWriter {
                 // it is drawn as it is: no list to build, nothing to sort.
                 let scan = DrawingOrderScan(base, indices, count: count)
                 guard scan.hidden || !scan.ordered else {
-                    return try appendElements(base, indices, count: count, round: round, labels: labels, to: out)
+                    return try appendElements(base, indices, count: count, round: round, labels: labels, above: above, to: out)
                 }
                 var order = scan.visible ?? (0..<count).map { indices?[$0] ?? $0 }
                 if !scan.ordered {
@@ -98,11 +173,20 @@ public enum SVGLayoutWriter {
                     }
                 }
                 try order.withUnsafeBufferPointer { order in
-                    try appendElements(base, order.baseAddress, count: order.count, round: round, labels: labels, to: out)
+                    try appendElements(base, order.baseAddress, count: order.count, round: round, labels: labels, above: above,
+                                       to: out)
                 }
             }
         }
-        appendEnd(layout, options: options, to: out)
+        appendEnd(layout, options: options, above: above, to: out)
+    }
+
+    /// The collector of the labels that cross the visible bounds' outline (drawn after it),
+    /// or `nil` without labels.
+    static func labelsAboveOutline(_ layout: CollectionLayout, labels: SVGLabels) -> SVGLabelsAboveOutline? {
+        guard labels != .none else { return nil }
+        return SVGLabelsAboveOutline(outline: Rect(x: layout.contentOffset.x, y: layout.contentOffset.y,
+                                                   width: layout.bounds.width, height: layout.bounds.height))
     }
 
     /// The viewBox of `layout`'s picture with `options.canvas`: for `.all`, the content rect,
@@ -270,18 +354,20 @@ public enum SVGLayoutWriter {
     /// `allDefaultAppearance`: every element of the block has the default appearance, so that
     /// its cells' frame texts can come from the buffer's table (`SVGFrameText`).
     static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: SVGLabels,
-                            allDefaultAppearance: Bool = false, to out: OutputBuffer) {
+                            allDefaultAppearance: Bool = false, above: SVGLabelsAboveOutline? = nil, to out: OutputBuffer) {
         guard let base = block.baseAddress else { return }
         let frames = allDefaultAppearance && !round ? out.svgFrameTexts : nil
-        SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels, frames: frames) { writer in
+        SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels, frames: frames, above: above) { writer in
             for k in 0..<block.count where !base[k].isHidden {
                 writer.append(base + k, to: out)
             }
         }
     }
 
-    /// Everything after the last shape: the visible bounds, the query area, the heart.
-    static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, to out: OutputBuffer) {
+    /// Everything after the last shape: the visible bounds, the query area, the labels that
+    /// cross the visible bounds' outline (`above`), the heart.
+    static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, above: SVGLabelsAboveOutline? = nil,
+                          to out: OutputBuffer) {
         out.append("<rect class=\"visible-bounds\" x=\"")
         out.append(number: layout.contentOffset.x)
         out.append("\" y=\"")
@@ -302,6 +388,7 @@ public enum SVGLayoutWriter {
             out.append(number: rect.height)
             out.append("\" fill=\"#1f77b4\" fill-opacity=\"0.08\" stroke=\"#1f77b4\" stroke-width=\"1\"/>\n")
         }
+        above?.append(labels: SVGLabels.resolved(options.labels, for: layout), to: out)
         if let heart = layout.heartPath {
             appendHeart(heart, to: out)
         }
@@ -318,10 +405,11 @@ public enum SVGLayoutWriter {
     /// Writes the elements `elements[indices[k]]` (`elements[k]` without indices) for k in
     /// `0..<count`, in chunks formatted on every core (`appendInParallel`).
     private static func appendElements(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?,
-                                       count: Int, round: Bool, labels: SVGLabels, to out: OutputBuffer) throws {
+                                       count: Int, round: Bool, labels: SVGLabels, above: SVGLabelsAboveOutline?,
+                                       to out: OutputBuffer) throws {
         func appendChunk(_ range: Range<Int>, to buffer: OutputBuffer) {
             _ = buffer.cursor(reserving: range.count * typicalGroupSize)
-            SVGElementWriter.withWriter(precision: buffer.precision, round: round, labels: labels) { writer in
+            SVGElementWriter.withWriter(precision: buffer.precision, round: round, labels: labels, above: above) { writer in
                 if let indices {
                     for k in range { writer.append(elements + indices[k], to: buffer) }
                 } else {
@@ -362,9 +450,14 @@ public enum SVGLayoutWriter {
         appendPathData(heart, relativeTo: heart.start, to: out)
         out.append("\"/>\n<g><animateTransform attributeName=\"transform\" type=\"scale\" ")
         out.append("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\"/>\n")
+        // A near-black outline under a white one: the heart reads on every avatar colour, the
+        // pink and red ones included (its fill alone is close to them).
         out.append("<path d=\"")
         out.append(string: heartShape)
-        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1\"/></g>\n</g>\n</g>\n")
+        out.append("\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"/>\n")
+        out.append("<path d=\"")
+        out.append(string: heartShape)
+        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\"/></g>\n</g>\n</g>\n")
     }
 }
 
@@ -441,6 +534,9 @@ struct SVGElementWriter {
     /// The buffer's table of frame texts, given when every element written has the default
     /// appearance and cells are not round; `nil` otherwise.
     private let frames: UnsafeMutablePointer<SVGFrameText>?
+    /// Where a label that would cross the visible bounds' outline goes instead of its group
+    /// (drawn after the outline); `nil`: every label in its group.
+    fileprivate(set) var above: SVGLabelsAboveOutline? = nil
 
     /// A formatted number waiting to enter the table.
     struct PendingNumber {
@@ -468,7 +564,7 @@ struct SVGElementWriter {
     /// chunk of elements and per thread.
     @inline(__always)
     static func withWriter(precision: NumberPrecision, round: Bool, labels: SVGLabels,
-                           frames: UnsafeMutablePointer<SVGFrameText>? = nil,
+                           frames: UnsafeMutablePointer<SVGFrameText>? = nil, above: SVGLabelsAboveOutline? = nil,
                            _ body: (inout SVGElementWriter) -> Void) {
         withUnsafeTemporaryAllocation(byteCount: CachedNumber.slots * MemoryLayout<CachedNumber>.stride,
                                       alignment: 64) { raw in  // no entry split across cache lines
@@ -479,6 +575,7 @@ struct SVGElementWriter {
             withUnsafeTemporaryAllocation(of: PendingNumber.self, capacity: pendingCapacity) { pending in
                 var writer = SVGElementWriter(precision: precision, round: round, labels: labels,
                                               cache: table.baseAddress!, pending: pending.baseAddress!, frames: frames)
+                writer.above = above
                 body(&writer)
             }
         }
@@ -596,7 +693,11 @@ struct SVGElementWriter {
         } else {
             label = Self.label(element.pointee, labels)
         }
-        if let label {
+        // A label the visible bounds' outline would run through is drawn after the outline.
+        if let label, let above, above.crosses(element.pointee, label) {
+            above.add(element.pointee)
+            append("</g>\n")
+        } else if let label {
             // At full opacity and untransformed, on the drawn centre (the transform is about
             // the centre, so its translation is all that moves it).
             if let entry, entry.pointee.key == key && entry.pointee.lengths >> 16 != 0 {
@@ -644,15 +745,18 @@ struct SVGElementWriter {
     }
 
     /// The label an element gets with `labels`, if any: its length in characters and its font
-    /// size, points. None for `.none`, a cell drawn fully transparent (alpha ≤ 0: a label
+    /// size, points. None for `.none`, a section background (a decoration), a cell drawn fully transparent (alpha ≤ 0: a label
     /// with no cell under it), or a frame narrower or lower than 4 points; otherwise
     /// 0.45 of the frame's smaller side, at most 14 and at least 4, and small enough that the
-    /// text (about 0.6 em a character) fits the frame's width. Sizes come from the frame
+    /// text (about 0.6 em a character) fits the frame's width; a cell 20 points or more on
+    /// its smaller side gets at least 10 where its digits (0.56 em, a colon 0.28) fit. Sizes come from the frame
     /// before its transform, so a label does not shrink away with its cell's scale.
     @inline(__always)
     static func label(_ element: LayoutAttributes, _ labels: SVGLabels) -> (characters: Int, size: Double)? {
         let width = element.frame.size.width, height = element.frame.size.height
-        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 else { return nil }
+        // A decoration (a section background) is drawn unlabelled: it lies under its
+        // section's cells, which would cover its label in part.
+        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 && element.kind != .background else { return nil }
         let path = element.indexPath
         var characters = decimalLength(path.item)
         if element.category != .cell {
@@ -667,7 +771,15 @@ struct SVGElementWriter {
         // rounding), that is the minimum, without the division.
         let side = Swift.min(width, height) * 0.45
         if side >= 14 && width >= 8.5 * Double(characters) { return (characters, 14) }
-        let fitted = Swift.min(14, side, width / (0.6 * Double(characters)))
+        var fitted = Swift.min(14, side, width / (0.6 * Double(characters)))
+        if fitted < 10 && element.category == .cell && Swift.min(width, height) >= 20 {
+            // A cell of 20 points or more (a ring's outer avatars) keeps a readable label, 10
+            // points, where its digits fit the width at their real advance in sans-serif
+            // (0.56 em a digit, 0.28 em the colon of an index path).
+            let colons = labels == .indexPath ? 1 : 0
+            let em = 0.56 * Double(characters - colons) + 0.28 * Double(colons)
+            fitted = Swift.max(fitted, Swift.min(10, width / em))
+        }
         return (characters, Swift.max(4, fitted))
     }
 

@@ -57,13 +57,15 @@ public enum TransitionSVGWriter {
         } else {
             for (layer, order) in [("start", startOrder), ("end", endOrder)] {
                 let first = layer == "start"
-                out.append(string: "<g class=\"layer-\(layer)\" visibility=\"\(first ? "hidden" : "visible")\">\n")
-                out.append("<animate attributeName=\"visibility\" calcMode=\"discrete\" ")
+                // `display`, not `visibility`: a child's `visibility="visible"` (a label's
+                // switch) would show through a hidden layer; nothing shows through `none`.
+                out.append(string: "<g class=\"layer-\(layer)\" display=\"\(first ? "none" : "inline")\">\n")
+                out.append("<animate attributeName=\"display\" calcMode=\"discrete\" ")
                 if timing.repeats {
-                    out.append(first ? "values=\"visible;hidden;visible\"" : "values=\"hidden;visible;hidden\"")
+                    out.append(first ? "values=\"inline;none;inline\"" : "values=\"none;inline;none\"")
                     out.append(" keyTimes=\"0;0.25;0.75\"")
                 } else {
-                    out.append(first ? "values=\"visible;hidden\"" : "values=\"hidden;visible\"")
+                    out.append(first ? "values=\"inline;none\"" : "values=\"none;inline\"")
                     out.append(" keyTimes=\"0;0.5\"")
                 }
                 timing.append(to: out)

@@ -80,8 +80,13 @@ public enum ValueSyntax {
         return values
     }
 
-    /// `T,L,B,R` or one number for all four edges.
+    /// `T,L,B,R` or one number for all four edges; `[T, L, B, R]` as JSON writes it too
+    /// (brackets, blanks after the commas).
     public static func insets(_ text: String) -> EdgeInsets? {
+        var text = text
+        if text.hasPrefix("[") && text.hasSuffix("]") && text.count >= 2 {
+            text = String(text.dropFirst().dropLast().filter { $0 != " " })
+        }
         guard let v = numbers(text, counts: [1, 4]) else { return nil }
         return v.count == 1 ? EdgeInsets(all: v[0]) : EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
     }
@@ -117,6 +122,78 @@ public enum ValueSyntax {
             guard let s = nonNegative(parts[0]), let i = nonNegative(parts[1]) else { return nil }
             return IndexPath(item: i, section: s)
         default: return nil
+        }
+    }
+}
+
+/// Insets as a dataset, its sections and a compositional description give them, read the same
+/// everywhere: a number (all four edges), a string as the flag reads it (`"10"`,
+/// `"10,16,10,16"`), an array `[top, left, bottom, right]` of four numbers, or an object of
+/// `top`, `left`, `bottom` and `right` (`leading` and `trailing` for left and right, as
+/// UIKit's NSDirectionalEdgeInsets names them: the layout is mirrored as a whole for right to
+/// left), an edge not given being 0.
+enum JSONInsets {
+    /// The object keys, in message order.
+    static let keys = ["top", "left", "bottom", "right", "leading", "trailing"]
+    /// What a message says is expected.
+    static let expected = #"insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}"#
+
+    /// Reads `raw`, naming `path` in errors; the numbers are finite (their range is the caller's).
+    /// - Throws: `DatasetError.invalidValue` at `path` (or at `path.key` for an object's key).
+    static func read(_ raw: JSONValue, path: String) throws -> EdgeInsets {
+        func invalid(_ at: String, _ message: String) -> DatasetError { .invalidValue(path: at.isEmpty ? "(top level)" : at, message: message) }
+        func finite(_ value: JSONValue, _ at: String) throws -> Double {
+            guard case .number(let v) = value, v.isFinite else { throw invalid(at, "expected a number, got \(describe(value))") }
+            return v
+        }
+        switch raw {
+        case .number(let v):
+            return EdgeInsets(all: v)
+        case .string(let s):
+            guard let insets = ValueSyntax.insets(s) else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
+            return insets
+        case .numbers(let v) where v.count == 4:
+            return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+        case .array, .sparse, .pairs:
+            if let elements = raw.elements, elements.count == 4 {
+                let v = try elements.enumerated().map { try finite($1, "\(path)[\($0)]") }
+                return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+            }
+            throw invalid(path, "expected \(expected), got an array of \(raw.arrayCount ?? 0) \(raw.arrayCount == 1 ? "value" : "values")")
+        case .object(let object):
+            for key in object.keys.sorted() where !keys.contains(key) {
+                throw invalid(path + "." + key, "unknown key" + didYouMean(key, among: keys)
+                              + " (expected 'top', 'left', 'bottom', 'right', 'leading' or 'trailing')")
+            }
+            for (side, directional) in [("left", "leading"), ("right", "trailing")] where object[side] != nil && object[directional] != nil {
+                throw invalid(path + "." + directional, "give '\(side)' or '\(directional)', not both")
+            }
+            func edge(_ key: String, or other: String? = nil) throws -> Double {
+                if let v = object[key] { return try finite(v, path + "." + key) }
+                if let other, let v = object[other] { return try finite(v, path + "." + other) }
+                return 0
+            }
+            return EdgeInsets(top: try edge("top"), left: try edge("left", or: "leading"),
+                              bottom: try edge("bottom"), right: try edge("right", or: "trailing"))
+        default:
+            let got = raw.arrayCount.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(raw)
+            throw invalid(path, "expected \(expected), got \(got)")
+        }
+    }
+
+    /// The flag's text (`T,L,B,R`) of insets given as an array or an object in a dataset's
+    /// `"options"` at `path`, where values are read as flags read them; `nil` for another value.
+    /// - Throws: `read`'s errors for an object of insets' keys that cannot be read.
+    static func flagText(_ raw: JSONValue, path: String) throws -> String? {
+        switch raw {
+        case .numbers(let v) where v.count == 4:
+            return v.map { NumberFormat.string($0, precision: .full) }.joined(separator: ",")
+        case .object(let object) where !object.keys.isEmpty && object.keys.allSatisfy(keys.contains):
+            let insets = try read(raw, path: path)
+            return [insets.top, insets.left, insets.bottom, insets.right]
+                .map { NumberFormat.string($0, precision: .full) }.joined(separator: ",")
+        default:
+            return nil
         }
     }
 }

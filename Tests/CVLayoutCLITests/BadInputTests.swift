@@ -75,7 +75,7 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"column-spacing":400}]}"#, 65,
              "data.json: sections[0].column-spacing: 3 columns do not fit in 390 points"),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"header-insets":"1,2"}]}"#, 65,
-             #"data.json: sections[0].header-insets: expected "T,L,B,R" or one number, got "1,2""#),
+             #"data.json: sections[0].header-insets: expected insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}, got "1,2""#),
     BadInput("waterfall DATA", #"{"sections":[{"heights":[1],"item-spacing":"x"}]}"#, 65,
              #"data.json: sections[0].item-spacing: expected a finite number ≥ 0, got "x""#),
     BadInput("flow DATA", #"{"sections":[{"heights":[1],"item-spacing":3}]}"#, 65, "data.json: sections[0].item-spacing: not used by flow"),
@@ -167,7 +167,7 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 0}]}", 65, "sections[0].columns: expected an integer ≥ 1, got 0"),
     BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 1.5}]}", 65, "sections[0].columns: expected an integer, got 1.5"),
     BadInput("waterfall DATA", "{\"sections\": [{\"columns\": 60, \"heights\": [1]}]}", 65, "sections[0].columns: 60 columns do not fit"),
-    BadInput("waterfall DATA", "{\"sections\": [{\"insets\": \"1,2\"}]}", 65, "sections[0].insets: expected \"T,L,B,R\""),
+    BadInput("waterfall DATA", "{\"sections\": [{\"insets\": \"1,2\"}]}", 65, "sections[0].insets: expected insets: a number, \"T,L,B,R\""),
     BadInput("waterfall DATA", "{\"sections\": [{\"insets\": [1, 2, 3, -4]}]}", 65, "sections[0].insets"),
     BadInput("waterfall DATA", "{\"sections\": {}}", 65, "sections: expected an array of section objects"),
     BadInput("waterfall DATA", "{\"sections\": [3]}", 65, "sections[0]: expected a section object, got 3"),
@@ -241,9 +241,6 @@ let badInputs: [BadInput] = [
     BadInput("waterfall DATA", "[1e999]", 65, "data.json:1:2: invalid JSON: number 1e999 is too large for a double"),
     BadInput("waterfall DATA", "{\"é\": x}", 65, "data.json:1:7: invalid JSON: unexpected character 'x'"),
     BadInput("waterfall --header-height 1 DATA", "{\"count\": 10000000}", 65, "more than the limit of 10000000"),
-    // One of the two from the dataset: bad data, named there (it was a usage error).
-    BadInput("waterfall --rect 0,0,1,1 DATA", #"{"options":{"item":"0:1"},"heights":[1,2,3]}"#, 65,
-             "data.json: options.item: --item and --rect cannot be used together"),
     BadInput("waterfall --width 1e400", nil, 65, "--width: expected a finite number ≥ 0, got '1e400'"),
     BadInput("waterfall --scale 1e400", nil, 65, "--scale: expected a finite number > 0, got '1e400'"),
     BadInput("ring --count 2000", nil, 65, "11994001 elements: more than the limit of 10000000"),
@@ -358,18 +355,8 @@ let datasetOptionCases: [DatasetOptionCase] = [
     DatasetOptionCase("waterfall -", #"{"options":{"item":"0:0","rect":"0,0,1,1"},"heights":[1]}"#, 65,
                       "cvlayout: error: <stdin>: options.item: --item and --rect cannot be used together\n"),
     // One value from a flag, the other from the dataset: the dataset's is named.
-    DatasetOptionCase("ring --no-heart -", #"{"options":{"heart-samples":3},"rings":[1,2]}"#, 65,
-                      "cvlayout: error: <stdin>: options.heart-samples: --heart-samples samples the heart path; "
-                      + "it cannot be used with --no-heart\n"),
-    DatasetOptionCase("ring --heart-samples 3 -", #"{"options":{"no-heart":true},"rings":[1,2]}"#, 65,
-                      "cvlayout: error: <stdin>: options.no-heart: --heart-samples samples the heart path; "
-                      + "it cannot be used with --no-heart\n"),
     DatasetOptionCase("ring --heart-to 1:1 -", #"{"options":{"heart-style":"seed"},"rings":[1,2]}"#, 65,
                       "cvlayout: error: <stdin>: options.heart-style: --heart-to 1:1: the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)\n"),
-    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"rect":"0,0,1,1"},"heights":[1]}"#, 65,
-                      "cvlayout: error: <stdin>: options.rect: --item and --rect cannot be used together\n"),
-    DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 65,
-                      "cvlayout: error: <stdin>: options.item: --item and --rect cannot be used together\n"),
     DatasetOptionCase("ring -", #"{"options":{"heart-samples":0},"rings":[1,2]}"#, 65,
                       "cvlayout: error: <stdin>: options.heart-samples: expected an integer from 1 to 1000000, got 0\n"),
     DatasetOptionCase("ring -", #"{"options":{"heart-from":"5:0"},"rings":[1,2]}"#, 65,
@@ -431,9 +418,31 @@ let datasetOptionCases: [DatasetOptionCase] = [
     DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"item":"9:9"},"heights":[1]}"#, 0, ""),
     DatasetOptionCase("waterfall --columns 2 -", #"{"options":{"columns":100},"heights":[1]}"#, 0, ""),
     DatasetOptionCase("ring --radius 5 -", #"{"options":{"radius":50},"rings":[1,2]}"#, 0, ""),
+    // A flag beats the dataset's options it replaces, where the two would conflict.
+    DatasetOptionCase("ring --no-heart -", #"{"options":{"heart-samples":3},"rings":[1,2]}"#, 0, ""),
+    DatasetOptionCase("ring --heart-samples 3 -", #"{"options":{"no-heart":true},"rings":[1,2]}"#, 0, ""),
+    DatasetOptionCase("waterfall --item 0:0 -", #"{"options":{"rect":"0,0,1,1"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --rect 0,0,1,1 -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --visible -", #"{"options":{"item":"0:0"},"heights":[1]}"#, 0, ""),
+    DatasetOptionCase("waterfall --no-labels -", #"{"options":{"labels":"item"},"heights":[1]}"#, 0, ""),
+    // ... and a replaced value that is malformed is still bad data.
+    DatasetOptionCase("waterfall --device iPhone-15 -", #"{"options":{"width":"wide"},"heights":[1]}"#, 65,
+                      "cvlayout: error: <stdin>: options.width: expected a number, got \"wide\"\n"),
 ]
 
 struct DatasetOptionTests {
+    /// `--device` on the command line beats the dataset's `"width"` and `"height"`; the
+    /// dataset's `"device"` gives way to `--width`.
+    @Test func aFlagBeatsTheDatasetsWidth() {
+        let dataset = #"{"heights": [10], "options": {"width": 100, "height": 50}}"#
+        let device = run(arguments: ["waterfall", "--device", "iPhone 15", "-"]) { Data(dataset.utf8) }
+        #expect(device.stdoutText.hasPrefix(#"{"engine":"waterfall","bounds":{"width":393,"height":852}"#), "\(device.stdoutText.prefix(80))")
+        let width = run(arguments: ["waterfall", "--width", "200", "-"]) { Data(#"{"heights": [10], "options": {"device": "iPhone 15"}}"#.utf8) }
+        #expect(width.stdoutText.hasPrefix(#"{"engine":"waterfall","bounds":{"width":200,"height":852}"#), "\(width.stdoutText.prefix(80))")
+        let plain = run(arguments: ["waterfall", "-"]) { Data(dataset.utf8) }
+        #expect(plain.stdoutText.hasPrefix(#"{"engine":"waterfall","bounds":{"width":100,"height":50}"#))
+    }
+
     @Test(arguments: datasetOptionCases)
     func datasetOptionsAreBadDataWhereverTheConflictIs(_ case_: DatasetOptionCase) {
         let result = run(arguments: case_.arguments, stdin: { Data(case_.dataset.utf8) })
@@ -539,5 +548,82 @@ struct BadInputTests {
     @Test func theTableIsLargeAndCoversEveryStatus() {
         #expect(badInputs.count >= 60)
         #expect(Set(badInputs.map(\.status)) == [64, 65, 66, 73])
+    }
+}
+
+/// Dataset messages name the keys the engine reads, and Flickr's own input is a list of sizes.
+struct EngineDatasetKeyTests {
+    @Test(arguments: [
+        ("justified", #"{"foo": 1}"#, "foo: unknown key (expected 'heights', 'sizes', 'count', 'sections' or 'options')"),
+        ("justified", #"{"sections": [{"foo": 1}]}"#,
+         "sections[0].foo: unknown key; did you mean 'footer'? (expected 'heights', 'sizes', 'count', 'header', 'footer' or 'insets')"),
+        ("flow", #"{"heights": [1], "count": 2}"#, "count: conflicts with 'heights': give only one of 'heights', 'sizes', 'count' or 'sections'"),
+        ("stack", #"{"sections": [{"foo": 1}]}"#, "sections[0].foo: unknown key (expected 'heights', 'sizes' or 'count')"),
+        ("waterfall", #"{"foo": 1}"#, "foo: unknown key (expected 'heights', 'sizes', 'items', 'count', 'sections' or 'options')"),
+        ("ring", #"{"heights": [1]}"#, "heights: unknown key (expected 'rings' or 'options')"),
+        ("justified", #""x""#, #"(top level): expected an array of heights, [width, height] sizes or {"width": W, "height": H} objects, "#
+         + "or an object of 'heights', 'sizes', 'count', 'sections' or 'options', got \"x\""),
+        ("justified", #"[{"width": 3, "height": 2, "url": "a.jpg"}]"#, "[0].url: unknown key (expected 'width' and 'height')"),
+        ("justified", #"[{"width": 3}]"#, #"[0]: expected a size {"width": W, "height": H}, got no 'height'"#),
+    ])
+    func messagesNameTheEnginesKeys(engine: String, dataset: String, message: String) {
+        let result = run(arguments: [engine, "-"], stdin: { Data(dataset.utf8) })
+        #expect(result.status == 65)
+        #expect(result.stderr == "cvlayout: error: <stdin>: \(message)\n")
+    }
+
+    /// `[{"width": w, "height": h}, …]`, as flickr/justified-layout takes it: aspect w ÷ h.
+    @Test func justifiedTakesFlickrsInput() {
+        let flickr = run(arguments: ["justified", "-f", "csv", "-"]) {
+            Data(#"[{"width": 400, "height": 300}, {"width": 300, "height": 400}, {"width": 500, "height": 500}]"#.utf8)
+        }
+        let ratios = run(arguments: ["justified", "-f", "csv", "-"]) { Data("[1.3333333333333333, 0.75, 1]".utf8) }
+        #expect(flickr.status == 0 && flickr.stdout == ratios.stdout, "\(flickr.stderr)")
+        #expect(flickr.stdoutText.split(separator: "\n").count == 4)
+    }
+}
+
+/// Insets read the same everywhere: a number, "T,L,B,R", [T, L, B, R] and an object of
+/// top/left/bottom/right (leading/trailing), in options, sections, descriptions and flags.
+struct InsetsSpellingTests {
+    static let spellings = [#""4,3,2,1""#, "[4, 3, 2, 1]", #"{"top": 4, "left": 3, "bottom": 2, "right": 1}"#,
+                            #"{"top": 4, "leading": 3, "bottom": 2, "trailing": 1}"#]
+
+    @Test func everySpellingInEveryPlace() {
+        func csv(_ engine: String, _ dataset: String, _ flags: [String] = []) -> String {
+            let result = run(arguments: [engine, "-f", "csv"] + flags + ["-"]) { Data(dataset.utf8) }
+            #expect(result.status == 0, "\(engine) \(dataset): \(result.stderr)")
+            return result.stdoutText
+        }
+        for engine in ["waterfall", "flow", "justified"] {
+            let byFlag = run(arguments: [engine, "-f", "csv", "--insets", "4,3,2,1", "-"]) { Data("[1, 2, 3]".utf8) }.stdoutText
+            #expect(!byFlag.isEmpty)
+            for spelling in Self.spellings {
+                #expect(csv(engine, #"{"heights": [1, 2, 3], "options": {"insets": \#(spelling)}}"#) == byFlag, "\(engine) options \(spelling)")
+                #expect(csv(engine, #"{"sections": [{"heights": [1, 2, 3], "insets": \#(spelling)}]}"#) == byFlag, "\(engine) section \(spelling)")
+            }
+            #expect(run(arguments: [engine, "-f", "csv", "--insets", "[4, 3, 2, 1]", "-"]) { Data("[1, 2, 3]".utf8) }.stdoutText == byFlag)
+            // One number: all four, in each place.
+            let all = run(arguments: [engine, "-f", "csv", "--insets", "5", "-"]) { Data("[1, 2, 3]".utf8) }.stdoutText
+            #expect(csv(engine, #"{"heights": [1, 2, 3], "options": {"insets": 5}}"#) == all)
+            #expect(csv(engine, #"{"sections": [{"heights": [1, 2, 3], "insets": 5}]}"#) == all)
+        }
+        // A compositional description's contentInsets.
+        func description(_ insets: String) -> String {
+            #"{"sections": [{"count": 2, "contentInsets": \#(insets), "group": {"horizontal": {"layoutSize": "#
+                + #"{"width": "fractionalWidth(1)", "height": "absolute(50)"}, "subitems": [{"item": {"layoutSize": "#
+                + #"{"width": "fractionalWidth(0.5)", "height": "fractionalHeight(1)"}}}]}}}]}"#
+        }
+        let reference = csv("compositional", description("[4, 3, 2, 1]"))
+        for spelling in Self.spellings { #expect(csv("compositional", description(spelling)) == reference, "\(spelling)") }
+        #expect(csv("compositional", description("5")) == csv("compositional", description("[5, 5, 5, 5]")))
+    }
+
+    @Test func badSpellingsNameWhatIsWrong() {
+        let both = run(arguments: ["waterfall", "-"]) { Data(#"{"heights": [1], "options": {"insets": {"left": 1, "leading": 2}}}"#.utf8) }
+        #expect(both.stderr == "cvlayout: error: <stdin>: options.insets.leading: give 'left' or 'leading', not both\n")
+        let typo = run(arguments: ["waterfall", "-"]) { Data(#"{"sections": [{"heights": [1], "insets": {"tpo": 1}}]}"#.utf8) }
+        #expect(typo.stderr == "cvlayout: error: <stdin>: sections[0].insets.tpo: unknown key; did you mean 'top'? "
+                + "(expected 'top', 'left', 'bottom', 'right', 'leading' or 'trailing')\n")
     }
 }

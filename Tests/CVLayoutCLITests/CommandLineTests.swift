@@ -30,8 +30,10 @@ struct CommandLineTests {
         #expect(svg.hasPrefix("<?xml"))
         #expect(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""))
         // Ring 3's avatars at 3 and 9 o'clock reach 11.965 points past the 390-point bounds
-        // (x = −11.965 and 381.485 + 20.48): the canvas holds them, out to whole points.
-        #expect(svg.contains("width=\"414\" height=\"844\" viewBox=\"-12 0 414 844\""))
+        // (x = −11.965 and 381.485 + 20.48), and the 10-point labels "3:13" and "3:14" on the
+        // left 1.76 further (0.3 · 10 · 4 = 12 from the centre, the avatar's radius 10.24):
+        // the canvas holds them, out to whole points.
+        #expect(svg.contains("width=\"416\" height=\"844\" viewBox=\"-14 0 416 844\""))
         #expect(svg.contains("class=\"heart-path\""))
         #expect(svg.contains("stroke-dasharray=\"4 4\""))
         // The heart: resting on the start avatar in an outer group, the motion alone in the

@@ -13,6 +13,7 @@ struct CompletionsTests {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = out
         try process.run()

@@ -62,6 +62,35 @@ struct DiffTests {
 
     // MARK: - Same
 
+    /// A golden printed at --precision 0 against the layout at 3 decimals: every difference is
+    /// within half a unit, and the report's last line says so (for --check, streamed or not,
+    /// and diff); a real difference leaves it out.
+    @Test func aGoldenOfFewerDecimalsIsToldApart() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = dir.appendingPathComponent("g0.json").path, csv = dir.appendingPathComponent("g0.csv").path
+        let full = dir.appendingPathComponent("a.json").path
+        #expect(run(arguments: ["waterfall", "--precision", "0", "-o", json]).status == 0)
+        #expect(run(arguments: ["waterfall", "--precision", "0", "-o", csv]).status == 0)
+        #expect(run(arguments: ["waterfall", "-o", full]).status == 0)
+        for golden in [json, csv] {
+            for extra in [[], ["--rect", "0,0,390,10000"]] {  // streamed, and kept whole
+                let check = run(arguments: ["waterfall", "--check", golden] + extra)
+                #expect(check.status == 1)
+                #expect(check.stderr.hasSuffix("\n50 of 50 elements differ; largest delta 0.5 pt at 0:0 center.y\n"
+                    + "every difference is within half a unit of the golden's precision (\(golden) prints a whole number: ±0.5); "
+                    + "it was likely written with --precision 0: compare with --check-tolerance 0.5, or record it again at this precision\n"),
+                        "\(check.stderr.suffix(300))")
+            }
+            #expect(run(arguments: ["waterfall", "--check", golden, "--check-tolerance", "0.5"]).status == 0)
+            let moved = run(arguments: ["waterfall", "--width", "391", "--check", golden])
+            #expect(moved.status == 1 && !moved.stderr.contains("half a unit"))
+        }
+        let diff = run(arguments: ["diff", json, full])
+        #expect(diff.stdoutText.hasSuffix("compare with --tolerance 0.5, or record it again at this precision\n"))
+        #expect(!run(arguments: ["diff", full, json]).stdoutText.contains("half a unit"))  // 3 decimals: ±0.0005
+    }
+
     @Test func identicalFilesAreTheSameInOneLine() throws {
         let (result, _, _) = try Self.diff(Self.base, Self.base)
         #expect(result.status == 0)

@@ -38,6 +38,44 @@ struct ExecutableTests {
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "20")
     }
 
+    /// With no DATASET and no --count, a pipe, a FIFO or a regular file on stdin is the
+    /// dataset (empty: the embedded data); /dev/null, a closed stdin and a terminal mean the
+    /// embedded data; --count never reads stdin.
+    @Test func standardInputIsTheDatasetWhenNoneIsNamed() throws {
+        let result = try shell(#"""
+            dir=$(mktemp -d) && echo '[1, 6]' > "$dir/r.json" && mkfifo "$dir/fifo"
+            count() { "$CVLAYOUT" ring -f csv "$@" | wc -l | tr -d ' '; }
+            echo "pipe $(cat "$dir/r.json" | count)"
+            echo "file $(count < "$dir/r.json")"
+            cat "$dir/r.json" > "$dir/fifo" & echo "fifo $(count < "$dir/fifo")"; wait
+            echo "empty $(printf '' | count) $(printf ' \n' | count)"
+            echo "null $(count < /dev/null) closed $(count <&-)"
+            echo "count $(cat "$dir/r.json" | count --count 1)"
+            echo "dash $(cat "$dir/r.json" | count -)"
+            echo "tty $(script -qec "\"$CVLAYOUT\" ring -f csv" /dev/null < /dev/null | wc -l | tr -d ' ')"
+            echo '[1, 6]' | "$CVLAYOUT" transition --from ring --to 'ring --radius 80' -f csv | wc -l | tr -d ' '
+            echo '{"heights": "x"}' | "$CVLAYOUT" waterfall; echo "bad $?"
+            while read -r n; do echo "loop $n $("$CVLAYOUT" ring -f csv < /dev/null | wc -l | tr -d ' ')"; done <<< $'a\nb'
+            rm -rf "$dir"
+            """#)
+        #expect(result.stdout == """
+            pipe 8
+            file 8
+            fifo 8
+            empty 38 38
+            null 38 closed 38
+            count 2
+            dash 8
+            tty 38
+            8
+            bad 65
+            loop a 38
+            loop b 38
+
+            """, "\(result.stderr)")
+        #expect(result.stderr == "cvlayout: error: <stdin>: heights: expected an array of heights, got \"x\"\n", "\(result.stderr)")
+    }
+
     @Test func aClosedPipeEndsQuietly() throws {
         let result = try shell(#""$CVLAYOUT" waterfall --count 200000 | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}""#)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")

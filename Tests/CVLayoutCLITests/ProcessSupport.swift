@@ -26,6 +26,8 @@ func runProcess(_ executable: String, _ arguments: [String],
     for name in ["CVLAYOUT_RECORD", "CVLAYOUT_ARTIFACTS", "CI"] { inherited[name] = nil }
     process.environment = inherited.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
+    // Not the runner's stdin: a pipe there would be read as the dataset of a command without one.
+    process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
     try process.run()

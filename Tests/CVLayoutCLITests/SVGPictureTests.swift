@@ -271,6 +271,78 @@ struct SVGPictureTests {
         #expect(sections == ["header 0", "0:0", "1:0"])
     }
 
+    /// A section background lies under its cells: it is drawn unlabelled, so that no label
+    /// ("ba…") peeks out between them.
+    @Test func decorationsAreUnlabelled() throws {
+        let picture = try Self.svg(["compositional"])
+        let backgrounds = picture.groups.filter { $0.first { $0.name == "rect" }?.attributes["data-kind"] == "background" }
+        #expect(!backgrounds.isEmpty)
+        #expect(backgrounds.allSatisfy { !$0.contains { $0.name == "text" } })
+        #expect(!Self.labels(picture).contains { $0.hasPrefix("background") })
+    }
+
+    /// The dashed visible-bounds outline never runs through a label: a label it would cross
+    /// is drawn once, after the outline (with a halo of its cell's fill), not in its group;
+    /// streamed and kept pictures agree.
+    @Test func theOutlineRunsBeneathTheLabels() throws {
+        let arguments = ["waterfall", "--count", "40", "--offset", "0,57.5"]  // the top edge through 0:0's label
+        let text = try Self.svg(arguments).text
+        let outline = try #require(text.range(of: "<rect class=\"visible-bounds\"")).lowerBound
+        let above = text[outline...].matches(of: /<text [^>]*>([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(!above.isEmpty)
+        let all = text.matches(of: /<text [^>]*>([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(all.count == Set(all).count && all.count == 40, "each label once: \(all.count)")
+        for label in above {
+            // Its cell's group has no label; the label comes after the outline with a halo.
+            let group = try #require(text.firstMatch(of: try Regex("<g><rect data-index-path=\"0:\(label)\"[^\n]*")))
+            #expect(!group.0.contains("<text"))
+            #expect(text[outline...].contains("paint-order=\"stroke\" fill=\"") )
+        }
+        let kept = try Self.svg(arguments + ["--rect", "-1e6,-1e6,1e7,1e7", "--canvas", "all"]).text
+        let keptAbove = kept[try #require(kept.range(of: "<rect class=\"visible-bounds\"")).lowerBound...]
+            .matches(of: /<text [^>]*>([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(keptAbove == above)
+    }
+
+    /// Ring avatars of 20 points or more get labels of 10 points or more (pixels at scale 1),
+    /// index paths included; smaller ones keep the fitted size.
+    @Test func ringAvatarsOfTwentyPointsHaveTenPointLabels() throws {
+        for labels in ["index-path", "item"] {
+            // The visible bounds far away, so that every label stays in its group.
+            let picture = try Self.svg(["ring", "--count", "6", "--labels", labels, "--offset", "0,-5000"])
+            var checked = 0
+            for group in picture.groups {
+                guard let rect = group.first(where: { $0.name == "rect" }), rect.number("width") >= 20,
+                      let text = group.first(where: { $0.name == "text" }) else { continue }
+                #expect(text.number("font-size") >= 10, "\(text.text) on \(rect.number("width"))")
+                checked += 1
+            }
+            #expect(checked == 37, "\(checked)")  // rings 0-3 (1 + 6 + 12 + 18 avatars; ring 3 is 20.48 points)
+        }
+    }
+
+    /// The heart has a near-black outline under its white one, readable on every avatar colour.
+    @Test func theHeartHasAContrastingOutline() throws {
+        let text = try Self.svg(["ring"]).text
+        let heart = try #require(text.range(of: "<g class=\"heart\"")).lowerBound
+        let paths = text[heart...].matches(of: /<path d="[^"]*" ([^>]*)\/>/).map { String($0.1) }
+        #expect(paths == ["fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"",
+                          "fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\""])
+    }
+
+    /// An SVG over 32,767 px in either dimension gets a one-line note on stderr; one screen
+    /// does not.
+    @Test func aPictureTooLargeForRasterisersGetsANote() throws {
+        let tall = run(arguments: ["waterfall", "--count", "2000", "-f", "svg"])
+        #expect(tall.status == 0 && tall.stdoutText.contains("height=\"72933\""))
+        #expect(tall.stderr == "cvlayout: warning: the SVG is 390 × 72933 px, over the 32767 px that rsvg-convert and most "
+                + "rasterisers take in either dimension (browsers show it); --canvas visible or --rect X,Y,W,H --canvas rect "
+                + "draws one screen\n")
+        #expect(run(arguments: ["waterfall", "--count", "2000", "-f", "svg", "--canvas", "visible"]).stderr.isEmpty)
+        #expect(run(arguments: ["waterfall", "--count", "2000", "-f", "csv"]).stderr.isEmpty)
+        #expect(run(arguments: ["waterfall", "--count", "200", "-f", "svg"]).stderr.isEmpty)
+    }
+
     @Test func labelsNoneDropsEveryLabel() throws {
         let stdin = #"{"sections": [{"heights": [50, 70], "header": 20, "footer": 10}]}"#
         #expect(Self.labels(try Self.svg(["waterfall", "--labels", "none", "-"], stdin: stdin)).isEmpty)
@@ -326,18 +398,51 @@ struct SVGPictureTests {
         let path = directory.appendingPathComponent("out.png").path
         let result = run(arguments: ["ring", "-o", path])
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr == "cvlayout: error: -o \(path): cvlayout writes json, csv, svg, not .png; give -f, "
-                + "or for a picture: -f svg | rsvg-convert > \(path)\nRun 'cvlayout ring --help' for usage.\n")
-        #expect(result.stderr.hasSuffix("Run 'cvlayout ring --help' for usage.\n"))
+        #expect(result.stderr == "cvlayout: error: -o \(path): cvlayout writes json, csv, svg, not .png; "
+                + "for a picture: -f svg | rsvg-convert > \(path)\nRun 'cvlayout ring --help' for usage.\n")
         #expect(!FileManager.default.fileExists(atPath: path))
-        // With -f the file is written as asked; an extensionless name is JSON.
-        #expect(run(arguments: ["ring", "-f", "svg", "-o", path]).status == 0)
-        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("<?xml"))
+        // -f that contradicts the name is a usage error too, and so is -f png.
+        let contradicted = run(arguments: ["ring", "-f", "svg", "-o", path])
+        #expect(contradicted.status == 64 && contradicted.stderr == "cvlayout: error: -o \(path): the name says PNG but -f svg "
+                + "writes SVG; for a picture: -f svg | rsvg-convert > \(path)\nRun 'cvlayout ring --help' for usage.\n")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let json = directory.appendingPathComponent("out.json").path
+        #expect(run(arguments: ["ring", "-f", "csv", "-o", json]).stderr
+                == "cvlayout: error: -o \(json): the name says JSON but -f csv writes CSV; name the file .csv, or drop -f\n"
+                + "Run 'cvlayout ring --help' for usage.\n")
+        for (format, hint) in [("png", "for a picture: -f svg | rsvg-convert > out.png"),
+                               ("PDF", "for a PDF: -f svg | rsvg-convert -f pdf > out.pdf")] {
+            #expect(run(arguments: ["ring", "-f", format]).stderr
+                    == "cvlayout: error: --format: expected one of json, csv, svg, got '\(format)'; \(hint)\n"
+                    + "Run 'cvlayout ring --help' for usage.\n")
+        }
+        // A name that is no picture gets no picture hint.
+        let text = directory.appendingPathComponent("r.txt").path
+        #expect(run(arguments: ["ring", "-o", text]).stderr == "cvlayout: error: -o \(text): cvlayout writes json, csv, svg, "
+                + "not .txt; give -f json, -f csv or -f svg, or name the file .json, .csv or .svg\n"
+                + "Run 'cvlayout ring --help' for usage.\n")
+        // With -f the file is written as asked, whatever a name that names no format says;
+        // a dataset's "format" gives way to -o's extension.
+        #expect(run(arguments: ["ring", "-f", "svg", "-o", text]).status == 0)
+        #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("<?xml"))
+        let fromDataset = run(arguments: ["ring", "-o", json, "-"], stdin: { Data(#"{"rings": [1], "options": {"format": "svg"}}"#.utf8) })
+        #expect(fromDataset.status == 0)
+        #expect(try String(contentsOfFile: json, encoding: .utf8).hasPrefix("{"))
     }
 
     @Test func formatNamesIgnoreCase() throws {
         #expect(run(arguments: ["ring", "-f", "SVG"]).stdout == run(arguments: ["ring", "-f", "svg"]).stdout)
         #expect(run(arguments: ["ring", "--format", "Csv"]).stdout == run(arguments: ["ring", "-f", "csv"]).stdout)
+        // Every enumerated value, not only -f.
+        #expect(run(arguments: ["ring", "-f", "svg", "--canvas", "Visible", "--labels", "INDEX-PATH"]).stdout
+                == run(arguments: ["ring", "-f", "svg", "--canvas", "visible", "--labels", "index-path"]).stdout)
+        #expect(run(arguments: ["waterfall", "--order", "Left-To-Right", "--layout-direction", "Right-To-Left"]).stdout
+                == run(arguments: ["waterfall", "--order", "left-to-right", "--layout-direction", "right-to-left"]).stdout)
+        #expect(run(arguments: ["waterfall", "--order", "Left-To-Right"]).stdout != run(arguments: ["waterfall"]).stdout)
+        #expect(run(arguments: ["waterfall", "--precision", "FULL"]).stdout == run(arguments: ["waterfall", "--precision", "full"]).stdout)
+        // diff's -f too: JSON is taken, and the trouble is the missing file.
+        #expect(run(arguments: ["diff", "-f", "JSON", "/nonexistent-a.json", "/nonexistent-b.json"]).stderr
+                == "cvlayout: error: /nonexistent-a.json: cannot open: no such file\n")
         let bad = run(arguments: ["ring", "-f", "PNG"])
         #expect(bad.status == 64 && bad.stderr.hasPrefix("cvlayout: error: --format: expected one of json, csv, svg, got 'PNG'"))
     }

@@ -138,6 +138,52 @@ struct TransitionCommandTests {
         #expect(elementLines(result.stdoutText).count == 2)
     }
 
+    /// Every usage error of a transition sends to its own help, naming the side whose words
+    /// gave it; the shared options keep their own names.
+    @Test(arguments: [
+        (["--from", "ring --bogus"], "--from 'ring': unknown option '--bogus'"),
+        (["--from", "ring", "--to", "ring --radius x"], "--to 'ring': --radius: expected a number, got 'x'"),
+        (["--from", "ring", "--count", "x"], "--count: expected an integer, got 'x'"),
+        (["--from", "ring", "--delete", "9"], "--delete 0:9: no such item (index path out of range: section 0 has 1 item)"),
+        (["--from", "ring", "--bogus"], "unknown option '--bogus'"),
+    ])
+    func usageErrorsSendToTransitionsHelp(arguments: [String], message: String) {
+        let result = run(arguments: ["transition"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == "cvlayout: error: \(message)\nRun 'cvlayout transition --help' for usage.\n")
+    }
+
+    /// The dataset's options for the output apply to the transition's output (the command
+    /// line wins); a query's are refused.
+    @Test func theDatasetsOutputOptionsApply() {
+        let dataset = #"{"rings": [1, 6], "options": {"labels": "none", "precision": 0, "format": "csv"}}"#
+        let result = run(arguments: ["transition", "--from", "ring", "--to", "ring --radius 81", "-"]) { Data(dataset.utf8) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("section,item,category") == true)
+        #expect(lines.count == 8, "\(result.stdoutText)")
+        #expect(!lines.dropFirst().contains { $0.contains(".") }, "precision 0")
+        let svg = run(arguments: ["transition", "--from", "ring", "-f", "svg", "-"]) { Data(dataset.utf8) }
+        #expect(svg.status == 0 && !svg.stdoutText.contains("<text"))
+        let labelled = run(arguments: ["transition", "--from", "ring", "-f", "svg", "--labels", "item", "-"]) { Data(dataset.utf8) }
+        #expect(labelled.stdoutText.contains("<text"))
+        let query = run(arguments: ["transition", "--from", "ring", "-"]) { Data(#"{"rings": [1], "options": {"rect": "0,0,1,1"}}"#.utf8) }
+        #expect(query.status == 65 && query.stdout.isEmpty)
+        #expect(query.stderr == "cvlayout: error: <stdin>: options.rect: 'rect' is not used by transitions (they write every "
+                + "element of both layouts); remove it, or lay out one side with 'cvlayout ring'\n")
+    }
+
+    /// When the painting order changes, the two layers switch with `display`: a label's own
+    /// `visibility="visible"` would show through a layer hidden with `visibility`.
+    @Test func layersSwitchWithDisplay() {
+        let svg = run(arguments: ["transition", "--from", "stack", "--to", "circle", "--delete", "0:2", "-f", "svg"]).stdoutText
+        #expect(svg.contains("<g class=\"layer-start\" display=\"none\">\n<animate attributeName=\"display\" "
+                             + "calcMode=\"discrete\" values=\"inline;none\" keyTimes=\"0;0.5\""), "\(svg.prefix(600))")
+        #expect(svg.contains("<g class=\"layer-end\" display=\"inline\">\n<animate attributeName=\"display\" "
+                             + "calcMode=\"discrete\" values=\"none;inline\" keyTimes=\"0;0.5\""))
+        #expect(!svg.contains("<g class=\"layer-start\" visibility") && !svg.contains("<g class=\"layer-end\" visibility"))
+    }
+
     @Test func heartSamplesInJSONAndCSV() {
         let args = ["ring", "--width", "428", "--height", "926", "--heart-style", "smooth", "--heart-from", "3:0",
                     "--heart-to", "3:9", "--heart-samples", "3"]

@@ -402,6 +402,28 @@ struct JustifiedLayoutTests {
         }
     }
 
+    /// A widow row after a breakout row takes the target height, as flickr/justified-layout
+    /// 4.1.0 does (`nextToLastRowHeight` is a breakout row's `targetRowHeight`), not the
+    /// breakout row's; after another row, that row's height.
+    @Test func aWidowAfterABreakoutRowTakesTheTarget() throws {
+        var layout = JustifiedLayout()
+        layout.breakoutCadence = 1
+        // 1.5 opens row 1: a breakout row, 370 / 1.5 = 246.667 tall; 0.5 is the widow: 320
+        // (its natural 740 is taller), 0.5 · 320 = 160 wide, left.
+        let result = try layout.layout([JustifiedSection(items: .heights([1.5, 0.5]))], bounds: phone)
+        let frames = cells(result)
+        #expect(frames[0] == Rect(x: 10, y: 10, width: 370, height: 370 / 1.5))
+        #expect(frames[1] == Rect(x: 10, y: 10 + 370 / 1.5 + 10, width: 160, height: 320))
+        // The same under --compat flickr.
+        layout.compatibility = .flickr
+        let flickr = try layout.layout([JustifiedSection(items: .heights([1.5, 0.5]))], bounds: phone)
+        #expect(cells(flickr)[1].size == Size(width: 160, height: 320))
+        // After a panorama row (not a breakout row): that row's height.
+        layout = JustifiedLayout()
+        let panorama = try layout.layout([JustifiedSection(items: .heights([1.5, 0.5]))], bounds: phone)
+        #expect(cells(panorama)[1].size.height == cells(panorama)[0].size.height)
+    }
+
     @Test func badSettingsAndItemsThrow() {
         var layout = JustifiedLayout()
         layout.targetRowHeight = 0

@@ -25,18 +25,25 @@ struct SVGWriterSpeedTests {
             return a < b || (a == b && l < r)
         }
         let round = layout.drawsCellsRound
+        let above = SVGLayoutWriter.labelsAboveOutline(layout, labels: labels)
         for i in order {
-            appendReferenceElement(layout.elements[i], round: round, labels: labels, to: out)
+            appendReferenceElement(layout.elements[i], round: round, labels: labels, above: above, to: out)
         }
-        // Everything after the elements is shared code: the fast writer's own tail.
+        // Everything after the elements is shared code: the fast writer's own tail, with the
+        // labels that cross the visible bounds' outline after the outline (and the query rect).
         let fast = OutputBuffer(precision: options.precision)
         try? SVGLayoutWriter.write(layout, selection: [], options: options, to: fast)
         let tail = String(decoding: fast.bytes, as: UTF8.self)
         let head = String(decoding: out.bytes, as: UTF8.self)
-        return head + tail[tail.range(of: "<rect class=\"visible-bounds\"")!.lowerBound...]
+        let outlines = tail[tail.range(of: "<rect class=\"visible-bounds\"")!.lowerBound...]
+        let rest = outlines.range(of: "<path class=\"heart-path\"")?.lowerBound ?? outlines.range(of: "</svg>")!.lowerBound
+        let labelsAbove = OutputBuffer(precision: options.precision)
+        above?.append(labels: labels, to: labelsAbove)
+        return head + outlines[..<rest] + String(decoding: labelsAbove.bytes, as: UTF8.self) + outlines[rest...]
     }
 
-    static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, to out: OutputBuffer) {
+    static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: SVGLabels,
+                                       above: SVGLabelsAboveOutline? = nil, to out: OutputBuffer) {
         let f = e.frame
         let t = e.transform
         out.append(string: "<g><rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\"")
@@ -84,7 +91,18 @@ struct SVGWriterSpeedTests {
         if labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 {
             let text = e.category != .cell ? "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)"
                 : labels == .indexPath ? "\(e.indexPath.section):\(e.indexPath.item)" : "\(e.indexPath.item)"
-            let size = max(4, min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))))
+            var fitted = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
+            if fitted < 10 && e.category == .cell && min(f.width, f.height) >= 20 {
+                // At least 10 points where the digits fit at 0.56 em (a colon 0.28 em).
+                let colons = labels == .indexPath ? 1 : 0
+                fitted = max(fitted, min(10, f.width / (0.56 * Double(text.count - colons) + 0.28 * Double(colons))))
+            }
+            let size = max(4, fitted)
+            if let above, above.crosses(e, (text.count, size)) {
+                above.add(e)
+                out.append("</g>\n")
+                return
+            }
             out.append("<text x=\"")
             out.append(number: f.midX + t.tx)
             out.append("\" y=\"")
@@ -205,7 +223,8 @@ struct SVGWriterSpeedTests {
 
     /// A label's size skips the division when 14 points surely fit: the same size, bit for
     /// bit, as the plain rule (0.45 of the smaller side, at most 14, at least 4, and 0.6 em a
-    /// character within the width), on both sides of where each limit takes over.
+    /// character within the width; at least 10 on a cell of 20 points or more where its digits
+    /// fit at 0.56 em), on both sides of where each limit takes over.
     @Test func labelSizesAreThePlainRules() {
         var r = RandomPicks(seed: 5)
         var largest = 0
@@ -221,7 +240,9 @@ struct SVGWriterSpeedTests {
                 continue
             }
             let label = SVGElementWriter.label(e, .item)!
-            let plain = max(4, min(14, min(width, height) * 0.45, width / (0.6 * Double(characters))))
+            var fitted = min(14, min(width, height) * 0.45, width / (0.6 * Double(characters)))
+            if fitted < 10 && min(width, height) >= 20 { fitted = max(fitted, min(10, width / (0.56 * Double(characters)))) }
+            let plain = max(4, fitted)
             #expect(label.characters == characters && label.size.bitPattern == plain.bitPattern,
                     "\(width) × \(height), \(characters) characters: \(label.size), not \(plain)")
             if label.size == 14 { largest += 1 }
