@@ -26,6 +26,9 @@
 # Exit status: 0 all the same, 1 some differ or were recorded, 2 trouble (unreadable
 # golden, bad command).
 set -u
+# A case without a dataset runs on its embedded data: never on this script's own standard
+# input, which cvlayout would otherwise read as the dataset when it is a pipe or a file.
+exec < /dev/null
 usage() {
     echo "usage: check-goldens.sh [--artifacts DIR] [--record MODE] [--junit FILE] [DIR]" >&2
     exit 2
