@@ -23,9 +23,12 @@ fi
 build_module() {
     local name="$1"
     echo "Fuzz/build.sh: compiling $name" >&2
+    # Every source file of the target, in its subfolders too, as SwiftPM compiles them.
+    local sources=()
+    while IFS= read -r file; do sources+=("$file"); done < <(find Sources/"$name" -name '*.swift' | LC_ALL=C sort)
     "$SWIFTC" "${FLAGS[@]}" -wmo -module-name "$name" -I "$OUT/modules" \
         -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" \
-        -c -o "$OUT/modules/$name.o" Sources/"$name"/*.swift
+        -c -o "$OUT/modules/$name.o" "${sources[@]}"
 }
 build_module LayoutCore
 build_module LayoutFormats
