@@ -22,18 +22,41 @@ struct EngineInput {
 
 /// Values of one run computed on first use and shared: a streamed layout runs its engine
 /// twice (a check, then the writing), at times on two threads at once, on the same input.
+/// Each value is named by a `PassMemo.Key` of its type, declared once beside the engine that
+/// uses it, so what is kept is typed: no casts from `Any` at the call sites, and a key gives
+/// back only values of its own type.
 final class PassMemo: @unchecked Sendable {
+    /// A value a run's passes share: its type, and its identity (the key object itself).
+    final class Key<Value>: Sendable {
+        /// A name for messages and debugging.
+        let name: String
+
+        /// A key; declare it once (a global `let`), beside the engine that uses it.
+        init(_ name: String) {
+            self.name = name
+        }
+    }
+
+    /// The value kept for one key.
+    private final class Slot<Value> {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     private let lock = NSLock()
-    private var values: [String: Any] = [:]
+    /// Slots by their key's identity; the slot under a `Key<Value>` is a `Slot<Value>`.
+    private var slots: [ObjectIdentifier: AnyObject] = [:]
 
     /// The value kept under `key`, made by `make` the first time (a throw keeps nothing, so
     /// the next pass throws the same error).
-    func value<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
+    func value<Value>(_ key: Key<Value>, _ make: () throws -> Value) rethrows -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let kept = values[key] as? T { return kept }
+        if let slot = slots[ObjectIdentifier(key)] {
+            return (slot as! Slot<Value>).value  // only a `Key<Value>` stores there
+        }
         let made = try make()
-        values[key] = made
+        slots[ObjectIdentifier(key)] = Slot(made)
         return made
     }
 }

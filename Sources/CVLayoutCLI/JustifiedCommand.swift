@@ -85,12 +85,15 @@ private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
     return (0..<count).map { _ in 0.5 + 2 * Double(generator.next() >> 11) / 9_007_199_254_740_992 }
 }
 
+/// The run's justified settings, sections and optimal rows' ends (`justifiedSettings`).
+private let justifiedMemo = PassMemo.Key<(JustifiedConfiguration, [JustifiedSection], [[Int32]]?)>("justified")
+
 /// The justified engine's settings and sections from `input`, and under optimal breaking the
 /// rows' ends: made once for the run's passes (the embedded aspect ratios, the dynamic program).
 /// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not
 ///   use and for settings and aspect ratios the layout refuses.
 private func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
-    try input.memo.value("justified") {
+    try input.memo.value(justifiedMemo) {
         let (settings, sections) = try justifiedSections(input)
         let rowEnds = settings.layout.breaking == .optimal
             ? try settings.layout.optimalRowEnds(sections, bounds: input.bounds) : nil

@@ -653,53 +653,32 @@ private struct Placement {
                 if k == 1 && order != .shortestFirst {
                     start = cursor
                     y = next[start]
-                } else if k == 1 && n <= 3 {
-                    // As `placeShortestFirst`: the column computed, not branched on.
-                    let h0 = next[0], h1 = n > 1 ? next[1] : .infinity, h2 = n > 2 ? next[2] : .infinity
-                    var minimum = h0
-                    minimum = h1 < minimum ? h1 : minimum
-                    minimum = h2 < minimum ? h2 : minimum
-                    let limit = minimum + tolerance
-                    let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
-                    start = (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
-                    y = start == 0 ? h0 : start == 1 ? h1 : h2
                 } else if k == 1 {
-                    var minimum = next[0]
-                    for c in stride(from: 1, to: n, by: 1) where next[c] < minimum { minimum = next[c] }
-                    var c = 0
-                    while !(next[c] <= minimum + tolerance) { c += 1 }
-                    start = c
-                    y = next[c]
-                } else if n <= 8 {
-                    // Few columns: every window's tallest column looked at directly.
-                    var lowest = Double.infinity
-                    for s in 0...(n - k) {
-                        var tallest = next[s]
-                        for c in (s + 1)..<(s + k) where next[c] > tallest { tallest = next[c] }
-                        windowMaxima[s] = tallest
-                        lowest = tallest < lowest ? tallest : lowest
-                    }
-                    var s = 0
-                    while !(windowMaxima[s] <= lowest + tolerance) { s += 1 }
-                    start = s
-                    y = windowMaxima[s]
+                    start = lowestColumnWithinTolerance(count: n, tolerance: tolerance) { next[$0] }
+                    y = next[start]
                 } else {
-                    // The tallest column of every window of k columns, by a monotonic queue of
-                    // column indices whose heights decrease.
-                    var head = 0, tail = 0
-                    for c in 0..<n {
-                        while tail > head && next[queue[tail - 1]] <= next[c] { tail -= 1 }
-                        queue[tail] = c
-                        tail += 1
-                        if queue[head] <= c - k { head += 1 }
-                        if c >= k - 1 { windowMaxima[c - k + 1] = next[queue[head]] }
+                    if n <= 8 {
+                        // Few columns: every window's tallest column looked at directly.
+                        for s in 0...(n - k) {
+                            var tallest = next[s]
+                            for c in (s + 1)..<(s + k) where next[c] > tallest { tallest = next[c] }
+                            windowMaxima[s] = tallest
+                        }
+                    } else {
+                        // The tallest column of every window of k columns, by a monotonic queue
+                        // of column indices whose heights decrease.
+                        var head = 0, tail = 0
+                        for c in 0..<n {
+                            while tail > head && next[queue[tail - 1]] <= next[c] { tail -= 1 }
+                            queue[tail] = c
+                            tail += 1
+                            if queue[head] <= c - k { head += 1 }
+                            if c >= k - 1 { windowMaxima[c - k + 1] = next[queue[head]] }
+                        }
                     }
-                    var minimum = windowMaxima[0]
-                    for s in stride(from: 1, through: n - k, by: 1) where windowMaxima[s] < minimum { minimum = windowMaxima[s] }
-                    var s = 0
-                    while !(windowMaxima[s] <= minimum + tolerance) { s += 1 }
-                    start = s
-                    y = windowMaxima[s]
+                    // The window whose tallest column is lowest, as a column is chosen.
+                    start = lowestColumnWithinTolerance(count: n - k + 1, tolerance: tolerance) { windowMaxima[$0] }
+                    y = windowMaxima[start]
                 }
                 switch order {
                 case .shortestFirst: break
@@ -807,6 +786,47 @@ private struct Placement {
     }
 }
 
+/// Shortest-first's rule, the one definition every placement uses: the lowest index below
+/// `count` whose height is within `tolerance` (finite, ≥ 0) of the smallest,
+/// `height(i) ≤ minimum + tolerance` (seed 001; `WaterfallOrder.shortestFirst`). Windows of
+/// spanning items are chosen by it too, by their tallest columns. Up to 3 heights (the usual
+/// phone layouts; an absent column's height infinite) are compared without a loop or a
+/// branch: which column is shortest is as good as random, so a branch on it would be
+/// mispredicted every other item (`lowestOfThreeWithinTolerance`). `ColumnHeights` applies
+/// the same rule through its tree past 8 columns.
+/// - Complexity: O(count).
+@inline(__always)
+private func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) -> Double) -> Int {
+    if count <= 3 {
+        let past = lowestOfThreeWithinTolerance(height(0), count > 1 ? height(1) : .infinity,
+                                                count > 2 ? height(2) : .infinity, tolerance: tolerance)
+        // 0 when column 0 qualifies, else 1, plus 1 more when column 1 does not either: two
+        // flags added, which compiles to no jump.
+        return (past.column0 ? 1 : 0) + (past.column0 && past.column1 ? 1 : 0)
+    }
+    var minimum = height(0)
+    for c in 1..<count where height(c) < minimum { minimum = height(c) }
+    let limit = minimum + tolerance
+    var c = 0
+    while !(height(c) <= limit) { c += 1 }
+    return c
+}
+
+/// `lowestColumnWithinTolerance` for three heights (an absent column's infinite), as the
+/// two flags it is computed from: whether column 0 is past `minimum + tolerance`, and whether
+/// column 1 is. The chosen column is 0 unless column 0 is past, else 1 unless column 1 is
+/// past too, else 2. For the columns held in registers (`ShortestOfThree`), which select on
+/// the flags themselves. - Complexity: O(1), no branch.
+@inline(__always)
+private func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
+                                          tolerance: Double) -> (column0: Bool, column1: Bool) {
+    var minimum = h0
+    minimum = h1 < minimum ? h1 : minimum
+    minimum = h2 < minimum ? h2 : minimum
+    let limit = minimum + tolerance
+    return (!(h0 <= limit), !(h1 <= limit))
+}
+
 /// Two or three columns held in registers while one-column items go shortest first (the
 /// usual phone layouts): each column's next top (`h`; an absent third column's is infinite,
 /// never the shortest) and last bottom (`b`), x and width, with `ColumnHeights.shortest`'s
@@ -821,15 +841,12 @@ private struct ShortestOfThree {
     /// shortest; returns its frame. - Complexity: O(1).
     @inline(__always)
     mutating func place(height: Double) -> Rect {
-        var minimum = h0
-        minimum = h1 < minimum ? h1 : minimum
-        minimum = h2 < minimum ? h2 : minimum
-        let limit = minimum + tolerance
+        let past = lowestOfThreeWithinTolerance(h0, h1, h2, tolerance: tolerance)
         // Every choice is a select on one of two comparisons of Doubles. LLVM makes branches
         // of them all the same (the column is as good as random, so one is mispredicted about
         // every other item), but two rather than the three it made of selects on an index:
         // a million items placed in 7.3 ms rather than 7.6.
-        let first = h0 <= limit, second = h1 <= limit
+        let first = !past.column0, second = !past.column1
         let y = first ? h0 : second ? h1 : h2
         let x = first ? x0 : second ? x1 : x2
         let width = first ? w0 : second ? w1 : w2
@@ -914,33 +931,9 @@ private final class ColumnHeights {
     func shortest(tolerance: Double) -> Int {
         if scans {
             let heights = tree + leaves
-            // The usual column counts without a loop or a branch: which column is shortest
-            // is as good as random, so a branch on it would be mispredicted every other item.
-            switch count {
-            case 2:
-                let h0 = heights[0], h1 = heights[1]
-                let limit = (h1 < h0 ? h1 : h0) + tolerance
-                return !(h0 <= limit) ? 1 : 0
-            case 3:
-                let h0 = heights[0], h1 = heights[1], h2 = heights[2]
-                var minimum = h0
-                minimum = h1 < minimum ? h1 : minimum
-                minimum = h2 < minimum ? h2 : minimum
-                let limit = minimum + tolerance
-                // 0 when column 0 qualifies, else 1, plus 1 more when column 1 does not
-                // either: two flags added, which compiles to no jump.
-                let past0 = !(h0 <= limit), past1 = !(h1 <= limit)
-                return (past0 ? 1 : 0) + (past0 && past1 ? 1 : 0)
-            default:
-                break
-            }
-            var minimum = heights[0]
-            for c in 1..<count where heights[c] < minimum { minimum = heights[c] }
-            let limit = minimum + tolerance
-            var c = 0
-            while !(heights[c] <= limit) { c += 1 }
-            return c
+            return lowestColumnWithinTolerance(count: count, tolerance: tolerance) { heights[$0] }
         }
+        // The same rule over the tree: its root is the minimum.
         return leftmost(atMost: tree[1] + tolerance)
     }
 

@@ -5,120 +5,9 @@ import LayoutCore
 
 /// The SVG writer's fast paths (groups written through a cursor, numbers formatted inline or
 /// copied from a table, chunks formatted on every core, the zIndex sort skipped when the
-/// order is already right) write byte for byte what the plain writer below writes.
+/// order is already right) write byte for byte what the plain writer, the specification
+/// (`PlainLayoutWriter.svg`), writes, on elements of every kind with numbers of every kind.
 struct SVGWriterSpeedTests {
-    /// The straightforward writer the fast one replaced: checked appends, one element at a
-    /// time, the visible elements always sorted.
-    static func referenceSVG(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
-        let out = OutputBuffer(precision: options.precision)
-        let labels = SVGLabels.resolved(options.labels, for: layout)
-        var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
-        forEachSelected(layout, selection) { element, _ in drawn.add(copy element) }
-        appendDocumentStart(canvas: SVGLayoutWriter.canvas(layout, options: options, drawn: drawn.bounds),
-                            title: "cvlayout " + layout.engine, to: out)
-        var order: [Int] = []
-        forEachSelected(layout, selection) { element, i in
-            if !element.isHidden { order.append(i) }
-        }
-        order.sort { (l, r) in
-            let a = layout.elements[l].zIndex, b = layout.elements[r].zIndex
-            return a < b || (a == b && l < r)
-        }
-        let round = layout.drawsCellsRound
-        let above = SVGLayoutWriter.labelsAboveOutline(layout, labels: labels)
-        for i in order {
-            appendReferenceElement(layout.elements[i], round: round, labels: labels, above: above, to: out)
-        }
-        // Everything after the elements is shared code: the fast writer's own tail, with the
-        // labels that cross the visible bounds' outline after the outline (and the query rect).
-        let fast = OutputBuffer(precision: options.precision)
-        try? SVGLayoutWriter.write(layout, selection: [], options: options, to: fast)
-        let tail = String(decoding: fast.bytes, as: UTF8.self)
-        let head = String(decoding: out.bytes, as: UTF8.self)
-        let outlines = tail[tail.range(of: "<rect class=\"visible-bounds\"")!.lowerBound...]
-        let rest = outlines.range(of: "<path class=\"heart-path\"")?.lowerBound ?? outlines.range(of: "</svg>")!.lowerBound
-        let labelsAbove = OutputBuffer(precision: options.precision)
-        above?.append(labels: labels, to: labelsAbove)
-        return head + outlines[..<rest] + String(decoding: labelsAbove.bytes, as: UTF8.self) + outlines[rest...]
-    }
-
-    static func appendReferenceElement(_ e: LayoutAttributes, round: Bool, labels: SVGLabels,
-                                       above: SVGLabelsAboveOutline? = nil, to out: OutputBuffer) {
-        let f = e.frame
-        let t = e.transform
-        out.append(string: "<g><rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\"")
-        if e.category != .cell {
-            out.append(string: " data-kind=\"\(e.kind?.rawValue ?? e.category.rawValue)\"")
-        }
-        if t != .identity {
-            let c = f.center
-            out.append(" transform=\"matrix(")
-            for (k, v) in [t.a, t.b, t.c, t.d,
-                           c.x + t.tx - t.a * c.x - t.c * c.y,
-                           c.y + t.ty - t.b * c.x - t.d * c.y].enumerated() {
-                if k > 0 { out.append(" ") }
-                if k < 4 { out.append(number: v, precision: .full) } else { out.append(number: v) }
-            }
-            out.append(")\"")
-        }
-        if e.alpha < 1 {
-            out.append(" opacity=\"")
-            out.append(number: max(0, e.alpha), precision: .full)
-            out.append("\"")
-        }
-        out.append(" x=\"")
-        out.append(number: f.minX)
-        out.append("\" y=\"")
-        out.append(number: f.minY)
-        out.append("\" width=\"")
-        out.append(number: f.width)
-        out.append("\" height=\"")
-        out.append(number: f.height)
-        if round {
-            out.append("\" rx=\"")
-            out.append(number: f.width / 2)
-        } else if e.category == .cell {
-            out.append("\" rx=\"")
-            out.append(number: min(4, f.width / 4, f.height / 4))
-        }
-        out.append("\" fill=\"")
-        if e.category == .cell {
-            out.append(string: SVGLayoutWriter.palette[e.indexPath.item % SVGLayoutWriter.palette.count])
-            out.append("\"/>")
-        } else {
-            out.append("#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
-        }
-        if labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 {
-            let text = e.category != .cell ? "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)"
-                : labels == .indexPath ? "\(e.indexPath.section):\(e.indexPath.item)" : "\(e.indexPath.item)"
-            var fitted = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
-            if fitted < 10 && e.category == .cell && min(f.width, f.height) >= 20 {
-                // At least 10 points where the digits fit at 0.56 em (a colon 0.28 em).
-                let colons = labels == .indexPath ? 1 : 0
-                fitted = max(fitted, min(10, f.width / (0.56 * Double(text.count - colons) + 0.28 * Double(colons))))
-            }
-            let size = max(4, fitted)
-            if let above, above.crosses(e, (text.count, size)) {
-                above.add(e)
-                out.append("</g>\n")
-                return
-            }
-            out.append("<text x=\"")
-            out.append(number: f.midX + t.tx)
-            out.append("\" y=\"")
-            out.append(number: f.midY + t.ty + size * 0.35)
-            out.append("\" font-family=\"sans-serif\" font-size=\"")
-            out.append(number: size)
-            out.append("\" text-anchor=\"middle\" fill=\"")
-            let white = e.indexPath.item % 10 == 0 && e.alpha >= 0.954
-            out.append(string: e.category == .cell ? (white ? "#ffffff" : "#1a1a1a") : "#333333")
-            out.append("\">")
-            appendXMLText(text, to: out)
-            out.append("</text>")
-        }
-        out.append("</g>\n")
-    }
-
     /// Where two documents first differ, with some context; nil when they are equal.
     static func firstDifference(_ a: String, _ b: String) -> String? {
         let x = Array(a.utf8), y = Array(b.utf8)
@@ -205,15 +94,16 @@ struct SVGWriterSpeedTests {
         let layout = Self.randomLayout(count: count, seed: UInt64(zOrder * 31 + engine.count), zOrder: zOrder, engine: engine)
         var g = SplitMix64(seed: 99)
         let someSelected = (0..<count).filter { _ in g.next() % 3 != 0 }
-        for precision in [NumberPrecision.standard, .decimals(0), .decimals(5), .full] {
-            for labels in [nil, SVGLabels.indexPath, SVGLabels.none] {
-                for selection in [nil, someSelected, [], [count - 1]] as [[Int]?] {
+        for (i, precision) in [NumberPrecision.standard, .decimals(0), .decimals(5), .full].enumerated() {
+            for (j, labels) in [nil, SVGLabels.indexPath, SVGLabels.none].enumerated() {
+                // Every element or some of them, by turns (the plain writer is slow in debug builds).
+                for selection in [(i + j) % 2 == 0 ? nil : someSelected, [], [count - 1]] as [[Int]?] {
                     var options = OutputOptions()
                     options.precision = precision
                     options.labels = labels
                     options.queryRect = selection == nil ? nil : Rect(x: 1, y: 2.5, width: 3, height: 4)
                     let fast = try Self.fastSVG(layout, selection: selection, options: options)
-                    let reference = Self.referenceSVG(layout, selection: selection, options: options)
+                    let reference = PlainLayoutWriter.svg(layout, selection: selection, options: options)
                     #expect(Self.firstDifference(fast, reference) == nil,
                             "precision \(precision), labels \(labels), selection \(selection?.count ?? -1)")
                 }
@@ -290,7 +180,7 @@ struct SVGWriterSpeedTests {
         let layout = CollectionLayout(engine: "waterfall", bounds: Size(width: 390, height: 844), contentSize: Size(width: 390, height: 844),
                                       elements: elements, cellRanges: [(start: 0, count: elements.count)])
         let fast = try Self.fastSVG(layout, selection: nil, options: OutputOptions())
-        #expect(Self.firstDifference(fast, Self.referenceSVG(layout, selection: nil, options: OutputOptions())) == nil)
+        #expect(Self.firstDifference(fast, PlainLayoutWriter.svg(layout, selection: nil, options: OutputOptions())) == nil)
     }
 
     @Test func paletteLiteralsMatchThePalette() {
@@ -474,19 +364,6 @@ struct SVGWriterSpeedTests {
         var empty = SVGLayoutWriter.DrawnBounds(labels: .item)
         empty.add(SVGLayoutWriter.DrawnBounds(labels: .item))
         #expect(empty.bounds == nil)
-    }
-}
-
-/// Calls `body` with each selected element and its position, in order. The element is read
-/// in place (borrowed from the array's storage), not copied.
-private func forEachSelected(_ layout: CollectionLayout, _ selection: [Int]?,
-                     _ body: (borrowing LayoutAttributes, Int) throws -> Void) rethrows {
-    try layout.elements.withUnsafeBufferPointer { elements in
-        if let selection {
-            for i in selection { try body(elements[i], i) }
-        } else {
-            for i in elements.indices { try body(elements[i], i) }
-        }
     }
 }
 

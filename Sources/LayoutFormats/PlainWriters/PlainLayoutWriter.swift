@@ -1,0 +1,123 @@
+import LayoutCore
+
+// The plain writers: the specification of the JSON, CSV and still SVG output.
+//
+// Each format is written here the most direct way, element after element, with ordinary
+// string building and `PlainNumberText` for every number, straight from docs/REFERENCE.md
+// ("Output formats" and "Numbers"): no tables of numbers or frames, no cursors or
+// buffers, no threads. The writers the command line uses (`JSONLayoutWriter`,
+// `CSVLayoutWriter`, `SVGLayoutWriter`, streamed through `LayoutPipeline`) are fast
+// versions of these and must write the same bytes: `PlainWriterDifferentialTests` runs
+// random layouts of every engine, with random output options, through both.
+// A change of an output changes the plain writer first.
+
+/// The plain, obviously correct writers of a layout, one per format; see the file's head.
+public enum PlainLayoutWriter {
+    /// `layout` written as `format` with `options`, only the elements at `selection`
+    /// (positions in `layout.elements`, ascending) when given: the bytes the command line
+    /// writes for it.
+    /// - Complexity: O(k) for k selected elements (SVG: O(k log k), the drawing order).
+    public static func write(_ format: OutputFormat, _ layout: CollectionLayout, selection: [Int]?,
+                             options: OutputOptions) -> String {
+        switch format {
+        case .json: json(layout, selection: selection, precision: options.precision)
+        case .csv: csv(layout, selection: selection, precision: options.precision)
+        case .svg: svg(layout, selection: selection, options: options)
+        }
+    }
+
+    /// The selected elements with their positions in `layout.elements`, in element order.
+    static func selected(_ layout: CollectionLayout, _ selection: [Int]?) -> [(position: Int, element: LayoutAttributes)] {
+        (selection ?? Array(layout.elements.indices)).map { ($0, layout.elements[$0]) }
+    }
+
+    // MARK: - JSON
+
+    /// The JSON object: `engine`, `bounds`, `contentOffset`, `contentSize`, then `elements`
+    /// one a line, then `heartPath`, `heartSamples`, `targetContentOffset` and `stats` when
+    /// the layout has them.
+    public static func json(_ layout: CollectionLayout, selection: [Int]?, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        func point(_ p: Point) -> String { "{\"x\":\(n(p.x)),\"y\":\(n(p.y))}" }
+        func size(_ s: Size) -> String { "{\"width\":\(n(s.width)),\"height\":\(n(s.height))}" }
+        var text = "{\"engine\":\(jsonString(layout.engine)),\"bounds\":\(size(layout.bounds)),"
+            + "\"contentOffset\":\(point(layout.contentOffset)),\n\"contentSize\":\(size(layout.contentSize)),\n\"elements\":["
+        let lines = selected(layout, selection).map { _, e -> String in
+            let f = e.frame, t = e.transform
+            return "{\"indexPath\":[\(e.indexPath.section),\(e.indexPath.item)],\"category\":\"\(e.category.rawValue)\""
+                + (e.kind.map { ",\"kind\":\"\($0.rawValue)\"" } ?? "")
+                + ",\"frame\":{\"x\":\(n(f.minX)),\"y\":\(n(f.minY)),\"width\":\(n(f.width)),\"height\":\(n(f.height))}"
+                + ",\"center\":\(point(f.center))"
+                + ",\"transform\":[\([t.a, t.b, t.c, t.d, t.tx, t.ty].map(n).joined(separator: ","))]"
+                + ",\"alpha\":\(n(e.alpha)),\"zIndex\":\(e.zIndex),\"hidden\":\(e.isHidden)}"
+        }
+        text += lines.map { "\n" + $0 }.joined(separator: ",") + "\n]"
+        if let heart = layout.heartPath {
+            let segments = heart.segments.map {
+                "{\"control1\":\(point($0.control1)),\"control2\":\(point($0.control2)),\"end\":\(point($0.end))}"
+            }
+            text += ",\n\"heartPath\":{\"from\":[\(heart.from.section),\(heart.from.item)],\"to\":[\(heart.to.section),"
+                + "\(heart.to.item)],\"style\":\(jsonString(heart.style.rawValue)),\"start\":\(point(heart.start)),"
+                + "\"segments\":[\(segments.joined(separator: ","))],\"d\":\"\(pathData(heart, from: .zero, precision))\"}"
+        }
+        if let samples = layout.heartSamples {
+            let lines = samples.map { "\n{\"t\":\(n($0.t)),\"x\":\(n($0.point.x)),\"y\":\(n($0.point.y)),\"angle\":\(n($0.angle))}" }
+            text += ",\n\"heartSamples\":[" + lines.joined(separator: ",") + (samples.isEmpty ? "]" : "\n]")
+        }
+        if let target = layout.targetContentOffset {
+            // On a line of its own only right after the elements.
+            text += (layout.heartPath == nil && layout.heartSamples == nil ? ",\n" : ",") + "\"targetContentOffset\":\(point(target))"
+        }
+        if let statistics = layout.statistics {
+            text += ",\n\"stats\":{" + statistics.map { "\"\($0.name)\":\(n($0.value))" }.joined(separator: ",") + "}"
+        }
+        return text + "}\n"
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20:
+                escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+
+    /// The heart path as SVG path data, `M x y C x1 y1 x2 y2 x y …`, every point less `origin`.
+    static func pathData(_ heart: HeartPath, from origin: Point, _ precision: NumberPrecision) -> String {
+        func point(_ p: Point) -> String {
+            PlainNumberText.string(p.x - origin.x, precision: precision) + " "
+                + PlainNumberText.string(p.y - origin.y, precision: precision)
+        }
+        return "M " + point(heart.start)
+            + heart.segments.map { " C \(point($0.control1)) \(point($0.control2)) \(point($0.end))" }.joined()
+    }
+
+    // MARK: - CSV
+
+    /// The CSV table: the header row, then one row per selected element; with heart samples
+    /// (`--heart-samples`), the table of samples instead.
+    public static func csv(_ layout: CollectionLayout, selection: [Int]?, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        if let samples = layout.heartSamples {
+            return "t,x,y,angle\n" + samples.map { "\(n($0.t)),\(n($0.point.x)),\(n($0.point.y)),\(n($0.angle))\n" }.joined()
+        }
+        let header = "section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden\n"
+        return header + selected(layout, selection).map { _, e in
+            let f = e.frame, t = e.transform
+            let fields = ["\(e.indexPath.section)", "\(e.indexPath.item)", e.category.rawValue, e.kind?.rawValue ?? ""]
+                + [f.minX, f.minY, f.width, f.height, f.midX, f.midY, t.a, t.b, t.c, t.d, t.tx, t.ty, e.alpha].map(n)
+                + ["\(e.zIndex)", "\(e.isHidden)"]
+            return fields.joined(separator: ",") + "\n"  // plain words and numbers: nothing to quote
+        }.joined()
+    }
+}

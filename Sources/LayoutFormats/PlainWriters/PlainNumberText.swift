@@ -1,0 +1,109 @@
+// The plain writers' numbers: the rule of the reference's "Numbers" paragraph, computed in
+// the most direct way, for reading and for the differential tests (the writers format
+// numbers with `NumberFormat`, which must give the same text).
+
+/// A number's text as the reference prescribes, computed directly from the double's exact
+/// value: no exponent, no trailing zeros and no trailing point, `-0` as `0`.
+///
+/// ```
+/// PlainNumberText.string(2.675, precision: .decimals(2))  // "2.67" (2.675 is 2.67499999…)
+/// PlainNumberText.string(0.25, precision: .decimals(1))   // "0.3"  (an exact half: away from 0)
+/// PlainNumberText.string(1e-7, precision: .full)          // "0.0000001"
+/// ```
+public enum PlainNumberText {
+    /// `value` at `precision`: with `.decimals(p)` (p clamped to 0…15) the decimal of p
+    /// places nearest to the exact binary value, exact halves away from zero; with `.full`
+    /// the shortest digits that read back as the same double (Swift's `description`) written
+    /// without an exponent. A value that is not finite (which no layout ever writes) is `0`.
+    /// - Complexity: O(digits) for |value| < 2⁷⁵, more for larger whole numbers.
+    public static func string(_ value: Double, precision: NumberPrecision) -> String {
+        guard value.isFinite, value != 0 else { return "0" }
+        switch precision {
+        case .full: return shortest(value)
+        case .decimals(let p): return fixed(value, decimals: max(0, min(p, 15)))
+        }
+    }
+
+    /// `|value| = m · 2^e`, m an integer of at most 53 bits.
+    private static func parts(_ value: Double) -> (m: UInt64, e: Int) {
+        let bits = value.exponentBitPattern
+        if bits == 0 { return (value.significandBitPattern, -1074) }  // subnormal
+        return (value.significandBitPattern | 1 << 52, Int(bits) - 1075)
+    }
+
+    /// `value` rounded to `p` decimals, halves away from zero.
+    private static func fixed(_ value: Double, decimals p: Int) -> String {
+        let sign = value < 0 ? "-" : ""
+        let (m, e) = parts(value)
+        if e >= 0 { return sign + wholeNumberDigits(m, timesTwoToThe: e) }  // a whole number: nothing to round
+        // |value| · 10^p = m · 10^p / 2^k, below 2^53 · 10^15 < 2^103; rounded half up as
+        // ⌊(2x + 1) / 2⌋ with 2x = m · 10^p / 2^(k−1) (a shift of 128 or more gives 0).
+        var power: UInt128 = 1
+        for _ in 0..<p { power *= 10 }
+        let k = -e
+        let n = ((UInt128(m) * power) >> (k - 1) + 1) >> 1
+        if n == 0 { return "0" }  // rounds to zero: no sign
+        var digits = n < 1 << 64 ? String(UInt64(n)) : String(n)
+        if digits.count <= p { digits = String(repeating: "0", count: p + 1 - digits.count) + digits }
+        var fraction = digits.suffix(p)
+        while fraction.last == "0" { fraction.removeLast() }
+        let integer = digits.dropLast(p)
+        return sign + integer + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// The decimal digits of `m · 2^e`.
+    private static func wholeNumberDigits(_ m: UInt64, timesTwoToThe e: Int) -> String {
+        if e <= 11 { return String(m << e) }
+        if e <= 74 { return String(UInt128(m) << e) }
+        // Past 2¹²⁸: m in base-10⁹ limbs (least significant first), doubled 30 times at a
+        // time (a limb times 2³⁰ plus a carry stays below 2⁶⁴).
+        var limbs: [UInt64] = [m % 1_000_000_000, m / 1_000_000_000 % 1_000_000_000, m / 1_000_000_000_000_000_000]
+        var left = e
+        while left > 0 {
+            let shift = min(left, 30)
+            left -= shift
+            var carry: UInt64 = 0
+            for i in limbs.indices {
+                let product = limbs[i] << shift + carry
+                limbs[i] = product % 1_000_000_000
+                carry = product / 1_000_000_000
+            }
+            while carry > 0 {
+                limbs.append(carry % 1_000_000_000)
+                carry /= 1_000_000_000
+            }
+        }
+        while limbs.count > 1 && limbs.last == 0 { limbs.removeLast() }
+        let rest = limbs.dropLast().reversed().map { limb -> String in
+            let digits = String(limb)
+            return String(repeating: "0", count: 9 - digits.count) + digits
+        }
+        return String(limbs.last!) + rest.joined()
+    }
+
+    /// Swift's shortest round-trip digits (`description`), its exponent (`1e-05`,
+    /// `1.5e+20`) written out as a plain decimal.
+    private static func shortest(_ value: Double) -> String {
+        let text = value.magnitude.description
+        let mantissa = text.prefix { $0 != "e" }
+        let exponent = text.contains("e") ? Int(text.drop { $0 != "e" }.dropFirst())! : 0
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        // value = 0.DIGITS · 10^(point + exponent)
+        var digits = Array(mantissa.filter { $0 != "." })
+        var position = point + exponent
+        while digits.count > 1 && digits.first == "0" {
+            digits.removeFirst()
+            position -= 1
+        }
+        while digits.count > 1 && digits.last == "0" { digits.removeLast() }
+        let body: String
+        if position <= 0 {
+            body = "0." + String(repeating: "0", count: -position) + String(digits)
+        } else if position >= digits.count {
+            body = String(digits) + String(repeating: "0", count: position - digits.count)
+        } else {
+            body = String(digits[..<position]) + "." + String(digits[position...])
+        }
+        return (value < 0 ? "-" : "") + body
+    }
+}

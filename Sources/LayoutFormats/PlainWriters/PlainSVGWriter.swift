@@ -1,0 +1,301 @@
+import LayoutCore
+
+// The plain still SVG: the specification `SVGLayoutWriter` (and the streamed SVG of
+// `LayoutPipeline`) must write byte for byte. See PlainLayoutWriter.swift. One rule per
+// function; docs/REFERENCE.md's SVG section says the same in words.
+
+extension PlainLayoutWriter {
+    /// The SVG document of the selected elements of `layout`: the canvas (`options.canvas`),
+    /// one group per visible element in zIndex order (ties by element order), the visible
+    /// bounds, the query rect, the labels the visible bounds' outline would cross
+    /// (`svgLabelCrossesOutline`), and a ring's heart path and heart.
+    public static func svg(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: options.precision) }
+        let labels = SVGLabels.resolved(options.labels, for: layout)
+        let visible = selected(layout, selection).filter { !$0.element.isHidden }
+        let canvas = svgCanvas(layout, drawn: visible.map(\.element), labels: labels, options: options)
+        let width = max(canvas.width, 1), height = max(canvas.height, 1)
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
+            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
+            + "<title>\(xmlText("cvlayout " + layout.engine))</title>\n"
+            + "<rect x=\"\(n(canvas.minX))\" y=\"\(n(canvas.minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        let drawingOrder = visible.sorted { l, r in
+            l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
+        }
+        let outline = Rect(x: layout.contentOffset.x, y: layout.contentOffset.y,
+                           width: layout.bounds.width, height: layout.bounds.height)
+        var labelsAboveOutline: [LayoutAttributes] = []
+        for (_, e) in drawingOrder {
+            let label = svgLabel(e, labels)
+            let above = label.map { svgLabelCrossesOutline(e, $0, outline: outline) } ?? false
+            if above { labelsAboveOutline.append(e) }
+            text += svgGroup(e, round: layout.drawsCellsRound, labels: labels, labelInGroup: !above,
+                             precision: options.precision)
+        }
+        text += "<rect class=\"visible-bounds\" x=\"\(n(outline.minX))\" y=\"\(n(outline.minY))\" "
+            + "width=\"\(n(outline.width))\" height=\"\(n(outline.height))\" "
+            + "fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"/>\n"
+        if let r = options.queryRect {
+            text += "<rect class=\"query-rect\" x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" "
+                + "fill=\"#1f77b4\" fill-opacity=\"0.08\" stroke=\"#1f77b4\" stroke-width=\"1\"/>\n"
+        }
+        text += svgLabelsAboveOutline(labelsAboveOutline, labels: labels, precision: options.precision)
+        if let heart = layout.heartPath {
+            text += svgHeart(heart, precision: options.precision)
+        }
+        return text + "</svg>\n"
+    }
+
+    /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label
+    /// (`svgLabelText`); a label the outline crosses is left out here and drawn later.
+    static func svgGroup(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, labelInGroup: Bool,
+                         precision: NumberPrecision) -> String {
+        var text = "<g>" + svgShape(e, round: round, precision: precision)
+        if labelInGroup, let label = svgLabel(e, labels) {
+            text += svgLabelText(e, label, halo: false, precision: precision)
+        }
+        return text + "</g>\n"
+    }
+
+    /// An element's rectangle: its index path (and kind, for an element other than a cell),
+    /// its transform about its centre, its opacity, its frame, its corners and its paint
+    /// (`svgPaint`).
+    static func svgShape(_ e: LayoutAttributes, round: Bool, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        func factor(_ value: Double) -> String { PlainNumberText.string(value, precision: .full) }
+        let f = e.frame, t = e.transform, isCell = e.category == .cell
+        var text = "<rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\""
+        if !isCell { text += " data-kind=\"\(svgKindName(e))\"" }
+        if t != .identity {
+            // T(centre) · M · T(−centre) as one matrix, or as the three when its translation
+            // would not be finite. The linear part at full precision: factors, not points.
+            let cx = f.midX, cy = f.midY
+            let tx = cx + t.tx - t.a * cx - t.c * cy, ty = cy + t.ty - t.b * cx - t.d * cy
+            let linear = [t.a, t.b, t.c, t.d].map(factor).joined(separator: " ")
+            text += tx.isFinite && ty.isFinite
+                ? " transform=\"matrix(\(linear) \(n(tx)) \(n(ty)))\""
+                : " transform=\"translate(\(n(cx)) \(n(cy))) matrix(\(linear) \(n(t.tx)) \(n(t.ty))) translate(\(n(-cx)) \(n(-cy)))\""
+        }
+        if e.alpha < 1 { text += " opacity=\"\(factor(max(0, e.alpha)))\"" }
+        text += " x=\"\(n(f.minX))\" y=\"\(n(f.minY))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\""
+        // Corners: round engines draw every shape round, cells have small rounded corners.
+        if round {
+            text += " rx=\"\(n(f.width / 2))\""
+        } else if isCell {
+            text += " rx=\"\(n(min(4, f.width / 4, f.height / 4)))\""
+        }
+        return text + svgPaint(e, precision: precision) + "/>"
+    }
+
+    /// The paint rule: cells from the palette by item number; other views by their kind's
+    /// role, whatever its name: a badge a red pill outlined white (its own corner radius, half
+    /// the shorter side), a decoration (section background) a pale dashed panel, a boundary
+    /// item (header, footer) or a view without a kind grey.
+    static func svgPaint(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
+        let f = e.frame
+        if e.category == .cell {
+            return " fill=\"\(SVGLayoutWriter.palette[e.indexPath.item % 10])\""
+        }
+        switch e.kind?.role {
+        case .badge?:
+            let rx = PlainNumberText.string(min(f.width, f.height) / 2, precision: precision)
+            return " rx=\"\(rx)\" fill=\"#d62728\" stroke=\"#ffffff\" stroke-width=\"1\""
+        case .decoration?:
+            return " fill=\"#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2\""
+        default:
+            return " fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\""
+        }
+    }
+
+    /// The name of a view's kind, or of its category when it has none (`data-kind` and the
+    /// label's word).
+    static func svgKindName(_ e: LayoutAttributes) -> String {
+        e.kind?.rawValue ?? e.category.rawValue
+    }
+
+    /// A label: upright and at full opacity, centred on the drawn centre (the transform is
+    /// about the centre, so its translation is all that moves it). Its colour contrasts with
+    /// the fill (`svgLabelColour`). With `halo` (a label drawn above the outline), a stroke of
+    /// its shape's fill, as faded as the shape, under the glyphs (`paint-order="stroke"`)
+    /// hides the outline's dashes behind it.
+    static func svgLabelText(_ e: LayoutAttributes, _ label: (text: String, size: Double), halo: Bool,
+                             precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        let f = e.frame, t = e.transform
+        var text = "<text x=\"\(n(f.midX + t.tx))\" y=\"\(n(f.midY + t.ty + label.size * 0.35))\" font-family=\"sans-serif\" "
+            + "font-size=\"\(n(label.size))\" text-anchor=\"middle\""
+        if halo {
+            text += " stroke=\"\(svgHaloColour(e))\""
+            if e.alpha < 1 { text += " stroke-opacity=\"\(PlainNumberText.string(max(0, e.alpha), precision: .full))\"" }
+            text += " stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+        }
+        return text + " fill=\"\(svgLabelColour(e))\">\(label.text)</text>"
+    }
+
+    /// The label colour rule: on a cell white or near-black, whichever contrasts more with
+    /// its fill (white on the first palette colour, down to alpha 0.954, where the faded fill
+    /// turns light enough for the dark one); dark grey on every other view.
+    static func svgLabelColour(_ e: LayoutAttributes) -> String {
+        guard e.category == .cell else { return "#333333" }
+        return e.indexPath.item % 10 == 0 && e.alpha >= 0.954 ? "#ffffff" : "#1a1a1a"
+    }
+
+    /// The halo colour of a label drawn above the outline: its shape's fill; for a view, red
+    /// for the kind named `badge` and grey for any other.
+    static func svgHaloColour(_ e: LayoutAttributes) -> String {
+        if e.category == .cell { return SVGLayoutWriter.palette[e.indexPath.item % 10] }
+        return e.kind == .badge ? "#d62728" : "#dddddd"
+    }
+
+    /// An element's label with `labels`, and its font size (`svgLabelSize`): none for
+    /// `.none`, a frame under 4 points either way, an element drawn fully transparent, or a
+    /// section background (the kind named `background`, under its section's cells, which
+    /// would cover its label). A cell's label is its item number, or `S:I` with
+    /// `.indexPath`; a view's is its kind name (`svgKindName`) and its section.
+    static func svgLabel(_ e: LayoutAttributes, _ labels: SVGLabels) -> (text: String, size: Double)? {
+        let f = e.frame
+        guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind != .background else { return nil }
+        let path = e.indexPath
+        let text = e.category != .cell ? "\(svgKindName(e)) \(path.section)"
+            : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
+        return (text, svgLabelSize(e, text: text, labels: labels))
+    }
+
+    /// The label size rule, from the frame before its transform:
+    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`; and a cell 20
+    /// points or more on its smaller side gets at least `min(10, width / em)`, `em` the
+    /// label's real advance in sans-serif (0.56 em a digit, 0.28 em the colon of an index
+    /// path): 10 points wherever its digits fit.
+    static func svgLabelSize(_ e: LayoutAttributes, text: String, labels: SVGLabels) -> Double {
+        let f = e.frame
+        var size = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
+        if size < 10 && e.category == .cell && min(f.width, f.height) >= 20 {
+            let colons = labels == .indexPath ? 1 : 0
+            let em = 0.56 * Double(text.count - colons) + 0.28 * Double(colons)
+            size = max(size, min(10, f.width / em))
+        }
+        return max(4, size)
+    }
+
+    /// The outline rule: whether the dashed outline of the visible bounds (`outline`, with
+    /// the stroke's half width) would cross `e`'s label box, 0.3 em a character either side
+    /// of the drawn centre and 0.6 em up and down (the box the canvas counts).
+    static func svgLabelCrossesOutline(_ e: LayoutAttributes, _ label: (text: String, size: Double), outline: Rect) -> Bool {
+        let f = e.frame, t = e.transform
+        let cx = f.midX + t.tx, cy = f.midY + t.ty
+        let halfWidth = 0.3 * label.size * Double(label.text.count) + 0.5, halfHeight = 0.6 * label.size + 0.5
+        let left = outline.minX, top = outline.minY
+        let right = left + outline.width, bottom = top + outline.height
+        let meetsRows = cy + halfHeight > top && cy - halfHeight < bottom
+        let meetsColumns = cx + halfWidth > left && cx - halfWidth < right
+        let onAVerticalEdge = abs(cx - left) < halfWidth || abs(cx - right) < halfWidth
+        let onAHorizontalEdge = abs(cy - top) < halfHeight || abs(cy - bottom) < halfHeight
+        return (meetsRows && onAVerticalEdge) || (meetsColumns && onAHorizontalEdge)
+    }
+
+    /// The labels the outline crosses, after the outline and the query rect, one line each
+    /// with its halo (`svgLabelText`), in index-path order (then category and kind name).
+    static func svgLabelsAboveOutline(_ elements: [LayoutAttributes], labels: SVGLabels, precision: NumberPrecision) -> String {
+        let sorted = elements.sorted { a, b in
+            (a.indexPath.section, a.indexPath.item, a.category.rawValue, a.kind?.rawValue ?? "")
+                < (b.indexPath.section, b.indexPath.item, b.category.rawValue, b.kind?.rawValue ?? "")
+        }
+        var text = ""
+        for e in sorted {
+            guard let label = svgLabel(e, labels) else { continue }
+            text += svgLabelText(e, label, halo: true, precision: precision) + "\n"
+        }
+        return text
+    }
+
+    /// The ring's dashed heart path and the heart: at rest on the start avatar (outer group),
+    /// flying along the path relative to the start (middle group), pulsing (inner group);
+    /// the heart's shape drawn twice, a near-black outline under the filled one with its white
+    /// outline, so that it reads on every avatar colour.
+    static func svgHeart(_ heart: HeartPath, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        let shape = SVGLayoutWriter.heartShape
+        return "<path class=\"heart-path\" d=\"\(pathData(heart, from: .zero, precision))\" fill=\"none\" "
+            + "stroke=\"#808080\" stroke-width=\"2\" stroke-dasharray=\"4 4\" stroke-linecap=\"square\" stroke-linejoin=\"round\"/>\n"
+            + "<g class=\"heart\" transform=\"translate(\(n(heart.start.x)) \(n(heart.start.y)))\">\n"
+            + "<g><animateMotion dur=\"2s\" begin=\"0s\" rotate=\"auto\" fill=\"freeze\" "
+            + "path=\"\(pathData(heart, from: heart.start, precision))\"/>\n"
+            + "<g><animateTransform attributeName=\"transform\" type=\"scale\" values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" "
+            + "repeatCount=\"indefinite\"/>\n"
+            + "<path d=\"\(shape)\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"/>\n"
+            + "<path d=\"\(shape)\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\"/></g>\n"
+            + "</g>\n</g>\n"
+    }
+
+    /// The viewBox: the content rect, the visible bounds, the query rect, or (`.all`) the
+    /// union of the content rect, what `drawn` draws (frames under their transforms, labels)
+    /// and the heart's reach about its path, its edges past the content's rounded outward.
+    static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
+                          options: OutputOptions) -> Rect {
+        let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
+        switch options.canvas {
+        case .content: return content
+        case .visible:
+            return Rect(x: layout.contentOffset.x, y: layout.contentOffset.y, width: layout.bounds.width, height: layout.bounds.height)
+        case .rect: return options.queryRect ?? content
+        case .all: break
+        }
+        var union = content
+        if !drawn.isEmpty {
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for e in drawn {
+                let f = e.frame, t = e.transform
+                let cx = f.midX + t.tx, cy = f.midY + t.ty
+                let hw = f.width / 2, hh = f.height / 2
+                var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
+                if let label = svgLabel(e, labels) {
+                    // About 0.6 em a character wide and 1.2 em high, centred.
+                    rx = max(rx, 0.3 * label.size * Double(label.text.count))
+                    ry = max(ry, 0.6 * label.size)
+                }
+                minX = min(minX, cx - rx)
+                minY = min(minY, cy - ry)
+                maxX = max(maxX, cx + rx)
+                maxY = max(maxY, cy + ry)
+            }
+            union = union.union(Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
+        }
+        if let heart = layout.heartPath {
+            let points = [heart.start] + heart.segments.flatMap { [$0.control1, $0.control2, $0.end] }
+            let reach = SVGLayoutWriter.heartReach
+            union = union.union(Rect(minX: points.map(\.x).min()! - reach, minY: points.map(\.y).min()! - reach,
+                                     maxX: points.map(\.x).max()! + reach, maxY: points.map(\.y).max()! + reach))
+        }
+        // An edge that prints past the content's goes out to a whole point.
+        func printed(_ v: Double) -> Double {
+            guard case .decimals(let p) = options.precision else { return v }
+            let unit = (0..<p).reduce(1.0) { product, _ in product * 10 }
+            let rounded = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
+            return rounded.isFinite ? rounded : v
+        }
+        let canvas = Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
+                          minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
+                          maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
+                          maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
+        return canvas.isFinite ? canvas : content  // a union too wide for a double: the content
+    }
+
+    /// `text` with XML's special characters escaped and control characters as `?`.
+    static func xmlText(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20: escaped += "?"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}
