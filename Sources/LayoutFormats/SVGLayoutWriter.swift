@@ -100,7 +100,7 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
             out.append(number: label.size)
             // A halo of the shape's own fill hides the dashes under the glyphs.
             out.append("\" text-anchor=\"middle\" stroke=\"")
-            out.append(e.category == .cell ? SVGElementWriter.paletteColour(e.indexPath.item) : e.kind == .badge ? "#d62728" : "#dddddd")
+            out.append(e.category == .cell ? SVGElementWriter.paletteColour(e.indexPath.item) : e.kind?.role == .badge ? "#d62728" : "#dddddd")
             if e.alpha < 1 {  // as faded as its shape
                 out.append("\" stroke-opacity=\"")
                 out.append(number: max(0, e.alpha), precision: .full)
@@ -756,7 +756,7 @@ struct SVGElementWriter {
         let width = element.frame.size.width, height = element.frame.size.height
         // A decoration (a section background) is drawn unlabelled: it lies under its
         // section's cells, which would cover its label in part.
-        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 && element.kind != .background else { return nil }
+        guard labels != .none && width >= 4 && height >= 4 && element.alpha > 0 && element.kind?.role != .decoration else { return nil }
         let path = element.indexPath
         var characters = decimalLength(path.item)
         if element.category != .cell {
@@ -780,6 +780,9 @@ struct SVGElementWriter {
             let em = 0.56 * Double(characters - colons) + 0.28 * Double(colons)
             fitted = Swift.max(fitted, Swift.min(10, width / em))
         }
+        // A view whose label would not fit at 4 points (a long kind name on a small badge) is
+        // drawn unlabelled: the text would spill out of its shape.
+        if fitted < 4 && element.category != .cell { return nil }
         return (characters, Swift.max(4, fitted))
     }
 

@@ -142,23 +142,27 @@ extension PlainLayoutWriter {
     }
 
     /// The halo colour of a label drawn above the outline: its shape's fill; for a view, red
-    /// for the kind named `badge` and grey for any other.
+    /// for a badge (whatever its kind's name) and grey for any other.
     static func svgHaloColour(_ e: LayoutAttributes) -> String {
         if e.category == .cell { return SVGLayoutWriter.palette[e.indexPath.item % 10] }
-        return e.kind == .badge ? "#d62728" : "#dddddd"
+        return e.kind?.role == .badge ? "#d62728" : "#dddddd"
     }
 
     /// An element's label with `labels`, and its font size (`svgLabelSize`): none for
     /// `.none`, a frame under 4 points either way, an element drawn fully transparent, or a
-    /// section background (the kind named `background`, under its section's cells, which
-    /// would cover its label). A cell's label is its item number, or `S:I` with
+    /// decoration (a section background, whatever its kind's name: under its section's cells,
+    /// which would cover its label). A cell's label is its item number, or `S:I` with
     /// `.indexPath`; a view's is its kind name (`svgKindName`) and its section.
     static func svgLabel(_ e: LayoutAttributes, _ labels: SVGLabels) -> (text: String, size: Double)? {
         let f = e.frame
-        guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind != .background else { return nil }
+        guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind?.role != .decoration else { return nil }
         let path = e.indexPath
         let text = e.category != .cell ? "\(svgKindName(e)) \(path.section)"
             : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
+        // A view whose label fits only under 4 points is unlabelled (it would spill out).
+        if e.category != .cell && min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))) < 4 {
+            return nil
+        }
         return (text, svgLabelSize(e, text: text, labels: labels))
     }
 
