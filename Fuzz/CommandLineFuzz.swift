@@ -138,7 +138,9 @@ private func check(_ result: CommandResult, arguments: [String]) {
         }
         return
     }
-    precondition(lines.allSatisfy { $0.hasPrefix("cvlayout: warning: ") }, "stderr on success: \(context)")
+    // On success stderr holds only warnings and `grid --explain`'s arithmetic.
+    precondition(lines.allSatisfy { $0.hasPrefix("cvlayout: warning: ") || $0.hasPrefix("cvlayout: explain: ") },
+                 "stderr on success: \(context)")
     guard !informational else { return }
     checkNumbers(result.stdout, context: context)
     if result.stdout.first == UInt8(ascii: "{") {
