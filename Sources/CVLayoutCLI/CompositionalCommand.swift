@@ -112,6 +112,9 @@ func embeddedCompositionalDescription(count: Int) -> CompositionalDescription {
 /// The compositional engine on `input`, its elements sent to `sink` (an array, or blocks when
 /// streaming). The sections' item counts come from the dataset's sections, so that `--delete`,
 /// `--insert` and `--move` apply.
+/// The run's compositional settings, measured sizes included (`compositionalLayout`).
+private let compositionalSettingsMemo = PassMemo.Key<CompositionalLayout>("compositional")
+
 private func compositionalLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws
     -> CollectionLayout {
     var description: CompositionalDescription
@@ -123,7 +126,8 @@ private func compositionalLayout<Sink: LayoutAttributesSink>(_ input: EngineInpu
     } else {
         description = embeddedCompositionalDescription(count: input.count)
     }
-    var layout: CompositionalLayout = try compositionalOptions.configuration(from: input.options)
+    // Made once for the run's passes: `--sizes` may name a pipe, which can be read only once.
+    var layout = try input.memo.value(compositionalSettingsMemo) { try compositionalOptions.configuration(from: input.options) }
     layout.scale = try input.options.has(GlobalOption.scale) ? input.options.number(GlobalOption.scale, default: 1) : nil
     return try layout.layout(description, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
 }

@@ -28,6 +28,10 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if golden == "-" || golden.isEmpty {
         throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
     }
+    if let output = try job.options.text(GlobalOption.output), namesTheSameFile(output, golden) {
+        throw CLIError.usage("-o \(shortenedForMessage(output)) is the golden --check compares with: it would be replaced "
+                             + "by the layout (--record failed re-records a golden that differs)", engine: job.descriptor.name)
+    }
     let options = try checkComparisonOptions(job.options, engine: job.descriptor.name)
     let reporting = try CheckReporting(job.options, engine: job.descriptor.name, io: io)
     let subject = CheckedLayout(name: "cvlayout \(job.descriptor.name)", precision: job.outputOptions.precision) {
@@ -260,7 +264,7 @@ struct CheckReporting {
         func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ name: String, _: T.Type) throws -> T
             where T.RawValue == String {
             let names = T.allCases.map(\.rawValue)
-            guard let value = T(rawValue: text) else {
+            guard let value = T(rawValue: text.lowercased()) else {  // case-insensitive, as -f
                 var message = "\(name): expected one of \(names.joined(separator: ", ")), got '\(shortenedForMessage(text))'"
                 if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
                 throw CLIError.usage(message, engine: engine)
@@ -356,6 +360,19 @@ func goldenFormat(_ golden: String) -> OutputFormat {
 /// Writes GOLDEN from the layout, atomically (its folder made if need be), and says
 /// `recorded GOLDEN` on standard error.
 func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayout, io: CommandIO) throws {
+    // A picture or a document is never replaced by a layout: its name, or its first byte.
+    let pictureExtensions: Set<String> = ["svg", "png", "jpg", "jpeg", "gif", "webp", "pdf", "tif", "tiff", "xml", "html", "htm"]
+    let ext = URL(fileURLWithPath: golden).pathExtension.lowercased()
+    var startsLikeMarkup = false
+    if ext.isEmpty, let handle = FileHandle(forReadingAtPath: golden) {
+        defer { try? handle.close() }
+        let first = (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
+        startsLikeMarkup = first == UInt8(ascii: "<")
+    }
+    if pictureExtensions.contains(ext) || startsLikeMarkup {
+        throw CLIError.status(DiffStatus.trouble, "--record: '\(shortenedForMessage(golden))' is not a layout file "
+                              + "(a picture or a document): it is not replaced; name the golden .json or .csv")
+    }
     let folder = URL(fileURLWithPath: golden).deletingLastPathComponent().path
     if let problem = makeDirectory(folder) {
         throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(problem)")
@@ -456,4 +473,14 @@ func checkComparisonOptionsNeedCheck(_ job: LayoutJob) throws {
     for name in checkOnlyOptionNames where job.options.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: job.descriptor.name)
     }
+}
+
+/// Whether two paths name the same file: the same path once made absolute, `.` and `..`
+/// and symbolic links resolved (a file that does not exist yet by its path alone).
+func namesTheSameFile(_ a: String, _ b: String) -> Bool {
+    guard a != "-" && b != "-" else { return false }
+    func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    return resolved(a) == resolved(b)
 }

@@ -134,6 +134,11 @@ struct CompositionalDescriptionDecoder {
             let count: Int
             if let c = object["count"] {
                 count = try self.count(c, path: join(path, "count"))
+                // A variant's own count must agree with it: none is dropped silently.
+                for (i, own) in counts.enumerated() where own != nil && own != count {
+                    throw invalid("\(p)[\(i)].count", "count \(own!) differs from the section's \(count) beside \"variants\": "
+                                  + "give one \"count\" beside \"variants\", or the same in every variant")
+                }
             } else {
                 guard let first = counts[0] else { throw invalid("\(p)[0]", "no \"count\": give the section's item count here or beside \"variants\"") }
                 for (i, c) in counts.enumerated() where c != first {

@@ -438,7 +438,12 @@ final class DiffPicture {
     func write(title: String, to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try withoutActuallyEscaping(emit) { emit in
             let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
-            if !minX.isFinite { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+            // No frame drawn, or frames whose union's size is past a double (±1e308): the
+            // canvas is the legend's alone, never 0 × 0 or infinite.
+            if !minX.isFinite || !(maxX - minX).isFinite || !(maxY - minY).isFinite
+                || !(minY - 2 * Self.margin - Double(Self.legendOrder.count + 1) * Self.legendRow).isFinite {
+                (minX, minY, maxX, maxY) = (0, 0, 0, 0)
+            }
             let legendHeight = Double(Self.legendOrder.count + 1) * Self.legendRow + Self.margin
             let x0 = minX - Self.margin, y0 = minY - Self.margin - legendHeight
             let width = Swift.max(maxX - minX + 2 * Self.margin, Self.legendWidth)

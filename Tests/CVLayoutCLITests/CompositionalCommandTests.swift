@@ -58,6 +58,8 @@ struct CompositionalCommandTests {
              message: "<stdin>: sections[0].repeat: expected an integer from 1 to 1000000, got 0"),
         Case(dataset: #"{"sections":[{"variants":[{"when":{"minWidth":800},"count":2,"group":"# + row + #"},{"count":3,"group":"# + row + #"}]}]}"#,
              message: "<stdin>: sections[0].variants[1].count: count 3 differs from variants[0]'s 2"),
+        Case(dataset: #"{"sections":[{"count":4,"variants":[{"count":5,"group":"# + row + #"},{"group":"# + row + #"}]}]}"#,
+             message: #"<stdin>: sections[0].variants[0].count: count 5 differs from the section's 4 beside "variants": give one "count" beside "variants", or the same in every variant"#),
         Case(dataset: #"{"sections":[{"count":1,"variants":[{"when":{"minWidht":800},"group":"# + row + #"}]}]}"#,
              message: "<stdin>: sections[0].variants[0].when.minWidht: unknown key; did you mean 'minWidth'?"),
         Case(dataset: description(extra: #","boundarySupplementaryItems":[{"elementKind":"header","layoutSize":{"width":"absolute(1)","height":"absolute(1)"},"alignment":"middle"}]"#),
@@ -183,5 +185,21 @@ struct CompositionalCommandTests {
         #expect(text.contains("0,1,cell,,283,10,97,148.8,"))
         // The orthogonal row runs past the width.
         #expect(text.contains("1,11,cell,,1660,"))
+    }
+
+    /// `--sizes` is read once however many passes a run makes, so a pipe or FIFO works as
+    /// a file does (it was opened once a pass, and the second read found it empty).
+    @Test func measuredSizesFromAPipeAreReadOnce() throws {
+        let binary = try #require(builtCvlayout, "the cvlayout binary is not next to the test bundle")
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/compositional-self-sizing-list").path
+        let fromFile = try runProcess(binary.path, ["compositional", "--sizes", folder + "/sizes.json",
+                                                    folder + "/layout-description.json", "-f", "csv"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        let piped = try runProcess("/bin/sh", ["-c", "cat '\(folder)/sizes.json' | '\(binary.path)' compositional "
+                                               + "--sizes /dev/stdin '\(folder)/layout-description.json' -f csv"])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == fromFile.stdout)
+        #expect(fromFile.stdout.contains("0,3,cell,"))
     }
 }

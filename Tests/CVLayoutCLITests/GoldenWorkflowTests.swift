@@ -296,7 +296,46 @@ struct GoldenWorkflowTests {
         #expect(run(arguments: ["flow", "--artifacts", dir.path]).status == 64)
     }
 
+    /// Frames whose union is past a double's range still give a picture with a size: the
+    /// legend's, never 0 × 0.
+    @Test func thePictureOfFramesPastEveryRangeHasTheLegendsSize() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
+        try Data("section,item,category,kind,x,y,width,height\n0,0,cell,,0,0,10,10\n".utf8).write(to: a)
+        try Data("section,item,category,kind,x,y,width,height\n0,0,cell,,-1e308,-1e308,1,1\n0,1,cell,,1e308,1e308,1,1\n".utf8)
+            .write(to: b)
+        let picture = run(arguments: ["diff", a.path, b.path, "-f", "svg"])
+        #expect(picture.status == 1, "\(picture.stderr)")
+        #expect(picture.stdoutText.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"360\" height=\"156\""))
+    }
+
     // MARK: - Recording
+
+    /// A recording never replaces a picture or a document; `-o` never replaces the golden it
+    /// is compared with; mode and report names take any case, as `-f` does.
+    @Test func recordingAndOutputSpareWhatIsNotTheirs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let picture = dir.appendingPathComponent("screen.svg"), bare = dir.appendingPathComponent("screen")
+        let svg = Data(run(arguments: ["flow", "--count", "3", "-f", "svg"]).stdout)
+        try svg.write(to: picture)
+        try svg.write(to: bare)
+        for path in [picture, bare] {
+            let recorded = run(arguments: ["flow", "--count", "3", "--check", path.path, "--record", "all"])
+            #expect(recorded.status == 2, "\(recorded.stderr)")
+            #expect(recorded.stderr.contains("is not a layout file (a picture or a document): it is not replaced"))
+            #expect(FileManager.default.contents(atPath: path.path) == svg)
+        }
+        let golden = dir.appendingPathComponent("g.json")
+        let layout = Data(run(arguments: ["flow", "--count", "3"]).stdout)
+        try layout.write(to: golden)
+        let overwrite = run(arguments: ["flow", "--count", "4", "--check", golden.path, "-o", dir.path + "/./g.json"])
+        #expect(overwrite.status == 64, "\(overwrite.stderr)")
+        #expect(FileManager.default.contents(atPath: golden.path) == layout)
+        #expect(run(arguments: ["flow", "--count", "3", "--check", golden.path, "--report", "JUnit"]).status == 0)
+        #expect(run(arguments: ["flow", "--count", "3", "--check", golden.path, "--record", "NEVER"]).status == 0)
+    }
 
     @Test(arguments: [false, true])
     func everyRecordMode(ci: Bool) throws {
