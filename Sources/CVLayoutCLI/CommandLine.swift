@@ -561,7 +561,9 @@ private struct Invocation {
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
         try checkComparisonOptionsNeedCheck(job)
         if let golden = try job.options.text(GlobalOption.check) {
-            return (try checkAgainstGolden(job, golden: golden, io: io), job.layout.warnings)
+            let status = try checkAgainstGolden(job, golden: golden, io: io)
+            for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
+            return (status, job.layout.warnings)
         }
         try job.write(io: io)
         for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }

@@ -178,6 +178,18 @@ struct CompositionalDescriptionDecoder {
         if let v = object["maxWidth"] { condition.maxWidth = try finite(v, path: join(path, "maxWidth")) }
         if let v = object["minHeight"] { condition.minHeight = try finite(v, path: join(path, "minHeight")) }
         if let v = object["maxHeight"] { condition.maxHeight = try finite(v, path: join(path, "maxHeight")) }
+        // A size is never negative, and a range that holds for no size is a mistake, not a variant.
+        for key in ["minWidth", "maxWidth", "minHeight", "maxHeight"] {
+            if let v = object[key], case .number(let value) = v, value < 0 {
+                throw invalid(join(path, key), "expected a size ≥ 0, got \(describe(v))")
+            }
+        }
+        if let low = condition.minWidth, let high = condition.maxWidth, low > high, let v = object["maxWidth"] {
+            throw invalid(join(path, "maxWidth"), "below minWidth: no width is in the range, got \(describe(v))")
+        }
+        if let low = condition.minHeight, let high = condition.maxHeight, low > high, let v = object["maxHeight"] {
+            throw invalid(join(path, "maxHeight"), "below minHeight: no height is in the range, got \(describe(v))")
+        }
         return condition
     }
 

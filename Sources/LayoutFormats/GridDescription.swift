@@ -189,24 +189,14 @@ struct GridDescriptionDecoder {
 
     // MARK: - Values
 
-    /// One number (all four), `[top, leading, bottom, trailing]` or `"T,L,B,R"`; finite, ≥ 0.
+    /// Insets as everywhere else (`JSONInsets`: a number, `"T,L,B,R"`, `[T, L, B, R]`, or
+    /// SwiftUI's `EdgeInsets` as `{"top", "leading", "bottom", "trailing"}`); finite, ≥ 0.
     private func padding(_ raw: JSONValue, path: String) throws -> EdgeInsets {
-        var values: [Double]
-        switch raw {
-        case .number(let v): values = [v, v, v, v]
-        case .numbers(let list) where list.count == 4: values = list
-        case .string(let text):
-            guard let parsed = ValueSyntax.numbers(text, counts: [1, 4]) else {
-                throw invalid(path, "expected a number, [top, leading, bottom, trailing] or \"T,L,B,R\", got \(describe(raw))")
-            }
-            values = parsed.count == 1 ? Array(repeating: parsed[0], count: 4) : parsed
-        default:
-            throw invalid(path, "expected a number, [top, leading, bottom, trailing] or \"T,L,B,R\", got \(describe(raw))")
-        }
-        guard values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+        let insets = try JSONInsets.read(raw, path: path)
+        guard [insets.top, insets.left, insets.bottom, insets.right].allSatisfy({ $0 >= 0 }) else {
             throw invalid(path, "expected padding of finite numbers ≥ 0, got \(describe(raw))")
         }
-        return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+        return insets
     }
 
     private mutating func reserve(_ n: Int, path: String) throws {
@@ -224,7 +214,8 @@ struct GridDescriptionDecoder {
     }
 
     private func choice(_ raw: JSONValue, path: String, _ names: [String]) throws -> String {
-        guard case .string(let s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
+        guard case .string(var s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
+        if s.hasPrefix(".") { s.removeFirst() }  // Swift's spelling: `.topLeading`, `.sectionHeaders`
         guard names.contains(s) else { throw invalid(path, "expected \(list(names)), got \(describe(raw))" + didYouMean(s, among: names)) }
         return s
     }

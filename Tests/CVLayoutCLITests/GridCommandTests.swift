@@ -57,7 +57,7 @@ struct GridCommandTests {
         Case(dataset: description(top: #""pinnedViews":["headers"],"#),
              message: "<stdin>: pinnedViews[0]: expected 'sectionHeaders' or 'sectionFooters', got \"headers\""),
         Case(dataset: description(top: #""padding":"1,2","#),
-             message: "<stdin>: padding: expected a number, [top, leading, bottom, trailing] or \"T,L,B,R\", got \"1,2\""),
+             message: #"<stdin>: padding: expected insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}, got "1,2""#),
         Case(dataset: description(top: #""padding":[1,2,-3,4],"#), message: "<stdin>: padding: expected padding of finite numbers ≥ 0, got an array"),
         Case(dataset: #"{"columns":[{"fixed":1}],"sections":{}}"#, message: "<stdin>: sections: expected an array of section objects, got an object"),
         Case(dataset: #"{"columns":[{"fixed":1}],"sections":[3]}"#, message: "<stdin>: sections[0]: expected a section object, got 3"),
@@ -156,5 +156,22 @@ struct GridCommandTests {
         #expect(result.status == 0)
         #expect(result.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[3...6].joined(separator: ",") }
                 == ["0,0,124.667,100", "132.667,0,124.667,100", "265.333,0,124.667,100", "0,108,124.667,100"])
+    }
+
+    /// SwiftUI's own spellings — a leading dot on enumerations, `EdgeInsets` for the
+    /// padding — give the bytes the plain spellings give.
+    @Test func swiftSpellingsAreThePlainOnes() {
+        let swift = #"{"axis":".vertical","columns":[{"flexible":{}},{"adaptive":{"minimum":40},"alignment":".topLeading"}],"#
+            + #""alignment":".leading","pinnedViews":[".sectionHeaders"],"padding":{"top":1,"leading":2,"bottom":3,"trailing":4},"#
+            + #""sections":[{"header":20,"items":[30,[20,10],50]}]}"#
+        let plain = #"{"axis":"vertical","columns":[{"flexible":{}},{"adaptive":{"minimum":40},"alignment":"topLeading"}],"#
+            + #""alignment":"leading","pinnedViews":["sectionHeaders"],"padding":[1,2,3,4],"#
+            + #""sections":[{"header":20,"items":[30,[20,10],50]}]}"#
+        for format in ["json", "csv", "svg"] {
+            let a = run(arguments: ["grid", "-", "-f", format, "--offset", "0,10"], stdin: { Data(swift.utf8) })
+            let b = run(arguments: ["grid", "-", "-f", format, "--offset", "0,10"], stdin: { Data(plain.utf8) })
+            #expect(a.status == 0, "\(a.stderr)")
+            #expect(a.stdout == b.stdout && !a.stdout.isEmpty)
+        }
     }
 }
