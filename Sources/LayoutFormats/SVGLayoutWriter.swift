@@ -100,19 +100,18 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
             out.append(number: label.size)
             // A halo of the shape's own fill hides the dashes under the glyphs.
             out.append("\" text-anchor=\"middle\" stroke=\"")
-            out.append(e.category == .cell ? SVGElementWriter.paletteColour(e.indexPath.item) : e.kind?.role == .badge ? "#d62728" : "#dddddd")
+            out.append(SVGPaint.haloColour(e))
             if e.alpha < 1 {  // as faded as its shape
                 out.append("\" stroke-opacity=\"")
-                out.append(number: max(0, e.alpha), precision: .full)
+                out.append(number: SVGPaint.opacity(e.alpha), precision: .full)
             }
             out.append("\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\" fill=\"")
+            out.append(SVGPaint.labelColour(e))
+            out.append("\">")
             if e.category == .cell {
-                out.append(SVGElementWriter.labelColour(e.indexPath.item, alpha: e.alpha))
-                out.append("\">")
                 if labels == .indexPath { out.append(string: "\(e.indexPath.section):") }
                 out.append(string: "\(e.indexPath.item)")
             } else {
-                out.append("#333333\">")
                 out.append(string: "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)")
             }
             out.append("</text>\n")
@@ -121,16 +120,6 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
 }
 
 public enum SVGLayoutWriter {
-    /// Fill colours, chosen by item number modulo the count.
-    public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                 "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
-    /// Label colours, one per palette entry: white or near-black (#1a1a1a), whichever
-    /// contrasts more with the fill by WCAG's relative luminance (every pair at least 3:1; a test holds it).
-    public static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
-                                      "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
-    /// Fill of headers, footers and other views, and their labels' colour.
-    public static let viewFill = "#dddddd", viewLabelColour = "#333333"
-
     /// A heart about 22 × 20 points centred on the origin, pointing down.
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
@@ -526,7 +515,7 @@ struct SVGElementWriter {
     private let standard: Bool
     /// `DigitTable.digits`, for the numbers that seldom repeat.
     private let digits: UnsafePointer<UInt32>
-    /// `paletteWords`, read once per writer.
+    /// `SVGPaint.fillWords`, read once per writer.
     private let palette: UnsafePointer<UInt64>
     /// The last rect's y and label's y, which seldom repeat but element after element (a row
     /// of a grid): kept apart from the table (`RecentNumber.write`).
@@ -556,7 +545,7 @@ struct SVGElementWriter {
         self.pending = pending
         standard = precision == .standard
         digits = DigitTable.digits
-        palette = Self.paletteWords
+        palette = SVGPaint.fillWords
         position = UnsafeMutablePointer(bitPattern: 1)!
     }
 
@@ -617,7 +606,7 @@ struct SVGElementWriter {
         let alpha = element.pointee.alpha
         if alpha < 1 {
             append(" opacity=\"")
-            append(factor: maximum(0, alpha))
+            append(factor: SVGPaint.opacity(alpha))
             append(byte: UInt8(ascii: "\""))
         }
         // A cell of the default appearance, not round: the texts around its y from the table
@@ -652,7 +641,7 @@ struct SVGElementWriter {
                 append(number: width / 2)
             } else if isCell {
                 append("\" rx=\"")
-                append(number: minimum(minimum(4, width / 4), height / 4))
+                append(number: SVGPaint.cellCornerRadius(width: width, height: height))
             }
             let afterLength = position - afterStart
             if let entry, beforeLength <= 24 && afterLength <= 40 {
@@ -672,19 +661,18 @@ struct SVGElementWriter {
                 UnsafeMutableRawPointer(position).storeBytes(of: palette[digit], as: UInt64.self)
                 position += 7
             } else {
-                append(Self.paletteColour(element.pointee.indexPath.item))
+                append(SVGPaint.fill(item: element.pointee.indexPath.item))
             }
             append("\"/>")
-        } else if element.pointee.kind?.role == .badge {
-            // A badge: a red pill over its item.
-            append("\" rx=\"")
-            append(number: minimum(width, height) / 2)
-            append("\" fill=\"#d62728\" stroke=\"#ffffff\" stroke-width=\"1\"/>")
-        } else if element.pointee.kind?.role == .decoration {
-            // A section background: a pale panel behind its cells, dashed edge.
-            append("\" fill=\"#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2\"/>")
         } else {
-            append("\" fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\"/>")
+            if element.pointee.kind?.role == .badge {
+                // A badge: a pill over its item.
+                append("\" rx=\"")
+                append(number: SVGPaint.badgeCornerRadius(width: width, height: height))
+            }
+            append("\" fill=\"")
+            append(SVGPaint.viewPaint(element.pointee.kind))
+            append("\"/>")
         }
         let label: (characters: Int, size: Double)?
         if isCell && labels == .item, let itemText, alpha > 0,
@@ -723,10 +711,10 @@ struct SVGElementWriter {
             append(number: label.size)
             append("\" text-anchor=\"middle\" fill=\"")
             if isCell {
-                // `labelColour`, the item's last digit read off its text when there is one.
+                // The item's last digit read off its text when there is one.
                 let lastDigitIsZero = itemText.map { $0.text >> UInt64(truncatingIfNeeded: ($0.length &- 1) &* 8) & 0xFF == 0x30 }
                     ?? (item % 10 == 0)
-                append(lastDigitIsZero && alpha >= Self.whiteLabelAlpha ? "#ffffff" : "#1a1a1a")
+                append(SVGPaint.cellLabelColour(lastDigitIsZero: lastDigitIsZero, alpha: alpha))
                 append("\">")
                 if labels == .indexPath {
                     append(integer: element.pointee.indexPath.section)
@@ -889,53 +877,6 @@ struct SVGElementWriter {
     @inline(__always)
     private func minimum(_ x: Double, _ y: Double) -> Double { y < x ? y : x }
 
-    /// `Swift.max(x, y)` for Doubles (`y >= x ? y : x`), inlined.
-    @inline(__always)
-    private func maximum(_ x: Double, _ y: Double) -> Double { y >= x ? y : x }
-
-    /// `SVGLayoutWriter.palette`'s colours as words of their 7 bytes, built once: a cell's
-    /// fill is one load and one store.
-    nonisolated(unsafe) static let paletteWords: UnsafePointer<UInt64> = {  // only read once built
-        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: SVGLayoutWriter.palette.count)
-        for (k, colour) in SVGLayoutWriter.palette.enumerated() {
-            var word: UInt64 = 0
-            for (j, byte) in colour.utf8.prefix(8).enumerated() { word |= UInt64(byte) << (8 * j) }
-            words[k] = word
-        }
-        return UnsafePointer(words)
-    }()
-
-    /// `SVGLayoutWriter.palette[item % 10]` as a literal (no String on the hot path); the two
-    /// lists must agree (a test checks it).
-    @inline(__always)
-    static func paletteColour(_ item: Int) -> StaticString {
-        switch item % 10 {
-        case 0: "#4e79a7"
-        case 1: "#f28e2b"
-        case 2: "#e15759"
-        case 3: "#76b7b2"
-        case 4: "#59a14f"
-        case 5: "#edc948"
-        case 6: "#b07aa1"
-        case 7: "#ff9da7"
-        case 8: "#9c755f"
-        default: "#bab0ac"
-        }
-    }
-
-    /// `SVGLayoutWriter.labelColours[item % 10]` as a literal for a cell drawn at `alpha`; the
-    /// two lists must agree at alpha 1 (a test checks it). A faded cell shows its fill blended
-    /// with the white background, lighter: the first palette entry, the only one with a white
-    /// label, takes the dark one below alpha 0.954, where the blend's luminance passes 0.2016
-    /// and dark text contrasts more (a test checks the choice over every alpha).
-    @inline(__always)
-    static func labelColour(_ item: Int, alpha: Double = 1) -> StaticString {
-        item % 10 == 0 && alpha >= whiteLabelAlpha ? "#ffffff" : "#1a1a1a"
-    }
-
-    /// The lowest alpha at which the first palette entry keeps a white label.
-    static let whiteLabelAlpha = 0.954
-
     @inline(__always)
     private mutating func append(_ text: StaticString) {
         UnsafeMutableRawPointer(position).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
@@ -1076,26 +1017,6 @@ func appendAnimationStart(_ tag: StaticString, _ attribute: StaticString, type: 
     }
     if discrete { out.append("\" calcMode=\"discrete") }
     out.append("\" values=\"")
-}
-
-/// The fill and outline of a view (an element other than a cell) by its kind, as the text
-/// between `fill="` and the attribute list's last quote: badges red pills outlined white,
-/// section backgrounds pale dashed panels, headers, footers and the rest grey.
-func viewPaint(_ kind: ElementKind?) -> StaticString {
-    switch kind?.role {
-    case .badge: "#d62728\" stroke=\"#ffffff\" stroke-width=\"1"
-    case .decoration: "#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2"
-    default: "#dddddd\" stroke=\"#888888\" stroke-width=\"0.5"
-    }
-}
-
-/// The corner radius of an animated shape of `size`: half the width for an engine that draws
-/// round, a cell's `min(4, w/4, h/4)`, a badge's half its shorter side (a pill); `nil` for
-/// square corners.
-func cornerRadius(_ element: LayoutAttributes, size: Size, round: Bool) -> Double? {
-    if round { return size.width / 2 }
-    if element.category == .cell { return min(4, size.width / 4, size.height / 4) }
-    return element.kind?.role == .badge ? min(size.width, size.height) / 2 : nil
 }
 
 /// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h`

@@ -619,20 +619,15 @@ public enum ScrollSVGWriter {
         }
 
         // The shape, centred on the origin.
-        func radius(_ e: LayoutAttributes) -> Double? { cornerRadius(e, size: e.size, round: style.round) }
-        func opacity(_ e: LayoutAttributes) -> Double { min(max(e.alpha, 0), 1) }
+        func radius(_ e: LayoutAttributes) -> Double? { SVGPaint.cornerRadius(e, size: e.size, round: style.round) }
+        func opacity(_ e: LayoutAttributes) -> Double { SVGPaint.opacity(e.alpha) }
         appendCentredRect(e0, size: e0.size, to: out)
         if let r = radius(e0) {
             out.append("\" rx=\"")
             out.append(number: r)
         }
-        if isCell {
-            out.append("\" fill=\"")
-            out.append(SVGElementWriter.paletteColour(e0.indexPath.item))
-        } else {
-            out.append("\" fill=\"")
-            out.append(viewPaint(e0.kind))
-        }
+        out.append("\" fill=\"")
+        out.append(isCell ? SVGPaint.fill(item: e0.indexPath.item) : SVGPaint.viewPaint(e0.kind))
         if opacity(e0) < 1 {
             out.append("\" opacity=\"")
             out.append(number: opacity(e0), precision: .full)
@@ -664,9 +659,7 @@ public enum ScrollSVGWriter {
             } else {
                 text = "\(e0.kind?.rawValue ?? e0.category.rawValue) \(e0.indexPath.section)"
             }
-            let colours: [StaticString] = held.map {
-                isCell ? SVGElementWriter.labelColour($0.indexPath.item, alpha: $0.alpha) : "#333333"
-            }
+            let colours: [StaticString] = held.map(SVGPaint.labelColour)
             out.append("<text x=\"0\" y=\"")
             out.append(number: heldSizes[0] * 0.35)
             out.append("\" font-family=\"sans-serif\" font-size=\"")

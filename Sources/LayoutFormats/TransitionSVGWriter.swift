@@ -180,13 +180,14 @@ public enum TransitionSVGWriter {
     }
 
 
-    /// The alpha drawn: 0 when hidden, clamped to 0…1.
-    private static func opacity(_ e: LayoutAttributes) -> Double { e.isHidden ? 0 : min(max(e.alpha, 0), 1) }
+    /// The alpha drawn: 0 when hidden, else `SVGPaint.opacity`.
+    private static func opacity(_ e: LayoutAttributes) -> Double { e.isHidden ? 0 : SVGPaint.opacity(e.alpha) }
 
     private static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
-        // Views square unless the engine draws round (as the layout's SVG; badges pills).
+        // Views other than badges square even when the engine draws round (unlike the
+        // still and scrolling pictures, which round every shape then).
         guard e.category == .cell || e.kind?.role == .badge else { return 0 }
-        return LayoutFormats.cornerRadius(e, size: e.size, round: round) ?? 0
+        return SVGPaint.cornerRadius(e, size: e.size, round: round) ?? 0
     }
 
     private static func appendElement(_ element: TransitionElement, style: Style, timing: Timing, to out: OutputBuffer) {
@@ -275,19 +276,12 @@ public enum TransitionSVGWriter {
         // switch halfway (a deleted item keeps its old ones, an inserted item has its new ones).
         let oldPath = element.fromIndexPath ?? element.toIndexPath ?? b.indexPath
         let newPath = element.toIndexPath ?? element.fromIndexPath ?? b.indexPath
-        let palette = SVGLayoutWriter.palette
-        let oldFill = palette[oldPath.item % palette.count], newFill = palette[newPath.item % palette.count]
+        let oldFill = SVGPaint.fill(item: oldPath.item).description, newFill = SVGPaint.fill(item: newPath.item).description
         let isCell = b.category == .cell
-        if isCell {
-            out.append("\" fill=\"")
-            out.append(string: newFill)
-            out.append("\">")
-            if oldFill != newFill { appendSwitch("fill", oldFill, newFill, timing: timing, to: out) }
-        } else {
-            out.append("\" fill=\"")
-            out.append(viewPaint(b.kind))
-            out.append("\">")
-        }
+        out.append("\" fill=\"")
+        out.append(isCell ? SVGPaint.fill(item: newPath.item) : SVGPaint.viewPaint(b.kind))
+        out.append("\">")
+        if isCell && oldFill != newFill { appendSwitch("fill", oldFill, newFill, timing: timing, to: out) }
         animate("animate", "x", [-a.size.width / 2], [-b.size.width / 2])
         animate("animate", "y", [-a.size.height / 2], [-b.size.height / 2])
         animate("animate", "width", [a.size.width], [b.size.width])
@@ -303,8 +297,9 @@ public enum TransitionSVGWriter {
                 guard isCell else { return "\(b.kind?.rawValue ?? b.category.rawValue) \(path.section)" }
                 return style.labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
             }
+            // The label fades with its shape (one group), so its colour is the one at alpha 1.
             func colour(_ path: IndexPath) -> String {
-                isCell ? SVGLayoutWriter.labelColours[path.item % palette.count] : SVGLayoutWriter.viewLabelColour
+                isCell ? SVGPaint.cellLabelColour(item: path.item).description : SVGPaint.viewLabelColour
             }
             let changes = text(oldPath) != text(newPath) || colour(oldPath) != colour(newPath)
             for (path, isOld) in changes ? [(oldPath, true), (newPath, false)] : [(newPath, false)] {

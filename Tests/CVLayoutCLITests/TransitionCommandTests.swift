@@ -49,6 +49,22 @@ struct TransitionCommandTests {
         #expect(rows[8].hasPrefix("0,3,cell,") && rows[8].hasSuffix(",0.5,0,false,disappear,0,3,,"))
     }
 
+    @Test func aFadedLabelKeepsTheColourOfAlphaOneBecauseItFadesWithItsShape() {
+        // The carousel's item 10 is drawn at alpha 0.5 on the first palette colour. The still
+        // picture draws its label at full opacity over the lighter fill: near-black. The
+        // transition fades the label with its shape (one group): white stays the better.
+        let still = run(arguments: ["carousel", "--count", "11", "-f", "svg"]).stdoutText
+        #expect(still.contains("opacity=\"0.5\" x=\"95\" y=\"2422\" width=\"200\" height=\"200\" rx=\"4\" fill=\"#4e79a7\"/>"
+                               + "<text x=\"195\" y=\"2526.9\" font-family=\"sans-serif\" font-size=\"14\" "
+                               + "text-anchor=\"middle\" fill=\"#1a1a1a\">10</text>"))
+        let transition = run(arguments: ["transition", "--from", "carousel --count 11", "-f", "svg"]).stdoutText
+        #expect(transition.contains("<g class=\"stay\" opacity=\"0.5\" transform=\"translate(195 2522)\">"
+                                    + "<g transform=\"scale(0.5 0.5)\"><rect data-index-path=\"0:10\" x=\"-100\" y=\"-100\" "
+                                    + "width=\"200\" height=\"200\" data-change=\"stay\" rx=\"4\" fill=\"#4e79a7\"></rect>"
+                                    + "<text x=\"0\" y=\"4.9\" font-family=\"sans-serif\" font-size=\"14\" "
+                                    + "text-anchor=\"middle\" fill=\"#ffffff\">10</text></g></g>"))
+    }
+
     @Test func hiddenItemsThatAppearOrDisappearStayHiddenWithoutFading() {
         // The stack shows 5 angles: an inserted 6th item is hidden at the end, so nothing fades.
         let inserted = run(arguments: ["transition", "--from", "stack", "--count", "5", "--insert", "0:5",

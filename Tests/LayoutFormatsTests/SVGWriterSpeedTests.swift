@@ -185,11 +185,33 @@ struct SVGWriterSpeedTests {
 
     @Test func paletteLiteralsMatchThePalette() {
         for item in 0..<25 {
-            #expect(SVGElementWriter.paletteColour(item).description
-                    == SVGLayoutWriter.palette[item % SVGLayoutWriter.palette.count])
-            #expect(SVGElementWriter.labelColour(item).description
-                    == SVGLayoutWriter.labelColours[item % SVGLayoutWriter.palette.count])
+            #expect(SVGPaint.fill(item: item).description == SVGPaint.palette[item % SVGPaint.palette.count])
+            #expect(SVGPaint.cellLabelColour(item: item).description
+                    == SVGPaint.labelColours[item % SVGPaint.palette.count])
         }
+    }
+
+    @Test func paintOfViewsAndHalos() {
+        // Views by their kind's role, whatever its name; a halo is the shape's own fill.
+        var badge = LayoutAttributes.supplementaryView(ofKind: .badge, at: IndexPath(item: 2, section: 0), frame: Rect(x: 0, y: 0, width: 30, height: 20))
+        #expect(SVGPaint.viewPaint(badge.kind).description.hasPrefix("#d62728\""))
+        #expect(SVGPaint.haloColour(badge).description == "#d62728")
+        #expect(SVGPaint.cornerRadius(badge, size: badge.size, round: false) == 10)
+        badge.kind = .header
+        #expect(SVGPaint.viewPaint(badge.kind).description.hasPrefix(SVGPaint.viewFill + "\""))
+        #expect(SVGPaint.haloColour(badge).description == SVGPaint.viewFill)
+        #expect(SVGPaint.labelColour(badge).description == SVGPaint.viewLabelColour)
+        #expect(SVGPaint.cornerRadius(badge, size: badge.size, round: false) == nil)
+        #expect(SVGPaint.viewPaint(nil).description == SVGPaint.viewPaint(.footer).description)
+        var cell = LayoutAttributes.cell(IndexPath(item: 13, section: 1), frame: Rect(x: 0, y: 0, width: 100, height: 10))
+        #expect(SVGPaint.haloColour(cell).description == SVGPaint.palette[3])
+        #expect(SVGPaint.cornerRadius(cell, size: cell.size, round: false) == 2.5)
+        #expect(SVGPaint.cornerRadius(cell, size: cell.size, round: true) == 50)
+        cell.alpha = 0.5
+        cell.indexPath.item = 20
+        #expect(SVGPaint.labelColour(cell).description == "#1a1a1a")
+        #expect(SVGPaint.cellLabelColour(item: 20).description == "#ffffff")
+        #expect(SVGPaint.opacity(-0.5) == 0 && SVGPaint.opacity(0.25) == 0.25 && SVGPaint.opacity(3) == 1)
     }
 
     /// WCAG 2's relative luminance of `#rrggbb`.
@@ -209,14 +231,14 @@ struct SVGWriterSpeedTests {
 
     @Test func labelsContrastWithTheirFill() {
         // At least 3:1 (WCAG's large-text minimum), and the better of white and near-black.
-        for (fill, label) in zip(SVGLayoutWriter.palette, SVGLayoutWriter.labelColours) {
+        for (fill, label) in zip(SVGPaint.palette, SVGPaint.labelColours) {
             #expect(Self.contrast(fill, label) >= 3, "\(label) on \(fill)")
             #expect(Self.contrast(fill, label) >= max(Self.contrast(fill, "#ffffff"), Self.contrast(fill, "#1a1a1a")))
         }
-        #expect(Self.contrast(SVGLayoutWriter.viewFill, SVGLayoutWriter.viewLabelColour) >= 3)
+        #expect(Self.contrast(SVGPaint.viewFill, SVGPaint.viewLabelColour) >= 3)
         // A faded cell's fill is blended with the white background: the label the writer picks
         // is still the better one, and at least 3:1, at every alpha.
-        for (k, fill) in SVGLayoutWriter.palette.enumerated() {
+        for (k, fill) in SVGPaint.palette.enumerated() {
             let value = Int(fill.dropFirst(), radix: 16)!
             for step in 0...100 {
                 let alpha = Double(step) / 100
@@ -225,7 +247,7 @@ struct SVGWriterSpeedTests {
                     return Int((alpha * c + (1 - alpha) * 255).rounded())
                 }
                 let hex = "#" + blended.map { String(format: "%02x", $0) }.joined()
-                let label = SVGElementWriter.labelColour(k, alpha: alpha).description
+                let label = SVGPaint.cellLabelColour(item: k, alpha: alpha).description
                 let other = label == "#ffffff" ? "#1a1a1a" : "#ffffff"
                 #expect(Self.contrast(hex, label) >= 3, "\(label) on \(fill) at \(alpha)")
                 #expect(Self.contrast(hex, label) >= Self.contrast(hex, other) - 0.05, "\(label) on \(fill) at \(alpha)")

@@ -77,35 +77,24 @@ extension PlainLayoutWriter {
                 ? " transform=\"matrix(\(linear) \(n(tx)) \(n(ty)))\""
                 : " transform=\"translate(\(n(cx)) \(n(cy))) matrix(\(linear) \(n(t.tx)) \(n(t.ty))) translate(\(n(-cx)) \(n(-cy)))\""
         }
-        if e.alpha < 1 { text += " opacity=\"\(factor(max(0, e.alpha)))\"" }
+        if e.alpha < 1 { text += " opacity=\"\(factor(SVGPaint.opacity(e.alpha)))\"" }
         text += " x=\"\(n(f.minX))\" y=\"\(n(f.minY))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\""
         // Corners: round engines draw every shape round, cells have small rounded corners.
         if round {
             text += " rx=\"\(n(f.width / 2))\""
         } else if isCell {
-            text += " rx=\"\(n(min(4, f.width / 4, f.height / 4)))\""
+            text += " rx=\"\(n(SVGPaint.cellCornerRadius(width: f.width, height: f.height)))\""
         }
         return text + svgPaint(e, precision: precision) + "/>"
     }
 
-    /// The paint rule: cells from the palette by item number; other views by their kind's
-    /// role, whatever its name: a badge a red pill outlined white (its own corner radius, half
-    /// the shorter side), a decoration (section background) a pale dashed panel, a boundary
-    /// item (header, footer) or a view without a kind grey.
+    /// The paint (`SVGPaint`): cells from the palette by item number; other views by their
+    /// kind's role (`SVGPaint.viewPaint`), a badge with its own corner radius too (a pill).
     static func svgPaint(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
         let f = e.frame
-        if e.category == .cell {
-            return " fill=\"\(SVGLayoutWriter.palette[e.indexPath.item % 10])\""
-        }
-        switch e.kind?.role {
-        case .badge?:
-            let rx = PlainNumberText.string(min(f.width, f.height) / 2, precision: precision)
-            return " rx=\"\(rx)\" fill=\"#d62728\" stroke=\"#ffffff\" stroke-width=\"1\""
-        case .decoration?:
-            return " fill=\"#eef2f8\" stroke=\"#8da2c0\" stroke-width=\"1\" stroke-dasharray=\"3 2\""
-        default:
-            return " fill=\"#dddddd\" stroke=\"#888888\" stroke-width=\"0.5\""
-        }
+        if e.category == .cell { return " fill=\"\(SVGPaint.fill(item: e.indexPath.item))\"" }
+        let rx = PlainNumberText.string(SVGPaint.badgeCornerRadius(width: f.width, height: f.height), precision: precision)
+        return (e.kind?.role == .badge ? " rx=\"\(rx)\"" : "") + " fill=\"\(SVGPaint.viewPaint(e.kind))\""
     }
 
     /// The name of a view's kind, or of its category when it has none (`data-kind` and the
@@ -116,7 +105,7 @@ extension PlainLayoutWriter {
 
     /// A label: upright and at full opacity, centred on the drawn centre (the transform is
     /// about the centre, so its translation is all that moves it). Its colour contrasts with
-    /// the fill (`svgLabelColour`). With `halo` (a label drawn above the outline), a stroke of
+    /// the fill (`SVGPaint.labelColour`). With `halo` (a label drawn above the outline), a stroke of
     /// its shape's fill, as faded as the shape, under the glyphs (`paint-order="stroke"`)
     /// hides the outline's dashes behind it.
     static func svgLabelText(_ e: LayoutAttributes, _ label: (text: String, size: Double), halo: Bool,
@@ -126,26 +115,11 @@ extension PlainLayoutWriter {
         var text = "<text x=\"\(n(f.midX + t.tx))\" y=\"\(n(f.midY + t.ty + label.size * 0.35))\" font-family=\"sans-serif\" "
             + "font-size=\"\(n(label.size))\" text-anchor=\"middle\""
         if halo {
-            text += " stroke=\"\(svgHaloColour(e))\""
-            if e.alpha < 1 { text += " stroke-opacity=\"\(PlainNumberText.string(max(0, e.alpha), precision: .full))\"" }
+            text += " stroke=\"\(SVGPaint.haloColour(e))\""
+            if e.alpha < 1 { text += " stroke-opacity=\"\(PlainNumberText.string(SVGPaint.opacity(e.alpha), precision: .full))\"" }
             text += " stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\""
         }
-        return text + " fill=\"\(svgLabelColour(e))\">\(label.text)</text>"
-    }
-
-    /// The label colour rule: on a cell white or near-black, whichever contrasts more with
-    /// its fill (white on the first palette colour, down to alpha 0.954, where the faded fill
-    /// turns light enough for the dark one); dark grey on every other view.
-    static func svgLabelColour(_ e: LayoutAttributes) -> String {
-        guard e.category == .cell else { return "#333333" }
-        return e.indexPath.item % 10 == 0 && e.alpha >= 0.954 ? "#ffffff" : "#1a1a1a"
-    }
-
-    /// The halo colour of a label drawn above the outline: its shape's fill; for a view, red
-    /// for a badge (whatever its kind's name) and grey for any other.
-    static func svgHaloColour(_ e: LayoutAttributes) -> String {
-        if e.category == .cell { return SVGLayoutWriter.palette[e.indexPath.item % 10] }
-        return e.kind?.role == .badge ? "#d62728" : "#dddddd"
+        return text + " fill=\"\(SVGPaint.labelColour(e))\">\(label.text)</text>"
     }
 
     /// An element's label with `labels`, and its font size (`svgLabelSize`): none for
