@@ -103,6 +103,11 @@ struct EngineDescriptor: Sendable {
     /// runs. Only for an engine whose summary holds nothing else the command line reads before
     /// writing (no warnings).
     var quickCheck: (@Sendable (EngineInput, Double?) throws -> LayoutPipeline.QuickCheck?)? = nil
+    /// What the entry points can do for the passes of a run (`PassPlan.make`): whether it
+    /// streams (`stream` and `check` set), whether `check` vouches from a summary, whether
+    /// `quickCheck` is set. A test holds it to the entry points. Default: streaming, the check
+    /// pass visiting every element.
+    var capabilities = PassCapabilities.streaming
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
     /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
     /// offset unchanged.
