@@ -17,16 +17,8 @@ let circleEngine = EngineDescriptor(
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
     stream: { input, sink in try circleLayout(input, into: &sink) },
-    check: { input, sink in
-        // No sine or cosine when the sizes and the radius vouch for every element; otherwise
-        // the elements are checked one by one.
-        let (layout, items) = try circleSettings(input)
-        guard layout.succeedsWithFiniteElements(items: items, bounds: input.bounds, scale: sink.scale) else {
-            return try layout.layout(items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
-        }
-        sink.skip(count: items.count, inDrawingOrder: true)  // every zIndex 0, none hidden
-        return layout.summary(items: items, bounds: input.bounds, contentOffset: input.contentOffset)
-    },
+    check: circleSummaryCheck,
+    capabilities: .streamingWithSummaryCheck,
     movesWithContentOffset: { _ in false }
 )
 
@@ -48,7 +40,7 @@ private let circleOptions: [BoundOption<CircleLayout>] = [
 ]
 
 /// The circle and its items as `input`'s options and dataset give them.
-private func circleSettings(_ input: EngineInput) throws -> (CircleLayout, SectionItems) {
+func circleSettings(_ input: EngineInput) throws -> (CircleLayout, SectionItems) {
     let layout: CircleLayout = try circleOptions.configuration(from: input.options)
     return (layout, try singleSectionItems(input, engine: CircleLayout.name))
 }

@@ -338,7 +338,7 @@ struct LayoutJob {
         // The layout.
         let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
         // The pipeline at `offset`.
-        func makePipeline(at offset: Point, keepsElements: Bool, target: (offset: Point, velocity: Point)?) throws -> LayoutPipeline {
+        func makePipeline(at offset: Point, passes: PassOptions, target: (offset: Point, velocity: Point)?) throws -> LayoutPipeline {
             let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
                                     contentOffset: offset, count: count, seed: seed)
             let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
@@ -347,12 +347,14 @@ struct LayoutJob {
                 stream: stream.map { stream in { sink in try stream(input, &sink) } },
                 check: check.map { check in { sink in try check(input, &sink) } },
                 quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
-                targetContentOffset: descriptor.targetContentOffset)
+                targetContentOffset: descriptor.targetContentOffset,
+                capabilities: descriptor.capabilities)
             // Right to left: the engine's layout mirrored, one step for every engine, before the
-            // query and the snapping; the elements are kept for it.
+            // query and the snapping.
             var request = LayoutPipeline.Request(
-                format: format, scale: descriptor.roundsToPixels ? nil : scale, keepsElements: keepsElements || rightToLeft,
+                format: format, scale: descriptor.roundsToPixels ? nil : scale, keepsElements: false,
                 target: target, engine: descriptor.name, bounds: bounds, contentOffset: offset)
+            request.passes = passes
             request.mirrorsForRightToLeft = rightToLeft
             do {
                 return try LayoutPipeline(engine: engine, request: request)
@@ -363,10 +365,12 @@ struct LayoutJob {
         movesWithOffset = try descriptor.movesWithContentOffset(EngineInput(options: options, dataset: dataset, bounds: bounds,
                                                                            contentOffset: offset, count: count, seed: seed))
         // A scroll of a layout that does not move with the offset streams its still picture.
-        self.pipeline = try makePipeline(at: offset, keepsElements: !streaming || rect != nil || item != nil
-                                            || (scrollEnd != nil && movesWithOffset),
-                                         target: target.map { ($0, velocity) })
-        layoutAtOffset = { offset in try makePipeline(at: offset, keepsElements: true, target: nil).layout }
+        let passes = PassOptions(query: rect != nil || item != nil,
+                                 scroll: scrollEnd == nil ? .none : movesWithOffset ? .moving : .still,
+                                 callerReadsElements: !streaming)
+        self.pipeline = try makePipeline(at: offset, passes: passes, target: target.map { ($0, velocity) })
+        let keyframe = PassOptions(callerReadsElements: true)
+        layoutAtOffset = { offset in try makePipeline(at: offset, passes: keyframe, target: nil).layout }
         scrollTolerance = max(ScrollSVGWriter.refinementTolerance, scale.map { 0.5 / $0 + 0.01 } ?? 0)
         let layout = self.pipeline.layout
         if let scrollEnd {
@@ -382,7 +386,7 @@ struct LayoutJob {
             scroll.timing = try options.choice(GlobalOption.timing, default: scroll.timing)
             if try options.flag(GlobalOption.snap) {
                 // UIKit asks the layout at the offset the finger left (the proposed one).
-                let proposed = try makePipeline(at: scrollEnd, keepsElements: true, target: (scrollEnd, velocity)).layout
+                let proposed = try makePipeline(at: scrollEnd, passes: keyframe, target: (scrollEnd, velocity)).layout
                 scroll.target = proposed.targetContentOffset ?? scrollEnd
             }
             // A value out of range is that value's fault (checked even when a flag overrides

@@ -93,16 +93,23 @@ struct EngineDescriptor: Sendable {
     /// its elements before it is done (flow pins headers after laying out their sections).
     var stream: (@Sendable (EngineInput, inout ElementBlocks) throws -> CollectionLayout)? = nil
     /// The same layout with its elements only counted and checked (the first pass of a
-    /// streamed layout); set with `stream`.
+    /// streamed layout); set with `stream`. An engine whose summary vouches for its elements
+    /// (`capabilities.summaryCheck`) keeps this check in a file of its own beside its command
+    /// file (`WaterfallSummary.swift`).
     var check: (@Sendable (EngineInput, inout FiniteCheckSink) throws -> CollectionLayout)? = nil
     /// For a streamed CSV, which shows no content size, or SVG, whose canvas run gives the
     /// summary: the element and section counts, and whether the elements surely come in
     /// drawing order, when the engine succeeds with every element finite once snapped to the
     /// scale given, decided without laying out (`WaterfallLayout.succeedsWithFiniteElements`);
     /// `nil` when unsure, and then `check`
-    /// runs. Only for an engine whose summary holds nothing else the command line reads before
-    /// writing (no warnings).
+    /// runs (`PassPlan.Check.vouchedWithoutLayingOut`). Only for an engine whose summary holds
+    /// nothing else the command line reads before writing (no warnings).
     var quickCheck: (@Sendable (EngineInput, Double?) throws -> LayoutPipeline.QuickCheck?)? = nil
+    /// What the entry points can do for the passes of a run (`PassPlan.make`): whether it
+    /// streams (`stream` and `check` set), whether `check` vouches from a summary, whether
+    /// `quickCheck` is set. A test holds it to the entry points. Default: streaming, the check
+    /// pass visiting every element.
+    var capabilities = PassCapabilities.streaming
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
     /// layout, the proposed offset and the velocity; `nil`: UIKit's default, the proposed
     /// offset unchanged.

@@ -20,21 +20,8 @@ let justifiedEngine = EngineDescriptor(
     embeddedData: { count, seed in Dataset(sections: [DatasetSection(items: .heights(embeddedAspectRatios(count, seed)))]) },
     layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },
     stream: { input, sink in try justifiedLayout(input, into: &sink) },
-    check: { input, sink in
-        // The rows alone; the elements are checked one by one only when the summary cannot
-        // vouch for them (a row of negative height, an overflow near).
-        let (settings, sections, rowEnds) = try justifiedSettings(input)
-        var counter = CountingSink()
-        var statistics = JustifiedLayout.Statistics()
-        var summary = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
-                                                 into: &counter, statistics: &statistics, rowEnds: rowEnds)
-        guard settings.layout.elementsAreFinite(in: summary, statistics: statistics, scale: sink.scale) else {
-            return try justifiedLayout(input, into: &sink)
-        }
-        sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
-        if settings.reportsStatistics { summary.statistics = statisticsReport(statistics) }
-        return summary
-    },
+    check: justifiedSummaryCheck,
+    capabilities: .streamingWithSummaryCheck,
     movesWithContentOffset: { _ in false }
 )
 
@@ -92,7 +79,7 @@ private let justifiedMemo = PassMemo.Key<(JustifiedConfiguration, [JustifiedSect
 /// rows' ends: made once for the run's passes (the embedded aspect ratios, the dynamic program).
 /// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not
 ///   use and for settings and aspect ratios the layout refuses.
-private func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
+func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
     try input.memo.value(justifiedMemo) {
         let (settings, sections) = try justifiedSections(input)
         let rowEnds = settings.layout.breaking == .optimal
@@ -130,13 +117,13 @@ private func justifiedSections(_ input: EngineInput) throws -> (JustifiedConfigu
 }
 
 /// The `--stats` report of `statistics`, in its order.
-private func statisticsReport(_ s: JustifiedLayout.Statistics) -> [(String, Double)] {
+func statisticsReport(_ s: JustifiedLayout.Statistics) -> [(String, Double)] {
     [("rows", Double(s.rows)), ("widows", Double(s.widows)), ("minRowHeight", s.minimumRowHeight),
      ("meanRowHeight", s.meanRowHeight), ("maxRowHeight", s.maximumRowHeight), ("objective", s.objective)]
 }
 
 /// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
-private func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let (settings, sections, rowEnds) = try justifiedSettings(input)
     var statistics = JustifiedLayout.Statistics()
     var result = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,

@@ -16,18 +16,8 @@ let ringEngine = EngineDescriptor(
     embeddedData: { count, _ in Dataset(sections: defaultRingCounts(count).map { DatasetSection(items: .uniform(count: $0)) }) },
     layout: { input in try CollectionLayout.collecting { try ringLayout(input, into: &$0) } },
     stream: { input, sink in try ringLayout(input, into: &sink) },
-    check: { input, sink in
-        try ringLayout(input) { layout, counts in
-            // The rings' extents alone; the elements are checked one by one only when those
-            // cannot vouch for them.
-            let summary = try layout.summary(ringCounts: counts, bounds: input.bounds)
-            guard layout.elementsAreFinite(in: summary, scale: sink.scale) else {
-                return try layout.layout(counts, bounds: input.bounds, into: &sink)
-            }
-            sink.skip(count: counts.reduce(0, +), inDrawingOrder: true)  // every zIndex 0, none hidden
-            return summary
-        }
-    },
+    check: ringSummaryCheck,
+    capabilities: .streamingWithSummaryCheck,
     movesWithContentOffset: { _ in false }
 )
 
@@ -84,8 +74,8 @@ private let ringOptions: [BoundOption<RingConfiguration>] = [
 
 /// The ring engine on `input`, its cells computed by `cells` (given the engine and the ring
 /// counts), then the content offset and the heart path.
-private func ringLayout(_ input: EngineInput,
-                        cells: (RingLayout, [Int]) throws -> CollectionLayout) throws -> CollectionLayout {
+func ringLayout(_ input: EngineInput,
+                cells: (RingLayout, [Int]) throws -> CollectionLayout) throws -> CollectionLayout {
     let o = input.options
     let settings: RingConfiguration = try ringOptions.configuration(from: o)
     let layout = settings.layout, style = settings.heartStyle, from = settings.heartFrom, to = settings.heartTo

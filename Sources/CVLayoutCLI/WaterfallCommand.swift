@@ -23,34 +23,9 @@ let waterfallEngine = EngineDescriptor(
     },
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
     stream: { input, sink in try waterfallLayout(input, into: &sink) },
-    check: { input, sink in
-        // The column arithmetic alone; the elements are checked one by one only when the
-        // content size cannot vouch for them.
-        let (layout, sections) = try waterfallSettings(input)
-        if layout.sectionHeadersPinToVisibleBounds {
-            // Pinned headers are drawn above the cells that follow them: the sink sees every
-            // element to tell whether they come in drawing order.
-            return try layout.layout(sections, bounds: input.bounds,
-                                     contentOffset: input.contentOffset, into: &sink)
-        }
-        var counter = CountingSink()
-        let summary = try layout.layout(sections, bounds: input.bounds,
-                                        contentOffset: input.contentOffset, into: &counter)
-        guard layout.elementsAreFinite(in: summary, scale: sink.scale) else {
-            return try layout.layout(sections, bounds: input.bounds,
-                                     contentOffset: input.contentOffset, into: &sink)
-        }
-        sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
-        return summary
-    },
-    quickCheck: { input, scale in
-        let (layout, sections) = try waterfallSettings(input)
-        guard layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale) else { return nil }
-        // Every zIndex 0 and none hidden, in drawing order, unless headers are pinned (drawn
-        // above the cells that follow them).
-        return LayoutPipeline.QuickCheck(elementCount: layout.elementCount(of: sections), numberOfSections: sections.count,
-                                         isInDrawingOrder: !layout.sectionHeadersPinToVisibleBounds)
-    },
+    check: waterfallSummaryCheck,
+    quickCheck: waterfallQuickCheck,
+    capabilities: PassCapabilities(streams: true, summaryCheck: true, vouchesWithoutLayingOut: true),
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )
 
@@ -82,7 +57,7 @@ private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
 ]
 
 /// The waterfall and its sections as `input`'s options and dataset give them.
-private func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
+func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
     let layout: WaterfallLayout = try waterfallOptions.configuration(from: input.options)
 
     let sections: [WaterfallSection]

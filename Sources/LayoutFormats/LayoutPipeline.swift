@@ -6,7 +6,8 @@ import LayoutCore
 // parses and validates the flags, binds the engine's input into the entry points, calls this,
 // and words the errors.
 
-/// How a layout is produced and written.
+/// How a layout is produced and written, following the run's `PassPlan` (which passes run
+/// is decided there, from the engine's capabilities, the options and the format).
 ///
 /// A whole layout written as JSON or CSV (or as SVG when it comes in drawing order) is not
 /// kept: the engine runs once here, its elements checked block by block (pixel-snapped first,
@@ -37,18 +38,25 @@ public struct LayoutPipeline {
         /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
         /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
         public var targetContentOffset: ((CollectionLayout, Point, Point) -> Point)?
+        /// What the entry points can do for the plan (`PassPlan.make`).
+        public var capabilities: PassCapabilities
 
-        /// Bundles the entry points.
+        /// Bundles the entry points. `capabilities` default: streaming when `stream` and `check`
+        /// are both given, vouching without laying out when `quickCheck` is, the check pass
+        /// visiting every element.
         public init(layout: @escaping () throws -> CollectionLayout,
                     stream: ((inout ElementBlocks) throws -> CollectionLayout)? = nil,
                     check: ((inout FiniteCheckSink) throws -> CollectionLayout)? = nil,
                     quickCheck: ((Double?) throws -> QuickCheck?)? = nil,
-                    targetContentOffset: ((CollectionLayout, Point, Point) -> Point)? = nil) {
+                    targetContentOffset: ((CollectionLayout, Point, Point) -> Point)? = nil,
+                    capabilities: PassCapabilities? = nil) {
             self.layout = layout
             self.stream = stream
             self.check = check
             self.quickCheck = quickCheck
             self.targetContentOffset = targetContentOffset
+            self.capabilities = capabilities
+                ?? PassCapabilities(streams: stream != nil && check != nil, vouchesWithoutLayingOut: quickCheck != nil)
         }
     }
 
@@ -75,15 +83,21 @@ public struct LayoutPipeline {
         public var format: OutputFormat
         /// The screen scale frames are snapped to (`--scale`), finite and > 0, or `nil`.
         public var scale: Double?
-        /// The elements must be kept: a query will select among them, or a caller reads them.
-        public var keepsElements: Bool
+        /// What the run asks that bears on its passes (`PassPlan.make`); `targetOffset` and
+        /// `rightToLeft` are read from `target` and `mirrorsForRightToLeft`.
+        public var passes: PassOptions
+        /// The elements must be kept: a caller reads them (`passes.callerReadsElements`).
+        public var keepsElements: Bool {
+            get { passes.callerReadsElements }
+            set { passes.callerReadsElements = newValue }
+        }
         /// `--target-offset` and `--velocity`, when asked.
         public var target: (offset: Point, velocity: Point)?
         /// The layout's engine name, bounds and offset: the summary of a CSV or SVG vouched
         /// for without laying out (whose content size is then the bounds).
         public var engine: String, bounds: Size, contentOffset: Point
         /// Mirror the layout for a right-to-left language (`CollectionLayout.mirroredForRightToLeft()`),
-        /// before snapping; it needs `keepsElements`. Default `false`.
+        /// before snapping; the elements are then kept. Default `false`.
         public var mirrorsForRightToLeft = false
 
         /// A request; see the properties.
@@ -91,7 +105,7 @@ public struct LayoutPipeline {
                     engine: String, bounds: Size, contentOffset: Point) {
             self.format = format
             self.scale = scale
-            self.keepsElements = keepsElements
+            self.passes = PassOptions(callerReadsElements: keepsElements)
             self.target = target
             self.engine = engine
             self.bounds = bounds
@@ -106,6 +120,9 @@ public struct LayoutPipeline {
     public let layout: CollectionLayout
     private let engine: Engine
     private let scale: Double?
+    /// The passes planned for the run (`PassPlan.make`); the elements of a streamed plan may
+    /// still be kept, for an SVG not in drawing order (`isStreamed`).
+    public let plan: PassPlan
     /// Whether the elements are streamed (not in `layout`).
     public let isStreamed: Bool
     private let inDrawingOrder: Bool
@@ -127,12 +144,19 @@ public struct LayoutPipeline {
     public init(engine: Engine, request: Request) throws {
         self.engine = engine
         scale = request.scale
-        let streams = !request.keepsElements && request.target == nil && engine.stream != nil
+        var passes = request.passes
+        passes.targetOffset = request.target != nil
+        passes.rightToLeft = request.mirrorsForRightToLeft
+        let plan = PassPlan.make(capabilities: engine.capabilities, options: passes, format: request.format)
+        self.plan = plan
         var checked: CollectionLayout? = nil
         var inDrawingOrder = false, contentSizeDeferred = false
         var streamedCount: Int? = nil, deferredNumberOfSections: Int? = nil
-        if streams, request.format == .csv || request.format == .svg, let quickCheck = engine.quickCheck,
-           let counts = try quickCheck(request.scale), request.format == .csv || counts.isInDrawingOrder {
+        var vouched: QuickCheck? = nil
+        if case .vouchedWithoutLayingOut = plan.check, let quickCheck = engine.quickCheck {
+            vouched = try quickCheck(request.scale)
+        }
+        if let counts = vouched, !plan.needsDrawingOrder || counts.isInDrawingOrder {
             // The elements are known to be sound without laying out: a CSV shows no content
             // size, and an SVG's canvas run gives the summary (for the other formats, and an
             // SVG showing only the content or the visible bounds, `write` runs the check).
@@ -142,7 +166,7 @@ public struct LayoutPipeline {
                                        contentSize: request.bounds, elements: [], cellRanges: [])
             inDrawingOrder = true
             contentSizeDeferred = true
-        } else if streams, let check = engine.check {
+        } else if plan.streams, let check = engine.check {
             var sink = FiniteCheckSink(scale: request.scale)
             let summary = try check(&sink)
             try summary.validateFinite(streamedElement: sink.firstNonFinite)
@@ -150,7 +174,7 @@ public struct LayoutPipeline {
             streamedCount = sink.count
             // An SVG draws by zIndex: a layout not in that order needs its elements sorted,
             // so kept.
-            if request.format != .svg || sink.isInDrawingOrder { checked = summary }
+            if !plan.needsDrawingOrder || sink.isInDrawingOrder { checked = summary }
         }
         if let checked {
             layout = checked
@@ -181,7 +205,7 @@ public struct LayoutPipeline {
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard isStreamed, let stream = engine.stream, format != .svg else { return nil }
         var layout = self.layout
-        if contentSizeDeferred && format != .csv, let check = engine.check {
+        if contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: .all), let check = engine.check {
             var sink = FiniteCheckSink(scale: scale)
             layout = try check(&sink)
         }
@@ -207,7 +231,8 @@ public struct LayoutPipeline {
         var layout = self.layout
         var options = options
         let measuresCanvas = format == .svg && options.canvas == .all
-        if contentSizeDeferred && format != .csv && !measuresCanvas, let check = engine.check {
+        if contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: options.canvas),
+           let check = engine.check {
             var sink = FiniteCheckSink(scale: scale)
             layout = try check(&sink)
         }
@@ -251,7 +276,8 @@ public struct LayoutPipeline {
             let measured = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
             drawn = measured.drawn
             if contentSizeDeferred { layout = measured.summary }
-        } else if contentSizeDeferred, let check = engine.check {
+        } else if contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: .svg, canvas: options.canvas),
+                  let check = engine.check {
             var sink = FiniteCheckSink(scale: scale)
             layout = try check(&sink)
         }

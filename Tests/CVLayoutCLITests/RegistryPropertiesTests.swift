@@ -66,6 +66,22 @@ struct RegistryPropertiesTests {
 
     /// Each registry line's name is its descriptor's, and names are unique: `engine(named:)`
     /// finds an engine by the line's name without making the other descriptors.
+    /// Each engine's declared pass capabilities match its entry points (streams with `stream`
+    /// and `check`, vouches without laying out with `quickCheck`), and say what each engine
+    /// does today: the waterfall vouches without laying out, the ring, the circle and the
+    /// justified engine check from a summary, the others visit every element.
+    @Test func passCapabilitiesMatchTheEntryPoints() {
+        let summaryChecks: Set = ["waterfall", "ring", "circle", "justified"]
+        for engine in engineRegistry {
+            let capabilities = engine.capabilities
+            #expect(capabilities.streams == (engine.stream != nil && engine.check != nil), "\(engine.name)")
+            #expect(capabilities.vouchesWithoutLayingOut == (engine.quickCheck != nil), "\(engine.name)")
+            #expect(capabilities.vouchesWithoutLayingOut == (engine.name == "waterfall"), "\(engine.name)")
+            #expect(capabilities.summaryCheck == summaryChecks.contains(engine.name), "\(engine.name)")
+            #expect(capabilities.streams, "\(engine.name)")
+        }
+    }
+
     @Test func registryNamesAreTheDescriptorsNames() {
         #expect(engineEntries.map(\.name) == engineRegistry.map(\.name))
         #expect(Set(engineEntries.map(\.name)).count == engineEntries.count)

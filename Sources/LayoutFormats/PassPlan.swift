@@ -1,0 +1,165 @@
+// Which passes of an engine a run makes, decided in one place: from what the engine can do
+// (`PassCapabilities`, declared on its descriptor), what the run asks (`PassOptions`) and the
+// format. `LayoutPipeline` follows the plan; the command line only fills in the options.
+
+/// What an engine can do for the passes of a run (declared once per engine, beside its
+/// entry points).
+public struct PassCapabilities: Equatable, Sendable, CustomStringConvertible {
+    /// It lays out into a sink without keeping its elements, and has a check pass (its
+    /// elements only counted and checked): a whole layout may be streamed.
+    public var streams: Bool
+    /// Its check pass vouches for every element from a summary (column, ring or row
+    /// arithmetic: `WaterfallLayout.elementsAreFinite(in:scale:)` and the like), visiting the
+    /// elements one by one only when the summary is unsure. Otherwise the check pass visits
+    /// every element.
+    public var summaryCheck: Bool
+    /// It vouches for every element without laying out (`WaterfallLayout.succeedsWithFiniteElements`):
+    /// the element and section counts and whether they come in drawing order, or unsure.
+    public var vouchesWithoutLayingOut: Bool
+
+    /// The capabilities; see the properties.
+    public init(streams: Bool, summaryCheck: Bool = false, vouchesWithoutLayingOut: Bool = false) {
+        self.streams = streams
+        self.summaryCheck = summaryCheck
+        self.vouchesWithoutLayingOut = vouchesWithoutLayingOut
+    }
+
+    /// An engine that must see all its elements before it is done: always kept.
+    public static let keepsOnly = PassCapabilities(streams: false)
+    /// Streams, and its check pass visits every element.
+    public static let streaming = PassCapabilities(streams: true)
+    /// Streams, and its check pass vouches from a summary.
+    public static let streamingWithSummaryCheck = PassCapabilities(streams: true, summaryCheck: true)
+
+    public var description: String {
+        !streams ? "keepsOnly" : vouchesWithoutLayingOut ? "vouchesWithoutLayingOut" : summaryCheck ? "summaryCheck" : "streaming"
+    }
+}
+
+/// What a run asks of the layout that bears on its passes.
+public struct PassOptions: Equatable, Sendable, CustomStringConvertible {
+    /// A query selects among the elements (`--rect`, `--visible`, `--item`).
+    public var query = false
+    /// `--target-offset`: the engine's `targetContentOffset` reads the kept layout.
+    public var targetOffset = false
+    /// `--layout-direction right-to-left`: the kept layout is mirrored.
+    public var rightToLeft = false
+    /// `--scroll-to`, and how the layout moves with the offset.
+    public var scroll = Scroll.none
+    /// The caller reads the elements (`cvlayout transition`; the probes of dataset options).
+    public var callerReadsElements = false
+
+    /// `--scroll-to` as the passes see it.
+    public enum Scroll: String, Equatable, Sendable, CaseIterable {
+        /// No scroll.
+        case none
+        /// A scroll of a layout that does not move with the offset: its still picture streams.
+        case still
+        /// A scroll of a layout that moves with the offset: every keyframe laid out and kept.
+        case moving
+    }
+
+    /// No query, no target, left to right, no scroll.
+    public init(query: Bool = false, targetOffset: Bool = false, rightToLeft: Bool = false, scroll: Scroll = .none,
+                callerReadsElements: Bool = false) {
+        self.query = query
+        self.targetOffset = targetOffset
+        self.rightToLeft = rightToLeft
+        self.scroll = scroll
+        self.callerReadsElements = callerReadsElements
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if query { parts.append("query") }
+        if targetOffset { parts.append("target-offset") }
+        if rightToLeft { parts.append("right-to-left") }
+        if scroll != .none { parts.append("scroll \(scroll.rawValue)") }
+        if callerReadsElements { parts.append("caller") }
+        return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
+    }
+}
+
+/// The passes of one run: whether the elements are kept or streamed, and how they are
+/// checked before the first byte is written (nothing is written when a number is not finite).
+///
+/// - Kept: one run of the engine, the elements mirrored, snapped and checked in memory.
+/// - Streamed: a check pass (the elements counted and checked, or vouched for by a summary)
+///   before the writing pass; for a CSV or SVG of an engine that vouches without laying out,
+///   no check pass unless the engine is unsure. An SVG draws by zIndex: a streamed SVG whose
+///   check pass finds the elements out of drawing order is kept after all.
+public struct PassPlan: Equatable, Sendable {
+    /// Where the elements live.
+    public enum Elements: Equatable, Sendable {
+        /// In memory (`CollectionLayout.elements`).
+        case kept(because: KeepReason)
+        /// Sent block by block to the writer, never all in memory.
+        case streamed
+    }
+
+    /// Why the elements are kept.
+    public enum KeepReason: String, Equatable, Sendable {
+        /// The engine has no streaming entry point.
+        case engineKeepsOnly
+        /// A query selects among them.
+        case query
+        /// `--target-offset` reads them.
+        case targetOffset
+        /// Right to left mirrors them.
+        case rightToLeft
+        /// A scroll of a layout that moves lays out every keyframe.
+        case scrollMoves
+        /// The caller reads them.
+        case callerReadsElements
+    }
+
+    /// How a streamed layout is checked before writing (a kept one is checked in memory).
+    public enum Check: Equatable, Sendable {
+        /// The kept elements, checked after laying out (no pass of its own).
+        case inMemory
+        /// A check pass: the engine runs with its elements counted and checked;
+        /// `summaryVouches`: its summary vouches for them when it can (else one by one).
+        case checkPass(summaryVouches: Bool)
+        /// No pass when the engine vouches without laying out (every element finite once
+        /// snapped, and for an SVG in drawing order); when it is unsure, the check pass.
+        case vouchedWithoutLayingOut(fallbackSummaryVouches: Bool)
+    }
+
+    /// Kept or streamed.
+    public var elements: Elements
+    /// The check before writing.
+    public var check: Check
+    /// An SVG: a streamed layout must come in drawing order (zIndex), else it is kept after the
+    /// check pass (or, vouched for without laying out, the check pass runs instead).
+    public var needsDrawingOrder: Bool
+
+    /// Whether the elements are streamed.
+    public var streams: Bool { elements == .streamed }
+
+    /// The plan for an engine with `capabilities`, a run asking `options`, written as `format`.
+    /// Pure; O(1).
+    public static func make(capabilities: PassCapabilities, options: PassOptions, format: OutputFormat) -> PassPlan {
+        let keep: KeepReason? = !capabilities.streams ? .engineKeepsOnly
+            : options.callerReadsElements ? .callerReadsElements
+            : options.query ? .query
+            : options.scroll == .moving ? .scrollMoves
+            : options.rightToLeft ? .rightToLeft
+            : options.targetOffset ? .targetOffset
+            : nil
+        if let keep {
+            return PassPlan(elements: .kept(because: keep), check: .inMemory, needsDrawingOrder: false)
+        }
+        let check: Check = capabilities.vouchesWithoutLayingOut && (format == .csv || format == .svg)
+            ? .vouchedWithoutLayingOut(fallbackSummaryVouches: capabilities.summaryCheck)
+            : .checkPass(summaryVouches: capabilities.summaryCheck)
+        return PassPlan(elements: .streamed, check: check, needsDrawingOrder: format == .svg)
+    }
+
+    /// For a layout vouched for without laying out (whose summary was deferred): whether
+    /// writing it as `format` needs the check pass after all, for the content size and
+    /// sections it shows. A CSV shows neither; an SVG measuring its canvas (`.all`) gets the
+    /// summary from that pass.
+    public static func deferredSummaryNeedsCheckPass(writing format: OutputFormat, canvas: SVGCanvas) -> Bool {
+        format != .csv && !(format == .svg && canvas == .all)
+    }
+}
