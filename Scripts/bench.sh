@@ -27,7 +27,7 @@ runs, command = int(sys.argv[1]), sys.argv[2:]
 best = float("inf")
 for _ in range(runs):
     start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)  # a warning (an SVG too tall to rasterise) is no figure
     best = min(best, time.perf_counter() - start)
 print(f"{best:.4f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
 PY
@@ -183,7 +183,7 @@ def pair(a, b):
         times = []
         for i, command in enumerate((a, b)):
             start = time.perf_counter()
-            subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
             times.append(time.perf_counter() - start)
             best[i] = min(best[i], times[-1])
         ratios.append(times[0] / times[1])

@@ -714,7 +714,8 @@ func pictureHint(_ name: String, ext: String) -> String {
 ///   -o out.png`, `-f csv -o out.json`); a dataset's `"format"` gives way to `-o`'s extension.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     let engine = options.engine == "" ? nil : options.engine
-    let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+    // Made only for a message: a key path and a join cost more than the rest of a small run.
+    var formats: String { OutputFormat.allCases.map { $0.rawValue }.joined(separator: ", ") }
     var output = try options.text(GlobalOption.output)
     if output == "-" { output = nil }  // `-o -`: standard output
     let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
