@@ -192,7 +192,15 @@ public struct LayoutDiffResult: Hashable, Sendable {
     /// and one smaller than `bound` (not only ties, such as an alpha of 0.5 against 1). What
     /// a golden printed with fewer decimals than the layout gives (`--precision 0`: 0.5).
     public func differsOnlyWithin(_ bound: Double) -> Bool {
-        guard !isSame else { return false }
+        guard let (largest, smallest) = numericDeltaRange() else { return false }
+        return largest > bound / 10 && largest <= bound * (1 + 1e-9) && smallest < bound * (1 - 1e-9)
+    }
+
+    /// The largest and the smallest magnitude of the differences, when they differ and every
+    /// difference is a number that moved (no element missing or extra, no value absent, no
+    /// other change); `nil` otherwise. O(1) for a streamed comparison, O(n) for a whole one.
+    public func numericDeltaRange() -> (largest: Double, smallest: Double)? {
+        guard !isSame else { return nil }
         var largest = -1.0, smallest = Double.infinity
         func add(_ changes: [FieldChange]) -> Bool {
             for change in changes {
@@ -203,18 +211,18 @@ public struct LayoutDiffResult: Hashable, Sendable {
             return true
         }
         for part in parts {
-            guard case .changed(let changes) = part.change, add(changes) else { return false }
+            guard case .changed(let changes) = part.change, add(changes) else { return nil }
         }
         if let counts = streamedCounts {
-            guard counts.missing == 0 && counts.extra == 0, let spread = streamedSpread, !spread.otherChange else { return false }
+            guard counts.missing == 0 && counts.extra == 0, let spread = streamedSpread, !spread.otherChange else { return nil }
             largest = Swift.max(largest, spread.largest)
             smallest = Swift.min(smallest, spread.smallest)
         } else {
             for element in elements {
-                guard case .changed(let changes) = element.change, add(changes) else { return false }
+                guard case .changed(let changes) = element.change, add(changes) else { return nil }
             }
         }
-        return largest > bound / 10 && largest <= bound * (1 + 1e-9) && smallest < bound * (1 - 1e-9)
+        return largest >= 0 ? (largest, smallest) : nil
     }
 
     /// Counts of differing elements, for a comparison that did not keep them.
