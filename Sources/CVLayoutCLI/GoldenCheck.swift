@@ -67,7 +67,14 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     let result = LayoutDiff.compare(expected, actual, options: options)
     return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io) { style, expectedName, actualName, emit in
+                            reporting: reporting, subject: subject, io: io, writeReport: wholeReport(result))
+}
+
+/// The report writer of a comparison made whole (not streamed): the text or JSON report of
+/// `result`, in the style asked, to the emitter given.
+func wholeReport(_ result: LayoutDiffResult)
+    -> (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void {
+    { style, expectedName, actualName, emit in
         var text: String
         switch style {
         case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)

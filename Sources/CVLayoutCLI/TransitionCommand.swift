@@ -191,15 +191,7 @@ private struct TransitionRun {
         try writeOutput()
         let result = LayoutDiff.compare(expected, actual, options: options)
         return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                                reporting: reporting, subject: subject, io: io) { style, expectedName, actualName, emit in
-            var text: String
-            switch style {
-            case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
-            case .text(let color): text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
-                                                                color: color)
-            }
-            try text.withUTF8 { try emit($0) }
-        }
+                                reporting: reporting, subject: subject, io: io, writeReport: wholeReport(result))
     }
 
     /// The layout of one side (`from` or `to`) from `arguments` (the shared options, the
