@@ -612,6 +612,8 @@ extension CollectionLayout {
         mirrored.targetContentOffset = targetContentOffset
         mirrored.warnings = warnings
         mirrored.explanation = explanation
+        // Row heights, counts and the objective do not change with the direction.
+        mirrored.statistics = statistics
         return mirrored
     }
 }

@@ -123,4 +123,21 @@ struct LayoutDirectionTests {
         let result = run(arguments: ["ring", "--layout-direction", "rtl"])
         #expect(result.status == 64 && result.stderr.contains("--layout-direction: expected one of left-to-right, right-to-left, got 'rtl'"))
     }
+
+    /// What the engine computes besides the frames goes along with the mirror: justified's
+    /// `--stats` (JSON `stats`, the stderr line otherwise) are the left-to-right run's.
+    @Test func mirroringKeepsTheStatistics() throws {
+        for format in ["json", "csv"] {
+            let left = run(arguments: ["justified", "--count", "9", "--stats", "-f", format])
+            let right = run(arguments: ["justified", "--count", "9", "--stats", "-f", format, "--layout-direction", "right-to-left"])
+            #expect(left.status == 0 && right.status == 0, "\(right.stderr)")
+            if format == "json" {
+                let stats = try #require(left.stdoutText.split(separator: "\n").first { $0.hasPrefix("\"stats\"") })
+                #expect(right.stdoutText.contains(stats))
+            } else {
+                #expect(left.stderr.hasPrefix("cvlayout: stats: rows "))
+                #expect(right.stderr == left.stderr)
+            }
+        }
+    }
 }
