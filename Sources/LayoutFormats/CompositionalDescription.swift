@@ -269,16 +269,25 @@ struct CompositionalDescriptionDecoder {
         }
         let axis: CompositionalAxis = key == "horizontal" ? .horizontal : .vertical
         let fields = try self.object(body, path: p, expected: "a group object")
-        try allow(fields, ["layoutSize", "subitems", "subitem", "count", "repeatingCount", "interItemSpacing", "contentInsets",
-                           "edgeSpacing", "supplementaryItems"], path: p)
+        try allow(fields, ["layoutSize", "subitems", "subitem", "repeatingSubitem", "count", "repeatingCount",
+                           "interItemSpacing", "contentInsets", "edgeSpacing", "supplementaryItems"], path: p)
         guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
-        if fields["subitems"] != nil && fields["subitem"] != nil { throw invalid(join(p, "subitem"), "conflicts with 'subitems': give only one") }
+        let given = ["subitems", "subitem", "repeatingSubitem"].filter { fields[$0] != nil }
+        if given.count > 1 { throw invalid(join(p, given[1]), "conflicts with '\(given[0])': give only one") }
         let list: [JSONValue]
         let sp: String
-        if let one = fields["subitem"] {
-            // Swift's `subitem:count:` and `repeatingSubitem:count:`: one subitem, not in an array.
-            sp = join(p, "subitem")
+        // Swift's `subitem:count:` and iOS 16's `repeatingSubitem:count:`: one subitem, not in
+        // an array, and a count (the latter's is a repeating count).
+        let single = fields["subitem"] != nil ? "subitem" : fields["repeatingSubitem"] != nil ? "repeatingSubitem" : nil
+        if let single, let one = fields[single] {
+            sp = join(p, single)
             list = [one]
+            if fields["count"] == nil && fields["repeatingCount"] == nil {
+                throw invalid(p, "no \"count\": '\(single)' goes with a count, as \(single):count: does")
+            }
+            if single == "repeatingSubitem" && fields["repeatingCount"] != nil {
+                throw invalid(join(p, "repeatingCount"), "'repeatingSubitem' takes \"count\", its repeating count")
+            }
         } else {
             guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
             sp = join(p, "subitems")
@@ -300,10 +309,10 @@ struct CompositionalDescriptionDecoder {
             guard list.count == 1 else {
                 throw invalid(sp, "'\(key)' repeats one subitem: expected one, got \(list.count)")
             }
-            repetition = key == "count" ? .count(n) : .repeating(n)
+            repetition = key == "count" && fields["repeatingSubitem"] == nil ? .count(n) : .repeating(n)
         }
         let subitems = try list.enumerated().map { i, element in
-            try subitem(element, path: fields["subitem"] != nil ? sp : "\(sp)[\(i)]", depth: depth)
+            try subitem(element, path: single != nil ? sp : "\(sp)[\(i)]", depth: depth)
         }
         var group = CompositionalGroup(axis: axis, size: try layoutSize(size, path: join(p, "layoutSize")), subitems: subitems,
                                        repetition: repetition)

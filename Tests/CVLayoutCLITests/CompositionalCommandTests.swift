@@ -58,6 +58,9 @@ struct CompositionalCommandTests {
              message: "<stdin>: sections[0].repeat: expected an integer from 1 to 1000000, got 0"),
         Case(dataset: #"{"sections":[{"variants":[{"when":{"minWidth":800},"count":2,"group":"# + row + #"},{"count":3,"group":"# + row + #"}]}]}"#,
              message: "<stdin>: sections[0].variants[1].count: count 3 differs from variants[0]'s 2"),
+        Case(dataset: description(group: row.replacingOccurrences(of: #""subitems":["#, with: #""subitem":"#)
+                .replacingOccurrences(of: "}]}}", with: "}}}")),
+             message: #"<stdin>: sections[0].group.horizontal: no "count": 'subitem' goes with a count, as subitem:count: does"#),
         Case(dataset: #"{"sections":[{"count":4,"variants":[{"when":{"minWidth":500,"maxWidth":400},"group":"# + row + #"},{"group":"# + row + #"}]}]}"#,
              message: "<stdin>: sections[0].variants[0].when.maxWidth: below minWidth: no width is in the range, got 400"),
         Case(dataset: #"{"sections":[{"count":4,"variants":[{"when":{"minHeight":-1},"group":"# + row + #"},{"group":"# + row + #"}]}]}"#,

@@ -49,6 +49,19 @@ struct CompositionalSpellingsTests {
             "containerAnchor": {"edges": [".top", ".trailing"], "fractionalOffset": {"x": 0.3, "y": -0.3}}}]}}, "count": 2}}}]}
     """#
 
+    /// iOS 16's `repeatingSubitem:count:` is `subitems` with a `repeatingCount`.
+    @Test func repeatingSubitemIsARepeatingCount() {
+        let item = #"{"item":{"layoutSize":{"width":"fractionalWidth(0.25)","height":"fractionalHeight(1.0)"}}}"#
+        let size = #""layoutSize":{"width":"fractionalWidth(1.0)","height":"absolute(44)"}"#
+        let swift = #"{"sections":[{"count":7,"group":{"horizontal":{"# + size + #","repeatingSubitem":"# + item + #","count":3}}}]}"#
+        let plain = #"{"sections":[{"count":7,"group":{"horizontal":{"# + size + #","subitems":["# + item + #"],"repeatingCount":3}}}]}"#
+        let a = Self.layout(swift, format: "csv"), b = Self.layout(plain, format: "csv")
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(a.stdout == b.stdout && !a.stdout.isEmpty)
+        // Three 0.25-wide cells a row, repeated: the fourth starts the next row.
+        #expect(a.stdoutText.contains("\n0,3,cell,,0,44,97.5,44,"))
+    }
+
     @Test(arguments: ["json", "csv", "svg"])
     func swiftSpellingsGiveThePlainSpellingsBytes(format: String) {
         let a = Self.layout(Self.plain, ["--scale", "2"], format: format), b = Self.layout(Self.swift, ["--scale", "2"], format: format)
