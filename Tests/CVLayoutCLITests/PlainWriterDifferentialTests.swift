@@ -125,3 +125,152 @@ struct PlainWriterDifferentialTests {
         #expect(written * 2 >= Self.casesPerEngine, "\(written) of \(Self.casesPerEngine)")
     }
 }
+
+/// The transition SVG through the differential harness: random `cvlayout transition`
+/// invocations (an engine pair of the registry, each side with some of its own options, a
+/// shared count, size and offset, updates, `--progress`, `--duration`, `--repeat`, labels and
+/// precision) written as SVG by the command line (`TransitionSVGWriter`) and by
+/// `PlainLayoutWriter.transitionSVG` (the specification) from the same transition: the bytes
+/// must be the same. Seeded; `CVLAYOUT_PLAIN_CASES` scales the cases (8 per case of an engine).
+extension PlainWriterDifferentialTests {
+    /// The options of `engine`'s own (not the global ones), without the heart's.
+    static func ownOptions(_ engine: EngineDescriptor) -> [OptionSpec] {
+        let global = Set(globalOptions.map(\.name))
+        return engine.options.filter { !global.contains($0.name) && !$0.name.hasPrefix("heart") }
+    }
+
+    /// One random invocation's arguments: `transition --from '…' --to '…' …`.
+    static func randomTransitionArguments(seed: UInt64) -> [String] {
+        var g = SplitMix64(seed: seed)
+        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+        func number(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(g.next() % UInt64(range.count)) }
+        func side() -> String {
+            let engine = pick(engineRegistry)
+            var words = [engine.name]
+            for spec in ownOptions(engine) where g.next() % 4 == 0 {
+                if spec.valueName == nil {
+                    words.append("--" + spec.name)
+                } else if let value = RegistryPropertiesTests.randomValue(spec, &g) {
+                    words += ["--" + spec.name, "'\(value)'"]
+                }
+            }
+            return words.joined(separator: " ")
+        }
+        let count = number(0...40)
+        var arguments = ["transition", "--from", side()]
+        if g.next() % 5 != 0 { arguments += ["--to", side()] }
+        arguments += ["--count", String(count), "-f", "svg"]
+        if g.next() % 2 == 0 { arguments += ["--offset", "\(number(0...300)),\(number(0...300))"] }
+        if g.next() % 3 == 0 { arguments += ["--width", String(number(1...800)), "--height", String(number(1...1000))] }
+        if g.next() % 4 == 0 { arguments += ["--layout-direction", "right-to-left"] }
+        if g.next() % 4 == 0 { arguments += ["--scale", pick(["1", "2", "3"])] }
+        if count > 2 {
+            switch g.next() % 5 {
+            case 0: arguments += ["--delete", "0:\(number(0...count - 1))"]
+            case 1: arguments += ["--insert", "0:\(number(0...count))"]
+            case 2: arguments += ["--move", "0:\(number(0...count - 1))->0:\(number(0...count - 1))"]
+            case 3: arguments += ["--delete", "0:0", "--insert", "0:\(number(1...count - 1))"]
+            default: break
+            }
+        }
+        if g.next() % 2 == 0 { arguments += ["--progress", pick(["0", "0.25", "0.5", "1"])] }
+        if g.next() % 2 == 0 { arguments += ["--duration", pick(["0.001", "0.3", "1", "2.5", "12.3456"])] }
+        if g.next() % 3 == 0 { arguments += ["--repeat"] }
+        if g.next() % 3 != 0 { arguments += ["--precision", pick(["full", "0", "1", "2", "3", "6", "15"])] }
+        switch g.next() % 4 {
+        case 0: arguments += ["--no-labels"]
+        case 1: arguments += ["--labels", pick(["item", "index-path", "none"])]
+        default: break
+        }
+        return arguments
+    }
+
+    /// The transition `arguments` describe, built as `cvlayout transition` builds it, and its
+    /// output options; the values are taken from the arguments (pairs of `--name value`).
+    static func transition(_ arguments: [String]) throws -> (LayoutTransition, TransitionOutputOptions) {
+        var values: [String: String] = [:], flags: Set<String> = []
+        var k = 1
+        while k < arguments.count {
+            let name = String(arguments[k].drop { $0 == "-" })
+            if ["repeat", "no-labels"].contains(name) {
+                flags.insert(name)
+                k += 1
+            } else {
+                values[name == "f" ? "format" : name] = arguments[k + 1]
+                k += 2
+            }
+        }
+        func words(_ text: String) -> [String] {
+            text.split(separator: " ").map { String($0).replacingOccurrences(of: "'", with: "") }
+        }
+        var shared: [String] = []
+        for name in ["width", "height", "offset", "scale", "layout-direction", "count"] {
+            if let value = values[name] { shared += ["--" + name, value] }
+        }
+        var update: [String] = []
+        for name in ["delete", "insert", "move"] {
+            if let value = values[name] { update += ["--" + name, value] }
+        }
+        let fromWords = words(values["from"]!), toWords = words(values["to"] ?? values["from"]!)
+        let io = CommandIO(stdin: { Data() }, stdout: { _ in })
+        func engine(_ name: String) throws -> EngineDescriptor { try #require(engineRegistry.first { $0.name == name }) }
+        let fromJob = try LayoutJob(descriptor: engine(fromWords[0]), arguments: shared + fromWords.dropFirst(), io: io, streaming: false)
+        let toJob = try LayoutJob(descriptor: engine(toWords[0]), arguments: shared + update + toWords.dropFirst(), io: io,
+                                  streaming: false)
+        var plan: BatchUpdatePlan? = nil
+        if let updates = try ItemUpdates.parse(toJob.options) {
+            let counts = (0..<fromJob.layout.numberOfSections).map { fromJob.layout.numberOfItems(inSection: $0) }
+            plan = try updates.plan(sectionCounts: counts, options: toJob.options)
+        }
+        let transition = try LayoutTransition(from: fromJob.layout, to: toJob.layout, updatePlan: plan)
+        var options = TransitionOutputOptions()
+        options.duration = values["duration"].flatMap(Double.init) ?? 0.3
+        options.repeats = flags.contains("repeat")
+        options.output.labels = flags.contains("no-labels") ? SVGLabels.none : values["labels"].flatMap(SVGLabels.init(rawValue:))
+        options.output.precision = switch values["precision"] {
+        case nil: .standard
+        case "full": .full
+        case let text?: .decimals(Int(text)!)
+        }
+        return (transition, options)
+    }
+
+    @Test func theCommandLineWritesWhatThePlainTransitionWriterWrites() throws {
+        let cases = 8 * Self.casesPerEngine
+        var written = 0
+        for k in 0..<cases {
+            let arguments = Self.randomTransitionArguments(seed: 31_000 &+ UInt64(k) &* 7_919)
+            // The command line splits the sides' words as a shell would; the quotes go.
+            let real = run(arguments: arguments)
+            guard real.status == 0 else {
+                // Engine pairs whose items differ, settings an engine refuses: an error either way.
+                #expect([64, 65].contains(real.status), "\(arguments): \(real.stderr)")
+                continue
+            }
+            let (transition, options) = try Self.transition(arguments)
+            let plain = PlainLayoutWriter.transitionSVG(transition, options: options)
+            #expect(Self.firstDifference(real.stdout, Array(plain.utf8)) == nil,
+                    "\(arguments.joined(separator: " "))")
+            written += 1
+        }
+        // Most random invocations animate.
+        #expect(written * 2 >= cases, "\(written) of \(cases)")
+    }
+
+    /// A few chosen transitions: a layout change, each kind of update, repeating, index paths.
+    @Test func chosenTransitionsAsSVG() throws {
+        for arguments: [String] in [
+            ["transition", "--from", "stack", "--to", "circle", "-f", "svg"],
+            ["transition", "--from", "stack", "--to", "circle", "--delete", "0:2", "-f", "svg"],
+            ["transition", "--from", "circle", "--count", "9", "--move", "0:1->0:7", "--repeat", "-f", "svg"],
+            ["transition", "--from", "flow", "--to", "carousel", "--count", "12", "--insert", "0:3", "--labels", "index-path",
+             "-f", "svg"],
+        ] {
+            let real = run(arguments: arguments)
+            #expect(real.status == 0, "\(arguments): \(real.stderr)")
+            let (transition, options) = try Self.transition(arguments)
+            #expect(Self.firstDifference(real.stdout, Array(PlainLayoutWriter.transitionSVG(
+                transition, options: options).utf8)) == nil, "\(arguments.joined(separator: " "))")
+        }
+    }
+}
