@@ -57,7 +57,7 @@ public enum CompositionalSizesDecoder {
 }
 
 /// Decodes a compositional description from the strict scanner's values.
-struct CompositionalDescriptionDecoder {
+struct CompositionalDescriptionDecoder: DescriptionDecoding {
     /// Items in all sections so far (at most `maximumElementCount`).
     private var itemTotal = 0
 
@@ -566,29 +566,5 @@ struct CompositionalDescriptionDecoder {
             throw invalid(path, "expected an integral count from 0 to \(maximumElementCount), got \(describe(raw))")
         }
         return Int(v)
-    }
-
-    private func object(_ raw: JSONValue, path: String, expected: String) throws -> JSONObject {
-        guard case .object(let object) = raw else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
-        return object
-    }
-
-    /// Throws for the first key (in sorted order) not among `keys`.
-    private func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
-        for key in object.keys.sorted() where !keys.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
-        }
-    }
-
-    private func invalid(_ path: String, _ message: String) -> DatasetError {
-        .invalidValue(path: path.isEmpty ? "(top level)" : path, message: message)
-    }
-
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    private func list(_ keys: [String]) -> String {
-        let quoted = keys.map { "'\($0)'" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
     }
 }

@@ -6,7 +6,7 @@ import LayoutCore
 // impossible value is a `DatasetError.invalidValue` naming its JSON path.
 
 /// Decodes a grid description from the strict scanner's values.
-struct GridDescriptionDecoder {
+struct GridDescriptionDecoder: DescriptionDecoding {
     /// Items in all sections so far (at most `maximumElementCount`).
     private var itemTotal = 0
 
@@ -228,29 +228,5 @@ struct GridDescriptionDecoder {
     private func positive(_ raw: JSONValue, path: String) throws -> Double {
         guard case .number(let v) = raw, v.isFinite, v > 0 else { throw invalid(path, "expected a finite number > 0, got \(describe(raw))") }
         return v
-    }
-
-    private func object(_ raw: JSONValue, path: String, expected: String) throws -> JSONObject {
-        guard case .object(let object) = raw else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
-        return object
-    }
-
-    /// Throws for the first key (in sorted order) not among `keys`.
-    private func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
-        for key in object.keys.sorted() where !keys.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
-        }
-    }
-
-    private func invalid(_ path: String, _ message: String) -> DatasetError {
-        .invalidValue(path: path.isEmpty ? "(top level)" : path, message: message)
-    }
-
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    private func list(_ keys: [String]) -> String {
-        let quoted = keys.map { "'\($0)'" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
     }
 }

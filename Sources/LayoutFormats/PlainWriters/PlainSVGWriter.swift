@@ -245,9 +245,16 @@ extension PlainLayoutWriter {
             union = union.union(Rect(minX: points.map(\.x).min()! - reach, minY: points.map(\.y).min()! - reach,
                                      maxX: points.map(\.x).max()! + reach, maxY: points.map(\.y).max()! + reach))
         }
+        return svgCanvasGrown(content, toHold: union, precision: options.precision)
+    }
+
+    /// The canvas rule both plain SVG writers share: `content`, each edge grown out to a whole
+    /// point where `union` (everything drawn) prints past it at `precision`; `content` when
+    /// that is not finite (a union too wide for a double).
+    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
         // An edge that prints past the content's goes out to a whole point.
         func printed(_ v: Double) -> Double {
-            guard case .decimals(let p) = options.precision else { return v }
+            guard case .decimals(let p) = precision else { return v }
             let unit = (0..<p).reduce(1.0) { product, _ in product * 10 }
             let rounded = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
             return rounded.isFinite ? rounded : v
@@ -256,7 +263,7 @@ extension PlainLayoutWriter {
                           minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
                           maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
                           maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
-        return canvas.isFinite ? canvas : content  // a union too wide for a double: the content
+        return canvas.isFinite ? canvas : content
     }
 
     /// `text` with XML's special characters escaped and control characters as `?`.

@@ -285,17 +285,6 @@ extension PlainLayoutWriter {
                                      maxX: max(start.x, end.x) + reach, maxY: max(start.y, end.y) + reach))
         }
         guard union.isFinite else { return content }
-        // An edge that prints past the content's goes out to a whole point.
-        func printed(_ v: Double) -> Double {
-            guard case .decimals(let p) = options.precision else { return v }
-            let unit = (0..<p).reduce(1.0) { product, _ in product * 10 }
-            let rounded = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
-            return rounded.isFinite ? rounded : v
-        }
-        let canvas = Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
-                          minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
-                          maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
-                          maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
-        return canvas.isFinite ? canvas : content
+        return svgCanvasGrown(content, toHold: union, precision: options.precision)
     }
 }

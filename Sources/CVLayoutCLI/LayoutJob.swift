@@ -1,0 +1,370 @@
+import Foundation
+import LayoutCore
+import LayoutFormats
+
+/// A layout computed from an engine's command-line arguments, ready to be written.
+struct LayoutJob {
+    /// The engine that computed it.
+    let descriptor: EngineDescriptor
+    /// Every option of the run (command line over dataset `"options"`).
+    let options: OptionValues
+    /// How the layout is produced and written (streamed or kept: `LayoutPipeline`).
+    private let pipeline: LayoutPipeline
+    /// The layout, pixel-snapped and with `targetContentOffset` when asked for; for a
+    /// streamed one its summary (see `LayoutPipeline.layout`).
+    var layout: CollectionLayout { pipeline.layout }
+    /// Positions in `layout.elements` to write (`--rect`, `--item`), or `nil` for all.
+    let selection: [Int]?
+    /// `-f`, or `-o`'s extension, or JSON.
+    let format: OutputFormat
+    /// Precision, labels, query rect, canvas.
+    let outputOptions: OutputOptions
+    /// `--scroll-to`: the scroll to animate (`-f svg` only), or `nil`.
+    let scroll: ScrollAnimation?
+    /// The layout at a content offset, snapped and checked as written: the keyframes of
+    /// `scroll`.
+    private let layoutAtOffset: (Point) throws -> CollectionLayout
+    /// Whether the engine's layout moves with the offset (else `scroll` lays it out once).
+    private let movesWithOffset: Bool
+    /// How far the middle of two samples of `scroll` may stray before it is a sample too:
+    /// a quarter point, or just over half a pixel with `--scale` below 2 (a snapped edge
+    /// steps by a pixel; no straight line follows a step closer than half of it).
+    private let scrollTolerance: Double
+    /// What writing `scroll` found: whether every moment was sampled closely enough.
+    private let scrollReport = ScrollReport()
+
+    /// Whether the last write of a scrolling SVG ran out of samples.
+    final class ScrollReport: @unchecked Sendable {
+        var budgetReached = false
+        /// The size of the SVG written, read off its first line.
+        let pictureSize = SVGSizeProbe()
+    }
+
+    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised; an SVG
+    /// too large for rasterisers).
+    var writeWarnings: [String] {
+        var warnings: [String] = []
+        if scrollReport.budgetReached {
+            warnings.append("--scroll-to: the sample budget ran out before every moment was within the tolerance "
+               + "(\(ScrollSVGWriter.sampleWork) elements laid out, \(ScrollSVGWriter.maximumSamples) samples, "
+               + "\(ScrollSVGWriter.refinementBytes >> 20) MiB); "
+               + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)")
+        }
+        if let size = scrollReport.pictureSize.size, let note = oversizedPictureNote(width: size.width, height: size.height) {
+            warnings.append(note)
+        }
+        return warnings
+    }
+
+    /// Parses `arguments` (those after the engine name), reads the dataset and lays out
+    /// through `LayoutPipeline` (which streams a whole layout rather than keep it).
+    /// `streaming: false` always keeps the elements (`cvlayout transition` reads them).
+    /// - Throws: `CLIError` with the status SPEC section 3 gives.
+    init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
+        let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
+        var options = parsed.options
+
+        // Conflicts, before anything is read.
+        if parsed.dataset != nil && options.has(GlobalOption.count) {
+            throw options.conflict([GlobalOption.count], "--count sets the size of the embedded data; it cannot be used with a DATASET")
+        }
+
+        // The dataset, its options merged under the command line's.
+        var dataset: Dataset? = nil
+        var datasetName: String? = nil
+        // No DATASET and no --count: a pipe or file on standard input is the dataset (an
+        // empty one, or only white space, leaves the embedded data). `--check -` reads the
+        // golden from it instead.
+        var piped: Data? = nil
+        if parsed.dataset == nil && !options.has(GlobalOption.count) && io.stdinHoldsData
+            && (try? options.text(GlobalOption.check)) != "-" {
+            let data = try readDataset("-", name: "<stdin>", stdin: io.stdin)
+            if data.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) { piped = data }
+        }
+        if parsed.dataset != nil || piped != nil {
+            let path = parsed.dataset ?? "-"
+            let name = path == "-" ? "<stdin>" : path.isEmpty ? "''" : shortenedForMessage(path, limit: 4096)
+            datasetName = name
+            let data = try piped ?? readDataset(path, name: name, stdin: io.stdin)
+            do {
+                dataset = try DatasetDecoder.decode(data, schema: descriptor.schema, keys: descriptor.datasetKeys)
+            } catch let error as DatasetError {
+                // A top-level key that is an option's name: the option meant for "options".
+                if case .invalidValue(let path, let message) = error, message.hasPrefix("unknown key"),
+                   let option = knownOptions(for: descriptor.name).first(where: { $0.name == path }), option.allowedInDataset {
+                    throw CLIError.data("\(name): \(path): unknown key; '\(path)' is an option: options go under "
+                                        + "\"options\" ({\"options\": {\"\(path)\": …}, …})")
+                }
+                throw CLIError.from(error, file: name)
+            }
+            let overridden = try mergeDatasetOptions(dataset!.options, into: &options, descriptor: descriptor, file: name)
+            try Self.checkOverridden(overridden, options: options, descriptor: descriptor, datasetName: name)
+        }
+        try self.init(descriptor: descriptor, options: options, dataset: dataset, datasetName: datasetName,
+                      streaming: streaming)
+    }
+
+    /// Checks each dataset option the command line overrides as if it were used: a value
+    /// cvlayout would refuse is bad data (65, named by its JSON path) even when a flag wins.
+    /// Each value is put in place of the flag's, and the options are read and the engine run
+    /// with the parsers and range rules of a real run, on empty data so that it costs
+    /// nothing. Only an error about that value counts: a conflict with other values or an
+    /// index path the empty data does not hold (`CLIError.isConflict`) does not, and the
+    /// command line's own mistakes are left to the real run.
+    private static func checkOverridden(_ overridden: [(name: String, value: OptionValue)], options: OptionValues,
+                                        descriptor: EngineDescriptor, datasetName: String) throws {
+        guard !overridden.isEmpty else { return }
+        let inDataset = Set(knownOptions(for: descriptor.name).filter(\.allowedInDataset).map(\.name))
+        for (name, value) in overridden {
+            var probe = options
+            probe.values = probe.values.filter { inDataset.contains($0.key) }  // no --delete against empty data
+            probe.values[name] = value
+            let source = probe.source(of: name)! + ": "
+            do {
+                _ = try LayoutJob(descriptor: descriptor, options: probe, dataset: Dataset(sections: []),
+                                  datasetName: datasetName, streaming: false)
+            } catch let error as CLIError where error.status == ExitStatus.data && !error.isConflict
+                                                && error.message.hasPrefix(source) {
+                throw error
+            } catch {
+                continue  // not this value's fault alone
+            }
+        }
+    }
+
+    /// Lays out with `options` (the command line's and the dataset's, merged) and `dataset`
+    /// (`nil`: the engine's embedded data); `datasetName` names the dataset in messages.
+    private init(descriptor: EngineDescriptor, options: OptionValues, dataset: Dataset?, datasetName: String?,
+                 streaming: Bool) throws {
+        var dataset = dataset
+        self.descriptor = descriptor
+        for other in ["rect", "item"] where try options.flag(GlobalOption.visible) && options.has(other) {
+            throw options.conflict([GlobalOption.visible, other],
+                                   "--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)")
+        }
+        if options.has(GlobalOption.item) && options.has(GlobalOption.rect) {
+            throw options.conflict([GlobalOption.item, "rect"], "--item and --rect cannot be used together")
+        }
+        self.options = options
+
+        let format = try outputFormat(options)
+        self.format = format
+        let precision = try outputPrecision(options)
+        var deviceSize: Size? = nil
+        if let name = try options.text(GlobalOption.device, expected: "a device name") {
+            guard let size = deviceBounds(name) else {
+                var message = "unknown device '\(shortenedForMessage(name))' (see 'cvlayout devices')"
+                if let near = nearestDeviceName(name) { message += "; did you mean '\(near)'?" }
+                if let source = options.source(of: "device"), !source.hasPrefix("--") {
+                    throw CLIError.data("\(source): \(message)")
+                }
+                throw CLIError.usage("--device: " + message, engine: descriptor.name)
+            }
+            deviceSize = size
+        }
+        let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
+                          height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
+        for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
+            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity")")
+        }
+        let offset = try finitePoint(options, GlobalOption.offset, default: .zero)
+        let count = try options.integer(GlobalOption.count, default: descriptor.defaultCount)
+        guard count >= 0, count <= maximumElementCount else {
+            throw CLIError.data("--count: expected an integer from 0 to \(maximumElementCount), got \(count)")
+        }
+        let seed = try seedValue(options)
+        // --delete, --insert, --move: the dataset after the batch update (ItemUpdates.swift).
+        dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
+        let scale: Double? = try options.has(GlobalOption.scale) ? options.number(GlobalOption.scale, default: 1) : nil
+        if let scale, !(scale.isFinite && scale > 0) {
+            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!)")
+        }
+        // `--visible` is `--rect` of the visible bounds.
+        let rect = try options.flag(GlobalOption.visible) ? Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height) : options.rect(GlobalOption.rect)
+        if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
+            let parts = [rect.minX, rect.minY, rect.width, rect.height]
+            if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
+                throw CLIError.data("\(options.source(of: "rect")!): X+W and Y+H must be finite too (the far edge is past the largest number)")
+            }
+            throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0, got \(options.shownValue(of: "rect")!)")
+        }
+        let item = try options.indexPath(GlobalOption.item)
+        let target = try options.has(GlobalOption.targetOffset) ? finitePoint(options, GlobalOption.targetOffset, default: .zero) : nil
+        let velocity = try finitePoint(options, GlobalOption.velocity, default: .zero)
+        var outputOptions = OutputOptions()
+        outputOptions.precision = precision
+        outputOptions.labels = try svgLabels(options)
+        outputOptions.queryRect = rect
+        outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
+        if outputOptions.canvas == .rect && rect == nil {
+            throw options.conflict([GlobalOption.canvas], "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)")
+        }
+        self.outputOptions = outputOptions
+        let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
+
+        // The layout.
+        let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
+        // The pipeline at `offset`.
+        func makePipeline(at offset: Point, passes: PassOptions, target: (offset: Point, velocity: Point)?) throws -> LayoutPipeline {
+            let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
+                                    contentOffset: offset, count: count, seed: seed)
+            let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
+            let engine = LayoutPipeline.Engine(
+                layout: { try descriptor.layout(input) },
+                stream: stream.map { stream in { sink in try stream(input, &sink) } },
+                check: check.map { check in { sink in try check(input, &sink) } },
+                quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
+                targetContentOffset: descriptor.targetContentOffset,
+                capabilities: descriptor.capabilities)
+            // Right to left: the engine's layout mirrored, one step for every engine, before the
+            // query and the snapping.
+            var request = LayoutPipeline.Request(
+                format: format, scale: descriptor.roundsToPixels ? nil : scale, keepsElements: false,
+                target: target, engine: descriptor.name, bounds: bounds, contentOffset: offset)
+            request.passes = passes
+            request.mirrorsForRightToLeft = rightToLeft
+            do {
+                return try LayoutPipeline(engine: engine, request: request)
+            } catch let error as LayoutError {
+                throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
+            }
+        }
+        movesWithOffset = try descriptor.movesWithContentOffset(EngineInput(options: options, dataset: dataset, bounds: bounds,
+                                                                           contentOffset: offset, count: count, seed: seed))
+        // A scroll of a layout that does not move with the offset streams its still picture.
+        let passes = PassOptions(query: rect != nil || item != nil,
+                                 scroll: scrollEnd == nil ? .none : movesWithOffset ? .moving : .still,
+                                 callerReadsElements: !streaming)
+        self.pipeline = try makePipeline(at: offset, passes: passes, target: target.map { ($0, velocity) })
+        let keyframe = PassOptions(callerReadsElements: true)
+        layoutAtOffset = { offset in try makePipeline(at: offset, passes: keyframe, target: nil).layout }
+        scrollTolerance = max(ScrollSVGWriter.refinementTolerance, scale.map { 0.5 / $0 + 0.01 } ?? 0)
+        let layout = self.pipeline.layout
+        if let scrollEnd {
+            var scroll = ScrollAnimation(start: offset, end: scrollEnd)
+            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount) { text in
+                // Out of range like any other --frames (a usage error from the command line).
+                var error = options.conflict(in: GlobalOption.frames, text,
+                                             "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+                error.isConflict = false
+                return error
+            }
+            scroll.duration = try options.number(GlobalOption.duration, default: scroll.duration)
+            scroll.timing = try options.choice(GlobalOption.timing, default: scroll.timing)
+            if try options.flag(GlobalOption.snap) {
+                // UIKit asks the layout at the offset the finger left (the proposed one).
+                let proposed = try makePipeline(at: scrollEnd, passes: keyframe, target: (scrollEnd, velocity)).layout
+                scroll.target = proposed.targetContentOffset ?? scrollEnd
+            }
+            // A value out of range is that value's fault (checked even when a flag overrides
+            // it); two keyframes with --snap is a conflict between them.
+            func outOfRange(_ name: String, _ value: Double, _ reason: String) -> CLIError {
+                var error = options.conflict(in: name, NumberFormat.messageText(value), reason)
+                error.isConflict = false
+                return error
+            }
+            guard (2...ScrollAnimation.maximumFrameCount).contains(scroll.frameCount) else {
+                throw outOfRange(GlobalOption.frames, Double(scroll.frameCount),
+                                 "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+            }
+            guard scroll.frameCount >= scroll.minimumFrameCount else {
+                throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)",
+                                       "--snap needs 3 keyframes or more (the start, X,Y and the target)", involving: [GlobalOption.snap])
+            }
+            guard scroll.duration.isFinite && scroll.duration > 0 else {
+                throw outOfRange(GlobalOption.duration, scroll.duration, "expected a finite number of seconds > 0")
+            }
+            self.scroll = scroll
+        } else {
+            scroll = nil
+        }
+
+        // The query.
+        if let rect {
+            selection = layout.elementIndices(in: rect)
+        } else if let item {
+            guard let index = layout.elementIndex(ofItemAt: item) else {
+                let reason = item.section < layout.numberOfSections ? "index path out of range" : "no section \(item.section)"
+                throw options.conflict(in: "item", "\(item)", "no such item (\(reason): " + describeItems(layout))
+            }
+            selection = [index]
+        } else {
+            selection = nil
+        }
+    }
+
+    /// `--scroll-to`'s offset, after checking the options that go with it: an SVG only, no
+    /// query or golden check beside it, and `--frames`, `--duration`, `--timing` and `--snap`
+    /// only with it (usage errors, or bad data when a dataset's `"options"` gave one).
+    /// - Returns: `nil` without `--scroll-to`.
+    private static func scrollOptions(_ options: OptionValues, format: OutputFormat,
+                                      descriptor: EngineDescriptor) throws -> Point? {
+        guard options.has(GlobalOption.scrollTo) else {
+            for name in [GlobalOption.frames, GlobalOption.duration, GlobalOption.timing, GlobalOption.snap]
+            where options.has(name) {
+                throw options.conflict([name], "--\(name) goes with --scroll-to X,Y (the animated SVG)")
+            }
+            return nil
+        }
+        guard format == .svg else {
+            throw options.conflict([GlobalOption.scrollTo, GlobalOption.format],
+                                   "--scroll-to makes an animated SVG: add -f svg (for \(format.rawValue.uppercased()), "
+                                   + "run once per offset with --offset X,Y)")
+        }
+        for name in [GlobalOption.rect, GlobalOption.visible, GlobalOption.item, GlobalOption.targetOffset,
+                     GlobalOption.check] where options.has(name) {
+            throw options.conflict([GlobalOption.scrollTo, name],
+                                   "--scroll-to and --\(name) cannot be used together (--scroll-to draws every element at every keyframe)")
+        }
+        return try finitePoint(options, GlobalOption.scrollTo, default: .zero)
+    }
+
+    /// Writes the layout to `-o` (atomically) or to standard output.
+    func write(io: CommandIO) throws {
+        let probe = scrollReport.pictureSize
+        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
+            try OutputFile.write(to: path) { sink in
+                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
+            }
+        } else {
+            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
+            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
+        }
+    }
+
+    /// The layout's summary and a producer of its elements in `format`'s terms, when they are
+    /// streamed and all written (`LayoutPipeline.streamedElements(for:)`); `nil` otherwise.
+    func streamedElements(for format: OutputFormat) throws
+        -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
+        guard selection == nil else { return nil }
+        return try pipeline.streamedElements(for: format)
+    }
+
+    /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
+    func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
+        if let scroll {
+            do {
+                // A layout that does not move, its elements streamed: laid out to measure and
+                // to write, never kept.
+                var streamedAccurate: Bool? = nil
+                if !movesWithOffset {
+                    _ = try pipeline.withStreamedShapes(options: outputOptions, precision: buffer.precision) { summary, shapes in
+                        streamedAccurate = try ScrollSVGWriter.write(scroll, layout: { _ in summary }, movesWithOffset: false,
+                                                                     tolerance: scrollTolerance, streamed: shapes,
+                                                                     options: outputOptions, to: buffer)
+                    }
+                }
+                let accurate = try streamedAccurate
+                    ?? ScrollSVGWriter.write(scroll, layout: layoutAtOffset, movesWithOffset: movesWithOffset,
+                                             tolerance: scrollTolerance, options: outputOptions, to: buffer)
+                scrollReport.budgetReached = !accurate
+                return
+            } catch let error as ScrollSVGWriter.ElementsDiffer {
+                throw CLIError.status(ExitStatus.software, "--scroll-to: \(error)")
+            } catch let error as ScrollSVGWriter.TooLarge {
+                throw CLIError.data("--scroll-to: \(error)")
+            }
+        }
+        try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)
+    }
+}

@@ -1,0 +1,38 @@
+// The helpers every decoder of a description (a compositional layout's, a lazy grid's)
+// shares: objects, allowed keys, JSON paths and the data errors that name them.
+
+/// A decoder of a JSON description whose every error is a `DatasetError.invalidValue`
+/// naming the value's JSON path (`sections[0].group.horizontal`; `(top level)` for the root).
+protocol DescriptionDecoding {}
+
+extension DescriptionDecoding {
+    /// `raw` as an object.
+    /// - Throws: `DatasetError` at `path`, saying `expected` and what came instead.
+    func object(_ raw: JSONValue, path: String, expected: String) throws -> JSONObject {
+        guard case .object(let object) = raw else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
+        return object
+    }
+
+    /// Throws for the first key (in sorted order) of `object` not among `keys`, with a "did
+    /// you mean" and the keys it takes.
+    func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
+        for key in object.keys.sorted() where !keys.contains(key) {
+            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+        }
+    }
+
+    /// The data error at `path` (`(top level)` when empty).
+    func invalid(_ path: String, _ message: String) -> DatasetError {
+        .invalidValue(path: path.isEmpty ? "(top level)" : path, message: message)
+    }
+
+    /// `path.key`, or `key` at the top level.
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// `'a', 'b' or 'c'`.
+    func list(_ keys: [String]) -> String {
+        let quoted = keys.map { "'\($0)'" }
+        guard quoted.count > 1 else { return quoted.joined() }
+        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+    }
+}
