@@ -2,31 +2,15 @@ import LayoutCore
 import LayoutFormats
 
 /// `cvlayout circle`: options (SPEC section 6) and the mapping onto `CircleLayout`.
-let circleEngine = EngineDescriptor(
-    name: CircleLayout.name,
-    summary: "items evenly spaced on one circle",
-    datasetHelp: """
-        DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
-        (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
-        Without DATASET: --count (8) items. The small centred circle: --radius 70 --item-size 50,50
-        --start-angle 90 --center-single.
-        """,
-    options: circleOptions.specs(),
-    schema: .items,
-    datasetKeys: .singleSection,
-    defaultCount: 8,
-    layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
-    stream: { input, sink in try circleLayout(input, into: &sink) },
-    check: circleSummaryCheck,
-    capabilities: .streamingWithSummaryCheck,
-    movesWithContentOffset: { _ in false }
-)
-
-/// The circle engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
-private func circleLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
-    let (layout, items) = try circleSettings(input)
-    return try layout.layout(items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
-}
+let circleEngine: EngineDescriptor = {
+    var descriptor = EngineDescriptor.singleSection(
+        CircleLayout.self, options: circleOptions, defaultCount: 8, summary: "items evenly spaced on one circle",
+        helpNote: "The small centred circle: --radius 70 --item-size 50,50\n--start-angle 90 --center-single.",
+        movesWithContentOffset: false)
+    descriptor.check = circleSummaryCheck
+    descriptor.capabilities = .streamingWithSummaryCheck
+    return descriptor
+}()
 
 extension CircleLayout: EngineConfiguration {}
 

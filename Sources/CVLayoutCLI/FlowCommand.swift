@@ -22,8 +22,6 @@ let flowEngine = EngineDescriptor(
     movesWithContentOffset: { input in try input.options.flag("pin-headers") || input.options.flag("stretchy-header") }
 )
 
-
-/// The flow engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 extension FlowLayout: EngineConfiguration {}
 
 /// The flow layout's options, each bound to its `FlowLayout` field.
@@ -40,16 +38,13 @@ private let flowOptions: [BoundOption<FlowLayout>] = [
     .flag("stretchy-header", \.stretchesFirstHeader, "while --offset is before the start, the first header grows (a stretchy header)"),
 ]
 
+/// The flow engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let layout: FlowLayout = try flowOptions.configuration(from: input.options)
-
     let sections: [FlowSection]
     if let dataset = input.dataset {
         sections = try dataset.sections.enumerated().map { s, section in
-            if section.columns != nil {
-                throw LayoutError.unusedParameter(name: "columns", section: s, engine: FlowLayout.name)
-            }
-            try refuseWaterfallKeys(section, section: s, engine: FlowLayout.name)
+            try refuseColumnsAndWaterfallKeys(section, section: s, engine: FlowLayout.name)
             return FlowSection(items: section.items, sectionInset: section.insets,
                                headerLength: section.header, footerLength: section.footer)
         }

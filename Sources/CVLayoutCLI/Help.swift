@@ -48,7 +48,9 @@ func engineHelp(_ engine: EngineDescriptor) -> String {
     return text
 }
 
-private func optionLines(_ options: [OptionSpec]) -> String {
+/// The option table as help shows it: a line an option, the synopsis padded to one column,
+/// then the help, the choices and the default.
+func optionLines(_ options: [OptionSpec]) -> String {
     let width = max(24, (options.map(\.synopsis.count).max() ?? 0) + 2)
     var text = ""
     for option in options {

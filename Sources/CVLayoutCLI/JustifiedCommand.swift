@@ -103,10 +103,7 @@ private func justifiedSections(_ input: EngineInput) throws -> (JustifiedConfigu
     let sections: [JustifiedSection]
     if let dataset = input.dataset {
         sections = try dataset.sections.enumerated().map { s, section in
-            if section.columns != nil {
-                throw LayoutError.unusedParameter(name: "columns", section: s, engine: JustifiedLayout.name)
-            }
-            try refuseWaterfallKeys(section, section: s, engine: JustifiedLayout.name)
+            try refuseColumnsAndWaterfallKeys(section, section: s, engine: JustifiedLayout.name)
             return JustifiedSection(items: section.items, insets: section.insets, headerHeight: section.header,
                                     footerHeight: section.footer)
         }

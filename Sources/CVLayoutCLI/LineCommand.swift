@@ -2,24 +2,10 @@ import LayoutCore
 import LayoutFormats
 
 /// `cvlayout line`: options (SPEC section 6), the mapping onto `LineLayout`, and its snapping.
-let lineEngine = EngineDescriptor(
-    name: LineLayout.name,
+let lineEngine = EngineDescriptor.singleSection(
+    LineLayout.self, options: lineOptions, defaultCount: 20,
     summary: "horizontal line, items scaled by distance from the visible centre, snapping",
-    datasetHelp: """
-        DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
-        (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
-        Without DATASET: --count (20) items.
-        """,
-    options: lineOptions.specs(),
-    schema: .items,
-    datasetKeys: .singleSection,
-    defaultCount: 20,
-    layout: { input in try CollectionLayout.collecting { try lineLayout(input, into: &$0) } },
-    stream: { input, sink in try lineLayout(input, into: &sink) },
-    check: { input, sink in try lineLayout(input, into: &sink) },
-    targetContentOffset: { layout, proposed, velocity in
-        LineLayout.targetContentOffset(in: layout, proposed: proposed, velocity: velocity)
-    }
+    targetContentOffset: LineLayout.targetContentOffset(in:proposed:velocity:)
 )
 
 extension LineLayout: EngineConfiguration {}
@@ -31,14 +17,48 @@ private let lineOptions: [BoundOption<LineLayout>] = [
     .number("min-scale", "F", \.minimumScale, "lower bound of scale = 1 - |center.x - (offset.x + W/2)| / W"),
 ]
 
-/// The line engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
-private func lineLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
-    let layout: LineLayout = try lineOptions.configuration(from: input.options)
-    return try layout.layout(singleSectionItems(input, engine: LineLayout.name), bounds: input.bounds,
-                             contentOffset: input.contentOffset, into: &sink)
+// MARK: - Shared by line, carousel, stack and circle
+
+extension EngineDescriptor {
+    /// The descriptor of an engine that lays out one section of items (line, carousel, stack,
+    /// circle): the `.items` schema with the single-section keys, the dataset help they share
+    /// (ending in `--count (defaultCount) items.` and `helpNote`), and the layout, stream and
+    /// check passes laying out `singleSectionItems` with `Engine` as `options` configure it.
+    static func singleSection<Engine>(
+        _: Engine.Type, options: [BoundOption<Engine>], defaultCount: Int, summary: String, helpNote: String? = nil,
+        targetContentOffset: (@Sendable (CollectionLayout, Point, Point) -> Point)? = nil,
+        movesWithContentOffset: Bool = true
+    ) -> EngineDescriptor where Engine: CollectionLayoutEngine & EngineConfiguration, Engine.Content == SectionItems {
+        EngineDescriptor(
+            name: Engine.name,
+            summary: summary,
+            datasetHelp: """
+                DATASET: item sizes [[w,h], …], or any one-section data whose item count is used
+                (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
+                Without DATASET: --count (\(defaultCount)) items.
+                """ + (helpNote.map { " " + $0 } ?? ""),
+            options: options.specs(),
+            schema: .items,
+            datasetKeys: .singleSection,
+            defaultCount: defaultCount,
+            layout: { input in try CollectionLayout.collecting { try singleSectionLayout(options, input, into: &$0) } },
+            stream: { input, sink in try singleSectionLayout(options, input, into: &sink) },
+            check: { input, sink in try singleSectionLayout(options, input, into: &sink) },
+            targetContentOffset: targetContentOffset,
+            movesWithContentOffset: { _ in movesWithContentOffset }
+        )
+    }
 }
 
-// MARK: - Shared by line, carousel, stack and circle
+/// `Engine` as `options` configure it from `input`, laid out on `input`'s one section of items,
+/// its elements sent to `sink` (an array, or blocks when streaming).
+private func singleSectionLayout<Engine, Sink: LayoutAttributesSink>(
+    _ options: [BoundOption<Engine>], _ input: EngineInput, into sink: inout Sink
+) throws -> CollectionLayout where Engine: CollectionLayoutEngine & EngineConfiguration, Engine.Content == SectionItems {
+    let layout: Engine = try options.configuration(from: input.options)
+    return try layout.layout(singleSectionItems(input, engine: Engine.name), bounds: input.bounds,
+                             contentOffset: input.contentOffset, into: &sink)
+}
 
 /// The items of an engine that lays out one section: the dataset's only section, or
 /// `--count` items of the engine's item size.
@@ -55,14 +75,14 @@ func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionI
     for (key, given) in unused where given {
         throw LayoutError.unusedParameter(name: key, section: 0, engine: engine)
     }
-    try refuseWaterfallKeys(section, section: 0, engine: engine)
+    try refuseColumnsAndWaterfallKeys(section, section: 0, engine: engine)
     return section.items
 }
 
-/// Refuses the section keys only the waterfall reads (`items`, `column-spacing`, …): bad data
-/// naming the first, `not used by ENGINE`.
-func refuseWaterfallKeys(_ section: DatasetSection, section s: Int, engine: String) throws {
-    if let key = section.waterfallOnlyKeys.first {
+/// Refuses `columns` and the section keys only the waterfall reads (`items`, `column-spacing`,
+/// …), which the other engines do not use: bad data naming the first, `not used by ENGINE`.
+func refuseColumnsAndWaterfallKeys(_ section: DatasetSection, section s: Int, engine: String) throws {
+    if let key = (section.columns != nil ? "columns" : nil) ?? section.waterfallOnlyKeys.first {
         throw LayoutError.unusedParameter(name: key, section: s, engine: engine)
     }
 }

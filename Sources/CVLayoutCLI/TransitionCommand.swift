@@ -309,7 +309,7 @@ func shellWords(_ text: String, option: String) throws -> [String] {
 
 /// `cvlayout transition --help`.
 private func transitionHelp() -> String {
-    var text = """
+    """
         USAGE: cvlayout transition --from 'ENGINE [OPTIONS]' [--to 'ENGINE [OPTIONS]'] [OPTIONS] [DATASET]
 
         Animate from one layout to another as UIKit does (setCollectionViewLayout(_:animated:)),
@@ -327,15 +327,7 @@ private func transitionHelp() -> String {
           cvlayout transition --from stack --to circle --progress 0.5
           cvlayout transition --from 'circle --radius 70' --delete 3 -f svg -o delete.svg
 
+        TRANSITION OPTIONS:
 
-        """
-    let width = max(24, (transitionOptions.map(\.synopsis.count).max() ?? 0) + 2)
-    text += "TRANSITION OPTIONS:\n"
-    for option in transitionOptions {
-        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: "|") }
-        if option.valueName != nil { line += " (default: \(option.defaultText))" }
-        text += line + "\n"
-    }
-    return text
+        """ + optionLines(transitionOptions)
 }
