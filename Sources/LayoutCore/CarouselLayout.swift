@@ -38,8 +38,7 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`.
     ///
     /// - Parameters:
-    ///   - items: `.sizes` gives each item's size; `.heights` and `.uniform` give only the
-    ///     number of items, each `itemSize`.
+    ///   - items: each item `itemSize` unless `.sizes` gives its size.
     ///   - contentOffset: `contentOffset`, points; decides alpha, scale and zIndex.
     /// - Returns: one section; `contentSize` along the scroll axis is the insets, items and
     ///   spacing — `L + (n−1)·(l + spacing)` for uniform items, `max(0, L − l)` for none —
@@ -48,11 +47,6 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     ///   a spacing below minus the shortest item length, an alpha outside 0…1 or a negative
     ///   scale; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    ///
-    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
-    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
-    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
-    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)

@@ -33,17 +33,11 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
 
     /// Lays out `items` in a view of `bounds` size.
     /// - Parameters:
-    ///   - items: `.sizes` gives each item's size; `.heights` and `.uniform` give only the
-    ///     number of items, each `itemSize`.
+    ///   - items: each item `itemSize` unless `.sizes` gives its size.
     ///   - contentOffset: recorded in the result; the circle does not scroll.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite radius, size or
     ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    ///
-    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
-    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
-    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
-    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)

@@ -19,7 +19,10 @@ public protocol CollectionLayoutEngine: Sendable {
     /// Lays out `content` in a view of `bounds` size (points) scrolled to `contentOffset`,
     /// sending each element to `sink` in element order (section by section; a section's
     /// header, its cells by item, its footer); the result holds the content size and the
-    /// sections, its `elements` empty.
+    /// sections, its `elements` empty. The sink is an array (which keeps the elements),
+    /// `ElementBlocks` (which hands them on in blocks to the streaming writers) or
+    /// `FiniteCheckSink` (which only checks them); `layout(_:bounds:contentOffset:)` collects
+    /// them into the result instead.
     /// - Throws: `LayoutError` for settings or content the engine cannot lay out.
     func layout<Sink: LayoutAttributesSink>(_ content: Content, bounds: Size, contentOffset: Point,
                                             into sink: inout Sink) throws -> CollectionLayout

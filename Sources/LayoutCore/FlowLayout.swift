@@ -108,11 +108,6 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting, bounds
     ///   or per-section override; `.invalidItem` for a negative or non-finite item size.
     /// - Complexity: O(total items); one allocation for the element array.
-    ///
-    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
-    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
-    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
-    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
@@ -127,20 +122,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV)
                 : Rect(x: v, y: u, width: lengthV, height: lengthU)
         }
-        func along(_ size: Size) -> (u: Double, v: Double) {
-            vertical ? (size.width, size.height) : (size.height, size.width)
-        }
-
-        var total = 0
-        for section in sections {
-            total += section.items.count
-            total += headerLength(section) > 0 ? 1 : 0
-            total += footerLength(section) > 0 ? 1 : 0
-        }
-        guard total <= maximumElementCount else {
-            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
-        }
-        sink.prepare(count: total)
+        sink.prepare(count: try elementCount(sections))
         // A section whose header is pinned, held until the header's place is known.
         var held: [LayoutAttributes] = []
         var cellRanges: [(start: Int, count: Int)] = []
@@ -185,52 +167,16 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             var first = 0
             var oversized = 0, firstOversized = (item: 0, length: 0.0)
             while first < n {
-                // Fill the line greedily.
-                var size = try itemSize(section.items, item: first, section: s)
-                var used = along(size).u, sumU = used, thickness = along(size).v
-                var end = first + 1
-                while end < n {
-                    size = try itemSize(section.items, item: end, section: s)
-                    let (u, t) = along(size)
-                    guard used + minimumInteritemSpacing + u <= available + slack else { break }
-                    used += minimumInteritemSpacing + u
-                    sumU += u
-                    thickness = max(thickness, t)
-                    end += 1
-                }
+                let (end, used, sumU, thickness) = try fillLine(section.items, from: first, section: s,
+                                                                room: available + slack)
                 if first > 0 { v += minimumLineSpacing }
-
-                // Place it.
-                let k = end - first
-                let spare = available - used
                 var u = lineStart, gap = minimumInteritemSpacing
-                if k == 1 && used > available + slack {
+                if end - first == 1 && used > available + slack {
                     if oversized == 0 { firstOversized = (first, used) }  // alone at the leading inset
                     oversized += 1
                 } else {
-                    switch alignment {
-                    case .leading: break
-                    case .center: u += spare / 2
-                    case .trailing: u += spare
-                    case .justified:
-                        if n == 1 || (end < n && k == 1) {
-                            u += spare / 2  // a section's only item, or a full line's lone item
-                        } else if end < n {
-                            gap = (available - sumU) / Double(k - 1)
-                        } else if let commonSize {
-                            // The last line continues the grid: as many slots as a line holds.
-                            let length = along(commonSize).u
-                            let fit = length + minimumInteritemSpacing > 0
-                                ? ((available + slack + minimumInteritemSpacing) / (length + minimumInteritemSpacing))
-                                    .rounded(.down)
-                                : Double(k)
-                            if fit <= 1 {
-                                u += spare / 2
-                            } else {
-                                gap = (available - fit * length) / (fit - 1)
-                            }
-                        }
-                    }
+                    (u, gap) = placement(ofLine: first..<end, of: n, used: used, sumU: sumU, available: available,
+                                         slack: slack, lineStart: lineStart, commonSize: commonSize)
                 }
                 for item in first..<end {
                     let (lu, lv) = along(try itemSize(section.items, item: item, section: s))
@@ -258,9 +204,8 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
                 var length = header
                 held[0].zIndex = Self.pinnedHeaderZIndex
                 if stretchesFirstHeader && s == 0 && offsetV < 0 {
-                    let stretch = -offsetV
-                    headerV -= stretch
-                    length += stretch
+                    headerV -= -offsetV
+                    length += -offsetV
                 }
                 held[0].frame = rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)
                 for element in held { sink.append(element) }
@@ -284,6 +229,87 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     }
 
     // MARK: - Private
+
+    /// `size` as (length along a line, thickness across it): (width, height) when scrolling
+    /// vertically, (height, width) when scrolling horizontally.
+    @inline(__always)
+    private func along(_ size: Size) -> (u: Double, v: Double) {
+        scrollDirection == .vertical ? (size.width, size.height) : (size.height, size.width)
+    }
+
+    /// The elements of `sections`: their items, and a header and a footer where their length
+    /// is positive.
+    /// - Throws: `LayoutError.tooManyElements` past `maximumElementCount`.
+    private func elementCount(_ sections: [FlowSection]) throws -> Int {
+        var total = 0
+        for section in sections {
+            total += section.items.count
+            total += headerLength(section) > 0 ? 1 : 0
+            total += footerLength(section) > 0 ? 1 : 0
+        }
+        guard total <= maximumElementCount else {
+            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
+        }
+        return total
+    }
+
+    /// The line that starts at item `first` of `items`, filled greedily while its items and
+    /// the minimum gaps between them fit in `room`: its end (exclusive), the length it uses
+    /// (items and minimum gaps), its items' lengths alone, and its thickness (the thickest
+    /// item). A line holds at least one item.
+    private func fillLine(_ items: SectionItems, from first: Int, section s: Int,
+                          room: Double) throws -> (end: Int, used: Double, sumU: Double, thickness: Double) {
+        let n = items.count
+        var size = try itemSize(items, item: first, section: s)
+        var used = along(size).u, sumU = used, thickness = along(size).v
+        var end = first + 1
+        while end < n {
+            size = try itemSize(items, item: end, section: s)
+            let (u, t) = along(size)
+            guard used + minimumInteritemSpacing + u <= room else { break }
+            used += minimumInteritemSpacing + u
+            sumU += u
+            thickness = max(thickness, t)
+            end += 1
+        }
+        return (end, used, sumU, thickness)
+    }
+
+    /// Where the first item of `line` (items of a section of `n`) starts along the line, and the
+    /// gap between its items, by `alignment`: `used` is the line's items and minimum gaps,
+    /// `sumU` its items alone, `available` the line's length between the insets, starting at
+    /// `lineStart`; `commonSize`, the size all the section's items share, puts a justified
+    /// last line on the grid of the full ones.
+    private func placement(ofLine line: Range<Int>, of n: Int, used: Double, sumU: Double, available: Double,
+                           slack: Double, lineStart: Double, commonSize: Size?) -> (u: Double, gap: Double) {
+        let k = line.count, end = line.upperBound
+        let spare = available - used
+        var u = lineStart, gap = minimumInteritemSpacing
+        switch alignment {
+        case .leading: break
+        case .center: u += spare / 2
+        case .trailing: u += spare
+        case .justified:
+            if n == 1 || (end < n && k == 1) {
+                u += spare / 2  // a section's only item, or a full line's lone item
+            } else if end < n {
+                gap = (available - sumU) / Double(k - 1)
+            } else if let commonSize {
+                // The last line continues the grid: as many slots as a line holds.
+                let length = along(commonSize).u
+                let fit = length + minimumInteritemSpacing > 0
+                    ? ((available + slack + minimumInteritemSpacing) / (length + minimumInteritemSpacing))
+                        .rounded(.down)
+                    : Double(k)
+                if fit <= 1 {
+                    u += spare / 2
+                } else {
+                    gap = (available - fit * length) / (fit - 1)
+                }
+            }
+        }
+        return (u, gap)
+    }
 
     private func headerLength(_ section: FlowSection) -> Double {
         section.headerLength ?? (scrollDirection == .vertical ? headerReferenceSize.height : headerReferenceSize.width)

@@ -32,8 +32,7 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`.
     ///
     /// - Parameters:
-    ///   - items: `.sizes` gives each item's size; `.heights` and `.uniform` give only the
-    ///     number of items, each `itemSize`.
+    ///   - items: each item `itemSize` unless `.sizes` gives its size.
     ///   - contentOffset: `contentOffset`, points; decides the scales.
     /// - Returns: one section, scrolling horizontally; `contentSize` is
     ///   `(left inset + items + spacing + right inset, H)` — `W + (n−1)·(w + spacing)` for
@@ -41,11 +40,6 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for negative or non-finite sizes, spacing or
     ///   bounds, or a non-finite minimum scale; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    ///
-    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
-    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
-    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
-    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)

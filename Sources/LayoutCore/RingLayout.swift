@@ -48,11 +48,6 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     /// empty ring). `contentSize` is the bounds size.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
     /// - Complexity: O(total items).
-    ///
-    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
-    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
-    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
-    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)

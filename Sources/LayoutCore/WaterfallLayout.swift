@@ -130,11 +130,6 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     ///   columns; a scan up to 8 columns, a branch-free loop for 2 or 3), O(total items)
     ///   otherwise; O(min(n, items)) memory for the columns, so a
     ///   huge `n` costs nothing; one allocation for the element array.
-    ///
-    /// The elements go to `sink` in element order (an array keeps them; `ElementBlocks` hands
-    /// them on in blocks for the streaming writers; `FiniteCheckSink` only checks them), and the
-    /// result's `elements` is empty; `layout(_:bounds:contentOffset:)` collects them instead
-    /// (`CollectionLayoutEngine`).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)

@@ -59,6 +59,15 @@ struct GoldenWorkflowTests {
 
     func write(_ text: String, _ url: URL) throws { try Data(text.utf8).write(to: url) }
 
+    /// `dir/golden.csv` and `dir/new.csv` holding `goldenRows` and `newRows` (the fixtures by default).
+    func goldenAndNew(in dir: URL, _ goldenRows: [String] = GoldenWorkflowTests.goldenRows,
+                      _ newRows: [String] = GoldenWorkflowTests.newRows) throws -> (golden: URL, new: URL) {
+        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
+        try write(Self.csv(goldenRows), golden)
+        try write(Self.csv(newRows), new)
+        return (golden, new)
+    }
+
     /// The picture's shapes: each tag with its attributes.
     struct Shape {
         var tag: String
@@ -142,9 +151,7 @@ struct GoldenWorkflowTests {
     @Test func thePictureShowsEveryKindOfChange() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
-        try write(Self.csv(Self.goldenRows), golden)
-        try write(Self.csv(Self.newRows), new)
+        let (golden, new) = try goldenAndNew(in: dir)
         let result = run(arguments: ["diff", golden.path, new.path, "-f", "svg"])
         #expect(result.status == 1, "\(result.stderr)")
         checkPicture(result.stdoutText)
@@ -175,9 +182,8 @@ struct GoldenWorkflowTests {
     @Test func aMoveThatAlsoFadesIsMarked() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
-        try write(Self.csv([Self.row(0, 0, 10, 10, 50, 50)]), golden)
-        try write(Self.csv([Self.row(0, 0, 30, 10, 50, 50, alpha: 0.4, zIndex: 2)]), new)
+        let (golden, new) = try goldenAndNew(in: dir, [Self.row(0, 0, 10, 10, 50, 50)],
+                                             [Self.row(0, 0, 30, 10, 50, 50, alpha: 0.4, zIndex: 2)])
         let shapes = Self.shapes(run(arguments: ["diff", golden.path, new.path, "-f", "svg"]).stdoutText)
         #expect(Set(Self.shapes(shapes, "0:0").compactMap { $0.attributes["data-change"] }) == ["moved"])
         let svg = run(arguments: ["diff", golden.path, new.path, "-f", "svg"]).stdoutText
@@ -188,9 +194,7 @@ struct GoldenWorkflowTests {
     @Test func thePictureFollowsTheToleranceAndTheFields() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
-        try write(Self.csv(Self.goldenRows), golden)
-        try write(Self.csv(Self.newRows), new)
+        let (golden, new) = try goldenAndNew(in: dir)
         // Only alpha: the moves are not differences.
         var all = Self.shapes(run(arguments: ["diff", golden.path, new.path, "-f", "svg", "--fields", "alpha"]).stdoutText)
         #expect(Set(Self.shapes(all, "0:1").compactMap { $0.attributes["data-change"] }) == ["same"])
@@ -568,9 +572,7 @@ struct GoldenWorkflowTests {
     @Test func thePictureTakesStandardInputAndWritesNothingOnTrouble() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("golden.csv"), new = dir.appendingPathComponent("new.csv")
-        try write(Self.csv(Self.goldenRows), golden)
-        try write(Self.csv(Self.newRows), new)
+        let (golden, new) = try goldenAndNew(in: dir)
         let fromFile = run(arguments: ["diff", golden.path, new.path, "-f", "svg"]).stdoutText
         let fromStdin = run(arguments: ["diff", golden.path, "-", "-f", "svg"]) { Data(Self.csv(Self.newRows).utf8) }
         #expect(fromStdin.status == 1)
