@@ -293,18 +293,28 @@ extension CompositionalLayout {
         }
         node.period = position
         node.slotCount = n
-        // Items held and their reach: a subitem's copies lie on a line, so its furthest is its
-        // first or its last.
+        node.countLeavesAndReach()
+        return node
+    }
+}
+
+extension CompositionalNode {
+    /// Sets a solved group's `leafCount` (saturating at 2⁶⁰) and `reach` from its children,
+    /// `cycle`, `period` and `slotCount`: a subitem's copies lie on a line along the axis, so
+    /// its furthest is its first or its last.
+    /// - Complexity: O(distinct subitems).
+    func countLeavesAndReach() {
+        let n = slotCount, distinct = children.count
         var leaves = 0
         var reachX = 0.0, reachY = 0.0
         for k in 0..<distinct {
-            let child = node.children[k]
+            let child = children[k]
             let copies = n / distinct + (k < n % distinct ? 1 : 0)
             guard copies > 0, child.leafCount > 0 else { continue }
             let (product, overflow) = child.leafCount.multipliedReportingOverflow(by: copies)
             leaves = overflow ? 1 << 60 : min(1 << 60, leaves + product)
-            let first = node.cycle[k]
-            let lastShift = node.period * Double(copies - 1)
+            let first = cycle[k]
+            let lastShift = period * Double(copies - 1)
             if horizontal {
                 reachX = max(reachX, first.x + max(0, lastShift) + child.reach.x)
                 reachY = max(reachY, first.y + child.reach.y)
@@ -313,9 +323,8 @@ extension CompositionalLayout {
                 reachY = max(reachY, first.y + max(0, lastShift) + child.reach.y)
             }
         }
-        node.leafCount = leaves
-        node.reach = Point(x: reachX, y: reachY)
-        return node
+        leafCount = leaves
+        reach = Point(x: reachX, y: reachY)
     }
 }
 

@@ -253,55 +253,11 @@ public struct GridLayout: CollectionLayoutEngine, Equatable {
         let (padU0, padU1) = vertical ? (padding.left, padding.right) : (padding.top, padding.bottom)
         let (padV0, padV1) = vertical ? (padding.top, padding.bottom) : (padding.left, padding.right)
 
-        var total = 0, largest = 1
-        for section in sections {
-            total += section.items.count + (section.header > 0 ? 1 : 0) + (section.footer > 0 ? 1 : 0)
-            largest = max(largest, section.items.count)
-        }
-        guard total <= maximumElementCount else {
-            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
-        }
-
-        // The flattened columns (each adaptive sub-column one), as many as a section can fill.
+        let (total, largest) = try elementCount(sections)
         let (first, second, origin) = columnPasses(bounds: bounds)
-        var columnU: [Double] = [], columnLength: [Double] = [], columnFraction: [(u: Double, v: Double)] = []
-        for column in second.columns where columnU.count < largest {
-            let fraction = column.item.alignment.map { vertical ? ($0.horizontalFraction, $0.verticalFraction)
-                                                                : ($0.verticalFraction, $0.horizontalFraction) }
-                ?? (alignment.fraction, 0.5)
-            let step = column.subwidth + column.item.spacing
-            let n = Int(min(column.count, Double(largest - columnU.count)))
-            for k in 0..<n {
-                columnU.append(origin + column.offset + Double(k) * step)
-                columnLength.append(column.subwidth)
-                columnFraction.append(fraction)
-            }
-        }
+        let (columnU, columnLength, columnFraction) = flattenedColumns(second, origin: origin, upTo: largest)
         let perRow = columnU.count
 
-        /// Item `i`'s lengths across (`nil`: its column's) and along the axis.
-        func measure(_ items: SectionItems, _ i: Int, section s: Int) throws -> (u: Double?, v: Double) {
-            let result: (u: Double?, v: Double)
-            switch items {
-            case .heights(let h): result = (nil, h[i])
-            case .randomHeights(let h): result = (nil, h[i])
-            case .uniform: return (nil, itemLength)
-            case .sizes(let sizes): result = vertical ? (sizes[i].width, sizes[i].height) : (sizes[i].height, sizes[i].width)
-            case .mixed(let measures):
-                switch measures[i] {
-                case .height(let h): result = (nil, h)
-                case .size(let size): result = vertical ? (size.width, size.height) : (size.height, size.width)
-                }
-            }
-            guard result.v.isFinite, result.v >= 0, (result.u ?? 0).isFinite, (result.u ?? 0) >= 0 else {
-                let path = IndexPath(item: i, section: s)
-                if let u = result.u {
-                    throw LayoutError.invalidItem(path, .size(vertical ? Size(width: u, height: result.v) : Size(width: result.v, height: u)))
-                }
-                throw LayoutError.invalidItem(path, .height)
-            }
-            return result
-        }
         /// The height of the row of `items` starting at `start`.
         func rowLength(_ items: SectionItems, _ start: Int, section s: Int) throws -> Double {
             var length = 0.0
@@ -392,6 +348,70 @@ public struct GridLayout: CollectionLayoutEngine, Equatable {
     }
 
     // MARK: - Private
+
+    /// The elements of `sections` (items, and headers and footers of positive length), and
+    /// the most items of a section (at least 1).
+    /// - Throws: `LayoutError.tooManyElements` past `maximumElementCount`.
+    private func elementCount(_ sections: [GridSection]) throws -> (total: Int, largest: Int) {
+        var total = 0, largest = 1
+        for section in sections {
+            total += section.items.count + (section.header > 0 ? 1 : 0) + (section.footer > 0 ? 1 : 0)
+            largest = max(largest, section.items.count)
+        }
+        guard total <= maximumElementCount else {
+            throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
+        }
+        return (total, largest)
+    }
+
+    /// The columns of the sizing pass `second` flattened (each adaptive sub-column one), as
+    /// many as `largest` items fill: each one's start across the axis (from `origin`), its
+    /// length, and the fractions (across, along) that place an item in its slot.
+    private func flattenedColumns(_ second: Sizing, origin: Double, upTo largest: Int)
+        -> (u: [Double], length: [Double], fraction: [(u: Double, v: Double)]) {
+        let vertical = axis == .vertical
+        var columnU: [Double] = [], columnLength: [Double] = [], columnFraction: [(u: Double, v: Double)] = []
+        for column in second.columns where columnU.count < largest {
+            let fraction = column.item.alignment.map { vertical ? ($0.horizontalFraction, $0.verticalFraction)
+                                                                : ($0.verticalFraction, $0.horizontalFraction) }
+                ?? (alignment.fraction, 0.5)
+            let step = column.subwidth + column.item.spacing
+            let n = Int(min(column.count, Double(largest - columnU.count)))
+            for k in 0..<n {
+                columnU.append(origin + column.offset + Double(k) * step)
+                columnLength.append(column.subwidth)
+                columnFraction.append(fraction)
+            }
+        }
+        return (columnU, columnLength, columnFraction)
+    }
+
+    /// Item `i` of `items`' lengths across the axis (`nil`: its column's) and along it.
+    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite length.
+    @inline(__always)
+    private func measure(_ items: SectionItems, _ i: Int, section s: Int) throws -> (u: Double?, v: Double) {
+        let vertical = axis == .vertical
+        let result: (u: Double?, v: Double)
+        switch items {
+        case .heights(let h): result = (nil, h[i])
+        case .randomHeights(let h): result = (nil, h[i])
+        case .uniform: return (nil, itemLength)
+        case .sizes(let sizes): result = vertical ? (sizes[i].width, sizes[i].height) : (sizes[i].height, sizes[i].width)
+        case .mixed(let measures):
+            switch measures[i] {
+            case .height(let h): result = (nil, h)
+            case .size(let size): result = vertical ? (size.width, size.height) : (size.height, size.width)
+            }
+        }
+        guard result.v.isFinite, result.v >= 0, (result.u ?? 0).isFinite, (result.u ?? 0) >= 0 else {
+            let path = IndexPath(item: i, section: s)
+            if let u = result.u {
+                throw LayoutError.invalidItem(path, .size(vertical ? Size(width: u, height: result.v) : Size(width: result.v, height: u)))
+            }
+            throw LayoutError.invalidItem(path, .height)
+        }
+        return result
+    }
 
     private func validate(bounds: Size, sections: [GridSection]) throws {
         func check(_ name: String, _ value: Double, section: Int? = nil, positive: Bool = false) throws {

@@ -178,25 +178,7 @@ struct Placement {
                     start = lowestColumnWithinTolerance(count: n, tolerance: tolerance) { next[$0] }
                     y = next[start]
                 } else {
-                    if n <= 8 {
-                        // Few columns: every window's tallest column looked at directly.
-                        for s in 0...(n - k) {
-                            var tallest = next[s]
-                            for c in (s + 1)..<(s + k) where next[c] > tallest { tallest = next[c] }
-                            windowMaxima[s] = tallest
-                        }
-                    } else {
-                        // The tallest column of every window of k columns, by a monotonic queue
-                        // of column indices whose heights decrease.
-                        var head = 0, tail = 0
-                        for c in 0..<n {
-                            while tail > head && next[queue[tail - 1]] <= next[c] { tail -= 1 }
-                            queue[tail] = c
-                            tail += 1
-                            if queue[head] <= c - k { head += 1 }
-                            if c >= k - 1 { windowMaxima[c - k + 1] = next[queue[head]] }
-                        }
-                    }
+                    Self.windowMaxima(of: next, count: n, window: k, into: windowMaxima, queue: queue)
                     // The window whose tallest column is lowest, as a column is chosen.
                     start = lowestColumnWithinTolerance(count: n - k + 1, tolerance: tolerance) { windowMaxima[$0] }
                     y = windowMaxima[start]
@@ -227,6 +209,31 @@ struct Placement {
         var tallest = bottoms[0]
         for c in 1..<n where bottoms[c] > tallest { tallest = bottoms[c] }
         return tallest
+    }
+
+    /// The tallest of `heights[s..<s + k]` for every window start `s` in `0...(n − k)`, into
+    /// `maxima[s]`: for few columns (n ≤ 8) each window looked at directly, otherwise by a
+    /// monotonic queue (`queue`, n slots) of column indices whose heights decrease.
+    /// - Complexity: O(n·k) for n ≤ 8, O(n) otherwise.
+    @inline(__always)
+    private static func windowMaxima(of heights: UnsafeMutablePointer<Double>, count n: Int, window k: Int,
+                                     into maxima: UnsafeMutablePointer<Double>, queue: UnsafeMutablePointer<Int>) {
+        if n <= 8 {
+            for s in 0...(n - k) {
+                var tallest = heights[s]
+                for c in (s + 1)..<(s + k) where heights[c] > tallest { tallest = heights[c] }
+                maxima[s] = tallest
+            }
+        } else {
+            var head = 0, tail = 0
+            for c in 0..<n {
+                while tail > head && heights[queue[tail - 1]] <= heights[c] { tail -= 1 }
+                queue[tail] = c
+                tail += 1
+                if queue[head] <= c - k { head += 1 }
+                if c >= k - 1 { maxima[c - k + 1] = heights[queue[head]] }
+            }
+        }
     }
 
     // MARK: - Placement
