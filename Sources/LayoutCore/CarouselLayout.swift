@@ -35,11 +35,9 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// Creates a carousel with the defaults above.
     public init() {}
 
-    /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`.
+    /// Lays out `items` along the scroll axis in a view of `bounds` size scrolled to
+    /// `contentOffset`, which decides alpha, scale and zIndex.
     ///
-    /// - Parameters:
-    ///   - items: each item `itemSize` unless `.sizes` gives its size.
-    ///   - contentOffset: `contentOffset`, points; decides alpha, scale and zIndex.
     /// - Returns: one section; `contentSize` along the scroll axis is the insets, items and
     ///   spacing — `L + (n−1)·(l + spacing)` for uniform items, `max(0, L − l)` for none —
     ///   and across it the bounds.

@@ -31,10 +31,8 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
     /// Creates a circle layout with the defaults above.
     public init() {}
 
-    /// Lays out `items` in a view of `bounds` size.
-    /// - Parameters:
-    ///   - items: each item `itemSize` unless `.sizes` gives its size.
-    ///   - contentOffset: recorded in the result; the circle does not scroll.
+    /// Places `items` on the circle around the centre of `bounds`; `contentOffset` is only
+    /// recorded (the circle does not scroll).
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite radius, size or
     ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).

@@ -13,14 +13,6 @@ struct Run {
     let transposes: Bool
     var cellRanges: [(start: Int, count: Int)] = []
 
-    init(layout: CompositionalLayout, description: CompositionalDescription, bounds: Size, offset: Point, transposes: Bool) {
-        self.layout = layout
-        self.description = description
-        self.bounds = bounds
-        self.offset = offset
-        self.transposes = transposes
-    }
-
     /// The element as output: standardised (a boundary item or badge whose resolved width
     /// is negative, in bounds narrower than its insets, runs from its origin back: its frame
     /// is the positive one over the same span, as items' and decorations' are), then its

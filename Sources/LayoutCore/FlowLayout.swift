@@ -119,8 +119,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         let crossExtent = vertical ? bounds.width : bounds.height
         let offsetV = vertical ? contentOffset.y : contentOffset.x
         func rect(u: Double, v: Double, lengthU: Double, lengthV: Double) -> Rect {
-            vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV)
-                : Rect(x: v, y: u, width: lengthV, height: lengthU)
+            Rect(u: u, v: v, lengthU: lengthU, lengthV: lengthV, vertical: vertical)
         }
         sink.prepare(count: try elementCount(sections))
         // A section whose header is pinned, held until the header's place is known.

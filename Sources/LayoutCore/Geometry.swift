@@ -265,6 +265,13 @@ extension Size {
 extension Rect {
     /// The frame mirrored about the diagonal: x ↔ y, width ↔ height.
     public var transposed: Rect { Rect(x: origin.y, y: origin.x, width: size.height, height: size.width) }
+
+    /// A rectangle given across a scroll axis (`u`, `lengthU`) and along it (`v`, `lengthV`):
+    /// x, width and y, height when the axis is vertical; y, height and x, width when not.
+    @inline(__always)
+    init(u: Double, v: Double, lengthU: Double, lengthV: Double, vertical: Bool) {
+        self = vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV) : Rect(x: v, y: u, width: lengthV, height: lengthU)
+    }
 }
 
 extension EdgeInsets {

@@ -246,7 +246,7 @@ public struct GridLayout: CollectionLayoutEngine, Equatable {
         try validate(bounds: bounds, sections: sections)
         let vertical = axis == .vertical
         func rect(u: Double, v: Double, lengthU: Double, lengthV: Double) -> Rect {
-            vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV) : Rect(x: v, y: u, width: lengthV, height: lengthU)
+            Rect(u: u, v: v, lengthU: lengthU, lengthV: lengthV, vertical: vertical)
         }
         let boundsV = vertical ? bounds.height : bounds.width
         let offsetV = vertical ? contentOffset.y : contentOffset.x

@@ -29,11 +29,9 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     /// Creates a line layout with the defaults above.
     public init() {}
 
-    /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`.
+    /// Lays out `items` in one row in a view of `bounds` size scrolled to `contentOffset`,
+    /// which decides the scales.
     ///
-    /// - Parameters:
-    ///   - items: each item `itemSize` unless `.sizes` gives its size.
-    ///   - contentOffset: `contentOffset`, points; decides the scales.
     /// - Returns: one section, scrolling horizontally; `contentSize` is
     ///   `(left inset + items + spacing + right inset, H)` — `W + (n−1)·(w + spacing)` for
     ///   uniform items, `max(0, W − w)` (the insets alone) for no items.

@@ -22,10 +22,8 @@ public struct StackLayout: CollectionLayoutEngine, Equatable {
     /// Creates a stack layout with the defaults above.
     public init() {}
 
-    /// Lays out `items` in a view of `bounds` size.
-    /// - Parameters:
-    ///   - items: each item `itemSize` unless `.sizes` gives its size.
-    ///   - contentOffset: recorded in the result; the pile does not scroll.
+    /// Piles `items` at the centre of `bounds`; `contentOffset` is only recorded (the pile
+    /// does not scroll).
     /// - Throws: `LayoutError.invalidParameter` for negative or non-finite sizes or bounds,
     ///   or a non-finite angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).

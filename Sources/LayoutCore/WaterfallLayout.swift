@@ -184,13 +184,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             var headerFrame: Rect? = nil
             if header > 0 {
                 top += headerInset.top
-                let frame = Rect(x: headerInset.left, y: top,
-                                 width: width - headerInset.left - headerInset.right, height: header)
-                guard frame.width >= 0 else {
-                    throw LayoutError.supplementaryTooWide(kind: .header, section: s,
-                                                           width: frame.width)
-                }
-                headerFrame = frame
+                headerFrame = try supplementaryFrame(.header, at: top, length: header, across: width,
+                                                     inset: headerInset, section: s)
                 top += header + headerInset.bottom
             }
 
@@ -224,12 +219,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             if footer > 0 {
                 let footerInset = section.footerInset ?? self.footerInset
                 top += footerInset.top
-                let frame = Rect(x: footerInset.left, y: top,
-                                 width: width - footerInset.left - footerInset.right, height: footer)
-                guard frame.width >= 0 else {
-                    throw LayoutError.supplementaryTooWide(kind: .footer, section: s,
-                                                           width: frame.width)
-                }
+                let frame = try supplementaryFrame(.footer, at: top, length: footer, across: width,
+                                                   inset: footerInset, section: s)
                 sink.append(.supplementaryView(ofKind: .footer,
                                                    at: IndexPath(item: 0, section: s), frame: frame))
                 top += footer + footerInset.bottom
@@ -244,6 +235,18 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// Up to this many columns in a section whose items span columns: such a section keeps
     /// every column's height and looks at every window of columns for each item.
     public static let maximumSpanningColumns = 256
+
+    /// The frame of a section's header or footer (`kind`), `length` tall at `top`, across
+    /// `width` less the `inset`'s left and right.
+    /// - Throws: `LayoutError.supplementaryTooWide` when the insets leave a negative width.
+    private func supplementaryFrame(_ kind: ElementKind, at top: Double, length: Double, across width: Double,
+                                    inset: EdgeInsets, section s: Int) throws -> Rect {
+        let frame = Rect(x: inset.left, y: top, width: width - inset.left - inset.right, height: length)
+        guard frame.width >= 0 else {
+            throw LayoutError.supplementaryTooWide(kind: kind, section: s, width: frame.width)
+        }
+        return frame
+    }
 
     /// These settings with every inset's top and left, and bottom and right, exchanged: the
     /// vertical layout that a horizontal one transposes.
