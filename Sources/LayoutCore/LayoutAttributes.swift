@@ -105,9 +105,6 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
         }
     }
 
-    /// Whether the kind is one of `header`, `footer`, `badge` and `background`.
-    public var isBuiltIn: Bool { code < 4 }
-
     public var description: String { rawValue }
 
     /// Whether `name` may name a kind: 1 to 64 characters of ASCII letters, digits, `-`, `_`

@@ -17,12 +17,6 @@ struct CommandLineTests {
         (object["elements"] as? [[String: Any]] ?? []).map { ($0["frame"] as? [String: Double]) ?? [:] }
     }
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func theReadmeCommandPrintsTheSeedRingsWithTheAnimatedHeart() throws {
         let result = run(arguments: ["ring", "-f", "svg"])
         #expect(result.status == 0 && result.stderr.isEmpty)

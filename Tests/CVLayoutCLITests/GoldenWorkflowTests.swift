@@ -51,12 +51,6 @@ struct GoldenWorkflowTests {
         return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
     }
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-golden-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     func write(_ text: String, _ url: URL) throws { try Data(text.utf8).write(to: url) }
 
     /// `dir/golden.csv` and `dir/new.csv` holding `goldenRows` and `newRows` (the fixtures by default).

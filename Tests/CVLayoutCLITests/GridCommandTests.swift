@@ -8,84 +8,74 @@ import LayoutFormats
 /// path, with nothing on stdout; `--explain` prints what the reference shows; the horizontal
 /// grid is the vertical one transposed; batch updates and `--item-height` apply.
 struct GridCommandTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let dataset: String
-        let message: String
-        var testDescription: String { message }
-    }
-
     /// A description of `columns` and one section of `section` keys, with `top` keys first.
     static func description(columns: String = #"[{"flexible":{}}]"#, section: String = #""count":3"#, top: String = "") -> String {
         #"{"# + top + #""columns":"# + columns + #","sections":[{"# + section + "}]}"
     }
 
-    static let badDescriptions: [Case] = [
-        Case(dataset: "[1, 2]", message: "<stdin>: (top level): expected a grid description: an object with \"columns\" (or \"rows\") and \"sections\", got an array"),
-        Case(dataset: #"{"colums":[],"sections":[]}"#, message: "<stdin>: colums: unknown key; did you mean 'columns'?"),
-        Case(dataset: #"{"sections":[]}"#, message: "<stdin>: (top level): no \"columns\""),
-        Case(dataset: #"{"axis":"horizontal","sections":[]}"#, message: "<stdin>: (top level): no \"rows\""),
-        Case(dataset: #"{"columns":[{"fixed":1}]}"#, message: "<stdin>: (top level): no sections"),
-        Case(dataset: description(columns: "[]"), message: "<stdin>: columns: expected a non-empty array of grid items, got an array"),
-        Case(dataset: description(columns: "3"), message: "<stdin>: columns: expected a non-empty array of grid items, got 3"),
-        Case(dataset: description(top: #""axis":"diagonal","#), message: "<stdin>: axis: expected 'vertical' or 'horizontal', got \"diagonal\""),
-        Case(dataset: description(top: #""axis":"horizontal","#), message: "<stdin>: columns: goes with axis vertical: a LazyHGrid has 'rows'"),
-        Case(dataset: description(top: #""rows":[{"fixed":1}],"#), message: "<stdin>: rows: conflicts with 'columns'"),
-        Case(dataset: description(columns: "[{}]"), message: "<stdin>: columns[0]: no size: expected one of 'fixed', 'flexible' or 'adaptive'"),
-        Case(dataset: description(columns: "[7]"), message: "<stdin>: columns[0]: expected a grid item object"),
-        Case(dataset: description(columns: #"[{"fixed":1,"flexible":{}}]"#), message: "<stdin>: columns[0].flexible: conflicts with 'fixed': give only one size"),
-        Case(dataset: description(columns: #"[{"fixed":-1}]"#), message: "<stdin>: columns[0].fixed: expected a finite number ≥ 0, got -1"),
-        Case(dataset: description(columns: #"[{"fixed":"70"}]"#), message: "<stdin>: columns[0].fixed: expected a finite number ≥ 0, got \"70\""),
-        Case(dataset: description(columns: #"[{"flexible":10}]"#), message: "<stdin>: columns[0].flexible: expected {\"minimum\": …, \"maximum\": …} (both optional), got 10"),
-        Case(dataset: description(columns: #"[{"flexible":{"minimum":50,"maximum":10}}]"#),
+    static let badDescriptions: [BadDescription] = [
+        .init(dataset: "[1, 2]", message: "<stdin>: (top level): expected a grid description: an object with \"columns\" (or \"rows\") and \"sections\", got an array"),
+        .init(dataset: #"{"colums":[],"sections":[]}"#, message: "<stdin>: colums: unknown key; did you mean 'columns'?"),
+        .init(dataset: #"{"sections":[]}"#, message: "<stdin>: (top level): no \"columns\""),
+        .init(dataset: #"{"axis":"horizontal","sections":[]}"#, message: "<stdin>: (top level): no \"rows\""),
+        .init(dataset: #"{"columns":[{"fixed":1}]}"#, message: "<stdin>: (top level): no sections"),
+        .init(dataset: description(columns: "[]"), message: "<stdin>: columns: expected a non-empty array of grid items, got an array"),
+        .init(dataset: description(columns: "3"), message: "<stdin>: columns: expected a non-empty array of grid items, got 3"),
+        .init(dataset: description(top: #""axis":"diagonal","#), message: "<stdin>: axis: expected 'vertical' or 'horizontal', got \"diagonal\""),
+        .init(dataset: description(top: #""axis":"horizontal","#), message: "<stdin>: columns: goes with axis vertical: a LazyHGrid has 'rows'"),
+        .init(dataset: description(top: #""rows":[{"fixed":1}],"#), message: "<stdin>: rows: conflicts with 'columns'"),
+        .init(dataset: description(columns: "[{}]"), message: "<stdin>: columns[0]: no size: expected one of 'fixed', 'flexible' or 'adaptive'"),
+        .init(dataset: description(columns: "[7]"), message: "<stdin>: columns[0]: expected a grid item object"),
+        .init(dataset: description(columns: #"[{"fixed":1,"flexible":{}}]"#), message: "<stdin>: columns[0].flexible: conflicts with 'fixed': give only one size"),
+        .init(dataset: description(columns: #"[{"fixed":-1}]"#), message: "<stdin>: columns[0].fixed: expected a finite number ≥ 0, got -1"),
+        .init(dataset: description(columns: #"[{"fixed":"70"}]"#), message: "<stdin>: columns[0].fixed: expected a finite number ≥ 0, got \"70\""),
+        .init(dataset: description(columns: #"[{"flexible":10}]"#), message: "<stdin>: columns[0].flexible: expected {\"minimum\": …, \"maximum\": …} (both optional), got 10"),
+        .init(dataset: description(columns: #"[{"flexible":{"minimum":50,"maximum":10}}]"#),
              message: "<stdin>: columns[0].flexible.maximum: expected a maximum ≥ the minimum (50), got 10"),
-        Case(dataset: description(columns: #"[{"flexible":{"maximum":5}}]"#),
+        .init(dataset: description(columns: #"[{"flexible":{"maximum":5}}]"#),
              message: "<stdin>: columns[0].flexible.maximum: expected a maximum ≥ the minimum (10), got 5"),
-        Case(dataset: description(columns: #"[{"flexible":{"minimun":5}}]"#),
+        .init(dataset: description(columns: #"[{"flexible":{"minimun":5}}]"#),
              message: "<stdin>: columns[0].flexible.minimun: unknown key; did you mean 'minimum'?"),
-        Case(dataset: description(columns: #"[{"adaptive":{}}]"#), message: "<stdin>: columns[0].adaptive: no \"minimum\""),
-        Case(dataset: description(columns: #"[{"fixed":9},{"adaptive":{"minimum":0}}]"#),
+        .init(dataset: description(columns: #"[{"adaptive":{}}]"#), message: "<stdin>: columns[0].adaptive: no \"minimum\""),
+        .init(dataset: description(columns: #"[{"fixed":9},{"adaptive":{"minimum":0}}]"#),
              message: "<stdin>: columns[1].adaptive.minimum: expected a finite number > 0, got 0"),
-        Case(dataset: description(columns: #"[{"fixed":9,"spacing":-2}]"#), message: "<stdin>: columns[0].spacing: expected a finite number ≥ 0, got -2"),
-        Case(dataset: description(columns: #"[{"fixed":9,"alignment":"topleading"}]"#),
+        .init(dataset: description(columns: #"[{"fixed":9,"spacing":-2}]"#), message: "<stdin>: columns[0].spacing: expected a finite number ≥ 0, got -2"),
+        .init(dataset: description(columns: #"[{"fixed":9,"alignment":"topleading"}]"#),
              message: "<stdin>: columns[0].alignment: expected 'center', 'leading', 'trailing', 'top', 'bottom', 'topLeading', 'topTrailing', 'bottomLeading' or 'bottomTrailing', got \"topleading\"; did you mean 'topLeading'?"),
-        Case(dataset: description(top: #""alignment":"top","#), message: "<stdin>: alignment: expected 'leading', 'center' or 'trailing', got \"top\""),
-        Case(dataset: #"{"rows":[{"fixed":9}],"alignment":"leading","sections":[]}"#,
+        .init(dataset: description(top: #""alignment":"top","#), message: "<stdin>: alignment: expected 'leading', 'center' or 'trailing', got \"top\""),
+        .init(dataset: #"{"rows":[{"fixed":9}],"alignment":"leading","sections":[]}"#,
              message: "<stdin>: alignment: expected 'top', 'center' or 'bottom', got \"leading\""),
-        Case(dataset: description(top: #""spacing":-8,"#), message: "<stdin>: spacing: expected a finite number ≥ 0, got -8"),
-        Case(dataset: description(top: #""pinnedViews":"sectionHeaders","#),
+        .init(dataset: description(top: #""spacing":-8,"#), message: "<stdin>: spacing: expected a finite number ≥ 0, got -8"),
+        .init(dataset: description(top: #""pinnedViews":"sectionHeaders","#),
              message: "<stdin>: pinnedViews: expected an array of \"sectionHeaders\" and \"sectionFooters\", got \"sectionHeaders\""),
-        Case(dataset: description(top: #""pinnedViews":["headers"],"#),
+        .init(dataset: description(top: #""pinnedViews":["headers"],"#),
              message: "<stdin>: pinnedViews[0]: expected 'sectionHeaders' or 'sectionFooters', got \"headers\""),
-        Case(dataset: description(top: #""padding":"1,2","#),
+        .init(dataset: description(top: #""padding":"1,2","#),
              message: #"<stdin>: padding: expected insets: a number, "T,L,B,R", [T, L, B, R] or {"top": T, "left": L, "bottom": B, "right": R}, got "1,2""#),
-        Case(dataset: description(top: #""padding":[1,2,-3,4],"#), message: "<stdin>: padding: expected padding of finite numbers ≥ 0, got an array"),
-        Case(dataset: #"{"columns":[{"fixed":1}],"sections":{}}"#, message: "<stdin>: sections: expected an array of section objects, got an object"),
-        Case(dataset: #"{"columns":[{"fixed":1}],"sections":[3]}"#, message: "<stdin>: sections[0]: expected a section object, got 3"),
-        Case(dataset: description(section: #""heights":[1]"#), message: "<stdin>: sections[0].heights: unknown key"),
-        Case(dataset: description(section: #""count":2,"items":[1]"#), message: "<stdin>: sections[0].count: conflicts with 'items': give only one"),
-        Case(dataset: description(section: #""count":2.5"#), message: "<stdin>: sections[0].count: expected an integral count from 0 to 10000000, got 2.5"),
-        Case(dataset: description(section: #""count":10000001"#), message: "<stdin>: sections[0].count: expected an integral count from 0 to 10000000"),
-        Case(dataset: description(section: #""items":5"#), message: "<stdin>: sections[0].items: expected an array of heights and [width, height] sizes, got 5"),
-        Case(dataset: description(section: #""items":[1,-2]"#), message: "<stdin>: sections[0].items[1]: expected a finite number ≥ 0, got -2"),
-        Case(dataset: description(section: #""items":[[0,2]]"#), message: "<stdin>: sections[0].items[0][0]: expected a finite width > 0, got 0"),
-        Case(dataset: description(section: #""items":[[3,-2]]"#), message: "<stdin>: sections[0].items[0][1]: expected a finite number ≥ 0, got -2"),
-        Case(dataset: description(section: #""items":[1,[2,3],{"height":1}]"#),
+        .init(dataset: description(top: #""padding":[1,2,-3,4],"#), message: "<stdin>: padding: expected padding of finite numbers ≥ 0, got an array"),
+        .init(dataset: #"{"columns":[{"fixed":1}],"sections":{}}"#, message: "<stdin>: sections: expected an array of section objects, got an object"),
+        .init(dataset: #"{"columns":[{"fixed":1}],"sections":[3]}"#, message: "<stdin>: sections[0]: expected a section object, got 3"),
+        .init(dataset: description(section: #""heights":[1]"#), message: "<stdin>: sections[0].heights: unknown key"),
+        .init(dataset: description(section: #""count":2,"items":[1]"#), message: "<stdin>: sections[0].count: conflicts with 'items': give only one"),
+        .init(dataset: description(section: #""count":2.5"#), message: "<stdin>: sections[0].count: expected an integral count from 0 to 10000000, got 2.5"),
+        .init(dataset: description(section: #""count":10000001"#), message: "<stdin>: sections[0].count: expected an integral count from 0 to 10000000"),
+        .init(dataset: description(section: #""items":5"#), message: "<stdin>: sections[0].items: expected an array of heights and [width, height] sizes, got 5"),
+        .init(dataset: description(section: #""items":[1,-2]"#), message: "<stdin>: sections[0].items[1]: expected a finite number ≥ 0, got -2"),
+        .init(dataset: description(section: #""items":[[0,2]]"#), message: "<stdin>: sections[0].items[0][0]: expected a finite width > 0, got 0"),
+        .init(dataset: description(section: #""items":[[3,-2]]"#), message: "<stdin>: sections[0].items[0][1]: expected a finite number ≥ 0, got -2"),
+        .init(dataset: description(section: #""items":[1,[2,3],{"height":1}]"#),
              message: "<stdin>: sections[0].items[2]: expected a height or a [width, height] size, got an object"),
-        Case(dataset: description(section: #""items":[1,[2,3,4]]"#),
+        .init(dataset: description(section: #""items":[1,[2,3,4]]"#),
              message: "<stdin>: sections[0].items[1]: expected a height or a [width, height] size, got an array of 3 values"),
-        Case(dataset: description(section: #""count":1,"header":-4"#), message: "<stdin>: sections[0].header: expected a finite number ≥ 0, got -4"),
-        Case(dataset: description(section: #""count":1,"footer":"big""#), message: "<stdin>: sections[0].footer: expected a finite number ≥ 0, got \"big\""),
-        Case(dataset: description(top: #""options":{"item-height":-1},"#), message: "<stdin>: options.item-height: expected a finite number ≥ 0, got -1"),
-        Case(dataset: description(top: #""options":{"explain":3},"#), message: "<stdin>: options.explain: expected true or false"),
+        .init(dataset: description(section: #""count":1,"header":-4"#), message: "<stdin>: sections[0].header: expected a finite number ≥ 0, got -4"),
+        .init(dataset: description(section: #""count":1,"footer":"big""#), message: "<stdin>: sections[0].footer: expected a finite number ≥ 0, got \"big\""),
+        .init(dataset: description(top: #""options":{"item-height":-1},"#), message: "<stdin>: options.item-height: expected a finite number ≥ 0, got -1"),
+        .init(dataset: description(top: #""options":{"explain":3},"#), message: "<stdin>: options.explain: expected true or false"),
     ]
 
     @Test(arguments: badDescriptions)
-    func badDescriptionsAreDataErrorsWithTheirPath(_ case_: Case) {
-        let result = run(arguments: ["grid", "-"], stdin: { Data(case_.dataset.utf8) })
-        #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("cvlayout: error: " + case_.message), "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    func badDescriptionsAreDataErrorsWithTheirPath(_ case_: BadDescription) {
+        expectRefused("grid", case_)
     }
 
     @Test func explainPrintsWhatTheReferenceShows() throws {

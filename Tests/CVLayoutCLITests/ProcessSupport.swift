@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import CVLayoutCLI
 
 /// The built `cvlayout` beside the test bundle (`swift build --build-tests` builds both),
 /// or `nil` when it is not there.
@@ -12,6 +14,31 @@ let builtCvlayout: URL? = {
     }
     return nil
 }()
+
+/// A description an engine refuses: the dataset given on standard input and the start of
+/// the message.
+struct BadDescription: CustomTestStringConvertible, Sendable {
+    let dataset: String
+    let message: String
+    var testDescription: String { message }
+}
+
+/// Expects `engine` to refuse `case_`'s dataset on standard input as bad data (65): nothing on
+/// standard output, and on standard error one line, `cvlayout: error: ` and the case's message.
+func expectRefused(_ engine: String, _ case_: BadDescription, sourceLocation: SourceLocation = #_sourceLocation) {
+    let result = run(arguments: [engine, "-"], stdin: { Data(case_.dataset.utf8) })
+    #expect(result.status == 65, "\(result.stderr)", sourceLocation: sourceLocation)
+    #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+    #expect(result.stderr.hasPrefix("cvlayout: error: " + case_.message), "\(result.stderr)", sourceLocation: sourceLocation)
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+}
+
+/// A new empty directory under the temporary directory; the caller removes it.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cvlayout-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
 
 /// Runs `executable` with `arguments` and extra `environment` variables; returns its exit
 /// status and what it wrote to stdout and stderr. The variables `--check` reads by default
