@@ -220,43 +220,33 @@ struct OptionValues {
     }
 
     func point(_ name: String, default fallback: Point) throws -> Point {
-        guard let v = values[name] else { return fallback }
-        guard let s = try text(name, expected: "X,Y"), let p = ValueSyntax.point(s) else {
-            throw malformed(name, v, expected: "X,Y")
-        }
-        return p
+        try parsed(name, expected: "X,Y", ValueSyntax.point) ?? fallback
     }
 
     func size(_ name: String, default fallback: Size) throws -> Size {
-        guard let v = values[name] else { return fallback }
-        guard let s = try text(name, expected: "W,H or one number"), let p = ValueSyntax.size(s) else {
-            throw malformed(name, v, expected: "W,H or one number")
-        }
-        return p
+        try parsed(name, expected: "W,H or one number", ValueSyntax.size) ?? fallback
     }
 
     func insets(_ name: String, default fallback: EdgeInsets) throws -> EdgeInsets {
-        guard let v = values[name] else { return fallback }
-        guard let s = try text(name, expected: "T,L,B,R or one number"), let p = ValueSyntax.insets(s) else {
-            throw malformed(name, v, expected: "T,L,B,R or one number")
-        }
-        return p
+        try parsed(name, expected: "T,L,B,R or one number", ValueSyntax.insets) ?? fallback
     }
 
     func rect(_ name: String) throws -> Rect? {
-        guard let v = values[name] else { return nil }
-        guard let s = try text(name, expected: "X,Y,W,H"), let r = ValueSyntax.rect(s) else {
-            throw malformed(name, v, expected: "X,Y,W,H")
-        }
-        return r
+        try parsed(name, expected: "X,Y,W,H", ValueSyntax.rect)
     }
 
     func indexPath(_ name: String) throws -> IndexPath? {
+        try parsed(name, expected: "S:I or I, non-negative integers", ValueSyntax.indexPath)
+    }
+
+    /// `name`'s value as `parse` reads its text (`nil` when absent); text `parse` refuses, or
+    /// a boolean, is `malformed` as not being `expected`.
+    private func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
         guard let v = values[name] else { return nil }
-        guard let s = try text(name, expected: "S:I or I, non-negative integers"), let p = ValueSyntax.indexPath(s) else {
-            throw malformed(name, v, expected: "S:I or I, non-negative integers")
+        guard let s = try text(name, expected: expected), let value = parse(s) else {
+            throw malformed(name, v, expected: expected)
         }
-        return p
+        return value
     }
 
     func choice<T: RawRepresentable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
