@@ -52,14 +52,11 @@ private struct TransitionRun {
             throw CLIError.usage("--from is required: the layout to start from, e.g. --from 'stack'", engine: "transition")
         }
         let toText = try options.text("to") ?? fromText
-        var shared: [String] = []
-        for name in sharedOptionNames {
-            if let value = try options.text(name) { shared += ["--" + name, value] }
+        // The options given of `names`, as words to pass on to a side.
+        func words(_ names: [String]) throws -> [String] {
+            try names.flatMap { name in try options.text(name).map { ["--" + name, $0] } ?? [] }
         }
-        var update: [String] = []
-        for name in updateOptionNames {
-            if let value = try options.text(name) { update += ["--" + name, value] }
-        }
+        let shared = try words(sharedOptionNames), update = try words(updateOptionNames)
         let (fromEngine, fromWords, fromHasDataset) = try side("from", fromText)
         let (toEngine, toWords, toHasDataset) = try side("to", toText)
 
