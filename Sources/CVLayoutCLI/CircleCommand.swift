@@ -17,7 +17,10 @@ let circleEngine = EngineDescriptor(
     defaultCount: 8,
     layout: { input in try CollectionLayout.collecting { try circleLayout(input, into: &$0) } },
     stream: { input, sink in try circleLayout(input, into: &sink) },
-    check: circleSummaryCheck,
+    check: { input, sink in
+        let (layout, items) = try circleSettings(input)
+        return try layout.checkLayout(items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    },
     capabilities: .streamingWithSummaryCheck,
     movesWithContentOffset: { _ in false }
 )
