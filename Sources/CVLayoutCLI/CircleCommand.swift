@@ -7,7 +7,10 @@ let circleEngine: EngineDescriptor = {
         CircleLayout.self, options: circleOptions, defaultCount: 8, summary: "items evenly spaced on one circle",
         helpNote: "The small centred circle: --radius 70 --item-size 50,50\n--start-angle 90 --center-single.",
         movesWithContentOffset: false)
-    descriptor.check = circleSummaryCheck
+    descriptor.check = { input, sink in
+        let (layout, items) = try circleSettings(input)
+        return try layout.checkLayout(items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    }
     descriptor.capabilities = .streamingWithSummaryCheck
     return descriptor
 }()

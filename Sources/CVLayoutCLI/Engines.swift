@@ -94,8 +94,8 @@ struct EngineDescriptor: Sendable {
     var stream: (@Sendable (EngineInput, inout ElementBlocks) throws -> CollectionLayout)? = nil
     /// The same layout with its elements only counted and checked (the first pass of a
     /// streamed layout); set with `stream`. An engine whose summary vouches for its elements
-    /// (`capabilities.summaryCheck`) keeps this check in a file of its own beside its command
-    /// file (`WaterfallSummary.swift`).
+    /// (`capabilities.summaryCheck`) keeps this check beside its engine, in LayoutCore
+    /// (`WaterfallSummary.swift`'s `WaterfallLayout.checkLayout`).
     var check: (@Sendable (EngineInput, inout FiniteCheckSink) throws -> CollectionLayout)? = nil
     /// For a streamed CSV, which shows no content size, or SVG, whose canvas run gives the
     /// summary: the element and section counts, and whether the elements surely come in

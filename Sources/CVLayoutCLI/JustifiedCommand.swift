@@ -20,7 +20,12 @@ let justifiedEngine = EngineDescriptor(
     embeddedData: { count, seed in Dataset(sections: [DatasetSection(items: .heights(embeddedAspectRatios(count, seed)))]) },
     layout: { input in try CollectionLayout.collecting { try justifiedLayout(input, into: &$0) } },
     stream: { input, sink in try justifiedLayout(input, into: &sink) },
-    check: justifiedSummaryCheck,
+    check: { input, sink in
+        try justifiedLayout(input) { layout, sections, rowEnds, statistics in
+            try layout.checkLayout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
+                                   into: &sink, statistics: &statistics, rowEnds: rowEnds)
+        }
+    },
     capabilities: .streamingWithSummaryCheck,
     movesWithContentOffset: { _ in false }
 )
@@ -121,10 +126,20 @@ func statisticsReport(_ s: JustifiedLayout.Statistics) -> [(String, Double)] {
 
 /// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
+    try justifiedLayout(input) { layout, sections, rowEnds, statistics in
+        try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
+                          into: &sink, statistics: &statistics, rowEnds: rowEnds)
+    }
+}
+
+/// `run` on the justified engine's settings for `input`, with the statistics it fills
+/// reported when `--stats` asks.
+private func justifiedLayout(_ input: EngineInput,
+                             _ run: (JustifiedLayout, [JustifiedSection], [[Int32]]?, inout JustifiedLayout.Statistics) throws
+                                 -> CollectionLayout) throws -> CollectionLayout {
     let (settings, sections, rowEnds) = try justifiedSettings(input)
     var statistics = JustifiedLayout.Statistics()
-    var result = try settings.layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,
-                                            into: &sink, statistics: &statistics, rowEnds: rowEnds)
+    var result = try run(settings.layout, sections, rowEnds, &statistics)
     if settings.reportsStatistics { result.statistics = statisticsReport(statistics) }
     return result
 }

@@ -16,7 +16,9 @@ let ringEngine = EngineDescriptor(
     embeddedData: { count, _ in Dataset(sections: defaultRingCounts(count).map { DatasetSection(items: .uniform(count: $0)) }) },
     layout: { input in try CollectionLayout.collecting { try ringLayout(input, into: &$0) } },
     stream: { input, sink in try ringLayout(input, into: &sink) },
-    check: ringSummaryCheck,
+    check: { input, sink in
+        try ringLayout(input) { layout, counts in try layout.checkLayout(counts, bounds: input.bounds, into: &sink) }
+    },
     capabilities: .streamingWithSummaryCheck,
     movesWithContentOffset: { _ in false }
 )

@@ -23,8 +23,18 @@ let waterfallEngine = EngineDescriptor(
     },
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
     stream: { input, sink in try waterfallLayout(input, into: &sink) },
-    check: waterfallSummaryCheck,
-    quickCheck: waterfallQuickCheck,
+    check: { input, sink in
+        let (layout, sections) = try waterfallSettings(input)
+        return try layout.checkLayout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+    },
+    quickCheck: { input, scale in
+        let (layout, sections) = try waterfallSettings(input)
+        guard layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale) else { return nil }
+        // Every zIndex is 0 and none hidden: in drawing order unless pinned headers are drawn
+        // above the cells that follow them.
+        return LayoutPipeline.QuickCheck(elementCount: layout.elementCount(of: sections), numberOfSections: sections.count,
+                                         isInDrawingOrder: !layout.sectionHeadersPinToVisibleBounds)
+    },
     capabilities: PassCapabilities(streams: true, summaryCheck: true, vouchesWithoutLayingOut: true),
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )

@@ -57,36 +57,7 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
         return summary(items: items, bounds: bounds, contentOffset: contentOffset)
     }
 
-    /// What `layout(_:bounds:contentOffset:into:)` returns when it succeeds, without
-    /// computing an element: the content size (the bounds) and the one section.
-    /// - Complexity: O(1).
-    public func summary(items: SectionItems, bounds: Size, contentOffset: Point = .zero) -> CollectionLayout {
-        var summary = CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
-                                       elements: [], cellRanges: [(start: 0, count: items.count)])
-        summary.drawsCellsRound = Self.drawsCellsRound
-        return summary
-    }
-
-    /// Whether `layout(_:bounds:contentOffset:into:)` succeeds and every element it computes is finite,
-    /// pixel-snapped to `scale` or not, decided without a sine or a cosine: the settings and
-    /// every item size are checked as `layout` checks them, and every centre is at most
-    /// `radius` from the bounds centre (|cos|, |sin| ≤ 1), every frame half an item further,
-    /// so `width + height + radius + the largest item side` bounds every number. When this is
-    /// false the layout may still succeed: run it to find out, and for its error.
-    /// - Complexity: O(items) for `.sizes`, O(1) otherwise.
-    public func succeedsWithFiniteElements(items: SectionItems, bounds: Size, scale: Double?) -> Bool {
-        guard (try? validate(bounds: bounds)) != nil else { return false }
-        var largest = Swift.max(itemSize.width, itemSize.height)
-        if case .sizes(let sizes) = items {
-            for i in sizes.indices {
-                guard let size = try? items.size(at: i, default: itemSize) else { return false }
-                largest = Swift.max(largest, Swift.max(size.width, size.height))
-            }
-        }
-        return snappedValuesStayFinite(upTo: bounds.width + bounds.height + radius + largest, scale: scale)
-    }
-
-    private func validate(bounds: Size) throws {
+    func validate(bounds: Size) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
                                      "item-size": itemSize.width, "item-size": itemSize.height])
         guard startAngle.isFinite else {
