@@ -14,6 +14,16 @@ func expectFrame(_ attributes: LayoutAttributes?, _ x: Double, _ y: Double, _ w:
             "frame \(f) != (\(x), \(y), \(w), \(h))", sourceLocation: sourceLocation)
 }
 
+/// Expects as many `elements` as `frames`, each with the frame (x, y, width, height) given
+/// for it, within 0.001 pt.
+func expectFrames(_ elements: [LayoutAttributes], _ frames: [(Double, Double, Double, Double)],
+                  sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(elements.count == frames.count, "\(elements.count) elements", sourceLocation: sourceLocation)
+    for (element, f) in zip(elements, frames) {
+        expectFrame(element, f.0, f.1, f.2, f.3, sourceLocation: sourceLocation)
+    }
+}
+
 func expectPoint(_ p: Point?, _ x: Double, _ y: Double, sourceLocation: SourceLocation = #_sourceLocation) {
     guard let p else {
         Issue.record("missing point", sourceLocation: sourceLocation)

@@ -54,22 +54,15 @@ struct WaterfallSpanTests {
         waterfall.order = .leftToRight
         // W = 320: w = 100, columns at 0, 110, 220.
         let section = WaterfallSection(items: .heights([50, 60, 70, 80, 90]), spans: [1, 2, 1, 1, 1])
-        let ltr = try waterfall.layout([section], bounds: Size(width: 320, height: 480))
-        expectFrame(ltr.elements[0], 0, 0, 100, 50)
-        // Columns 60, 0, 0: the window 1–2; the cursor goes on at column 0 (after column 2, wrapping).
-        expectFrame(ltr.elements[1], 110, 0, 210, 60)
-        expectFrame(ltr.elements[2], 0, 60, 100, 70)
-        expectFrame(ltr.elements[3], 110, 70, 100, 80)
-        expectFrame(ltr.elements[4], 220, 70, 100, 90)
-
+        // After item 0, columns 60, 0, 0: the span takes the window 1–2; the cursor goes on at
+        // column 0 (after column 2, wrapping).
+        expectFrames(try waterfall.layout([section], bounds: Size(width: 320, height: 480)).elements,
+                     [(0, 0, 100, 50), (110, 0, 210, 60), (0, 60, 100, 70), (110, 70, 100, 80), (220, 70, 100, 90)])
+        // Right to left, columns 0, 0, 60: the window 0–1; the cursor goes on before column 0:
+        // column 2.
         waterfall.order = .rightToLeft
-        let rtl = try waterfall.layout([section], bounds: Size(width: 320, height: 480))
-        expectFrame(rtl.elements[0], 220, 0, 100, 50)
-        // Columns 0, 0, 60: the window 0–1; the cursor goes on before column 0: column 2.
-        expectFrame(rtl.elements[1], 0, 0, 210, 60)
-        expectFrame(rtl.elements[2], 220, 60, 100, 70)
-        expectFrame(rtl.elements[3], 110, 70, 100, 80)
-        expectFrame(rtl.elements[4], 0, 70, 100, 90)
+        expectFrames(try waterfall.layout([section], bounds: Size(width: 320, height: 480)).elements,
+                     [(220, 0, 100, 50), (0, 0, 210, 60), (220, 60, 100, 70), (110, 70, 100, 80), (0, 70, 100, 90)])
     }
 
     @Test func aSpanWiderThanTheSectionIsRefusedNamingTheItem() {
