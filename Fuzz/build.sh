@@ -31,7 +31,10 @@ build_module() {
         -c -o "$OUT/modules/$name.o" "${sources[@]}"
 }
 build_module LayoutCore
-build_module LayoutFormats
+build_module FastText
+build_module LayoutDatasets
+build_module LayoutWriters
+build_module LayoutComparison
 build_module CVLayoutCLI
 
 for target in DecoderFuzz CommandLineFuzz; do

@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 // The circle's summary bounds: what vouches for every element of a streamed layout without
 // visiting them (`PassCapabilities.summaryCheck`).
@@ -14,6 +13,6 @@ func circleSummaryCheck(_ input: EngineInput, _ sink: inout FiniteCheckSink) thr
     guard layout.succeedsWithFiniteElements(items: items, bounds: input.bounds, scale: sink.scale) else {
         return try layout.layout(items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
     }
-    sink.skip(count: items.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+    sink.skip(count: items.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
     return layout.summary(items: items, bounds: input.bounds, contentOffset: input.contentOffset)
 }

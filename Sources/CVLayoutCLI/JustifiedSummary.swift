@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 // The justified engine's summary bounds: what vouches for every element of a streamed layout
 // without visiting them (`PassCapabilities.summaryCheck`).
@@ -19,7 +18,7 @@ func justifiedSummaryCheck(_ input: EngineInput, _ sink: inout FiniteCheckSink) 
     guard settings.layout.elementsAreFinite(in: summary, statistics: statistics, scale: sink.scale) else {
         return try justifiedLayout(input, into: &sink)
     }
-    sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+    sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
     if settings.reportsStatistics { summary.statistics = statisticsReport(statistics) }
     return summary
 }

@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 // The ring's summary bounds: what vouches for every element of a streamed layout without
 // visiting them (`PassCapabilities.summaryCheck`).
@@ -15,7 +14,7 @@ func ringSummaryCheck(_ input: EngineInput, _ sink: inout FiniteCheckSink) throw
         guard layout.elementsAreFinite(in: summary, scale: sink.scale) else {
             return try layout.layout(counts, bounds: input.bounds, into: &sink)
         }
-        sink.skip(count: counts.reduce(0, +), inDrawingOrder: true)  // every zIndex 0, none hidden
+        sink.skip(count: counts.reduce(0, +), zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
         return summary
     }
 }

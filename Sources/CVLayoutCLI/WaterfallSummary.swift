@@ -1,5 +1,5 @@
 import LayoutCore
-import LayoutFormats
+import LayoutWriters
 
 // The waterfall's summary bounds: what vouches for every element of a streamed layout without
 // visiting them (`PassCapabilities.summaryCheck`, `.vouchesWithoutLayingOut`).
@@ -24,7 +24,7 @@ func waterfallSummaryCheck(_ input: EngineInput, _ sink: inout FiniteCheckSink) 
         return try layout.layout(sections, bounds: input.bounds,
                                  contentOffset: input.contentOffset, into: &sink)
     }
-    sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+    sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
     return summary
 }
 

@@ -134,7 +134,7 @@ public enum NumberFormat {
     /// `threeDecimalsText` for a whole number or a half, |value| < 10⁸; `nil` for any other
     /// value. Apart, so that a writer can have it inline and the rest out of line.
     @inline(__always)
-    static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+    package static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         wholeOrHalfText(value, eightDigits: eightDigits)
     }
 
@@ -174,7 +174,7 @@ public enum NumberFormat {
     /// writer that tried `wholeOrHalfText` first; `nil` outside `threeDecimalsText`'s range
     /// (and for 0, which `wholeOrHalfText` writes).
     @inline(__always)
-    static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+    package static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         fractionalText(value, eightDigits: eightDigits)
     }
 
@@ -338,7 +338,7 @@ public enum NumberFormat {
     /// 10^p for p in 0…19 (the powers that fit in a UInt64), as constants: a table the
     /// compiler builds, no lazy global on the hot path.
     @inline(__always)
-    static func powerOfTen(_ p: Int) -> UInt64 {
+    package static func powerOfTen(_ p: Int) -> UInt64 {
         switch p {
         case 0: 1
         case 1: 10
@@ -393,7 +393,7 @@ public enum NumberFormat {
     /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
     /// room for a whole number).
     @inline(__always)
-    static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1
@@ -592,9 +592,9 @@ public enum NumberFormat {
 /// byte, digit values, not characters), 40 KB built on first use: a number below 10⁸ is two
 /// lookups, where `NumberFormat.eightDigits` computes its digits in about 25 instructions.
 /// For writers of many numbers, which read the table once and pass it to `eightDigits`.
-enum DigitTable {
+package enum DigitTable {
     /// The table, built once (about 10⁴ stores) and kept for the process.
-    nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
+    package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
         var k = 0
         for thousands in UInt32(0)..<10 {
@@ -622,15 +622,18 @@ enum DigitTable {
 /// The digits of the integers a writer writes one after another, most of them one more than
 /// the one before (an element's item, row after row): such a number's text is the last one
 /// with its last digit incremented, one addition, unless that digit is a 9.
-struct CountingDigits {
+package struct CountingDigits {
     private var last = -2  // so that no number is taken for the next one at first
     private var text: UInt64 = 0
     private var length = 0
 
+    /// Counting digits that have seen no number yet.
+    package init() {}
+
     /// The digits of `n` as `NumberFormat.shortDigitsText` gives them, for 0 ≤ `n` < 10⁸;
     /// `nil` otherwise. - Complexity: O(1).
     @inline(__always)
-    mutating func digits(_ n: Int) -> (text: UInt64, length: Int)? {
+    package mutating func digits(_ n: Int) -> (text: UInt64, length: Int)? {
         guard UInt(bitPattern: n) < 100_000_000 else { return nil }
         let lastDigit = UInt64(truncatingIfNeeded: length &- 1) &<< 3
         if n == last &+ 1 && (text &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
