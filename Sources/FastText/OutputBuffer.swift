@@ -246,6 +246,7 @@ public final class OutputBuffer {
 /// table fits a core's first-level cache. The empty entry's bits are a NaN's, which no
 /// written number has.
 package struct CachedNumber {
+    /// Three words of text, the last byte of the third holding the length.
     package typealias Text = (UInt64, UInt64, UInt64)
     /// The longest text an entry keeps: its last byte holds the length.
     package static let maximumLength = MemoryLayout<Text>.size - 1
@@ -341,6 +342,7 @@ package struct RecentNumber {
 /// heights mostly stay.
 package struct FrameText {
     static let slots = FrameKey.slots
+    /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// x's text, at most 8 bytes.
     package var xText: UInt64 = 0
@@ -363,6 +365,7 @@ package struct FrameKey: Equatable {
 
     init() {}
 
+    /// The key of a frame with this x, width and height.
     @inline(__always)
     package init(x: Double, width: Double, height: Double) {
         self.x = x.bitPattern
@@ -388,6 +391,7 @@ package struct FrameKey: Equatable {
 /// entries (128 KB), indexed as `FrameText`'s.
 package struct SVGFrameText {
     static let slots = FrameKey.slots
+    /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// The three texts' lengths, a byte each (0 for a label's not yet known).
     package var lengths: UInt64 = 0
@@ -411,6 +415,7 @@ package struct ByteCursor {
     let precision: NumberPrecision
     private let cache: UnsafeMutablePointer<CachedNumber>
 
+    /// A cursor at `start`, formatting numbers at `precision` through the table `cache`.
     @inline(__always)
     package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
         position = start
