@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-.build/fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
-FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
+FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name cvlayout)
 mkdir -p "$OUT/modules"
 
 if ! command -v "$SWIFTC" > /dev/null; then

@@ -23,7 +23,7 @@ package enum JSONNumber {
     ///     which may exceed 2^53: the 17-digit shortest form of most doubles.
     ///   - fractionDigits: digits after the point.
     ///   - exponent: the value after `e` or `E`, or 0.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func fastValue(negative: Bool, significand: UInt64, exact: Bool, complete: Bool = false,
                           fractionDigits: Int, exponent: Int) -> Double? {
         let power = exponent - fractionDigits
@@ -78,7 +78,7 @@ package enum JSONNumber {
     /// of the eight bytes is not a digit: one load and three multiplies rather than eight
     /// steps (the SWAR conversion Lemire describes in "Parsing numbers faster"). `p` must have
     /// eight readable bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
         let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         // Every byte 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3 (no carry

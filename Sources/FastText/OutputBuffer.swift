@@ -12,11 +12,11 @@ import LayoutCore
 public final class OutputBuffer {
     /// Decimals of every number written.
     public let precision: NumberPrecision
-    private let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
-    private let chunkSize: Int
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
+    @usableFromInline let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
+    @usableFromInline let chunkSize: Int
+    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline private(set) var count = 0
     /// Whether `storage`, and `numberCache`, are this buffer's to free (not a `BlockPipeline`'s).
     private var ownsStorage = true
     private let ownsNumberCache: Bool
@@ -59,7 +59,7 @@ public final class OutputBuffer {
     }
 
     /// Recently formatted numbers (see `ByteCursor.append(number:)`).
-    private let numberCache: UnsafeMutablePointer<CachedNumber>
+    @usableFromInline let numberCache: UnsafeMutablePointer<CachedNumber>
     /// The CSV's recent frames' texts (see `FrameText`), allocated when first asked for:
     /// only a CSV's rows use it.
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
@@ -115,12 +115,12 @@ public final class OutputBuffer {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// Makes room for `n` more bytes.
-    @inline(__always)
-    private func reserve(_ n: Int) {
+    @inlinable @inline(__always)
+    func reserve(_ n: Int) {
         if count + n > capacity { grow(count + n) }
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -132,7 +132,7 @@ public final class OutputBuffer {
     }
 
     /// Appends raw bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         reserve(buffer.count)
@@ -147,7 +147,7 @@ public final class OutputBuffer {
     }
 
     /// Appends ASCII or UTF-8 text.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -160,7 +160,7 @@ public final class OutputBuffer {
     }
 
     /// Appends one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(byte: UInt8) {
         reserve(1)
         storage[count] = byte
@@ -168,7 +168,7 @@ public final class OutputBuffer {
     }
 
     /// Appends `value` at the buffer's precision.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(number value: Double) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
@@ -176,14 +176,14 @@ public final class OutputBuffer {
 
     /// Appends `value` at `precision`, whatever the buffer's (a factor that points multiply,
     /// which the output precision, meant for points, would distort).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(number value: Double, precision: NumberPrecision) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
 
     /// Appends an integer.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(integer value: Int) {
         reserve(21)
         if value < 0 {
@@ -194,7 +194,7 @@ public final class OutputBuffer {
     }
 
     /// Hands the gathered bytes to the sink once a chunk is full.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func flushIfFull() throws {
         if count >= chunkSize, sink != nil { try flush() }
     }
@@ -225,7 +225,7 @@ public final class OutputBuffer {
 
     /// A cursor at the end of the buffer with room for `maximumBytes`, for writing one
     /// element without a bounds check per key and number; `commit(_:)` keeps what it wrote.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func cursor(reserving maximumBytes: Int) -> ByteCursor {
         reserve(maximumBytes)
         return ByteCursor(start: storage + count, precision: precision, cache: numberCache)
@@ -233,7 +233,7 @@ public final class OutputBuffer {
 
     /// Keeps the bytes written through `cursor` (from `cursor(reserving:)`, with nothing
     /// appended in between).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func commit(_ cursor: ByteCursor) {
         count = cursor.position - storage
     }
@@ -245,43 +245,43 @@ public final class OutputBuffer {
 /// 23 bytes), 32 bytes in all, so that an entry is never split across cache lines and the
 /// table fits a core's first-level cache. The empty entry's bits are a NaN's, which no
 /// written number has.
-package struct CachedNumber {
+@usableFromInline package struct CachedNumber {
     /// Three words of text, the last byte of the third holding the length.
-    package typealias Text = (UInt64, UInt64, UInt64)
+    @usableFromInline package typealias Text = (UInt64, UInt64, UInt64)
     /// The longest text an entry keeps: its last byte holds the length.
     package static let maximumLength = MemoryLayout<Text>.size - 1
     /// 1,024 entries (32 KB), indexed by the top 10 bits of a multiplicative hash: enough
     /// that a layout's recurring numbers (a column's x, the hundred item heights) survive
     /// between the unique ones (each y) that pass through.
     package static let slots = 1024
-    static let shift: UInt64 = 54
-    var bits: UInt64 = .max
+    @usableFromInline static let shift: UInt64 = 54
+    @usableFromInline var bits: UInt64 = .max
     /// The text's bytes, then zeros or anything, then the length in the last byte.
-    var text: Text = (0, 0, 0)
+    @usableFromInline var text: Text = (0, 0, 0)
 
     init() {}
 
     /// An entry for the number with `bits` whose text is the first `length` ≤ `maximumLength`
     /// bytes of `text`.
-    @inline(__always)
-    package init(bits: UInt64, length: Int, text: Text) {
+    @inlinable @inline(__always)
+    @usableFromInline package init(bits: UInt64, length: Int, text: Text) {
         self.bits = bits
         self.text = (text.0, text.1, text.2 & 0x00FF_FFFF_FFFF_FFFF | UInt64(truncatingIfNeeded: length) << 56)
     }
 
     /// The text's length.
-    var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
+    @usableFromInline var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
 
     /// The entry of a table of `slots` entries where the number with `bits` belongs.
-    @inline(__always)
-    package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
+    @inlinable @inline(__always)
+    @usableFromInline package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
         table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// When this entry holds the number with `bits`: copies its text to `destination` (24
     /// bytes stored, which must have room) and returns its length; `nil` otherwise.
-    @inline(__always)
-    package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
+    @inlinable @inline(__always)
+    @usableFromInline package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
         guard self.bits == bits else { return nil }
         UnsafeMutableRawPointer(destination).storeBytes(of: text, as: Text.self)
         return length
@@ -292,22 +292,22 @@ package struct CachedNumber {
 /// after the next (a CSV's y, an SVG cell's y and its label's), and its text (at most 16
 /// bytes), kept apart from the table of recent numbers. Empty, its bits are a NaN's, which no
 /// written number has.
-package struct RecentNumber {
-    var bits: UInt64 = .max
-    var low: UInt64 = 0
-    var high: UInt64 = 0
-    var length = 0
+@usableFromInline package struct RecentNumber {
+    @usableFromInline var bits: UInt64 = .max
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: UInt64 = 0
+    @usableFromInline var length = 0
 
     /// A slot that holds no number yet.
-    package init() {}
+    @usableFromInline package init() {}
 
     /// Writes `value` at `position` as `NumberFormat.write` writes it at `precision`, and
     /// moves `position` past it: the last number's text when it is the last number again;
     /// at the default precision (`standard`), a whole number, a half or a number with 3
     /// decimals below 10⁸ built here, its integer digits from `digits` (`DigitTable.digits`),
     /// and kept as the last; any other out of line, and not kept.
-    @inline(__always)
-    package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
+    @inlinable @inline(__always)
+    @usableFromInline package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
                         digits: UnsafePointer<UInt32>, precision: NumberPrecision) {
         let bits = value.bitPattern
         if bits == self.bits {
@@ -328,7 +328,7 @@ package struct RecentNumber {
 
     /// Writes `value` at `precision`, whatever it is, and returns its length: out of line.
     @inline(never)
-    private static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
         NumberFormat.write(value, precision: precision, to: position)
     }
 }
@@ -366,7 +366,7 @@ package struct FrameKey: Equatable {
     init() {}
 
     /// The key of a frame with this x, width and height.
-    @inline(__always)
+    @inlinable @inline(__always)
     package init(x: Double, width: Double, height: Double) {
         self.x = x.bitPattern
         self.width = width.bitPattern
@@ -374,7 +374,7 @@ package struct FrameKey: Equatable {
     }
 
     /// The entry of a table of `slots` entries where the frame belongs.
-    @inline(__always)
+    @inlinable @inline(__always)
     package var slot: Int {
         // A double's distinguishing bits are its high ones: the width's and height's are
         // moved down onto x's low ones (a whole x has them zero), then mixed upwards.
@@ -408,30 +408,30 @@ package struct SVGFrameText {
 /// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
 /// string literals are copied with a length known at compile time, numbers formatted in
 /// place, and nothing is checked.
-package struct ByteCursor {
+@usableFromInline package struct ByteCursor {
     /// The next byte to write.
-    package private(set) var position: UnsafeMutablePointer<UInt8>
+    @usableFromInline package private(set) var position: UnsafeMutablePointer<UInt8>
     /// How numbers are formatted.
-    let precision: NumberPrecision
-    private let cache: UnsafeMutablePointer<CachedNumber>
+    @usableFromInline let precision: NumberPrecision
+    @usableFromInline let cache: UnsafeMutablePointer<CachedNumber>
 
     /// A cursor at `start`, formatting numbers at `precision` through the table `cache`.
-    @inline(__always)
-    package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
+    @inlinable @inline(__always)
+    @usableFromInline package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
         position = start
         self.precision = precision
         self.cache = cache
     }
 
     /// Appends a string literal's bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ text: StaticString) {
         UnsafeMutableRawPointer(position).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
         position += text.utf8CodeUnitCount
     }
 
     /// Appends one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(byte: UInt8) {
         position.pointee = byte
         position += 1
@@ -440,7 +440,7 @@ package struct ByteCursor {
     /// Appends `value` at the buffer's precision. Layouts repeat their numbers (a column's x
     /// and width, a ring's item size), so the text of recent ones is kept in a small table
     /// indexed by a hash of the bits: a repeat is a 24-byte copy instead of a formatting.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(number value: Double) {
         let bits = value.bitPattern
         let slot = CachedNumber.slot(for: bits, in: cache)
@@ -462,7 +462,7 @@ package struct ByteCursor {
     /// its text, which a repeat copies (`RecentNumber.write`). `standard`: the precision is
     /// the default, 3 decimals (told by the caller, who tested it once); `digits`:
     /// `DigitTable.digits`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
                          digits: UnsafePointer<UInt32>) {
         last.write(value, at: &position, standard: standard, digits: digits, precision: precision)
@@ -473,7 +473,7 @@ package struct ByteCursor {
     /// `slot` when it fits; returns its length. Out of line: the element code keeps only the
     /// table lookup and the whole numbers inline.
     @inline(never)
-    private static func formatAndRemember(_ value: Double, precision: NumberPrecision,
+    @usableFromInline static func formatAndRemember(_ value: Double, precision: NumberPrecision,
                                           in slot: UnsafeMutablePointer<CachedNumber>,
                                           at position: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
@@ -502,7 +502,7 @@ package struct ByteCursor {
     }
 
     /// Appends an integer.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(integer value: Int) {
         if value < 0 {
             position.pointee = UInt8(ascii: "-")
@@ -512,28 +512,28 @@ package struct ByteCursor {
     }
 
     /// Appends digits as `NumberFormat.shortDigitsText` gives them (8 bytes stored).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(digits: (text: UInt64, length: Int)) {
         UnsafeMutableRawPointer(position).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
         position += digits.length
     }
 
     /// Appends the first `count` (at most 8) bytes of `text` (little-endian); all 8 are stored.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(eight text: UInt64, count: Int) {
         UnsafeMutableRawPointer(position).storeBytes(of: text, as: UInt64.self)
         position += count
     }
 
     /// Appends the first `count` (at most 24) bytes of `text`; all 24 are stored.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(twentyFour text: (UInt64, UInt64, UInt64), count: Int) {
         UnsafeMutableRawPointer(position).storeBytes(of: text, as: (UInt64, UInt64, UInt64).self)
         position += count
     }
 
     /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ bytes: SIMD16<UInt8>, count: Int) {
         UnsafeMutableRawPointer(position).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
         position += count
@@ -541,13 +541,13 @@ package struct ByteCursor {
 
     /// Appends what `write` writes at the position (within the room reserved); it returns
     /// the bytes' count.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(_ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         position += write(position)
     }
 
     /// Appends the text of a short string (an element kind, a palette colour) as it is.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func append(string text: String) {
         var text = text
         text.withUTF8 { bytes in
