@@ -10,15 +10,24 @@ let package = Package(
     targets: [
         // Value types, engines, queries, the heart path. No I/O.
         .target(name: "LayoutCore"),
-        // Dataset decoding and the JSON, CSV and SVG writers.
-        .target(name: "LayoutFormats", dependencies: ["LayoutCore"]),
+        // The speed machinery: output buffers, number text, the parallel pipeline, huge pages, cores.
+        .target(name: "FastText", dependencies: ["LayoutCore"]),
+        // Reading datasets and layout descriptions (JSON), with their error paths.
+        .target(name: "LayoutDatasets", dependencies: ["LayoutCore", "FastText"]),
+        // Writing layouts: JSON, CSV, SVG, scroll and transition pictures.
+        .target(name: "LayoutWriters", dependencies: ["LayoutCore", "FastText"]),
+        // Reading written layouts back and comparing them (`cvlayout diff`).
+        .target(name: "LayoutComparison", dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters"]),
         // Flag parsing, engine registry, error mapping; testable entry point.
-        .target(name: "CVLayoutCLI", dependencies: ["LayoutCore", "LayoutFormats"]),
+        .target(name: "CVLayoutCLI",
+                dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
         .executableTarget(name: "cvlayout", dependencies: ["CVLayoutCLI"]),
         // `make bench`'s rect-query benchmark.
         .executableTarget(name: "cvlayout-bench", dependencies: ["LayoutCore"]),
         .testTarget(name: "LayoutCoreTests", dependencies: ["LayoutCore"]),
-        .testTarget(name: "LayoutFormatsTests", dependencies: ["LayoutFormats"]),
-        .testTarget(name: "CVLayoutCLITests", dependencies: ["CVLayoutCLI", "LayoutFormats", "LayoutCore"]),
+        .testTarget(name: "LayoutFormatsTests",
+                    dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
+        .testTarget(name: "CVLayoutCLITests",
+                    dependencies: ["CVLayoutCLI", "LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
     ]
 )

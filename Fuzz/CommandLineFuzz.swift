@@ -12,7 +12,7 @@
 import Foundation
 import CVLayoutCLI
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// The commands the fuzzer may start with: every engine of the registry (as `cvlayout engines`
 /// lists them, read once at start-up), the read-only subcommands, and a misspelt engine. Other

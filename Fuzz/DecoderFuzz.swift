@@ -4,7 +4,7 @@
 
 import Foundation
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// Decodes `data` as items, as ring counts, as a compositional description and as a grid's. Each decode
 /// must either throw a `DatasetError` or return a dataset within the SPEC's limits: finite

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-.build/fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
-FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
+FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name cvlayout)
 mkdir -p "$OUT/modules"
 
 if ! command -v "$SWIFTC" > /dev/null; then
@@ -31,7 +31,10 @@ build_module() {
         -c -o "$OUT/modules/$name.o" "${sources[@]}"
 }
 build_module LayoutCore
-build_module LayoutFormats
+build_module FastText
+build_module LayoutDatasets
+build_module LayoutWriters
+build_module LayoutComparison
 build_module CVLayoutCLI
 
 for target in DecoderFuzz CommandLineFuzz; do

@@ -1,4 +1,4 @@
-import LayoutFormats
+import LayoutDatasets
 
 /// The arguments after the engine name, split and bound to the option table.
 struct ParsedArguments {

@@ -1,5 +1,6 @@
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutDatasets
 
 // Engine options declared once: name, value syntax, help, parser, and the field of the
 // engine's configuration they set, by key path. The default shown in help is that field's

@@ -1,5 +1,7 @@
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
+import LayoutDatasets
 
 /// Exit statuses (SPEC section 3, BSD sysexits).
 public enum ExitStatus {

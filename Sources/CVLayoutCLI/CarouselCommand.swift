@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 /// `cvlayout carousel`: options (SPEC section 6), the mapping onto `CarouselLayout`, and its
 /// snapping.

@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 /// `cvlayout circle`: options (SPEC section 6) and the mapping onto `CircleLayout`.
 let circleEngine: EngineDescriptor = {

@@ -1,6 +1,9 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
+import LayoutDatasets
+import LayoutWriters
 
 /// The program's version; `--version` prints it.
 public let cvlayoutVersion = "0.1.0"
@@ -450,7 +453,7 @@ func describeItems(_ layout: CollectionLayout) -> String {
 }
 
 /// A short description of a Foundation error.
-func describe(_ error: Error) -> String {
+package func describe(_ error: Error) -> String {
     let ns = error as NSError
     if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
         return String(cString: strerror(Int32(underlying.code)))

@@ -1,4 +1,4 @@
-import LayoutFormats
+import LayoutDatasets
 
 // Shell completions for bash, zsh and fish, generated from the same tables as the help
 // (`engineRegistry`, `globalOptions`, each engine's `options`, `OptionSpec.choices`,

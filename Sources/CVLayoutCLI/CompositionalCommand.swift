@@ -1,6 +1,6 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// `cvlayout compositional`: a UICollectionViewCompositionalLayout from a JSON description
 /// whose names mirror the Swift API (`CompositionalDescription`), laid out by

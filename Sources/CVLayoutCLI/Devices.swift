@@ -1,5 +1,6 @@
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutDatasets
 
 // `--device NAME` and `cvlayout devices`: the screens of the iPhones and iPads of the last five
 // years, in points, portrait, as UIKit reports a full-screen collection view's bounds.

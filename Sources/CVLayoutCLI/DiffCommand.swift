@@ -1,6 +1,7 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import LayoutComparison
+import LayoutDatasets
 
 // `cvlayout diff EXPECTED ACTUAL`: compares two layouts element by element (LayoutDiff) and
 // exits as diff(1) does: 0 same, 1 different, 2 trouble.

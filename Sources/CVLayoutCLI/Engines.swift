@@ -1,6 +1,7 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
+import LayoutWriters
 
 /// What an engine receives from the command line.
 struct EngineInput {

@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 /// `cvlayout flow`: options (SPEC section 6) and the mapping onto `FlowLayout`.
 let flowEngine = EngineDescriptor(

@@ -1,6 +1,9 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
+import LayoutDatasets
+import LayoutWriters
 
 // `cvlayout ENGINE … --check GOLDEN`: lay out and compare with a golden file in one step, the
 // one-liner a CI step needs.

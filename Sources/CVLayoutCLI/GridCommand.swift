@@ -1,5 +1,6 @@
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutDatasets
 
 /// `cvlayout grid`: SwiftUI's LazyVGrid and LazyHGrid from a JSON description named as the
 /// Swift API (`GridDescriptionDecoder`), laid out by `GridLayout`; `--explain` says how each

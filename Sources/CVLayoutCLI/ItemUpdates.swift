@@ -1,5 +1,5 @@
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 // `--delete S:I[,…]`, `--insert S:I[=H|=WxH][,…]`, `--move S:I..S:I[,…]` (or `S:I->S:I`) on every engine: the
 // dataset after a batch update, with UIKit's index-path rules (`BatchUpdates`).

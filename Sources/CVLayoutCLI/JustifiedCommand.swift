@@ -1,5 +1,5 @@
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// `cvlayout justified`: rows of equal height filling the width (flickr/justified-layout's
 /// options, by its names in the help), the mapping onto `JustifiedLayout`, and `--stats`.

@@ -1,6 +1,8 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutDatasets
+import LayoutWriters
 
 /// A layout computed from an engine's command-line arguments, ready to be written.
 struct LayoutJob {

@@ -1,5 +1,5 @@
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// `cvlayout line`: options (SPEC section 6), the mapping onto `LineLayout`, and its snapping.
 let lineEngine = EngineDescriptor.singleSection(

@@ -1,5 +1,8 @@
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
+import LayoutDatasets
+import LayoutWriters
 
 /// One option of the command line. Help, parsing and dataset `"options"` all read this
 /// table, so they cannot drift apart.

@@ -1,5 +1,5 @@
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// `cvlayout ring`: options (SPEC sections 6 and 7), the mapping onto `RingLayout`, and the
 /// heart path.

@@ -1,5 +1,4 @@
 import LayoutCore
-import LayoutFormats
 
 /// `cvlayout stack`: options (SPEC section 6) and the mapping onto `StackLayout`.
 let stackEngine = EngineDescriptor.singleSection(

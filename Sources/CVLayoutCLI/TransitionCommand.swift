@@ -1,6 +1,9 @@
 import Foundation
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
+import LayoutDatasets
+import LayoutWriters
 
 // `cvlayout transition --from 'ENGINE [OPTIONS]' --to 'ENGINE [OPTIONS]' [--progress T]
 // [--duration S] [DATASET]`: UIKit's animated layout change (setCollectionViewLayout, seeds

@@ -1,5 +1,6 @@
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
+import LayoutWriters
 
 /// `cvlayout waterfall`: options (SPEC section 6) and the mapping onto `WaterfallLayout`.
 let waterfallEngine = EngineDescriptor(

@@ -13,7 +13,7 @@ extension CircleLayout {
         guard succeedsWithFiniteElements(items: items, bounds: bounds, scale: sink.scale) else {
             return try layout(items, bounds: bounds, contentOffset: contentOffset, into: &sink)
         }
-        sink.skip(count: items.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+        sink.skip(count: items.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
         return summary(items: items, bounds: bounds, contentOffset: contentOffset)
     }
 

@@ -14,9 +14,9 @@ public protocol LayoutAttributesSink {
 }
 
 extension Array: LayoutAttributesSink where Element == LayoutAttributes {
-    /// Reserves the room at once, backed by huge pages when large (`reserveLargeCapacity`).
+    /// Reserves the room at once (`reserveCapacity`).
     public mutating func prepare(count: Int) {
-        reserveLargeCapacity(count)
+        reserveCapacity(count)
     }
 }
 
@@ -26,7 +26,7 @@ extension Array: LayoutAttributesSink where Element == LayoutAttributes {
 ///
 /// The command line runs a streaming engine twice: once with a `FiniteCheckSink`, to check
 /// every number before anything is written (SPEC section 3), once with this sink, whose
-/// blocks the writers format (`LayoutFormats.OutputFormat.write(_:streaming:options:to:)`).
+/// blocks are handed on to whatever consumes them.
 public struct ElementBlocks: LayoutAttributesSink {
     /// Elements received so far (all blocks).
     public var count: Int { handedOn + filled }
@@ -80,7 +80,7 @@ public struct ElementBlocks: LayoutAttributesSink {
     /// in every one of its `blockSize` slots, an element with the default appearance
     /// (`LayoutAttributes.hasDefaultAppearance`): an element with that appearance is then
     /// stored without it, which halves the memory the engine writes for most layouts (a
-    /// buffer the writers' threads read was last in another core's cache). `handOff` is told
+    /// buffer read on another core was last in that core's cache). `handOff` is told
     /// with each block whether its buffer still holds only such elements in every slot.
     public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool = false,
                 handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>, _ holdsDefaultAppearance: Bool)
@@ -139,9 +139,8 @@ public struct FiniteCheckSink: LayoutAttributesSink {
     public private(set) var count = 0
     /// The first element (snapped) holding a number that is not finite, if any.
     public private(set) var firstNonFinite: LayoutAttributes?
-    /// Whether the visible elements came in drawing order, zIndex non-decreasing (so an SVG,
-    /// which draws by zIndex with ties in element order, draws them as they come).
-    public private(set) var isInDrawingOrder = true
+    /// Whether the visible elements' zIndex never decreased from one to the next.
+    public private(set) var zIndicesAreNonDecreasing = true
     private var lastVisibleZIndex = Int.min
     /// The screen scale frames are snapped to before the check, or `nil`.
     public let scale: Double?
@@ -160,7 +159,7 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         if let scale { attributes.frame = CollectionLayout.snapped(attributes.frame, scale: scale) }
         if !attributes.isFinite && firstNonFinite == nil { firstNonFinite = attributes }
         if !attributes.isHidden {
-            if attributes.zIndex < lastVisibleZIndex { isInDrawingOrder = false }
+            if attributes.zIndex < lastVisibleZIndex { zIndicesAreNonDecreasing = false }
             lastVisibleZIndex = attributes.zIndex
         }
     }
@@ -168,10 +167,10 @@ public struct FiniteCheckSink: LayoutAttributesSink {
     /// Counts `count` more elements without seeing them: for an engine that has shown from its
     /// summary alone that they are all finite once snapped (`WaterfallLayout` and
     /// `RingLayout`'s `elementsAreFinite(in:scale:)`, `CircleLayout`'s
-    /// `succeedsWithFiniteElements`), and that says whether they come in drawing order.
-    public mutating func skip(count n: Int, inDrawingOrder: Bool) {
+    /// `succeedsWithFiniteElements`), and that says whether their visible zIndices never decrease.
+    public mutating func skip(count n: Int, zIndicesNonDecreasing: Bool) {
         count += n
-        if !inDrawingOrder { isInDrawingOrder = false }
+        if !zIndicesNonDecreasing { zIndicesAreNonDecreasing = false }
     }
 
     /// Nothing to prepare.

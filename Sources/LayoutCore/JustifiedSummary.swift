@@ -20,7 +20,7 @@ extension JustifiedLayout {
             return try layout(sections, bounds: bounds, contentOffset: contentOffset,
                               into: &sink, statistics: &statistics, rowEnds: rowEnds)
         }
-        sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+        sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
         statistics = counted
         return summary
     }

@@ -1,12 +1,6 @@
 // The per-element record every engine produces (UIKit's UICollectionViewLayoutAttributes).
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import class Foundation.NSLock
 
 /// A section and item number (UIKit's `IndexPath` for collection views), ordered section
 /// first, then item.
@@ -124,18 +118,14 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
-/// The process-wide table of element kind names (codes 4 and up), guarded by a mutex.
+/// The process-wide table of element kind names (codes 4 and up), guarded by a lock.
 final class ElementKindNames: @unchecked Sendable {
     static let shared = ElementKindNames()
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = NSLock()
     private var names: [String] = []
     private var codes: [String: UInt16] = [:]
 
-    private init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    private init() {}
 
     /// The code of `name`, added when new; `nil` when the table is full.
     func code(for name: String) -> UInt16? {
@@ -146,8 +136,8 @@ final class ElementKindNames: @unchecked Sendable {
         case "background": return 3
         default: break
         }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         if let code = codes[name] { return code }
         guard names.count < 65_000 else { return nil }
         let code = UInt16(names.count + 4)
@@ -158,8 +148,8 @@ final class ElementKindNames: @unchecked Sendable {
 
     /// The name of `code` (≥ 4).
     func name(_ code: UInt16) -> String {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         return names[Int(code) - 4]
     }
 }

@@ -13,7 +13,7 @@ extension RingLayout {
         guard elementsAreFinite(in: summary, scale: sink.scale) else {
             return try layout(ringCounts, bounds: bounds, into: &sink)
         }
-        sink.skip(count: ringCounts.reduce(0, +), inDrawingOrder: true)  // every zIndex 0, none hidden
+        sink.skip(count: ringCounts.reduce(0, +), zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
         return summary
     }
 

@@ -20,7 +20,7 @@ extension WaterfallLayout {
         guard elementsAreFinite(in: summary, scale: sink.scale) else {
             return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink)
         }
-        sink.skip(count: counter.count, inDrawingOrder: true)  // every zIndex 0, none hidden
+        sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
         return summary
     }
 

@@ -5,7 +5,7 @@ import FoundationXML
 import Testing
 @testable import CVLayoutCLI
 @testable import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// The command line, in process: formats, queries, options from datasets, output files.
 struct CommandLineTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import LayoutCore
 @testable import CVLayoutCLI
-import LayoutFormats
+import LayoutDatasets
 
 /// `cvlayout compositional` end to end: bad descriptions are data errors (65) naming stdin and
 /// the JSON path, with nothing on stdout; `--scale` rounds as UIKit does instead of snapping

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import LayoutCore
 @testable import CVLayoutCLI
-import LayoutFormats
 
 /// `cvlayout compositional` as Apple writes its layouts (issue 32): element kinds are any names,
 /// their roles from where they are given; Swift's spellings give the plain spellings' bytes;

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
 @testable import CVLayoutCLI
 
 /// `cvlayout diff`, `--check GOLDEN`, the layout reader and the CI example script.

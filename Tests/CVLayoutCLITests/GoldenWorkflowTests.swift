@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutComparison
 @testable import CVLayoutCLI
 
 /// The golden workflow around `diff` and `--check`: the diff picture (`diff -f svg`),

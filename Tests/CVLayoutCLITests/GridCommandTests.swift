@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import LayoutCore
 @testable import CVLayoutCLI
-import LayoutFormats
 
 /// `cvlayout grid` end to end: bad descriptions are data errors (65) naming stdin and the JSON
 /// path, with nothing on stdout; `--explain` prints what the reference shows; the horizontal

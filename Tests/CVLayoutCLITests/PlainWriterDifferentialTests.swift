@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CVLayoutCLI
 import LayoutCore
-import LayoutFormats
+import LayoutWriters
 
 /// The differential harness: random layouts of every engine of the registry, with random
 /// output options (format, precision, labels, canvas, `--rect`/`--item`/`--visible`,

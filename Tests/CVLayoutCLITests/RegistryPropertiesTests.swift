@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CVLayoutCLI
 import LayoutCore
-import LayoutFormats
+import LayoutDatasets
 
 /// Properties every engine of the registry must have, checked over random settings drawn from
 /// its own option table: a new engine is covered by adding its registry line, without editing

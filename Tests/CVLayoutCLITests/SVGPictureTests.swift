@@ -5,7 +5,6 @@ import FoundationXML
 import Testing
 @testable import CVLayoutCLI
 import LayoutCore
-import LayoutFormats
 
 /// What a person sees in the SVG: the canvas holds every drawn shape and label, `--canvas`,
 /// `--visible`, `--device`, labels, and the output formats a picture is not. The documents are

@@ -5,7 +5,8 @@ import FoundationXML
 import Testing
 @testable import CVLayoutCLI
 import LayoutCore
-import LayoutFormats
+import FastText
+import LayoutWriters
 
 /// `--scroll-to`: the keyframes' offsets, and the animated SVG read back from its own text
 /// (not through the writer): at every sample each shown shape's box is the engine's at that

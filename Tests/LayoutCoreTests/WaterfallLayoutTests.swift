@@ -192,7 +192,7 @@ struct WaterfallLayoutTests {
                 if waterfall.elementsAreFinite(in: summary, scale: scale) {
                     vouched += 1
                     #expect(check.firstNonFinite == nil, "round \(round) scale \(String(describing: scale))")
-                    #expect(check.isInDrawingOrder)
+                    #expect(check.zIndicesAreNonDecreasing)
                 } else {
                     refused += 1
                     #expect(huge || scale == 1e300 || scale == 1e-300, "an ordinary layout refused: round \(round)")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import LayoutDatasets
 
 /// The dataset decoder on its own: shapes, per-section overrides, options, paths in errors.
 struct DatasetDecoderTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import FastText
+@testable import LayoutDatasets
 
 extension StrictJSON {
     /// The oracle: the strict syntax check (the scanner building nothing), then Foundation's

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import LayoutDatasets
 
 /// The waterfall's `"items"` (issue 16): heights, sizes and objects with spans, however the
 /// scanner stores the array (flat numbers, numbers with a few objects, or general).

@@ -1,5 +1,5 @@
 import Testing
-@testable import LayoutFormats
+@testable import FastText
 
 struct NumberFormattingTests {
     @Test(arguments: [

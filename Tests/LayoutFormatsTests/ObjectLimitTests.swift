@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import LayoutFormats
+@testable import LayoutDatasets
 
 /// A dataset may hold a million objects (sections); a layout file read by `diff` and
 /// `--check` holds three per element (element, frame, center), so it gets room for the ten

@@ -1,6 +1,6 @@
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import LayoutWriters
 
 /// `PassPlan.make`: which passes a run makes, from the engine's capabilities, the options and
 /// the format; each row written by hand from the pipeline's rules. Then `LayoutPipeline`

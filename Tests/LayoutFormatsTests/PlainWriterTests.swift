@@ -1,6 +1,7 @@
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import FastText
+@testable import LayoutWriters
 
 /// The plain writers (`PlainLayoutWriter`, the specification) against the fast ones on
 /// layouts no engine makes: numbers of every kind (tiny, huge, negative, halves at every

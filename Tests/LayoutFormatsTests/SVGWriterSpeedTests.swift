@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import FastText
+@testable import LayoutWriters
 
 /// The SVG writer's fast paths (groups written through a cursor, numbers formatted inline or
 /// copied from a table, chunks formatted on every core, the zIndex sort skipped when the

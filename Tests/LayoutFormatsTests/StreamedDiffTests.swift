@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import FastText
+@testable import LayoutComparison
+@testable import LayoutDatasets
+@testable import LayoutWriters
 
 /// The streamed comparison (`LayoutDiff.compareStreams`) gives byte for byte the reports of
 /// the whole-file one (`LayoutDiff.compare` of `LayoutReader.read`), or gives up

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import FastText
+@testable import LayoutWriters
 
 /// The streaming path (engine → `ElementBlocks` → `OutputFormat.write(_:streaming:…)`) writes
 /// exactly the bytes of the kept-array path, whatever the block size, for every engine that
@@ -91,9 +92,9 @@ struct StreamingTests {
                 let layout = try collect()
                 var check = FiniteCheckSink()
                 for element in layout.elements { check.append(element) }
-                if name == "stack" { #expect(!check.isInDrawingOrder) }
-                if name == "waterfall" || name == "ring" || name == "circle" { #expect(check.isInDrawingOrder) }
-                guard check.isInDrawingOrder else { continue }
+                if name == "stack" { #expect(!check.zIndicesAreNonDecreasing) }
+                if name == "waterfall" || name == "ring" || name == "circle" { #expect(check.zIndicesAreNonDecreasing) }
+                guard check.zIndicesAreNonDecreasing else { continue }
                 var counter = ElementBlocks(blockSize: 4_096) { _ in }
                 let summary = try run(&counter)
                 for labels in [SVGLabels.item, .indexPath, .none] {

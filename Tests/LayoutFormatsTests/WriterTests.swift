@@ -4,7 +4,8 @@ import FoundationXML
 #endif
 import Testing
 import LayoutCore
-@testable import LayoutFormats
+@testable import FastText
+@testable import LayoutWriters
 
 /// The writers on hand-built layouts: exact lines, escaping, formula neutralisation.
 struct WriterTests {

@@ -56,7 +56,7 @@ public enum NumberFormat {
     /// arrive it prints as `0` rather than as text that is not a number.
     /// - Complexity: O(digits); no allocation unless the value is ≥ 2⁶⁴ after scaling or
     ///   `precision` is `.full`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision {
@@ -93,8 +93,8 @@ public enum NumberFormat {
     /// `writeFixed(value, decimals: 3, …)` for `value = ±m·2⁻ᵏ`, 1 ≤ k ≤ 63: N = m·1000/2ᵏ
     /// rounded half away from zero is `(m·1000 >> (k−1) + 1) >> 1`, one shift; then the
     /// integer digits and ".ddd" without its trailing zeros.
-    @inline(__always)
-    private static func writeThreeDecimals(_ value: Double, shift k: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable @inline(__always)
+    static func writeThreeDecimals(_ value: Double, shift k: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let m = value.significandBitPattern | 1 << 52
         let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
         if n == 0 {
@@ -133,15 +133,15 @@ public enum NumberFormat {
 
     /// `threeDecimalsText` for a whole number or a half, |value| < 10⁸; `nil` for any other
     /// value. Apart, so that a writer can have it inline and the rest out of line.
-    @inline(__always)
-    static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+    @inlinable @inline(__always)
+    package static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         wholeOrHalfText(value, eightDigits: eightDigits)
     }
 
     /// `wholeOrHalfText(_:)` with the digits of the integer part from `eightDigits` (which
     /// must agree with `NumberFormat.eightDigits`: `DigitTable.eightDigits`, for a writer of
     /// many numbers).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
         let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
@@ -173,14 +173,14 @@ public enum NumberFormat {
     /// `threeDecimalsText` for a value that is not a whole number or a half below 10⁸, for a
     /// writer that tried `wholeOrHalfText` first; `nil` outside `threeDecimalsText`'s range
     /// (and for 0, which `wholeOrHalfText` writes).
-    @inline(__always)
-    static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+    @inlinable @inline(__always)
+    package static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         fractionalText(value, eightDigits: eightDigits)
     }
 
     /// `fractionalText(_:)` with the digits of the integer part from `eightDigits` (see
     /// `wholeOrHalfText(_:eightDigits:)`).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
@@ -221,7 +221,7 @@ public enum NumberFormat {
 
     /// The bits of `eightDigits`' leading zero digits (8 per digit), all but the last digit
     /// at most (56): a zero is written as one digit.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func leadingZeroDigitBits(_ digits: UInt64) -> Int {
         // The mark in the last digit's lowest bit stops the count there.
         (digits | 1 << 56).trailingZeroBitCount & ~7
@@ -229,12 +229,12 @@ public enum NumberFormat {
 
     /// `bits << shift` for 8 ≤ `shift` ≤ 64, 0 at 64, without the check a shift by a
     /// run-time amount gets in Swift: two shifts whose amounts are each below 64.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func shiftedUp(_ bits: UInt64, by shift: Int) -> UInt64 {
         (bits &<< UInt64(shift &- 8)) &<< 8
     }
 
-    private static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         // Integers (most coordinates: 0, 1, 390) print as they are.
         let magnitude = value.magnitude
         if magnitude < 9.0e15, Double(UInt64(magnitude)) == magnitude {
@@ -337,8 +337,8 @@ public enum NumberFormat {
 
     /// 10^p for p in 0…19 (the powers that fit in a UInt64), as constants: a table the
     /// compiler builds, no lazy global on the hot path.
-    @inline(__always)
-    static func powerOfTen(_ p: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func powerOfTen(_ p: Int) -> UInt64 {
         switch p {
         case 0: 1
         case 1: 10
@@ -378,13 +378,13 @@ public enum NumberFormat {
 
     /// "00" … "99": two ASCII digits at offset 2·n, read in place (a literal: no lazy
     /// initialisation to check, no array).
-    @inline(__always)
-    private static var digitPairs: StaticString {
+    @inlinable @inline(__always)
+    static var digitPairs: StaticString {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// The two ASCII digits of `n` < 100 as one little-endian UInt16.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func digitPair(_ n: Int) -> UInt16 {
         UnsafeRawPointer(digitPairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
     }
@@ -392,8 +392,8 @@ public enum NumberFormat {
     /// Writes the decimal digits of `n` at `out`; returns their count. May store up to 8
     /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
     /// room for a whole number).
-    @inline(__always)
-    static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable @inline(__always)
+    package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1
@@ -414,8 +414,8 @@ public enum NumberFormat {
         return length + 8
     }
 
-    @inline(__always)
-    private static func writeSingleDigit(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable @inline(__always)
+    static func writeSingleDigit(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
         return 1
     }
@@ -429,7 +429,7 @@ public enum NumberFormat {
     /// where `/` would be a 128-bit multiply, done twice: n · ⌈2⁴⁰ / 10⁴⌉ / 2⁴⁰ exceeds
     /// n / 10⁴ by n · 2,224 / (10⁴ · 2⁴⁰) < 2.1·10⁻⁵, and the fraction of n / 10⁴ is at
     /// most 0.9999, so the floors agree (checked for every n < 10⁸).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func eightDigits(_ n: UInt64) -> UInt64 {
         let high = (n &* 109_951_163) >> 40
         var x = high | (n &- high &* 10_000) << 32
@@ -440,15 +440,15 @@ public enum NumberFormat {
     }
 
     /// Writes `n` < 10⁸ as exactly 8 digits, zero-padded.
-    @inline(__always)
-    private static func storeEightDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always)
+    static func storeEightDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(out).storeBytes(of: (eightDigits(n) | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
     }
 
     /// Writes 10 ≤ `n` < 10⁸ without leading zeros (one 8-byte store, shifted past the
     /// leading zeros); returns the digit count.
-    @inline(__always)
-    private static func writeShortDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable @inline(__always)
+    static func writeShortDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let digits = eightDigits(n)
         let leadingZeros = digits.trailingZeroBitCount & ~7  // in bits: 8 per zero digit
         let text = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeros)  // n ≥ 10: at most 48
@@ -529,7 +529,7 @@ public enum NumberFormat {
 
     /// Swift's `description` is the shortest round-trip representation; rewrite its optional
     /// exponent (`1e-05`, `1.5e+20`) as a plain decimal.
-    static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var out: [UInt8] = []
         appendShortest(value, to: &out)
         out.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: $0.count) }
@@ -592,9 +592,9 @@ public enum NumberFormat {
 /// byte, digit values, not characters), 40 KB built on first use: a number below 10⁸ is two
 /// lookups, where `NumberFormat.eightDigits` computes its digits in about 25 instructions.
 /// For writers of many numbers, which read the table once and pass it to `eightDigits`.
-enum DigitTable {
+@usableFromInline package enum DigitTable {
     /// The table, built once (about 10⁴ stores) and kept for the process.
-    nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
+    package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
         var k = 0
         for thousands in UInt32(0)..<10 {
@@ -611,7 +611,7 @@ enum DigitTable {
     }()
 
     /// `NumberFormat.eightDigits(n)` for `n` < 10⁸, from `table` (`digits`).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func eightDigits(_ n: UInt64, _ table: UnsafePointer<UInt32>) -> UInt64 {
         let high = (n &* 109_951_163) >> 40  // n / 10⁴: see `NumberFormat.eightDigits`
         let low = n &- high &* 10_000
@@ -622,15 +622,18 @@ enum DigitTable {
 /// The digits of the integers a writer writes one after another, most of them one more than
 /// the one before (an element's item, row after row): such a number's text is the last one
 /// with its last digit incremented, one addition, unless that digit is a 9.
-struct CountingDigits {
+package struct CountingDigits {
     private var last = -2  // so that no number is taken for the next one at first
     private var text: UInt64 = 0
     private var length = 0
 
+    /// Counting digits that have seen no number yet.
+    package init() {}
+
     /// The digits of `n` as `NumberFormat.shortDigitsText` gives them, for 0 ≤ `n` < 10⁸;
     /// `nil` otherwise. - Complexity: O(1).
-    @inline(__always)
-    mutating func digits(_ n: Int) -> (text: UInt64, length: Int)? {
+    @inlinable @inline(__always)
+    package mutating func digits(_ n: Int) -> (text: UInt64, length: Int)? {
         guard UInt(bitPattern: n) < 100_000_000 else { return nil }
         let lastDigit = UInt64(truncatingIfNeeded: length &- 1) &<< 3
         if n == last &+ 1 && (text &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {

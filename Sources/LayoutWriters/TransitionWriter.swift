@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 // `cvlayout transition` as JSON and CSV: the attributes of every element at one progress,
 // in SPEC section 4's formats with the transition's own fields added.

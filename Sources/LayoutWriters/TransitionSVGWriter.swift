@@ -1,3 +1,4 @@
+import FastText
 import LayoutCore
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 /// The textual forms shared by flags and dataset strings (SPEC section 2): numbers, and
 /// comma-separated lists of numbers for points (`X,Y`), rects (`X,Y,W,H`) and insets

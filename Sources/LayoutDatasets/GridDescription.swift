@@ -1,3 +1,4 @@
+import FastText
 import LayoutCore
 
 // The grid engine's dataset: a LazyVGrid or LazyHGrid described with SwiftUI's names

@@ -6,6 +6,9 @@
 // `LayoutStreamFallback`, and the caller compares the whole files as before, which gives
 // the same report or the same error.
 import Foundation
+import FastText
+import LayoutDatasets
+import LayoutWriters
 
 // MARK: - Elements
 

@@ -6,7 +6,7 @@
 /// arithmetic or Clinger's fast path (a significand ≤ 2^53 and a power of ten ≤ 10^22: one
 /// correctly rounded multiply or divide) without building a string; the rest go through
 /// `Double(text)`.
-enum JSONNumber {
+package enum JSONNumber {
     /// Exact powers of ten, 10^0 … 10^22.
     private static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -23,8 +23,8 @@ enum JSONNumber {
     ///     which may exceed 2^53: the 17-digit shortest form of most doubles.
     ///   - fractionDigits: digits after the point.
     ///   - exponent: the value after `e` or `E`, or 0.
-    @inline(__always)
-    static func fastValue(negative: Bool, significand: UInt64, exact: Bool, complete: Bool = false,
+    @inlinable @inline(__always)
+    package static func fastValue(negative: Bool, significand: UInt64, exact: Bool, complete: Bool = false,
                           fractionDigits: Int, exponent: Int) -> Double? {
         let power = exponent - fractionDigits
         guard exact else {
@@ -78,8 +78,8 @@ enum JSONNumber {
     /// of the eight bytes is not a digit: one load and three multiplies rather than eight
     /// steps (the SWAR conversion Lemire describes in "Parsing numbers faster"). `p` must have
     /// eight readable bytes.
-    @inline(__always)
-    static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+    @inlinable @inline(__always)
+    package static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
         let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
         // Every byte 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3 (no carry
         // between bytes once the first test holds).
@@ -92,7 +92,7 @@ enum JSONNumber {
     }
 
     /// The correctly rounded value of any JSON number text; `nil` past the largest Double.
-    static func value(_ text: String) -> Double? {
+    package static func value(_ text: String) -> Double? {
         guard let v = Double(text), v.isFinite else { return nil }
         return v
     }

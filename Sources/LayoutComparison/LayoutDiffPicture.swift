@@ -5,6 +5,8 @@
 // end, when the canvas (the union of both layouts' frames) is known.
 import Foundation
 import LayoutCore
+import FastText
+import LayoutWriters
 
 /// How an element of a diff picture changed (`data-change`).
 public enum PictureChange: String, CaseIterable, Sendable {

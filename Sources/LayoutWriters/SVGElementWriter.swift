@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 // One element's shapes in a still SVG, written straight into an output buffer (the
 // document around them is SVGLayoutWriter.swift's).

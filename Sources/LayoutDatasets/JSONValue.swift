@@ -4,14 +4,14 @@
 import Foundation
 
 /// Strict JSON in one pass of the scanner: the values, or the first error.
-enum StrictJSON {
+package enum StrictJSON {
     /// The document's value as a `JSONValue` tree: numbers are the correctly rounded `Double`
     /// of their text (as `ValueSyntax.number` reads a flag), `-0` included.
     /// - Throws: `JSONSyntaxError` (with a number too large for a double among them) or
     ///   `JSONDuplicateKeyError`.
     /// - Complexity: O(size of `data`) time; memory O(size of `data`) for the tree, 8 bytes
     ///   per number in a numeric array.
-    static func values(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> JSONValue {
+    package static func values(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
             try JSONSyntaxCheck.parse(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
         }
@@ -22,7 +22,7 @@ enum StrictJSON {
 /// elements are all numbers, or all two-number arrays, are held flat (8 bytes a number)
 /// rather than one enum case per element; `elements` expands any array to the general form.
 /// `==` is structural: a flat array and the same array in general form are not equal.
-enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false` (never a number: `1` and `true` stay distinct).
@@ -52,7 +52,7 @@ enum JSONValue: Equatable, Sendable {
     case itemObject(height: Double, span: ItemSpan)
 
     /// The `"span"` of an `.itemObject`.
-    enum ItemSpan: Equatable, Sendable {
+    package enum ItemSpan: Equatable, Sendable {
         case absent, number(Double), full
 
         /// The member's value, or `nil` when there is none.
@@ -75,7 +75,7 @@ enum JSONValue: Equatable, Sendable {
 
     /// The elements of an array in general form, or `nil` when this is not an array.
     /// - Complexity: O(n) for flat arrays (it builds the elements).
-    var elements: [JSONValue]? {
+    package var elements: [JSONValue]? {
         switch self {
         case .array(let a): return a
         case .numbers(let n): return n.map { .number($0) }
@@ -109,7 +109,7 @@ enum JSONValue: Equatable, Sendable {
 /// waterfall of 10⁶ items, a tenth of them `{"height": 80, "span": 2}`, dictionaries took 4%
 /// more instructions and 11 MB more memory. Objects of more than `indexedCount` members also
 /// carry a key index, so look-ups stay O(1) on hostile input.
-struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
+package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member: its key's first spelling, its last value.
     struct Member: Equatable, Sendable {
         var key: String
@@ -126,7 +126,7 @@ struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral
     init() {}
 
     /// An object of `elements`' members; a later key equal to an earlier one replaces its value.
-    init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         for (key, value) in elements { self[key] = value }
     }
 
@@ -138,7 +138,7 @@ struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral
 
     /// The value of `key`, or `nil`; setting adds a member or replaces a value (keeping the
     /// first spelling). Setting `nil` is not supported (a JSON object never loses a member).
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { position(of: key).map { members[$0].value } }
         set {
             guard let newValue else { preconditionFailure("JSONObject members are never removed") }
@@ -162,19 +162,19 @@ struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral
     }
 
     /// The keys (first spellings), in document order.
-    var keys: [String] { members.map(\.key) }
-    var count: Int { members.count }
+    package var keys: [String] { members.map(\.key) }
+    package var count: Int { members.count }
     /// The first member in document order.
     var first: (key: String, value: JSONValue)? { members.first.map { ($0.key, $0.value) } }
     var isEmpty: Bool { members.isEmpty }
 
-    func makeIterator() -> Iterator { Iterator(members: members) }
+    package func makeIterator() -> Iterator { Iterator(members: members) }
 
     /// The members as `(key, value)` pairs, in document order.
-    struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         let members: [Member]
         var position = 0
-        mutating func next() -> (key: String, value: JSONValue)? {
+        package mutating func next() -> (key: String, value: JSONValue)? {
             guard position < members.count else { return nil }
             defer { position += 1 }
             return (members[position].key, members[position].value)
@@ -182,7 +182,7 @@ struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral
     }
 
     /// Equal when both hold the same keys with equal values, in any order (as dictionaries).
-    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.count == rhs.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 }

@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 /// SPEC section 4's CSV: RFC 4180 quoting, LF line endings, a header row, one row per element.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutCore
+import FastText
 
 /// A decoded dataset (SPEC section 5): sections of items, and the `"options"` object.
 public struct Dataset: Sendable, Equatable {
@@ -725,7 +726,7 @@ func didYouMean(_ key: String, among keys: [String]) -> String {
 
 /// A short description of a dataset value for messages, as `describe(_: Any)` gives it for
 /// the same value from Foundation: numbers as `NumberFormat.messageText`, strings quoted.
-func describe(_ value: JSONValue) -> String {
+package func describe(_ value: JSONValue) -> String {
     switch value {
     case .bool(let b): return b ? "true" : "false"
     case .number(let n): return NumberFormat.messageText(n)
@@ -744,7 +745,7 @@ func boolValue(_ raw: Any) -> Bool? {
 }
 
 /// A short description of a JSON value for messages: numbers as written, strings quoted.
-func describe(_ raw: Any) -> String {
+package func describe(_ raw: Any) -> String {
     if let b = boolValue(raw) { return b ? "true" : "false" }
     if let n = raw as? NSNumber { return NumberFormat.messageText(n.doubleValue) }
     if let s = raw as? String {

@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 /// SPEC section 4's JSON: one object, each element on its own line so that golden-file diffs
 /// stay readable. Keys appear in the documented order.
@@ -23,7 +24,7 @@ public enum JSONLayoutWriter {
     }
 
     /// Everything before the first element.
-    static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
+    package static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("{\"engine\":")
         appendJSONString(layout.engine, to: out)
         out.append(",\"bounds\":")
@@ -43,7 +44,7 @@ public enum JSONLayoutWriter {
     }
 
     /// Everything after the last element.
-    static func appendEnd(_ layout: CollectionLayout, to out: OutputBuffer) {
+    package static func appendEnd(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("\n]")
         if let heart = layout.heartPath {
             out.append(",\n\"heartPath\":")
@@ -203,7 +204,7 @@ func appendPathData(_ heart: HeartPath, relativeTo origin: Point, to out: Output
 
 /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
 /// characters (strings that come from input must never break the document).
-func appendJSONString(_ text: String, to out: OutputBuffer) {
+package func appendJSONString(_ text: String, to out: OutputBuffer) {
     out.append(byte: UInt8(ascii: "\""))
     for byte in text.utf8 {
         switch byte {

@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 // The plain writers: the specification of the JSON, CSV and still SVG output.
 //

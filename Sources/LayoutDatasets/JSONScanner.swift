@@ -1,5 +1,6 @@
 import LayoutCore
 import Foundation
+import FastText
 
 // A strict JSON (RFC 8259) scanner. It gives every syntax error a 1-based line and column
 // (Foundation on Linux only says "around character N", or nothing at end of file), refuses
@@ -28,23 +29,23 @@ public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
 }
 
 /// The strict scanner: `check` builds nothing, `parse` also builds the `JSONValue` tree.
-struct JSONSyntaxCheck {
+package struct JSONSyntaxCheck {
     /// Deepest nesting of arrays and objects accepted.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
     /// Most objects in one document: a million sections (plus the top level and "options")
     /// is far past any real dataset, and bounds what the parser behind this pass allocates.
     /// Item objects are not among them: they count as items (`maximumItemObjects`).
     static let maximumObjects = 1_000_010
 
     /// How many objects a document may hold, and how the limit is explained.
-    enum ObjectLimit {
+    package enum ObjectLimit {
         /// A dataset: `maximumObjects` (a million sections).
         case dataset
         /// A layout file (`diff`, `--check`): three objects per element (the element, its
         /// frame, its center) for the most elements a layout has, and room for the rest.
         case layout
 
-        var count: Int {
+        package var count: Int {
             switch self {
             case .dataset: JSONSyntaxCheck.maximumObjects
             case .layout: 3 * maximumElementCount + JSONSyntaxCheck.maximumObjects

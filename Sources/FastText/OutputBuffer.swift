@@ -12,11 +12,11 @@ import LayoutCore
 public final class OutputBuffer {
     /// Decimals of every number written.
     public let precision: NumberPrecision
-    private let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
-    private let chunkSize: Int
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
+    @usableFromInline let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
+    @usableFromInline let chunkSize: Int
+    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline private(set) var count = 0
     /// Whether `storage`, and `numberCache`, are this buffer's to free (not a `BlockPipeline`'s).
     private var ownsStorage = true
     private let ownsNumberCache: Bool
@@ -59,7 +59,7 @@ public final class OutputBuffer {
     }
 
     /// Recently formatted numbers (see `ByteCursor.append(number:)`).
-    private let numberCache: UnsafeMutablePointer<CachedNumber>
+    @usableFromInline let numberCache: UnsafeMutablePointer<CachedNumber>
     /// The CSV's recent frames' texts (see `FrameText`), allocated when first asked for:
     /// only a CSV's rows use it.
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
@@ -69,7 +69,7 @@ public final class OutputBuffer {
 
     /// The buffer's table of SVG frame texts (`SVGFrameText.slots` entries, empty at first),
     /// kept from one block of elements to the next.
-    var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
+    package var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
         if let svgFrameTextTable { return svgFrameTextTable }
         svgFrameTextTable = Self.table(of: SVGFrameText(), count: SVGFrameText.slots)
         return svgFrameTextTable!
@@ -85,7 +85,7 @@ public final class OutputBuffer {
 
     /// The buffer's table of frame texts (`FrameText.slots` entries, empty at first), kept
     /// from one block of rows to the next.
-    var frameTexts: UnsafeMutablePointer<FrameText> {
+    package var frameTexts: UnsafeMutablePointer<FrameText> {
         if let frameTextTable { return frameTextTable }
         frameTextTable = Self.table(of: FrameText(), count: FrameText.slots)
         return frameTextTable!
@@ -102,7 +102,7 @@ public final class OutputBuffer {
 
     /// Room enough for any one element in any format: sixteen numbers of the longest kind
     /// and the keys and punctuation around them.
-    static let elementBound = 16 * NumberFormat.maximumLength + 1024
+    package static let elementBound = 16 * NumberFormat.maximumLength + 1024
 
     deinit {
         if ownsStorage { storage.deallocate() }
@@ -115,12 +115,12 @@ public final class OutputBuffer {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// Makes room for `n` more bytes.
-    @inline(__always)
-    private func reserve(_ n: Int) {
+    @inlinable @inline(__always)
+    func reserve(_ n: Int) {
         if count + n > capacity { grow(count + n) }
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -132,7 +132,7 @@ public final class OutputBuffer {
     }
 
     /// Appends raw bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         reserve(buffer.count)
@@ -147,7 +147,7 @@ public final class OutputBuffer {
     }
 
     /// Appends ASCII or UTF-8 text.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -160,7 +160,7 @@ public final class OutputBuffer {
     }
 
     /// Appends one byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(byte: UInt8) {
         reserve(1)
         storage[count] = byte
@@ -168,7 +168,7 @@ public final class OutputBuffer {
     }
 
     /// Appends `value` at the buffer's precision.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(number value: Double) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
@@ -176,14 +176,14 @@ public final class OutputBuffer {
 
     /// Appends `value` at `precision`, whatever the buffer's (a factor that points multiply,
     /// which the output precision, meant for points, would distort).
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(number value: Double, precision: NumberPrecision) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
 
     /// Appends an integer.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(integer value: Int) {
         reserve(21)
         if value < 0 {
@@ -194,7 +194,7 @@ public final class OutputBuffer {
     }
 
     /// Hands the gathered bytes to the sink once a chunk is full.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func flushIfFull() throws {
         if count >= chunkSize, sink != nil { try flush() }
     }
@@ -225,16 +225,16 @@ public final class OutputBuffer {
 
     /// A cursor at the end of the buffer with room for `maximumBytes`, for writing one
     /// element without a bounds check per key and number; `commit(_:)` keeps what it wrote.
-    @inline(__always)
-    func cursor(reserving maximumBytes: Int) -> ByteCursor {
+    @inlinable @inline(__always)
+    package func cursor(reserving maximumBytes: Int) -> ByteCursor {
         reserve(maximumBytes)
         return ByteCursor(start: storage + count, precision: precision, cache: numberCache)
     }
 
     /// Keeps the bytes written through `cursor` (from `cursor(reserving:)`, with nothing
     /// appended in between).
-    @inline(__always)
-    func commit(_ cursor: ByteCursor) {
+    @inlinable @inline(__always)
+    package func commit(_ cursor: ByteCursor) {
         count = cursor.position - storage
     }
 }
@@ -245,42 +245,43 @@ public final class OutputBuffer {
 /// 23 bytes), 32 bytes in all, so that an entry is never split across cache lines and the
 /// table fits a core's first-level cache. The empty entry's bits are a NaN's, which no
 /// written number has.
-struct CachedNumber {
-    typealias Text = (UInt64, UInt64, UInt64)
+@usableFromInline package struct CachedNumber {
+    /// Three words of text, the last byte of the third holding the length.
+    @usableFromInline package typealias Text = (UInt64, UInt64, UInt64)
     /// The longest text an entry keeps: its last byte holds the length.
-    static let maximumLength = MemoryLayout<Text>.size - 1
+    package static let maximumLength = MemoryLayout<Text>.size - 1
     /// 1,024 entries (32 KB), indexed by the top 10 bits of a multiplicative hash: enough
     /// that a layout's recurring numbers (a column's x, the hundred item heights) survive
     /// between the unique ones (each y) that pass through.
-    static let slots = 1024
-    static let shift: UInt64 = 54
-    var bits: UInt64 = .max
+    package static let slots = 1024
+    @usableFromInline static let shift: UInt64 = 54
+    @usableFromInline var bits: UInt64 = .max
     /// The text's bytes, then zeros or anything, then the length in the last byte.
-    var text: Text = (0, 0, 0)
+    @usableFromInline var text: Text = (0, 0, 0)
 
     init() {}
 
     /// An entry for the number with `bits` whose text is the first `length` ≤ `maximumLength`
     /// bytes of `text`.
-    @inline(__always)
-    init(bits: UInt64, length: Int, text: Text) {
+    @inlinable @inline(__always)
+    @usableFromInline package init(bits: UInt64, length: Int, text: Text) {
         self.bits = bits
         self.text = (text.0, text.1, text.2 & 0x00FF_FFFF_FFFF_FFFF | UInt64(truncatingIfNeeded: length) << 56)
     }
 
     /// The text's length.
-    var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
+    @usableFromInline var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
 
     /// The entry of a table of `slots` entries where the number with `bits` belongs.
-    @inline(__always)
-    static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
+    @inlinable @inline(__always)
+    @usableFromInline package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
         table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// When this entry holds the number with `bits`: copies its text to `destination` (24
     /// bytes stored, which must have room) and returns its length; `nil` otherwise.
-    @inline(__always)
-    func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
+    @inlinable @inline(__always)
+    @usableFromInline package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
         guard self.bits == bits else { return nil }
         UnsafeMutableRawPointer(destination).storeBytes(of: text, as: Text.self)
         return length
@@ -291,19 +292,22 @@ struct CachedNumber {
 /// after the next (a CSV's y, an SVG cell's y and its label's), and its text (at most 16
 /// bytes), kept apart from the table of recent numbers. Empty, its bits are a NaN's, which no
 /// written number has.
-struct RecentNumber {
-    var bits: UInt64 = .max
-    var low: UInt64 = 0
-    var high: UInt64 = 0
-    var length = 0
+@usableFromInline package struct RecentNumber {
+    @usableFromInline var bits: UInt64 = .max
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: UInt64 = 0
+    @usableFromInline var length = 0
+
+    /// A slot that holds no number yet.
+    @usableFromInline package init() {}
 
     /// Writes `value` at `position` as `NumberFormat.write` writes it at `precision`, and
     /// moves `position` past it: the last number's text when it is the last number again;
     /// at the default precision (`standard`), a whole number, a half or a number with 3
     /// decimals below 10⁸ built here, its integer digits from `digits` (`DigitTable.digits`),
     /// and kept as the last; any other out of line, and not kept.
-    @inline(__always)
-    mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
+    @inlinable @inline(__always)
+    @usableFromInline package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
                         digits: UnsafePointer<UInt32>, precision: NumberPrecision) {
         let bits = value.bitPattern
         if bits == self.bits {
@@ -314,7 +318,7 @@ struct RecentNumber {
         if standard, let number = NumberFormat.wholeOrHalfText(value, eightDigits: { DigitTable.eightDigits($0, digits) })
             ?? NumberFormat.fractionalText(value, eightDigits: { DigitTable.eightDigits($0, digits) }) {
             UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
-            self = RecentNumber(bits: bits, low: number.low, high: number.high, length: number.length)
+            (self.bits, low, high, length) = (bits, number.low, number.high, number.length)
             position += number.length
             return
         }
@@ -324,7 +328,7 @@ struct RecentNumber {
 
     /// Writes `value` at `precision`, whatever it is, and returns its length: out of line.
     @inline(never)
-    private static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
         NumberFormat.write(value, precision: precision, to: position)
     }
 }
@@ -336,22 +340,23 @@ struct RecentNumber {
 /// the number table, and two copies for four. 64 bytes, one cache line; 1,024 entries
 /// (64 KB), indexed by a hash of the three (`FrameKey`): a waterfall's 3 columns × 100
 /// heights mostly stay.
-struct FrameText {
+package struct FrameText {
     static let slots = FrameKey.slots
-    var key = FrameKey()
+    /// The frame whose texts this entry holds.
+    package var key = FrameKey()
     /// x's text, at most 8 bytes.
-    var xText: UInt64 = 0
+    package var xText: UInt64 = 0
     /// `,width,height,centerX,`, at most 24 bytes.
-    var middle: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    package var middle: (UInt64, UInt64, UInt64) = (0, 0, 0)
     /// x's text's length in the lowest byte, the middle's in the next.
-    var lengths: UInt64 = 0
+    package var lengths: UInt64 = 0
 
     init() {}
 }
 
 /// What a table of frame texts (`FrameText`, `SVGFrameText`) is keyed by: the bits of a
 /// frame's x, width and height. The empty key's x bits are a NaN's, which no written frame has.
-struct FrameKey: Equatable {
+package struct FrameKey: Equatable {
     /// Entries of a table: 1,024.
     static let slots = 1024
     var x: UInt64 = .max
@@ -360,16 +365,17 @@ struct FrameKey: Equatable {
 
     init() {}
 
-    @inline(__always)
-    init(x: Double, width: Double, height: Double) {
+    /// The key of a frame with this x, width and height.
+    @inlinable @inline(__always)
+    package init(x: Double, width: Double, height: Double) {
         self.x = x.bitPattern
         self.width = width.bitPattern
         self.height = height.bitPattern
     }
 
     /// The entry of a table of `slots` entries where the frame belongs.
-    @inline(__always)
-    var slot: Int {
+    @inlinable @inline(__always)
+    package var slot: Int {
         // A double's distinguishing bits are its high ones: the width's and height's are
         // moved down onto x's low ones (a whole x has them zero), then mixed upwards.
         let mixed = (x &+ (height &>> 17) &+ (width &>> 34)) &* 0x9E37_79B9_7F4A_7C15
@@ -383,17 +389,18 @@ struct FrameKey: Equatable {
 /// once a label was drawn in it, `<text x="CX" y="` (CX the frame's centre). As `FrameText`
 /// for the CSV: one lookup for five of the number table. 128 bytes, two cache lines; 1,024
 /// entries (128 KB), indexed as `FrameText`'s.
-struct SVGFrameText {
+package struct SVGFrameText {
     static let slots = FrameKey.slots
-    var key = FrameKey()
+    /// The frame whose texts this entry holds.
+    package var key = FrameKey()
     /// The three texts' lengths, a byte each (0 for a label's not yet known).
-    var lengths: UInt64 = 0
+    package var lengths: UInt64 = 0
     /// ` x="X" y="`, at most 24 bytes.
-    var before: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    package var before: (UInt64, UInt64, UInt64) = (0, 0, 0)
     /// `" width="W" height="H" rx="R`, at most 40 bytes.
-    var after: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    package var after: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// `<text x="CX" y="`, at most 32 bytes.
-    var label: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    package var label: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     init() {}
 }
@@ -401,30 +408,31 @@ struct SVGFrameText {
 /// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
 /// string literals are copied with a length known at compile time, numbers formatted in
 /// place, and nothing is checked.
-struct ByteCursor {
+@usableFromInline package struct ByteCursor {
     /// The next byte to write.
-    private(set) var position: UnsafeMutablePointer<UInt8>
+    @usableFromInline package private(set) var position: UnsafeMutablePointer<UInt8>
     /// How numbers are formatted.
-    let precision: NumberPrecision
-    private let cache: UnsafeMutablePointer<CachedNumber>
+    @usableFromInline let precision: NumberPrecision
+    @usableFromInline let cache: UnsafeMutablePointer<CachedNumber>
 
-    @inline(__always)
-    init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
+    /// A cursor at `start`, formatting numbers at `precision` through the table `cache`.
+    @inlinable @inline(__always)
+    @usableFromInline package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
         position = start
         self.precision = precision
         self.cache = cache
     }
 
     /// Appends a string literal's bytes.
-    @inline(__always)
-    mutating func append(_ text: StaticString) {
+    @inlinable @inline(__always)
+    package mutating func append(_ text: StaticString) {
         UnsafeMutableRawPointer(position).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
         position += text.utf8CodeUnitCount
     }
 
     /// Appends one byte.
-    @inline(__always)
-    mutating func append(byte: UInt8) {
+    @inlinable @inline(__always)
+    package mutating func append(byte: UInt8) {
         position.pointee = byte
         position += 1
     }
@@ -432,8 +440,8 @@ struct ByteCursor {
     /// Appends `value` at the buffer's precision. Layouts repeat their numbers (a column's x
     /// and width, a ring's item size), so the text of recent ones is kept in a small table
     /// indexed by a hash of the bits: a repeat is a 24-byte copy instead of a formatting.
-    @inline(__always)
-    mutating func append(number value: Double) {
+    @inlinable @inline(__always)
+    package mutating func append(number value: Double) {
         let bits = value.bitPattern
         let slot = CachedNumber.slot(for: bits, in: cache)
         if let length = slot.pointee.copy(bits, to: position) {
@@ -454,8 +462,8 @@ struct ByteCursor {
     /// its text, which a repeat copies (`RecentNumber.write`). `standard`: the precision is
     /// the default, 3 decimals (told by the caller, who tested it once); `digits`:
     /// `DigitTable.digits`.
-    @inline(__always)
-    mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
+    @inlinable @inline(__always)
+    package mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
                          digits: UnsafePointer<UInt32>) {
         last.write(value, at: &position, standard: standard, digits: digits, precision: precision)
     }
@@ -465,7 +473,7 @@ struct ByteCursor {
     /// `slot` when it fits; returns its length. Out of line: the element code keeps only the
     /// table lookup and the whole numbers inline.
     @inline(never)
-    private static func formatAndRemember(_ value: Double, precision: NumberPrecision,
+    @usableFromInline static func formatAndRemember(_ value: Double, precision: NumberPrecision,
                                           in slot: UnsafeMutablePointer<CachedNumber>,
                                           at position: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
@@ -494,8 +502,8 @@ struct ByteCursor {
     }
 
     /// Appends an integer.
-    @inline(__always)
-    mutating func append(integer value: Int) {
+    @inlinable @inline(__always)
+    package mutating func append(integer value: Int) {
         if value < 0 {
             position.pointee = UInt8(ascii: "-")
             position += 1
@@ -504,208 +512,47 @@ struct ByteCursor {
     }
 
     /// Appends digits as `NumberFormat.shortDigitsText` gives them (8 bytes stored).
-    @inline(__always)
-    mutating func append(digits: (text: UInt64, length: Int)) {
+    @inlinable @inline(__always)
+    package mutating func append(digits: (text: UInt64, length: Int)) {
         UnsafeMutableRawPointer(position).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
         position += digits.length
     }
 
     /// Appends the first `count` (at most 8) bytes of `text` (little-endian); all 8 are stored.
-    @inline(__always)
-    mutating func append(eight text: UInt64, count: Int) {
+    @inlinable @inline(__always)
+    package mutating func append(eight text: UInt64, count: Int) {
         UnsafeMutableRawPointer(position).storeBytes(of: text, as: UInt64.self)
         position += count
     }
 
     /// Appends the first `count` (at most 24) bytes of `text`; all 24 are stored.
-    @inline(__always)
-    mutating func append(twentyFour text: (UInt64, UInt64, UInt64), count: Int) {
+    @inlinable @inline(__always)
+    package mutating func append(twentyFour text: (UInt64, UInt64, UInt64), count: Int) {
         UnsafeMutableRawPointer(position).storeBytes(of: text, as: (UInt64, UInt64, UInt64).self)
         position += count
     }
 
     /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.
-    @inline(__always)
-    mutating func append(_ bytes: SIMD16<UInt8>, count: Int) {
+    @inlinable @inline(__always)
+    package mutating func append(_ bytes: SIMD16<UInt8>, count: Int) {
         UnsafeMutableRawPointer(position).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
         position += count
     }
 
     /// Appends what `write` writes at the position (within the room reserved); it returns
     /// the bytes' count.
-    @inline(__always)
-    mutating func append(_ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+    @inlinable @inline(__always)
+    package mutating func append(_ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         position += write(position)
     }
 
     /// Appends the text of a short string (an element kind, a palette colour) as it is.
-    @inline(__always)
-    mutating func append(string text: String) {
+    @inlinable @inline(__always)
+    package mutating func append(string text: String) {
         var text = text
         text.withUTF8 { bytes in
             if let base = bytes.baseAddress { position.update(from: base, count: bytes.count) }
             position += bytes.count
-        }
-    }
-}
-
-// MARK: - Formats and options
-
-/// How a layout is written.
-public struct OutputOptions: Sendable {
-    /// Decimals of every number. Default 3.
-    public var precision: NumberPrecision = .standard
-    /// SVG: what each shape is labelled with (`--labels`); `nil`, the default, picks index
-    /// paths for a layout of more than one section and item numbers otherwise.
-    public var labels: SVGLabels? = nil
-    /// SVG: the `--rect` query area to outline, if any.
-    public var queryRect: Rect? = nil
-    /// SVG: the area the picture shows (`--canvas`). Default `.all`.
-    public var canvas = SVGCanvas.all
-    /// SVG, streamed with `canvas == .all`: the union of the drawn elements' bounds, measured
-    /// by a pass over the elements before the document is written
-    /// (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept layout's writer
-    /// measures its elements itself and ignores this.
-    public var drawnBounds: Rect? = nil
-
-    /// Creates the default options.
-    public init() {}
-}
-
-/// The three output formats (SPEC section 4).
-public enum OutputFormat: String, Sendable, CaseIterable {
-    case json, csv, svg
-
-    /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
-    /// empty), with the elements `produce` appends to the sink it is given (typically by
-    /// running the engine again with it). The blocks are formatted on every core while the
-    /// engine computes the next ones. The output is byte for byte what
-    /// `write(_:selection:options:to:)` writes for the same layout with its elements.
-    /// - Precondition: for SVG, the visible elements come in drawing order.
-    /// - Throws: what `produce` or the buffer's sink throws.
-    /// - Complexity: O(n); memory for a few blocks, whatever n.
-    public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-                      options: OutputOptions, to out: OutputBuffer) throws {
-        try write(layout, streaming: produce, options: options, to: out, on: nil)
-    }
-
-    /// `write(_:streaming:options:to:)` on `pipeline`'s threads and slots (a new pipeline's
-    /// when `nil`), which must format numbers at `out`'s precision; or, `serially`, on the
-    /// calling thread alone, the text gathered in `out` until the end (for a few elements,
-    /// fewer than the threads would save time on).
-    func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-               options: OutputOptions, to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool = false) throws {
-        if self == .csv && layout.heartSamples != nil {
-            // `--heart-samples` as CSV: the samples table, without the elements.
-            return try write(layout, selection: nil, options: options, to: out)
-        }
-        let parts = streamParts(layout, options: options)
-        parts.start(layout, out)
-        try appendBlocks(produce, parts: parts, to: out, on: pipeline, serially: serially)
-        parts.end(layout, out)
-        try out.flush()
-    }
-
-    /// The elements' text alone, between `start` and `end`: what `write(_:streaming:…)`
-    /// writes between the two, on `pipeline`'s threads (a new pipeline's when `nil`) or,
-    /// `serially`, on the calling thread.
-    func appendBlocks(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
-                      to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool) throws {
-        try appendBlocks(produce, parts: streamParts(layout, options: options), to: out, on: pipeline, serially: serially)
-    }
-
-    private func appendBlocks(_ produce: StreamedElements, parts: StreamParts, to out: OutputBuffer, on pipeline: BlockPipeline?,
-                              serially: Bool) throws {
-        if serially {
-            var position = 0
-            var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
-                parts.block(block, position, false, out)  // every element stored whole, checked
-                position += block.count
-            }
-            try produce(&sink)
-            sink.finish()
-        } else if let pipeline {
-            try pipeline.run(to: out, formatBlock: parts.block, produce)
-        } else {
-            try appendStreamed(produce, to: out, parts.block)
-        }
-    }
-
-    /// What a streamed write is made of: the text before the elements, the text of a block
-    /// of elements (given the position of its first in the output, and whether every one has
-    /// the default appearance), and the text after them.
-    struct StreamParts {
-        let start: (CollectionLayout, OutputBuffer) -> Void
-        let block: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void
-        let end: (CollectionLayout, OutputBuffer) -> Void
-    }
-
-    /// The parts of a streamed write of `layout` (its summary) with `options`.
-    func streamParts(_ layout: CollectionLayout, options: OutputOptions) -> StreamParts {
-        switch self {
-        case .json:
-            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
-                        block: { block, first, _, out in
-                            for k in block.indices {
-                                JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
-                            }
-                        },
-                        end: { JSONLayoutWriter.appendEnd($0, to: $1) })
-        case .csv:
-            return StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
-                        block: { block, _, defaultAppearance, out in
-                            CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
-                        },
-                        end: { _, _ in })
-        case .svg:
-            let above = SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout))
-            return StreamParts(start: { layout, out in
-                            SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
-                                layout, options: options, drawn: options.drawnBounds), to: out)
-                        },
-                        block: { [round = layout.drawsCellsRound,
-                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, defaultAppearance, out in
-                            SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
-                                                        above: above, to: out)
-                        },
-                        end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
-        }
-    }
-
-    /// Writes the elements at `selection` (positions in `layout.elements`, ascending; `nil`
-    /// for all) to `out`.
-    /// - Throws: whatever the buffer's sink throws.
-    /// - Complexity: O(selected elements) (SVG: O(k log k) for the zIndex sort).
-    public func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
-                      to out: OutputBuffer) throws {
-        switch self {
-        case .json: try JSONLayoutWriter.write(layout, selection: selection, to: out)
-        case .csv: try CSVLayoutWriter.write(layout, selection: selection, to: out)
-        case .svg: try SVGLayoutWriter.write(layout, selection: selection, options: options, to: out)
-        }
-        try out.flush()
-    }
-}
-
-// MARK: - Writing elements on every core
-
-/// Formats each selected element (all of them when `selection` is nil) with `format`, on
-/// every core for long runs (`appendInParallel`), and hands the text to `out` in element
-/// order. `format` gets the element, the buffer to write to and the element's position in
-/// the output (0 for the first written).
-func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: OutputBuffer,
-                    _ format: (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
-    try layout.elements.withUnsafeBufferPointer { elements in
-        if let selection {
-            try selection.withUnsafeBufferPointer { selection in
-                try appendInParallel(count: selection.count, to: out) { position, buffer in
-                    format(elements[selection[position]], buffer, position)
-                }
-            }
-        } else {
-            try appendInParallel(count: elements.count, to: out) { position, buffer in
-                format(elements[position], buffer, position)
-            }
         }
     }
 }
@@ -721,7 +568,7 @@ public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
 /// to. The engine fills the slots of a `BlockPipeline` directly, and the blocks are
 /// formatted on every core while it goes on computing the next ones. A failure of
 /// `out`'s sink stops the formatting and is rethrown once `produce` returns.
-func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
+package func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
                     _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) throws {
     let pipeline = BlockPipeline(precision: out.precision)
     defer { pipeline.stop() }

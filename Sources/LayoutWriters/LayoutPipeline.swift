@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 // From an engine's entry points to written bytes: whether the elements are kept or streamed,
 // how they are checked before anything is written, and what a streamed write needs (a
@@ -170,11 +171,11 @@ public struct LayoutPipeline {
             var sink = FiniteCheckSink(scale: request.scale)
             let summary = try check(&sink)
             try summary.validateFinite(streamedElement: sink.firstNonFinite)
-            inDrawingOrder = sink.isInDrawingOrder
+            inDrawingOrder = sink.zIndicesAreNonDecreasing
             streamedCount = sink.count
             // An SVG draws by zIndex: a layout not in that order needs its elements sorted,
             // so kept.
-            if !plan.needsDrawingOrder || sink.isInDrawingOrder { checked = summary }
+            if !plan.needsDrawingOrder || sink.zIndicesAreNonDecreasing { checked = summary }
         }
         if let checked {
             layout = checked

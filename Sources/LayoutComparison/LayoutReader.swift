@@ -2,6 +2,9 @@
 // from elsewhere with the same names (a JSON array of element objects, or a CSV with the
 // same columns), into records that `LayoutDiff` compares.
 import Foundation
+import FastText
+import LayoutDatasets
+import LayoutWriters
 
 // MARK: - Records
 

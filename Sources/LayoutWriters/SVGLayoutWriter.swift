@@ -1,5 +1,6 @@
 import class Foundation.NSLock
 import LayoutCore
+import FastText
 
 // MARK: - Labels and canvas
 
@@ -491,7 +492,7 @@ struct DrawingOrderScan {
 /// way: a zero-sized canvas does not render) and whose `width` and `height` are its size in
 /// points, a title, and a white background over the whole canvas (or over `background`, for
 /// a viewBox that moves). The caller closes the document with `</svg>`.
-func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, background: Rect? = nil) {
+package func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, background: Rect? = nil) {
     let width = max(canvas.width, 1), height = max(canvas.height, 1)
     out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
     out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
@@ -563,7 +564,7 @@ func appendCentredRect(_ element: LayoutAttributes, size: Size, to out: OutputBu
 
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0
 /// cannot carry, become `?`.
-func appendXMLText(_ text: String, to out: OutputBuffer) {
+package func appendXMLText(_ text: String, to out: OutputBuffer) {
     for byte in text.utf8 {
         switch byte {
         case UInt8(ascii: "&"): out.append("&amp;")

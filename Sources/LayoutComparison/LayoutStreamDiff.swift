@@ -5,6 +5,9 @@
 // summary are known: byte for byte what `LayoutDiff.textReport` / `jsonReport` give.
 import Foundation
 import LayoutCore
+import FastText
+import LayoutDatasets
+import LayoutWriters
 
 /// Report text held until the comparison ends: in memory up to 32 MiB, then in an unlinked
 /// temporary file.
@@ -646,7 +649,7 @@ extension StreamedComparison {
     public static func startsInElementOrder(_ path: String, format: LayoutFileFormat?) throws -> Bool {
         let stream = try LayoutInput.path(path).stream(format: format, sorted: false)
         defer { stream.cancel() }
-        return LayoutFormats.startsInElementOrder(stream)
+        return LayoutComparison.startsInElementOrder(stream)
     }
 
     /// Whether the expected side is a CSV (so the layout is compared as its CSV).
@@ -683,9 +686,7 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
 
     init(_ source: LayoutElementStream) {
         self.source = source
-        let thread = Thread { [self] in produce() }
-        thread.stackSize = 1 << 22
-        thread.start()
+        runConcurrently(stackSize: 1 << 22) { [self] in produce() }
     }
 
     private func produce() {

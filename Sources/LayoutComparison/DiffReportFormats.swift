@@ -1,6 +1,9 @@
 // The diff report in the formats CI systems read (`--report junit|github`), made from the
 // text report as it streams out, so that they stay as exact as it and as bounded in memory.
 
+import FastText
+import LayoutWriters
+
 /// The formats of a diff report (`cvlayout diff --report`, `--check … --report`).
 public enum DiffReportFormat: String, CaseIterable, Sendable {
     /// The text report (`LayoutDiff.textReport`).

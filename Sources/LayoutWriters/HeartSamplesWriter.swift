@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 // The heart path sampled evenly by arc length (`cvlayout ring --heart-samples N`), for
 // consumers that cannot evaluate Béziers: a JSON key after "heartPath", or a CSV table.

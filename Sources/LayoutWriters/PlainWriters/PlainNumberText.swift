@@ -2,6 +2,8 @@
 // the most direct way, for reading and for the differential tests (the writers format
 // numbers with `NumberFormat`, which must give the same text).
 
+import FastText
+
 /// A number's text as the reference prescribes, computed directly from the double's exact
 /// value: no exponent, no trailing zeros and no trailing point, `-0` as `0`.
 ///

@@ -1,6 +1,9 @@
 // Compares two layouts read by `LayoutReader` element by element, and renders the result as
 // a text report for people or JSON for machines (`cvlayout diff`, `--check GOLDEN`).
 
+import FastText
+import LayoutWriters
+
 // MARK: - Options
 
 /// What `LayoutDiff.compare` compares, and how closely.

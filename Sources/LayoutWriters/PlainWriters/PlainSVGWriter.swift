@@ -1,4 +1,5 @@
 import LayoutCore
+import FastText
 
 // The plain still SVG: the specification `SVGLayoutWriter` (and the streamed SVG of
 // `LayoutPipeline`) must write byte for byte. See PlainLayoutWriter.swift. One rule per

@@ -12,7 +12,7 @@ import LayoutCore
 /// fewer than two blocks: one plain loop on the calling thread.
 /// - Throws: what `out`'s sink throws.
 /// - Complexity: O(count) work, spread over the cores; memory for one block per worker.
-func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
+package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
                       _ format: (Int, OutputBuffer) -> Void) throws {
     let workers = min(AvailableCores.count, 8)
     if workers < 2 || count < 2 * blockSize {
@@ -90,6 +90,14 @@ enum AvailableCores {
 private func sched_getaffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
 #endif
 
+/// Runs `body` on a new thread with a stack of `stackSize` bytes, and returns at once: for a
+/// producer that works ahead of its consumer (the pipeline's workers, a prefetched stream).
+package func runConcurrently(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: body)
+    thread.stackSize = stackSize
+    thread.start()
+}
+
 /// Carries a value the compiler cannot prove safe into concurrent work whose safety the
 /// caller guarantees (disjoint buffers, read-only shared state).
 struct UncheckedSendable<Value>: @unchecked Sendable {
@@ -110,7 +118,7 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 ///
 /// A pipeline serves one run after another (`run`), with the same threads and slots: an SVG
 /// measures its canvas in a first run and writes in a second.
-final class BlockPipeline: @unchecked Sendable {
+package final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
         let elements: UnsafeMutablePointer<LayoutAttributes>
@@ -153,7 +161,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// Elements per slot: 1,024 (128 KB of attributes, which stay in the cache from the
     /// engine to the formatting). Small slots also mean little memory touched for the first
     /// time: with 4,096 a 10⁵-element SVG spent a quarter of its time in page faults.
-    static let blockSize = 1_024
+    package static let blockSize = 1_024
     /// The run's formatting; set between runs, under the lock.
     private var formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void = { _, _, _, _ in }
     private let condition = NSCondition()
@@ -177,7 +185,7 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// Starts one worker thread per core but the producer's (at least 1, at most 8), with two
     /// slots per thread plus two, whose buffers format numbers at `precision`.
-    init(precision: NumberPrecision) {
+    package init(precision: NumberPrecision) {
         out = OutputBuffer(precision: precision)
         let cores = AvailableCores.count
         // The producer is a thread of its own and formats too when it is ahead.
@@ -196,11 +204,7 @@ final class BlockPipeline: @unchecked Sendable {
         slots = (0..<slotCount).map { [memory] k in
             Slot(capacity: blockSize, precision: precision, memory: memory + k * slotBytes)
         }
-        for _ in 0..<workers {
-            let thread = Thread { [self] in work() }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
+        for _ in 0..<workers { runConcurrently(stackSize: 1 << 20) { [self] in work() } }
     }
 
     deinit {
@@ -211,7 +215,7 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// The buffers blocks are formatted into, one per slot: a block's `formatBlock` call
     /// gets the buffer of the slot it is in, and no two calls get the same buffer at once.
-    var slotBuffers: [OutputBuffer] { slots.map(\.buffer) }
+    package var slotBuffers: [OutputBuffer] { slots.map(\.buffer) }
 
     /// Runs `produce` with a sink that fills the slots: each block is formatted with
     /// `formatBlock` on whichever thread is free, and its text handed to `output`, in order.
@@ -222,7 +226,7 @@ final class BlockPipeline: @unchecked Sendable {
     /// - Precondition: the previous run finished, and the pipeline is not stopped.
     /// - Throws: what `produce` or `output`'s sink throws; after an error the pipeline must
     ///   be stopped, not run again.
-    func run(to output: OutputBuffer,
+    package func run(to output: OutputBuffer,
              formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void,
              _ produce: StreamedElements) throws {
         condition.lock()
@@ -285,7 +289,7 @@ final class BlockPipeline: @unchecked Sendable {
 
     /// Lets the workers go (after the block each is formatting) and drops whatever is not
     /// yet written. Idempotent.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopped = true
         changed()

@@ -1,0 +1,163 @@
+import LayoutCore
+import FastText
+
+// MARK: - Formats and options
+
+/// How a layout is written.
+public struct OutputOptions: Sendable {
+    /// Decimals of every number. Default 3.
+    public var precision: NumberPrecision = .standard
+    /// SVG: what each shape is labelled with (`--labels`); `nil`, the default, picks index
+    /// paths for a layout of more than one section and item numbers otherwise.
+    public var labels: SVGLabels? = nil
+    /// SVG: the `--rect` query area to outline, if any.
+    public var queryRect: Rect? = nil
+    /// SVG: the area the picture shows (`--canvas`). Default `.all`.
+    public var canvas = SVGCanvas.all
+    /// SVG, streamed with `canvas == .all`: the union of the drawn elements' bounds, measured
+    /// by a pass over the elements before the document is written
+    /// (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept layout's writer
+    /// measures its elements itself and ignores this.
+    public var drawnBounds: Rect? = nil
+
+    /// Creates the default options.
+    public init() {}
+}
+
+/// The three output formats (SPEC section 4).
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case json, csv, svg
+
+    /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
+    /// empty), with the elements `produce` appends to the sink it is given (typically by
+    /// running the engine again with it). The blocks are formatted on every core while the
+    /// engine computes the next ones. The output is byte for byte what
+    /// `write(_:selection:options:to:)` writes for the same layout with its elements.
+    /// - Precondition: for SVG, the visible elements come in drawing order.
+    /// - Throws: what `produce` or the buffer's sink throws.
+    /// - Complexity: O(n); memory for a few blocks, whatever n.
+    public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
+                      options: OutputOptions, to out: OutputBuffer) throws {
+        try write(layout, streaming: produce, options: options, to: out, on: nil)
+    }
+
+    /// `write(_:streaming:options:to:)` on `pipeline`'s threads and slots (a new pipeline's
+    /// when `nil`), which must format numbers at `out`'s precision; or, `serially`, on the
+    /// calling thread alone, the text gathered in `out` until the end (for a few elements,
+    /// fewer than the threads would save time on).
+    func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
+               options: OutputOptions, to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool = false) throws {
+        if self == .csv && layout.heartSamples != nil {
+            // `--heart-samples` as CSV: the samples table, without the elements.
+            return try write(layout, selection: nil, options: options, to: out)
+        }
+        let parts = streamParts(layout, options: options)
+        parts.start(layout, out)
+        try appendBlocks(produce, parts: parts, to: out, on: pipeline, serially: serially)
+        parts.end(layout, out)
+        try out.flush()
+    }
+
+    /// The elements' text alone, between `start` and `end`: what `write(_:streaming:…)`
+    /// writes between the two, on `pipeline`'s threads (a new pipeline's when `nil`) or,
+    /// `serially`, on the calling thread.
+    func appendBlocks(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
+                      to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool) throws {
+        try appendBlocks(produce, parts: streamParts(layout, options: options), to: out, on: pipeline, serially: serially)
+    }
+
+    private func appendBlocks(_ produce: StreamedElements, parts: StreamParts, to out: OutputBuffer, on pipeline: BlockPipeline?,
+                              serially: Bool) throws {
+        if serially {
+            var position = 0
+            var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
+                parts.block(block, position, false, out)  // every element stored whole, checked
+                position += block.count
+            }
+            try produce(&sink)
+            sink.finish()
+        } else if let pipeline {
+            try pipeline.run(to: out, formatBlock: parts.block, produce)
+        } else {
+            try appendStreamed(produce, to: out, parts.block)
+        }
+    }
+
+    /// What a streamed write is made of: the text before the elements, the text of a block
+    /// of elements (given the position of its first in the output, and whether every one has
+    /// the default appearance), and the text after them.
+    struct StreamParts {
+        let start: (CollectionLayout, OutputBuffer) -> Void
+        let block: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void
+        let end: (CollectionLayout, OutputBuffer) -> Void
+    }
+
+    /// The parts of a streamed write of `layout` (its summary) with `options`.
+    func streamParts(_ layout: CollectionLayout, options: OutputOptions) -> StreamParts {
+        switch self {
+        case .json:
+            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
+                        block: { block, first, _, out in
+                            for k in block.indices {
+                                JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
+                            }
+                        },
+                        end: { JSONLayoutWriter.appendEnd($0, to: $1) })
+        case .csv:
+            return StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
+                        block: { block, _, defaultAppearance, out in
+                            CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
+                        },
+                        end: { _, _ in })
+        case .svg:
+            let above = SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout))
+            return StreamParts(start: { layout, out in
+                            SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
+                                layout, options: options, drawn: options.drawnBounds), to: out)
+                        },
+                        block: { [round = layout.drawsCellsRound,
+                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, defaultAppearance, out in
+                            SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
+                                                        above: above, to: out)
+                        },
+                        end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
+        }
+    }
+
+    /// Writes the elements at `selection` (positions in `layout.elements`, ascending; `nil`
+    /// for all) to `out`.
+    /// - Throws: whatever the buffer's sink throws.
+    /// - Complexity: O(selected elements) (SVG: O(k log k) for the zIndex sort).
+    public func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
+                      to out: OutputBuffer) throws {
+        switch self {
+        case .json: try JSONLayoutWriter.write(layout, selection: selection, to: out)
+        case .csv: try CSVLayoutWriter.write(layout, selection: selection, to: out)
+        case .svg: try SVGLayoutWriter.write(layout, selection: selection, options: options, to: out)
+        }
+        try out.flush()
+    }
+}
+
+// MARK: - Writing elements on every core
+
+/// Formats each selected element (all of them when `selection` is nil) with `format`, on
+/// every core for long runs (`appendInParallel`), and hands the text to `out` in element
+/// order. `format` gets the element, the buffer to write to and the element's position in
+/// the output (0 for the first written).
+func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: OutputBuffer,
+                    _ format: (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
+    try layout.elements.withUnsafeBufferPointer { elements in
+        if let selection {
+            try selection.withUnsafeBufferPointer { selection in
+                try appendInParallel(count: selection.count, to: out) { position, buffer in
+                    format(elements[selection[position]], buffer, position)
+                }
+            }
+        } else {
+            try appendInParallel(count: elements.count, to: out) { position, buffer in
+                format(elements[position], buffer, position)
+            }
+        }
+    }
+}
