@@ -14,12 +14,7 @@ extension PlainLayoutWriter {
         let labels = SVGLabels.resolved(options.labels, for: layout)
         let visible = selected(layout, selection).filter { !$0.element.isHidden }
         let canvas = svgCanvas(layout, drawn: visible.map(\.element), labels: labels, options: options)
-        let width = max(canvas.width, 1), height = max(canvas.height, 1)
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
-            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
-            + "<title>\(xmlText("cvlayout " + layout.engine))</title>\n"
-            + "<rect x=\"\(n(canvas.minX))\" y=\"\(n(canvas.minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        var text = svgDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, precision: options.precision)
         let drawingOrder = visible.sorted { l, r in
             l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
         }
@@ -45,6 +40,22 @@ extension PlainLayoutWriter {
             text += svgHeart(heart, precision: options.precision)
         }
         return text + "</svg>\n"
+    }
+
+    /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
+    /// way) and whose `width` and `height` are that size, the `<title>`, and a white
+    /// background over the viewBox (over `background`, at least 1 point each way, when given:
+    /// a viewBox that moves).
+    static func svgDocumentStart(canvas: Rect, title: String, background: Rect? = nil, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        let width = max(canvas.width, 1), height = max(canvas.height, 1)
+        let area = background ?? canvas
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
+            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
+            + "<title>\(xmlText(title))</title>\n"
+            + "<rect x=\"\(n(area.minX))\" y=\"\(n(area.minY))\" width=\"\(n(max(area.width, 1)))\" "
+            + "height=\"\(n(max(area.height, 1)))\" fill=\"#ffffff\"/>\n"
     }
 
     /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label

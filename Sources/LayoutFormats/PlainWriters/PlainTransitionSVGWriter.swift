@@ -25,12 +25,8 @@ extension PlainLayoutWriter {
         // Labels: as asked, or the default of the layout with more sections (the start on a tie).
         let labels = options.output.labels ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
         let canvas = transitionCanvas(transition, options: options.output, labels: labels)
-        let width = max(canvas.width, 1), height = max(canvas.height, 1)
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
-            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
-            + "<title>\(xmlText("cvlayout transition from \(from.engine) to \(to.engine)"))</title>\n"
-            + "<rect x=\"\(n(canvas.minX))\" y=\"\(n(canvas.minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        var text = svgDocumentStart(canvas: canvas, title: "cvlayout transition from \(from.engine) to \(to.engine)",
+                                    precision: precision)
 
         // The elements drawn: those visible at the start or at the end.
         let elements = transition.elements
