@@ -7,10 +7,8 @@ import LayoutCore
 /// 0,0,cell,,0,0,123.333,120,61.667,60,1,0,0,1,0,0,1,0,false
 /// ```
 public enum CSVLayoutWriter {
-    /// The header row's column names, in order.
-    public static let columns = ["section", "item", "category", "kind", "x", "y", "width", "height",
-                                 "centerX", "centerY", "a", "b", "c", "d", "tx", "ty", "alpha",
-                                 "zIndex", "hidden"]
+    /// The header row's column names, in order (`ElementColumn.csvName`).
+    public static let columns = ElementColumn.allCases.map(\.csvName)
 
     /// Writes one row per selected element of `layout` to `out`.
     /// - Complexity: O(selected elements); no allocation per element.

@@ -42,15 +42,7 @@ public enum PlainLayoutWriter {
         func size(_ s: Size) -> String { "{\"width\":\(n(s.width)),\"height\":\(n(s.height))}" }
         var text = "{\"engine\":\(jsonString(layout.engine)),\"bounds\":\(size(layout.bounds)),"
             + "\"contentOffset\":\(point(layout.contentOffset)),\n\"contentSize\":\(size(layout.contentSize)),\n\"elements\":["
-        let lines = selected(layout, selection).map { _, e -> String in
-            let f = e.frame, t = e.transform
-            return "{\"indexPath\":[\(e.indexPath.section),\(e.indexPath.item)],\"category\":\"\(e.category.rawValue)\""
-                + (e.kind.map { ",\"kind\":\"\($0.rawValue)\"" } ?? "")
-                + ",\"frame\":{\"x\":\(n(f.minX)),\"y\":\(n(f.minY)),\"width\":\(n(f.width)),\"height\":\(n(f.height))}"
-                + ",\"center\":\(point(f.center))"
-                + ",\"transform\":[\([t.a, t.b, t.c, t.d, t.tx, t.ty].map(n).joined(separator: ","))]"
-                + ",\"alpha\":\(n(e.alpha)),\"zIndex\":\(e.zIndex),\"hidden\":\(e.isHidden)}"
-        }
+        let lines = selected(layout, selection).map { jsonElement($1, precision: precision) }
         text += lines.map { "\n" + $0 }.joined(separator: ",") + "\n]"
         if let heart = layout.heartPath {
             let segments = heart.segments.map {
@@ -72,6 +64,22 @@ public enum PlainLayoutWriter {
             text += ",\n\"stats\":{" + statistics.map { "\"\($0.name)\":\(n($0.value))" }.joined(separator: ",") + "}"
         }
         return text + "}\n"
+    }
+
+    /// One element's JSON object: each key of `ElementColumn.jsonGroups` in order, holding its
+    /// columns' values (`ElementColumn.text`, words as JSON strings) as one value, an array
+    /// or an object; a key whose one value is absent (no kind) left out.
+    static func jsonElement(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
+        let members = ElementColumn.jsonGroups.compactMap { key, columns -> String? in
+            let values = columns.map { column in column.text(e, precision: precision).map { column.isWord ? jsonString($0) : $0 } }
+            switch columns[0].jsonShape {
+            case .value: return values[0].map { "\"\(key)\":\($0)" }
+            case .array: return "\"\(key)\":[\(values.map { $0 ?? "" }.joined(separator: ","))]"
+            case .object:
+                return "\"\(key)\":{" + zip(columns, values).map { "\"\($0.jsonMember ?? "")\":\($1 ?? "")" }.joined(separator: ",") + "}"
+            }
+        }
+        return "{" + members.joined(separator: ",") + "}"
     }
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped.
@@ -111,13 +119,10 @@ public enum PlainLayoutWriter {
         if let samples = layout.heartSamples {
             return "t,x,y,angle\n" + samples.map { "\(n($0.t)),\(n($0.point.x)),\(n($0.point.y)),\(n($0.angle))\n" }.joined()
         }
-        let header = "section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden\n"
+        let header = ElementColumn.allCases.map(\.csvName).joined(separator: ",") + "\n"
         return header + selected(layout, selection).map { _, e in
-            let f = e.frame, t = e.transform
-            let fields = ["\(e.indexPath.section)", "\(e.indexPath.item)", e.category.rawValue, e.kind?.rawValue ?? ""]
-                + [f.minX, f.minY, f.width, f.height, f.midX, f.midY, t.a, t.b, t.c, t.d, t.tx, t.ty, e.alpha].map(n)
-                + ["\(e.zIndex)", "\(e.isHidden)"]
-            return fields.joined(separator: ",") + "\n"  // plain words and numbers: nothing to quote
+            // Plain words and numbers: nothing to quote.
+            ElementColumn.allCases.map { $0.text(e, precision: precision) ?? "" }.joined(separator: ",") + "\n"
         }.joined()
     }
 }
