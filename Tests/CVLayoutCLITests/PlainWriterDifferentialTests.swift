@@ -120,9 +120,7 @@ struct PlainWriterDifferentialTests {
     /// Where two documents first differ, with some context; `nil` when they are equal.
     static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String? {
         guard a != b else { return nil }
-        var k = 0
-        while k < min(a.count, b.count) && a[k] == b[k] { k += 1 }
-        let from = max(0, k - 80)
+        let k = a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count, from = max(0, k - 80)
         return "at byte \(k) of \(a.count) and \(b.count): …\(String(decoding: a[from..<min(a.count, k + 40)], as: UTF8.self))… "
             + "vs …\(String(decoding: b[from..<min(b.count, k + 40)], as: UTF8.self))…"
     }

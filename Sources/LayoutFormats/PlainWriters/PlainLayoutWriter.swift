@@ -84,20 +84,22 @@ public enum PlainLayoutWriter {
 
     /// `text` as a JSON string: quotes, backslashes and control characters escaped.
     static func jsonString(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
+        "\"" + escaped(text) { scalar in
             switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20:
-                escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: escaped.unicodeScalars.append(scalar)
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case _ where scalar.value < 0x20: "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: nil
             }
-        }
-        return escaped + "\""
+        } + "\""
+    }
+
+    /// `text` with each character `replacement` rewrites rewritten (those it gives `nil` for kept).
+    static func escaped(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        text.unicodeScalars.map { scalar in replacement(scalar) ?? String(scalar) }.joined()
     }
 
     /// The heart path as SVG path data, `M x y C x1 y1 x2 y2 x y …`, every point less `origin`.

@@ -18,8 +18,7 @@ extension PlainLayoutWriter {
         let drawingOrder = visible.sorted { l, r in
             l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
         }
-        let outline = Rect(x: layout.contentOffset.x, y: layout.contentOffset.y,
-                           width: layout.bounds.width, height: layout.bounds.height)
+        let outline = layout.visibleRect
         var labelsAboveOutline: [LayoutAttributes] = []
         for (_, e) in drawingOrder {
             let label = svgLabel(e, labels)
@@ -223,33 +222,11 @@ extension PlainLayoutWriter {
     static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
                           options: OutputOptions) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        switch options.canvas {
-        case .content: return content
-        case .visible:
-            return Rect(x: layout.contentOffset.x, y: layout.contentOffset.y, width: layout.bounds.width, height: layout.bounds.height)
-        case .rect: return options.queryRect ?? content
-        case .all: break
+        if let area = options.canvas.area(content: content, visible: layout.visibleRect, queryRect: options.queryRect) {
+            return area
         }
         var union = content
-        if !drawn.isEmpty {
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for e in drawn {
-                let f = e.frame, t = e.transform
-                let cx = f.midX + t.tx, cy = f.midY + t.ty
-                let hw = f.width / 2, hh = f.height / 2
-                var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
-                if let label = svgLabel(e, labels) {
-                    // About 0.6 em a character wide and 1.2 em high, centred.
-                    rx = max(rx, 0.3 * label.size * Double(label.text.count))
-                    ry = max(ry, 0.6 * label.size)
-                }
-                minX = min(minX, cx - rx)
-                minY = min(minY, cy - ry)
-                maxX = max(maxX, cx + rx)
-                maxY = max(maxY, cy + ry)
-            }
-            union = union.union(Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
-        }
+        if !drawn.isEmpty { union = union.union(svgUnion(drawn.map { svgDrawnBox($0, labels) })) }
         if let heart = layout.heartPath {
             let points = [heart.start] + heart.segments.flatMap { [$0.control1, $0.control2, $0.end] }
             let reach = SVGLayoutWriter.heartReach
@@ -259,39 +236,47 @@ extension PlainLayoutWriter {
         return svgCanvasGrown(content, toHold: union, precision: options.precision)
     }
 
-    /// The canvas rule both plain SVG writers share: `content`, each edge grown out to a whole
-    /// point where `union` (everything drawn) prints past it at `precision`; `content` when
-    /// that is not finite (a union too wide for a double).
-    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
-        // An edge that prints past the content's goes out to a whole point.
-        func printed(_ v: Double) -> Double {
-            guard case .decimals(let p) = precision else { return v }
-            let unit = (0..<p).reduce(1.0) { product, _ in product * 10 }
-            let rounded = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
-            return rounded.isFinite ? rounded : v
+    /// The box `e` draws: its frame under its transform about its centre, and its label's box
+    /// (about 0.6 em a character wide and 1.2 em high, centred on the drawn centre).
+    static func svgDrawnBox(_ e: LayoutAttributes, _ labels: SVGLabels) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let f = e.frame, t = e.transform
+        let cx = f.midX + t.tx, cy = f.midY + t.ty
+        let hw = f.width / 2, hh = f.height / 2
+        var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
+        if let label = svgLabel(e, labels) {
+            rx = max(rx, 0.3 * label.size * Double(label.text.count))
+            ry = max(ry, 0.6 * label.size)
         }
-        let canvas = Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
-                          minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
-                          maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
-                          maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
+        return (cx - rx, cy - ry, cx + rx, cy + ry)
+    }
+
+    /// The smallest rect holding every box of `boxes` (not empty).
+    static func svgUnion(_ boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]) -> Rect {
+        Rect(minX: boxes.map(\.minX).min()!, minY: boxes.map(\.minY).min()!, maxX: boxes.map(\.maxX).max()!,
+             maxY: boxes.map(\.maxY).max()!)
+    }
+
+    /// The canvas rule every SVG writer shares (`SVGLayoutWriter.outward`): `content`, each
+    /// edge grown out to a whole point where `union` (everything drawn) prints past it at
+    /// `precision`; `content` when that is not finite (a union too wide for a double).
+    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
+        let canvas = SVGLayoutWriter.outward(union, from: content, precision: precision)
         return canvas.isFinite ? canvas : content
     }
 
     /// `text` with XML's special characters escaped and control characters as `?`.
     static func xmlText(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
+        escaped(text) { scalar in
             switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20: escaped += "?"
-            default: escaped.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\t", "\n", "\r": nil
+            case _ where scalar.value < 0x20: "?"
+            default: nil
             }
         }
-        return escaped
     }
 }

@@ -28,7 +28,7 @@ extension PlainLayoutWriter {
                                         limits: limits, options: options)
         let first = samples[0].layout, times = samples.map(\.time)
         let labels = SVGLabels.resolved(options.labels, for: first)
-        let screens = samples.map { screen($0.layout) }
+        let screens = samples.map { $0.layout.visibleRect }
         let changing = first.elements.indices.map { i in samples.contains { $0.layout.elements[i] != first.elements[i] } }
         let canvas = scrollCanvas(samples.map(\.layout), changing: changing, labels: labels, options: options)
         var text = svgDocumentStart(canvas: canvas, title: "cvlayout " + first.engine + " scrolling",
@@ -66,11 +66,6 @@ extension PlainLayoutWriter {
         return text + "</svg>\n"
     }
 
-    /// The visible bounds of `layout`: its content offset and the bounds' size.
-    static func screen(_ layout: CollectionLayout) -> Rect {
-        Rect(x: layout.contentOffset.x, y: layout.contentOffset.y, width: layout.bounds.width, height: layout.bounds.height)
-    }
-
     /// The samples, in time order: the keyframes (`animation.offsets` at `animation.keyTimes`)
     /// and, between two samples, the middle moment whenever it is not halfway between them
     /// (`ScrollSVGWriter.isHalfway`, the geometry both writers share: the offset and every
@@ -95,7 +90,7 @@ extension PlainLayoutWriter {
         var bytes = 0
         var changedYet = [Bool](repeating: false, count: first.elements.count)
         func add(_ sample: CollectionLayout, at time: Double) {
-            bytes += ScrollSVGWriter.estimatedScreenBytes(screen(sample), viewBox: options.canvas == .visible,
+            bytes += ScrollSVGWriter.estimatedScreenBytes(sample.visibleRect, viewBox: options.canvas == .visible,
                                                           precision: options.precision)
             // The bytes of each element's values where they differ from the sample before, once
             // it has differed from the first sample (at its first difference its first values too).
@@ -141,13 +136,13 @@ extension PlainLayoutWriter {
         var changedYet = [Bool](repeating: false, count: changing.count)
         let canvases = samples.enumerated().map { k, sample -> Rect in
             switch options.canvas {
-            case .visible: return screen(samples[0])
+            case .visible: return samples[0].visibleRect
             case .content, .rect: return Rect(x: 0, y: 0, width: sample.contentSize.width, height: sample.contentSize.height)
             case .all:
                 for i in changing.indices where sample.elements[i] != samples[0].elements[i] { changedYet[i] = true }
                 let drawn = sample.elements.indices.filter { (k == 0 || changedYet[$0]) && !sample.elements[$0].isHidden }
                 return svgCanvas(sample, drawn: drawn.map { sample.elements[$0] }, labels: labels, options: options)
-                    .union(screen(sample))
+                    .union(sample.visibleRect)
             }
         }
         return canvases.dropFirst().reduce(canvases[0]) { $0.union($1) }
