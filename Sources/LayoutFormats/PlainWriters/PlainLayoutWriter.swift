@@ -1,14 +1,16 @@
 import LayoutCore
 
-// The plain writers: the specification of the JSON, CSV and still SVG output.
+// The plain writers: the specification of the JSON, CSV and SVG output (still, transition
+// and scrolling).
 //
 // Each format is written here the most direct way, element after element, with ordinary
 // string building and `PlainNumberText` for every number, straight from docs/REFERENCE.md
-// ("Output formats" and "Numbers"): no tables of numbers or frames, no cursors or
-// buffers, no threads. The writers the command line uses (`JSONLayoutWriter`,
-// `CSVLayoutWriter`, `SVGLayoutWriter`, streamed through `LayoutPipeline`) are fast
-// versions of these and must write the same bytes: `PlainWriterDifferentialTests` runs
-// random layouts of every engine, with random output options, through both.
+// ("Output formats" and "Numbers"), the element's columns from `ElementColumn`: no tables
+// of numbers or frames, no cursors or buffers, no threads. The writers the command line
+// uses (`JSONLayoutWriter`, `CSVLayoutWriter`, `SVGLayoutWriter`, `TransitionSVGWriter`,
+// `ScrollSVGWriter`, streamed through `LayoutPipeline`) are fast versions of these and must
+// write the same bytes: `PlainWriterDifferentialTests` runs random layouts of every engine,
+// with random output options, through both.
 // A change of an output changes the plain writer first.
 
 /// The plain, obviously correct writers of a layout, one per format; see the file's head.
