@@ -37,11 +37,13 @@ public enum SVGCanvas: String, Sendable, CaseIterable {
     case visible
     /// The `--rect` query area.
     case rect
+}
 
+extension OutputOptions {
     /// The viewBox of a canvas that does not measure what is drawn: `content`, `visible`, or
     /// the query rect (`content` without one); `nil` for `.all`.
-    func area(content: Rect, visible: Rect, queryRect: Rect?) -> Rect? {
-        switch self {
+    func canvasArea(content: Rect, visible: Rect) -> Rect? {
+        switch canvas {
         case .content: content
         case .visible: visible
         case .rect: queryRect ?? content
@@ -198,9 +200,7 @@ public enum SVGLayoutWriter {
     /// `drawn` (the drawn elements' bounds with their labels) and the heart with its path.
     public static func canvas(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        if let area = options.canvas.area(content: content, visible: layout.visibleRect, queryRect: options.queryRect) {
-            return area
-        }
+        if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
         var union = content
         if let drawn { union = union.union(drawn) }
         if let heart = layout.heartPath {

@@ -88,9 +88,7 @@ public enum TransitionSVGWriter {
     /// origin, `.visible` the final visible bounds.
     static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
         let content = transition.contentRect
-        if let area = options.canvas.area(content: content, visible: transition.to.visibleRect, queryRect: options.queryRect) {
-            return area
-        }
+        if let area = options.canvasArea(content: content, visible: transition.to.visibleRect) { return area }
         var union = content
         for element in transition.elements {
             var reach = 0.0

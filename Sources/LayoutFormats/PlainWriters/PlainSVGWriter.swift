@@ -222,9 +222,7 @@ extension PlainLayoutWriter {
     static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
                           options: OutputOptions) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        if let area = options.canvas.area(content: content, visible: layout.visibleRect, queryRect: options.queryRect) {
-            return area
-        }
+        if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
         var union = content
         if !drawn.isEmpty { union = union.union(svgUnion(drawn.map { svgDrawnBox($0, labels) })) }
         if let heart = layout.heartPath {

@@ -240,9 +240,7 @@ extension PlainLayoutWriter {
     /// at least its label's half width plus 0.6 em; edges past the content's rounded outward.
     static func transitionCanvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
         let content = transition.contentRect
-        if let area = options.canvas.area(content: content, visible: transition.to.visibleRect, queryRect: options.queryRect) {
-            return area
-        }
+        if let area = options.canvasArea(content: content, visible: transition.to.visibleRect) { return area }
         var union = content
         for element in transition.elements {
             let ends = [element.initial, element.final].filter { transitionOpacity($0) > 0 }
