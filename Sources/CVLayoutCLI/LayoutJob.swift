@@ -25,13 +25,13 @@ struct LayoutJob {
     let scroll: ScrollAnimation?
     /// The layout at a content offset, snapped and checked as written: the keyframes of
     /// `scroll`.
-    private let layoutAtOffset: (Point) throws -> CollectionLayout
+    let layoutAtOffset: (Point) throws -> CollectionLayout
     /// Whether the engine's layout moves with the offset (else `scroll` lays it out once).
-    private let movesWithOffset: Bool
+    let movesWithOffset: Bool
     /// How far the middle of two samples of `scroll` may stray before it is a sample too:
     /// a quarter point, or just over half a pixel with `--scale` below 2 (a snapped edge
     /// steps by a pixel; no straight line follows a step closer than half of it).
-    private let scrollTolerance: Double
+    let scrollTolerance: Double
     /// What writing `scroll` found: whether every moment was sampled closely enough.
     private let scrollReport = ScrollReport()
 

@@ -8,10 +8,8 @@ import FastText
 /// 0,0,cell,,0,0,123.333,120,61.667,60,1,0,0,1,0,0,1,0,false
 /// ```
 public enum CSVLayoutWriter {
-    /// The header row's column names, in order.
-    public static let columns = ["section", "item", "category", "kind", "x", "y", "width", "height",
-                                 "centerX", "centerY", "a", "b", "c", "d", "tx", "ty", "alpha",
-                                 "zIndex", "hidden"]
+    /// The header row's column names, in order (`ElementColumn.csvName`).
+    public static let columns = ElementColumn.allCases.map(\.csvName)
 
     /// Writes one row per selected element of `layout` to `out`.
     /// - Complexity: O(selected elements); no allocation per element.
@@ -118,12 +116,8 @@ public enum CSVLayoutWriter {
         var w = out.cursor(reserving: OutputBuffer.elementBound)
         appendLead(e, to: &w, items: &items)
         let f = e.frame, t = e.transform
-        w.append(byte: comma); w.append(number: f.minX)
-        w.append(byte: comma); w.append(number: f.minY)
-        w.append(byte: comma); w.append(number: f.width)
-        w.append(byte: comma); w.append(number: f.height)
-        w.append(byte: comma); w.append(number: f.midX)
-        w.append(byte: comma); w.append(number: f.midY)
+        w.append(field: f.minX); w.append(field: f.minY); w.append(field: f.width); w.append(field: f.height)
+        w.append(field: f.midX); w.append(field: f.midY)
         if e.hasDefaultAppearance {
             // Most elements: the rest of the row is a constant.
             if terminated { w.append(",1,0,0,1,0,0,1,0,false\n") } else { w.append(",1,0,0,1,0,0,1,0,false") }
@@ -133,12 +127,8 @@ public enum CSVLayoutWriter {
         if t == .identity {
             w.append(",1,0,0,1,0,0")  // an identity with another alpha, zIndex or hidden: no formatting
         } else {
-            w.append(byte: comma); w.append(number: t.a)
-            w.append(byte: comma); w.append(number: t.b)
-            w.append(byte: comma); w.append(number: t.c)
-            w.append(byte: comma); w.append(number: t.d)
-            w.append(byte: comma); w.append(number: t.tx)
-            w.append(byte: comma); w.append(number: t.ty)
+            w.append(field: t.a); w.append(field: t.b); w.append(field: t.c); w.append(field: t.d)
+            w.append(field: t.tx); w.append(field: t.ty)
         }
         w.append(byte: comma)
         if e.alpha == 1 { w.append(byte: UInt8(ascii: "1")) } else { w.append(number: e.alpha) }
@@ -148,6 +138,15 @@ public enum CSVLayoutWriter {
         if e.isHidden { w.append(",true") } else { w.append(",false") }
         if terminated { w.append(byte: 0x0A) }
         out.commit(w)
+    }
+}
+
+extension ByteCursor {
+    /// A comma, then `value`: the next number of a CSV row.
+    @inline(__always)
+    mutating func append(field value: Double) {
+        append(byte: UInt8(ascii: ","))
+        append(number: value)
     }
 }
 

@@ -27,12 +27,19 @@ public enum JSONLayoutWriter {
     package static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append("{\"engine\":")
         appendJSONString(layout.engine, to: out)
+        appendGeometry(bounds: layout.bounds, contentOffset: layout.contentOffset, contentSize: layout.contentSize, to: out)
+    }
+
+    /// `,"bounds":{…},"contentOffset":{…},` a line feed, `"contentSize":{…},`, a line feed and
+    /// `"elements":[`: the geometry and the opening of the elements of a layout's JSON and of
+    /// a transition's.
+    static func appendGeometry(bounds: Size, contentOffset: Point, contentSize: Size, to out: OutputBuffer) {
         out.append(",\"bounds\":")
-        appendSize(layout.bounds, to: out)
+        appendSize(bounds, to: out)
         out.append(",\"contentOffset\":")
-        appendPoint(layout.contentOffset, to: out)
+        appendPoint(contentOffset, to: out)
         out.append(",\n\"contentSize\":")
-        appendSize(layout.contentSize, to: out)
+        appendSize(contentSize, to: out)
         out.append(",\n\"elements\":[")
     }
 
@@ -165,19 +172,23 @@ public enum JSONLayoutWriter {
         out.append("\"}")
     }
 
+    /// `{"x":…,"y":…}`.
     static func appendPoint(_ p: Point, to out: OutputBuffer) {
-        out.append("{\"x\":")
-        out.append(number: p.x)
-        out.append(",\"y\":")
-        out.append(number: p.y)
-        out.append(byte: UInt8(ascii: "}"))
+        appendPair("{\"x\":", p.x, ",\"y\":", p.y, to: out)
     }
 
+    /// `{"width":…,"height":…}`.
     static func appendSize(_ s: Size, to out: OutputBuffer) {
-        out.append("{\"width\":")
-        out.append(number: s.width)
-        out.append(",\"height\":")
-        out.append(number: s.height)
+        appendPair("{\"width\":", s.width, ",\"height\":", s.height, to: out)
+    }
+
+    /// `FIRSTa SECONDb}`: an object of two numbers, its opening brace and keys in `first` and `second`.
+    private static func appendPair(_ first: StaticString, _ a: Double, _ second: StaticString, _ b: Double,
+                                   to out: OutputBuffer) {
+        out.append(first)
+        out.append(number: a)
+        out.append(second)
+        out.append(number: b)
         out.append(byte: UInt8(ascii: "}"))
     }
 }

@@ -59,11 +59,13 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     }
 
     /// The elements' text alone, between `start` and `end`: what `write(_:streaming:…)`
-    /// writes between the two, on `pipeline`'s threads (a new pipeline's when `nil`) or,
+    /// writes between the two, every label in its group (nothing is drawn after them: a
+    /// scroll's outline moves), on `pipeline`'s threads (a new pipeline's when `nil`) or,
     /// `serially`, on the calling thread.
     func appendBlocks(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
                       to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool) throws {
-        try appendBlocks(produce, parts: streamParts(layout, options: options), to: out, on: pipeline, serially: serially)
+        try appendBlocks(produce, parts: streamParts(layout, options: options, labelsAboveOutline: false), to: out,
+                         on: pipeline, serially: serially)
     }
 
     private func appendBlocks(_ produce: StreamedElements, parts: StreamParts, to out: OutputBuffer, on pipeline: BlockPipeline?,
@@ -92,8 +94,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         let end: (CollectionLayout, OutputBuffer) -> Void
     }
 
-    /// The parts of a streamed write of `layout` (its summary) with `options`.
-    func streamParts(_ layout: CollectionLayout, options: OutputOptions) -> StreamParts {
+    /// The parts of a streamed write of `layout` (its summary) with `options`; an SVG's
+    /// labels that cross the visible bounds' outline drawn after it unless not
+    /// `labelsAboveOutline`.
+    func streamParts(_ layout: CollectionLayout, options: OutputOptions, labelsAboveOutline: Bool = true) -> StreamParts {
         switch self {
         case .json:
             return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
@@ -110,7 +114,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                         },
                         end: { _, _ in })
         case .svg:
-            let above = SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout))
+            let above = labelsAboveOutline
+                ? SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout)) : nil
             return StreamParts(start: { layout, out in
                             SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
                                 layout, options: options, drawn: options.drawnBounds), to: out)

@@ -40,6 +40,25 @@ public enum SVGCanvas: String, Sendable, CaseIterable {
     case rect
 }
 
+extension OutputOptions {
+    /// The viewBox of a canvas that does not measure what is drawn: `content`, `visible`, or
+    /// the query rect (`content` without one); `nil` for `.all`.
+    func canvasArea(content: Rect, visible: Rect) -> Rect? {
+        switch canvas {
+        case .content: content
+        case .visible: visible
+        case .rect: queryRect ?? content
+        case .all: nil
+        }
+    }
+}
+
+extension CollectionLayout {
+    /// The visible bounds: `bounds`' size at the content offset, what the screen shows (the
+    /// SVGs' dashed outline).
+    var visibleRect: Rect { Rect(x: contentOffset.x, y: contentOffset.y, width: bounds.width, height: bounds.height) }
+}
+
 // MARK: - The document
 
 /// SPEC section 4's SVG: a standalone SVG 1.1 document whose viewBox is the canvas
@@ -175,33 +194,27 @@ public enum SVGLayoutWriter {
     /// or `nil` without labels.
     static func labelsAboveOutline(_ layout: CollectionLayout, labels: SVGLabels) -> SVGLabelsAboveOutline? {
         guard labels != .none else { return nil }
-        return SVGLabelsAboveOutline(outline: Rect(x: layout.contentOffset.x, y: layout.contentOffset.y,
-                                                   width: layout.bounds.width, height: layout.bounds.height))
+        return SVGLabelsAboveOutline(outline: layout.visibleRect)
     }
 
     /// The viewBox of `layout`'s picture with `options.canvas`: for `.all`, the content rect,
     /// `drawn` (the drawn elements' bounds with their labels) and the heart with its path.
     public static func canvas(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        switch options.canvas {
-        case .content: return content
-        case .visible: return Rect(x: layout.contentOffset.x, y: layout.contentOffset.y, width: layout.bounds.width, height: layout.bounds.height)
-        case .rect: return options.queryRect ?? content
-        case .all:
-            var union = content
-            if let drawn { union = union.union(drawn) }
-            if let heart = layout.heartPath {
-                var points = [heart.start]
-                for segment in heart.segments { points += [segment.control1, segment.control2, segment.end] }
-                // A cubic lies in the hull of its control points; the heart reaches past it.
-                let xs = points.map(\.x), ys = points.map(\.y)
-                union = union.union(Rect(minX: xs.min()! - heartReach, minY: ys.min()! - heartReach,
-                                         maxX: xs.max()! + heartReach, maxY: ys.max()! + heartReach))
-            }
-            // Elements far apart near the largest Double can make a union too wide to print.
-            let canvas = outward(union, from: content, precision: options.precision)
-            return canvas.isFinite ? canvas : content
+        if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
+        var union = content
+        if let drawn { union = union.union(drawn) }
+        if let heart = layout.heartPath {
+            var points = [heart.start]
+            for segment in heart.segments { points += [segment.control1, segment.control2, segment.end] }
+            // A cubic lies in the hull of its control points; the heart reaches past it.
+            let xs = points.map(\.x), ys = points.map(\.y)
+            union = union.union(Rect(minX: xs.min()! - heartReach, minY: ys.min()! - heartReach,
+                                     maxX: xs.max()! + heartReach, maxY: ys.max()! + heartReach))
         }
+        // Elements far apart near the largest Double can make a union too wide to print.
+        let canvas = outward(union, from: content, precision: options.precision)
+        return canvas.isFinite ? canvas : content
     }
 
     /// `union`'s edges that reach past `content`'s once printed at `precision` go out to whole
@@ -358,24 +371,10 @@ public enum SVGLayoutWriter {
     /// cross the visible bounds' outline (`above`), the heart.
     static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, above: SVGLabelsAboveOutline? = nil,
                           to out: OutputBuffer) {
-        out.append("<rect class=\"visible-bounds\" x=\"")
-        out.append(number: layout.contentOffset.x)
-        out.append("\" y=\"")
-        out.append(number: layout.contentOffset.y)
-        out.append("\" width=\"")
-        out.append(number: layout.bounds.width)
-        out.append("\" height=\"")
-        out.append(number: layout.bounds.height)
-        out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"/>\n")
+        appendVisibleBounds(layout, to: out)
+        out.append("/>\n")
         if let rect = options.queryRect {
-            out.append("<rect class=\"query-rect\" x=\"")
-            out.append(number: rect.minX)
-            out.append("\" y=\"")
-            out.append(number: rect.minY)
-            out.append("\" width=\"")
-            out.append(number: rect.width)
-            out.append("\" height=\"")
-            out.append(number: rect.height)
+            appendClassedRect("query-rect", rect, to: out)
             out.append("\" fill=\"#1f77b4\" fill-opacity=\"0.08\" stroke=\"#1f77b4\" stroke-width=\"1\"/>\n")
         }
         above?.append(labels: SVGLabels.resolved(options.labels, for: layout), to: out)
@@ -519,6 +518,28 @@ package func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuff
     out.append("\" height=\"")
     out.append(number: max(area.height, 1))
     out.append("\" fill=\"#ffffff\"/>\n")
+}
+
+/// `<rect class="NAME" x="…" y="…" width="…" height="…`: the visible bounds' outline or the
+/// query area, its paint and the rest left to the caller.
+func appendClassedRect(_ name: StaticString, _ rect: Rect, to out: OutputBuffer) {
+    out.append("<rect class=\"")
+    out.append(name)
+    out.append("\" x=\"")
+    out.append(number: rect.minX)
+    out.append("\" y=\"")
+    out.append(number: rect.minY)
+    out.append("\" width=\"")
+    out.append(number: rect.width)
+    out.append("\" height=\"")
+    out.append(number: rect.height)
+}
+
+/// The dashed red outline of `layout`'s visible bounds (class `visible-bounds`) up to its
+/// last attribute: the caller closes it (`/>`, or `>` and its animations).
+func appendVisibleBounds(_ layout: CollectionLayout, to out: OutputBuffer) {
+    appendClassedRect("visible-bounds", layout.visibleRect, to: out)
+    out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"")
 }
 
 /// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="`: the start of

@@ -152,8 +152,7 @@ public enum ScrollSVGWriter {
             let k = times.count
             guard frame.elements.count == n else { throw ElementsDiffer(keyframe: k) }
             times.append(time)
-            visibleRects.append(Rect(x: frame.contentOffset.x, y: frame.contentOffset.y,
-                                     width: frame.bounds.width, height: frame.bounds.height))
+            visibleRects.append(frame.visibleRect)
             try grow(estimatedScreenBytes(visibleRects[k], viewBox: options.canvas == .visible, precision: precision))
             // What is drawn: at the first sample everything; later only what differs from it
             // (the rest draws what the first sample drew).
@@ -290,15 +289,8 @@ public enum ScrollSVGWriter {
         }
 
         // The screen's outline, moving with the offset.
-        out.append("<rect class=\"visible-bounds\" x=\"")
-        out.append(number: visibleRects[0].minX)
-        out.append("\" y=\"")
-        out.append(number: visibleRects[0].minY)
-        out.append("\" width=\"")
-        out.append(number: visibleRects[0].width)
-        out.append("\" height=\"")
-        out.append(number: visibleRects[0].height)
-        out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\">")
+        appendVisibleBounds(first, to: out)
+        out.append(">")
         screenTiming.animate("animate", "x", values: screens.map { [$0.minX] }, to: out)
         screenTiming.animate("animate", "y", values: screens.map { [$0.minY] }, to: out)
         out.append("</rect>\n")

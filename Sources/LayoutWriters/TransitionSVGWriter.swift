@@ -78,16 +78,8 @@ public enum TransitionSVGWriter {
                 out.append("</g>\n")
             }
         }
-        out.append("<rect class=\"visible-bounds\" x=\"")
-        out.append(number: to.contentOffset.x)
-        out.append("\" y=\"")
-        out.append(number: to.contentOffset.y)
-        out.append("\" width=\"")
-        out.append(number: to.bounds.width)
-        out.append("\" height=\"")
-        out.append(number: to.bounds.height)
-        out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"/>\n")
-        out.append("</svg>\n")
+        appendVisibleBounds(to, to: out)
+        out.append("/>\n</svg>\n")
     }
 
     /// The viewBox: with the canvas `.all`, both content rects and everything drawn at any
@@ -96,15 +88,8 @@ public enum TransitionSVGWriter {
     /// the straight line its centre moves along. `.content` is the larger content size from the
     /// origin, `.visible` the final visible bounds.
     static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
-        let from = transition.from, to = transition.to
-        let content = Rect(x: 0, y: 0, width: max(from.contentSize.width, to.contentSize.width),
-                           height: max(from.contentSize.height, to.contentSize.height))
-        switch options.canvas {
-        case .content: return content
-        case .visible: return Rect(x: to.contentOffset.x, y: to.contentOffset.y, width: to.bounds.width, height: to.bounds.height)
-        case .rect: return options.queryRect ?? content
-        case .all: break
-        }
+        let content = transition.contentRect
+        if let area = options.canvasArea(content: content, visible: transition.to.visibleRect) { return area }
         var union = content
         for element in transition.elements {
             var reach = 0.0
@@ -323,5 +308,13 @@ public enum TransitionSVGWriter {
         }
         for _ in 0..<groups { out.append("</g>") }
         out.append("</g>\n")
+    }
+}
+
+extension LayoutTransition {
+    /// The larger content size of the two ends, from the origin (the canvas `.content`).
+    var contentRect: Rect {
+        Rect(x: 0, y: 0, width: max(from.contentSize.width, to.contentSize.width),
+             height: max(from.contentSize.height, to.contentSize.height))
     }
 }

@@ -68,13 +68,8 @@ public enum TransitionWriter {
         out.append(number: t)
         out.append(",\"duration\":")
         out.append(number: options.duration)
-        out.append(",\"bounds\":")
-        JSONLayoutWriter.appendSize(geometry.bounds, to: out)
-        out.append(",\"contentOffset\":")
-        JSONLayoutWriter.appendPoint(geometry.contentOffset, to: out)
-        out.append(",\n\"contentSize\":")
-        JSONLayoutWriter.appendSize(geometry.contentSize, to: out)
-        out.append(",\n\"elements\":[")
+        JSONLayoutWriter.appendGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
+                                        contentSize: geometry.contentSize, to: out)
         var first = true
         for position in transition.elementPositions(at: t) {
             let element = transition.elements[position]

@@ -28,17 +28,24 @@ struct PlainWriterDifferentialTests {
         return arguments + outputArguments(engine, &g)
     }
 
-    /// Random output options and a query for a run of `engine`.
+    /// Random output options and a query for a run of `engine` (every global option of the
+    /// option table that shapes a layout's output: format, precision, layout direction,
+    /// scale, size or device, a batch update, a query, a snapping target, the heart's, the
+    /// SVG's labels and canvas), or, one run in four, a scrolling SVG's (`scrollArguments`).
     static func outputArguments(_ engine: EngineDescriptor, _ g: inout SplitMix64) -> [String] {
         var arguments: [String] = []
         func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
         func number(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(g.next() % UInt64(range.count)) }
+        if g.next() % 4 == 0 { return scrollArguments(&g) }
         let format = pick(["json", "csv", "svg"])
         arguments += ["-f", format]
-        if g.next() % 3 != 0 { arguments += ["--precision", pick(["full", "0", "1", "2", "3", "4", "6", "9", "15"])] }
-        if g.next() % 4 == 0 { arguments += ["--layout-direction", "right-to-left"] }
-        if g.next() % 4 == 0 { arguments += ["--scale", pick(["1", "2", "3", "1.5"])] }
-        if g.next() % 3 == 0 { arguments += ["--width", String(number(1...800)), "--height", String(number(1...1000))] }
+        arguments += sharedArguments(&g)
+        switch g.next() % 8 {
+        case 0: arguments += ["--delete", "0:0"]
+        case 1: arguments += ["--insert", "0:\(number(0...2))"]
+        case 2: arguments += ["--move", "0:0->0:1"]
+        default: break
+        }
         var hasRect = false
         switch g.next() % 6 {
         case 0:
@@ -50,44 +57,98 @@ struct PlainWriterDifferentialTests {
         case 2: arguments += ["--item", "\(number(0...1)):\(number(0...12))"]
         default: break
         }
+        if g.next() % 5 == 0 {
+            arguments += ["--target-offset", "\(number(-100...2000)),\(number(-100...2000))"]
+            if g.next() % 2 == 0 { arguments += ["--velocity", "\(number(-4...4)),\(number(-4...4))"] }
+        }
         if engine.name == RingLayout.name {
             if g.next() % 3 == 0 { arguments += ["--heart-samples", String(number(0...9))] }
             if g.next() % 3 == 0 { arguments += ["--heart-style", pick(["seed", "smooth"])] }
         }
         if format == "svg" {
-            switch g.next() % 4 {
-            case 0: arguments += ["--no-labels"]
-            case 1: arguments += ["--labels", pick(["item", "index-path", "none"])]
-            default: break
-            }
+            arguments += labelArguments(&g)
             arguments += ["--canvas", hasRect ? pick(["all", "content", "visible", "rect"]) : pick(["all", "all", "content", "visible"])]
         }
+        return arguments
+    }
+
+    /// Random options every output takes: precision, layout direction, scale, a size or a device.
+    static func sharedArguments(_ g: inout SplitMix64) -> [String] {
+        var arguments: [String] = []
+        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+        func number(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(g.next() % UInt64(range.count)) }
+        if g.next() % 3 != 0 { arguments += ["--precision", pick(["full", "0", "1", "2", "3", "4", "6", "9", "15"])] }
+        if g.next() % 4 == 0 { arguments += ["--layout-direction", "right-to-left"] }
+        if g.next() % 4 == 0 { arguments += ["--scale", pick(["1", "2", "3", "1.5"])] }
+        switch g.next() % 6 {
+        case 0, 1: arguments += ["--width", String(number(1...800)), "--height", String(number(1...1000))]
+        case 2: arguments += ["--device", pick(deviceTable).name + pick(["", "-landscape"])]
+        default: break
+        }
+        return arguments
+    }
+
+    /// Random SVG labels: the default, `--no-labels` or `--labels`.
+    static func labelArguments(_ g: inout SplitMix64) -> [String] {
+        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+        switch g.next() % 4 {
+        case 0: return ["--no-labels"]
+        case 1: return ["--labels", pick(["item", "index-path", "none"])]
+        default: return []
+        }
+    }
+
+    /// Random options of a scrolling SVG: `--scroll-to` with some of `--frames`,
+    /// `--duration`, `--timing`, `--snap` (and `--velocity`), the shared options, labels and
+    /// a canvas (`all`, `content`, `visible`).
+    static func scrollArguments(_ g: inout SplitMix64) -> [String] {
+        func pick<T>(_ values: [T]) -> T { values[Int(g.next() % UInt64(values.count))] }
+        func number(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(g.next() % UInt64(range.count)) }
+        var arguments = ["-f", "svg", "--scroll-to", "\(number(-300...3000)),\(number(-300...3000))"]
+        if g.next() % 2 == 0 { arguments += ["--frames", pick(["3", "4", "7", "12", "30"])] }
+        if g.next() % 3 == 0 { arguments += ["--duration", pick(["0.5", "1", "3.25"])] }
+        if g.next() % 3 == 0 { arguments += ["--timing", pick(["linear", "ease-out"])] }
+        if g.next() % 3 == 0 {
+            arguments += ["--snap"]
+            if g.next() % 2 == 0 { arguments += ["--velocity", "\(number(-4...4)),\(number(-4...4))"] }
+        }
+        arguments += sharedArguments(&g) + labelArguments(&g)
+        if g.next() % 2 == 0 { arguments += ["--canvas", pick(["all", "content", "visible"])] }
         return arguments
     }
 
     /// Where two documents first differ, with some context; `nil` when they are equal.
     static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String? {
         guard a != b else { return nil }
-        var k = 0
-        while k < min(a.count, b.count) && a[k] == b[k] { k += 1 }
-        let from = max(0, k - 80)
+        let k = a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count, from = max(0, k - 80)
         return "at byte \(k) of \(a.count) and \(b.count): …\(String(decoding: a[from..<min(a.count, k + 40)], as: UTF8.self))… "
             + "vs …\(String(decoding: b[from..<min(b.count, k + 40)], as: UTF8.self))…"
     }
 
     /// Runs `arguments` through the command line and, when it succeeds, through the plain
-    /// writers; `false` when the run is refused (a usage or data error).
-    static func compare(_ engine: EngineDescriptor, _ arguments: [String]) throws -> Bool {
-        let real = run(arguments: arguments)
+    /// writers (a scrolling SVG through `PlainLayoutWriter.scrollSVG`, with the job's layout
+    /// at each offset); `false` when the run is refused (a usage or data error). Now and then
+    /// (`toFile`) the command line writes to a file (`-o`) rather than standard output.
+    static func compare(_ engine: EngineDescriptor, _ arguments: [String], toFile: Bool = false) throws -> Bool {
+        let format = arguments.firstIndex(of: "-f").map { arguments[$0 + 1] } ?? "json"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString).\(format)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let real = run(arguments: arguments + (toFile ? ["-o", file.path] : []))
         guard real.status == 0 else {
             // Settings the engine refuses, an --item out of range: an error either way.
             #expect([64, 65].contains(real.status), "\(arguments): \(real.stderr)")
             return false
         }
+        let written = toFile ? Array(try Data(contentsOf: file)) : real.stdout
         let io = CommandIO(stdin: { Data() }, stdout: { _ in })
         let job = try LayoutJob(descriptor: engine, arguments: Array(arguments.dropFirst()), io: io, streaming: false)
-        let plain = PlainLayoutWriter.write(job.format, job.layout, selection: job.selection, options: job.outputOptions)
-        #expect(Self.firstDifference(real.stdout, Array(plain.utf8)) == nil, "\(arguments.joined(separator: " "))")
+        let plain = if let scroll = job.scroll {
+            try PlainLayoutWriter.scrollSVG(scroll, layout: job.layoutAtOffset, movesWithOffset: job.movesWithOffset,
+                                            tolerance: job.scrollTolerance, options: job.outputOptions)
+        } else {
+            PlainLayoutWriter.write(job.format, job.layout, selection: job.selection, options: job.outputOptions)
+        }
+        #expect(Self.firstDifference(written, Array(plain.utf8)) == nil, "\(arguments.joined(separator: " "))")
         return true
     }
 
@@ -103,11 +164,31 @@ struct PlainWriterDifferentialTests {
                 let candidate = directory.appendingPathComponent(String(word)).path
                 return FileManager.default.fileExists(atPath: candidate) ? candidate : String(word)
             }
-            guard let first = words.first, !words.contains("--scroll-to"),
-                  let engine = engineRegistry.first(where: { $0.name == first }) else { continue }  // transitions, scrolls
-            for _ in 0..<3 where try Self.compare(engine, words + Self.outputArguments(engine, &g)) { written += 1 }
+            guard let first = words.first, let engine = engineRegistry.first(where: { $0.name == first }) else { continue }
+            // A scroll keeps its own and takes other labels, precision and canvas.
+            for _ in 0..<3 where try Self.compare(engine, words + (words.contains("--scroll-to")
+                ? ["-f", "svg"] + Self.labelArguments(&g) + ["--precision", String(g.next() % 5), "--canvas", ["all", "content", "visible"][Int(g.next() % 3)]]
+                : Self.outputArguments(engine, &g))) { written += 1 }
         }
         #expect(written >= 80, "\(written) of the examples' runs")
+    }
+
+    /// A few chosen scrolls: a label on the first outline of a streamed layout that does not
+    /// move (kept in its group, as when kept whole), one streamed on every core, snapping, a
+    /// moving viewBox, pinned headers.
+    @Test func chosenScrollsAsSVG() throws {
+        for line in [
+            "waterfall --count 30 --height 173 --scroll-to 0,150 --frames 3 -f svg",
+            "waterfall --count 30 --height 173 --scroll-to 0,150 --frames 3 -f svg --layout-direction right-to-left",
+            "waterfall --count 12000 --scroll-to 0,9000 --frames 4 -f svg --canvas all",
+            "line --count 40 --scroll-to 2000,0 --snap --velocity 2,0 -f svg --labels index-path",
+            "carousel --count 20 --scroll-to 700,0 --frames 12 -f svg --canvas visible --precision full",
+            "flow --count 60 --pin-headers --header-size 0,40 --scroll-to 0,900 -f svg --timing linear --scale 2",
+        ] {
+            let words = line.split(separator: " ").map(String.init)
+            let engine = try #require(engineRegistry.first { $0.name == words[0] })
+            #expect(try Self.compare(engine, words), "\(line)")
+        }
     }
 
     @Test(arguments: engineRegistry.map(\.name))
@@ -119,7 +200,7 @@ struct PlainWriterDifferentialTests {
         let engineSeed = name.utf8.reduce(14_695_981_039_346_656_037 as UInt64) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
         for k in 0..<Self.casesPerEngine {
             let arguments = Self.randomArguments(engine, seed: engineSeed &+ UInt64(k) &* 1_000_003, large: k % 7 == 3)
-            if try Self.compare(engine, arguments) { written += 1 }
+            if try Self.compare(engine, arguments, toFile: k % 5 == 2) { written += 1 }
         }
         // Most random settings lay out.
         #expect(written * 2 >= Self.casesPerEngine, "\(written) of \(Self.casesPerEngine)")

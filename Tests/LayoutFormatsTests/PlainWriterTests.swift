@@ -13,6 +13,15 @@ struct PlainWriterTests {
     static let precisions: [NumberPrecision] = [.standard, .decimals(0), .decimals(1), .decimals(2), .decimals(5),
                                                 .decimals(9), .decimals(15), .full]
 
+    /// Where two documents first differ, with some context; nil when they are equal.
+    static func firstDifference(_ a: String, _ b: String) -> String? {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x != y else { return nil }
+        let k = x.indices.first { $0 >= y.count || x[$0] != y[$0] } ?? x.count, from = max(0, k - 60)
+        return "at byte \(k): …\(String(decoding: x[from..<min(x.count, k + 40)], as: UTF8.self))… "
+            + "vs …\(String(decoding: y[from..<min(y.count, k + 40)], as: UTF8.self))…"
+    }
+
     /// A double of any kind: the number kinds of `SVGWriterSpeedTests.number`, and any bits
     /// of any finite magnitude (subnormals and numbers past 2¹²⁸ included).
     static func anyNumber(_ g: inout SplitMix64) -> Double {
@@ -107,7 +116,7 @@ struct PlainWriterTests {
                     let out = OutputBuffer(precision: precision)
                     try format.write(layout, selection: selected, options: options, to: out)
                     let plain = PlainLayoutWriter.write(format, layout, selection: selected, options: options)
-                    #expect(SVGWriterSpeedTests.firstDifference(String(decoding: out.bytes, as: UTF8.self), plain) == nil,
+                    #expect(Self.firstDifference(String(decoding: out.bytes, as: UTF8.self), plain) == nil,
                             "seed \(seed), \(precision), selection \(selected?.count ?? -1)")
                     guard format != .svg, selected == nil else { continue }
                     // Streamed, in blocks: the same bytes.
@@ -116,8 +125,34 @@ struct PlainWriterTests {
                     try format.write(summary, streaming: { sink in
                         for element in layout.elements { sink.append(element) }
                     }, options: options, to: streamed)
-                    #expect(SVGWriterSpeedTests.firstDifference(String(decoding: streamed.bytes, as: UTF8.self), plain) == nil,
+                    #expect(Self.firstDifference(String(decoding: streamed.bytes, as: UTF8.self), plain) == nil,
                             "streamed: seed \(seed), \(precision)")
+                }
+            }
+        }
+    }
+
+    /// The SVG of more than two chunks of elements (formatted on every core), with zIndex
+    /// ties in order, all zero, or shuffled, at every precision and with every labels.
+    @Test(arguments: [(0, "waterfall"), (1, "ring"), (2, "circle"), (0, "stack"), (2, "flow")])
+    func matchesThePlainWriter(zOrder: Int, engine: String) throws {
+        // More than two chunks, so the elements are formatted on every core.
+        let count = 3 * SVGLayoutWriter.chunkSize + 17
+        let layout = SVGWriterSpeedTests.randomLayout(count: count, seed: UInt64(zOrder * 31 + engine.count), zOrder: zOrder, engine: engine)
+        var g = SplitMix64(seed: 99)
+        let someSelected = (0..<count).filter { _ in g.next() % 3 != 0 }
+        for (i, precision) in [NumberPrecision.standard, .decimals(0), .decimals(5), .full].enumerated() {
+            for (j, labels) in [nil, SVGLabels.indexPath, SVGLabels.none].enumerated() {
+                // Every element or some of them, by turns (the plain writer is slow in debug builds).
+                for selection in [(i + j) % 2 == 0 ? nil : someSelected, [], [count - 1]] as [[Int]?] {
+                    var options = OutputOptions()
+                    options.precision = precision
+                    options.labels = labels
+                    options.queryRect = selection == nil ? nil : Rect(x: 1, y: 2.5, width: 3, height: 4)
+                    let fast = try SVGWriterSpeedTests.fastSVG(layout, selection: selection, options: options)
+                    let reference = PlainLayoutWriter.svg(layout, selection: selection, options: options)
+                    #expect(Self.firstDifference(fast, reference) == nil,
+                            "precision \(precision), labels \(labels), selection \(selection?.count ?? -1)")
                 }
             }
         }

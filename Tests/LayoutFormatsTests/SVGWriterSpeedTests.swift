@@ -5,21 +5,10 @@ import LayoutCore
 @testable import LayoutWriters
 
 /// The SVG writer's fast paths (groups written through a cursor, numbers formatted inline or
-/// copied from a table, chunks formatted on every core, the zIndex sort skipped when the
-/// order is already right) write byte for byte what the plain writer, the specification
-/// (`PlainLayoutWriter.svg`), writes, on elements of every kind with numbers of every kind.
+/// copied from a table, the zIndex sort skipped when the order is already right) against the
+/// plain rules they stand for: label sizes, number texts, paint, drawing order, drawn bounds.
+/// (The whole documents against the plain writer: `PlainWriterTests`.)
 struct SVGWriterSpeedTests {
-    /// Where two documents first differ, with some context; nil when they are equal.
-    static func firstDifference(_ a: String, _ b: String) -> String? {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x != y else { return nil }
-        var k = 0
-        while k < min(x.count, y.count) && x[k] == y[k] { k += 1 }
-        let from = max(0, k - 60)
-        return "at byte \(k): …\(String(decoding: x[from..<min(x.count, k + 40)], as: UTF8.self))… "
-            + "vs …\(String(decoding: y[from..<min(y.count, k + 40)], as: UTF8.self))…"
-    }
-
     static func fastSVG(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) throws -> String {
         let out = OutputBuffer(precision: options.precision)
         try OutputFormat.svg.write(layout, selection: selection, options: options, to: out)
@@ -86,30 +75,6 @@ struct SVGWriterSpeedTests {
                                       elements: elements, cellRanges: [(start: 0, count: count)])
         layout.drawsCellsRound = engine == RingLayout.name || engine == CircleLayout.name
         return layout
-    }
-
-    @Test(arguments: [(0, "waterfall"), (1, "ring"), (2, "circle"), (0, "stack"), (2, "flow")])
-    func matchesThePlainWriter(zOrder: Int, engine: String) throws {
-        // More than two chunks, so the elements are formatted on every core.
-        let count = 3 * SVGLayoutWriter.chunkSize + 17
-        let layout = Self.randomLayout(count: count, seed: UInt64(zOrder * 31 + engine.count), zOrder: zOrder, engine: engine)
-        var g = SplitMix64(seed: 99)
-        let someSelected = (0..<count).filter { _ in g.next() % 3 != 0 }
-        for (i, precision) in [NumberPrecision.standard, .decimals(0), .decimals(5), .full].enumerated() {
-            for (j, labels) in [nil, SVGLabels.indexPath, SVGLabels.none].enumerated() {
-                // Every element or some of them, by turns (the plain writer is slow in debug builds).
-                for selection in [(i + j) % 2 == 0 ? nil : someSelected, [], [count - 1]] as [[Int]?] {
-                    var options = OutputOptions()
-                    options.precision = precision
-                    options.labels = labels
-                    options.queryRect = selection == nil ? nil : Rect(x: 1, y: 2.5, width: 3, height: 4)
-                    let fast = try Self.fastSVG(layout, selection: selection, options: options)
-                    let reference = PlainLayoutWriter.svg(layout, selection: selection, options: options)
-                    #expect(Self.firstDifference(fast, reference) == nil,
-                            "precision \(precision), labels \(labels), selection \(selection?.count ?? -1)")
-                }
-            }
-        }
     }
 
     /// A label's size skips the division when 14 points surely fit: the same size, bit for
@@ -181,7 +146,7 @@ struct SVGWriterSpeedTests {
         let layout = CollectionLayout(engine: "waterfall", bounds: Size(width: 390, height: 844), contentSize: Size(width: 390, height: 844),
                                       elements: elements, cellRanges: [(start: 0, count: elements.count)])
         let fast = try Self.fastSVG(layout, selection: nil, options: OutputOptions())
-        #expect(Self.firstDifference(fast, PlainLayoutWriter.svg(layout, selection: nil, options: OutputOptions())) == nil)
+        #expect(PlainWriterTests.firstDifference(fast, PlainLayoutWriter.svg(layout, selection: nil, options: OutputOptions())) == nil)
     }
 
     @Test func paletteLiteralsMatchThePalette() {

@@ -1,15 +1,17 @@
 import LayoutCore
 import FastText
 
-// The plain writers: the specification of the JSON, CSV and still SVG output.
+// The plain writers: the specification of the JSON, CSV and SVG output (still, transition
+// and scrolling).
 //
 // Each format is written here the most direct way, element after element, with ordinary
 // string building and `PlainNumberText` for every number, straight from docs/REFERENCE.md
-// ("Output formats" and "Numbers"): no tables of numbers or frames, no cursors or
-// buffers, no threads. The writers the command line uses (`JSONLayoutWriter`,
-// `CSVLayoutWriter`, `SVGLayoutWriter`, streamed through `LayoutPipeline`) are fast
-// versions of these and must write the same bytes: `PlainWriterDifferentialTests` runs
-// random layouts of every engine, with random output options, through both.
+// ("Output formats" and "Numbers"), the element's columns from `ElementColumn`: no tables
+// of numbers or frames, no cursors or buffers, no threads. The writers the command line
+// uses (`JSONLayoutWriter`, `CSVLayoutWriter`, `SVGLayoutWriter`, `TransitionSVGWriter`,
+// `ScrollSVGWriter`, streamed through `LayoutPipeline`) are fast versions of these and must
+// write the same bytes: `PlainWriterDifferentialTests` runs random layouts of every engine,
+// with random output options, through both.
 // A change of an output changes the plain writer first.
 
 /// The plain, obviously correct writers of a layout, one per format; see the file's head.
@@ -43,15 +45,7 @@ public enum PlainLayoutWriter {
         func size(_ s: Size) -> String { "{\"width\":\(n(s.width)),\"height\":\(n(s.height))}" }
         var text = "{\"engine\":\(jsonString(layout.engine)),\"bounds\":\(size(layout.bounds)),"
             + "\"contentOffset\":\(point(layout.contentOffset)),\n\"contentSize\":\(size(layout.contentSize)),\n\"elements\":["
-        let lines = selected(layout, selection).map { _, e -> String in
-            let f = e.frame, t = e.transform
-            return "{\"indexPath\":[\(e.indexPath.section),\(e.indexPath.item)],\"category\":\"\(e.category.rawValue)\""
-                + (e.kind.map { ",\"kind\":\"\($0.rawValue)\"" } ?? "")
-                + ",\"frame\":{\"x\":\(n(f.minX)),\"y\":\(n(f.minY)),\"width\":\(n(f.width)),\"height\":\(n(f.height))}"
-                + ",\"center\":\(point(f.center))"
-                + ",\"transform\":[\([t.a, t.b, t.c, t.d, t.tx, t.ty].map(n).joined(separator: ","))]"
-                + ",\"alpha\":\(n(e.alpha)),\"zIndex\":\(e.zIndex),\"hidden\":\(e.isHidden)}"
-        }
+        let lines = selected(layout, selection).map { jsonElement($1, precision: precision) }
         text += lines.map { "\n" + $0 }.joined(separator: ",") + "\n]"
         if let heart = layout.heartPath {
             let segments = heart.segments.map {
@@ -75,22 +69,40 @@ public enum PlainLayoutWriter {
         return text + "}\n"
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    static func jsonString(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20:
-                escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: escaped.unicodeScalars.append(scalar)
+    /// One element's JSON object: each key of `ElementColumn.jsonGroups` in order, holding its
+    /// columns' values (`ElementColumn.text`, words as JSON strings) as one value, an array
+    /// or an object; a key whose one value is absent (no kind) left out.
+    static func jsonElement(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
+        let members = ElementColumn.jsonGroups.compactMap { key, columns -> String? in
+            let values = columns.map { column in column.text(e, precision: precision).map { column.isWord ? jsonString($0) : $0 } }
+            switch columns[0].jsonShape {
+            case .value: return values[0].map { "\"\(key)\":\($0)" }
+            case .array: return "\"\(key)\":[\(values.map { $0 ?? "" }.joined(separator: ","))]"
+            case .object:
+                return "\"\(key)\":{" + zip(columns, values).map { "\"\($0.jsonMember ?? "")\":\($1 ?? "")" }.joined(separator: ",") + "}"
             }
         }
-        return escaped + "\""
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        "\"" + escaped(text) { scalar in
+            switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case _ where scalar.value < 0x20: "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: nil
+            }
+        } + "\""
+    }
+
+    /// `text` with each character `replacement` rewrites rewritten (those it gives `nil` for kept).
+    static func escaped(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        text.unicodeScalars.map { scalar in replacement(scalar) ?? String(scalar) }.joined()
     }
 
     /// The heart path as SVG path data, `M x y C x1 y1 x2 y2 x y …`, every point less `origin`.
@@ -112,13 +124,10 @@ public enum PlainLayoutWriter {
         if let samples = layout.heartSamples {
             return "t,x,y,angle\n" + samples.map { "\(n($0.t)),\(n($0.point.x)),\(n($0.point.y)),\(n($0.angle))\n" }.joined()
         }
-        let header = "section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden\n"
+        let header = ElementColumn.allCases.map(\.csvName).joined(separator: ",") + "\n"
         return header + selected(layout, selection).map { _, e in
-            let f = e.frame, t = e.transform
-            let fields = ["\(e.indexPath.section)", "\(e.indexPath.item)", e.category.rawValue, e.kind?.rawValue ?? ""]
-                + [f.minX, f.minY, f.width, f.height, f.midX, f.midY, t.a, t.b, t.c, t.d, t.tx, t.ty, e.alpha].map(n)
-                + ["\(e.zIndex)", "\(e.isHidden)"]
-            return fields.joined(separator: ",") + "\n"  // plain words and numbers: nothing to quote
+            // Plain words and numbers: nothing to quote.
+            ElementColumn.allCases.map { $0.text(e, precision: precision) ?? "" }.joined(separator: ",") + "\n"
         }.joined()
     }
 }

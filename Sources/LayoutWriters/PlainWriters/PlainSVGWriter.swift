@@ -15,17 +15,11 @@ extension PlainLayoutWriter {
         let labels = SVGLabels.resolved(options.labels, for: layout)
         let visible = selected(layout, selection).filter { !$0.element.isHidden }
         let canvas = svgCanvas(layout, drawn: visible.map(\.element), labels: labels, options: options)
-        let width = max(canvas.width, 1), height = max(canvas.height, 1)
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
-            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
-            + "<title>\(xmlText("cvlayout " + layout.engine))</title>\n"
-            + "<rect x=\"\(n(canvas.minX))\" y=\"\(n(canvas.minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        var text = svgDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, precision: options.precision)
         let drawingOrder = visible.sorted { l, r in
             l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
         }
-        let outline = Rect(x: layout.contentOffset.x, y: layout.contentOffset.y,
-                           width: layout.bounds.width, height: layout.bounds.height)
+        let outline = layout.visibleRect
         var labelsAboveOutline: [LayoutAttributes] = []
         for (_, e) in drawingOrder {
             let label = svgLabel(e, labels)
@@ -46,6 +40,22 @@ extension PlainLayoutWriter {
             text += svgHeart(heart, precision: options.precision)
         }
         return text + "</svg>\n"
+    }
+
+    /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
+    /// way) and whose `width` and `height` are that size, the `<title>`, and a white
+    /// background over the viewBox (over `background`, at least 1 point each way, when given:
+    /// a viewBox that moves).
+    static func svgDocumentStart(canvas: Rect, title: String, background: Rect? = nil, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        let width = max(canvas.width, 1), height = max(canvas.height, 1)
+        let area = background ?? canvas
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
+            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
+            + "<title>\(xmlText(title))</title>\n"
+            + "<rect x=\"\(n(area.minX))\" y=\"\(n(area.minY))\" width=\"\(n(max(area.width, 1)))\" "
+            + "height=\"\(n(max(area.height, 1)))\" fill=\"#ffffff\"/>\n"
     }
 
     /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label
@@ -213,33 +223,9 @@ extension PlainLayoutWriter {
     static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
                           options: OutputOptions) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        switch options.canvas {
-        case .content: return content
-        case .visible:
-            return Rect(x: layout.contentOffset.x, y: layout.contentOffset.y, width: layout.bounds.width, height: layout.bounds.height)
-        case .rect: return options.queryRect ?? content
-        case .all: break
-        }
+        if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
         var union = content
-        if !drawn.isEmpty {
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for e in drawn {
-                let f = e.frame, t = e.transform
-                let cx = f.midX + t.tx, cy = f.midY + t.ty
-                let hw = f.width / 2, hh = f.height / 2
-                var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
-                if let label = svgLabel(e, labels) {
-                    // About 0.6 em a character wide and 1.2 em high, centred.
-                    rx = max(rx, 0.3 * label.size * Double(label.text.count))
-                    ry = max(ry, 0.6 * label.size)
-                }
-                minX = min(minX, cx - rx)
-                minY = min(minY, cy - ry)
-                maxX = max(maxX, cx + rx)
-                maxY = max(maxY, cy + ry)
-            }
-            union = union.union(Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
-        }
+        if !drawn.isEmpty { union = union.union(svgUnion(drawn.map { svgDrawnBox($0, labels) })) }
         if let heart = layout.heartPath {
             let points = [heart.start] + heart.segments.flatMap { [$0.control1, $0.control2, $0.end] }
             let reach = SVGLayoutWriter.heartReach
@@ -249,39 +235,47 @@ extension PlainLayoutWriter {
         return svgCanvasGrown(content, toHold: union, precision: options.precision)
     }
 
-    /// The canvas rule both plain SVG writers share: `content`, each edge grown out to a whole
-    /// point where `union` (everything drawn) prints past it at `precision`; `content` when
-    /// that is not finite (a union too wide for a double).
-    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
-        // An edge that prints past the content's goes out to a whole point.
-        func printed(_ v: Double) -> Double {
-            guard case .decimals(let p) = precision else { return v }
-            let unit = (0..<p).reduce(1.0) { product, _ in product * 10 }
-            let rounded = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
-            return rounded.isFinite ? rounded : v
+    /// The box `e` draws: its frame under its transform about its centre, and its label's box
+    /// (about 0.6 em a character wide and 1.2 em high, centred on the drawn centre).
+    static func svgDrawnBox(_ e: LayoutAttributes, _ labels: SVGLabels) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let f = e.frame, t = e.transform
+        let cx = f.midX + t.tx, cy = f.midY + t.ty
+        let hw = f.width / 2, hh = f.height / 2
+        var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
+        if let label = svgLabel(e, labels) {
+            rx = max(rx, 0.3 * label.size * Double(label.text.count))
+            ry = max(ry, 0.6 * label.size)
         }
-        let canvas = Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
-                          minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
-                          maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
-                          maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
+        return (cx - rx, cy - ry, cx + rx, cy + ry)
+    }
+
+    /// The smallest rect holding every box of `boxes` (not empty).
+    static func svgUnion(_ boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]) -> Rect {
+        Rect(minX: boxes.map(\.minX).min()!, minY: boxes.map(\.minY).min()!, maxX: boxes.map(\.maxX).max()!,
+             maxY: boxes.map(\.maxY).max()!)
+    }
+
+    /// The canvas rule every SVG writer shares (`SVGLayoutWriter.outward`): `content`, each
+    /// edge grown out to a whole point where `union` (everything drawn) prints past it at
+    /// `precision`; `content` when that is not finite (a union too wide for a double).
+    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
+        let canvas = SVGLayoutWriter.outward(union, from: content, precision: precision)
         return canvas.isFinite ? canvas : content
     }
 
     /// `text` with XML's special characters escaped and control characters as `?`.
     static func xmlText(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
+        escaped(text) { scalar in
             switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20: escaped += "?"
-            default: escaped.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&apos;"
+            case "\t", "\n", "\r": nil
+            case _ where scalar.value < 0x20: "?"
+            default: nil
             }
         }
-        return escaped
     }
 }

@@ -25,12 +25,8 @@ extension PlainLayoutWriter {
         // Labels: as asked, or the default of the layout with more sections (the start on a tie).
         let labels = options.output.labels ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
         let canvas = transitionCanvas(transition, options: options.output, labels: labels)
-        let width = max(canvas.width, 1), height = max(canvas.height, 1)
-        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(n(width))\" height=\"\(n(height))\" "
-            + "viewBox=\"\(n(canvas.minX)) \(n(canvas.minY)) \(n(width)) \(n(height))\">\n"
-            + "<title>\(xmlText("cvlayout transition from \(from.engine) to \(to.engine)"))</title>\n"
-            + "<rect x=\"\(n(canvas.minX))\" y=\"\(n(canvas.minY))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
+        var text = svgDocumentStart(canvas: canvas, title: "cvlayout transition from \(from.engine) to \(to.engine)",
+                                    precision: precision)
 
         // The elements drawn: those visible at the start or at the end.
         let elements = transition.elements
@@ -243,41 +239,20 @@ extension PlainLayoutWriter {
     /// centres: half its frame's diagonal times the matrix's largest stretch (spectral norm),
     /// at least its label's half width plus 0.6 em; edges past the content's rounded outward.
     static func transitionCanvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
-        let from = transition.from, to = transition.to
-        let content = Rect(x: 0, y: 0, width: max(from.contentSize.width, to.contentSize.width),
-                           height: max(from.contentSize.height, to.contentSize.height))
-        switch options.canvas {
-        case .content: return content
-        case .visible: return Rect(x: to.contentOffset.x, y: to.contentOffset.y, width: to.bounds.width, height: to.bounds.height)
-        case .rect: return options.queryRect ?? content
-        case .all: break
-        }
+        let content = transition.contentRect
+        if let area = options.canvasArea(content: content, visible: transition.to.visibleRect) { return area }
         var union = content
         for element in transition.elements {
             let ends = [element.initial, element.final].filter { transitionOpacity($0) > 0 }
             guard !ends.isEmpty else { continue }
-            var reach = 0.0
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for e in ends {
-                let f = e.frame, t = e.transform
-                let cx = f.midX + t.tx, cy = f.midY + t.ty
-                let hw = f.width / 2, hh = f.height / 2
-                var rx = abs(t.a) * hw + abs(t.c) * hh, ry = abs(t.b) * hw + abs(t.d) * hh
-                let label = svgLabel(e, labels)
-                if let label {
-                    rx = max(rx, 0.3 * label.size * Double(label.text.count))
-                    ry = max(ry, 0.6 * label.size)
-                }
-                minX = min(minX, cx - rx)
-                minY = min(minY, cy - ry)
-                maxX = max(maxX, cx + rx)
-                maxY = max(maxY, cy + ry)
+            union = union.union(svgUnion(ends.map { svgDrawnBox($0, labels) }))
+            let reach = ends.map { e -> Double in
+                let t = e.transform
                 let squares = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d, det = t.a * t.d - t.b * t.c
                 let stretch = ((squares + max(0, squares * squares - 4 * det * det).squareRoot()) / 2).squareRoot()
-                reach = max(reach, Point.length(e.size.width / 2, e.size.height / 2) * stretch)
-                if let label { reach = max(reach, 0.3 * label.size * Double(label.text.count) + 0.6 * label.size) }
-            }
-            union = union.union(Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
+                let label = svgLabel(e, labels).map { 0.3 * $0.size * Double($0.text.count) + 0.6 * $0.size } ?? 0
+                return max(Point.length(e.size.width / 2, e.size.height / 2) * stretch, label)
+            }.max()!
             guard [element.initial, element.final].contains(where: { $0.transform.b != 0 || $0.transform.c != 0 }) else { continue }
             let centres = ends.map { Point(x: $0.center.x + $0.transform.tx, y: $0.center.y + $0.transform.ty) }
             let start = centres[0], end = centres[centres.count - 1]
