@@ -129,7 +129,7 @@ extension CLIError {
     }
 
     /// What a parameter's value was expected to be, in words.
-    private static func expected(_ requirement: LayoutError.Requirement) -> String {
+    static func expected(_ requirement: LayoutError.Requirement) -> String {
         switch requirement {
         case .finite: "expected a finite number"
         case .finiteNonNegative: "expected a finite number ≥ 0"
