@@ -90,7 +90,7 @@ struct LayoutJob {
                 dataset = try DatasetDecoder.decode(data, schema: descriptor.schema, keys: descriptor.datasetKeys)
             } catch let error as DatasetError {
                 // A top-level key that is an option's name: the option meant for "options".
-                if case .invalidValue(let path, let message) = error, message.hasPrefix("unknown key"),
+                if case .unknownKey(let path, _, _) = error,
                    let option = knownOptions(for: descriptor.name).first(where: { $0.name == path }), option.allowedInDataset {
                     throw CLIError(.optionAsKey(file: name, key: path))
                 }

@@ -15,14 +15,7 @@ public enum CompositionalSizesDecoder {
     ///   form, a value that is not two finite numbers ≥ 0, or more than `maximumElementCount` keys.
     /// - Complexity: O(size of `data`).
     public static func decode(_ data: Data) throws -> CompositionalMeasuredSizes {
-        let root: JSONValue
-        do {
-            root = try StrictJSON.values(data)
-        } catch let e as JSONSyntaxError {
-            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
-        } catch let e as JSONDuplicateKeyError {
-            throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path, message: "duplicate key '\(e.key)'")
-        }
+        let root = try DatasetError.values(data)
         guard case .object(let object) = root else {
             throw DatasetError.invalidValue(path: "(top level)",
                                             message: "expected an object from \"S:I\" or \"KIND S:I\" to [width, height], got \(describe(root))")
@@ -273,7 +266,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
                            "interItemSpacing", "contentInsets", "edgeSpacing", "supplementaryItems"], path: p)
         guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
         let given = ["subitems", "subitem", "repeatingSubitem"].filter { fields[$0] != nil }
-        if given.count > 1 { throw invalid(join(p, given[1]), "conflicts with '\(given[0])': give only one") }
+        if given.count > 1 { throw conflict(join(p, given[1]), given[0]) }
         let list: [JSONValue]
         let sp: String
         // Swift's `subitem:count:` and iOS 16's `repeatingSubitem:count:`: one subitem, not in
@@ -298,7 +291,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         }
         var repetition = CompositionalRepetition.fit
         if fields["count"] != nil && fields["repeatingCount"] != nil {
-            throw invalid(join(p, "repeatingCount"), "conflicts with 'count': give only one")
+            throw conflict(join(p, "repeatingCount"), "count")
         }
         for key in ["count", "repeatingCount"] {
             guard let v = fields[key] else { continue }
@@ -419,7 +412,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
             }
         }
         if object["absoluteOffset"] != nil && object["fractionalOffset"] != nil {
-            throw invalid(join(path, "fractionalOffset"), "conflicts with 'absoluteOffset': give only one")
+            throw conflict(join(path, "fractionalOffset"), "absoluteOffset")
         }
         if let v = object["absoluteOffset"] { anchor.offset = try point(v, path: join(path, "absoluteOffset")) }
         if let v = object["fractionalOffset"] {
@@ -436,7 +429,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         try allow(object, ["width", "height", "widthDimension", "heightDimension"], path: path)
         /// `name` or its Swift spelling `swift` (`widthDimension`), not both.
         func member(_ name: String, _ swift: String) throws -> (JSONValue, String) {
-            if object[name] != nil && object[swift] != nil { throw invalid(join(path, swift), "conflicts with '\(name)': give only one") }
+            if object[name] != nil && object[swift] != nil { throw conflict(join(path, swift), name) }
             if let v = object[name] { return (v, name) }
             if let v = object[swift] { return (v, swift) }
             throw invalid(path, "no \"\(name)\" (or \"\(swift)\")")
@@ -533,10 +526,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
 
     /// One of `names`, or Swift's spelling of it with a leading `.` (`.top`).
     private func choice(_ raw: JSONValue, path: String, _ names: [String]) throws -> String {
-        guard case .string(var s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
-        if s.hasPrefix("."), names.contains(String(s.dropFirst())) { s.removeFirst() }
-        guard names.contains(s) else { throw invalid(path, "expected \(list(names)), got \(describe(raw))" + didYouMean(s, among: names)) }
-        return s
+        try choice(raw, path: path, names, dropsDot: { names.contains(String($0.dropFirst())) })
     }
 
     private func bool(_ raw: JSONValue, path: String) throws -> Bool {

@@ -147,6 +147,28 @@ public enum DatasetError: Error, Equatable, Sendable {
     /// A value of the wrong type or out of range, at a JSON path (`sections[1].heights[3]`,
     /// `[3]` in a bare array).
     case invalidValue(path: String, message: String)
+    /// A key the object at `path`'s parent does not take (`path` ends in `key`); `expected`:
+    /// the keys it takes, in message order (the nearest is suggested).
+    case unknownKey(path: String, key: String, expected: [String])
+    /// A key given beside `other`, which it excludes; `choices`: the keys to give one of
+    /// (empty: these two).
+    case conflictingKeys(path: String, other: String, choices: [String])
+    /// A key given twice in one object (`path`: the object's).
+    case duplicateKey(path: String, key: String)
+    /// A value that is none of `names`: `got` as shown, `given` the string given (for the
+    /// suggestion), if one was.
+    case notOneOf(path: String, names: [String], got: String, given: String?)
+
+    /// The values of `data`: its syntax errors and duplicate keys as `DatasetError`s.
+    static func values(_ data: Data) throws -> JSONValue {
+        do {
+            return try StrictJSON.values(data)
+        } catch let e as JSONSyntaxError {
+            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
+        } catch let e as JSONDuplicateKeyError {
+            throw DatasetError.duplicateKey(path: e.path.isEmpty ? "(top level)" : e.path, key: e.key)
+        }
+    }
 }
 
 /// Decodes datasets: one pass of the strict JSON scanner (errors by line and column,
@@ -162,15 +184,7 @@ public enum DatasetDecoder {
     ///   of `[width, height]` pairs costs 8 bytes a number while it is read.
     /// - Parameter keys: the keys the engine reads (`.items` only), which messages name.
     public static func decode(_ data: Data, schema: DatasetSchema, keys: DatasetKeys = .all) throws -> Dataset {
-        let root: JSONValue
-        do {
-            root = try StrictJSON.values(data)
-        } catch let e as JSONSyntaxError {
-            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
-        } catch let e as JSONDuplicateKeyError {
-            throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path,
-                                            message: "duplicate key '\(e.key)'")
-        }
+        let root = try DatasetError.values(data)
         var decoder = Walker(schema: schema, keys: keys)
         return try decoder.dataset(root)
     }
@@ -226,7 +240,7 @@ private struct Walker {
         case .grid: (allowedKeys, namedKeys) = (["columns", "rows", "sections", "options"], ["columns", "rows", "sections", "options"])  // not reached: decoded above
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
-            throw invalid(key, "unknown key" + didYouMean(key, among: namedKeys) + " (expected \(list(namedKeys)))")
+            throw DatasetError.unknownKey(path: key, key: key, expected: namedKeys)
         }
         var options: [DatasetOption] = []
         if let raw = object["options"] {
@@ -234,7 +248,7 @@ private struct Walker {
         }
         let itemKeys = allowedKeys.filter { $0 != "options" && object[$0] != nil }
         guard itemKeys.count <= 1 else {
-            throw invalid(itemKeys[1], "conflicts with '\(itemKeys[0])': give only one of \(list(namedKeys.dropLast()))")
+            throw DatasetError.conflictingKeys(path: itemKeys[1], other: itemKeys[0], choices: Array(namedKeys.dropLast()))
         }
         var sections: [DatasetSection] = []
         switch itemKeys.first {
@@ -332,7 +346,7 @@ private struct Walker {
         }
         let allowed = DatasetKeys.all.section, named = keys.section
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: named) + " (expected \(list(named)))")
+            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named)
         }
         let itemKeys = ["heights", "sizes", "items", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
@@ -481,7 +495,7 @@ private struct Walker {
                 }
                 if unknown, case .object(let object) = raw {
                     for key in object.keys.sorted() where !keys.contains(key) {
-                        throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+                        throw DatasetError.unknownKey(path: itemPath + "." + key, key: key, expected: keys)
                     }
                 }
                 switch (height, size) {
@@ -500,7 +514,7 @@ private struct Walker {
                     }
                     let pair = try sizes(.array([size]), path: itemPath + ".size", reserving: false, first: nil)
                     measures.append(.size(pair[0]))
-                case (_?, _?): throw invalid(itemPath + ".size", "conflicts with 'height': give only one of 'height' or 'size'")
+                case (_?, _?): throw DatasetError.conflictingKeys(path: itemPath + ".size", other: "height", choices: ["height", "size"])
                 case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
                 }
                 if let raw = spanValue {

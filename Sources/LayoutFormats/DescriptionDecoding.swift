@@ -17,8 +17,21 @@ extension DescriptionDecoding {
     /// you mean" and the keys it takes.
     func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
         for key in object.keys.sorted() where !keys.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: keys)
         }
+    }
+
+    /// `key` at `path` given beside `other`: give only one.
+    func conflict(_ path: String, _ other: String) -> DatasetError {
+        .conflictingKeys(path: path, other: other, choices: [])
+    }
+
+    /// One of `names`, the string `raw` holds, without a leading `.` when `dropsDot` says so.
+    func choice(_ raw: JSONValue, path: String, _ names: [String], dropsDot: (String) -> Bool) throws -> String {
+        guard case .string(var s) = raw else { throw DatasetError.notOneOf(path: path, names: names, got: describe(raw), given: nil) }
+        if s.hasPrefix("."), dropsDot(s) { s.removeFirst() }
+        guard names.contains(s) else { throw DatasetError.notOneOf(path: path, names: names, got: describe(raw), given: s) }
+        return s
     }
 
     /// The data error at `path` (`(top level)` when empty).

@@ -122,7 +122,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
         let object = try self.object(raw, path: path, expected: "a section object")
         try allow(object, ["header", "footer", "items", "count"], path: path)
         if object["items"] != nil && object["count"] != nil {
-            throw invalid(join(path, "count"), "conflicts with 'items': give only one")
+            throw conflict(join(path, "count"), "items")
         }
         var section: DatasetSection
         if let v = object["count"] {
@@ -214,10 +214,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
     }
 
     private func choice(_ raw: JSONValue, path: String, _ names: [String]) throws -> String {
-        guard case .string(var s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
-        if s.hasPrefix(".") { s.removeFirst() }  // Swift's spelling: `.topLeading`, `.sectionHeaders`
-        guard names.contains(s) else { throw invalid(path, "expected \(list(names)), got \(describe(raw))" + didYouMean(s, among: names)) }
-        return s
+        try choice(raw, path: path, names, dropsDot: { _ in true })  // Swift's spelling: `.topLeading`, `.sectionHeaders`
     }
 
     private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {

@@ -162,8 +162,7 @@ enum JSONInsets {
             throw invalid(path, "expected \(expected), got an array of \(raw.arrayCount ?? 0) \(raw.arrayCount == 1 ? "value" : "values")")
         case .object(let object):
             for key in object.keys.sorted() where !keys.contains(key) {
-                throw invalid(path + "." + key, "unknown key" + didYouMean(key, among: keys)
-                              + " (expected 'top', 'left', 'bottom', 'right', 'leading' or 'trailing')")
+                throw DatasetError.unknownKey(path: path + "." + key, key: key, expected: keys)
             }
             for (side, directional) in [("left", "leading"), ("right", "trailing")] where object[side] != nil && object[directional] != nil {
                 throw invalid(path + "." + directional, "give '\(side)' or '\(directional)', not both")
