@@ -444,32 +444,10 @@ extension CLIError {
         }
     }
 
-    /// Words a dataset error: `file: path: message` or `file:line:column: message`.
+    /// Words a dataset error: `file: path: message` or `file:line:column: invalid JSON: message`.
+    /// Words a dataset error: `file: path: message` or `file:line:column: invalid JSON: message`.
     static func from(_ error: DatasetError, file: String) -> CLIError {
-        switch error {
-        case .syntax(let line, let column, let message):
-            return .data("\(file):\(line):\(column): invalid JSON: \(message)")
-        case .invalidValue(let path, let message):
-            return .data("\(file): \(path): \(message)")
-        case .unknownKey(let path, let key, let expected):
-            return .data("\(file): \(path): unknown key\(suggestion(key, among: expected)) (expected \(quotedList(expected)))")
-        case .conflictingKeys(let path, let other, let choices):
-            return .data("\(file): \(path): conflicts with '\(other)': give only one" + (choices.isEmpty ? "" : " of " + quotedList(choices)))
-        case .duplicateKey(let path, let key):
-            return .data("\(file): \(path): duplicate key '\(key)'")
-        case .notOneOf(let path, let names, let got, let given):
-            return .data("\(file): \(path): expected \(quotedList(names)), got \(got)" + (given.map { suggestion($0, among: names) } ?? ""))
-        }
-    }
-
-    /// `; did you mean 'heights'?` when `word` is a likely typo of one of `names`, else nothing.
-    private static func suggestion(_ word: String, among names: [String]) -> String {
-        nearest(word, among: names).map { "; did you mean '\($0)'?" } ?? ""
-    }
-
-    /// `'a', 'b' or 'c'`.
-    private static func quotedList(_ names: [String]) -> String {
-        let quoted = names.map { "'\($0)'" }
-        return quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
+        if case .syntax(let line, let column, let message) = error { return .data("\(file):\(line):\(column): invalid JSON: \(message)") }
+        return .data("\(file): \(error.path ?? ""): \(error.message)")
     }
 }

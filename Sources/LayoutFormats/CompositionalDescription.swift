@@ -104,7 +104,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         if let v = object["repeat"] {
             copies = try integer(v, path: join(path, "repeat"))
             guard copies >= 1, copies <= Self.maximumSectionCount else {
-                throw invalid(join(path, "repeat"), "expected an integer from 1 to \(Self.maximumSectionCount), got \(copies)")
+                throw DatasetError.expected(path: join(path, "repeat"), .integerRange(from: 1, to: Self.maximumSectionCount), got: "\(copies)")
             }
         }
         var section: CompositionalSection
@@ -297,7 +297,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
             guard let v = fields[key] else { continue }
             let n = try integer(v, path: join(p, key))
             guard n >= 1, n <= maximumElementCount else {
-                throw invalid(join(p, key), "expected an integer from 1 to \(maximumElementCount), got \(n)")
+                throw DatasetError.expected(path: join(p, key), .integerRange(from: 1, to: maximumElementCount), got: "\(n)")
             }
             guard list.count == 1 else {
                 throw invalid(sp, "'\(key)' repeats one subitem: expected one, got \(list.count)")
@@ -529,32 +529,10 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         try choice(raw, path: path, names, dropsDot: { names.contains(String($0.dropFirst())) })
     }
 
-    private func bool(_ raw: JSONValue, path: String) throws -> Bool {
-        guard case .bool(let b) = raw else { throw invalid(path, "expected true or false, got \(describe(raw))") }
-        return b
-    }
-
-    private func finite(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite else { throw invalid(path, "expected a finite number, got \(describe(raw))") }
-        return v
-    }
-
-    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw invalid(path, "expected a finite number ≥ 0, got \(describe(raw))") }
-        return v
-    }
+    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double { try finiteNonNegative(raw, path: path) }
 
     private func integer(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v.magnitude < 9.0e15 else {
-            throw invalid(path, "expected an integer, got \(describe(raw))")
-        }
-        return Int(v)
-    }
-
-    private func count(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
-            throw invalid(path, "expected an integral count from 0 to \(maximumElementCount), got \(describe(raw))")
-        }
+        guard case .number(let v) = raw, v == v.rounded(), v.magnitude < 9.0e15 else { throw expected(path, .integer, raw) }
         return Int(v)
     }
 }

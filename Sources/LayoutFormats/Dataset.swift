@@ -158,6 +158,8 @@ public enum DatasetError: Error, Equatable, Sendable {
     /// A value that is none of `names`: `got` as shown, `given` the string given (for the
     /// suggestion), if one was.
     case notOneOf(path: String, names: [String], got: String, given: String?)
+    /// A value that is not what `expected` says; `got` as shown.
+    case expected(path: String, DatasetExpectation, got: String)
 
     /// The values of `data`: its syntax errors and duplicate keys as `DatasetError`s.
     static func values(_ data: Data) throws -> JSONValue {
@@ -169,6 +171,70 @@ public enum DatasetError: Error, Equatable, Sendable {
             throw DatasetError.duplicateKey(path: e.path.isEmpty ? "(top level)" : e.path, key: e.key)
         }
     }
+}
+
+extension DatasetError {
+    /// The JSON path of the value; `nil` for a syntax error.
+    public var path: String? {
+        switch self {
+        case .syntax: nil
+        case .invalidValue(let path, _), .unknownKey(let path, _, _), .conflictingKeys(let path, _, _),
+             .duplicateKey(let path, _), .notOneOf(let path, _, _, _), .expected(let path, _, _): path
+        }
+    }
+
+    /// What is wrong, in words (after `file: path: `, or `file:line:column: invalid JSON: `):
+    /// the one wording of dataset errors, which the command line prints.
+    public var message: String {
+        switch self {
+        case .syntax(_, _, let message), .invalidValue(_, let message): message
+        case .unknownKey(_, let key, let expected): "unknown key" + didYouMean(key, among: expected) + " (expected \(quotedList(expected)))"
+        case .conflictingKeys(_, let other, let choices):
+            "conflicts with '\(other)': give only one" + (choices.isEmpty ? "" : " of " + quotedList(choices))
+        case .duplicateKey(_, let key): "duplicate key '\(key)'"
+        case .notOneOf(_, let names, let got, let given):
+            "expected \(quotedList(names)), got \(got)" + (given.map { didYouMean($0, among: names) } ?? "")
+        case .expected(_, let expectation, let got):
+            switch expectation {
+            case .number: "expected a number, got \(got)"
+            case .finiteNumber: "expected a finite number, got \(got)"
+            case .finiteNonNegative: "expected a finite number ≥ 0, got \(got)"
+            case .finitePositive: "expected a finite number > 0, got \(got)"
+            case .integer: "expected an integer, got \(got)"
+            case .boolean: "expected true or false, got \(got)"
+            case .integralCount: "expected an integral count from 0 to \(maximumElementCount), got \(got)"
+            case .integerAtLeast(let bound): "expected an integer ≥ \(bound), got \(got)"
+            case .integerRange(let low, let high): "expected an integer from \(low) to \(high), got \(got)"
+            case .width: "expected a width > 0, got \(got)"
+            }
+        }
+    }
+
+    /// Equal when they say the same at the same place (a case's data, or its words).
+    public static func == (a: DatasetError, b: DatasetError) -> Bool {
+        switch (a, b) {
+        case let (.syntax(l, c, m), .syntax(l2, c2, m2)): (l, c, m) == (l2, c2, m2)
+        case (.syntax, _), (_, .syntax): false
+        default: a.path == b.path && a.message == b.message
+        }
+    }
+}
+
+/// `'a', 'b' or 'c'`.
+func quotedList<C: Collection>(_ names: C) -> String where C.Element == String {
+    let quoted = names.map { "'\($0)'" }
+    return quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
+}
+
+/// What a dataset's value should have been.
+public enum DatasetExpectation: Equatable, Sendable {
+    case number, finiteNumber, finiteNonNegative, finitePositive, integer, boolean
+    /// An integer from 0 to `maximumElementCount`.
+    case integralCount
+    case integerAtLeast(Int)
+    case integerRange(from: Int, to: Int)
+    /// A width > 0 (of a size).
+    case width
 }
 
 /// Decodes datasets: one pass of the strict JSON scanner (errors by line and column,
@@ -191,7 +257,7 @@ public enum DatasetDecoder {
 }
 
 /// Walks the value tree, keeping the JSON path for messages.
-private struct Walker {
+private struct Walker: DescriptionDecoding {
     let schema: DatasetSchema
     /// The keys the engine reads, for messages.
     let keys: DatasetKeys
@@ -253,7 +319,7 @@ private struct Walker {
         var sections: [DatasetSection] = []
         switch itemKeys.first {
         case nil:
-            throw invalid("", "no items: expected one of \(list(namedKeys.dropLast()))")
+            throw invalid("", "no items: expected one of \(quotedList(namedKeys.dropLast()))")
         case "sections":
             guard let list = object["sections"]!.elements else {
                 throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
@@ -278,7 +344,7 @@ private struct Walker {
     private var expectedTopLevel: String {
         switch schema {
         case .items: "an array of heights, [width, height] sizes or {\"width\": W, \"height\": H} objects, or an object of "
-            + list(keys.topLevel + ["options"])
+            + quotedList(keys.topLevel + ["options"])
         case .ringCounts: "an array of ring counts or an object with \"rings\""
         case .compositional: "a compositional layout description: an object with \"sections\""
         case .grid: "a grid description: an object with \"columns\" (or \"rows\") and \"sections\""
@@ -352,7 +418,7 @@ private struct Walker {
         guard itemKeys.count <= 1 else {
             let namedItems = ["heights", "sizes", "items", "count"].filter(named.contains)
             throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of "
-                          + list(namedItems).replacingOccurrences(of: "'", with: ""))
+                          + quotedList(namedItems).replacingOccurrences(of: "'", with: ""))
         }
         var result: DatasetSection
         if let key = itemKeys.first {
@@ -365,7 +431,7 @@ private struct Walker {
         if let v = object["footer"] { result.footer = try nonNegative(v, path: join(path, "footer")) }
         if let v = object["columns"] {
             let n = try integer(v, path: join(path, "columns"))
-            guard n >= 1 else { throw invalid(join(path, "columns"), "expected an integer ≥ 1, got \(n)") }
+            guard n >= 1 else { throw DatasetError.expected(path: join(path, "columns"), .integerAtLeast(1), got: "\(n)") }
             result.columns = n
         }
         if let v = object["insets"] { result.insets = try insets(v, path: join(path, "insets")) }
@@ -570,7 +636,7 @@ private struct Walker {
             for i in result.indices {
                 let v = result[i]
                 guard v.isFinite && v >= 0 else {
-                    throw invalid("\(path)[\(i)]", "expected a finite number ≥ 0, got \(describe(.number(v)))")
+                    throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v))
                 }
                 if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
             }
@@ -600,7 +666,7 @@ private struct Walker {
                     let itemPath = "\(path)[\(i)]"
                     let width = try finiteNumber(.number(w), path: itemPath + "[0]")
                     guard width > 0 else {
-                        throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(width))")
+                        throw expected(itemPath + "[0]", .width, .number(width))
                     }
                     _ = try nonNegative(.number(h), path: itemPath + "[1]")
                     continue  // not reached: one of the checks above throws
@@ -624,7 +690,7 @@ private struct Walker {
                     throw invalid(itemPath, "expected a size {\"width\": W, \"height\": H}, got no '\(object["width"] == nil ? "width" : "height")'")
                 }
                 let w = try finiteNumber(width, path: itemPath + ".width")
-                guard w > 0 else { throw invalid(itemPath + ".width", "expected a width > 0, got \(NumberFormat.messageText(w))") }
+                guard w > 0 else { throw expected(itemPath + ".width", .width, .number(w)) }
                 result.append(Size(width: w, height: try nonNegative(height, path: itemPath + ".height")))
                 continue
             }
@@ -633,7 +699,7 @@ private struct Walker {
                 throw invalid(itemPath, "expected a size [width, height], got \(got)")
             }
             let w = try finiteNumber(pair[0], path: itemPath + "[0]")
-            guard w > 0 else { throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(w))") }
+            guard w > 0 else { throw expected(itemPath + "[0]", .width, .number(w)) }
             let h = try nonNegative(pair[1], path: itemPath + "[1]")
             result.append(Size(width: w, height: h))
         }
@@ -675,34 +741,25 @@ private struct Walker {
     }
 
     private func finiteNumber(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw else {
-            throw invalid(path, "expected a number, got \(describe(raw))")
-        }
-        guard v.isFinite else { throw invalid(path, "expected a finite number, got \(describe(raw))") }
+        guard case .number(let v) = raw else { throw expected(path, .number, raw) }
+        guard v.isFinite else { throw expected(path, .finiteNumber, raw) }
         return v
     }
 
     private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else {
-            throw invalid(path, "expected a finite number ≥ 0, got \(describe(raw))")
-        }
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
         return v == 0 ? 0 : v
     }
 
     private func integer(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw else {
-            throw invalid(path, "expected an integer, got \(describe(raw))")
-        }
-        guard v.isFinite, v == v.rounded(.towardZero) else {
-            throw invalid(path, "expected an integer, got \(describe(raw))")
-        }
+        guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
         guard v.magnitude <= 1e15 else { throw invalid(path, "integer out of range: \(describe(raw))") }
         return Int(v)
     }
 
     private func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path)
-        guard n >= 0 else { throw invalid(path, "expected an integer ≥ 0, got \(n)") }
+        guard n >= 0 else { throw DatasetError.expected(path: path, .integerAtLeast(0), got: "\(n)") }
         if n > maximumElementCount {
             throw invalid(path, "more than \(String(maximumElementCount)) elements in all (SPEC limit)")
         }
@@ -719,17 +776,6 @@ private struct Walker {
 
     // MARK: - Messages
 
-    private func invalid(_ path: String, _ message: String) -> DatasetError {
-        .invalidValue(path: path.isEmpty ? "(top level)" : path, message: message)
-    }
-
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    private func list<C: Collection>(_ keys: C) -> String where C.Element == String {
-        let quoted = keys.map { "'\($0)'" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
-    }
 }
 
 /// `; did you mean 'heights'?` when `key` is a likely typo of one of `keys`, else nothing.

@@ -1,3 +1,5 @@
+import LayoutCore
+
 // The helpers every decoder of a description (a compositional layout's, a lazy grid's)
 // shares: objects, allowed keys, JSON paths and the data errors that name them.
 
@@ -42,10 +44,37 @@ extension DescriptionDecoding {
     /// `path.key`, or `key` at the top level.
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    /// `'a', 'b' or 'c'`.
-    func list(_ keys: [String]) -> String {
-        let quoted = keys.map { "'\($0)'" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+    /// The data error at `path`: not what `expectation` says, `raw` instead.
+    func expected(_ path: String, _ expectation: DatasetExpectation, _ raw: JSONValue) -> DatasetError {
+        .expected(path: path.isEmpty ? "(top level)" : path, expectation, got: describe(raw))
+    }
+
+    func bool(_ raw: JSONValue, path: String) throws -> Bool {
+        guard case .bool(let b) = raw else { throw expected(path, .boolean, raw) }
+        return b
+    }
+
+    func finite(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite else { throw expected(path, .finiteNumber, raw) }
+        return v
+    }
+
+    /// A finite number ≥ 0 (−0 as it is).
+    func finiteNonNegative(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
+        return v
+    }
+
+    func positive(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v > 0 else { throw expected(path, .finitePositive, raw) }
+        return v
+    }
+
+    /// An item count: an integer from 0 to `maximumElementCount`.
+    func count(_ raw: JSONValue, path: String) throws -> Int {
+        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
+            throw expected(path, .integralCount, raw)
+        }
+        return Int(v)
     }
 }

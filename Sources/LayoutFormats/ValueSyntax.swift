@@ -143,7 +143,7 @@ enum JSONInsets {
     static func read(_ raw: JSONValue, path: String) throws -> EdgeInsets {
         func invalid(_ at: String, _ message: String) -> DatasetError { .invalidValue(path: at.isEmpty ? "(top level)" : at, message: message) }
         func finite(_ value: JSONValue, _ at: String) throws -> Double {
-            guard case .number(let v) = value, v.isFinite else { throw invalid(at, "expected a number, got \(describe(value))") }
+            guard case .number(let v) = value, v.isFinite else { throw DatasetError.expected(path: at, .number, got: describe(value)) }
             return v
         }
         switch raw {

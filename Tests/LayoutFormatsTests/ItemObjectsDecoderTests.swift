@@ -89,7 +89,7 @@ struct ItemObjectsDecoderTests {
                            .itemObject(height: 4, span: .number(2))])
         // A duplicate or a third key goes the general way, and is refused or named as before.
         #expect(throws: JSONDuplicateKeyError.self) { try StrictJSON.values(Data(#"[1, {"height": 2, "span": 2, "span": 3}]"#.utf8)) }
-        #expect(throws: DatasetError.unknownKey(path: "items[1].spam", key: "spam", expected: ["height", "size", "span"])) {
+        #expect(throws: DatasetError.invalidValue(path: "items[1].spam", message: "unknown key; did you mean 'span'? (expected 'height', 'size' or 'span')")) {
             try decode(#"{"items": [1, {"height": 2, "spam": 2}]}"#)
         }
     }
