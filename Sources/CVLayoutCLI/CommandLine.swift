@@ -158,7 +158,7 @@ private struct Invocation {
     /// successful run).
     func execute() throws -> (status: Int32, warnings: [String]) {
         guard let first = arguments.first else {
-            throw CLIError(.noEngine)
+            throw CLIError(.fixed(.noEngine))
         }
         let rest = Array(arguments.dropFirst())
         switch first {

@@ -9,8 +9,6 @@ import LayoutFormats
 enum CLIProblem: Equatable {
     /// 64: a command that takes no arguments (`engines`, `devices`, `manpage`, `--version`) got some.
     case takesNoArguments(String)
-    /// 64: no first argument.
-    case noEngine
     /// 64: an option where the engine goes (the argument as shown).
     case optionBeforeEngine(String)
     /// 64: a name that is none of its kind's (as shown); `nearest`: the "did you mean" name.
@@ -46,8 +44,6 @@ enum CLIProblem: Equatable {
     case commandLineOnly(String, key: String)
     /// 65: an option written as a top-level key of the dataset `file`.
     case optionAsKey(file: String, key: String)
-    /// 65: `--rect` whose far edge (X+W, Y+H) is not finite.
-    case rectFarEdge(String)
     /// The message of another problem, after `source`: (`file: path`, a flag).
     indirect case at(String, CLIProblem)
     /// A conflict (`options.conflict`): two options given together.
@@ -58,20 +54,8 @@ enum CLIProblem: Equatable {
     case scrollToWith(String)
     /// A conflict: `--scroll-to` in a format other than SVG.
     case scrollToNeedsSVG(String)
-    /// A conflict: optimal breaking with `--compat flickr`, or with `--breakout-cadence`.
-    case optimalBreaking(flickr: Bool)
-    /// A conflict: `--heart-samples` with `--no-heart`.
-    case heartSamplesWithNoHeart
-    /// A conflict: `--count` with a DATASET.
-    case countWithDataset
-    /// A conflict: `--canvas rect` without `--rect` or `--visible`.
-    case canvasRectNeedsRect
     /// A conflict: a scroll option without `--scroll-to`.
     case goesWithScrollTo(String)
-    /// A conflict: `--snap` with fewer than 3 `--frames`.
-    case snapNeedsKeyframes
-    /// A conflict: `--heart-to` not 0:0 with the seed style.
-    case seedEndsAtCentre
     /// A conflict: an index path the layout of `counts` items a section does not hold; `section`
     /// when the section itself is missing.
     case noSuchItem(section: Int?, counts: [Int])
@@ -81,8 +65,6 @@ enum CLIProblem: Equatable {
     case insertMeasure(LayoutCore.IndexPath, section: ItemUpdateKind, given: ItemUpdates.InsertedMeasure?)
     /// 65: `--move` into section `section` of another kind.
     case moveAcrossKinds(section: Int, ItemUpdateKind)
-    /// 64: `cvlayout transition` without `--from`.
-    case fromRequired
     /// 65: an option at `source` that transitions do not use; `engine` lays out one side.
     case notUsedByTransitions(String, key: String, engine: String)
     /// 64: an option transitions do not use, inside `--side` when given.
@@ -99,12 +81,27 @@ enum CLIProblem: Equatable {
     case transitionItemsDiffer(final: [Int], initial: [Int])
     /// 64: `--check` given `-` or nothing.
     case goldenNotAFile(String)
-    /// 64: `--check` given heart samples for a transition.
-    case goldenIsHeartSamples
     /// 70: `--scroll-to` keyframes whose elements differ from the first one's.
     case scrollElementsDiffer(keyframe: Int)
     /// 65: a scroll animation too large to write.
     case scrollTooLarge(ScrollSVGWriter.TooLarge)
+
+    /// 64 (or a conflict's status): a message without values, its text the raw value.
+    case fixed(Fixed)
+
+    enum Fixed: String {
+        case noEngine = "no engine given (try 'cvlayout engines')"
+        case fromRequired = "--from is required: the layout to start from, e.g. --from 'stack'"
+        case goldenIsHeartSamples = "--check: GOLDEN is a CSV of heart samples; a transition writes elements"
+        case countWithDataset = "--count sets the size of the embedded data; it cannot be used with a DATASET"
+        case canvasRectNeedsRect = "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)"
+        case snapNeedsKeyframes = "--snap needs 3 keyframes or more (the start, X,Y and the target)"
+        case seedEndsAtCentre = "the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)"
+        case heartSamplesWithNoHeart = "--heart-samples samples the heart path; it cannot be used with --no-heart"
+        case optimalWithFlickr = "--compat flickr goes with --breaking greedy (Flickr breaks rows item by item)"
+        case optimalWithBreakout = "--breakout-cadence goes with --breaking greedy (optimal rows are all justified alike)"
+        case rectFarEdge = "X+W and Y+H must be finite too (the far edge is past the largest number)"
+    }
 
     /// What a name was supposed to name.
     enum Unknown: Equatable { case engine, option, device, shell, datasetOption(engine: String) }
@@ -134,7 +131,7 @@ enum CLIProblem: Equatable {
         case .cannotRead, .cannotWrite: ExitStatus.ioError
         case .cannotOpenOutput: ExitStatus.cannotCreate
         case .scrollElementsDiffer: ExitStatus.software
-        case .tooLarge, .invalidValue, .commandLineOnly, .optionAsKey, .rectFarEdge, .insertMeasure, .moveAcrossKinds,
+        case .tooLarge, .invalidValue, .commandLineOnly, .optionAsKey, .insertMeasure, .moveAcrossKinds,
              .notUsedByTransitions, .transitionItemsDiffer, .scrollTooLarge: ExitStatus.data
         case .at(_, let problem): problem.status
         default: ExitStatus.usage
@@ -144,8 +141,8 @@ enum CLIProblem: Equatable {
     /// The message, after `cvlayout: error: `.
     var message: String {
         switch self {
+        case .fixed(let fixed): fixed.rawValue
         case .takesNoArguments(let command): "'\(command)' takes no arguments"
-        case .noEngine: "no engine given (try 'cvlayout engines')"
         case .optionBeforeEngine(let shown): "expected an engine before options, got '\(shown)'"
         case .unknown(let kind, let name, let nearest):
             kind.words(name) + (nearest.map { "; did you mean '\(kind == .option ? "--" : "")\($0)'?" } ?? "")
@@ -171,7 +168,6 @@ enum CLIProblem: Equatable {
         case .commandLineOnly(let source, let key): "\(source): '\(key)' can only be given on the command line"
         case .optionAsKey(let file, let key):
             "\(file): \(key): unknown key; '\(key)' is an option: options go under \"options\" ({\"options\": {\"\(key)\": …}, …})"
-        case .rectFarEdge(let source): "\(source): X+W and Y+H must be finite too (the far edge is past the largest number)"
         case .at(let source, let problem): "\(source): \(problem.message)"
         case .cannotBeUsedTogether(let a, let b): "\(a) and \(b) cannot be used together"
         case .visibleWith(let other): "--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)"
@@ -179,15 +175,7 @@ enum CLIProblem: Equatable {
             "--scroll-to and --\(other) cannot be used together (--scroll-to draws every element at every keyframe)"
         case .scrollToNeedsSVG(let format):
             "--scroll-to makes an animated SVG: add -f svg (for \(format.uppercased()), run once per offset with --offset X,Y)"
-        case .optimalBreaking(let flickr):
-            flickr ? "--compat flickr goes with --breaking greedy (Flickr breaks rows item by item)"
-                : "--breakout-cadence goes with --breaking greedy (optimal rows are all justified alike)"
-        case .heartSamplesWithNoHeart: "--heart-samples samples the heart path; it cannot be used with --no-heart"
-        case .countWithDataset: "--count sets the size of the embedded data; it cannot be used with a DATASET"
-        case .canvasRectNeedsRect: "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)"
         case .goesWithScrollTo(let name): "--\(name) goes with --scroll-to X,Y (the animated SVG)"
-        case .snapNeedsKeyframes: "--snap needs 3 keyframes or more (the start, X,Y and the target)"
-        case .seedEndsAtCentre: "the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)"
         case .noSuchItem(let section, let counts):
             "no such item (\(section.map { "no section \($0)" } ?? "index path out of range"): " + Self.items(counts)
         case .batchUpdate(let error, let counts): Self.words(error, counts: counts)
@@ -196,7 +184,6 @@ enum CLIProblem: Equatable {
                 + (given.map { if case .height = $0 { "a height" } else { "a size" } } ?? "none")
         case .moveAcrossKinds(let section, let kind):
             "--move: an item cannot move into section \(section), which gives \(kind.words), from a section of another kind"
-        case .fromRequired: "--from is required: the layout to start from, e.g. --from 'stack'"
         case .notUsedByTransitions(let source, let key, let engine):
             "\(source): '\(key)' is not used by transitions (they write every element of both layouts); "
                 + "remove it, or lay out one side with 'cvlayout \(engine)'"
@@ -210,7 +197,6 @@ enum CLIProblem: Equatable {
             "--to: the final layout (\(Self.items(final)) does not hold the initial layout's items "
                 + "after the update (\(Self.items(initial)); lay both out from the same data"
         case .goldenNotAFile(let golden): "--check: GOLDEN must be a file, not '\(golden)'"
-        case .goldenIsHeartSamples: "--check: GOLDEN is a CSV of heart samples; a transition writes elements"
         case .scrollElementsDiffer(let k): "--scroll-to: the elements at keyframe \(k) are not those of the first keyframe"
         case .scrollTooLarge(.keyframeWork(let keyframes, let elements, let limit)):
             "--scroll-to: \(keyframes) keyframes of \(elements) elements would lay out more than "

@@ -66,7 +66,7 @@ struct LayoutJob {
 
         // Conflicts, before anything is read.
         if parsed.dataset != nil && options.has(GlobalOption.count) {
-            throw options.conflict([GlobalOption.count], .countWithDataset)
+            throw options.conflict([GlobalOption.count], .fixed(.countWithDataset))
         }
 
         // The dataset, its options merged under the command line's.
@@ -181,7 +181,7 @@ struct LayoutJob {
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
             let parts = [rect.minX, rect.minY, rect.width, rect.height]
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
-                throw CLIError(.rectFarEdge(options.source(of: "rect")!))
+                throw CLIError.data(.at(options.source(of: "rect")!, .fixed(.rectFarEdge)))
             }
             throw CLIError(.invalidValue(options.source(of: "rect")!, .rect, got: options.shownValue(of: "rect")!))
         }
@@ -194,7 +194,7 @@ struct LayoutJob {
         outputOptions.queryRect = rect
         outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
         if outputOptions.canvas == .rect && rect == nil {
-            throw options.conflict([GlobalOption.canvas], .canvasRectNeedsRect)
+            throw options.conflict([GlobalOption.canvas], .fixed(.canvasRectNeedsRect))
         }
         self.outputOptions = outputOptions
         let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
@@ -263,7 +263,7 @@ struct LayoutJob {
                 throw outOfRange(GlobalOption.frames, Double(scroll.frameCount), .integer(from: 2, to: ScrollAnimation.maximumFrameCount))
             }
             guard scroll.frameCount >= scroll.minimumFrameCount else {
-                throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)", .snapNeedsKeyframes, involving: [GlobalOption.snap])
+                throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)", .fixed(.snapNeedsKeyframes), involving: [GlobalOption.snap])
             }
             guard scroll.duration.isFinite && scroll.duration > 0 else {
                 throw outOfRange(GlobalOption.duration, scroll.duration, .seconds(atLeast: nil))

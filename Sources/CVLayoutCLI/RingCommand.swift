@@ -80,7 +80,7 @@ func ringLayout(_ input: EngineInput,
     let settings: RingConfiguration = try ringOptions.configuration(from: o)
     let layout = settings.layout, style = settings.heartStyle, from = settings.heartFrom, to = settings.heartTo
     if style == .seed && to != IndexPath(item: 0, section: 0) {
-        throw o.conflict(in: heartToOption.name, "\(to)", .seedEndsAtCentre, involving: [heartStyleOption.name])
+        throw o.conflict(in: heartToOption.name, "\(to)", .fixed(.seedEndsAtCentre), involving: [heartStyleOption.name])
     }
     let noHeart = settings.noHeart
     let sampleCount = try heartSampleCount(o, settings)
@@ -146,7 +146,7 @@ private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionVal
 private func heartSampleCount(_ o: OptionValues, _ settings: RingConfiguration) throws -> Int? {
     guard let n = settings.heartSamples else { return nil }
     if settings.noHeart {
-        throw o.conflict([heartSamplesOption.name, noHeartOption.name], .heartSamplesWithNoHeart)
+        throw o.conflict([heartSamplesOption.name, noHeartOption.name], .fixed(.heartSamplesWithNoHeart))
     }
     guard (1...1_000_000).contains(n) else {
         throw CLIError(.invalidValue(o.source(of: heartSamplesOption.name)!, .integer(from: 1, to: 1_000_000), got: "\(n)"))

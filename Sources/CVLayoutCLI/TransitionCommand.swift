@@ -49,7 +49,7 @@ private struct TransitionRun {
         }
         var (options, dataset) = try parseTransitionArguments(arguments)
         guard let fromText = try options.text("from") else {
-            throw CLIError(.fromRequired, engine: "transition")
+            throw CLIError(.fixed(.fromRequired), engine: "transition")
         }
         let toText = try options.text("to") ?? fromText
         var shared: [String] = []
@@ -174,7 +174,7 @@ private struct TransitionRun {
         }
         let expected = try readLayoutFile(golden, stdin: io.stdin)
         if expected.shape == .heartSamples {
-            throw CLIError(.goldenIsHeartSamples, engine: "transition")
+            throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition")
         }
         let format: OutputFormat = expected.shape == .csv ? .csv : .json
         let buffer = OutputBuffer(precision: output.output.precision)
