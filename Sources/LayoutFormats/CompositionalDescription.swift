@@ -221,7 +221,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         let object = try self.object(raw, path: path, expected: "a decoration item object")
         try allow(object, ["elementKind", "contentInsets", "zIndex"], path: path)
         var item = CompositionalDecorationItem()
-        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected a kind such as \"background\"") }
+        guard let kind = object["elementKind"] else { throw missing(path, "elementKind", kindSuchAs: "background") }
         item.kind = try self.kind(kind, path: join(path, "elementKind"), role: .decoration)
         if let v = object["contentInsets"] { item.contentInsets = try insets(v, path: join(path, "contentInsets")) }
         if let v = object["zIndex"] { item.zIndex = try integer(v, path: join(path, "zIndex")) }
@@ -235,9 +235,9 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
             let object = try self.object(element, path: p, expected: "a boundary item object")
             try allow(object, ["elementKind", "layoutSize", "alignment", "extendsBoundary", "pinToVisibleBounds",
                                "absoluteOffset", "zIndex"], path: p)
-            guard let kindValue = object["elementKind"] else { throw invalid(p, "no \"elementKind\": expected a kind such as \"header\"") }
+            guard let kindValue = object["elementKind"] else { throw missing(p, "elementKind", kindSuchAs: "header") }
             let kind = try self.kind(kindValue, path: join(p, "elementKind"), role: .boundary)
-            guard let size = object["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+            guard let size = object["layoutSize"] else { throw missing(p, "layoutSize") }
             let footer = kind == .footer || kind.rawValue == "UICollectionElementKindSectionFooter"
             var item = CompositionalBoundaryItem(kind: kind, size: try layoutSize(size, path: join(p, "layoutSize")),
                                                  alignment: footer ? .bottom : .top)
@@ -264,7 +264,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         let fields = try self.object(body, path: p, expected: "a group object")
         try allow(fields, ["layoutSize", "subitems", "subitem", "repeatingSubitem", "count", "repeatingCount",
                            "interItemSpacing", "contentInsets", "edgeSpacing", "supplementaryItems"], path: p)
-        guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+        guard let size = fields["layoutSize"] else { throw missing(p, "layoutSize") }
         let given = ["subitems", "subitem", "repeatingSubitem"].filter { fields[$0] != nil }
         if given.count > 1 { throw conflict(join(p, given[1]), given[0]) }
         let list: [JSONValue]
@@ -282,7 +282,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
                 throw invalid(join(p, "repeatingCount"), "'repeatingSubitem' takes \"count\", its repeating count")
             }
         } else {
-            guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
+            guard let subitemsValue = fields["subitems"] else { throw missing(p, "subitems") }
             sp = join(p, "subitems")
             guard let elements = subitemsValue.elements, !elements.isEmpty else {
                 throw invalid(sp, "expected a non-empty array of {\"item\": …} or {\"group\": …}, got \(describe(subitemsValue))")
@@ -332,7 +332,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         let p = join(path, "item")
         let fields = try self.object(body, path: p, expected: "an item object")
         try allow(fields, ["layoutSize", "contentInsets", "edgeSpacing", "supplementaryItems"], path: p)
-        guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+        guard let size = fields["layoutSize"] else { throw missing(p, "layoutSize") }
         var item = CompositionalItem(size: try layoutSize(size, path: join(p, "layoutSize")))
         if let v = fields["contentInsets"] { item.contentInsets = try insets(v, path: join(p, "contentInsets")) }
         if let v = fields["edgeSpacing"] { item.edgeSpacing = try edgeSpacing(v, path: join(p, "edgeSpacing")) }
@@ -383,9 +383,9 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
     private func badge(_ raw: JSONValue, path: String) throws -> CompositionalSupplementaryItem {
         let object = try self.object(raw, path: path, expected: "a supplementary item object")
         try allow(object, ["elementKind", "layoutSize", "containerAnchor", "itemAnchor", "zIndex"], path: path)
-        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected a kind such as \"badge\"") }
-        guard let size = object["layoutSize"] else { throw invalid(path, "no \"layoutSize\"") }
-        guard let container = object["containerAnchor"] else { throw invalid(path, "no \"containerAnchor\"") }
+        guard let kind = object["elementKind"] else { throw missing(path, "elementKind", kindSuchAs: "badge") }
+        guard let size = object["layoutSize"] else { throw missing(path, "layoutSize") }
+        guard let container = object["containerAnchor"] else { throw missing(path, "containerAnchor") }
         var badge = CompositionalSupplementaryItem(kind: try self.kind(kind, path: join(path, "elementKind"), role: .badge),
                                                    size: try layoutSize(size, path: join(path, "layoutSize")),
                                                    containerAnchor: try anchor(container, path: join(path, "containerAnchor")))

@@ -158,6 +158,8 @@ public enum DatasetError: Error, Equatable, Sendable {
     /// A value that is none of `names`: `got` as shown, `given` the string given (for the
     /// suggestion), if one was.
     case notOneOf(path: String, names: [String], got: String, given: String?)
+    /// No `key` in the object at `path`; `example`: an element kind such as it takes.
+    case missingKey(path: String, key: String, example: String?)
     /// A value that is not what `expected` says; `got` as shown.
     case expected(path: String, DatasetExpectation, got: String)
 
@@ -179,7 +181,7 @@ extension DatasetError {
         switch self {
         case .syntax: nil
         case .invalidValue(let path, _), .unknownKey(let path, _, _), .conflictingKeys(let path, _, _),
-             .duplicateKey(let path, _), .notOneOf(let path, _, _, _), .expected(let path, _, _): path
+             .duplicateKey(let path, _), .notOneOf(let path, _, _, _), .expected(let path, _, _), .missingKey(let path, _, _): path
         }
     }
 
@@ -192,6 +194,7 @@ extension DatasetError {
         case .conflictingKeys(_, let other, let choices):
             "conflicts with '\(other)': give only one" + (choices.isEmpty ? "" : " of " + quotedList(choices))
         case .duplicateKey(_, let key): "duplicate key '\(key)'"
+        case .missingKey(_, let key, let example): "no \"\(key)\"" + (example.map { ": expected a kind such as \"\($0)\"" } ?? "")
         case .notOneOf(_, let names, let got, let given):
             "expected \(quotedList(names)), got \(got)" + (given.map { didYouMean($0, among: names) } ?? "")
         case .expected(_, let expectation, let got):

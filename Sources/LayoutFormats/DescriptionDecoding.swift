@@ -23,6 +23,11 @@ extension DescriptionDecoding {
         }
     }
 
+    /// No `key` in the object at `path`; `kindSuchAs`: an example element kind, for `elementKind`.
+    func missing(_ path: String, _ key: String, kindSuchAs example: String? = nil) -> DatasetError {
+        .missingKey(path: path.isEmpty ? "(top level)" : path, key: key, example: example)
+    }
+
     /// `key` at `path` given beside `other`: give only one.
     func conflict(_ path: String, _ other: String) -> DatasetError {
         .conflictingKeys(path: path, other: other, choices: [])
