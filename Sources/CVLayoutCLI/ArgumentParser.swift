@@ -21,8 +21,7 @@ enum ArgumentParser {
         let (options, positionals) = try tokenize(arguments, table: knownOptions(for: engine.name),
                                                   command: engine.name)
         if positionals.count > 1 {
-            throw CLIError.usage("more than one DATASET: '\(shortenedForMessage(positionals[0]))' and '\(shortenedForMessage(positionals[1]))'",
-                                 engine: engine.name)
+            throw CLIError(.moreThanOneDataset(shortenedForMessage(positionals[0]), shortenedForMessage(positionals[1])), engine: engine.name)
         }
         return ParsedArguments(options: options, dataset: positionals.first)
     }
@@ -31,11 +30,11 @@ enum ArgumentParser {
     /// starting with `-`) is positional, in order.
     /// - Parameters:
     ///   - command: the engine or command, for messages and the usage hint.
-    ///   - unknownMessage: a command's own message for an unknown option name, if any.
+    ///   - unknown: a command's own problem for an unknown option name, if any.
     /// - Throws: `CLIError` (usage) for unknown flags (with "did you mean"), missing values
     ///   and a value given to a switch. A repeated option: the last one wins.
     static func tokenize(_ arguments: [String], table: [OptionSpec], command: String,
-                         unknownMessage: (String) -> String? = { _ in nil }) throws -> (OptionValues, [String]) {
+                         unknown: (String) -> CLIProblem? = { _ in nil }) throws -> (OptionValues, [String]) {
         var options = OptionValues(engine: command)
         var positionals: [String] = []
         var index = 0
@@ -79,13 +78,12 @@ enum ArgumentParser {
             }
             guard let spec else {
                 let shown = argument.hasPrefix("--") ? "--" + name : argument
-                var message = "unknown option '\(shortenedForMessage(shown))'"
-                if let near = nearest(name, among: table.map(\.name)) { message += "; did you mean '--\(near)'?" }
-                throw CLIError.usage(unknownMessage(name) ?? message, engine: command)
+                throw CLIError(unknown(name) ?? .unknown(.option, shortenedForMessage(shown), nearest: nearest(name, among: table.map(\.name))),
+                               engine: command)
             }
             if spec.valueName == nil {
                 if inlineValue != nil {
-                    throw CLIError.usage("--\(spec.name) takes no value", engine: command)
+                    throw CLIError(.takesNoValue(spec.name), engine: command)
                 }
                 options.values[spec.name] = OptionValue(raw: .bool(true), origin: .commandLine)
                 continue
@@ -95,7 +93,7 @@ enum ArgumentParser {
                 value = inlineValue
             } else {
                 guard index < arguments.count, isValue(arguments[index]) else {
-                    throw CLIError.usage("missing value for --\(spec.name) (\(spec.valueName!))", engine: command)
+                    throw CLIError(.missingValue(spec.name, valueName: spec.valueName!), engine: command)
                 }
                 value = arguments[index]
                 index += 1

@@ -124,7 +124,7 @@ let subcommandRegistry: [SubcommandDescriptor] = [
             try io.emit("USAGE: cvlayout engines\n\nLists the engines, one line each: the name, then what it lays out.\n")
             return ExitStatus.success
         }
-        if !arguments.isEmpty { throw CLIError.usage("'engines' takes no arguments", engine: nil) }
+        if !arguments.isEmpty { throw CLIError(.takesNoArguments("engines")) }
         let width = engineRegistry.map(\.name.count).max() ?? 0
         try io.emit(engineRegistry.map {
             $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n"
@@ -152,20 +152,16 @@ private struct Invocation {
 
     /// The usage error for a first argument that is no engine or subcommand.
     private func unknownCommand(_ name: String) -> CLIError {
-        var message = "unknown engine '\(shortenedForMessage(name))'"
-        if name.hasPrefix("-") {
-            message = "expected an engine before options, got '\(shortenedForMessage(name))'"
-        } else if let near = nearest(name, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name)) {
-            message += "; did you mean '\(near)'?"
-        }
-        return CLIError.usage(message, engine: nil)
+        if name.hasPrefix("-") { return CLIError(.optionBeforeEngine(shortenedForMessage(name))) }
+        let near = nearest(name, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name))
+        return CLIError(.unknown(.engine, shortenedForMessage(name), nearest: near))
     }
 
     /// Runs; returns the exit status and the layout's warnings (printed on stderr after a
     /// successful run).
     func execute() throws -> (status: Int32, warnings: [String]) {
         guard let first = arguments.first else {
-            throw CLIError.usage("no engine given (try 'cvlayout engines')", engine: nil)
+            throw CLIError(.fixed(.noEngine))
         }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -184,7 +180,7 @@ private struct Invocation {
             }
             throw unknownCommand(name)
         case "--version", "-V":
-            if !rest.isEmpty { throw CLIError.usage("'--version' takes no arguments", engine: nil) }
+            if !rest.isEmpty { throw CLIError(.takesNoArguments("--version")) }
             try io.emit("cvlayout \(cvlayoutVersion)\n")
             return (ExitStatus.success, [])
         default:
@@ -221,29 +217,30 @@ private struct Invocation {
 func readDataset(_ path: String, name: String, stdin: () throws -> Data) throws -> Data {
     if path == "-" {
         do { return try stdin() } catch let error as DatasetTooLarge {
-            throw CLIError.data("<stdin>: \(error.message)")
+            throw CLIError(.tooLarge("<stdin>", limit: error.limit))
         } catch {
-            throw CLIError.status(ExitStatus.ioError, "<stdin>: cannot read: \(describe(error))")
+            throw CLIError(.cannotRead("<stdin>", .system(describe(error))))
         }
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: no such file")
-    }
-    if isDirectory.boolValue {
-        throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: is a directory")
-    }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-        throw CLIError.status(ExitStatus.noInput, "\(name): cannot open: permission denied")
-    }
+    let handle = try openForReading(path, shownAs: name)
     defer { try? handle.close() }
     do {
         return try readBounded(handle)
     } catch let error as DatasetTooLarge {
-        throw CLIError.data("\(name): \(error.message)")
+        throw CLIError(.tooLarge(name, limit: error.limit))
     } catch {
-        throw CLIError.status(ExitStatus.ioError, "\(name): cannot read: \(describe(error))")
+        throw CLIError(.cannotRead(name, .system(describe(error))))
     }
+}
+
+/// The file at `path`, open for reading.
+/// - Throws: `CLIError` 66 naming it `name` when it does not exist, is a directory or cannot be opened.
+func openForReading(_ path: String, shownAs name: String) throws -> FileHandle {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CLIError(.cannotOpen(name, .noSuchFile)) }
+    if isDirectory.boolValue { throw CLIError(.cannotOpen(name, .isADirectory)) }
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError(.cannotOpen(name, .permissionDenied)) }
+    return handle
 }
 
 /// Merges a dataset's `"options"` under the command line's, refusing unknown keys, keys only
@@ -256,17 +253,14 @@ func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout 
     let commandLine = options
     for option in datasetOptions {
         guard let spec = known.first(where: { $0.name == option.key }) else {
-            var message = "\(file): \(option.path): unknown option for \(descriptor.name)"
-            if let near = nearest(option.key, among: known.filter(\.allowedInDataset).map(\.name)) {
-                message += "; did you mean '\(near)'?"
-            }
-            throw CLIError.data(message)
+            let near = nearest(option.key, among: known.filter(\.allowedInDataset).map(\.name))
+            throw CLIError.data(.at("\(file): \(option.path)", .unknown(.datasetOption(engine: descriptor.name), option.key, nearest: near)))
         }
         guard spec.allowedInDataset else {
-            throw CLIError.data("\(file): \(option.path): '\(option.key)' can only be given on the command line")
+            throw CLIError(.commandLineOnly("\(file): \(option.path)", key: option.key))
         }
         if spec.valueName == nil, case .bool = option.value {} else if spec.valueName == nil {
-            throw CLIError.data("\(file): \(option.path): expected true or false, got \(quotedForMessage(option.value))")
+            throw CLIError(.invalidValue("\(file): \(option.path)", .boolean, got: quotedForMessage(option.value)))
         }
         let value = OptionValue(raw: option.value, origin: .dataset(file: file, path: option.path))
         // The command line wins: over the same option, and over the dataset's options that
@@ -334,15 +328,6 @@ func oversizedPictureNote(width: Double, height: Double,
 /// rsvg-convert turns into PNG or PDF.
 let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "pdf", "tiff", "tif"]
 
-/// How to get a picture named `name` (`out.png`) from cvlayout's SVG, for messages.
-func pictureHint(_ name: String, ext: String) -> String {
-    switch ext {
-    case "png": return "for a picture: -f svg | rsvg-convert > \(name)"
-    case "pdf": return "for a PDF: -f svg | rsvg-convert -f pdf > \(name)"
-    default: return "for a picture: -f svg | rsvg-convert > out.png (rsvg-convert writes PNG and PDF; convert that to .\(ext))"
-    }
-}
-
 /// The output format: `-f` (case-insensitive), else `-o`'s extension, else JSON.
 /// - Throws: usage errors (64) for a format cvlayout does not write (`-f png`: with the
 ///   rsvg-convert recipe), an `-o` extension that is none of them when `-f` is not given (the
@@ -371,13 +356,10 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
             return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
         }
         if output != nil && !ext.isEmpty && extFormat != format {
-            if pictureExtensions.contains(ext) {
-                throw CLIError.usage("-o \(shownOutput): the name says \(ext.uppercased()) but -f \(format.rawValue) "
-                                     + "writes \(format.rawValue.uppercased()); " + pictureHint(shownOutput, ext: ext), engine: engine)
-            }
-            if let named = extFormat {
-                throw CLIError.usage("-o \(shownOutput): the name says \(named.rawValue.uppercased()) but -f \(format.rawValue) "
-                                     + "writes \(format.rawValue.uppercased()); name the file .\(format.rawValue), or drop -f", engine: engine)
+            let picture = pictureExtensions.contains(ext)
+            if picture || extFormat != nil {
+                throw CLIError(.formatContradicts(output: shownOutput, says: picture ? ext : extFormat!.rawValue,
+                                                  format: format.rawValue, picture: picture), engine: engine)
             }
         }
         return format
@@ -385,13 +367,8 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     if output != nil {
         if let extFormat { return extFormat }
         if !ext.isEmpty {
-            var message = "-o \(shownOutput): cvlayout writes \(formats), not .\(shortenedForMessage(ext)); "
-            if pictureExtensions.contains(ext) {
-                message += pictureHint(shownOutput, ext: ext)
-            } else {
-                message += "give -f json, -f csv or -f svg, or name the file .json, .csv or .svg"
-            }
-            throw CLIError.usage(message, engine: engine)
+            throw CLIError(.extensionNotWritten(output: shownOutput, ext: shortenedForMessage(ext), picture: pictureExtensions.contains(ext)),
+                           engine: engine)
         }
     }
     return .json
@@ -403,7 +380,7 @@ func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
     let labels: SVGLabels? = options.has(GlobalOption.labels) ? try options.choice(GlobalOption.labels, default: SVGLabels.item) : nil
     guard try options.flag(GlobalOption.noLabels) else { return labels }
     if let labels, labels != .none {
-        throw options.conflict([GlobalOption.noLabels, "labels"], "--no-labels and --labels \(labels.rawValue) cannot be used together")
+        throw options.conflict([GlobalOption.noLabels, "labels"], .cannotBeUsedTogether("--no-labels", "--labels \(labels.rawValue)"))
     }
     return SVGLabels.none
 }
@@ -434,22 +411,8 @@ func seedValue(_ options: OptionValues) throws -> UInt64 {
 
 func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
     let p = try options.point(name, default: fallback)
-    guard p.isFinite else { throw CLIError.data("\(options.source(of: name)!): expected finite numbers") }
+    guard p.isFinite else { throw CLIError(.invalidValue(options.source(of: name)!, .finiteNumbers, got: nil)) }
     return p
-}
-
-/// `section 0 has 50 items`, for out-of-range messages.
-func describeItems(_ layout: CollectionLayout) -> String {
-    switch layout.numberOfSections {
-    case 0: return "the layout has no sections)"
-    case 1:
-        let count = layout.numberOfItems(inSection: 0)
-        return "section 0 has \(count) \(count == 1 ? "item" : "items"))"
-    default:
-        return "sections 0-\(layout.numberOfSections - 1) have "
-            + (0..<min(layout.numberOfSections, 8)).map { String(layout.numberOfItems(inSection: $0)) }
-                .joined(separator: ", ") + (layout.numberOfSections > 8 ? ", … items)" : " items)")
-    }
 }
 
 /// A short description of a Foundation error.

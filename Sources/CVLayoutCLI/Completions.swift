@@ -109,15 +109,11 @@ let completionsCommand = SubcommandDescriptor(
         return ExitStatus.success
     }
     guard arguments.count == 1 else {
-        throw CLIError.usage("expected one shell (\(CompletionShell.allCases.map(\.rawValue).joined(separator: ", "))), "
-                             + "got \(arguments.count) arguments", engine: "completions")
+        throw CLIError(.shellCount(arguments.count), engine: "completions")
     }
     guard let shell = CompletionShell(rawValue: arguments[0].lowercased()) else {
-        var message = "unknown shell '\(arguments[0])' (expected bash, zsh or fish)"
-        if let near = nearest(arguments[0], among: CompletionShell.allCases.map(\.rawValue)) {
-            message += "; did you mean '\(near)'?"
-        }
-        throw CLIError.usage(message, engine: "completions")
+        let near = nearest(arguments[0], among: CompletionShell.allCases.map(\.rawValue))
+        throw CLIError(.unknown(.shell, arguments[0], nearest: near), engine: "completions")
     }
     try io.emit(shell.script)
     return ExitStatus.success

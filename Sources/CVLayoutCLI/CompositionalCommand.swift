@@ -61,23 +61,16 @@ private let compositionalOptions: [BoundOption<CompositionalLayout>] = [
 /// `options.sizes`).
 /// - Throws: `CLIError` 66 when it cannot be opened, 65 when it is not a sizes object.
 private func readMeasuredSizes(_ name: String, source: String) throws -> CompositionalMeasuredSizes {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) else {
-        throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot open: no such file")
-    }
-    if isDirectory.boolValue { throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot open: is a directory") }
-    guard let handle = FileHandle(forReadingAtPath: name) else {
-        throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot open: permission denied")
-    }
+    let handle = try openForReading(name, shownAs: "\(source) \(name)")
     defer { try? handle.close() }
     do {
         return try CompositionalSizesDecoder.decode(try readBounded(handle))
     } catch let error as DatasetError {
         throw CLIError.from(error, file: name)
     } catch let error as DatasetTooLarge {
-        throw CLIError.data("\(name): \(error.message)")
+        throw CLIError(.tooLarge(name, limit: error.limit))
     } catch {
-        throw CLIError.status(ExitStatus.noInput, "\(source) \(name): cannot read")
+        throw CLIError(.cannotRead("\(source) \(name)", nil))
     }
 }
 

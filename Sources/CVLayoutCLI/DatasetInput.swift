@@ -11,11 +11,6 @@ let maximumDatasetBytes = 1 << 30
 struct DatasetTooLarge: Error, Equatable {
     /// The limit that was passed, bytes.
     let limit: Int
-
-    /// The message after the dataset's name.
-    var message: String {
-        "larger than \(limit) bytes (a dataset holds at most \(maximumElementCount) elements)"
-    }
 }
 
 /// Reads `handle` to its end in 1 MiB chunks, refusing more than `limit` bytes.

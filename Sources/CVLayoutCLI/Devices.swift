@@ -72,7 +72,7 @@ let devicesCommand = SubcommandDescriptor(name: "devices", summary: "list the de
             """)
         return ExitStatus.success
     }
-    if !arguments.isEmpty { throw CLIError.usage("'devices' takes no arguments", engine: nil) }
+    if !arguments.isEmpty { throw CLIError(.takesNoArguments("devices")) }
     let width = deviceTable.map(\.name.count).max() ?? 0
     try io.emit(deviceTable.map { device in
         device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)

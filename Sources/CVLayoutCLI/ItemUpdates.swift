@@ -46,14 +46,14 @@ struct ItemUpdates {
                     throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
                 }
                 guard w.isFinite, w > 0, h.isFinite, h >= 0 else {
-                    throw CLIError.data("--insert \(part): expected a size W > 0 and H ≥ 0, finite")
+                    throw CLIError(.invalidValue("--insert \(part)", .insertSize, got: nil))
                 }
                 updates.measures[path] = .size(Size(width: w, height: h == 0 ? 0 : h))
             } else {
                 guard let h = ValueSyntax.number(measure) else {
                     throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
                 }
-                guard h.isFinite, h >= 0 else { throw CLIError.data("--insert \(part): expected a finite height ≥ 0") }
+                guard h.isFinite, h >= 0 else { throw CLIError(.invalidValue("--insert \(part)", .insertHeight, got: nil)) }
                 updates.measures[path] = .height(h == 0 ? 0 : h)
             }
         }
@@ -74,29 +74,14 @@ struct ItemUpdates {
     func plan(sectionCounts counts: [Int], options: OptionValues) throws -> BatchUpdatePlan {
         do {
             return try batch.plan(sectionCounts: counts)
-        } catch {
-            throw options.conflict([GlobalOption.delete, GlobalOption.insert, "move"], Self.message(error, counts: counts))
-        }
-    }
-
-    /// Words a batch-update error, naming the flag and the index path.
-    static func message(_ error: BatchUpdateError, counts: [Int]) -> String {
-        switch error {
-        case .outOfRange(let path, let operation, let before, let count):
-            guard let count else {
-                return "--\(operation) \(path): no section \(path.section) (the data has \(counts.count) section"
-                    + (counts.count == 1 ? ")" : "s)")
-            }
-            return before
-                ? "--\(operation) \(path): no such item (index path out of range: section \(path.section) has \(count) \(count == 1 ? "item" : "items"))"
-                : "--\(operation) \(path): index path out of range after the update (section \(path.section) will have \(count) \(count == 1 ? "item" : "items"))"
-        case .usedTwice(let path, let operation, let before):
-            return before
-                ? "--\(operation) \(path): the item at \(path) is deleted or moved more than once"
-                : "--\(operation) \(path): the index path \(path) is inserted or moved to more than once"
+        } catch let error as BatchUpdateError {
+            throw options.conflict([GlobalOption.delete, GlobalOption.insert, "move"], .batchUpdate(error, counts: counts))
         }
     }
 }
+
+/// What a section of the data gives its items: a count, heights, sizes or item objects.
+enum ItemUpdateKind { case count, heights, sizes, objects }
 
 /// The dataset an engine lays out after `--delete`, `--insert` and `--move` (unchanged when
 /// none is given). Without a DATASET the engine's embedded data is made explicit first: the
@@ -120,8 +105,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
     enum Measure { case unit, height(Double), size(Size) }
     /// An item and the columns it spans (a waterfall's `"span"`; it moves with the item).
     struct Item { var measure: Measure; var span = 1 }
-    enum Kind: String { case count = "a count", heights = "heights", sizes = "sizes", objects = "item objects" }
-    let kinds: [Kind] = data.sections.map {
+    let kinds: [ItemUpdateKind] = data.sections.map {
         switch $0.items {
         case .uniform: .count
         case .heights, .randomHeights: .heights
@@ -156,16 +140,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         case (.heights, .height(let h)?), (.objects, .height(let h)?): return Item(measure: .height(h))
         case (.sizes, .size(let s)?), (.objects, .size(let s)?): return Item(measure: .size(s))
         case (.sizes, .height(let h)?) where h > 0: return Item(measure: .size(Size(width: h, height: h)))
-        case (let kind, let given):
-            let wanted = kind == .count ? "no measure (S:I)"
-                : kind == .heights ? "a height (S:I=H)" : kind == .sizes ? "a size (S:I=WxH)" : "a height or a size (S:I=H or S:I=WxH)"
-            let got: String
-            switch given {
-            case nil: got = "none"
-            case .height?: got = "a height"
-            case .size?: got = "a size"
-            }
-            throw CLIError.data("--insert \(path): section \(path.section) gives \(kind.rawValue); the item needs \(wanted), got \(got)")
+        case (let kind, let given): throw CLIError(.insertMeasure(path, section: kind, given: given))
         }
     }
     for (s, section) in updated.enumerated() {
@@ -178,8 +153,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
             case (.objects, .height(let h)): measures.append(.height(h))
             case (.objects, .size(let size)): measures.append(.size(size))
             default:
-                throw CLIError.data("--move: an item cannot move into section \(s), which gives \(kinds[s].rawValue), "
-                                    + "from a section of another kind")
+                throw CLIError(.moveAcrossKinds(section: s, kinds[s]))
             }
         }
         switch kinds[s] {

@@ -98,12 +98,10 @@ private func justifiedSections(_ input: EngineInput) throws -> (JustifiedConfigu
     let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
     let layout = settings.layout
     if layout.breaking == .optimal && layout.breakoutCadence != nil {
-        throw input.options.conflict([breakingOption.name, breakoutOption.name],
-                                     "--breakout-cadence goes with --breaking greedy (optimal rows are all justified alike)")
+        throw input.options.conflict([breakingOption.name, breakoutOption.name], .fixed(.optimalWithBreakout))
     }
     if layout.breaking == .optimal && layout.compatibility == .flickr {
-        throw input.options.conflict([breakingOption.name, compatOption.name],
-                                     "--compat flickr goes with --breaking greedy (Flickr breaks rows item by item)")
+        throw input.options.conflict([breakingOption.name, compatOption.name], .fixed(.optimalWithFlickr))
     }
     let sections: [JustifiedSection]
     if let dataset = input.dataset {

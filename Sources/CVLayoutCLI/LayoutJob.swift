@@ -68,7 +68,7 @@ struct LayoutJob {
 
         // Conflicts, before anything is read.
         if parsed.dataset != nil && options.has(GlobalOption.count) {
-            throw options.conflict([GlobalOption.count], "--count sets the size of the embedded data; it cannot be used with a DATASET")
+            throw options.conflict([GlobalOption.count], .fixed(.countWithDataset))
         }
 
         // The dataset, its options merged under the command line's.
@@ -92,10 +92,9 @@ struct LayoutJob {
                 dataset = try DatasetDecoder.decode(data, schema: descriptor.schema, keys: descriptor.datasetKeys)
             } catch let error as DatasetError {
                 // A top-level key that is an option's name: the option meant for "options".
-                if case .invalidValue(let path, let message) = error, message.hasPrefix("unknown key"),
+                if case .unknownKey(let path, _, _) = error,
                    let option = knownOptions(for: descriptor.name).first(where: { $0.name == path }), option.allowedInDataset {
-                    throw CLIError.data("\(name): \(path): unknown key; '\(path)' is an option: options go under "
-                                        + "\"options\" ({\"options\": {\"\(path)\": …}, …})")
+                    throw CLIError(.optionAsKey(file: name, key: path))
                 }
                 throw CLIError.from(error, file: name)
             }
@@ -141,11 +140,10 @@ struct LayoutJob {
         var dataset = dataset
         self.descriptor = descriptor
         for other in ["rect", "item"] where try options.flag(GlobalOption.visible) && options.has(other) {
-            throw options.conflict([GlobalOption.visible, other],
-                                   "--visible and --\(other) cannot be used together (--visible is --rect of the visible bounds)")
+            throw options.conflict([GlobalOption.visible, other], .visibleWith(other))
         }
         if options.has(GlobalOption.item) && options.has(GlobalOption.rect) {
-            throw options.conflict([GlobalOption.item, "rect"], "--item and --rect cannot be used together")
+            throw options.conflict([GlobalOption.item, "rect"], .cannotBeUsedTogether("--item", "--rect"))
         }
         self.options = options
 
@@ -155,40 +153,39 @@ struct LayoutJob {
         var deviceSize: Size? = nil
         if let name = try options.text(GlobalOption.device, expected: "a device name") {
             guard let size = deviceBounds(name) else {
-                var message = "unknown device '\(shortenedForMessage(name))' (see 'cvlayout devices')"
-                if let near = nearestDeviceName(name) { message += "; did you mean '\(near)'?" }
-                if let source = options.source(of: "device"), !source.hasPrefix("--") {
-                    throw CLIError.data("\(source): \(message)")
-                }
-                throw CLIError.usage("--device: " + message, engine: descriptor.name)
+                let problem = CLIProblem.unknown(.device, shortenedForMessage(name), nearest: nearestDeviceName(name))
+                if let source = options.source(of: "device"), !source.hasPrefix("--") { throw CLIError.data(.at(source, problem)) }
+                throw CLIError(.at("--device", problem), engine: descriptor.name)
             }
             deviceSize = size
         }
         let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
                           height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
-            throw CLIError.data("\(options.source(of: name) ?? "--" + name): expected a finite number ≥ 0, got \(value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity")")
+            throw CLIError(.invalidValue(options.source(of: name) ?? "--" + name, .domain(.finiteNonNegative),
+                                         got: value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity"))
         }
         let offset = try finitePoint(options, GlobalOption.offset, default: .zero)
         let count = try options.integer(GlobalOption.count, default: descriptor.defaultCount)
         guard count >= 0, count <= maximumElementCount else {
-            throw CLIError.data("--count: expected an integer from 0 to \(maximumElementCount), got \(count)")
+            throw CLIError(.invalidValue("--count", .integer(from: 0, to: maximumElementCount), got: "\(count)"))
         }
         let seed = try seedValue(options)
         // --delete, --insert, --move: the dataset after the batch update (ItemUpdates.swift).
         dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
         let scale: Double? = try options.has(GlobalOption.scale) ? options.number(GlobalOption.scale, default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
-            throw CLIError.data("\(options.source(of: "scale")!): expected a finite number > 0, got \(scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!)")
+            throw CLIError(.invalidValue(options.source(of: "scale")!, .domain(.finitePositive),
+                                         got: scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!))
         }
         // `--visible` is `--rect` of the visible bounds.
         let rect = try options.flag(GlobalOption.visible) ? Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height) : options.rect(GlobalOption.rect)
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
             let parts = [rect.minX, rect.minY, rect.width, rect.height]
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
-                throw CLIError.data("\(options.source(of: "rect")!): X+W and Y+H must be finite too (the far edge is past the largest number)")
+                throw CLIError.data(.at(options.source(of: "rect")!, .fixed(.rectFarEdge)))
             }
-            throw CLIError.data("\(options.source(of: "rect")!): expected finite X,Y and W,H ≥ 0, got \(options.shownValue(of: "rect")!)")
+            throw CLIError(.invalidValue(options.source(of: "rect")!, .rect, got: options.shownValue(of: "rect")!))
         }
         let item = try options.indexPath(GlobalOption.item)
         let target = try options.has(GlobalOption.targetOffset) ? finitePoint(options, GlobalOption.targetOffset, default: .zero) : nil
@@ -199,7 +196,7 @@ struct LayoutJob {
         outputOptions.queryRect = rect
         outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
         if outputOptions.canvas == .rect && rect == nil {
-            throw options.conflict([GlobalOption.canvas], "--canvas rect draws the --rect area: give --rect X,Y,W,H (or --visible)")
+            throw options.conflict([GlobalOption.canvas], .fixed(.canvasRectNeedsRect))
         }
         self.outputOptions = outputOptions
         let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
@@ -246,8 +243,7 @@ struct LayoutJob {
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
             scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount) { text in
                 // Out of range like any other --frames (a usage error from the command line).
-                var error = options.conflict(in: GlobalOption.frames, text,
-                                             "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+                var error = options.conflict(in: GlobalOption.frames, text, .expected(.integer(from: 2, to: ScrollAnimation.maximumFrameCount)))
                 error.isConflict = false
                 return error
             }
@@ -260,21 +256,19 @@ struct LayoutJob {
             }
             // A value out of range is that value's fault (checked even when a flag overrides
             // it); two keyframes with --snap is a conflict between them.
-            func outOfRange(_ name: String, _ value: Double, _ reason: String) -> CLIError {
-                var error = options.conflict(in: name, NumberFormat.messageText(value), reason)
+            func outOfRange(_ name: String, _ value: Double, _ reason: CLIProblem.Expected) -> CLIError {
+                var error = options.conflict(in: name, NumberFormat.messageText(value), .expected(reason))
                 error.isConflict = false
                 return error
             }
             guard (2...ScrollAnimation.maximumFrameCount).contains(scroll.frameCount) else {
-                throw outOfRange(GlobalOption.frames, Double(scroll.frameCount),
-                                 "expected an integer from 2 to \(ScrollAnimation.maximumFrameCount)")
+                throw outOfRange(GlobalOption.frames, Double(scroll.frameCount), .integer(from: 2, to: ScrollAnimation.maximumFrameCount))
             }
             guard scroll.frameCount >= scroll.minimumFrameCount else {
-                throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)",
-                                       "--snap needs 3 keyframes or more (the start, X,Y and the target)", involving: [GlobalOption.snap])
+                throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)", .fixed(.snapNeedsKeyframes), involving: [GlobalOption.snap])
             }
             guard scroll.duration.isFinite && scroll.duration > 0 else {
-                throw outOfRange(GlobalOption.duration, scroll.duration, "expected a finite number of seconds > 0")
+                throw outOfRange(GlobalOption.duration, scroll.duration, .seconds(atLeast: nil))
             }
             self.scroll = scroll
         } else {
@@ -286,8 +280,8 @@ struct LayoutJob {
             selection = layout.elementIndices(in: rect)
         } else if let item {
             guard let index = layout.elementIndex(ofItemAt: item) else {
-                let reason = item.section < layout.numberOfSections ? "index path out of range" : "no section \(item.section)"
-                throw options.conflict(in: "item", "\(item)", "no such item (\(reason): " + describeItems(layout))
+                let missing = item.section < layout.numberOfSections ? nil : item.section
+                throw options.conflict(in: "item", "\(item)", .noSuchItem(section: missing, counts: layout.itemCounts))
             }
             selection = [index]
         } else {
@@ -304,19 +298,16 @@ struct LayoutJob {
         guard options.has(GlobalOption.scrollTo) else {
             for name in [GlobalOption.frames, GlobalOption.duration, GlobalOption.timing, GlobalOption.snap]
             where options.has(name) {
-                throw options.conflict([name], "--\(name) goes with --scroll-to X,Y (the animated SVG)")
+                throw options.conflict([name], .goesWithScrollTo(name))
             }
             return nil
         }
         guard format == .svg else {
-            throw options.conflict([GlobalOption.scrollTo, GlobalOption.format],
-                                   "--scroll-to makes an animated SVG: add -f svg (for \(format.rawValue.uppercased()), "
-                                   + "run once per offset with --offset X,Y)")
+            throw options.conflict([GlobalOption.scrollTo, GlobalOption.format], .scrollToNeedsSVG(format.rawValue))
         }
         for name in [GlobalOption.rect, GlobalOption.visible, GlobalOption.item, GlobalOption.targetOffset,
                      GlobalOption.check] where options.has(name) {
-            throw options.conflict([GlobalOption.scrollTo, name],
-                                   "--scroll-to and --\(name) cannot be used together (--scroll-to draws every element at every keyframe)")
+            throw options.conflict([GlobalOption.scrollTo, name], .scrollToWith(name))
         }
         return try finitePoint(options, GlobalOption.scrollTo, default: .zero)
     }
@@ -362,9 +353,9 @@ struct LayoutJob {
                 scrollReport.budgetReached = !accurate
                 return
             } catch let error as ScrollSVGWriter.ElementsDiffer {
-                throw CLIError.status(ExitStatus.software, "--scroll-to: \(error)")
+                throw CLIError(.scrollElementsDiffer(keyframe: error.keyframe))
             } catch let error as ScrollSVGWriter.TooLarge {
-                throw CLIError.data("--scroll-to: \(error)")
+                throw CLIError(.scrollTooLarge(error))
             }
         }
         try pipeline.write(format, selection: selection, options: outputOptions, to: buffer)

@@ -11,7 +11,7 @@ let manpageCommand = SubcommandDescriptor(
                     + "'make man' writes it.\n")
         return ExitStatus.success
     }
-    if !arguments.isEmpty { throw CLIError.usage("'manpage' takes no arguments", engine: nil) }
+    if !arguments.isEmpty { throw CLIError(.takesNoArguments("manpage")) }
     try io.emit(manPage())
     return ExitStatus.success
 }

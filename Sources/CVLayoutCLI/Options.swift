@@ -296,9 +296,12 @@ struct OptionValues {
     /// A conflict between the values of `names`, or a value the others or the data cannot
     /// use: the one place that picks the status from where the values came from. When every
     /// value of `names` that was given came from the command line, a usage error (64) with
-    /// `message` as it is; when any came from a dataset's `"options"`, bad data (65) without a
+    /// `problem`'s message; when any came from a dataset's `"options"`, bad data (65) without a
     /// usage line, named by the file and the JSON path of the first such value:
     /// `data.json: options.item: --item and --rect cannot be used together`.
+    func conflict(_ names: [String], _ problem: CLIProblem) -> CLIError { conflict(names, problem.message) }
+
+    /// `conflict` with its message worded (the golden check's).
     func conflict(_ names: [String], _ message: String) -> CLIError {
         var error = CLIError.usage(message, engine: engine)
         for name in names {
@@ -316,13 +319,13 @@ struct OptionValues {
     /// the command line, `data.json: options.heart-to: 1:1: reason` (65) when `name`'s came
     /// from the dataset, and `data.json: options.heart-style: --heart-to 1:1: reason` (65)
     /// when another's did.
-    func conflict(in name: String, _ value: String, _ reason: String, involving others: [String] = []) -> CLIError {
+    func conflict(in name: String, _ value: String, _ reason: CLIProblem, involving others: [String] = []) -> CLIError {
         if case .dataset(let file, let path)? = values[name]?.origin {
-            var error = CLIError.data("\(file): \(path): \(value): \(reason)")
+            var error = CLIError.data(.at("\(file): \(path)", .at(value, reason)))
             error.isConflict = true
             return error
         }
-        return conflict(others, "--\(name) \(value): \(reason)")
+        return conflict(others, .at("--\(name) \(value)", reason))
     }
 
     /// The message prefix naming where `name`'s value came from.

@@ -8,12 +8,12 @@ enum OutputFile {
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
     ///   rename error; errors `body` throws pass through after the cleanup.
     static func write(to path: String, _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
-        if path.isEmpty { throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '': empty path") }
+        if path.isEmpty { throw CLIError(.cannotOpenOutput("", .emptyPath, creating: true)) }
         // A symbolic link is followed: the file it names is replaced, the link stays.
         let target = resolvingSymbolicLinks(path)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(path)': is a directory")
+            throw CLIError(.cannotOpenOutput(path, .isADirectory, creating: true))
         }
         if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
            type != .typeRegular {
@@ -52,7 +52,7 @@ enum OutputFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             restoreSignals()
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(shown)': \(String(cString: strerror(errno)))")
+            throw CLIError(.cannotOpenOutput(shown, .lastError, creating: true))
         }
         var closed = false
         var renamed = false
@@ -63,11 +63,11 @@ enum OutputFile {
         }
         try body { chunk in try writeAll(fd, chunk, path: shown) }
         if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
-            throw CLIError.status(ExitStatus.ioError, "cannot write '\(shown)': \(String(cString: strerror(errno)))")
+            throw CLIError(.cannotWrite(shown, .lastError))
         }
         closed = true
         if close(fd) != 0 {
-            throw CLIError.status(ExitStatus.ioError, "cannot write '\(shown)': \(String(cString: strerror(errno)))")
+            throw CLIError(.cannotWrite(shown, .lastError))
         }
         // Keep an existing file's permissions.
         if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
@@ -75,7 +75,7 @@ enum OutputFile {
             chmod(temporary, mode_t(permissions.uint16Value))
         }
         guard rename(temporary, path) == 0 else {
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot create output file '\(shown)': \(String(cString: strerror(errno)))")
+            throw CLIError(.cannotOpenOutput(shown, .lastError, creating: true))
         }
         renamed = true
     }
@@ -148,7 +148,7 @@ enum OutputFile {
                                       _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw CLIError.status(ExitStatus.cannotCreate, "cannot open output file '\(shown)': \(String(cString: strerror(errno)))")
+            throw CLIError(.cannotOpenOutput(shown, .lastError, creating: false))
         }
         defer { close(fd) }
         try body { chunk in try writeAll(fd, chunk, path: shown) }
@@ -164,7 +164,7 @@ enum OutputFile {
                 // A pipe behind the file (`-o /dev/stdout | head`) whose reader went away:
                 // quietly, as on standard output.
                 if errno == EPIPE { throw BrokenPipe() }
-                throw CLIError.status(ExitStatus.ioError, "cannot write '\(path)': \(String(cString: strerror(errno)))")
+                throw CLIError(.cannotWrite(path, .lastError))
             }
             offset += n
         }

@@ -15,8 +15,7 @@ public func runFromProcess() -> Int32 {
                        if n < 0 {
                            if errno == EINTR { continue }
                            if errno == EPIPE { throw BrokenPipe() }
-                           throw CLIError.status(ExitStatus.ioError,
-                                                 "cannot write to standard output: \(String(cString: strerror(errno)))")
+                           throw CLIError(.cannotWrite(nil, .lastError))
                        }
                        offset += n
                    }

@@ -82,9 +82,7 @@ func ringLayout(_ input: EngineInput,
     let settings: RingConfiguration = try ringOptions.configuration(from: o)
     let layout = settings.layout, style = settings.heartStyle, from = settings.heartFrom, to = settings.heartTo
     if style == .seed && to != IndexPath(item: 0, section: 0) {
-        throw o.conflict(in: heartToOption.name, "\(to)",
-                         "the seed style always ends at the centre, 0:0 (--heart-style smooth goes to any avatar)",
-                         involving: [heartStyleOption.name])
+        throw o.conflict(in: heartToOption.name, "\(to)", .fixed(.seedEndsAtCentre), involving: [heartStyleOption.name])
     }
     let noHeart = settings.noHeart
     let sampleCount = try heartSampleCount(o, settings)
@@ -105,8 +103,7 @@ func ringLayout(_ input: EngineInput,
     } else if !noHeart {
         if let from {
             guard let path = HeartPath.seed(from: from, in: geometry) else {
-                throw o.conflict(in: heartFromOption.name, "\(from)",
-                                 "no such item (index path out of range: \(describeItems(result))")
+                throw o.conflict(in: heartFromOption.name, "\(from)", .noSuchItem(section: nil, counts: result.itemCounts))
             }
             result.heartPath = path
         } else if let start = HeartPath.defaultStart(in: geometry) {
@@ -128,7 +125,7 @@ func ringLayout(_ input: EngineInput,
 ///   came from the dataset's options.
 private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionValues, in layout: RingGeometry,
                              describing summary: CollectionLayout) throws -> HeartPath? {
-    let outOfRange = "no such item (index path out of range: \(describeItems(summary))"
+    let outOfRange = CLIProblem.noSuchItem(section: nil, counts: summary.itemCounts)
     guard let start = from ?? HeartPath.defaultStart(in: layout) else {
         // No path to draw; a `--heart-to` given still has to name an avatar.
         if options.has(heartToOption.name) && layout.layoutAttributesForItem(at: to) == nil {
@@ -151,11 +148,10 @@ private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionVal
 private func heartSampleCount(_ o: OptionValues, _ settings: RingConfiguration) throws -> Int? {
     guard let n = settings.heartSamples else { return nil }
     if settings.noHeart {
-        throw o.conflict([heartSamplesOption.name, noHeartOption.name],
-                         "--heart-samples samples the heart path; it cannot be used with --no-heart")
+        throw o.conflict([heartSamplesOption.name, noHeartOption.name], .fixed(.heartSamplesWithNoHeart))
     }
     guard (1...1_000_000).contains(n) else {
-        throw CLIError.data("\(o.source(of: heartSamplesOption.name)!): expected an integer from 1 to 1000000, got \(n)")
+        throw CLIError(.invalidValue(o.source(of: heartSamplesOption.name)!, .integer(from: 1, to: 1_000_000), got: "\(n)"))
     }
     return n
 }

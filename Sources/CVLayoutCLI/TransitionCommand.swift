@@ -52,7 +52,7 @@ private struct TransitionRun {
         }
         var (options, dataset) = try parseTransitionArguments(arguments)
         guard let fromText = try options.text("from") else {
-            throw CLIError.usage("--from is required: the layout to start from, e.g. --from 'stack'", engine: "transition")
+            throw CLIError(.fixed(.fromRequired), engine: "transition")
         }
         let toText = try options.text("to") ?? fromText
         // The options given of `names`, as words to pass on to a side.
@@ -86,8 +86,7 @@ private struct TransitionRun {
             for (name, value) in job.options.values.sorted(by: { $0.key < $1.key }) {
                 guard case .dataset(let file, let path) = value.origin else { continue }
                 if unusedOptionNames.contains(name) {
-                    throw CLIError.data("\(file): \(path): '\(name)' is not used by transitions (they write every element "
-                                        + "of both layouts); remove it, or lay out one side with 'cvlayout \(job.descriptor.name)'")
+                    throw CLIError(.notUsedByTransitions("\(file): \(path)", key: name, engine: job.descriptor.name))
                 }
                 if outputOptionNames.contains(name) && options.values[name] == nil
                     && supersedingOptions[name, default: []].allSatisfy({ options.values[$0]?.origin != .commandLine }) {
@@ -98,27 +97,25 @@ private struct TransitionRun {
 
         var plan: BatchUpdatePlan? = nil
         if let updates = try ItemUpdates.parse(options) {
-            let counts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
-            plan = try updates.plan(sectionCounts: counts, options: options)
+            plan = try updates.plan(sectionCounts: from.itemCounts, options: options)
         }
         let transition: LayoutTransition
         do {
             transition = try LayoutTransition(from: from, to: to, updatePlan: plan)
         } catch {
-            throw CLIError.data("--to: the final layout (\(describeItems(to)) does not hold the initial layout's items "
-                                + "after the update (\(describeItems(from)); lay both out from the same data")
+            throw CLIError(.transitionItemsDiffer(final: to.itemCounts, initial: from.itemCounts))
         }
 
         var output = TransitionOutputOptions()
         output.progress = try options.number("progress", default: 1)
         if !(output.progress.isFinite && output.progress >= 0 && output.progress <= 1) {
-            throw CLIError.data("--progress: expected a number from 0 to 1, got \(NumberFormat.messageText(output.progress))")
+            throw CLIError(.invalidValue("--progress", .domain(.unitInterval), got: NumberFormat.messageText(output.progress)))
         }
         output.duration = try options.number("duration", default: 0.3)
         // Twice the duration (forth and back with --repeat) must be finite too.
         if !(output.duration.isFinite && output.duration >= 0.001 && (2 * output.duration).isFinite) {
             // SMIL needs a positive `dur`, printed to the millisecond at the default precision.
-            throw CLIError.data("--duration: expected a finite number of seconds ≥ 0.001, got \(NumberFormat.messageText(output.duration))")
+            throw CLIError(.invalidValue("--duration", .seconds(atLeast: 0.001), got: NumberFormat.messageText(output.duration)))
         }
         output.repeats = try options.flag("repeat")
         output.output.labels = try svgLabels(options)
@@ -157,7 +154,7 @@ private struct TransitionRun {
                                  output: TransitionOutputOptions, format requested: OutputFormat,
                                  writeOptions: OptionValues) throws -> Int32 {
         if golden == "-" || golden.isEmpty {
-            throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: "transition")
+            throw CLIError(.goldenNotAFile(golden), engine: "transition")
         }
         let reporting = try CheckReporting(writeOptions, engine: "transition", io: io)
         let subject = CheckedLayout(name: "cvlayout transition", precision: output.output.precision) { format, buffer in
@@ -177,7 +174,7 @@ private struct TransitionRun {
         }
         let expected = try readLayoutFile(golden, stdin: io.stdin)
         if expected.shape == .heartSamples {
-            throw CLIError.usage("--check: GOLDEN is a CSV of heart samples; a transition writes elements", engine: "transition")
+            throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition")
         }
         let format: OutputFormat = expected.shape == .csv ? .csv : .json
         let buffer = OutputBuffer(precision: output.output.precision)
@@ -203,7 +200,8 @@ private struct TransitionRun {
             return try LayoutJob(descriptor: descriptor, arguments: arguments, io: io, streaming: false)
         } catch let error as CLIError where error.isUsage {
             let given = (sharedOptionNames + updateOptionNames).contains { error.message.hasPrefix("--\($0)") }
-            var rewritten = CLIError.usage((given ? "" : "--\(name) '\(descriptor.name)': ") + error.message, engine: "transition")
+            var rewritten = given ? CLIError.usage(error.message, engine: "transition")
+                : CLIError(.inSide(name, engine: descriptor.name, message: error.message), engine: "transition")
             rewritten.isConflict = error.isConflict
             throw rewritten
         }
@@ -214,26 +212,24 @@ private struct TransitionRun {
     private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
         let words = try shellWords(text, option: name)
         guard let first = words.first else {
-            throw CLIError.usage("--\(name): expected an engine and its options, got '\(text)'", engine: "transition")
+            throw CLIError(.sideNeedsEngine(side: name, text), engine: "transition")
         }
         guard let descriptor = engine(named: first) else {
-            var message = "--\(name): unknown engine '\(first)'"
-            if let near = nearest(first, among: engineRegistry.map(\.name)) { message += "; did you mean '\(near)'?" }
-            throw CLIError.usage(message, engine: "transition")
+            let problem = CLIProblem.unknown(.engine, first, nearest: nearest(first, among: engineRegistry.map(\.name)))
+            throw CLIError(.inSide(name, engine: nil, message: problem.message), engine: "transition")
         }
         let rest = Array(words.dropFirst())
         let parsed: ParsedArguments
         do {
             parsed = try ArgumentParser.parse(rest, engine: descriptor)
         } catch let error as CLIError where error.isUsage {
-            throw CLIError.usage("--\(name) '\(first)': " + error.message, engine: "transition")
+            throw CLIError(.inSide(name, engine: first, message: error.message), engine: "transition")
         }
         for option in outputOptionNames + updateOptionNames where parsed.options.has(option) {
-            throw CLIError.usage("--\(name): give --\(option) to 'cvlayout transition' itself, not inside --\(name)",
-                                 engine: "transition")
+            throw CLIError(.giveToTransition(side: name, option), engine: "transition")
         }
         for option in unusedOptionNames where parsed.options.has(option) {
-            throw CLIError.usage("--\(name): --\(option) is not used by transitions", engine: "transition")
+            throw CLIError(.optionNotUsedByTransitions(side: name, option), engine: "transition")
         }
         return (descriptor, rest, parsed.dataset != nil)
     }
@@ -247,9 +243,9 @@ private struct TransitionRun {
 private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
     let (options, positionals) = try ArgumentParser.tokenize(
         arguments, table: transitionOptions, command: "transition",
-        unknownMessage: { unusedOptionNames.contains($0) ? "--\($0) is not used by transitions" : nil })
+        unknown: { unusedOptionNames.contains($0) ? .optionNotUsedByTransitions(side: nil, $0) : nil })
     if positionals.count > 1 {
-        throw CLIError.usage("more than one DATASET: '\(positionals[0])' and '\(positionals[1])'", engine: "transition")
+        throw CLIError(.moreThanOneDataset(positionals[0], positionals[1]), engine: "transition")
     }
     return (options, positionals.first)
 }
@@ -277,7 +273,7 @@ func shellWords(_ text: String, option: String) throws -> [String] {
                 if d == "'" { closed = true; break }
                 word.append(d)
             }
-            if !closed { throw CLIError.usage("--\(option): unterminated ' in '\(text)'", engine: "transition") }
+            if !closed { throw CLIError(.unterminated(option, quote: "'", text: text), engine: "transition") }
         case "\"":
             inWord = true
             var closed = false
@@ -291,10 +287,10 @@ func shellWords(_ text: String, option: String) throws -> [String] {
                     word.append(d)
                 }
             }
-            if !closed { throw CLIError.usage("--\(option): unterminated \" in '\(text)'", engine: "transition") }
+            if !closed { throw CLIError(.unterminated(option, quote: "\"", text: text), engine: "transition") }
         case "\\":
             guard let d = iterator.next() else {
-                throw CLIError.usage("--\(option): trailing backslash in '\(text)'", engine: "transition")
+                throw CLIError(.unterminated(option, quote: nil, text: text), engine: "transition")
             }
             inWord = true
             word.append(d)

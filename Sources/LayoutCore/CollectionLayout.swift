@@ -180,13 +180,11 @@ public struct CollectionLayout: Sendable {
     /// and messages are those of `validateFinite()`, in the same order.
     public func validateFinite(streamedElement firstNonFinite: LayoutAttributes?) throws {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
-            throw LayoutError.nonFiniteLayout(what: "contentSize")
+            throw LayoutError.nonFiniteLayout(.contentSize)
         }
         func fail(_ element: LayoutAttributes) -> LayoutError {
-            let what = element.category == .cell
-                ? "the frame of item \(element.indexPath)"
-                : "the \(element.kind?.rawValue ?? "element") of section \(element.indexPath.section)"
-            return LayoutError.nonFiniteLayout(what: what)
+            .nonFiniteLayout(element.category == .cell ? .item(element.indexPath)
+                                : .supplementary(kind: element.kind?.rawValue, section: element.indexPath.section))
         }
         // Indices, so that each element is read in place rather than copied.
         for i in elements.indices where !elements[i].isFinite {
@@ -194,10 +192,10 @@ public struct CollectionLayout: Sendable {
         }
         if let firstNonFinite { throw fail(firstNonFinite) }
         if let heartPath, !heartPath.isFinite {
-            throw LayoutError.nonFiniteLayout(what: "the heart path")
+            throw LayoutError.nonFiniteLayout(.heartPath)
         }
         if let targetContentOffset, !targetContentOffset.isFinite {
-            throw LayoutError.nonFiniteLayout(what: "targetContentOffset")
+            throw LayoutError.nonFiniteLayout(.targetContentOffset)
         }
     }
 }

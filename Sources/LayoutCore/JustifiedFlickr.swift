@@ -164,7 +164,7 @@ extension JustifiedLayout {
             for k in 0..<row.count {
                 let frame = Rect(x: row.lefts[k], y: row.top, width: row.widths[k], height: row.height)
                 guard frame.minX.isFinite, frame.width.isFinite else {
-                    throw LayoutError.nonFiniteLayout(what: "the width of item \(row.start + k) in section \(s)")
+                    throw LayoutError.nonFiniteLayout(.flickrWidth(item: row.start + k, section: s))
                 }
                 stats.flickrReach = max(stats.flickrReach, frame.minX.magnitude + frame.width.magnitude)
                 sink.append(.cell(IndexPath(item: row.start + k, section: s), frame: frame))

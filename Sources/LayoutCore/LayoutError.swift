@@ -22,7 +22,7 @@ public enum LayoutError: Error, Equatable, Sendable {
     /// A header or footer would have a negative width after its insets.
     case supplementaryTooWide(kind: ElementKind, section: Int, width: Double)
     /// The computed layout holds a number that is not finite (sizes that overflow when summed).
-    case nonFiniteLayout(what: String)
+    case nonFiniteLayout(NonFinite)
     /// More elements than the 10,000,000 SPEC section 5 allows.
     case tooManyElements(count: Int, limit: Int)
     /// A waterfall item spans more columns than its section has: item `item` of section
@@ -61,6 +61,17 @@ public enum LayoutError: Error, Equatable, Sendable {
         case optimalBandRows(atMost: Int)
         /// At most this many columns, in a section whose items span columns.
         case spanningColumns(atMost: Int)
+    }
+
+    /// Which number of a computed layout is not finite.
+    public enum NonFinite: Equatable, Sendable {
+        case contentSize, heartPath, targetContentOffset
+        /// The frame of the item at the index path.
+        case item(IndexPath)
+        /// The frame of a supplementary view (`kind` as named; `nil` for another element) of a section.
+        case supplementary(kind: String?, section: Int)
+        /// A width of a row flickr/justified-layout computes (`--compat flickr`).
+        case flickrWidth(item: Int, section: Int)
     }
 
     /// What is wrong with an item's measure.

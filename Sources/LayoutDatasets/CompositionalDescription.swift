@@ -15,14 +15,7 @@ public enum CompositionalSizesDecoder {
     ///   form, a value that is not two finite numbers ≥ 0, or more than `maximumElementCount` keys.
     /// - Complexity: O(size of `data`).
     public static func decode(_ data: Data) throws -> CompositionalMeasuredSizes {
-        let root: JSONValue
-        do {
-            root = try StrictJSON.values(data)
-        } catch let e as JSONSyntaxError {
-            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
-        } catch let e as JSONDuplicateKeyError {
-            throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path, message: "duplicate key '\(e.key)'")
-        }
+        let root = try DatasetError.values(data)
         guard case .object(let object) = root else {
             throw DatasetError.invalidValue(path: "(top level)",
                                             message: "expected an object from \"S:I\" or \"KIND S:I\" to [width, height], got \(describe(root))")
@@ -111,7 +104,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         if let v = object["repeat"] {
             copies = try integer(v, path: join(path, "repeat"))
             guard copies >= 1, copies <= Self.maximumSectionCount else {
-                throw invalid(join(path, "repeat"), "expected an integer from 1 to \(Self.maximumSectionCount), got \(copies)")
+                throw DatasetError.expected(path: join(path, "repeat"), .integerRange(from: 1, to: Self.maximumSectionCount), got: "\(copies)")
             }
         }
         var section: CompositionalSection
@@ -228,7 +221,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         let object = try self.object(raw, path: path, expected: "a decoration item object")
         try allow(object, ["elementKind", "contentInsets", "zIndex"], path: path)
         var item = CompositionalDecorationItem()
-        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected a kind such as \"background\"") }
+        guard let kind = object["elementKind"] else { throw missing(path, "elementKind", kindSuchAs: "background") }
         item.kind = try self.kind(kind, path: join(path, "elementKind"), role: .decoration)
         if let v = object["contentInsets"] { item.contentInsets = try insets(v, path: join(path, "contentInsets")) }
         if let v = object["zIndex"] { item.zIndex = try integer(v, path: join(path, "zIndex")) }
@@ -242,9 +235,9 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
             let object = try self.object(element, path: p, expected: "a boundary item object")
             try allow(object, ["elementKind", "layoutSize", "alignment", "extendsBoundary", "pinToVisibleBounds",
                                "absoluteOffset", "zIndex"], path: p)
-            guard let kindValue = object["elementKind"] else { throw invalid(p, "no \"elementKind\": expected a kind such as \"header\"") }
+            guard let kindValue = object["elementKind"] else { throw missing(p, "elementKind", kindSuchAs: "header") }
             let kind = try self.kind(kindValue, path: join(p, "elementKind"), role: .boundary)
-            guard let size = object["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+            guard let size = object["layoutSize"] else { throw missing(p, "layoutSize") }
             let footer = kind == .footer || kind.rawValue == "UICollectionElementKindSectionFooter"
             var item = CompositionalBoundaryItem(kind: kind, size: try layoutSize(size, path: join(p, "layoutSize")),
                                                  alignment: footer ? .bottom : .top)
@@ -271,9 +264,9 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         let fields = try self.object(body, path: p, expected: "a group object")
         try allow(fields, ["layoutSize", "subitems", "subitem", "repeatingSubitem", "count", "repeatingCount",
                            "interItemSpacing", "contentInsets", "edgeSpacing", "supplementaryItems"], path: p)
-        guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+        guard let size = fields["layoutSize"] else { throw missing(p, "layoutSize") }
         let given = ["subitems", "subitem", "repeatingSubitem"].filter { fields[$0] != nil }
-        if given.count > 1 { throw invalid(join(p, given[1]), "conflicts with '\(given[0])': give only one") }
+        if given.count > 1 { throw conflict(join(p, given[1]), given[0]) }
         let list: [JSONValue]
         let sp: String
         // Swift's `subitem:count:` and iOS 16's `repeatingSubitem:count:`: one subitem, not in
@@ -289,7 +282,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
                 throw invalid(join(p, "repeatingCount"), "'repeatingSubitem' takes \"count\", its repeating count")
             }
         } else {
-            guard let subitemsValue = fields["subitems"] else { throw invalid(p, "no \"subitems\"") }
+            guard let subitemsValue = fields["subitems"] else { throw missing(p, "subitems") }
             sp = join(p, "subitems")
             guard let elements = subitemsValue.elements, !elements.isEmpty else {
                 throw invalid(sp, "expected a non-empty array of {\"item\": …} or {\"group\": …}, got \(describe(subitemsValue))")
@@ -298,13 +291,13 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         }
         var repetition = CompositionalRepetition.fit
         if fields["count"] != nil && fields["repeatingCount"] != nil {
-            throw invalid(join(p, "repeatingCount"), "conflicts with 'count': give only one")
+            throw conflict(join(p, "repeatingCount"), "count")
         }
         for key in ["count", "repeatingCount"] {
             guard let v = fields[key] else { continue }
             let n = try integer(v, path: join(p, key))
             guard n >= 1, n <= maximumElementCount else {
-                throw invalid(join(p, key), "expected an integer from 1 to \(maximumElementCount), got \(n)")
+                throw DatasetError.expected(path: join(p, key), .integerRange(from: 1, to: maximumElementCount), got: "\(n)")
             }
             guard list.count == 1 else {
                 throw invalid(sp, "'\(key)' repeats one subitem: expected one, got \(list.count)")
@@ -339,7 +332,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         let p = join(path, "item")
         let fields = try self.object(body, path: p, expected: "an item object")
         try allow(fields, ["layoutSize", "contentInsets", "edgeSpacing", "supplementaryItems"], path: p)
-        guard let size = fields["layoutSize"] else { throw invalid(p, "no \"layoutSize\"") }
+        guard let size = fields["layoutSize"] else { throw missing(p, "layoutSize") }
         var item = CompositionalItem(size: try layoutSize(size, path: join(p, "layoutSize")))
         if let v = fields["contentInsets"] { item.contentInsets = try insets(v, path: join(p, "contentInsets")) }
         if let v = fields["edgeSpacing"] { item.edgeSpacing = try edgeSpacing(v, path: join(p, "edgeSpacing")) }
@@ -390,9 +383,9 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
     private func badge(_ raw: JSONValue, path: String) throws -> CompositionalSupplementaryItem {
         let object = try self.object(raw, path: path, expected: "a supplementary item object")
         try allow(object, ["elementKind", "layoutSize", "containerAnchor", "itemAnchor", "zIndex"], path: path)
-        guard let kind = object["elementKind"] else { throw invalid(path, "no \"elementKind\": expected a kind such as \"badge\"") }
-        guard let size = object["layoutSize"] else { throw invalid(path, "no \"layoutSize\"") }
-        guard let container = object["containerAnchor"] else { throw invalid(path, "no \"containerAnchor\"") }
+        guard let kind = object["elementKind"] else { throw missing(path, "elementKind", kindSuchAs: "badge") }
+        guard let size = object["layoutSize"] else { throw missing(path, "layoutSize") }
+        guard let container = object["containerAnchor"] else { throw missing(path, "containerAnchor") }
         var badge = CompositionalSupplementaryItem(kind: try self.kind(kind, path: join(path, "elementKind"), role: .badge),
                                                    size: try layoutSize(size, path: join(path, "layoutSize")),
                                                    containerAnchor: try anchor(container, path: join(path, "containerAnchor")))
@@ -419,7 +412,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
             }
         }
         if object["absoluteOffset"] != nil && object["fractionalOffset"] != nil {
-            throw invalid(join(path, "fractionalOffset"), "conflicts with 'absoluteOffset': give only one")
+            throw conflict(join(path, "fractionalOffset"), "absoluteOffset")
         }
         if let v = object["absoluteOffset"] { anchor.offset = try point(v, path: join(path, "absoluteOffset")) }
         if let v = object["fractionalOffset"] {
@@ -436,7 +429,7 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
         try allow(object, ["width", "height", "widthDimension", "heightDimension"], path: path)
         /// `name` or its Swift spelling `swift` (`widthDimension`), not both.
         func member(_ name: String, _ swift: String) throws -> (JSONValue, String) {
-            if object[name] != nil && object[swift] != nil { throw invalid(join(path, swift), "conflicts with '\(name)': give only one") }
+            if object[name] != nil && object[swift] != nil { throw conflict(join(path, swift), name) }
             if let v = object[name] { return (v, name) }
             if let v = object[swift] { return (v, swift) }
             throw invalid(path, "no \"\(name)\" (or \"\(swift)\")")
@@ -533,38 +526,13 @@ struct CompositionalDescriptionDecoder: DescriptionDecoding {
 
     /// One of `names`, or Swift's spelling of it with a leading `.` (`.top`).
     private func choice(_ raw: JSONValue, path: String, _ names: [String]) throws -> String {
-        guard case .string(var s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
-        if s.hasPrefix("."), names.contains(String(s.dropFirst())) { s.removeFirst() }
-        guard names.contains(s) else { throw invalid(path, "expected \(list(names)), got \(describe(raw))" + didYouMean(s, among: names)) }
-        return s
+        try choice(raw, path: path, names, dropsDot: { names.contains(String($0.dropFirst())) })
     }
 
-    private func bool(_ raw: JSONValue, path: String) throws -> Bool {
-        guard case .bool(let b) = raw else { throw invalid(path, "expected true or false, got \(describe(raw))") }
-        return b
-    }
-
-    private func finite(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite else { throw invalid(path, "expected a finite number, got \(describe(raw))") }
-        return v
-    }
-
-    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw invalid(path, "expected a finite number ≥ 0, got \(describe(raw))") }
-        return v
-    }
+    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double { try finiteNonNegative(raw, path: path) }
 
     private func integer(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v.magnitude < 9.0e15 else {
-            throw invalid(path, "expected an integer, got \(describe(raw))")
-        }
-        return Int(v)
-    }
-
-    private func count(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
-            throw invalid(path, "expected an integral count from 0 to \(maximumElementCount), got \(describe(raw))")
-        }
+        guard case .number(let v) = raw, v == v.rounded(), v.magnitude < 9.0e15 else { throw expected(path, .integer, raw) }
         return Int(v)
     }
 }

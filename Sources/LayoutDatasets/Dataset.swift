@@ -141,15 +141,6 @@ public struct DatasetKeys: Sendable, Equatable {
         topLevel: ["heights", "sizes", "count", "sections"], section: ["heights", "sizes", "count"])
 }
 
-/// A dataset that cannot be used. Exit status 65 on the command line.
-public enum DatasetError: Error, Equatable, Sendable {
-    /// Not JSON: a 1-based line and byte column.
-    case syntax(line: Int, column: Int, message: String)
-    /// A value of the wrong type or out of range, at a JSON path (`sections[1].heights[3]`,
-    /// `[3]` in a bare array).
-    case invalidValue(path: String, message: String)
-}
-
 /// Decodes datasets: one pass of the strict JSON scanner (errors by line and column,
 /// duplicate keys and deep nesting refused) builds the values, each number the correctly
 /// rounded double of its text (as a flag's); then a walk checks them against the schema.
@@ -163,22 +154,14 @@ public enum DatasetDecoder {
     ///   of `[width, height]` pairs costs 8 bytes a number while it is read.
     /// - Parameter keys: the keys the engine reads (`.items` only), which messages name.
     public static func decode(_ data: Data, schema: DatasetSchema, keys: DatasetKeys = .all) throws -> Dataset {
-        let root: JSONValue
-        do {
-            root = try StrictJSON.values(data)
-        } catch let e as JSONSyntaxError {
-            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
-        } catch let e as JSONDuplicateKeyError {
-            throw DatasetError.invalidValue(path: e.path.isEmpty ? "(top level)" : e.path,
-                                            message: "duplicate key '\(e.key)'")
-        }
+        let root = try DatasetError.values(data)
         var decoder = Walker(schema: schema, keys: keys)
         return try decoder.dataset(root)
     }
 }
 
 /// Walks the value tree, keeping the JSON path for messages.
-private struct Walker {
+private struct Walker: DescriptionDecoding {
     let schema: DatasetSchema
     /// The keys the engine reads, for messages.
     let keys: DatasetKeys
@@ -227,7 +210,7 @@ private struct Walker {
         case .grid: (allowedKeys, namedKeys) = (["columns", "rows", "sections", "options"], ["columns", "rows", "sections", "options"])  // not reached: decoded above
         }
         for key in object.keys.sorted() where !allowedKeys.contains(key) {
-            throw invalid(key, "unknown key" + didYouMean(key, among: namedKeys) + " (expected \(list(namedKeys)))")
+            throw DatasetError.unknownKey(path: key, key: key, expected: namedKeys)
         }
         var options: [DatasetOption] = []
         if let raw = object["options"] {
@@ -235,12 +218,12 @@ private struct Walker {
         }
         let itemKeys = allowedKeys.filter { $0 != "options" && object[$0] != nil }
         guard itemKeys.count <= 1 else {
-            throw invalid(itemKeys[1], "conflicts with '\(itemKeys[0])': give only one of \(list(namedKeys.dropLast()))")
+            throw DatasetError.conflictingKeys(path: itemKeys[1], other: itemKeys[0], choices: Array(namedKeys.dropLast()))
         }
         var sections: [DatasetSection] = []
         switch itemKeys.first {
         case nil:
-            throw invalid("", "no items: expected one of \(list(namedKeys.dropLast()))")
+            throw invalid("", "no items: expected one of \(quotedList(namedKeys.dropLast()))")
         case "sections":
             guard let list = object["sections"]!.elements else {
                 throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
@@ -265,7 +248,7 @@ private struct Walker {
     private var expectedTopLevel: String {
         switch schema {
         case .items: "an array of heights, [width, height] sizes or {\"width\": W, \"height\": H} objects, or an object of "
-            + list(keys.topLevel + ["options"])
+            + quotedList(keys.topLevel + ["options"])
         case .ringCounts: "an array of ring counts or an object with \"rings\""
         case .compositional: "a compositional layout description: an object with \"sections\""
         case .grid: "a grid description: an object with \"columns\" (or \"rows\") and \"sections\""
@@ -333,13 +316,13 @@ private struct Walker {
         }
         let allowed = DatasetKeys.all.section, named = keys.section
         for key in object.keys.sorted() where !allowed.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: named) + " (expected \(list(named)))")
+            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named)
         }
         let itemKeys = ["heights", "sizes", "items", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
             let namedItems = ["heights", "sizes", "items", "count"].filter(named.contains)
             throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of "
-                          + list(namedItems).replacingOccurrences(of: "'", with: ""))
+                          + quotedList(namedItems).replacingOccurrences(of: "'", with: ""))
         }
         var result: DatasetSection
         if let key = itemKeys.first {
@@ -352,7 +335,7 @@ private struct Walker {
         if let v = object["footer"] { result.footer = try nonNegative(v, path: join(path, "footer")) }
         if let v = object["columns"] {
             let n = try integer(v, path: join(path, "columns"))
-            guard n >= 1 else { throw invalid(join(path, "columns"), "expected an integer ≥ 1, got \(n)") }
+            guard n >= 1 else { throw DatasetError.expected(path: join(path, "columns"), .integerAtLeast(1), got: "\(n)") }
             result.columns = n
         }
         if let v = object["insets"] { result.insets = try insets(v, path: join(path, "insets")) }
@@ -482,7 +465,7 @@ private struct Walker {
                 }
                 if unknown, case .object(let object) = raw {
                     for key in object.keys.sorted() where !keys.contains(key) {
-                        throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+                        throw DatasetError.unknownKey(path: itemPath + "." + key, key: key, expected: keys)
                     }
                 }
                 switch (height, size) {
@@ -501,7 +484,7 @@ private struct Walker {
                     }
                     let pair = try sizes(.array([size]), path: itemPath + ".size", reserving: false, first: nil)
                     measures.append(.size(pair[0]))
-                case (_?, _?): throw invalid(itemPath + ".size", "conflicts with 'height': give only one of 'height' or 'size'")
+                case (_?, _?): throw DatasetError.conflictingKeys(path: itemPath + ".size", other: "height", choices: ["height", "size"])
                 case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
                 }
                 if let raw = spanValue {
@@ -557,7 +540,7 @@ private struct Walker {
             for i in result.indices {
                 let v = result[i]
                 guard v.isFinite && v >= 0 else {
-                    throw invalid("\(path)[\(i)]", "expected a finite number ≥ 0, got \(describe(.number(v)))")
+                    throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v))
                 }
                 if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
             }
@@ -587,7 +570,7 @@ private struct Walker {
                     let itemPath = "\(path)[\(i)]"
                     let width = try finiteNumber(.number(w), path: itemPath + "[0]")
                     guard width > 0 else {
-                        throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(width))")
+                        throw expected(itemPath + "[0]", .width, .number(width))
                     }
                     _ = try nonNegative(.number(h), path: itemPath + "[1]")
                     continue  // not reached: one of the checks above throws
@@ -611,7 +594,7 @@ private struct Walker {
                     throw invalid(itemPath, "expected a size {\"width\": W, \"height\": H}, got no '\(object["width"] == nil ? "width" : "height")'")
                 }
                 let w = try finiteNumber(width, path: itemPath + ".width")
-                guard w > 0 else { throw invalid(itemPath + ".width", "expected a width > 0, got \(NumberFormat.messageText(w))") }
+                guard w > 0 else { throw expected(itemPath + ".width", .width, .number(w)) }
                 result.append(Size(width: w, height: try nonNegative(height, path: itemPath + ".height")))
                 continue
             }
@@ -620,7 +603,7 @@ private struct Walker {
                 throw invalid(itemPath, "expected a size [width, height], got \(got)")
             }
             let w = try finiteNumber(pair[0], path: itemPath + "[0]")
-            guard w > 0 else { throw invalid(itemPath + "[0]", "expected a width > 0, got \(NumberFormat.messageText(w))") }
+            guard w > 0 else { throw expected(itemPath + "[0]", .width, .number(w)) }
             let h = try nonNegative(pair[1], path: itemPath + "[1]")
             result.append(Size(width: w, height: h))
         }
@@ -662,34 +645,25 @@ private struct Walker {
     }
 
     private func finiteNumber(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw else {
-            throw invalid(path, "expected a number, got \(describe(raw))")
-        }
-        guard v.isFinite else { throw invalid(path, "expected a finite number, got \(describe(raw))") }
+        guard case .number(let v) = raw else { throw expected(path, .number, raw) }
+        guard v.isFinite else { throw expected(path, .finiteNumber, raw) }
         return v
     }
 
     private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else {
-            throw invalid(path, "expected a finite number ≥ 0, got \(describe(raw))")
-        }
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
         return v == 0 ? 0 : v
     }
 
     private func integer(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw else {
-            throw invalid(path, "expected an integer, got \(describe(raw))")
-        }
-        guard v.isFinite, v == v.rounded(.towardZero) else {
-            throw invalid(path, "expected an integer, got \(describe(raw))")
-        }
+        guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
         guard v.magnitude <= 1e15 else { throw invalid(path, "integer out of range: \(describe(raw))") }
         return Int(v)
     }
 
     private func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path)
-        guard n >= 0 else { throw invalid(path, "expected an integer ≥ 0, got \(n)") }
+        guard n >= 0 else { throw DatasetError.expected(path: path, .integerAtLeast(0), got: "\(n)") }
         if n > maximumElementCount {
             throw invalid(path, "more than \(String(maximumElementCount)) elements in all (SPEC limit)")
         }
@@ -703,59 +677,4 @@ private struct Walker {
         }
         return insets
     }
-
-    // MARK: - Messages
-
-    private func invalid(_ path: String, _ message: String) -> DatasetError {
-        .invalidValue(path: path.isEmpty ? "(top level)" : path, message: message)
-    }
-
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-    private func list<C: Collection>(_ keys: C) -> String where C.Element == String {
-        let quoted = keys.map { "'\($0)'" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
-    }
 }
-
-/// `; did you mean 'heights'?` when `key` is a likely typo of one of `keys`, else nothing.
-func didYouMean(_ key: String, among keys: [String]) -> String {
-    nearest(key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
-}
-
-/// A short description of a dataset value for messages, as `describe(_: Any)` gives it for
-/// the same value from Foundation: numbers as `NumberFormat.messageText`, strings quoted.
-package func describe(_ value: JSONValue) -> String {
-    switch value {
-    case .bool(let b): return b ? "true" : "false"
-    case .number(let n): return NumberFormat.messageText(n)
-    case .string(let s): return describe(s as Any)
-    case .array, .numbers, .pairs, .sparse: return "an array"
-    case .object, .itemObject: return "an object"
-    case .null: return "null"
-    }
-}
-
-/// `true`/`false` when `raw` is a JSON boolean (Foundation hands those over as NSNumber
-/// with the `c` type on Linux; `1` and `true` must stay distinct).
-func boolValue(_ raw: Any) -> Bool? {
-    guard let n = raw as? NSNumber, n.objCType.pointee == CChar(UInt8(ascii: "c")) else { return nil }
-    return n.boolValue
-}
-
-/// A short description of a JSON value for messages: numbers as written, strings quoted.
-package func describe(_ raw: Any) -> String {
-    if let b = boolValue(raw) { return b ? "true" : "false" }
-    if let n = raw as? NSNumber { return NumberFormat.messageText(n.doubleValue) }
-    if let s = raw as? String {
-        let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
-        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined() + "\""
-    }
-    if raw is [Any] { return "an array" }
-    if raw is [String: Any] { return "an object" }
-    if raw is NSNull { return "null" }
-    return "a value"
-}
-
-

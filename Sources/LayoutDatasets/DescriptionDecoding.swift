@@ -1,3 +1,5 @@
+import LayoutCore
+
 // The helpers every decoder of a description (a compositional layout's, a lazy grid's)
 // shares: objects, allowed keys, JSON paths and the data errors that name them.
 
@@ -17,8 +19,26 @@ extension DescriptionDecoding {
     /// you mean" and the keys it takes.
     func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
         for key in object.keys.sorted() where !keys.contains(key) {
-            throw invalid(join(path, key), "unknown key" + didYouMean(key, among: keys) + " (expected \(list(keys)))")
+            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: keys)
         }
+    }
+
+    /// No `key` in the object at `path`; `kindSuchAs`: an example element kind, for `elementKind`.
+    func missing(_ path: String, _ key: String, kindSuchAs example: String? = nil) -> DatasetError {
+        .missingKey(path: path.isEmpty ? "(top level)" : path, key: key, example: example)
+    }
+
+    /// `key` at `path` given beside `other`: give only one.
+    func conflict(_ path: String, _ other: String) -> DatasetError {
+        .conflictingKeys(path: path, other: other, choices: [])
+    }
+
+    /// One of `names`, the string `raw` holds, without a leading `.` when `dropsDot` says so.
+    func choice(_ raw: JSONValue, path: String, _ names: [String], dropsDot: (String) -> Bool) throws -> String {
+        guard case .string(var s) = raw else { throw DatasetError.notOneOf(path: path, names: names, got: describe(raw), given: nil) }
+        if s.hasPrefix("."), dropsDot(s) { s.removeFirst() }
+        guard names.contains(s) else { throw DatasetError.notOneOf(path: path, names: names, got: describe(raw), given: s) }
+        return s
     }
 
     /// The data error at `path` (`(top level)` when empty).
@@ -29,10 +49,37 @@ extension DescriptionDecoding {
     /// `path.key`, or `key` at the top level.
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    /// `'a', 'b' or 'c'`.
-    func list(_ keys: [String]) -> String {
-        let quoted = keys.map { "'\($0)'" }
-        guard quoted.count > 1 else { return quoted.joined() }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+    /// The data error at `path`: not what `expectation` says, `raw` instead.
+    func expected(_ path: String, _ expectation: DatasetExpectation, _ raw: JSONValue) -> DatasetError {
+        .expected(path: path.isEmpty ? "(top level)" : path, expectation, got: describe(raw))
+    }
+
+    func bool(_ raw: JSONValue, path: String) throws -> Bool {
+        guard case .bool(let b) = raw else { throw expected(path, .boolean, raw) }
+        return b
+    }
+
+    func finite(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite else { throw expected(path, .finiteNumber, raw) }
+        return v
+    }
+
+    /// A finite number ≥ 0 (−0 as it is).
+    func finiteNonNegative(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
+        return v
+    }
+
+    func positive(_ raw: JSONValue, path: String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v > 0 else { throw expected(path, .finitePositive, raw) }
+        return v
+    }
+
+    /// An item count: an integer from 0 to `maximumElementCount`.
+    func count(_ raw: JSONValue, path: String) throws -> Int {
+        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
+            throw expected(path, .integralCount, raw)
+        }
+        return Int(v)
     }
 }

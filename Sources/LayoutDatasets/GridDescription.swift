@@ -45,7 +45,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
             let names = vertical ? ["leading", "center", "trailing"] : ["top", "center", "bottom"]
             let others = vertical ? ["top", "bottom"] : ["leading", "trailing"]
             if case .string(let given) = v, others.contains(given) {
-                throw invalid("alignment", "expected \(list(names)), got \(describe(v)) (a \(vertical ? "LazyVGrid" : "LazyHGrid")'s "
+                throw invalid("alignment", "expected \(quotedList(names)), got \(describe(v)) (a \(vertical ? "LazyVGrid" : "LazyHGrid")'s "
                               + "alignment is \(vertical ? "horizontal" : "vertical"); an item's own goes in its GridItem)")
             }
             let name = try choice(v, path: "alignment", names)
@@ -123,7 +123,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
         let object = try self.object(raw, path: path, expected: "a section object")
         try allow(object, ["header", "footer", "items", "count"], path: path)
         if object["items"] != nil && object["count"] != nil {
-            throw invalid(join(path, "count"), "conflicts with 'items': give only one")
+            throw conflict(join(path, "count"), "items")
         }
         var section: DatasetSection
         if let v = object["count"] {
@@ -153,7 +153,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
             for i in result.indices {
                 let v = result[i]
                 guard v.isFinite && v >= 0 else {
-                    throw invalid("\(path)[\(i)]", "expected a finite number ≥ 0, got \(describe(.number(v)))")
+                    throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v))
                 }
                 if v == 0 { result[i] = 0 }  // -0 reads as 0
             }
@@ -184,7 +184,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
 
     private func size(_ w: Double, _ h: Double, path: String) throws -> Size {
         guard w.isFinite, w > 0 else { throw invalid(path + "[0]", "expected a finite width > 0, got \(NumberFormat.messageText(w))") }
-        guard h.isFinite, h >= 0 else { throw invalid(path + "[1]", "expected a finite number ≥ 0, got \(NumberFormat.messageText(h))") }
+        guard h.isFinite, h >= 0 else { throw expected(path + "[1]", .finiteNonNegative, .number(h)) }
         return Size(width: w, height: h == 0 ? 0 : h)
     }
 
@@ -207,27 +207,13 @@ struct GridDescriptionDecoder: DescriptionDecoding {
         }
     }
 
-    private func count(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
-            throw invalid(path, "expected an integral count from 0 to \(maximumElementCount), got \(describe(raw))")
-        }
-        return Int(v)
-    }
-
     private func choice(_ raw: JSONValue, path: String, _ names: [String]) throws -> String {
-        guard case .string(var s) = raw else { throw invalid(path, "expected \(list(names)), got \(describe(raw))") }
-        if s.hasPrefix(".") { s.removeFirst() }  // Swift's spelling: `.topLeading`, `.sectionHeaders`
-        guard names.contains(s) else { throw invalid(path, "expected \(list(names)), got \(describe(raw))" + didYouMean(s, among: names)) }
-        return s
+        try choice(raw, path: path, names, dropsDot: { _ in true })  // Swift's spelling: `.topLeading`, `.sectionHeaders`
     }
 
+    /// A finite number ≥ 0, −0 read as 0.
     private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw invalid(path, "expected a finite number ≥ 0, got \(describe(raw))") }
+        let v = try finiteNonNegative(raw, path: path)
         return v == 0 ? 0 : v
-    }
-
-    private func positive(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v > 0 else { throw invalid(path, "expected a finite number > 0, got \(describe(raw))") }
-        return v
     }
 }

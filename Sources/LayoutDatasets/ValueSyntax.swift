@@ -144,7 +144,7 @@ enum JSONInsets {
     static func read(_ raw: JSONValue, path: String) throws -> EdgeInsets {
         func invalid(_ at: String, _ message: String) -> DatasetError { .invalidValue(path: at.isEmpty ? "(top level)" : at, message: message) }
         func finite(_ value: JSONValue, _ at: String) throws -> Double {
-            guard case .number(let v) = value, v.isFinite else { throw invalid(at, "expected a number, got \(describe(value))") }
+            guard case .number(let v) = value, v.isFinite else { throw DatasetError.expected(path: at, .number, got: describe(value)) }
             return v
         }
         switch raw {
@@ -163,8 +163,7 @@ enum JSONInsets {
             throw invalid(path, "expected \(expected), got an array of \(raw.arrayCount ?? 0) \(raw.arrayCount == 1 ? "value" : "values")")
         case .object(let object):
             for key in object.keys.sorted() where !keys.contains(key) {
-                throw invalid(path + "." + key, "unknown key" + didYouMean(key, among: keys)
-                              + " (expected 'top', 'left', 'bottom', 'right', 'leading' or 'trailing')")
+                throw DatasetError.unknownKey(path: path + "." + key, key: key, expected: keys)
             }
             for (side, directional) in [("left", "leading"), ("right", "trailing")] where object[side] != nil && object[directional] != nil {
                 throw invalid(path + "." + directional, "give '\(side)' or '\(directional)', not both")

@@ -42,10 +42,9 @@ import Darwin
 public enum ScrollSVGWriter {
     /// The layouts of the keyframes do not hold the same elements (an engine whose elements
     /// depend on the offset: none does).
-    public struct ElementsDiffer: Error, CustomStringConvertible {
+    public struct ElementsDiffer: Error {
         /// The keyframe whose elements differ from the first keyframe's.
         public let keyframe: Int
-        public var description: String { "the elements at keyframe \(keyframe) are not those of the first keyframe" }
     }
 
     /// The still picture of a layout that does not move with the offset, streamed rather
@@ -72,10 +71,11 @@ public enum ScrollSVGWriter {
     /// more than `keyframeWork` elements, or would make a document of more than
     /// `maximumBytes` (as `write` estimates it). Bad data: fewer keyframes, fewer elements or
     /// a shorter scroll fit.
-    public struct TooLarge: Error, CustomStringConvertible {
-        /// What went past its limit, in words.
-        public let reason: String
-        public var description: String { reason }
+    public enum TooLarge: Error, Equatable {
+        /// `keyframes` keyframes of `elements` elements would lay out more than `limit` elements.
+        case keyframeWork(keyframes: Int, elements: Int, limit: Int)
+        /// The document would be larger than `limit` bytes.
+        case bytes(limit: Int, elements: Int, keyframes: Int)
     }
 
     /// Writes the animated document of `animation`, `layout(offset)` giving the layout at each
@@ -114,8 +114,7 @@ public enum ScrollSVGWriter {
         let first = try layout(offsets[0])
         let n = first.elements.count
         if movesWithOffset && n > keyframeWork / offsets.count {
-            throw TooLarge(reason: "\(offsets.count) keyframes of \(n) elements would lay out more than "
-                           + "\(keyframeWork) elements (the limit of a scroll); fewer --frames or fewer elements fit")
+            throw TooLarge.keyframeWork(keyframes: offsets.count, elements: n, limit: keyframeWork)
         }
         // The document's size as it grows, estimated generously (`estimatedBytes`): the
         // samples between keyframes stop at `refinementBytes`, and the whole is refused past
@@ -125,8 +124,7 @@ public enum ScrollSVGWriter {
         func grow(_ amount: Int) throws {
             bytes += amount
             guard bytes <= maximumBytes else {
-                throw TooLarge(reason: "the animated SVG would be larger than \(NumberFormat.messageText(Double(maximumBytes) / 1_048_576)) MiB (\(n) elements, "
-                               + "\(offsets.count) keyframes); fewer --frames, fewer elements or a shorter scroll fit")
+                throw TooLarge.bytes(limit: maximumBytes, elements: n, keyframes: offsets.count)
             }
         }
         let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, for: first)

@@ -1,0 +1,142 @@
+import Foundation
+import LayoutCore
+import FastText
+
+/// A dataset that cannot be used. Exit status 65 on the command line.
+public enum DatasetError: Error, Equatable, Sendable {
+    /// Not JSON: a 1-based line and byte column.
+    case syntax(line: Int, column: Int, message: String)
+    /// A value of the wrong type or out of range, at a JSON path (`sections[1].heights[3]`,
+    /// `[3]` in a bare array).
+    case invalidValue(path: String, message: String)
+    /// A key the object at `path`'s parent does not take (`path` ends in `key`); `expected`:
+    /// the keys it takes, in message order (the nearest is suggested).
+    case unknownKey(path: String, key: String, expected: [String])
+    /// A key given beside `other`, which it excludes; `choices`: the keys to give one of
+    /// (empty: these two).
+    case conflictingKeys(path: String, other: String, choices: [String])
+    /// A key given twice in one object (`path`: the object's).
+    case duplicateKey(path: String, key: String)
+    /// A value that is none of `names`: `got` as shown, `given` the string given (for the
+    /// suggestion), if one was.
+    case notOneOf(path: String, names: [String], got: String, given: String?)
+    /// No `key` in the object at `path`; `example`: an element kind such as it takes.
+    case missingKey(path: String, key: String, example: String?)
+    /// A value that is not what `expected` says; `got` as shown.
+    case expected(path: String, DatasetExpectation, got: String)
+
+    /// The values of `data`: its syntax errors and duplicate keys as `DatasetError`s.
+    static func values(_ data: Data) throws -> JSONValue {
+        do {
+            return try StrictJSON.values(data)
+        } catch let e as JSONSyntaxError {
+            throw DatasetError.syntax(line: e.line, column: e.column, message: e.message)
+        } catch let e as JSONDuplicateKeyError {
+            throw DatasetError.duplicateKey(path: e.path.isEmpty ? "(top level)" : e.path, key: e.key)
+        }
+    }
+}
+
+extension DatasetError {
+    /// The JSON path of the value; `nil` for a syntax error.
+    public var path: String? {
+        switch self {
+        case .syntax: nil
+        case .invalidValue(let path, _), .unknownKey(let path, _, _), .conflictingKeys(let path, _, _),
+             .duplicateKey(let path, _), .notOneOf(let path, _, _, _), .expected(let path, _, _), .missingKey(let path, _, _): path
+        }
+    }
+
+    /// What is wrong, in words (after `file: path: `, or `file:line:column: invalid JSON: `):
+    /// the one wording of dataset errors, which the command line prints.
+    public var message: String {
+        switch self {
+        case .syntax(_, _, let message), .invalidValue(_, let message): message
+        case .unknownKey(_, let key, let expected): "unknown key" + didYouMean(key, among: expected) + " (expected \(quotedList(expected)))"
+        case .conflictingKeys(_, let other, let choices):
+            "conflicts with '\(other)': give only one" + (choices.isEmpty ? "" : " of " + quotedList(choices))
+        case .duplicateKey(_, let key): "duplicate key '\(key)'"
+        case .missingKey(_, let key, let example): "no \"\(key)\"" + (example.map { ": expected a kind such as \"\($0)\"" } ?? "")
+        case .notOneOf(_, let names, let got, let given):
+            "expected \(quotedList(names)), got \(got)" + (given.map { didYouMean($0, among: names) } ?? "")
+        case .expected(_, let expectation, let got):
+            switch expectation {
+            case .number: "expected a number, got \(got)"
+            case .finiteNumber: "expected a finite number, got \(got)"
+            case .finiteNonNegative: "expected a finite number ≥ 0, got \(got)"
+            case .finitePositive: "expected a finite number > 0, got \(got)"
+            case .integer: "expected an integer, got \(got)"
+            case .boolean: "expected true or false, got \(got)"
+            case .integralCount: "expected an integral count from 0 to \(maximumElementCount), got \(got)"
+            case .integerAtLeast(let bound): "expected an integer ≥ \(bound), got \(got)"
+            case .integerRange(let low, let high): "expected an integer from \(low) to \(high), got \(got)"
+            case .width: "expected a width > 0, got \(got)"
+            }
+        }
+    }
+
+    /// Equal when they say the same at the same place (a case's data, or its words).
+    public static func == (a: DatasetError, b: DatasetError) -> Bool {
+        switch (a, b) {
+        case let (.syntax(l, c, m), .syntax(l2, c2, m2)): (l, c, m) == (l2, c2, m2)
+        case (.syntax, _), (_, .syntax): false
+        default: a.path == b.path && a.message == b.message
+        }
+    }
+}
+
+/// `'a', 'b' or 'c'`.
+func quotedList<C: Collection>(_ names: C) -> String where C.Element == String {
+    let quoted = names.map { "'\($0)'" }
+    return quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
+}
+
+/// What a dataset's value should have been.
+public enum DatasetExpectation: Equatable, Sendable {
+    case number, finiteNumber, finiteNonNegative, finitePositive, integer, boolean
+    /// An integer from 0 to `maximumElementCount`.
+    case integralCount
+    case integerAtLeast(Int)
+    case integerRange(from: Int, to: Int)
+    /// A width > 0 (of a size).
+    case width
+}
+
+/// `; did you mean 'heights'?` when `key` is a likely typo of one of `keys`, else nothing.
+func didYouMean(_ key: String, among keys: [String]) -> String {
+    nearest(key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
+}
+
+/// A short description of a dataset value for messages, as `describe(_: Any)` gives it for
+/// the same value from Foundation: numbers as `NumberFormat.messageText`, strings quoted.
+package func describe(_ value: JSONValue) -> String {
+    switch value {
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let n): return NumberFormat.messageText(n)
+    case .string(let s): return describe(s as Any)
+    case .array, .numbers, .pairs, .sparse: return "an array"
+    case .object, .itemObject: return "an object"
+    case .null: return "null"
+    }
+}
+
+/// `true`/`false` when `raw` is a JSON boolean (Foundation hands those over as NSNumber
+/// with the `c` type on Linux; `1` and `true` must stay distinct).
+func boolValue(_ raw: Any) -> Bool? {
+    guard let n = raw as? NSNumber, n.objCType.pointee == CChar(UInt8(ascii: "c")) else { return nil }
+    return n.boolValue
+}
+
+/// A short description of a JSON value for messages: numbers as written, strings quoted.
+package func describe(_ raw: Any) -> String {
+    if let b = boolValue(raw) { return b ? "true" : "false" }
+    if let n = raw as? NSNumber { return NumberFormat.messageText(n.doubleValue) }
+    if let s = raw as? String {
+        let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
+        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined() + "\""
+    }
+    if raw is [Any] { return "an array" }
+    if raw is [String: Any] { return "an object" }
+    if raw is NSNull { return "null" }
+    return "a value"
+}
