@@ -92,14 +92,7 @@ struct SVGElementWriter {
     /// Appends the group of the element at `element` to `out`.
     @inline(never)
     mutating func append(_ element: UnsafePointer<LayoutAttributes>, to out: OutputBuffer) {
-        // The previous element's numbers enter the table now that their bytes are stored (and
-        // before the buffer can move).
-        for k in 0..<pendingCount {
-            let entry = pending[k]
-            entry.slot.pointee = CachedNumber(bits: entry.bits, length: entry.length,
-                                              text: UnsafeRawPointer(entry.text).loadUnaligned(as: CachedNumber.Text.self))
-        }
-        pendingCount = 0
+        storePendingNumbers()
         position = out.cursor(reserving: OutputBuffer.elementBound).position
         // The frame's stored parts (Rect's computed ones are calls across modules), with the
         // same arithmetic as `midX` and `midY`.
@@ -132,6 +125,45 @@ struct SVGElementWriter {
         // of frames when its frame was written recently, or written and kept.
         let key = FrameKey(x: x, width: width, height: height)
         let entry = isCell ? frames.map { $0 + key.slot } : nil
+        appendFrame(x: x, y: y, width: width, height: height, isCell: isCell, key: key, entry: entry)
+        appendFill(element, isCell: isCell, itemText: itemText, width: width, height: height)
+        let label: (characters: Int, size: Double)?
+        if isCell && labels == .item, let itemText, alpha > 0,
+           minimum(width, height) * 0.45 >= 14 && width >= 8.5 * Double(itemText.length) {
+            label = (itemText.length, 14)  // `label(_:_:)`'s usual case, the digits already counted
+        } else {
+            label = Self.label(element.pointee, labels)
+        }
+        // A label the visible bounds' outline would run through is drawn after the outline.
+        if let label, let above, above.crosses(element.pointee, label) {
+            above.add(element.pointee)
+            append("</g>\n")
+        } else if let label {
+            appendLabel(element, label: label, isCell: isCell, itemText: itemText, key: key, entry: entry)
+        } else {
+            append("</g>\n")
+        }
+        out.commit(ByteCursor(start: position, precision: precision, cache: cache))
+    }
+
+    /// Stores the previous element's numbers in the table now that their bytes are written
+    /// (and before the buffer can move).
+    @inline(__always)
+    private mutating func storePendingNumbers() {
+        for k in 0..<pendingCount {
+            let entry = pending[k]
+            entry.slot.pointee = CachedNumber(bits: entry.bits, length: entry.length,
+                                              text: UnsafeRawPointer(entry.text).loadUnaligned(as: CachedNumber.Text.self))
+        }
+        pendingCount = 0
+    }
+
+    /// ` x="…" y="…" width="…" height="…"` and any corner radius (the `rx` value left open):
+    /// for a cell of the default appearance the texts around its y come from `entry`, the
+    /// table of frames, when it holds `key`, and are kept there when written.
+    @inline(__always)
+    private mutating func appendFrame(x: Double, y: Double, width: Double, height: Double, isCell: Bool, key: FrameKey,
+                                      entry: UnsafeMutablePointer<SVGFrameText>?) {
         if let entry, entry.pointee.key == key {
             let lengths = entry.pointee.lengths
             UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.before, as: (UInt64, UInt64, UInt64).self)
@@ -172,6 +204,13 @@ struct SVGElementWriter {
                 entry.pointee.lengths = UInt64(truncatingIfNeeded: beforeLength) | UInt64(truncatingIfNeeded: afterLength) << 8
             }
         }
+    }
+
+    /// `" fill="…"/>`: a cell's palette entry (from its item's last digit when its digits
+    /// are counted), a view's paint, a badge's pill radius before it.
+    @inline(__always)
+    private mutating func appendFill(_ element: UnsafePointer<LayoutAttributes>, isCell: Bool,
+                                     itemText: (text: UInt64, length: Int)?, width: Double, height: Double) {
         if isCell {
             append("\" fill=\"")
             if let itemText {
@@ -193,62 +232,56 @@ struct SVGElementWriter {
             append(SVGPaint.viewPaint(element.pointee.kind))
             append("\"/>")
         }
-        let label: (characters: Int, size: Double)?
-        if isCell && labels == .item, let itemText, alpha > 0,
-           minimum(width, height) * 0.45 >= 14 && width >= 8.5 * Double(itemText.length) {
-            label = (itemText.length, 14)  // `label(_:_:)`'s usual case, the digits already counted
+    }
+
+    /// The label `<text …>…</text></g>`, at full opacity and untransformed, on the drawn
+    /// centre (the transform is about the centre, so its translation is all that moves it);
+    /// its opening from `entry` when the table of frames holds it.
+    @inline(__always)
+    private mutating func appendLabel(_ element: UnsafePointer<LayoutAttributes>, label: (characters: Int, size: Double),
+                                      isCell: Bool, itemText: (text: UInt64, length: Int)?, key: FrameKey,
+                                      entry: UnsafeMutablePointer<SVGFrameText>?) {
+        let x = element.pointee.frame.origin.x, y = element.pointee.frame.origin.y
+        let width = element.pointee.frame.size.width, height = element.pointee.frame.size.height
+        let t = element.pointee.transform, alpha = element.pointee.alpha, item = element.pointee.indexPath.item
+        if let entry, entry.pointee.key == key && entry.pointee.lengths >> 16 != 0 {
+            UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.label, as: (UInt64, UInt64, UInt64, UInt64).self)
+            position += Int(truncatingIfNeeded: entry.pointee.lengths >> 16 & 0xFF)
         } else {
-            label = Self.label(element.pointee, labels)
+            let labelStart = position
+            if entry != nil {
+                UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0, 0), as: (UInt64, UInt64, UInt64, UInt64).self)
+            }
+            append("<text x=\"")
+            append(number: x + width / 2 + t.tx)
+            append("\" y=\"")
+            let labelLength = position - labelStart
+            if let entry, entry.pointee.key == key && labelLength <= 32 {
+                entry.pointee.label = UnsafeRawPointer(labelStart).loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64).self)
+                entry.pointee.lengths |= UInt64(truncatingIfNeeded: labelLength) << 16
+            }
         }
-        // A label the visible bounds' outline would run through is drawn after the outline.
-        if let label, let above, above.crosses(element.pointee, label) {
-            above.add(element.pointee)
-            append("</g>\n")
-        } else if let label {
-            // At full opacity and untransformed, on the drawn centre (the transform is about
-            // the centre, so its translation is all that moves it).
-            if let entry, entry.pointee.key == key && entry.pointee.lengths >> 16 != 0 {
-                UnsafeMutableRawPointer(position).storeBytes(of: entry.pointee.label, as: (UInt64, UInt64, UInt64, UInt64).self)
-                position += Int(truncatingIfNeeded: entry.pointee.lengths >> 16 & 0xFF)
-            } else {
-                let labelStart = position
-                if entry != nil {
-                    UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0, 0), as: (UInt64, UInt64, UInt64, UInt64).self)
-                }
-                append("<text x=\"")
-                append(number: x + width / 2 + t.tx)
-                append("\" y=\"")
-                let labelLength = position - labelStart
-                if let entry, entry.pointee.key == key && labelLength <= 32 {
-                    entry.pointee.label = UnsafeRawPointer(labelStart).loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64).self)
-                    entry.pointee.lengths |= UInt64(truncatingIfNeeded: labelLength) << 16
-                }
+        lastLabelY.write(y + height / 2 + t.ty + label.size * 0.35, at: &position, standard: standard, digits: digits,
+                         precision: precision)
+        append("\" font-family=\"sans-serif\" font-size=\"")
+        append(number: label.size)
+        append("\" text-anchor=\"middle\" fill=\"")
+        if isCell {
+            // The item's last digit read off its text when there is one.
+            let lastDigitIsZero = itemText.map { $0.text >> UInt64(truncatingIfNeeded: ($0.length &- 1) &* 8) & 0xFF == 0x30 }
+                ?? (item % 10 == 0)
+            append(SVGPaint.cellLabelColour(lastDigitIsZero: lastDigitIsZero, alpha: alpha))
+            append("\">")
+            if labels == .indexPath {
+                append(integer: element.pointee.indexPath.section)
+                append(byte: UInt8(ascii: ":"))
             }
-            lastLabelY.write(y + height / 2 + t.ty + label.size * 0.35, at: &position, standard: standard, digits: digits,
-                             precision: precision)
-            append("\" font-family=\"sans-serif\" font-size=\"")
-            append(number: label.size)
-            append("\" text-anchor=\"middle\" fill=\"")
-            if isCell {
-                // The item's last digit read off its text when there is one.
-                let lastDigitIsZero = itemText.map { $0.text >> UInt64(truncatingIfNeeded: ($0.length &- 1) &* 8) & 0xFF == 0x30 }
-                    ?? (item % 10 == 0)
-                append(SVGPaint.cellLabelColour(lastDigitIsZero: lastDigitIsZero, alpha: alpha))
-                append("\">")
-                if labels == .indexPath {
-                    append(integer: element.pointee.indexPath.section)
-                    append(byte: UInt8(ascii: ":"))
-                }
-                append(item, itemText)
-            } else {
-                append("#333333\">")
-                appendViewLabel(element)
-            }
-            append("</text></g>\n")
+            append(item, itemText)
         } else {
-            append("</g>\n")
+            append("#333333\">")
+            appendViewLabel(element)
         }
-        out.commit(ByteCursor(start: position, precision: precision, cache: cache))
+        append("</text></g>\n")
     }
 
     /// The label an element gets with `labels`, if any: its length in characters and its font

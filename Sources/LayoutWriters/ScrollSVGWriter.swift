@@ -143,7 +143,7 @@ public enum ScrollSVGWriter {
         // sample's, then every change), what is drawn, and where the screen is.
         var times: [Double] = []
         var track = [Int](repeating: -1, count: n)
-        var tracks: [[(sample: Int, attributes: LayoutAttributes)]] = []
+        var tracks: [Track] = []
         var visibleRects: [Rect] = []
         var canvas = Rect(x: 0, y: 0, width: 0, height: 0)
         func add(_ frame: CollectionLayout, at time: Double) throws {
@@ -159,39 +159,11 @@ public enum ScrollSVGWriter {
                 for element in frame.elements { drawn.add(element) }
             }
             if k > 0 && movesWithOffset {
-                try frame.elements.withUnsafeBufferPointer { elements in
-                    try first.elements.withUnsafeBufferPointer { initial in
-                        for i in 0..<n {
-                            if track[i] >= 0 {
-                                if elements[i] != tracks[track[i]][tracks[track[i]].count - 1].attributes {
-                                    tracks[track[i]].append((k, elements[i]))
-                                    try grow(estimatedChangeBytes(elements[i], precision: precision))
-                                }
-                                drawn.add(elements[i])
-                            } else if elements[i] != initial[i] {
-                                drawn.add(elements[i])
-                                let a = elements[i], b = initial[i]
-                                guard a.indexPath == b.indexPath && a.category == b.category && a.kind == b.kind else {
-                                    throw ElementsDiffer(keyframe: k)
-                                }
-                                track[i] = tracks.count
-                                tracks.append([(0, b), (k, a)])
-                                try grow(estimatedChangeBytes(a, precision: precision) + estimatedChangeBytes(b, precision: precision))
-                            }
-                        }
-                    }
-                }
+                try recordChanges(frame, sample: k, first: first, track: &track, tracks: &tracks, drawn: &drawn,
+                                  precision: precision, grow: grow)
             }
-            let frameCanvas: Rect
-            switch options.canvas {
-            case .all:
-                // What is drawn, and the screen's outline, which is drawn too.
-                let shapes = k == 0 && streamed != nil ? streamed!.drawn : drawn.bounds
-                frameCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: shapes).union(visibleRects[k])
-            case .visible: frameCanvas = visibleRects[k]
-            case .content, .rect:
-                frameCanvas = Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
-            }
+            let frameCanvas = sampleCanvas(frame, visible: visibleRects[k], options: options,
+                                           drawn: k == 0 && streamed != nil ? streamed!.drawn : drawn.bounds)
             canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
         }
         // The samples between keyframes: a budget of them, shared out as the keyframes go
@@ -233,10 +205,73 @@ public enum ScrollSVGWriter {
         statistics?.samples = times.count
         statistics?.estimatedBytes = bytes
         if options.canvas == .visible { canvas = visibleRects[0] }
-        let background = visibleRects.dropFirst().reduce(visibleRects[0]) { $0.union($1) }
-        appendDocumentStart(canvas: canvas, title: "cvlayout " + first.engine + " scrolling", to: out,
-                            background: options.canvas == .visible ? background : nil)
         let timing = Timing(keyTimes: times, duration: animation.duration)
+        let screens = appendOpening(canvas: canvas, screens: visibleRects, timing: timing, engine: first.engine,
+                                    options: options, to: out)
+        // A layout that does not move, streamed: the still picture's shapes, as it streams them.
+        try streamed?.append(out)
+        try appendShapes(paintingOrder(first, track: track, tracks: tracks), first: first, tracks: tracks,
+                         style: Style(round: first.drawsCellsRound, labels: labels), timing: timing, to: out)
+        appendScreenOutline(first, screens: screens, to: out)
+        try out.flush()
+        return accurate
+    }
+
+    /// One element's attributes at the sample it first differs from the first sample, and at
+    /// each later sample at which it differs from the sample before: `(0, first)` first.
+    private typealias Track = [(sample: Int, attributes: LayoutAttributes)]
+
+    /// Records what changes at sample `k` of a layout that moves: each element that differs
+    /// from the sample before gets (or extends) its track, `track[i]` naming it, and is added
+    /// to `drawn`, as is every element already tracked; `grow` counts the bytes the changes add.
+    /// - Throws: `ElementsDiffer` when an element changes its index path, category or kind;
+    ///   what `grow` throws.
+    /// - Complexity: O(n).
+    private static func recordChanges(_ frame: CollectionLayout, sample k: Int, first: CollectionLayout,
+                                      track: inout [Int], tracks: inout [Track], drawn: inout SVGLayoutWriter.DrawnBounds,
+                                      precision: NumberPrecision, grow: (Int) throws -> Void) throws {
+        try frame.elements.withUnsafeBufferPointer { elements in
+            try first.elements.withUnsafeBufferPointer { initial in
+                for i in 0..<elements.count {
+                    if track[i] >= 0 {
+                        if elements[i] != tracks[track[i]][tracks[track[i]].count - 1].attributes {
+                            tracks[track[i]].append((k, elements[i]))
+                            try grow(estimatedChangeBytes(elements[i], precision: precision))
+                        }
+                        drawn.add(elements[i])
+                    } else if elements[i] != initial[i] {
+                        drawn.add(elements[i])
+                        let a = elements[i], b = initial[i]
+                        guard a.indexPath == b.indexPath && a.category == b.category && a.kind == b.kind else {
+                            throw ElementsDiffer(keyframe: k)
+                        }
+                        track[i] = tracks.count
+                        tracks.append([(0, b), (k, a)])
+                        try grow(estimatedChangeBytes(a, precision: precision) + estimatedChangeBytes(b, precision: precision))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The canvas one sample needs: with `.all` what is drawn (`drawn`) and the screen's
+    /// outline, which is drawn too; with `.visible` the screen; otherwise the content.
+    private static func sampleCanvas(_ frame: CollectionLayout, visible: Rect, options: OutputOptions, drawn: Rect?) -> Rect {
+        switch options.canvas {
+        case .all: return SVGLayoutWriter.canvas(frame, options: options, drawn: drawn).union(visible)
+        case .visible: return visible
+        case .content, .rect: return Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
+        }
+    }
+
+    /// The document's start on `canvas` and, with the canvas `.visible`, the background under
+    /// every screen and the viewBox moving with them.
+    /// - Returns: the screens at the samples where the screen moves (`timing.restricted`).
+    private static func appendOpening(canvas: Rect, screens visibleRects: [Rect], timing: Timing, engine: String,
+                                      options: OutputOptions, to out: OutputBuffer) -> (timing: Timing, screens: [Rect]) {
+        let background = visibleRects.dropFirst().reduce(visibleRects[0]) { $0.union($1) }
+        appendDocumentStart(canvas: canvas, title: "cvlayout " + engine + " scrolling", to: out,
+                            background: options.canvas == .visible ? background : nil)
         let (screenTiming, screenSamples) = timing.restricted { k in visibleRects[k] != visibleRects[k - 1] }
         let screens = screenSamples.map { visibleRects[$0] }
         if options.canvas == .visible {
@@ -245,11 +280,17 @@ public enum ScrollSVGWriter {
             }, to: out)
             out.append(byte: UInt8(ascii: "\n"))
         }
+        return (screenTiming, screens)
+    }
 
-        // What is drawn, in painting order: (zIndex, element, its track or -1 when static).
+    /// What is drawn, in painting order (zIndex, then element order): each static element
+    /// shown at the first sample, and each tracked element once per zIndex it is shown with.
+    /// - Returns: (zIndex, element, its track or -1 when static).
+    private static func paintingOrder(_ first: CollectionLayout, track: [Int], tracks: [Track])
+        -> [(z: Int, element: Int, track: Int)] {
         var draws: [(z: Int, element: Int, track: Int)] = []
-        draws.reserveCapacity(n)
-        for i in 0..<n {
+        draws.reserveCapacity(track.count)
+        for i in track.indices {
             if track[i] < 0 {
                 if !first.elements[i].isHidden { draws.append((first.elements[i].zIndex, i, -1)) }
             } else {
@@ -259,18 +300,20 @@ public enum ScrollSVGWriter {
             }
         }
         draws.sort { ($0.z, $0.element) < ($1.z, $1.element) }
+        return draws
+    }
 
-        let round = first.drawsCellsRound
-        let style = Style(round: round, labels: labels)
-        // A layout that does not move, streamed: the still picture's shapes, as it streams them.
-        try streamed?.append(out)
+    /// The shapes in painting order: each run of static elements as the still picture draws
+    /// the first sample's, each tracked element's copy animated (`appendAnimated`).
+    private static func appendShapes(_ draws: [(z: Int, element: Int, track: Int)], first: CollectionLayout,
+                                     tracks: [Track], style: Style, timing: Timing, to out: OutputBuffer) throws {
         try first.elements.withUnsafeBufferPointer { elements in
             guard let base = elements.baseAddress else { return }
             var k = 0
             while k < draws.count {
                 if draws[k].track < 0 {
                     // A run of static elements: the first keyframe's shapes, as a picture draws them.
-                    SVGElementWriter.withWriter(precision: out.precision, round: round, labels: labels) { writer in
+                    SVGElementWriter.withWriter(precision: out.precision, round: style.round, labels: style.labels) { writer in
                         while k < draws.count && draws[k].track < 0 {
                             writer.append(base + draws[k].element, to: out)
                             k += 1
@@ -278,26 +321,28 @@ public enum ScrollSVGWriter {
                     }
                 } else {
                     let draw = draws[k]
-                    appendAnimated(tracks[draw.track], layer: draw.z, style: style, times: times,
-                                   duration: animation.duration, to: out)
+                    appendAnimated(tracks[draw.track], layer: draw.z, style: style, times: timing.times,
+                                   duration: timing.duration, to: out)
                     k += 1
                 }
                 try out.flushIfFull()
             }
         }
+    }
 
-        // The screen's outline, moving with the offset.
+    /// The screen's outline, moving with the offset, the heart when the layout has one, and
+    /// the document's end.
+    private static func appendScreenOutline(_ first: CollectionLayout, screens: (timing: Timing, screens: [Rect]),
+                                            to out: OutputBuffer) {
         appendVisibleBounds(first, to: out)
         out.append(">")
-        screenTiming.animate("animate", "x", values: screens.map { [$0.minX] }, to: out)
-        screenTiming.animate("animate", "y", values: screens.map { [$0.minY] }, to: out)
+        screens.timing.animate("animate", "x", values: screens.screens.map { [$0.minX] }, to: out)
+        screens.timing.animate("animate", "y", values: screens.screens.map { [$0.minY] }, to: out)
         out.append("</rect>\n")
         if let heart = first.heartPath {
             SVGLayoutWriter.appendHeart(heart, to: out)
         }
         out.append("</svg>\n")
-        try out.flush()
-        return accurate
     }
 
     // MARK: - Samples between keyframes
@@ -529,7 +574,7 @@ public enum ScrollSVGWriter {
 
     /// One element's values at each sample, shown where it is visible with zIndex `layer`.
     /// Its animations use only the samples around its changes (`Timing.restricted`).
-    private static func appendAnimated(_ changes: [(sample: Int, attributes: LayoutAttributes)], layer: Int, style: Style,
+    private static func appendAnimated(_ changes: Track, layer: Int, style: Style,
                                        times: [Double], duration: Double, to out: OutputBuffer) {
         // The samples that matter: the first, the last, and both sides of each change; the
         // values between two of them are those of the first (nothing changes there).
