@@ -583,6 +583,31 @@ func appendCentredRect(_ element: LayoutAttributes, size: Size, to out: OutputBu
     out.append(number: size.height)
 }
 
+/// `<g transform="NAME(A[ B])">`, the numbers at full precision: a group in which a moving
+/// element's rotation, shear or scale is animated.
+func appendTransformGroup(_ name: StaticString, _ a: Double, _ b: Double? = nil, to out: OutputBuffer) {
+    out.append("<g transform=\"")
+    out.append(name)
+    out.append(byte: UInt8(ascii: "("))
+    out.append(number: a, precision: .full)
+    if let b {
+        out.append(byte: UInt8(ascii: " "))
+        out.append(number: b, precision: .full)
+    }
+    out.append(")\">")
+}
+
+/// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle" fill="`:
+/// the start of an animated element's label, centred on its group's origin (the fill and
+/// the rest left to the caller).
+func appendCentredTextStart(size: Double, to out: OutputBuffer) {
+    out.append("<text x=\"0\" y=\"")
+    out.append(number: size * 0.35)
+    out.append("\" font-family=\"sans-serif\" font-size=\"")
+    out.append(number: size)
+    out.append("\" text-anchor=\"middle\" fill=\"")
+}
+
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0
 /// cannot carry, become `?`.
 package func appendXMLText(_ text: String, to out: OutputBuffer) {

@@ -576,44 +576,9 @@ public enum ScrollSVGWriter {
     /// Its animations use only the samples around its changes (`Timing.restricted`).
     private static func appendAnimated(_ changes: Track, layer: Int, style: Style,
                                        times: [Double], duration: Double, to out: OutputBuffer) {
-        // The samples that matter: the first, the last, and both sides of each change; the
-        // values between two of them are those of the first (nothing changes there).
-        let last = times.count - 1
-        var samples = [0]
-        for change in changes.dropFirst() {
-            if change.sample - 1 > samples[samples.count - 1] { samples.append(change.sample - 1) }
-            if change.sample > samples[samples.count - 1] { samples.append(change.sample) }
-        }
-        if samples[samples.count - 1] != last { samples.append(last) }
-        var track: [LayoutAttributes] = []
-        track.reserveCapacity(samples.count)
-        var j = 0
-        for sample in samples {
-            while j + 1 < changes.count && changes[j + 1].sample <= sample { j += 1 }
-            track.append(changes[j].attributes)
-        }
-        let sampleTiming = Timing(keyTimes: samples.map { times[$0] }, duration: duration)
-        let sampleCount = track.count
-        var shown = track.map { !$0.isHidden && $0.zIndex == layer }
-        // What is drawn matters where the copy is shown and at the sample after (its values
-        // there are where it moves toward until it goes); elsewhere the values hold those of
-        // the last sample that matters (the first one's before it), so they do not change.
-        var held = track
-        if let first = track.indices.first(where: { shown[$0] }) {
-            var last = track[first]
-            for k in 0..<sampleCount {
-                if shown[k] || (k > 0 && shown[k - 1] && !track[k].isHidden) { last = track[k] } else { held[k] = last }
-            }
-        }
-        // From here on, only the samples the animations need.
-        let (timing, kept) = sampleTiming.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
-        held = kept.map { held[$0] }
-        shown = kept.map { shown[$0] }
-        let frameCount = kept.count
+        let (timing, held, shown) = heldValues(changes, layer: layer, times: times, duration: duration)
         let e0 = held[0]
         let parts = held.map { TransformComponents(decomposing: $0.transform) }
-        var rotations = [parts[0].rotation]
-        for k in 1..<frameCount { rotations.append(rotations[k - 1] + parts[k - 1].rotationChange(to: parts[k])) }
         let centres = held.indices.map { k in [held[k].center.x + parts[k].tx, held[k].center.y + parts[k].ty] }
         let isCell = e0.category == .cell
 
@@ -625,34 +590,7 @@ public enum ScrollSVGWriter {
         out.append(shown[0] ? ")\">" : ")\" opacity=\"0\">")
         timing.animate("animate", "opacity", values: shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true, to: out)
         timing.animate("animateTransform", "transform", type: "translate", values: centres, to: out)
-        var groups = 0
-        if parts.contains(where: { $0.rotation != 0 }) {
-            out.append("<g transform=\"rotate(")
-            out.append(number: rotations[0], precision: .full)
-            out.append(")\">")
-            timing.animate("animateTransform", "transform", type: "rotate", values: rotations.map { [$0] }, factor: true,
-                           to: out)
-            groups += 1
-        }
-        if parts.contains(where: { $0.shear != 0 }) {
-            func skew(_ k: Double) -> Double { atan(k) * 180 / Double.pi }
-            out.append("<g transform=\"skewX(")
-            out.append(number: skew(parts[0].shear), precision: .full)
-            out.append(")\">")
-            timing.animate("animateTransform", "transform", type: "skewX", values: parts.map { [skew($0.shear)] },
-                           factor: true, to: out)
-            groups += 1
-        }
-        if parts.contains(where: { $0.scaleX != 1 || $0.scaleY != 1 }) {
-            out.append("<g transform=\"scale(")
-            out.append(number: parts[0].scaleX, precision: .full)
-            out.append(byte: UInt8(ascii: " "))
-            out.append(number: parts[0].scaleY, precision: .full)
-            out.append(")\">")
-            timing.animate("animateTransform", "transform", type: "scale", values: parts.map { [$0.scaleX, $0.scaleY] },
-                           factor: true, to: out)
-            groups += 1
-        }
+        let groups = appendTransformGroups(parts, timing: timing, to: out)
 
         // The shape, centred on the origin.
         func radius(_ e: LayoutAttributes) -> Double? { SVGPaint.cornerRadius(e, size: e.size, round: style.round) }
@@ -679,9 +617,83 @@ public enum ScrollSVGWriter {
         timing.animate("animate", "opacity", values: held.map { [opacity($0)] }, factor: true, to: out)
         out.append("</rect>")
         for _ in 0..<groups { out.append("</g>") }
+        appendAnimatedLabel(held, style: style, timing: timing, to: out)
+        out.append("</g>\n")
+    }
 
-        // The label, untransformed and at full opacity on the drawn centre, sized by the
-        // frame; not shown at keyframes where the picture would not label the element.
+    /// One element's values at the samples its animations need, and whether its copy with
+    /// zIndex `layer` is shown at each, with the timing over those samples.
+    @inline(__always)
+    private static func heldValues(_ changes: Track, layer: Int, times: [Double], duration: Double)
+        -> (timing: Timing, held: [LayoutAttributes], shown: [Bool]) {
+        // The samples that matter: the first, the last, and both sides of each change; the
+        // values between two of them are those of the first (nothing changes there).
+        let last = times.count - 1
+        var samples = [0]
+        for change in changes.dropFirst() {
+            if change.sample - 1 > samples[samples.count - 1] { samples.append(change.sample - 1) }
+            if change.sample > samples[samples.count - 1] { samples.append(change.sample) }
+        }
+        if samples[samples.count - 1] != last { samples.append(last) }
+        var track: [LayoutAttributes] = []
+        track.reserveCapacity(samples.count)
+        var j = 0
+        for sample in samples {
+            while j + 1 < changes.count && changes[j + 1].sample <= sample { j += 1 }
+            track.append(changes[j].attributes)
+        }
+        let sampleTiming = Timing(keyTimes: samples.map { times[$0] }, duration: duration)
+        let sampleCount = track.count
+        let shown = track.map { !$0.isHidden && $0.zIndex == layer }
+        // What is drawn matters where the copy is shown and at the sample after (its values
+        // there are where it moves toward until it goes); elsewhere the values hold those of
+        // the last sample that matters (the first one's before it), so they do not change.
+        var held = track
+        if let first = track.indices.first(where: { shown[$0] }) {
+            var last = track[first]
+            for k in 0..<sampleCount {
+                if shown[k] || (k > 0 && shown[k - 1] && !track[k].isHidden) { last = track[k] } else { held[k] = last }
+            }
+        }
+        // From here on, only the samples the animations need.
+        let (timing, kept) = sampleTiming.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
+        return (timing, kept.map { held[$0] }, kept.map { shown[$0] })
+    }
+
+    /// The groups that rotate, shear and scale an element (each only when some value needs
+    /// it), their animations inside.
+    /// - Returns: how many groups were opened.
+    @inline(__always)
+    private static func appendTransformGroups(_ parts: [TransformComponents], timing: Timing, to out: OutputBuffer) -> Int {
+        var groups = 0
+        if parts.contains(where: { $0.rotation != 0 }) {
+            var rotations = [parts[0].rotation]
+            for k in 1..<parts.count { rotations.append(rotations[k - 1] + parts[k - 1].rotationChange(to: parts[k])) }
+            appendTransformGroup("rotate", rotations[0], to: out)
+            timing.animate("animateTransform", "transform", type: "rotate", values: rotations.map { [$0] }, factor: true,
+                           to: out)
+            groups += 1
+        }
+        if parts.contains(where: { $0.shear != 0 }) {
+            appendTransformGroup("skewX", skewAngle(parts[0].shear), to: out)
+            timing.animate("animateTransform", "transform", type: "skewX", values: parts.map { [skewAngle($0.shear)] },
+                           factor: true, to: out)
+            groups += 1
+        }
+        if parts.contains(where: { $0.scaleX != 1 || $0.scaleY != 1 }) {
+            appendTransformGroup("scale", parts[0].scaleX, parts[0].scaleY, to: out)
+            timing.animate("animateTransform", "transform", type: "scale", values: parts.map { [$0.scaleX, $0.scaleY] },
+                           factor: true, to: out)
+            groups += 1
+        }
+        return groups
+    }
+
+    /// The label, untransformed and at full opacity on the drawn centre, sized by the frame;
+    /// not shown at samples where the picture would not label the element.
+    @inline(__always)
+    private static func appendAnimatedLabel(_ held: [LayoutAttributes], style: Style, timing: Timing, to out: OutputBuffer) {
+        let e0 = held[0], isCell = e0.category == .cell
         let sizes = held.map { SVGElementWriter.label($0, style.labels) }
         if let firstSize = sizes.compactMap({ $0 }).first {
             var size = sizes[0] ?? firstSize
@@ -696,11 +708,7 @@ public enum ScrollSVGWriter {
                 text = "\(e0.kind?.rawValue ?? e0.category.rawValue) \(e0.indexPath.section)"
             }
             let colours: [StaticString] = held.map(SVGPaint.labelColour)
-            out.append("<text x=\"0\" y=\"")
-            out.append(number: heldSizes[0] * 0.35)
-            out.append("\" font-family=\"sans-serif\" font-size=\"")
-            out.append(number: heldSizes[0])
-            out.append("\" text-anchor=\"middle\" fill=\"")
+            appendCentredTextStart(size: heldSizes[0], to: out)
             out.append(colours[0])
             out.append(sizes[0] == nil ? "\" opacity=\"0\">" : "\">")
             timing.animate("animate", "opacity", values: sizes.map { [$0 == nil ? 0 : 1] }, factor: true, discrete: true,
@@ -711,6 +719,5 @@ public enum ScrollSVGWriter {
             appendXMLText(text, to: out)
             out.append("</text>")
         }
-        out.append("</g>\n")
     }
 }

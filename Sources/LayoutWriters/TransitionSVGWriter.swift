@@ -135,6 +135,31 @@ public enum TransitionSVGWriter {
             out.append(number: repeats ? 2 * duration : duration)
             out.append(repeats ? "s\" repeatCount=\"indefinite\"" : "s\" fill=\"freeze\"")
         }
+
+        /// `values="start;end"` (or `start;end;start`) and the timing, for numbers lists,
+        /// when they differ; factors (opacity, scale, angles) at full precision, points at the
+        /// output's.
+        func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
+                     _ start: [Double], _ end: [Double], factor: Bool = false, to out: OutputBuffer) {
+            guard start != end else { return }
+            appendAnimationStart(tag, attribute, type: type, to: out)
+            func list(_ values: [Double]) {
+                for (k, v) in values.enumerated() {
+                    if k > 0 { out.append(byte: UInt8(ascii: " ")) }
+                    if factor { out.append(number: v, precision: .full) } else { out.append(number: v) }
+                }
+            }
+            list(start)
+            out.append(byte: UInt8(ascii: ";"))
+            list(end)
+            if repeats {
+                out.append(byte: UInt8(ascii: ";"))
+                list(start)
+            }
+            out.append("\"")
+            append(to: out)
+            out.append("/>")
+        }
     }
 
     /// How shapes look at either end.
@@ -181,29 +206,9 @@ public enum TransitionSVGWriter {
         let ta = TransformComponents(decomposing: a.transform), tb = TransformComponents(decomposing: b.transform)
         let endRotation = ta.rotation + ta.rotationChange(to: tb)
         let position = (a.center.x + ta.tx, a.center.y + ta.ty, b.center.x + tb.tx, b.center.y + tb.ty)
-
-        /// `values="start;end"` (or `start;end;start`) and the timing, for numbers lists;
-        /// factors (opacity, scale, angles) at full precision, points at the output's.
         func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
                      _ start: [Double], _ end: [Double], factor: Bool = false) {
-            guard start != end else { return }
-            appendAnimationStart(tag, attribute, type: type, to: out)
-            func list(_ values: [Double]) {
-                for (k, v) in values.enumerated() {
-                    if k > 0 { out.append(byte: UInt8(ascii: " ")) }
-                    if factor { out.append(number: v, precision: .full) } else { out.append(number: v) }
-                }
-            }
-            list(start)
-            out.append(byte: UInt8(ascii: ";"))
-            list(end)
-            if timing.repeats {
-                out.append(byte: UInt8(ascii: ";"))
-                list(start)
-            }
-            out.append("\"")
-            timing.append(to: out)
-            out.append("/>")
+            timing.animate(tag, attribute, type: type, start, end, factor: factor, to: out)
         }
 
         out.append("<g class=\"")
@@ -223,26 +228,17 @@ public enum TransitionSVGWriter {
         animate("animateTransform", "transform", type: "translate", [position.0, position.1], [position.2, position.3])
         var groups = 0
         if ta.rotation != 0 || tb.rotation != 0 {
-            out.append("<g transform=\"rotate(")
-            out.append(number: tb.rotation, precision: .full)
-            out.append(")\">")
+            appendTransformGroup("rotate", tb.rotation, to: out)
             animate("animateTransform", "transform", type: "rotate", [ta.rotation], [endRotation], factor: true)
             groups += 1
         }
         if ta.shear != 0 || tb.shear != 0 {
-            func skew(_ k: Double) -> Double { atan(k) * 180 / Double.pi }
-            out.append("<g transform=\"skewX(")
-            out.append(number: skew(tb.shear), precision: .full)
-            out.append(")\">")
-            animate("animateTransform", "transform", type: "skewX", [skew(ta.shear)], [skew(tb.shear)], factor: true)
+            appendTransformGroup("skewX", skewAngle(tb.shear), to: out)
+            animate("animateTransform", "transform", type: "skewX", [skewAngle(ta.shear)], [skewAngle(tb.shear)], factor: true)
             groups += 1
         }
         if ta.scaleX != 1 || ta.scaleY != 1 || tb.scaleX != 1 || tb.scaleY != 1 {
-            out.append("<g transform=\"scale(")
-            out.append(number: tb.scaleX, precision: .full)
-            out.append(" ")
-            out.append(number: tb.scaleY, precision: .full)
-            out.append(")\">")
+            appendTransformGroup("scale", tb.scaleX, tb.scaleY, to: out)
             animate("animateTransform", "transform", type: "scale", [ta.scaleX, ta.scaleY], [tb.scaleX, tb.scaleY],
                     factor: true)
             groups += 1
@@ -274,8 +270,16 @@ public enum TransitionSVGWriter {
         animate("animate", "height", [a.size.height], [b.size.height])
         animate("animate", "rx", [ra], [rb])
         out.append("</rect>")
-        // A label sized as a layout's SVG sizes it at each end, its size animated between them;
-        // the old one until halfway, then the new.
+        appendLabels(element, oldPath: oldPath, newPath: newPath, style: style, timing: timing, to: out)
+        for _ in 0..<groups { out.append("</g>") }
+        out.append("</g>\n")
+    }
+
+    /// The element's label, sized as a layout's SVG sizes it at each end, its size animated
+    /// between them; the old index path's text and colour until halfway, then the new's.
+    private static func appendLabels(_ element: TransitionElement, oldPath: IndexPath, newPath: IndexPath, style: Style,
+                                     timing: Timing, to out: OutputBuffer) {
+        let a = element.initial, b = element.final, isCell = b.category == .cell
         let startLabel = SVGElementWriter.label(a, style.labels), endLabel = SVGElementWriter.label(b, style.labels)
         if let label = endLabel ?? startLabel {
             let startSize = startLabel?.size ?? label.size
@@ -289,27 +293,24 @@ public enum TransitionSVGWriter {
             }
             let changes = text(oldPath) != text(newPath) || colour(oldPath) != colour(newPath)
             for (path, isOld) in changes ? [(oldPath, true), (newPath, false)] : [(newPath, false)] {
-                out.append("<text x=\"0\" y=\"")
-                out.append(number: label.size * 0.35)
-                out.append("\" font-family=\"sans-serif\" font-size=\"")
-                out.append(number: label.size)
-                out.append("\" text-anchor=\"middle\" fill=\"")
+                appendCentredTextStart(size: label.size, to: out)
                 out.append(string: colour(path))
                 out.append(isOld ? "\" visibility=\"hidden\">" : "\">")
                 if changes {
                     appendSwitch("visibility", isOld ? "visible" : "hidden", isOld ? "hidden" : "visible",
                                  timing: timing, to: out)
                 }
-                animate("animate", "font-size", [startSize], [label.size])
-                animate("animate", "y", [startSize * 0.35], [label.size * 0.35])
+                timing.animate("animate", "font-size", [startSize], [label.size], to: out)
+                timing.animate("animate", "y", [startSize * 0.35], [label.size * 0.35], to: out)
                 appendXMLText(text(path), to: out)
                 out.append("</text>")
             }
         }
-        for _ in 0..<groups { out.append("</g>") }
-        out.append("</g>\n")
     }
 }
+
+/// A shear factor as `skewX`'s angle, degrees.
+func skewAngle(_ shear: Double) -> Double { atan(shear) * 180 / Double.pi }
 
 extension LayoutTransition {
     /// The larger content size of the two ends, from the origin (the canvas `.content`).
