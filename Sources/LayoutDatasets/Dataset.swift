@@ -387,30 +387,9 @@ private struct Walker: DescriptionDecoding {
         let count = numbers.isEmpty ? elements.count : numbers.count
         try reserve(count, path: path)
         var nextOther = 0
-        // Heights kept flat until a size comes (then every measure is kept as such).
-        struct Measures {
-            var heights: [Double] = []
-            var all: [ItemMeasure]? = nil
-            var anyHeight = false, anySize = false
-            mutating func append(_ measure: ItemMeasure) {
-                switch measure {
-                case .height(let h):
-                    anyHeight = true
-                    if all != nil { all?.append(measure) } else { heights.append(h) }
-                case .size:
-                    anySize = true
-                    if all == nil {
-                        all = heights.map { .height($0) }
-                        heights = []
-                    }
-                    all?.append(measure)
-                }
-            }
-        }
-        var measures = Measures()
+        var measures = ItemMeasures()
         measures.heights.reserveLargeCapacity(count)  // huge pages for a million items: few page faults
         var spans: [Int]? = nil
-        let keys = ["height", "size", "span"]
         var i = 0
         while i < count {
             // The common case first: a run of plain heights among the numbers of a sparse
@@ -447,65 +426,9 @@ private struct Walker: DescriptionDecoding {
                 let pair = try sizes(.array([raw]), path: path, reserving: false, first: i)
                 measures.append(.size(pair[0]))
             case .object, .itemObject:
-                var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
-                if case .itemObject(let h, let s) = raw {
-                    // Most: read by the scanner as they stand, no members to walk.
-                    height = .number(h)
-                    spanValue = s.value
-                } else if case .object(let object) = raw {
-                    // One walk over the members (no hashing per key).
-                    for (key, value) in object {
-                        switch key {
-                        case "height": height = value
-                        case "size": size = value
-                        case "span": spanValue = value
-                        default: unknown = true
-                        }
-                    }
-                }
-                if unknown, case .object(let object) = raw {
-                    for key in object.keys.sorted() where !keys.contains(key) {
-                        throw DatasetError.unknownKey(path: itemPath + "." + key, key: key, expected: keys)
-                    }
-                }
-                switch (height, size) {
-                case (let h?, nil):
-                    if case .number(let v) = h, v.isFinite, v >= 0 {
-                        measures.append(.height(v == 0 ? 0 : v))
-                    } else {
-                        measures.append(.height(try nonNegative(h, path: itemPath + ".height")))
-                    }
-                case (nil, .numbers(let pair)?) where pair.count == 2 && pair[0].isFinite && pair[0] > 0
-                                                      && pair[1].isFinite && pair[1] >= 0:
-                    measures.append(.size(Size(width: pair[0], height: pair[1] == 0 ? 0 : pair[1])))
-                case (nil, let size?):
-                    guard size.arrayCount != nil else {
-                        throw invalid(itemPath + ".size", "expected a size [width, height], got \(describe(size))")
-                    }
-                    let pair = try sizes(.array([size]), path: itemPath + ".size", reserving: false, first: nil)
-                    measures.append(.size(pair[0]))
-                case (_?, _?): throw DatasetError.conflictingKeys(path: itemPath + ".size", other: "height", choices: ["height", "size"])
-                case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
-                }
-                if let raw = spanValue {
-                    var spanPath: String { itemPath + ".span" }
-                    if case .string(let text) = raw {
-                        guard text == "full" else {
-                            throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
-                        }
-                        span = WaterfallSection.fullSpan
-                    } else {
-                        guard case .number(let v) = raw else {
-                            throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
-                        }
-                        if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) {
-                            span = Int(v)
-                        } else {
-                            span = try integer(raw, path: spanPath)
-                        }
-                        guard span >= 1 else { throw invalid(spanPath, "expected an integer ≥ 1 or \"full\", got \(span)") }
-                    }
-                }
+                let (measure, itemSpan) = try itemObject(raw, path: path, index: i)
+                measures.append(measure)
+                span = itemSpan
             default:
                 throw invalid(itemPath, "expected a height, a [width, height] size or an item object, got \(describe(raw))")
             }
@@ -519,16 +442,78 @@ private struct Walker: DescriptionDecoding {
                 spans![i] = span
             }
         }
-        var section: DatasetSection
-        if !measures.anySize {
-            section = DatasetSection(items: .heights(measures.heights))
-        } else if !measures.anyHeight {
-            section = DatasetSection(items: .sizes((measures.all ?? []).map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
-        } else {
-            section = DatasetSection(items: .mixed(measures.all ?? []))
-        }
+        var section = measures.section
         section.spans = spans
         return section
+    }
+
+    /// An item object of the waterfall's `"items"` (at `path[index]`): its `"height"` or
+    /// `"size"` and its `"span"` (1 when absent).
+    /// - Throws: `DatasetError` for an unknown key, both measures or neither, or a bad value.
+    @inline(__always)
+    private mutating func itemObject(_ raw: JSONValue, path: String, index i: Int) throws -> (ItemMeasure, span: Int) {
+        // The path is built only for a message.
+        var itemPath: String { "\(path)[\(i)]" }
+        var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
+        if case .itemObject(let h, let s) = raw {
+            // Most: read by the scanner as they stand, no members to walk.
+            height = .number(h)
+            spanValue = s.value
+        } else if case .object(let object) = raw {
+            // One walk over the members (no hashing per key).
+            for (key, value) in object {
+                switch key {
+                case "height": height = value
+                case "size": size = value
+                case "span": spanValue = value
+                default: unknown = true
+                }
+            }
+        }
+        if unknown, case .object(let object) = raw {
+            let keys = ["height", "size", "span"]
+            for key in object.keys.sorted() where !keys.contains(key) {
+                throw DatasetError.unknownKey(path: itemPath + "." + key, key: key, expected: keys)
+            }
+        }
+        let measure: ItemMeasure
+        switch (height, size) {
+        case (let h?, nil):
+            if case .number(let v) = h, v.isFinite, v >= 0 {
+                measure = .height(v == 0 ? 0 : v)
+            } else {
+                measure = .height(try nonNegative(h, path: itemPath + ".height"))
+            }
+        case (nil, .numbers(let pair)?) where pair.count == 2 && pair[0].isFinite && pair[0] > 0
+                                              && pair[1].isFinite && pair[1] >= 0:
+            measure = .size(Size(width: pair[0], height: pair[1] == 0 ? 0 : pair[1]))
+        case (nil, let size?):
+            guard size.arrayCount != nil else {
+                throw invalid(itemPath + ".size", "expected a size [width, height], got \(describe(size))")
+            }
+            measure = .size(try sizes(.array([size]), path: itemPath + ".size", reserving: false, first: nil)[0])
+        case (_?, _?): throw DatasetError.conflictingKeys(path: itemPath + ".size", other: "height", choices: ["height", "size"])
+        case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
+        }
+        guard let raw = spanValue else { return (measure, 1) }
+        return (measure, try span(raw, path: itemPath + ".span"))
+    }
+
+    /// An item's `"span"`: an integer ≥ 1, or `"full"` (`WaterfallSection.fullSpan`).
+    private func span(_ raw: JSONValue, path spanPath: @autoclosure () -> String) throws -> Int {
+        if case .string(let text) = raw {
+            guard text == "full" else {
+                throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
+            }
+            return WaterfallSection.fullSpan
+        }
+        guard case .number(let v) = raw else {
+            throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
+        }
+        if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
+        let span = try integer(raw, path: spanPath())
+        guard span >= 1 else { throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(span)") }
+        return span
     }
 
     /// Heights from an array (`array.arrayCount != nil`).
@@ -676,5 +661,37 @@ private struct Walker: DescriptionDecoding {
             throw invalid(path, "expected insets that are finite numbers ≥ 0, got \(describe(raw))")
         }
         return insets
+    }
+}
+
+/// The measures of a waterfall section's items as they are read: heights kept flat until a
+/// size comes (then every measure is kept as such).
+private struct ItemMeasures {
+    var heights: [Double] = []
+    var all: [ItemMeasure]? = nil
+    var anyHeight = false, anySize = false
+
+    mutating func append(_ measure: ItemMeasure) {
+        switch measure {
+        case .height(let h):
+            anyHeight = true
+            if all != nil { all?.append(measure) } else { heights.append(h) }
+        case .size:
+            anySize = true
+            if all == nil {
+                all = heights.map { .height($0) }
+                heights = []
+            }
+            all?.append(measure)
+        }
+    }
+
+    /// The section of these items: heights, sizes, or both mixed.
+    var section: DatasetSection {
+        if !anySize { return DatasetSection(items: .heights(heights)) }
+        if !anyHeight {
+            return DatasetSection(items: .sizes((all ?? []).map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
+        }
+        return DatasetSection(items: .mixed(all ?? []))
     }
 }
