@@ -139,26 +139,13 @@ struct LayoutJob {
                  streaming: Bool) throws {
         var dataset = dataset
         self.descriptor = descriptor
-        for other in ["rect", "item"] where try options.flag(GlobalOption.visible) && options.has(other) {
-            throw options.conflict([GlobalOption.visible, other], .visibleWith(other))
-        }
-        if options.has(GlobalOption.item) && options.has(GlobalOption.rect) {
-            throw options.conflict([GlobalOption.item, "rect"], .cannotBeUsedTogether("--item", "--rect"))
-        }
+        try Self.checkQueryOptions(options)
         self.options = options
 
         let format = try outputFormat(options)
         self.format = format
         let precision = try outputPrecision(options)
-        var deviceSize: Size? = nil
-        if let name = try options.text(GlobalOption.device, expected: "a device name") {
-            guard let size = deviceBounds(name) else {
-                let problem = CLIProblem.unknown(.device, shortenedForMessage(name), nearest: nearestDeviceName(name))
-                if let source = options.source(of: "device"), !source.hasPrefix("--") { throw CLIError.data(.at(source, problem)) }
-                throw CLIError(.at("--device", problem), engine: descriptor.name)
-            }
-            deviceSize = size
-        }
+        let deviceSize = try Self.deviceSize(options, descriptor: descriptor)
         let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
                           height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
@@ -178,27 +165,11 @@ struct LayoutJob {
             throw CLIError(.invalidValue(options.source(of: "scale")!, .domain(.finitePositive),
                                          got: scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!))
         }
-        // `--visible` is `--rect` of the visible bounds.
-        let rect = try options.flag(GlobalOption.visible) ? Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height) : options.rect(GlobalOption.rect)
-        if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
-            let parts = [rect.minX, rect.minY, rect.width, rect.height]
-            if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
-                throw CLIError.data(.at(options.source(of: "rect")!, .fixed(.rectFarEdge)))
-            }
-            throw CLIError(.invalidValue(options.source(of: "rect")!, .rect, got: options.shownValue(of: "rect")!))
-        }
+        let rect = try Self.queryRect(options, visible: Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height))
         let item = try options.indexPath(GlobalOption.item)
         let target = try options.has(GlobalOption.targetOffset) ? finitePoint(options, GlobalOption.targetOffset, default: .zero) : nil
         let velocity = try finitePoint(options, GlobalOption.velocity, default: .zero)
-        var outputOptions = OutputOptions()
-        outputOptions.precision = precision
-        outputOptions.labels = try svgLabels(options)
-        outputOptions.queryRect = rect
-        outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
-        if outputOptions.canvas == .rect && rect == nil {
-            throw options.conflict([GlobalOption.canvas], .fixed(.canvasRectNeedsRect))
-        }
-        self.outputOptions = outputOptions
+        self.outputOptions = try Self.outputOptions(options, precision: precision, queryRect: rect)
         let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
 
         // The layout.
@@ -275,18 +246,72 @@ struct LayoutJob {
             scroll = nil
         }
 
-        // The query.
-        if let rect {
-            selection = layout.elementIndices(in: rect)
-        } else if let item {
-            guard let index = layout.elementIndex(ofItemAt: item) else {
-                let missing = item.section < layout.numberOfSections ? nil : item.section
-                throw options.conflict(in: "item", "\(item)", .noSuchItem(section: missing, counts: layout.itemCounts))
-            }
-            selection = [index]
-        } else {
-            selection = nil
+        selection = try Self.querySelection(layout, rect: rect, item: item, options: options)
+    }
+
+    /// Refuses `--visible` with `--rect` or `--item`, and `--item` with `--rect` (conflicts).
+    private static func checkQueryOptions(_ options: OptionValues) throws {
+        for other in ["rect", "item"] where try options.flag(GlobalOption.visible) && options.has(other) {
+            throw options.conflict([GlobalOption.visible, other], .visibleWith(other))
         }
+        if options.has(GlobalOption.item) && options.has(GlobalOption.rect) {
+            throw options.conflict([GlobalOption.item, "rect"], .cannotBeUsedTogether("--item", "--rect"))
+        }
+    }
+
+    /// `--device`'s screen size, or `nil` without it.
+    /// - Throws: an unknown device, with the nearest name: bad data when a dataset gave it, a
+    ///   usage error from the command line.
+    private static func deviceSize(_ options: OptionValues, descriptor: EngineDescriptor) throws -> Size? {
+        guard let name = try options.text(GlobalOption.device, expected: "a device name") else { return nil }
+        guard let size = deviceBounds(name) else {
+            let problem = CLIProblem.unknown(.device, shortenedForMessage(name), nearest: nearestDeviceName(name))
+            if let source = options.source(of: "device"), !source.hasPrefix("--") { throw CLIError.data(.at(source, problem)) }
+            throw CLIError(.at("--device", problem), engine: descriptor.name)
+        }
+        return size
+    }
+
+    /// The query's rectangle: `--rect`, or with `--visible` the `visible` bounds; `nil` without either.
+    /// - Throws: a rectangle that is not finite or has a negative size.
+    private static func queryRect(_ options: OptionValues, visible: Rect) throws -> Rect? {
+        let rect = try options.flag(GlobalOption.visible) ? visible : options.rect(GlobalOption.rect)
+        if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
+            let parts = [rect.minX, rect.minY, rect.width, rect.height]
+            if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
+                throw CLIError.data(.at(options.source(of: "rect")!, .fixed(.rectFarEdge)))
+            }
+            throw CLIError(.invalidValue(options.source(of: "rect")!, .rect, got: options.shownValue(of: "rect")!))
+        }
+        return rect
+    }
+
+    /// The writers' options: `precision`, `--labels`, `--canvas` and the query's rectangle.
+    /// - Throws: `--canvas rect` without a rectangle (a conflict).
+    private static func outputOptions(_ options: OptionValues, precision: NumberPrecision, queryRect rect: Rect?) throws
+        -> OutputOptions {
+        var outputOptions = OutputOptions()
+        outputOptions.precision = precision
+        outputOptions.labels = try svgLabels(options)
+        outputOptions.queryRect = rect
+        outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
+        if outputOptions.canvas == .rect && rect == nil {
+            throw options.conflict([GlobalOption.canvas], .fixed(.canvasRectNeedsRect))
+        }
+        return outputOptions
+    }
+
+    /// The query's elements: those meeting `rect`, or the cell at `item`; `nil` without a query.
+    /// - Throws: an item the layout does not hold (a conflict, with the section counts).
+    private static func querySelection(_ layout: CollectionLayout, rect: Rect?, item: LayoutCore.IndexPath?,
+                                       options: OptionValues) throws -> [Int]? {
+        if let rect { return layout.elementIndices(in: rect) }
+        guard let item else { return nil }
+        guard let index = layout.elementIndex(ofItemAt: item) else {
+            let missing = item.section < layout.numberOfSections ? nil : item.section
+            throw options.conflict(in: "item", "\(item)", .noSuchItem(section: missing, counts: layout.itemCounts))
+        }
+        return [index]
     }
 
     /// `--scroll-to`'s offset, after checking the options that go with it: an SVG only, no
