@@ -44,7 +44,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
-    let expected = try readLayoutFile(golden, stdin: io.stdin)
+    let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
         throw job.options.conflict([GlobalOption.check, "heart-samples"],
@@ -57,31 +57,43 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     let buffer = OutputBuffer(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)
-    let actual: LayoutDocument
-    do {
-        actual = try LayoutReader.read(Data(buffer.bytes), format: format == .csv ? .csv : .json)
-    } catch let error as LayoutReadError {
-        // The writers' output always reads back; this would be a bug in one of them.
-        throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the layout"))
+    return try checkWritten(buffer, format: format, name: "the layout", golden: (golden, goldenInput, expected),
+                            options: options, reporting: reporting, subject: subject, io: io) {
+        if job.options.has(GlobalOption.output) { try job.write(io: io) }
     }
-    if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    let result = LayoutDiff.compare(expected, actual, options: options)
-    return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io, writeReport: wholeReport(result))
 }
 
-/// The report writer of a comparison made whole (not streamed): the text or JSON report of
-/// `result`, in the style asked, to the emitter given.
-func wholeReport(_ result: LayoutDiffResult)
-    -> (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void {
-    { style, expectedName, actualName, emit in
-        var text: String
-        switch style {
-        case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
-        case .text(let color): text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
-                                                            color: color)
+/// `--check` of a layout written in memory in `format` (one not produced element by
+/// element, or checked against a golden the streams read whole): compared as streams with
+/// the checked golden (`checkedInput`), after `written` (which writes `-o`), then the verdict.
+/// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
+func checkWritten(_ buffer: OutputBuffer, format: OutputFormat, name: String,
+                  golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
+                  reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
+                  written: () throws -> Void) throws -> Int32 {
+    let data = Data(buffer.bytes), fileFormat: LayoutFileFormat = format == .csv ? .csv : .json
+    let style = reporting.style(io)
+    var comparison: LayoutFileComparison? = nil
+    if let spooled = try? SpooledInput(data) {
+        comparison = try? compareLayouts(golden.input, layoutFormat(golden.path), .spooled(spooled), fileFormat,
+                                         options: options, style: style)
+    }
+    if comparison == nil {
+        let actual: LayoutDocument
+        do {
+            actual = try LayoutReader.read(data, format: fileFormat)
+        } catch let error as LayoutReadError {
+            // The writers' output always reads back; this would be a bug in one of them.
+            throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of \(name)"))
         }
-        try text.withUTF8 { try emit($0) }
+        comparison = try compareLayouts(golden.input, layoutFormat(golden.path), .document(actual), fileFormat,
+                                        options: options, style: style)
+    }
+    try written()
+    let result = comparison!.result
+    return try checkVerdict(result, expected: golden.layout, golden: golden.path, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io) { _, expectedName, actualName, emit in
+        try comparison!.writeReport(expectedName, actualName, emit)
     }
 }
 
@@ -188,19 +200,23 @@ func printedDecimals(ofFile path: String) -> Int? {
 /// or error.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
-    do {
-        let sorted = try !StreamedComparison.startsInElementOrder(golden, format: LayoutFileFormat(pathExtension: golden))
-        return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
-                                 sorted: sorted)
-    } catch let error as LayoutStreamFallback where error.outOfOrder == .expected {
+    var sorted: Bool, presence: (expected: UInt16, actual: UInt16)? = nil
+    do { sorted = try !StreamedComparison.startsInElementOrder(.path(golden), format: layoutFormat(golden)) } catch {
+        return nil
+    }
+    while true {
         do {
             return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
-                                     sorted: true)
-        } catch is LayoutStreamFallback {
-            return nil
+                                     sorted: sorted, presence: presence)
+        } catch let error as LayoutStreamFallback {
+            if error.outOfOrder == .expected && !sorted {
+                sorted = true
+            } else if let known = error.presence, presence == nil {
+                presence = known
+            } else {
+                return nil
+            }
         }
-    } catch is LayoutStreamFallback {
-        return nil
     }
 }
 
@@ -208,10 +224,11 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 /// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
 ///   golden is not in element order); `nil` for what the whole-file path must say.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
-                           subject: CheckedLayout, io: CommandIO, sorted: Bool) throws -> Int32? {
+                           subject: CheckedLayout, io: CommandIO, sorted: Bool,
+                           presence: (expected: UInt16, actual: UInt16)?) throws -> Int32? {
     let style = reporting.style(io)
-    let comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
-                                            options: options, style: style, sorted: sorted)
+    let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
+                                            options: options, style: style, sorted: sorted, presence: presence)
     let csv = comparison.expectedIsCSV
     if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
     let format: OutputFormat = csv ? .csv : .json

@@ -1,26 +1,30 @@
-// Layouts compared as streams (`cvlayout diff`, `--check`): both sides read element by
-// element, in chunks, and matched as a merge, so that memory stays at a few chunks whatever
-// the element count. cvlayout's own files list their elements in element order; anything
-// the streaming readers do not read quickly and surely (another order, a duplicate, a
-// malformed file, a key they leave to the whole-file reader) makes them give up with
-// `LayoutStreamFallback`, and the caller compares the whole files as before, which gives
-// the same report or the same error.
+// Layouts read as streams (`cvlayout diff`, `--check`): both sides read element by element,
+// in chunks, and matched as a merge, so that memory stays at a few chunks whatever the
+// element count. cvlayout's own files list their elements in element order; a file in
+// another order is sorted on disk (`SortedLayoutStream`). What the streaming readers do not
+// read (a malformed file, a CSV of heart samples or with quoted fields) makes them give up
+// with `LayoutStreamFallback`: the file is then checked on its own, and either refused with
+// the reader's message or read whole into a `LayoutDocument` and streamed from memory.
 import Foundation
 
 // MARK: - Elements
 
-/// Thrown by the streaming comparison when a file needs the whole-file reader: a duplicate,
-/// anything malformed (whose message the whole-file reader gives), or an element field only
-/// one side gives for some elements; or, with `outOfOrder` set, when a side's elements are
-/// not in element order (`LayoutDiff.compareStreams` then compares again with that side
-/// sorted, `SortedLayoutStream`).
+/// Thrown by the streaming comparison when a file cannot be streamed: a duplicate, anything
+/// malformed (`LayoutDiff.check` then says what), a file the streams do not read; or, with
+/// `outOfOrder` set, when a side's elements are not in element order (`LayoutDiff.compareStreams`
+/// then compares again with that side sorted, `SortedLayoutStream`); or, with `presence`
+/// set, when a field only some elements give was met before it was known that the side
+/// gives it (the comparison is made again, knowing the fields each side gives).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     public var description: String
     /// The side whose elements are not in element order, if that is the reason.
     public var outOfOrder: DiffSide?
-    init(_ description: String, outOfOrder: DiffSide? = nil) {
+    /// The fields each side gives (bits of `ElementField.rawValue`), if that is the reason.
+    public var presence: (expected: UInt16, actual: UInt16)?
+    init(_ description: String, outOfOrder: DiffSide? = nil, presence: (expected: UInt16, actual: UInt16)? = nil) {
         self.description = description
         self.outOfOrder = outOfOrder
+        self.presence = presence
     }
 }
 
@@ -39,15 +43,10 @@ public struct StreamedElement {
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
-    /// The element's position in its file (0 for the first), set by `SortedLayoutStream`
-    /// for a file not in element order: whether the two files list the elements they share
-    /// in the same order is said in the summary.
+    /// Where the element is in its file: its index in a JSON file, its line in a CSV. Says
+    /// whether two files list the elements they share in the same order, and where a
+    /// duplicate is.
     var ordinal = 0
-
-    /// An element with `key` (whose category is one of the three, and whose kind is ASCII).
-    public init(key: ElementKey) throws {
-        try setKey(key)
-    }
 
     private init() {}
 
@@ -73,17 +72,10 @@ public struct StreamedElement {
         order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
     }
 
-    /// Sets the key from an `ElementKey`.
-    /// - Throws: `LayoutStreamFallback` for a category cvlayout does not write or a kind that
-    ///   is not ASCII (whose equal spellings only the whole-file comparison sees as equal).
-    mutating func setKey(_ key: ElementKey) throws {
-        let category: UInt8
-        switch key.category {
-        case cellCategory: category = 0
-        case supplementaryCategory: category = 1
-        case decorationCategory: category = 2
-        default: throw LayoutStreamFallback("category")
-        }
+    /// Sets the key from an `ElementKey`, whose category is one of the three (the reader
+    /// refuses any other).
+    mutating func setKey(_ key: ElementKey) {
+        let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
         var kind: Int32 = 0
         if let name = key.kind {
             if name == headerKind {
@@ -91,7 +83,6 @@ public struct StreamedElement {
             } else if name == footerKind {
                 kind = 2
             } else {
-                guard name.utf8.allSatisfy({ $0 < 0x80 }) else { throw LayoutStreamFallback("a kind that is not ASCII") }
                 kind = KindNames.shared.code(name)
             }
         }
@@ -132,8 +123,10 @@ public struct StreamedElement {
         return field == .hidden ? .bool(v != 0) : .number(v)
     }
 
-    init(_ record: ElementRecord) throws {
-        try setKey(record.key)
+    /// `record` as a stream gives it.
+    init(_ record: ElementRecord) {
+        self = .placeholder
+        setKey(record.key)
         for field in ElementField.allCases {
             switch record[field] {
             case .number(let v)?: values[field.rawValue] = v
@@ -178,6 +171,9 @@ protocol LayoutElementStream: AnyObject {
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
     func cancel()
+    /// The error for two elements with `key`, at `ordinal` and `first` (`ordinal`s), as the
+    /// reader words it: `elements[7]: duplicate element 0:3 (also at elements[2])`.
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError
 }
 
 extension LayoutElementStream {
@@ -313,12 +309,20 @@ func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws ->
         if pos < window.end { break }
         guard try window.refill(keepingFrom: 0) != nil else { throw LayoutStreamFallback("empty file") }
     }
+    // A byte order mark is skipped, as the reader skips it.
+    var start = 0
+    if pos == 0 && window.end >= 3 && window.base[0] == 0xEF && window.base[1] == 0xBB && window.base[2] == 0xBF {
+        start = 3
+        pos = 3
+        while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
+        guard pos < window.end else { throw LayoutStreamFallback("empty file") }
+    }
     let first = window.base[pos]
     if first == 0xEF || (first == UInt8(ascii: "<") && format != .csv) { throw LayoutStreamFallback("BOM or SVG") }
     let resolved = format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv)
     switch resolved {
     case .json: return try JSONLayoutStream(window, position: pos)
-    case .csv: return try CSVLayoutStream(window, position: 0)  // blank space before the header is the header's
+    case .csv: return try CSVLayoutStream(window, position: start)  // blank space before the header is the header's
     }
 }
 
@@ -499,6 +503,7 @@ final class JSONLayoutStream: LayoutElementStream {
                 var i = pos + 2
                 if Self.fastElement(b, w.end, &i, &element) {
                     pos = i
+                    element.ordinal = index + fastCount
                     fastCount += 1
                     return true
                 }
@@ -528,6 +533,7 @@ final class JSONLayoutStream: LayoutElementStream {
             pos = i
             objects += 3
             present = 0x7FFF
+            element.ordinal = index + fastCount
             return true
         }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
@@ -546,9 +552,16 @@ final class JSONLayoutStream: LayoutElementStream {
         } catch {
             throw LayoutStreamFallback("element \(index): \(error)")
         }
-        element = try StreamedElement(record)
+        element = StreamedElement(record)
+        element.ordinal = index + fastCount
         present |= element.mask
         return true
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        let path = isList ? "" : "elements"
+        return .invalidValue(location: "\(path)[\(ordinal)]",
+                             message: "duplicate element \(key.messageText) (also at \(path)[\(first)])")
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
@@ -702,6 +715,8 @@ final class CSVLayoutStream: LayoutElementStream {
     /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
     private let roles: [Int]
     @exclusivity(unchecked) private var present: UInt16 = 0
+    /// The lines read (the row just read is on line `lines`).
+    @exclusivity(unchecked) private var lines = 0
     private var done = false
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
@@ -710,7 +725,7 @@ final class CSVLayoutStream: LayoutElementStream {
     init(_ window: ByteWindow, position: Int) throws {
         w = window
         pos = position
-        guard let header = try Self.line(w, &pos) else { throw LayoutStreamFallback("no header") }
+        guard let header = try Self.line(w, &pos, &lines) else { throw LayoutStreamFallback("no header") }
         var names: [String] = []
         var start = header.lowerBound
         for i in header.lowerBound...header.upperBound where i == header.upperBound || w.base[i] == UInt8(ascii: ",") {
@@ -737,10 +752,13 @@ final class CSVLayoutStream: LayoutElementStream {
 
     /// The next non-blank line (without its line ending) in `w` from `pos`; `nil` at the end.
     /// A line with a quote or a carriage return inside is left to the whole-file reader.
-    private static func line(_ w: ByteWindow, _ pos: inout Int, checked: Bool = true) throws -> Range<Int>? {
+    private static func line(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int, checked: Bool = true) throws -> Range<Int>? {
         while true {
-            // Blank lines.
-            while pos < w.end, w.base[pos] == 0x0A || w.base[pos] == 0x0D { pos += 1 }
+            // Blank lines (LF, CRLF or a lone CR each ends one).
+            while pos < w.end, w.base[pos] == 0x0A || w.base[pos] == 0x0D {
+                if w.base[pos] == 0x0A || pos + 1 == w.end || w.base[pos + 1] != 0x0A { lines += 1 }
+                pos += 1
+            }
             if pos < w.end {
                 let rest = w.end - pos
                 if let nl = memchr(w.base + pos, 0x0A, rest) {
@@ -752,6 +770,7 @@ final class CSVLayoutStream: LayoutElementStream {
                     }
                     let line = pos..<end
                     pos = lf + 1
+                    lines += 1
                     return line
                 }
                 if w.atEOF {
@@ -762,6 +781,7 @@ final class CSVLayoutStream: LayoutElementStream {
                     }
                     let line = pos..<end
                     pos = w.end
+                    lines += 1
                     return line
                 }
             }
@@ -785,24 +805,29 @@ final class CSVLayoutStream: LayoutElementStream {
                 if p[n] == 0x0A {
                     pos += n + 1
                     present |= 0x7FFF
+                    lines += 1
+                    element.ordinal = lines
                     return true
                 }
                 if p[n] == 0x0D && p[n + 1] == 0x0A {
                     pos += n + 2
                     present |= 0x7FFF
+                    lines += 1
+                    element.ordinal = lines
                     return true
                 }
             }
         }
         var position = pos
         defer { pos = position }
-        guard let line = try Self.line(w, &position, checked: !standard) else {
+        guard let line = try Self.line(w, &position, &lines, checked: !standard) else {
             done = true
             return false
         }
         if standard {
             if Self.standardRow(w.base + line.lowerBound, line.count, &element) == line.count {
                 present |= 0x7FFF
+                element.ordinal = lines
                 return true
             }
             if Self.hasQuoteOrReturn(w.base + line.lowerBound, line.count) {
@@ -1049,12 +1074,17 @@ final class CSVLayoutStream: LayoutElementStream {
         // A kind on a cell is refused (by the whole-file reader); a view without one is
         // matched by its category.
         if category == cellCategory && kind != nil { throw LayoutStreamFallback("kind") }
-        try element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
+        element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
                                       disappearing: disappearing))
         element.values = values
         element.mask = mask
+        element.ordinal = lines
         present |= mask
         return true
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
     }
 
     /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast

@@ -119,23 +119,28 @@ public final class StreamedComparison {
 
     /// A comparison with `expected`; `sorted` says which sides come through a
     /// `SortedLayoutStream` (their elements carry their positions in the file).
+    /// - Parameter presence: the fields each side gives, when known (a comparison made again).
     init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
-         sorted: (expected: Bool, actual: Bool) = (false, false)) {
+         sorted: (expected: Bool, actual: Bool) = (false, false), presence: (expected: UInt16, actual: UInt16)? = nil) {
         self.expected = expected
         self.options = options
         self.style = style
         out = spill.out
         core = MergeCore(options: options, style: style)
         core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
+        if let presence { (core.expectedPresent, core.actualPresent) = presence }
     }
 
-    /// Opens `path` (a regular file) as the expected side, read by a thread of its own;
-    /// with `sorted`, its elements sorted first (a file not in element order).
+    /// Opens `input` as the expected side, read by a thread of its own; with `sorted`, its
+    /// elements sorted first (a file not in element order); `actualSorted` says whether the
+    /// actual side's are.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
-                            style: StreamedReportStyle, sorted: Bool = false) throws {
-        let stream = try LayoutInput.path(path).stream(format: format, sorted: sorted)
-        self.init(expected: stream, options: options, style: style, sorted: (sorted, false))
+    public convenience init(expected input: LayoutInput, format: LayoutFileFormat?, options: DiffOptions,
+                            style: StreamedReportStyle, sorted: Bool = false, actualSorted: Bool = false,
+                            presence: (expected: UInt16, actual: UInt16)? = nil) throws {
+        let stream = try input.stream(format: format, sorted: sorted)
+        self.init(expected: stream, options: options, style: style, sorted: (sorted || input.isSorted, actualSorted),
+                  presence: presence)
     }
 
     deinit { expected.cancel() }
@@ -187,6 +192,7 @@ public final class StreamedComparison {
                 return false
             }
             if expectedCount > 0, !lastExpected.precedes(pending) {
+                if lastExpected.sameKey(pending) { throw LayoutStreamFallback("expected: a duplicate element") }
                 throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
             }
             lastExpected.copyKey(of: pending)
@@ -199,6 +205,7 @@ public final class StreamedComparison {
         @inline(__always)
         mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
             if actualCount > 0, !lastActual.precedes(a) {
+                if lastActual.sameKey(a) { throw LayoutStreamFallback("actual: a duplicate element") }
                 throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
             }
             lastActual.copyKey(of: a)
@@ -431,7 +438,9 @@ public final class StreamedComparison {
         var fieldNotes: [NotCompared] = []
         if expectedCount > 0 && actualCount > 0 {
             let compared = selected & expectedPresent & actualPresent
-            if uncertain & compared != 0 { throw LayoutStreamFallback("a field only some elements give") }
+            if uncertain & compared != 0 {
+                throw LayoutStreamFallback("a field only some elements give", presence: (expectedPresent, actualPresent))
+            }
             func fields(_ bits: UInt16) -> Set<ElementField> {
                 Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
             }
@@ -511,67 +520,97 @@ public final class StreamedComparison {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layout files as streams (see `StreamedComparison`).
+    /// Compares two layouts as streams (see `StreamedComparison`), each a file, a spooled
+    /// standard input or a document. A side whose first elements are not in element order is
+    /// sorted (`SortedLayoutStream`); one found out of order later is sorted and the
+    /// comparison starts again, as it does, knowing the fields each side gives, when a field
+    /// only some elements give was met too early to tell (at most four passes).
     /// - Returns: the result, both sides without their elements (for their unknown names),
     ///   and the comparison, whose `writeReport` writes the report.
-    /// - Throws: `LayoutStreamFallback` when the whole files must be compared instead
-    ///   (`LayoutDiff.compare` of `LayoutReader.read`s), which then gives the same report or
-    ///   the error to show.
-    public static func compareStreams(expectedPath: String, expectedFormat: LayoutFileFormat?,
-                                      actualPath: String, actualFormat: LayoutFileFormat?,
-                                      options: DiffOptions, style: StreamedReportStyle)
-        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        try compareStreams(expected: .path(expectedPath), expectedFormat: expectedFormat, actual: .path(actualPath),
-                           actualFormat: actualFormat, options: options, style: style)
-    }
-
-    /// Compares two layouts as streams (see `StreamedComparison`), each a file or a spooled
-    /// standard input. A side whose first elements are not in element order is sorted
-    /// (`SortedLayoutStream`); one found out of order later is sorted and the comparison
-    /// starts again (at most three passes).
-    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when the whole files must be
-    ///   compared instead.
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
+    ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                       actual: LayoutInput, actualFormat: LayoutFileFormat?,
                                       options: DiffOptions, style: StreamedReportStyle)
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
         var sorted = (expected: false, actual: false)
-        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)] {
+        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)]
+        where !input.isSorted {
             let stream = try input.stream(format: format, sorted: false)
             defer { stream.cancel() }
             if !startsInElementOrder(stream) {
                 if side == .expected { sorted.expected = true } else { sorted.actual = true }
             }
         }
+        var presence: (expected: UInt16, actual: UInt16)? = nil
         while true {
             do {
-                return try compareStreamsOnce(expected: expected, expectedFormat: expectedFormat, actual: actual,
-                                              actualFormat: actualFormat, options: options, style: style, sorted: sorted)
+                let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
+                                                        style: style, sorted: sorted.expected,
+                                                        actualSorted: sorted.actual || actual.isSorted, presence: presence)
+                // Both sides parsed on threads of their own: the comparison and the report take
+                // the rest of the time of the thread that runs them.
+                let stream = try actual.stream(format: actualFormat, sorted: sorted.actual)
+                defer { stream.cancel() }
+                var a = StreamedElement.placeholder
+                while try stream.next(into: &a) { try comparison.feed(a) }
+                let (actualDocument, _) = try stream.finish()
+                let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
+                return (result, expectedDocument, actualDocument, comparison)
             } catch let error as LayoutStreamFallback {
-                switch error.outOfOrder {
-                case .expected? where !sorted.expected: sorted.expected = true
-                case .actual? where !sorted.actual: sorted.actual = true
+                switch (error.outOfOrder, error.presence) {
+                case (.expected?, _) where !sorted.expected: sorted.expected = true
+                case (.actual?, _) where !sorted.actual: sorted.actual = true
+                case (nil, let known?) where presence == nil: presence = known
                 default: throw LayoutStreamFallback(error.description)
                 }
             }
         }
     }
 
-    private static func compareStreamsOnce(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
-                                           actual: LayoutInput, actualFormat: LayoutFileFormat?,
-                                           options: DiffOptions, style: StreamedReportStyle, sorted: (expected: Bool, actual: Bool))
-        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        let comparison = StreamedComparison(expected: try expected.stream(format: expectedFormat, sorted: sorted.expected),
-                                            options: options, style: style, sorted: sorted)
-        // Both sides parsed on threads of their own: the comparison and the report take the
-        // rest of the time of the thread that runs them.
-        let actual = try actual.stream(format: actualFormat, sorted: sorted.actual)
-        defer { actual.cancel() }
-        var a = StreamedElement.placeholder
-        while try actual.next(into: &a) { try comparison.feed(a) }
-        let (actualDocument, _) = try actual.finish()
-        let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
-        return (result, expectedDocument, actualDocument, comparison)
+    /// Reads the layout at `input` to its end as a stream (sorted, when it is not in element
+    /// order), for what stopped a comparison: two elements with the same key are refused as
+    /// the reader refuses them (the first in the file that repeats one), once the rest of
+    /// the file is known to be well formed. Memory stays bounded whatever the element count.
+    /// - Returns: the layout without its elements (its shape, parts and unknown names).
+    /// - Throws: `LayoutReadError` for a duplicate; `LayoutStreamFallback` when the streams do
+    ///   not read the file (malformed, or a form they leave to `LayoutReader`): read it whole,
+    ///   which says what is wrong or gives the document.
+    /// - Complexity: O(n), or O(n log n) for a file not in element order.
+    public static func check(_ input: LayoutInput, format: LayoutFileFormat?) throws -> LayoutDocument {
+        for sorted in [false, true] {
+            let stream = try input.stream(format: format, sorted: sorted)
+            defer { stream.cancel() }
+            var element = StreamedElement.placeholder, previous = StreamedElement.placeholder
+            var count = 0, inOrder = true
+            // The repeated key whose second element comes first, and its first two positions.
+            var duplicate: (key: ElementKey, at: Int, first: Int)? = nil
+            var run = (first: 0, second: Int.max)
+            func endRun() {
+                if run.second < (duplicate?.at ?? Int.max) { duplicate = (previous.key, run.second, run.first) }
+            }
+            while try stream.next(into: &element) {
+                if count > 0 && previous.sameKey(element) {
+                    let at = element.ordinal
+                    if at < run.first { run = (at, run.first) } else if at < run.second { run.second = at }
+                } else {
+                    if count > 0 && !previous.precedes(element) {
+                        inOrder = false
+                        break
+                    }
+                    if count > 0 { endRun() }
+                    run = (element.ordinal, Int.max)
+                }
+                previous = element
+                count += 1
+            }
+            guard inOrder else { continue }
+            if count > 0 { endRun() }
+            let (document, _) = try stream.finish()
+            if let duplicate { throw stream.duplicate(duplicate.key, at: duplicate.at, first: duplicate.first) }
+            return document
+        }
+        throw LayoutStreamFallback("not in element order once sorted")
     }
 }
 
@@ -643,8 +682,8 @@ extension StreamedComparison {
     /// Whether the first elements of the layout file at `path` are in element order (else it
     /// is best compared sorted from the start).
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public static func startsInElementOrder(_ path: String, format: LayoutFileFormat?) throws -> Bool {
-        let stream = try LayoutInput.path(path).stream(format: format, sorted: false)
+    public static func startsInElementOrder(_ input: LayoutInput, format: LayoutFileFormat?) throws -> Bool {
+        let stream = try input.stream(format: format, sorted: false)
         defer { stream.cancel() }
         return LayoutFormats.startsInElementOrder(stream)
     }
@@ -657,6 +696,8 @@ extension StreamedComparison {
                 stream = prefetched.source
             } else if let sorted = stream as? SortedLayoutStream {
                 stream = sorted.source
+            } else if let document = stream as? DocumentStream {
+                return document.isCSV
             } else {
                 return stream is CSVLayoutStream
             }
@@ -760,6 +801,10 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         if let failure { throw failure }
         guard let finished else { throw LayoutStreamFallback("not at the end") }
         return finished
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        source.duplicate(key, at: ordinal, first: first)
     }
 
     /// Stops the thread (the reader gave up), and any thread its source reads ahead with.

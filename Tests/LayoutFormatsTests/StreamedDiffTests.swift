@@ -126,7 +126,7 @@ struct StreamedDiffTests {
         for style in [StreamedReportStyle.text(color: false), .text(color: true), .json] {
             let streamed: (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison)
             do {
-                streamed = try LayoutDiff.compareStreams(expectedPath: a, expectedFormat: formatA, actualPath: b,
+                streamed = try LayoutDiff.compareStreams(expected: .path(a), expectedFormat: formatA, actual: .path(b),
                                                          actualFormat: formatB, options: options, style: style)
             } catch let error as LayoutStreamFallback {
                 Issue.record("gave up: \(error) on \(a) \(b)")
@@ -337,7 +337,7 @@ struct StreamedDiffTests {
             let path = try write(text, "bad\(k).json")
             for (a, b) in [(path, good), (good, path)] {
                 #expect(throws: LayoutStreamFallback.self, "case \(k)") {
-                    _ = try LayoutDiff.compareStreams(expectedPath: a, expectedFormat: .json, actualPath: b,
+                    _ = try LayoutDiff.compareStreams(expected: .path(a), expectedFormat: .json, actual: .path(b),
                                                       actualFormat: .json, options: DiffOptions(), style: .json)
                 }
             }
@@ -347,7 +347,7 @@ struct StreamedDiffTests {
                           csv.replacingOccurrences(of: ",cell,", with: ",cell,,"), "x,y\n1,2\n"].enumerated() {
             let path = try write(text, "bad\(k).csv")
             #expect(throws: LayoutStreamFallback.self, "csv case \(k)") {
-                _ = try LayoutDiff.compareStreams(expectedPath: path, expectedFormat: .csv, actualPath: good,
+                _ = try LayoutDiff.compareStreams(expected: .path(path), expectedFormat: .csv, actual: .path(good),
                                                   actualFormat: .json, options: DiffOptions(), style: .text(color: false))
             }
         }
