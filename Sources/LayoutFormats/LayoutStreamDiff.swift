@@ -161,7 +161,7 @@ public final class StreamedComparison {
         var expectedDone = false
         var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
         var expectedCount = 0, actualCount = 0, matchedCount = 0
-        var counts = LayoutDiffResult.StreamedCounts()
+        var counts = LayoutDiffResult.Counts()
         var bestLength: LargestDelta?, bestOther: LargestDelta?
         /// Their deltas' magnitudes (−1 for none), compared without copying them.
         var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
@@ -449,24 +449,47 @@ public final class StreamedComparison {
             if onlyExpected != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyExpected)), missingIn: .actual)) }
             if onlyActual != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyActual)), missingIn: .expected)) }
         }
-        // The parts, by the whole-file comparison of the two layouts without elements.
-        let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
-        for entry in LayoutDiff.reportOrder(parts) {
-            guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
+        // The parts (in document order, which is the report's), after the elements.
+        let parts = LayoutDiff.compareParts(expectedDocument, actual, options: options)
+        for part in parts.parts {
+            guard case .changed(let changes) = part.change else { continue }
             for change in changes { core.consider(nil, change) }
         }
         let bestLength = core.bestLength, bestOther = core.bestOther
         var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
-                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: reordered,
+                                      matchedCount: core.matchedCount, parts: parts.parts, reordered: reordered,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
-        result.streamedCounts = core.counts
-        result.streamedSpread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
+        result.counts = core.counts
+        result.spread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
         try spill.out.flush()
         return (result, expectedDocument)
     }
 
-    /// Writes the report of `result` (from `finish`) to `emit`, as `LayoutDiff.textReport`
-    /// or `jsonReport` would have written it.
+    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style.
+    ///
+    /// The text report: nothing but the summary when the layouts are the same; otherwise
+    /// `--- EXPECTED` / `+++ ACTUAL`, then in document order `- ELEMENT  missing (frame
+    /// X,Y,W,H)`, `+ ELEMENT  extra (…)`, and `~ ELEMENT` followed by one line per field that
+    /// moved (`    frame.y  120 → 132.5  (+12.5)`), then the summary; ends with a newline. In
+    /// colour (`.text(color: true)`, only for a terminal): red missing, green extra, cyan
+    /// changed, bold headers and summary.
+    ///
+    /// The JSON report, one object with one difference per line:
+    ///
+    /// ```
+    /// {"same":false,"expected":"a.json","actual":"b.json","tolerance":0.001,
+    /// "counts":{"expected":120,"actual":120,"matched":120,"differ":1,"missing":0,"extra":0,"changed":1},
+    /// "largestDelta":{"element":"0:17","field":"frame.y","delta":12.5,"unit":"pt"},
+    /// "differences":[
+    /// {"element":{"indexPath":[0,17],"category":"cell"},"name":"0:17","change":"changed","fields":[
+    ///   {"field":"frame.y","expected":120,"actual":132.5,"delta":12.5}, …]}
+    /// ],
+    /// "notCompared":[],"reordered":false,
+    /// "summary":"1 of 120 elements differs; largest delta 12.5 pt at 0:17 frame.y"}
+    /// ```
+    /// A part's difference has `"part":"contentSize"` instead of `"element"`; an absent value
+    /// is `null`; numbers are written in their shortest round-trip form.
+    /// - Complexity: O(differences), the elements' read back from the spill.
     public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
                             to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try withoutActuallyEscaping(emit) { emit in
@@ -488,10 +511,10 @@ public final class StreamedComparison {
                 return try out.flush()
             }
             out.append(string: paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n")
-            for part in before { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            for part in before { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
             try out.flush()
             try spill.replay(emit)
-            for part in after { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            for part in after { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
             out.append(string: paint("1", summary) + "\n")
         case .json:
             LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
@@ -566,6 +589,21 @@ extension LayoutDiff {
                 }
             }
         }
+    }
+
+    /// Compares two layouts read whole (`LayoutReader.read`) as streams, and renders the
+    /// report in `style`.
+    /// - Throws: errors of the report's spill (a temporary file that cannot be written).
+    public static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions = DiffOptions(),
+                               style: StreamedReportStyle = .text(color: false), expectedName: String = "a",
+                               actualName: String = "b") throws -> (result: LayoutDiffResult, report: String) {
+        let streamed = try compareStreams(expected: .document(expected), expectedFormat: nil, actual: .document(actual),
+                                          actualFormat: nil, options: options, style: style)
+        var report: [UInt8] = []
+        try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName) {
+            report += $0
+        }
+        return (streamed.result, String(decoding: report, as: UTF8.self))
     }
 
     /// Reads the layout at `input` to its end as a stream (sorted, when it is not in element

@@ -3,10 +3,10 @@ import Testing
 import LayoutCore
 @testable import LayoutFormats
 
-/// The streamed comparison (`LayoutDiff.compareStreams`) gives byte for byte the reports of
-/// the whole-file one (`LayoutDiff.compare` of `LayoutReader.read`), or gives up
-/// (`LayoutStreamFallback`) where the whole files must be read: duplicates, malformed files.
-/// Files out of element order are sorted on the way.
+/// The streamed comparison of two files (`LayoutDiff.compareStreams`) gives byte for byte the
+/// reports of the same layouts read whole (`LayoutDiff.compare` of `LayoutReader.read`), or
+/// gives up (`LayoutStreamFallback`) where a file must be checked: duplicates, malformed
+/// files. Files out of element order are sorted on the way.
 struct StreamedDiffTests {
     /// A random layout: sections with an optional header and footer, cells, values at three
     /// decimals (some long, some negative).
@@ -117,10 +117,11 @@ struct StreamedDiffTests {
         let formatA = LayoutFileFormat(pathExtension: a), formatB = LayoutFileFormat(pathExtension: b)
         let expected = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: a)), format: formatA)
         let actual = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: b)), format: formatB)
-        let result = LayoutDiff.compare(expected, actual, options: options)
-        let old = [LayoutDiff.textReport(result, expectedName: "E", actualName: "A"),
-                   LayoutDiff.textReport(result, expectedName: "E", actualName: "A", color: true),
-                   LayoutDiff.jsonReport(result, expectedName: "E", actualName: "A"),
+        func whole(_ style: StreamedReportStyle) throws -> (result: LayoutDiffResult, report: String) {
+            try LayoutDiff.compare(expected, actual, options: options, style: style, expectedName: "E", actualName: "A")
+        }
+        let result = try whole(.json).result
+        let old = [try whole(.text(color: false)).report, try whole(.text(color: true)).report, try whole(.json).report,
                    LayoutDiff.unknownNamesText(expected, name: "E") ?? "-", LayoutDiff.unknownNamesText(actual, name: "A") ?? "-"]
         var new: [String] = []
         for style in [StreamedReportStyle.text(color: false), .text(color: true), .json] {
