@@ -128,7 +128,7 @@ func compareLayouts(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?
 func layoutFormat(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
 
 /// Runs `body` on two layout files as the streams read them (`layoutInput`); when a side
-/// cannot be streamed, runs it again with each side checked on its own (`checkedInput`,
+/// cannot be streamed or is not a layout, runs it again with each side checked on its own (`checkedInput`,
 /// EXPECTED first), so that the first one that is not a layout says why.
 /// - Throws: `CLIError` with status 2 naming the file; what `body` throws but a fallback.
 func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
@@ -136,7 +136,7 @@ func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: 
     let expected = try layoutInput(expectedPath, spooled: spooled)
     let actual = actualPath == expectedPath ? expected : try layoutInput(actualPath, spooled: spooled)
     if let expected, let actual {
-        do { return try body(expected, actual) } catch is LayoutStreamFallback {}
+        do { return try body(expected, actual) } catch is LayoutStreamFallback, is LayoutReadError {}
     }
     let checkedExpected = try checkedInput(expectedPath, expected, io: io).input
     let checkedActual = actualPath == expectedPath ? checkedExpected : try checkedInput(actualPath, actual, io: io).input

@@ -216,6 +216,8 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
             } else {
                 return nil
             }
+        } catch is LayoutReadError {
+            return nil  // said by `checkedInput`
         }
     }
 }
@@ -229,8 +231,8 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     let style = reporting.style(io)
     let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
                                             options: options, style: style, sorted: sorted, presence: presence)
-    let csv = comparison.expectedIsCSV
-    if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
+    let (csv, samples) = comparison.expectedCSV
+    if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
     let format: OutputFormat = csv ? .csv : .json
     guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
     let precision = job.outputOptions.precision

@@ -217,6 +217,17 @@ final class ByteWindow {
         base[0] = 0
     }
 
+    /// A window on `bytes`, all of them in it.
+    init(bytes: [UInt8]) {
+        fd = -1
+        capacity = max(bytes.count, 1)
+        base = .allocate(capacity: capacity + 16)
+        bytes.withUnsafeBufferPointer { if let start = $0.baseAddress { base.update(from: start, count: bytes.count) } }
+        end = bytes.count
+        base[end] = 0
+        atEOF = true
+    }
+
     /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
     /// bytes; the window closes the descriptor.
     init(descriptor: Int32, offset: Int = 0, chunk: Int = 1 << 22) {
@@ -703,95 +714,142 @@ final class JSONLayoutStream: LayoutElementStream {
 
 // MARK: - CSV
 
-/// CSV layouts row by row. Rows without quotes (cvlayout's never have any) are split at
-/// their commas and their numbers read from the bytes; a row with a quote or a lone carriage
-/// return, a CSV of heart samples, and anything the whole-file reader would refuse are left
-/// to it.
+/// CSV layouts row by row, as RFC 4180 has them: comma-separated fields, `"…"` quoting with
+/// `""` for a quote, LF or CRLF (or a lone CR) ending a record, blank lines skipped. A row as
+/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other through
+/// `record` and the header's columns (`LayoutReader.CSVColumns`), which word what is wrong
+/// with the line it is on (`LayoutReadError`). A CSV of heart samples has no elements: its
+/// rows are the `heartSamples` part.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     // Unchecked: a stream is read by one thread, never reentrantly.
     @exclusivity(unchecked) private var pos: Int
-    private let columns: LayoutReader.CSVColumns
-    /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
-    private let roles: [Int]
+    private let header: LayoutReader.CSVColumns.Analysis
     @exclusivity(unchecked) private var present: UInt16 = 0
     /// The lines read (the row just read is on line `lines`).
     @exclusivity(unchecked) private var lines = 0
     private var done = false
-    private var fields: [Range<Int>] = []
+    private var fields: [String] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
     private let standard: Bool
+    /// Whether it is a CSV of heart samples.
+    var isHeartSamples: Bool {
+        if case .heartSamples = header { return true }
+        return false
+    }
+    /// The header's field count, and the heart samples read (a CSV of heart samples).
+    private let fieldCount: Int
+    private var samples: [NamedValue] = []
 
+    /// - Throws: `LayoutReadError` for a header that is not a layout's.
     init(_ window: ByteWindow, position: Int) throws {
         w = window
         pos = position
-        guard let header = try Self.line(w, &pos, &lines) else { throw LayoutStreamFallback("no header") }
         var names: [String] = []
-        var start = header.lowerBound
-        for i in header.lowerBound...header.upperBound where i == header.upperBound || w.base[i] == UInt8(ascii: ",") {
-            names.append(String(decoding: UnsafeBufferPointer(start: w.base + start, count: i - start), as: UTF8.self))
-            start = i + 1
+        guard let line = try Self.record(w, &pos, &lines, into: &names) else {
+            throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
         }
-        let analysis: LayoutReader.CSVColumns.Analysis
-        do { analysis = try LayoutReader.CSVColumns.analyse(names, line: 1) } catch {
-            throw LayoutStreamFallback("header: \(error)")
-        }
-        guard case .elements(let columns) = analysis else { throw LayoutStreamFallback("heart samples") }
-        self.columns = columns
+        header = try LayoutReader.CSVColumns.analyse(names, line: line)
+        fieldCount = names.count
         standard = names == CSVLayoutWriter.columns
-        var roles = [Int](repeating: 0, count: columns.fieldCount)
-        roles[columns.section] = 1
-        roles[columns.item] = 2
-        if let c = columns.category { roles[c] = 3 }
-        if let c = columns.kind { roles[c] = 4 }
-        if let c = columns.change { roles[c] = 5 }
-        for (field, c) in columns.fields { roles[c] = 16 + field.rawValue }
-        self.roles = roles
-        fields.reserveCapacity(columns.fieldCount + 1)
     }
 
-    /// The next non-blank line (without its line ending) in `w` from `pos`; `nil` at the end.
-    /// A line with a quote or a carriage return inside is left to the whole-file reader.
-    private static func line(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int, checked: Bool = true) throws -> Range<Int>? {
+    /// Reads the next record (RFC 4180, after any blank lines) at `pos` into `fields`, moving
+    /// the window as it needs. `lines` counts the lines read.
+    /// - Returns: the line the record starts on; `nil` at the end.
+    /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
+    private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
+                               into fields: inout [String]) throws -> Int? {
         while true {
-            // Blank lines (LF, CRLF or a lone CR each ends one).
-            while pos < w.end, w.base[pos] == 0x0A || w.base[pos] == 0x0D {
-                if w.base[pos] == 0x0A || pos + 1 == w.end || w.base[pos + 1] != 0x0A { lines += 1 }
-                pos += 1
+            var i = pos, line = lines + 1, start = 0
+            switch try parseRecord(w.base, w.end, atEOF: w.atEOF, &i, &line, &start, into: &fields) {
+            case true?:
+                pos = i
+                lines = line - 1
+                return start
+            case false?:
+                return nil
+            case nil:  // the record may run past the window
+                guard let shift = try w.refill(keepingFrom: pos) else { return nil }
+                pos -= shift
             }
-            if pos < w.end {
-                let rest = w.end - pos
-                if let nl = memchr(w.base + pos, 0x0A, rest) {
-                    let lf = UnsafeMutablePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - w.base
-                    var end = lf
-                    if end > pos && w.base[end - 1] == 0x0D { end -= 1 }
-                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
-                        throw LayoutStreamFallback("quotes or carriage returns")
-                    }
-                    let line = pos..<end
-                    pos = lf + 1
-                    lines += 1
-                    return line
-                }
-                if w.atEOF {
-                    var end = w.end
-                    if w.base[end - 1] == 0x0D { end -= 1 }
-                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
-                        throw LayoutStreamFallback("quotes or carriage returns")
-                    }
-                    let line = pos..<end
-                    pos = w.end
-                    lines += 1
-                    return line
-                }
-            }
-            guard let shift = try w.refill(keepingFrom: pos) else { return nil }
-            pos -= shift
         }
     }
 
-    private static func hasQuoteOrReturn(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Bool {
-        memchr(p, Int32(UInt8(ascii: "\"")), n) != nil || memchr(p, 0x0D, n) != nil
+    /// The record at `i` in the `end` bytes at `b` (`line`: the line of the byte at `i`;
+    /// `start`: the record's first line); `false` at the end, `nil` when it may run past the
+    /// bytes (more follow unless `atEOF`).
+    private static func parseRecord(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, atEOF: Bool, _ i: inout Int,
+                                    _ line: inout Int, _ start: inout Int, into fields: inout [String]) throws -> Bool? {
+        @inline(__always) func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x2C || byte == 0x0A || byte == 0x0D }
+        /// Consumes one line ending (LF, CRLF or CR); `false` when a CR ends the bytes.
+        func endLine() -> Bool {
+            if b[i] == 0x0D {
+                if i + 1 == end && !atEOF { return false }
+                if i + 1 < end && b[i + 1] == 0x0A { i += 1 }
+            }
+            i += 1
+            line += 1
+            return true
+        }
+        while i < end, b[i] == 0x0A || b[i] == 0x0D {
+            guard endLine() else { return nil }
+        }
+        guard i < end else { return atEOF ? false : nil }
+        start = line
+        fields.removeAll(keepingCapacity: true)
+        var field: [UInt8] = []
+        while true {
+            if i < end && b[i] == UInt8(ascii: "\"") {
+                let quoteLine = line
+                i += 1
+                while true {
+                    guard i < end else {
+                        guard atEOF else { return nil }
+                        throw LayoutReadError.syntax(line: quoteLine, column: nil,
+                                                     message: "unterminated quoted field (a '\"' is never closed)")
+                    }
+                    if b[i] == UInt8(ascii: "\"") {
+                        if i + 1 == end && !atEOF { return nil }
+                        if i + 1 < end && b[i + 1] == UInt8(ascii: "\"") {
+                            field.append(b[i])
+                            i += 2
+                            continue
+                        }
+                        i += 1
+                        break
+                    }
+                    if b[i] == 0x0A { line += 1 }
+                    field.append(b[i])
+                    i += 1
+                }
+                if i == end && !atEOF { return nil }
+                if i < end, !isDelimiter(b[i]) {
+                    throw LayoutReadError.syntax(line: line, column: nil,
+                                                 message: "unexpected text after a closing quote (a quote inside a field is written \"\")")
+                }
+            } else {
+                while i < end, !isDelimiter(b[i]) {
+                    if b[i] == UInt8(ascii: "\"") {
+                        throw LayoutReadError.syntax(line: line, column: nil,
+                                                     message: "a quote inside an unquoted field (quote the field and write \"\")")
+                    }
+                    field.append(b[i])
+                    i += 1
+                }
+                if i == end && !atEOF { return nil }
+            }
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            if i < end && b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if i < end {
+                guard endLine() else { return nil }
+            }
+            return true
+        }
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
@@ -818,23 +876,33 @@ final class CSVLayoutStream: LayoutElementStream {
                 }
             }
         }
-        var position = pos
-        defer { pos = position }
-        guard let line = try Self.line(w, &position, &lines, checked: !standard) else {
-            done = true
-            return false
-        }
-        if standard {
-            if Self.standardRow(w.base + line.lowerBound, line.count, &element) == line.count {
-                present |= 0x7FFF
-                element.ordinal = lines
+        while let line = try Self.record(w, &pos, &lines, into: &fields) {
+            guard fields.count == fieldCount else {
+                throw LayoutReadError.syntax(line: line, column: nil,
+                                             message: "expected \(fieldCount) fields as in the header, got \(fields.count)")
+            }
+            switch header {
+            case .elements(let columns):
+                var given = Set<ElementField>()
+                element = StreamedElement(try columns.record(fields, line: line, present: &given))
+                element.ordinal = line
+                present |= element.mask
                 return true
-            }
-            if Self.hasQuoteOrReturn(w.base + line.lowerBound, line.count) {
-                throw LayoutStreamFallback("quotes or carriage returns")
+            case .heartSamples(let columns, _):
+                // `heartSamples[k].t`, `.x`, `.y`, `.angle` for the k-th row, as a JSON layout gives them.
+                let k = samples.count / columns.count
+                for (name, column) in columns {
+                    let text = fields[column].trimmingCharacters(in: .whitespaces)
+                    guard let v = ValueSyntax.number(text), v.isFinite else {
+                        throw LayoutReadError.invalidValue(
+                            location: "row \(line)", message: "\(name): expected a finite number, got \(LayoutReader.shownField(text))")
+                    }
+                    samples.append(NamedValue("heartSamples[\(k)].\(name)", .number(v)))
+                }
             }
         }
-        return try row(line, into: &element)
+        done = true
+        return false
     }
 
     /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`, read in
@@ -954,171 +1022,6 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
-    /// A row of any header, field by field.
-    private func row(_ line: Range<Int>, into element: inout StreamedElement) throws -> Bool {
-        let b = w.base
-        fields.removeAll(keepingCapacity: true)
-        var start = line.lowerBound
-        var i = start
-        while true {
-            if let comma = memchr(b + i, Int32(UInt8(ascii: ",")), line.upperBound - i) {
-                let c = UnsafeMutablePointer<UInt8>(comma.assumingMemoryBound(to: UInt8.self)) - b
-                fields.append(start..<c)
-                start = c + 1
-                i = start
-            } else {
-                fields.append(start..<line.upperBound)
-                break
-            }
-            if fields.count > columns.fieldCount { break }
-        }
-        guard fields.count == columns.fieldCount else { throw LayoutStreamFallback("field count") }
-        var section = -1, item = -1
-        var category = cellCategory
-        var kind: String? = nil
-        var disappearing = false
-        var values = SIMD16<Double>()
-        var mask: UInt16 = 0
-        for (k, range) in fields.enumerated() {
-            let role = roles[k]
-            if role == 0 { continue }
-            let p = b + range.lowerBound, n = range.count
-            func text() -> String { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
-            switch role {
-            case 1, 2:
-                var v = 0
-                var ok = n > 0 && n <= 18
-                if ok {
-                    for j in 0..<n {
-                        guard isDigit(p[j]) else {
-                            ok = false
-                            break
-                        }
-                        v = v &* 10 &+ Int(p[j] &- 0x30)
-                    }
-                }
-                if !ok {
-                    guard let slow = LayoutReader.csvInteger(text(), negative: false) else {
-                        throw LayoutStreamFallback("index")
-                    }
-                    v = slow
-                }
-                if role == 1 { section = v } else { item = v }
-            case 3:
-                if n == 4 && memcmp(p, "cell", 4) == 0 {
-                    category = cellCategory
-                } else if n == 17 && memcmp(p, "supplementaryView", 17) == 0 {
-                    category = supplementaryCategory
-                } else if n == 14 && memcmp(p, "decorationView", 14) == 0 {
-                    category = decorationCategory
-                } else {
-                    throw LayoutStreamFallback("category")
-                }
-            case 4:
-                if n == 0 {
-                    kind = nil
-                } else if n == 6 && memcmp(p, "header", 6) == 0 {
-                    kind = headerKind
-                } else if n == 6 && memcmp(p, "footer", 6) == 0 {
-                    kind = footerKind
-                } else {
-                    var text = text()
-                    if text.hasPrefix("'"), let second = text.unicodeScalars.dropFirst().first,
-                       "=+-@\t\r".unicodeScalars.contains(second) {
-                        text.removeFirst()
-                    }
-                    kind = text.isEmpty ? nil : text
-                }
-            case 5:
-                disappearing = n == 9 && memcmp(p, "disappear", 9) == 0
-            default:
-                let field = ElementField(rawValue: role - 16)!
-                if n == 0 { continue }
-                var value: Double? = nil
-                if field == .hidden {
-                    if n == 4 && memcmp(p, "true", 4) == 0 || n == 1 && p[0] == 0x31 {
-                        value = 1
-                    } else if n == 5 && memcmp(p, "false", 5) == 0 || n == 1 && p[0] == 0x30 {
-                        value = 0
-                    }
-                } else if field == .zIndex {
-                    var j = 0, v = 0
-                    let negative = p[0] == UInt8(ascii: "-")
-                    if negative { j = 1 }
-                    if n - j > 0 && n - j <= 17 {
-                        while j < n, isDigit(p[j]) {
-                            v = v &* 10 &+ Int(p[j] &- 0x30)
-                            j += 1
-                        }
-                        if j == n { value = Double(negative ? -v : v) }
-                    }
-                } else {
-                    value = Self.plainNumber(p, n)
-                }
-                if value == nil {
-                    do {
-                        switch try LayoutReader.CSVColumns.value(text(), field: field, line: 0) {
-                        case nil: continue
-                        case .number(let v)?: value = v
-                        case .bool(let flag)?: value = flag ? 1 : 0
-                        case .text?: throw LayoutStreamFallback("text")
-                        }
-                    } catch {
-                        throw LayoutStreamFallback("value: \(error)")
-                    }
-                }
-                values[field.rawValue] = value!
-                mask |= 1 << UInt16(field.rawValue)
-            }
-        }
-        // A kind on a cell is refused (by the whole-file reader); a view without one is
-        // matched by its category.
-        if category == cellCategory && kind != nil { throw LayoutStreamFallback("kind") }
-        element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
-                                      disappearing: disappearing))
-        element.values = values
-        element.mask = mask
-        element.ordinal = lines
-        present |= mask
-        return true
-    }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
-    }
-
-    /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast
-    /// path), or `nil` for anything else.
-    @inline(__always)
-    static func plainNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
-        var j = 0
-        let negative = p[0] == UInt8(ascii: "-")
-        if negative { j = 1 }
-        var significand: UInt64 = 0
-        var digits = 0, fraction = 0, integerDigits = 0
-        while j < n, isDigit(p[j]) {
-            significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-            if significand != 0 { digits += 1 }
-            integerDigits += 1
-            j += 1
-        }
-        if j < n && p[j] == UInt8(ascii: ".") {
-            j += 1
-            let fractionStart = j
-            while j < n, isDigit(p[j]) {
-                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                if significand != 0 { digits += 1 }
-                j += 1
-            }
-            fraction = j - fractionStart
-            if fraction == 0 { return nil }
-        }
-        guard j == n, integerDigits > 0, digits <= 18, significand <= 1 << 53, fraction <= 22 else { return nil }
-        var v = Double(significand)
-        if fraction > 0 { v /= powersOfTen[fraction] }
-        return negative ? -v : v
-    }
-
     private static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
@@ -1126,6 +1029,16 @@ final class CSVLayoutStream: LayoutElementStream {
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard done else { throw LayoutStreamFallback("not at the end") }
-        return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+        switch header {
+        case .elements(let columns):
+            return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+        case .heartSamples(_, let unknown):
+            return (LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: samples)],
+                                   presentFields: [], unknownNames: Array(unknown.prefix(UnknownNames.limit))), 0)
+        }
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
     }
 }

@@ -627,25 +627,34 @@ extension LayoutDiff {
             func endRun() {
                 if run.second < (duplicate?.at ?? Int.max) { duplicate = (previous.key, run.second, run.first) }
             }
-            while try stream.next(into: &element) {
-                if count > 0 && previous.sameKey(element) {
-                    let at = element.ordinal
-                    if at < run.first { run = (at, run.first) } else if at < run.second { run.second = at }
-                } else {
-                    if count > 0 && !previous.precedes(element) {
-                        inOrder = false
-                        break
+            // What is malformed (in a CSV, on its line); which comes first in the file, it or a
+            // duplicate, the in-order pass knows (the duplicate before it), the sorted one not.
+            var failure: LayoutReadError? = nil
+            do {
+                while try stream.next(into: &element) {
+                    if count > 0 && previous.sameKey(element) {
+                        let at = element.ordinal
+                        if at < run.first { run = (at, run.first) } else if at < run.second { run.second = at }
+                    } else {
+                        if count > 0 && !previous.precedes(element) {
+                            inOrder = false
+                            break
+                        }
+                        if count > 0 { endRun() }
+                        run = (element.ordinal, Int.max)
                     }
-                    if count > 0 { endRun() }
-                    run = (element.ordinal, Int.max)
+                    previous = element
+                    count += 1
                 }
-                previous = element
-                count += 1
+            } catch let error as LayoutReadError {
+                if sorted { throw LayoutStreamFallback("malformed: \(error)") }
+                failure = error
             }
             guard inOrder else { continue }
             if count > 0 { endRun() }
-            let (document, _) = try stream.finish()
             if let duplicate { throw stream.duplicate(duplicate.key, at: duplicate.at, first: duplicate.first) }
+            if let failure { throw failure }
+            let (document, _) = try stream.finish()
             return document
         }
         throw LayoutStreamFallback("not in element order once sorted")
@@ -726,8 +735,9 @@ extension StreamedComparison {
         return LayoutFormats.startsInElementOrder(stream)
     }
 
-    /// Whether the expected side is a CSV (so the layout is compared as its CSV).
-    public var expectedIsCSV: Bool {
+    /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
+    /// whether a CSV of heart samples.
+    public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
         var stream = expectedStream
         while true {
             if let prefetched = stream as? PrefetchedStream {
@@ -735,9 +745,10 @@ extension StreamedComparison {
             } else if let sorted = stream as? SortedLayoutStream {
                 stream = sorted.source
             } else if let document = stream as? DocumentStream {
-                return document.isCSV
+                return (document.isCSV, document.isHeartSamples)
             } else {
-                return stream is CSVLayoutStream
+                let csv = stream as? CSVLayoutStream
+                return (csv != nil, csv?.isHeartSamples == true)
             }
         }
     }

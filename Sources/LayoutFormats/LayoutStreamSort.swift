@@ -479,7 +479,9 @@ final class DocumentStream: LayoutElementStream {
     func finish() throws -> (document: LayoutDocument, present: UInt16) { (document, present) }
 
     /// Whether the layout was a CSV (of elements or heart samples).
-    var isCSV: Bool { document.shape == .csv || document.shape == .heartSamples }
+    var isCSV: Bool { document.shape == .csv || isHeartSamples }
+    /// Whether it was a CSV of heart samples.
+    var isHeartSamples: Bool { document.shape == .heartSamples }
 
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
         .invalidValue(location: "[\(ordinal)]", message: "duplicate element \(key.messageText) (also at [\(first)])")
