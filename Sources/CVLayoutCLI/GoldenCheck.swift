@@ -15,8 +15,9 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
 /// differ (nothing when they are the same). The layout goes to standard output no more; with
 /// `-o FILE` it is still written to FILE, so a CI job can keep it.
 ///
-/// The layout is rendered in memory in the golden's format (CSV for a CSV golden, else JSON)
-/// at the job's precision, then read back, so it is compared exactly as it would be printed.
+/// The layout is compared as the golden's format (CSV for a CSV golden, else JSON) would
+/// print it at the job's precision: streamed as it is produced when it can be, else written
+/// in memory and read back (`checkWritten`), so it is compared exactly as it would be printed.
 /// - Returns: 0 same, 1 different (or a golden recorded).
 /// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
 ///   `--check -` and `--check=` (no name) and for a GOLDEN of the other kind than the
@@ -194,10 +195,11 @@ func printedDecimals(ofFile path: String) -> Int? {
 /// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
 /// writing the layout's text or reading it back. A golden not in element order is sorted
 /// (`SortedLayoutStream`): from the start when its first elements say so, else once found
-/// out, when the layout is produced again. `nil` when it must be done the
-/// whole way (a golden that is malformed or repeats an element, a CSV of heart samples; a
-/// layout that is kept whole or not produced in element order), which gives the same report
-/// or error.
+/// out, when the layout is produced again; when a field only some of its elements give was
+/// met too early, the layout is produced again knowing the fields it gives. `nil` when the
+/// layout must be written first (`checkWritten`: a golden that is malformed or repeats an
+/// element, which `checkedInput` refuses; a CSV of heart samples; a layout that is kept
+/// whole or not produced in element order), which gives the same report or error.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
     var sorted: Bool, presence: (expected: UInt16, actual: UInt16)? = nil
@@ -224,7 +226,7 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 
 /// One pass of `streamedCheck`, the golden sorted or not.
 /// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
-///   golden is not in element order); `nil` for what the whole-file path must say.
+///   golden is not in element order); `nil` for what `checkAgainstGolden` must say.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO, sorted: Bool,
                            presence: (expected: UInt16, actual: UInt16)?) throws -> Int32? {

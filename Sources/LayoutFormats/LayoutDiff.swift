@@ -593,7 +593,7 @@ extension LayoutDiff {
 // MARK: - The text report's blocks, straight into a buffer
 
 extension LayoutDiff {
-    /// The lines of one entry of the text report (`textReport`), each ending with a newline,
+    /// The lines of one entry of the text report (`StreamedComparison.writeReport`), each ending with a newline,
     /// written into `out` (whose precision must be `.full`) without building strings.
     /// - Parameters:
     ///   - key: the element, or `nil` for the layout-level part named `part`.

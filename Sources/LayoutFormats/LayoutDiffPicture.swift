@@ -65,7 +65,7 @@ public enum PictureChange: String, CaseIterable, Sendable {
 /// frame it is; an arrow has none). A changed element's solid box holds a `<title>` listing
 /// its changed fields as the text report does (`frame.y 120 → 132.5`).
 ///
-/// Elements are classified with `DiffOptions` exactly as `LayoutDiff.compare` compares
+/// Elements are classified with `DiffOptions` exactly as `StreamedComparison` compares
 /// them: only the selected fields, numbers equal within the tolerance. An element without
 /// all four frame numbers (a CSV of index paths) is counted but not drawn.
 public enum LayoutDiffPicture {
@@ -147,7 +147,7 @@ final class DiffPicture {
     /// Elements by kind of change, indexed as `PictureChange.allCases`.
     private var tally = [Int](repeating: 0, count: PictureChange.allCases.count)
     /// The fields each side gave so far: a value against none is a change only when the side
-    /// without it gives the field for some element (as `LayoutDiff.compare` sees it, as far
+    /// without it gives the field for some element (as `StreamedComparison` sees it, as far
     /// as known when the element is drawn).
     private var expectedPresent: UInt16 = 0, actualPresent: UInt16 = 0
 

@@ -341,7 +341,7 @@ func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws ->
 
 /// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
 /// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
-/// own by the strict scanner and read as the whole-file reader reads it. Members of the
+/// own by the strict scanner and read as `LayoutReader` reads it. Members of the
 /// layout object other than `elements` are kept (they are small) and read at the end as a
 /// layout without elements.
 final class JSONLayoutStream: LayoutElementStream {
@@ -582,7 +582,7 @@ final class JSONLayoutStream: LayoutElementStream {
         if isList {
             return (LayoutDocument(shape: .elementList, elements: [], presentFields: [], unknownNames: unknown.names), present)
         }
-        // The other members, as a layout without elements, read by the whole-file reader.
+        // The other members, as a layout without elements, read by `LayoutReader`.
         var text: [UInt8] = [UInt8(ascii: "{")]
         text += members
         text += Array("\"elements\":[]}".utf8)

@@ -2,7 +2,7 @@
 // pushed (a file's reader, or an engine's blocks for `--check`), matched as a merge of two
 // lists in element order. Differences are rendered as they are found into a spill (memory,
 // then a temporary file), and the report is put together at the end, when its header and
-// summary are known: byte for byte what `LayoutDiff.textReport` / `jsonReport` give.
+// summary are known (`writeReport`, the one renderer of the text and JSON reports).
 import Foundation
 import LayoutCore
 
@@ -254,7 +254,7 @@ public final class StreamedComparison {
                 } else if inE || inA {
                     // A value against none is a change only if the side without it gives the
                     // field for some element; when that is not known yet, it is left out, and
-                    // the whole files are compared if the side turns out to give the field.
+                    // the comparison is made again if the side turns out to give the field.
                     if (inE ? actualPresent : expectedPresent) & bit == 0 {
                         uncertain |= bit
                         continue
@@ -422,7 +422,7 @@ public final class StreamedComparison {
     ///   - actual: the actual side without its elements (shape, parts).
     /// - Returns: the result (its `elements` empty, `streamedCounts` set) and the expected
     ///   side without its elements (for its unknown names).
-    /// - Throws: `LayoutStreamFallback` when the whole files must be compared after all.
+    /// - Throws: `LayoutStreamFallback` when the comparison must be made again (`presence`).
     public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
         while try core.pull(expected) {
             core.hasPending = false

@@ -422,7 +422,7 @@ public enum LayoutInput {
 
     /// A new window on its bytes, from the start.
     /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
-    ///   opened (the whole-file reader says why).
+    ///   opened (`LayoutReader`'s caller says why).
     func window() throws -> ByteWindow {
         switch self {
         case .path(let path): return try ByteWindow(path: path)
