@@ -729,9 +729,13 @@ final class CSVLayoutStream: LayoutElementStream {
     /// The lines read (the row just read is on line `lines`).
     @exclusivity(unchecked) private var lines = 0
     private var done = false
-    private var fields: [String] = []
+    /// The fields of the record just read, as ranges of the window (a quoted one with its
+    /// quotes, `text`).
+    private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
     private let standard: Bool
+    /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
+    private let roles: [Int]
     /// Whether it is a CSV of heart samples.
     var isHeartSamples: Bool {
         if case .heartSamples = header { return true }
@@ -745,13 +749,30 @@ final class CSVLayoutStream: LayoutElementStream {
     init(_ window: ByteWindow, position: Int) throws {
         w = window
         pos = position
-        var names: [String] = []
-        guard let line = try Self.record(w, &pos, &lines, into: &names) else {
+        guard let line = try Self.record(w, &pos, &lines, into: &fields) else {
             throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
         }
+        let names = fields.map { [w] in Self.text(w.base, $0) }
         header = try LayoutReader.CSVColumns.analyse(names, line: line)
         fieldCount = names.count
         standard = names == CSVLayoutWriter.columns
+        var roles = [Int](repeating: 0, count: fieldCount)
+        if case .elements(let columns) = header {
+            roles[columns.section] = 1
+            roles[columns.item] = 2
+            for (role, column) in [(3, columns.category), (4, columns.kind), (5, columns.change)] {
+                if let column { roles[column] = role }
+            }
+            for (field, column) in columns.fields { roles[column] = 16 + field.rawValue }
+        }
+        self.roles = roles
+    }
+
+    /// A field's text: its bytes, or a quoted field's without the quotes, `""` read as `"`.
+    private static func text(_ b: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) -> String {
+        let bytes = UnsafeBufferPointer(start: b + range.lowerBound, count: range.count)
+        guard bytes.first == UInt8(ascii: "\"") else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
     /// Reads the next record (RFC 4180, after any blank lines) at `pos` into `fields`, moving
@@ -759,7 +780,7 @@ final class CSVLayoutStream: LayoutElementStream {
     /// - Returns: the line the record starts on; `nil` at the end.
     /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
     private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
-                               into fields: inout [String]) throws -> Int? {
+                               into fields: inout [Range<Int>]) throws -> Int? {
         while true {
             var i = pos, line = lines + 1, start = 0
             switch try parseRecord(w.base, w.end, atEOF: w.atEOF, &i, &line, &start, into: &fields) {
@@ -780,7 +801,7 @@ final class CSVLayoutStream: LayoutElementStream {
     /// `start`: the record's first line); `false` at the end, `nil` when it may run past the
     /// bytes (more follow unless `atEOF`).
     private static func parseRecord(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, atEOF: Bool, _ i: inout Int,
-                                    _ line: inout Int, _ start: inout Int, into fields: inout [String]) throws -> Bool? {
+                                    _ line: inout Int, _ start: inout Int, into fields: inout [Range<Int>]) throws -> Bool? {
         @inline(__always) func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x2C || byte == 0x0A || byte == 0x0D }
         /// Consumes one line ending (LF, CRLF or CR); `false` when a CR ends the bytes.
         func endLine() -> Bool {
@@ -798,8 +819,8 @@ final class CSVLayoutStream: LayoutElementStream {
         guard i < end else { return atEOF ? false : nil }
         start = line
         fields.removeAll(keepingCapacity: true)
-        var field: [UInt8] = []
         while true {
+            let fieldStart = i
             if i < end && b[i] == UInt8(ascii: "\"") {
                 let quoteLine = line
                 i += 1
@@ -812,7 +833,6 @@ final class CSVLayoutStream: LayoutElementStream {
                     if b[i] == UInt8(ascii: "\"") {
                         if i + 1 == end && !atEOF { return nil }
                         if i + 1 < end && b[i + 1] == UInt8(ascii: "\"") {
-                            field.append(b[i])
                             i += 2
                             continue
                         }
@@ -820,7 +840,6 @@ final class CSVLayoutStream: LayoutElementStream {
                         break
                     }
                     if b[i] == 0x0A { line += 1 }
-                    field.append(b[i])
                     i += 1
                 }
                 if i == end && !atEOF { return nil }
@@ -834,13 +853,11 @@ final class CSVLayoutStream: LayoutElementStream {
                         throw LayoutReadError.syntax(line: line, column: nil,
                                                      message: "a quote inside an unquoted field (quote the field and write \"\")")
                     }
-                    field.append(b[i])
                     i += 1
                 }
                 if i == end && !atEOF { return nil }
             }
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
+            fields.append(fieldStart..<i)
             if i < end && b[i] == UInt8(ascii: ",") {
                 i += 1
                 continue
@@ -883,8 +900,11 @@ final class CSVLayoutStream: LayoutElementStream {
             }
             switch header {
             case .elements(let columns):
-                var given = Set<ElementField>()
-                element = StreamedElement(try columns.record(fields, line: line, present: &given))
+                if !plainRow(into: &element) {
+                    var given = Set<ElementField>()
+                    element = StreamedElement(try columns.record(fields.map { Self.text(w.base, $0) }, line: line,
+                                                                 present: &given))
+                }
                 element.ordinal = line
                 present |= element.mask
                 return true
@@ -892,7 +912,7 @@ final class CSVLayoutStream: LayoutElementStream {
                 // `heartSamples[k].t`, `.x`, `.y`, `.angle` for the k-th row, as a JSON layout gives them.
                 let k = samples.count / columns.count
                 for (name, column) in columns {
-                    let text = fields[column].trimmingCharacters(in: .whitespaces)
+                    let text = Self.text(w.base, fields[column]).trimmingCharacters(in: .whitespaces)
                     guard let v = ValueSyntax.number(text), v.isFinite else {
                         throw LayoutReadError.invalidValue(
                             location: "row \(line)", message: "\(name): expected a finite number, got \(LayoutReader.shownField(text))")
@@ -1020,6 +1040,99 @@ final class CSVLayoutStream: LayoutElementStream {
             significand = significand &* 10 &+ UInt64(d)
             j += 1
         }
+    }
+
+    /// The row in `fields` read from its bytes when every field is written plainly (digits,
+    /// cvlayout's names, no quotes); `false` for anything else, which `CSVColumns.record`
+    /// reads or refuses in words.
+    private func plainRow(into element: inout StreamedElement) -> Bool {
+        let b = w.base
+        var section = -1, item = -1, category: UInt8 = 0, kind: Int32 = 0, disappearing = false
+        var values = SIMD16<Double>(), mask: UInt16 = 0
+        for (k, range) in fields.enumerated() where roles[k] != 0 {
+            let p = b + range.lowerBound, n = range.count
+            @inline(__always) func isText(_ text: StaticString) -> Bool {
+                n == text.utf8CodeUnitCount && memcmp(p, text.utf8Start, n) == 0
+            }
+            switch roles[k] {
+            case 1, 2:
+                guard n > 0 && n <= 18 else { return false }
+                var v = 0
+                for j in 0..<n {
+                    guard isDigit(p[j]) else { return false }
+                    v = v &* 10 &+ Int(p[j] &- 0x30)
+                }
+                if roles[k] == 1 { section = v } else { item = v }
+            case 3:
+                if isText("cell") { category = 0 } else if isText("supplementaryView") { category = 1 } else if isText("decorationView") {
+                    category = 2
+                } else {
+                    return false
+                }
+            case 4:
+                if n == 0 { kind = 0 } else if isText("header") { kind = 1 } else if isText("footer") { kind = 2 } else { return false }
+            case 5:
+                disappearing = isText("disappear")
+            default:
+                let field = roles[k] - 16
+                guard n > 0 else { continue }
+                if field == ElementField.hidden.rawValue {
+                    guard isText("true") || isText("false") else { return false }
+                    values[field] = isText("true") ? 1 : 0
+                } else if field == ElementField.zIndex.rawValue {
+                    let negative = p[0] == UInt8(ascii: "-")
+                    var j = negative ? 1 : 0, v = 0
+                    guard n - j <= 15 else { return false }
+                    while j < n, isDigit(p[j]) {
+                        v = v &* 10 &+ Int(p[j] &- 0x30)
+                        j += 1
+                    }
+                    guard j == n, n > (negative ? 1 : 0) else { return false }
+                    values[field] = Double(negative ? -v : v)
+                } else {
+                    guard let v = Self.plainNumber(p, n) else { return false }
+                    values[field] = v
+                }
+                mask |= 1 << UInt16(field)
+            }
+        }
+        guard category != 0 || kind == 0 else { return false }  // a kind on a cell: refused in words
+        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
+        element.values = values
+        element.mask = mask
+        return true
+    }
+
+    /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast
+    /// path), or `nil` for anything else.
+    @inline(__always)
+    static func plainNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
+        var j = 0
+        let negative = p[0] == UInt8(ascii: "-")
+        if negative { j = 1 }
+        var significand: UInt64 = 0
+        var digits = 0, fraction = 0, integerDigits = 0
+        while j < n, isDigit(p[j]) {
+            significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+            if significand != 0 { digits += 1 }
+            integerDigits += 1
+            j += 1
+        }
+        if j < n && p[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            while j < n, isDigit(p[j]) {
+                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
+                if significand != 0 { digits += 1 }
+                j += 1
+            }
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        guard j == n, integerDigits > 0, digits <= 18, significand <= 1 << 53, fraction <= 22 else { return nil }
+        var v = Double(significand)
+        if fraction > 0 { v /= powersOfTen[fraction] }
+        return negative ? -v : v
     }
 
     private static let powersOfTen: [Double] = [
