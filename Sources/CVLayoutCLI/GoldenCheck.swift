@@ -202,8 +202,11 @@ func printedDecimals(ofFile path: String) -> Int? {
 /// whole or not produced in element order), which gives the same report or error.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
-    var sorted: Bool, presence: (expected: UInt16, actual: UInt16)? = nil
-    do { sorted = try !StreamedComparison.startsInElementOrder(.path(golden), format: layoutFormat(golden)) } catch {
+    var sorted: Bool, presence: (expected: UInt16, actual: UInt16), knowsPresence = false
+    do {
+        let start = try StreamedComparison.startsInElementOrder(.path(golden), format: layoutFormat(golden))
+        (sorted, presence) = (!start.inOrder, (start.present, 0))
+    } catch {
         return nil
     }
     while true {
@@ -213,8 +216,8 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
         } catch let error as LayoutStreamFallback {
             if error.outOfOrder == .expected && !sorted {
                 sorted = true
-            } else if let known = error.presence, presence == nil {
-                presence = known
+            } else if let known = error.presence, !knowsPresence {
+                (presence, knowsPresence) = (known, true)
             } else {
                 return nil
             }
@@ -229,7 +232,7 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 ///   golden is not in element order); `nil` for what `checkAgainstGolden` must say.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO, sorted: Bool,
-                           presence: (expected: UInt16, actual: UInt16)?) throws -> Int32? {
+                           presence: (expected: UInt16, actual: UInt16)) throws -> Int32? {
     let style = reporting.style(io)
     let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
                                             options: options, style: style, sorted: sorted, presence: presence)

@@ -119,7 +119,8 @@ public final class StreamedComparison {
 
     /// A comparison with `expected`; `sorted` says which sides come through a
     /// `SortedLayoutStream` (their elements carry their positions in the file).
-    /// - Parameter presence: the fields each side gives, when known (a comparison made again).
+    /// - Parameter presence: fields each side is known to give (its first elements', or all
+    ///   when a comparison is made again).
     init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
          sorted: (expected: Bool, actual: Bool) = (false, false), presence: (expected: UInt16, actual: UInt16)? = nil) {
         self.expected = expected
@@ -557,15 +558,16 @@ extension LayoutDiff {
                                       options: DiffOptions, style: StreamedReportStyle)
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
         var sorted = (expected: false, actual: false)
+        // The fields each side's first elements give, known from the start.
+        var presence = (expected: UInt16(0), actual: UInt16(0)), knowsPresence = false
         for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)]
         where !input.isSorted {
             let stream = try input.stream(format: format, sorted: false)
             defer { stream.cancel() }
-            if !startsInElementOrder(stream) {
-                if side == .expected { sorted.expected = true } else { sorted.actual = true }
-            }
+            let start = startsInElementOrder(stream)
+            if side == .expected { (sorted.expected, presence.expected) = (!start.inOrder, start.present) }
+            else { (sorted.actual, presence.actual) = (!start.inOrder, start.present) }
         }
-        var presence: (expected: UInt16, actual: UInt16)? = nil
         while true {
             do {
                 let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
@@ -584,7 +586,7 @@ extension LayoutDiff {
                 switch (error.outOfOrder, error.presence) {
                 case (.expected?, _) where !sorted.expected: sorted.expected = true
                 case (.actual?, _) where !sorted.actual: sorted.actual = true
-                case (nil, let known?) where presence == nil: presence = known
+                case (nil, let known?) where !knowsPresence: (presence, knowsPresence) = (known, true)
                 default: throw LayoutStreamFallback(error.description)
                 }
             }
@@ -726,10 +728,11 @@ extension LayoutDiff {
 }
 
 extension StreamedComparison {
-    /// Whether the first elements of the layout file at `path` are in element order (else it
-    /// is best compared sorted from the start).
+    /// Whether the first elements of the layout at `input` are in element order (else it is
+    /// best compared sorted from the start), and the fields they give.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public static func startsInElementOrder(_ input: LayoutInput, format: LayoutFileFormat?) throws -> Bool {
+    public static func startsInElementOrder(_ input: LayoutInput,
+                                            format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
         let stream = try input.stream(format: format, sorted: false)
         defer { stream.cancel() }
         return LayoutFormats.startsInElementOrder(stream)

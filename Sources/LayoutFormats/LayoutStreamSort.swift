@@ -288,16 +288,19 @@ final class SortedLayoutStream: LayoutElementStream {
 }
 
 /// Whether the first `count` elements of `stream` are in element order (a file that is not
-/// is sorted from the start, rather than found out of order once its other side is sorted).
+/// is sorted from the start, rather than found out of order once its other side is sorted),
+/// and the fields they give (known before the comparison meets an element without one).
 /// A stream that fails is said to be in order: the comparison then meets the failure.
-func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> Bool {
+func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> (inOrder: Bool, present: UInt16) {
     var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
+    var present: UInt16 = 0
     for k in 0..<count {
-        guard let more = try? stream.next(into: &element), more else { return true }
-        if k > 0 && !previous.precedes(element) { return false }
+        guard let more = try? stream.next(into: &element), more else { break }
+        if k > 0 && !previous.precedes(element) { return (false, present) }
+        present |= element.mask
         previous = element
     }
-    return true
+    return (true, present)
 }
 
 // MARK: - Inputs
