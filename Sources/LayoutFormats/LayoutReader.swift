@@ -763,7 +763,6 @@ public enum LayoutReader {
 
     /// What a CSV header says: where each column cvlayout reads is, and the others.
     struct CSVColumns {
-        var fieldCount: Int
         var section: Int, item: Int
         var category: Int?, kind: Int?, change: Int?
         /// The element fields given, in field order, with their columns.
@@ -806,19 +805,14 @@ public enum LayoutReader {
             known.formUnion(TransitionWriter.csvColumns)
             known.formUnion(ElementField.names)
             let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
-            return .elements(CSVColumns(fieldCount: header.count, section: sectionColumn, item: itemColumn,
+            return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
                                         category: columns["category"], kind: columns["kind"], change: columns["change"],
                                         fields: fieldColumns,
                                         unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
         }
 
-        /// The element on a row (`line` is its line, for messages); the fields it gives are
-        /// added to `present`.
-        func record(_ row: [String], line: Int, present: inout Set<ElementField>) throws -> ElementRecord {
-            guard row.count == fieldCount else {
-                throw LayoutReadError.syntax(line: line, column: nil,
-                                             message: "expected \(fieldCount) fields as in the header, got \(row.count)")
-            }
+        /// The element on a row of the header's field count (`line` is its line, for messages).
+        func record(_ row: [String], line: Int) throws -> ElementRecord {
             func invalid(_ column: String, _ message: String) -> LayoutReadError {
                 .invalidValue(location: "row \(line)", message: "\(column): \(message)")
             }
@@ -849,7 +843,6 @@ public enum LayoutReader {
             for (field, column) in fields {
                 guard let value = try Self.value(row[column], field: field, line: line) else { continue }
                 record[field] = value
-                present.insert(field)
             }
             return record
         }

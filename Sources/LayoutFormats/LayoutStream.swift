@@ -901,9 +901,7 @@ final class CSVLayoutStream: LayoutElementStream {
             switch header {
             case .elements(let columns):
                 if !plainRow(into: &element) {
-                    var given = Set<ElementField>()
-                    element = StreamedElement(try columns.record(fields.map { Self.text(w.base, $0) }, line: line,
-                                                                 present: &given))
+                    element = StreamedElement(try columns.record(fields.map { Self.text(w.base, $0) }, line: line))
                 }
                 element.ordinal = line
                 present |= element.mask
