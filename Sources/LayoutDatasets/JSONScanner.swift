@@ -311,31 +311,24 @@ package struct JSONSyntaxCheck {
         let start = position
         guard depth <= Self.maximumDepth else { return nil }
         position += 1
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else {
+        guard let a = try number(followedBy: UInt8(ascii: ",")), let b = try number(followedBy: UInt8(ascii: "]")) else {
             position = start
             return nil
         }
-        let a = try number()
-        skipWhitespace()
-        guard peek(UInt8(ascii: ",")) else {
-            position = start
-            return nil
-        }
-        position += 1
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else {
-            position = start
-            return nil
-        }
-        let b = try number()
-        skipWhitespace()
-        guard peek(UInt8(ascii: "]")) else {
-            position = start
-            return nil
-        }
-        position += 1
         return (a, b)
+    }
+
+    /// A number and `terminator` after it (both past any whitespace), the position past the
+    /// terminator; `nil`, the position wherever it stopped, for anything else.
+    @inline(__always)
+    private mutating func number(followedBy terminator: UInt8) throws -> Double? {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else { return nil }
+        let value = try number()
+        skipWhitespace()
+        guard peek(terminator) else { return nil }
+        position += 1
+        return value
     }
 
     /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`;
