@@ -47,9 +47,10 @@ struct LayoutJob {
     var writeWarnings: [String] {
         var warnings: [String] = []
         if scrollReport.budgetReached {
+            let limits = ScrollSVGWriter.Limits.standard
             warnings.append("--scroll-to: the sample budget ran out before every moment was within the tolerance "
-               + "(\(ScrollSVGWriter.sampleWork) elements laid out, \(ScrollSVGWriter.maximumSamples) samples, "
-               + "\(ScrollSVGWriter.refinementBytes >> 20) MiB); "
+               + "(\(limits.sampleWork) elements laid out, \(limits.maximumSamples) samples, "
+               + "\(limits.refinementBytes >> 20) MiB); "
                + "some moments may stray more than half a point from the engine (a shorter scroll, or fewer elements, stays within it)")
         }
         if let size = scrollReport.pictureSize.size, let note = oversizedPictureNote(width: size.width, height: size.height) {

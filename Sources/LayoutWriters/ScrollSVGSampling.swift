@@ -62,13 +62,6 @@ extension ScrollSVGWriter {
         public init() {}
     }
 
-    /// `Limits.standard.sampleWork`.
-    public static let sampleWork = Limits.standard.sampleWork
-    /// `Limits.standard.maximumSamples`.
-    public static let maximumSamples = Limits.standard.maximumSamples
-    /// `Limits.standard.refinementBytes`.
-    public static let refinementBytes = Limits.standard.refinementBytes
-
     /// A generous estimate of what a sample adds to the document for the screen: its x and
     /// y (and, with `viewBox`, the animated viewBox's four numbers), each with a key time.
     static func estimatedScreenBytes(_ screen: Rect, viewBox: Bool, precision: NumberPrecision) -> Int {
