@@ -74,7 +74,7 @@ struct ItemUpdates {
     func plan(sectionCounts counts: [Int], options: OptionValues) throws -> BatchUpdatePlan {
         do {
             return try batch.plan(sectionCounts: counts)
-        } catch let error as BatchUpdateError {
+        } catch {
             throw options.conflict([GlobalOption.delete, GlobalOption.insert, "move"], .batchUpdate(error, counts: counts))
         }
     }
