@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "LayoutComparison", dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters"]),
         // Flag parsing, engine registry, error mapping; testable entry point.
         .target(name: "CVLayoutCLI",
-                dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
+                dependencies: ["LayoutCore", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
         .executableTarget(name: "cvlayout", dependencies: ["CVLayoutCLI"]),
         // `make bench`'s rect-query benchmark.
         .executableTarget(name: "cvlayout-bench", dependencies: ["LayoutCore"]),

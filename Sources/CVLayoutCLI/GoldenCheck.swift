@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import FastText
 import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
@@ -58,7 +57,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
                                    + "check it with the same --heart-samples")
     }
-    let buffer = OutputBuffer(precision: job.outputOptions.precision)
+    let buffer = LayoutOutput(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)
     let actual: LayoutDocument
     do {
@@ -96,7 +95,7 @@ struct CheckedLayout {
     /// The run's precision (`--precision`).
     let precision: NumberPrecision
     /// Writes the layout in a format (JSON or CSV) to a buffer, flushing it.
-    let write: (OutputFormat, OutputBuffer) throws -> Void
+    let write: (OutputFormat, LayoutOutput) throws -> Void
 }
 
 /// What `--check` says once the layouts are compared: the golden's columns or keys that were
@@ -146,7 +145,7 @@ func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: 
     var half = 0.5
     for _ in 0..<decimals { half /= 10 }
     guard result.differsOnlyWithin(half) else { return nil }
-    let halfText = NumberFormat.string(half, precision: .full)
+    let halfText = NumberPrecision.full.text(half)
     let unit = decimals == 0 ? "a whole number" : "\(decimals) decimal\(decimals == 1 ? "" : "s")"
     return "every difference is within half a unit of the golden's precision (\(shortenedForMessage(golden, limit: 4096)) "
         + "prints \(unit): ±\(halfText)); it was likely written with --precision \(decimals): compare with "
@@ -392,7 +391,7 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     }
     do {
         try OutputFile.write(to: golden) { sink in
-            try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
+            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
         }
     } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
         throw CLIError.status(DiffStatus.trouble, "--record: " + error.message)
@@ -430,7 +429,7 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
     }
     do {
         try OutputFile.write(to: actualPath) { sink in
-            try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
+            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
         }
         try OutputFile.write(to: base + ".diff.svg") { sink in
             try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)

@@ -1,18 +1,7 @@
 // Exact decimal formatting of Doubles (SPEC section 2), written straight into byte buffers:
 // no String(format:), no NumberFormatter, no allocation on the common path.
 
-/// How many decimals numbers are printed with.
-public enum NumberPrecision: Hashable, Sendable {
-    /// `n` decimals, 0…15: the decimal nearest to the exact binary value, exact halves away
-    /// from zero, trailing zeros dropped.
-    case decimals(Int)
-    /// The shortest digits that round-trip to the same Double (Swift's `description`),
-    /// written without an exponent.
-    case full
-
-    /// The default, 3 decimals.
-    public static let standard = NumberPrecision.decimals(3)
-}
+import LayoutCore
 
 /// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`.
 ///
@@ -25,15 +14,6 @@ public enum NumberFormat {
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.
     public static let maximumLength = 640
-
-    /// A number for an error message, not for output: the shortest round-trip digits
-    /// without exponent when that is short (≤ 24 characters), otherwise Swift's description
-    /// (`1e+300`); words for what is not finite, which only messages ever show.
-    public static func messageText(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
-        let plain = string(value, precision: .full)
-        return plain.count <= 24 ? plain : value.description
-    }
 
     /// The formatted string (convenience for tests and messages; the writers use `write`).
     public static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
