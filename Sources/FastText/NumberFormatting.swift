@@ -10,20 +10,20 @@ import LayoutCore
 /// NumberFormat.string(0.25, precision: .decimals(1))   // "0.3"  (an exact half: away from 0)
 /// NumberFormat.string(-0.0001, precision: .decimals(3)) // "0"
 /// ```
-public enum NumberFormat {
+@usableFromInline package enum NumberFormat {
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.
-    public static let maximumLength = 640
+    @usableFromInline package static let maximumLength = 640
 
     /// The formatted string (convenience for tests and messages; the writers use `write`).
-    public static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
+    package static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
         var bytes: [UInt8] = []
         append(value, precision: precision, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `value` formatted at `precision` to `out`.
-    public static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
+    static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { scratch in
             let n = write(value, precision: precision, to: scratch.baseAddress!)
             out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: n))
@@ -37,7 +37,7 @@ public enum NumberFormat {
     /// - Complexity: O(digits); no allocation unless the value is ≥ 2⁶⁴ after scaling or
     ///   `precision` is `.full`.
     @inlinable @inline(__always)
-    public static func write(_ value: Double, precision: NumberPrecision,
+    @usableFromInline package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision {
             // The default precision and the usual magnitudes, inline: 2⁻¹¹ ≤ |value| < 2⁵²,
@@ -373,7 +373,7 @@ public enum NumberFormat {
     /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
     /// room for a whole number).
     @inlinable @inline(__always)
-    package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1
