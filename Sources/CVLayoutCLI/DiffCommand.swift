@@ -102,70 +102,115 @@ func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle
 }
 
 /// Compares two layout files (`-`: standard input, `spooled` when it could be copied) as
-/// streams (`LayoutDiff.compareStreams`), or, when they must be, whole (anything malformed,
-/// a duplicate element, a path that is no regular file): the same result and report either way.
+/// streams (`LayoutDiff.compareStreams`, `withLayoutInputs`).
 /// - Throws: `CLIError` with status 2 (diff's trouble) for a file that cannot be read or is
 ///   not a layout.
 func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                         options: DiffOptions, style: StreamedReportStyle) throws -> LayoutFileComparison {
-    func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : spooled.map(LayoutInput.spooled) }
-    func format(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
-    if let expectedInput = input(expectedPath), let actualInput = input(actualPath) {
+    try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
+        try compareLayouts(expected, layoutFormat(expectedPath), actual, layoutFormat(actualPath), options: options,
+                           style: style)
+    }
+}
+
+/// `LayoutDiff.compareStreams` of two inputs, ready to be reported.
+/// - Throws: `LayoutStreamFallback` when a side cannot be streamed.
+func compareLayouts(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?, _ actual: LayoutInput,
+                    _ actualFormat: LayoutFileFormat?, options: DiffOptions,
+                    style: StreamedReportStyle) throws -> LayoutFileComparison {
+    let streamed = try LayoutDiff.compareStreams(expected: expected, expectedFormat: expectedFormat, actual: actual,
+                                                 actualFormat: actualFormat, options: options, style: style)
+    return LayoutFileComparison(result: streamed.result, expected: streamed.expected, actual: streamed.actual) {
+        try streamed.comparison.writeReport(streamed.result, expectedName: $0, actualName: $1, to: $2)
+    }
+}
+
+/// The format a path's extension names; none for standard input.
+func layoutFormat(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
+
+/// Runs `body` on two layout files as the streams read them (`layoutInput`); when a side
+/// cannot be streamed or is not a layout, runs it again with each side checked on its own (`checkedInput`,
+/// EXPECTED first), so that the first one that is not a layout says why.
+/// - Throws: `CLIError` with status 2 naming the file; what `body` throws but a fallback.
+func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
+                         _ body: (LayoutInput, LayoutInput) throws -> T) throws -> T {
+    let expected = try layoutInput(expectedPath, spooled: spooled)
+    let actual = actualPath == expectedPath ? expected : try layoutInput(actualPath, spooled: spooled)
+    if let expected, let actual {
+        do { return try body(expected, actual) } catch is LayoutStreamFallback, is LayoutReadError {}
+    }
+    let checkedExpected = try checkedInput(expectedPath, expected, io: io).input
+    let checkedActual = actualPath == expectedPath ? checkedExpected : try checkedInput(actualPath, actual, io: io).input
+    do {
+        return try body(checkedExpected, checkedActual)
+    } catch let error as LayoutStreamFallback {
+        throw CLIError.status(DiffStatus.trouble, "\(displayName(actualPath)): cannot be compared: \(error)")
+    }
+}
+
+/// A layout file as the streams read it: standard input as `spooled` (`nil` when it could
+/// not be: it is read whole), a FIFO copied to an unlinked temporary file (within the
+/// whole-file limit, as it would be read), any other path as it is.
+/// - Throws: `CLIError` with status 2: a FIFO larger than the limit or that cannot be read.
+func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? {
+    if path == "-" { return spooled.map(LayoutInput.spooled) }
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return .path(path) }
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return .path(path) }  // the reader says why
+    defer { close(descriptor) }
+    do {
+        return .spooled(try SpooledInput(copying: descriptor, limit: maximumDatasetBytes))
+    } catch let error as SpooledInput.TooLarge {
+        throw tooLargeLayout(displayName(path), limit: error.limit)
+    } catch {
+        throw CLIError.status(DiffStatus.trouble, "\(displayName(path)): cannot read: \(describe(error))")
+    }
+}
+
+/// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, read
+/// whole into a document when they do not (a CSV of heart samples or with quoted fields),
+/// and refused with the reader's message when it is not a layout or repeats an element.
+/// - Returns: the input and the layout without its elements (its shape, unknown names).
+/// - Throws: `CLIError` with status 2 (diff's trouble) naming the file.
+func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
+    if let input {
         do {
-            let streamed = try LayoutDiff.compareStreams(
-                expected: expectedInput, expectedFormat: format(expectedPath),
-                actual: actualInput, actualFormat: format(actualPath), options: options, style: style)
-            return LayoutFileComparison(result: streamed.result, expected: streamed.expected, actual: streamed.actual) {
-                try streamed.comparison.writeReport(streamed.result, expectedName: $0, actualName: $1, to: $2)
-            }
+            return (input, try LayoutDiff.check(input, format: layoutFormat(path)))
+        } catch let error as LayoutReadError {
+            throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
         } catch is LayoutStreamFallback {}
     }
-    let (expected, actual) = try readLayoutFiles(expectedPath, actualPath, spooled: spooled, io: io)
-    let result = LayoutDiff.compare(expected, actual, options: options)
-    return LayoutFileComparison(result: result, expected: expected, actual: actual) { expectedName, actualName, emit in
-        var text: String
-        switch style {
-        case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
-        case .text(let color):
-            text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName, color: color)
+    var document: LayoutDocument
+    if case .spooled(let spooled)? = input {
+        guard spooled.count <= maximumDatasetBytes else { throw tooLargeLayout(displayName(path), limit: maximumDatasetBytes) }
+        let data: Data
+        do { data = try spooled.data() } catch {
+            throw CLIError.status(DiffStatus.trouble, "\(displayName(path)): cannot read: \(describe(error))")
         }
-        try text.withUTF8 { try emit($0) }
+        document = try parseLayout(data, path: path)
+    } else {
+        document = try readLayoutFile(path, stdin: io.stdin)
     }
+    let input = LayoutInput.document(document)
+    document.elements = []
+    return (input, document)
 }
 
-/// Both layout files read whole (standard input again from its copy, within the whole-file limit).
-private func readLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?,
-                             io: CommandIO) throws -> (LayoutDocument, LayoutDocument) {
-    let stdin: () throws -> Data = spooled.map { spooled in
-        {
-            guard spooled.count <= maximumDatasetBytes else { throw DatasetTooLarge(limit: maximumDatasetBytes) }
-            return try spooled.data()
-        }
-    } ?? io.stdin
-    return (try readLayoutFile(expectedPath, stdin: stdin), try readLayoutFile(actualPath, stdin: stdin))
-}
-
-/// Draws the diff picture of two layout files (`LayoutDiffPicture`), streamed when they can
-/// be, else from the whole files.
+/// Draws the diff picture of two layout files (`LayoutDiffPicture`), streamed
+/// (`withLayoutInputs`).
 /// - Throws: `CLIError` with status 2 for a file that cannot be read or is not a layout;
 ///   what `emit` throws.
 /// - Parameter actualName: the name the picture's title gives ACTUAL (default its path).
 func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                     options: DiffOptions, actualName: String? = nil,
                     to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-    func input(_ path: String) -> LayoutInput? { path != "-" ? .path(path) : spooled.map(LayoutInput.spooled) }
-    func format(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
     let expectedName = displayName(expectedPath), actualName = actualName ?? displayName(actualPath)
-    if let expectedInput = input(expectedPath), let actualInput = input(actualPath) {
-        do {
-            return try LayoutDiffPicture.drawStreams(expected: expectedInput, expectedFormat: format(expectedPath),
-                                                     actual: actualInput, actualFormat: format(actualPath), options: options,
-                                                     expectedName: expectedName, actualName: actualName, to: emit)
-        } catch is LayoutStreamFallback {}
+    try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
+        try LayoutDiffPicture.drawStreams(expected: expected, expectedFormat: layoutFormat(expectedPath),
+                                          actual: actual, actualFormat: layoutFormat(actualPath), options: options,
+                                          expectedName: expectedName, actualName: actualName, to: emit)
     }
-    let (expected, actual) = try readLayoutFiles(expectedPath, actualPath, spooled: spooled, io: io)
-    try LayoutDiffPicture.draw(expected, actual, options: options, expectedName: expectedName, actualName: actualName,
-                               to: emit)
 }
 
 /// Writes `comparison`'s report as `format`: the text or JSON the comparison renders, or
@@ -391,7 +436,7 @@ private func standardInput(_ stdin: () throws -> Data) throws -> Data {
 }
 
 /// A layout file past `limit` bytes.
-private func tooLargeLayout(_ name: String, limit: Int) -> CLIError {
+func tooLargeLayout(_ name: String, limit: Int) -> CLIError {
     CLIError.status(DiffStatus.trouble, "\(name): larger than \(limit) bytes (the most a layout file may hold)")
 }
 
@@ -428,9 +473,15 @@ func readLayoutFile(_ path: String, stdin: () throws -> Data, limit: Int = maxim
             throw CLIError.status(DiffStatus.trouble, "\(name): cannot read: \(describe(error))")
         }
     }
+    return try parseLayout(data, path: path)
+}
+
+/// `LayoutReader.read` of a layout file's bytes.
+/// - Throws: `CLIError` with status 2 (diff's trouble): `a.json:3:5: invalid JSON: …`.
+func parseLayout(_ data: Data, path: String) throws -> LayoutDocument {
     do {
-        return try LayoutReader.read(data, format: path == "-" ? nil : LayoutFileFormat(pathExtension: path))
+        return try LayoutReader.read(data, format: layoutFormat(path))
     } catch let error as LayoutReadError {
-        throw CLIError.status(DiffStatus.trouble, error.message(file: name))
+        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
     }
 }

@@ -17,8 +17,9 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
 /// differ (nothing when they are the same). The layout goes to standard output no more; with
 /// `-o FILE` it is still written to FILE, so a CI job can keep it.
 ///
-/// The layout is rendered in memory in the golden's format (CSV for a CSV golden, else JSON)
-/// at the job's precision, then read back, so it is compared exactly as it would be printed.
+/// The layout is compared as the golden's format (CSV for a CSV golden, else JSON) would
+/// print it at the job's precision: streamed as it is produced when it can be, else written
+/// in memory and read back (`checkWritten`), so it is compared exactly as it would be printed.
 /// - Returns: 0 same, 1 different (or a golden recorded).
 /// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
 ///   `--check -` and `--check=` (no name) and for a GOLDEN of the other kind than the
@@ -46,7 +47,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
-    let expected = try readLayoutFile(golden, stdin: io.stdin)
+    let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
     let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     if expected.shape == .csv && job.layout.heartSamples != nil {
         throw job.options.conflict([GlobalOption.check, "heart-samples"],
@@ -59,31 +60,43 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
     let buffer = LayoutOutput(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)
-    let actual: LayoutDocument
-    do {
-        actual = try LayoutReader.read(Data(buffer.bytes), format: format == .csv ? .csv : .json)
-    } catch let error as LayoutReadError {
-        // The writers' output always reads back; this would be a bug in one of them.
-        throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the layout"))
+    return try checkWritten(buffer, format: format, name: "the layout", golden: (golden, goldenInput, expected),
+                            options: options, reporting: reporting, subject: subject, io: io) {
+        if job.options.has(GlobalOption.output) { try job.write(io: io) }
     }
-    if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    let result = LayoutDiff.compare(expected, actual, options: options)
-    return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io, writeReport: wholeReport(result))
 }
 
-/// The report writer of a comparison made whole (not streamed): the text or JSON report of
-/// `result`, in the style asked, to the emitter given.
-func wholeReport(_ result: LayoutDiffResult)
-    -> (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void {
-    { style, expectedName, actualName, emit in
-        var text: String
-        switch style {
-        case .json: text = LayoutDiff.jsonReport(result, expectedName: expectedName, actualName: actualName)
-        case .text(let color): text = LayoutDiff.textReport(result, expectedName: expectedName, actualName: actualName,
-                                                            color: color)
+/// `--check` of a layout written in memory in `format` (one not produced element by
+/// element, or checked against a golden the streams read whole): compared as streams with
+/// the checked golden (`checkedInput`), after `written` (which writes `-o`), then the verdict.
+/// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
+func checkWritten(_ buffer: OutputBuffer, format: OutputFormat, name: String,
+                  golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
+                  reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
+                  written: () throws -> Void) throws -> Int32 {
+    let data = Data(buffer.bytes), fileFormat: LayoutFileFormat = format == .csv ? .csv : .json
+    let style = reporting.style(io)
+    var comparison: LayoutFileComparison? = nil
+    if let spooled = try? SpooledInput(data) {
+        comparison = try? compareLayouts(golden.input, layoutFormat(golden.path), .spooled(spooled), fileFormat,
+                                         options: options, style: style)
+    }
+    if comparison == nil {
+        let actual: LayoutDocument
+        do {
+            actual = try LayoutReader.read(data, format: fileFormat)
+        } catch let error as LayoutReadError {
+            // The writers' output always reads back; this would be a bug in one of them.
+            throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of \(name)"))
         }
-        try text.withUTF8 { try emit($0) }
+        comparison = try compareLayouts(golden.input, layoutFormat(golden.path), .document(actual), fileFormat,
+                                        options: options, style: style)
+    }
+    try written()
+    let result = comparison!.result
+    return try checkVerdict(result, expected: golden.layout, golden: golden.path, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io) { _, expectedName, actualName, emit in
+        try comparison!.writeReport(expectedName, actualName, emit)
     }
 }
 
@@ -184,38 +197,49 @@ func printedDecimals(ofFile path: String) -> Int? {
 /// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
 /// writing the layout's text or reading it back. A golden not in element order is sorted
 /// (`SortedLayoutStream`): from the start when its first elements say so, else once found
-/// out, when the layout is produced again. `nil` when it must be done the
-/// whole way (a golden that is malformed or repeats an element, a CSV of heart samples; a
-/// layout that is kept whole or not produced in element order), which gives the same report
-/// or error.
+/// out, when the layout is produced again; when a field only some of its elements give was
+/// met too early, the layout is produced again knowing the fields it gives. `nil` when the
+/// layout must be written first (`checkWritten`: a golden that is malformed or repeats an
+/// element, which `checkedInput` refuses; a CSV of heart samples; a layout that is kept
+/// whole or not produced in element order), which gives the same report or error.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
+    var sorted: Bool, presence: (expected: UInt16, actual: UInt16), knowsPresence = false
     do {
-        let sorted = try !StreamedComparison.startsInElementOrder(golden, format: LayoutFileFormat(pathExtension: golden))
-        return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
-                                 sorted: sorted)
-    } catch let error as LayoutStreamFallback where error.outOfOrder == .expected {
+        let start = try StreamedComparison.startsInElementOrder(.path(golden), format: layoutFormat(golden))
+        (sorted, presence) = (!start.inOrder, (start.present, 0))
+    } catch {
+        return nil
+    }
+    while true {
         do {
             return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
-                                     sorted: true)
-        } catch is LayoutStreamFallback {
-            return nil
+                                     sorted: sorted, presence: presence)
+        } catch let error as LayoutStreamFallback {
+            if error.outOfOrder == .expected && !sorted {
+                sorted = true
+            } else if let known = error.presence, !knowsPresence {
+                (presence, knowsPresence) = (known, true)
+            } else {
+                return nil
+            }
+        } catch is LayoutReadError {
+            return nil  // said by `checkedInput`
         }
-    } catch is LayoutStreamFallback {
-        return nil
     }
 }
 
 /// One pass of `streamedCheck`, the golden sorted or not.
 /// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
-///   golden is not in element order); `nil` for what the whole-file path must say.
+///   golden is not in element order); `nil` for what `checkAgainstGolden` must say.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
-                           subject: CheckedLayout, io: CommandIO, sorted: Bool) throws -> Int32? {
+                           subject: CheckedLayout, io: CommandIO, sorted: Bool,
+                           presence: (expected: UInt16, actual: UInt16)) throws -> Int32? {
     let style = reporting.style(io)
-    let comparison = try StreamedComparison(expectedPath: golden, format: LayoutFileFormat(pathExtension: golden),
-                                            options: options, style: style, sorted: sorted)
-    let csv = comparison.expectedIsCSV
-    if csv && job.layout.heartSamples != nil { return nil }  // the conflict, said by the whole-file path
+    let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
+                                            options: options, style: style, sorted: sorted, presence: presence)
+    let (csv, samples) = comparison.expectedCSV
+    if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
     let format: OutputFormat = csv ? .csv : .json
     guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
     let precision = job.outputOptions.precision

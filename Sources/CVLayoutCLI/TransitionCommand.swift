@@ -171,23 +171,15 @@ private struct TransitionRun {
             try writeOutput()
             return status
         }
-        let expected = try readLayoutFile(golden, stdin: io.stdin)
+        let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
         if expected.shape == .heartSamples {
             throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition")
         }
         let format: OutputFormat = expected.shape == .csv ? .csv : .json
         let buffer = LayoutOutput(precision: output.output.precision)
         try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-        let actual: LayoutDocument
-        do {
-            actual = try LayoutReader.read(Data(buffer.bytes), format: format == .csv ? .csv : .json)
-        } catch let error as LayoutReadError {
-            throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of the transition"))
-        }
-        try writeOutput()
-        let result = LayoutDiff.compare(expected, actual, options: options)
-        return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                                reporting: reporting, subject: subject, io: io, writeReport: wholeReport(result))
+        return try checkWritten(buffer, format: format, name: "the transition", golden: (golden, goldenInput, expected),
+                                options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)
     }
 
     /// The layout of one side (`from` or `to`) from `arguments` (the shared options, the

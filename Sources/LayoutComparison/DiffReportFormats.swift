@@ -6,9 +6,9 @@ import LayoutWriters
 
 /// The formats of a diff report (`cvlayout diff --report`, `--check … --report`).
 public enum DiffReportFormat: String, CaseIterable, Sendable {
-    /// The text report (`LayoutDiff.textReport`).
+    /// The text report (`StreamedComparison.writeReport`).
     case text
-    /// The JSON report (`LayoutDiff.jsonReport`).
+    /// The JSON report (`StreamedComparison.writeReport`).
     case json
     /// JUnit XML: one `<testsuite>` with one `<testcase>` per golden (`DiffReports.writeJUnit`).
     case junit

@@ -1,12 +1,14 @@
-// Compares two layouts read by `LayoutReader` element by element, and renders the result as
-// a text report for people or JSON for machines (`cvlayout diff`, `--check GOLDEN`).
+// What a comparison of two layouts gives (`cvlayout diff`, `--check GOLDEN`): its options,
+// its result, the comparison of their layout-level parts, and the pieces of its text report
+// for people and its JSON for machines (the elements are compared as streams,
+// `StreamedComparison`).
 
 import FastText
 import LayoutWriters
 
 // MARK: - Options
 
-/// What `LayoutDiff.compare` compares, and how closely.
+/// What a comparison compares, and how closely.
 public struct DiffOptions: Hashable, Sendable {
     /// Numbers whose difference is at most this are equal. Default 0.001 (points for lengths;
     /// the same absolute bound for alpha, scales and zIndex). Must be finite and ≥ 0.
@@ -101,16 +103,6 @@ public struct FieldChange: Hashable, Sendable {
     }
 }
 
-/// An element that differs.
-public struct ElementDifference: Hashable, Sendable {
-    /// The element.
-    public var key: ElementKey
-    /// How it differs.
-    public var change: DiffChange
-    /// Its record in the file that has it (the expected one when both do).
-    public var record: ElementRecord
-}
-
 /// A layout-level part that differs (`contentSize`, `heartPath`, …).
 public struct PartDifference: Hashable, Sendable {
     /// The part's name.
@@ -147,8 +139,8 @@ public struct LargestDelta: Hashable, Sendable {
     public var isLength: Bool { change.isLength }
 }
 
-/// The outcome of `LayoutDiff.compare`: the differences in report order and the counts the
-/// summary gives.
+/// The outcome of a comparison: the differing parts and the counts and sizes the summary
+/// gives (the differing elements went into the report as they were found).
 public struct LayoutDiffResult: Hashable, Sendable {
     /// The tolerance used.
     public var tolerance: Double
@@ -158,8 +150,6 @@ public struct LayoutDiffResult: Hashable, Sendable {
     public var actualCount: Int
     /// Elements in both (matched by category, kind and index path).
     public var matchedCount: Int
-    /// The differing elements, in element order.
-    public var elements: [ElementDifference]
     /// The differing parts, in document order.
     public var parts: [PartDifference]
     /// Whether the matched elements appear in a different order in the two files (order alone
@@ -171,16 +161,14 @@ public struct LayoutDiffResult: Hashable, Sendable {
     /// the largest other number), or of a layout-level part when no element field differs;
     /// ties keep the first in report order. `nil` when no number differs.
     public var largestDelta: LargestDelta?
-    /// The element counts of a streamed comparison, whose `elements` are not kept (they went
-    /// into the report as they were found); `nil` when `elements` holds them all.
-    public var streamedCounts: StreamedCounts? = nil
-    /// For a streamed comparison: the largest and smallest magnitudes of the numeric deltas
-    /// (−1 and infinity for none) and whether a field that is no number (hidden) differs; `nil` when `elements` holds
-    /// them all.
-    public var streamedSpread: StreamedSpread? = nil
+    /// The differing elements by kind of change.
+    public var counts = Counts()
+    /// The largest and smallest magnitudes of the elements' numeric deltas (−1 and infinity
+    /// for none) and whether a field that is no number (hidden) differs.
+    public var spread = Spread(largest: -1, smallest: .infinity, otherChange: false)
 
-    /// What a streamed comparison keeps of its differences' sizes.
-    public struct StreamedSpread: Hashable, Sendable {
+    /// What a comparison keeps of its differences' sizes.
+    public struct Spread: Hashable, Sendable {
         public var largest: Double, smallest: Double, otherChange: Bool
         public init(largest: Double, smallest: Double, otherChange: Bool) {
             self.largest = largest
@@ -201,7 +189,7 @@ public struct LayoutDiffResult: Hashable, Sendable {
 
     /// The largest and the smallest magnitude of the differences, when they differ and every
     /// difference is a number that moved (no element missing or extra, no value absent, no
-    /// other change); `nil` otherwise. O(1) for a streamed comparison, O(n) for a whole one.
+    /// other change); `nil` otherwise. O(parts).
     public func numericDeltaRange() -> (largest: Double, smallest: Double)? {
         guard !isSame else { return nil }
         var largest = -1.0, smallest = Double.infinity
@@ -216,20 +204,14 @@ public struct LayoutDiffResult: Hashable, Sendable {
         for part in parts {
             guard case .changed(let changes) = part.change, add(changes) else { return nil }
         }
-        if let counts = streamedCounts {
-            guard counts.missing == 0 && counts.extra == 0, let spread = streamedSpread, !spread.otherChange else { return nil }
-            largest = Swift.max(largest, spread.largest)
-            smallest = Swift.min(smallest, spread.smallest)
-        } else {
-            for element in elements {
-                guard case .changed(let changes) = element.change, add(changes) else { return nil }
-            }
-        }
+        guard counts.missing == 0 && counts.extra == 0, !spread.otherChange else { return nil }
+        largest = Swift.max(largest, spread.largest)
+        smallest = Swift.min(smallest, spread.smallest)
         return largest >= 0 ? (largest, smallest) : nil
     }
 
-    /// Counts of differing elements, for a comparison that did not keep them.
-    public struct StreamedCounts: Hashable, Sendable {
+    /// Counts of differing elements.
+    public struct Counts: Hashable, Sendable {
         public var differ = 0, missing = 0, extra = 0
         public init() {}
     }
@@ -238,89 +220,47 @@ public struct LayoutDiffResult: Hashable, Sendable {
     public var isSame: Bool { differingCount == 0 && parts.isEmpty }
 
     /// The number of differing elements.
-    public var differingCount: Int { streamedCounts?.differ ?? elements.count }
+    public var differingCount: Int { counts.differ }
 
     /// Elements in either layout.
     public var totalElementCount: Int { expectedCount + actualCount - matchedCount }
 
     /// Differing elements by kind of change.
-    public var missingCount: Int { streamedCounts?.missing ?? elements.filter { $0.change == .missing }.count }
+    public var missingCount: Int { counts.missing }
     /// Elements only in the actual layout.
-    public var extraCount: Int { streamedCounts?.extra ?? elements.filter { $0.change == .extra }.count }
+    public var extraCount: Int { counts.extra }
     /// Elements in both whose fields differ.
     public var changedCount: Int { differingCount - missingCount - extraCount }
 }
 
 // MARK: - Comparison
 
-/// Compares two layouts element by element.
+/// Compares two layouts.
 ///
-/// Elements are matched by category, kind and index path, so order alone is no difference.
-/// Numbers are equal when `|actual − expected| ≤ tolerance` (plus a few units in the last
-/// place, so that `120.001` against `120` is within 0.001; a tolerance of 0 is exact, and
-/// angles are compared the shorter way round). Element fields are compared when both files
-/// give them (a CSV without an `alpha` column skips `alpha`, and the summary says so);
-/// layout-level parts (engine, contentSize, heartPath, heartSamples, …) when both files carry
-/// parts (cvlayout JSON layouts, CSVs of heart samples): a part only `expected` lacks is not
-/// compared (a thin golden), one only `actual` lacks is missing.
+/// Elements are matched by category, kind and index path, so order alone is no difference
+/// (`StreamedComparison`, `compareStreams`). Numbers are equal when `|actual − expected| ≤
+/// tolerance` (plus a few units in the last place, so that `120.001` against `120` is within
+/// 0.001; a tolerance of 0 is exact, and angles are compared the shorter way round). Element
+/// fields are compared when both files give them (a CSV without an `alpha` column skips
+/// `alpha`, and the summary says so); layout-level parts (engine, contentSize, heartPath,
+/// heartSamples, …) when both files carry parts (cvlayout JSON layouts, CSVs of heart
+/// samples): a part only `expected` lacks is not compared (a thin golden), one only `actual`
+/// lacks is missing.
 ///
 /// ```
-/// let result = LayoutDiff.compare(golden, actual)
+/// let (result, report) = try LayoutDiff.compare(golden, actual, expectedName: "a.json", actualName: "b.json")
 /// result.isSame                         // false
 /// LayoutDiff.summary(result, expectedName: "a.json", actualName: "b.json")
 /// // "1 of 50 elements differs; largest delta 12.5 pt at 0:17 frame.y"
 /// ```
 public enum LayoutDiff {
-    /// Compares `expected` with `actual`.
-    /// - Complexity: O(n) expected time (hashing), plus O(d log d) to order d differences.
-    public static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument,
-                               options: DiffOptions = DiffOptions()) -> LayoutDiffResult {
+    /// Compares the layout-level parts of `expected` and `actual` (their elements aside).
+    /// - Returns: the differing parts in document order, and those not compared.
+    /// - Complexity: O(values of the parts).
+    static func compareParts(_ expected: LayoutDocument, _ actual: LayoutDocument,
+                             options: DiffOptions) -> (parts: [PartDifference], notCompared: [NotCompared]) {
         let tolerance = options.tolerance
-        // Element fields both sides give; the rest of the selection is noted.
         var notCompared: [NotCompared] = []
-        var compared = options.fields
-        if !expected.elements.isEmpty && !actual.elements.isEmpty {
-            compared = options.fields.intersection(expected.presentFields).intersection(actual.presentFields)
-            let onlyExpected = options.fields.intersection(expected.presentFields).subtracting(actual.presentFields)
-            let onlyActual = options.fields.intersection(actual.presentFields).subtracting(expected.presentFields)
-            if !onlyExpected.isEmpty { notCompared.append(NotCompared(names: groupNames(onlyExpected), missingIn: .actual)) }
-            if !onlyActual.isEmpty { notCompared.append(NotCompared(names: groupNames(onlyActual), missingIn: .expected)) }
-        }
-        let fields = compared.sorted()
-
-        // Elements.
-        var actualPosition: [ElementKey: Int] = [:]
-        actualPosition.reserveCapacity(actual.elements.count)
-        for (j, record) in actual.elements.enumerated() { actualPosition[record.key] = j }
-        var matched = [Bool](repeating: false, count: actual.elements.count)
-        var differences: [ElementDifference] = []
-        var matchedCount = 0
-        var previousPosition = -1
-        var reordered = false
-        for e in expected.elements {
-            guard let j = actualPosition[e.key] else {
-                differences.append(ElementDifference(key: e.key, change: .missing, record: e))
-                continue
-            }
-            matched[j] = true
-            matchedCount += 1
-            if j < previousPosition { reordered = true }
-            previousPosition = j
-            let a = actual.elements[j]
-            var changes: [FieldChange] = []
-            for field in fields {
-                if let change = compareValues(field.name, e[field], a[field], isLength: field.isLength,
-                                              tolerance: tolerance) {
-                    changes.append(change)
-                }
-            }
-            if !changes.isEmpty { differences.append(ElementDifference(key: e.key, change: .changed(changes), record: e)) }
-        }
-        for (j, record) in actual.elements.enumerated() where !matched[j] {
-            differences.append(ElementDifference(key: record.key, change: .extra, record: record))
-        }
-        differences.sort { $0.key < $1.key }
-
         // Layout-level parts.
         var partDifferences: [PartDifference] = []
         let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
@@ -366,12 +306,7 @@ public enum LayoutDiff {
             }
         }
 
-        var result = LayoutDiffResult(tolerance: tolerance, expectedCount: expected.elements.count,
-                                      actualCount: actual.elements.count, matchedCount: matchedCount,
-                                      elements: differences, parts: partDifferences, reordered: reordered,
-                                      notCompared: notCompared, largestDelta: nil)
-        result.largestDelta = largestDelta(in: result)
-        return result
+        return (partDifferences, notCompared)
     }
 
     /// The change between two values of one field, or `nil` when they are equal within the
@@ -415,43 +350,6 @@ public enum LayoutDiff {
         return names
     }
 
-    /// The largest delta in points over the elements and the parts (the first of equals, in
-    /// report order); the largest other delta (alpha, a sample's angle) when none is in points.
-    private static func largestDelta(in result: LayoutDiffResult) -> LargestDelta? {
-        var bestLength: LargestDelta? = nil
-        var bestOther: LargestDelta? = nil
-        func consider(_ changes: [FieldChange], element: ElementKey?) {
-            for change in changes {
-                guard let delta = change.delta else { continue }
-                let candidate = LargestDelta(element: element, change: change)
-                if change.isLength {
-                    if bestLength == nil || delta.magnitude > bestLength!.delta.magnitude { bestLength = candidate }
-                } else if bestOther == nil || delta.magnitude > bestOther!.delta.magnitude {
-                    bestOther = candidate
-                }
-            }
-        }
-        for element in result.elements {
-            if case .changed(let changes) = element.change { consider(changes, element: element.key) }
-        }
-        for entry in reportOrder(result) {
-            if case .part(let part) = entry, case .changed(let changes) = part.change { consider(changes, element: nil) }
-        }
-        return bestLength ?? bestOther
-    }
-
-    /// A line of the report: a part or an element.
-    enum Entry {
-        case part(PartDifference)
-        case element(ElementDifference)
-    }
-
-    /// Differences in document order: parts written before `elements`, the elements, the rest.
-    static func reportOrder(_ result: LayoutDiffResult) -> [Entry] {
-        let before = result.parts.filter { LayoutPart.namesBeforeElements.contains($0.name) }
-        let after = result.parts.filter { !LayoutPart.namesBeforeElements.contains($0.name) }
-        return before.map(Entry.part) + result.elements.map(Entry.element) + after.map(Entry.part)
-    }
 }
 
 // MARK: - Reports
@@ -514,98 +412,6 @@ extension LayoutDiff {
             text += "; " + skipped
         }
         return text
-    }
-
-    /// The text report: nothing but the summary when the layouts are the same; otherwise
-    /// `--- EXPECTED` / `+++ ACTUAL`, then in document order `- ELEMENT  missing (frame
-    /// X,Y,W,H)`, `+ ELEMENT  extra (…)`, and `~ ELEMENT` followed by one line per field that
-    /// moved (`    frame.y  120 → 132.5  (+12.5)`), then the summary. Ends with a newline.
-    /// - Parameter color: wrap lines in ANSI colours (red missing, green extra, cyan changed,
-    ///   bold headers and summary). Only for a terminal.
-    /// - Complexity: O(differences).
-    public static func textReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
-                                  color: Bool = false) -> String {
-        let summaryLine = summary(result, expectedName: expectedName, actualName: actualName)
-        func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        if result.isSame { return summaryLine + "\n" }
-        var text = paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n"
-        for entry in reportOrder(result) {
-            switch entry {
-            case .part(let part): text += textBlock(part.name, part.change, frame: nil, color: color)
-            case .element(let element):
-                let frame = element.change == .missing || element.change == .extra ? frameText(element.record) : nil
-                text += textBlock(element.key.description, element.change, frame: frame, color: color)
-            }
-        }
-        return text + paint("1", summaryLine) + "\n"
-    }
-
-    /// `X,Y,W,H` of a record's frame when it gives all four, for a missing or extra element.
-    static func frameText(_ record: ElementRecord) -> String? {
-        let values = [ElementField.x, .y, .width, .height].compactMap { field -> String? in
-            guard case .number(let v)? = record[field] else { return nil }
-            return number(v)
-        }
-        return values.count == 4 ? values.joined(separator: ",") : nil
-    }
-
-    /// `frameText` from four numbers.
-    static func frameText(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> String {
-        number(x) + "," + number(y) + "," + number(width) + "," + number(height)
-    }
-
-    /// The lines of one entry of the text report, each ending with a newline.
-    /// - Parameter frame: shown after a missing or extra element.
-    static func textBlock(_ title: String, _ change: DiffChange, frame: String?, color: Bool) -> String {
-        func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        let suffix = frame.map { " (frame \($0))" } ?? ""
-        switch change {
-        case .missing: return paint("31", "- \(title)  missing\(suffix)") + "\n"
-        case .extra: return paint("32", "+ \(title)  extra\(suffix)") + "\n"
-        case .changed(let changes):
-            var text = paint("36", "~ \(title)") + "\n"
-            let width = changes.map(\.name.count).max() ?? 0
-            for change in changes {
-                // Padded by hand: Foundation's `padding(toLength:…)` bridges through NSString,
-                // a tenth of a 10⁵-line report's time.
-                var line = "    " + change.name + String(repeating: " ", count: width - change.name.count)
-                let expected = shown(change.expected), actual = shown(change.actual)
-                line += "  \(expected) → \(actual)"
-                if change.delta != nil { line += "  (\(deltaText(change, signed: true, operands: [expected, actual])))" }
-                text += line + "\n"
-            }
-            return text
-        }
-    }
-
-    /// The JSON report, one object with one difference per line:
-    ///
-    /// ```
-    /// {"same":false,"expected":"a.json","actual":"b.json","tolerance":0.001,
-    /// "counts":{"expected":120,"actual":120,"matched":120,"differ":1,"missing":0,"extra":0,"changed":1},
-    /// "largestDelta":{"element":"0:17","field":"frame.y","delta":12.5,"unit":"pt"},
-    /// "differences":[
-    /// {"element":{"indexPath":[0,17],"category":"cell"},"name":"0:17","change":"changed","fields":[
-    ///   {"field":"frame.y","expected":120,"actual":132.5,"delta":12.5}, …]}
-    /// ],
-    /// "notCompared":[],"reordered":false,
-    /// "summary":"1 of 120 elements differs; largest delta 12.5 pt at 0:17 frame.y"}
-    /// ```
-    /// A part's difference has `"part":"contentSize"` instead of `"element"`; an absent value
-    /// is `null`; numbers are written in their shortest round-trip form.
-    /// - Complexity: O(differences).
-    public static func jsonReport(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String {
-        let out = OutputBuffer(precision: .full)
-        appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
-        for (k, entry) in reportOrder(result).enumerated() {
-            out.append(k == 0 ? "\n" : ",\n")
-            switch entry {
-            case .part(let part): appendJSONEntry(part: part.name, part.change, to: out)
-            case .element(let element): appendJSONEntry(element: element.key, element.change, to: out)
-            }
-        }
-        appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
-        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// The JSON report up to `"differences":[`.
@@ -767,15 +573,14 @@ extension LayoutDiff {
     /// the operands print that way too). `signed`: `+12.5` / `-3` (a report line); otherwise
     /// the magnitude's sign is kept only when negative (`-3`, JSON). Two finite values further
     /// apart than the largest Double have no delta to print: it is said in words.
-    /// - Parameter operands: the operands as `shown(_:)` gives them, when the caller has them.
-    private static func deltaText(_ change: FieldChange, signed: Bool, operands: [String]? = nil) -> String {
+    private static func deltaText(_ change: FieldChange, signed: Bool) -> String {
         let delta = change.delta ?? 0
         guard delta.isFinite else {
             let words = "past the largest double"
             return delta > 0 ? (signed ? "+" + words : words) : "-" + words
         }
         var decimals = 0
-        for text in operands ?? [change.expected, change.actual].map(shown) {
+        for text in [change.expected, change.actual].map(shown) {
             if let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) {
                 decimals = max(decimals, text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1)
             }
@@ -791,12 +596,15 @@ extension LayoutDiff {
 // MARK: - The text report's blocks, straight into a buffer
 
 extension LayoutDiff {
-    /// `textBlock` written into `out` (whose precision must be `.full`) without building
-    /// strings: the same bytes, for the millions of blocks of a streamed report.
-    /// - Parameter frame: x, y, width, height of a missing or extra element that gives all four.
-    static func appendTextBlock(_ key: ElementKey, _ change: DiffChange, frame: SIMD4<Double>?, color: Bool,
-                                to out: OutputBuffer) {
+    /// The lines of one entry of the text report (`StreamedComparison.writeReport`), each ending with a newline,
+    /// written into `out` (whose precision must be `.full`) without building strings.
+    /// - Parameters:
+    ///   - key: the element, or `nil` for the layout-level part named `part`.
+    ///   - frame: x, y, width, height of a missing or extra element that gives all four.
+    static func appendTextBlock(_ key: ElementKey?, part: String = "", _ change: DiffChange, frame: SIMD4<Double>?,
+                                color: Bool, to out: OutputBuffer) {
         func title() {
+            guard let key else { return out.append(string: part) }
             if key.category == "cell" && key.kind == nil {
                 out.append(integer: key.section)
                 out.append(byte: UInt8(ascii: ":"))

@@ -67,7 +67,7 @@ public enum PictureChange: String, CaseIterable, Sendable {
 /// frame it is; an arrow has none). A changed element's solid box holds a `<title>` listing
 /// its changed fields as the text report does (`frame.y 120 → 132.5`).
 ///
-/// Elements are classified with `DiffOptions` exactly as `LayoutDiff.compare` compares
+/// Elements are classified with `DiffOptions` exactly as `StreamedComparison` compares
 /// them: only the selected fields, numbers equal within the tolerance. An element without
 /// all four frame numbers (a CSV of index paths) is counted but not drawn.
 public enum LayoutDiffPicture {
@@ -75,9 +75,9 @@ public enum LayoutDiffPicture {
     /// element order; a side not in element order is sorted on the way (`SortedLayoutStream`).
     /// Memory stays at a few chunks plus the picture's spills (in memory to 32 MiB each, then
     /// in unlinked temporary files).
-    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when the whole files must
-    ///   be read instead (`draw(_:_:…)`); errors of `emit`. Nothing is emitted before the
-    ///   whole picture is known.
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
+    ///   streamed (`LayoutDiff.check` it, then draw again); errors of `emit`. Nothing is
+    ///   emitted before the whole picture is known.
     /// - Complexity: O(n) in the elements of both sides (plus the sort of a side out of order).
     public static func drawStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                    actual: LayoutInput, actualFormat: LayoutFileFormat?,
@@ -101,37 +101,6 @@ public enum LayoutDiffPicture {
             }
             return try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
         }
-    }
-
-    /// Draws the diff of two whole layouts (see the type's description). Duplicate elements
-    /// are drawn once, the last of each (as `LayoutDiff.compare` matches them).
-    /// - Complexity: O(n log n).
-    public static func draw(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions,
-                            expectedName: String, actualName: String,
-                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        func ordered(_ records: [ElementRecord]) -> [ElementRecord] {
-            var last: [ElementKey: Int] = [:]
-            for (i, record) in records.enumerated() { last[record.key] = i }
-            return records.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
-                .sorted { $0.key < $1.key }
-        }
-        let picture = DiffPicture(options: options)
-        let e = ordered(expected.elements), a = ordered(actual.elements)
-        var i = 0, j = 0
-        while i < e.count || j < a.count {
-            if i < e.count && j < a.count && e[i].key == a[j].key {
-                try picture.add(e[i].key, StreamedElement(drawing: e[i]), StreamedElement(drawing: a[j]))
-                i += 1
-                j += 1
-            } else if i < e.count && (j == a.count || e[i].key < a[j].key) {
-                try picture.add(e[i].key, StreamedElement(drawing: e[i]), nil)
-                i += 1
-            } else {
-                try picture.add(a[j].key, nil, StreamedElement(drawing: a[j]))
-                j += 1
-            }
-        }
-        try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
     }
 
     /// The merge of two streams in element order.
@@ -170,26 +139,6 @@ public enum LayoutDiffPicture {
     }
 }
 
-extension StreamedElement {
-    /// `record` for drawing: its key's category and kind as codes whatever they are spelled in
-    /// (the picture only writes the key back), its fields as `init(_:)` takes them.
-    init(drawing record: ElementRecord) {
-        self = .placeholder
-        let key = record.key
-        let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
-        let kind: Int32 = key.kind.map { $0 == headerKind ? 1 : $0 == footerKind ? 2 : KindNames.shared.code($0) } ?? 0
-        setKey(section: key.section, item: key.item, category: category, kind: kind, disappearing: key.disappearing)
-        for field in ElementField.allCases {
-            switch record[field] {
-            case .number(let v)?: values[field.rawValue] = v
-            case .bool(let b)?: values[field.rawValue] = b ? 1 : 0
-            case .text?, nil: continue
-            }
-            mask |= 1 << UInt16(field.rawValue)
-        }
-    }
-}
-
 /// The picture being drawn: the spills of the faded and the changed elements, the canvas
 /// so far and the counts.
 final class DiffPicture {
@@ -200,7 +149,7 @@ final class DiffPicture {
     /// Elements by kind of change, indexed as `PictureChange.allCases`.
     private var tally = [Int](repeating: 0, count: PictureChange.allCases.count)
     /// The fields each side gave so far: a value against none is a change only when the side
-    /// without it gives the field for some element (as `LayoutDiff.compare` sees it, as far
+    /// without it gives the field for some element (as `StreamedComparison` sees it, as far
     /// as known when the element is drawn).
     private var expectedPresent: UInt16 = 0, actualPresent: UInt16 = 0
 

@@ -742,36 +742,30 @@ public enum LayoutReader {
 
     // MARK: CSV
 
+    /// A CSV read by the stream (`CSVLayoutStream`, the one reader of CSV rows) and collected,
+    /// each element with its row; two elements with the same key are refused at the second.
     private static func readCSV(_ bytes: [UInt8], from start: Int) throws -> LayoutDocument {
-        var records = CSVRecords(bytes: bytes, position: start)
-        guard let (headerLine, header) = try records.next() else {
-            throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
-        }
-        let columns: CSVColumns
-        switch try CSVColumns.analyse(header, line: headerLine) {
-        case .heartSamples(let columns, let unknown):
-            return try readHeartSamples(&records, columns: columns, fieldCount: header.count, unknownNames: unknown)
-        case .elements(let elementColumns):
-            columns = elementColumns
-        }
+        let stream = try CSVLayoutStream(ByteWindow(bytes: bytes), position: start)
         var elements: [ElementRecord] = []
-        var present = Set<ElementField>()
         var seen: [ElementKey: Int] = [:]
-        while let (line, row) = try records.next() {
-            let record = try columns.record(row, line: line, present: &present)
-            if let first = seen.updateValue(line, forKey: record.key) {
-                throw LayoutReadError.invalidValue(location: "row \(line)",
-                                                   message: "duplicate element \(record.key.messageText) (also on row \(first))")
+        var element = StreamedElement.placeholder
+        while try stream.next(into: &element) {
+            let key = element.key
+            if let first = seen.updateValue(element.ordinal, forKey: key) {
+                throw stream.duplicate(key, at: element.ordinal, first: first)
             }
+            var record = ElementRecord(key: key, location: "row \(element.ordinal)")
+            for field in ElementField.allCases { record[field] = element.value(field) }
             elements.append(record)
         }
-        return LayoutDocument(shape: .csv, elements: elements, presentFields: present,
-                              unknownNames: columns.unknownNames)
+        var (document, present) = try stream.finish()
+        document.elements = elements
+        document.presentFields = Set(ElementField.allCases.filter { present & 1 << UInt16($0.rawValue) != 0 })
+        return document
     }
 
     /// What a CSV header says: where each column cvlayout reads is, and the others.
     struct CSVColumns {
-        var fieldCount: Int
         var section: Int, item: Int
         var category: Int?, kind: Int?, change: Int?
         /// The element fields given, in field order, with their columns.
@@ -814,19 +808,14 @@ public enum LayoutReader {
             known.formUnion(TransitionWriter.csvColumns)
             known.formUnion(ElementField.names)
             let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
-            return .elements(CSVColumns(fieldCount: header.count, section: sectionColumn, item: itemColumn,
+            return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
                                         category: columns["category"], kind: columns["kind"], change: columns["change"],
                                         fields: fieldColumns,
                                         unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
         }
 
-        /// The element on a row (`line` is its line, for messages); the fields it gives are
-        /// added to `present`.
-        func record(_ row: [String], line: Int, present: inout Set<ElementField>) throws -> ElementRecord {
-            guard row.count == fieldCount else {
-                throw LayoutReadError.syntax(line: line, column: nil,
-                                             message: "expected \(fieldCount) fields as in the header, got \(row.count)")
-            }
+        /// The element on a row of the header's field count (`line` is its line, for messages).
+        func record(_ row: [String], line: Int) throws -> ElementRecord {
             func invalid(_ column: String, _ message: String) -> LayoutReadError {
                 .invalidValue(location: "row \(line)", message: "\(column): \(message)")
             }
@@ -857,7 +846,6 @@ public enum LayoutReader {
             for (field, column) in fields {
                 guard let value = try Self.value(row[column], field: field, line: line) else { continue }
                 record[field] = value
-                present.insert(field)
             }
             return record
         }
@@ -925,31 +913,6 @@ public enum LayoutReader {
         }
         return digits > 0 ? sign * value : nil
     }
-
-    /// The rows after a `t,x,y,angle` header (in any order) as the `heartSamples` part:
-    /// `heartSamples[k].t`, `.x`, `.y`, `.angle` for the k-th row, as a JSON layout gives them.
-    private static func readHeartSamples(_ records: inout CSVRecords, columns: [(String, Int)],
-                                         fieldCount: Int, unknownNames: [String]) throws -> LayoutDocument {
-        var values: [NamedValue] = []
-        var k = 0
-        while let (line, row) = try records.next() {
-            guard row.count == fieldCount else {
-                throw LayoutReadError.syntax(line: line, column: nil,
-                                             message: "expected \(fieldCount) fields as in the header, got \(row.count)")
-            }
-            for (name, column) in columns {
-                let text = row[column].trimmingCharacters(in: .whitespaces)
-                guard let v = ValueSyntax.number(text), v.isFinite else {
-                    throw LayoutReadError.invalidValue(location: "row \(line)",
-                                                       message: "\(name): expected a finite number, got \(shownField(text))")
-                }
-                values.append(NamedValue("heartSamples[\(k)].\(name)", .number(v)))
-            }
-            k += 1
-        }
-        return LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: values)],
-                              presentFields: [], unknownNames: Array(unknownNames.prefix(UnknownNames.limit)))
-    }
 }
 
 /// The columns or keys of a file that cvlayout does not know, each once, in order of first
@@ -977,90 +940,5 @@ struct UnknownNames {
             seen.insert(key)
             insert(prefix + key)
         }
-    }
-}
-
-/// RFC 4180 records: comma-separated fields, `"…"` quoting with `""` for a quote, LF or CRLF
-/// (or a lone CR) ending a record. Blank lines are skipped.
-private struct CSVRecords {
-    let bytes: [UInt8]
-    var position: Int
-    /// 1-based line of the next byte.
-    var line = 1
-
-    init(bytes: [UInt8], position: Int) {
-        self.bytes = bytes
-        self.position = position
-    }
-
-    /// The next record and the line it starts on, or `nil` at the end.
-    /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
-    mutating func next() throws -> (line: Int, fields: [String])? {
-        // Skip blank lines.
-        while position < bytes.count, bytes[position] == 0x0A || bytes[position] == 0x0D {
-            endLine()
-        }
-        guard position < bytes.count else { return nil }
-        let startLine = line
-        var fields: [String] = []
-        var field: [UInt8] = []
-        while true {
-            if position < bytes.count && bytes[position] == UInt8(ascii: "\"") {
-                // A quoted field.
-                let quoteLine = line
-                position += 1
-                while true {
-                    guard position < bytes.count else {
-                        throw LayoutReadError.syntax(line: quoteLine, column: nil,
-                                                     message: "unterminated quoted field (a '\"' is never closed)")
-                    }
-                    let byte = bytes[position]
-                    if byte == UInt8(ascii: "\"") {
-                        if position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "\"") {
-                            field.append(byte)
-                            position += 2
-                            continue
-                        }
-                        position += 1
-                        break
-                    }
-                    if byte == 0x0A { line += 1 }
-                    field.append(byte)
-                    position += 1
-                }
-                if position < bytes.count, !isDelimiter(bytes[position]) {
-                    throw LayoutReadError.syntax(line: line, column: nil,
-                                                 message: "unexpected text after a closing quote (a quote inside a field is written \"\")")
-                }
-            } else {
-                while position < bytes.count, !isDelimiter(bytes[position]) {
-                    if bytes[position] == UInt8(ascii: "\"") {
-                        throw LayoutReadError.syntax(line: line, column: nil,
-                                                     message: "a quote inside an unquoted field (quote the field and write \"\")")
-                    }
-                    field.append(bytes[position])
-                    position += 1
-                }
-            }
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
-            if position < bytes.count && bytes[position] == UInt8(ascii: ",") {
-                position += 1
-                continue
-            }
-            if position < bytes.count { endLine() }
-            return (startLine, fields)
-        }
-    }
-
-    private func isDelimiter(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == 0x0A || byte == 0x0D
-    }
-
-    /// Consumes one line ending (LF, CRLF or CR).
-    private mutating func endLine() {
-        if bytes[position] == 0x0D && position + 1 < bytes.count && bytes[position + 1] == 0x0A { position += 1 }
-        position += 1
-        line += 1
     }
 }

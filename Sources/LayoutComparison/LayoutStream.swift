@@ -1,10 +1,10 @@
-// Layouts compared as streams (`cvlayout diff`, `--check`): both sides read element by
-// element, in chunks, and matched as a merge, so that memory stays at a few chunks whatever
-// the element count. cvlayout's own files list their elements in element order; anything
-// the streaming readers do not read quickly and surely (another order, a duplicate, a
-// malformed file, a key they leave to the whole-file reader) makes them give up with
-// `LayoutStreamFallback`, and the caller compares the whole files as before, which gives
-// the same report or the same error.
+// Layouts read as streams (`cvlayout diff`, `--check`): both sides read element by element,
+// in chunks, and matched as a merge, so that memory stays at a few chunks whatever the
+// element count. cvlayout's own files list their elements in element order; a file in
+// another order is sorted on disk (`SortedLayoutStream`). What the streaming readers do not
+// read (a malformed file, a CSV of heart samples or with quoted fields) makes them give up
+// with `LayoutStreamFallback`: the file is then checked on its own, and either refused with
+// the reader's message or read whole into a `LayoutDocument` and streamed from memory.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -12,18 +12,22 @@ import LayoutWriters
 
 // MARK: - Elements
 
-/// Thrown by the streaming comparison when a file needs the whole-file reader: a duplicate,
-/// anything malformed (whose message the whole-file reader gives), or an element field only
-/// one side gives for some elements; or, with `outOfOrder` set, when a side's elements are
-/// not in element order (`LayoutDiff.compareStreams` then compares again with that side
-/// sorted, `SortedLayoutStream`).
+/// Thrown by the streaming comparison when a file cannot be streamed: a duplicate, anything
+/// malformed (`LayoutDiff.check` then says what), a file the streams do not read; or, with
+/// `outOfOrder` set, when a side's elements are not in element order (`LayoutDiff.compareStreams`
+/// then compares again with that side sorted, `SortedLayoutStream`); or, with `presence`
+/// set, when a field only some elements give was met before it was known that the side
+/// gives it (the comparison is made again, knowing the fields each side gives).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     public var description: String
     /// The side whose elements are not in element order, if that is the reason.
     public var outOfOrder: DiffSide?
-    init(_ description: String, outOfOrder: DiffSide? = nil) {
+    /// The fields each side gives (bits of `ElementField.rawValue`), if that is the reason.
+    public var presence: (expected: UInt16, actual: UInt16)?
+    init(_ description: String, outOfOrder: DiffSide? = nil, presence: (expected: UInt16, actual: UInt16)? = nil) {
         self.description = description
         self.outOfOrder = outOfOrder
+        self.presence = presence
     }
 }
 
@@ -42,15 +46,10 @@ public struct StreamedElement {
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
-    /// The element's position in its file (0 for the first), set by `SortedLayoutStream`
-    /// for a file not in element order: whether the two files list the elements they share
-    /// in the same order is said in the summary.
+    /// Where the element is in its file: its index in a JSON file, its line in a CSV. Says
+    /// whether two files list the elements they share in the same order, and where a
+    /// duplicate is.
     var ordinal = 0
-
-    /// An element with `key` (whose category is one of the three, and whose kind is ASCII).
-    public init(key: ElementKey) throws {
-        try setKey(key)
-    }
 
     private init() {}
 
@@ -76,17 +75,10 @@ public struct StreamedElement {
         order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
     }
 
-    /// Sets the key from an `ElementKey`.
-    /// - Throws: `LayoutStreamFallback` for a category cvlayout does not write or a kind that
-    ///   is not ASCII (whose equal spellings only the whole-file comparison sees as equal).
-    mutating func setKey(_ key: ElementKey) throws {
-        let category: UInt8
-        switch key.category {
-        case cellCategory: category = 0
-        case supplementaryCategory: category = 1
-        case decorationCategory: category = 2
-        default: throw LayoutStreamFallback("category")
-        }
+    /// Sets the key from an `ElementKey`, whose category is one of the three (the reader
+    /// refuses any other).
+    mutating func setKey(_ key: ElementKey) {
+        let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
         var kind: Int32 = 0
         if let name = key.kind {
             if name == headerKind {
@@ -94,7 +86,6 @@ public struct StreamedElement {
             } else if name == footerKind {
                 kind = 2
             } else {
-                guard name.utf8.allSatisfy({ $0 < 0x80 }) else { throw LayoutStreamFallback("a kind that is not ASCII") }
                 kind = KindNames.shared.code(name)
             }
         }
@@ -135,8 +126,10 @@ public struct StreamedElement {
         return field == .hidden ? .bool(v != 0) : .number(v)
     }
 
-    init(_ record: ElementRecord) throws {
-        try setKey(record.key)
+    /// `record` as a stream gives it.
+    init(_ record: ElementRecord) {
+        self = .placeholder
+        setKey(record.key)
         for field in ElementField.allCases {
             switch record[field] {
             case .number(let v)?: values[field.rawValue] = v
@@ -181,6 +174,9 @@ protocol LayoutElementStream: AnyObject {
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
     func cancel()
+    /// The error for two elements with `key`, at `ordinal` and `first` (`ordinal`s), as the
+    /// reader words it: `elements[7]: duplicate element 0:3 (also at elements[2])`.
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError
 }
 
 extension LayoutElementStream {
@@ -222,6 +218,17 @@ final class ByteWindow {
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
         base[0] = 0
+    }
+
+    /// A window on `bytes`, all of them in it.
+    init(bytes: [UInt8]) {
+        fd = -1
+        capacity = max(bytes.count, 1)
+        base = .allocate(capacity: capacity + 16)
+        bytes.withUnsafeBufferPointer { if let start = $0.baseAddress { base.update(from: start, count: bytes.count) } }
+        end = bytes.count
+        base[end] = 0
+        atEOF = true
     }
 
     /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
@@ -316,12 +323,20 @@ func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws ->
         if pos < window.end { break }
         guard try window.refill(keepingFrom: 0) != nil else { throw LayoutStreamFallback("empty file") }
     }
+    // A byte order mark is skipped, as the reader skips it.
+    var start = 0
+    if pos == 0 && window.end >= 3 && window.base[0] == 0xEF && window.base[1] == 0xBB && window.base[2] == 0xBF {
+        start = 3
+        pos = 3
+        while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
+        guard pos < window.end else { throw LayoutStreamFallback("empty file") }
+    }
     let first = window.base[pos]
     if first == 0xEF || (first == UInt8(ascii: "<") && format != .csv) { throw LayoutStreamFallback("BOM or SVG") }
     let resolved = format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv)
     switch resolved {
     case .json: return try JSONLayoutStream(window, position: pos)
-    case .csv: return try CSVLayoutStream(window, position: 0)  // blank space before the header is the header's
+    case .csv: return try CSVLayoutStream(window, position: start)  // blank space before the header is the header's
     }
 }
 
@@ -329,7 +344,7 @@ func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws ->
 
 /// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
 /// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
-/// own by the strict scanner and read as the whole-file reader reads it. Members of the
+/// own by the strict scanner and read as `LayoutReader` reads it. Members of the
 /// layout object other than `elements` are kept (they are small) and read at the end as a
 /// layout without elements.
 final class JSONLayoutStream: LayoutElementStream {
@@ -502,6 +517,7 @@ final class JSONLayoutStream: LayoutElementStream {
                 var i = pos + 2
                 if Self.fastElement(b, w.end, &i, &element) {
                     pos = i
+                    element.ordinal = index + fastCount
                     fastCount += 1
                     return true
                 }
@@ -531,6 +547,7 @@ final class JSONLayoutStream: LayoutElementStream {
             pos = i
             objects += 3
             present = 0x7FFF
+            element.ordinal = index + fastCount
             return true
         }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
@@ -549,9 +566,16 @@ final class JSONLayoutStream: LayoutElementStream {
         } catch {
             throw LayoutStreamFallback("element \(index): \(error)")
         }
-        element = try StreamedElement(record)
+        element = StreamedElement(record)
+        element.ordinal = index + fastCount
         present |= element.mask
         return true
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        let path = isList ? "" : "elements"
+        return .invalidValue(location: "\(path)[\(ordinal)]",
+                             message: "duplicate element \(key.messageText) (also at \(path)[\(first)])")
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
@@ -561,7 +585,7 @@ final class JSONLayoutStream: LayoutElementStream {
         if isList {
             return (LayoutDocument(shape: .elementList, elements: [], presentFields: [], unknownNames: unknown.names), present)
         }
-        // The other members, as a layout without elements, read by the whole-file reader.
+        // The other members, as a layout without elements, read by `LayoutReader`.
         var text: [UInt8] = [UInt8(ascii: "{")]
         text += members
         text += Array("\"elements\":[]}".utf8)
@@ -693,88 +717,159 @@ final class JSONLayoutStream: LayoutElementStream {
 
 // MARK: - CSV
 
-/// CSV layouts row by row. Rows without quotes (cvlayout's never have any) are split at
-/// their commas and their numbers read from the bytes; a row with a quote or a lone carriage
-/// return, a CSV of heart samples, and anything the whole-file reader would refuse are left
-/// to it.
+/// CSV layouts row by row, as RFC 4180 has them: comma-separated fields, `"…"` quoting with
+/// `""` for a quote, LF or CRLF (or a lone CR) ending a record, blank lines skipped. A row as
+/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other through
+/// `record` and the header's columns (`LayoutReader.CSVColumns`), which word what is wrong
+/// with the line it is on (`LayoutReadError`). A CSV of heart samples has no elements: its
+/// rows are the `heartSamples` part.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     // Unchecked: a stream is read by one thread, never reentrantly.
     @exclusivity(unchecked) private var pos: Int
-    private let columns: LayoutReader.CSVColumns
-    /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
-    private let roles: [Int]
+    private let header: LayoutReader.CSVColumns.Analysis
     @exclusivity(unchecked) private var present: UInt16 = 0
+    /// The lines read (the row just read is on line `lines`).
+    @exclusivity(unchecked) private var lines = 0
     private var done = false
+    /// The fields of the record just read, as ranges of the window (a quoted one with its
+    /// quotes, `text`).
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
     private let standard: Bool
+    /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
+    private let roles: [Int]
+    /// Whether it is a CSV of heart samples.
+    var isHeartSamples: Bool {
+        if case .heartSamples = header { return true }
+        return false
+    }
+    /// The header's field count, and the heart samples read (a CSV of heart samples).
+    private let fieldCount: Int
+    private var samples: [NamedValue] = []
 
+    /// - Throws: `LayoutReadError` for a header that is not a layout's.
     init(_ window: ByteWindow, position: Int) throws {
         w = window
         pos = position
-        guard let header = try Self.line(w, &pos) else { throw LayoutStreamFallback("no header") }
-        var names: [String] = []
-        var start = header.lowerBound
-        for i in header.lowerBound...header.upperBound where i == header.upperBound || w.base[i] == UInt8(ascii: ",") {
-            names.append(String(decoding: UnsafeBufferPointer(start: w.base + start, count: i - start), as: UTF8.self))
-            start = i + 1
+        guard let line = try Self.record(w, &pos, &lines, into: &fields) else {
+            throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
         }
-        let analysis: LayoutReader.CSVColumns.Analysis
-        do { analysis = try LayoutReader.CSVColumns.analyse(names, line: 1) } catch {
-            throw LayoutStreamFallback("header: \(error)")
-        }
-        guard case .elements(let columns) = analysis else { throw LayoutStreamFallback("heart samples") }
-        self.columns = columns
+        let names = fields.map { [w] in Self.text(w.base, $0) }
+        header = try LayoutReader.CSVColumns.analyse(names, line: line)
+        fieldCount = names.count
         standard = names == CSVLayoutWriter.columns
-        var roles = [Int](repeating: 0, count: columns.fieldCount)
-        roles[columns.section] = 1
-        roles[columns.item] = 2
-        if let c = columns.category { roles[c] = 3 }
-        if let c = columns.kind { roles[c] = 4 }
-        if let c = columns.change { roles[c] = 5 }
-        for (field, c) in columns.fields { roles[c] = 16 + field.rawValue }
+        var roles = [Int](repeating: 0, count: fieldCount)
+        if case .elements(let columns) = header {
+            roles[columns.section] = 1
+            roles[columns.item] = 2
+            for (role, column) in [(3, columns.category), (4, columns.kind), (5, columns.change)] {
+                if let column { roles[column] = role }
+            }
+            for (field, column) in columns.fields { roles[column] = 16 + field.rawValue }
+        }
         self.roles = roles
-        fields.reserveCapacity(columns.fieldCount + 1)
     }
 
-    /// The next non-blank line (without its line ending) in `w` from `pos`; `nil` at the end.
-    /// A line with a quote or a carriage return inside is left to the whole-file reader.
-    private static func line(_ w: ByteWindow, _ pos: inout Int, checked: Bool = true) throws -> Range<Int>? {
+    /// A field's text: its bytes, or a quoted field's without the quotes, `""` read as `"`.
+    private static func text(_ b: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) -> String {
+        let bytes = UnsafeBufferPointer(start: b + range.lowerBound, count: range.count)
+        guard bytes.first == UInt8(ascii: "\"") else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
+    }
+
+    /// Reads the next record (RFC 4180, after any blank lines) at `pos` into `fields`, moving
+    /// the window as it needs. `lines` counts the lines read.
+    /// - Returns: the line the record starts on; `nil` at the end.
+    /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
+    private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
+                               into fields: inout [Range<Int>]) throws -> Int? {
         while true {
-            // Blank lines.
-            while pos < w.end, w.base[pos] == 0x0A || w.base[pos] == 0x0D { pos += 1 }
-            if pos < w.end {
-                let rest = w.end - pos
-                if let nl = memchr(w.base + pos, 0x0A, rest) {
-                    let lf = UnsafeMutablePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - w.base
-                    var end = lf
-                    if end > pos && w.base[end - 1] == 0x0D { end -= 1 }
-                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
-                        throw LayoutStreamFallback("quotes or carriage returns")
-                    }
-                    let line = pos..<end
-                    pos = lf + 1
-                    return line
-                }
-                if w.atEOF {
-                    var end = w.end
-                    if w.base[end - 1] == 0x0D { end -= 1 }
-                    if checked, Self.hasQuoteOrReturn(w.base + pos, end - pos) {
-                        throw LayoutStreamFallback("quotes or carriage returns")
-                    }
-                    let line = pos..<end
-                    pos = w.end
-                    return line
-                }
+            var i = pos, line = lines + 1, start = 0
+            switch try parseRecord(w.base, w.end, atEOF: w.atEOF, &i, &line, &start, into: &fields) {
+            case true?:
+                pos = i
+                lines = line - 1
+                return start
+            case false?:
+                return nil
+            case nil:  // the record may run past the window
+                guard let shift = try w.refill(keepingFrom: pos) else { return nil }
+                pos -= shift
             }
-            guard let shift = try w.refill(keepingFrom: pos) else { return nil }
-            pos -= shift
         }
     }
 
-    private static func hasQuoteOrReturn(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Bool {
-        memchr(p, Int32(UInt8(ascii: "\"")), n) != nil || memchr(p, 0x0D, n) != nil
+    /// The record at `i` in the `end` bytes at `b` (`line`: the line of the byte at `i`;
+    /// `start`: the record's first line); `false` at the end, `nil` when it may run past the
+    /// bytes (more follow unless `atEOF`).
+    private static func parseRecord(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, atEOF: Bool, _ i: inout Int,
+                                    _ line: inout Int, _ start: inout Int, into fields: inout [Range<Int>]) throws -> Bool? {
+        @inline(__always) func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x2C || byte == 0x0A || byte == 0x0D }
+        /// Consumes one line ending (LF, CRLF or CR); `false` when a CR ends the bytes.
+        func endLine() -> Bool {
+            if b[i] == 0x0D {
+                if i + 1 == end && !atEOF { return false }
+                if i + 1 < end && b[i + 1] == 0x0A { i += 1 }
+            }
+            i += 1
+            line += 1
+            return true
+        }
+        while i < end, b[i] == 0x0A || b[i] == 0x0D {
+            guard endLine() else { return nil }
+        }
+        guard i < end else { return atEOF ? false : nil }
+        start = line
+        fields.removeAll(keepingCapacity: true)
+        while true {
+            let fieldStart = i
+            if i < end && b[i] == UInt8(ascii: "\"") {
+                let quoteLine = line
+                i += 1
+                while true {
+                    guard i < end else {
+                        guard atEOF else { return nil }
+                        throw LayoutReadError.syntax(line: quoteLine, column: nil,
+                                                     message: "unterminated quoted field (a '\"' is never closed)")
+                    }
+                    if b[i] == UInt8(ascii: "\"") {
+                        if i + 1 == end && !atEOF { return nil }
+                        if i + 1 < end && b[i + 1] == UInt8(ascii: "\"") {
+                            i += 2
+                            continue
+                        }
+                        i += 1
+                        break
+                    }
+                    if b[i] == 0x0A { line += 1 }
+                    i += 1
+                }
+                if i == end && !atEOF { return nil }
+                if i < end, !isDelimiter(b[i]) {
+                    throw LayoutReadError.syntax(line: line, column: nil,
+                                                 message: "unexpected text after a closing quote (a quote inside a field is written \"\")")
+                }
+            } else {
+                while i < end, !isDelimiter(b[i]) {
+                    if b[i] == UInt8(ascii: "\"") {
+                        throw LayoutReadError.syntax(line: line, column: nil,
+                                                     message: "a quote inside an unquoted field (quote the field and write \"\")")
+                    }
+                    i += 1
+                }
+                if i == end && !atEOF { return nil }
+            }
+            fields.append(fieldStart..<i)
+            if i < end && b[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if i < end {
+                guard endLine() else { return nil }
+            }
+            return true
+        }
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
@@ -788,31 +883,47 @@ final class CSVLayoutStream: LayoutElementStream {
                 if p[n] == 0x0A {
                     pos += n + 1
                     present |= 0x7FFF
+                    lines += 1
+                    element.ordinal = lines
                     return true
                 }
                 if p[n] == 0x0D && p[n + 1] == 0x0A {
                     pos += n + 2
                     present |= 0x7FFF
+                    lines += 1
+                    element.ordinal = lines
                     return true
                 }
             }
         }
-        var position = pos
-        defer { pos = position }
-        guard let line = try Self.line(w, &position, checked: !standard) else {
-            done = true
-            return false
-        }
-        if standard {
-            if Self.standardRow(w.base + line.lowerBound, line.count, &element) == line.count {
-                present |= 0x7FFF
+        while let line = try Self.record(w, &pos, &lines, into: &fields) {
+            guard fields.count == fieldCount else {
+                throw LayoutReadError.syntax(line: line, column: nil,
+                                             message: "expected \(fieldCount) fields as in the header, got \(fields.count)")
+            }
+            switch header {
+            case .elements(let columns):
+                if !plainRow(into: &element) {
+                    element = StreamedElement(try columns.record(fields.map { Self.text(w.base, $0) }, line: line))
+                }
+                element.ordinal = line
+                present |= element.mask
                 return true
-            }
-            if Self.hasQuoteOrReturn(w.base + line.lowerBound, line.count) {
-                throw LayoutStreamFallback("quotes or carriage returns")
+            case .heartSamples(let columns, _):
+                // `heartSamples[k].t`, `.x`, `.y`, `.angle` for the k-th row, as a JSON layout gives them.
+                let k = samples.count / columns.count
+                for (name, column) in columns {
+                    let text = Self.text(w.base, fields[column]).trimmingCharacters(in: .whitespaces)
+                    guard let v = ValueSyntax.number(text), v.isFinite else {
+                        throw LayoutReadError.invalidValue(
+                            location: "row \(line)", message: "\(name): expected a finite number, got \(LayoutReader.shownField(text))")
+                    }
+                    samples.append(NamedValue("heartSamples[\(k)].\(name)", .number(v)))
+                }
             }
         }
-        return try row(line, into: &element)
+        done = true
+        return false
     }
 
     /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`, read in
@@ -932,131 +1043,64 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
-    /// A row of any header, field by field.
-    private func row(_ line: Range<Int>, into element: inout StreamedElement) throws -> Bool {
+    /// The row in `fields` read from its bytes when every field is written plainly (digits,
+    /// cvlayout's names, no quotes); `false` for anything else, which `CSVColumns.record`
+    /// reads or refuses in words.
+    private func plainRow(into element: inout StreamedElement) -> Bool {
         let b = w.base
-        fields.removeAll(keepingCapacity: true)
-        var start = line.lowerBound
-        var i = start
-        while true {
-            if let comma = memchr(b + i, Int32(UInt8(ascii: ",")), line.upperBound - i) {
-                let c = UnsafeMutablePointer<UInt8>(comma.assumingMemoryBound(to: UInt8.self)) - b
-                fields.append(start..<c)
-                start = c + 1
-                i = start
-            } else {
-                fields.append(start..<line.upperBound)
-                break
-            }
-            if fields.count > columns.fieldCount { break }
-        }
-        guard fields.count == columns.fieldCount else { throw LayoutStreamFallback("field count") }
-        var section = -1, item = -1
-        var category = cellCategory
-        var kind: String? = nil
-        var disappearing = false
-        var values = SIMD16<Double>()
-        var mask: UInt16 = 0
-        for (k, range) in fields.enumerated() {
-            let role = roles[k]
-            if role == 0 { continue }
+        var section = -1, item = -1, category: UInt8 = 0, kind: Int32 = 0, disappearing = false
+        var values = SIMD16<Double>(), mask: UInt16 = 0
+        for (k, range) in fields.enumerated() where roles[k] != 0 {
             let p = b + range.lowerBound, n = range.count
-            func text() -> String { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
-            switch role {
+            @inline(__always) func isText(_ text: StaticString) -> Bool {
+                n == text.utf8CodeUnitCount && memcmp(p, text.utf8Start, n) == 0
+            }
+            switch roles[k] {
             case 1, 2:
+                guard n > 0 && n <= 18 else { return false }
                 var v = 0
-                var ok = n > 0 && n <= 18
-                if ok {
-                    for j in 0..<n {
-                        guard isDigit(p[j]) else {
-                            ok = false
-                            break
-                        }
-                        v = v &* 10 &+ Int(p[j] &- 0x30)
-                    }
+                for j in 0..<n {
+                    guard isDigit(p[j]) else { return false }
+                    v = v &* 10 &+ Int(p[j] &- 0x30)
                 }
-                if !ok {
-                    guard let slow = LayoutReader.csvInteger(text(), negative: false) else {
-                        throw LayoutStreamFallback("index")
-                    }
-                    v = slow
-                }
-                if role == 1 { section = v } else { item = v }
+                if roles[k] == 1 { section = v } else { item = v }
             case 3:
-                if n == 4 && memcmp(p, "cell", 4) == 0 {
-                    category = cellCategory
-                } else if n == 17 && memcmp(p, "supplementaryView", 17) == 0 {
-                    category = supplementaryCategory
-                } else if n == 14 && memcmp(p, "decorationView", 14) == 0 {
-                    category = decorationCategory
+                if isText("cell") { category = 0 } else if isText("supplementaryView") { category = 1 } else if isText("decorationView") {
+                    category = 2
                 } else {
-                    throw LayoutStreamFallback("category")
+                    return false
                 }
             case 4:
-                if n == 0 {
-                    kind = nil
-                } else if n == 6 && memcmp(p, "header", 6) == 0 {
-                    kind = headerKind
-                } else if n == 6 && memcmp(p, "footer", 6) == 0 {
-                    kind = footerKind
-                } else {
-                    var text = text()
-                    if text.hasPrefix("'"), let second = text.unicodeScalars.dropFirst().first,
-                       "=+-@\t\r".unicodeScalars.contains(second) {
-                        text.removeFirst()
-                    }
-                    kind = text.isEmpty ? nil : text
-                }
+                if n == 0 { kind = 0 } else if isText("header") { kind = 1 } else if isText("footer") { kind = 2 } else { return false }
             case 5:
-                disappearing = n == 9 && memcmp(p, "disappear", 9) == 0
+                disappearing = isText("disappear")
             default:
-                let field = ElementField(rawValue: role - 16)!
-                if n == 0 { continue }
-                var value: Double? = nil
-                if field == .hidden {
-                    if n == 4 && memcmp(p, "true", 4) == 0 || n == 1 && p[0] == 0x31 {
-                        value = 1
-                    } else if n == 5 && memcmp(p, "false", 5) == 0 || n == 1 && p[0] == 0x30 {
-                        value = 0
-                    }
-                } else if field == .zIndex {
-                    var j = 0, v = 0
+                let field = roles[k] - 16
+                guard n > 0 else { continue }
+                if field == ElementField.hidden.rawValue {
+                    guard isText("true") || isText("false") else { return false }
+                    values[field] = isText("true") ? 1 : 0
+                } else if field == ElementField.zIndex.rawValue {
                     let negative = p[0] == UInt8(ascii: "-")
-                    if negative { j = 1 }
-                    if n - j > 0 && n - j <= 17 {
-                        while j < n, isDigit(p[j]) {
-                            v = v &* 10 &+ Int(p[j] &- 0x30)
-                            j += 1
-                        }
-                        if j == n { value = Double(negative ? -v : v) }
+                    var j = negative ? 1 : 0, v = 0
+                    guard n - j <= 15 else { return false }
+                    while j < n, isDigit(p[j]) {
+                        v = v &* 10 &+ Int(p[j] &- 0x30)
+                        j += 1
                     }
+                    guard j == n, n > (negative ? 1 : 0) else { return false }
+                    values[field] = Double(negative ? -v : v)
                 } else {
-                    value = Self.plainNumber(p, n)
+                    guard let v = Self.plainNumber(p, n) else { return false }
+                    values[field] = v
                 }
-                if value == nil {
-                    do {
-                        switch try LayoutReader.CSVColumns.value(text(), field: field, line: 0) {
-                        case nil: continue
-                        case .number(let v)?: value = v
-                        case .bool(let flag)?: value = flag ? 1 : 0
-                        case .text?: throw LayoutStreamFallback("text")
-                        }
-                    } catch {
-                        throw LayoutStreamFallback("value: \(error)")
-                    }
-                }
-                values[field.rawValue] = value!
-                mask |= 1 << UInt16(field.rawValue)
+                mask |= 1 << UInt16(field)
             }
         }
-        // A kind on a cell is refused (by the whole-file reader); a view without one is
-        // matched by its category.
-        if category == cellCategory && kind != nil { throw LayoutStreamFallback("kind") }
-        try element.setKey(ElementKey(category: category, kind: kind, section: section, item: item,
-                                      disappearing: disappearing))
+        guard category != 0 || kind == 0 else { return false }  // a kind on a cell: refused in words
+        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
         element.values = values
         element.mask = mask
-        present |= mask
         return true
     }
 
@@ -1099,6 +1143,16 @@ final class CSVLayoutStream: LayoutElementStream {
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard done else { throw LayoutStreamFallback("not at the end") }
-        return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+        switch header {
+        case .elements(let columns):
+            return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+        case .heartSamples(_, let unknown):
+            return (LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: samples)],
+                                   presentFields: [], unknownNames: Array(unknown.prefix(UnknownNames.limit))), 0)
+        }
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
     }
 }

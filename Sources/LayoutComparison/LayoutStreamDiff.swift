@@ -2,7 +2,7 @@
 // pushed (a file's reader, or an engine's blocks for `--check`), matched as a merge of two
 // lists in element order. Differences are rendered as they are found into a spill (memory,
 // then a temporary file), and the report is put together at the end, when its header and
-// summary are known: byte for byte what `LayoutDiff.textReport` / `jsonReport` give.
+// summary are known (`writeReport`, the one renderer of the text and JSON reports).
 import Foundation
 import LayoutCore
 import FastText
@@ -122,23 +122,29 @@ public final class StreamedComparison {
 
     /// A comparison with `expected`; `sorted` says which sides come through a
     /// `SortedLayoutStream` (their elements carry their positions in the file).
+    /// - Parameter presence: fields each side is known to give (its first elements', or all
+    ///   when a comparison is made again).
     init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
-         sorted: (expected: Bool, actual: Bool) = (false, false)) {
+         sorted: (expected: Bool, actual: Bool) = (false, false), presence: (expected: UInt16, actual: UInt16)? = nil) {
         self.expected = expected
         self.options = options
         self.style = style
         out = spill.out
         core = MergeCore(options: options, style: style)
         core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
+        if let presence { (core.expectedPresent, core.actualPresent) = presence }
     }
 
-    /// Opens `path` (a regular file) as the expected side, read by a thread of its own;
-    /// with `sorted`, its elements sorted first (a file not in element order).
+    /// Opens `input` as the expected side, read by a thread of its own; with `sorted`, its
+    /// elements sorted first (a file not in element order); `actualSorted` says whether the
+    /// actual side's are.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public convenience init(expectedPath path: String, format: LayoutFileFormat?, options: DiffOptions,
-                            style: StreamedReportStyle, sorted: Bool = false) throws {
-        let stream = try LayoutInput.path(path).stream(format: format, sorted: sorted)
-        self.init(expected: stream, options: options, style: style, sorted: (sorted, false))
+    public convenience init(expected input: LayoutInput, format: LayoutFileFormat?, options: DiffOptions,
+                            style: StreamedReportStyle, sorted: Bool = false, actualSorted: Bool = false,
+                            presence: (expected: UInt16, actual: UInt16)? = nil) throws {
+        let stream = try input.stream(format: format, sorted: sorted)
+        self.init(expected: stream, options: options, style: style, sorted: (sorted || input.isSorted, actualSorted),
+                  presence: presence)
     }
 
     deinit { expected.cancel() }
@@ -159,7 +165,7 @@ public final class StreamedComparison {
         var expectedDone = false
         var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
         var expectedCount = 0, actualCount = 0, matchedCount = 0
-        var counts = LayoutDiffResult.StreamedCounts()
+        var counts = LayoutDiffResult.Counts()
         var bestLength: LargestDelta?, bestOther: LargestDelta?
         /// Their deltas' magnitudes (−1 for none), compared without copying them.
         var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
@@ -190,6 +196,7 @@ public final class StreamedComparison {
                 return false
             }
             if expectedCount > 0, !lastExpected.precedes(pending) {
+                if lastExpected.sameKey(pending) { throw LayoutStreamFallback("expected: a duplicate element") }
                 throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
             }
             lastExpected.copyKey(of: pending)
@@ -202,6 +209,7 @@ public final class StreamedComparison {
         @inline(__always)
         mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
             if actualCount > 0, !lastActual.precedes(a) {
+                if lastActual.sameKey(a) { throw LayoutStreamFallback("actual: a duplicate element") }
                 throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
             }
             lastActual.copyKey(of: a)
@@ -250,7 +258,7 @@ public final class StreamedComparison {
                 } else if inE || inA {
                     // A value against none is a change only if the side without it gives the
                     // field for some element; when that is not known yet, it is left out, and
-                    // the whole files are compared if the side turns out to give the field.
+                    // the comparison is made again if the side turns out to give the field.
                     if (inE ? actualPresent : expectedPresent) & bit == 0 {
                         uncertain |= bit
                         continue
@@ -418,7 +426,7 @@ public final class StreamedComparison {
     ///   - actual: the actual side without its elements (shape, parts).
     /// - Returns: the result (its `elements` empty, `streamedCounts` set) and the expected
     ///   side without its elements (for its unknown names).
-    /// - Throws: `LayoutStreamFallback` when the whole files must be compared after all.
+    /// - Throws: `LayoutStreamFallback` when the comparison must be made again (`presence`).
     public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
         while try core.pull(expected) {
             core.hasPending = false
@@ -434,7 +442,9 @@ public final class StreamedComparison {
         var fieldNotes: [NotCompared] = []
         if expectedCount > 0 && actualCount > 0 {
             let compared = selected & expectedPresent & actualPresent
-            if uncertain & compared != 0 { throw LayoutStreamFallback("a field only some elements give") }
+            if uncertain & compared != 0 {
+                throw LayoutStreamFallback("a field only some elements give", presence: (expectedPresent, actualPresent))
+            }
             func fields(_ bits: UInt16) -> Set<ElementField> {
                 Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
             }
@@ -443,24 +453,47 @@ public final class StreamedComparison {
             if onlyExpected != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyExpected)), missingIn: .actual)) }
             if onlyActual != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyActual)), missingIn: .expected)) }
         }
-        // The parts, by the whole-file comparison of the two layouts without elements.
-        let parts = LayoutDiff.compare(expectedDocument, actual, options: options)
-        for entry in LayoutDiff.reportOrder(parts) {
-            guard case .part(let part) = entry, case .changed(let changes) = part.change else { continue }
+        // The parts (in document order, which is the report's), after the elements.
+        let parts = LayoutDiff.compareParts(expectedDocument, actual, options: options)
+        for part in parts.parts {
+            guard case .changed(let changes) = part.change else { continue }
             for change in changes { core.consider(nil, change) }
         }
         let bestLength = core.bestLength, bestOther = core.bestOther
         var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
-                                      matchedCount: core.matchedCount, elements: [], parts: parts.parts, reordered: reordered,
+                                      matchedCount: core.matchedCount, parts: parts.parts, reordered: reordered,
                                       notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
-        result.streamedCounts = core.counts
-        result.streamedSpread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
+        result.counts = core.counts
+        result.spread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
         try spill.out.flush()
         return (result, expectedDocument)
     }
 
-    /// Writes the report of `result` (from `finish`) to `emit`, as `LayoutDiff.textReport`
-    /// or `jsonReport` would have written it.
+    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style.
+    ///
+    /// The text report: nothing but the summary when the layouts are the same; otherwise
+    /// `--- EXPECTED` / `+++ ACTUAL`, then in document order `- ELEMENT  missing (frame
+    /// X,Y,W,H)`, `+ ELEMENT  extra (…)`, and `~ ELEMENT` followed by one line per field that
+    /// moved (`    frame.y  120 → 132.5  (+12.5)`), then the summary; ends with a newline. In
+    /// colour (`.text(color: true)`, only for a terminal): red missing, green extra, cyan
+    /// changed, bold headers and summary.
+    ///
+    /// The JSON report, one object with one difference per line:
+    ///
+    /// ```
+    /// {"same":false,"expected":"a.json","actual":"b.json","tolerance":0.001,
+    /// "counts":{"expected":120,"actual":120,"matched":120,"differ":1,"missing":0,"extra":0,"changed":1},
+    /// "largestDelta":{"element":"0:17","field":"frame.y","delta":12.5,"unit":"pt"},
+    /// "differences":[
+    /// {"element":{"indexPath":[0,17],"category":"cell"},"name":"0:17","change":"changed","fields":[
+    ///   {"field":"frame.y","expected":120,"actual":132.5,"delta":12.5}, …]}
+    /// ],
+    /// "notCompared":[],"reordered":false,
+    /// "summary":"1 of 120 elements differs; largest delta 12.5 pt at 0:17 frame.y"}
+    /// ```
+    /// A part's difference has `"part":"contentSize"` instead of `"element"`; an absent value
+    /// is `null`; numbers are written in their shortest round-trip form.
+    /// - Complexity: O(differences), the elements' read back from the spill.
     public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
                             to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try withoutActuallyEscaping(emit) { emit in
@@ -482,10 +515,10 @@ public final class StreamedComparison {
                 return try out.flush()
             }
             out.append(string: paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n")
-            for part in before { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            for part in before { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
             try out.flush()
             try spill.replay(emit)
-            for part in after { out.append(string: LayoutDiff.textBlock(part.name, part.change, frame: nil, color: color)) }
+            for part in after { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
             out.append(string: paint("1", summary) + "\n")
         case .json:
             LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
@@ -514,67 +547,122 @@ public final class StreamedComparison {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layout files as streams (see `StreamedComparison`).
+    /// Compares two layouts as streams (see `StreamedComparison`), each a file, a spooled
+    /// standard input or a document. A side whose first elements are not in element order is
+    /// sorted (`SortedLayoutStream`); one found out of order later is sorted and the
+    /// comparison starts again, as it does, knowing the fields each side gives, when a field
+    /// only some elements give was met too early to tell (at most four passes).
     /// - Returns: the result, both sides without their elements (for their unknown names),
     ///   and the comparison, whose `writeReport` writes the report.
-    /// - Throws: `LayoutStreamFallback` when the whole files must be compared instead
-    ///   (`LayoutDiff.compare` of `LayoutReader.read`s), which then gives the same report or
-    ///   the error to show.
-    public static func compareStreams(expectedPath: String, expectedFormat: LayoutFileFormat?,
-                                      actualPath: String, actualFormat: LayoutFileFormat?,
-                                      options: DiffOptions, style: StreamedReportStyle)
-        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        try compareStreams(expected: .path(expectedPath), expectedFormat: expectedFormat, actual: .path(actualPath),
-                           actualFormat: actualFormat, options: options, style: style)
-    }
-
-    /// Compares two layouts as streams (see `StreamedComparison`), each a file or a spooled
-    /// standard input. A side whose first elements are not in element order is sorted
-    /// (`SortedLayoutStream`); one found out of order later is sorted and the comparison
-    /// starts again (at most three passes).
-    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when the whole files must be
-    ///   compared instead.
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
+    ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                       actual: LayoutInput, actualFormat: LayoutFileFormat?,
                                       options: DiffOptions, style: StreamedReportStyle)
         throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
         var sorted = (expected: false, actual: false)
-        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)] {
+        // The fields each side's first elements give, known from the start.
+        var presence = (expected: UInt16(0), actual: UInt16(0)), knowsPresence = false
+        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)]
+        where !input.isSorted {
             let stream = try input.stream(format: format, sorted: false)
             defer { stream.cancel() }
-            if !startsInElementOrder(stream) {
-                if side == .expected { sorted.expected = true } else { sorted.actual = true }
-            }
+            let start = startsInElementOrder(stream)
+            if side == .expected { (sorted.expected, presence.expected) = (!start.inOrder, start.present) }
+            else { (sorted.actual, presence.actual) = (!start.inOrder, start.present) }
         }
         while true {
             do {
-                return try compareStreamsOnce(expected: expected, expectedFormat: expectedFormat, actual: actual,
-                                              actualFormat: actualFormat, options: options, style: style, sorted: sorted)
+                let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
+                                                        style: style, sorted: sorted.expected,
+                                                        actualSorted: sorted.actual || actual.isSorted, presence: presence)
+                // Both sides parsed on threads of their own: the comparison and the report take
+                // the rest of the time of the thread that runs them.
+                let stream = try actual.stream(format: actualFormat, sorted: sorted.actual)
+                defer { stream.cancel() }
+                var a = StreamedElement.placeholder
+                while try stream.next(into: &a) { try comparison.feed(a) }
+                let (actualDocument, _) = try stream.finish()
+                let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
+                return (result, expectedDocument, actualDocument, comparison)
             } catch let error as LayoutStreamFallback {
-                switch error.outOfOrder {
-                case .expected? where !sorted.expected: sorted.expected = true
-                case .actual? where !sorted.actual: sorted.actual = true
+                switch (error.outOfOrder, error.presence) {
+                case (.expected?, _) where !sorted.expected: sorted.expected = true
+                case (.actual?, _) where !sorted.actual: sorted.actual = true
+                case (nil, let known?) where !knowsPresence: (presence, knowsPresence) = (known, true)
                 default: throw LayoutStreamFallback(error.description)
                 }
             }
         }
     }
 
-    private static func compareStreamsOnce(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
-                                           actual: LayoutInput, actualFormat: LayoutFileFormat?,
-                                           options: DiffOptions, style: StreamedReportStyle, sorted: (expected: Bool, actual: Bool))
-        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        let comparison = StreamedComparison(expected: try expected.stream(format: expectedFormat, sorted: sorted.expected),
-                                            options: options, style: style, sorted: sorted)
-        // Both sides parsed on threads of their own: the comparison and the report take the
-        // rest of the time of the thread that runs them.
-        let actual = try actual.stream(format: actualFormat, sorted: sorted.actual)
-        defer { actual.cancel() }
-        var a = StreamedElement.placeholder
-        while try actual.next(into: &a) { try comparison.feed(a) }
-        let (actualDocument, _) = try actual.finish()
-        let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
-        return (result, expectedDocument, actualDocument, comparison)
+    /// Compares two layouts read whole (`LayoutReader.read`) as streams, and renders the
+    /// report in `style`.
+    /// - Throws: errors of the report's spill (a temporary file that cannot be written).
+    public static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions = DiffOptions(),
+                               style: StreamedReportStyle = .text(color: false), expectedName: String = "a",
+                               actualName: String = "b") throws -> (result: LayoutDiffResult, report: String) {
+        let streamed = try compareStreams(expected: .document(expected), expectedFormat: nil, actual: .document(actual),
+                                          actualFormat: nil, options: options, style: style)
+        var report: [UInt8] = []
+        try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName) {
+            report += $0
+        }
+        return (streamed.result, String(decoding: report, as: UTF8.self))
+    }
+
+    /// Reads the layout at `input` to its end as a stream (sorted, when it is not in element
+    /// order), for what stopped a comparison: two elements with the same key are refused as
+    /// the reader refuses them (the first in the file that repeats one), once the rest of
+    /// the file is known to be well formed. Memory stays bounded whatever the element count.
+    /// - Returns: the layout without its elements (its shape, parts and unknown names).
+    /// - Throws: `LayoutReadError` for a duplicate; `LayoutStreamFallback` when the streams do
+    ///   not read the file (malformed, or a form they leave to `LayoutReader`): read it whole,
+    ///   which says what is wrong or gives the document.
+    /// - Complexity: O(n), or O(n log n) for a file not in element order.
+    public static func check(_ input: LayoutInput, format: LayoutFileFormat?) throws -> LayoutDocument {
+        for sorted in [false, true] {
+            let stream = try input.stream(format: format, sorted: sorted)
+            defer { stream.cancel() }
+            var element = StreamedElement.placeholder, previous = StreamedElement.placeholder
+            var count = 0, inOrder = true
+            // The repeated key whose second element comes first, and its first two positions.
+            var duplicate: (key: ElementKey, at: Int, first: Int)? = nil
+            var run = (first: 0, second: Int.max)
+            func endRun() {
+                if run.second < (duplicate?.at ?? Int.max) { duplicate = (previous.key, run.second, run.first) }
+            }
+            // What is malformed (in a CSV, on its line); which comes first in the file, it or a
+            // duplicate, the in-order pass knows (the duplicate before it), the sorted one not.
+            var failure: LayoutReadError? = nil
+            do {
+                while try stream.next(into: &element) {
+                    if count > 0 && previous.sameKey(element) {
+                        let at = element.ordinal
+                        if at < run.first { run = (at, run.first) } else if at < run.second { run.second = at }
+                    } else {
+                        if count > 0 && !previous.precedes(element) {
+                            inOrder = false
+                            break
+                        }
+                        if count > 0 { endRun() }
+                        run = (element.ordinal, Int.max)
+                    }
+                    previous = element
+                    count += 1
+                }
+            } catch let error as LayoutReadError {
+                if sorted { throw LayoutStreamFallback("malformed: \(error)") }
+                failure = error
+            }
+            guard inOrder else { continue }
+            if count > 0 { endRun() }
+            if let duplicate { throw stream.duplicate(duplicate.key, at: duplicate.at, first: duplicate.first) }
+            if let failure { throw failure }
+            let (document, _) = try stream.finish()
+            return document
+        }
+        throw LayoutStreamFallback("not in element order once sorted")
     }
 }
 
@@ -643,25 +731,30 @@ extension LayoutDiff {
 }
 
 extension StreamedComparison {
-    /// Whether the first elements of the layout file at `path` are in element order (else it
-    /// is best compared sorted from the start).
+    /// Whether the first elements of the layout at `input` are in element order (else it is
+    /// best compared sorted from the start), and the fields they give.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public static func startsInElementOrder(_ path: String, format: LayoutFileFormat?) throws -> Bool {
-        let stream = try LayoutInput.path(path).stream(format: format, sorted: false)
+    public static func startsInElementOrder(_ input: LayoutInput,
+                                            format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
+        let stream = try input.stream(format: format, sorted: false)
         defer { stream.cancel() }
         return LayoutComparison.startsInElementOrder(stream)
     }
 
-    /// Whether the expected side is a CSV (so the layout is compared as its CSV).
-    public var expectedIsCSV: Bool {
+    /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
+    /// whether a CSV of heart samples.
+    public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
         var stream = expectedStream
         while true {
             if let prefetched = stream as? PrefetchedStream {
                 stream = prefetched.source
             } else if let sorted = stream as? SortedLayoutStream {
                 stream = sorted.source
+            } else if let document = stream as? DocumentStream {
+                return (document.isCSV, document.isHeartSamples)
             } else {
-                return stream is CSVLayoutStream
+                let csv = stream as? CSVLayoutStream
+                return (csv != nil, csv?.isHeartSamples == true)
             }
         }
     }
@@ -761,6 +854,10 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         if let failure { throw failure }
         guard let finished else { throw LayoutStreamFallback("not at the end") }
         return finished
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        source.duplicate(key, at: ordinal, first: first)
     }
 
     /// Stops the thread (the reader gave up), and any thread its source reads ahead with.

@@ -233,18 +233,17 @@ final class ExternalSorter<Record: ExternallySortable> {
 
 // MARK: - A stream in element order
 
-/// The elements of `source`, whatever its order, in element order (`StreamedElement.precedes`),
-/// each with its `ordinal` in the file: `source` is read to its end and sorted by an
-/// `ExternalSorter` at the first `next`. Its parts and fields (`finish`) are `source`'s.
-/// - Throws: from `next`, `LayoutStreamFallback` for two elements with the same key (the
-///   whole-file reader names them) and whatever `source` throws.
+/// The elements of `source`, whatever its order, in element order (`StreamedElement.precedes`):
+/// `source` is read to its end and sorted by an `ExternalSorter` at the first `next`. Its
+/// parts and fields (`finish`) are `source`'s.
+/// - Throws: from `next`, `LayoutStreamFallback` for two elements with the same key
+///   (`LayoutDiff.check` names them) and whatever `source` throws.
 /// - Complexity: O(n log n); memory `runBytes` and a buffer a run, whatever n.
 final class SortedLayoutStream: LayoutElementStream {
     let source: LayoutElementStream
     private var sorter: ExternalSorter<StreamedElement>?
     private var finished: (document: LayoutDocument, present: UInt16)?
-    private var previous = StreamedElement.placeholder
-    private var count = 0, ended = false
+    private var ended = false
     private let runBytes: Int
     /// The memory for one run by default (12 MiB, 65,536 elements; with its permutation
     /// about 15 MB): two sorted sides stay under 100 MB in all. Tests make it small, to merge
@@ -261,12 +260,7 @@ final class SortedLayoutStream: LayoutElementStream {
     private func sort() throws -> ExternalSorter<StreamedElement> {
         let sorter = ExternalSorter<StreamedElement>(runBytes: runBytes)
         var element = StreamedElement.placeholder
-        var ordinal = 0
-        while try source.next(into: &element) {
-            element.ordinal = ordinal
-            ordinal += 1
-            try sorter.append(element)
-        }
+        while try source.next(into: &element) { try sorter.append(element) }
         finished = try source.finish()
         self.sorter = sorter
         return sorter
@@ -278,9 +272,6 @@ final class SortedLayoutStream: LayoutElementStream {
             ended = true
             return false
         }
-        if count > 0, !previous.precedes(element) { throw LayoutStreamFallback("a duplicate element") }
-        previous = element
-        count += 1
         return true
     }
 
@@ -290,19 +281,26 @@ final class SortedLayoutStream: LayoutElementStream {
     }
 
     func cancel() { source.cancel() }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        source.duplicate(key, at: ordinal, first: first)
+    }
 }
 
 /// Whether the first `count` elements of `stream` are in element order (a file that is not
-/// is sorted from the start, rather than found out of order once its other side is sorted).
+/// is sorted from the start, rather than found out of order once its other side is sorted),
+/// and the fields they give (known before the comparison meets an element without one).
 /// A stream that fails is said to be in order: the comparison then meets the failure.
-func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> Bool {
+func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> (inOrder: Bool, present: UInt16) {
     var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
+    var present: UInt16 = 0
     for k in 0..<count {
-        guard let more = try? stream.next(into: &element), more else { return true }
-        if k > 0 && !previous.precedes(element) { return false }
+        guard let more = try? stream.next(into: &element), more else { break }
+        if k > 0 && !previous.precedes(element) { return (false, present) }
+        present |= element.mask
         previous = element
     }
-    return true
+    return (true, present)
 }
 
 // MARK: - Inputs
@@ -418,26 +416,77 @@ public final class SpooledInput {
     }
 }
 
-/// Where a streamed layout is read from: a file by its path, or a spooled standard input.
+/// Where a streamed layout is read from: a file by its path, a spooled standard input (or
+/// FIFO), or a layout read whole (one the streams do not read, `LayoutDiff.check`).
 public enum LayoutInput {
     case path(String)
     case spooled(SpooledInput)
+    case document(LayoutDocument)
 
     /// A new window on its bytes, from the start.
     /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
-    ///   opened (the whole-file reader says why).
+    ///   opened (`LayoutReader`'s caller says why).
     func window() throws -> ByteWindow {
         switch self {
         case .path(let path): return try ByteWindow(path: path)
         case .spooled(let input): return try input.window()
+        case .document: throw LayoutStreamFallback("a document")
         }
+    }
+
+    /// Whether its stream comes sorted (a document's elements are): its elements carry
+    /// their positions in the file, which say whether the shared ones are in the same order.
+    var isSorted: Bool {
+        if case .document = self { return true }
+        return false
     }
 
     /// Opens the layout as a stream in element order, read ahead by a thread of its own;
     /// with `sorted`, its elements sorted first (`SortedLayoutStream`, whose source is read
-    /// ahead by another thread).
-    func stream(format: LayoutFileFormat?, sorted: Bool) throws -> PrefetchedStream {
+    /// ahead by another thread). A document's elements are sorted already.
+    func stream(format: LayoutFileFormat?, sorted: Bool) throws -> LayoutElementStream {
+        if case .document(let document) = self { return DocumentStream(document) }
         let source = try openLayoutStream(try window(), format: format)
         return PrefetchedStream(sorted ? SortedLayoutStream(PrefetchedStream(source)) : source)
+    }
+}
+
+/// A layout read whole as a stream: its elements in element order, each with its position
+/// in the file as its `ordinal`; the reader refused any duplicate.
+final class DocumentStream: LayoutElementStream {
+    private var elements: [StreamedElement]
+    private var index = 0
+    private let document: LayoutDocument
+    private var present: UInt16 = 0
+
+    init(_ document: LayoutDocument) {
+        elements = document.elements.enumerated().map { i, record in
+            var element = StreamedElement(record)
+            element.ordinal = i
+            return element
+        }
+        elements.sort { $0.precedes($1) }
+        for field in document.presentFields { present |= 1 << UInt16(field.rawValue) }
+        var rest = document
+        rest.elements = []
+        self.document = rest
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        guard index < elements.count else { return false }
+        element = elements[index]
+        index += 1
+        return true
+    }
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) { (document, present) }
+
+    /// Whether the layout was a CSV (of elements or heart samples).
+    var isCSV: Bool { document.shape == .csv || isHeartSamples }
+    /// Whether it was a CSV of heart samples.
+    var isHeartSamples: Bool { document.shape == .heartSamples }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        .invalidValue(location: "[\(ordinal)]", message: "duplicate element \(key.messageText) (also at [\(first)])")
     }
 }

@@ -470,8 +470,8 @@ struct DiffTests {
         let a = try LayoutReader.read(Data("section,item,y\n0,0,120\n".utf8), format: .csv)
         let exact = try LayoutReader.read(Data("section,item,y\n0,0,120.001\n".utf8), format: .csv)
         let beyond = try LayoutReader.read(Data("section,item,y\n0,0,120.0011\n".utf8), format: .csv)
-        #expect(LayoutDiff.compare(a, exact).isSame)
-        let result = LayoutDiff.compare(a, beyond)
+        #expect(try LayoutDiff.compare(a, exact).result.isSame)
+        let result = try LayoutDiff.compare(a, beyond).result
         #expect(!result.isSame)
         #expect(result.largestDelta?.field == "frame.y")
         #expect(LayoutDiff.summary(result, expectedName: "a", actualName: "b")
@@ -494,7 +494,7 @@ struct DiffTests {
         #expect(!result.stdoutText.contains("\u{1B}"))
         let expected = try LayoutReader.read(Data(Self.base.utf8), format: .json)
         let actual = try LayoutReader.read(Data(changed.utf8), format: .json)
-        let coloured = LayoutDiff.textReport(LayoutDiff.compare(expected, actual), expectedName: a, actualName: b, color: true)
+        let coloured = try LayoutDiff.compare(expected, actual, style: .text(color: true), expectedName: a, actualName: b).report
         #expect(coloured.contains("\u{1B}[31m- header 0:0  missing (frame 0,0,390,40)\u{1B}[0m"))
         #expect(coloured.contains("\u{1B}[32m+ 0:3  extra (frame 0,170,190,60)\u{1B}[0m"))
         #expect(ColorPolicy.forProcess(environment: [:], isTerminal: { _ in true }) == ColorPolicy(stdout: true, stderr: true))
@@ -507,8 +507,8 @@ struct DiffTests {
     // MARK: - --check
 
     /// Two files are compared as streams, and so is one of them on stdin; files out of
-    /// element order are sorted on the way. The reports are those of the whole-file
-    /// comparison (`LayoutDiff.compare` of `LayoutReader.read`), in every format, for layouts
+    /// element order are sorted on the way. The reports are those of the layouts read whole
+    /// (`LayoutDiff.compare` of `LayoutReader.read`), in every format, for layouts
     /// of every engine against moved, thinned, reordered and shuffled versions of themselves;
     /// with stdin the same but for the name.
     @Test func streamedDiffEqualsTheWholeFileDiff() throws {
@@ -557,9 +557,9 @@ struct DiffTests {
                         try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: path)), format: LayoutFileFormat(pathExtension: path))
                     }
                     if let expected = try? read(a), let actual = try? read(b) {
-                        let result = LayoutDiff.compare(expected, actual, options: options)
-                        let whole = extra.contains("json") ? LayoutDiff.jsonReport(result, expectedName: a, actualName: b)
-                            : LayoutDiff.textReport(result, expectedName: a, actualName: b)
+                        let (result, whole) = try LayoutDiff.compare(expected, actual, options: options,
+                                                                     style: extra.contains("json") ? .json : .text(color: false),
+                                                                     expectedName: a, actualName: b)
                         #expect(streamed.status == (result.isSame ? 0 : 1), "\(a) \(b) \(extra)")
                         #expect(streamed.stdoutText == whole, "\(a) \(b) \(extra)")
                     } else {

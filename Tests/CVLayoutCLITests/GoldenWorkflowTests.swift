@@ -164,11 +164,13 @@ struct GoldenWorkflowTests {
             #expect(again.stdoutText.replacingOccurrences(of: other.path, with: new.path)
                 .replacingOccurrences(of: g.path, with: golden.path) == result.stdoutText)
         }
-        // The whole-file drawing (for what the streams leave to the whole-file reader) draws it too.
+        // The layouts read whole (what the streams leave to the reader) draw it too.
         let expected = try LayoutReader.read(Data(Self.csv(Self.goldenRows).utf8), format: .csv)
         let actual = try LayoutReader.read(Data(Self.jsonList(Self.newRows.reversed()).utf8), format: .json)
         var whole: [UInt8] = []
-        try LayoutDiffPicture.draw(expected, actual, options: DiffOptions(), expectedName: golden.path, actualName: new.path) {
+        try LayoutDiffPicture.drawStreams(expected: .document(expected), expectedFormat: nil, actual: .document(actual),
+                                          actualFormat: nil, options: DiffOptions(), expectedName: golden.path,
+                                          actualName: new.path) {
             whole.append(contentsOf: $0)
         }
         #expect(String(decoding: whole, as: UTF8.self) == result.stdoutText)
