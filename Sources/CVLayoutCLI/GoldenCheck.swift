@@ -70,7 +70,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
 /// element, or checked against a golden the streams read whole): compared as streams with
 /// the checked golden (`checkedInput`), after `written` (which writes `-o`), then the verdict.
 /// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
-func checkWritten(_ buffer: OutputBuffer, format: OutputFormat, name: String,
+func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
                   golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
                   reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
                   written: () throws -> Void) throws -> Int32 {
