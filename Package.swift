@@ -10,7 +10,8 @@ let package = Package(
     targets: [
         // Value types, engines, queries, the heart path. No I/O.
         .target(name: "LayoutCore"),
-        // The speed machinery: output buffers, number text, the parallel pipeline, huge pages, cores.
+        // The speed machinery: output buffers, number text, the parallel pipeline, huge pages, cores
+        // (its surface: Sources/FastText/FastText.swift). LayoutCore and the command line never see it.
         .target(name: "FastText", dependencies: ["LayoutCore"]),
         // Reading datasets and layout descriptions (JSON), with their error paths.
         .target(name: "LayoutDatasets", dependencies: ["LayoutCore", "FastText"]),
@@ -20,7 +21,7 @@ let package = Package(
         .target(name: "LayoutComparison", dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters"]),
         // Flag parsing, engine registry, error mapping; testable entry point.
         .target(name: "CVLayoutCLI",
-                dependencies: ["LayoutCore", "FastText", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
+                dependencies: ["LayoutCore", "LayoutDatasets", "LayoutWriters", "LayoutComparison"]),
         .executableTarget(name: "cvlayout", dependencies: ["CVLayoutCLI"]),
         // `make bench`'s rect-query benchmark.
         .executableTarget(name: "cvlayout-bench", dependencies: ["LayoutCore"]),

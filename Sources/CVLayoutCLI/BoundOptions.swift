@@ -1,5 +1,4 @@
 import LayoutCore
-import FastText
 import LayoutDatasets
 
 // Engine options declared once: name, value syntax, help, parser, and the field of the
@@ -41,7 +40,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     /// A number of points, degrees or a factor: `--name 12.5`.
     static func number(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Double> & Sendable,
                        _ help: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { NumberFormat.string($0, precision: .full) }) { values, name in
+        make(name, valueName, keyPath, help, format: { NumberPrecision.full.text($0) }) { values, name in
             values.has(name) ? try values.number(name, default: 0) : nil
         }
     }
@@ -138,7 +137,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
 
 /// A number as help shows it: the shortest text that reads back as the same Double.
 private func shortText(_ value: Double) -> String {
-    NumberFormat.string(value, precision: .full)
+    NumberPrecision.full.text(value)
 }
 
 extension Array where Element: Sendable {

@@ -1,5 +1,4 @@
 import LayoutCore
-import FastText
 import LayoutComparison
 import LayoutDatasets
 

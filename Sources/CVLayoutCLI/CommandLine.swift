@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import FastText
 import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
@@ -205,7 +204,7 @@ private struct Invocation {
         for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
         if let statistics = job.layout.statistics, job.format != .json {
             // JSON carries them as "stats"; the other formats have no room, so one line on stderr.
-            io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(NumberFormat.string($0.value, precision: job.outputOptions.precision))" }
+            io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(job.outputOptions.precision.text($0.value))" }
                 .joined(separator: ", ") + "\n")
         }
         return (ExitStatus.success, job.layout.warnings + job.writeWarnings)
@@ -319,7 +318,7 @@ let largestRasterSide = 32_767.0
 func oversizedPictureNote(width: Double, height: Double,
                            remedy: String = "--canvas visible or --rect X,Y,W,H --canvas rect draws one screen") -> String? {
     guard width > largestRasterSide || height > largestRasterSide else { return nil }
-    let size = [width, height].map { NumberFormat.messageText($0.rounded(.up)) }.joined(separator: " × ")
+    let size = [width, height].map { describe($0.rounded(.up)) }.joined(separator: " × ")
     return "the SVG is \(size) px, over the 32767 px that rsvg-convert and most rasterisers take in either "
         + "dimension (browsers show it); " + remedy
 }

@@ -1,5 +1,4 @@
 import LayoutCore
-import FastText
 import LayoutDatasets
 
 // `--device NAME` and `cvlayout devices`: the screens of the iPhones and iPads of the last five
@@ -76,7 +75,7 @@ let devicesCommand = SubcommandDescriptor(name: "devices", summary: "list the de
     let width = deviceTable.map(\.name.count).max() ?? 0
     try io.emit(deviceTable.map { device in
         device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-            + "\(NumberFormat.string(device.size.width, precision: .full)) × \(NumberFormat.string(device.size.height, precision: .full))\n"
+            + "\(NumberPrecision.full.text(device.size.width)) × \(NumberPrecision.full.text(device.size.height))\n"
     }.joined())
     return ExitStatus.success
 }

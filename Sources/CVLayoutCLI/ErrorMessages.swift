@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import FastText
 import LayoutDatasets
 import LayoutWriters
 import LayoutComparison
@@ -205,7 +204,7 @@ enum CLIProblem: Equatable {
             "--scroll-to: \(keyframes) keyframes of \(elements) elements would lay out more than "
                 + "\(limit) elements (the limit of a scroll); fewer --frames or fewer elements fit"
         case .scrollTooLarge(.bytes(let limit, let elements, let keyframes)):
-            "--scroll-to: the animated SVG would be larger than \(NumberFormat.messageText(Double(limit) / 1_048_576)) MiB "
+            "--scroll-to: the animated SVG would be larger than \(describe(Double(limit) / 1_048_576)) MiB "
                 + "(\(elements) elements, \(keyframes) keyframes); fewer --frames, fewer elements or a shorter scroll fit"
         }
     }
@@ -271,7 +270,7 @@ extension CLIProblem.Expected {
         switch self {
         case .domain(let requirement): CLIError.expected(requirement)
         case .integer(let low, let high): "expected an integer from \(low) to \(high)"
-        case .seconds(let bound): "expected a finite number of seconds " + (bound.map { "≥ \(NumberFormat.messageText($0))" } ?? "> 0")
+        case .seconds(let bound): "expected a finite number of seconds " + (bound.map { "≥ \(describe($0))" } ?? "> 0")
         case .finiteNumbers: "expected finite numbers"
         case .boolean: "expected true or false"
         case .rect: "expected finite X,Y and W,H ≥ 0"
@@ -347,14 +346,14 @@ extension CLIError {
                 : name == "items" ? " (item objects are the waterfall's; give heights or sizes)" : ""
             return .data("\(where_(name, section: section)): not used by \(engine)\(why)")
         case .invalidParameter(let name, _, let value, .optimalBandRows(let bound)):
-            return .data("\(where_(name, section: nil)) optimal: \(NumberFormat.messageText(value)) items whose rows within the "
+            return .data("\(where_(name, section: nil)) optimal: \(describe(value)) items whose rows within the "
                          + "height band number more than \(bound), the limit of optimal breaking (256 an item and a million "
                          + "more, to stay linear): aspect ratios so small that thousands of items fit a row; "
                          + "use --breaking greedy, some spacing, or a higher --row-height")
         case .invalidParameter(let name, let section, let value, let requirement):
             // An overflowing value is shown as it was written (`'1e400'`), not as infinity.
             let shown = value.isFinite || section != nil ? nil : options.shownValue(of: name)
-            return .data("\(where_(name, section: section)): \(expected(requirement)), got \(shown ?? NumberFormat.messageText(value))")
+            return .data("\(where_(name, section: section)): \(expected(requirement)), got \(shown ?? describe(value))")
         case .invalidItem(let indexPath, let problem):
             return .data("\(datasetName ?? "<dataset>"): item \(indexPath): \(described(problem))")
         case .spanTooWide(let section, let item, let span, let columns, let columnsOfSection):
@@ -374,16 +373,16 @@ extension CLIError {
                 let cause = own?.insets != nil ? where_("insets", section: section)
                     : options.has("insets") ? where_("insets", section: nil) : where_("width", section: nil)
                 return .data("\(cause): no room for columns: the width less the insets "
-                             + "leaves \(NumberFormat.string(available)) points")
+                             + "leaves \(NumberPrecision.standard.text(available)) points")
             }
             // The count, where it was given; else the spacing, where that was given.
             let place = own?.columns == nil && own?.columnSpacing != nil ? where_("column-spacing", section: section)
                 : own?.columns == nil && !options.has("columns") && options.has("column-spacing")
                 ? where_("column-spacing", section: nil) : where_("columns", section: own?.columns != nil ? section : nil)
-            return .data("\(place): \(columns) columns do not fit in \(NumberFormat.string(available)) points "
-                         + "(column width \(NumberFormat.string(columnWidth)))")
+            return .data("\(place): \(columns) columns do not fit in \(NumberPrecision.standard.text(available)) points "
+                         + "(column width \(NumberPrecision.standard.text(columnWidth)))")
         case .supplementaryTooWide(let kind, let section, let width):
-            return .data("--\(kind.rawValue)-insets: the \(kind.rawValue) of section \(section) would be \(NumberFormat.string(width)) points wide")
+            return .data("--\(kind.rawValue)-insets: the \(kind.rawValue) of section \(section) would be \(NumberPrecision.standard.text(width)) points wide")
         case .nonFiniteLayout(let number):
             let what = switch number {
             case .contentSize: "contentSize"
@@ -413,7 +412,7 @@ extension CLIError {
         case .finitePositive: "expected a finite number > 0"
         case .integer(let bound): "expected an integer ≥ \(bound)"
         case .unitInterval: "expected a number from 0 to 1"
-        case .atLeastMinus(let length): "expected a number ≥ −\(NumberFormat.messageText(length)) (minus the shortest item length)"
+        case .atLeastMinus(let length): "expected a number ≥ −\(describe(length)) (minus the shortest item length)"
         case .lineLengthBetweenInsets: "expected a line length ≥ 0 between the insets"
         case .finiteAngles: "expected finite angles"
         case .flickrRowWidth: "expected a row width > 0 between the insets, less the spacing (flickr/justified-layout divides 0 by 0 at 0)"

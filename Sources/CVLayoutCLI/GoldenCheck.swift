@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import FastText
 import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
@@ -59,7 +58,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
                                    + "check it with the same --heart-samples")
     }
-    let buffer = OutputBuffer(precision: job.outputOptions.precision)
+    let buffer = LayoutOutput(precision: job.outputOptions.precision)
     try job.write(format, to: buffer)
     return try checkWritten(buffer, format: format, name: "the layout", golden: (golden, goldenInput, expected),
                             options: options, reporting: reporting, subject: subject, io: io) {
@@ -71,7 +70,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
 /// element, or checked against a golden the streams read whole): compared as streams with
 /// the checked golden (`checkedInput`), after `written` (which writes `-o`), then the verdict.
 /// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
-func checkWritten(_ buffer: OutputBuffer, format: OutputFormat, name: String,
+func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
                   golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
                   reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
                   written: () throws -> Void) throws -> Int32 {
@@ -109,7 +108,7 @@ struct CheckedLayout {
     /// The run's precision (`--precision`).
     let precision: NumberPrecision
     /// Writes the layout in a format (JSON or CSV) to a buffer, flushing it.
-    let write: (OutputFormat, OutputBuffer) throws -> Void
+    let write: (OutputFormat, LayoutOutput) throws -> Void
 }
 
 /// What `--check` says once the layouts are compared: the golden's columns or keys that were
@@ -159,7 +158,7 @@ func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: 
     var half = 0.5
     for _ in 0..<decimals { half /= 10 }
     guard result.differsOnlyWithin(half) else { return nil }
-    let halfText = NumberFormat.string(half, precision: .full)
+    let halfText = NumberPrecision.full.text(half)
     let unit = decimals == 0 ? "a whole number" : "\(decimals) decimal\(decimals == 1 ? "" : "s")"
     return "every difference is within half a unit of the golden's precision (\(shortenedForMessage(golden, limit: 4096)) "
         + "prints \(unit): ±\(halfText)); it was likely written with --precision \(decimals): compare with "
@@ -416,7 +415,7 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     }
     do {
         try OutputFile.write(to: golden) { sink in
-            try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
+            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
         }
     } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
         throw CLIError.status(DiffStatus.trouble, "--record: " + error.message)
@@ -454,7 +453,7 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
     }
     do {
         try OutputFile.write(to: actualPath) { sink in
-            try subject.write(format, OutputBuffer(precision: subject.precision, sink: sink))
+            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
         }
         try OutputFile.write(to: base + ".diff.svg") { sink in
             try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)

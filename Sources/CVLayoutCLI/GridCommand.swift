@@ -1,5 +1,4 @@
 import LayoutCore
-import FastText
 import LayoutDatasets
 
 /// `cvlayout grid`: SwiftUI's LazyVGrid and LazyHGrid from a JSON description named as the
@@ -80,7 +79,7 @@ func explanation(_ grid: GridLayout, bounds: Size, precision: NumberPrecision) -
     let (lead, trail) = vertical ? (grid.padding.left, grid.padding.right) : (grid.padding.top, grid.padding.bottom)
     let boundsLength = vertical ? bounds.width : bounds.height
     func t(_ v: Double) -> String {
-        v == .infinity ? "∞" : NumberFormat.string(v == 0 ? 0 : v, precision: precision)
+        v == .infinity ? "∞" : precision.text(v == 0 ? 0 : v)
     }
     func name(_ item: GridItem) -> String {
         var text: String

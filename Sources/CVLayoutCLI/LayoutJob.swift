@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import FastText
 import LayoutDatasets
 import LayoutWriters
 
@@ -151,7 +150,7 @@ struct LayoutJob {
                           height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
             throw CLIError(.invalidValue(options.source(of: name) ?? "--" + name, .domain(.finiteNonNegative),
-                                         got: value.isFinite ? NumberFormat.messageText(value) : options.shownValue(of: name) ?? "infinity"))
+                                         got: value.isFinite ? describe(value) : options.shownValue(of: name) ?? "infinity"))
         }
         let offset = try finitePoint(options, GlobalOption.offset, default: .zero)
         let count = try options.integer(GlobalOption.count, default: descriptor.defaultCount)
@@ -164,7 +163,7 @@ struct LayoutJob {
         let scale: Double? = try options.has(GlobalOption.scale) ? options.number(GlobalOption.scale, default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
             throw CLIError(.invalidValue(options.source(of: "scale")!, .domain(.finitePositive),
-                                         got: scale.isFinite ? NumberFormat.messageText(scale) : options.shownValue(of: "scale")!))
+                                         got: scale.isFinite ? describe(scale) : options.shownValue(of: "scale")!))
         }
         let rect = try Self.queryRect(options, visible: Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height))
         let item = try options.indexPath(GlobalOption.item)
@@ -229,7 +228,7 @@ struct LayoutJob {
             // A value out of range is that value's fault (checked even when a flag overrides
             // it); two keyframes with --snap is a conflict between them.
             func outOfRange(_ name: String, _ value: Double, _ reason: CLIProblem.Expected) -> CLIError {
-                var error = options.conflict(in: name, NumberFormat.messageText(value), .expected(reason))
+                var error = options.conflict(in: name, describe(value), .expected(reason))
                 error.isConflict = false
                 return error
             }
@@ -343,11 +342,11 @@ struct LayoutJob {
         let probe = scrollReport.pictureSize
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
-                try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
+                try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
             }
         } else {
             let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
-            try write(format, to: OutputBuffer(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
+            try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
         }
     }
 
@@ -360,7 +359,7 @@ struct LayoutJob {
     }
 
     /// Writes the layout as `format` to `buffer` (running the engine again when streamed).
-    func write(_ format: OutputFormat, to buffer: OutputBuffer) throws {
+    func write(_ format: OutputFormat, to buffer: LayoutOutput) throws {
         if let scroll {
             do {
                 // A layout that does not move, its elements streamed: laid out to measure and

@@ -1,5 +1,4 @@
 import LayoutCore
-import FastText
 import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
@@ -186,7 +185,7 @@ struct OptionValues {
         guard let v = values[name] else { return nil }
         switch v.raw {
         case .string(let s): return s
-        case .number(let d): return NumberFormat.string(d, precision: .full)
+        case .number(let d): return NumberPrecision.full.text(d)
         case .bool: throw malformed(name, v, expected: expected)
         }
     }
@@ -272,7 +271,7 @@ struct OptionValues {
         let shown: String
         switch v.raw {
         case .string(let s): shown = shortenedForMessage(s)
-        case .number(let d): shown = NumberFormat.string(d, precision: .full)
+        case .number(let d): shown = NumberPrecision.full.text(d)
         case .bool(let b): shown = b ? "true" : "false"
         }
         switch v.origin {
@@ -341,7 +340,7 @@ struct OptionValues {
 func quotedForMessage(_ raw: DatasetOption.Value) -> String {
     switch raw {
     case .string(let s): return "\"\(shortenedForMessage(s))\""
-    case .number(let d): return NumberFormat.string(d, precision: .full)
+    case .number(let d): return NumberPrecision.full.text(d)
     case .bool(let b): return b ? "true" : "false"
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import LayoutCore
-import FastText
 import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
@@ -109,13 +108,13 @@ private struct TransitionRun {
         var output = TransitionOutputOptions()
         output.progress = try options.number("progress", default: 1)
         if !(output.progress.isFinite && output.progress >= 0 && output.progress <= 1) {
-            throw CLIError(.invalidValue("--progress", .domain(.unitInterval), got: NumberFormat.messageText(output.progress)))
+            throw CLIError(.invalidValue("--progress", .domain(.unitInterval), got: describe(output.progress)))
         }
         output.duration = try options.number("duration", default: 0.3)
         // Twice the duration (forth and back with --repeat) must be finite too.
         if !(output.duration.isFinite && output.duration >= 0.001 && (2 * output.duration).isFinite) {
             // SMIL needs a positive `dur`, printed to the millisecond at the default precision.
-            throw CLIError(.invalidValue("--duration", .seconds(atLeast: 0.001), got: NumberFormat.messageText(output.duration)))
+            throw CLIError(.invalidValue("--duration", .seconds(atLeast: 0.001), got: describe(output.duration)))
         }
         output.repeats = try options.flag("repeat")
         output.output.labels = try svgLabels(options)
@@ -130,12 +129,12 @@ private struct TransitionRun {
         let probe = SVGSizeProbe()
         if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
             try OutputFile.write(to: path) { sink in
-                let buffer = OutputBuffer(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
+                let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
                 try TransitionWriter.write(transition, format: format, options: output, to: buffer)
             }
         } else {
             let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
-            let buffer = OutputBuffer(precision: output.output.precision, sink: { try probe.observe($0); try stdout($0) })
+            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try stdout($0) })
             try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         }
         if format == .svg, let size = probe.size, let note = oversizedPictureNote(
@@ -163,7 +162,7 @@ private struct TransitionRun {
         func writeOutput() throws {
             if let path = try writeOptions.text("output"), path != "-" {
                 try OutputFile.write(to: path) { sink in
-                    let buffer = OutputBuffer(precision: output.output.precision, sink: sink)
+                    let buffer = LayoutOutput(precision: output.output.precision, sink: sink)
                     try TransitionWriter.write(transition, format: requested, options: output, to: buffer)
                 }
             }
@@ -177,7 +176,7 @@ private struct TransitionRun {
             throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition")
         }
         let format: OutputFormat = expected.shape == .csv ? .csv : .json
-        let buffer = OutputBuffer(precision: output.output.precision)
+        let buffer = LayoutOutput(precision: output.output.precision)
         try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         return try checkWritten(buffer, format: format, name: "the transition", golden: (golden, goldenInput, expected),
                                 options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)

@@ -12,7 +12,7 @@ extension Array {
     /// 2 MiB at a time instead of 4 KiB, which takes most of the kernel's time out of a large
     /// layout. Elsewhere, or when the kernel says no, it is `reserveCapacity(_:)`.
     /// - Complexity: O(1) beyond the allocation (the array must be empty).
-    public mutating func reserveLargeCapacity(_ n: Int) {
+    package mutating func reserveLargeCapacity(_ n: Int) {
         reserveCapacity(n)
         withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -27,7 +27,7 @@ extension UnsafeMutableBufferPointer {
     /// `Array.reserveLargeCapacity(_:)` does; for an array filled in place with
     /// `Array(unsafeUninitializedCapacity:initializingWith:)`. Elsewhere, or when the kernel
     /// says no, nothing.
-    public func adviseHugePages() {
+    func adviseHugePages() {
         #if os(Linux)  // MADV_HUGEPAGE is Linux's; elsewhere the storage is left as it is
         let bytes = count * MemoryLayout<Element>.stride
         guard bytes >= 4 << 20, let base = baseAddress else { return }

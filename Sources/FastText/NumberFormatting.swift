@@ -1,18 +1,7 @@
 // Exact decimal formatting of Doubles (SPEC section 2), written straight into byte buffers:
 // no String(format:), no NumberFormatter, no allocation on the common path.
 
-/// How many decimals numbers are printed with.
-public enum NumberPrecision: Hashable, Sendable {
-    /// `n` decimals, 0…15: the decimal nearest to the exact binary value, exact halves away
-    /// from zero, trailing zeros dropped.
-    case decimals(Int)
-    /// The shortest digits that round-trip to the same Double (Swift's `description`),
-    /// written without an exponent.
-    case full
-
-    /// The default, 3 decimals.
-    public static let standard = NumberPrecision.decimals(3)
-}
+import LayoutCore
 
 /// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`.
 ///
@@ -21,29 +10,20 @@ public enum NumberPrecision: Hashable, Sendable {
 /// NumberFormat.string(0.25, precision: .decimals(1))   // "0.3"  (an exact half: away from 0)
 /// NumberFormat.string(-0.0001, precision: .decimals(3)) // "0"
 /// ```
-public enum NumberFormat {
+@usableFromInline package enum NumberFormat {
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.
-    public static let maximumLength = 640
-
-    /// A number for an error message, not for output: the shortest round-trip digits
-    /// without exponent when that is short (≤ 24 characters), otherwise Swift's description
-    /// (`1e+300`); words for what is not finite, which only messages ever show.
-    public static func messageText(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
-        let plain = string(value, precision: .full)
-        return plain.count <= 24 ? plain : value.description
-    }
+    @usableFromInline package static let maximumLength = 640
 
     /// The formatted string (convenience for tests and messages; the writers use `write`).
-    public static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
+    package static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
         var bytes: [UInt8] = []
         append(value, precision: precision, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `value` formatted at `precision` to `out`.
-    public static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
+    static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { scratch in
             let n = write(value, precision: precision, to: scratch.baseAddress!)
             out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: n))
@@ -57,7 +37,7 @@ public enum NumberFormat {
     /// - Complexity: O(digits); no allocation unless the value is ≥ 2⁶⁴ after scaling or
     ///   `precision` is `.full`.
     @inlinable @inline(__always)
-    public static func write(_ value: Double, precision: NumberPrecision,
+    @usableFromInline package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision {
             // The default precision and the usual magnitudes, inline: 2⁻¹¹ ≤ |value| < 2⁵²,
@@ -393,7 +373,7 @@ public enum NumberFormat {
     /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
     /// room for a whole number).
     @inlinable @inline(__always)
-    package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1

@@ -11,7 +11,7 @@ import LayoutCore
 /// appends and no exclusivity checks on the hot path.
 public final class OutputBuffer {
     /// Decimals of every number written.
-    public let precision: NumberPrecision
+    @usableFromInline package let precision: NumberPrecision
     @usableFromInline let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
     @usableFromInline let chunkSize: Int
     @usableFromInline var storage: UnsafeMutablePointer<UInt8>
@@ -29,7 +29,7 @@ public final class OutputBuffer {
     ///     propagate out of the writer.
     ///   - capacity: bytes to allocate at first (default: the chunk, or 64 KiB without a
     ///     sink); the buffer grows as needed.
-    public init(precision: NumberPrecision = .standard, chunkSize: Int = 1 << 20,
+    package init(precision: NumberPrecision = .standard, chunkSize: Int = 1 << 20,
                 capacity: Int? = nil, sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
         self.precision = precision
         self.chunkSize = chunkSize
@@ -112,7 +112,7 @@ public final class OutputBuffer {
     }
 
     /// The bytes not yet handed to the sink (everything, without a sink).
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// Makes room for `n` more bytes.
     @inlinable @inline(__always)
@@ -133,7 +133,7 @@ public final class OutputBuffer {
 
     /// Appends raw bytes.
     @inlinable @inline(__always)
-    public func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+    package func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         reserve(buffer.count)
         let destination = storage + count
@@ -148,20 +148,20 @@ public final class OutputBuffer {
 
     /// Appends ASCII or UTF-8 text.
     @inlinable @inline(__always)
-    public func append(_ text: StaticString) {
+    package func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends a string's UTF-8 bytes as they are (no escaping). Labelled, so that string
     /// literals pick the `StaticString` overload (no String is built for them).
-    public func append(string text: String) {
+    package func append(string text: String) {
         var text = text
         text.withUTF8 { append($0) }
     }
 
     /// Appends one byte.
     @inlinable @inline(__always)
-    public func append(byte: UInt8) {
+    package func append(byte: UInt8) {
         reserve(1)
         storage[count] = byte
         count += 1
@@ -169,7 +169,7 @@ public final class OutputBuffer {
 
     /// Appends `value` at the buffer's precision.
     @inlinable @inline(__always)
-    public func append(number value: Double) {
+    package func append(number value: Double) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
@@ -177,14 +177,14 @@ public final class OutputBuffer {
     /// Appends `value` at `precision`, whatever the buffer's (a factor that points multiply,
     /// which the output precision, meant for points, would distort).
     @inlinable @inline(__always)
-    public func append(number value: Double, precision: NumberPrecision) {
+    package func append(number value: Double, precision: NumberPrecision) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
 
     /// Appends an integer.
     @inlinable @inline(__always)
-    public func append(integer value: Int) {
+    package func append(integer value: Int) {
         reserve(21)
         if value < 0 {
             storage[count] = UInt8(ascii: "-")
@@ -195,12 +195,12 @@ public final class OutputBuffer {
 
     /// Hands the gathered bytes to the sink once a chunk is full.
     @inlinable @inline(__always)
-    public func flushIfFull() throws {
+    package func flushIfFull() throws {
         if count >= chunkSize, sink != nil { try flush() }
     }
 
     /// Hands everything gathered to the sink (no-op without one).
-    public func flush() throws {
+    @usableFromInline package func flush() throws {
         guard let sink, count > 0 else { return }
         try sink(UnsafeBufferPointer(start: storage, count: count))
         count = 0

@@ -107,12 +107,21 @@ func didYouMean(_ key: String, among keys: [String]) -> String {
     nearest(key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
 }
 
+/// A number for an error message, not for output: the shortest round-trip digits without
+/// exponent when that is short (≤ 24 characters), otherwise Swift's description (`1e+300`);
+/// words for what is not finite, which only messages ever show.
+package func describe(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
+    let plain = NumberFormat.string(value, precision: .full)
+    return plain.count <= 24 ? plain : value.description
+}
+
 /// A short description of a dataset value for messages, as `describe(_: Any)` gives it for
-/// the same value from Foundation: numbers as `NumberFormat.messageText`, strings quoted.
+/// the same value from Foundation: numbers as `describe(_: Double)`, strings quoted.
 package func describe(_ value: JSONValue) -> String {
     switch value {
     case .bool(let b): return b ? "true" : "false"
-    case .number(let n): return NumberFormat.messageText(n)
+    case .number(let n): return describe(n)
     case .string(let s): return describe(s as Any)
     case .array, .numbers, .pairs, .sparse: return "an array"
     case .object, .itemObject: return "an object"
@@ -130,7 +139,7 @@ func boolValue(_ raw: Any) -> Bool? {
 /// A short description of a JSON value for messages: numbers as written, strings quoted.
 package func describe(_ raw: Any) -> String {
     if let b = boolValue(raw) { return b ? "true" : "false" }
-    if let n = raw as? NSNumber { return NumberFormat.messageText(n.doubleValue) }
+    if let n = raw as? NSNumber { return describe(n.doubleValue) }
     if let s = raw as? String {
         let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
         return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined() + "\""

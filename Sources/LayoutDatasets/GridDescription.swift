@@ -103,7 +103,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
             if let v = range["maximum"] {
                 maximum = try nonNegative(v, path: join(p, "maximum"))
                 guard maximum >= minimum else {
-                    throw invalid(join(p, "maximum"), "expected a maximum ≥ the minimum (\(NumberFormat.messageText(minimum))), got \(describe(v))")
+                    throw invalid(join(p, "maximum"), "expected a maximum ≥ the minimum (\(describe(minimum))), got \(describe(v))")
                 }
             }
             size = kind == "flexible" ? .flexible(minimum: minimum, maximum: maximum) : .adaptive(minimum: minimum, maximum: maximum)
@@ -183,7 +183,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
     }
 
     private func size(_ w: Double, _ h: Double, path: String) throws -> Size {
-        guard w.isFinite, w > 0 else { throw invalid(path + "[0]", "expected a finite width > 0, got \(NumberFormat.messageText(w))") }
+        guard w.isFinite, w > 0 else { throw invalid(path + "[0]", "expected a finite width > 0, got \(describe(w))") }
         guard h.isFinite, h >= 0 else { throw expected(path + "[1]", .finiteNonNegative, .number(h)) }
         return Size(width: w, height: h == 0 ? 0 : h)
     }

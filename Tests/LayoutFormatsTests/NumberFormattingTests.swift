@@ -1,5 +1,6 @@
 import Testing
 @testable import FastText
+import LayoutCore
 
 struct NumberFormattingTests {
     @Test(arguments: [

@@ -3,6 +3,7 @@
 // numbers with `NumberFormat`, which must give the same text).
 
 import FastText
+import LayoutCore
 
 /// A number's text as the reference prescribes, computed directly from the double's exact
 /// value: no exponent, no trailing zeros and no trailing point, `-0` as `0`.
