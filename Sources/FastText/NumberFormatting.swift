@@ -37,7 +37,7 @@ import LayoutCore
     /// - Complexity: O(digits); no allocation unless the value is ≥ 2⁶⁴ after scaling or
     ///   `precision` is `.full`.
     @inlinable @inline(__always)
-    @usableFromInline package static func write(_ value: Double, precision: NumberPrecision,
+    package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision {
             // The default precision and the usual magnitudes, inline: 2⁻¹¹ ≤ |value| < 2⁵²,
@@ -373,7 +373,7 @@ import LayoutCore
     /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
     /// room for a whole number).
     @inlinable @inline(__always)
-    @usableFromInline package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
             out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
             return 1

@@ -264,7 +264,7 @@ public final class OutputBuffer {
     /// An entry for the number with `bits` whose text is the first `length` ≤ `maximumLength`
     /// bytes of `text`.
     @inlinable @inline(__always)
-    @usableFromInline package init(bits: UInt64, length: Int, text: Text) {
+    package init(bits: UInt64, length: Int, text: Text) {
         self.bits = bits
         self.text = (text.0, text.1, text.2 & 0x00FF_FFFF_FFFF_FFFF | UInt64(truncatingIfNeeded: length) << 56)
     }
@@ -274,14 +274,14 @@ public final class OutputBuffer {
 
     /// The entry of a table of `slots` entries where the number with `bits` belongs.
     @inlinable @inline(__always)
-    @usableFromInline package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
+    package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
         table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// When this entry holds the number with `bits`: copies its text to `destination` (24
     /// bytes stored, which must have room) and returns its length; `nil` otherwise.
     @inlinable @inline(__always)
-    @usableFromInline package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
+    package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
         guard self.bits == bits else { return nil }
         UnsafeMutableRawPointer(destination).storeBytes(of: text, as: Text.self)
         return length
@@ -307,7 +307,7 @@ public final class OutputBuffer {
     /// decimals below 10⁸ built here, its integer digits from `digits` (`DigitTable.digits`),
     /// and kept as the last; any other out of line, and not kept.
     @inlinable @inline(__always)
-    @usableFromInline package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
+    package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
                         digits: UnsafePointer<UInt32>, precision: NumberPrecision) {
         let bits = value.bitPattern
         if bits == self.bits {
@@ -417,7 +417,7 @@ package struct SVGFrameText {
 
     /// A cursor at `start`, formatting numbers at `precision` through the table `cache`.
     @inlinable @inline(__always)
-    @usableFromInline package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
+    package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
         position = start
         self.precision = precision
         self.cache = cache
