@@ -116,36 +116,17 @@ package func describe(_ value: Double) -> String {
     return plain.count <= 24 ? plain : value.description
 }
 
-/// A short description of a dataset value for messages, as `describe(_: Any)` gives it for
-/// the same value from Foundation: numbers as `describe(_: Double)`, strings quoted.
+/// A short description of a dataset value for messages: numbers as `describe(_: Double)`,
+/// strings quoted (at most 40 characters, control characters as `?`).
 package func describe(_ value: JSONValue) -> String {
     switch value {
     case .bool(let b): return b ? "true" : "false"
     case .number(let n): return describe(n)
-    case .string(let s): return describe(s as Any)
+    case .string(let s):
+        let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
+        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined() + "\""
     case .array, .numbers, .pairs, .sparse: return "an array"
     case .object, .itemObject: return "an object"
     case .null: return "null"
     }
-}
-
-/// `true`/`false` when `raw` is a JSON boolean (Foundation hands those over as NSNumber
-/// with the `c` type on Linux; `1` and `true` must stay distinct).
-func boolValue(_ raw: Any) -> Bool? {
-    guard let n = raw as? NSNumber, n.objCType.pointee == CChar(UInt8(ascii: "c")) else { return nil }
-    return n.boolValue
-}
-
-/// A short description of a JSON value for messages: numbers as written, strings quoted.
-package func describe(_ raw: Any) -> String {
-    if let b = boolValue(raw) { return b ? "true" : "false" }
-    if let n = raw as? NSNumber { return describe(n.doubleValue) }
-    if let s = raw as? String {
-        let shown = s.count > 40 ? String(s.prefix(40)) + "…" : s
-        return "\"" + shown.unicodeScalars.map { $0.value < 0x20 ? "?" : String($0) }.joined() + "\""
-    }
-    if raw is [Any] { return "an array" }
-    if raw is [String: Any] { return "an object" }
-    if raw is NSNull { return "null" }
-    return "a value"
 }

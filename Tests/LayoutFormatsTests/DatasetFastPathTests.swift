@@ -23,6 +23,13 @@ extension StrictJSON {
 struct DatasetFastPathTests {
     // MARK: - References
 
+    /// `true`/`false` when `raw` is a JSON boolean (Foundation hands those over as NSNumber
+    /// with the `c` type on Linux; `1` and `true` must stay distinct).
+    static func boolValue(_ raw: Any) -> Bool? {
+        guard let n = raw as? NSNumber, n.objCType.pointee == CChar(UInt8(ascii: "c")) else { return nil }
+        return n.boolValue
+    }
+
     /// Foundation's value for a document that passed the syntax check, as a `JSONValue`.
     static func foundationValue(_ raw: Any) -> JSONValue {
         if let b = boolValue(raw) { return .bool(b) }

@@ -1,0 +1,379 @@
+// The JSON side of the streamed layout readers: cvlayout JSON layouts and JSON lists of
+// elements, element by element, in bounded memory.
+import Foundation
+import FastText
+import LayoutDatasets
+import LayoutWriters
+
+/// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
+/// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
+/// own by the strict scanner and read as `LayoutReader` reads it. Members of the
+/// layout object other than `elements` are kept (they are small) and read at the end as a
+/// layout without elements.
+final class JSONLayoutStream: LayoutElementStream {
+    private let w: ByteWindow
+    private var pos: Int
+    private let isList: Bool
+    /// `"key":value,` of each top-level member but `elements`, as written.
+    private var members: [UInt8] = []
+    private var sawElements = false
+    private var state = State.elements
+    private enum State { case elements, done }
+    private var first = true
+    private var index = 0
+    private var objects = 1
+    private var decoder: LayoutReader.JSONElementDecoder
+    private var present: UInt16 = 0
+    /// Elements read by the short way (each 3 objects, counted at the end); at most
+    /// `fastLimit`, past which the objects are counted one by one.
+    private var fastCount = 0
+    private static let fastLimit = JSONSyntaxCheck.ObjectLimit.layout.count / 3
+
+    init(_ window: ByteWindow, position: Int) throws {
+        w = window
+        pos = position
+        isList = window.base[position] == UInt8(ascii: "[")
+        decoder = LayoutReader.JSONElementDecoder(path: isList ? "" : "elements")
+        pos += 1
+        if !isList { try membersUntilElements(first: true) }
+    }
+
+    // Bytes.
+
+    /// Makes at least `n` bytes available from `pos` unless the file ends first.
+    @inline(__always)
+    private func ensure(_ n: Int) throws -> Bool {
+        if w.end - pos >= n { return true }
+        while w.end - pos < n {
+            guard let shift = try w.refill(keepingFrom: pos) else { return w.end - pos >= n }
+            pos -= shift
+        }
+        return true
+    }
+
+    private func skipSpace() throws {
+        while true {
+            while pos < w.end, isSpace(w.base[pos]) { pos += 1 }
+            if pos < w.end { return }
+            guard try ensure(1) else { return }
+        }
+    }
+
+    /// The byte at `pos` after blank space, or `nil` at the end.
+    private func peek() throws -> UInt8? {
+        try skipSpace()
+        return pos < w.end ? w.base[pos] : nil
+    }
+
+    private func expect(_ byte: UInt8) throws {
+        guard try peek() == byte else { throw LayoutStreamFallback("expected \(Character(Unicode.Scalar(byte)))") }
+        pos += 1
+    }
+
+    /// A plain key (no escapes, at most 256 bytes), its quotes included.
+    private func key() throws -> [UInt8] {
+        guard try peek() == UInt8(ascii: "\"") else { throw LayoutStreamFallback("expected a key") }
+        _ = try ensure(260)
+        var i = pos + 1
+        while i < w.end, i - pos <= 258 {
+            let c = w.base[i]
+            if c == UInt8(ascii: "\"") {
+                let key = Array(UnsafeBufferPointer(start: w.base + pos, count: i + 1 - pos))
+                pos = i + 1
+                return key
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            i += 1
+        }
+        throw LayoutStreamFallback("a key with escapes or too long")
+    }
+
+    /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
+    /// quotes; its syntax is left to the strict scanner.
+    private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
+        try skipSpace()
+        var start = pos
+        var i = pos
+        var depth = 0, objects = 0
+        var inString = false
+        while true {
+            if i >= w.end {
+                let offset = i - start
+                guard let shift = try w.refill(keepingFrom: start) else { throw LayoutStreamFallback("unterminated value") }
+                start -= shift
+                pos = start
+                i = start + offset
+                continue
+            }
+            let c = w.base[i]
+            if inString {
+                if c == UInt8(ascii: "\\") {
+                    i += 2
+                    continue
+                }
+                if c == UInt8(ascii: "\"") {
+                    inString = false
+                    if depth == 0 { return (start, i + 1, objects) }
+                }
+                i += 1
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if c == UInt8(ascii: "{") { objects += 1 }
+                depth += 1
+                if depth > JSONSyntaxCheck.maximumDepth - 4 { throw LayoutStreamFallback("deep nesting") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth < 0 { throw LayoutStreamFallback("unbalanced") }
+                if depth == 0 { return (start, i + 1, objects) }
+            case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+                if depth == 0 { return (start, i, objects) }
+            default: break
+            }
+            i += 1
+        }
+    }
+
+    /// Members of the layout object up to `"elements":[` (or its end, which is refused).
+    private func membersUntilElements(first: Bool) throws {
+        var first = first
+        while true {
+            if first {
+                if try peek() == UInt8(ascii: "}") { throw LayoutStreamFallback("no elements") }
+            } else {
+                guard let c = try peek() else { throw LayoutStreamFallback("unterminated object") }
+                if c == UInt8(ascii: "}") {
+                    pos += 1
+                    guard sawElements else { throw LayoutStreamFallback("no elements") }
+                    state = .done
+                    return
+                }
+                try expect(UInt8(ascii: ","))
+            }
+            first = false
+            let name = try key()
+            try expect(UInt8(ascii: ":"))
+            if name == Array("\"elements\"".utf8) {
+                if sawElements { throw LayoutStreamFallback("elements twice") }
+                sawElements = true
+                try expect(UInt8(ascii: "["))
+                return
+            }
+            let value = try captureValue()
+            objects += value.objects
+            members += name
+            members.append(UInt8(ascii: ":"))
+            members.append(contentsOf: UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start))
+            members.append(UInt8(ascii: ","))
+            pos = value.end
+        }
+    }
+
+    func next(into element: inout StreamedElement) throws -> Bool {
+        guard state == .elements else { return false }
+        // The usual case in one go: `,\n` and an element as cvlayout writes them.
+        if !first, fastCount < Self.fastLimit, w.end - pos >= 4096 {
+            let b = w.base
+            if b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
+                var i = pos + 2
+                if Self.fastElement(b, w.end, &i, &element) {
+                    pos = i
+                    element.ordinal = index + fastCount
+                    fastCount += 1
+                    return true
+                }
+            }
+        }
+        guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
+        if c == UInt8(ascii: "]") {
+            pos += 1
+            if isList {
+                state = .done
+            } else {
+                try membersUntilElements(first: false)
+            }
+            guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
+            return false
+        }
+        if !first {
+            try expect(UInt8(ascii: ","))
+            try skipSpace()
+        }
+        first = false
+        defer { index += 1 }
+        if objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
+        _ = try ensure(4096)
+        var i = pos
+        if Self.fastElement(w.base, w.end, &i, &element) {
+            pos = i
+            objects += 3
+            present = 0x7FFF
+            element.ordinal = index + fastCount
+            return true
+        }
+        // Not in cvlayout's own form: the element alone, through the strict scanner.
+        let value = try captureValue()
+        objects += value.objects
+        let raw: JSONValue
+        do {
+            raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
+        } catch {
+            throw LayoutStreamFallback("element \(index): \(error)")
+        }
+        pos = value.end
+        let record: ElementRecord
+        do {
+            record = try decoder.decode(raw, location: isList ? "[\(index + fastCount)]" : "elements[\(index + fastCount)]")
+        } catch {
+            throw LayoutStreamFallback("element \(index): \(error)")
+        }
+        element = StreamedElement(record)
+        element.ordinal = index + fastCount
+        present |= element.mask
+        return true
+    }
+
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        let path = isList ? "" : "elements"
+        return .invalidValue(location: "\(path)[\(ordinal)]",
+                             message: "duplicate element \(key.messageText) (also at \(path)[\(first)])")
+    }
+
+    func finish() throws -> (document: LayoutDocument, present: UInt16) {
+        guard state == .done else { throw LayoutStreamFallback("not at the end") }
+        if objects + 3 * fastCount > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
+        var unknown = decoder.unknown
+        if isList {
+            return (LayoutDocument(shape: .elementList, elements: [], presentFields: [], unknownNames: unknown.names), present)
+        }
+        // The other members, as a layout without elements, read by `LayoutReader`.
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        text += members
+        text += Array("\"elements\":[]}".utf8)
+        var document: LayoutDocument
+        do {
+            document = try LayoutReader.read(Data(text), format: .json)
+        } catch {
+            throw LayoutStreamFallback("parts: \(error)")
+        }
+        for name in document.unknownNames { unknown.insert(name) }
+        document.unknownNames = unknown.names
+        return (document, present)
+    }
+
+    // The fast path: an element exactly as cvlayout writes it.
+
+    /// Reads the element at `pos` when it is written as `JSONLayoutWriter` writes it (and
+    /// lies in the window); otherwise `nil`, with `pos` unmoved.
+    @inline(__always)
+    private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
+                                    _ element: inout StreamedElement) -> Bool {
+        var i = position
+        @inline(__always) func literal(_ text: StaticString) -> Bool {
+            let n = text.utf8CodeUnitCount
+            guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
+            i += n
+            return true
+        }
+        @inline(__always) func index() -> Int? {
+            var v = 0
+            let start = i
+            while i < end, isDigit(b[i]) {
+                v = v &* 10 &+ Int(b[i] &- 0x30)
+                i += 1
+            }
+            let n = i - start
+            guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
+            return v
+        }
+        @inline(__always) func number() -> Double? { Self.number(b, end, &i) }
+        guard literal("{\"indexPath\":["), let section = index(), literal(","), let item = index(),
+              literal("],\"category\":\"") else { return false }
+        let category: UInt8
+        if literal("cell\"") {
+            category = 0
+        } else if literal("supplementaryView\"") {
+            category = 1
+        } else if literal("decorationView\"") {
+            category = 2
+        } else {
+            return false
+        }
+        var kind: Int32 = 0
+        if literal(",\"kind\":\"header\"") {
+            kind = 1
+        } else if literal(",\"kind\":\"footer\"") {
+            kind = 2
+        }
+        guard (kind == 0) == (category == 0) else { return false }
+        guard literal(",\"frame\":{\"x\":"), let x = number(), literal(",\"y\":"), let y = number(),
+              literal(",\"width\":"), let width = number(), literal(",\"height\":"), let height = number(),
+              literal("},\"center\":{\"x\":"), let cx = number(), literal(",\"y\":"), let cy = number(),
+              literal("},\"transform\":[") else { return false }
+        var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
+        if !literal("1,0,0,1,0,0]") {
+            guard let a1 = number(), literal(","), let b1 = number(), literal(","), let c1 = number(), literal(","),
+                  let d1 = number(), literal(","), let x1 = number(), literal(","), let y1 = number(), literal("]")
+            else { return false }
+            (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
+        }
+        guard literal(",\"alpha\":"), let alpha = number(), literal(",\"zIndex\":"), let z = number(),
+              z == z.rounded(), z.magnitude < 9.0e15, literal(",\"hidden\":") else { return false }
+        let hidden: Double
+        if literal("false}") {
+            hidden = 0
+        } else if literal("true}") {
+            hidden = 1
+        } else {
+            return false
+        }
+        element.setKey(section: section, item: item, category: category, kind: kind)
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
+                                hidden, 0)
+        element.mask = 0x7FFF
+        position = i
+        return true
+    }
+
+    /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
+    /// when it is not plain (an exponent, many digits) or not followed by more bytes.
+    @inline(__always)
+    static func number(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ i: inout Int) -> Double? {
+        var negative = false
+        if i < end && b[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard i < end, isDigit(b[i]) else { return nil }
+        var significand: UInt64 = 0
+        var digits = 0
+        if b[i] == 0x30 {
+            i += 1
+            if i < end, isDigit(b[i]) { return nil }
+        } else {
+            while i < end, isDigit(b[i]) {
+                guard digits < 19 else { return nil }
+                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
+                digits += 1
+                i += 1
+            }
+        }
+        var fractionDigits = 0
+        if i < end && b[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < end, isDigit(b[i]) else { return nil }
+            while i < end, isDigit(b[i]) {
+                guard digits < 19 else { return nil }
+                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
+                if significand != 0 { digits += 1 }
+                fractionDigits += 1
+                i += 1
+            }
+        }
+        guard i < end, b[i] != UInt8(ascii: "e"), b[i] != UInt8(ascii: "E") else { return nil }
+        return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
+                                    fractionDigits: fractionDigits, exponent: 0)
+    }
+}

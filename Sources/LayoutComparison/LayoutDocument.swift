@@ -1,0 +1,310 @@
+// The records a layout file is read into: element keys, fields and values, parts, the
+// document `LayoutDiff` compares, and the reader's errors.
+import Foundation
+import FastText
+import LayoutDatasets
+import LayoutWriters
+
+/// The file formats `LayoutReader` understands.
+public enum LayoutFileFormat: String, Sendable, CaseIterable {
+    case json, csv
+
+    /// The format a path's extension names (`.json`, `.csv`, any case), or `nil`.
+    public init?(pathExtension path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+}
+
+/// What identifies an element across two layouts: category, kind and index path
+/// (`representedElementCategory`, `representedElementKind`, `indexPath`).
+///
+/// Ordered in element order (SPEC section 2): section by section; in a section the header,
+/// the cells by item, other supplementary and decoration views, then the footer.
+public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// `cell`, `supplementaryView`, `decorationView`, or whatever an exported list names.
+    public var category: String
+    /// `header`, `footer`, …; `nil` for cells.
+    public var kind: String?
+    /// Section number.
+    public var section: Int
+    /// Item number in the section.
+    public var item: Int
+    /// Whether this is a transition's disappearing element (`"change": "disappear"`), which
+    /// keeps its old index path while another element may already hold it.
+    public var disappearing: Bool
+
+    /// Creates a key.
+    public init(category: String, kind: String?, section: Int, item: Int, disappearing: Bool = false) {
+        self.category = category
+        self.kind = kind
+        self.section = section
+        self.item = item
+        self.disappearing = disappearing
+    }
+
+    /// Where the element goes within its section: header 0, cells 1, others 2, footer 3.
+    private var slot: Int {
+        if category == "cell" { return 1 }
+        if category == "supplementaryView" && kind == "header" { return 0 }
+        if category == "supplementaryView" && kind == "footer" { return 3 }
+        return 2
+    }
+
+    public static func < (lhs: ElementKey, rhs: ElementKey) -> Bool {
+        if lhs.section != rhs.section { return lhs.section < rhs.section }
+        if lhs.slot != rhs.slot { return lhs.slot < rhs.slot }
+        if lhs.item != rhs.item { return lhs.item < rhs.item }
+        if lhs.category != rhs.category { return lhs.category < rhs.category }
+        if lhs.kind != rhs.kind { return (lhs.kind ?? "") < (rhs.kind ?? "") }
+        return !lhs.disappearing && rhs.disappearing
+    }
+
+    /// `0:17` for a cell, `header 0:0` for a supplementary view of a kind,
+    /// `decorationView separator 0:3` otherwise; `0:3 (disappearing)` for a transition's
+    /// disappearing element.
+    public var description: String { text(escapingControlCharacters) }
+
+    /// `description` as a message shows it: control characters as `?`.
+    public var messageText: String { text(questioningControlCharacters) }
+
+    private func text(_ shown: (String) -> String) -> String {
+        let path = "\(section):\(item)" + (disappearing ? " (disappearing)" : "")
+        let category = shown(self.category), kind = self.kind.map(shown)
+        switch (category, kind) {
+        case ("cell", nil): return path
+        case ("supplementaryView", let kind?): return "\(kind) \(path)"
+        case (_, let kind?): return "\(category) \(kind) \(path)"
+        case (_, nil): return "\(category) \(path)"
+        }
+    }
+}
+
+/// One compared value: a number, a boolean (`hidden`) or text (`heartPath.style`).
+public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
+    case number(Double)
+    case bool(Bool)
+    case text(String)
+
+    /// Numbers in their shortest round-trip form, booleans as `true`/`false`, text quoted.
+    public var description: String {
+        switch self {
+        case .number(let v): return NumberFormat.string(v, precision: .full)
+        case .bool(let b): return b ? "true" : "false"
+        case .text(let s): return "\"\(escapingControlCharacters(s))\""
+        }
+    }
+}
+
+/// `text` as an error message or warning shows it: each control character (C0, DEL, C1) a
+/// `?`, as every message of cvlayout's shows them (the reports escape them instead,
+/// `escapingControlCharacters`).
+/// - Complexity: O(n).
+public func questioningControlCharacters(_ text: String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+}
+
+/// `text` with its control characters (C0, DEL, C1) written as JSON writes them, `\u001b`,
+/// so that a name read from a file cannot move a terminal's cursor or break a report's line.
+/// - Complexity: O(n).
+func escapingControlCharacters(_ text: String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+        if isControl(scalar) {
+            let hex = String(scalar.value, radix: 16)
+            escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+            escaped.unicodeScalars.append(scalar)
+        }
+    }
+    return escaped
+}
+
+/// The per-element fields, in output order, with their names in cvlayout's JSON (`frame.x`),
+/// in its CSV (`x`), and the group `--fields` selects them by (`frame`).
+public enum ElementField: Int, CaseIterable, Sendable, Comparable {
+    case x, y, width, height, centerX, centerY, a, b, c, d, tx, ty, alpha, zIndex, hidden
+
+    /// The name reports use: the JSON path inside an element (`frame.x`, `transform.tx`).
+    public var name: String { ElementField.names[rawValue] }
+
+    /// The CSV column (SPEC section 4).
+    public var csvColumn: String {
+        ["x", "y", "width", "height", "centerX", "centerY", "a", "b", "c", "d", "tx", "ty",
+         "alpha", "zIndex", "hidden"][rawValue]
+    }
+
+    /// The JSON key that holds it: `frame`, `center`, `transform`, `alpha`, `zIndex`, `hidden`.
+    public var group: String {
+        switch self {
+        case .x, .y, .width, .height: return "frame"
+        case .centerX, .centerY: return "center"
+        case .a, .b, .c, .d, .tx, .ty: return "transform"
+        case .alpha: return "alpha"
+        case .zIndex: return "zIndex"
+        case .hidden: return "hidden"
+        }
+    }
+
+    /// The member within the group (`x`, `width`, `tx`), empty for a scalar field.
+    private var member: String {
+        switch self {
+        case .x, .centerX: return "x"
+        case .y, .centerY: return "y"
+        case .width: return "width"
+        case .height: return "height"
+        case .a, .b, .c, .d, .tx, .ty: return csvColumn
+        case .alpha, .zIndex, .hidden: return ""
+        }
+    }
+
+    /// Whether values are lengths in points (frame, center, translation) rather than ratios,
+    /// counts or flags.
+    public var isLength: Bool {
+        switch self {
+        case .x, .y, .width, .height, .centerX, .centerY, .tx, .ty: return true
+        default: return false
+        }
+    }
+
+    public static func < (lhs: ElementField, rhs: ElementField) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension ElementField {
+    /// `frame.x`, or `alpha` for a scalar (no trailing dot).
+    static let names: [String] = allCases.map { field in
+        let member = field.member
+        return member.isEmpty ? field.group : field.group + "." + member
+    }
+}
+
+/// One element read from a file.
+public struct ElementRecord: Hashable, Sendable {
+    /// What it is matched by.
+    public var key: ElementKey
+    /// Values indexed by `ElementField.rawValue`; `nil` where the file gives none.
+    public var values: [FieldValue?]
+    /// Where it is in the file, for messages: `elements[3]`, `[3]` or `row 5`.
+    public var location: String
+
+    /// Creates a record with no values.
+    public init(key: ElementKey, location: String) {
+        self.key = key
+        self.location = location
+        values = Array(repeating: nil, count: ElementField.allCases.count)
+    }
+
+    /// The value of `field`, if the file gives one.
+    public subscript(field: ElementField) -> FieldValue? {
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
+    }
+}
+
+/// A named value of a layout-level part (`contentSize.height`, `heartPath.start.x`).
+public struct NamedValue: Hashable, Sendable {
+    /// The JSON path of the value in a cvlayout layout.
+    public var name: String
+    /// The value.
+    public var value: FieldValue
+
+    /// Creates a named value.
+    public init(_ name: String, _ value: FieldValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A layout-level part of a cvlayout JSON layout: `bounds`, `contentOffset`, `contentSize`,
+/// `heartPath` or `targetContentOffset`, flattened into named values in document order.
+public struct LayoutPart: Hashable, Sendable {
+    /// The part's key (`contentSize`).
+    public var name: String
+    /// Its values, in document order.
+    public var values: [NamedValue]
+
+    /// The parts, in the order a cvlayout layout writes them. `engine` is text; the heart
+    /// samples (`--heart-samples`) are compared as `heartSamples[k].t`, `.x`, `.y`, `.angle`.
+    public static let names = ["engine", "bounds", "contentOffset", "contentSize", "heartPath", "heartSamples",
+                               "targetContentOffset"]
+
+    /// The parts written before `elements` in a cvlayout layout (the others come after).
+    public static let namesBeforeElements: Set<String> = ["engine", "bounds", "contentOffset", "contentSize"]
+
+    /// Creates a part.
+    public init(name: String, values: [NamedValue]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+/// A layout read from a file.
+public struct LayoutDocument: Hashable, Sendable {
+    /// What the file held: a cvlayout layout object, a JSON list of elements, or CSV.
+    public enum Shape: String, Hashable, Sendable {
+        /// A cvlayout JSON layout: an object with `"elements"`.
+        case layout
+        /// A JSON array of element objects.
+        case elementList
+        /// CSV rows.
+        case csv
+        /// A CSV of heart samples (`--heart-samples N -f csv`): `t,x,y,angle` rows, read as
+        /// the `heartSamples` part.
+        case heartSamples
+    }
+
+    /// What the file held.
+    public var shape: Shape
+    /// The elements, in file order.
+    public var elements: [ElementRecord]
+    /// The layout-level parts present (only a `.layout` carries any), in document order.
+    public var parts: [LayoutPart]
+    /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
+    public var presentFields: Set<ElementField>
+    /// The columns (CSV) or keys (JSON) cvlayout does not know, so does not compare, each
+    /// once in order of first appearance: a CSV column's name (`name`), a JSON key's path with
+    /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
+    public var unknownNames: [String]
+
+    /// Creates a document.
+    public init(shape: Shape, elements: [ElementRecord], parts: [LayoutPart] = [],
+                presentFields: Set<ElementField>, unknownNames: [String] = []) {
+        self.shape = shape
+        self.elements = elements
+        self.parts = parts
+        self.presentFields = presentFields
+        self.unknownNames = unknownNames
+    }
+
+    /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
+    /// heart samples, which is one part).
+    public var carriesParts: Bool { shape == .layout || shape == .heartSamples }
+}
+
+/// Why a layout file could not be read.
+public enum LayoutReadError: Error, Equatable, Sendable {
+    /// Malformed syntax at a 1-based line (and byte column, for JSON).
+    case syntax(line: Int, column: Int?, message: String)
+    /// A value of the wrong type or range, at a JSON path or CSV line.
+    case invalidValue(location: String, message: String)
+    /// A file that is not a layout at all (empty, SVG, a JSON number).
+    case notALayout(message: String)
+
+    /// The one-line message, prefixed with the file's name: `a.json:3:5: invalid JSON: …`,
+    /// `a.csv:4: expected 19 fields, got 18`, `a.json: elements[2].frame.x: expected a number`,
+    /// `a.csv: row 3: category: expected cell, supplementaryView or decorationView, got banana`
+    /// (a CSV row is numbered by its line, the header being row 1).
+    public func message(file: String) -> String {
+        switch self {
+        case .syntax(let line, let column?, let message): return "\(file):\(line):\(column): \(message)"
+        case .syntax(let line, nil, let message): return "\(file):\(line): \(message)"
+        case .invalidValue(let location, let message):
+            return "\(file): \(location): \(message)"
+        case .notALayout(let message): return "\(file): \(message)"
+        }
+    }
+}

@@ -1,0 +1,451 @@
+// A comparison of two layouts streamed in element order: the expected side pulled, the
+// actual side fed, differences rendered into a spill as they are found.
+import Foundation
+import LayoutCore
+import FastText
+import LayoutDatasets
+import LayoutWriters
+
+/// How the streamed comparison renders differences.
+public enum StreamedReportStyle: Sendable, Equatable {
+    case text(color: Bool)
+    case json
+}
+
+/// A comparison of two layouts streamed in element order. Feed the actual side's elements
+/// with `feed`, then call `finish`; the expected side is pulled as needed.
+public final class StreamedComparison {
+    private let expected: LayoutElementStream
+    var expectedStream: LayoutElementStream { expected }
+    private let options: DiffOptions
+    private let style: StreamedReportStyle
+    let spill = ReportSpill()
+    /// The merge's state, one value so that a `feed` makes one access to this object
+    /// (unchecked: only the comparing thread touches it, never reentrantly).
+    @exclusivity(unchecked) private var core: MergeCore
+    /// The spill's buffer, looked up once.
+    private let out: OutputBuffer
+
+    /// A comparison with `expected`; `sorted` says which sides come through a
+    /// `SortedLayoutStream` (their elements carry their positions in the file).
+    /// - Parameter presence: fields each side is known to give (its first elements', or all
+    ///   when a comparison is made again).
+    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
+         sorted: (expected: Bool, actual: Bool) = (false, false), presence: (expected: UInt16, actual: UInt16)? = nil) {
+        self.expected = expected
+        self.options = options
+        self.style = style
+        out = spill.out
+        core = MergeCore(options: options, style: style)
+        core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
+        if let presence { (core.expectedPresent, core.actualPresent) = presence }
+    }
+
+    /// Opens `input` as the expected side, read by a thread of its own; with `sorted`, its
+    /// elements sorted first (a file not in element order); `actualSorted` says whether the
+    /// actual side's are.
+    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
+    public convenience init(expected input: LayoutInput, format: LayoutFileFormat?, options: DiffOptions,
+                            style: StreamedReportStyle, sorted: Bool = false, actualSorted: Bool = false,
+                            presence: (expected: UInt16, actual: UInt16)? = nil) throws {
+        let stream = try input.stream(format: format, sorted: sorted)
+        self.init(expected: stream, options: options, style: style, sorted: (sorted || input.isSorted, actualSorted),
+                  presence: presence)
+    }
+
+    deinit { expected.cancel() }
+
+    /// Compares the next actual element (in element order).
+    @inline(__always)
+    public func feed(_ a: StreamedElement) throws {
+        try core.feed(a, expected: expected, out: out)
+    }
+
+    /// The merge: the expected element waiting, the counts, the largest deltas.
+    struct MergeCore {
+        let fields: [ElementField]
+        let tolerance: Double
+        let style: StreamedReportStyle
+        var pending = StreamedElement.placeholder
+        var hasPending = false
+        var expectedDone = false
+        var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
+        var expectedCount = 0, actualCount = 0, matchedCount = 0
+        var counts = LayoutDiffResult.Counts()
+        var bestLength: LargestDelta?, bestOther: LargestDelta?
+        /// Their deltas' magnitudes (−1 for none), compared without copying them.
+        var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
+        /// The largest and smallest magnitudes of the numeric deltas (−1, infinity for none),
+        /// and whether `hidden` differed.
+        var spread = -1.0, smallestDelta = Double.infinity, otherChange = false
+        /// Fields where one side gave a value and the other none before it was known whether
+        /// that side gives the field at all (then it is no difference); left out of the report.
+        var uncertain: UInt16 = 0
+        /// The fields each side gave so far.
+        var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
+        /// Whether the shared elements are in the same order in both files.
+        var sharedOrder = SharedOrder(expectedSorted: false, actualSorted: false)
+
+        init(options: DiffOptions, style: StreamedReportStyle) {
+            fields = options.fields.sorted()
+            tolerance = options.tolerance
+            self.style = style
+        }
+
+        /// Makes the next expected element `pending`, checking the order; `false` at the end.
+        @inline(__always)
+        mutating func pull(_ expected: LayoutElementStream) throws -> Bool {
+            if hasPending { return true }
+            guard !expectedDone else { return false }
+            guard try expected.next(into: &pending) else {
+                expectedDone = true
+                return false
+            }
+            if expectedCount > 0, !lastExpected.precedes(pending) {
+                if lastExpected.sameKey(pending) { throw LayoutStreamFallback("expected: a duplicate element") }
+                throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
+            }
+            lastExpected.copyKey(of: pending)
+            expectedCount += 1
+            expectedPresent |= pending.mask
+            hasPending = true
+            return true
+        }
+
+        @inline(__always)
+        mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
+            if actualCount > 0, !lastActual.precedes(a) {
+                if lastActual.sameKey(a) { throw LayoutStreamFallback("actual: a duplicate element") }
+                throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
+            }
+            lastActual.copyKey(of: a)
+            actualCount += 1
+            actualPresent |= a.mask
+            while try pull(expected) {
+                if pending.sameKey(a) {
+                    hasPending = false
+                    matchedCount += 1
+                    if sharedOrder.tracks { try sharedOrder.match(pending.ordinal, a.ordinal) }
+                    try compare(pending, a, out: out)
+                    return
+                }
+                guard pending.precedes(a) else { break }
+                hasPending = false
+                try report(pending.key, .missing, pending, out: out)
+            }
+            try report(a.key, .extra, a, out: out)
+        }
+
+        @inline(__always)
+        mutating func compare(_ e: StreamedElement, _ a: StreamedElement, out: OutputBuffer) throws {
+            // Most pairs: every field given on both sides, the same bits (the same text),
+            // or within the tolerance.
+            if e.mask == a.mask {
+                if Self.sameBits(e.values, a.values) { return }
+                let d = a.values - e.values
+                let magnitude = SIMD16<Double>(repeating: 0).replacing(with: d, where: d .> 0)
+                    - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
+                if magnitude.max() <= tolerance && e.values[14] == a.values[14] { return }
+            }
+            if case .text(let color) = style, e.mask == a.mask {
+                return try compareIntoText(e, a, color: color, out: out)
+            }
+            var changes: [FieldChange] = []
+            for field in fields {
+                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+                let inE = e.mask & bit != 0, inA = a.mask & bit != 0
+                if inE && inA {
+                    let x = e.values[k], y = a.values[k]
+                    if field == .hidden {
+                        if x == y { continue }
+                    } else if (y - x).magnitude <= tolerance {
+                        continue
+                    }
+                } else if inE || inA {
+                    // A value against none is a change only if the side without it gives the
+                    // field for some element; when that is not known yet, it is left out, and
+                    // the comparison is made again if the side turns out to give the field.
+                    if (inE ? actualPresent : expectedPresent) & bit == 0 {
+                        uncertain |= bit
+                        continue
+                    }
+                } else {
+                    continue
+                }
+                if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
+                                                         tolerance: tolerance) {
+                    changes.append(change)
+                }
+            }
+            if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
+        }
+
+        /// Whether `x` and `y` have the same bits: one `memcmp` (SIMD's `==` goes lane by lane).
+        @inline(__always)
+        static func sameBits(_ x: SIMD16<Double>, _ y: SIMD16<Double>) -> Bool {
+            withUnsafeBytes(of: x) { a in
+                withUnsafeBytes(of: y) { b in memcmp(a.baseAddress!, b.baseAddress!, MemoryLayout<SIMD16<Double>>.size) == 0 }
+            }
+        }
+
+        /// `compare` for a text report when both sides give the same fields (cvlayout's own
+        /// files): the changed fields found as bits and written straight into the report, the
+        /// same bytes as `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is
+        /// the largest delta so far.
+        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, color: Bool,
+                                              out: OutputBuffer) throws {
+            var changed: UInt16 = 0
+            for field in fields {
+                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+                guard e.mask & bit != 0 else { continue }
+                let x = e.values[k], y = a.values[k]
+                if field == .hidden {
+                    if x != y { changed |= bit }
+                } else {
+                    // `LayoutDiff.compareValues`: exact at 0, inclusive with a few ulps otherwise.
+                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
+                }
+            }
+            guard changed != 0 else { return }
+            counts.differ += 1
+            var width = 0
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                width = Swift.max(width, Self.nameLengths[field.rawValue])
+                guard field != .hidden else { otherChange = true; continue }
+                let delta = a.values[field.rawValue] - e.values[field.rawValue]
+                spread = Swift.max(spread, delta.magnitude)
+                smallestDelta = Swift.min(smallestDelta, delta.magnitude)
+                if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
+                    consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
+                                                delta: delta, isLength: field.isLength))
+                }
+            }
+            if color { out.append("\u{1B}[36m") }
+            out.append("~ ")
+            if e.category == 0 && e.kind == 0 {
+                out.append(integer: e.section)
+                out.append(byte: UInt8(ascii: ":"))
+                out.append(integer: e.item)
+                if e.disappearing { out.append(" (disappearing)") }
+            } else {
+                out.append(string: e.key.description)
+            }
+            if color { out.append("\u{1B}[0m") }
+            out.append(byte: 0x0A)
+            // The fields' lines through a cursor: numbers from the buffer's table of recent
+            // ones (a layout repeats its widths and offsets), names as 16 padded bytes.
+            var cursor = out.cursor(reserving: Self.fieldLinesBound)
+            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
+                cursor.append("    ")
+                cursor.append(Self.paddedNames[field.rawValue], count: width)
+                cursor.append("  ")
+                let x = e.values[field.rawValue], y = a.values[field.rawValue]
+                if field == .hidden {
+                    cursor.append(x != 0 ? "true → " : "false → ")
+                    cursor.append(y != 0 ? "true\n" : "false\n")
+                    continue
+                }
+                let xStart = cursor.position
+                cursor.append(number: x)
+                var decimals = Self.decimals(from: xStart, to: cursor.position)
+                cursor.append(" → ")
+                let yStart = cursor.position
+                cursor.append(number: y)
+                decimals = Swift.max(decimals, Self.decimals(from: yStart, to: cursor.position))
+                cursor.append("  (")
+                let delta = y - x
+                if !delta.isFinite {
+                    cursor.append(delta > 0 ? "+past the largest double" : "-past the largest double")
+                } else {
+                    if delta > 0 { cursor.append(byte: UInt8(ascii: "+")) }
+                    cursor.append { LayoutDiff.writeDelta(delta, decimals: decimals, to: $0) }
+                }
+                cursor.append(")\n")
+            }
+            out.commit(cursor)
+            try out.flushIfFull()
+        }
+
+        /// Each field's report name, padded with spaces to 16 bytes, and its length.
+        private static let paddedNames: [SIMD16<UInt8>] = ElementField.allCases.map { field in
+            var bytes = SIMD16<UInt8>(repeating: 0x20)
+            for (i, byte) in field.name.utf8.enumerated() { bytes[i] = byte }
+            return bytes
+        }
+        private static let nameLengths = ElementField.allCases.map(\.name.utf8.count)
+        /// The most the lines of one element's fields take: per field, three numbers of the
+        /// longest kind, the 24 bytes a cached number stores, the name and the punctuation.
+        private static let fieldLinesBound = ElementField.allCases.count * (3 * NumberFormat.maximumLength + 96)
+
+        /// The digits after the point in the number written from `start` to `end`.
+        @inline(__always)
+        private static func decimals(from start: UnsafeMutablePointer<UInt8>, to end: UnsafeMutablePointer<UInt8>) -> Int {
+            var p = end
+            while p > start {
+                p -= 1
+                if p.pointee == UInt8(ascii: ".") { return end - p - 1 }
+            }
+            return 0
+        }
+
+        /// Keeps `change` of `key` (or of a part, `nil`) when its delta is the largest of its
+        /// kind so far (lengths, others); the first of equals stays.
+        mutating func consider(_ key: ElementKey?, _ change: FieldChange) {
+            guard let delta = change.delta else { return }
+            if change.isLength {
+                if delta.magnitude > bestLengthMagnitude {
+                    bestLengthMagnitude = delta.magnitude
+                    bestLength = LargestDelta(element: key, change: change)
+                }
+            } else if delta.magnitude > bestOtherMagnitude {
+                bestOtherMagnitude = delta.magnitude
+                bestOther = LargestDelta(element: key, change: change)
+            }
+        }
+
+        mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
+            counts.differ += 1
+            switch change {
+            case .missing: counts.missing += 1
+            case .extra: counts.extra += 1
+            case .changed(let changes):
+                for change in changes { consider(key, change) }
+            }
+            switch style {
+            case .text(let color):
+                var frame: SIMD4<Double>? = nil
+                if change == .missing || change == .extra, element.mask & 0xF == 0xF {
+                    frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
+                }
+                LayoutDiff.appendTextBlock(key, change, frame: frame, color: color, to: out)
+            case .json:
+                out.append(",\n")
+                LayoutDiff.appendJSONEntry(element: key, change, to: out)
+            }
+            try out.flushIfFull()
+        }
+    }
+
+    /// Ends the comparison: the expected elements left are missing; the parts are compared.
+    /// - Parameters:
+    ///   - actual: the actual side without its elements (shape, parts).
+    /// - Returns: the result (its `elements` empty, `streamedCounts` set) and the expected
+    ///   side without its elements (for its unknown names).
+    /// - Throws: `LayoutStreamFallback` when the comparison must be made again (`presence`).
+    public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
+        while try core.pull(expected) {
+            core.hasPending = false
+            try core.report(core.pending.key, .missing, core.pending, out: spill.out)
+        }
+        let reordered = try core.sharedOrder.reordered()
+        let expectedCount = core.expectedCount, actualCount = core.actualCount, uncertain = core.uncertain
+        let actualPresent = core.actualPresent
+        let (expectedDocument, expectedPresent) = try expected.finish()
+        // The element fields both sides give; the rest of the selection is noted.
+        var selected: UInt16 = 0
+        for field in options.fields { selected |= 1 << UInt16(field.rawValue) }
+        var fieldNotes: [NotCompared] = []
+        if expectedCount > 0 && actualCount > 0 {
+            let compared = selected & expectedPresent & actualPresent
+            if uncertain & compared != 0 {
+                throw LayoutStreamFallback("a field only some elements give", presence: (expectedPresent, actualPresent))
+            }
+            func fields(_ bits: UInt16) -> Set<ElementField> {
+                Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
+            }
+            let onlyExpected = selected & expectedPresent & ~actualPresent
+            let onlyActual = selected & actualPresent & ~expectedPresent
+            if onlyExpected != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyExpected)), missingIn: .actual)) }
+            if onlyActual != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyActual)), missingIn: .expected)) }
+        }
+        // The parts (in document order, which is the report's), after the elements.
+        let parts = LayoutDiff.compareParts(expectedDocument, actual, options: options)
+        for part in parts.parts {
+            guard case .changed(let changes) = part.change else { continue }
+            for change in changes { core.consider(nil, change) }
+        }
+        let bestLength = core.bestLength, bestOther = core.bestOther
+        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
+                                      matchedCount: core.matchedCount, parts: parts.parts, reordered: reordered,
+                                      notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
+        result.counts = core.counts
+        result.spread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
+        try spill.out.flush()
+        return (result, expectedDocument)
+    }
+
+    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style.
+    ///
+    /// The text report: nothing but the summary when the layouts are the same; otherwise
+    /// `--- EXPECTED` / `+++ ACTUAL`, then in document order `- ELEMENT  missing (frame
+    /// X,Y,W,H)`, `+ ELEMENT  extra (…)`, and `~ ELEMENT` followed by one line per field that
+    /// moved (`    frame.y  120 → 132.5  (+12.5)`), then the summary; ends with a newline. In
+    /// colour (`.text(color: true)`, only for a terminal): red missing, green extra, cyan
+    /// changed, bold headers and summary.
+    ///
+    /// The JSON report, one object with one difference per line:
+    ///
+    /// ```
+    /// {"same":false,"expected":"a.json","actual":"b.json","tolerance":0.001,
+    /// "counts":{"expected":120,"actual":120,"matched":120,"differ":1,"missing":0,"extra":0,"changed":1},
+    /// "largestDelta":{"element":"0:17","field":"frame.y","delta":12.5,"unit":"pt"},
+    /// "differences":[
+    /// {"element":{"indexPath":[0,17],"category":"cell"},"name":"0:17","change":"changed","fields":[
+    ///   {"field":"frame.y","expected":120,"actual":132.5,"delta":12.5}, …]}
+    /// ],
+    /// "notCompared":[],"reordered":false,
+    /// "summary":"1 of 120 elements differs; largest delta 12.5 pt at 0:17 frame.y"}
+    /// ```
+    /// A part's difference has `"part":"contentSize"` instead of `"element"`; an absent value
+    /// is `null`; numbers are written in their shortest round-trip form.
+    /// - Complexity: O(differences), the elements' read back from the spill.
+    public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            try writeReport(result, expectedName: expectedName, actualName: actualName, escaping: emit)
+        }
+    }
+
+    private func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
+                             escaping emit: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+        let before = result.parts.filter { LayoutPart.namesBeforeElements.contains($0.name) }
+        let after = result.parts.filter { !LayoutPart.namesBeforeElements.contains($0.name) }
+        switch style {
+        case .text(let color):
+            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+            func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+            if result.isSame {
+                out.append(string: summary + "\n")
+                return try out.flush()
+            }
+            out.append(string: paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n")
+            for part in before { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
+            try out.flush()
+            try spill.replay(emit)
+            for part in after { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
+            out.append(string: paint("1", summary) + "\n")
+        case .json:
+            LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+            var k = 0
+            for part in before {
+                out.append(k == 0 ? "\n" : ",\n")
+                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                k += 1
+            }
+            try out.flush()
+            if spill.count > 0 {
+                try spill.replay(skip: k == 0 ? 1 : 0, emit)  // the first entry's "," goes when it is the first
+                k += 1
+            }
+            for part in after {
+                out.append(k == 0 ? "\n" : ",\n")
+                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                k += 1
+            }
+            LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+        }
+        try out.flush()
+    }
+}
