@@ -127,38 +127,28 @@ func escapingControlCharacters(_ text: String) -> String {
 /// The per-element fields, in output order, with their names in cvlayout's JSON (`frame.x`),
 /// in its CSV (`x`), and the group `--fields` selects them by (`frame`).
 public enum ElementField: Int, CaseIterable, Sendable, Comparable {
+    // The numeric fields of `ElementColumn`, in its order (a test holds the two together).
     case x, y, width, height, centerX, centerY, a, b, c, d, tx, ty, alpha, zIndex, hidden
 
     /// The name reports use: the JSON path inside an element (`frame.x`, `transform.tx`).
     public var name: String { ElementField.names[rawValue] }
 
+    /// Its place in the one list of an element's fields, which the writers write from
+    /// (`ElementColumn`, `x` … `hidden`): its CSV column and JSON key come from there.
+    public var column: ElementColumn { ElementColumn.allCases[rawValue + ElementColumn.x.rawValue] }
+
     /// The CSV column (SPEC section 4).
-    public var csvColumn: String {
-        ["x", "y", "width", "height", "centerX", "centerY", "a", "b", "c", "d", "tx", "ty",
-         "alpha", "zIndex", "hidden"][rawValue]
-    }
+    public var csvColumn: String { column.csvName }
 
     /// The JSON key that holds it: `frame`, `center`, `transform`, `alpha`, `zIndex`, `hidden`.
-    public var group: String {
-        switch self {
-        case .x, .y, .width, .height: return "frame"
-        case .centerX, .centerY: return "center"
-        case .a, .b, .c, .d, .tx, .ty: return "transform"
-        case .alpha: return "alpha"
-        case .zIndex: return "zIndex"
-        case .hidden: return "hidden"
-        }
-    }
+    public var group: String { column.jsonKey }
 
     /// The member within the group (`x`, `width`, `tx`), empty for a scalar field.
     private var member: String {
-        switch self {
-        case .x, .centerX: return "x"
-        case .y, .centerY: return "y"
-        case .width: return "width"
-        case .height: return "height"
-        case .a, .b, .c, .d, .tx, .ty: return csvColumn
-        case .alpha, .zIndex, .hidden: return ""
+        switch column.jsonShape {
+        case .object: column.jsonMember ?? ""
+        case .array: column.csvName
+        case .value: ""
         }
     }
 

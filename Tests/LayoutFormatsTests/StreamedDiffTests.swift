@@ -406,3 +406,17 @@ struct FullPrecisionShortCutTests {
         }
     }
 }
+
+/// The reader's and the diff's fields are the numeric part of the writers' one list of an
+/// element's fields (`ElementColumn`), so that an attribute added there is read and compared.
+struct ElementFieldListTests {
+    @Test func theFieldsAreTheWritersNumericColumns() {
+        let numeric = ElementColumn.allCases.filter { $0.rawValue >= ElementColumn.x.rawValue }
+        #expect(ElementField.allCases.map(\.column) == numeric)
+        #expect(ElementField.allCases.map { "\($0)" } == numeric.map(\.csvName))
+        #expect(ElementField.allCases.map(\.csvColumn) == Array(CSVLayoutWriter.columns.dropFirst(4)))
+        #expect(ElementField.allCases.map(\.name) == ["frame.x", "frame.y", "frame.width", "frame.height", "center.x", "center.y",
+                                                      "transform.a", "transform.b", "transform.c", "transform.d", "transform.tx",
+                                                      "transform.ty", "alpha", "zIndex", "hidden"])
+    }
+}
