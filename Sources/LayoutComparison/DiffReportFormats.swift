@@ -74,29 +74,20 @@ public enum DiffReports {
 
     /// `text` as a GitHub workflow command's property value (`file=…`, `title=…`): `%`, CR,
     /// LF, `:` and `,` percent-encoded.
-    public static func githubProperty(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": escaped += "%25"
-            case "\r": escaped += "%0D"
-            case "\n": escaped += "%0A"
-            case ":": escaped += "%3A"
-            case ",": escaped += "%2C"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
+    public static func githubProperty(_ text: String) -> String { githubEscaped(text, property: true) }
 
     /// `text` as a GitHub workflow command's message: `%`, CR and LF percent-encoded.
-    public static func githubMessage(_ text: String) -> String {
+    public static func githubMessage(_ text: String) -> String { githubEscaped(text, property: false) }
+
+    private static func githubEscaped(_ text: String, property: Bool) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "%": escaped += "%25"
             case "\r": escaped += "%0D"
             case "\n": escaped += "%0A"
+            case ":" where property: escaped += "%3A"
+            case "," where property: escaped += "%2C"
             default: escaped.unicodeScalars.append(scalar)
             }
         }

@@ -7,6 +7,7 @@
 // the reader's message or read whole into a `LayoutDocument` and streamed from memory.
 import Foundation
 import FastText
+import LayoutCore
 import LayoutDatasets
 import LayoutWriters
 
@@ -39,7 +40,7 @@ public struct StreamedElement {
     var section = 0, item = 0
     /// 0 `cell`, 1 `supplementaryView`, 2 `decorationView`.
     var category: UInt8 = 0
-    /// 0 none, 1 `header`, 2 `footer`, 3… another kind (`KindNames`).
+    /// 0 none, 1 `header`, 2 `footer`, 3… another kind (`kindNames`).
     var kind: Int32 = 0
     var disappearing = false
     /// The section, and the slot and item, as `ElementKey.<` orders them first.
@@ -59,7 +60,7 @@ public struct StreamedElement {
     /// The key, for the report.
     public var key: ElementKey {
         ElementKey(category: category == 0 ? cellCategory : category == 1 ? supplementaryCategory : decorationCategory,
-                   kind: kind == 0 ? nil : kind == 1 ? headerKind : kind == 2 ? footerKind : KindNames.shared.name(kind),
+                   kind: kind == 0 ? nil : kind == 1 ? headerKind : kind == 2 ? footerKind : kindNames.name(Int(kind)),
                    section: section, item: item, disappearing: disappearing)
     }
 
@@ -86,7 +87,7 @@ public struct StreamedElement {
             } else if name == footerKind {
                 kind = 2
             } else {
-                kind = KindNames.shared.code(name)
+                kind = Int32(kindNames.code(name)!)  // no limit: never nil
             }
         }
         setKey(section: key.section, item: key.item, category: category, kind: kind, disappearing: key.disappearing)
@@ -142,28 +143,7 @@ public struct StreamedElement {
 }
 
 /// Kinds other than `header` and `footer` (ASCII), as codes from 3 on, shared by both sides.
-final class KindNames: @unchecked Sendable {
-    static let shared = KindNames()
-    private let lock = NSLock()
-    private var names: [String] = []
-    private var codes: [String: Int32] = [:]
-
-    func code(_ name: String) -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        if let code = codes[name] { return code }
-        let code = Int32(names.count) + 3
-        names.append(name)
-        codes[name] = code
-        return code
-    }
-
-    func name(_ code: Int32) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return names[Int(code) - 3]
-    }
-}
+let kindNames = NameCodes(first: 3)
 
 /// A source of elements in file order, and, once exhausted, the rest of the document.
 protocol LayoutElementStream: AnyObject {

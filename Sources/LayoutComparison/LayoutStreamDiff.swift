@@ -232,7 +232,7 @@ extension StreamedElement {
         self = .placeholder
         setKey(section: element.indexPath.section, item: element.indexPath.item,
                category: element.category == .cell ? 0 : element.category == .supplementaryView ? 1 : 2,
-               kind: element.kind.map { $0 == .header ? 1 : $0 == .footer ? 2 : KindNames.shared.code($0.rawValue) } ?? 0)
+               kind: element.kind.map { $0 == .header ? 1 : $0 == .footer ? 2 : Int32(kindNames.code($0.rawValue)!) } ?? 0)
         let f = element.frame, t = element.transform
         @inline(__always) func p(_ v: Double) -> Double { printedValue(v, precision: precision, csv: csv) }
         let identity = t == .identity

@@ -48,7 +48,7 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
         case decoration
     }
 
-    /// The name's code in `ElementKindNames` (0…3 are `header`, `footer`, `badge`, `background`).
+    /// The name's code: 0…3 `header`, `footer`, `badge`, `background`, the rest in `names`.
     let code: UInt16
     /// How views of this kind are drawn.
     public let role: Role
@@ -63,6 +63,9 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     /// a decoration view.
     public static let background = ElementKind(code: 3, role: .decoration)
 
+    /// The process-wide table of other kinds' names, codes 4 and up.
+    private static let names = NameCodes(first: 4, limit: 65_000)
+
     /// The longest name a kind may have, in UTF-8 bytes.
     public static let maximumNameLength = 64
 
@@ -75,7 +78,14 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     /// (`isValidName`) or 65,000 distinct names are already in use.
     /// - Complexity: O(length of `name`), under a lock.
     public init?(_ name: String, role: Role) {
-        guard Self.isValidName(name), let code = ElementKindNames.shared.code(for: name) else { return nil }
+        let fixed: UInt16? = switch name {
+        case "header": 0
+        case "footer": 1
+        case "badge": 2
+        case "background": 3
+        default: nil
+        }
+        guard Self.isValidName(name), let code = fixed ?? Self.names.code(name).map(UInt16.init) else { return nil }
         self.init(code: code, role: role)
     }
 
@@ -95,7 +105,7 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
         case 1: "footer"
         case 2: "badge"
         case 3: "background"
-        default: ElementKindNames.shared.name(code)
+        default: Self.names.name(Int(code))
         }
     }
 
@@ -118,39 +128,38 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
-/// The process-wide table of element kind names (codes 4 and up), guarded by a lock.
-final class ElementKindNames: @unchecked Sendable {
-    static let shared = ElementKindNames()
+/// Names given codes in the order first seen, from `first` on, at most `limit` of them; a
+/// process-wide table shared by threads, guarded by a lock.
+public final class NameCodes: @unchecked Sendable {
     private let lock = NSLock()
+    private let first: Int, limit: Int
     private var names: [String] = []
-    private var codes: [String: UInt16] = [:]
+    private var codes: [String: Int] = [:]
 
-    private init() {}
+    /// An empty table whose codes start at `first`, holding at most `limit` names.
+    public init(first: Int, limit: Int = .max) {
+        self.first = first
+        self.limit = limit
+    }
 
     /// The code of `name`, added when new; `nil` when the table is full.
-    func code(for name: String) -> UInt16? {
-        switch name {
-        case "header": return 0
-        case "footer": return 1
-        case "badge": return 2
-        case "background": return 3
-        default: break
-        }
+    /// - Complexity: O(length of `name`), under the lock.
+    public func code(_ name: String) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         if let code = codes[name] { return code }
-        guard names.count < 65_000 else { return nil }
-        let code = UInt16(names.count + 4)
+        guard names.count < limit else { return nil }
+        let code = names.count + first
         names.append(name)
         codes[name] = code
         return code
     }
 
-    /// The name of `code` (≥ 4).
-    func name(_ code: UInt16) -> String {
+    /// The name of `code`, a code `code(_:)` gave.
+    public func name(_ code: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
-        return names[Int(code) - 4]
+        return names[code - first]
     }
 }
 
