@@ -10,12 +10,6 @@ public struct ColorPolicy: Equatable, Sendable {
     /// Standard error may be coloured.
     public var stderr: Bool
 
-    /// Creates a policy.
-    public init(stdout: Bool, stderr: Bool) {
-        self.stdout = stdout
-        self.stderr = stderr
-    }
-
     /// No colour anywhere: the default, and what tests see.
     public static let never = ColorPolicy(stdout: false, stderr: false)
 

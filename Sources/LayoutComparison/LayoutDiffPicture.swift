@@ -211,16 +211,11 @@ final class DiffPicture {
         switch change {
         case .same:
             guard let frame = actualFrame ?? expectedFrame else { return }
-            out.append("<rect")
-            Self.appendAttributes(key, change, to: out)
-            Self.appendFrame(frame, to: out)
+            Self.appendRect(key, change, side: "", frame, to: out)
             out.append("/>\n")
         case .added, .removed:
             guard let frame = actualFrame ?? expectedFrame else { return }
-            out.append("<rect")
-            Self.appendAttributes(key, change, to: out)
-            out.append(change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"")
-            Self.appendFrame(frame, to: out)
+            Self.appendRect(key, change, side: change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"", frame, to: out)
             out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
                                         : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
             Self.appendName(key, to: out)
@@ -228,19 +223,13 @@ final class DiffPicture {
                                         : " removed (only in the golden)</title></rect>\n")
         case .moved, .resized, .changed:
             if change != .changed, let old = expectedFrame {
-                out.append("<rect")
-                Self.appendAttributes(key, change, to: out)
-                out.append(" data-side=\"expected\"")
-                Self.appendFrame(old, to: out)
+                Self.appendRect(key, change, side: " data-side=\"expected\"", old, to: out)
                 out.append(" fill=\"none\" stroke=\"")
                 out.append(string: change.colour)
                 out.append("\" stroke-dasharray=\"4 3\"/>\n")
             }
             if let new = actualFrame {
-                out.append("<rect")
-                Self.appendAttributes(key, change, to: out)
-                out.append(" data-side=\"actual\"")
-                Self.appendFrame(new, to: out)
+                Self.appendRect(key, change, side: " data-side=\"actual\"", new, to: out)
                 out.append(" fill=\"")
                 out.append(string: change.colour)
                 out.append(change == .changed ? "\" fill-opacity=\"0.3\" stroke-width=\"2.5\" stroke=\"" : "\" fill-opacity=\"0.2\" stroke=\"")
@@ -369,6 +358,16 @@ final class DiffPicture {
 
     /// ` x=".." y=".." width=".." height=".."` of a frame (a negative size drawn from its
     /// other corner, as a rectangle cannot have one).
+    /// The start of a `<rect`: the element's attributes, `side` (a `data-side` attribute or
+    /// nothing) and the frame.
+    private static func appendRect(_ key: ElementKey, _ change: PictureChange, side: StaticString,
+                                   _ frame: SIMD4<Double>, to out: OutputBuffer) {
+        out.append("<rect")
+        appendAttributes(key, change, to: out)
+        out.append(side)
+        appendFrame(frame, to: out)
+    }
+
     private static func appendFrame(_ frame: SIMD4<Double>, to out: OutputBuffer) {
         out.append(" x=\"")
         out.append(number: Swift.min(frame[0], frame[0] + frame[2]))
