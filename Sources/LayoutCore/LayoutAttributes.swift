@@ -130,21 +130,21 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
 
 /// Names given codes in the order first seen, from `first` on, at most `limit` of them; a
 /// process-wide table shared by threads, guarded by a lock.
-public final class NameCodes: @unchecked Sendable {
+package final class NameCodes: @unchecked Sendable {
     private let lock = NSLock()
     private let first: Int, limit: Int
     private var names: [String] = []
     private var codes: [String: Int] = [:]
 
     /// An empty table whose codes start at `first`, holding at most `limit` names.
-    public init(first: Int, limit: Int = .max) {
+    package init(first: Int, limit: Int = .max) {
         self.first = first
         self.limit = limit
     }
 
     /// The code of `name`, added when new; `nil` when the table is full.
     /// - Complexity: O(length of `name`), under the lock.
-    public func code(_ name: String) -> Int? {
+    package func code(_ name: String) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         if let code = codes[name] { return code }
@@ -156,7 +156,7 @@ public final class NameCodes: @unchecked Sendable {
     }
 
     /// The name of `code`, a code `code(_:)` gave.
-    public func name(_ code: Int) -> String {
+    package func name(_ code: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
         return names[code - first]
