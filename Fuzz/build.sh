@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 OUT="${1:-.build/fuzz}"
 SWIFTC="${SWIFTC:-swiftc}"
 FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -package-name cvlayout)
+# Fresh modules each build: an object left from a target that no longer exists must not be linked.
+rm -rf "$OUT/modules"
 mkdir -p "$OUT/modules"
 
 if ! command -v "$SWIFTC" > /dev/null; then
