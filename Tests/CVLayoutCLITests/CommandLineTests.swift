@@ -121,8 +121,7 @@ struct CommandLineTests {
     @Test func csvJobComparedWithAJSONGolden() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("golden.json")
-        try Data(run(arguments: ["waterfall", "--count", "3000", "--scale", "3"]).stdout).write(to: golden)
+        let golden = try writeOutput(of: ["waterfall", "--count", "3000", "--scale", "3"], to: dir.appendingPathComponent("golden.json"))
         let csv = dir.appendingPathComponent("out.csv")
         let same = run(arguments: ["waterfall", "--count", "3000", "--scale", "3", "-f", "csv",
                                    "--check", golden.path, "-o", csv.path])

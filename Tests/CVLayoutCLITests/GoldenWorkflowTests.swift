@@ -216,9 +216,8 @@ struct GoldenWorkflowTests {
     @Test func thePictureOfAnEngineChangeReadsBackAsTheTextReportSays() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.json")
-        try Data(run(arguments: ["waterfall", "--count", "40"]).stdout).write(to: a)
-        try Data(run(arguments: ["waterfall", "--count", "41", "--width", "400"]).stdout).write(to: b)
+        let a = try writeOutput(of: ["waterfall", "--count", "40"], to: dir.appendingPathComponent("a.json"))
+        let b = try writeOutput(of: ["waterfall", "--count", "41", "--width", "400"], to: dir.appendingPathComponent("b.json"))
         let text = run(arguments: ["diff", a.path, b.path]).stdoutText
         let svg = run(arguments: ["diff", a.path, b.path, "-f", "svg"]).stdoutText
         // Each element the report names as changed, missing or extra is drawn as a change.
@@ -263,8 +262,7 @@ struct GoldenWorkflowTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for format in ["json", "csv"] {
-            let golden = dir.appendingPathComponent("grid.golden.\(format)")
-            try Data(run(arguments: ["flow", "--count", "30", "-f", format]).stdout).write(to: golden)
+            let golden = try writeOutput(of: ["flow", "--count", "30", "-f", format], to: dir.appendingPathComponent("grid.golden.\(format)"))
             let artifacts = dir.appendingPathComponent("artifacts-\(format)")
             // The same layout: nothing written, not even the folder.
             let same = run(arguments: ["flow", "--count", "30", "--check", golden.path, "--artifacts", artifacts.path])
@@ -284,8 +282,7 @@ struct GoldenWorkflowTests {
             #expect(svg.contains("data-change=\"added\"") && svg.contains("data-change=\"moved\""))
         }
         // CVLAYOUT_ARTIFACTS is the default; --artifacts wins.
-        let golden = dir.appendingPathComponent("g.json")
-        try Data(run(arguments: ["flow", "--count", "5"]).stdout).write(to: golden)
+        let golden = try writeOutput(of: ["flow", "--count", "5"], to: dir.appendingPathComponent("g.json"))
         let fromEnvironment = dir.appendingPathComponent("env"), fromFlag = dir.appendingPathComponent("flag")
         _ = run(arguments: ["flow", "--count", "6", "--check", golden.path], environment: ["CVLAYOUT_ARTIFACTS": fromEnvironment.path])
         #expect(FileManager.default.fileExists(atPath: fromEnvironment.appendingPathComponent("g.diff.svg").path))
@@ -379,8 +376,8 @@ struct GoldenWorkflowTests {
             if effective == "failed" { #expect(second.stderr.contains("+++ cvlayout flow"), "\(label)") }
 
             // A golden that matches: only all writes it again, and says so.
-            let matches = dir.appendingPathComponent("matches-\(mode)-\(fromEnvironment).csv")
-            try Data(run(arguments: ["flow", "--count", "8", "-f", "csv"]).stdout).write(to: matches)
+            let matches = try writeOutput(of: ["flow", "--count", "8", "-f", "csv"],
+                                          to: dir.appendingPathComponent("matches-\(mode)-\(fromEnvironment).csv"))
             let third = run(arguments: ["flow", "--count", "8", "--check", matches.path] + flag, environment: environment)
             #expect(third.status == (effective == "all" ? 1 : 0), "\(label)")
             #expect(third.stderr.contains("recorded") == (effective == "all"), "\(label)")
@@ -443,8 +440,7 @@ struct GoldenWorkflowTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for format in ["json", "csv"] {
-            let golden = dir.appendingPathComponent("g.\(format)")
-            try Data(run(arguments: ["waterfall", "--count", "30", "-f", format]).stdout).write(to: golden)
+            let golden = try writeOutput(of: ["waterfall", "--count", "30", "-f", format], to: dir.appendingPathComponent("g.\(format)"))
             let arguments = ["waterfall", "--count", "32", "--width", "400", "--check", golden.path]
             let text = run(arguments: arguments)
             let json = run(arguments: arguments + ["--report", "json"])
@@ -453,8 +449,8 @@ struct GoldenWorkflowTests {
             #expect(changes.count > 10)
             #expect(try Self.jsonChanges(json.stderr) == changes)
             // What `diff -f json` writes for the same two layouts.
-            let actual = dir.appendingPathComponent("actual.\(format)")
-            try Data(run(arguments: ["waterfall", "--count", "32", "--width", "400", "-f", format]).stdout).write(to: actual)
+            let actual = try writeOutput(of: ["waterfall", "--count", "32", "--width", "400", "-f", format],
+                                         to: dir.appendingPathComponent("actual.\(format)"))
             let diff = run(arguments: ["diff", golden.path, actual.path, "-f", "json"]).stdoutText
             #expect(diff.replacingOccurrences(of: "\"actual\":\"\(actual.path)\"", with: "\"actual\":\"cvlayout waterfall\"")
                     .replacingOccurrences(of: "(not in \(actual.path))", with: "(not in cvlayout waterfall)") == json.stderr)
@@ -503,8 +499,7 @@ struct GoldenWorkflowTests {
     @Test func gitHubAnnotationsAreOneLineEachAndAtMostFifty() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("golden, v1.json")
-        try Data(run(arguments: ["flow", "--count", "100"]).stdout).write(to: golden)
+        let golden = try writeOutput(of: ["flow", "--count", "100"], to: dir.appendingPathComponent("golden, v1.json"))
         let result = run(arguments: ["flow", "--count", "100", "--width", "400", "--check", golden.path, "--report", "github"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -535,8 +530,8 @@ struct GoldenWorkflowTests {
     @Test func badDestinationsAndValuesAreClearErrors() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let golden = dir.appendingPathComponent("g.json"), file = dir.appendingPathComponent("file")
-        try Data(run(arguments: ["flow", "--count", "5"]).stdout).write(to: golden)
+        let golden = try writeOutput(of: ["flow", "--count", "5"], to: dir.appendingPathComponent("g.json"))
+        let file = dir.appendingPathComponent("file")
         try write("x", file)
         let differs = ["flow", "--count", "6", "--check", golden.path]
         func expectError(_ arguments: [String], environment: [String: String] = [:], status: Int32, _ message: String) {

@@ -40,6 +40,14 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// Writes what `cvlayout arguments` prints to stdout to `url` (a golden or a layout to
+/// compare) and returns `url`.
+@discardableResult
+func writeOutput(of arguments: [String], to url: URL) throws -> URL {
+    try Data(run(arguments: arguments).stdout).write(to: url)
+    return url
+}
+
 /// Runs `executable` with `arguments` and extra `environment` variables; returns its exit
 /// status and what it wrote to stdout and stderr. The variables `--check` reads by default
 /// (`CVLAYOUT_RECORD`, `CVLAYOUT_ARTIFACTS`, `CI`) are not passed on from the test run's

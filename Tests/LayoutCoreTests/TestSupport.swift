@@ -36,3 +36,35 @@ func expectPoint(_ p: Point?, _ x: Double, _ y: Double, sourceLocation: SourceLo
 func pickMostlyFirst<T>(_ values: [T], _ random: inout SplitMix64) -> T {
     random.next() % 2 == 0 ? values[0] : values[Int(random.next() % UInt64(values.count))]
 }
+
+/// What a verdict that a layout's elements are all finite said over random cases.
+struct VerdictTally {
+    var vouched = 0, refused = 0
+
+    /// Counts one verdict on a layout already checked element by element into `check`: when
+    /// it vouches, `check` must have found no non-finite element; when it refuses, `mayRefuse`
+    /// must hold. Returns whether it vouched.
+    @discardableResult
+    mutating func record(vouches: Bool, check: FiniteCheckSink, mayRefuse: Bool = true, _ comment: Comment? = nil,
+                         sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        if vouches {
+            vouched += 1
+            #expect(check.firstNonFinite == nil, comment, sourceLocation: sourceLocation)
+        } else {
+            refused += 1
+            #expect(mayRefuse, comment, sourceLocation: sourceLocation)
+        }
+        return vouches
+    }
+}
+
+/// Runs `round` for rounds 0..<`rounds` with one generator seeded `seed` and one tally, then
+/// expects more than `vouched` verdicts that vouched and more than `refused` that refused.
+func tallyVerdicts(rounds: Int, seed: UInt64, moreThan vouched: Int, _ refused: Int,
+                   sourceLocation: SourceLocation = #_sourceLocation,
+                   _ round: (Int, inout SplitMix64, inout VerdictTally) throws -> Void) rethrows {
+    var random = SplitMix64(seed: seed), tally = VerdictTally()
+    for r in 0..<rounds { try round(r, &random, &tally) }
+    #expect(tally.vouched > vouched && tally.refused > refused, "vouched \(tally.vouched), refused \(tally.refused)",
+            sourceLocation: sourceLocation)
+}

@@ -169,9 +169,7 @@ struct WaterfallLayoutTests {
     /// overflowing, snapped or not, whenever it says so the element-by-element check agrees.
     /// It vouches for every ordinary layout, and for none whose content size overflows.
     @Test func summaryVouchesOnlyForFiniteElements() throws {
-        var random = SplitMix64(seed: 11)
-        var vouched = 0, refused = 0
-        for round in 0..<400 {
+        try tallyVerdicts(rounds: 400, seed: 11, moreThan: 1000, 100) { round, random, tally in
             var waterfall = WaterfallLayout()
             let huge = round % 4 == 0
             waterfall.columnCount = 1 + Int(random.next() % 5)
@@ -189,20 +187,16 @@ struct WaterfallLayoutTests {
                 var check = FiniteCheckSink(scale: scale)
                 let full = try waterfall.layout(sections, bounds: bounds, into: &check)
                 #expect(counter.count == check.count && summary.contentSize == full.contentSize)
-                if waterfall.elementsAreFinite(in: summary, scale: scale) {
-                    vouched += 1
-                    #expect(check.firstNonFinite == nil, "round \(round) scale \(String(describing: scale))")
+                if tally.record(vouches: waterfall.elementsAreFinite(in: summary, scale: scale), check: check,
+                                mayRefuse: huge || scale == 1e300 || scale == 1e-300,
+                                "round \(round) scale \(String(describing: scale))") {
                     #expect(check.zIndicesAreNonDecreasing)
-                } else {
-                    refused += 1
-                    #expect(huge || scale == 1e300 || scale == 1e-300, "an ordinary layout refused: round \(round)")
                 }
                 if !summary.contentSize.height.isFinite {
                     #expect(!waterfall.elementsAreFinite(in: summary, scale: scale))
                 }
             }
         }
-        #expect(vouched > 1000 && refused > 100)
     }
 
     /// Two or three columns shortest-first (the branch-free loop) against a plain simulation
@@ -252,10 +246,8 @@ struct WaterfallLayoutTests {
     /// elements, the layout does succeed and the element-by-element check (snapped or not)
     /// agrees. It vouches for ordinary layouts.
     @Test func verdictWithoutLayingOutIsNeverWrong() throws {
-        var random = SplitMix64(seed: 31)
-        var vouched = 0, refused = 0
-        func pick<T>(_ values: [T]) -> T { pickMostlyFirst(values, &random) }
-        for _ in 0..<600 {
+        tallyVerdicts(rounds: 600, seed: 31, moreThan: 300, 300) { _, random, tally in
+            func pick<T>(_ values: [T]) -> T { pickMostlyFirst(values, &random) }
             var waterfall = WaterfallLayout()
             waterfall.columnCount = pick([1, 2, 3, 5, 40])
             waterfall.minimumColumnSpacing = pick([0, 10, 200])
@@ -275,18 +267,16 @@ struct WaterfallLayoutTests {
             let bounds = Size(width: pick([390, 0]), height: 844)
             for scale in [nil, 3, 1e300] as [Double?] {
                 guard waterfall.succeedsWithFiniteElements(sections: sections, bounds: bounds, scale: scale) else {
-                    refused += 1
+                    tally.refused += 1
                     continue
                 }
-                vouched += 1
                 var check = FiniteCheckSink(scale: scale)
                 #expect(throws: Never.self) {
                     _ = try waterfall.layout(sections, bounds: bounds, into: &check)
                 }
-                #expect(check.firstNonFinite == nil)
+                tally.record(vouches: true, check: check)
             }
         }
-        #expect(vouched > 300 && refused > 300, "vouched \(vouched), refused \(refused)")
         let ordinary = [WaterfallSection(items: .heights([120, 80, 200, 50]))]
         #expect(WaterfallLayout().succeedsWithFiniteElements(sections: ordinary, bounds: Size(width: 390, height: 844), scale: 3))
     }
