@@ -180,6 +180,7 @@ final class JSONLayoutStream: LayoutElementStream {
                 var i = pos + 2
                 if Self.fastElement(b, w.end, &i, &element) {
                     pos = i
+                    present = 0x7FFF  // cvlayout's own form gives every field
                     element.ordinal = index + fastCount
                     fastCount += 1
                     return true

@@ -92,6 +92,24 @@ struct DiffTests {
         #expect(!run(arguments: ["diff", full, json]).stdoutText.contains("half a unit"))  // 3 decimals: ±0.0005
     }
 
+    /// A field that some elements of a side give is compared (the others' missing value is a
+    /// difference) and not named as not compared, whichever element gives it: the reader's
+    /// quickest path (an element as cvlayout writes it, after the first) counts as giving it.
+    @Test func aFieldSomeElementsGiveIsComparedWhereverItIs() throws {
+        let golden = run(arguments: ["waterfall", "--count", "30"]).stdoutText
+        var lines = golden.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let elements = lines.indices.filter { lines[$0].hasPrefix("{\"indexPath\"") }
+        for given in [0, 2, 29] {
+            for (n, i) in elements.enumerated() where n != given {
+                lines[i] = lines[i].replacingOccurrences(of: ",\"alpha\":1", with: "")
+            }
+            let (result, _, _) = try Self.diff(lines.joined(separator: "\n"), golden)
+            #expect(result.status == 1)
+            #expect(result.stdoutText.hasSuffix("\n29 of 30 elements differ\n"), "alpha on element \(given): \(result.stdoutText.suffix(120))")
+            lines = golden.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+    }
+
     @Test func identicalFilesAreTheSameInOneLine() throws {
         let (result, _, _) = try Self.diff(Self.base, Self.base)
         #expect(result.status == 0)
