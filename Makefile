@@ -36,12 +36,15 @@ golden:
 # of a small layout's time. The linker's notes about mktemp and getpwnam come from
 # Foundation's static libraries (functions cvlayout never calls): Scripts/release-build.sh
 # leaves them out of what the build shows. Elsewhere (macOS: Darwin links no static
-# executables, and its Swift runtime is the system's) a plain release build.
+# executables, and its Swift runtime is the system's) a plain release build. Both build with
+# cross-module optimisation: the writers, readers and diff call the FastText target's buffers
+# and number parsing, which inline across the targets only then (without it `--check` of a
+# million elements takes about 12% longer).
 UNAME_S := $(shell uname -s)
 ifeq ($(UNAME_S),Linux)
-RELEASEFLAGS ?= --static-swift-stdlib -Xswiftc -static-executable
+RELEASEFLAGS ?= --static-swift-stdlib -Xswiftc -static-executable -Xswiftc -cross-module-optimization
 else
-RELEASEFLAGS ?=
+RELEASEFLAGS ?= -Xswiftc -cross-module-optimization
 endif
 
 release:
