@@ -169,7 +169,13 @@ public struct LayoutDiffResult: Hashable, Sendable {
 
     /// What a comparison keeps of its differences' sizes.
     public struct Spread: Hashable, Sendable {
-        public var largest: Double, smallest: Double, otherChange: Bool
+        /// The largest magnitude of a numeric delta (points, or the field's unit); −1 for none.
+        public var largest: Double
+        /// The smallest magnitude of a numeric delta; infinity for none.
+        public var smallest: Double
+        /// Whether a field that is no number (`hidden`), or a value one side lacks, differs.
+        public var otherChange: Bool
+        /// A spread of the given sizes.
         public init(largest: Double, smallest: Double, otherChange: Bool) {
             self.largest = largest
             self.smallest = smallest
@@ -212,7 +218,13 @@ public struct LayoutDiffResult: Hashable, Sendable {
 
     /// Counts of differing elements.
     public struct Counts: Hashable, Sendable {
-        public var differ = 0, missing = 0, extra = 0
+        /// Elements in both layouts with a field that differs.
+        public var differ = 0
+        /// Elements only in EXPECTED.
+        public var missing = 0
+        /// Elements only in ACTUAL.
+        public var extra = 0
+        /// No differences counted.
         public init() {}
     }
 

@@ -393,6 +393,7 @@ public final class SpooledInput {
 
     /// More bytes than the limit.
     public struct TooLarge: Error {
+        /// The most bytes the copy takes.
         public let limit: Int
     }
 

@@ -29,6 +29,7 @@ public protocol CollectionLayoutEngine: Sendable {
 }
 
 extension CollectionLayoutEngine {
+    /// Cells are drawn as rectangles unless an engine says otherwise.
     public static var drawsCellsRound: Bool { false }
 
     /// Lays out `content` and keeps the elements: `layout(_:bounds:contentOffset:into:)`

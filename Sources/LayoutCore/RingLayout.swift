@@ -143,8 +143,10 @@ public struct RingGeometry: ItemGeometry, Sendable {
         self.bounds = bounds
     }
 
+    /// One section a ring.
     public var numberOfSections: Int { ringCounts.count }
 
+    /// The avatars of ring `section`; 0 for a section that does not exist.
     public func numberOfItems(inSection section: Int) -> Int {
         section >= 0 && section < ringCounts.count ? ringCounts[section] : 0
     }

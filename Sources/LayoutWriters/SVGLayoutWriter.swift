@@ -139,6 +139,12 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
     }
 }
 
+/// SPEC section 4's SVG: a standalone SVG 1.1 document whose viewBox is the canvas
+/// (`SVGCanvas`), one shape per visible element in zIndex order (ties by element order), its
+/// transform and alpha applied, filled from the palette by item number (`SVGPaint`) and
+/// labelled (`SVGLabels`) at full opacity and untransformed; the visible bounds at the content
+/// offset outlined (and the `--rect` area when given); for ring layouts the dashed heart path
+/// and a heart that flies along it and pulses (SPEC section 7). Units are points.
 public enum SVGLayoutWriter {
     /// A heart about 22 × 20 points centred on the origin, pointing down.
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
