@@ -223,8 +223,8 @@ struct SVGElementWriter {
             }
             append("\"/>")
         } else {
-            if element.pointee.kind?.role == .badge {
-                // A badge: a pill over its item.
+            if !round && element.pointee.kind?.role == .badge {
+                // A badge: a pill over its item (round layouts drew its corners already).
                 append("\" rx=\"")
                 append(number: SVGPaint.badgeCornerRadius(width: width, height: height))
             }

@@ -90,22 +90,16 @@ extension PlainLayoutWriter {
         }
         if e.alpha < 1 { text += " opacity=\"\(factor(SVGPaint.opacity(e.alpha)))\"" }
         text += " x=\"\(n(f.minX))\" y=\"\(n(f.minY))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\""
-        // Corners: round engines draw every shape round, cells have small rounded corners.
-        if round {
-            text += " rx=\"\(n(f.width / 2))\""
-        } else if isCell {
-            text += " rx=\"\(n(SVGPaint.cellCornerRadius(width: f.width, height: f.height)))\""
-        }
-        return text + svgPaint(e, precision: precision) + "/>"
+        // Corners (`SVGPaint.cornerRadius`): round engines draw every shape round, cells have
+        // small rounded corners, a badge is a pill.
+        if let rx = SVGPaint.cornerRadius(e, size: f.size, round: round) { text += " rx=\"\(n(rx))\"" }
+        return text + svgPaint(e) + "/>"
     }
 
     /// The paint (`SVGPaint`): cells from the palette by item number; other views by their
-    /// kind's role (`SVGPaint.viewPaint`), a badge with its own corner radius too (a pill).
-    static func svgPaint(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
-        let f = e.frame
-        if e.category == .cell { return " fill=\"\(SVGPaint.fill(item: e.indexPath.item))\"" }
-        let rx = PlainNumberText.string(SVGPaint.badgeCornerRadius(width: f.width, height: f.height), precision: precision)
-        return (e.kind?.role == .badge ? " rx=\"\(rx)\"" : "") + " fill=\"\(SVGPaint.viewPaint(e.kind))\""
+    /// kind's role (`SVGPaint.viewPaint`).
+    static func svgPaint(_ e: LayoutAttributes) -> String {
+        " fill=\"\(e.category == .cell ? SVGPaint.fill(item: e.indexPath.item) : SVGPaint.viewPaint(e.kind))\""
     }
 
     /// The name of a view's kind, or of its category when it has none (`data-kind` and the
