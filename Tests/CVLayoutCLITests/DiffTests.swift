@@ -110,6 +110,30 @@ struct DiffTests {
         }
     }
 
+    /// A FIFO as a side is spooled and streamed (REFERENCE, `diff`'s Streaming): the same
+    /// report as the plain file gives, with the FIFO's name in it.
+    @Test func aFIFOSideGivesThePlainFilesReport() throws {
+        let golden = run(arguments: ["waterfall", "--count", "40"]).stdoutText
+        let changed = run(arguments: ["waterfall", "--count", "40", "--width", "400"]).stdoutText
+        let dir = try Self.directory(["golden.json": golden, "changed.json": changed])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo.json").path, file = dir.appendingPathComponent("changed.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            try? handle.write(contentsOf: Data(changed.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let expected = dir.appendingPathComponent("golden.json").path
+        let throughFIFO = run(arguments: ["diff", expected, fifo, "--report", "json"])
+        let plain = run(arguments: ["diff", expected, file, "--report", "json"])
+        #expect(throughFIFO.status == 1 && plain.status == 1, "\(throughFIFO.stderr)")
+        #expect(throughFIFO.stdoutText.contains("40 of 40 elements differ"))
+        #expect(throughFIFO.stdoutText == plain.stdoutText.replacingOccurrences(of: file, with: fifo)
+            .replacingOccurrences(of: "changed.json", with: "fifo.json"))
+    }
+
     @Test func identicalFilesAreTheSameInOneLine() throws {
         let (result, _, _) = try Self.diff(Self.base, Self.base)
         #expect(result.status == 0)
