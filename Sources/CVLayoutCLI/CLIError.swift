@@ -22,8 +22,9 @@ public enum ExitStatus {
     public static let software: Int32 = 70
 }
 
-/// An error of the command line, worded: its exit status and message. Every message is worded
-/// in ErrorMessages.swift, from the data of a `CLIProblem`, `LayoutError` or `DatasetError`.
+/// An error of the command line, worded: its exit status and message. Messages are worded in
+/// ErrorMessages.swift, from the data of a `CLIProblem`, `LayoutError` or `DatasetError`, except
+/// `diff`'s and `--check`'s status-2 messages and the layout readers' (CONTRIBUTING, Errors).
 struct CLIError: Error, Equatable {
     let status: Int32
     let message: String

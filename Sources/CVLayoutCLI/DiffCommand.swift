@@ -169,7 +169,7 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
 }
 
 /// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, read
-/// whole into a document when they do not (a CSV of heart samples or with quoted fields),
+/// whole into a document when they do not (a malformed JSON, a top-level key with escapes, a JSON layout on a device),
 /// and refused with the reader's message when it is not a layout or repeats an element.
 /// - Returns: the input and the layout without its elements (its shape, unknown names).
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file.

@@ -237,7 +237,7 @@ public struct LayoutDiffResult: Hashable, Sendable {
     /// Elements in either layout.
     public var totalElementCount: Int { expectedCount + actualCount - matchedCount }
 
-    /// Differing elements by kind of change.
+    /// Elements only in the expected layout.
     public var missingCount: Int { counts.missing }
     /// Elements only in the actual layout.
     public var extraCount: Int { counts.extra }

@@ -1,6 +1,7 @@
 // Reads layouts back: cvlayout's JSON and CSV (SPEC section 4), and element lists exported
 // from elsewhere with the same names (a JSON array of element objects, or a CSV with the
-// same columns), into records that `LayoutDiff` compares.
+// same columns), into a `LayoutDocument`: what the streams fall back on for a file they do not
+// read, and what tests compare them with.
 import Foundation
 import FastText
 import LayoutDatasets

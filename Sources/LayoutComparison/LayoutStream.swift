@@ -2,7 +2,7 @@
 // in chunks, and matched as a merge, so that memory stays at a few chunks whatever the
 // element count. cvlayout's own files list their elements in element order; a file in
 // another order is sorted on disk (`SortedLayoutStream`). What the streaming readers do not
-// read (a malformed file, a CSV of heart samples or with quoted fields) makes them give up
+// read (a malformed JSON, a top-level key with escapes, a JSON layout on a device) makes them give up
 // with `LayoutStreamFallback`: the file is then checked on its own, and either refused with
 // the reader's message or read whole into a `LayoutDocument` and streamed from memory.
 import Foundation
@@ -20,6 +20,7 @@ import LayoutWriters
 /// set, when a field only some elements give was met before it was known that the side
 /// gives it (the comparison is made again, knowing the fields each side gives).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
+    /// Why the streams gave up, for debugging (never shown to users).
     public var description: String
     /// The side whose elements are not in element order, if that is the reason.
     public var outOfOrder: DiffSide?

@@ -330,7 +330,7 @@ public final class StreamedComparison {
     /// Ends the comparison: the expected elements left are missing; the parts are compared.
     /// - Parameters:
     ///   - actual: the actual side without its elements (shape, parts).
-    /// - Returns: the result (its `elements` empty, `streamedCounts` set) and the expected
+    /// - Returns: the result (its `counts` and `spread` set) and the expected
     ///   side without its elements (for its unknown names).
     /// - Throws: `LayoutStreamFallback` when the comparison must be made again (`presence`).
     public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {

@@ -164,10 +164,10 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         }
     }
 
-    /// Counts `count` more elements without seeing them: for an engine that has shown from its
-    /// summary alone that they are all finite once snapped (`WaterfallLayout` and
-    /// `RingLayout`'s `elementsAreFinite(in:scale:)`, `CircleLayout`'s
-    /// `succeedsWithFiniteElements`), and that says whether their visible zIndices never decrease.
+    /// Counts `count` more elements without seeing them: for an engine's `checkLayout` that
+    /// has shown from its summary alone that they are all finite once snapped
+    /// (`WaterfallSummary.swift`, `RingSummary.swift`, `CircleSummary.swift`,
+    /// `JustifiedSummary.swift`), and that says whether their visible zIndices never decrease.
     public mutating func skip(count n: Int, zIndicesNonDecreasing: Bool) {
         count += n
         if !zIndicesNonDecreasing { zIndicesAreNonDecreasing = false }

@@ -1,5 +1,5 @@
 // Geometry value types with UIKit's names and conventions: points, origin at the content's
-// top-left corner, y grows downward. Only the C math library, no Foundation, no I/O.
+// top-left corner, y grows downward. Only the C math library, no I/O.
 
 #if canImport(Glibc)
 import Glibc

@@ -136,7 +136,8 @@ package final class NameCodes: @unchecked Sendable {
     private var names: [String] = []
     private var codes: [String: Int] = [:]
 
-    /// An empty table whose codes start at `first`, holding at most `limit` names.
+    /// An empty table whose codes start at `first`, holding at most `limit` names (codes
+    /// `first ..< first + limit`).
     package init(first: Int, limit: Int = .max) {
         self.first = first
         self.limit = limit
@@ -155,7 +156,8 @@ package final class NameCodes: @unchecked Sendable {
         return code
     }
 
-    /// The name of `code`, a code `code(_:)` gave.
+    /// The name of `code`.
+    /// - Precondition: `code` came from this table's `code(_:)`.
     package func name(_ code: Int) -> String {
         lock.lock()
         defer { lock.unlock() }

@@ -65,7 +65,12 @@ public enum LayoutError: Error, Equatable, Sendable {
 
     /// Which number of a computed layout is not finite.
     public enum NonFinite: Equatable, Sendable {
-        case contentSize, heartPath, targetContentOffset
+        /// The layout's `contentSize`.
+        case contentSize
+        /// A point of the ring's heart path.
+        case heartPath
+        /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`'s result.
+        case targetContentOffset
         /// The frame of the item at the index path.
         case item(IndexPath)
         /// The frame of a supplementary view (`kind` as named; `nil` for another element) of a section.

@@ -45,6 +45,7 @@ package struct JSONSyntaxCheck {
         /// frame, its center) for the most elements a layout has, and room for the rest.
         case layout
 
+        /// The most objects and arrays a document of this kind may hold.
         package var count: Int {
             switch self {
             case .dataset: JSONSyntaxCheck.maximumObjects

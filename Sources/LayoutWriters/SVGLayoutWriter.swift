@@ -61,12 +61,6 @@ extension CollectionLayout {
 
 // MARK: - The document
 
-/// SPEC section 4's SVG: a standalone SVG 1.1 document whose viewBox is the canvas
-/// (`SVGCanvas`), one shape per visible element in zIndex order (ties by element order), its
-/// transform and alpha applied, filled from a fixed palette by item number and labelled
-/// (`SVGLabels`) at full opacity and untransformed; the visible bounds at the content offset
-/// outlined (and the `--rect` area when given); for ring layouts the dashed heart path and a
-/// heart that flies along it and pulses (SPEC section 7).
 /// The labels that would cross the dashed outline of the visible bounds, kept out of their
 /// elements' groups as those are written (on any core) and drawn after the outline, above
 /// it, so that it never runs through a label.

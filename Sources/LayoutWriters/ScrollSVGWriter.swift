@@ -96,7 +96,7 @@ public enum ScrollSVGWriter {
     ///   compared with the one before in O(n): at most `keyframeWork + sampleWork` elements
     ///   laid out; memory for a few layouts and, per element that changes, its attributes
     ///   each time they change; output O(n) plus at most `maximumBytes` (estimated
-    ///   generously, `estimatedBytes`).
+    ///   generously, `estimatedChangeBytes` and `estimatedScreenBytes`).
     ///
     /// `limits` are the bounds (`Limits.standard` from the command line); `statistics`, when
     /// given, receives the samples taken and the estimated size. With `streamed` (a layout
@@ -116,7 +116,7 @@ public enum ScrollSVGWriter {
         if movesWithOffset && n > keyframeWork / offsets.count {
             throw TooLarge.keyframeWork(keyframes: offsets.count, elements: n, limit: keyframeWork)
         }
-        // The document's size as it grows, estimated generously (`estimatedBytes`): the
+        // The document's size as it grows, estimated generously (`estimatedChangeBytes`, `estimatedScreenBytes`): the
         // samples between keyframes stop at `refinementBytes`, and the whole is refused past
         // `maximumBytes`.
         var bytes = 0
@@ -348,7 +348,7 @@ public enum ScrollSVGWriter {
     // MARK: - Private
 
     /// The samples' times and the animation's duration; restricted to the samples one
-    /// element's animations need (`restricted(to:)`).
+    /// element's animations need (`restricted(changes:)`).
     private struct Timing {
         /// The samples' times, 0…1.
         let times: [Double]

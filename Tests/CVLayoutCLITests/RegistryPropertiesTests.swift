@@ -64,8 +64,6 @@ struct RegistryPropertiesTests {
         }
     }
 
-    /// Each registry line's name is its descriptor's, and names are unique: `engine(named:)`
-    /// finds an engine by the line's name without making the other descriptors.
     /// Each engine's declared pass capabilities match its entry points (streams with `stream`
     /// and `check`, vouches without laying out with `quickCheck`), and say what each engine
     /// does today: the waterfall vouches without laying out, the ring, the circle and the
@@ -82,6 +80,8 @@ struct RegistryPropertiesTests {
         }
     }
 
+    /// Each registry line's name is its descriptor's, and names are unique: `engine(named:)`
+    /// finds an engine by the line's name without making the other descriptors.
     @Test func registryNamesAreTheDescriptorsNames() {
         #expect(engineEntries.map(\.name) == engineRegistry.map(\.name))
         #expect(Set(engineEntries.map(\.name)).count == engineEntries.count)
