@@ -2,9 +2,8 @@ import LayoutCore
 import LayoutDatasets
 
 // Engine options declared once: name, value syntax, help, parser, and the field of the
-// engine's configuration they set, by key path. The default shown in help is that field's
-// value in a fresh configuration (the core struct's own default), so help and code cannot
-// disagree, and the code that lays out never names an option by a string.
+// engine's configuration they set, by key path. Help shows that field's value in a fresh
+// configuration as the default, so help and code cannot disagree.
 
 /// A configuration an engine's options fill: a core layout struct (`WaterfallLayout`) or a
 /// command's own struct around one (`RingConfiguration`). A fresh value holds the defaults.
@@ -14,8 +13,6 @@ protocol EngineConfiguration: Equatable, Sendable {
 
 /// One engine option bound to a field of `Config`.
 struct BoundOption<Config: EngineConfiguration>: Sendable {
-    /// Name, value placeholder, default text, help and choices: what help, completions, the man
-    /// page, the parser and dataset `"options"` read.
     let spec: OptionSpec
     /// Reads the option's value from the run's options (when given) into the configuration.
     let bind: @Sendable (OptionValues, inout Config) throws -> Void
@@ -23,41 +20,37 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     /// The long name, for the messages that name the option (conflicts).
     var name: String { spec.name }
 
-    /// An option whose value `read` parses (`nil`: not given) into the field at `keyPath`; the
-    /// help shows the field's default as `format` writes it, or `defaultText` when given.
+    /// An option whose value, when given, `read` parses into the field at `keyPath`; help
+    /// shows the field's default as `format` writes it, or `defaultText`.
     private static func make<Value>(_ name: String, _ valueName: String?, _ keyPath: WritableKeyPath<Config, Value> & Sendable,
                                     _ help: String, choices: [String] = [], defaultText: String? = nil,
                                     format: (Value) -> String,
-                                    read: @escaping @Sendable (OptionValues, String) throws -> Value?) -> BoundOption {
+                                    read: @escaping @Sendable (OptionValues, String) throws -> Value) -> BoundOption {
         let shown = defaultText ?? format(Config()[keyPath: keyPath])
         let spec = valueName.map { OptionSpec.value(name, $0, default: shown, help, choices: choices) }
             ?? OptionSpec.flag(name, help)
         return BoundOption(spec: spec) { values, config in
-            if let value = try read(values, name) { config[keyPath: keyPath] = value }
+            if values.has(name) { config[keyPath: keyPath] = try read(values, name) }
         }
     }
 
     /// A number of points, degrees or a factor: `--name 12.5`.
     static func number(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Double> & Sendable,
                        _ help: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { NumberPrecision.full.text($0) }) { values, name in
-            values.has(name) ? try values.number(name, default: 0) : nil
-        }
+        make(name, valueName, keyPath, help, format: shortText) { try $0.number($1, default: 0) }
     }
 
     /// An integer: `--name 3`.
     static func integer(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Int> & Sendable,
                         _ help: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { String($0) }) { values, name in
-            values.has(name) ? try values.integer(name, default: 0) : nil
-        }
+        make(name, valueName, keyPath, help, format: { String($0) }) { try $0.integer($1, default: 0) }
     }
 
     /// A size `W,H` (one number: both); `valueName` names its parts in help (`H,V`).
     static func size(_ name: String, valueName: String = "W,H", _ keyPath: WritableKeyPath<Config, Size> & Sendable,
                      _ help: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { "\(shortText($0.width)),\(shortText($0.height))" }) { values, name in
-            values.has(name) ? try values.size(name, default: .zero) : nil
+        make(name, valueName, keyPath, help, format: { "\(shortText($0.width)),\(shortText($0.height))" }) {
+            try $0.size($1, default: .zero)
         }
     }
 
@@ -66,57 +59,45 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         make(name, "T,L,B,R", keyPath, help, format: { i in
             [i.left, i.bottom, i.right].allSatisfy { $0 == i.top } ? shortText(i.top)
                 : [i.top, i.left, i.bottom, i.right].map(shortText).joined(separator: ",")
-        }) { values, name in
-            values.has(name) ? try values.insets(name, default: .zero) : nil
-        }
+        }) { try $0.insets($1, default: .zero) }
     }
 
     /// One of an enumeration's raw values: `--name choice`, with "did you mean".
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Choice> & Sendable, _ help: String
     ) -> BoundOption where Choice.RawValue == String {
-        make(name, valueName, keyPath, help, choices: Choice.allCases.map(\.rawValue), format: \.rawValue) { values, name in
-            values.has(name) ? try values.choice(name, default: Choice.allCases.first!) : nil
+        make(name, valueName, keyPath, help, choices: Choice.allCases.map(\.rawValue), format: \.rawValue) {
+            try $0.choice($1, default: Choice.allCases.first!)
         }
     }
 
     /// A switch: `--name` sets the field to true.
     static func flag(_ name: String, _ keyPath: WritableKeyPath<Config, Bool> & Sendable, _ help: String) -> BoundOption {
-        make(name, nil, keyPath, help, format: { $0 ? "on" : "off" }) { values, name in
-            values.has(name) ? try values.flag(name) : nil
-        }
+        make(name, nil, keyPath, help, format: { $0 ? "on" : "off" }) { try $0.flag($1) }
     }
 
     /// An index path `S:I` (`I` alone: `0:I`) for an optional field; `defaultText` says what
     /// holds without it.
     static func indexPath(_ name: String, _ keyPath: WritableKeyPath<Config, IndexPath?> & Sendable, _ help: String,
                           defaultText: String) -> BoundOption {
-        make(name, "S:I", keyPath, help, defaultText: defaultText, format: { _ in defaultText }) { values, name in
-            try values.indexPath(name).map { $0 }
-        }
+        make(name, "S:I", keyPath, help, defaultText: defaultText, format: { _ in defaultText }) { try $0.indexPath($1) }
     }
 
     /// An index path `S:I` for a field with a default.
     static func indexPath(_ name: String, _ keyPath: WritableKeyPath<Config, IndexPath> & Sendable, _ help: String) -> BoundOption {
-        make(name, "S:I", keyPath, help, format: { $0.description }) { values, name in
-            try values.indexPath(name)
-        }
+        make(name, "S:I", keyPath, help, format: { $0.description }) { try $0.indexPath($1)! }
     }
 
     /// An optional number (`--name 1.5`), absent by default (help shows `-`).
     static func number(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Double?> & Sendable,
                        _ help: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { $0.map(shortText) ?? "-" }) { values, name in
-            values.has(name) ? .some(try values.number(name, default: 0)) : nil
-        }
+        make(name, valueName, keyPath, help, format: { $0.map(shortText) ?? "-" }) { try $0.number($1, default: 0) }
     }
 
     /// An optional integer (`--name N`), absent by default (help shows `-`).
     static func integer(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Int?> & Sendable,
                         _ help: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { $0.map(String.init) ?? "-" }) { values, name in
-            values.has(name) ? .some(try values.integer(name, default: 0)) : nil
-        }
+        make(name, valueName, keyPath, help, format: { $0.map(String.init) ?? "-" }) { try $0.integer($1, default: 0) }
     }
 
     /// A comma-separated list of numbers (`0,15,30`; empty: none), described as `expected` in
@@ -124,7 +105,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     static func numbers(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, [Double]> & Sendable,
                         _ help: String, expected: String) -> BoundOption {
         make(name, valueName, keyPath, help, format: { $0.map(shortText).joined(separator: ",") }) { values, name in
-            guard let text = try values.text(name, expected: expected) else { return nil }
+            let text = try values.text(name, expected: expected)!
             if text.isEmpty { return [] }
             let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { ValueSyntax.number(String($0)) }
             guard numbers.allSatisfy({ $0 != nil }) else {
@@ -141,8 +122,7 @@ private func shortText(_ value: Double) -> String {
 }
 
 extension Array where Element: Sendable {
-    /// The configuration these options give for `values`: a fresh `Config` (the defaults) with
-    /// every option given applied, in table order.
+    /// A fresh `Config` (the defaults) with every option given in `values` applied, in table order.
     /// - Throws: `CLIError` for a value that does not parse (usage, 64, from the command line;
     ///   bad data, 65, from a dataset's `"options"`).
     func configuration<Config>(from values: OptionValues) throws -> Config where Element == BoundOption<Config> {

@@ -20,12 +20,9 @@ public struct CommandResult: Equatable, Sendable {
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-/// Runs `cvlayout` with `arguments` (without the program name), reading `stdin` if the
-/// dataset is `-` (or, with `stdinHoldsData`, when no dataset is named: a pipe or file on
-/// standard input), and returns everything it printed: the testable entry point.
-/// - Complexity: that of the layout and writer; the output is kept in memory.
-/// - Parameter environment: the variables `--check` reads (`CVLAYOUT_RECORD`,
-///   `CVLAYOUT_ARTIFACTS`, `CI`); default none, whatever the process's own are.
+/// Runs `cvlayout` with `arguments` (without the program name) and returns everything it
+/// printed, the output kept in memory: the testable entry point. Parameters as below;
+/// `environment` holds the variables `--check` reads (default none, not the process's own).
 public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
                 environment: [String: String] = [:], stdinHoldsData: Bool = false) -> CommandResult {
     var stdoutBytes: [UInt8] = []
@@ -36,37 +33,32 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
     return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
 }
 
-/// Runs `cvlayout`, streaming standard output to `stdout` in large chunks and messages to
-/// `stderr`. Nothing reaches `stdout` unless the layout succeeded.
+/// Runs `cvlayout`, streaming standard output to `stdout` in large chunks (nothing unless the
+/// layout succeeded) and messages to `stderr`; returns the exit status.
 /// - Parameters:
+///   - stdin: read when the dataset is `-`, or when none is named and `stdinHoldsData`.
 ///   - color: which streams may carry ANSI colour (diff reports only); default never.
-///   - stdinDescriptor: standard input's descriptor, which `diff -` copies in chunks
-///     instead of calling `stdin`; `nil` to read `stdin` only.
-///   - environment: an environment variable's value (`CVLAYOUT_RECORD`, `CVLAYOUT_ARTIFACTS`,
-///     `CI`, read by `--check`), `nil` when unset; default none.
-///   - stdinHoldsData: whether standard input is a pipe, FIFO or regular file, which an
-///     engine (and `transition`) reads as the dataset when none is named and `--count` is
-///     not given (`standardInputHoldsData`); false for a terminal or a device.
-/// - Returns: the exit status.
+///   - stdinDescriptor: standard input's descriptor, which `diff -` copies in chunks; `nil`:
+///     read `stdin` only.
+///   - environment: a variable's value, `nil` when unset (`CommandIO.environment`).
+///   - stdinHoldsData: whether standard input is a pipe, FIFO or regular file
+///     (`standardInputHoldsData`), the dataset when none is named and `--count` is not given.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
                 stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil,
                 environment: @escaping (String) -> String? = { _ in nil }, stdinHoldsData: Bool = false) -> Int32 {
     do {
         let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
-            var invocation = Invocation(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, color: color)
-            invocation.io.stdinDescriptor = stdinDescriptor
-            invocation.io.environment = environment
-            invocation.io.stdinHoldsData = stdinHoldsData
-            return try invocation.execute()
+            let io = CommandIO(stdin: stdin, stdinDescriptor: stdinDescriptor, stdinHoldsData: stdinHoldsData,
+                               stdout: stdout, stderr: stderr, color: color, environment: environment)
+            return try Invocation(arguments: arguments, io: io).execute()
         }
         for warning in warnings { stderr("cvlayout: warning: \(questioningControlCharacters(warning))\n") }
         return status
     } catch let error as CLIError {
         stderr(error.stderrText)
         return error.status
-    } catch let error as BrokenPipe {
-        _ = error
+    } catch is BrokenPipe {
         return ExitStatus.success  // the reader went away (`| head`): end quietly
     } catch {
         stderr("cvlayout: error: \(error)\n")
@@ -79,23 +71,17 @@ public struct BrokenPipe: Error {
     public init() {}
 }
 
-/// The I/O a command sees: standard input on demand, standard output in chunks.
+/// The I/O a command sees (the parameters of `run`): standard input on demand, standard
+/// output in chunks.
 struct CommandIO {
     let stdin: () throws -> Data
-    /// Standard input as a descriptor, when it is the process's own: `diff` copies it to a
-    /// temporary file in chunks instead of holding it (`nil`: `stdin` gives the bytes).
     var stdinDescriptor: Int32? = nil
-    /// Whether standard input is a pipe, FIFO or regular file: with no DATASET and no
-    /// `--count`, an engine lays out what it holds (nothing: the embedded data), as `jq`
-    /// and `sort` read it. False for a terminal or a character device (`/dev/null`).
     var stdinHoldsData = false
     let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
-    /// Writes text to standard error (the `--check` report).
     var stderr: (String) -> Void = { _ in }
-    /// Which streams may carry ANSI colour.
     var color: ColorPolicy = .never
-    /// An environment variable's value, `nil` when unset (`--check` reads `CVLAYOUT_RECORD`,
-    /// `CVLAYOUT_ARTIFACTS` and `CI`).
+    /// A variable's value, `nil` when unset: `--check` reads `CVLAYOUT_RECORD`,
+    /// `CVLAYOUT_ARTIFACTS` and `CI`.
     var environment: (String) -> String? = { _ in nil }
 
     /// Writes `text` to standard output.
@@ -105,14 +91,11 @@ struct CommandIO {
     }
 }
 
-/// A command that is not an engine (`engines`; later ones such as `diff` add a line to
-/// `subcommandRegistry`).
+/// A command that is not an engine, with its one-line summary for help.
 struct SubcommandDescriptor: Sendable {
-    /// The command-line name.
     let name: String
-    /// One line for help.
     let summary: String
-    /// Runs with the arguments after the name. Returns the exit status; throws `CLIError`.
+    /// Runs with the arguments after the name; returns the exit status, throws `CLIError`.
     let run: @Sendable (_ arguments: [String], _ io: CommandIO) throws -> Int32
 }
 
@@ -124,10 +107,7 @@ let subcommandRegistry: [SubcommandDescriptor] = [
             return ExitStatus.success
         }
         if !arguments.isEmpty { throw CLIError(.takesNoArguments("engines")) }
-        let width = engineRegistry.map(\.name.count).max() ?? 0
-        try io.emit(engineRegistry.map {
-            $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary + "\n"
-        }.joined())
+        try io.emit(columns(engineRegistry.map { ($0.name, $0.summary) }))
         return ExitStatus.success
     },
     devicesCommand,
@@ -140,14 +120,7 @@ let subcommandRegistry: [SubcommandDescriptor] = [
 /// One run: dispatch to help, a subcommand or an engine.
 private struct Invocation {
     let arguments: [String]
-    var io: CommandIO
-
-    init(arguments: [String], stdin: @escaping () throws -> Data,
-         stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
-         stderr: @escaping (String) -> Void, color: ColorPolicy) {
-        self.arguments = arguments
-        io = CommandIO(stdin: stdin, stdout: stdout, stderr: stderr, color: color)
-    }
+    let io: CommandIO
 
     /// The usage error for a first argument that is no engine or subcommand.
     private func unknownCommand(_ name: String) -> CLIError {
@@ -156,12 +129,9 @@ private struct Invocation {
         return CLIError(.unknown(.engine, shortenedForMessage(name), nearest: near))
     }
 
-    /// Runs; returns the exit status and the layout's warnings (printed on stderr after a
-    /// successful run).
+    /// Runs; returns the exit status and the layout's warnings (for stderr).
     func execute() throws -> (status: Int32, warnings: [String]) {
-        guard let first = arguments.first else {
-            throw CLIError(.fixed(.noEngine))
-        }
+        guard let first = arguments.first else { throw CLIError(.fixed(.noEngine)) }
         let rest = Array(arguments.dropFirst())
         switch first {
         case "-h", "--help", "help":
@@ -195,13 +165,11 @@ private struct Invocation {
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
         try checkComparisonOptionsNeedCheck(job)
-        if let golden = try job.options.text(GlobalOption.check) {
-            let status = try checkAgainstGolden(job, golden: golden, io: io)
-            for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
-            return (status, job.layout.warnings)
-        }
-        try job.write(io: io)
+        let golden = try job.options.text(GlobalOption.check)
+        let status = try golden.map { try checkAgainstGolden(job, golden: $0, io: io) } ?? ExitStatus.success
+        if golden == nil { try job.write(io: io) }
         for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
+        if golden != nil { return (status, job.layout.warnings) }
         if let statistics = job.layout.statistics, job.format != .json {
             // JSON carries them as "stats"; the other formats have no room, so one line on stderr.
             io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(job.outputOptions.precision.text($0.value))" }
@@ -213,18 +181,14 @@ private struct Invocation {
 
 // MARK: - Pieces
 
+/// The dataset at `path` (`-`: `stdin`), named `name` (`<stdin>`) in messages.
+/// - Throws: `CLIError`: 66 when it cannot be opened, 65 past `maximumDatasetBytes`, 74 on a
+///   read error.
 func readDataset(_ path: String, name: String, stdin: () throws -> Data) throws -> Data {
-    if path == "-" {
-        do { return try stdin() } catch let error as DatasetTooLarge {
-            throw CLIError(.tooLarge("<stdin>", limit: error.limit))
-        } catch {
-            throw CLIError(.cannotRead("<stdin>", .system(describe(error))))
-        }
-    }
-    let handle = try openForReading(path, shownAs: name)
-    defer { try? handle.close() }
+    let handle = path == "-" ? nil : try openForReading(path, shownAs: name)
+    defer { try? handle?.close() }
     do {
-        return try readBounded(handle)
+        return try handle.map { try readBounded($0) } ?? stdin()
     } catch let error as DatasetTooLarge {
         throw CLIError(.tooLarge(name, limit: error.limit))
     } catch {
@@ -242,9 +206,10 @@ func openForReading(_ path: String, shownAs name: String) throws -> FileHandle {
     return handle
 }
 
-/// Merges a dataset's `"options"` under the command line's, refusing unknown keys, keys only
-/// the command line takes and a switch that is not a boolean.
+/// Merges a dataset's `"options"` under the command line's.
 /// - Returns: the dataset's values the command line overrides, to be checked all the same.
+/// - Throws: `CLIError` for an unknown key, a key only the command line takes, and a switch
+///   that is not a boolean.
 func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
                    descriptor: EngineDescriptor, file: String) throws -> [(name: String, value: OptionValue)] {
     var overridden: [(name: String, value: OptionValue)] = []
@@ -262,10 +227,7 @@ func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout 
             throw CLIError(.invalidValue("\(file): \(option.path)", .boolean, got: quotedForMessage(option.value)))
         }
         let value = OptionValue(raw: option.value, origin: .dataset(file: file, path: option.path))
-        // The command line wins: over the same option, and over the dataset's options that
-        // a flag given replaces (`--device` sets the width and height; `--visible`, `--rect`
-        // and `--item` choose what is written; `--labels` and `--no-labels` the labels;
-        // `--no-heart` and `--heart-samples` whether there is a heart).
+        // The command line wins, also over the dataset's options a flag given replaces.
         let replacedByFlag = supersedingOptions[option.key, default: []].contains { commandLine.values[$0] != nil }
         if options.values[option.key] == nil && !replacedByFlag {
             options.values[option.key] = value
@@ -276,9 +238,8 @@ func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout 
     return overridden
 }
 
-/// For each option a dataset may give, the flags that replace it when given on the command
-/// line, beside its own: a flag beats the dataset always, also where the two would conflict
-/// or where the dataset's value would otherwise win (a dataset's `"width"` over `--device`).
+/// For a dataset option, the flags beside its own that replace it when given, where the two
+/// would conflict or the dataset's value would win (a dataset's `"width"` over `--device`).
 let supersedingOptions: [String: [String]] = [
     "width": ["device"], "height": ["device"],
     "rect": ["visible", "item"], "item": ["visible", "rect"], "visible": ["rect", "item"],
@@ -286,9 +247,8 @@ let supersedingOptions: [String: [String]] = [
     "heart-samples": ["no-heart"], "no-heart": ["heart-samples"],
 ]
 
-/// Reads the `width` and `height` of an SVG document off its first bytes as they are
-/// written (the `<svg>` element comes within its first 200 bytes), for the note on a picture
-/// too large for rasterisers. Anything else written is passed over.
+/// Reads the `width` and `height` of an SVG document off its first chunk as it is written
+/// (the `<svg>` element comes within 200 bytes); anything else is passed over.
 final class SVGSizeProbe: @unchecked Sendable {
     /// The document's size, once read.
     private(set) var size: (width: Double, height: Double)?
@@ -309,29 +269,24 @@ final class SVGSizeProbe: @unchecked Sendable {
     }
 }
 
-/// The largest width or height, in pixels, that rsvg-convert (cairo) and most rasterisers
-/// draw: 32,767 (a signed 16-bit coordinate).
-let largestRasterSide = 32_767.0
-
-/// A one-line note for an SVG whose size (points: pixels at scale 1) is wider or taller
-/// than `largestRasterSide`, which browsers show but rasterisers refuse; `nil` otherwise.
+/// A one-line note for an SVG (size in points: pixels at scale 1) wider or taller than the
+/// 32,767 px (a signed 16-bit coordinate) that rsvg-convert and most rasterisers draw;
+/// `nil` otherwise.
 func oversizedPictureNote(width: Double, height: Double,
                            remedy: String = "--canvas visible or --rect X,Y,W,H --canvas rect draws one screen") -> String? {
-    guard width > largestRasterSide || height > largestRasterSide else { return nil }
+    guard width > 32_767 || height > 32_767 else { return nil }
     let size = [width, height].map { describe($0.rounded(.up)) }.joined(separator: " × ")
     return "the SVG is \(size) px, over the 32767 px that rsvg-convert and most rasterisers take in either "
         + "dimension (browsers show it); " + remedy
 }
 
-/// Picture formats people ask for (`-f png`, `-o out.png`): cvlayout draws SVG, which
-/// rsvg-convert turns into PNG or PDF.
+/// Picture formats people ask for (`-f png`, `-o out.png`), which rsvg-convert makes from SVG.
 let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "pdf", "tiff", "tif"]
 
 /// The output format: `-f` (case-insensitive), else `-o`'s extension, else JSON.
-/// - Throws: usage errors (64) for a format cvlayout does not write (`-f png`: with the
-///   rsvg-convert recipe), an `-o` extension that is none of them when `-f` is not given (the
-///   recipe only for a picture's name), and an `-o` extension that contradicts `-f` (`-f svg
-///   -o out.png`, `-f csv -o out.json`); a dataset's `"format"` gives way to `-o`'s extension.
+///   A dataset's `"format"` gives way to `-o`'s extension.
+/// - Throws: usage errors (64) for a format not written (`-f png`, with the rsvg-convert
+///   recipe), an unknown `-o` extension without `-f`, and one that contradicts `-f`.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     let engine = options.engine == "" ? nil : options.engine
     // Made only for a message: a key path and a join cost more than the rest of a small run.
@@ -373,8 +328,7 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     return .json
 }
 
-/// `--labels`, or `none` for `--no-labels`; `nil` when neither is given (the writer's
-/// default).
+/// `--labels`, or `none` for `--no-labels`; `nil` when neither is given (the writer's default).
 func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
     let labels: SVGLabels? = options.has(GlobalOption.labels) ? try options.choice(GlobalOption.labels, default: SVGLabels.item) : nil
     guard try options.flag(GlobalOption.noLabels) else { return labels }
@@ -398,8 +352,7 @@ func seedValue(_ options: OptionValues) throws -> UInt64 {
     guard let value = options.values[GlobalOption.seed] else { return 1 }
     let expected = "an integer from 0 to 18446744073709551615"
     guard let text = try options.text(GlobalOption.seed), let seed = ValueSyntax.unsignedInteger(text) else {
-        // An integer in form that is negative, past 2⁵³ (other than in plain digits) or past
-        // 2⁶⁴ − 1 is out of range (65); anything else does not parse (64).
+        // An integer out of range is bad data (65); anything else does not parse (64).
         if let text = try? options.text(GlobalOption.seed), ValueSyntax.number(text).map({ $0 == $0.rounded(.towardZero) || !$0.isFinite }) == true {
             throw options.outOfRange(GlobalOption.seed, value, expected: expected)
         }

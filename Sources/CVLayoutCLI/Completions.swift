@@ -1,55 +1,38 @@
 import LayoutDatasets
 
-// Shell completions for bash, zsh and fish, generated from the same tables as the help
-// (`engineRegistry`, `globalOptions`, each engine's `options`, `OptionSpec.choices`,
-// `diffOptions`), so they cannot drift from the parser.
-
-// MARK: - The command model
+// Shell completions for bash, zsh and fish, generated from the tables the help reads
+// (`engineRegistry`, `globalOptions`, each engine's options, `diffOptions`).
 
 /// How the value of an option or an operand completes.
 enum ValueCompletion: Equatable {
-    /// Free text (a number, a point): nothing to offer.
+    /// Free text (a number, a point).
     case none
-    /// A path (a file or a directory).
+    /// A path.
     case files
     /// One of these words.
     case words([String])
     /// A comma-separated list of these words (`--fields frame,alpha`).
     case wordList([String])
 
-    /// How `option`'s value completes, or `nil` for a switch.
+    /// How `option`'s value completes; `nil` for a switch.
     init?(option: OptionSpec) {
         guard let valueName = option.valueName else { return nil }
         if !option.choices.isEmpty {
             self = valueName == "LIST" ? .wordList(option.choices) : .words(option.choices)
-        } else if valueName == "FILE" || valueName == "GOLDEN" || valueName == "DIR" {
-            self = .files
         } else {
-            self = .none
+            self = ["FILE", "GOLDEN", "DIR"].contains(valueName) ? .files : .none
         }
     }
 }
 
-/// A positional argument of a command.
-struct Operand: Equatable {
-    /// As help shows it (`DATASET`).
-    let name: String
-    /// How it completes.
-    let completion: ValueCompletion
-}
-
 /// A command as completions and the manual see it: an engine or a subcommand.
 struct CommandInterface {
-    /// The command-line name.
     let name: String
-    /// One line.
     let summary: String
-    /// Its options, own ones first (`-h, --help` is implied for every command but `manpage`
-    /// and `engines`).
+    /// Own options first, then the global ones for an engine.
     let options: [OptionSpec]
-    /// Its positional arguments.
-    let operands: [Operand]
-    /// Whether it is an engine.
+    /// Positional arguments as help names them (`DATASET`), and how each completes.
+    let operands: [(name: String, completion: ValueCompletion)]
     let isEngine: Bool
     /// Whether `-h`/`--help` works after it.
     var takesHelp: Bool { isEngine || name == "diff" || name == "completions" }
@@ -57,29 +40,21 @@ struct CommandInterface {
 
 /// Every command in help order: the engines, then the subcommands.
 func commandInterfaces() -> [CommandInterface] {
+    let dataset = [(name: "DATASET", completion: ValueCompletion.files)]
     let engines = engineRegistry.map { engine in
         CommandInterface(name: engine.name, summary: engine.summary, options: engine.options + globalOptions,
-                         operands: [Operand(name: "DATASET", completion: .files)], isEngine: true)
+                         operands: dataset, isEngine: true)
     }
-    let subcommands = subcommandRegistry.map { command -> CommandInterface in
-        let (options, operands) = subcommandInterface(command.name)
+    return engines + subcommandRegistry.map { command in
+        var options: [OptionSpec] = [], operands: [(name: String, completion: ValueCompletion)] = []
+        switch command.name {
+        case "diff": (options, operands) = (diffOptions, [("EXPECTED", .files), ("ACTUAL", .files)])
+        case "completions": operands = [("SHELL", .words(CompletionShell.allCases.map(\.rawValue)))]
+        case "transition": (options, operands) = (transitionOptions, dataset)
+        default: break
+        }
         return CommandInterface(name: command.name, summary: command.summary, options: options, operands: operands,
                                 isEngine: false)
-    }
-    return engines + subcommands
-}
-
-/// The options and operands of the subcommand `name` (none for one this table does not know).
-func subcommandInterface(_ name: String) -> (options: [OptionSpec], operands: [Operand]) {
-    switch name {
-    case "diff":
-        return (diffOptions, [Operand(name: "EXPECTED", completion: .files), Operand(name: "ACTUAL", completion: .files)])
-    case "completions":
-        return ([], [Operand(name: "SHELL", completion: .words(CompletionShell.allCases.map(\.rawValue)))])
-    case "transition":
-        return (transitionOptions, [Operand(name: "DATASET", completion: .files)])
-    default:
-        return ([], [])
     }
 }
 
@@ -87,7 +62,6 @@ func subcommandInterface(_ name: String) -> (options: [OptionSpec], operands: [O
 enum CompletionShell: String, CaseIterable {
     case bash, zsh, fish
 
-    /// The script.
     var script: String {
         switch self {
         case .bash: return bashCompletionScript()
@@ -96,8 +70,6 @@ enum CompletionShell: String, CaseIterable {
         }
     }
 }
-
-// MARK: - The subcommand
 
 /// `cvlayout completions SHELL`.
 let completionsCommand = SubcommandDescriptor(
@@ -139,8 +111,8 @@ func completionsHelp() -> String {
 
 // MARK: - bash
 
-/// The bash script: a `_cvlayout` function registered with `complete -F`. It needs only bash
-/// itself (not the bash-completion package).
+/// The bash script: a `_cvlayout` function registered with `complete -F`; needs bash alone,
+/// not the bash-completion package.
 func bashCompletionScript() -> String {
     let commands = commandInterfaces()
     var s = """
@@ -172,11 +144,7 @@ func bashCompletionScript() -> String {
 
         """
     for command in commands {
-        var flags: [String] = command.takesHelp ? ["-h", "--help"] : []
-        for option in command.options {
-            if let short = option.short { flags.append("-\(short)") }
-            flags.append("--" + option.name)
-        }
+        let flags = (command.takesHelp ? ["-h", "--help"] : []) + command.options.flatMap(\.flags)
         s += "        \(command.name))\n"
         s += "            options=\"\(flags.joined(separator: " "))\"\n"
         if command.operands.contains(where: { $0.completion == .files }) {
@@ -187,32 +155,28 @@ func bashCompletionScript() -> String {
         // Options that take a value, grouped by how the value completes.
         var cases: [(patterns: [String], action: String)] = []
         for option in command.options {
-            guard let completion = ValueCompletion(option: option) else { continue }
-            var patterns = ["--" + option.name]
-            if let short = option.short { patterns.insert("-\(short)", at: 0) }
             let action: String
-            switch completion {
-            case .none: action = "mode=value"
-            case .files: action = "mode=files"
-            case .words(let words): action = "mode=words; words=\"\(words.joined(separator: " "))\""
-            case .wordList(let words): action = "mode=list; words=\"\(words.joined(separator: " "))\""
+            switch ValueCompletion(option: option) {
+            case nil: continue
+            case .none?: action = "mode=value"
+            case .files?: action = "mode=files"
+            case .words(let words)?: action = "mode=words; words=\"\(words.joined(separator: " "))\""
+            case .wordList(let words)?: action = "mode=list; words=\"\(words.joined(separator: " "))\""
             }
             if let k = cases.firstIndex(where: { $0.action == action }) {
-                cases[k].patterns += patterns
+                cases[k].patterns += option.flags
             } else {
-                cases.append((patterns, action))
+                cases.append((option.flags, action))
             }
         }
         if !cases.isEmpty {
             s += "            case \"$option\" in\n"
-            for (patterns, action) in cases {
-                s += "                \(patterns.joined(separator: "|"))) \(action) ;;\n"
-            }
+            s += cases.map { "                \($0.patterns.joined(separator: "|"))) \($0.action) ;;\n" }.joined()
             s += "            esac\n"
         }
         s += "            ;;\n"
     }
-    s += """
+    return s + """
                 *) return 0 ;;
             esac
             case "$mode" in
@@ -247,7 +211,6 @@ func bashCompletionScript() -> String {
         complete -F _cvlayout cvlayout
 
         """
-    return s
 }
 
 // MARK: - zsh
@@ -287,48 +250,40 @@ func zshCompletionScript() -> String {
 
         """
     for command in commands {
-        var specs: [String] = []
-        if command.takesHelp {
-            specs.append(zshQuote("(- *)-h[show usage]"))
-            specs.append(zshQuote("(- *)--help[show usage]"))
-        }
+        var specs = command.takesHelp ? ["(- *)-h[show usage]", "(- *)--help[show usage]"] : []
         for option in command.options {
-            var help = option.help
-            if !option.choices.isEmpty { help += ": " + option.choices.joined(separator: "|") }
-            if option.valueName != nil { help += " (default: \(option.defaultText))" }
-            let explanation = "[" + zshEscapeBrackets(help) + "]"
-            var argument = ""
-            if let completion = ValueCompletion(option: option), let valueName = option.valueName {
-                let message = valueName.replacingOccurrences(of: ":", with: "\\:")
-                switch completion {
-                case .none: argument = ":\(message):"
-                case .files: argument = ":\(message):_files"
-                case .words(let words): argument = ":\(message):(\(words.joined(separator: " ")))"
-                case .wordList(let words): argument = ":\(message):_values -s , \(option.name) \(words.joined(separator: " "))"
-                }
+            let explanation = "[" + zshEscapeBrackets(option.helpText()) + "]"
+            let message = option.valueName?.replacingOccurrences(of: ":", with: "\\:") ?? ""
+            let argument: String
+            switch ValueCompletion(option: option) {
+            case nil: argument = ""
+            case .none?: argument = ":\(message):"
+            case .files?: argument = ":\(message):_files"
+            case .words(let words)?: argument = ":\(message):(\(words.joined(separator: " ")))"
+            case .wordList(let words)?: argument = ":\(message):_values -s , \(option.name) \(words.joined(separator: " "))"
             }
             let exclusion = option.short.map { "(-\($0) --\(option.name))" } ?? ""
             if let short = option.short {
-                specs.append(zshQuote(exclusion + "-\(short)" + (argument.isEmpty ? "" : "+") + explanation + argument))
+                specs.append(exclusion + "-\(short)" + (argument.isEmpty ? "" : "+") + explanation + argument)
             }
-            specs.append(zshQuote(exclusion + "--\(option.name)" + (argument.isEmpty ? "" : "=") + explanation + argument))
+            specs.append(exclusion + "--\(option.name)" + (argument.isEmpty ? "" : "=") + explanation + argument)
         }
         for operand in command.operands {
             switch operand.completion {
-            case .files: specs.append(zshQuote(":\(operand.name):_files"))
-            case .words(let words): specs.append(zshQuote(":\(operand.name):(\(words.joined(separator: " ")))"))
-            case .none, .wordList: specs.append(zshQuote(":\(operand.name):"))
+            case .files: specs.append(":\(operand.name):_files")
+            case .words(let words): specs.append(":\(operand.name):(\(words.joined(separator: " ")))")
+            case .none, .wordList: specs.append(":\(operand.name):")
             }
         }
         s += "    (\(command.name))\n"
         if specs.isEmpty {
             s += "      _message 'no arguments'\n"
         } else {
-            s += "      _arguments -s -S \\\n" + specs.map { "        " + $0 }.joined(separator: " \\\n") + "\n"
+            s += "      _arguments -s -S \\\n" + specs.map { "        " + zshQuote($0) }.joined(separator: " \\\n") + "\n"
         }
         s += "      ;;\n"
     }
-    s += """
+    return s + """
           esac
         }
 
@@ -339,7 +294,6 @@ func zshCompletionScript() -> String {
         fi
 
         """
-    return s
 }
 
 /// `text` in single quotes for zsh (`'` as `'\''`).
@@ -349,12 +303,7 @@ private func zshQuote(_ text: String) -> String {
 
 /// An `_arguments` explanation: backslash, brackets and colons escaped.
 private func zshEscapeBrackets(_ text: String) -> String {
-    var out = ""
-    for c in text {
-        if c == "\\" || c == "[" || c == "]" || c == ":" { out.append("\\") }
-        out.append(c)
-    }
-    return out
+    text.map { "\\[]:".contains($0) ? "\\\($0)" : String($0) }.joined()
 }
 
 // MARK: - fish
@@ -371,18 +320,13 @@ func fishCompletionScript() -> String {
         "complete -c cvlayout -n __fish_use_subcommand -s h -l help -d 'show usage'",
         "complete -c cvlayout -n __fish_use_subcommand -s V -l version -d 'print the version'",
     ]
+    lines += commands.map { "complete -c cvlayout -n __fish_use_subcommand -a \($0.name) -d \(fishQuote($0.summary))" }
     for command in commands {
-        lines.append("complete -c cvlayout -n __fish_use_subcommand -a \(command.name) -d \(fishQuote(command.summary))")
-    }
-    for command in commands {
-        let condition = fishQuote("__fish_seen_subcommand_from \(command.name)")
-        let prefix = "complete -c cvlayout -n \(condition)"
+        let prefix = "complete -c cvlayout -n \(fishQuote("__fish_seen_subcommand_from \(command.name)"))"
         lines.append("")
         if command.takesHelp { lines.append("\(prefix) -s h -l help -d 'show usage'") }
         for option in command.options {
-            var line = prefix
-            if let short = option.short { line += " -s \(short)" }
-            line += " -l \(option.name)"
+            var line = prefix + (option.short.map { " -s \($0)" } ?? "") + " -l \(option.name)"
             switch ValueCompletion(option: option) {
             case nil: break
             case .none?: line += " -x"
@@ -391,16 +335,12 @@ func fishCompletionScript() -> String {
             case .wordList(let words)?:
                 line += " -x -a " + fishQuote("(__fish_complete_list , \"string split ' ' '\(words.joined(separator: " "))'\")")
             }
-            var help = option.help
-            if option.valueName != nil { help += " (default: \(option.defaultText))" }
-            lines.append(line + " -d " + fishQuote(help))
+            lines.append(line + " -d " + fishQuote(option.helpText(choices: nil)))
         }
-        for operand in command.operands.prefix(1) {
-            switch operand.completion {
-            case .files: lines.append("\(prefix) -F")
-            case .words(let words): lines.append("\(prefix) -a " + fishQuote(words.joined(separator: " ")))
-            case .none, .wordList: break
-            }
+        switch command.operands.first?.completion {
+        case .files?: lines.append("\(prefix) -F")
+        case .words(let words)?: lines.append("\(prefix) -a " + fishQuote(words.joined(separator: " ")))
+        default: break
         }
     }
     return lines.joined(separator: "\n") + "\n"

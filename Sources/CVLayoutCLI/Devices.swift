@@ -72,10 +72,8 @@ let devicesCommand = SubcommandDescriptor(name: "devices", summary: "list the de
         return ExitStatus.success
     }
     if !arguments.isEmpty { throw CLIError(.takesNoArguments("devices")) }
-    let width = deviceTable.map(\.name.count).max() ?? 0
-    try io.emit(deviceTable.map { device in
-        device.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-            + "\(NumberPrecision.full.text(device.size.width)) × \(NumberPrecision.full.text(device.size.height))\n"
-    }.joined())
+    try io.emit(columns(deviceTable.map {
+        ($0.name, "\(NumberPrecision.full.text($0.size.width)) × \(NumberPrecision.full.text($0.size.height))")
+    }))
     return ExitStatus.success
 }

@@ -17,15 +17,9 @@ func globalHelp() -> String {
         ENGINES:
 
         """
-    let width = engineRegistry.map(\.name.count).max() ?? 0
-    for engine in engineRegistry {
-        text += "  " + engine.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + engine.summary + "\n"
-    }
-    text += "\nCOMMANDS:\n"
-    let commandWidth = max(width, subcommandRegistry.map(\.name.count).max() ?? 0)
-    for command in subcommandRegistry {
-        text += "  " + command.name.padding(toLength: commandWidth + 2, withPad: " ", startingAt: 0) + command.summary + "\n"
-    }
+    text += columns(engineRegistry.map { ($0.name, $0.summary) }, indent: "  ")
+    let commandWidth = (engineRegistry.map(\.name) + subcommandRegistry.map(\.name)).map(\.count).max() ?? 0
+    text += "\nCOMMANDS:\n" + columns(subcommandRegistry.map { ($0.name, $0.summary) }, indent: "  ", width: commandWidth + 2)
     text += "\nOPTIONS (every engine):\n" + optionLines(globalOptions)
     text += """
 
@@ -51,13 +45,13 @@ func engineHelp(_ engine: EngineDescriptor) -> String {
 /// The option table as help shows it: a line an option, the synopsis padded to one column,
 /// then the help, the choices and the default.
 func optionLines(_ options: [OptionSpec]) -> String {
-    let width = max(24, (options.map(\.synopsis.count).max() ?? 0) + 2)
-    var text = ""
-    for option in options {
-        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: "|") }
-        if option.valueName != nil { line += " (default: \(option.defaultText))" }
-        text += line + "\n"
-    }
-    return text
+    columns(options.map { ($0.synopsis, $0.helpText()) }, indent: "  ",
+            width: max(24, (options.map(\.synopsis.count).max() ?? 0) + 2))
+}
+
+/// Two columns, a line a row: `indent`, the name padded to `width` (default: the longest
+/// name's length + 2), the text.
+func columns(_ rows: [(name: String, text: String)], indent: String = "", width: Int? = nil) -> String {
+    let width = width ?? (rows.map(\.name.count).max() ?? 0) + 2
+    return rows.map { indent + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.text + "\n" }.joined()
 }

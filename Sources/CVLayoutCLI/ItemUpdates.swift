@@ -6,7 +6,6 @@ import LayoutDatasets
 
 /// A batch update as the command line gives it, with the measures of the inserted items.
 struct ItemUpdates {
-    /// The deletes, inserts and moves.
     var batch: BatchUpdates
     /// The height or size given to an inserted item (`0:3=120`, `0:3=60x80`), by its new index path.
     var measures: [IndexPath: InsertedMeasure]
@@ -27,32 +26,29 @@ struct ItemUpdates {
             guard let text = try options.text(name) else { return [] }
             return text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
+        func malformed(_ name: String, _ expected: String = "S:I, S:I=H or S:I=WxH[,…]") -> CLIError {
+            options.malformed(name, options.values[name]!, expected: expected)
+        }
         for part in try parts("delete") {
-            guard let path = ValueSyntax.indexPath(part) else {
-                throw options.malformed(GlobalOption.delete, options.values[GlobalOption.delete]!, expected: "S:I[,S:I…]")
-            }
+            guard let path = ValueSyntax.indexPath(part) else { throw malformed(GlobalOption.delete, "S:I[,S:I…]") }
             updates.batch.deletes.append(path)
         }
         for part in try parts("insert") {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard let path = ValueSyntax.indexPath(pieces[0]) else {
-                throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
-            }
+            guard let path = ValueSyntax.indexPath(pieces[0]) else { throw malformed(GlobalOption.insert) }
             updates.batch.inserts.append(path)
             guard pieces.count == 2 else { continue }
             let measure = pieces[1]
             if let x = measure.firstIndex(where: { $0 == "x" || $0 == "X" }) {
                 guard let w = ValueSyntax.number(measure[..<x]), let h = ValueSyntax.number(measure[measure.index(after: x)...]) else {
-                    throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
+                    throw malformed(GlobalOption.insert)
                 }
                 guard w.isFinite, w > 0, h.isFinite, h >= 0 else {
                     throw CLIError(.invalidValue("--insert \(part)", .insertSize, got: nil))
                 }
                 updates.measures[path] = .size(Size(width: w, height: h == 0 ? 0 : h))
             } else {
-                guard let h = ValueSyntax.number(measure) else {
-                    throw options.malformed(GlobalOption.insert, options.values[GlobalOption.insert]!, expected: "S:I, S:I=H or S:I=WxH[,…]")
-                }
+                guard let h = ValueSyntax.number(measure) else { throw malformed(GlobalOption.insert) }
                 guard h.isFinite, h >= 0 else { throw CLIError(.invalidValue("--insert \(part)", .insertHeight, got: nil)) }
                 updates.measures[path] = .height(h == 0 ? 0 : h)
             }
@@ -61,7 +57,7 @@ struct ItemUpdates {
             // `S:I..S:I` needs no quoting in sh; `S:I->S:I` (a redirect there unquoted) also works.
             let ends = part.contains("->") ? part.components(separatedBy: "->") : part.components(separatedBy: "..")
             guard ends.count == 2, let from = ValueSyntax.indexPath(ends[0]), let to = ValueSyntax.indexPath(ends[1]) else {
-                throw options.malformed(GlobalOption.move, options.values[GlobalOption.move]!, expected: "S:I..S:I[,…]")
+                throw malformed(GlobalOption.move, "S:I..S:I[,…]")
             }
             updates.batch.moves.append(BatchUpdates.Move(from: from, to: to))
         }
@@ -83,11 +79,9 @@ struct ItemUpdates {
 /// What a section of the data gives its items: a count, heights, sizes or item objects.
 enum ItemUpdateKind { case count, heights, sizes, objects }
 
-/// The dataset an engine lays out after `--delete`, `--insert` and `--move` (unchanged when
-/// none is given). Without a DATASET the engine's embedded data is made explicit first: the
-/// ring counts 1, 6, 12, … for `ring`, the SplitMix64 heights for `waterfall`, `--count`
-/// items for the others. Each section keeps its kind: a section of counts takes inserts
-/// without a measure, a section of heights needs `S:I=H`, one of sizes `S:I=WxH`; an item moves
+/// The dataset an engine lays out after `--delete`, `--insert` and `--move` (unchanged
+/// without them); without a DATASET, the engine's `embeddedData`. Each section keeps its kind:
+/// counts take inserts without a measure, heights need `S:I=H`, sizes `S:I=WxH`; an item moves
 /// only between sections of the same kind.
 /// - Throws: `CLIError`: usage (64) for index paths out of range or used twice; data (65) for
 ///   a missing or mismatched measure.
@@ -95,12 +89,7 @@ enum ItemUpdateKind { case count, heights, sizes, objects }
 func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: EngineDescriptor,
                     count: Int, seed: UInt64) throws -> Dataset? {
     guard let updates = try ItemUpdates.parse(options) else { return dataset }
-    var data: Dataset
-    if let dataset {
-        data = dataset
-    } else {
-        data = descriptor.embeddedData(count, seed)
-    }
+    var data = dataset ?? descriptor.embeddedData(count, seed)
 
     enum Measure { case unit, height(Double), size(Size) }
     /// An item and the columns it spans (a waterfall's `"span"`; it moves with the item).

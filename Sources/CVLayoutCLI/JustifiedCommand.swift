@@ -1,8 +1,8 @@
 import LayoutCore
 import LayoutDatasets
 
-/// `cvlayout justified`: rows of equal height filling the width (flickr/justified-layout's
-/// options, by its names in the help), the mapping onto `JustifiedLayout`, and `--stats`.
+/// `cvlayout justified`: options (flickr/justified-layout's names in the help), the mapping
+/// onto `JustifiedLayout`, and `--stats`.
 let justifiedEngine = EngineDescriptor(
     name: JustifiedLayout.name,
     summary: "justified rows of photos of equal height filling the width (flickr/justified-layout)",
@@ -30,11 +30,9 @@ let justifiedEngine = EngineDescriptor(
     movesWithContentOffset: { _ in false }
 )
 
-/// What the justified engine's options set: the layout and whether to report its statistics.
+/// What the justified engine's options set: the layout and `--stats`.
 struct JustifiedConfiguration: EngineConfiguration {
-    /// The rows' settings.
     var layout = JustifiedLayout()
-    /// `--stats`: report rows, widows, row heights and the objective.
     var reportsStatistics = false
     /// `--hide-widows` (Flickr's `showWidows: false`).
     var hidesWidows: Bool {
@@ -81,7 +79,7 @@ private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
 private let justifiedMemo = PassMemo.Key<(JustifiedConfiguration, [JustifiedSection], [[Int32]]?)>("justified")
 
 /// The justified engine's settings and sections from `input`, and under optimal breaking the
-/// rows' ends: made once for the run's passes (the embedded aspect ratios, the dynamic program).
+/// rows' ends: made once for the run's passes.
 /// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not
 ///   use and for settings and aspect ratios the layout refuses.
 func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
@@ -116,12 +114,6 @@ private func justifiedSections(_ input: EngineInput) throws -> (JustifiedConfigu
     return (settings, sections)
 }
 
-/// The `--stats` report of `statistics`, in its order.
-func statisticsReport(_ s: JustifiedLayout.Statistics) -> [(String, Double)] {
-    [("rows", Double(s.rows)), ("widows", Double(s.widows)), ("minRowHeight", s.minimumRowHeight),
-     ("meanRowHeight", s.meanRowHeight), ("maxRowHeight", s.maximumRowHeight), ("objective", s.objective)]
-}
-
 /// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     try justifiedLayout(input) { layout, sections, rowEnds, statistics in
@@ -138,6 +130,10 @@ private func justifiedLayout(_ input: EngineInput,
     let (settings, sections, rowEnds) = try justifiedSettings(input)
     var statistics = JustifiedLayout.Statistics()
     var result = try run(settings.layout, sections, rowEnds, &statistics)
-    if settings.reportsStatistics { result.statistics = statisticsReport(statistics) }
+    if settings.reportsStatistics {
+        let s = statistics
+        result.statistics = [("rows", Double(s.rows)), ("widows", Double(s.widows)), ("minRowHeight", s.minimumRowHeight),
+                             ("meanRowHeight", s.meanRowHeight), ("maxRowHeight", s.maximumRowHeight), ("objective", s.objective)]
+    }
     return result
 }

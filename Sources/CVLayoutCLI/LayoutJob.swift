@@ -5,39 +5,32 @@ import LayoutWriters
 
 /// A layout computed from an engine's command-line arguments, ready to be written.
 struct LayoutJob {
-    /// The engine that computed it.
     let descriptor: EngineDescriptor
     /// Every option of the run (command line over dataset `"options"`).
     let options: OptionValues
-    /// How the layout is produced and written (streamed or kept: `LayoutPipeline`).
+    /// How the layout is produced and written, streamed or kept.
     private let pipeline: LayoutPipeline
-    /// The layout, pixel-snapped and with `targetContentOffset` when asked for; for a
-    /// streamed one its summary (see `LayoutPipeline.layout`).
+    /// The layout, snapped, with `targetContentOffset` when asked for; a streamed one's summary.
     var layout: CollectionLayout { pipeline.layout }
     /// Positions in `layout.elements` to write (`--rect`, `--item`), or `nil` for all.
     let selection: [Int]?
     /// `-f`, or `-o`'s extension, or JSON.
     let format: OutputFormat
-    /// Precision, labels, query rect, canvas.
     let outputOptions: OutputOptions
-    /// `--scroll-to`: the scroll to animate (`-f svg` only), or `nil`.
+    /// `--scroll-to`'s animation (`-f svg` only), or `nil`.
     let scroll: ScrollAnimation?
-    /// The layout at a content offset, snapped and checked as written: the keyframes of
-    /// `scroll`.
+    /// The layout at a content offset, snapped and checked: `scroll`'s keyframes.
     let layoutAtOffset: (Point) throws -> CollectionLayout
     /// Whether the engine's layout moves with the offset (else `scroll` lays it out once).
     let movesWithOffset: Bool
-    /// How far the middle of two samples of `scroll` may stray before it is a sample too:
-    /// a quarter point, or just over half a pixel with `--scale` below 2 (a snapped edge
-    /// steps by a pixel; no straight line follows a step closer than half of it).
+    /// How far the middle of two samples of `scroll` may stray before it is a sample too: a
+    /// quarter point, or just over half a pixel with `--scale` below 2 (a snapped edge steps).
     let scrollTolerance: Double
-    /// What writing `scroll` found: whether every moment was sampled closely enough.
     private let scrollReport = ScrollReport()
 
-    /// Whether the last write of a scrolling SVG ran out of samples.
+    /// What the last write found: a scrolling SVG out of samples, the SVG's size.
     final class ScrollReport: @unchecked Sendable {
         var budgetReached = false
-        /// The size of the SVG written, read off its first line.
         let pictureSize = SVGSizeProbe()
     }
 
@@ -58,25 +51,21 @@ struct LayoutJob {
         return warnings
     }
 
-    /// Parses `arguments` (those after the engine name), reads the dataset and lays out
-    /// through `LayoutPipeline` (which streams a whole layout rather than keep it).
-    /// `streaming: false` always keeps the elements (`cvlayout transition` reads them).
+    /// Parses `arguments` (those after the engine name), reads the dataset and lays out;
+    /// `streaming: false` keeps the elements (`transition` reads them).
     /// - Throws: `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
         var options = parsed.options
 
-        // Conflicts, before anything is read.
         if parsed.dataset != nil && options.has(GlobalOption.count) {
             throw options.conflict([GlobalOption.count], .fixed(.countWithDataset))
         }
 
-        // The dataset, its options merged under the command line's.
         var dataset: Dataset? = nil
         var datasetName: String? = nil
-        // No DATASET and no --count: a pipe or file on standard input is the dataset (an
-        // empty one, or only white space, leaves the embedded data). `--check -` reads the
-        // golden from it instead.
+        // No DATASET and no --count: a pipe or file on standard input is the dataset unless
+        // only white space (`--check -` reads the golden from it instead).
         var piped: Data? = nil
         if parsed.dataset == nil && !options.has(GlobalOption.count) && io.stdinHoldsData
             && (try? options.text(GlobalOption.check)) != "-" {
@@ -107,11 +96,8 @@ struct LayoutJob {
 
     /// Checks each dataset option the command line overrides as if it were used: a value
     /// cvlayout would refuse is bad data (65, named by its JSON path) even when a flag wins.
-    /// Each value is put in place of the flag's, and the options are read and the engine run
-    /// with the parsers and range rules of a real run, on empty data so that it costs
-    /// nothing. Only an error about that value counts: a conflict with other values or an
-    /// index path the empty data does not hold (`CLIError.isConflict`) does not, and the
-    /// command line's own mistakes are left to the real run.
+    /// Each is put in place of the flag's and a run made on empty data; only an error about
+    /// that value counts, not a conflict (`CLIError.isConflict`).
     private static func checkOverridden(_ overridden: [(name: String, value: OptionValue)], options: OptionValues,
                                         descriptor: EngineDescriptor, datasetName: String) throws {
         guard !overridden.isEmpty else { return }
@@ -133,8 +119,8 @@ struct LayoutJob {
         }
     }
 
-    /// Lays out with `options` (the command line's and the dataset's, merged) and `dataset`
-    /// (`nil`: the engine's embedded data); `datasetName` names the dataset in messages.
+    /// Lays out with the merged `options` and `dataset` (`nil`: the embedded data), named
+    /// `datasetName` in messages.
     private init(descriptor: EngineDescriptor, options: OptionValues, dataset: Dataset?, datasetName: String?,
                  streaming: Bool) throws {
         var dataset = dataset
@@ -158,7 +144,6 @@ struct LayoutJob {
             throw CLIError(.invalidValue("--count", .integer(from: 0, to: maximumElementCount), got: "\(count)"))
         }
         let seed = try seedValue(options)
-        // --delete, --insert, --move: the dataset after the batch update (ItemUpdates.swift).
         dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
         let scale: Double? = try options.has(GlobalOption.scale) ? options.number(GlobalOption.scale, default: 1) : nil
         if let scale, !(scale.isFinite && scale > 0) {
@@ -172,12 +157,12 @@ struct LayoutJob {
         self.outputOptions = try Self.outputOptions(options, precision: precision, queryRect: rect)
         let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
 
-        // The layout.
         let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
-        // The pipeline at `offset`.
+        func input(at offset: Point) -> EngineInput {
+            EngineInput(options: options, dataset: dataset, bounds: bounds, contentOffset: offset, count: count, seed: seed)
+        }
         func makePipeline(at offset: Point, passes: PassOptions, target: (offset: Point, velocity: Point)?) throws -> LayoutPipeline {
-            let input = EngineInput(options: options, dataset: dataset, bounds: bounds,
-                                    contentOffset: offset, count: count, seed: seed)
+            let input = input(at: offset)
             let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
             let engine = LayoutPipeline.Engine(
                 layout: { try descriptor.layout(input) },
@@ -186,8 +171,6 @@ struct LayoutJob {
                 quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
                 targetContentOffset: descriptor.targetContentOffset,
                 capabilities: descriptor.capabilities)
-            // Right to left: the engine's layout mirrored, one step for every engine, before the
-            // query and the snapping.
             var request = LayoutPipeline.Request(
                 format: format, scale: descriptor.roundsToPixels ? nil : scale, keepsElements: false,
                 target: target, engine: descriptor.name, bounds: bounds, contentOffset: offset)
@@ -199,8 +182,7 @@ struct LayoutJob {
                 throw CLIError.from(error, options: options, datasetName: datasetName, dataset: dataset)
             }
         }
-        movesWithOffset = try descriptor.movesWithContentOffset(EngineInput(options: options, dataset: dataset, bounds: bounds,
-                                                                           contentOffset: offset, count: count, seed: seed))
+        movesWithOffset = try descriptor.movesWithContentOffset(input(at: offset))
         // A scroll of a layout that does not move with the offset streams its still picture.
         let passes = PassOptions(query: rect != nil || item != nil,
                                  scroll: scrollEnd == nil ? .none : movesWithOffset ? .moving : .still,
@@ -212,11 +194,16 @@ struct LayoutJob {
         let layout = self.pipeline.layout
         if let scrollEnd {
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
-            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount) { text in
-                // Out of range like any other --frames (a usage error from the command line).
-                var error = options.conflict(in: GlobalOption.frames, text, .expected(.integer(from: 2, to: ScrollAnimation.maximumFrameCount)))
+            // A value out of range is that value's fault (checked even when a flag overrides
+            // it); two keyframes with --snap is a conflict between them.
+            func outOfRange(_ name: String, _ value: String, _ reason: CLIProblem.Expected) -> CLIError {
+                var error = options.conflict(in: name, value, .expected(reason))
                 error.isConflict = false
                 return error
+            }
+            let frames = CLIProblem.Expected.integer(from: 2, to: ScrollAnimation.maximumFrameCount)
+            scroll.frameCount = try options.integer(GlobalOption.frames, default: scroll.frameCount) {
+                outOfRange(GlobalOption.frames, $0, frames)
             }
             scroll.duration = try options.number(GlobalOption.duration, default: scroll.duration)
             scroll.timing = try options.choice(GlobalOption.timing, default: scroll.timing)
@@ -225,21 +212,14 @@ struct LayoutJob {
                 let proposed = try makePipeline(at: scrollEnd, passes: keyframe, target: (scrollEnd, velocity)).layout
                 scroll.target = proposed.targetContentOffset ?? scrollEnd
             }
-            // A value out of range is that value's fault (checked even when a flag overrides
-            // it); two keyframes with --snap is a conflict between them.
-            func outOfRange(_ name: String, _ value: Double, _ reason: CLIProblem.Expected) -> CLIError {
-                var error = options.conflict(in: name, describe(value), .expected(reason))
-                error.isConflict = false
-                return error
-            }
             guard (2...ScrollAnimation.maximumFrameCount).contains(scroll.frameCount) else {
-                throw outOfRange(GlobalOption.frames, Double(scroll.frameCount), .integer(from: 2, to: ScrollAnimation.maximumFrameCount))
+                throw outOfRange(GlobalOption.frames, describe(Double(scroll.frameCount)), frames)
             }
             guard scroll.frameCount >= scroll.minimumFrameCount else {
                 throw options.conflict(in: GlobalOption.frames, "\(scroll.frameCount)", .fixed(.snapNeedsKeyframes), involving: [GlobalOption.snap])
             }
             guard scroll.duration.isFinite && scroll.duration > 0 else {
-                throw outOfRange(GlobalOption.duration, scroll.duration, .seconds(atLeast: nil))
+                throw outOfRange(GlobalOption.duration, describe(scroll.duration), .seconds(atLeast: nil))
             }
             self.scroll = scroll
         } else {
@@ -260,8 +240,7 @@ struct LayoutJob {
     }
 
     /// `--device`'s screen size, or `nil` without it.
-    /// - Throws: an unknown device, with the nearest name: bad data when a dataset gave it, a
-    ///   usage error from the command line.
+    /// - Throws: an unknown device, with the nearest name (65 from a dataset, else 64).
     private static func deviceSize(_ options: OptionValues, descriptor: EngineDescriptor) throws -> Size? {
         guard let name = try options.text(GlobalOption.device, expected: "a device name") else { return nil }
         guard let size = deviceBounds(name) else {
@@ -314,10 +293,9 @@ struct LayoutJob {
         return [index]
     }
 
-    /// `--scroll-to`'s offset, after checking the options that go with it: an SVG only, no
-    /// query or golden check beside it, and `--frames`, `--duration`, `--timing` and `--snap`
-    /// only with it (usage errors, or bad data when a dataset's `"options"` gave one).
-    /// - Returns: `nil` without `--scroll-to`.
+    /// `--scroll-to`'s offset (`nil` without it), after checking the options that go with it:
+    /// an SVG only, no query or golden check beside it, and `--frames`, `--duration`,
+    /// `--timing` and `--snap` only with it (conflicts).
     private static func scrollOptions(_ options: OptionValues, format: OutputFormat,
                                       descriptor: EngineDescriptor) throws -> Point? {
         guard options.has(GlobalOption.scrollTo) else {
@@ -350,8 +328,8 @@ struct LayoutJob {
         }
     }
 
-    /// The layout's summary and a producer of its elements in `format`'s terms, when they are
-    /// streamed and all written (`LayoutPipeline.streamedElements(for:)`); `nil` otherwise.
+    /// The layout's summary and a producer of its elements in `format`'s terms when they are
+    /// streamed and all written; `nil` otherwise.
     func streamedElements(for format: OutputFormat) throws
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard selection == nil else { return nil }
@@ -362,8 +340,7 @@ struct LayoutJob {
     func write(_ format: OutputFormat, to buffer: LayoutOutput) throws {
         if let scroll {
             do {
-                // A layout that does not move, its elements streamed: laid out to measure and
-                // to write, never kept.
+                // A layout that does not move: streamed to measure and to write, never kept.
                 var streamedAccurate: Bool? = nil
                 if !movesWithOffset {
                     _ = try pipeline.withStreamedShapes(options: outputOptions, precision: buffer.precision) { summary, shapes in

@@ -16,9 +16,8 @@ let manpageCommand = SubcommandDescriptor(
     return ExitStatus.success
 }
 
-/// The manual page in roff with the `man` macros: the same text on every run (no date), so a
-/// committed cvlayout.1 can be checked to be up to date.
-/// - Complexity: O(options).
+/// The manual page (roff, `man` macros), without a date so that a committed cvlayout.1 can be
+/// checked. O(options).
 func manPage() -> String {
     let commands = commandInterfaces()
     var s = """
@@ -84,16 +83,13 @@ func manPage() -> String {
         .SH ENGINES
 
         """
-    for command in commands where command.isEngine {
-        let engine = engineRegistry.first { $0.name == command.name }!
+    for engine in engineRegistry {
         s += ".SS \(roff(engine.name))\n"
         s += roff(sentence(engine.summary)) + "\n.PP\n"
         s += engine.datasetHelp.split(separator: "\n").map { roff(String($0)) }.joined(separator: "\n") + "\n"
         s += optionItems(engine.options)
     }
-    s += ".SH OPTIONS\nThese options apply to every engine.\n"
-    s += optionItems(globalOptions)
-    s += ".SH COMMANDS\n"
+    s += ".SH OPTIONS\nThese options apply to every engine.\n" + optionItems(globalOptions) + ".SH COMMANDS\n"
     for command in commands where !command.isEngine {
         s += ".SS \(roff(command.name))\n"
         s += roff(sentence(command.summary)) + "\n"
@@ -134,9 +130,9 @@ func manPage() -> String {
         default:
             break
         }
-        if !command.options.isEmpty { s += optionItems(command.options) }
+        s += optionItems(command.options)
     }
-    s += """
+    return s + """
         .SH EXIT STATUS
         .TP
         .B 0
@@ -219,26 +215,17 @@ func manPage() -> String {
         .BR diff (1)
 
         """
-    return s
 }
 
 /// `.TP` items for options: `\fB\-f\fR, \fB\-\-format\fR \fIFORMAT\fR`, then the help with
 /// choices and default.
 private func optionItems(_ options: [OptionSpec]) -> String {
-    var s = ""
-    for option in options {
-        var head = ""
-        if let short = option.short { head += "\\fB\\-\(roff(String(short)))\\fR, " }
-        head += "\\fB\\-\\-\(roff(option.name))\\fR"
-        if let valueName = option.valueName { head += " \\fI\(roff(valueName))\\fR" }
-        var body = option.help
-        if !option.choices.isEmpty {
-            body += ": " + option.choices.joined(separator: option.valueName == "LIST" ? ", " : " | ")
-        }
-        if option.valueName != nil { body += " (default: \(option.defaultText))" }
-        s += ".TP\n" + head + "\n" + roff(sentence(body)) + "\n"
-    }
-    return s
+    options.map { option in
+        let head = option.flags.map { "\\fB\(roff($0))\\fR" }.joined(separator: ", ")
+            + (option.valueName.map { " \\fI\(roff($0))\\fR" } ?? "")
+        let body = option.helpText(choices: option.valueName == "LIST" ? ", " : " | ")
+        return ".TP\n" + head + "\n" + roff(sentence(body)) + "\n"
+    }.joined()
 }
 
 /// Capitalised (unless it starts with an identifier such as `sectionInset`), with a full stop.
@@ -249,9 +236,8 @@ private func sentence(_ text: String) -> String {
     return body.hasSuffix(".") ? body : body + "."
 }
 
-/// Text escaped for roff: backslashes as `\e`, hyphens as `\-`, a leading `.` or `'`
-/// neutralised with `\&`, and every non-ASCII character as `\[uXXXX]`, so that groff and
-/// mandoc render it without a preprocessor.
+/// Text escaped for roff: `\` as `\e`, `-` as `\-`, a leading `.` or `'` behind `\&`, non-ASCII
+/// as `\[uXXXX]` (groff and mandoc need no preprocessor).
 func roff(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {

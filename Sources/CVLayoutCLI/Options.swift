@@ -3,18 +3,17 @@ import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
 
-/// One option of the command line. Help, parsing and dataset `"options"` all read this
-/// table, so they cannot drift apart.
+/// One option of the command line, as help, completions, the parser and dataset `"options"`
+/// read it.
 public struct OptionSpec: Sendable {
     /// Long name without dashes (`columns`); also the dataset `"options"` key.
     public let name: String
-    /// Short form, if any (`f` for `-f`).
+    /// Short form (`f` for `-f`), if any.
     public let short: Character?
-    /// Placeholder of the value in help (`N`, `X,Y`); `nil` for a switch that takes no value.
+    /// Placeholder of the value in help (`N`, `X,Y`); `nil` for a switch.
     public let valueName: String?
     /// Default as shown in help.
     public let defaultText: String
-    /// One-line description.
     public let help: String
     /// The accepted values of an enumerated option, in help order.
     public let choices: [String]
@@ -36,9 +35,18 @@ public struct OptionSpec: Sendable {
 
     /// `-f, --format FORMAT` as shown in help.
     var synopsis: String {
-        var text = short.map { "-\($0), " } ?? "    "
-        text += "--" + name
-        if let valueName { text += " " + valueName }
+        (short.map { "-\($0), " } ?? "    ") + "--" + name + (valueName.map { " " + $0 } ?? "")
+    }
+
+    /// `-f` (when it has a short form) and `--format`.
+    var flags: [String] { (short.map { ["-\($0)"] } ?? []) + ["--" + name] }
+
+    /// The help, then the choices joined by `separator` (none when `nil`), then the default
+    /// of an option that takes a value.
+    func helpText(choices separator: String? = "|") -> String {
+        var text = help
+        if let separator, !choices.isEmpty { text += ": " + choices.joined(separator: separator) }
+        if valueName != nil { text += " (default: \(defaultText))" }
         return text
     }
 }
@@ -107,9 +115,8 @@ let globalOptions: [OptionSpec] = [
            allowedInDataset: false),
 ]
 
-/// The global options' names, for the code that reads them. Each is checked against
-/// `globalOptions` when first used, so a name the table does not hold (a renamed option)
-/// stops the first run that reads it instead of silently ignoring the flag.
+/// The global options' names, for the code that reads them; each is checked against
+/// `globalOptions` when first used, so a renamed option cannot be silently ignored.
 enum GlobalOption {
     static let format = named("format")
     static let output = named("output")
@@ -149,11 +156,10 @@ enum GlobalOption {
     }
 }
 
-/// Where an option's value came from, for messages and exit statuses.
+/// Where an option's value came from: the command line, or a dataset's `"options"` (its file
+/// and JSON path), for messages and exit statuses.
 enum OptionOrigin: Equatable {
-    /// Given on the command line as `--name`.
     case commandLine
-    /// Given in the dataset's `"options"`; `file` names the dataset, `path` the JSON path.
     case dataset(file: String, path: String)
 }
 
@@ -163,9 +169,8 @@ struct OptionValue {
     var origin: OptionOrigin
 }
 
-/// The options of one run, by long name, with typed accessors that report bad values with
-/// the right origin: a command-line value that does not parse is a usage error (64), one
-/// from the dataset is bad data (65).
+/// The options of one run by long name, with typed accessors: a value that does not parse is a
+/// usage error (64) from the command line, bad data (65) from a dataset.
 struct OptionValues {
     var values: [String: OptionValue] = [:]
     /// The engine, for usage hints.
@@ -179,8 +184,7 @@ struct OptionValues {
         throw malformed(name, v, expected: "true or false")
     }
 
-    /// The value as text (numbers in their shortest form). A boolean (from a dataset's
-    /// `"options"`) is refused as not being `expected`, what the caller goes on to parse.
+    /// The value as text (numbers in their shortest form); a boolean is refused as not `expected`.
     func text(_ name: String, expected: String = "a number or a string") throws -> String? {
         guard let v = values[name] else { return nil }
         switch v.raw {
@@ -199,10 +203,8 @@ struct OptionValues {
         return d
     }
 
-    /// `name`'s integer. A well-formed integer of magnitude 2⁵³ or more (`9007199254740992`,
-    /// `1e16`) is a value out of range: bad data (65) wherever it came from, unless
-    /// `outOfRange` words it otherwise (given the value as typed); text that is not an
-    /// integer is `malformed`.
+    /// `name`'s integer. One of magnitude 2⁵³ or more (`1e16`) is bad data (65), worded by
+    /// `outOfRange` (given the value as typed) when given; text that is no integer is `malformed`.
     func integer(_ name: String, default fallback: Int, outOfRange: ((String) -> CLIError)? = nil) throws -> Int {
         guard let v = values[name] else { return fallback }
         guard let s = try text(name, expected: "an integer"), let n = ValueSyntax.integer(s) else {
@@ -214,8 +216,7 @@ struct OptionValues {
         return n
     }
 
-    /// A value of `name` that is well-formed but out of range: bad data (65) from the command
-    /// line as from a dataset, worded as `malformed` words it.
+    /// A well-formed value of `name` out of range: bad data (65) from anywhere, worded as `malformed`.
     func outOfRange(_ name: String, _ v: OptionValue, expected: String) -> CLIError {
         let error = malformed(name, v, expected: expected)
         return error.status == ExitStatus.data ? error : .data(error.message)
@@ -241,8 +242,7 @@ struct OptionValues {
         try parsed(name, expected: "S:I or I, non-negative integers", ValueSyntax.indexPath)
     }
 
-    /// `name`'s value as `parse` reads its text (`nil` when absent); text `parse` refuses, or
-    /// a boolean, is `malformed` as not being `expected`.
+    /// `name`'s value as `parse` reads its text (`nil` when absent); else `malformed`.
     private func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
         guard let v = values[name] else { return nil }
         guard let s = try text(name, expected: expected), let value = parse(s) else {
@@ -268,12 +268,8 @@ struct OptionValues {
 
     /// `--name: expected X, got 'v'` (64) or `file: options.name: expected X, got "v"` (65).
     func malformed(_ name: String, _ v: OptionValue, expected: String, hint: String = "") -> CLIError {
-        let shown: String
-        switch v.raw {
-        case .string(let s): shown = shortenedForMessage(s)
-        case .number(let d): shown = NumberPrecision.full.text(d)
-        case .bool(let b): shown = b ? "true" : "false"
-        }
+        var shown = quotedForMessage(v.raw)
+        if case .string(let s) = v.raw { shown = shortenedForMessage(s) }
         switch v.origin {
         case .commandLine:
             return .usage("--\(name): expected \(expected), got '\(shown)'\(hint)", engine: engine)
@@ -282,22 +278,17 @@ struct OptionValues {
         }
     }
 
-    /// The value of `name` as given, for messages: `'1e400'` from the command line,
-    /// `1e400` or `"x"` from a dataset; `nil` when absent.
+    /// The value of `name` as given, for messages: `'1e400'` from the command line, `1e400` or
+    /// `"x"` from a dataset.
     func shownValue(of name: String) -> String? {
         guard let v = values[name] else { return nil }
-        switch (v.origin, v.raw) {
-        case (.commandLine, .string(let s)): return "'\(s)'"
-        default: return quotedForMessage(v.raw)
-        }
+        if case (.commandLine, .string(let s)) = (v.origin, v.raw) { return "'\(s)'" }
+        return quotedForMessage(v.raw)
     }
 
-    /// A conflict between the values of `names`, or a value the others or the data cannot
-    /// use: the one place that picks the status from where the values came from. When every
-    /// value of `names` that was given came from the command line, a usage error (64) with
-    /// `problem`'s message; when any came from a dataset's `"options"`, bad data (65) without a
-    /// usage line, named by the file and the JSON path of the first such value:
-    /// `data.json: options.item: --item and --rect cannot be used together`.
+    /// A conflict between the values of `names`: a usage error (64) when all came from the
+    /// command line, else bad data (65) named by the first dataset value's file and JSON path
+    /// (`data.json: options.item: --item and --rect cannot be used together`).
     func conflict(_ names: [String], _ problem: CLIProblem) -> CLIError { conflict(names, problem.message) }
 
     /// `conflict` with its message worded (the golden check's).
@@ -313,11 +304,9 @@ struct OptionValues {
         return error
     }
 
-    /// `conflict` for one value of `name`, shown as `value`, that cannot be used (`reason`),
-    /// with the values of `others` involved: `--heart-to 1:1: reason` (64) when all came from
-    /// the command line, `data.json: options.heart-to: 1:1: reason` (65) when `name`'s came
-    /// from the dataset, and `data.json: options.heart-style: --heart-to 1:1: reason` (65)
-    /// when another's did.
+    /// `conflict` for one value of `name`, shown as `value`, that cannot be used, with `others`
+    /// involved: `--heart-to 1:1: reason` (64), `data.json: options.heart-to: 1:1: reason`
+    /// (65) when `name`'s came from the dataset, as `conflict(_:_:)` when another's did.
     func conflict(in name: String, _ value: String, _ reason: CLIProblem, involving others: [String] = []) -> CLIError {
         if case .dataset(let file, let path)? = values[name]?.origin {
             var error = CLIError.data(.at("\(file): \(path)", .at(value, reason)))
@@ -330,10 +319,8 @@ struct OptionValues {
     /// The message prefix naming where `name`'s value came from.
     func source(of name: String) -> String? {
         guard let v = values[name] else { return nil }
-        switch v.origin {
-        case .commandLine: return "--\(name)"
-        case .dataset(let file, let path): return "\(file): \(path)"
-        }
+        if case .dataset(let file, let path) = v.origin { return "\(file): \(path)" }
+        return "--\(name)"
     }
 }
 
@@ -345,8 +332,8 @@ func quotedForMessage(_ raw: DatasetOption.Value) -> String {
     }
 }
 
-/// A value as a message shows it: at most `limit` characters and control characters as `?`,
-/// so a hostile 100 KB argument or a name holding a newline still gives a one-line error.
+/// A value as a message shows it, on one short line: at most `limit` characters, control
+/// characters as `?`.
 func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
     let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
     return String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Writes an output file atomically: into a temporary file in the same directory, renamed
-/// over the destination only after everything was written. On any error the temporary file
-/// is removed and an existing destination is left as it was.
+/// Writes an output file atomically: into a temporary file beside it, renamed over it once
+/// all is written; on any error the temporary file is removed and the destination left alone.
 enum OutputFile {
     /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
@@ -24,8 +23,7 @@ enum OutputFile {
         try writeReplacing(target, shownAs: path, body)
     }
 
-    /// `path` with every symbolic link resolved (realpath(3)); the path itself when it does not
-    /// exist yet or cannot be resolved (a dangling link is followed one level).
+    /// `path` with its symbolic links resolved (realpath(3)); a dangling link followed one level.
     private static func resolvingSymbolicLinks(_ path: String) -> String {
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
@@ -44,10 +42,8 @@ enum OutputFile {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        // Interrupted (^C, kill, a closed terminal, any signal that ends the process), the
-        // process removes the temporary file before it dies as the signal says: a
-        // 10⁷-element run leaves no stray gigabyte. Set before the file exists, so that no
-        // moment is left uncovered.
+        // A signal that ends the process removes the temporary file first; set before the
+        // file exists, so that no moment is left uncovered.
         let restoreSignals = removeOnSignal(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -99,9 +95,8 @@ enum OutputFile {
     }
 
     /// The signals after which a temporary output file is removed: every signal sent from
-    /// outside whose default action ends the process (SIGPIPE is ignored from the start; the
-    /// faults SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP and SIGSYS are a crash's, left
-    /// to the runtime's handler; SIGKILL cannot be caught and leaves the temporary file).
+    /// outside whose default action ends the process (not SIGPIPE, ignored; not the faults,
+    /// left to the runtime; SIGKILL cannot be caught).
     static let cleanupSignals: [Int32] = {
         var signals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,
                                 SIGVTALRM, SIGPROF]
@@ -111,9 +106,8 @@ enum OutputFile {
         return signals
     }()
 
-    /// Until the returned function is called, each of `cleanupSignals` first unlinks `path`
-    /// (unlink(2) is async-signal-safe), then takes its default action (a SIGQUIT still
-    /// dumps core). A signal the process was started with ignored (`nohup`) stays ignored.
+    /// Until the returned function is called, each of `cleanupSignals` unlinks `path` (async-
+    /// signal-safe), then takes its default action; a signal ignored at start (`nohup`) stays so.
     private static func removeOnSignal(_ path: String) -> () -> Void {
         let copy = strdup(path)
         temporaryToRemove = copy
@@ -155,14 +149,14 @@ enum OutputFile {
     }
 
     /// Writes all of `chunk` to `fd`, retrying on EINTR and short writes.
-    static func writeAll(_ fd: Int32, _ chunk: UnsafeBufferPointer<UInt8>, path: String) throws {
+    /// - Throws: `BrokenPipe` when the reader went away; `CLIError` 74 naming `path`
+    ///   (`nil`: standard output) for another error.
+    static func writeAll(_ fd: Int32, _ chunk: UnsafeBufferPointer<UInt8>, path: String?) throws {
         var offset = 0
         while offset < chunk.count {
             let n = Foundation.write(fd, chunk.baseAddress! + offset, chunk.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                // A pipe behind the file (`-o /dev/stdout | head`) whose reader went away:
-                // quietly, as on standard output.
                 if errno == EPIPE { throw BrokenPipe() }
                 throw CLIError(.cannotWrite(path, .lastError))
             }

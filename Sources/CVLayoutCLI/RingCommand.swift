@@ -34,19 +34,15 @@ private func defaultRingCounts(_ rings: Int) -> [Int] {
     (0..<rings).map { $0 == 0 ? 1 : 6 * $0 }
 }
 
-/// What the ring's options set: the layout and the heart path's settings.
+/// What the ring's options set: the layout and the heart path's settings (`--heart-style`,
+/// `--heart-from`: `nil` for item 0 of the outermost non-empty ring, `--heart-to`,
+/// `--heart-samples`, `--no-heart`).
 struct RingConfiguration: EngineConfiguration {
-    /// The rings.
     var layout = RingLayout()
-    /// `--heart-style`: how the path is built.
     var heartStyle = HeartStyle.seed
-    /// `--heart-from`: the start avatar; `nil`, item 0 of the outermost non-empty ring.
     var heartFrom: IndexPath? = nil
-    /// `--heart-to`: the end avatar.
     var heartTo = IndexPath(item: 0, section: 0)
-    /// `--heart-samples`: how many points of the path to give, if any.
     var heartSamples: Int? = nil
-    /// `--no-heart`: leave the path out.
     var noHeart = false
 }
 
@@ -86,17 +82,10 @@ func ringLayout(_ input: EngineInput,
     }
     let noHeart = settings.noHeart
     let sampleCount = try heartSampleCount(o, settings)
-
-    let counts: [Int]
-    if let dataset = input.dataset {
-        counts = dataset.sections.map(\.items.count)
-    } else {
-        counts = defaultRingCounts(input.count)
-    }
+    let counts = input.dataset.map { $0.sections.map(\.items.count) } ?? defaultRingCounts(input.count)
     var result = try cells(layout, counts)
     result.contentOffset = input.contentOffset
-    // The heart path reads the cells computed afresh, so it is the same whether the elements
-    // were kept or streamed.
+    // The heart path reads the cells afresh: the same whether the elements were kept or streamed.
     let geometry = RingGeometry(layout: layout, ringCounts: counts, bounds: input.bounds)
     if !noHeart && style == .smooth {
         result.heartPath = try smoothHeartPath(from: from, to: to, options: o, in: geometry, describing: result)
@@ -119,10 +108,9 @@ func ringLayout(_ input: EngineInput,
 // MARK: - Smooth style and samples
 
 /// `--heart-style smooth`: the path from `--heart-from` (default: item 0 of the outermost
-/// non-empty ring) to `--heart-to`; `nil` when there is no default start (a `--heart-to`
-/// given must name an avatar even then). `summary` names the rings' sizes in errors.
-/// - Throws: `CLIError` for an index path out of range: usage (64), or bad data (65) when it
-///   came from the dataset's options.
+/// non-empty ring) to `--heart-to`; `nil` when there is no default start. `summary` names
+/// the rings' sizes in errors.
+/// - Throws: `CLIError` for an index path out of range (a conflict).
 private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionValues, in layout: RingGeometry,
                              describing summary: CollectionLayout) throws -> HeartPath? {
     let outOfRange = CLIProblem.noSuchItem(section: nil, counts: summary.itemCounts)
@@ -143,8 +131,7 @@ private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionVal
 }
 
 /// `--heart-samples N`: an integer from 1 to 1,000,000, or `nil` when not given.
-/// - Throws: `CLIError`: usage for text that is not an integer or for `--no-heart` (bad data
-///   when either came from the dataset's options); data for an integer out of range.
+/// - Throws: `CLIError`: a conflict with `--no-heart`; bad data (65) for an integer out of range.
 private func heartSampleCount(_ o: OptionValues, _ settings: RingConfiguration) throws -> Int? {
     guard let n = settings.heartSamples else { return nil }
     if settings.noHeart {
