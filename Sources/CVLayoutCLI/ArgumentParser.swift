@@ -1,22 +1,17 @@
 import LayoutDatasets
 
-/// The arguments after the engine name, split and bound to the option table.
+/// The arguments after the engine name: the options given and the DATASET (`-`: stdin), if any.
 struct ParsedArguments {
-    /// Options given on the command line.
     var options: OptionValues
-    /// The DATASET argument (`-` for stdin), if any.
     var dataset: String?
 }
 
-/// Hand-written flag parsing in two stages, as swift-argument-parser splits it: tokens
-/// (`--name value`, `--name=value`, `-f value`, `-fvalue`, `--` ending options) bound to an
-/// option table; values are interpreted later by `OptionValues`' typed accessors. Engines,
-/// `transition` and `diff` all parse through `tokenize`.
+/// Flag parsing in two stages: tokens (`--name value`, `--name=value`, `-f value`, `-fvalue`,
+/// `--` ending options) bound to an option table, then values read by `OptionValues`' typed
+/// accessors. Engines, `transition` and `diff` all parse through `tokenize`.
 enum ArgumentParser {
-    /// Parses `arguments` for `engine`: its options and the global ones, and at most one
-    /// DATASET.
-    /// - Throws: `CLIError` (usage) for unknown flags (with "did you mean"), missing values,
-    ///   a value given to a switch, and more than one DATASET.
+    /// Parses `arguments` for `engine`: its options and the global ones, and at most one DATASET.
+    /// - Throws: `CLIError` (usage) as `tokenize`, and for more than one DATASET.
     static func parse(_ arguments: [String], engine: EngineDescriptor) throws -> ParsedArguments {
         let (options, positionals) = try tokenize(arguments, table: knownOptions(for: engine.name),
                                                   command: engine.name)
@@ -26,13 +21,11 @@ enum ArgumentParser {
         return ParsedArguments(options: options, dataset: positionals.first)
     }
 
-    /// Binds `arguments` to the options of `table`; everything else (after `--`, `-`, or not
-    /// starting with `-`) is positional, in order.
-    /// - Parameters:
-    ///   - command: the engine or command, for messages and the usage hint.
-    ///   - unknown: a command's own problem for an unknown option name, if any.
+    /// Binds `arguments` to the options of `table` (a repeated one: the last wins); the rest
+    /// (after `--`, `-`, or not starting with `-`) is positional, in order. `command` names
+    /// the engine or command in messages; `unknown` gives its own problem for an unknown name.
     /// - Throws: `CLIError` (usage) for unknown flags (with "did you mean"), missing values
-    ///   and a value given to a switch. A repeated option: the last one wins.
+    ///   and a value given to a switch.
     static func tokenize(_ arguments: [String], table: [OptionSpec], command: String,
                          unknown: (String) -> CLIProblem? = { _ in nil }) throws -> (OptionValues, [String]) {
         var options = OptionValues(engine: command)
@@ -50,7 +43,6 @@ enum ArgumentParser {
                 optionsEnded = true
                 continue
             }
-            // Split into the option and an inline value.
             var name: String
             var inlineValue: String? = nil
             let spec: OptionSpec?

@@ -22,9 +22,8 @@ public enum ExitStatus {
     public static let software: Int32 = 70
 }
 
-/// An error of the command line, worded: its exit status and message. Messages are worded in
-/// ErrorMessages.swift, from the data of a `CLIProblem`, `LayoutError` or `DatasetError`, except
-/// `diff`'s and `--check`'s status-2 messages and the layout readers' (CONTRIBUTING, Errors).
+/// An error of the command line: exit status and message, worded in ErrorMessages.swift
+/// (but for `diff`'s and `--check`'s status-2 messages and the layout readers').
 struct CLIError: Error, Equatable {
     let status: Int32
     let message: String
@@ -32,8 +31,7 @@ struct CLIError: Error, Equatable {
     let usageEngine: String?
     let isUsage: Bool
     /// Whether the error is a conflict between values or an index path the data does not
-    /// hold, not the fault of one value on its own (`OptionValues.conflict`): a dataset value
-    /// the command line overrides is checked alone, and these do not count against it.
+    /// hold, not one value's fault (`OptionValues.conflict`, `LayoutJob.checkOverridden`).
     var isConflict = false
 
     static func usage(_ message: String, engine: String?) -> CLIError {
@@ -48,10 +46,9 @@ struct CLIError: Error, Equatable {
         CLIError(status: status, message: message, usageEngine: nil, isUsage: false)
     }
 
-    /// The stderr text: `cvlayout: error: …`, plus the usage hint for usage errors.
+    /// The stderr text: `cvlayout: error: …` on one line (control characters as `?`), plus
+    /// the usage hint for usage errors.
     var stderrText: String {
-        // One line whatever the input held: control characters (a newline in a file name)
-        // are shown as `?`.
         let line = questioningControlCharacters(message)
         var text = "cvlayout: error: \(line)\n"
         if isUsage {

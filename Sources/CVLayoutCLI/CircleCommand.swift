@@ -7,8 +7,9 @@ let circleEngine: EngineDescriptor = {
         helpNote: "The small centred circle: --radius 70 --item-size 50,50\n--start-angle 90 --center-single.",
         movesWithContentOffset: false)
     descriptor.check = { input, sink in
-        let (layout, items) = try circleSettings(input)
-        return try layout.checkLayout(items, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
+        let layout: CircleLayout = try circleOptions.configuration(from: input.options)
+        return try layout.checkLayout(singleSectionItems(input, engine: CircleLayout.name), bounds: input.bounds,
+                                      contentOffset: input.contentOffset, into: &sink)
     }
     descriptor.capabilities = .streamingWithSummaryCheck
     return descriptor
@@ -24,9 +25,3 @@ private let circleOptions: [BoundOption<CircleLayout>] = [
     .choice("direction", "DIR", \.direction, "direction items advance"),
     .flag("center-single", \.centersSingleItem, "a lone item sits at the centre"),
 ]
-
-/// The circle and its items as `input`'s options and dataset give them.
-func circleSettings(_ input: EngineInput) throws -> (CircleLayout, SectionItems) {
-    let layout: CircleLayout = try circleOptions.configuration(from: input.options)
-    return (layout, try singleSectionItems(input, engine: CircleLayout.name))
-}

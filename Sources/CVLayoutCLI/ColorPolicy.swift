@@ -1,22 +1,17 @@
 import Foundation
 
-/// Which output streams may carry ANSI colour. Only diff reports are ever coloured: `cvlayout
-/// diff` on standard output, `--check` on standard error. The testable `run(arguments:stdin:)`
-/// never colours; the process colours a stream only when it is a terminal and `NO_COLOR` is
-/// unset or empty (https://no-color.org) and `TERM` is not `dumb`.
+/// Which output streams may carry ANSI colour (only diff reports are coloured: `diff` on
+/// stdout, `--check` on stderr). A process colours a terminal when `NO_COLOR` is unset or
+/// empty (https://no-color.org) and `TERM` is not `dumb`.
 public struct ColorPolicy: Equatable, Sendable {
-    /// Standard output may be coloured.
     public var stdout: Bool
-    /// Standard error may be coloured.
     public var stderr: Bool
 
     /// No colour anywhere: the default, and what tests see.
     public static let never = ColorPolicy(stdout: false, stderr: false)
 
-    /// The policy for a process with `environment` (`nil`, the default: the process's own,
-    /// its two variables read with `getenv`, and only when a stream is a terminal) whose
-    /// streams are terminals as `isTerminal` says (by file descriptor).
-    /// - Complexity: O(1).
+    /// The policy for a process with `environment` (default: its own, read with `getenv`)
+    /// whose streams are terminals as `isTerminal` says (by file descriptor).
     public static func forProcess(environment: [String: String]? = nil,
                                   isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) -> ColorPolicy {
         let stdout = isTerminal(STDOUT_FILENO), stderr = isTerminal(STDERR_FILENO)

@@ -296,8 +296,7 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
     let shownOutput = output.map { shortenedForMessage($0, limit: 4096) } ?? ""
     let extFormat = OutputFormat(rawValue: ext)
-    var formatFromDataset = false
-    if case .dataset = options.values[GlobalOption.format]?.origin { formatFromDataset = true }
+    let formatFromDataset = options.values[GlobalOption.format].map { $0.origin != .commandLine } ?? false
     // A dataset's "format" gives way to the command line's -o name when that names a format.
     if options.has(GlobalOption.format) && !(formatFromDataset && (extFormat != nil || pictureExtensions.contains(ext))) {
         guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
@@ -309,21 +308,17 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
             }
             return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
         }
-        if output != nil && !ext.isEmpty && extFormat != format {
-            let picture = pictureExtensions.contains(ext)
-            if picture || extFormat != nil {
-                throw CLIError(.formatContradicts(output: shownOutput, says: picture ? ext : extFormat!.rawValue,
-                                                  format: format.rawValue, picture: picture), engine: engine)
-            }
+        let picture = pictureExtensions.contains(ext)
+        if extFormat != format, picture || extFormat != nil {
+            throw CLIError(.formatContradicts(output: shownOutput, says: picture ? ext : extFormat!.rawValue,
+                                              format: format.rawValue, picture: picture), engine: engine)
         }
         return format
     }
-    if output != nil {
-        if let extFormat { return extFormat }
-        if !ext.isEmpty {
-            throw CLIError(.extensionNotWritten(output: shownOutput, ext: shortenedForMessage(ext), picture: pictureExtensions.contains(ext)),
-                           engine: engine)
-        }
+    if let extFormat { return extFormat }
+    if !ext.isEmpty {
+        throw CLIError(.extensionNotWritten(output: shownOutput, ext: shortenedForMessage(ext), picture: pictureExtensions.contains(ext)),
+                       engine: engine)
     }
     return .json
 }

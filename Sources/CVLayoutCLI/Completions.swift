@@ -77,7 +77,20 @@ let completionsCommand = SubcommandDescriptor(
     summary: "print the completion script for bash, zsh or fish"
 ) { arguments, io in
     if arguments.contains("-h") || arguments.contains("--help") {
-        try io.emit(completionsHelp())
+        try io.emit("""
+            USAGE: cvlayout completions bash|zsh|fish
+
+            Prints a completion script for the shell: engines, subcommands, options and the values
+            of enumerated options (--format, --order, --direction, …) complete.
+
+              bash:  source <(cvlayout completions bash)      (or save it as
+                     /usr/local/share/bash-completion/completions/cvlayout)
+              zsh:   cvlayout completions zsh > "${fpath[1]}/_cvlayout"   (or source it after compinit)
+              fish:  cvlayout completions fish > ~/.config/fish/completions/cvlayout.fish
+
+            'make install' installs all three.
+
+            """)
         return ExitStatus.success
     }
     guard arguments.count == 1 else {
@@ -89,24 +102,6 @@ let completionsCommand = SubcommandDescriptor(
     }
     try io.emit(shell.script)
     return ExitStatus.success
-}
-
-/// `cvlayout completions --help`.
-func completionsHelp() -> String {
-    """
-    USAGE: cvlayout completions bash|zsh|fish
-
-    Prints a completion script for the shell: engines, subcommands, options and the values
-    of enumerated options (--format, --order, --direction, …) complete.
-
-      bash:  source <(cvlayout completions bash)      (or save it as
-             /usr/local/share/bash-completion/completions/cvlayout)
-      zsh:   cvlayout completions zsh > "${fpath[1]}/_cvlayout"   (or source it after compinit)
-      fish:  cvlayout completions fish > ~/.config/fish/completions/cvlayout.fish
-
-    'make install' installs all three.
-
-    """
 }
 
 // MARK: - bash
@@ -252,7 +247,8 @@ func zshCompletionScript() -> String {
     for command in commands {
         var specs = command.takesHelp ? ["(- *)-h[show usage]", "(- *)--help[show usage]"] : []
         for option in command.options {
-            let explanation = "[" + zshEscapeBrackets(option.helpText()) + "]"
+            // Backslash, brackets and colons escaped.
+            let explanation = "[" + option.helpText().map { "\\[]:".contains($0) ? "\\\($0)" : String($0) }.joined() + "]"
             let message = option.valueName?.replacingOccurrences(of: ":", with: "\\:") ?? ""
             let argument: String
             switch ValueCompletion(option: option) {
@@ -299,11 +295,6 @@ func zshCompletionScript() -> String {
 /// `text` in single quotes for zsh (`'` as `'\''`).
 private func zshQuote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-}
-
-/// An `_arguments` explanation: backslash, brackets and colons escaped.
-private func zshEscapeBrackets(_ text: String) -> String {
-    text.map { "\\[]:".contains($0) ? "\\\($0)" : String($0) }.joined()
 }
 
 // MARK: - fish

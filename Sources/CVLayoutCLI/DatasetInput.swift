@@ -1,15 +1,12 @@
 import Foundation
 import LayoutCore
 
-/// Largest dataset read, in bytes (1 GiB). Ten million sizes `[123.5,456.5],` take about
-/// 140 MB, so no dataset within the element cap of SPEC section 5 comes near it; the limit
-/// keeps `cvlayout ENGINE /dev/zero` or an endless pipe from filling memory until the system
-/// kills the process.
+/// Largest dataset read, in bytes (1 GiB; ten million sizes take about 140 MB): `/dev/zero` or
+/// an endless pipe does not fill memory.
 let maximumDatasetBytes = 1 << 30
 
-/// A dataset longer than the read limit. Exit status 65 (bad data) on the command line.
+/// A dataset longer than `limit` bytes: 65 (bad data) on the command line.
 struct DatasetTooLarge: Error, Equatable {
-    /// The limit that was passed, bytes.
     let limit: Int
 }
 

@@ -1,19 +1,15 @@
 import LayoutCore
 import LayoutDatasets
 
-// `--device NAME` and `cvlayout devices`: the screens of the iPhones and iPads of the last five
-// years, in points, portrait, as UIKit reports a full-screen collection view's bounds.
-
-/// One device of the table.
+/// A device `--device` knows: Apple's marketing name (`iPhone 15 Pro`) and its screen in
+/// points, portrait (`UIScreen.main.bounds.size`).
 struct Device: Sendable {
-    /// Apple's marketing name (`iPhone 15 Pro`).
     let name: String
-    /// The screen in points, portrait (`UIScreen.main.bounds.size`).
     let size: Size
 }
 
-/// Every device `--device` knows, phones then tablets, each in release order. Sizes in points,
-/// portrait. Devices with the same screen are listed by name each, so any name a user knows works.
+/// The iPhones and iPads of the last five years, phones then tablets, in release order; each
+/// name listed, however many share a screen.
 let deviceTable: [Device] = [
     ("iPhone 13 mini", 375, 812), ("iPhone 13", 390, 844), ("iPhone 13 Pro", 390, 844),
     ("iPhone 13 Pro Max", 428, 926), ("iPhone SE", 375, 667), ("iPhone 14", 390, 844),
@@ -29,16 +25,14 @@ let deviceTable: [Device] = [
     ("iPad Pro 13", 1032, 1376),
 ].map { Device(name: $0.0, size: Size(width: $0.1, height: $0.2)) }
 
-/// A device name as it is compared: lower case, `-` and `_` as spaces (`iphone-15-pro` needs no
-/// quotes in a shell), runs of spaces as one.
+/// A device name as it is compared: lower case, `-` and `_` as spaces, runs of spaces as one.
 private func normalizedDeviceName(_ name: String) -> String {
     String(name.lowercased().map { $0 == "-" || $0 == "_" ? " " : $0 })
         .split(separator: " ").joined(separator: " ")
 }
 
-/// The bounds `--device NAME` sets: the device's screen, portrait, or landscape (width and
-/// height swapped) when NAME ends in `-landscape` (or ` landscape`). Case-insensitive.
-/// - Returns: `nil` for a name the table does not hold.
+/// The bounds `--device NAME` sets: the device's screen, portrait, or swapped when NAME ends in
+/// `-landscape`; `nil` for a name the table does not hold.
 func deviceBounds(_ name: String) -> Size? {
     var key = normalizedDeviceName(name)
     var landscape = false

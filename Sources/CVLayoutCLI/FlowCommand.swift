@@ -40,15 +40,12 @@ private let flowOptions: [BoundOption<FlowLayout>] = [
 /// The flow engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let layout: FlowLayout = try flowOptions.configuration(from: input.options)
-    let sections: [FlowSection]
-    if let dataset = input.dataset {
-        sections = try dataset.sections.enumerated().map { s, section in
+    let sections = try input.dataset.map { dataset in
+        try dataset.sections.enumerated().map { s, section in
             try refuseColumnsAndWaterfallKeys(section, section: s, engine: FlowLayout.name)
             return FlowSection(items: section.items, sectionInset: section.insets,
                                headerLength: section.header, footerLength: section.footer)
         }
-    } else {
-        sections = [FlowSection(items: .uniform(count: input.count))]
-    }
+    } ?? [FlowSection(items: .uniform(count: input.count))]
     return try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
 }

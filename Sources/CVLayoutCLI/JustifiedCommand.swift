@@ -84,34 +84,24 @@ private let justifiedMemo = PassMemo.Key<(JustifiedConfiguration, [JustifiedSect
 ///   use and for settings and aspect ratios the layout refuses.
 func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
     try input.memo.value(justifiedMemo) {
-        let (settings, sections) = try justifiedSections(input)
-        let rowEnds = settings.layout.breaking == .optimal
-            ? try settings.layout.optimalRowEnds(sections, bounds: input.bounds) : nil
+        let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
+        let layout = settings.layout
+        if layout.breaking == .optimal && layout.breakoutCadence != nil {
+            throw input.options.conflict([breakingOption.name, breakoutOption.name], .fixed(.optimalWithBreakout))
+        }
+        if layout.breaking == .optimal && layout.compatibility == .flickr {
+            throw input.options.conflict([breakingOption.name, compatOption.name], .fixed(.optimalWithFlickr))
+        }
+        let sections = try input.dataset.map { dataset in
+            try dataset.sections.enumerated().map { s, section in
+                try refuseColumnsAndWaterfallKeys(section, section: s, engine: JustifiedLayout.name)
+                return JustifiedSection(items: section.items, insets: section.insets, headerHeight: section.header,
+                                        footerHeight: section.footer)
+            }
+        } ?? [JustifiedSection(items: .heights(embeddedAspectRatios(input.count, input.seed)))]
+        let rowEnds = layout.breaking == .optimal ? try layout.optimalRowEnds(sections, bounds: input.bounds) : nil
         return (settings, sections, rowEnds)
     }
-}
-
-/// `justifiedSettings` without the memo and the rows.
-private func justifiedSections(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection]) {
-    let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
-    let layout = settings.layout
-    if layout.breaking == .optimal && layout.breakoutCadence != nil {
-        throw input.options.conflict([breakingOption.name, breakoutOption.name], .fixed(.optimalWithBreakout))
-    }
-    if layout.breaking == .optimal && layout.compatibility == .flickr {
-        throw input.options.conflict([breakingOption.name, compatOption.name], .fixed(.optimalWithFlickr))
-    }
-    let sections: [JustifiedSection]
-    if let dataset = input.dataset {
-        sections = try dataset.sections.enumerated().map { s, section in
-            try refuseColumnsAndWaterfallKeys(section, section: s, engine: JustifiedLayout.name)
-            return JustifiedSection(items: section.items, insets: section.insets, headerHeight: section.header,
-                                    footerHeight: section.footer)
-        }
-    } else {
-        sections = [JustifiedSection(items: .heights(embeddedAspectRatios(input.count, input.seed)))]
-    }
-    return (settings, sections)
 }
 
 /// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).

@@ -134,9 +134,13 @@ struct LayoutJob {
         let deviceSize = try Self.deviceSize(options, descriptor: descriptor)
         let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
                           height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
+        /// `name`'s `value`, outside `domain`.
+        func refused(_ name: String, _ value: Double, _ domain: LayoutError.Requirement) -> CLIError {
+            CLIError(.invalidValue(options.source(of: name) ?? "--" + name, .domain(domain),
+                                   got: value.isFinite ? describe(value) : options.shownValue(of: name) ?? "infinity"))
+        }
         for (name, value) in [("width", bounds.width), ("height", bounds.height)] where !(value.isFinite && value >= 0) {
-            throw CLIError(.invalidValue(options.source(of: name) ?? "--" + name, .domain(.finiteNonNegative),
-                                         got: value.isFinite ? describe(value) : options.shownValue(of: name) ?? "infinity"))
+            throw refused(name, value, .finiteNonNegative)
         }
         let offset = try finitePoint(options, GlobalOption.offset, default: .zero)
         let count = try options.integer(GlobalOption.count, default: descriptor.defaultCount)
@@ -146,10 +150,7 @@ struct LayoutJob {
         let seed = try seedValue(options)
         dataset = try updatedDataset(dataset, options: options, descriptor: descriptor, count: count, seed: seed)
         let scale: Double? = try options.has(GlobalOption.scale) ? options.number(GlobalOption.scale, default: 1) : nil
-        if let scale, !(scale.isFinite && scale > 0) {
-            throw CLIError(.invalidValue(options.source(of: "scale")!, .domain(.finitePositive),
-                                         got: scale.isFinite ? describe(scale) : options.shownValue(of: "scale")!))
-        }
+        if let scale, !(scale.isFinite && scale > 0) { throw refused("scale", scale, .finitePositive) }
         let rect = try Self.queryRect(options, visible: Rect(x: offset.x, y: offset.y, width: bounds.width, height: bounds.height))
         let item = try options.indexPath(GlobalOption.item)
         let target = try options.has(GlobalOption.targetOffset) ? finitePoint(options, GlobalOption.targetOffset, default: .zero) : nil

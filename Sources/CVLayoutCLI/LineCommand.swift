@@ -21,9 +21,8 @@ private let lineOptions: [BoundOption<LineLayout>] = [
 
 extension EngineDescriptor {
     /// The descriptor of an engine that lays out one section of items (line, carousel, stack,
-    /// circle): the `.items` schema with the single-section keys, the dataset help they share
-    /// (ending in `--count (defaultCount) items.` and `helpNote`), and the layout, stream and
-    /// check passes laying out `singleSectionItems` with `Engine` as `options` configure it.
+    /// circle): the shared schema and dataset help (then `helpNote`), and the entry points
+    /// laying out `singleSectionItems` with `Engine` as `options` configure it.
     static func singleSection<Engine>(
         _: Engine.Type, options: [BoundOption<Engine>], defaultCount: Int, summary: String, helpNote: String? = nil,
         targetContentOffset: (@Sendable (CollectionLayout, Point, Point) -> Point)? = nil,
@@ -62,8 +61,7 @@ private func singleSectionLayout<Engine, Sink: LayoutAttributesSink>(
 
 /// The items of an engine that lays out one section: the dataset's only section, or
 /// `--count` items of the engine's item size.
-/// - Throws: `LayoutError` (bad data, 65) for a second section or for a section's header,
-///   footer, columns or insets, which these engines do not use.
+/// - Throws: `LayoutError` (65) for a second section, or a header, footer, columns or insets.
 func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionItems {
     guard let dataset = input.dataset else { return .uniform(count: input.count) }
     if dataset.sections.count > 1 {
@@ -79,8 +77,8 @@ func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionI
     return section.items
 }
 
-/// Refuses `columns` and the section keys only the waterfall reads (`items`, `column-spacing`,
-/// …), which the other engines do not use: bad data naming the first, `not used by ENGINE`.
+/// Refuses `columns` and the section keys only the waterfall reads (`column-spacing`, …):
+/// `LayoutError` (65) naming the first.
 func refuseColumnsAndWaterfallKeys(_ section: DatasetSection, section s: Int, engine: String) throws {
     if let key = (section.columns != nil ? "columns" : nil) ?? section.waterfallOnlyKeys.first {
         throw LayoutError.unusedParameter(name: key, section: s, engine: engine)

@@ -1,7 +1,4 @@
-// The manual page cvlayout.1, generated from the same tables as the help and the completions
-// (`make man` runs `cvlayout manpage > cvlayout.1`).
-
-/// `cvlayout manpage`: prints the manual page (roff, man macros).
+/// `cvlayout manpage`: prints the manual page cvlayout.1 (`make man` writes it).
 let manpageCommand = SubcommandDescriptor(
     name: "manpage",
     summary: "print the manual page cvlayout.1 (roff; 'make man' writes it)"

@@ -195,12 +195,8 @@ struct OptionValues {
     }
 
     func number(_ name: String, default fallback: Double) throws -> Double {
-        guard let v = values[name] else { return fallback }
-        if case .number(let d) = v.raw { return d }
-        guard let s = try text(name, expected: "a number"), let d = ValueSyntax.number(s) else {
-            throw malformed(name, v, expected: "a number")
-        }
-        return d
+        if case .number(let d)? = values[name]?.raw { return d }
+        return try parsed(name, expected: "a number", ValueSyntax.number) ?? fallback
     }
 
     /// `name`'s integer. One of magnitude 2⁵³ or more (`1e16`) is bad data (65), worded by

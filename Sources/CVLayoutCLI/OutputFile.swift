@@ -16,9 +16,11 @@ enum OutputFile {
         }
         if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
            type != .typeRegular {
-            // A device, FIFO or socket (/dev/null, /dev/full, a named pipe, a pipe behind
-            // /dev/stdout): cannot be replaced by a rename, so write to it directly.
-            return try writeDirectly(to: target, shownAs: path, body)
+            // A device, FIFO or socket (/dev/null, a pipe behind /dev/stdout): written directly.
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CLIError(.cannotOpenOutput(path, .lastError, creating: false)) }
+            defer { close(fd) }
+            return try body { chunk in try writeAll(fd, chunk, path: path) }
         }
         try writeReplacing(target, shownAs: path, body)
     }
@@ -136,16 +138,6 @@ enum OutputFile {
             temporaryToRemove = nil
             free(copy)
         }
-    }
-
-    private static func writeDirectly(to path: String, shownAs shown: String,
-                                      _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CLIError(.cannotOpenOutput(shown, .lastError, creating: false))
-        }
-        defer { close(fd) }
-        try body { chunk in try writeAll(fd, chunk, path: shown) }
     }
 
     /// Writes all of `chunk` to `fd`, retrying on EINTR and short writes.

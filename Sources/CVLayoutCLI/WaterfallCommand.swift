@@ -18,8 +18,7 @@ let waterfallEngine = EngineDescriptor(
     schema: .items,
     defaultCount: 50,
     embeddedData: { count, seed in
-        // As an array: what --insert, --delete and --move edit (the layout itself reads
-        // `RandomHeights` as it places the items).
+        // As an array for --insert, --delete and --move (the layout reads `RandomHeights`).
         Dataset(sections: [DatasetSection(items: .heights(Array(RandomHeights(count: count, seed: seed))))])
     },
     layout: { input in try CollectionLayout.collecting { try waterfallLayout(input, into: &$0) } },
@@ -31,8 +30,7 @@ let waterfallEngine = EngineDescriptor(
     quickCheck: { input, scale in
         let (layout, sections) = try waterfallSettings(input)
         guard layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale) else { return nil }
-        // Every zIndex is 0 and none hidden: in drawing order unless pinned headers are drawn
-        // above the cells that follow them.
+        // Every zIndex is 0: in drawing order unless pinned headers are drawn above cells.
         return LayoutPipeline.QuickCheck(elementCount: layout.elementCount(of: sections), numberOfSections: sections.count,
                                          isInDrawingOrder: !layout.sectionHeadersPinToVisibleBounds)
     },
@@ -70,10 +68,8 @@ private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
 /// The waterfall and its sections as `input`'s options and dataset give them.
 func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
     let layout: WaterfallLayout = try waterfallOptions.configuration(from: input.options)
-
-    let sections: [WaterfallSection]
-    if let dataset = input.dataset {
-        sections = try dataset.sections.enumerated().map { s, section in
+    let sections = try input.dataset.map { dataset in
+        try dataset.sections.enumerated().map { s, section in
             if let spans = section.spans {
                 // A span wider than the section is the item's fault: named by its JSON path.
                 let n = section.columns ?? layout.columnCount
@@ -88,9 +84,7 @@ func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [Waterf
                                     headerInset: section.headerInsets, footerInset: section.footerInsets,
                                     spans: section.spans)
         }
-    } else {
-        // Each height computed as its item is placed: no array of a million to fill first.
-        sections = [WaterfallSection(items: .randomHeights(RandomHeights(count: input.count, seed: input.seed)))]
-    }
+        // Without a dataset each height is computed as its item is placed: no array to fill first.
+    } ?? [WaterfallSection(items: .randomHeights(RandomHeights(count: input.count, seed: input.seed)))]
     return (layout, sections)
 }
