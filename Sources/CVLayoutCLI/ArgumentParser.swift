@@ -47,24 +47,16 @@ enum ArgumentParser {
             var inlineValue: String? = nil
             let spec: OptionSpec?
             if argument.hasPrefix("--") {
-                let body = argument.dropFirst(2)
-                if let equals = body.firstIndex(of: "=") {
-                    name = String(body[..<equals])
-                    inlineValue = String(body[body.index(after: equals)...])
-                } else {
-                    name = String(body)
-                }
+                let parts = argument.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                name = String(parts[0])
+                inlineValue = parts.count > 1 ? String(parts[1]) : nil
                 spec = table.first { $0.name == name }
             } else {
                 let body = argument.dropFirst()
                 let letter = body.first!  // "-" alone is positional
                 name = String(letter)
                 let tail = body.dropFirst()
-                if tail.hasPrefix("=") {
-                    inlineValue = String(tail.dropFirst())
-                } else if !tail.isEmpty {
-                    inlineValue = String(tail)
-                }
+                inlineValue = tail.isEmpty ? nil : String(tail.hasPrefix("=") ? tail.dropFirst() : tail)
                 spec = table.first { $0.short == letter }
                 if let spec { name = spec.name }
             }

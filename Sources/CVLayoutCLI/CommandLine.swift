@@ -97,18 +97,27 @@ struct SubcommandDescriptor: Sendable {
     let summary: String
     /// Runs with the arguments after the name; returns the exit status, throws `CLIError`.
     let run: @Sendable (_ arguments: [String], _ io: CommandIO) throws -> Int32
+
+    /// A command that takes no arguments: prints `help` for `-h` or `--help`, else `output()`.
+    static func withoutArguments(_ name: String, summary: String, help: String,
+                                 output: @escaping @Sendable () -> String) -> SubcommandDescriptor {
+        SubcommandDescriptor(name: name, summary: summary) { arguments, io in
+            if arguments == ["--help"] || arguments == ["-h"] {
+                try io.emit(help)
+                return ExitStatus.success
+            }
+            if !arguments.isEmpty { throw CLIError(.takesNoArguments(name)) }
+            try io.emit(output())
+            return ExitStatus.success
+        }
+    }
 }
 
 /// Every non-engine command.
 let subcommandRegistry: [SubcommandDescriptor] = [
-    SubcommandDescriptor(name: "engines", summary: "list the engines, one line each") { arguments, io in
-        if arguments == ["--help"] || arguments == ["-h"] {
-            try io.emit("USAGE: cvlayout engines\n\nLists the engines, one line each: the name, then what it lays out.\n")
-            return ExitStatus.success
-        }
-        if !arguments.isEmpty { throw CLIError(.takesNoArguments("engines")) }
-        try io.emit(columns(engineRegistry.map { ($0.name, $0.summary) }))
-        return ExitStatus.success
+    .withoutArguments("engines", summary: "list the engines, one line each",
+                      help: "USAGE: cvlayout engines\n\nLists the engines, one line each: the name, then what it lays out.\n") {
+        columns(engineRegistry.map { ($0.name, $0.summary) })
     },
     devicesCommand,
     transitionCommand,

@@ -52,22 +52,17 @@ func nearestDeviceName(_ name: String) -> String? {
 }
 
 /// `cvlayout devices`: the table, a device a line (name, then portrait width × height in points).
-let devicesCommand = SubcommandDescriptor(name: "devices", summary: "list the devices --device knows, with their sizes in points") {
-    arguments, io in
-    if arguments == ["--help"] || arguments == ["-h"] {
-        try io.emit("""
-            USAGE: cvlayout devices
+let devicesCommand = SubcommandDescriptor.withoutArguments(
+    "devices", summary: "list the devices --device knows, with their sizes in points", help: """
+        USAGE: cvlayout devices
 
-            Lists the devices --device knows: the name, then the screen's width × height in points,
-            portrait. Names are case-insensitive, '-' may stand for a space ('--device iphone-15-pro'),
-            and NAME-landscape swaps width and height. --width and --height given with --device win.
+        Lists the devices --device knows: the name, then the screen's width × height in points,
+        portrait. Names are case-insensitive, '-' may stand for a space ('--device iphone-15-pro'),
+        and NAME-landscape swaps width and height. --width and --height given with --device win.
 
-            """)
-        return ExitStatus.success
-    }
-    if !arguments.isEmpty { throw CLIError(.takesNoArguments("devices")) }
-    try io.emit(columns(deviceTable.map {
+        """
+) {
+    columns(deviceTable.map {
         ($0.name, "\(NumberPrecision.full.text($0.size.width)) × \(NumberPrecision.full.text($0.size.height))")
-    }))
-    return ExitStatus.success
+    })
 }

@@ -1,17 +1,8 @@
 /// `cvlayout manpage`: prints the manual page cvlayout.1 (`make man` writes it).
-let manpageCommand = SubcommandDescriptor(
-    name: "manpage",
-    summary: "print the manual page cvlayout.1 (roff; 'make man' writes it)"
-) { arguments, io in
-    if arguments == ["--help"] || arguments == ["-h"] {
-        try io.emit("USAGE: cvlayout manpage\n\nPrints the manual page cvlayout.1 (roff with the man macros); "
-                    + "'make man' writes it.\n")
-        return ExitStatus.success
-    }
-    if !arguments.isEmpty { throw CLIError(.takesNoArguments("manpage")) }
-    try io.emit(manPage())
-    return ExitStatus.success
-}
+let manpageCommand = SubcommandDescriptor.withoutArguments(
+    "manpage", summary: "print the manual page cvlayout.1 (roff; 'make man' writes it)",
+    help: "USAGE: cvlayout manpage\n\nPrints the manual page cvlayout.1 (roff with the man macros); 'make man' writes it.\n",
+    output: manPage)
 
 /// The manual page (roff, `man` macros), without a date so that a committed cvlayout.1 can be
 /// checked. O(options).
