@@ -141,20 +141,14 @@ public struct BatchUpdatePlan: Hashable, Sendable {
     /// and `inserted` for each inserted index path. - Complexity: O(items).
     public func apply<Item>(to sections: [[Item]], inserted: (IndexPath) throws -> Item) rethrows -> [[Item]] {
         precondition(sections.map(\.count) == oldCounts, "the data must have the plan's old counts")
-        var result: [[Item]] = []
-        result.reserveCapacity(sources.count)
-        for (s, section) in sources.enumerated() {
-            var items: [Item] = []
-            items.reserveCapacity(section.count)
-            for (i, source) in section.enumerated() {
+        return try sources.enumerated().map { s, section in
+            try section.enumerated().map { i, source in
                 switch source {
-                case .old(let old): items.append(sections[old.section][old.item])
-                case .inserted: items.append(try inserted(IndexPath(item: i, section: s)))
+                case .old(let old): sections[old.section][old.item]
+                case .inserted: try inserted(IndexPath(item: i, section: s))
                 }
             }
-            result.append(items)
         }
-        return result
     }
 }
 

@@ -5,8 +5,7 @@
 /// the centre; items are `minimumLineSpacing` apart, centred across. An item centred at `c`
 /// at offset `o` has `ratio(distance: |L/2 − (c − o)|, maxDistance: l + spacing)`,
 /// `alpha = ratio·(1 − standardItemAlpha) + standardItemAlpha`, the scale likewise,
-/// `zIndex = Int(alpha·10)`. With the defaults on 375×667, item `i` is centred at
-/// `(187.5, 333.5 + 210·i)`; at offset 105 items 0 and 1 have alpha and scale 0.75.
+/// `zIndex = Int(alpha·10)`.
 public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "carousel"
@@ -26,11 +25,9 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// Creates a carousel with the defaults above.
     public init() {}
 
-    /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`; `contentSize`
-    /// along the axis is the insets, items and spacing (`max(0, L − l)` without items).
+    /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size or bound, a
-    ///   spacing below minus the shortest item, an alpha outside 0…1 or a negative scale;
-    ///   `.invalidItem` for a bad item size.
+    ///   spacing below minus the shortest item, an alpha outside 0…1; `.invalidItem`.
     /// - Complexity: O(n).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
@@ -95,8 +92,6 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
         let v = clamp(target, upTo: upper)
         return vertical ? Point(x: proposed.x, y: v) : Point(x: v, y: proposed.y)
     }
-
-    // MARK: - Private
 
     private func validate(items: SectionItems, bounds: Size) throws {
         func fail(_ name: String, _ value: Double, _ requirement: LayoutError.Requirement) -> LayoutError {

@@ -2,8 +2,7 @@
 
 /// Items on one circle around the bounds centre (SPEC section 6 `circle`, seeds 002 and 003):
 /// item `i` of `n` centred at `(cx + r·cos θ, cy + r·sin θ)`, θ = `angle(ofItem:count:)`
-/// (0° at 3 o'clock, +90° at 6). Defaults are seed 002's: on 375×400, item 2 of 8 has frame
-/// `(157.5, 70, 60, 60)`. `contentSize` is the bounds.
+/// (0° at 3 o'clock, +90° at 6); defaults are seed 002's. `contentSize` is the bounds.
 public struct CircleLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "circle"

@@ -68,8 +68,6 @@ public struct CollectionLayout: Sendable {
     /// Number of sections.
     public var numberOfSections: Int { cellRanges.count }
 
-    // MARK: - Queries (UIKit's)
-
     /// Number of cells in `section` (0 when the section does not exist).
     public func numberOfItems(inSection section: Int) -> Int {
         section >= 0 && section < cellRanges.count ? cellRanges[section].count : 0
@@ -122,8 +120,6 @@ public struct CollectionLayout: Sendable {
         index = RectIndex(elements: elements, axis: scrollDirection)
     }
 
-    // MARK: - Pixel snapping and checks
-
     /// Rounds every element's edges (SPEC section 2: not origin and size, so shared edges stay
     /// shared) to 1/`scale` point; `scale` (1, 2, 3) finite and > 0. - Complexity: O(n).
     public mutating func snapToPixels(scale: Double) {
@@ -144,15 +140,10 @@ public struct CollectionLayout: Sendable {
         return Rect(minX: snap(frame.minX), minY: snap(frame.minY), maxX: snap(frame.maxX), maxY: snap(frame.maxY))
     }
 
-    /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element and the
-    /// heart path hold only finite numbers. - Complexity: O(n).
-    public func validateFinite() throws {
-        try validateFinite(streamedElement: nil)
-    }
-
-    /// `validateFinite()` for streamed elements: `firstNonFinite`, the first streamed element
-    /// that was not finite, is checked after the kept ones.
-    public func validateFinite(streamedElement firstNonFinite: LayoutAttributes?) throws {
+    /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element (then
+    /// `firstNonFinite`, the first streamed one not finite) and the heart path and target
+    /// offset are finite. - Complexity: O(n).
+    public func validateFinite(streamedElement firstNonFinite: LayoutAttributes? = nil) throws {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(.contentSize)
         }
@@ -160,7 +151,6 @@ public struct CollectionLayout: Sendable {
             .nonFiniteLayout(element.category == .cell ? .item(element.indexPath)
                                 : .supplementary(kind: element.kind?.rawValue, section: element.indexPath.section))
         }
-        // Indices, so that each element is read in place rather than copied.
         for i in elements.indices where !elements[i].isFinite {
             throw fail(elements[i])
         }
@@ -173,8 +163,6 @@ public struct CollectionLayout: Sendable {
         }
     }
 }
-
-// MARK: - The rect index
 
 /// A rect-query index over a layout's elements: 40-byte entries (edges along and across the
 /// scroll axis, position) sorted by leading edge, with the running maximum of trailing edges,

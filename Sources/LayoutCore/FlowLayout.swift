@@ -37,15 +37,9 @@ public struct FlowSection: Sendable, Equatable {
     }
 }
 
-/// UIKit's `UICollectionViewFlowLayout` (SPEC section 6 `flow`, seed 004).
-///
-/// Lines run across the scroll direction. A line takes items while `Σ length +
-/// (k−1)·interitemSpacing ≤ available` (the cross extent less the insets); a longer item sits
-/// alone at the leading inset, reported in `warnings`. Items are centred across their line's
-/// thickness; lines are `minimumLineSpacing` apart; headers and footers span the cross extent.
-///
-/// On 390 points, widths 100, 100, 120, 100 break as `100, 100, 120 | 100`, the first line at
-/// x = 0, 135, 270, the last at 0; forty 50×50 items make lines of 6 at x = 0, 68, …, 340.
+/// UIKit's `UICollectionViewFlowLayout` (SPEC section 6 `flow`, seed 004). Lines run across
+/// the scroll direction, taking items while `Σ length + (k−1)·interitemSpacing ≤ available`
+/// (a longer item sits alone, reported in `warnings`); items are centred across their line.
 public struct FlowLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "flow"
@@ -120,7 +114,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             }
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
-            let header = headerLength(section)
+            let header = length(.header, of: section)
             let holds = header > 0 && sectionHeadersPinToVisibleBounds
             func emit(_ element: LayoutAttributes) {
                 if holds { held.append(element) } else { sink.append(element) }
@@ -189,7 +183,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
                 held.removeAll(keepingCapacity: true)
             }
 
-            let footer = footerLength(section)
+            let footer = length(.footer, of: section)
             if footer > 0 {
                 sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
                                                frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: footer)))
@@ -205,8 +199,6 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return result
     }
 
-    // MARK: - Private
-
     /// `size` as (length along a line, thickness across it).
     @inline(__always)
     private func along(_ size: Size) -> (u: Double, v: Double) {
@@ -218,8 +210,8 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         var total = 0
         for section in sections {
             total += section.items.count
-            total += headerLength(section) > 0 ? 1 : 0
-            total += footerLength(section) > 0 ? 1 : 0
+            total += length(.header, of: section) > 0 ? 1 : 0
+            total += length(.footer, of: section) > 0 ? 1 : 0
         }
         guard total <= maximumElementCount else {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
@@ -281,33 +273,15 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return (u, gap)
     }
 
-    private func headerLength(_ section: FlowSection) -> Double {
-        section.headerLength ?? (scrollDirection == .vertical ? headerReferenceSize.height : headerReferenceSize.width)
+    /// A section's header (or footer) length along the scroll axis.
+    private func length(_ kind: ElementKind, of section: FlowSection) -> Double {
+        let size = kind == .header ? headerReferenceSize : footerReferenceSize
+        return (kind == .header ? section.headerLength : section.footerLength) ?? along(size).v
     }
 
-    private func footerLength(_ section: FlowSection) -> Double {
-        section.footerLength ?? (scrollDirection == .vertical ? footerReferenceSize.height : footerReferenceSize.width)
-    }
-
-    /// Item `item`'s size, validated.
+    /// Item `item`'s size (a height `itemSize.width` wide), validated.
     private func itemSize(_ items: SectionItems, item: Int, section: Int) throws -> Size {
-        let size: Size
-        switch items {
-        case .sizes(let sizes): size = sizes[item]
-        case .heights(let heights): size = Size(width: itemSize.width, height: heights[item])
-        case .randomHeights(let heights): size = Size(width: itemSize.width, height: heights[item])
-        case .uniform: return itemSize
-        case .mixed(let measures):
-            switch measures[item] {
-            case .size(let s): size = s
-            case .height(let h): size = Size(width: itemSize.width, height: h)
-            }
-        }
-        guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          .size(size))
-        }
-        return size
+        try items.size(at: item, default: itemSize, section: section, heightsKeepWidth: true)
     }
 
     /// The size every item of `items` has, or `nil` when they differ.

@@ -1,12 +1,6 @@
 // Geometry value types with UIKit's names and conventions: points, y grows downward.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation  // the C math library (sin, cos, atan2, tan)
 
 /// A point in the content's coordinate space, in points (UIKit's `CGPoint`).
 public struct Point: Hashable, Sendable, CustomStringConvertible {
@@ -49,6 +43,9 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         Point(x: (x + other.x) / 2, y: (y + other.y) / 2)
     }
 
+    /// `(y, x)`: a horizontal layout is a vertical one transposed.
+    public var transposed: Point { Point(x: y, y: x) }
+
     public var description: String { "(\(x), \(y))" }
 }
 
@@ -65,6 +62,9 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 
     /// The empty size.
     public static let zero = Size(width: 0, height: 0)
+
+    /// `(height, width)`.
+    public var transposed: Size { Size(width: height, height: width) }
 
     public var description: String { "\(width)×\(height)" }
 }
@@ -93,6 +93,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
+    /// A rectangle given across a scroll axis (`u`, `lengthU`) and along it (`v`, `lengthV`).
+    @inline(__always)
+    init(u: Double, v: Double, lengthU: Double, lengthV: Double, vertical: Bool) {
+        self = vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV) : Rect(x: v, y: u, width: lengthV, height: lengthU)
+    }
+
     /// Left, top, right and bottom edge.
     public var minX: Double { origin.x }
     public var minY: Double { origin.y }
@@ -106,6 +112,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var height: Double { size.height }
     /// The centre point.
     public var center: Point { Point(x: midX, y: midY) }
+    /// The frame mirrored about the diagonal: x ↔ y, width ↔ height.
+    public var transposed: Rect { Rect(x: origin.y, y: origin.x, width: size.height, height: size.width) }
 
     /// Whether every coordinate and extent is finite.
     @inline(__always) public var isFinite: Bool {
@@ -163,6 +171,9 @@ public struct EdgeInsets: Hashable, Sendable {
 
     /// No insets.
     public static let zero = EdgeInsets(all: 0)
+
+    /// Top ↔ left, bottom ↔ right: the insets of the transposed rectangle.
+    public var transposed: EdgeInsets { EdgeInsets(top: left, left: top, bottom: right, right: bottom) }
 }
 
 /// A 2-D affine transform `[a b c d tx ty]` (UIKit's `CGAffineTransform`), applied to a
@@ -218,32 +229,4 @@ public func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
         let radians = reduced * .pi / 180
         return (sin(radians), cos(radians))
     }
-}
-
-// MARK: - Transposing (x ↔ y): a horizontal layout is a vertical one transposed
-
-extension Point {
-    /// `(y, x)`.
-    public var transposed: Point { Point(x: y, y: x) }
-}
-
-extension Size {
-    /// `(height, width)`.
-    public var transposed: Size { Size(width: height, height: width) }
-}
-
-extension Rect {
-    /// The frame mirrored about the diagonal: x ↔ y, width ↔ height.
-    public var transposed: Rect { Rect(x: origin.y, y: origin.x, width: size.height, height: size.width) }
-
-    /// A rectangle given across a scroll axis (`u`, `lengthU`) and along it (`v`, `lengthV`).
-    @inline(__always)
-    init(u: Double, v: Double, lengthU: Double, lengthV: Double, vertical: Bool) {
-        self = vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV) : Rect(x: v, y: u, width: lengthV, height: lengthU)
-    }
-}
-
-extension EdgeInsets {
-    /// Top ↔ left, bottom ↔ right: the insets of the transposed rectangle.
-    public var transposed: EdgeInsets { EdgeInsets(top: left, left: top, bottom: right, right: bottom) }
 }

@@ -161,13 +161,7 @@ extension JustifiedLayout {
             lastHeight = row.height
             lastIsBreakout = row.isBreakout
             containerHeight += row.height + spacing.height
-            stats.rows += 1
-            heightSum += row.height
-            let deviation = row.height - targetRowHeight
-            stats.objective += Double(row.count) * deviation * deviation
-            stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
-            stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
-            if widow { stats.widows += row.count }
+            stats.add(row: row.height, items: row.count, widow: widow, target: targetRowHeight, heightSum: &heightSum)
         }
         let maximumRows = maximumRowCount ?? .max
         var none: FlickrRow? = nil

@@ -62,9 +62,6 @@ public struct JustifiedSection: Sendable, Equatable {
 /// a first item past the band (a panorama) is a row of its own. Every `breakoutCadence`-th
 /// row whose first item is landscape (a ≥ 1) holds it alone. The widow row (`widowStyle`)
 /// takes the previous row's height (the target after a breakout row), shrunk to fit.
-///
-/// On 390 points with the defaults: width 370, band 0.867…1.445; `[0.75, 0.75]` is one row
-/// 240 tall, items 180 wide at x = 10 and 200.
 public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "justified"
@@ -114,6 +111,17 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
 
         /// No rows yet: every figure 0.
         public init() {}
+
+        /// Counts a row of `n` items `height` tall, its height added to `heightSum`.
+        mutating func add(row height: Double, items n: Int, widow: Bool, target: Double, heightSum: inout Double) {
+            rows += 1
+            heightSum += height
+            let deviation = height - target
+            objective += Double(n) * deviation * deviation
+            minimumRowHeight = rows == 1 ? height : min(minimumRowHeight, height)
+            maximumRowHeight = max(maximumRowHeight, height)
+            if widow { widows += n }
+        }
     }
 
     /// Lays out `sections` in a view of `bounds` size (the width is `containerWidth`);
@@ -138,8 +146,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         _ = try layout(sections, bounds: bounds, contentOffset: .zero, into: &counter, statistics: &statistics)
         return statistics
     }
-
-    // MARK: - Rows
 
     /// Items `start..<end`, their height and the width they take (less for a widow row).
     struct Row: Equatable {
@@ -391,8 +397,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// looks at: 256 a start and a million more (photos need a handful a start).
     public static func optimalBandWork(items: Int) -> Int { 256 * items + 1_000_000 }
 
-    // MARK: - Layout
-
     /// Each section's optimal row ends (one past each row's last item), for a caller that lays
     /// out the same sections twice to pass as `rowEnds`; empty lists under greedy breaking.
     /// - Throws: as `layout`. - Complexity: O(n·k).
@@ -483,13 +487,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                     x += w + spacing.width
                 }
                 y += row.height
-                stats.rows += 1
-                heightSum += row.height
-                let deviation = row.height - targetRowHeight
-                stats.objective += Double(n) * deviation * deviation
-                stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
-                stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
-                if row.isWidow { stats.widows += n }
+                stats.add(row: row.height, items: n, widow: row.isWidow, target: targetRowHeight, heightSum: &heightSum)
             }
             cellRanges.append((start: firstCell, count: laidOut))
             y += insets.bottom

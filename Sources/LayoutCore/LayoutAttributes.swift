@@ -70,16 +70,13 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past
     /// 65,000 names. - Complexity: O(length of `name`), under a lock.
     public init?(_ name: String, role: Role) {
-        let fixed: UInt16? = switch name {
-        case "header": 0
-        case "footer": 1
-        case "badge": 2
-        case "background": 3
-        default: nil
-        }
+        let fixed = Self.fixedNames.firstIndex(of: name).map(UInt16.init)
         guard Self.isValidName(name), let code = fixed ?? Self.names.code(name).map(UInt16.init) else { return nil }
         self.init(code: code, role: role)
     }
+
+    /// The names of codes 0…3.
+    private static let fixedNames = ["header", "footer", "badge", "background"]
 
     /// The kind named `rawValue`: `badge` a badge, `background` a decoration, else a boundary.
     public init?(rawValue: String) {
@@ -88,13 +85,7 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
 
     /// The kind's name, printed as the output's `kind`.
     public var rawValue: String {
-        switch code {
-        case 0: "header"
-        case 1: "footer"
-        case 2: "badge"
-        case 3: "background"
-        default: Self.names.name(Int(code))
-        }
+        code < 4 ? Self.fixedNames[Int(code)] : Self.names.name(Int(code))
     }
 
     public var description: String { rawValue }

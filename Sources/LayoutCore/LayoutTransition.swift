@@ -1,13 +1,7 @@
 // Animating from one layout to another as UIKit does for setCollectionViewLayout(_:animated:)
 // and performBatchUpdates (seeds 000, 002, 003, 004).
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation  // the C math library (sin, cos, atan2, tan)
 
 /// An affine transform split into the parts Core Animation interpolates separately:
 /// `M = R(rotation) · [[scaleX, shear·scaleY], [0, scaleY]]` plus `(tx, ty)`; a flip shows as
@@ -16,10 +10,13 @@ public struct TransformComponents: Hashable, Sendable {
     /// Rotation, degrees, screen convention (positive turns clockwise), in (−180, 180].
     public var rotation: Double
     /// Length of the transformed x axis; signed extent of the y axis across it; shear of y along x.
-    public var scaleX: Double, scaleY: Double, shear: Double
-    /// Translation, points.
-    public var tx: Double, ty: Double
+    public var scaleX: Double, scaleY: Double, shear = 0.0
 
+    /// Translation, points.
+    public var tx = 0.0, ty = 0.0
+}
+
+extension TransformComponents {
     /// Decomposes `t` (QR of its linear part; a zero x axis gives rotation 0, a zero `scaleY`
     /// shear 0). A finite transform gives finite parts.
     public init(decomposing t: AffineTransform) {
@@ -34,16 +31,6 @@ public struct TransformComponents: Hashable, Sendable {
         shear = scaleY != 0 ? along / scaleY : 0
         tx = t.tx
         ty = t.ty
-    }
-
-    /// Creates components directly.
-    public init(rotation: Double, scaleX: Double, scaleY: Double, shear: Double = 0, tx: Double = 0, ty: Double = 0) {
-        self.rotation = rotation
-        self.scaleX = scaleX
-        self.scaleY = scaleY
-        self.shear = shear
-        self.tx = tx
-        self.ty = ty
     }
 
     /// The recomposed transform (exact sines and cosines at multiples of 90°).
@@ -98,16 +85,6 @@ public struct TransitionElement: Hashable, Sendable {
     /// Attributes at progress 1; a disappearing element's are its initial ones at alpha 0
     /// unless hidden.
     public var final: LayoutAttributes
-
-    /// Creates an element.
-    public init(change: TransitionChange, fromIndexPath: IndexPath?, toIndexPath: IndexPath?,
-                initial: LayoutAttributes, final: LayoutAttributes) {
-        self.change = change
-        self.fromIndexPath = fromIndexPath
-        self.toIndexPath = toIndexPath
-        self.initial = initial
-        self.final = final
-    }
 
     /// The attributes at `progress` (0…1, clamped; exact at the ends), as UIKit animates them:
     /// centre, size and alpha linearly, the transform by `TransformComponents`; a hidden end

@@ -3,9 +3,7 @@
 /// One horizontal row of items scaled by their distance from the visible centre (SPEC section
 /// 6 `line`, seed 003's `LYPLineLayout`). Insets `(W − w₀)/2` and `(W − w_last)/2` let the
 /// end items reach the centre; items are `minimumLineSpacing` apart, centred vertically, and
-/// scaled by `scale(distance: |c.x − (o.x + W/2)|, …)` at offset `o`. With the defaults on
-/// 375×200, item `i` is centred at `(187.5 + 140·i, 100)`; at offset 70 items 0 and 1 scale
-/// by `1 − 70/375`.
+/// scaled by `scale(distance: |c.x − (o.x + W/2)|, …)` at offset `o`.
 public struct LineLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "line"
@@ -20,10 +18,9 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     /// Creates a line layout with the defaults above.
     public init() {}
 
-    /// Lays out `items` in one row in a view of `bounds` size scrolled to `contentOffset`;
-    /// `contentSize` is the insets, items and spacing by H (`max(0, W − w)` without items).
+    /// Lays out `items` in one row in a view of `bounds` size scrolled to `contentOffset`.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size, spacing or
-    ///   bound, or a non-finite minimum scale; `.invalidItem` for a bad item size.
+    ///   bound, or a non-finite minimum scale; `.invalidItem`.
     /// - Complexity: O(n).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
@@ -80,8 +77,6 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
         return Point(x: clamp(x, upTo: layout.contentSize.width - layout.bounds.width), y: proposed.y)
     }
 
-    // MARK: - Private
-
     private func validate(bounds: Size) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height, "spacing": minimumLineSpacing])
@@ -91,8 +86,6 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
         }
     }
 }
-
-// MARK: - Shared by the line, carousel, stack and circle layouts
 
 /// The scroll-axis centre of the cell nearest `point` along that axis (ties: the lower index);
 /// a non-zero `direction` admits only centres on its side of `point` unless none is; `nil`

@@ -14,8 +14,7 @@ public enum RotationDirection: String, Sendable, CaseIterable {
 /// Concentric rings of round avatars (SPEC section 6 `ring`, seed 000): ring `s` is section
 /// `s`, ring 0 at the bounds centre. Ring `s ≥ 1`: side `w_s = itemSize·shrink^s`, step
 /// `step_s = ringSpacing + ringSpacingGrowth·(s+1)`, radius `r_s = radius + step_s·s − w_s/2`,
-/// item `i` of `n_s` at `startAngle ± 360·i/n_s` degrees. With the defaults on 428×926, ring
-/// 1's item 0 (side 32) is centred at (214, 379).
+/// item `i` of `n_s` at `startAngle ± 360·i/n_s` degrees.
 public struct RingLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "ring"

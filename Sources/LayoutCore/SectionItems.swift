@@ -34,19 +34,27 @@ public enum ItemMeasure: Sendable, Equatable {
 }
 
 extension SectionItems {
-    /// Item `index`'s size from `.sizes` or `.mixed`, otherwise `fallback`.
+    /// Item `index`'s size from `.sizes` or `.mixed`, otherwise `fallback`; with
+    /// `heightsKeepWidth`, a height is `fallback.width` wide.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
-    func size(at index: Int, default fallback: Size) throws -> Size {
+    @inline(__always)
+    func size(at index: Int, default fallback: Size, section: Int = 0, heightsKeepWidth: Bool = false) throws -> Size {
         let size: Size
         switch self {
         case .sizes(let sizes): size = sizes[index]
         case .mixed(let measures):
-            guard case .size(let s) = measures[index] else { return fallback }
-            size = s
+            switch measures[index] {
+            case .size(let s): size = s
+            case .height(let h):
+                guard heightsKeepWidth else { return fallback }
+                size = Size(width: fallback.width, height: h)
+            }
+        case .heights(let heights) where heightsKeepWidth: size = Size(width: fallback.width, height: heights[index])
+        case .randomHeights(let heights) where heightsKeepWidth: size = Size(width: fallback.width, height: heights[index])
         default: return fallback
         }
         guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: index, section: 0), .size(size))
+            throw LayoutError.invalidItem(IndexPath(item: index, section: section), .size(size))
         }
         return size
     }

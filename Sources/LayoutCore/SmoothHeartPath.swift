@@ -1,13 +1,7 @@
 // The smooth heart path (SPEC section 7): any avatar to any avatar through the gaps of the
 // rings between, a centripetal Catmull–Rom spline; and arc-length sampling of any path.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation  // the C math library (sin, cos, atan2, tan)
 
 /// One point of a path sampled evenly by arc length (`HeartPath.samples(count:)`).
 public struct PathSample: Hashable, Sendable {
@@ -127,8 +121,6 @@ extension HeartPath {
         return nearest
     }
 
-    // MARK: - Curves
-
     /// The centripetal Catmull–Rom spline (α = 0.5) through `points` (those within 1e-9 of the
     /// one before dropped; the last kept exactly), a cubic per pair. Knots advance by
     /// `|Pᵢ₊₁ − Pᵢ|^0.5`; inner tangents are Barry–Goldman's
@@ -209,8 +201,6 @@ extension HeartPath {
         }
         return segments
     }
-
-    // MARK: - Sampling
 
     /// The path's length, points, by 8-point Gauss–Legendre quadrature over 16 pieces a segment.
     public var length: Double {

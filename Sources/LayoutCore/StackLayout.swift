@@ -2,8 +2,7 @@
 
 /// A pile of items at the bounds centre (SPEC section 6 `stack`, seed 002's `LFStackLayout`):
 /// item `i < angles.count` rotated clockwise by `angles[i]` degrees with `zIndex = n − i`, the
-/// rest hidden. `contentSize` is the bounds. With the defaults on 375×400 every frame is
-/// `(112.5, 125, 150, 150)`; item 1 of 8 turns 15° with zIndex 7; item 5 is hidden.
+/// rest hidden. `contentSize` is the bounds.
 public struct StackLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "stack"

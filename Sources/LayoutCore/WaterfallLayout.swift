@@ -60,11 +60,8 @@ public struct WaterfallSection: Sendable, Equatable {
     var hasSpans: Bool { spans?.contains { $0 != 1 } ?? false }
 }
 
-// MARK: - The engine
-
 /// A waterfall (masonry) layout: items of equal width in columns, each atop the column its
-/// `order` picks (SPEC section 6, seeds 000 and 001). On 390 points with the defaults, heights
-/// 120, 80, 200, 50 land at x = 0, 133.333, 266.667 and the fourth at `(133.333, 90)`.
+/// `order` picks (SPEC section 6, seeds 000 and 001).
 public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "waterfall"
@@ -244,8 +241,6 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         let height = size.height * columnWidth / size.width
         return height.isFinite ? height : size.height / size.width * columnWidth
     }
-
-    // MARK: - Validation
 
     func validate(bounds: Size, sections: [WaterfallSection]) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height])

@@ -202,8 +202,6 @@ struct Placement {
         }
     }
 
-    // MARK: - Placement
-
     /// Places item `item` of `height` atop the column `order` picks, into `sink`.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
