@@ -1,29 +1,16 @@
-// Item deletes, inserts and moves with the index-path rules of
-// UICollectionView.performBatchUpdates(_:completion:) (seeds 000 and 002: a tapped item is
-// deleted, a long-pressed one moved).
+// Item deletes, inserts and moves with the index-path rules of performBatchUpdates
+// (seeds 000 and 002).
 
-/// A batch of item updates, as one `performBatchUpdates` block gives them to UIKit: deletes
-/// name index paths *before* the update, inserts index paths *after* it, and each move goes
-/// from an old index path to a new one. Sections are neither inserted nor deleted.
-///
-/// UIKit's rules: an item is deleted or moved at most once; a new index path is inserted or
-/// moved to at most once; the items that stay keep their relative order and fill, in order,
-/// the places of the new section that no insert or move claims.
-///
-/// ```
-/// // Five items A B C D E; move 0:1 -> 0:3: A C D B E.
-/// let plan = try BatchUpdates(moves: [.init(from: IndexPath(item: 1, section: 0),
-///                                           to: IndexPath(item: 3, section: 0))])
-///     .plan(sectionCounts: [5])
-/// plan.newIndexPath(forOld: IndexPath(item: 2, section: 0))  // 0:1
-/// ```
+/// A batch of item updates, as one `performBatchUpdates` block gives them: deletes name index
+/// paths before the update, inserts after it, moves go from old to new. UIKit's rules: an
+/// item is deleted or moved at most once, a new index path claimed at most once; the items
+/// that stay keep their order and fill the unclaimed places. (Move 0:1 → 0:3 of A B C D E
+/// gives A C D B E.)
 public struct BatchUpdates: Hashable, Sendable {
     /// An item moved from an old index path to a new one (`moveItem(at:to:)`).
     public struct Move: Hashable, Sendable {
-        /// Index path before the update.
-        public var from: IndexPath
-        /// Index path after the update.
-        public var to: IndexPath
+        /// Index paths before and after the update.
+        public var from: IndexPath, to: IndexPath
 
         /// Creates the move `from` → `to`.
         public init(from: IndexPath, to: IndexPath) {
@@ -49,11 +36,8 @@ public struct BatchUpdates: Hashable, Sendable {
     /// Whether the batch changes nothing.
     public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
 
-    /// Checks the batch against the item counts before the update and works out where every
-    /// item goes.
-    /// - Parameter sectionCounts: items per section before the update.
-    /// - Throws: `BatchUpdateError` for an index path out of range (old ones against the old
-    ///   counts, new ones against the new counts) or used twice.
+    /// Checks the batch against the items per section before it and works out where each goes.
+    /// - Throws: `BatchUpdateError` for an index path out of range or used twice.
     /// - Complexity: O(items + updates).
     public func plan(sectionCounts: [Int]) throws(BatchUpdateError) -> BatchUpdatePlan {
         var newCounts = sectionCounts
@@ -113,8 +97,8 @@ public enum ItemSource: Hashable, Sendable {
     case inserted
 }
 
-/// The outcome of `BatchUpdates.plan(sectionCounts:)`: for every item after the update, where
-/// it comes from, and the mapping of index paths both ways.
+/// The outcome of `BatchUpdates.plan(sectionCounts:)`: each new item's source, and the
+/// mapping of index paths both ways.
 public struct BatchUpdatePlan: Hashable, Sendable {
     /// Items per section before the update.
     public let oldCounts: [Int]
@@ -139,51 +123,38 @@ public struct BatchUpdatePlan: Hashable, Sendable {
     /// Items per section after the update.
     public var newCounts: [Int] { sources.map(\.count) }
 
-    /// The index path after the update of the item at `old` before it; `nil` when that item
-    /// was deleted or `old` is out of range. - Complexity: O(1).
+    /// The new index path of the item at `old`; `nil` when deleted or out of range.
     public func newIndexPath(forOld old: IndexPath) -> IndexPath? {
         guard old.section >= 0, old.section < forward.count, old.item >= 0, old.item < forward[old.section].count
         else { return nil }
         return forward[old.section][old.item]
     }
 
-    /// The index path before the update of the item now at `new`; `nil` when it was inserted
-    /// or `new` is out of range. - Complexity: O(1).
+    /// The old index path of the item now at `new`; `nil` when inserted or out of range.
     public func oldIndexPath(forNew new: IndexPath) -> IndexPath? {
         guard new.section >= 0, new.section < sources.count, new.item >= 0, new.item < sources[new.section].count,
               case .old(let old) = sources[new.section][new.item] else { return nil }
         return old
     }
 
-    /// Applies the plan to per-section item data: the data of the sections after the update.
-    /// - Parameters:
-    ///   - sections: one array per section, `oldCounts[s]` items each.
-    ///   - inserted: the data of the item inserted at a new index path.
-    /// - Complexity: O(items).
+    /// The per-section item data after the update, from `sections` (`oldCounts` items each)
+    /// and `inserted` for each inserted index path. - Complexity: O(items).
     public func apply<Item>(to sections: [[Item]], inserted: (IndexPath) throws -> Item) rethrows -> [[Item]] {
         precondition(sections.map(\.count) == oldCounts, "the data must have the plan's old counts")
-        var result: [[Item]] = []
-        result.reserveCapacity(sources.count)
-        for (s, section) in sources.enumerated() {
-            var items: [Item] = []
-            items.reserveCapacity(section.count)
-            for (i, source) in section.enumerated() {
+        return try sources.enumerated().map { s, section in
+            try section.enumerated().map { i, source in
                 switch source {
-                case .old(let old): items.append(sections[old.section][old.item])
-                case .inserted: items.append(try inserted(IndexPath(item: i, section: s)))
+                case .old(let old): sections[old.section][old.item]
+                case .inserted: try inserted(IndexPath(item: i, section: s))
                 }
             }
-            result.append(items)
         }
-        return result
     }
 }
 
-/// Why a batch of updates cannot be applied (UIKit raises an exception for these). The command
-/// line reports them as usage errors (exit status 64).
+/// Why a batch of updates cannot be applied (exit status 64 on the command line).
 public enum BatchUpdateError: Error, Equatable, Sendable {
-    /// `path` is outside the sections, or beyond the section's `count` items — before the
-    /// update for deletes and move sources, after it for inserts and move destinations.
+    /// `path` is outside the sections or the section's `count` items (`before` the update or after).
     case outOfRange(IndexPath, operation: String, before: Bool, count: Int?)
     /// `path` is deleted or moved twice (`before`), or inserted or moved to twice.
     case usedTwice(IndexPath, operation: String, before: Bool)

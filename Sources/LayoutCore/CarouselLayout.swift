@@ -1,29 +1,19 @@
-// Seed 004's carousel (UPCarouselFlowLayout): one line of items whose alpha, scale and
-// zIndex fall with their distance from the visible centre, snapping to the nearest item.
+// Seed 004's carousel (UPCarouselFlowLayout), items fading and shrinking away from the centre.
 
-/// A single line of items along the scroll axis that fade and shrink away from the centre
-/// (SPEC section 6 `carousel`, seed 004's `CharacterFlowLayout`, UPCarouselFlowLayout).
-///
-/// Insets of `(L − l₀)/2` before the first and `(L − l_last)/2` after the last item (L the
-/// bounds' length along the scroll axis, l an item's length along it) put both ends in the
-/// centre; items are `minimumLineSpacing` apart and centred across. For an item of centre
-/// `c` at content offset `o`, along the scroll axis: `maxDistance = l + spacing`,
-/// `distance = min(|L/2 − (c − o)|, maxDistance)`, `ratio = (maxDistance − distance) /
-/// maxDistance` (with `maxDistance ≤ 0`: 1 at distance 0, else 0), `alpha = ratio·(1 −
-/// standardItemAlpha) + standardItemAlpha`, the scale likewise with `standardItemScale`,
+/// One line of items along the scroll axis (SPEC section 6 `carousel`, seed 004's
+/// `CharacterFlowLayout`). Insets `(L − l₀)/2` and `(L − l_last)/2` let the end items reach
+/// the centre; items are `minimumLineSpacing` apart, centred across. An item centred at `c`
+/// at offset `o` has `ratio(distance: |L/2 − (c − o)|, maxDistance: l + spacing)`,
+/// `alpha = ratio·(1 − standardItemAlpha) + standardItemAlpha`, the scale likewise,
 /// `zIndex = Int(alpha·10)`.
-///
-/// With the defaults on a 375×667 view, item `i` has centre `(187.5, 333.5 + 210·i)`; at
-/// offset 105 items 0 and 1 are 105 points from the centre: ratio 0.5, alpha and scale
-/// 0.75, zIndex 7.
 public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "carousel"
 
     /// Size of every item unless the data gives sizes, points (`itemSize`). Default 200×200.
     public var itemSize = Size(width: 200, height: 200)
-    /// Gap between neighbouring items, points (`minimumLineSpacing`); may be negative down
-    /// to minus the shortest item length, so that items overlap (seed 004). Default 10.
+    /// Gap between items, points (`minimumLineSpacing`), down to minus the shortest item
+    /// length (overlapping, seed 004). Default 10.
     public var minimumLineSpacing = 10.0
     /// The scroll axis. Default `.vertical` (seed 004).
     public var scrollDirection = ScrollDirection.vertical
@@ -35,15 +25,9 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// Creates a carousel with the defaults above.
     public init() {}
 
-    /// Lays out `items` along the scroll axis in a view of `bounds` size scrolled to
-    /// `contentOffset`, which decides alpha, scale and zIndex.
-    ///
-    /// - Returns: one section; `contentSize` along the scroll axis is the insets, items and
-    ///   spacing — `L + (n−1)·(l + spacing)` for uniform items, `max(0, L − l)` for none —
-    ///   and across it the bounds.
-    /// - Throws: `LayoutError.invalidParameter` for negative or non-finite sizes or bounds,
-    ///   a spacing below minus the shortest item length, an alpha outside 0…1 or a negative
-    ///   scale; `.invalidItem` for a bad item size.
+    /// Lays out `items` in a view of `bounds` size scrolled to `contentOffset`.
+    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size or bound, a
+    ///   spacing below minus the shortest item, an alpha outside 0…1; `.invalidItem`.
     /// - Complexity: O(n).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
@@ -61,8 +45,7 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
         for i in 0..<n {
             let size = try items.size(at: i, default: itemSize)
             let length = vertical ? size.height : size.width
-            // Item i starts one spacing after item i − 1 ends; the last item is not followed
-            // by a spacing (it could overflow where the layout itself does not).
+            // No spacing after the last item (it could overflow where the layout does not).
             position = i == 0 ? (viewLength - length) / 2 : position + (lastLength + minimumLineSpacing)
             let center = position + length / 2
             let frame = vertical ? Rect(center: Point(x: crossCenter, y: center), size: size)
@@ -86,9 +69,8 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
                                 scrollDirection: scrollDirection)
     }
 
-    /// `(maxDistance − min(distance, maxDistance)) / maxDistance`, in 0…1; when
-    /// `maxDistance ≤ 0`, 1 at distance 0 and 0 elsewhere; when it overflowed to infinity,
-    /// 1 for a finite distance. - Complexity: O(1).
+    /// `(maxDistance − min(distance, maxDistance)) / maxDistance`; for `maxDistance ≤ 0`, 1 at
+    /// distance 0 else 0; for an infinite one, 1 at a finite distance.
     public static func ratio(distance: Double, maxDistance: Double) -> Double {
         guard maxDistance > 0 else { return distance == 0 ? 1 : 0 }
         guard maxDistance.isFinite else { return distance.isFinite ? 1 : 0 }
@@ -96,11 +78,8 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     }
 
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` (seed 004):
-    /// along the scroll axis, `floor(c − L/2)` for the cell centre `c` nearest the proposed
-    /// visible centre (ties: the lower index), clamped to `[0, max(0, contentLength − L)]`;
-    /// the other coordinate is the proposed one. The velocity is not used (as the seed and
-    /// UPCarouselFlowLayout). With no cells the proposed offset is only clamped.
-    /// - Complexity: O(n).
+    /// `floor(c − L/2)` for the cell centre `c` nearest the proposed visible centre, clamped
+    /// to `[0, max(0, contentLength − L)]`; the velocity is not used. - Complexity: O(n).
     public static func targetContentOffset(in layout: CollectionLayout, proposed: Point,
                                            velocity: Point) -> Point {
         let vertical = layout.scrollDirection == .vertical
@@ -113,8 +92,6 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
         let v = clamp(target, upTo: upper)
         return vertical ? Point(x: proposed.x, y: v) : Point(x: v, y: proposed.y)
     }
-
-    // MARK: - Private
 
     private func validate(items: SectionItems, bounds: Size) throws {
         func fail(_ name: String, _ value: Double, _ requirement: LayoutError.Requirement) -> LayoutError {

@@ -1,15 +1,8 @@
 // Items spaced evenly on one circle: seed 002's LFCircleLayout and seed 003's LYPCircleLayout.
 
-/// Items on one circle around the bounds centre (SPEC section 6 `circle`, seeds 002 and 003).
-///
-/// Item `i` of `n` sits at angle `startAngle ± 360·i/n` degrees (screen convention: 0° is
-/// 3 o'clock, +90° is 6 o'clock; `−` for counterclockwise), its centre at
-/// `(cx + r·cos θ, cy + r·sin θ)`. With `centersSingleItem` a lone item sits at the centre
-/// (seed 003). `contentSize` is the bounds.
-///
-/// Seed 002 is the default: on a 375×400 view, item 2 of 8 is at −90° (12 o'clock), centre
-/// `(187.5, 100)`, frame `(157.5, 70, 60, 60)`. Seed 003 is `radius 70, itemSize 50×50,
-/// startAngle 90, centersSingleItem`: item 0 at 6 o'clock, the next ones towards 3 o'clock.
+/// Items on one circle around the bounds centre (SPEC section 6 `circle`, seeds 002 and 003):
+/// item `i` of `n` centred at `(cx + r·cos θ, cy + r·sin θ)`, θ = `angle(ofItem:count:)`
+/// (0° at 3 o'clock, +90° at 6); defaults are seed 002's. `contentSize` is the bounds.
 public struct CircleLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "circle"
@@ -24,17 +17,15 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
     public var startAngle = 0.0
     /// Direction items advance on screen. Default counterclockwise (seed 002's `cy − r·sin`).
     public var direction = RotationDirection.counterclockwise
-    /// Whether a lone item sits at the centre instead of on the circle (seed 003).
-    /// Default `false`.
+    /// Whether a lone item sits at the centre (seed 003). Default `false`.
     public var centersSingleItem = false
 
     /// Creates a circle layout with the defaults above.
     public init() {}
 
-    /// Places `items` on the circle around the centre of `bounds`; `contentOffset` is only
-    /// recorded (the circle does not scroll).
+    /// Places `items` on the circle in `bounds`; `contentOffset` is only recorded.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite radius, size or
-    ///   bounds, or a non-finite start angle; `.invalidItem` for a bad item size.
+    ///   bound, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])

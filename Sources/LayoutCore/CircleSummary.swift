@@ -1,13 +1,10 @@
-// The circle's summary bounds: what vouches for every element of a streamed layout without
-// visiting them (the check pass of `PassCapabilities.summaryCheck`).
+// The circle's summary bounds: what vouches for a streamed layout's elements without
+// visiting them (`PassCapabilities.summaryCheck`).
 
 extension CircleLayout {
-    /// The check pass of a streamed layout: no sine or cosine when the sizes and the radius
-    /// vouch for every element (`succeedsWithFiniteElements(items:bounds:scale:)`); otherwise
-    /// the elements are sent to `sink` one by one. Returns what
-    /// `layout(_:bounds:contentOffset:into:)` returns.
-    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
-    /// - Complexity: O(n) additions; O(n) elements made only when unsure.
+    /// The check pass of a streamed layout: the elements sent to `sink` only when
+    /// `succeedsWithFiniteElements(items:bounds:scale:)` cannot vouch for them. Returns what
+    /// `layout` does. - Throws: as it.
     public func checkLayout(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                             into sink: inout FiniteCheckSink) throws -> CollectionLayout {
         guard succeedsWithFiniteElements(items: items, bounds: bounds, scale: sink.scale) else {
@@ -17,9 +14,7 @@ extension CircleLayout {
         return summary(items: items, bounds: bounds, contentOffset: contentOffset)
     }
 
-    /// What `layout(_:bounds:contentOffset:into:)` returns when it succeeds, without
-    /// computing an element: the content size (the bounds) and the one section.
-    /// - Complexity: O(1).
+    /// What `layout` returns when it succeeds, without computing an element.
     public func summary(items: SectionItems, bounds: Size, contentOffset: Point = .zero) -> CollectionLayout {
         var summary = CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset, contentSize: bounds,
                                        elements: [], cellRanges: [(start: 0, count: items.count)])
@@ -27,12 +22,8 @@ extension CircleLayout {
         return summary
     }
 
-    /// Whether `layout(_:bounds:contentOffset:into:)` succeeds and every element it computes is finite,
-    /// pixel-snapped to `scale` or not, decided without a sine or a cosine: the settings and
-    /// every item size are checked as `layout` checks them, and every centre is at most
-    /// `radius` from the bounds centre (|cos|, |sin| ≤ 1), every frame half an item further,
-    /// so `width + height + radius + the largest item side` bounds every number. When this is
-    /// false the layout may still succeed: run it to find out, and for its error.
+    /// Whether `layout` succeeds with every element finite (snapped to `scale` or not), without
+    /// a sine: `width + height + radius + the largest item side` bounds every number.
     /// - Complexity: O(items) for `.sizes`, O(1) otherwise.
     public func succeedsWithFiniteElements(items: SectionItems, bounds: Size, scale: Double?) -> Bool {
         guard (try? validate(bounds: bounds)) != nil else { return false }

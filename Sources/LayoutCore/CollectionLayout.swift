@@ -6,10 +6,8 @@ public enum ScrollDirection: String, Sendable, CaseIterable {
     case horizontal
 }
 
-/// The result of running an engine: every element's attributes in element order (section by
-/// section; in a section the header, the cells by item, then the footer), the content size,
-/// and the queries UIKit asks a layout (`layoutAttributesForElements(in:)`,
-/// `layoutAttributesForItem(at:)`). Units are points.
+/// An engine's result: every element in element order (section by section: header, cells by
+/// item, footer), the content size, and UIKit's queries. Units are points.
 public struct CollectionLayout: Sendable {
     /// The engine's name (`waterfall`, `ring`, …).
     public var engine: String
@@ -29,18 +27,13 @@ public struct CollectionLayout: Sendable {
     public var heartSamples: [PathSample]?
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`, when asked for.
     public var targetContentOffset: Point?
-    /// Figures about the layout's quality that an engine reports when asked (the justified
-    /// engine's `--stats`: rows, widows, row heights, objective), in order; `nil` when none.
+    /// Figures an engine reports when asked (the justified `--stats`), in order; or `nil`.
     public var statistics: [(name: String, value: Double)]? = nil
-    /// Whether pictures draw its cells round (`CollectionLayoutEngine.drawsCellsRound` of the
-    /// engine that made it). Default `false`.
+    /// Whether pictures draw its cells round (`CollectionLayoutEngine.drawsCellsRound`).
     public var drawsCellsRound = false
-    /// Notes about the input that did not stop the layout (a flow item longer than its line);
-    /// the command line prints each on stderr as `cvlayout: warning: …`.
+    /// Notes on the input that did not stop the layout (`cvlayout: warning: …` on stderr).
     public var warnings: [String] = []
-    /// Lines saying how the engine reached its layout, when asked (the grid's `--explain`:
-    /// each column's width and the arithmetic that gave it); the command line prints each on
-    /// stderr as `cvlayout: explain: …`. Empty by default.
+    /// How the engine reached its layout, when asked (the grid's `--explain`), a line each.
     public var explanation: [String] = []
 
     /// For each section, the index in `elements` of its first cell and its cell count.
@@ -49,10 +42,8 @@ public struct CollectionLayout: Sendable {
     var cellRangesForCopy: [(start: Int, count: Int)] { cellRanges }
     private var index: RectIndex?
 
-    /// Creates a layout from elements already in element order.
-    /// - Parameters:
-    ///   - cellRanges: for each section, where its cells start in `elements` and how many.
-    /// - Complexity: O(1).
+    /// Creates a layout from elements in element order; `cellRanges`: each section's first cell
+    /// in `elements` and its cell count.
     public init(engine: String, bounds: Size, contentOffset: Point = .zero, contentSize: Size,
                 elements: [LayoutAttributes], cellRanges: [(start: Int, count: Int)],
                 scrollDirection: ScrollDirection = .vertical) {
@@ -65,12 +56,8 @@ public struct CollectionLayout: Sendable {
         self.scrollDirection = scrollDirection
     }
 
-    /// Runs an engine's sink-taking `layout(…, into:)` with an array and returns its layout
-    /// holding the collected elements.
-    ///
-    /// ```
-    /// let layout = try CollectionLayout.collecting { try RingLayout().layout([1, 6], bounds: size, into: &$0) }
-    /// ```
+    /// The layout `body` returns (an engine's `layout(…, into:)`), holding the elements it
+    /// appended to the array.
     public static func collecting(_ body: (inout [LayoutAttributes]) throws -> CollectionLayout) rethrows -> CollectionLayout {
         var elements: [LayoutAttributes] = []
         var layout = try body(&elements)
@@ -80,8 +67,6 @@ public struct CollectionLayout: Sendable {
 
     /// Number of sections.
     public var numberOfSections: Int { cellRanges.count }
-
-    // MARK: - Queries (UIKit's)
 
     /// Number of cells in `section` (0 when the section does not exist).
     public func numberOfItems(inSection section: Int) -> Int {
@@ -104,11 +89,8 @@ public struct CollectionLayout: Sendable {
     }
 
     /// `layoutAttributesForElements(in:)`: every element whose untransformed frame strictly
-    /// overlaps `rect` (touching edges do not count), in element order.
-    /// - Complexity: after `prepareRectIndex()`, O(log n + k + w) (see `RectIndex`: k elements
-    ///   returned, w elements read that do not meet the rect, about 10 for a screen-sized rect
-    ///   on an engine's layout, and no search), with one allocation, the result; O(n) without
-    ///   the index.
+    /// overlaps `rect` (`Rect.intersects`), in element order.
+    /// - Complexity: O(log n + k + w) after `prepareRectIndex()` (see `RectIndex`), else O(n).
     public func layoutAttributesForElements(in rect: Rect) -> [LayoutAttributes] {
         guard let index, index.elementCount == elements.count else {
             return elements.filter { $0.frame.intersects(rect) }
@@ -130,26 +112,16 @@ public struct CollectionLayout: Sendable {
         if let index, index.elementCount == elements.count {
             return index.elementIndices(in: rect)
         }
-        var result: [Int] = []
-        for i in elements.indices where elements[i].frame.intersects(rect) {
-            result.append(i)
-        }
-        return result
+        return elements.indices.filter { elements[$0].frame.intersects(rect) }
     }
 
-    /// Builds the rect-query index once, so later `layoutAttributesForElements(in:)` calls run
-    /// in O(log n + k) or better (see `RectIndex`).
-    /// - Complexity: O(n log n) time; O(n) memory, about 41 bytes an element.
+    /// Builds the rect-query index (`RectIndex`). - Complexity: O(n log n); 41 bytes an element.
     public mutating func prepareRectIndex() {
         index = RectIndex(elements: elements, axis: scrollDirection)
     }
 
-    // MARK: - Pixel snapping and checks
-
-    /// Rounds every element's edges to the nearest 1/`scale` point (SPEC section 2: edges,
-    /// not origin and size, so elements sharing an edge still share it after snapping).
-    /// - Parameter scale: the screen scale (1, 2, 3); must be finite and > 0.
-    /// - Complexity: O(n).
+    /// Rounds every element's edges (SPEC section 2: not origin and size, so shared edges stay
+    /// shared) to 1/`scale` point; `scale` (1, 2, 3) finite and > 0. - Complexity: O(n).
     public mutating func snapToPixels(scale: Double) {
         precondition(scale > 0 && scale.isFinite, "scale must be finite and > 0")
         for i in elements.indices {
@@ -158,8 +130,7 @@ public struct CollectionLayout: Sendable {
         index = nil
     }
 
-    /// `frame` with each edge rounded to the nearest 1/`scale` point (halves away from zero,
-    /// `-0` as `0`), as `snapToPixels(scale:)` rounds every element; for streamed elements.
+    /// `frame` snapped as `snapToPixels(scale:)` does (halves away from zero, `-0` as `0`).
     @inline(__always)
     public static func snapped(_ frame: Rect, scale: Double) -> Rect {
         func snap(_ v: Double) -> Double {
@@ -169,16 +140,10 @@ public struct CollectionLayout: Sendable {
         return Rect(minX: snap(frame.minX), minY: snap(frame.minY), maxX: snap(frame.maxX), maxY: snap(frame.maxY))
     }
 
-    /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element and the
-    /// heart path hold only finite numbers. - Complexity: O(n).
-    public func validateFinite() throws {
-        try validateFinite(streamedElement: nil)
-    }
-
-    /// `validateFinite()` for a layout whose elements were streamed rather than kept:
-    /// `firstNonFinite` is the first streamed element that was not finite, if any. The checks
-    /// and messages are those of `validateFinite()`, in the same order.
-    public func validateFinite(streamedElement firstNonFinite: LayoutAttributes?) throws {
+    /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element (then
+    /// `firstNonFinite`, the first streamed one not finite) and the heart path and target
+    /// offset are finite. - Complexity: O(n).
+    public func validateFinite(streamedElement firstNonFinite: LayoutAttributes? = nil) throws {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(.contentSize)
         }
@@ -186,7 +151,6 @@ public struct CollectionLayout: Sendable {
             .nonFiniteLayout(element.category == .cell ? .item(element.indexPath)
                                 : .supplementary(kind: element.kind?.rawValue, section: element.indexPath.section))
         }
-        // Indices, so that each element is read in place rather than copied.
         for i in elements.indices where !elements[i].isFinite {
             throw fail(elements[i])
         }
@@ -200,43 +164,20 @@ public struct CollectionLayout: Sendable {
     }
 }
 
-// MARK: - The rect index
-
-/// A rect-query index over a layout's elements (sorted edges with running maxima), laid out
-/// so that a query reads one table slot and then one contiguous run of memory.
+/// A rect-query index over a layout's elements: 40-byte entries (edges along and across the
+/// scroll axis, position) sorted by leading edge, with the running maximum of trailing edges,
+/// so the elements a rect can meet form one run. A table of equal bands along the axis gives
+/// where a run can start; the run's end is a scan of leading edges, and the run is filtered
+/// without branches by `Rect.intersects`'s comparisons: answers equal the brute-force filter.
+/// Entries are split by length into size classes (up to twice the typical length, then ×8),
+/// so one long element does not lengthen every run; crowded bands are narrowed by a binary
+/// search of every 16th running maximum. Infinite edges are checked on every query; NaN
+/// edges meet nothing and are not stored.
 ///
-/// Each element is kept as one 40-byte entry: its leading and trailing edges along the scroll
-/// axis, its two edges across it, and its position in the layout's `elements`. The entries
-/// are sorted by leading edge (ties by position). Along them the running maximum of the
-/// trailing edges never decreases, so the elements a rect can meet form one run: from the
-/// first entry whose running maximum passes the rect's near edge to the last that starts
-/// before its far edge. A table of equal bands along the axis gives, for each band, where
-/// such a run can start, as a position in the entries; a query reads the table slot of its
-/// near edge, finds the run's end with a tight scan of leading edges (so the CPU fetches the
-/// run's cache lines together), then filters the run without branches, with the comparisons
-/// of `Rect.intersects`: the answer always equals the brute-force filter.
-///
-/// A single element far longer than the others would carry the running maximum past all the
-/// entries after it and lengthen every later run. So the entries are split by their length
-/// along the axis into size classes (up to twice the typical length, then ×8 per class),
-/// each with its own sorted run and band table; the layouts of the engines have one or two.
-/// Elements with an infinite edge along the axis are checked one by one on every query;
-/// elements with a NaN edge meet no rect and are not stored.
-///
-/// A band crowded with entries (many elements at nearly one place) is narrowed further by a
-/// binary search of the running maximum at every 16th entry.
-///
-/// - Complexity: building, O(n log n) time. A query, O(c·(1 + log n) + k + w), the log only
-///   for crowded bands: c size classes, k elements returned, w elements of the runs that do
-///   not meet the rect (those starting up to 64 entries and one class length before its near
-///   edge, and those meeting it along the axis but not across it). For a screen-sized query
-///   on an engine's layout, c = 1, there is no search and w is about 10: the time does not
-///   grow with n except through cache misses (a random query reads a few cache lines that a
-///   large layout's previous query did not). Runs of up to 256 entries are gathered on the
-///   stack, so `forEachElementIndex` allocates nothing and the other queries only the result.
-/// - Memory: 40 bytes an element, plus 4 bytes of band table and 8 of block maxima per 16
-///   elements: about 40.8 bytes an element, 41 MB for a million. The index keeps no
-///   reference to the elements.
+/// - Complexity: building O(n log n). A query O(c·(1 + log n) + k + w), the log only for
+///   crowded bands: c classes, k elements returned, w read that do not meet the rect (about
+///   10 for a screen-sized query). Runs of up to 256 entries are gathered on the stack.
+/// - Memory: about 40.8 bytes an element; no reference to the elements.
 public struct RectIndex: Sendable {
     /// One element as the index keeps it (vertical axis: lead = minY, cross = minX…maxX).
     struct Entry: Sendable {
@@ -251,24 +192,19 @@ public struct RectIndex: Sendable {
     /// The entries of one size class sorted by leading edge, and their band table.
     struct SizeClass: Sendable {
         let entries: [Entry]
-        /// `band(x) = ⌊(x − origin) · bandsPerPoint⌋` clamped to `0…lastBand` (NaN: 0); it
-        /// never decreases in `x` and is computed the same way when building and querying.
+        /// `band(x) = ⌊(x − origin) · bandsPerPoint⌋` clamped to `0…lastBand` (NaN: 0).
         let origin: Double
         let bandsPerPoint: Double
         let lastBand: Int
-        /// `startAt[b]`: the first entry whose running maximum trailing edge `m` has
-        /// `band(m) >= b`. Every entry before `startAt[band(near)]` ends before `near`, since
-        /// `band` never decreases: the run of a rect starts there.
+        /// `startAt[b]`: the first entry whose running maximum trailing edge is in band ≥ `b`.
         let startAt: [Int32]
-        /// `blockMax[j]`: the running maximum trailing edge at the end of block `j` (entries
-        /// `16j ..< 16j + 16`), for bands crowded by many entries at nearly one place.
+        /// `blockMax[j]`: the running maximum at the end of block `j` (entries `16j ..< 16j + 16`).
         let blockMax: [Double]
 
         static let entriesPerBand = 16
         static let blockLength = 16
 
-        /// Sorts `entries` (in place when it is the only reference) by leading edge and builds
-        /// the band table. - Complexity: O(n log n).
+        /// Sorts `entries` by leading edge (in place when unshared) and builds the band table.
         init(sorting unsorted: consuming [Entry]) {
             var entries = consume unsorted
             entries.sort { $0.lead < $1.lead || ($0.lead == $1.lead && $0.element < $1.element) }
@@ -308,18 +244,15 @@ public struct RectIndex: Sendable {
             return t > 0 ? Int(t) : 0
         }
 
-        /// Where the run of a rect with near edge `near` starts: every entry before it ends
-        /// at or before `near`. The start lies between the slots of `near`'s band and of the
-        /// next band; when they are more than 64 entries apart (a crowded band), a binary
-        /// search of the block maxima narrows it to a block.
+        /// Where the run of a rect with near edge `near` starts (every entry before it ends at
+        /// or before `near`); a band over 64 entries is searched by block maxima.
         @inline(__always)
         func runStart(near: Double) -> Int {
             let b = Self.band(near, origin: origin, bandsPerPoint: bandsPerPoint, lastBand: lastBand)
             let low = Int(startAt[b])
             let high = b < lastBand ? Int(startAt[b + 1]) : entries.count
             guard high - low > 4 * Self.blockLength else { return low }
-            // The first block reaching past `near`: every entry of the blocks before it ends
-            // at or before `near`.
+            // The first block reaching past `near`.
             var first = low / Self.blockLength, last = (high + Self.blockLength - 1) / Self.blockLength
             while first < last {
                 let mid = (first + last) / 2
@@ -328,9 +261,7 @@ public struct RectIndex: Sendable {
             return min(max(low, first * Self.blockLength), entries.count)
         }
 
-        /// The end of the run from `start`: the first entry starting at or past `far`. The
-        /// scan reads only leading edges, so the CPU requests the run's cache lines together;
-        /// a NaN `far` ends it at once (nothing meets such a rect).
+        /// The end of the run from `start`: the first entry starting at or past `far` (NaN: at once).
         @inline(__always)
         func runEnd(from start: Int, far: Double) -> Int {
             entries.withUnsafeBufferPointer { entries in
@@ -370,8 +301,8 @@ public struct RectIndex: Sendable {
         }
         self.unbounded = unbounded
 
-        // Size classes: lengths up to `unit`, then ×8 per class. The unit is twice the 90th
-        // percentile of a sample of lengths, and at least the mean spacing of leading edges.
+        // Size classes: lengths up to `unit` (twice the 90th percentile of a sample, at least
+        // the mean spacing of leading edges), then ×8 per class.
         let classCount = 12
         var unit = 0.0
         if !bounded.isEmpty {
@@ -416,9 +347,7 @@ public struct RectIndex: Sendable {
         }
     }
 
-    /// The positions in `elements` of the elements whose frame strictly overlaps `rect`
-    /// (`Rect.intersects`), ascending.
-    /// - Complexity: O(c + k + w) (see the type); one allocation, the result.
+    /// The positions of the elements whose frame strictly overlaps `rect`, ascending.
     public func elementIndices(in rect: Rect) -> [Int] {
         withElementPositions(in: rect) { found in
             Array(unsafeUninitializedCapacity: found.count) { out, count in
@@ -428,9 +357,8 @@ public struct RectIndex: Sendable {
         }
     }
 
-    /// Calls `body` with each position of `elementIndices(in:)`, ascending, without
-    /// allocating when the runs hold up to 256 entries (a screenful does).
-    /// - Complexity: O(c + k + w) (see the type).
+    /// Calls `body` with each position of `elementIndices(in:)`, ascending; allocates nothing
+    /// for runs of up to 256 entries.
     public func forEachElementIndex(in rect: Rect, _ body: (Int) throws -> Void) rethrows {
         try withElementPositions(in: rect) { found in
             for position in found { try body(Int(position)) }
@@ -462,9 +390,8 @@ public struct RectIndex: Sendable {
         }
     }
 
-    /// Calls `body` with the positions of the elements meeting `rect`, ascending, in a buffer
-    /// valid only during the call: on the stack when the runs hold up to 256 entries (1 KiB,
-    /// the most Swift puts on the stack without asking the runtime), else on the heap.
+    /// Calls `body` with the positions meeting `rect`, ascending, in a buffer valid during the
+    /// call: on the stack for runs of up to 256 entries (1 KiB), else on the heap.
     @inline(__always)
     func withElementPositions<R>(in rect: Rect, _ body: (UnsafeBufferPointer<Int32>) throws -> R) rethrows -> R {
         let edges = Edges(rect, axis)
@@ -487,8 +414,8 @@ public struct RectIndex: Sendable {
         return try heap.withUnsafeMutableBufferPointer { try gather($0)! }
     }
 
-    /// Writes the positions of the elements meeting the rect into `buffer` from its start, in
-    /// no particular order, and returns their count; `nil` when the runs do not fit in it.
+    /// Writes the positions meeting the rect into `buffer`, unordered; returns their count, or
+    /// `nil` when the runs do not fit.
     @inline(__always)
     private func collect(_ edges: Edges, into buffer: UnsafeMutableBufferPointer<Int32>) -> Int? {
         var count = 0
@@ -496,8 +423,7 @@ public struct RectIndex: Sendable {
             let start = c.runStart(near: edges.near), end = c.runEnd(from: start, far: edges.far)
             guard end - start <= buffer.count - count else { return nil }
             c.entries.withUnsafeBufferPointer { entries in
-                // Branch-free: every entry of the run is written, and kept when it meets the
-                // rect (every entry of the run starts before `far`).
+                // Branch-free: every entry is written, and kept when it meets the rect.
                 for k in start..<end {
                     let e = entries[k]
                     buffer[count] = e.element
@@ -513,10 +439,8 @@ public struct RectIndex: Sendable {
         return count
     }
 
-    /// Sorts distinct positions. The answer to a query usually spans a short stretch of
-    /// positions, so it is sorted by setting bits in a bitmap of that stretch (one register
-    /// for up to 64 positions, up to 4,096 on the stack) and reading them back, in
-    /// O(k + stretch/64); otherwise by an ordinary sort.
+    /// Sorts distinct positions: by a bitmap of their stretch when it is short (one register up
+    /// to 64, up to 4,096 on the stack), in O(k + stretch/64); else by an ordinary sort.
     @inline(__always)
     private static func sortAscending(_ buffer: UnsafeMutableBufferPointer<Int32>) {
         guard buffer.count > 1 else { return }
@@ -567,15 +491,10 @@ public enum LayoutDirection: String, Sendable, CaseIterable {
 }
 
 extension CollectionLayout {
-    /// The layout as a right-to-left interface shows it (UIKit's
-    /// `flipsHorizontallyInOppositeLayoutDirection`): every element mirrored about the
-    /// content's vertical centre, `x' = contentWidth − x − width`, its transform mirrored
-    /// (`b`, `c` and `tx` negated, so a rotation turns the other way); the heart path and its
-    /// samples mirrored too (`x' = contentWidth − x`, a direction θ becomes 180° − θ in (−180°, 180°]; a path of
-    /// zero length keeps its angle 0). Bounds,
-    /// offset, content size, element order, zIndex, alpha and index paths are kept; so is the
-    /// target offset. One step for every engine, applied before rect queries and pixel
-    /// snapping. Mirroring twice gives the layout back.
+    /// The layout as a right-to-left interface shows it (`flipsHorizontallyInOppositeLayoutDirection`):
+    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated,
+    /// the heart path at `x' = contentWidth − x` and its sample angles θ → 180° − θ (a still
+    /// path keeps 0). All else is kept; mirroring twice gives the layout back.
     /// - Complexity: O(elements + path).
     public func mirroredForRightToLeft() -> CollectionLayout {
         let width = contentSize.width
@@ -599,7 +518,6 @@ extension CollectionLayout {
             }
             return p
         }
-        // A path of zero length has no direction: its samples keep angle 0.
         let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
         mirrored.heartSamples = heartSamples?.map { sample in
             guard !still else { return PathSample(t: sample.t, point: mirror(sample.point), angle: sample.angle) }
@@ -610,7 +528,6 @@ extension CollectionLayout {
         mirrored.targetContentOffset = targetContentOffset
         mirrored.warnings = warnings
         mirrored.explanation = explanation
-        // Row heights, counts and the objective do not change with the direction.
         mirrored.statistics = statistics
         return mirrored
     }

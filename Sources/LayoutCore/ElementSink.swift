@@ -1,9 +1,7 @@
-// Where engines put the elements they compute: an array (the usual `CollectionLayout`) or a
-// small block handed on as it fills, so a million elements can be written without being kept.
+// Where engines put the elements they compute: an array, blocks handed on as they fill, or
+// sinks that only check or count.
 
-/// Receives an engine's elements one at a time, in element order. `Array<LayoutAttributes>`
-/// is one (the engines' `layout(...)` methods collect into an array); `ElementBlocks` is the
-/// other, for streaming.
+/// Receives an engine's elements one at a time, in element order.
 public protocol LayoutAttributesSink {
     /// Elements received so far.
     var count: Int { get }
@@ -20,21 +18,15 @@ extension Array: LayoutAttributesSink where Element == LayoutAttributes {
     }
 }
 
-/// A sink that keeps at most `blockSize` elements: when the block is full it is handed on
-/// and the sink starts the next one, so memory stays at one block however many elements the
-/// engine produces. Call `finish()` after the engine returns, for the last, partial block.
-///
-/// The command line runs a streaming engine twice: once with a `FiniteCheckSink`, to check
-/// every number before anything is written (SPEC section 3), once with this sink, whose
-/// blocks are handed on to whatever consumes them.
+/// A sink that hands on each full block of `blockSize` elements, so memory stays at one
+/// block; `finish()` hands on the last, partial one. (The command line checks a streamed
+/// layout with a `FiniteCheckSink` first: SPEC section 3.)
 public struct ElementBlocks: LayoutAttributesSink {
     /// Elements received so far (all blocks).
     public var count: Int { handedOn + filled }
-    /// Elements in the blocks handed on so far: kept apart from `filled`, so that an append
-    /// updates one counter (a store the engine's loop makes for every element).
+    /// Elements in the blocks handed on, apart from `filled` so an append updates one counter.
     private var handedOn = 0
-    /// When set, each frame is pixel-snapped to this screen scale as it arrives, as
-    /// `CollectionLayout.snapToPixels(scale:)` snaps a kept layout. Finite and > 0.
+    /// When set (finite, > 0), frames are snapped to it as they arrive (`CollectionLayout.snapped`).
     public var scale: Double? = nil
     /// Owns the block when the sink allocated it itself.
     private final class Storage {
@@ -43,22 +35,19 @@ public struct ElementBlocks: LayoutAttributesSink {
         deinit { base.deallocate() }
     }
     private let storage: Storage?
-    /// The block being filled: `blockSize` slots, the first `filled` initialised. Raw, so that
-    /// an append is a store.
+    /// The block being filled: `blockSize` slots, the first `filled` initialised.
     private var base: UnsafeMutablePointer<LayoutAttributes>
     private var filled = 0
     private let blockSize: Int
-    /// Whether every slot of the block being filled holds an element with the default
-    /// appearance (`LayoutAttributes.hasDefaultAppearance`), so that an element with that
-    /// appearance need only have its index path, category, kind and frame stored.
+    /// Whether every slot of the block holds the default appearance, so such an element need
+    /// only have its index path, category, kind and frame stored.
     private var slotsHoldDefaultAppearance: Bool
     /// Whether every element stored whole in this block had the default appearance.
     private var storedOnlyDefaultAppearance = true
     private let handOff: (UnsafeBufferPointer<LayoutAttributes>, Bool) -> (UnsafeMutablePointer<LayoutAttributes>, Bool)
 
-    /// Creates a sink that hands each block of `blockSize` elements (default 16,384, about
-    /// 2 MB) to `handler`, in order, and then reuses it. The buffer is valid only during
-    /// the call.
+    /// A sink handing each block (default 16,384 elements, about 2 MB) to `handler`, then
+    /// reusing it; the buffer is valid only during the call.
     public init(blockSize: Int = 16_384, handler: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) {
         precondition(blockSize > 0, "blockSize must be > 0")
         let storage = Storage(capacity: blockSize)
@@ -72,16 +61,10 @@ public struct ElementBlocks: LayoutAttributesSink {
         }
     }
 
-    /// Creates a sink that fills blocks it is given: first `buffer`, then, each time a block
-    /// is full, the buffer `handOff` returns when given the full one. Every buffer must have
-    /// room for `blockSize` elements and stay valid until it is handed off.
-    ///
-    /// A buffer that comes with `true` (`holdsDefaultAppearance` for the first) must hold,
-    /// in every one of its `blockSize` slots, an element with the default appearance
-    /// (`LayoutAttributes.hasDefaultAppearance`): an element with that appearance is then
-    /// stored without it, which halves the memory the engine writes for most layouts (a
-    /// buffer read on another core was last in that core's cache). `handOff` is told
-    /// with each block whether its buffer still holds only such elements in every slot.
+    /// A sink filling the blocks it is given: `buffer`, then each buffer `handOff` returns for
+    /// a full one (room for `blockSize`, valid until handed off). A buffer given with `true`
+    /// must hold the default appearance in every slot; such elements are then stored without
+    /// it (half the memory written). `handOff` is told whether the block still does.
     public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool = false,
                 handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>, _ holdsDefaultAppearance: Bool)
                     -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool)) {
@@ -129,11 +112,8 @@ public struct ElementBlocks: LayoutAttributesSink {
     }
 }
 
-/// A sink that keeps nothing: it counts the elements and remembers the first whose numbers
-/// are not all finite once its frame is pixel-snapped (when `scale` is given), as
-/// `CollectionLayout.snapToPixels(scale:)` and `validateFinite()` would find it. The first
-/// pass of a streamed layout: engines specialised for it skip building the elements they
-/// do not keep, so it costs little more than the layout's arithmetic.
+/// A sink that keeps nothing: it counts the elements and remembers the first not finite once
+/// snapped to `scale` (as `validateFinite()` would find it): a streamed layout's first pass.
 public struct FiniteCheckSink: LayoutAttributesSink {
     /// Elements received so far.
     public private(set) var count = 0
@@ -164,10 +144,7 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         }
     }
 
-    /// Counts `count` more elements without seeing them: for an engine's `checkLayout` that
-    /// has shown from its summary alone that they are all finite once snapped
-    /// (`WaterfallSummary.swift`, `RingSummary.swift`, `CircleSummary.swift`,
-    /// `JustifiedSummary.swift`), and that says whether their visible zIndices never decrease.
+    /// Counts `count` more elements unseen, for a `checkLayout` whose summary vouched for them.
     public mutating func skip(count n: Int, zIndicesNonDecreasing: Bool) {
         count += n
         if !zIndicesNonDecreasing { zIndicesAreNonDecreasing = false }
@@ -177,8 +154,7 @@ public struct FiniteCheckSink: LayoutAttributesSink {
     public func prepare(count: Int) {}
 }
 
-/// A sink that only counts. An engine specialised for it computes only what its summary
-/// (content size, sections) needs: the waterfall's column arithmetic without the elements.
+/// A sink that only counts: an engine specialised for it computes only its summary.
 public struct CountingSink: LayoutAttributesSink {
     /// Elements received so far.
     public private(set) var count = 0
@@ -196,11 +172,8 @@ public struct CountingSink: LayoutAttributesSink {
     public func prepare(count: Int) {}
 }
 
-/// Whether every number an element can hold is finite, and stays finite when pixel-snapped
-/// to `scale` (`CollectionLayout.snapped(_:scale:)`: `(v·scale).rounded()/scale`), given
-/// that none exceeds `magnitude` in absolute value before snapping, nor its frame's centre
-/// (a midpoint) or far edge (`x + width`) twice that. The engines' proofs from a summary
-/// (`elementsAreFinite`, `succeedsWithFiniteElements`) end here.
+/// Whether numbers of at most `magnitude` (centres and far edges twice that) stay finite when
+/// snapped to `scale`: where the engines' summary proofs end.
 func snappedValuesStayFinite(upTo magnitude: Double, scale: Double?) -> Bool {
     let bound = 4 * magnitude
     guard bound.isFinite, let scale else { return bound.isFinite }

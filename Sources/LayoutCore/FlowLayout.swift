@@ -1,15 +1,11 @@
-// UICollectionViewFlowLayout: items in lines, section headers and footers, sticky headers
-// (sectionHeadersPinToVisibleBounds) and seed 004's stretchy header.
+// UICollectionViewFlowLayout, with sticky headers and seed 004's stretchy header.
 
 /// Where a flow line puts its items along the line.
 public enum FlowAlignment: String, Sendable, CaseIterable {
-    /// UIKit's own behaviour (as PSTCollectionView reverse-engineered it and UIKit's users
-    /// report it): every line but the section's last spreads its spare space evenly between its
-    /// items, and a line holding one item centres it; the last line of a section whose items
-    /// all have the same size (width and height) sits on the grid of the full lines, as if it
-    /// went on with items of that size up to as many as a line holds (centred when a line holds
-    /// one); the last line of a section whose sizes differ keeps the minimum spacing from the
-    /// leading edge, a lone item there included; a section of exactly one item centres it.
+    /// UIKit's (as PSTCollectionView reverse-engineered it): full lines spread their spare space
+    /// between items (a lone item centred); a last line sits on the full lines' grid when all
+    /// the section's sizes are equal, else keeps the minimum spacing from the leading edge; a
+    /// section's only item is centred.
     case justified
     /// Minimum spacing from the leading edge (left, or top when scrolling horizontally).
     case leading
@@ -22,8 +18,7 @@ public enum FlowAlignment: String, Sendable, CaseIterable {
 /// A flow section: its items and the per-section overrides of the layout's settings
 /// (UICollectionViewDelegateFlowLayout's per-section callbacks).
 public struct FlowSection: Sendable, Equatable {
-    /// The items: `.sizes` gives each item's size; `.heights` gives heights, each item
-    /// `FlowLayout.itemSize.width` wide; `.uniform(count:)` gives `count` items of `itemSize`.
+    /// `.sizes`; `.heights` (`itemSize.width` wide); `.uniform`: items of `itemSize`.
     public var items: SectionItems
     /// Overrides `FlowLayout.sectionInset`.
     public var sectionInset: EdgeInsets?
@@ -42,22 +37,9 @@ public struct FlowSection: Sendable, Equatable {
     }
 }
 
-/// UIKit's `UICollectionViewFlowLayout` (SPEC section 6 `flow`; seed 004 for the basics and
-/// the stretchy header).
-///
-/// Lines run across the scroll direction: rows when scrolling vertically, columns when
-/// scrolling horizontally. A line takes items while `Σ length + (k−1)·interitemSpacing ≤
-/// available` (available = bounds across the scroll axis less the section's insets); an item
-/// longer than the line sits alone at the leading inset and is reported in `warnings`. A line
-/// is as thick as its thickest item, and items are centred across that thickness. Lines are
-/// `minimumLineSpacing` apart; no line spacing follows a header or precedes the bottom inset.
-/// Headers and footers span the whole cross extent of the bounds.
-///
-/// With the defaults on a 390-point-wide view, items of width 100 and 120 break as
-/// `100, 100, 120 | 100`: the first line spreads the 70 points its items leave into two gaps
-/// of 35, items at x = 0, 135, 270; the last line's lone item stays at the leading edge, x = 0,
-/// as the section's sizes differ. Forty 50×50 items make lines of 6, spaced 18 (x = 0, 68, …,
-/// 340); the last line's four items sit on that grid, at x = 0, 68, 136, 204.
+/// UIKit's `UICollectionViewFlowLayout` (SPEC section 6 `flow`, seed 004). Lines run across
+/// the scroll direction, taking items while `Σ length + (k−1)·interitemSpacing ≤ available`
+/// (a longer item sits alone, reported in `warnings`); items are centred across their line.
 public struct FlowLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "flow"
@@ -73,41 +55,32 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     public var sectionInset = EdgeInsets.zero
     /// The axis lines advance along (`scrollDirection`). Default `.vertical`.
     public var scrollDirection = ScrollDirection.vertical
-    /// Header size; only the extent along the scroll axis counts (height when vertical, width
-    /// when horizontal), 0 means no header (`headerReferenceSize`). Default zero.
+    /// Header size; its extent along the scroll axis counts, 0: none (`headerReferenceSize`).
+    /// Default zero.
     public var headerReferenceSize = Size.zero
     /// Footer size, as `headerReferenceSize` (`footerReferenceSize`). Default zero.
     public var footerReferenceSize = Size.zero
     /// Placement of items along a line. Default `.justified` (UIKit).
     public var alignment = FlowAlignment.justified
-    /// Headers stick to the leading edge of the visible bounds until their section's end
-    /// (the top of its footer) pushes them off (`sectionHeadersPinToVisibleBounds`). Pinned
-    /// headers draw above cells with `zIndex` 1024, as UIKit's floating headers.
-    /// Default `false`.
+    /// Headers stick to the visible bounds' leading edge until their section's end pushes them
+    /// off, with `zIndex` `pinnedHeaderZIndex` (`sectionHeadersPinToVisibleBounds`). Default `false`.
     public var sectionHeadersPinToVisibleBounds = false
-    /// Seed 004's stretchy header: while the content offset along the scroll axis is
-    /// negative, the first section's header grows by its magnitude and moves back by the same
-    /// amount, so it stays attached to the visible edge. Default `false`.
+    /// Seed 004's stretchy header: at a negative offset along the scroll axis the first header
+    /// grows by its magnitude and moves back as much. Default `false`.
     public var stretchesFirstHeader = false
 
-    /// `zIndex` of pinned headers.
+    /// `zIndex` of pinned headers (1024, as UIKit's floating headers).
     public static let pinnedHeaderZIndex = 1024
 
     /// Creates a flow layout with the defaults above.
     public init() {}
 
-    /// Lays out `sections` in a view of `bounds` size scrolled to `contentOffset`.
-    ///
-    /// Per section: the header (when its length > 0) at the section's start, spanning the
-    /// cross extent; the leading inset; the lines; the trailing inset (kept for an empty
-    /// section); the footer. `contentSize` is the bounds' cross extent by the sum along the
-    /// scroll axis.
-    ///
-    /// - Parameter contentOffset: `contentOffset`, points; moves only pinned and stretchy
-    ///   headers.
-    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting, bounds
-    ///   or per-section override; `.invalidItem` for a negative or non-finite item size.
-    /// - Complexity: O(total items); one allocation for the element array.
+    /// Lays out `sections` in a view of `bounds` size scrolled to `contentOffset` (which moves
+    /// only pinned and stretchy headers). Per section: header, leading inset, lines, trailing
+    /// inset, footer. `contentSize`: the cross extent by the sum along the scroll axis.
+    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bound;
+    ///   `.invalidItem` for a negative or non-finite item size.
+    /// - Complexity: O(total items).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
@@ -122,7 +95,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             Rect(u: u, v: v, lengthU: lengthU, lengthV: lengthV, vertical: vertical)
         }
         sink.prepare(count: try elementCount(sections))
-        // A section whose header is pinned, held until the header's place is known.
+        // A section with a pinned header, held until the header's place is known.
         var held: [LayoutAttributes] = []
         var cellRanges: [(start: Int, count: Int)] = []
         cellRanges.reserveCapacity(sections.count)
@@ -141,7 +114,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             }
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
-            let header = headerLength(section)
+            let header = length(.header, of: section)
             let holds = header > 0 && sectionHeadersPinToVisibleBounds
             func emit(_ element: LayoutAttributes) {
                 if holds { held.append(element) } else { sink.append(element) }
@@ -149,7 +122,6 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             if header > 0 {
                 var headerV = v, length = header
                 if !holds && stretchesFirstHeader && s == 0 && offsetV < 0 {
-                    // Not pinned: the stretch is known now (pinned, it follows the pinning).
                     headerV -= -offsetV
                     length += -offsetV
                 }
@@ -197,7 +169,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             }
 
             if holds {
-                // The held section's first element is its header: pinned, then stretched.
+                // The held header: pinned, then stretched.
                 let frame = held[0].frame
                 var headerV = min(max(offsetV, vertical ? frame.minY : frame.minX), sectionEnd - header)
                 var length = header
@@ -211,7 +183,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
                 held.removeAll(keepingCapacity: true)
             }
 
-            let footer = footerLength(section)
+            let footer = length(.footer, of: section)
             if footer > 0 {
                 sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
                                                frame: rect(u: 0, v: v, lengthU: crossExtent, lengthV: footer)))
@@ -227,24 +199,19 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return result
     }
 
-    // MARK: - Private
-
-    /// `size` as (length along a line, thickness across it): (width, height) when scrolling
-    /// vertically, (height, width) when scrolling horizontally.
+    /// `size` as (length along a line, thickness across it).
     @inline(__always)
     private func along(_ size: Size) -> (u: Double, v: Double) {
         scrollDirection == .vertical ? (size.width, size.height) : (size.height, size.width)
     }
 
-    /// The elements of `sections`: their items, and a header and a footer where their length
-    /// is positive.
-    /// - Throws: `LayoutError.tooManyElements` past `maximumElementCount`.
+    /// The elements of `sections`. - Throws: `LayoutError.tooManyElements` past the limit.
     private func elementCount(_ sections: [FlowSection]) throws -> Int {
         var total = 0
         for section in sections {
             total += section.items.count
-            total += headerLength(section) > 0 ? 1 : 0
-            total += footerLength(section) > 0 ? 1 : 0
+            total += length(.header, of: section) > 0 ? 1 : 0
+            total += length(.footer, of: section) > 0 ? 1 : 0
         }
         guard total <= maximumElementCount else {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
@@ -252,10 +219,8 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return total
     }
 
-    /// The line that starts at item `first` of `items`, filled greedily while its items and
-    /// the minimum gaps between them fit in `room`: its end (exclusive), the length it uses
-    /// (items and minimum gaps), its items' lengths alone, and its thickness (the thickest
-    /// item). A line holds at least one item.
+    /// The line from item `first`, filled while its items and minimum gaps fit in `room` (one
+    /// item at least): its end, the length used, its items' lengths alone, its thickness.
     private func fillLine(_ items: SectionItems, from first: Int, section s: Int,
                           room: Double) throws -> (end: Int, used: Double, sumU: Double, thickness: Double) {
         let n = items.count
@@ -274,11 +239,9 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return (end, used, sumU, thickness)
     }
 
-    /// Where the first item of `line` (items of a section of `n`) starts along the line, and the
-    /// gap between its items, by `alignment`: `used` is the line's items and minimum gaps,
-    /// `sumU` its items alone, `available` the line's length between the insets, starting at
-    /// `lineStart`; `commonSize`, the size all the section's items share, puts a justified
-    /// last line on the grid of the full ones.
+    /// Where `line` (of a section of `n` items) starts and its gap, by `alignment`;
+    /// `commonSize`, the size all the section's items share, puts a justified last line on
+    /// the full lines' grid.
     private func placement(ofLine line: Range<Int>, of n: Int, used: Double, sumU: Double, available: Double,
                            slack: Double, lineStart: Double, commonSize: Size?) -> (u: Double, gap: Double) {
         let k = line.count, end = line.upperBound
@@ -310,37 +273,18 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return (u, gap)
     }
 
-    private func headerLength(_ section: FlowSection) -> Double {
-        section.headerLength ?? (scrollDirection == .vertical ? headerReferenceSize.height : headerReferenceSize.width)
+    /// A section's header (or footer) length along the scroll axis.
+    private func length(_ kind: ElementKind, of section: FlowSection) -> Double {
+        let size = kind == .header ? headerReferenceSize : footerReferenceSize
+        return (kind == .header ? section.headerLength : section.footerLength) ?? along(size).v
     }
 
-    private func footerLength(_ section: FlowSection) -> Double {
-        section.footerLength ?? (scrollDirection == .vertical ? footerReferenceSize.height : footerReferenceSize.width)
-    }
-
-    /// The size of item `item` of `items`, validated.
+    /// Item `item`'s size (a height `itemSize.width` wide), validated.
     private func itemSize(_ items: SectionItems, item: Int, section: Int) throws -> Size {
-        let size: Size
-        switch items {
-        case .sizes(let sizes): size = sizes[item]
-        case .heights(let heights): size = Size(width: itemSize.width, height: heights[item])
-        case .randomHeights(let heights): size = Size(width: itemSize.width, height: heights[item])
-        case .uniform: return itemSize
-        case .mixed(let measures):
-            switch measures[item] {
-            case .size(let s): size = s
-            case .height(let h): size = Size(width: itemSize.width, height: h)
-            }
-        }
-        guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          .size(size))
-        }
-        return size
+        try items.size(at: item, default: itemSize, section: section, heightsKeepWidth: true)
     }
 
-    /// The size every item of `items` has, width and height, or `nil` when they differ.
-    /// - Complexity: O(n).
+    /// The size every item of `items` has, or `nil` when they differ.
     private func sameSize(_ items: SectionItems, section: Int) throws -> Size? {
         let first = try itemSize(items, item: 0, section: section)
         if case .uniform = items { return first }
@@ -351,28 +295,16 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     }
 
     private func validate(bounds: Size, sections: [FlowSection]) throws {
-        func check(_ name: String, _ value: Double, section: Int? = nil) throws {
-            if !value.isFinite || value < 0 {
-                throw LayoutError.invalidParameter(name: name, section: section, value: value,
-                                                   requirement: .finiteNonNegative)
-            }
-        }
-        try check("width", bounds.width)
-        try check("height", bounds.height)
-        for (name, values) in [("item-size", [itemSize.width, itemSize.height]),
-                               ("line-spacing", [minimumLineSpacing]),
-                               ("interitem-spacing", [minimumInteritemSpacing]),
-                               ("insets", [sectionInset.top, sectionInset.left, sectionInset.bottom, sectionInset.right]),
-                               ("header-size", [headerReferenceSize.width, headerReferenceSize.height]),
-                               ("footer-size", [footerReferenceSize.width, footerReferenceSize.height])] {
-            for value in values { try check(name, value) }
-        }
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
+                                      "item-size": itemSize.height, "line-spacing": minimumLineSpacing,
+                                      "interitem-spacing": minimumInteritemSpacing])
+        try requireFinite("insets", insets: sectionInset)
+        try requireFinite("header-size", headerReferenceSize.width, headerReferenceSize.height)
+        try requireFinite("footer-size", footerReferenceSize.width, footerReferenceSize.height)
         for (s, section) in sections.enumerated() {
-            if let i = section.sectionInset {
-                for v in [i.top, i.left, i.bottom, i.right] { try check("insets", v, section: s) }
-            }
-            if let h = section.headerLength { try check("header", h, section: s) }
-            if let f = section.footerLength { try check("footer", f, section: s) }
+            try requireFinite("insets", insets: section.sectionInset, section: s)
+            try requireFinite("header", section.headerLength, section: s)
+            try requireFinite("footer", section.footerLength, section: s)
         }
     }
 }
@@ -380,7 +312,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
 /// `value` with at most three decimals and no trailing zeros, for messages.
 func shortDecimal(_ value: Double) -> String {
     guard value.isFinite, value.magnitude < 1e15 else {
-        // Swift's own text: `1e+16` past 2⁵³ and no trailing `.0` on an integer (`1000000000000000`).
+        // Swift's own text, without a trailing `.0`.
         let text = "\(value)"
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }

@@ -1,22 +1,13 @@
-// Geometry value types with UIKit's names and conventions: points, origin at the content's
-// top-left corner, y grows downward. Only the C math library, no I/O.
+// Geometry value types with UIKit's names and conventions: points, y grows downward.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation  // the C math library (sin, cos, atan2, tan)
 
 /// A point in the content's coordinate space, in points (UIKit's `CGPoint`).
 public struct Point: Hashable, Sendable, CustomStringConvertible {
-    /// Horizontal coordinate, points, growing to the right.
-    public var x: Double
-    /// Vertical coordinate, points, growing downward.
-    public var y: Double
+    /// The coordinates, points.
+    public var x: Double, y: Double
 
-    /// Creates a point at (`x`, `y`), points.
+    /// Creates a point at (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -34,10 +25,9 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         return dx * dx + dy * dy
     }
 
-    /// The length of the vector (`dx`, `dy`), points: `√(dx² + dy²)`, and when the squares
-    /// overflow (past about 1.3e154) or underflow (below about 1e-154) the same computed on
-    /// the vector scaled by its largest component, so that a finite vector never has an
-    /// infinite length, nor a non-zero one a zero length.
+    /// The length `√(dx² + dy²)`, computed on the vector scaled by its largest component when
+    /// the squares overflow or underflow (a finite vector never has an infinite length, nor a
+    /// non-zero one a zero length).
     public static func length(_ dx: Double, _ dy: Double) -> Double {
         let plain = (dx * dx + dy * dy).squareRoot()
         guard plain == .infinity || (plain < 0x1p-500 && (dx != 0 || dy != 0)), dx.isFinite, dy.isFinite else {
@@ -53,17 +43,18 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         Point(x: (x + other.x) / 2, y: (y + other.y) / 2)
     }
 
+    /// `(y, x)`: a horizontal layout is a vertical one transposed.
+    public var transposed: Point { Point(x: y, y: x) }
+
     public var description: String { "(\(x), \(y))" }
 }
 
 /// A width and a height, points (UIKit's `CGSize`).
 public struct Size: Hashable, Sendable, CustomStringConvertible {
-    /// Width, points.
-    public var width: Double
-    /// Height, points.
-    public var height: Double
+    /// The extents, points.
+    public var width: Double, height: Double
 
-    /// Creates a size of `width` × `height` points.
+    /// Creates a size of `width` × `height`.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -72,11 +63,13 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     /// The empty size.
     public static let zero = Size(width: 0, height: 0)
 
+    /// `(height, width)`.
+    public var transposed: Size { Size(width: height, height: width) }
+
     public var description: String { "\(width)×\(height)" }
 }
 
-/// An axis-aligned rectangle, points (UIKit's `CGRect`, always standardized:
-/// width and height are never negative in what the engines produce).
+/// An axis-aligned rectangle, points (UIKit's `CGRect`; the engines' are standardized).
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// Top-left corner.
     public var origin: Point
@@ -100,24 +93,27 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
-    /// Left edge, points.
+    /// A rectangle given across a scroll axis (`u`, `lengthU`) and along it (`v`, `lengthV`).
+    @inline(__always)
+    init(u: Double, v: Double, lengthU: Double, lengthV: Double, vertical: Bool) {
+        self = vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV) : Rect(x: v, y: u, width: lengthV, height: lengthU)
+    }
+
+    /// Left, top, right and bottom edge.
     public var minX: Double { origin.x }
-    /// Top edge, points.
     public var minY: Double { origin.y }
-    /// Right edge, points.
     public var maxX: Double { origin.x + size.width }
-    /// Bottom edge, points.
     public var maxY: Double { origin.y + size.height }
-    /// Horizontal centre, points.
+    /// Horizontal and vertical centre.
     public var midX: Double { origin.x + size.width / 2 }
-    /// Vertical centre, points.
     public var midY: Double { origin.y + size.height / 2 }
-    /// Width, points.
+    /// Width and height.
     public var width: Double { size.width }
-    /// Height, points.
     public var height: Double { size.height }
-    /// The centre point (UIKit's `center` of a view with this frame).
+    /// The centre point.
     public var center: Point { Point(x: midX, y: midY) }
+    /// The frame mirrored about the diagonal: x ↔ y, width ↔ height.
+    public var transposed: Rect { Rect(x: origin.y, y: origin.x, width: size.height, height: size.width) }
 
     /// Whether every coordinate and extent is finite.
     @inline(__always) public var isFinite: Bool {
@@ -125,9 +121,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
             && maxX.isFinite && maxY.isFinite
     }
 
-    /// The same rectangle with a non-negative width and height (`CGRect.standardized`): a
-    /// negative extent runs from the origin back, so the origin moves to the other edge.
-    /// - Complexity: O(1).
+    /// The same rectangle with a non-negative width and height (`CGRect.standardized`).
     public var standardized: Rect {
         var r = self
         if r.size.width < 0 {
@@ -141,19 +135,14 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return r
     }
 
-    /// Strict overlap, as SPEC section 2 defines rect queries: rectangles that only touch
-    /// along an edge do not intersect (unlike `CGRectIntersectsRect` for zero-area rects).
-    /// This rectangle (an element's frame) is taken standardised, so a frame of negative
-    /// width meets what its standardised frame meets; `other` (the query) as given, so a
-    /// query of negative size meets nothing.
-    /// - Complexity: O(1).
+    /// Strict overlap (SPEC section 2): touching edges do not count. This rectangle is taken
+    /// standardized, `other` (the query) as given, so a query of negative size meets nothing.
     public func intersects(_ other: Rect) -> Bool {
         let a = standardized
         return a.minX < other.maxX && other.minX < a.maxX && a.minY < other.maxY && other.minY < a.maxY
     }
 
-    /// The smallest rectangle holding this one and `other` (`CGRect.union`, for rectangles
-    /// of non-negative size). - Complexity: O(1).
+    /// The smallest rectangle holding this one and `other` (`CGRect.union`, non-negative sizes).
     public func union(_ other: Rect) -> Rect {
         Rect(minX: Swift.min(minX, other.minX), minY: Swift.min(minY, other.minY),
              maxX: Swift.max(maxX, other.maxX), maxY: Swift.max(maxY, other.maxY))
@@ -162,17 +151,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "(\(minX), \(minY), \(width), \(height))" }
 }
 
-/// Insets of a rectangle's four edges, points (UIKit's `UIEdgeInsets`, same field order as
-/// its initializer and as the `T,L,B,R` flag syntax).
+/// Insets of a rectangle's four edges, points (UIKit's `UIEdgeInsets`; the `T,L,B,R` order).
 public struct EdgeInsets: Hashable, Sendable {
-    /// Inset of the top edge, points.
-    public var top: Double
-    /// Inset of the left edge, points.
-    public var left: Double
-    /// Inset of the bottom edge, points.
-    public var bottom: Double
-    /// Inset of the right edge, points.
-    public var right: Double
+    /// The insets of the four edges.
+    public var top: Double, left: Double, bottom: Double, right: Double
 
     /// Creates insets `top`, `left`, `bottom`, `right`, points.
     public init(top: Double, left: Double, bottom: Double, right: Double) {
@@ -189,6 +171,9 @@ public struct EdgeInsets: Hashable, Sendable {
 
     /// No insets.
     public static let zero = EdgeInsets(all: 0)
+
+    /// Top ↔ left, bottom ↔ right: the insets of the transposed rectangle.
+    public var transposed: EdgeInsets { EdgeInsets(top: left, left: top, bottom: right, right: bottom) }
 }
 
 /// A 2-D affine transform `[a b c d tx ty]` (UIKit's `CGAffineTransform`), applied to a
@@ -207,13 +192,11 @@ public struct AffineTransform: Hashable, Sendable {
         self.ty = ty
     }
 
-    /// The identity `[1 0 0 1 0 0]`.
-    /// A constant (no lazy global), so that checks of a fresh `.cell`'s transform fold away.
+    /// The identity `[1 0 0 1 0 0]`; no lazy global, so checks of it fold away.
     @inline(__always)
     public static var identity: AffineTransform { AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0) }
 
-    /// A rotation by `degrees`, screen convention (positive turns clockwise on screen, as
-    /// `CGAffineTransformMakeRotation` with y down): `a=cos θ, b=sin θ, c=−sin θ, d=cos θ`.
+    /// A rotation by `degrees`, clockwise on screen: `a=cos θ, b=sin θ, c=−sin θ, d=cos θ`.
     public init(rotationDegrees degrees: Double) {
         let (s, c) = sinCos(degrees: degrees)
         self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
@@ -233,9 +216,7 @@ public struct AffineTransform: Hashable, Sendable {
     public var components: [Double] { [a, b, c, d, tx, ty] }
 }
 
-/// Sine and cosine of an angle in degrees, exact at multiples of 90° (so a quarter turn
-/// gives exactly 0 and ±1 instead of 6.1e-17), otherwise the platform's `sin`/`cos`.
-/// - Complexity: O(1).
+/// Sine and cosine of an angle in degrees, exact at multiples of 90°.
 public func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
     var reduced = degrees.truncatingRemainder(dividingBy: 360)
     if reduced < 0 { reduced += 360 }
@@ -248,33 +229,4 @@ public func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
         let radians = reduced * .pi / 180
         return (sin(radians), cos(radians))
     }
-}
-
-// MARK: - Transposing (x ↔ y): a horizontal layout is a vertical one transposed
-
-extension Point {
-    /// `(y, x)`.
-    public var transposed: Point { Point(x: y, y: x) }
-}
-
-extension Size {
-    /// `(height, width)`.
-    public var transposed: Size { Size(width: height, height: width) }
-}
-
-extension Rect {
-    /// The frame mirrored about the diagonal: x ↔ y, width ↔ height.
-    public var transposed: Rect { Rect(x: origin.y, y: origin.x, width: size.height, height: size.width) }
-
-    /// A rectangle given across a scroll axis (`u`, `lengthU`) and along it (`v`, `lengthV`):
-    /// x, width and y, height when the axis is vertical; y, height and x, width when not.
-    @inline(__always)
-    init(u: Double, v: Double, lengthU: Double, lengthV: Double, vertical: Bool) {
-        self = vertical ? Rect(x: u, y: v, width: lengthU, height: lengthV) : Rect(x: v, y: u, width: lengthV, height: lengthU)
-    }
-}
-
-extension EdgeInsets {
-    /// Top ↔ left, bottom ↔ right: the insets of the transposed rectangle.
-    public var transposed: EdgeInsets { EdgeInsets(top: left, left: top, bottom: right, right: bottom) }
 }

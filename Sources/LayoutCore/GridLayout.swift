@@ -414,40 +414,34 @@ public struct GridLayout: CollectionLayoutEngine, Equatable {
     }
 
     private func validate(bounds: Size, sections: [GridSection]) throws {
-        func check(_ name: String, _ value: Double, section: Int? = nil, positive: Bool = false) throws {
-            if !value.isFinite || value < 0 || (positive && value == 0) {
-                throw LayoutError.invalidParameter(name: name, section: section, value: value,
-                                                   requirement: positive ? .finitePositive : .finiteNonNegative)
-            }
-        }
-        try check("width", bounds.width)
-        try check("height", bounds.height)
-        try check("spacing", spacing)
-        try check("item-height", itemLength)
-        for value in [padding.top, padding.left, padding.bottom, padding.right] { try check("padding", value) }
+        try requireFinite("width", bounds.width)
+        try requireFinite("height", bounds.height)
+        try requireFinite("spacing", spacing)
+        try requireFinite("item-height", itemLength)
+        try requireFinite("padding", insets: padding)
         guard !items.isEmpty else {
             throw LayoutError.invalidParameter(name: axis == .vertical ? "columns" : "rows", section: nil, value: 0,
                                                requirement: .integer(atLeast: 1))
         }
         for item in items {
-            try check("spacing", item.spacing)
+            try requireFinite("spacing", item.spacing)
             switch item.size {
-            case .fixed(let w): try check("fixed", w)
+            case .fixed(let w): try requireFinite("fixed", w)
             case .flexible(let minimum, let maximum):
-                try check("minimum", minimum)
+                try requireFinite("minimum", minimum)
                 if !(maximum >= minimum) || maximum.isNaN {
                     throw LayoutError.invalidParameter(name: "maximum", section: nil, value: maximum, requirement: .finiteNonNegative)
                 }
             case .adaptive(let minimum, let maximum):
-                try check("minimum", minimum, positive: true)
+                try requireFinite("minimum", minimum, positive: true)
                 if !(maximum >= minimum) || maximum.isNaN {
                     throw LayoutError.invalidParameter(name: "maximum", section: nil, value: maximum, requirement: .finiteNonNegative)
                 }
             }
         }
         for (s, section) in sections.enumerated() {
-            try check("header", section.header, section: s)
-            try check("footer", section.footer, section: s)
+            try requireFinite("header", section.header, section: s)
+            try requireFinite("footer", section.footer, section: s)
         }
     }
 }

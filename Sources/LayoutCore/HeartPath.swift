@@ -67,18 +67,12 @@ public struct HeartPath: Hashable, Sendable {
         return nil
     }
 
-    /// Seed 000's path from the avatar at `from` to the centre of a ring `layout`.
-    ///
-    /// For each non-empty ring strictly between `from`'s ring and ring 0, outer to inner: the
-    /// item nearest the start point (squared distances within 1e-9 tie; the lower index wins;
-    /// the seed never moves the reference point), then of its two neighbours the one whose
-    /// midpoint with it is nearer the start point, the squared distances truncated to integers
-    /// as the seed's `long long` does (a tie takes the following item; a one-item ring is its
-    /// own neighbour). These picks, followed by the centre, form a list whose first two
-    /// entries are the control points of one cubic from the start to the centre; when the list
-    /// holds only the centre the path is straight, with controls at 1/3 and 2/3.
-    /// The centre is item 0:0's centre, or the bounds centre when ring 0 is empty.
-    ///
+    /// Seed 000's path from the avatar at `from` to the centre (item 0:0's, else the bounds').
+    /// For each non-empty ring between, outer to inner: the item nearest the start
+    /// (`nearestItem`), then of its two neighbours the one whose midpoint with it is nearer the
+    /// start, squared distances truncated as the seed's `long long` (a tie: the following).
+    /// The first two picks, then the centre, are the controls of one cubic; with none, the
+    /// controls are at 1/3 and 2/3.
     /// - Returns: `nil` when `from` is not an item of `layout`.
     /// - Complexity: O(items in the rings crossed).
     public static func seed(from: IndexPath, in layout: some ItemGeometry) -> HeartPath? {
@@ -91,18 +85,8 @@ public struct HeartPath: Hashable, Sendable {
         while ring >= 1 && list.count < 2 {
             let n = layout.numberOfItems(inSection: ring)
             if n > 0 {
-                func point(_ i: Int) -> Point {
-                    layout.layoutAttributesForItem(at: IndexPath(item: i, section: ring))!.center
-                }
-                var nearest = 0
-                var best = point(0).squaredDistance(to: start)
-                for i in 1..<max(n, 1) {
-                    let d = point(i).squaredDistance(to: start)
-                    if d < best - 1e-9 {
-                        best = d
-                        nearest = i
-                    }
-                }
+                func point(_ i: Int) -> Point { itemCentre(i, ring: ring, in: layout) }
+                let nearest = nearestItem(ring: ring, count: n, to: start, in: layout)
                 let pre = (nearest - 1 + n) % n, after = (nearest + 1) % n
                 let here = point(nearest)
                 let d1 = here.midpoint(point(pre)).squaredDistance(to: start).rounded(.towardZero)
@@ -127,9 +111,8 @@ public struct HeartPath: Hashable, Sendable {
     }
 }
 
-/// What the heart path reads of a layout: its bounds, its sections' item counts and the
-/// attributes of single items. `CollectionLayout` answers from its elements;
-/// `RingGeometry` computes them, for a ring layout whose elements were streamed and not kept.
+/// What the heart path reads of a layout. `CollectionLayout` answers from its elements;
+/// `RingGeometry` computes them, for a streamed ring layout.
 public protocol ItemGeometry {
     /// The collection view's bounds size, points.
     var bounds: Size { get }

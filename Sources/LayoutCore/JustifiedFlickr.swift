@@ -1,21 +1,16 @@
-// `--compat flickr`: the boxes flickr/justified-layout 4.1.0 computes, its greedy rule,
-// clamps, panorama and breakout rows, widow row and whole-point error distribution
-// (JustifiedLayout.swift holds the engine and cvlayout's own rows).
+// `--compat flickr`: the boxes flickr/justified-layout 4.1.0 computes.
 
 extension JustifiedLayout {
-    // MARK: - flickr/justified-layout 4.1.0
-
-    /// The fixed numbers of Flickr's rows in one section: `Row`'s constructor arguments.
+    /// The fixed numbers of Flickr's rows in one section: its `Row`'s constructor arguments
+    /// (the width between the paddings, the band `width/target · (1 ∓ tolerance)`, the clamps).
     struct FlickrGeometry {
-        /// The row width `containerWidth − left − right`, the left padding, the horizontal spacing.
         var width: Double, left: Double, spacing: Double
-        /// The target height, the aspect-ratio band `width/target · (1 ∓ tolerance)`, the clamps.
         var target: Double, minimumAspectRatio: Double, maximumAspectRatio: Double
         var minimumHeight: Double, maximumHeight: Double
     }
 
-    /// A row being built as Flickr builds it: items `start..<start + count` whose aspect ratios
-    /// sum (left to right, from 0) to `sum`; once complete, its height (> 0) and its boxes.
+    /// A row as Flickr builds it: items `start..<start + count`, their Σa; once complete, its
+    /// height (> 0) and boxes.
     struct FlickrRow {
         var top: Double
         var isBreakout: Bool
@@ -37,12 +32,9 @@ extension JustifiedLayout {
         return x - down >= 0.5 ? down + 1 : down
     }
 
-    /// Offers item `index` (aspect ratio `a`) to `row`: Flickr's `Row.addItem`. A breakout row's
-    /// first landscape item (a ≥ 1) closes it alone at `width/a`; below the band the item joins
-    /// and the row stays open; in the band it joins and the row closes; past the band a first
-    /// item (a panorama) closes the row alone, and otherwise the item joins only when
-    /// `|Σa − (w − (n−1)·H)/target|` is no larger than without it, the row closing either way.
-    /// Returns whether the item was taken.
+    /// Offers item `index` (aspect ratio `a`) to `row`, Flickr's `Row.addItem` (the greedy rule
+    /// of `JustifiedLayout`; a breakout row's first landscape item closes it alone at
+    /// `width/a`). Returns whether the item was taken.
     @inline(__always)
     func flickrOffer(_ index: Int, _ a: Double, to row: inout FlickrRow, _ g: FlickrGeometry, _ ratios: [Double]) -> Bool {
         let n = row.count + 1
@@ -73,11 +65,9 @@ extension JustifiedLayout {
         return true
     }
 
-    /// Gives `row` the height `newHeight` and its boxes: Flickr's `Row.completeLayout`. The
-    /// height is clamped to [target/2, 2·target]; a clamped row keeps the widths of its natural
-    /// height (cropped). `justify` subtracts the row's width error, rounded to whole points
-    /// cumulatively, from its items; `center` shifts every item by
-    /// `(width − (left + Σ(wᵢ + spacing)))/2 + spacing`, as Flickr does.
+    /// Gives `row` the height `newHeight` (clamped, the widths kept: cropped) and its boxes,
+    /// Flickr's `Row.completeLayout`: `justify` takes the width error, rounded cumulatively to
+    /// whole points, off its items; `center` shifts them by `(width − edge)/2 + spacing`.
     func flickrComplete(_ row: inout FlickrRow, height newHeight: Double, style: JustifiedWidowStyle,
                         _ g: FlickrGeometry, _ ratios: [Double]) {
         let n = row.count
@@ -127,11 +117,9 @@ extension JustifiedLayout {
         }
     }
 
-    /// One section as flickr/justified-layout 4.1.0 lays it out, from `top` (the section's
-    /// start below its header): its boxes in item order to `sink`, and the section's bottom,
-    /// its `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`; never above `top`, where Flickr's
-    /// would be with no rows and `V > T + B`).
-    /// - Complexity: O(n) (Flickr's own is O(n²): it copies the row and the boxes per item).
+    /// One section as Flickr lays it out from `top`: its boxes to `sink`; returns its bottom,
+    /// `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`, at least `top`).
+    /// - Complexity: O(n) (Flickr's own is O(n²)).
     func flickrSection<Sink: LayoutAttributesSink>(_ ratios: [Double], section s: Int, insets: EdgeInsets,
                                                           ownInsets: Bool, containerWidth: Double, top: Double, into sink: inout Sink,
                                                           statistics stats: inout Statistics, heightSum: inout Double)
@@ -144,7 +132,7 @@ extension JustifiedLayout {
         var containerHeight = top + insets.top
         var rowCount = 0
         var lastHeight = 0.0, lastIsBreakout = false
-        /// A new row at `start`, taking over the boxes' buffers of `old` (no allocation per row).
+        /// A new row at `start`, taking over the buffers of `old`.
         func newRow(at start: Int, reusing old: inout FlickrRow?) -> FlickrRow {
             let breakout = breakoutCadence.map { (rowCount + 1) % $0 == 0 } ?? false
             var row = FlickrRow(top: containerHeight, isBreakout: breakout, start: start)
@@ -173,13 +161,7 @@ extension JustifiedLayout {
             lastHeight = row.height
             lastIsBreakout = row.isBreakout
             containerHeight += row.height + spacing.height
-            stats.rows += 1
-            heightSum += row.height
-            let deviation = row.height - targetRowHeight
-            stats.objective += Double(row.count) * deviation * deviation
-            stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
-            stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
-            if widow { stats.widows += row.count }
+            stats.add(row: row.height, items: row.count, widow: widow, target: targetRowHeight, heightSum: &heightSum)
         }
         let maximumRows = maximumRowCount ?? .max
         var none: FlickrRow? = nil

@@ -1,20 +1,16 @@
-// Justified rows of equal height (Flickr, Google Photos, Apple Photos' aspect mode), as
-// flickr/justified-layout lays them out, without its whole-pixel rounding, and with line
-// breaks chosen for the whole section when asked.
+// Justified rows of equal height (Flickr, Google Photos), as flickr/justified-layout lays
+// them out, without its whole-pixel rounding; optionally with optimal line breaks.
 
 /// How rows are broken.
 public enum JustifiedBreaking: String, Sendable, CaseIterable {
-    /// Flickr's rule, item by item: an item joins the row while the row's aspect ratio is below
-    /// the tolerance band; past the band it joins only when that lands the row closer to the
-    /// target aspect ratio, and the row closes.
+    /// Flickr's rule, item by item (see `JustifiedLayout`).
     case greedy
-    /// The breaks that minimise Σ over rows of n·(h − target)² (n items, h the justified
-    /// height), every row justified to the full width, the last included; rows only with
-    /// heights in [target/2, 2·target] (a lone item always allowed).
+    /// The breaks minimising Σ n·(h − target)² over rows (n items, h the justified height),
+    /// every row justified, heights in [target/2, 2·target] (a lone item always allowed).
     case optimal
 }
 
-/// How the last, incomplete row of the greedy rule (the widow row) is laid out.
+/// How the greedy rule's last, incomplete row (the widow row) is laid out.
 public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
     /// At the previous row's height (the target without one), from the leading edge.
     case left
@@ -26,20 +22,17 @@ public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
 
 /// Whose boxes the layout reproduces.
 public enum JustifiedCompatibility: String, Sendable, CaseIterable {
-    /// cvlayout's own rows: fractional points, every justified row exactly as wide as the
-    /// width, widow rows that fit, optimal breaking on request.
+    /// cvlayout's own rows: fractional points, justified rows exactly the width, widow rows
+    /// that fit, optimal breaking on request.
     case native
-    /// flickr/justified-layout 4.1.0's boxes for the same configuration, to the last bit of its
-    /// arithmetic: its greedy rule, its 0.5×/2× clamps with cropping, its panorama and breakout
-    /// rows, its widow row at the previous row's height (the target after a breakout row), its
-    /// whole-pixel distribution of a justified row's width error, and its `containerHeight`.
+    /// flickr/justified-layout 4.1.0's boxes, to the last bit of its arithmetic (clamps,
+    /// panoramas, breakout and widow rows, whole-pixel error distribution, `containerHeight`).
     case flickr
 }
 
 /// A section of the justified layout: its items' aspect ratios and overrides.
 public struct JustifiedSection: Sendable, Equatable {
-    /// The items: `.heights` are aspect ratios (width ÷ height, > 0), `.sizes` give them as
-    /// width ÷ height, `.uniform(count:)` is that many square items.
+    /// Aspect ratios (width ÷ height, > 0) as `.heights`, or `.sizes`; `.uniform`: squares.
     public var items: SectionItems
     /// Overrides `JustifiedLayout.insets`.
     public var insets: EdgeInsets?
@@ -58,97 +51,85 @@ public struct JustifiedSection: Sendable, Equatable {
 }
 
 /// Rows of items of one height each, every row filling the width (flickr/justified-layout's
-/// `justifiedLayout`, its option names in parentheses). Points are fractional: a justified
-/// row's last item ends exactly at `width − insets.right`.
+/// `justifiedLayout`; its option names in parentheses). Points are fractional.
 ///
-/// Per section: the header, then `insets.top`; rows of items `spacing.horizontal` apart,
-/// `spacing.vertical` between rows; then `insets.bottom` and the footer. Each row of items
-/// with aspect ratios a₁…aₙ in the width `w` between the insets is `h = (w − (n−1)·H) / Σa`
-/// tall, clamped to [target/2, 2·target] (a clamped row's items keep their width share,
-/// their height is the clamp: cropped); item i is `aᵢ/Σa · (w − (n−1)·H)` wide.
-/// Greedy breaking is Flickr's rule (`JustifiedBreaking.greedy`): with `n` items the row's
-/// aspect ratio `Σa` is compared with the band `w/target · (1 ∓ tolerance)`; below it, the row
-/// takes more; in it, the row closes; past it, the row keeps the item only when
-/// `|Σa − (w − (n−1)·H)/target|` is no farther than without it (`(w − (n−2)·H)/target`
-/// against the row without), and closes either way; a first item past the band (a panorama)
-/// is a row of its own. Every `breakoutCadence`-th row whose first item is landscape (a ≥ 1)
-/// holds that item alone at full width. Items left when the items run out form the widow
-/// row (`widowStyle`): left or centred, at the previous row's height (the target after a
-/// breakout row, as Flickr's), never wider than the width: shrunk to it when its natural
-/// width would overflow.
-///
-/// On 390 points with the defaults (insets 10, spacing 10, target 320 ± 25 %) the width is
-/// 370 and the band 0.867…1.445: items `[1.5, 1.5]` are two panoramas, rows of their own,
-/// each 370 × 246.667; items `[0.75, 0.75]` make one row, (370 − 10)/1.5 = 240 tall, each item
-/// 180 wide (x = 10 and 200).
+/// Per section: header, `insets.top`, rows (`spacing` H between items, V between rows),
+/// `insets.bottom`, footer. A row of aspect ratios a₁…aₙ in the width `w` between the insets
+/// is `h = (w − (n−1)·H) / Σa` tall, clamped to [target/2, 2·target] (cropped); item i is
+/// `aᵢ/Σa · (w − (n−1)·H)` wide. Greedy breaking (Flickr's): Σa below the band
+/// `w/target · (1 ∓ tolerance)` takes more; in it, the row closes; past it, the item stays
+/// only when `|Σa − (w − (n−1)·H)/target|` is no farther than without it, and the row closes;
+/// a first item past the band (a panorama) is a row of its own. Every `breakoutCadence`-th
+/// row whose first item is landscape (a ≥ 1) holds it alone. The widow row (`widowStyle`)
+/// takes the previous row's height (the target after a breakout row), shrunk to fit.
 public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "justified"
 
     /// Target row height, points (`targetRowHeight`), > 0. Default 320.
     public var targetRowHeight = 320.0
-    /// How far a row's height may stray from the target, as a fraction (`targetRowHeightTolerance`),
-    /// ≥ 0. Default 0.25.
+    /// Fraction a row's height may stray from the target (`targetRowHeightTolerance`). Default 0.25.
     public var targetRowHeightTolerance = 0.25
     /// Insets of each section (`containerPadding`), points. Default 10 all round.
     public var insets = EdgeInsets(all: 10)
-    /// Horizontal gap between items and vertical gap between rows (`boxSpacing`), points, as
-    /// a size (width: horizontal, height: vertical). Default 10, 10.
+    /// Gap between items (width) and between rows (height), points (`boxSpacing`). Default 10, 10.
     public var spacing = Size(width: 10, height: 10)
-    /// At most this many rows per section (`maxNumRows`); `nil`: no limit. Items past them are
-    /// left out. Default `nil`.
+    /// At most this many rows per section (`maxNumRows`), later items left out. Default `nil`.
     public var maximumRowCount: Int? = nil
     /// Every item takes this aspect ratio instead of its own (`forceAspectRatio`). Default `nil`.
     public var forcedAspectRatio: Double? = nil
     /// Lay out the widow row (`showWidows`); false leaves its items out. Default `true`.
     public var showsWidows = true
-    /// Every N-th row holds a lone landscape item at full width (`fullWidthBreakoutRowCadence`);
-    /// `nil`: never. Greedy breaking only. Default `nil`.
+    /// Every N-th row holds a lone landscape item (`fullWidthBreakoutRowCadence`); greedy only.
+    /// Default `nil`.
     public var breakoutCadence: Int? = nil
     /// How the widow row is laid out (`widowLayoutStyle`). Default `.left`.
     public var widowStyle = JustifiedWidowStyle.left
-    /// How rows are broken. Default `.greedy`. `compatibility == .flickr` always breaks greedily
-    /// (the command line refuses it with `.optimal`).
+    /// How rows are broken. Default `.greedy` (always, under `.flickr`).
     public var breaking = JustifiedBreaking.greedy
-    /// Whose boxes: cvlayout's (`.native`) or flickr/justified-layout 4.1.0's (`.flickr`).
-    /// Default `.native`.
+    /// Whose boxes. Default `.native`.
     public var compatibility = JustifiedCompatibility.native
 
     /// Creates a layout with the defaults above.
     public init() {}
 
-    /// What a layout's rows were like, for the `--stats` report. Heights in points.
+    /// The rows' figures for `--stats`. Heights in points.
     public struct Statistics: Equatable, Sendable {
         /// Rows laid out, in every section.
         public var rows = 0
-        /// Items in the widow rows laid out (0 when there is none or it is hidden).
+        /// Items in the widow rows laid out.
         public var widows = 0
         /// The lowest, mean (per row) and highest row height; 0 without rows.
         public var minimumRowHeight = 0.0, meanRowHeight = 0.0, maximumRowHeight = 0.0
         /// Σ over every row laid out of n·(h − target)².
         public var objective = 0.0
 
-        /// The smallest and largest aspect ratio laid out in cvlayout's own boxes (∞ and 0
-        /// without one): what `elementsAreFinite(in:statistics:scale:)` bounds widths by.
+        /// The extreme aspect ratios of `.native` boxes, and the largest |x| + |width| of
+        /// `.flickr` ones: what `elementsAreFinite(in:statistics:scale:)` bounds by.
         var smallestRatio = Double.infinity, largestRatio = 0.0
-        /// The largest |x| + |width| of a cell in Flickr's boxes (0 without one).
         var flickrReach = 0.0
 
         /// No rows yet: every figure 0.
         public init() {}
+
+        /// Counts a row of `n` items `height` tall, its height added to `heightSum`.
+        mutating func add(row height: Double, items n: Int, widow: Bool, target: Double, heightSum: inout Double) {
+            rows += 1
+            heightSum += height
+            let deviation = height - target
+            objective += Double(n) * deviation * deviation
+            minimumRowHeight = rows == 1 ? height : min(minimumRowHeight, height)
+            maximumRowHeight = max(maximumRowHeight, height)
+            if widow { widows += n }
+        }
     }
 
-    /// Lays out `sections` in a view of `bounds` size (the width is `containerWidth`).
-    ///
-    /// - Returns: element order section by section (header, cells, footer); `contentSize` is
-    ///   the width by the last section's bottom (a section without rows is as tall as its
-    ///   insets, header and footer).
-    /// - Throws: `LayoutError.invalidParameter` for a target height ≤ 0, a negative
-    ///   tolerance, negative or non-finite insets, spacing or bounds, a `maximumRowCount` or
-    ///   `breakoutCadence` below 1, insets wider than the width, breakout rows with optimal
-    ///   breaking; `.invalidItem` for an aspect ratio that is not finite and > 0.
-    /// - Complexity: O(n) for greedy breaking; O(n·k) for optimal, k the most items a row of
-    ///   height ≥ target/2 can hold (bounded for bounded aspect ratios).
+    /// Lays out `sections` in a view of `bounds` size (the width is `containerWidth`);
+    /// `contentSize` is the width by the last section's bottom.
+    /// - Throws: `LayoutError.invalidParameter` for a target ≤ 0, a negative or non-finite
+    ///   setting or bound, a row limit or cadence below 1, insets wider than the width;
+    ///   `.invalidItem` for an aspect ratio not finite and > 0.
+    /// - Complexity: O(n) greedy; O(n·k) optimal, k the most items a row ≥ target/2 holds.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
@@ -158,9 +139,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink, statistics: &statistics)
     }
 
-    /// The statistics of the layout of `sections` (`Statistics`), without keeping an element.
-    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
-    /// - Complexity: that of the layout.
+    /// The `Statistics` of the layout of `sections`, keeping no element. - Throws: as `layout`.
     public func statistics(_ sections: [JustifiedSection], bounds: Size) throws -> Statistics {
         var statistics = Statistics()
         var counter = CountingSink()
@@ -168,10 +147,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         return statistics
     }
 
-    // MARK: - Rows
-
-    /// A row: items `start..<end`, its height, and the width its items take (the row width,
-    /// or less for a left or centred widow row).
+    /// Items `start..<end`, their height and the width they take (less for a widow row).
     struct Row: Equatable {
         var start: Int, end: Int
         var height: Double
@@ -193,21 +169,18 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         min(max(height, targetRowHeight / 2), 2 * targetRowHeight)
     }
 
-    /// Greedy rows (Flickr's rule) over `ratios` in `width`, one at a time: no row is kept, so
-    /// the layout's memory does not grow with its rows.
+    /// Greedy rows (Flickr's rule) over `ratios` in `width`, one at a time (none kept).
     struct GreedyRows {
         let layout: JustifiedLayout
         let ratios: [Double]
         let width: Double
         /// The band of a row's Σa: `width/target · (1 ∓ tolerance)`.
         let minimum: Double, maximum: Double
-        /// The settings read per item, unwrapped once: the row limit (`Int.max`: none), the
-        /// breakout cadence (0: none), the horizontal spacing and the target.
+        /// The settings read per item, unwrapped once (`Int.max`, 0: none).
         let rowLimit: Int, cadence: Int, spacing: Double, target: Double
         /// The next item, the first item of the open row and the open row's Σa.
         var i = 0, start = 0, sum = 0.0
-        /// Rows given so far, and the height a widow row takes after the last: its height,
-        /// or the target after a breakout row.
+        /// Rows given so far, and the height a widow row would take after the last.
         var count = 0
         var lastHeight: Double? = nil
         var done = false
@@ -287,8 +260,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 return give(Row(start: start, end: ratios.count, height: layout.clamped(natural), itemsWidth: width,
                                 isWidow: true, sum: sum))
             case .left, .center:
-                // The previous row's height (the target without one, or after a breakout
-                // row), shrunk to fit the width.
                 var height = lastHeight ?? target
                 if height > natural { height = natural }
                 let itemsWidth = height * sum + Double(n - 1) * spacing
@@ -298,29 +269,21 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         }
     }
 
-    /// Optimal rows over `ratios` in `width`, as the end of each row (the first `maximumRowCount`
-    /// rows): a dynamic program over suffixes, so that ties (costs within 1e-9 of each other,
-    /// relative) go to fewer rows, then to the earliest first break, then the earliest second…
-    /// Each start tries rows only down to target/2 tall (rows only get lower as they grow), so
-    /// the work is O(n·k), k the most items such a row holds. Memory: the next break of each
-    /// suffix (4 bytes an item), and the best cost and row count of the suffixes a row can reach
-    /// (a ring of a power of two > 2w/(target · min a) + 2 slots, at most n + 1), so the working
-    /// set stays in the cache whatever n for bounded aspect ratios; 4 bytes a row returned.
-    ///
-    /// Rows too tall for the band (two or more items above 2·target: tiny aspect ratios, no
-    /// spacing) are skipped, after `skipAfter` of them, by a walk over sums of aligned blocks
-    /// of 2ᵏ items (O(log n), sums of positive numbers, so nothing cancels): the work is the
-    /// rows inside the band, whatever comes before it. Those are at most
-    /// `optimalBandWork(items:)` in all, else `LayoutError.invalidParameter` for
-    /// `breaking` (`.optimalBandRows`): the input cannot be broken optimally in linear time.
+    /// Optimal rows over `ratios` in `width`, as each row's end (the first `maximumRowCount`):
+    /// a dynamic program over suffixes; ties (within 1e-9, relative) go to fewer rows, then
+    /// the earliest breaks. Each start tries rows down to target/2 tall: O(n·k). Memory: 4
+    /// bytes an item, and a ring of the suffix costs a row can reach (> 2w/(target · min a)
+    /// + 2 slots). Rows too tall for the band are skipped, after `skipAfter` of them, by a walk
+    /// over sums of aligned blocks of 2ᵏ items (O(log n)).
+    /// - Throws: `LayoutError.invalidParameter` (`.optimalBandRows`) past
+    ///   `optimalBandWork(items:)` rows inside the band.
     func optimalRowEnds(_ ratios: [Double], width: Double) throws -> [Int32] {
         let n = ratios.count
         guard n > 0 else { return [] }
         precondition(n < Int(Int32.max), "at most 10,000,000 items")
         let target = targetRowHeight
         let lowest = target / 2, highest = 2 * target
-        // Sums of aligned blocks, made when first needed: level k holds the sums of items
-        // b·2ᵏ ..< (b + 1)·2ᵏ (the last block cut at n).
+        // Level k: the sums of items b·2ᵏ ..< (b + 1)·2ᵏ (the last cut at n); made when needed.
         var blocks: [[Double]] = []
         func makeBlocks() {
             blocks = [ratios]
@@ -334,10 +297,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var bandWork = 0
         let bandLimit = Self.optimalBandWork(items: n)
         var next = [Int32](repeating: Int32(n), count: n)
-        // The ring: slot j & (capacity − 1) holds suffix j's best cost and row count, for the
-        // suffixes j in (i, i + capacity] while start i is worked on. A row of c > 1 items at
-        // least target/2 tall has Σa ≤ 2·(w − (c−1)·H)/target ≤ 2w/target, and Σa ≥ c·min a, so
-        // c ≤ 2w/(target · min a): the ring holds that many and 2 more (rounding), or all n + 1.
+        // The ring: slot j & (capacity − 1) holds suffix j's best cost and row count. A row of
+        // c > 1 items ≥ target/2 tall has c·min a ≤ Σa ≤ 2w/target: c ≤ 2w/(target · min a).
         let smallest = ratios.min()!
         let reach = min(Double(n), (2 * width / (target * smallest)).rounded(.down)) + 3
         var capacity = 64
@@ -359,8 +320,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                     var tooTall = 0
                     while j < n {
                         if tooTall == Self.skipAfter {
-                            // Many rows too tall: skip the rest of them at once. The height only
-                            // falls as the row grows, so "too tall" holds up to some end.
+                            // Skip the rest of the too-tall rows at once (heights fall as rows grow).
                             if blocks.isEmpty { makeBlocks() }
                             var k = 0
                             while true {
@@ -386,9 +346,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                         j += 1
                         let items = j - i
                         let h = justifiedHeight(sum: sum, count: items, width: width)
-                        // Rows of two or more items only within [target/2, 2·target]; a lone item
-                        // always (so every suffix has a layout). The height only falls as the row
-                        // grows.
+                        // Rows of 2+ items only within [target/2, 2·target]; a lone item always.
                         if items > 1 && h < lowest { break }
                         if items > 1 && h > highest {
                             tooTall += 1
@@ -407,8 +365,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                         let total = Double(items) * deviation * deviation + cost[slot]
                         let rows = 1 + count[slot]
                         let tie = best.isFinite && abs(total - best) <= 1e-9 * max(abs(total), abs(best))
-                        // Candidates come with j increasing: on a tie of cost and rows the
-                        // earlier j, already kept, wins.
+                        // j increases: on a tie of cost and rows the earlier j, kept, wins.
                         if !best.isFinite || (!tie && total < best) || (tie && rows < bestRows) {
                             best = total
                             bestRows = rows
@@ -433,25 +390,16 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         return ends
     }
 
-    /// Rows too tall for the band that a start walks through one by one before it skips the
-    /// rest (`optimalRowEnds`).
+    /// Too-tall rows a start walks one by one before skipping the rest (`optimalRowEnds`).
     static let skipAfter = 32
 
-    /// The most rows of two or more items inside the height band that optimal breaking of
-    /// `items` items looks at in all: 256 a start and a million more. Rows of photos of
-    /// ordinary aspect ratios stay far below it (a handful a start); millions of slivers of
-    /// aspect 1e-6 on one row do not.
+    /// The most rows of 2+ items inside the height band optimal breaking of `items` items
+    /// looks at: 256 a start and a million more (photos need a handful a start).
     public static func optimalBandWork(items: Int) -> Int { 256 * items + 1_000_000 }
 
-    // MARK: - Layout
-
-    /// The rows optimal breaking gives each section of `sections` in a view `bounds` wide, as
-    /// the end (one past the last item) of each row, the first `maximumRowCount` rows: what
-    /// `layout` computes before placing a row, for a caller that lays out the same sections
-    /// twice (a check, then the writing) to pass as `rowEnds`. Empty lists under greedy
-    /// breaking.
-    /// - Throws: as `layout(_:bounds:contentOffset:into:)` for settings and aspect ratios.
-    /// - Complexity: O(n·k), as optimal breaking in `layout`.
+    /// Each section's optimal row ends (one past each row's last item), for a caller that lays
+    /// out the same sections twice to pass as `rowEnds`; empty lists under greedy breaking.
+    /// - Throws: as `layout`. - Complexity: O(n·k).
     public func optimalRowEnds(_ sections: [JustifiedSection], bounds: Size) throws -> [[Int32]] {
         try validate(bounds: bounds, sections: sections)
         guard breaking == .optimal && compatibility == .native else { return sections.map { _ in [] } }
@@ -461,11 +409,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         }
     }
 
-    /// Lays out `sections` as `layout(_:bounds:contentOffset:into:)` does, and sets
-    /// `statistics` to the rows' (the `--stats` report) in the same pass. `rowEnds`, when
-    /// given, is `optimalRowEnds(sections, bounds: bounds)`, taken rather than computed again.
-    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
-    /// - Complexity: as `layout(_:bounds:contentOffset:into:)`; O(n) given `rowEnds`.
+    /// `layout(_:bounds:contentOffset:into:)`, also setting `statistics`; `rowEnds`, when
+    /// given, is `optimalRowEnds(sections, bounds:)`. - Complexity: O(n) given `rowEnds`.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
@@ -480,14 +425,16 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         var y = 0.0
         var cellRanges: [(start: Int, count: Int)] = []
         sink.prepare(count: sections.reduce(0) { $0 + $1.items.count + 2 })
+        func supplementary(_ kind: ElementKind, _ height: Double?, section s: Int) {
+            guard let height, height > 0 else { return }
+            sink.append(.supplementaryView(ofKind: kind, at: IndexPath(item: 0, section: s),
+                                           frame: Rect(x: 0, y: y, width: bounds.width, height: height)))
+            y += height
+        }
         for (s, section) in sections.enumerated() {
             let insets = section.insets ?? self.insets
             let width = bounds.width - insets.left - insets.right
-            if let header = section.headerHeight, header > 0 {
-                sink.append(.supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: s),
-                                               frame: Rect(x: 0, y: y, width: bounds.width, height: header)))
-                y += header
-            }
+            supplementary(.header, section.headerHeight, section: s)
             let ratios = try aspectRatios(section.items, section: s)
             if compatibility == .flickr {
                 let start = sink.count
@@ -495,11 +442,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                                       containerWidth: bounds.width, top: y,
                                       into: &sink, statistics: &stats, heightSum: &heightSum)
                 cellRanges.append((start: start, count: sink.count - start))
-                if let footer = section.footerHeight, footer > 0 {
-                    sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
-                                                   frame: Rect(x: 0, y: y, width: bounds.width, height: footer)))
-                    y += footer
-                }
+                supplementary(.footer, section.footerHeight, section: s)
                 continue
             }
             y += insets.top
@@ -532,8 +475,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 laidOut = row.end
                 if r > 0 { y += spacing.height }
                 let n = row.end - row.start
-                // Widths: a justified row shares the width; a left or centred widow row is its
-                // items at their own aspect ratio (the sum of which fits).
+                // A justified row shares the width; a left or centred widow row takes its height.
                 let share = row.isWidow && widowStyle != .justify
                     ? row.height : (width - Double(n - 1) * spacing.width) / sum
                 var x = insets.left + (row.isWidow && widowStyle == .center ? (width - row.itemsWidth) / 2 : 0)
@@ -545,21 +487,11 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                     x += w + spacing.width
                 }
                 y += row.height
-                stats.rows += 1
-                heightSum += row.height
-                let deviation = row.height - targetRowHeight
-                stats.objective += Double(n) * deviation * deviation
-                stats.minimumRowHeight = stats.rows == 1 ? row.height : min(stats.minimumRowHeight, row.height)
-                stats.maximumRowHeight = max(stats.maximumRowHeight, row.height)
-                if row.isWidow { stats.widows += n }
+                stats.add(row: row.height, items: n, widow: row.isWidow, target: targetRowHeight, heightSum: &heightSum)
             }
             cellRanges.append((start: firstCell, count: laidOut))
             y += insets.bottom
-            if let footer = section.footerHeight, footer > 0 {
-                sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s),
-                                               frame: Rect(x: 0, y: y, width: bounds.width, height: footer)))
-                y += footer
-            }
+            supplementary(.footer, section.footerHeight, section: s)
         }
         stats.meanRowHeight = stats.rows > 0 ? heightSum / Double(stats.rows) : 0
         statistics = stats
@@ -572,43 +504,28 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         if let forcedAspectRatio { return Array(repeating: forcedAspectRatio, count: items.count) }
         switch items {
         case .uniform(let n): return Array(repeating: 1, count: n)
-        case .heights(let ratios):
-            for (i, a) in ratios.enumerated() where !(a.isFinite && a > 0) {
-                throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
-            }
-            return ratios
-        case .randomHeights(let ratios):
-            for (i, a) in ratios.enumerated() where !(a.isFinite && a > 0) {
-                throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
-            }
-            return Array(ratios)
-        case .mixed(let measures):
-            throw LayoutError.invalidItem(IndexPath(item: measures.indices.first ?? 0, section: section), .aspectRatio)
-        case .sizes(let sizes):
-            return try sizes.enumerated().map { i, size in
-                let a = size.width / size.height
-                guard a.isFinite, a > 0 else { throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio) }
-                return a
-            }
+        case .heights(let ratios): return try checked(ratios, section: section)
+        case .randomHeights(let ratios): return try checked(Array(ratios), section: section)
+        case .mixed:
+            throw LayoutError.invalidItem(IndexPath(item: 0, section: section), .aspectRatio)
+        case .sizes(let sizes): return try checked(sizes.map { $0.width / $0.height }, section: section)
         }
     }
 
-    private func validate(bounds: Size, sections: [JustifiedSection]) throws {
-        func require(_ name: String, _ value: Double, _ requirement: LayoutError.Requirement, section: Int? = nil) throws {
-            let ok: Bool
-            switch requirement {
-            case .finitePositive: ok = value.isFinite && value > 0
-            default: ok = value.isFinite && value >= 0
-            }
-            if !ok { throw LayoutError.invalidParameter(name: name, section: section, value: value, requirement: requirement) }
+    /// `ratios`, or `LayoutError.invalidItem` for the first not finite and > 0.
+    private func checked(_ ratios: [Double], section: Int) throws -> [Double] {
+        for (i, a) in ratios.enumerated() where !(a.isFinite && a > 0) {
+            throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)
         }
-        try require("width", bounds.width, .finiteNonNegative)
-        try require("height", bounds.height, .finiteNonNegative)
-        try require("row-height", targetRowHeight, .finitePositive)
-        try require("row-height-tolerance", targetRowHeightTolerance, .finiteNonNegative)
-        try require("spacing", spacing.width, .finiteNonNegative)
-        try require("spacing", spacing.height, .finiteNonNegative)
-        if let forcedAspectRatio { try require("force-aspect-ratio", forcedAspectRatio, .finitePositive) }
+        return ratios
+    }
+
+    private func validate(bounds: Size, sections: [JustifiedSection]) throws {
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height])
+        try requireFinite("row-height", targetRowHeight, positive: true)
+        try requireFiniteNonNegative(["row-height-tolerance": targetRowHeightTolerance, "spacing": spacing.width,
+                                      "spacing": spacing.height])
+        try requireFinite("force-aspect-ratio", forcedAspectRatio, positive: true)
         if let maximumRowCount, maximumRowCount < 1 {
             throw LayoutError.invalidParameter(name: "max-rows", section: nil, value: Double(maximumRowCount),
                                                requirement: .integer(atLeast: 1))
@@ -620,17 +537,15 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         let allInsets: [(Int?, EdgeInsets)] = [(nil, insets)]
             + sections.enumerated().compactMap { s, section in section.insets.map { (s, $0) } }
         for (s, section) in allInsets {
-            for v in [section.top, section.left, section.bottom, section.right] {
-                try require("insets", v, .finiteNonNegative, section: s)
-            }
+            try requireFinite("insets", insets: section, section: s)
             let left = bounds.width - section.left - section.right
             if left < 0 {
                 throw LayoutError.invalidParameter(name: "insets", section: s, value: left, requirement: .lineLengthBetweenInsets)
             }
         }
         for (s, section) in sections.enumerated() {
-            if let h = section.headerHeight { try require("header", h, .finiteNonNegative, section: s) }
-            if let h = section.footerHeight { try require("footer", h, .finiteNonNegative, section: s) }
+            try requireFinite("header", section.headerHeight, section: s)
+            try requireFinite("footer", section.footerHeight, section: s)
         }
     }
 }

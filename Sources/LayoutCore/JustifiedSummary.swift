@@ -1,14 +1,10 @@
-// The justified engine's summary bounds: what vouches for every element of a streamed layout
-// without visiting them (the check pass of `PassCapabilities.summaryCheck`).
+// The justified engine's summary bounds: what vouches for a streamed layout's elements
+// without visiting them (`PassCapabilities.summaryCheck`).
 
 extension JustifiedLayout {
-    /// The check pass of a streamed layout: the rows alone (elements counted, not made); the
-    /// elements are sent to `sink` one by one only when the summary cannot vouch for them (a
-    /// row of negative height, an overflow near: `elementsAreFinite(in:statistics:scale:)`).
-    /// Returns what `layout(_:bounds:contentOffset:into:statistics:rowEnds:)` returns, and
-    /// fills `statistics` as it does.
-    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
-    /// - Complexity: the rows' breaking; O(n) elements made only when unsure.
+    /// The check pass of a streamed layout: the rows alone, the elements sent to `sink` only
+    /// when `elementsAreFinite(in:statistics:scale:)` cannot vouch for them. Returns and fills
+    /// what `layout(_:bounds:contentOffset:into:statistics:rowEnds:)` does. - Throws: as it.
     public func checkLayout(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point,
                             into sink: inout FiniteCheckSink, statistics: inout Statistics,
                             rowEnds: [[Int32]]? = nil) throws -> CollectionLayout {
@@ -25,19 +21,11 @@ extension JustifiedLayout {
         return summary
     }
 
-    /// Whether every element of a layout holds only finite numbers, pixel-snapped to `scale`
-    /// or not, judged from its summary (`layout(_:bounds:contentOffset:into:statistics:)`'s
-    /// result, run with a `CountingSink`) and its `statistics` alone. With no row of negative
-    /// height, every y, height and maxY lies between 0 and the content height (insets,
-    /// spacing, headers and footers are ≥ 0). In cvlayout's own boxes (`.native`) an item's
-    /// width is its aspect ratio a times its row's share: (w − (n−1)·spacing)/Σa for a
-    /// justified row, at most (w + items·spacing)/smallest a in magnitude, or a widow row's
-    /// height; x moves by a width and the spacing an item. From those bounds (each taken
-    /// twice over, for rounding), with the margin snapping needs: when they are finite, so is
-    /// every number. Flickr's boxes (`.flickr`), whose widow rows can be wider than the
-    /// container and whose widths follow its rounding, are bounded by the largest |x| + |width|
-    /// the layout met (`statistics`), its rows all of positive height (clamped).
-    /// - Complexity: O(sections).
+    /// Whether every element of a layout is finite (snapped to `scale` or not), judged from its
+    /// summary (run with a `CountingSink`) and `statistics`: with no row of negative height
+    /// every y lies in 0…content height; a `.native` width is a·share, the share at most
+    /// (w + items·spacing)/smallest a or a widow row's height; `.flickr` boxes are bounded by
+    /// the largest |x| + |width| met. - Complexity: O(sections).
     public func elementsAreFinite(in summary: CollectionLayout, statistics: Statistics, scale: Double?) -> Bool {
         guard statistics.rows == 0 || statistics.minimumRowHeight >= 0 else { return false }
         let width = summary.contentSize.width, height = summary.contentSize.height

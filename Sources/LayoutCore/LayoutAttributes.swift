@@ -2,13 +2,9 @@
 
 import class Foundation.NSLock
 
-/// A section and item number (UIKit's `IndexPath` for collection views), ordered section
-/// first, then item.
+/// A section and item number, 0-based (UIKit's `IndexPath`), ordered by section, then item.
 public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// Section number, 0-based.
-    public var section: Int
-    /// Item number within the section, 0-based.
-    public var item: Int
+    public var section: Int, item: Int
 
     /// Creates the index path `section:item`.
     public init(item: Int, section: Int) {
@@ -31,14 +27,11 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// A supplementary or decoration view's kind (`representedElementKind`): any string, as in
-/// UIKit, and the role that decides how the SVG writer draws it. Kept as a small code into a
-/// process-wide table of names rather than as a `String`, so that `LayoutAttributes` stays a
-/// plain value: copying a million of them is a memory copy, with no reference counting.
-/// Two kinds are equal when their names are (the role is not compared).
+/// A supplementary or decoration view's kind (`representedElementKind`) and the role that
+/// decides how it is drawn. A code into a process-wide table of names, so `LayoutAttributes`
+/// stays a plain value (no reference counting). Kinds are equal when their names are.
 public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
-    /// How a view of the kind is drawn and counted: a header, footer or other boundary item;
-    /// a badge attached to an item or group; a decoration (a section background).
+    /// How a view of the kind is drawn and counted.
     public enum Role: UInt8, Sendable, CaseIterable {
         /// A header, footer or other boundary supplementary item.
         case boundary
@@ -74,46 +67,31 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
         self.role = role
     }
 
-    /// The kind named `name` in `role`, or `nil` when `name` is not a valid kind name
-    /// (`isValidName`) or 65,000 distinct names are already in use.
-    /// - Complexity: O(length of `name`), under a lock.
+    /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past
+    /// 65,000 names. - Complexity: O(length of `name`), under a lock.
     public init?(_ name: String, role: Role) {
-        let fixed: UInt16? = switch name {
-        case "header": 0
-        case "footer": 1
-        case "badge": 2
-        case "background": 3
-        default: nil
-        }
+        let fixed = Self.fixedNames.firstIndex(of: name).map(UInt16.init)
         guard Self.isValidName(name), let code = fixed ?? Self.names.code(name).map(UInt16.init) else { return nil }
         self.init(code: code, role: role)
     }
 
-    /// The kind named `rawValue`, its role from the name: `badge` a badge, `background` a
-    /// decoration, any other a boundary item.
+    /// The names of codes 0…3.
+    private static let fixedNames = ["header", "footer", "badge", "background"]
+
+    /// The kind named `rawValue`: `badge` a badge, `background` a decoration, else a boundary.
     public init?(rawValue: String) {
         self.init(rawValue, role: rawValue == "badge" ? .badge : rawValue == "background" ? .decoration : .boundary)
     }
 
-    /// The same kind in another role.
-    public func with(role: Role) -> ElementKind { ElementKind(code: code, role: role) }
-
     /// The kind's name, printed as the output's `kind`.
     public var rawValue: String {
-        switch code {
-        case 0: "header"
-        case 1: "footer"
-        case 2: "badge"
-        case 3: "background"
-        default: Self.names.name(Int(code))
-        }
+        code < 4 ? Self.fixedNames[Int(code)] : Self.names.name(Int(code))
     }
 
     public var description: String { rawValue }
 
-    /// Whether `name` may name a kind: 1 to 64 characters of ASCII letters, digits, `-`, `_`
-    /// and `.`, the first a letter, digit or `_` (so no output format needs to quote or
-    /// escape it, and no spreadsheet reads it as a formula).
+    /// Whether `name` may name a kind: 1 to 64 ASCII letters, digits, `-`, `_`, `.`, the first
+    /// not `-` or `.` (no format quotes it, no spreadsheet reads a formula).
     public static func isValidName(_ name: String) -> Bool {
         let bytes = name.utf8
         guard let first = bytes.first, bytes.count <= maximumNameLength else { return false }
@@ -128,23 +106,20 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
-/// Names given codes in the order first seen, from `first` on, at most `limit` of them; a
-/// process-wide table shared by threads, guarded by a lock.
+/// Names given codes in the order first seen, from `first` on, at most `limit`; locked.
 package final class NameCodes: @unchecked Sendable {
     private let lock = NSLock()
     private let first: Int, limit: Int
     private var names: [String] = []
     private var codes: [String: Int] = [:]
 
-    /// An empty table whose codes start at `first`, holding at most `limit` names (codes
-    /// `first ..< first + limit`).
+    /// An empty table of codes `first ..< first + limit`.
     package init(first: Int, limit: Int = .max) {
         self.first = first
         self.limit = limit
     }
 
     /// The code of `name`, added when new; `nil` when the table is full.
-    /// - Complexity: O(length of `name`), under the lock.
     package func code(_ name: String) -> Int? {
         lock.lock()
         defer { lock.unlock() }
@@ -165,17 +140,14 @@ package final class NameCodes: @unchecked Sendable {
     }
 }
 
-/// Where and how one element is shown: UIKit's `UICollectionViewLayoutAttributes`.
-///
-/// `frame` is the untransformed frame (`center ± size/2`); `transform` applies about the
-/// centre, as UIKit applies a view's transform. Units are points.
+/// Where and how one element is shown (`UICollectionViewLayoutAttributes`), points; the
+/// transform applies about the frame's centre.
 public struct LayoutAttributes: Hashable, Sendable {
     /// The element's index path. A header or footer carries its section and item 0.
     public var indexPath: IndexPath
     /// `representedElementCategory`.
     public var category: ElementCategory
-    /// `representedElementKind`: `nil` for cells; a supplementary or decoration view's kind
-    /// (`.header`, `.footer`, `.badge`, `.background`, or any name a compositional layout gives).
+    /// `representedElementKind`: `nil` for cells.
     public var kind: ElementKind?
     /// Untransformed frame, points.
     public var frame: Rect
@@ -188,14 +160,12 @@ public struct LayoutAttributes: Hashable, Sendable {
     /// Whether the element is hidden. Default `false`.
     public var isHidden: Bool
 
-    /// Creates attributes for a cell at `indexPath` with `frame`
-    /// (`layoutAttributesForCell(with:)`), identity transform, alpha 1, zIndex 0.
+    /// A cell's attributes (`layoutAttributesForCell(with:)`), the defaults otherwise.
     public static func cell(_ indexPath: IndexPath, frame: Rect) -> LayoutAttributes {
         LayoutAttributes(indexPath: indexPath, category: .cell, kind: nil, frame: frame)
     }
 
-    /// Creates attributes for a supplementary view of `kind` at `indexPath`
-    /// (`layoutAttributesForSupplementaryView(ofKind:with:)`).
+    /// A supplementary view's attributes (`layoutAttributesForSupplementaryView(ofKind:with:)`).
     public static func supplementaryView(ofKind kind: ElementKind, at indexPath: IndexPath,
                                          frame: Rect) -> LayoutAttributes {
         LayoutAttributes(indexPath: indexPath, category: .supplementaryView, kind: kind, frame: frame)
@@ -215,8 +185,7 @@ public struct LayoutAttributes: Hashable, Sendable {
         self.isHidden = isHidden
     }
 
-    /// Whether `transform`, `alpha`, `zIndex` and `isHidden` hold their defaults (identity,
-    /// 1, 0, `false`) bit for bit (a `-0` is not a default `0`), as most elements' do.
+    /// Whether `transform`, `alpha`, `zIndex` and `isHidden` hold their defaults bit for bit.
     @inlinable @inline(__always)
     public var hasDefaultAppearance: Bool {
         let t = transform
@@ -225,9 +194,8 @@ public struct LayoutAttributes: Hashable, Sendable {
             && alpha.bitPattern == (1.0).bitPattern && zIndex == 0 && !isHidden
     }
 
-    /// The frame's centre (UIKit's `center`).
+    /// The frame's centre and size.
     public var center: Point { frame.center }
-    /// The frame's size (UIKit's `size`).
     public var size: Size { frame.size }
 
     /// Whether every number in the attributes is finite.

@@ -1,38 +1,29 @@
-// Errors the core throws. Small and Equatable; the CLI maps each to a message and an exit
-// status in one place (two-tier errors, as swift-argument-parser does).
+// Errors the core throws: values, never prose; the CLI words them (`CLIError.from`).
 
-/// Why a layout could not be computed. Every case is bad data (exit status 65 on the command
-/// line). Cases carry values, never prose: the CLI words them (`CLIError.from`) and adds the
-/// file, JSON path or flag that supplied the value.
+/// Why a layout could not be computed: bad data (exit status 65 on the command line).
 public enum LayoutError: Error, Equatable, Sendable {
-    /// A parameter is outside its domain. `name` is the parameter's flag name without dashes
-    /// (`columns`, `item-spacing`); `section` is set when the value is a per-section override.
+    /// A parameter is outside its domain: `name` is its flag name without dashes; `section` is
+    /// set for a per-section override.
     case invalidParameter(name: String, section: Int?, value: Double, requirement: Requirement)
-    /// A parameter the engine does not use was given (a dataset section's key), whatever its
-    /// value; `engine` is the engine's name.
+    /// A parameter the engine `engine` does not use was given (a dataset section's key).
     case unusedParameter(name: String, section: Int?, engine: String)
     /// One item's measure is invalid.
     case invalidItem(IndexPath, ItemProblem)
     /// An engine that lays out one section was given `count` sections.
     case tooManySections(engine: String, count: Int)
-    /// The columns of a waterfall section leave no positive width: `columnWidth ≤ 0`.
-    /// `section` is set when the section has its own column count or insets (else the
-    /// layout's settings are the cause).
+    /// A waterfall section's `columnWidth ≤ 0`; `section` set when its own settings cause it.
     case columnsDoNotFit(section: Int?, columns: Int, columnWidth: Double, availableWidth: Double)
     /// A header or footer would have a negative width after its insets.
     case supplementaryTooWide(kind: ElementKind, section: Int, width: Double)
-    /// The computed layout holds a number that is not finite (sizes that overflow when summed).
+    /// The computed layout holds a number that is not finite.
     case nonFiniteLayout(NonFinite)
     /// More elements than the 10,000,000 SPEC section 5 allows.
     case tooManyElements(count: Int, limit: Int)
-    /// A waterfall item spans more columns than its section has: item `item` of section
-    /// `section` spans `span`; `columnsOfSection` when the section sets its own count.
+    /// A waterfall item spans more columns than its section has (`columnsOfSection`: its own count).
     case spanTooWide(section: Int, item: Int, span: Int, columns: Int, columnsOfSection: Bool)
-    /// A measured size (`--sizes`) whose key names no element of the compositional layout:
-    /// `key` as written, `S:I` or `KIND S:I`.
+    /// A measured size (`--sizes`) whose key (`S:I` or `KIND S:I`) names no element.
     case unknownMeasurement(key: String)
-    /// A batch update's item counts do not match the layout at one end of a transition
-    /// (`final`: the layout after the update).
+    /// A batch update's item counts do not match a transition's layout (`final`: the later one).
     case updateDoesNotFit(final: Bool, items: Int)
 
     /// The domain a parameter's value must lie in.
@@ -53,11 +44,9 @@ public enum LayoutError: Error, Equatable, Sendable {
         case lineLengthBetweenInsets
         /// Finite angles, every one of a list.
         case finiteAngles
-        /// Room for a row between the insets less its spacing: flickr/justified-layout divides
-        /// 0 by 0 for a row that has none and is clamped (`--compat flickr`).
+        /// Room for a row between the insets less its spacing (Flickr divides 0 by 0 without).
         case flickrRowWidth
-        /// Optimal breaking that looks at no more than this many rows inside the height band
-        /// (`JustifiedLayout.optimalBandWork(items:)`; the value is the item count).
+        /// At most this many rows inside the band (`JustifiedLayout.optimalBandWork(items:)`).
         case optimalBandRows(atMost: Int)
         /// At most this many columns, in a section whose items span columns.
         case spanningColumns(atMost: Int)
@@ -73,7 +62,7 @@ public enum LayoutError: Error, Equatable, Sendable {
         case targetContentOffset
         /// The frame of the item at the index path.
         case item(IndexPath)
-        /// The frame of a supplementary view (`kind` as named; `nil` for another element) of a section.
+        /// The frame of a section's supplementary view (`kind`; `nil` for another element).
         case supplementary(kind: String?, section: Int)
         /// A width of a row flickr/justified-layout computes (`--compat flickr`).
         case flickrWidth(item: Int, section: Int)
@@ -87,7 +76,7 @@ public enum LayoutError: Error, Equatable, Sendable {
         case size(Size)
         /// A size of width 0 (the waterfall scales it to the column width).
         case sizeNeedsPositiveWidth
-        /// A size whose height at the column width (height × column width ÷ width) is not finite.
+        /// A size whose height at the column width is not finite.
         case scaledHeightNotFinite
         /// An aspect ratio (width ÷ height) that is not finite and > 0.
         case aspectRatio
@@ -99,9 +88,23 @@ public let maximumElementCount = 10_000_000
 
 /// Throws `LayoutError.invalidParameter` (`.finiteNonNegative`) for the first value that is
 /// negative, infinite or NaN; `name` is its flag name without dashes.
-/// - Complexity: O(values).
 func requireFiniteNonNegative(_ values: KeyValuePairs<String, Double>) throws {
-    for (name, value) in values where !value.isFinite || value < 0 {
-        throw LayoutError.invalidParameter(name: name, section: nil, value: value, requirement: .finiteNonNegative)
+    for (name, value) in values {
+        try requireFinite(name, value)
     }
+}
+
+/// Throws `LayoutError.invalidParameter` for the first of `values` (`nil` skipped) that is not
+/// finite and ≥ 0 (`.finiteNonNegative`), or > 0 when `positive` (`.finitePositive`).
+func requireFinite(_ name: String, _ values: Double?..., positive: Bool = false, section: Int? = nil) throws {
+    for case let value? in values where !value.isFinite || value < 0 || (positive && value == 0) {
+        throw LayoutError.invalidParameter(name: name, section: section, value: value,
+                                           requirement: positive ? .finitePositive : .finiteNonNegative)
+    }
+}
+
+/// `requireFinite` for the four edges of `insets` (`nil`: none), top, left, bottom, right.
+func requireFinite(_ name: String, insets: EdgeInsets?, section: Int? = nil) throws {
+    guard let insets else { return }
+    try requireFinite(name, insets.top, insets.left, insets.bottom, insets.right, section: section)
 }

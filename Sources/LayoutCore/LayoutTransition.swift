@@ -1,37 +1,26 @@
-// Animating from one layout to another as UIKit does for
-// setCollectionViewLayout(_:animated:) (seeds 002, 003, 004) and for the item updates of
-// performBatchUpdates (seeds 000, 002): every element's attributes interpolated between the
-// two layouts.
+// Animating from one layout to another as UIKit does for setCollectionViewLayout(_:animated:)
+// and performBatchUpdates (seeds 000, 002, 003, 004).
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation  // the C math library (sin, cos, atan2, tan)
 
-/// An affine transform split into the parts UIKit (Core Animation) interpolates separately:
-/// `M = R(rotation) · [[scaleX, shear·scaleY], [0, scaleY]]` (columns: where the x and y axes
-/// go) plus the translation `(tx, ty)`. A rotation by θ is `(θ, 1, 1, 0)`, a scale `(0, sx,
-/// sy, 0)`; a flip shows as a negative `scaleY`.
+/// An affine transform split into the parts Core Animation interpolates separately:
+/// `M = R(rotation) · [[scaleX, shear·scaleY], [0, scaleY]]` plus `(tx, ty)`; a flip shows as
+/// a negative `scaleY`.
 public struct TransformComponents: Hashable, Sendable {
     /// Rotation, degrees, screen convention (positive turns clockwise), in (−180, 180].
     public var rotation: Double
-    /// Length of the transformed x axis.
-    public var scaleX: Double
-    /// Signed extent of the transformed y axis across the x axis (negative for a flip).
-    public var scaleY: Double
-    /// Shear factor of y along x (0 for rotations and scales).
-    public var shear: Double
-    /// Translation, points.
-    public var tx: Double, ty: Double
+    /// Length of the transformed x axis; signed extent of the y axis across it; shear of y along x.
+    public var scaleX: Double, scaleY: Double, shear = 0.0
 
-    /// Decomposes `t` (QR decomposition of its linear part). A zero x axis gives rotation 0;
-    /// a zero `scaleY` gives shear 0. Any finite transform decomposes into finite parts
-    /// (`scaleX` is `Point.length(a, b)`). - Complexity: O(1).
+    /// Translation, points.
+    public var tx = 0.0, ty = 0.0
+}
+
+extension TransformComponents {
+    /// Decomposes `t` (QR of its linear part; a zero x axis gives rotation 0, a zero `scaleY`
+    /// shear 0). A finite transform gives finite parts.
     public init(decomposing t: AffineTransform) {
-        scaleX = Point.length(t.a, t.b)  // no overflow past 1.3e154, no underflow below 1e-154
+        scaleX = Point.length(t.a, t.b)
         let radians = scaleX > 0 ? atan2(t.b, t.a) : 0
         let degrees = radians * 180 / Double.pi
         rotation = degrees == -180 ? 180 : (degrees == 0 ? 0 : degrees)
@@ -44,16 +33,6 @@ public struct TransformComponents: Hashable, Sendable {
         ty = t.ty
     }
 
-    /// Creates components directly.
-    public init(rotation: Double, scaleX: Double, scaleY: Double, shear: Double = 0, tx: Double = 0, ty: Double = 0) {
-        self.rotation = rotation
-        self.scaleX = scaleX
-        self.scaleY = scaleY
-        self.shear = shear
-        self.tx = tx
-        self.ty = ty
-    }
-
     /// The recomposed transform (exact sines and cosines at multiples of 90°).
     public var transform: AffineTransform {
         let (s, c) = sinCos(degrees: rotation)
@@ -62,8 +41,7 @@ public struct TransformComponents: Hashable, Sendable {
                                tx: tx, ty: ty)
     }
 
-    /// The rotation change from `self` to `other` along the shorter way, degrees, in
-    /// (−180, 180] (exactly half a turn: +180, clockwise).
+    /// The rotation change to `other` the shorter way, degrees, in (−180, 180].
     public func rotationChange(to other: TransformComponents) -> Double {
         var change = (other.rotation - rotation).truncatingRemainder(dividingBy: 360)
         if change > 180 { change -= 360 }
@@ -89,47 +67,28 @@ public enum TransitionChange: String, Sendable, CaseIterable {
     case stay
     /// In both layouts under different index paths (a batch update shifted or moved it).
     case move
-    /// Only in the final layout: fades in where it lands (inserted, or new in that layout).
+    /// Only in the final layout: fades in where it lands.
     case appear
-    /// Only in the initial layout: fades out where it was (deleted, or absent from that layout).
+    /// Only in the initial layout: fades out where it was.
     case disappear
 }
 
-/// One element of a transition: its attributes at the start (progress 0) and at the end
-/// (progress 1), UIKit's initial and final layout attributes.
+/// One element of a transition: its attributes at progress 0 and 1.
 public struct TransitionElement: Hashable, Sendable {
     /// How the element takes part.
     public var change: TransitionChange
-    /// Its index path in the initial layout (`nil` when it appears).
-    public var fromIndexPath: IndexPath?
-    /// Its index path in the final layout (`nil` when it disappears).
-    public var toIndexPath: IndexPath?
-    /// Attributes at progress 0. An appearing element starts as its final attributes with
-    /// alpha 0 (`initialLayoutAttributesForAppearingItem`), unless it is hidden there too.
+    /// Its index paths in the initial and final layouts (`nil` where it is absent).
+    public var fromIndexPath: IndexPath?, toIndexPath: IndexPath?
+    /// Attributes at progress 0; an appearing element's are its final ones at alpha 0
+    /// (`initialLayoutAttributesForAppearingItem`) unless hidden.
     public var initial: LayoutAttributes
-    /// Attributes at progress 1. A disappearing element ends as its initial attributes with
-    /// alpha 0 (`finalLayoutAttributesForDisappearingItem`), unless it was hidden.
+    /// Attributes at progress 1; a disappearing element's are its initial ones at alpha 0
+    /// unless hidden.
     public var final: LayoutAttributes
 
-    /// Creates an element.
-    public init(change: TransitionChange, fromIndexPath: IndexPath?, toIndexPath: IndexPath?,
-                initial: LayoutAttributes, final: LayoutAttributes) {
-        self.change = change
-        self.fromIndexPath = fromIndexPath
-        self.toIndexPath = toIndexPath
-        self.initial = initial
-        self.final = final
-    }
-
-    /// The attributes at `progress` (0…1, clamped), as UIKit animates them.
-    ///
-    /// Progress 0 gives `initial` and progress 1 gives `final`, exactly. In between: centre,
-    /// size and alpha linearly; the transform decomposed (`TransformComponents`) and each part
-    /// linearly, the rotation along the shorter way; a hidden element counts as alpha 0, so an
-    /// element hidden at one end fades (it is hidden only when hidden at both ends, and then
-    /// keeps its own alphas); the zIndex is the initial one before 0.5 and the final one from
-    /// 0.5 on. The index path is the final one (the initial one for a disappearing element).
-    /// - Complexity: O(1).
+    /// The attributes at `progress` (0…1, clamped; exact at the ends), as UIKit animates them:
+    /// centre, size and alpha linearly, the transform by `TransformComponents`; a hidden end
+    /// counts as alpha 0 (hidden only when hidden at both); the zIndex switches at 0.5.
     public func attributes(at progress: Double) -> LayoutAttributes {
         precondition(!progress.isNaN, "progress must be a number")
         let t = min(max(progress, 0), 1)
@@ -154,16 +113,10 @@ public struct TransitionElement: Hashable, Sendable {
     }
 }
 
-/// A transition from one computed layout to another: every element of either, matched by
-/// category, kind and index path — cells through a batch update's index-path mapping when one
-/// is given, as `performBatchUpdates` animates — with its initial and final attributes.
-///
-/// Elements come in the final layout's element order, then the disappearing ones in the
-/// initial layout's order. `elements(at:)` gives the attributes at any progress.
-///
-/// With the seed 002 stack (8 items, angles 0…60) going to the seed 002 circle, item 4 turns
-/// from 60° to 0° (30° at progress 0.5) while moving from the centre to its place on the
-/// circle; items 5…7, hidden in the stack, fade in as they move.
+/// A transition between two layouts: every element of either, matched by category, kind and
+/// index path (cells through a batch update's plan when given), in the final layout's order,
+/// then the disappearing ones. E.g. the seed 002 stack to its circle: item 4 turns from 60° to
+/// 0° as it moves; items 5…7, hidden in the stack, fade in.
 public struct LayoutTransition: Sendable {
     /// The layout at progress 0.
     public let from: CollectionLayout
@@ -176,14 +129,9 @@ public struct LayoutTransition: Sendable {
     /// Positions in `elements` of the initial layout's elements, in its element order.
     public let initialOrder: [Int]
 
-    /// Matches the elements of `from` and `to`.
-    /// - Parameters:
-    ///   - updatePlan: the batch update between the two (its old counts must be `from`'s and its
-    ///     new counts `to`'s): cells match through it; supplementary and decoration views
-    ///     match by kind and index path. `nil`: every element matches by index path.
-    /// - Throws: `LayoutError.updateDoesNotFit` when `updatePlan` does not fit
-    ///   the item counts of the two layouts.
-    /// - Complexity: O(n) expected (hashing), n elements in both layouts.
+    /// Matches the elements of `from` and `to`; cells through `updatePlan` when given.
+    /// - Throws: `LayoutError.updateDoesNotFit` when the plan's counts are not the layouts'.
+    /// - Complexity: O(n) expected.
     public init(from: CollectionLayout, to: CollectionLayout, updatePlan: BatchUpdatePlan? = nil) throws {
         if let updatePlan {
             let fromCounts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
@@ -227,14 +175,14 @@ public struct LayoutTransition: Sendable {
                                                   initial: from.elements[i], final: final))
             } else {
                 var initial = final
-                initial.alpha = final.isHidden ? final.alpha : 0  // hidden throughout: nothing fades
+                initial.alpha = final.isHidden ? final.alpha : 0
                 elements.append(TransitionElement(change: .appear, fromIndexPath: nil, toIndexPath: final.indexPath,
                                                   initial: initial, final: final))
             }
         }
         for (i, initial) in from.elements.enumerated() where !matched[i] {
             var final = initial
-            final.alpha = initial.isHidden ? initial.alpha : 0  // hidden throughout: nothing fades
+            final.alpha = initial.isHidden ? initial.alpha : 0
             fromElementAt[i] = elements.count
             elements.append(TransitionElement(change: .disappear, fromIndexPath: initial.indexPath, toIndexPath: nil,
                                               initial: initial, final: final))
@@ -243,25 +191,20 @@ public struct LayoutTransition: Sendable {
         initialOrder = fromElementAt
     }
 
-    /// The positions in `elements` present at `progress`, in output order: at 0 the initial
-    /// layout's elements in its order (appearing ones are not there yet), at 1 the final
-    /// layout's in its order (disappearing ones are gone), in between all of them.
-    /// - Complexity: O(n).
+    /// The positions in `elements` present at `progress`: at 0 the initial layout's, in its
+    /// order; at 1 the final layout's; in between all. - Complexity: O(n).
     public func elementPositions(at progress: Double) -> [Int] {
         if progress <= 0 { return initialOrder }
         if progress >= 1 { return elements.indices.filter { elements[$0].change != .disappear } }
         return Array(elements.indices)
     }
 
-    /// The elements present at `progress`, with their attributes then (`elementPositions(at:)`,
-    /// `TransitionElement.attributes(at:)`): at 0 exactly the initial layout's elements, at 1
-    /// exactly the final layout's. - Complexity: O(n).
+    /// The elements present at `progress` with their attributes then. - Complexity: O(n).
     public func elements(at progress: Double) -> [LayoutAttributes] {
         elementPositions(at: progress).map { elements[$0].attributes(at: progress) }
     }
 
-    /// Bounds size, content offset and content size at `progress`, each linear between the
-    /// two layouts' (exact at 0 and 1).
+    /// Bounds size, content offset and content size at `progress`, linear (exact at the ends).
     public func geometry(at progress: Double) -> (bounds: Size, contentOffset: Point, contentSize: Size) {
         let t = min(max(progress, 0), 1)
         if t == 0 { return (from.bounds, from.contentOffset, from.contentSize) }

@@ -1,10 +1,8 @@
 /// How many decimals numbers are printed with (`--precision`; the writers apply it).
 public enum NumberPrecision: Hashable, Sendable {
-    /// `n` decimals, 0…15: the decimal nearest to the exact binary value, exact halves away
-    /// from zero, trailing zeros dropped.
+    /// `n` decimals, 0…15, nearest the exact value (halves away from zero), no trailing zeros.
     case decimals(Int)
-    /// The shortest digits that round-trip to the same Double (Swift's `description`),
-    /// written without an exponent.
+    /// The shortest round-tripping digits (Swift's `description`), without an exponent.
     case full
 
     /// The default, 3 decimals.

@@ -11,14 +11,10 @@ public enum RotationDirection: String, Sendable, CaseIterable {
     public var sign: Double { self == .clockwise ? 1 : -1 }
 }
 
-/// Concentric rings of round avatars (SPEC section 6 `ring`, seed 000). Ring `s` is section
-/// `s`; ring 0's items sit at the bounds centre; the items of ring `s ≥ 1` are spaced evenly
-/// on a circle, item 0 at `startAngle`.
-///
-/// Ring `s`: item side `w_s = itemSize·shrink^s`, step `step_s = ringSpacing +
-/// ringSpacingGrowth·(s+1)`, radius `r_s = radius + step_s·s − w_s/2`, item `i` of `n_s` at
-/// angle `startAngle ± 360·i/n_s` degrees. With the defaults on a 428×926 view, ring 1's
-/// item 0 (side 32) has centre `(214, 463 − 60 − 40 + 16) = (214, 379)`.
+/// Concentric rings of round avatars (SPEC section 6 `ring`, seed 000): ring `s` is section
+/// `s`, ring 0 at the bounds centre. Ring `s ≥ 1`: side `w_s = itemSize·shrink^s`, step
+/// `step_s = ringSpacing + ringSpacingGrowth·(s+1)`, radius `r_s = radius + step_s·s − w_s/2`,
+/// item `i` of `n_s` at `startAngle ± 360·i/n_s` degrees.
 public struct RingLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "ring"
@@ -43,9 +39,8 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     /// Creates a ring layout with the defaults above.
     public init() {}
 
-    /// Lays out rings of `ringCounts[s]` items in a view of `bounds` size.
-    /// An empty ring produces no elements but keeps its index (the seed stopped at the first
-    /// empty ring). `contentSize` is the bounds size.
+    /// Lays out rings of `ringCounts[s]` items (an empty ring keeps its index); `contentSize`
+    /// is the bounds.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
     /// - Complexity: O(total items).
     @_specialize(exported: true, where Sink == ElementBlocks)
@@ -67,9 +62,7 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
         return result
     }
 
-    /// Item `i` of ring `s` (of `count` items) around `center`, on a circle of `radius`
-    /// (`ringRadius(ring:)`) with sides `side` (`itemSide(ring:)`): at the centre for ring 0,
-    /// else at `startAngle + sign·360°·i/count`.
+    /// Item `i` of ring `s` (`count` items) around `center`, `radius` and `side` the ring's.
     @inline(__always)
     func cell(item i: Int, ring s: Int, count: Int, center: Point, radius r: Double, side: Double) -> LayoutAttributes {
         let c: Point
@@ -95,8 +88,7 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
         return side
     }
 
-    /// Distance from the bounds centre to the centres of ring `ring`'s items, points
-    /// (`radius + step_s·s − w_s/2`; 0 for ring 0, whose items sit at the centre).
+    /// The distance of ring `ring`'s item centres from the bounds centre, `r_s` (ring 0: 0).
     public func ringRadius(ring: Int) -> Double {
         guard ring > 0 else { return 0 }
         let step = ringSpacing + ringSpacingGrowth * Double(ring + 1)
@@ -126,8 +118,8 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     }
 }
 
-/// A ring layout's cells computed one at a time, exactly as `RingLayout.layout` computes them:
-/// what the heart path reads when the elements were streamed rather than kept.
+/// A ring layout's cells computed one at a time as `RingLayout.layout` does: what the heart
+/// path reads when the elements were streamed.
 public struct RingGeometry: ItemGeometry, Sendable {
     /// The engine and its settings.
     public let layout: RingLayout

@@ -1,16 +1,13 @@
-// The content offsets of a scroll shown as an animation (`--scroll-to`): where each keyframe
-// is, with UIKit-like deceleration, and the fling-then-settle of a snapping layout.
+// The content offsets of a scroll shown as an animation (`--scroll-to`), snapping or not.
 
 /// How the content offset moves between two keyframed offsets (`--timing`).
 public enum ScrollTiming: String, Sendable, CaseIterable {
     /// e(u) = u: constant speed.
     case linear
-    /// e(u) = 1 − (1 − u)³: fast at first, slowing to a stop, as a decelerating scroll view.
-    /// Default.
+    /// e(u) = 1 − (1 − u)³: decelerating, as a scroll view. Default.
     case easeOut = "ease-out"
 
     /// The fraction of the way covered at the fraction `u` (0…1) of the time.
-    /// - Complexity: O(1).
     public func progress(_ u: Double) -> Double {
         switch self {
         case .linear: return u
@@ -21,18 +18,10 @@ public enum ScrollTiming: String, Sendable, CaseIterable {
     }
 }
 
-/// A scroll from one content offset to another in `frameCount` keyframes, equally spaced in
-/// time over `duration` (keyframe k at k/(N−1)·duration), the content offset at each keyframe
-/// given by the timing: `start + (end − start)·e(k/(N−1))`.
-///
-/// With a `target` (`--snap`: the engine's `targetContentOffset` for the proposed offset
-/// `end`), the scroll goes on past `end` to the target: keyframe K = round(0.7·(N−1)), at 70%
-/// of the duration, is at `end`; keyframes 0…K go from `start` to `end` and K…N−1 from `end`
-/// to `target`, each leg with the timing over its own keyframes
-/// (`end + (target − end)·e((k − K)/(N − 1 − K))`).
-///
-/// The first keyframe is `start`, the last `end` (or `target`) and keyframe K `end`, exactly,
-/// not as the formula rounds them. Units: points and seconds.
+/// A scroll in `frameCount` keyframes equally spaced over `duration`, keyframe k at
+/// `start + (end − start)·e(k/(N−1))`. With a `target` (`--snap`) keyframe
+/// K = `proposedKeyframe` is `end`, and K…N−1 go on to the target, each leg timed over its
+/// own keyframes. The legs' ends are exact. Units: points and seconds.
 public struct ScrollAnimation: Sendable, Equatable {
     /// The content offset at the first keyframe (`--offset`), points.
     public var start: Point
@@ -40,8 +29,7 @@ public struct ScrollAnimation: Sendable, Equatable {
     public var end: Point
     /// Where a snapping scroll settles after `end` (`--snap`), points; `nil`: no snapping.
     public var target: Point?
-    /// Keyframes, 2…1,000 (3…1,000 with a target: start, `end` and target are distinct
-    /// keyframes). Default 60.
+    /// Keyframes, `minimumFrameCount`…1,000. Default 60.
     public var frameCount: Int
     /// Seconds from the first keyframe to the last, finite and > 0. Default 2.
     public var duration: Double
@@ -65,9 +53,7 @@ public struct ScrollAnimation: Sendable, Equatable {
     /// The fewest keyframes allowed: 2, or 3 with a target.
     public var minimumFrameCount: Int { target == nil ? 2 : 3 }
 
-    /// The keyframe at `end` when snapping: round(0.7·(N−1)), halves up, computed exactly
-    /// (⌊(7·(N−1) + 5)/10⌋: 0.7·45 is 31.5, though 0.7·45.0 in binary is just below); the last
-    /// keyframe otherwise.
+    /// The keyframe at `end`: round(0.7·(N−1)), halves up, in integers, when snapping; else the last.
     public var proposedKeyframe: Int {
         target == nil ? frameCount - 1 : (7 * (frameCount - 1) + 5) / 10
     }
@@ -81,18 +67,14 @@ public struct ScrollAnimation: Sendable, Equatable {
         return Point(x: one(a.x, b.x), y: one(a.y, b.y))
     }
 
-    /// Each keyframe's time as a fraction of the duration, k/(N−1): 0 first, exactly 1 last.
-    /// - Complexity: O(N).
+    /// Each keyframe's time as a fraction of the duration, k/(N−1). - Complexity: O(N).
     public var keyTimes: [Double] {
         let last = Double(frameCount - 1)
         return (0..<frameCount).map { Double($0) / last }
     }
 
-    /// The content offset at the fraction `u` (0…1) of the duration, points: the timing
-    /// applied over the whole scroll, or over each leg of a snapping one (keyframe K's time
-    /// splits them). Between keyframes this is where the scroll view is; `offsets` gives the
-    /// keyframes themselves exactly.
-    /// - Complexity: O(1).
+    /// The content offset at the fraction `u` (0…1) of the duration (keyframe K's time splits
+    /// the legs); `offsets` gives the keyframes exactly.
     public func offset(atTime u: Double) -> Point {
         func between(_ a: Point, _ b: Point, _ fraction: Double) -> Point {
             Self.interpolate(a, b, timing.progress(min(max(fraction, 0), 1)))
@@ -102,9 +84,7 @@ public struct ScrollAnimation: Sendable, Equatable {
         return u <= split ? between(start, end, u / split) : between(end, target, (u - split) / (1 - split))
     }
 
-    /// The content offset at each keyframe, points.
-    /// - Precondition: `frameCount` ≥ `minimumFrameCount`.
-    /// - Complexity: O(N).
+    /// The content offset at each keyframe. - Precondition: `frameCount` ≥ `minimumFrameCount`.
     public var offsets: [Point] {
         precondition(frameCount >= minimumFrameCount, "a scroll needs \(minimumFrameCount) keyframes")
         func leg(from a: Point, to b: Point, frames: Range<Int>) -> [Point] {

@@ -1,12 +1,6 @@
-// The items of one section as a dataset gives them: heights, sizes, or a count of items of
-// the layout's own size. Every engine that lays out items reads them.
+// The items of one section as a dataset gives them.
 
-/// The items of one section, as the dataset gives them.
-///
-/// Each engine reads the measure it uses: the waterfall heights (a size scaled to the column
-/// width, `h·columnWidth/width`), flow sizes (a height with `itemSize.width`), line, carousel,
-/// stack and circle sizes (or their own `itemSize` for heights and counts); ring counts are
-/// `uniform` sections.
+/// The items of one section, as the dataset gives them; each engine reads the measure it uses.
 public enum SectionItems: Sendable, Equatable {
     /// Item heights in points, each finite and ≥ 0.
     case heights([Double])
@@ -16,8 +10,7 @@ public enum SectionItems: Sendable, Equatable {
     case uniform(count: Int)
     /// Heights and sizes mixed, item by item (a waterfall dataset's `"items"` objects).
     case mixed([ItemMeasure])
-    /// Item heights drawn at random, each computed when it is read (`RandomHeights`): read as
-    /// `.heights` of the same numbers, with no array behind them.
+    /// Item heights drawn at random, computed when read (`RandomHeights`), read as `.heights`.
     case randomHeights(RandomHeights)
 
     /// Number of items. - Complexity: O(1).
@@ -41,30 +34,35 @@ public enum ItemMeasure: Sendable, Equatable {
 }
 
 extension SectionItems {
-    /// Item `index`'s size: from `.sizes` (or a size among `.mixed` measures), otherwise
-    /// `fallback`.
+    /// Item `index`'s size from `.sizes` or `.mixed`, otherwise `fallback`; with
+    /// `heightsKeepWidth`, a height is `fallback.width` wide.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
-    func size(at index: Int, default fallback: Size) throws -> Size {
+    @inline(__always)
+    func size(at index: Int, default fallback: Size, section: Int = 0, heightsKeepWidth: Bool = false) throws -> Size {
         let size: Size
         switch self {
         case .sizes(let sizes): size = sizes[index]
         case .mixed(let measures):
-            guard case .size(let s) = measures[index] else { return fallback }
-            size = s
+            switch measures[index] {
+            case .size(let s): size = s
+            case .height(let h):
+                guard heightsKeepWidth else { return fallback }
+                size = Size(width: fallback.width, height: h)
+            }
+        case .heights(let heights) where heightsKeepWidth: size = Size(width: fallback.width, height: heights[index])
+        case .randomHeights(let heights) where heightsKeepWidth: size = Size(width: fallback.width, height: heights[index])
         default: return fallback
         }
         guard size.width >= 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: index, section: 0), .size(size))
+            throw LayoutError.invalidItem(IndexPath(item: index, section: section), .size(size))
         }
         return size
     }
 }
 
-/// `count` item heights drawn at random: item i is `base + r % spread` points, r the value
-/// SplitMix64 started at `seed` gives at its i-th call (`SplitMix64.value(_:seed:)`). The
-/// same numbers as drawing them in turn into an array, but each is computed when it is read,
-/// in O(1): the waterfall's embedded data (SPEC section 6, 50 + r % 100), a million items of
-/// which need no 8 MB array to be filled (and paged in) before the first is placed.
+/// `count` item heights drawn at random, each computed in O(1) when read: item i is
+/// `base + r % spread` points, r SplitMix64's i-th value from `seed` (the embedded data,
+/// SPEC section 6), with no array behind them.
 public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     /// Number of heights.
     public let count: Int
@@ -72,15 +70,13 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     public let seed: UInt64
     /// The smallest height, points.
     public let base: Double
-    /// How many whole points above `base` a height can be (heights are `base` to
-    /// `base + spread − 1`).
+    /// Heights run from `base` to `base + spread − 1`.
     public let spread: UInt64
     /// `spread` as a divisor, whose remainders are taken without a division.
     @usableFromInline let divisor: FixedDivisor
 
-    /// `count` heights from `seed`, each `base + r % spread` points.
-    /// - Precondition: `count` ≥ 0 and `spread` ≥ 1 (a trap otherwise). A negative or
-    ///   non-finite `base` is accepted here and refused by the engines as such heights are.
+    /// `count` heights from `seed`. - Precondition: `count` ≥ 0 and `spread` ≥ 1 (a bad `base`
+    /// is refused by the engines).
     public init(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) {
         precondition(count >= 0 && spread >= 1, "count ≥ 0 and spread ≥ 1")
         self.count = count
@@ -90,9 +86,8 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
         divisor = FixedDivisor(spread)
     }
 
-    /// The first index, 0.
+    /// The indices, `0..<count`.
     public var startIndex: Int { 0 }
-    /// One past the last index: `count`.
     public var endIndex: Int { count }
 
     /// Height `i` (0 ≤ i < count), points. - Complexity: O(1).

@@ -1,24 +1,15 @@
-// The smooth heart path (SPEC section 7, beyond seed 000): from any avatar to any avatar,
-// through the gaps between the avatars of the rings in between, as a centripetal
-// Catmull–Rom spline in cubic Bézier form; same-ring paths follow the ring. Also the
-// arc-length sampling of any heart path, for consumers that cannot evaluate Béziers.
+// The smooth heart path (SPEC section 7): any avatar to any avatar through the gaps of the
+// rings between, a centripetal Catmull–Rom spline; and arc-length sampling of any path.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation  // the C math library (sin, cos, atan2, tan)
 
 /// One point of a path sampled evenly by arc length (`HeartPath.samples(count:)`).
 public struct PathSample: Hashable, Sendable {
-    /// The fraction of the path's length travelled, 0…1 (`k/(N−1)` for sample `k` of `N`).
+    /// The fraction of the path's length travelled, 0…1.
     public var t: Double
     /// The point on the path, points.
     public var point: Point
-    /// The direction of travel there, degrees, screen convention (0° points right, +90° down),
-    /// in (−180, 180]; 0 on a path of zero length.
+    /// The direction of travel, degrees (0° right, +90° down), in (−180, 180]; 0 on a still path.
     public var angle: Double
 
     /// Creates a sample.
@@ -30,25 +21,11 @@ public struct PathSample: Hashable, Sendable {
 }
 
 extension HeartPath {
-    // MARK: - Smooth style
-
-    /// The smooth path from the avatar at `from` to the avatar at `to` of a ring `layout`
-    /// (SPEC section 7, `--heart-style smooth`).
-    ///
-    /// - From and to on the same ring `s ≥ 1`: the path follows the ring's circle along the
-    ///   shorter arc (exactly half a turn goes clockwise), split into arcs of at most 90°, each
-    ///   the standard cubic approximation (handles `4/3·tan(δ/4)·r` long, radial error below
-    ///   0.03% of r). Two avatars of ring 0 (both at the centre) give a straight segment.
-    /// - Otherwise, for each ring strictly between the two rings, in travel order, a waypoint
-    ///   (`smoothWaypoints(from:to:in:)`); the curve through the start avatar's centre, the
-    ///   waypoints and the end avatar's centre is a centripetal Catmull–Rom spline
-    ///   (`catmullRomSegments(through:)`). With no waypoint it is the straight segment with
-    ///   control points at 1/3 and 2/3, as the seed style's straight case.
-    ///
-    /// `to = 0:0` on a layout whose ring 0 is empty ends at the bounds centre, as the seed
-    /// style does. `from == to` gives one segment of zero length. Every number is finite for
-    /// finite layouts, including rings of 0 or 1 items and coincident avatars.
-    ///
+    /// The smooth path from the avatar at `from` to the one at `to` (`--heart-style smooth`):
+    /// on one ring `s ≥ 1`, along its circle the shorter way (`arcSegments`); otherwise the
+    /// Catmull–Rom spline (`catmullRomSegments(through:)`) through the two centres and the
+    /// `smoothWaypoints(from:to:in:)`. `to = 0:0` with ring 0 empty ends at the bounds centre.
+    /// Every number is finite for finite layouts.
     /// - Returns: `nil` when `from` or `to` is not an item of `layout`.
     /// - Complexity: O(items of the rings in between).
     public static func smooth(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> HeartPath? {
@@ -72,20 +49,12 @@ extension HeartPath {
         return HeartPath(from: from, to: to, style: .smooth, start: start, segments: segments)
     }
 
-    /// The waypoints of the smooth path between two rings (SPEC section 7), in travel order.
-    ///
-    /// For each ring strictly between `from.section` and `to.section` with at least two items,
-    /// in travel order: the item nearest the reference point (squared distances within 1e-9
-    /// tie; the lower index wins), then of the two gaps beside it (towards the previous and
-    /// the following item) the one whose midpoint is nearer the reference point (within 1e-9:
-    /// the gap towards the following item). The waypoint is that gap's midpoint on the ring's
-    /// circle (around the bounds centre, at the nearest item's distance from it, at the angle
-    /// halfway between the two items), so the path passes between two neighbouring avatars.
-    /// The reference point starts at the `from` avatar and moves to each new waypoint.
-    /// On an evenly spaced ring, the nearer gap is the one towards the nearer neighbour.
-    ///
-    /// - Returns: `nil` when `from` is not an item of `layout`; an empty list when no ring in
-    ///   between has two items.
+    /// The smooth path's waypoints (SPEC section 7), in travel order: for each ring between
+    /// with two items or more, the item nearest the reference point (`nearestItem`), then of
+    /// the two gaps beside it the one whose midpoint on the ring's circle is nearer (within
+    /// 1e-9: towards the following item). The reference starts at `from` and moves to each
+    /// waypoint.
+    /// - Returns: `nil` when `from` is not an item of `layout`.
     /// - Complexity: O(items of the rings in between).
     public static func smoothWaypoints(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> [Point]? {
         guard var reference = layout.layoutAttributesForItem(at: from)?.center else { return nil }
@@ -102,18 +71,8 @@ extension HeartPath {
         for ring in rings {
             let n = layout.numberOfItems(inSection: ring)
             guard n >= 2 else { continue }
-            func point(_ i: Int) -> Point {
-                layout.layoutAttributesForItem(at: IndexPath(item: i, section: ring))!.center
-            }
-            var nearest = 0
-            var best = point(0).squaredDistance(to: reference)
-            for i in 1..<n {
-                let d = point(i).squaredDistance(to: reference)
-                if d < best - 1e-9 {
-                    best = d
-                    nearest = i
-                }
-            }
+            func point(_ i: Int) -> Point { itemCentre(i, ring: ring, in: layout) }
+            let nearest = nearestItem(ring: ring, count: n, to: reference, in: layout)
             let here = point(nearest)
             let vx = here.x - centre.x, vy = here.y - centre.y
             let radius = Point.length(vx, vy)
@@ -142,20 +101,32 @@ extension HeartPath {
         return waypoints
     }
 
-    // MARK: - Curves
+    /// The centre of item `i` of `ring`, which exists.
+    static func itemCentre(_ i: Int, ring: Int, in layout: some ItemGeometry) -> Point {
+        layout.layoutAttributesForItem(at: IndexPath(item: i, section: ring))!.center
+    }
 
-    /// The centripetal Catmull–Rom spline (α = 0.5) through `points`, as cubic Bézier
-    /// segments: one per pair of consecutive points, after dropping points closer than 1e-9
-    /// to the one before (the last point is kept exactly; it replaces a near-coincident
-    /// predecessor). Knots advance by `|Pᵢ₊₁ − Pᵢ|^0.5`; the tangent at an inner point is the
-    /// Barry–Goldman derivative `(Pᵢ − Pᵢ₋₁)/Δᵢ₋₁ − (Pᵢ₊₁ − Pᵢ₋₁)/(Δᵢ₋₁ + Δᵢ) + (Pᵢ₊₁ − Pᵢ)/Δᵢ`;
-    /// the segment from `Pᵢ` to `Pᵢ₊₁` has controls `Pᵢ + mᵢ·hᵢ` and `Pᵢ₊₁ − mᵢ₊₁·hᵢ₊₁`, with
-    /// `hᵢ = (Δᵢ₋₁ + Δᵢ)/6` at an inner point (`Δ₀/3`, `Δₙ₋₂/3` at the ends): the two handles
-    /// at a joint are the same vector, so the pieces are C1 in their own parameter (the
-    /// classic conversion, `Δᵢ/3` on each side, is only tangent-continuous). The end tangents reflect the neighbour (`Pₙ₋₁ − Pₙ₋₂`), giving
-    /// controls at 1/3 of the end chords; two points give a straight segment with controls at
-    /// 1/3 and 2/3. One point (or all coincident) gives one segment of zero length; an empty
-    /// list gives none.
+    /// The item of `ring` (`n` > 0 items) nearest `reference`: squared distances within 1e-9
+    /// tie, the lower index winning.
+    static func nearestItem(ring: Int, count n: Int, to reference: Point, in layout: some ItemGeometry) -> Int {
+        var nearest = 0
+        var best = itemCentre(0, ring: ring, in: layout).squaredDistance(to: reference)
+        for i in 1..<n {
+            let d = itemCentre(i, ring: ring, in: layout).squaredDistance(to: reference)
+            if d < best - 1e-9 {
+                best = d
+                nearest = i
+            }
+        }
+        return nearest
+    }
+
+    /// The centripetal Catmull–Rom spline (α = 0.5) through `points` (those within 1e-9 of the
+    /// one before dropped; the last kept exactly), a cubic per pair. Knots advance by
+    /// `|Pᵢ₊₁ − Pᵢ|^0.5`; inner tangents are Barry–Goldman's
+    /// `(Pᵢ − Pᵢ₋₁)/Δᵢ₋₁ − (Pᵢ₊₁ − Pᵢ₋₁)/(Δᵢ₋₁ + Δᵢ) + (Pᵢ₊₁ − Pᵢ)/Δᵢ`; controls `Pᵢ + mᵢ·hᵢ`,
+    /// `Pᵢ₊₁ − mᵢ₊₁·hᵢ₊₁` with `hᵢ = (Δᵢ₋₁ + Δᵢ)/6` (`Δ/3` at the ends), so joints are C1. Two
+    /// points give controls at 1/3 and 2/3; one, a segment of zero length; none, none.
     /// - Complexity: O(n).
     public static func catmullRomSegments(through points: [Point]) -> [BezierSegment] {
         guard let first = points.first, let last = points.last else { return [] }
@@ -182,9 +153,6 @@ extension HeartPath {
             tangent.append(Point(x: v1.x - v2.x + v3.x, y: v1.y - v2.y + v3.y))
         }
         tangent.append(scaled(p[n - 2], p[n - 1], delta[n - 2]))
-        // Handle lengths: Δ/3 at the ends; at an inner point the mean of its two segments'
-        // Δ/3, the same on both sides, so the Bézier pieces are C1 in their own parameter
-        // (equal handle vectors at every joint), not only tangent-continuous.
         let handle = (0..<n).map { i -> Double in
             i == 0 ? delta[0] / 3 : (i == n - 1 ? delta[n - 2] / 3 : (delta[i - 1] + delta[i]) / 6)
         }
@@ -200,10 +168,9 @@ extension HeartPath {
         return segments
     }
 
-    /// Cubic arcs from `start` to `end` around `centre` along the shorter way (half a turn:
-    /// clockwise, i.e. increasing screen angle), in pieces of at most 90°. The radius is
-    /// `start`'s distance from `centre`; `end` is reached exactly. A radius under 1e-9 gives
-    /// a straight segment. - Complexity: O(1) (at most two pieces).
+    /// Cubic arcs from `start` to `end` around `centre` the shorter way (half a turn:
+    /// clockwise), pieces of at most 90° with handles `4/3·tan(δ/4)·r`, `r` `start`'s distance;
+    /// `end` reached exactly. A radius under 1e-9 gives a straight segment. - Complexity: O(1).
     static func arcSegments(from start: Point, to end: Point, around centre: Point) -> [BezierSegment] {
         let sx = start.x - centre.x, sy = start.y - centre.y
         let radius = Point.length(sx, sy)
@@ -214,8 +181,7 @@ extension HeartPath {
         while sweep <= -Double.pi { sweep += 2 * Double.pi }
         if sweep < -Double.pi + 1e-9 { sweep = Double.pi }  // half a turn, within rounding: clockwise
         if start.squaredDistance(to: end) < 1e-18 || !(radius.isFinite && sweep.isFinite) {
-            // No turn to make, or coordinates past the largest Double (the layout's check
-            // then refuses them): a straight piece.
+            // No turn, or coordinates past the largest Double: a straight piece.
             return [BezierSegment(control1: start, control2: end, end: end)]
         }
         let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
@@ -236,24 +202,15 @@ extension HeartPath {
         return segments
     }
 
-    // MARK: - Sampling
-
-    /// The path's length, points, by 8-point Gauss–Legendre quadrature over 16 pieces of each
-    /// segment (relative error far below 1e-9 for the paths the styles build).
-    /// - Complexity: O(segments).
+    /// The path's length, points, by 8-point Gauss–Legendre quadrature over 16 pieces a segment.
     public var length: Double {
         segments.indices.reduce(0) { $0 + arcLengthTable(segment: $1).last! }
     }
 
-    /// `count` points spaced evenly by arc length from `start` (t = 0) to `end` (t = 1), with
-    /// the direction of travel at each (`--heart-samples`). Sample `k` is at the fraction
-    /// `k/(count−1)` of the length, found by inverting the quadrature-based length with
-    /// safeguarded Newton steps (to 1e-12 of the length); the first and last samples are
-    /// `start` and `end` exactly. On a zero-length path every sample is `start` with angle 0.
-    /// Where the derivative vanishes (a control point on its end point) the direction comes
-    /// from the second derivative, then from the chord.
-    /// - Parameter count: ≥ 1; 1 gives the start alone, 0 gives no samples.
-    /// - Complexity: O(count + segments).
+    /// `count` points evenly spaced by arc length from `start` to `end` (exactly), with the
+    /// direction of travel (`--heart-samples`): sample `k` at `k/(count−1)` of the length, by
+    /// safeguarded Newton steps on the quadrature (to 1e-12). A vanishing derivative takes the
+    /// second derivative's direction, then the chord's. - Complexity: O(count + segments).
     public func samples(count: Int) -> [PathSample] {
         guard count > 0 else { return [] }
         let pieces = Self.samplingPieces

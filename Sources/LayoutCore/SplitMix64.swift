@@ -1,11 +1,5 @@
-/// The SplitMix64 generator SPEC section 6 fixes for the embedded random data, so that the
-/// same `--seed` gives the same heights on every platform (Steele, Lea & Flood, 2014; the
-/// generator swift-argument-parser's `roll` example carries).
-///
-/// ```
-/// var g = SplitMix64(seed: 1)
-/// g.next() // 0x910A2DEC89025CC1
-/// ```
+/// SplitMix64 (Steele, Lea & Flood, 2014), fixed by SPEC section 6 for the embedded random
+/// data so `--seed` gives the same heights everywhere (seed 1's first value: 0x910A2DEC89025CC1).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The state; starts at the seed.
     public private(set) var state: UInt64
@@ -24,17 +18,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return Self.mix(state)
     }
 
-    /// The value the `n`-th call of `next()` (counting from 0) returns on a generator started
-    /// at `seed`, without the calls before it: the state only ever advances by `step`, so the
-    /// n-th value is the mix of `seed + (n + 1)·step` (mod 2⁶⁴).
-    /// - Complexity: O(1).
+    /// The value of the `n`-th `next()` (from 0) from `seed`: the mix of `seed + (n + 1)·step`.
     @inlinable @inline(__always)
     public static func value(_ n: Int, seed: UInt64) -> UInt64 {
         mix(seed &+ (UInt64(truncatingIfNeeded: n) &+ 1) &* step)
     }
 
-    /// The output function: a state's bits mixed (two xor-shift-multiply rounds and a final
-    /// xor-shift).
+    /// The output function: two xor-shift-multiply rounds and a xor-shift.
     @inlinable @inline(__always)
     static func mix(_ state: UInt64) -> UInt64 {
         var z = state
@@ -44,15 +34,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 }
 
-/// The remainder of a 64-bit number by a divisor fixed in advance, by a multiply and shifts
-/// instead of a division: the division instruction takes tens of cycles, and the embedded
-/// data's `r % spread` is taken for every item (it was a third of a waterfall's own time).
-///
-/// Granlund and Montgomery's method ("Division by invariant integers using multiplication",
-/// 1994), in the branch-free form libdivide uses: with ℓ = ⌊log₂ d⌋ and m = ⌊2^(64+ℓ+1) / d⌋
-/// + 1 − 2⁶⁴ (d not a power of two), n / d = (q + (n − q) / 2) >> ℓ where q = ⌊m·n / 2⁶⁴⌋,
-/// exact for every 64-bit n; a power of two 2^ℓ takes m = 0 and shifts by ℓ − 1 after the
-/// halving. A divisor of 1 has no such form, and its remainder is 0.
+/// Division by a divisor fixed in advance, by a multiply and shifts (a division takes tens of
+/// cycles; the embedded data's `r % spread` is taken for every item). Granlund and
+/// Montgomery (1994), libdivide's branch-free form: ℓ = ⌊log₂ d⌋, m = ⌊2^(65+ℓ) / d⌋ + 1 − 2⁶⁴,
+/// q = ⌊m·n / 2⁶⁴⌋, n / d = (q + (n − q) / 2) >> ℓ; a power of two takes m = 0, shift ℓ − 1.
 public struct FixedDivisor: Sendable, Hashable {
     /// The divisor, ≥ 1.
     public let divisor: UInt64

@@ -1,15 +1,8 @@
-// Seed 002's rotated pile: every item at the bounds centre, the first few rotated and on
-// top, the rest hidden beneath.
+// Seed 002's rotated pile.
 
-/// A pile of items at the bounds centre (SPEC section 6 `stack`, seed 002's `LFStackLayout`).
-///
-/// Item `i < angles.count` is rotated by `angles[i]` degrees (screen convention: positive
-/// turns clockwise) about its centre and gets `zIndex = n − i`, so item 0 lies on top; items
-/// past the list are hidden (identity transform, zIndex 0). `contentSize` is the bounds.
-///
-/// With the defaults on a 375×400 view, every item has frame `(112.5, 125, 150, 150)`;
-/// item 1 of 8 has transform `[cos 15°, sin 15°, −sin 15°, cos 15°, 0, 0]` ≈
-/// `[0.966, 0.259, −0.259, 0.966, 0, 0]` and zIndex 7; item 5 is hidden.
+/// A pile of items at the bounds centre (SPEC section 6 `stack`, seed 002's `LFStackLayout`):
+/// item `i < angles.count` rotated clockwise by `angles[i]` degrees with `zIndex = n − i`, the
+/// rest hidden. `contentSize` is the bounds.
 public struct StackLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "stack"
@@ -22,10 +15,9 @@ public struct StackLayout: CollectionLayoutEngine, Equatable {
     /// Creates a stack layout with the defaults above.
     public init() {}
 
-    /// Piles `items` at the centre of `bounds`; `contentOffset` is only recorded (the pile
-    /// does not scroll).
-    /// - Throws: `LayoutError.invalidParameter` for negative or non-finite sizes or bounds,
-    ///   or a non-finite angle; `.invalidItem` for a bad item size.
+    /// Piles `items` at the centre of `bounds`; `contentOffset` is only recorded.
+    /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size or bound, or
+    ///   a non-finite angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])

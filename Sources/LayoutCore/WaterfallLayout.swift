@@ -25,22 +25,18 @@ public struct WaterfallSection: Sendable, Equatable {
     public var headerHeight: Double?
     /// Overrides `WaterfallLayout.footerHeight`, points.
     public var footerHeight: Double?
-    /// Overrides `WaterfallLayout.minimumColumnSpacing` (CHT's
-    /// `minimumColumnSpacingForSectionAtIndex`), points.
+    /// Overrides `WaterfallLayout.minimumColumnSpacing`, points.
     public var columnSpacing: Double?
-    /// Overrides `WaterfallLayout.minimumInteritemSpacing` (CHT's
-    /// `minimumInteritemSpacingForSectionAtIndex`), points.
+    /// Overrides `WaterfallLayout.minimumInteritemSpacing`, points.
     public var itemSpacing: Double?
-    /// Overrides `WaterfallLayout.headerInset` (CHT's `insetForHeaderInSection`).
+    /// Overrides `WaterfallLayout.headerInset`.
     public var headerInset: EdgeInsets?
-    /// Overrides `WaterfallLayout.footerInset` (CHT's `insetForFooterInSection`).
+    /// Overrides `WaterfallLayout.footerInset`.
     public var footerInset: EdgeInsets?
-    /// How many columns each item spans, item by item: 1 or more, or `fullSpan` (every
-    /// column); `nil` when every item spans one column. A section holding a span other than 1
-    /// is laid out by the window rule (`WaterfallLayout.layout`).
+    /// How many columns each item spans: 1 or more, or `fullSpan`; `nil`: one each.
     public var spans: [Int]?
 
-    /// The `spans` value of an item that spans every column of its section (`"full"`).
+    /// The `spans` value of an item spanning every column (`"full"`).
     public static let fullSpan = 0
 
     /// Creates a section of `items` with optional overrides.
@@ -64,14 +60,8 @@ public struct WaterfallSection: Sendable, Equatable {
     var hasSpans: Bool { spans?.contains { $0 != 1 } ?? false }
 }
 
-// MARK: - The engine
-
-/// A waterfall (masonry) layout: items of equal width in columns, each placed at the top of
-/// the column its `order` picks (SPEC section 6, seeds 000 and 001).
-///
-/// With the defaults on a 390-point-wide view, three items of heights 120, 80, 200 land at
-/// `(0,0,123.333,120)`, `(133.333,0,123.333,80)`, `(266.667,0,123.333,200)`; a fourth of
-/// height 50 goes to the shortest column, column 1, at `(133.333,90,123.333,50)`.
+/// A waterfall (masonry) layout: items of equal width in columns, each atop the column its
+/// `order` picks (SPEC section 6, seeds 000 and 001).
 public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "waterfall"
@@ -86,8 +76,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public var sectionInset = EdgeInsets.zero
     /// Column choice. Default `.shortestFirst`.
     public var order = WaterfallOrder.shortestFirst
-    /// A column counts as shortest when its height is ≤ minimum + tolerance, points.
-    /// Default 0.001.
+    /// A column counts as shortest when its height ≤ minimum + tolerance, points. Default 0.001.
     public var tolerance = 0.001
     /// Section header height, points; no header when 0. Default 0.
     public var headerHeight = 0.0
@@ -101,35 +90,26 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public var minimumContentHeight = 0.0
     /// Height of the items of `.uniform` sections, points. Default 100.
     public var itemHeight = 100.0
-    /// `sectionHeadersPinToVisibleBounds`: each header sticks to the top of the visible
-    /// bounds (`contentOffset.y`), never above its own place, and leaves with its section: at
-    /// most the section's end (after its bottom inset, before the footer) less the header's
-    /// height. Every header then has `zIndex` `FlowLayout.pinnedHeaderZIndex`. Default `false`.
+    /// `sectionHeadersPinToVisibleBounds`: a header sticks to `contentOffset.y`, never above its
+    /// place nor past its section's end (before the footer); its `zIndex` is
+    /// `FlowLayout.pinnedHeaderZIndex`. Default `false`.
     public var sectionHeadersPinToVisibleBounds = false
-    /// `.horizontal`: columns become rows. The layout is the vertical one of the bounds, the
-    /// offset and every inset transposed (top ↔ left, bottom ↔ right), transposed back, so
-    /// insets stay physical. Default `.vertical`.
+    /// `.horizontal`: columns become rows, the vertical layout of everything transposed,
+    /// transposed back (insets stay physical). Default `.vertical`.
     public var scrollDirection = ScrollDirection.vertical
 
     /// Creates a waterfall with the defaults above.
     public init() {}
 
-    /// Lays out `sections` in a view of `bounds` size.
-    ///
-    /// Per section: the header (when its height > 0) after `headerInset.top`, spanning the
-    /// width less the header's left and right insets; then `sectionInset.top`; each item at
-    /// the top of the column `order` picks, the column growing by `height + itemSpacing`; the
-    /// section's bottom is the tallest column's last `maxY` (the top when it has no items)
-    /// plus `sectionInset.bottom`; then the footer, placed as the header.
+    /// Lays out `sections` in a view of `bounds` size. Per section: the header (height > 0)
+    /// inside `headerInset`; `sectionInset.top`; each item atop the column `order` picks, which
+    /// grows by `height + itemSpacing`; the tallest column's last maxY plus
+    /// `sectionInset.bottom`; the footer as the header.
     /// `contentSize = (bounds.width, max(bottom, minimumContentHeight))`.
-    ///
     /// - Throws: `LayoutError.invalidParameter` for a negative, non-finite or zero-column
-    ///   setting; `.columnsDoNotFit` when a section's column width `(W − L − R − (n−1)·gap)/n`
-    ///   is ≤ 0; `.supplementaryTooWide` when insets leave a header or footer a negative width.
-    /// - Complexity: O(total items × log n) for `.shortestFirst` (a segment tree over the
-    ///   columns; a scan up to 8 columns, a branch-free loop for 2 or 3), O(total items)
-    ///   otherwise; O(min(n, items)) memory for the columns, so a
-    ///   huge `n` costs nothing; one allocation for the element array.
+    ///   setting; `.columnsDoNotFit` for a column width `(W − L − R − (n−1)·gap)/n` ≤ 0;
+    ///   `.supplementaryTooWide` for a header or footer of negative width.
+    /// - Complexity: O(items × log n) shortest first, else O(items); O(min(n, items)) memory.
     @_specialize(exported: true, where Sink == ElementBlocks)
     @_specialize(exported: true, where Sink == [LayoutAttributes])
     @_specialize(exported: true, where Sink == FiniteCheckSink)
@@ -137,7 +117,6 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public func layout<Sink: LayoutAttributesSink>(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         guard scrollDirection == .vertical else {
-            // Columns become rows: the vertical layout of the swapped bounds and insets, transposed.
             var vertical = self.transposedSettings()
             vertical.scrollDirection = .vertical
             var transposing = TransposingSink(base: sink)
@@ -200,7 +179,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             if var frame = headerFrame {
                 if sectionHeadersPinToVisibleBounds {
                     // The header's place depends on the section's end: the items are placed
-                    // once only to find it, then again into the sink, after the header.
+                    // once to find it.
                     var counter = CountingSink()
                     let end = try placement.placeItems(of: section, spanning: spanning, top: top, into: &counter)
                         + insets.bottom
@@ -232,13 +211,11 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                 elements: [], cellRanges: cellRanges)
     }
 
-    /// Up to this many columns in a section whose items span columns: such a section keeps
-    /// every column's height and looks at every window of columns for each item.
+    /// The most columns of a section whose items span columns (each item looks at every window).
     public static let maximumSpanningColumns = 256
 
-    /// The frame of a section's header or footer (`kind`), `length` tall at `top`, across
-    /// `width` less the `inset`'s left and right.
-    /// - Throws: `LayoutError.supplementaryTooWide` when the insets leave a negative width.
+    /// A header or footer `length` tall at `top`, across `width` inside the `inset`.
+    /// - Throws: `LayoutError.supplementaryTooWide` for a negative width.
     private func supplementaryFrame(_ kind: ElementKind, at top: Double, length: Double, across width: Double,
                                     inset: EdgeInsets, section s: Int) throws -> Rect {
         let frame = Rect(x: inset.left, y: top, width: width - inset.left - inset.right, height: length)
@@ -248,8 +225,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         return frame
     }
 
-    /// These settings with every inset's top and left, and bottom and right, exchanged: the
-    /// vertical layout that a horizontal one transposes.
+    /// These settings with every inset transposed: the vertical layout a horizontal one transposes.
     func transposedSettings() -> WaterfallLayout {
         var t = self
         t.sectionInset = sectionInset.transposed
@@ -258,61 +234,38 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         return t
     }
 
-    /// The height of an item of `size` (width > 0, both finite) scaled to `columnWidth`,
-    /// keeping its aspect ratio: `height × columnWidth ÷ width`, in that order (the seed's), or
-    /// `height ÷ width × columnWidth` when the product alone overflows (`[1e307, 1e307]` is
-    /// 123.333 at a third of 390). Infinite only when the height itself is.
+    /// `size` (width > 0, finite) scaled to `columnWidth`: `height × columnWidth ÷ width` (the
+    /// seed's order), or `height ÷ width × columnWidth` when the product alone overflows.
     @inline(__always)
     static func height(of size: Size, atColumnWidth columnWidth: Double) -> Double {
         let height = size.height * columnWidth / size.width
         return height.isFinite ? height : size.height / size.width * columnWidth
     }
 
-    // MARK: - Validation
-
     func validate(bounds: Size, sections: [WaterfallSection]) throws {
-        func check(_ name: String, _ value: Double, section: Int? = nil,
-                   positive: Bool = false) throws {
-            if !value.isFinite || value < 0 || (positive && value == 0) {
-                throw LayoutError.invalidParameter(
-                    name: name, section: section, value: value,
-                    requirement: positive ? .finitePositive : .finiteNonNegative)
-            }
-        }
-        try check("width", bounds.width)
-        try check("height", bounds.height)
+        try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height])
         if columnCount < 1 {
             throw LayoutError.invalidParameter(name: "columns", section: nil, value: Double(columnCount),
                                                requirement: .integer(atLeast: 1))
         }
-        try check("column-spacing", minimumColumnSpacing)
-        try check("item-spacing", minimumInteritemSpacing)
-        try check("tolerance", tolerance)
-        try check("header-height", headerHeight)
-        try check("footer-height", footerHeight)
-        try check("min-content-height", minimumContentHeight)
-        try check("item-height", itemHeight)
-        for (name, insets) in [("insets", sectionInset), ("header-insets", headerInset),
-                               ("footer-insets", footerInset)] {
-            for v in [insets.top, insets.left, insets.bottom, insets.right] { try check(name, v) }
-        }
+        try requireFiniteNonNegative(["column-spacing": minimumColumnSpacing, "item-spacing": minimumInteritemSpacing,
+                                      "tolerance": tolerance, "header-height": headerHeight, "footer-height": footerHeight,
+                                      "min-content-height": minimumContentHeight, "item-height": itemHeight])
+        try requireFinite("insets", insets: sectionInset)
+        try requireFinite("header-insets", insets: headerInset)
+        try requireFinite("footer-insets", insets: footerInset)
         for (s, section) in sections.enumerated() {
             if let n = section.columnCount, n < 1 {
                 throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(n),
                                                    requirement: .integer(atLeast: 1))
             }
-            if let i = section.sectionInset {
-                for v in [i.top, i.left, i.bottom, i.right] { try check("insets", v, section: s) }
-            }
-            if let h = section.headerHeight { try check("header", h, section: s) }
-            if let h = section.footerHeight { try check("footer", h, section: s) }
-            if let v = section.columnSpacing { try check("column-spacing", v, section: s) }
-            if let v = section.itemSpacing { try check("item-spacing", v, section: s) }
-            for (name, insets) in [("header-insets", section.headerInset), ("footer-insets", section.footerInset)] {
-                if let i = insets {
-                    for v in [i.top, i.left, i.bottom, i.right] { try check(name, v, section: s) }
-                }
-            }
+            try requireFinite("insets", insets: section.sectionInset, section: s)
+            try requireFinite("header", section.headerHeight, section: s)
+            try requireFinite("footer", section.footerHeight, section: s)
+            try requireFinite("column-spacing", section.columnSpacing, section: s)
+            try requireFinite("item-spacing", section.itemSpacing, section: s)
+            try requireFinite("header-insets", insets: section.headerInset, section: s)
+            try requireFinite("footer-insets", insets: section.footerInset, section: s)
         }
     }
 }
@@ -328,8 +281,7 @@ extension WaterfallSection {
     }
 }
 
-/// Hands each element on to `base` transposed (x ↔ y, width ↔ height): a horizontal
-/// waterfall is the vertical one transposed.
+/// Hands each element on to `base` transposed (x ↔ y, width ↔ height).
 struct TransposingSink<Base: LayoutAttributesSink>: LayoutAttributesSink {
     var base: Base
     var count: Int { base.count }

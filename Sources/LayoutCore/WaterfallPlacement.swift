@@ -1,6 +1,5 @@
-// Where a waterfall's next item goes: one section's column geometry (`Placement`), the
-// shortest-column rule written once (`lowestColumnWithinTolerance`), and the column
-// heights behind it (WaterfallLayout.swift holds the engine).
+// Where a waterfall's next item goes: a section's column geometry (`Placement`), the
+// shortest-column rule (`lowestColumnWithinTolerance`) and the column heights.
 
 /// One section's column geometry: where an item of a given height goes.
 struct Placement {
@@ -15,9 +14,8 @@ struct Placement {
     /// The height of `.uniform` items.
     let itemHeight: Double
 
-    /// Places every item of `section` from `top`, sends them to `sink` in item order and
-    /// returns the section's bottom before its inset: the tallest column's last maxY, or
-    /// `top` without items.
+    /// Places every item of `section` from `top` into `sink`; returns the section's bottom
+    /// before its inset (the tallest column's last maxY, or `top`).
     @inline(__always)
     func placeItems<Sink: LayoutAttributesSink>(of section: WaterfallSection, spanning: Bool, top: Double,
                                                 into sink: inout Sink) throws -> Double {
@@ -25,12 +23,10 @@ struct Placement {
         if spanning {
             return try placeSpanning(section.items, spans: section.spans ?? [], top: top, into: &sink)
         }
-        // Only the first min(n, items) columns can receive items (with fewer items than
-        // columns, an untouched column is always the shortest and the lowest-index one),
-        // so a slot per such column: the column itself, or n − 1 − column right to left.
+        // Only the first min(n, items) columns can receive items: a slot per such column (the
+        // column, or n − 1 − column right to left).
         let slots = min(columnCount, itemCount)
         let columns = ColumnHeights(count: slots, top: top)
-        // The kinds of `items` are told apart once per section, not once per item.
         switch section.items {
         case .heights(let heights):
             try heights.withUnsafeBufferPointer { heights in
@@ -57,7 +53,6 @@ struct Placement {
                 try place(try height(of: measures[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
             }
         }
-        // The tallest column's last maxY (no trailing spacing); `top` when empty.
         return columns.tallestBottom ?? top
     }
 
@@ -85,25 +80,18 @@ struct Placement {
         }
     }
 
-    /// The placement of a section some of whose items span several columns (a slower path
-    /// than `place`, taken only then). Every column's height is kept. An item of span `k`
-    /// (`WaterfallSection.fullSpan`: every column) is `k·w + (k−1)·columnSpacing` wide, a
-    /// size scaled to that width; it goes to the window of `k` adjacent columns whose
-    /// tallest column is lowest (the leftmost within `tolerance` of the lowest), at that
-    /// tallest height, and all `k` columns end at its maxY (plus the item spacing). A span-1
-    /// item under `.shortestFirst` follows the same rule, which is `place`'s. Round-robin
-    /// orders place span-1 items at a cursor that starts at the first column in their
-    /// direction and moves one column on; a spanning item takes its window by the rule and
-    /// the cursor continues after it: the column after its last (left to right) or before
-    /// its first (right to left), wrapping.
+    /// The placement of a section whose items span columns. An item of span `k` (`fullSpan`:
+    /// all) is `k·w + (k−1)·columnSpacing` wide; it goes to the window of `k` columns whose
+    /// tallest is lowest (`lowestColumnWithinTolerance`), at that height, and all `k` columns
+    /// end at its maxY. Round-robin orders place span-1 items at a cursor moving one column
+    /// on; after a spanning item it continues past the window's far end, wrapping.
     /// - Complexity: O(items × n).
     func placeSpanning<Sink: LayoutAttributesSink>(_ items: SectionItems, spans: [Int], top: Double,
                                                    into sink: inout Sink) throws -> Double {
         let n = columnCount
         let count = items.count
         guard count > 0 else { return top }
-        // Raw storage (n ≤ maximumSpanningColumns), not captured arrays: the nested function
-        // below would box them and check exclusive access on every use.
+        // Raw storage (n ≤ maximumSpanningColumns): captured arrays would be boxed.
         let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
         defer { storage.deallocate() }
         let next = storage, bottoms = storage + n, windowMaxima = storage + 2 * n  // next: where each column's next item goes
@@ -113,30 +101,18 @@ struct Placement {
         let queue = UnsafeMutablePointer<Int>.allocate(capacity: n)
         defer { queue.deallocate() }
         queue.initialize(repeating: 0, count: n)
-        let step = columnWidth + columnSpacing
-        // The kinds of `items` are told apart once, not once per item: `measure(item, width)`
-        // is the item's height at its width.
+        // `measure(item, width)`: the item's height at its width, the kinds told apart once.
         @inline(__always)
         func run(_ measure: (Int, Double) throws -> Double) throws {
             var cursor = order == .rightToLeft ? n - 1 : 0
-            // Runs of span-1 items, shortest first in up to 3 columns (most items of a feed),
-            // go through `placeShortestFirst`'s loop: the columns in registers, the column
-            // computed rather than branched on, the same arithmetic.
+            // Runs of span-1 items, shortest first in up to 3 columns, go through
+            // `placeShortestFirst`'s registers, with the same arithmetic.
             let runs = order == .shortestFirst && n <= 3
-            func x(_ column: Int) -> Double { left + Double(column) * step }
-            func width(_ column: Int) -> Double {
-                max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x(column)))
-            }
-            let x0 = x(0), x1 = n > 1 ? x(1) : 0, x2 = n > 2 ? x(2) : 0
-            let w0 = width(0), w1 = n > 1 ? width(1) : 0, w2 = n > 2 ? width(2) : 0
             try spans.withUnsafeBufferPointer { spans in
             var item = 0
             while item < count {
                 if runs && (item >= spans.count || spans[item] == 1) {
-                    var columns = ShortestOfThree(
-                        h0: next[0], h1: n > 1 ? next[1] : .infinity, h2: n > 2 ? next[2] : .infinity,
-                        b0: bottoms[0], b1: n > 1 ? bottoms[1] : 0, b2: n > 2 ? bottoms[2] : 0,
-                        x0: x0, x1: x1, x2: x2, w0: w0, w1: w1, w2: w2, tolerance: tolerance, itemSpacing: itemSpacing)
+                    var columns = inRegisters(count: n, { next[$0] }, { bottoms[$0] })
                     repeat {
                         let height = try measure(item, columnWidth)
                         guard height >= 0, height.isFinite else {
@@ -146,15 +122,9 @@ struct Placement {
                         sink.append(.cell(IndexPath(item: item, section: section), frame: columns.place(height: height)))
                         item += 1
                     } while item < count && (item >= spans.count || spans[item] == 1)
-                    next[0] = columns.h0
-                    bottoms[0] = columns.b0
-                    if n > 1 {
-                        next[1] = columns.h1
-                        bottoms[1] = columns.b1
-                    }
-                    if n > 2 {
-                        next[2] = columns.h2
-                        bottoms[2] = columns.b2
+                    columns.store(count: n) { c, h, b in
+                        next[c] = h
+                        bottoms[c] = b
                     }
                     continue
                 }
@@ -179,7 +149,6 @@ struct Placement {
                     y = next[start]
                 } else {
                     Self.windowMaxima(of: next, count: n, window: k, into: windowMaxima, queue: queue)
-                    // The window whose tallest column is lowest, as a column is chosen.
                     start = lowestColumnWithinTolerance(count: n - k + 1, tolerance: tolerance) { windowMaxima[$0] }
                     y = windowMaxima[start]
                 }
@@ -188,8 +157,7 @@ struct Placement {
                 case .leftToRight: cursor = (start + k) % n
                 case .rightToLeft: cursor = (start - 1 + n) % n
                 }
-                let x = left + Double(start) * step
-                let width = max(0, min(spanWidth, left + Double(start + k) * step - columnSpacing - x))
+                let (x, width) = edges(from: start, span: k, width: spanWidth)
                 sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
                 let bottom = y + height
                 for c in start..<(start + k) {
@@ -211,10 +179,8 @@ struct Placement {
         return tallest
     }
 
-    /// The tallest of `heights[s..<s + k]` for every window start `s` in `0...(n − k)`, into
-    /// `maxima[s]`: for few columns (n ≤ 8) each window looked at directly, otherwise by a
-    /// monotonic queue (`queue`, n slots) of column indices whose heights decrease.
-    /// - Complexity: O(n·k) for n ≤ 8, O(n) otherwise.
+    /// `maxima[s]` = the tallest of `heights[s..<s + k]`, s in `0...(n − k)`: directly for
+    /// n ≤ 8, else by a monotonic queue (`queue`, n slots). - Complexity: O(n·k) or O(n).
     @inline(__always)
     private static func windowMaxima(of heights: UnsafeMutablePointer<Double>, count n: Int, window k: Int,
                                      into maxima: UnsafeMutablePointer<Double>, queue: UnsafeMutablePointer<Int>) {
@@ -236,10 +202,7 @@ struct Placement {
         }
     }
 
-    // MARK: - Placement
-
-    /// Places the next item (`item`, of `height`) at the top of the column `order` picks,
-    /// sends it to `sink` and grows that column.
+    /// Places item `item` of `height` atop the column `order` picks, into `sink`.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
     func place<Sink: LayoutAttributesSink>(_ height: Double, item: Int, in columns: ColumnHeights,
@@ -261,40 +224,43 @@ struct Placement {
             column = columnCount - 1 - slot
         }
         let y = columns[slot]
-        // The width ends where the next column's gap starts, so that with a spacing of 0
-        // neighbouring columns share their edge exactly instead of overlapping by a rounding
-        // error (x + columnWidth can land one ulp past the next column's x).
-        let step = columnWidth + columnSpacing
-        let x = left + Double(column) * step
-        let width = max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x))
+        let (x, width) = edges(from: column, span: 1, width: columnWidth)
         sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
         columns.setBottom(slot, y + height)
         columns[slot] = y + height + itemSpacing
     }
 
-    /// `place` for every item of `heights`, shortest column first, in a section of 2 or 3
-    /// columns (the usual phone layouts), with the same arithmetic in the same order. Each
-    /// item's column depends on the one before, so this loop is a chain of dependent
-    /// operations: the column heights stay in registers rather than go through memory.
+    /// The x and width of `k` columns from `column`: the width ends where the next column's
+    /// gap starts, so with no spacing neighbours share their edge exactly (`x + width` can
+    /// land one ulp past the next column's x).
+    @inline(__always)
+    func edges(from column: Int, span k: Int, width: Double) -> (x: Double, width: Double) {
+        let step = columnWidth + columnSpacing
+        let x = left + Double(column) * step
+        return (x, max(0, min(width, left + Double(column + k) * step - columnSpacing - x)))
+    }
+
+    /// `ShortestOfThree` over the first `n` (1…3) columns, their tops `h` and bottoms `b`.
+    @inline(__always)
+    func inRegisters(count n: Int, _ h: (Int) -> Double, _ b: (Int) -> Double) -> ShortestOfThree {
+        func x(_ c: Int) -> Double { n > c ? edges(from: c, span: 1, width: columnWidth).x : 0 }
+        func w(_ c: Int) -> Double { n > c ? edges(from: c, span: 1, width: columnWidth).width : 0 }
+        // An absent column's infinite top is never the shortest.
+        return ShortestOfThree(h0: h(0), h1: n > 1 ? h(1) : .infinity, h2: n > 2 ? h(2) : .infinity,
+                               b0: b(0), b1: n > 1 ? b(1) : 0, b2: n > 2 ? b(2) : 0,
+                               x0: x(0), x1: x(1), x2: x(2), w0: w(0), w1: w(1), w2: w(2),
+                               tolerance: tolerance, itemSpacing: itemSpacing)
+    }
+
+    /// `place` for every item of `heights`, shortest first, in 2 or 3 columns (the usual phone
+    /// layouts), with the same arithmetic: the column heights stay in registers through the
+    /// chain of dependent choices.
     /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
     func placeShortestFirst<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
         _ heights: Heights, in columns: ColumnHeights, into sink: inout Sink) throws where Heights.Index == Int {
-        let three = columns.count == 3
-        precondition(columns.count == 2 || three, "2 or 3 columns")
-        // The x and width of each column, as `place` computes them.
-        let step = columnWidth + columnSpacing
-        func x(_ column: Int) -> Double { left + Double(column) * step }
-        func width(_ column: Int) -> Double {
-            max(0, min(columnWidth, left + Double(column + 1) * step - columnSpacing - x(column)))
-        }
-        let x0 = x(0), x1 = x(1), x2 = three ? x(2) : 0
-        let w0 = width(0), w1 = width(1), w2 = three ? width(2) : 0
-        // A third column of infinite height is never the shortest.
-        var registers = ShortestOfThree(
-            h0: columns[0], h1: columns[1], h2: three ? columns[2] : .infinity,
-            b0: columns.bottom(0), b1: columns.bottom(1), b2: three ? columns.bottom(2) : 0,
-            x0: x0, x1: x1, x2: x2, w0: w0, w1: w1, w2: w2, tolerance: tolerance, itemSpacing: itemSpacing)
+        precondition(columns.count == 2 || columns.count == 3, "2 or 3 columns")
+        var registers = inRegisters(count: columns.count, { columns[$0] }, { columns.bottom($0) })
         for item in 0..<heights.count {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
@@ -303,33 +269,24 @@ struct Placement {
             }
             sink.append(.cell(IndexPath(item: item, section: section), frame: registers.place(height: height)))
         }
-        columns[0] = registers.h0
-        columns[1] = registers.h1
-        columns.setBottom(0, registers.b0)
-        columns.setBottom(1, registers.b1)
-        if three {
-            columns[2] = registers.h2
-            columns.setBottom(2, registers.b2)
+        registers.store(count: columns.count) { c, h, b in
+            columns[c] = h
+            columns.setBottom(c, b)
         }
     }
 }
 
-/// Shortest-first's rule, the one definition every placement uses: the lowest index below
-/// `count` whose height is within `tolerance` (finite, ≥ 0) of the smallest,
-/// `height(i) ≤ minimum + tolerance` (seed 001; `WaterfallOrder.shortestFirst`). Windows of
-/// spanning items are chosen by it too, by their tallest columns. Up to 3 heights (the usual
-/// phone layouts; an absent column's height infinite) are compared without a loop or a
-/// branch: which column is shortest is as good as random, so a branch on it would be
-/// mispredicted every other item (`lowestOfThreeWithinTolerance`). `ColumnHeights` applies
-/// the same rule through its tree past 8 columns.
+/// Shortest-first's rule (seed 001), the one definition every placement uses: the lowest
+/// index below `count` with `height(i) ≤ minimum + tolerance`. Up to 3 heights are compared
+/// without a branch (the shortest column is as good as random: a branch would be mispredicted
+/// every other item); `ColumnHeights` applies the rule through its tree past 8 columns.
 /// - Complexity: O(count).
 @inline(__always)
 func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) -> Double) -> Int {
     if count <= 3 {
         let past = lowestOfThreeWithinTolerance(height(0), count > 1 ? height(1) : .infinity,
                                                 count > 2 ? height(2) : .infinity, tolerance: tolerance)
-        // 0 when column 0 qualifies, else 1, plus 1 more when column 1 does not either: two
-        // flags added, which compiles to no jump.
+        // Two flags added, which compiles to no jump.
         return (past.column0 ? 1 : 0) + (past.column0 && past.column1 ? 1 : 0)
     }
     var minimum = height(0)
@@ -340,11 +297,8 @@ func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) 
     return c
 }
 
-/// `lowestColumnWithinTolerance` for three heights (an absent column's infinite), as the
-/// two flags it is computed from: whether column 0 is past `minimum + tolerance`, and whether
-/// column 1 is. The chosen column is 0 unless column 0 is past, else 1 unless column 1 is
-/// past too, else 2. For the columns held in registers (`ShortestOfThree`), which select on
-/// the flags themselves. - Complexity: O(1), no branch.
+/// `lowestColumnWithinTolerance` for three heights (an absent column's infinite) as two flags:
+/// whether columns 0 and 1 are past `minimum + tolerance`. - Complexity: O(1), no branch.
 @inline(__always)
 func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
                                           tolerance: Double) -> (column0: Bool, column1: Bool) {
@@ -355,10 +309,8 @@ func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
     return (!(h0 <= limit), !(h1 <= limit))
 }
 
-/// Two or three columns held in registers while one-column items go shortest first (the
-/// usual phone layouts): each column's next top (`h`; an absent third column's is infinite,
-/// never the shortest) and last bottom (`b`), x and width, with `ColumnHeights.shortest`'s
-/// rule and arithmetic.
+/// Up to three columns in registers while one-column items go shortest first: each column's
+/// next top (`h`), last bottom (`b`), x and width.
 struct ShortestOfThree {
     var h0, h1, h2: Double
     var b0, b1, b2: Double
@@ -370,10 +322,8 @@ struct ShortestOfThree {
     @inline(__always)
     mutating func place(height: Double) -> Rect {
         let past = lowestOfThreeWithinTolerance(h0, h1, h2, tolerance: tolerance)
-        // Every choice is a select on one of two comparisons of Doubles. LLVM makes branches
-        // of them all the same (the column is as good as random, so one is mispredicted about
-        // every other item), but two rather than the three it made of selects on an index:
-        // a million items placed in 7.3 ms rather than 7.6.
+        // Selects on the two flags: two branches rather than the three selects on an index
+        // made (7.3 ms rather than 7.6 for a million items).
         let first = !past.column0, second = !past.column1
         let y = first ? h0 : second ? h1 : h2
         let x = first ? x0 : second ? x1 : x2
@@ -388,15 +338,21 @@ struct ShortestOfThree {
         b0 = first ? bottom : b0
         return Rect(x: x, y: y, width: width, height: height)
     }
+
+    /// Hands the first `n` columns' top and bottom to `set`.
+    @inline(__always)
+    func store(count n: Int, _ set: (Int, Double, Double) -> Void) {
+        set(0, h0, b0)
+        if n > 1 { set(1, h1, b1) }
+        if n > 2 { set(2, h2, b2) }
+    }
 }
 
-/// Where each column's next item goes, as a min segment tree, so that shortest-first finds
-/// "the lowest-index column whose height is ≤ minimum + tolerance" in O(log n) rather than
-/// scanning every column for every item (a layout of 10,000 columns stays fast); up to 8
-/// columns the heights are scanned instead.
+/// Where each column's next item goes, as a min segment tree, so shortest-first is O(log n)
+/// an item (up to 8 columns, a scan).
 final class ColumnHeights {
-    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (`.infinity` past the
-    /// last column). Raw storage: the hot loop's reads and writes are plain loads and stores.
+    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (past the last,
+    /// `.infinity`). Raw storage: plain loads and stores.
     private let tree: UnsafeMutablePointer<Double>
     private let leaves: Int
     /// Each column's last item's maxY (its top while empty).
@@ -439,8 +395,7 @@ final class ColumnHeights {
         bottoms[column]
     }
 
-    /// The largest last maxY of any column, `nil` without columns (the section's bottom
-    /// before its inset).
+    /// The largest last maxY of any column, `nil` without columns.
     var tallestBottom: Double? {
         guard count > 0 else { return nil }
         var tallest = bottoms[0]
@@ -448,8 +403,7 @@ final class ColumnHeights {
         return tallest
     }
 
-    /// Up to this many columns the heights are scanned rather than kept in the tree: a few
-    /// independent loads beat a chain of dependent ones.
+    /// Up to this many columns a scan beats the tree's chain of dependent loads.
     private static let scanLimit = 8
     private var scans: Bool { leaves <= Self.scanLimit }
 
@@ -461,7 +415,6 @@ final class ColumnHeights {
             let heights = tree + leaves
             return lowestColumnWithinTolerance(count: count, tolerance: tolerance) { heights[$0] }
         }
-        // The same rule over the tree: its root is the minimum.
         return leftmost(atMost: tree[1] + tolerance)
     }
 

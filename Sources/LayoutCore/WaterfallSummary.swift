@@ -1,15 +1,10 @@
-// The waterfall's summary bounds: what vouches for every element of a streamed layout without
-// visiting them (the check pass of `PassCapabilities.summaryCheck`, and the verdict without
-// laying out of `.vouchesWithoutLayingOut`).
+// The waterfall's summary bounds: what vouches for a streamed layout's elements without
+// visiting them (`PassCapabilities.summaryCheck`, `.vouchesWithoutLayingOut`).
 
 extension WaterfallLayout {
-    /// The check pass of a streamed layout: the column arithmetic alone (elements counted,
-    /// not made); the elements are sent to `sink` one by one only when the content size
-    /// cannot vouch for them (`elementsAreFinite(in:scale:)`), or when headers are pinned
-    /// (a pinned header's zIndex is above the cells that follow it, which the sink notes).
-    /// Returns what `layout(_:bounds:contentOffset:into:)` returns.
-    /// - Throws: as `layout(_:bounds:contentOffset:into:)`.
-    /// - Complexity: O(n) additions; O(n) elements made only when unsure.
+    /// The check pass of a streamed layout: the column arithmetic alone, the elements sent to
+    /// `sink` only when `elementsAreFinite(in:scale:)` cannot vouch for them or headers are
+    /// pinned (their zIndex, which the sink notes). Returns what `layout` does. - Throws: as it.
     public func checkLayout(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                             into sink: inout FiniteCheckSink) throws -> CollectionLayout {
         if sectionHeadersPinToVisibleBounds {
@@ -24,22 +19,13 @@ extension WaterfallLayout {
         return summary
     }
 
-
-    /// Whether every element of `summary` (what `layout(_:bounds:contentOffset:into:)` returned, run with a
-    /// `CountingSink`) holds only finite numbers, pixel-snapped to `scale` or not, judged
-    /// from its content size alone. Every setting and item height is ≥ 0, so a column only
-    /// grows: every y and maxY is at most the content height, every x and maxX at most the
-    /// bounds width (up to rounding), and a finite content size bounds them all. When this
-    /// is true the elements need no check one by one (`FiniteCheckSink.skip`); when false
-    /// some may still be finite, and they must be checked.
-    /// - Complexity: O(1).
+    /// Whether every element of `summary` (`layout`'s result with a `CountingSink`) is finite,
+    /// snapped to `scale` or not: columns only grow, so the content size bounds every number.
     public func elementsAreFinite(in summary: CollectionLayout, scale: Double?) -> Bool {
         snappedValuesStayFinite(upTo: summary.contentSize.width + summary.contentSize.height, scale: scale)
     }
 
-    /// The elements `layout(_:bounds:contentOffset:into:)` gives `sections`: their items,
-    /// and a header and a footer for each section whose height for them is above 0.
-    /// - Complexity: O(sections).
+    /// The elements `layout` gives `sections`: items, and headers and footers of height > 0.
     public func elementCount(of sections: [WaterfallSection]) -> Int {
         var total = 0
         for section in sections {
@@ -50,17 +36,9 @@ extension WaterfallLayout {
         return total
     }
 
-    /// Whether `layout(_:bounds:contentOffset:into:)` succeeds and every element it computes is finite,
-    /// pixel-snapped to `scale` or not, decided without placing a single item: for a caller
-    /// that needs that verdict but not the content size (a CSV shows none), since placing the
-    /// items is a chain of dependent steps while this is a plain scan.
-    ///
-    /// The settings, each section's column width, header and footer width and every item are
-    /// checked as `layout` checks them; and no column can be taller than the section's items
-    /// all stacked in it with their spacing, so when the sum of everything stacked, plus the
-    /// width, stays finite with room to spare (`elementsAreFinite(in:scale:)`'s margin),
-    /// every number of every element does. When this is false the layout may still succeed:
-    /// run it to find out, and for its error.
+    /// Whether `layout` succeeds with every element finite (snapped to `scale` or not), decided
+    /// by a plain scan rather than placing items: everything is checked as `layout` checks it,
+    /// and no column is taller than all the items stacked. False: run `layout` to find out.
     /// - Complexity: O(items), four independent sums at a time.
     public func succeedsWithFiniteElements(sections: [WaterfallSection], bounds: Size, scale: Double?) -> Bool {
         guard scrollDirection == .vertical else {
@@ -90,7 +68,6 @@ extension WaterfallLayout {
             guard !overflow else { return false }
             total = sum
             stacked += insets.top + insets.bottom + Double(count) * (section.itemSpacing ?? minimumInteritemSpacing)
-            // A spanning item is at most the available width wide: its size is scaled to no more.
             let spanning = section.hasSpans
             if spanning {
                 guard n <= Self.maximumSpanningColumns else { return false }
@@ -114,7 +91,6 @@ extension WaterfallLayout {
             case .uniform(let count):
                 stacked += Double(count) * itemHeight
             case .randomHeights(let heights):
-                // None is taller than the largest there can be, nor negative when the least is not.
                 guard heights.base >= 0, heights.upperBound.isFinite else { return false }
                 stacked += Double(heights.count) * heights.upperBound
             case .mixed(let measures):
@@ -133,8 +109,7 @@ extension WaterfallLayout {
         return total <= maximumElementCount && snappedValuesStayFinite(upTo: stacked, scale: scale)
     }
 
-    /// The sum of `height(item)` over `items` when every height is finite and ≥ 0 (a NaN or
-    /// an infinity makes the sum not finite, a negative one the minimum), else `nil`.
+    /// The sum of `height(item)` over `items` when every height is finite and ≥ 0, else `nil`.
     private static func checkedSum<Item>(_ items: [Item], _ height: (Item) -> Double) -> Double? {
         items.withUnsafeBufferPointer { items in
             var sums = (0.0, 0.0, 0.0, 0.0)
