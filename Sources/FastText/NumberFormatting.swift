@@ -174,7 +174,7 @@ import LayoutCore
     }
 
     /// The digits of `n` < 10⁸ without leading zeros (one for 0), little-endian, and their count.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func shortDigitsText(_ n: UInt64) -> (text: UInt64, length: Int) {
         let digits = eightDigits(n)
         let leadingZeroBits = leadingZeroDigitBits(digits)
@@ -303,20 +303,15 @@ import LayoutCore
         }
     }
 
-    /// "00" … "99": two ASCII digits at offset 2·n (a literal: no lazy initialisation).
-    @inlinable @inline(__always)
-    static var digitPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    }
-
-    /// The two ASCII digits of `n` < 100 as one little-endian UInt16.
+    /// The two ASCII digits of `n` < 100 as one little-endian UInt16 (from a literal: no lazy
+    /// initialisation).
     @inlinable @inline(__always)
     static func digitPair(_ n: Int) -> UInt16 {
-        UnsafeRawPointer(digitPairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        return UnsafeRawPointer(pairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
     }
 
-    /// Writes the decimal digits of `n` at `out`; returns their count. May store up to 8
-    /// bytes past the last digit.
+    /// Writes the digits of `n` at `out` (up to 8 bytes stored past them); returns their count.
     @inlinable @inline(__always)
     package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
@@ -328,21 +323,14 @@ import LayoutCore
         let high = n / 100_000_000
         var length: Int
         if high < 100_000_000 {
-            length = high < 10 ? writeSingleDigit(high, to: out) : writeShortDigits(high, to: out)
+            length = writeShortDigits(high, to: out)
         } else {
-            let top = high / 100_000_000  // < 1845: n < 2^64
-            length = top < 10 ? writeSingleDigit(top, to: out) : writeShortDigits(top, to: out)
+            length = writeShortDigits(high / 100_000_000, to: out)  // < 1845: n < 2^64
             storeEightDigits(high % 100_000_000, to: out + length)
             length += 8
         }
         storeEightDigits(n % 100_000_000, to: out + length)
         return length + 8
-    }
-
-    @inlinable @inline(__always)
-    static func writeSingleDigit(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
-        return 1
     }
 
     /// The 8 digits of `n` < 10⁸ (zero-padded, values 0…9) in the bytes of a UInt64, the
@@ -365,14 +353,12 @@ import LayoutCore
         UnsafeMutableRawPointer(out).storeBytes(of: (eightDigits(n) | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
     }
 
-    /// Writes 10 ≤ `n` < 10⁸ without leading zeros (one 8-byte store); returns the digit count.
+    /// Writes `n` < 10⁸ without leading zeros (one 8-byte store); returns the digit count.
     @inlinable @inline(__always)
     static func writeShortDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        let digits = eightDigits(n)
-        let leadingZeros = digits.trailingZeroBitCount & ~7  // in bits: 8 per zero digit
-        let text = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeros)  // n ≥ 10: at most 48
-        UnsafeMutableRawPointer(out).storeBytes(of: text.littleEndian, as: UInt64.self)
-        return 8 - leadingZeros >> 3
+        let digits = shortDigitsText(n)
+        UnsafeMutableRawPointer(out).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
+        return digits.length
     }
 
     // MARK: - Shortest round-trip

@@ -75,15 +75,6 @@ public final class OutputBuffer {
         return frameTextTable!
     }
 
-    /// The buffers `appendInParallel` formats into, one per worker, kept between calls.
-    private var workers: [OutputBuffer] = []
-
-    /// `count` empty buffers of this one's precision for parallel workers.
-    func workerBuffers(_ count: Int) -> [OutputBuffer] {
-        while workers.count < count { workers.append(OutputBuffer(precision: precision)) }
-        return Array(workers.prefix(count))
-    }
-
     /// Room for any one element in any format: sixteen of the longest numbers, and keys.
     package static let elementBound = 16 * NumberFormat.maximumLength + 1024
 
@@ -166,12 +157,9 @@ public final class OutputBuffer {
     /// Appends an integer.
     @inlinable @inline(__always)
     package func append(integer value: Int) {
-        reserve(21)
-        if value < 0 {
-            storage[count] = UInt8(ascii: "-")
-            count += 1
-        }
-        count += NumberFormat.writeDigits(UInt64(value.magnitude), to: storage + count)
+        var w = cursor(reserving: 21)
+        w.append(integer: value)
+        commit(w)
     }
 
     /// Hands the gathered bytes to the sink once a chunk is full.

@@ -19,7 +19,7 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
         }
         return
     }
-    let buffers = out.workerBuffers(workers)
+    let buffers = (0..<workers).map { _ in OutputBuffer(precision: out.precision) }
     try withoutActuallyEscaping(format) { format in
         let work = UncheckedSendable(format)
         let workerBuffers = UncheckedSendable(buffers)

@@ -28,20 +28,14 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
 
     /// Writes `layout` (its summary, `elements` empty) with the elements `produce` appends,
-    /// formatted on every core while the engine computes the next: byte for byte what
-    /// `write(_:selection:options:to:)` writes for the layout with its elements.
+    /// formatted on `pipeline` (at `out`'s precision; a new one when `nil`) while the engine
+    /// computes the next, or, `serially`, on this thread (for a few elements): byte for byte
+    /// what `write(_:selection:options:to:)` writes for the layout with its elements.
     /// - Precondition: for SVG, the visible elements come in drawing order.
     /// - Throws: what `produce` or the buffer's sink throws.
     /// - Complexity: O(n); memory for a few blocks, whatever n.
-    public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-                      options: OutputOptions, to out: OutputBuffer) throws {
-        try write(layout, streaming: produce, options: options, to: out, on: nil)
-    }
-
-    /// `write(_:streaming:options:to:)` on `pipeline` (at `out`'s precision; a new one when
-    /// `nil`), or, `serially`, on the calling thread (for a few elements).
-    func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-               options: OutputOptions, to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool = false) throws {
+    func write(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
+               to out: OutputBuffer, on pipeline: BlockPipeline? = nil, serially: Bool = false) throws {
         if self == .csv && layout.heartSamples != nil {
             // `--heart-samples` as CSV: the samples table, without the elements.
             return try write(layout, selection: nil, options: options, to: out)
