@@ -54,10 +54,10 @@ public final class OutputBuffer {
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
     private var svgFrameTextTable: UnsafeMutablePointer<SVGFrameText>?
 
-    /// The buffer's table of SVG frame texts (`SVGFrameText.slots` entries), allocated when
+    /// The buffer's table of SVG frame texts (`FrameKey.slots` entries), allocated when
     /// first asked for and kept from one block to the next.
     package var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
-        if svgFrameTextTable == nil { svgFrameTextTable = Self.table(of: SVGFrameText(), count: SVGFrameText.slots) }
+        if svgFrameTextTable == nil { svgFrameTextTable = Self.table(of: SVGFrameText(), count: FrameKey.slots) }
         return svgFrameTextTable!
     }
 
@@ -71,7 +71,7 @@ public final class OutputBuffer {
 
     /// The buffer's table of the CSV's frame texts, as `svgFrameTexts`.
     package var frameTexts: UnsafeMutablePointer<FrameText> {
-        if frameTextTable == nil { frameTextTable = Self.table(of: FrameText(), count: FrameText.slots) }
+        if frameTextTable == nil { frameTextTable = Self.table(of: FrameText(), count: FrameKey.slots) }
         return frameTextTable!
     }
 
@@ -298,7 +298,6 @@ public final class OutputBuffer {
 /// (`,123.333,115,61.667,`), keyed by `FrameKey`. A layout repeats these while y changes: one
 /// lookup for four of the number table. 64 bytes; 1,024 entries.
 package struct FrameText {
-    static let slots = FrameKey.slots
     /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// x's text, at most 8 bytes.
@@ -342,7 +341,6 @@ package struct FrameKey: Equatable {
 /// default appearance, ` x="X" y="` before its y, `" width="W" height="H" rx="R` after it,
 /// and once a label was drawn, `<text x="CX" y="`. 128 bytes; 1,024 entries.
 package struct SVGFrameText {
-    static let slots = FrameKey.slots
     /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// The three texts' lengths, a byte each (0 for a label's not yet known).

@@ -21,8 +21,8 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
     }
     let buffers = (0..<workers).map { _ in OutputBuffer(precision: out.precision) }
     try withoutActuallyEscaping(format) { format in
-        let work = UncheckedSendable(format)
-        let workerBuffers = UncheckedSendable(buffers)
+        nonisolated(unsafe) let work = format  // the caller's promise: it reads only shared state
+        nonisolated(unsafe) let workerBuffers = buffers  // one a worker
         var roundStart = 0
         while roundStart < count {
             let start = roundStart
@@ -30,9 +30,8 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
                 let low = start + worker * blockSize
                 let high = min(count, low + blockSize)
                 guard low < high else { return }
-                let buffer = workerBuffers.value[worker]
-                let format = work.value
-                for position in low..<high { format(position, buffer) }
+                let buffer = workerBuffers[worker]
+                for position in low..<high { work(position, buffer) }
             }
             for buffer in buffers { try out.append(contentsOf: buffer) }
             roundStart += workers * blockSize
@@ -87,12 +86,6 @@ package func runConcurrently(stackSize: Int, _ body: @escaping @Sendable () -> V
     let thread = Thread(block: body)
     thread.stackSize = stackSize
     thread.start()
-}
-
-/// A value carried into concurrent work the caller knows safe (disjoint buffers, read-only state).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// Formats blocks of elements on worker threads while the producer computes the next, and
