@@ -1,11 +1,6 @@
-// JSON number text to Double: a fast path on the scanned parts, and Double(text) behind it.
-
-/// JSON number text to its correctly rounded `Double`, as `Double(text)` (and so
-/// `ValueSyntax.number`, which reads flags) gives it: a dataset and a flag with the same text
-/// give the same double. Nearly every number in a dataset is short: those take exact integer
-/// arithmetic or Clinger's fast path (a significand ≤ 2^53 and a power of ten ≤ 10^22: one
-/// correctly rounded multiply or divide) without building a string; the rest go through
-/// `Double(text)`.
+/// JSON number text to its correctly rounded `Double`, as `Double(text)` (and so a flag)
+/// gives it. Short numbers take Clinger's fast path (a significand ≤ 2^53 and a power of ten
+/// ≤ 10^22: one correctly rounded multiply or divide) without a string; the rest `Double(text)`.
 package enum JSONNumber {
     /// Exact powers of ten, 10^0 … 10^22.
     private static let powersOfTen: [Double] = [
@@ -13,16 +8,9 @@ package enum JSONNumber {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// The value of a number made of the given parts, or `nil` when only the text can say.
-    /// - Parameters:
-    ///   - negative: the text starts with `-`.
-    ///   - significand: the decimal digits (integer and fraction) as an integer; valid only
-    ///     when `exact` or `complete`.
-    ///   - exact: no digit was dropped from `significand` and it is ≤ 2^53.
-    ///   - complete: no digit was dropped from `significand` (at most 19 significant digits),
-    ///     which may exceed 2^53: the 17-digit shortest form of most doubles.
-    ///   - fractionDigits: digits after the point.
-    ///   - exponent: the value after `e` or `E`, or 0.
+    /// The value of a number made of these parts, or `nil` when only the text can say.
+    /// `significand`: all its digits as an integer, valid when `exact` (no digit dropped, ≤
+    /// 2^53) or `complete` (no digit dropped, ≤ 19 digits); `exponent`: after `e`, or 0.
     @inlinable @inline(__always)
     package static func fastValue(negative: Bool, significand: UInt64, exact: Bool, complete: Bool = false,
                           fractionDigits: Int, exponent: Int) -> Double? {
@@ -50,15 +38,10 @@ package enum JSONNumber {
     }
     #endif
 
-    /// `significand · 10^power` correctly rounded, for a significand of up to 19 digits (< 2^64)
-    /// and |power| ≤ 27, or `nil`. In x87 extended precision both factors are exact (64-bit
-    /// significands; 10^27 = 5^27 · 2^27 with 5^27 < 2^64) and the one multiply or divide is
-    /// correctly rounded to 64 bits; rounding that to a double gives the correctly rounded
-    /// double unless it landed exactly on a midpoint between two doubles (the 11 extra bits
-    /// `100…0`), where a second rounding could go the wrong way: then `nil`, and the text
-    /// decides. (Every double and every midpoint is representable in 64 bits, and rounding is
-    /// monotonic, so a result off a midpoint lies on the same side of each as the exact value.)
-    /// Only where `Float80` exists (x86-64); elsewhere always `nil`.
+    /// `significand · 10^power` correctly rounded for |power| ≤ 27, or `nil`. In x87 extended
+    /// precision both factors are exact and the one operation correctly rounded to 64 bits;
+    /// rounding that to a double is correct unless it landed on a midpoint between two doubles
+    /// (extra bits `100…0`): then `nil`, and the text decides. `nil` without `Float80`.
     @inline(__always)
     static func extendedValue(negative: Bool, significand: UInt64, power: Int) -> Double? {
         #if arch(x86_64) && !os(Windows)
@@ -74,15 +57,12 @@ package enum JSONNumber {
         #endif
     }
 
-    /// The value of the eight ASCII digits at `p` (`"12345678"` → 12345678), or `nil` when one
-    /// of the eight bytes is not a digit: one load and three multiplies rather than eight
-    /// steps (the SWAR conversion Lemire describes in "Parsing numbers faster"). `p` must have
-    /// eight readable bytes.
+    /// The value of the eight ASCII digits at `p` (eight readable bytes), or `nil` when one is
+    /// not a digit: one load and three multiplies (Lemire's SWAR, "Parsing numbers faster").
     @inlinable @inline(__always)
     package static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
         let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-        // Every byte 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3 (no carry
-        // between bytes once the first test holds).
+        // Every byte 0x30…0x39: high nibble 3, and still 3 after adding 6.
         guard v & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
               (v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030 else { return nil }
         var x = v &- 0x3030_3030_3030_3030  // the first digit in the lowest byte

@@ -6,12 +6,8 @@ import Musl
 #endif
 
 extension Array {
-    /// Reserves room for `n` elements, like `reserveCapacity(_:)`, and for a large array
-    /// (≥ 4 MiB) asks Linux to back it with transparent huge pages (`madvise(MADV_HUGEPAGE)`
-    /// on the fresh, untouched storage): a dataset's million item heights then fault in 2 MiB
-    /// at a time instead of 4 KiB. Elsewhere, or when the kernel says no, it is
-    /// `reserveCapacity(_:)`. (Layouts kept in memory reserve plainly: `LayoutCore` gives no
-    /// page advice.)
+    /// `reserveCapacity(_:)`, and for ≥ 4 MiB transparent huge pages on Linux
+    /// (`adviseHugePages`): a million item heights fault in 2 MiB at a time, not 4 KiB.
     /// - Complexity: O(1) beyond the allocation (the array must be empty).
     package mutating func reserveLargeCapacity(_ n: Int) {
         reserveCapacity(n)
@@ -23,10 +19,8 @@ extension Array {
 }
 
 extension UnsafeMutableBufferPointer {
-    /// Asks Linux to back this fresh, untouched storage with transparent huge pages
-    /// (`madvise(MADV_HUGEPAGE)` on its 2 MiB-aligned part) when it is 4 MiB or more, as
-    /// `Array.reserveLargeCapacity(_:)` does; for raw storage such as the block pipeline's
-    /// slots. Elsewhere, or when the kernel says no, nothing.
+    /// Asks Linux to back this fresh storage, when ≥ 4 MiB, with transparent huge pages
+    /// (`madvise(MADV_HUGEPAGE)` on its 2 MiB-aligned part); elsewhere nothing.
     func adviseHugePages() {
         #if os(Linux)  // MADV_HUGEPAGE is Linux's; elsewhere the storage is left as it is
         let bytes = count * MemoryLayout<Element>.stride

@@ -1,6 +1,7 @@
-// Exact decimal formatting of Doubles (SPEC section 2), written straight into byte buffers:
-// no String(format:), no NumberFormatter, no allocation on the common path.
+// Exact decimal formatting of Doubles (SPEC section 2), straight into byte buffers, with no
+// allocation on the common path.
 
+import Foundation
 import LayoutCore
 
 /// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`.
@@ -15,33 +16,22 @@ import LayoutCore
     /// after the point of the smallest subnormal at `.full`.
     @usableFromInline package static let maximumLength = 640
 
-    /// The formatted string (convenience for tests and messages; the writers use `write`).
+    /// The formatted string (for tests and messages; the writers use `write`).
     package static func string(_ value: Double, precision: NumberPrecision = .standard) -> String {
-        var bytes: [UInt8] = []
-        append(value, precision: precision, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends `value` formatted at `precision` to `out`.
-    static func append(_ value: Double, precision: NumberPrecision, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { scratch in
             let n = write(value, precision: precision, to: scratch.baseAddress!)
-            out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: n))
+            return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: n), as: UTF8.self)
         }
     }
 
-    /// Writes `value` formatted at `precision` at `destination`, which must have room for
-    /// `maximumLength` bytes, and returns the number of bytes written.
-    /// Non-finite values never reach the writers (layouts are validated first); should one
-    /// arrive it prints as `0` rather than as text that is not a number.
-    /// - Complexity: O(digits); no allocation unless the value is ≥ 2⁶⁴ after scaling or
-    ///   `precision` is `.full`.
+    /// Writes `value` at `precision` at `destination` (room for `maximumLength` bytes) and
+    /// returns the bytes' count. A non-finite value (layouts are validated first) prints `0`.
+    /// - Complexity: O(digits); no allocation but for |value| ≥ 9·10¹⁵ or at `.full`.
     @inlinable @inline(__always)
     package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision {
-            // The default precision and the usual magnitudes, inline: 2⁻¹¹ ≤ |value| < 2⁵²,
-            // so value = m·2⁻ᵏ with 1 ≤ k ≤ 63 and m·1000 < 2⁶³.
+            // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
             let k = 1075 &- Int(value.exponentBitPattern)
             if k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
         }
@@ -51,10 +41,8 @@ import LayoutCore
         }
         switch precision {
         case .full:
-            // A value that is the double nearest to a decimal of at most 3 decimals and 15
-            // digits (what a layout file holds at the default precision): those digits are
-            // its shortest round-trip form (two decimals of ≤ 15 digits never round to the
-            // same double), and `writeThreeDecimals` writes them, without a string.
+            // The double nearest a decimal of ≤ 3 decimals and ≤ 15 digits (a layout file's
+            // numbers): those digits are its shortest round-trip form, written without a string.
             let k = 1075 &- Int(value.exponentBitPattern)
             if k >= 1 && k <= 63 {
                 let m = value.significandBitPattern | 1 << 52
@@ -71,8 +59,7 @@ import LayoutCore
     // MARK: - Fixed precision
 
     /// `writeFixed(value, decimals: 3, …)` for `value = ±m·2⁻ᵏ`, 1 ≤ k ≤ 63: N = m·1000/2ᵏ
-    /// rounded half away from zero is `(m·1000 >> (k−1) + 1) >> 1`, one shift; then the
-    /// integer digits and ".ddd" without its trailing zeros.
+    /// rounded half away from zero is `(m·1000 >> (k−1) + 1) >> 1`.
     @inlinable @inline(__always)
     static func writeThreeDecimals(_ value: Double, shift k: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let m = value.significandBitPattern | 1 << 52
@@ -89,44 +76,48 @@ import LayoutCore
         let fraction = n % 1000
         i += writeDigits(n / 1000, to: out + i)
         guard fraction != 0 else { return i }
-        let rest = Int(truncatingIfNeeded: fraction % 100)
-        let text = 0x2E | UInt32(0x30 | fraction / 100) << 8 | UInt32(digitPair(rest)) << 16
-        UnsafeMutableRawPointer(out + i).storeBytes(of: text, as: UInt32.self)
-        return i + (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
+        return i + writePointThreeDigits(fraction, to: out + i)
     }
 
-    /// The text `write(value, precision: .decimals(3), …)` writes, built in registers rather
-    /// than stored byte by byte: for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 and for whole numbers and
-    /// halves below 10⁸ (at most 8 integer digits, so at most 13 bytes), the bytes in two
-    /// little-endian words (the first character in the lowest byte of `low`; bytes past
-    /// `length` are unspecified) and their count; `nil` outside that range. For a writer that
-    /// both stores a number and keeps its text in a table: read back from memory, text just
-    /// stored byte by byte waits for the stores.
-    /// - Complexity: O(1), branch-free but for the range checks and the whole-number test.
+    /// `.ddd` for `fraction` < 1000 without its trailing zeros (nothing for 0): 4 bytes
+    /// stored; returns the length.
+    @inlinable @inline(__always)
+    static func writePointThreeDigits(_ fraction: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let text = pointThreeDigits(fraction)
+        UnsafeMutableRawPointer(out).storeBytes(of: UInt32(truncatingIfNeeded: text.text), as: UInt32.self)
+        return text.length
+    }
+
+    /// `.ddd` for `fraction` < 1000 as little-endian bytes, and its length without trailing
+    /// zeros (0 for 0).
+    @inlinable @inline(__always)
+    static func pointThreeDigits(_ fraction: UInt64) -> (text: UInt64, length: Int) {
+        let rest = Int(truncatingIfNeeded: fraction % 100)
+        let text = 0x2E | (0x30 | fraction / 100) << 8 | UInt64(digitPair(rest)) << 16
+        return (text, fraction == 0 ? 0 : rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
+    }
+
+    /// The text `write(value, precision: .decimals(3), …)` writes, built in registers (for a
+    /// writer that also keeps it in a table): for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 and whole
+    /// numbers and halves below 10⁸, at most 13 bytes in two little-endian words (bytes past
+    /// `length` unspecified); `nil` outside that range. - Complexity: O(1).
     @inline(__always)
     static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
-        // Whole numbers and halves (most coordinates of layouts with whole sizes) first: no
-        // rounding, and no fraction digits but ".5".
-        if let text = wholeOrHalfText(value) { return text }
-        return fractionalText(value)
+        wholeOrHalfText(value) ?? fractionalText(value)
     }
 
-    /// `threeDecimalsText` for a whole number or a half, |value| < 10⁸; `nil` for any other
-    /// value. Apart, so that a writer can have it inline and the rest out of line.
+    /// `threeDecimalsText` for a whole number or a half, |value| < 10⁸; `nil` otherwise.
     @inlinable @inline(__always)
     package static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         wholeOrHalfText(value, eightDigits: eightDigits)
     }
 
-    /// `wholeOrHalfText(_:)` with the digits of the integer part from `eightDigits` (which
-    /// must agree with `NumberFormat.eightDigits`: `DigitTable.eightDigits`, for a writer of
-    /// many numbers).
+    /// `wholeOrHalfText(_:)` with the integer digits from `eightDigits` (`DigitTable`'s, say).
     @inlinable @inline(__always)
     static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
         let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
-            // 2⁵² + twice holds twice rounded to a whole number in its significand's bits: a
-            // conversion without Int(_:)'s range checks.
+            // 2⁵² + twice holds twice, rounded, in its significand: no Int(_:) range checks.
             let shifted = twice + 4_503_599_627_370_496
             if shifted - 4_503_599_627_370_496 == twice {
                 let halves = shifted.significandBitPattern
@@ -150,16 +141,13 @@ import LayoutCore
         return nil
     }
 
-    /// `threeDecimalsText` for a value that is not a whole number or a half below 10⁸, for a
-    /// writer that tried `wholeOrHalfText` first; `nil` outside `threeDecimalsText`'s range
-    /// (and for 0, which `wholeOrHalfText` writes).
+    /// `threeDecimalsText` for the values `wholeOrHalfText` leaves; `nil` outside its range.
     @inlinable @inline(__always)
     package static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         fractionalText(value, eightDigits: eightDigits)
     }
 
-    /// `fractionalText(_:)` with the digits of the integer part from `eightDigits` (see
-    /// `wholeOrHalfText(_:eightDigits:)`).
+    /// `fractionalText(_:)` with the integer digits from `eightDigits`.
     @inlinable @inline(__always)
     static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
@@ -169,18 +157,14 @@ import LayoutCore
         guard n < 100_000_000_000 else { return nil }
         if n == 0 { return (UInt64(UInt8(ascii: "0")), 0, 1) }  // rounds to zero: no sign
         let integer = n / 1000, fraction = n % 1000
-        // The integer part's eight digits without their leading zeros (but one digit for 0).
         let digits = eightDigits(integer)
         let leadingZeroBits = leadingZeroDigitBits(digits)
         let integerText = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
         let integerBits = 64 &- leadingZeroBits
-        // ".ddd" and its length without trailing zeros (none at all for a whole number).
-        let rest = Int(truncatingIfNeeded: fraction % 100)
-        let fractionText = 0x2E | (0x30 | fraction / 100) << 8 | UInt64(digitPair(rest)) << 16
-        let fractionLength = fraction == 0 ? 0 : rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4
-        var low = integerText | shiftedUp(fractionText, by: integerBits)
-        var high = fractionText &>> UInt64(64 &- integerBits)
-        var length = integerBits >> 3 &+ fractionLength
+        let point = pointThreeDigits(fraction)
+        var low = integerText | shiftedUp(point.text, by: integerBits)
+        var high = point.text &>> UInt64(64 &- integerBits)
+        var length = integerBits >> 3 &+ point.length
         if value < 0 {
             high = high << 8 | low >> 56
             low = low << 8 | UInt64(UInt8(ascii: "-"))
@@ -189,76 +173,47 @@ import LayoutCore
         return (low, high, length)
     }
 
-    /// The digits of `n` < 10⁸ without leading zeros (one digit for 0): the bytes of a
-    /// little-endian UInt64, the first digit in the lowest byte (zeros past `length`), and
-    /// their count. For `CountingDigits`, when a number is not the last one's successor.
-    @inline(__always)
+    /// The digits of `n` < 10⁸ without leading zeros (one for 0), little-endian, and their count.
+    @inlinable @inline(__always)
     static func shortDigitsText(_ n: UInt64) -> (text: UInt64, length: Int) {
         let digits = eightDigits(n)
         let leadingZeroBits = leadingZeroDigitBits(digits)
         return ((digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits), 8 &- leadingZeroBits >> 3)
     }
 
-    /// The bits of `eightDigits`' leading zero digits (8 per digit), all but the last digit
-    /// at most (56): a zero is written as one digit.
+    /// The bits of `eightDigits`' leading zero digits (8 per digit), at most 56 (0 is "0").
     @inlinable @inline(__always)
     static func leadingZeroDigitBits(_ digits: UInt64) -> Int {
-        // The mark in the last digit's lowest bit stops the count there.
         (digits | 1 << 56).trailingZeroBitCount & ~7
     }
 
-    /// `bits << shift` for 8 ≤ `shift` ≤ 64, 0 at 64, without the check a shift by a
-    /// run-time amount gets in Swift: two shifts whose amounts are each below 64.
+    /// `bits << shift` for 8 ≤ `shift` ≤ 64 (0 at 64), without Swift's check of the amount.
     @inlinable @inline(__always)
     static func shiftedUp(_ bits: UInt64, by shift: Int) -> UInt64 {
         (bits &<< UInt64(shift &- 8)) &<< 8
     }
 
     @usableFromInline static func writeFixed(_ value: Double, decimals p: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Integers (most coordinates: 0, 1, 390) print as they are.
         let magnitude = value.magnitude
-        if magnitude < 9.0e15, Double(UInt64(magnitude)) == magnitude {
-            let n = UInt64(magnitude)
-            if n == 0 {
-                out.pointee = UInt8(ascii: "0")
-                return 1
-            }
-            var i = 0
-            if value < 0 {
-                out.pointee = UInt8(ascii: "-")
-                i = 1
-            }
-            return i + writeDigits(n, to: out + i)
-        }
-        // value = m · 2^e exactly.
-        let m: UInt64, e: Int
-        if magnitude.exponentBitPattern == 0 {
-            m = magnitude.significandBitPattern
-            e = -1074
-        } else {
-            m = magnitude.significandBitPattern | (1 << 52)
-            e = Int(magnitude.exponentBitPattern) - 1075
-        }
         var i = 0
-        if e >= 0 {
-            // An integer ≥ 2^53: no fraction to round.
-            if value < 0 {
-                out.pointee = UInt8(ascii: "-")
-                i = 1
-            }
-            if e <= 74 { return i + writeDigits(UInt128(m) << UInt128(e), to: out + i) }
-            var digits: [UInt8] = []
-            appendBigIntegerDigits(m, shift: e, to: &digits)
-            digits.withUnsafeBufferPointer { (out + i).update(from: $0.baseAddress!, count: $0.count) }
-            return i + digits.count
-        }
-        // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
-        let k = -e
-        let power = powerOfTen(p)
-        if value < 0 {
+        if value < 0 {  // taken back below when the value rounds to zero
             out.pointee = UInt8(ascii: "-")
             i = 1
         }
+        if magnitude >= 9.0e15 {
+            // A whole number (doubles ≥ 2⁵² have no fraction): its exact digits, from printf (rare).
+            return i + (out + i).withMemoryRebound(to: CChar.self, capacity: maximumLength) { text in
+                withVaList([magnitude]) { Int(vsnprintf(text, maximumLength, "%.0f", $0)) }
+            }
+        }
+        // Integers (most coordinates: 0, 1, 390) print as they are.
+        if Double(UInt64(magnitude)) == magnitude { return i + writeDigits(UInt64(magnitude), to: out + i) }
+        // value = m · 2⁻ᵏ exactly.
+        let subnormal = magnitude.exponentBitPattern == 0
+        let m = subnormal ? magnitude.significandBitPattern : magnitude.significandBitPattern | 1 << 52
+        let k = subnormal ? 1074 : 1075 - Int(magnitude.exponentBitPattern)
+        // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
+        let power = powerOfTen(p)
         let integerPart: UInt64, fractionPart: UInt64
         if p <= 3 && k < 64 {
             // The common case (3 decimals, |value| ≥ 2^-11): m·10^p < 2^63 fits in 64 bits.
@@ -290,13 +245,7 @@ import LayoutCore
         }
         i += writeDigits(integerPart, to: out + i)
         guard fractionPart != 0 else { return i }
-        if p == 3 {
-            // ".ddd" in one store, then the length without its trailing zeros.
-            let rest = Int(truncatingIfNeeded: fractionPart % 100)
-            let text = 0x2E | UInt32(0x30 | fractionPart / 100) << 8 | UInt32(digitPair(rest)) << 16
-            UnsafeMutableRawPointer(out + i).storeBytes(of: text, as: UInt32.self)
-            return i + (rest == 0 ? 2 : rest % 10 == 0 ? 3 : 4)
-        }
+        if p == 3 { return i + writePointThreeDigits(fractionPart, to: out + i) }
         // Drop trailing zeros, then write the rest zero-padded to its width.
         var fraction = fractionPart
         var digits = p
@@ -315,8 +264,7 @@ import LayoutCore
         return i + digits
     }
 
-    /// 10^p for p in 0…19 (the powers that fit in a UInt64), as constants: a table the
-    /// compiler builds, no lazy global on the hot path.
+    /// 10^p for p in 0…19, as constants (no lazy global on the hot path).
     @inlinable @inline(__always)
     package static func powerOfTen(_ p: Int) -> UInt64 {
         switch p {
@@ -343,8 +291,7 @@ import LayoutCore
         }
     }
 
-    /// `n` split into its integer part and its last `p` digits; constant divisors for the
-    /// usual precisions so the compiler multiplies instead of dividing.
+    /// `n` split into its integer part and its last `p` digits (constant divisors for the usual `p`).
     @inline(__always)
     private static func split(_ n: UInt64, decimals p: Int) -> (UInt64, UInt64) {
         switch p {
@@ -356,22 +303,15 @@ import LayoutCore
         }
     }
 
-    /// "00" … "99": two ASCII digits at offset 2·n, read in place (a literal: no lazy
-    /// initialisation to check, no array).
-    @inlinable @inline(__always)
-    static var digitPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    }
-
-    /// The two ASCII digits of `n` < 100 as one little-endian UInt16.
+    /// The two ASCII digits of `n` < 100 as one little-endian UInt16 (from a literal: no lazy
+    /// initialisation).
     @inlinable @inline(__always)
     static func digitPair(_ n: Int) -> UInt16 {
-        UnsafeRawPointer(digitPairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        return UnsafeRawPointer(pairs.utf8Start + 2 * n).loadUnaligned(as: UInt16.self)
     }
 
-    /// Writes the decimal digits of `n` at `out`; returns their count. May store up to 8
-    /// bytes past the last digit when `n` has fewer than 8 digits (the callers' buffers have
-    /// room for a whole number).
+    /// Writes the digits of `n` at `out` (up to 8 bytes stored past them); returns their count.
     @inlinable @inline(__always)
     package static func writeDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if n < 10 {
@@ -383,10 +323,9 @@ import LayoutCore
         let high = n / 100_000_000
         var length: Int
         if high < 100_000_000 {
-            length = high < 10 ? writeSingleDigit(high, to: out) : writeShortDigits(high, to: out)
+            length = writeShortDigits(high, to: out)
         } else {
-            let top = high / 100_000_000  // < 1845: n < 2^64
-            length = top < 10 ? writeSingleDigit(top, to: out) : writeShortDigits(top, to: out)
+            length = writeShortDigits(high / 100_000_000, to: out)  // < 1845: n < 2^64
             storeEightDigits(high % 100_000_000, to: out + length)
             length += 8
         }
@@ -394,21 +333,10 @@ import LayoutCore
         return length + 8
     }
 
-    @inlinable @inline(__always)
-    static func writeSingleDigit(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        out.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
-        return 1
-    }
-
-    /// The 8 decimal digits of `n` < 10⁸ (zero-padded) as the bytes 0…9 of a UInt64, the most
-    /// significant digit in the lowest byte, so that a little-endian store writes them in
-    /// reading order. Two steps of division by a constant on all lanes at once (SWAR): 4-digit
-    /// halves in 32-bit lanes split by 100 (`· 10486 >> 20`, exact below 10⁴), then 2-digit
-    /// quarters in 16-bit lanes split by 10 (`· 103 >> 10`, exact below 100); no lane's
-    /// product reaches the next lane. The first split, by 10⁴, is a multiply and a shift too,
-    /// where `/` would be a 128-bit multiply, done twice: n · ⌈2⁴⁰ / 10⁴⌉ / 2⁴⁰ exceeds
-    /// n / 10⁴ by n · 2,224 / (10⁴ · 2⁴⁰) < 2.1·10⁻⁵, and the fraction of n / 10⁴ is at
-    /// most 0.9999, so the floors agree (checked for every n < 10⁸).
+    /// The 8 digits of `n` < 10⁸ (zero-padded, values 0…9) in the bytes of a UInt64, the
+    /// first in the lowest byte. SWAR: split by 10⁴ (`· ⌈2⁴⁰/10⁴⌉ >> 40`: the error, below
+    /// 2.1·10⁻⁵, never crosses a whole number below 10⁸), then in 32-bit lanes by 100
+    /// (`· 10486 >> 20`), then in 16-bit lanes by 10 (`· 103 >> 10`), exact in their ranges.
     @inlinable @inline(__always)
     static func eightDigits(_ n: UInt64) -> UInt64 {
         let high = (n &* 109_951_163) >> 40
@@ -425,155 +353,52 @@ import LayoutCore
         UnsafeMutableRawPointer(out).storeBytes(of: (eightDigits(n) | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
     }
 
-    /// Writes 10 ≤ `n` < 10⁸ without leading zeros (one 8-byte store, shifted past the
-    /// leading zeros); returns the digit count.
+    /// Writes `n` < 10⁸ without leading zeros (one 8-byte store); returns the digit count.
     @inlinable @inline(__always)
     static func writeShortDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        let digits = eightDigits(n)
-        let leadingZeros = digits.trailingZeroBitCount & ~7  // in bits: 8 per zero digit
-        let text = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeros)  // n ≥ 10: at most 48
-        UnsafeMutableRawPointer(out).storeBytes(of: text.littleEndian, as: UInt64.self)
-        return 8 - leadingZeros >> 3
-    }
-
-    /// Writes the decimal digits of a 128-bit `n`; returns their count.
-    static func writeDigits(_ n: UInt128, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        if n >> 64 == 0 { return writeDigits(UInt64(n), to: out) }
-        // Split into 19-digit chunks.
-        let chunk = UInt128(powerOfTen(19))
-        let high = writeDigits(n / chunk, to: out)
-        let low = UInt64(n % chunk)
-        let lowLength = writeDigits(low, to: out + high)
-        // Zero-pad the low chunk to 19 digits.
-        if lowLength < 19 {
-            let shift = 19 - lowLength
-            (out + high + shift).update(from: out + high, count: lowLength)
-            (out + high).update(repeating: UInt8(ascii: "0"), count: shift)
-        }
-        return high + 19
-    }
-
-    /// Appends the decimal digits of `n` (for integers the writers print).
-    static func appendDigits(_ n: UInt64, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            let count = writeDigits(n, to: scratch.baseAddress!)
-            out.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: count))
-        }
-    }
-
-    private static func appendPadded(_ n: UInt64, width: Int, to out: inout [UInt8]) {
-        var width = width
-        var probe = n
-        while probe >= 10 {
-            probe /= 10
-            width -= 1
-        }
-        for _ in 1..<max(width, 1) { out.append(UInt8(ascii: "0")) }
-        appendDigits(n, to: &out)
-    }
-
-    /// Digits of `m · 2^shift` for values past UInt128, with 32-bit limbs (rare: ≥ 2¹²⁷).
-    private static func appendBigIntegerDigits(_ m: UInt64, shift: Int, to out: inout [UInt8]) {
-        // Little-endian limbs.
-        var limbs: [UInt32] = [UInt32(truncatingIfNeeded: m), UInt32(truncatingIfNeeded: m >> 32)]
-        let wordShift = shift / 32, bitShift = shift % 32
-        if bitShift > 0 {
-            var carry: UInt32 = 0
-            for i in limbs.indices {
-                let v = limbs[i]
-                limbs[i] = (v << UInt32(bitShift)) | carry
-                carry = v >> UInt32(32 - bitShift)
-            }
-            if carry != 0 { limbs.append(carry) }
-        }
-        limbs.insert(contentsOf: repeatElement(0, count: wordShift), at: 0)
-        // Repeated division by 10^9, collecting 9-digit chunks.
-        var chunks: [UInt32] = []
-        while !(limbs.count == 1 && limbs[0] == 0) && !limbs.isEmpty {
-            var remainder: UInt64 = 0
-            for i in stride(from: limbs.count - 1, through: 0, by: -1) {
-                let current = (remainder << 32) | UInt64(limbs[i])
-                limbs[i] = UInt32(current / 1_000_000_000)
-                remainder = current % 1_000_000_000
-            }
-            chunks.append(UInt32(remainder))
-            while limbs.count > 1 && limbs.last == 0 { limbs.removeLast() }
-        }
-        appendDigits(UInt64(chunks.last ?? 0), to: &out)
-        for chunk in chunks.dropLast().reversed() {
-            appendPadded(UInt64(chunk), width: 9, to: &out)
-        }
+        let digits = shortDigitsText(n)
+        UnsafeMutableRawPointer(out).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
+        return digits.length
     }
 
     // MARK: - Shortest round-trip
 
-    /// Swift's `description` is the shortest round-trip representation; rewrite its optional
-    /// exponent (`1e-05`, `1.5e+20`) as a plain decimal.
+    /// Swift's `description`, the shortest round-trip form, its exponent (`1e-05`, `1.5e+20`)
+    /// written out as a plain decimal.
     @usableFromInline static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var out: [UInt8] = []
-        appendShortest(value, to: &out)
-        out.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: $0.count) }
-        return out.count
-    }
-
-    private static func appendShortest(_ value: Double, to out: inout [UInt8]) {
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
+        guard value != 0 else {
+            destination.pointee = UInt8(ascii: "0")
+            return 1
         }
-        let text = Array(value.description.utf8)
-        var negative = false
-        var digits: [UInt8] = []
-        var pointPosition: Int? = nil
-        var exponent = 0
-        var i = 0
-        if text.first == UInt8(ascii: "-") {
-            negative = true
-            i = 1
-        }
-        while i < text.count {
-            let c = text[i]
-            if c == UInt8(ascii: ".") {
-                pointPosition = digits.count
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                exponent = Int(String(decoding: text[(i + 1)...], as: UTF8.self)) ?? 0
-                break
-            } else {
-                digits.append(c)
-            }
-            i += 1
-        }
-        // value = 0.d1d2d3… · 10^(point) with point = position of the decimal point.
-        var point = (pointPosition ?? digits.count) + exponent
-        // Normalise: drop leading zeros (moving the point) and trailing zeros.
+        let parts = value.magnitude.description.split(separator: "e")
+        let mantissa = Array(parts[0].utf8)
+        var digits = mantissa.filter { $0 != UInt8(ascii: ".") }
+        // value = 0.d₁d₂d₃… · 10^point
+        var point = (mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.count) + (parts.count > 1 ? Int(parts[1])! : 0)
         while digits.first == UInt8(ascii: "0") && digits.count > 1 {
             digits.removeFirst()
             point -= 1
         }
         while digits.last == UInt8(ascii: "0") && digits.count > 1 { digits.removeLast() }
-        if negative { out.append(UInt8(ascii: "-")) }
+        let zero = UInt8(ascii: "0")
+        var text: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
         if point <= 0 {
-            out.append(UInt8(ascii: "0"))
-            out.append(UInt8(ascii: "."))
-            for _ in 0..<(-point) { out.append(UInt8(ascii: "0")) }
-            out.append(contentsOf: digits)
+            text += [zero, UInt8(ascii: ".")] + repeatElement(zero, count: -point) + digits
         } else if point >= digits.count {
-            out.append(contentsOf: digits)
-            for _ in 0..<(point - digits.count) { out.append(UInt8(ascii: "0")) }
+            text += digits + repeatElement(zero, count: point - digits.count)
         } else {
-            out.append(contentsOf: digits[..<point])
-            out.append(UInt8(ascii: "."))
-            out.append(contentsOf: digits[point...])
+            text += digits[..<point] + [UInt8(ascii: ".")] + digits[point...]
         }
+        destination.update(from: text, count: text.count)
+        return text.count
     }
 }
 
 /// The digits of every number below 10⁴, four bytes each (the thousands digit in the lowest
-/// byte, digit values, not characters), 40 KB built on first use: a number below 10⁸ is two
-/// lookups, where `NumberFormat.eightDigits` computes its digits in about 25 instructions.
-/// For writers of many numbers, which read the table once and pass it to `eightDigits`.
+/// byte, values 0…9), 40 KB built on first use: a number below 10⁸ in two lookups rather than
+/// `NumberFormat.eightDigits`' 25 instructions, for writers of many numbers.
 @usableFromInline package enum DigitTable {
-    /// The table, built once (about 10⁴ stores) and kept for the process.
+    /// The table, built once and kept for the process.
     package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
         var k = 0
@@ -599,9 +424,8 @@ import LayoutCore
     }
 }
 
-/// The digits of the integers a writer writes one after another, most of them one more than
-/// the one before (an element's item, row after row): such a number's text is the last one
-/// with its last digit incremented, one addition, unless that digit is a 9.
+/// The digits of integers written one after another, most of them one more than the last
+/// (an element's item): the last text with its last digit incremented, unless that is a 9.
 package struct CountingDigits {
     private var last = -2  // so that no number is taken for the next one at first
     private var text: UInt64 = 0
@@ -610,8 +434,7 @@ package struct CountingDigits {
     /// Counting digits that have seen no number yet.
     package init() {}
 
-    /// The digits of `n` as `NumberFormat.shortDigitsText` gives them, for 0 ≤ `n` < 10⁸;
-    /// `nil` otherwise. - Complexity: O(1).
+    /// `NumberFormat.shortDigitsText(n)` for 0 ≤ `n` < 10⁸; `nil` otherwise. - Complexity: O(1).
     @inlinable @inline(__always)
     package mutating func digits(_ n: Int) -> (text: UInt64, length: Int)? {
         guard UInt(bitPattern: n) < 100_000_000 else { return nil }

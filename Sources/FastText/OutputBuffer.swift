@@ -3,12 +3,9 @@ import LayoutCore
 
 // MARK: - The buffer
 
-/// A byte buffer the writers format into, handed to a sink in large chunks so that a
-/// million-element layout never exists as one string. Without a sink it keeps everything
-/// (for tests and for in-memory comparisons).
-///
-/// The bytes live in one manually managed allocation written through a pointer: no array
-/// appends and no exclusivity checks on the hot path.
+/// A byte buffer the writers format into, handed to a sink in large chunks (a million-element
+/// layout never exists as one string); without a sink it keeps everything. One allocation
+/// written through a pointer: no array appends or exclusivity checks on the hot path.
 public final class OutputBuffer {
     /// Decimals of every number written.
     @usableFromInline package let precision: NumberPrecision
@@ -17,18 +14,13 @@ public final class OutputBuffer {
     @usableFromInline var storage: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline private(set) var count = 0
-    /// Whether `storage`, and `numberCache`, are this buffer's to free (not a `BlockPipeline`'s).
+    /// Whether `storage` and `numberCache` are this buffer's to free (not a `BlockPipeline`'s).
     private var ownsStorage = true
     private let ownsNumberCache: Bool
 
-    /// Creates a buffer.
-    /// - Parameters:
-    ///   - precision: how numbers are formatted.
-    ///   - chunkSize: bytes gathered before each hand-over to `sink`. Default 1 MiB.
-    ///   - sink: receives the bytes; `nil` keeps them all (see `bytes`). Errors it throws
-    ///     propagate out of the writer.
-    ///   - capacity: bytes to allocate at first (default: the chunk, or 64 KiB without a
-    ///     sink); the buffer grows as needed.
+    /// A buffer handing `chunkSize` bytes (default 1 MiB) at a time to `sink` (`nil`: keeps
+    /// them, see `bytes`; its errors propagate out of the writer), `capacity` bytes at first
+    /// (default the chunk, or 64 KiB without a sink), growing as needed.
     package init(precision: NumberPrecision = .standard, chunkSize: Int = 1 << 20,
                 capacity: Int? = nil, sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
         self.precision = precision
@@ -41,9 +33,8 @@ public final class OutputBuffer {
     }
 
     /// A buffer without a sink in memory the caller owns and keeps until the buffer is gone:
-    /// `storage` for `capacity` bytes (of which `OutputBuffer.elementBound` are kept as
-    /// room), and `numberCache` for `CachedNumber.slots` entries, which this initialises. A
-    /// buffer that outgrows `storage` moves to memory of its own.
+    /// `storage` for `capacity` bytes (`elementBound` of them room) and `numberCache` for
+    /// `CachedNumber.slots` entries. Outgrowing `storage`, it moves to memory of its own.
     init(precision: NumberPrecision, storage: UnsafeMutablePointer<UInt8>, capacity: Int,
          numberCache: UnsafeMutablePointer<CachedNumber>) {
         precondition(capacity > OutputBuffer.elementBound, "room for an element at least")
@@ -60,18 +51,13 @@ public final class OutputBuffer {
 
     /// Recently formatted numbers (see `ByteCursor.append(number:)`).
     @usableFromInline let numberCache: UnsafeMutablePointer<CachedNumber>
-    /// The CSV's recent frames' texts (see `FrameText`), allocated when first asked for:
-    /// only a CSV's rows use it.
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
-
-    /// The SVG's recent frames' texts (see `SVGFrameText`), allocated when first asked for.
     private var svgFrameTextTable: UnsafeMutablePointer<SVGFrameText>?
 
-    /// The buffer's table of SVG frame texts (`SVGFrameText.slots` entries, empty at first),
-    /// kept from one block of elements to the next.
+    /// The buffer's table of SVG frame texts (`FrameKey.slots` entries), allocated when
+    /// first asked for and kept from one block to the next.
     package var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
-        if let svgFrameTextTable { return svgFrameTextTable }
-        svgFrameTextTable = Self.table(of: SVGFrameText(), count: SVGFrameText.slots)
+        if svgFrameTextTable == nil { svgFrameTextTable = Self.table(of: SVGFrameText(), count: FrameKey.slots) }
         return svgFrameTextTable!
     }
 
@@ -83,25 +69,13 @@ public final class OutputBuffer {
         return table
     }
 
-    /// The buffer's table of frame texts (`FrameText.slots` entries, empty at first), kept
-    /// from one block of rows to the next.
+    /// The buffer's table of the CSV's frame texts, as `svgFrameTexts`.
     package var frameTexts: UnsafeMutablePointer<FrameText> {
-        if let frameTextTable { return frameTextTable }
-        frameTextTable = Self.table(of: FrameText(), count: FrameText.slots)
+        if frameTextTable == nil { frameTextTable = Self.table(of: FrameText(), count: FrameKey.slots) }
         return frameTextTable!
     }
-    /// The buffers `appendInParallel` formats into, one per worker, kept from one call to
-    /// the next (a streamed layout makes one call per block).
-    private var workers: [OutputBuffer] = []
 
-    /// `count` empty buffers of this one's precision for parallel workers.
-    func workerBuffers(_ count: Int) -> [OutputBuffer] {
-        while workers.count < count { workers.append(OutputBuffer(precision: precision)) }
-        return Array(workers.prefix(count))
-    }
-
-    /// Room enough for any one element in any format: sixteen numbers of the longest kind
-    /// and the keys and punctuation around them.
+    /// Room for any one element in any format: sixteen of the longest numbers, and keys.
     package static let elementBound = 16 * NumberFormat.maximumLength + 1024
 
     deinit {
@@ -170,12 +144,10 @@ public final class OutputBuffer {
     /// Appends `value` at the buffer's precision.
     @inlinable @inline(__always)
     package func append(number value: Double) {
-        reserve(NumberFormat.maximumLength)
-        count += NumberFormat.write(value, precision: precision, to: storage + count)
+        append(number: value, precision: precision)
     }
 
-    /// Appends `value` at `precision`, whatever the buffer's (a factor that points multiply,
-    /// which the output precision, meant for points, would distort).
+    /// Appends `value` at `precision` (a scale factor, which the points' precision would distort).
     @inlinable @inline(__always)
     package func append(number value: Double, precision: NumberPrecision) {
         reserve(NumberFormat.maximumLength)
@@ -185,12 +157,9 @@ public final class OutputBuffer {
     /// Appends an integer.
     @inlinable @inline(__always)
     package func append(integer value: Int) {
-        reserve(21)
-        if value < 0 {
-            storage[count] = UInt8(ascii: "-")
-            count += 1
-        }
-        count += NumberFormat.writeDigits(UInt64(value.magnitude), to: storage + count)
+        var w = cursor(reserving: 21)
+        w.append(integer: value)
+        commit(w)
     }
 
     /// Hands the gathered bytes to the sink once a chunk is full.
@@ -211,8 +180,8 @@ public final class OutputBuffer {
         count = 0
     }
 
-    /// Appends everything `other` holds (and empties it): handed straight to the sink when
-    /// there is one (after what this buffer holds, so the order is kept), copied otherwise.
+    /// Appends everything `other` holds (and empties it): to the sink, after this buffer's
+    /// bytes, when there is one; copied otherwise.
     func append(contentsOf other: OutputBuffer) throws {
         if sink != nil {
             try flush()
@@ -223,16 +192,15 @@ public final class OutputBuffer {
         other.count = 0
     }
 
-    /// A cursor at the end of the buffer with room for `maximumBytes`, for writing one
-    /// element without a bounds check per key and number; `commit(_:)` keeps what it wrote.
+    /// A cursor at the end with room for `maximumBytes` (one element, written without bounds
+    /// checks); `commit(_:)` keeps what it wrote.
     @inlinable @inline(__always)
     package func cursor(reserving maximumBytes: Int) -> ByteCursor {
         reserve(maximumBytes)
         return ByteCursor(start: storage + count, precision: precision, cache: numberCache)
     }
 
-    /// Keeps the bytes written through `cursor` (from `cursor(reserving:)`, with nothing
-    /// appended in between).
+    /// Keeps the bytes written through `cursor` (nothing appended since `cursor(reserving:)`).
     @inlinable @inline(__always)
     package func commit(_ cursor: ByteCursor) {
         count = cursor.position - storage
@@ -241,18 +209,15 @@ public final class OutputBuffer {
 
 // MARK: - Formatting straight into the buffer
 
-/// One entry of a buffer's table of formatted numbers: a Double's bits and its text (at most
-/// 23 bytes), 32 bytes in all, so that an entry is never split across cache lines and the
-/// table fits a core's first-level cache. The empty entry's bits are a NaN's, which no
-/// written number has.
+/// One entry of a buffer's table of formatted numbers: a Double's bits and its text (≤ 23
+/// bytes), 32 bytes, never split across cache lines. Empty, its bits are a NaN's.
 @usableFromInline package struct CachedNumber {
     /// Three words of text, the last byte of the third holding the length.
     @usableFromInline package typealias Text = (UInt64, UInt64, UInt64)
     /// The longest text an entry keeps: its last byte holds the length.
     package static let maximumLength = MemoryLayout<Text>.size - 1
-    /// 1,024 entries (32 KB), indexed by the top 10 bits of a multiplicative hash: enough
-    /// that a layout's recurring numbers (a column's x, the hundred item heights) survive
-    /// between the unique ones (each y) that pass through.
+    /// 1,024 entries (32 KB, a first-level cache), indexed by a multiplicative hash's top 10
+    /// bits: a layout's recurring numbers survive between the unique ones.
     package static let slots = 1024
     @usableFromInline static let shift: UInt64 = 54
     @usableFromInline var bits: UInt64 = .max
@@ -261,8 +226,7 @@ public final class OutputBuffer {
 
     init() {}
 
-    /// An entry for the number with `bits` whose text is the first `length` ≤ `maximumLength`
-    /// bytes of `text`.
+    /// An entry for the number with `bits`, its text the first `length` ≤ `maximumLength` bytes of `text`.
     @inlinable @inline(__always)
     package init(bits: UInt64, length: Int, text: Text) {
         self.bits = bits
@@ -272,14 +236,14 @@ public final class OutputBuffer {
     /// The text's length.
     @usableFromInline var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
 
-    /// The entry of a table of `slots` entries where the number with `bits` belongs.
+    /// Where the number with `bits` belongs in `table`.
     @inlinable @inline(__always)
     package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
         table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// When this entry holds the number with `bits`: copies its text to `destination` (24
-    /// bytes stored, which must have room) and returns its length; `nil` otherwise.
+    /// When this entry holds the number with `bits`: stores its 24 bytes at `destination`
+    /// and returns the text's length; `nil` otherwise.
     @inlinable @inline(__always)
     package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
         guard self.bits == bits else { return nil }
@@ -288,10 +252,8 @@ public final class OutputBuffer {
     }
 }
 
-/// The last number written in a column of numbers that seldom repeat but one row or element
-/// after the next (a CSV's y, an SVG cell's y and its label's), and its text (at most 16
-/// bytes), kept apart from the table of recent numbers. Empty, its bits are a NaN's, which no
-/// written number has.
+/// The last number of a column whose numbers repeat only from one row to the next (a CSV's
+/// y, an SVG cell's y), and its text (≤ 16 bytes). Empty, its bits are a NaN's.
 @usableFromInline package struct RecentNumber {
     @usableFromInline var bits: UInt64 = .max
     @usableFromInline var low: UInt64 = 0
@@ -301,11 +263,10 @@ public final class OutputBuffer {
     /// A slot that holds no number yet.
     @usableFromInline package init() {}
 
-    /// Writes `value` at `position` as `NumberFormat.write` writes it at `precision`, and
-    /// moves `position` past it: the last number's text when it is the last number again;
-    /// at the default precision (`standard`), a whole number, a half or a number with 3
-    /// decimals below 10⁸ built here, its integer digits from `digits` (`DigitTable.digits`),
-    /// and kept as the last; any other out of line, and not kept.
+    /// Writes `value` at `position` as `NumberFormat.write` does at `precision`, and moves
+    /// `position` past it: the last text again for the same number; at the default precision
+    /// (`standard`), `threeDecimalsText` with `digits` (`DigitTable.digits`), kept as the
+    /// last; any other out of line, not kept.
     @inlinable @inline(__always)
     package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
                         digits: UnsafePointer<UInt32>, precision: NumberPrecision) {
@@ -326,22 +287,17 @@ public final class OutputBuffer {
         position += Self.writeAny(value, precision: precision, at: position)
     }
 
-    /// Writes `value` at `precision`, whatever it is, and returns its length: out of line.
+    /// `NumberFormat.write`, out of line.
     @inline(never)
     @usableFromInline static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
         NumberFormat.write(value, precision: precision, to: position)
     }
 }
 
-/// One entry of a buffer's table of frame texts, for the CSV: the text of a frame's x, and
-/// of its width, height and centerX with the commas around them (`,123.333,115,61.667,`),
-/// by the bits of x, width and height. A layout repeats these (a column's x and width, the
-/// item heights, a grid's cell size) while its y changes: one lookup then stands for four of
-/// the number table, and two copies for four. 64 bytes, one cache line; 1,024 entries
-/// (64 KB), indexed by a hash of the three (`FrameKey`): a waterfall's 3 columns × 100
-/// heights mostly stay.
+/// One entry of a buffer's table of CSV frame texts: a frame's x, and `,width,height,centerX,`
+/// (`,123.333,115,61.667,`), keyed by `FrameKey`. A layout repeats these while y changes: one
+/// lookup for four of the number table. 64 bytes; 1,024 entries.
 package struct FrameText {
-    static let slots = FrameKey.slots
     /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// x's text, at most 8 bytes.
@@ -354,10 +310,9 @@ package struct FrameText {
     init() {}
 }
 
-/// What a table of frame texts (`FrameText`, `SVGFrameText`) is keyed by: the bits of a
-/// frame's x, width and height. The empty key's x bits are a NaN's, which no written frame has.
+/// The key of a table of frame texts: the bits of a frame's x, width and height. Empty, x's
+/// bits are a NaN's.
 package struct FrameKey: Equatable {
-    /// Entries of a table: 1,024.
     static let slots = 1024
     var x: UInt64 = .max
     var width: UInt64 = 0
@@ -373,24 +328,19 @@ package struct FrameKey: Equatable {
         self.height = height.bitPattern
     }
 
-    /// The entry of a table of `slots` entries where the frame belongs.
+    /// Where the frame belongs in a table of `slots` entries.
     @inlinable @inline(__always)
     package var slot: Int {
-        // A double's distinguishing bits are its high ones: the width's and height's are
-        // moved down onto x's low ones (a whole x has them zero), then mixed upwards.
+        // The width's and height's high bits moved onto x's low ones, then mixed upwards.
         let mixed = (x &+ (height &>> 17) &+ (width &>> 34)) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: mixed >> 54)
     }
 }
 
-/// One entry of a buffer's table of SVG frame texts: for a cell drawn as its frame (the
-/// default appearance, not round), the text around its y that depends only on its frame's x,
-/// width and height: ` x="X" y="` before it, `" width="W" height="H" rx="R` after it, and,
-/// once a label was drawn in it, `<text x="CX" y="` (CX the frame's centre). As `FrameText`
-/// for the CSV: one lookup for five of the number table. 128 bytes, two cache lines; 1,024
-/// entries (128 KB), indexed as `FrameText`'s.
+/// One entry of a buffer's table of SVG frame texts, as `FrameText`: for a cell with the
+/// default appearance, ` x="X" y="` before its y, `" width="W" height="H" rx="R` after it,
+/// and once a label was drawn, `<text x="CX" y="`. 128 bytes; 1,024 entries.
 package struct SVGFrameText {
-    static let slots = FrameKey.slots
     /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// The three texts' lengths, a byte each (0 for a label's not yet known).
@@ -405,9 +355,8 @@ package struct SVGFrameText {
     init() {}
 }
 
-/// A write position in an `OutputBuffer`'s reserved space (`OutputBuffer.cursor(reserving:)`):
-/// string literals are copied with a length known at compile time, numbers formatted in
-/// place, and nothing is checked.
+/// A write position in an `OutputBuffer`'s reserved space (`cursor(reserving:)`): literals
+/// copied with a length known at compile time, numbers formatted in place, nothing checked.
 @usableFromInline package struct ByteCursor {
     /// The next byte to write.
     @usableFromInline package private(set) var position: UnsafeMutablePointer<UInt8>
@@ -437,9 +386,8 @@ package struct SVGFrameText {
         position += 1
     }
 
-    /// Appends `value` at the buffer's precision. Layouts repeat their numbers (a column's x
-    /// and width, a ring's item size), so the text of recent ones is kept in a small table
-    /// indexed by a hash of the bits: a repeat is a 24-byte copy instead of a formatting.
+    /// Appends `value` at the buffer's precision; a number in the table of recent ones
+    /// (`CachedNumber`) is a 24-byte copy.
     @inlinable @inline(__always)
     package mutating func append(number value: Double) {
         let bits = value.bitPattern
@@ -447,7 +395,7 @@ package struct SVGFrameText {
         if let length = slot.pointee.copy(bits, to: position) {
             position += length
         } else if case .decimals(3) = precision, let number = NumberFormat.wholeOrHalfText(value) {
-            // A new whole number or half (a y in most layouts), built here rather than in a call.
+            // A new whole number or half (most y), built here rather than in a call.
             UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
             slot.pointee = CachedNumber(bits: bits, length: number.length, text: (number.low, number.high, 0))
             position += number.length
@@ -456,28 +404,21 @@ package struct SVGFrameText {
         }
     }
 
-    /// Appends `value` at the buffer's precision without the table of recent numbers, for a
-    /// column whose numbers seldom repeat but one row after the next (a CSV's y: unique in
-    /// a waterfall, shared by a row of a grid): `last` holds the column's last number and
-    /// its text, which a repeat copies (`RecentNumber.write`). `standard`: the precision is
-    /// the default, 3 decimals (told by the caller, who tested it once); `digits`:
-    /// `DigitTable.digits`.
+    /// Appends `value` without the table of recent numbers, `last` holding its column's last
+    /// (`RecentNumber.write`); `standard`: the precision is the default; `digits`: `DigitTable.digits`.
     @inlinable @inline(__always)
     package mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
                          digits: UnsafePointer<UInt32>) {
         last.write(value, at: &position, standard: standard, digits: digits, precision: precision)
     }
 
-    /// Formats `value`, which is not a whole number or a half under 10⁸ at the default
-    /// precision (`append(number:)` builds those itself), at `position` and keeps its text in
-    /// `slot` when it fits; returns its length. Out of line: the element code keeps only the
-    /// table lookup and the whole numbers inline.
+    /// Formats `value` (not a whole number or half at the default precision) at `position`,
+    /// keeps its text in `slot` when it fits and returns its length. Out of line.
     @inline(never)
     @usableFromInline static func formatAndRemember(_ value: Double, precision: NumberPrecision,
                                           in slot: UnsafeMutablePointer<CachedNumber>,
                                           at position: UnsafeMutablePointer<UInt8>) -> Int {
         if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
-            // The usual case: the text built in registers, stored once and kept as it is.
             UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
             slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))
             return number.length
@@ -485,8 +426,7 @@ package struct SVGFrameText {
         return formatAnyAndRemember(value, precision: precision, in: slot, at: position)
     }
 
-    /// `formatAndRemember` at any precision, for any value: apart, so that the usual case
-    /// has no calls to save registers for.
+    /// `formatAndRemember` at any precision: apart, so the usual case saves no registers.
     @inline(never)
     private static func formatAnyAndRemember(_ value: Double, precision: NumberPrecision,
                                              in slot: UnsafeMutablePointer<CachedNumber>,
@@ -511,13 +451,6 @@ package struct SVGFrameText {
         position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
     }
 
-    /// Appends digits as `NumberFormat.shortDigitsText` gives them (8 bytes stored).
-    @inlinable @inline(__always)
-    package mutating func append(digits: (text: UInt64, length: Int)) {
-        UnsafeMutableRawPointer(position).storeBytes(of: digits.text.littleEndian, as: UInt64.self)
-        position += digits.length
-    }
-
     /// Appends the first `count` (at most 8) bytes of `text` (little-endian); all 8 are stored.
     @inlinable @inline(__always)
     package mutating func append(eight text: UInt64, count: Int) {
@@ -539,8 +472,7 @@ package struct SVGFrameText {
         position += count
     }
 
-    /// Appends what `write` writes at the position (within the room reserved); it returns
-    /// the bytes' count.
+    /// Appends what `write` writes at the position (within the room); it returns the count.
     @inlinable @inline(__always)
     package mutating func append(_ write: (UnsafeMutablePointer<UInt8>) -> Int) {
         position += write(position)
@@ -557,20 +489,6 @@ package struct SVGFrameText {
     }
 }
 
-/// A producer of a streamed layout's elements: called once with a sink, to which it must
-/// append every element, in element order (typically by running the engine with it). The
-/// writer finishes the sink.
+/// A producer of a streamed layout's elements: called once with a sink, to which it appends
+/// every element in order (typically by running the engine). The writer finishes the sink.
 public typealias StreamedElements = (_ sink: inout ElementBlocks) throws -> Void
-
-/// Formats the blocks of elements `produce` appends with `formatBlock` and hands the text to
-/// `out` in order; `formatBlock` gets a block, the output position of its first element,
-/// whether every element of the block has the default appearance and the buffer to write
-/// to. The engine fills the slots of a `BlockPipeline` directly, and the blocks are
-/// formatted on every core while it goes on computing the next ones. A failure of
-/// `out`'s sink stops the formatting and is rethrown once `produce` returns.
-package func appendStreamed(_ produce: StreamedElements, to out: OutputBuffer,
-                    _ formatBlock: @escaping (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void) throws {
-    let pipeline = BlockPipeline(precision: out.precision)
-    defer { pipeline.stop() }
-    try pipeline.run(to: out, formatBlock: formatBlock, produce)
-}

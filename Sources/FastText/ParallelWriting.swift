@@ -3,13 +3,10 @@ import Foundation
 import Synchronization
 import LayoutCore
 
-/// Formats a long run of elements on every core and hands the text to `out` in order, so the
-/// result is byte for byte what a single loop would write.
-///
-/// Positions `0..<count` are cut into blocks of `blockSize`; each round, every worker formats
-/// one block into a buffer of its own (`format(position, buffer)`, which must only read shared
-/// state), then the round's buffers go to `out` in block order. Fewer than two cores or
-/// fewer than two blocks: one plain loop on the calling thread.
+/// Formats positions `0..<count` on every core, in blocks of `blockSize`, each worker into a
+/// buffer of its own (`format(position, buffer)` must only read shared state), and hands the
+/// text to `out` in order: byte for byte what one loop writes, which it is with fewer than two
+/// cores or blocks.
 /// - Throws: what `out`'s sink throws.
 /// - Complexity: O(count) work, spread over the cores; memory for one block per worker.
 package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
@@ -22,10 +19,10 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
         }
         return
     }
-    let buffers = out.workerBuffers(workers)
+    let buffers = (0..<workers).map { _ in OutputBuffer(precision: out.precision) }
     try withoutActuallyEscaping(format) { format in
-        let work = UncheckedSendable(format)
-        let workerBuffers = UncheckedSendable(buffers)
+        nonisolated(unsafe) let work = format  // the caller's promise: it reads only shared state
+        nonisolated(unsafe) let workerBuffers = buffers  // one a worker
         var roundStart = 0
         while roundStart < count {
             let start = roundStart
@@ -33,9 +30,8 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
                 let low = start + worker * blockSize
                 let high = min(count, low + blockSize)
                 guard low < high else { return }
-                let buffer = workerBuffers.value[worker]
-                let format = work.value
-                for position in low..<high { format(position, buffer) }
+                let buffer = workerBuffers[worker]
+                for position in low..<high { work(position, buffer) }
             }
             for buffer in buffers { try out.append(contentsOf: buffer) }
             roundStart += workers * blockSize
@@ -43,14 +39,10 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
     }
 }
 
-/// The cores the writers' threads can run on. On Linux: the CPUs of the process's affinity
-/// mask (`sched_getaffinity`, as `nproc` counts them), capped by a cgroup v2 CPU quota
-/// (`/sys/fs/cgroup/cpu.max`, quota over period, rounded up), at least 1. Not
-/// `ProcessInfo.activeProcessorCount`, whose first call costs 0.3–0.4 ms here (most of it
-/// starting `ProcessInfo`), a twentieth of a 10⁵-element SVG, before the first block, and
-/// which counts every online CPU whatever the mask (under `taskset -c 0` it said 2, and the
-/// threads took turns on the one CPU, polling); this takes about 10 µs. Elsewhere,
-/// `ProcessInfo`'s.
+/// The cores the writers' threads can run on: on Linux the CPUs of the affinity mask (as
+/// `nproc` counts them) capped by a cgroup v2 quota (`cpu.max`, rounded up), at least 1, in
+/// about 10 µs (`ProcessInfo.activeProcessorCount` takes 0.3 ms and ignores the mask);
+/// elsewhere `ProcessInfo`'s.
 enum AvailableCores {
     /// The count, read once.
     static let count: Int = {
@@ -66,8 +58,7 @@ enum AvailableCores {
     }()
 
     #if os(Linux)
-    /// The cgroup v2 quota in CPUs (`cpu.max`: "quota period", or "max period" for none),
-    /// rounded up; `nil` without one.
+    /// The cgroup v2 quota in CPUs (`cpu.max`: "quota period" or "max period"), rounded up.
     private static var cgroupQuota: Int? {
         let fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY)
         guard fd >= 0 else { return nil }
@@ -90,34 +81,22 @@ enum AvailableCores {
 private func sched_getaffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
 #endif
 
-/// Runs `body` on a new thread with a stack of `stackSize` bytes, and returns at once: for a
-/// producer that works ahead of its consumer (the pipeline's workers, a prefetched stream).
+/// Runs `body` on a new thread with a stack of `stackSize` bytes, and returns at once.
 package func runConcurrently(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
     let thread = Thread(block: body)
     thread.stackSize = stackSize
     thread.start()
 }
 
-/// Carries a value the compiler cannot prove safe into concurrent work whose safety the
-/// caller guarantees (disjoint buffers, read-only shared state).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// Formats blocks of elements on worker threads while the producer computes the next
-/// blocks, and hands the text to its output in submission order.
+/// Formats blocks of elements on worker threads while the producer computes the next, and
+/// hands the text to its output in order.
 ///
-/// A ring of slots, each with room for `blockSize` elements and a buffer of its own. The
-/// producer (an engine appending to an `ElementBlocks`) fills a slot in place and submits
-/// it; workers format pending slots; before a slot is filled again, the block it held is
-/// written out, in order, and the submitting thread formats pending slots itself rather than
-/// wait. One worker per core but the producer's: the producer formats whenever it is ahead,
-/// so the cores share the formatting without a third thread taking turns on one of them; and
-/// a thread with nothing to do polls a while before it sleeps (`idle()`).
-///
-/// A pipeline serves one run after another (`run`), with the same threads and slots: an SVG
-/// measures its canvas in a first run and writes in a second.
+/// A ring of slots, each with room for `blockSize` elements and a buffer. The producer (an
+/// engine appending to an `ElementBlocks`) fills a slot in place and submits it; workers
+/// format pending slots; before a slot is filled again its block is written out, the producer
+/// formatting pending slots itself rather than wait. One worker per core but the producer's;
+/// an idle thread polls a while before it sleeps (`idle()`). Runs (`run`) reuse the threads
+/// and slots: an SVG measures its canvas in one and writes in the next.
 package final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
@@ -125,15 +104,13 @@ package final class BlockPipeline: @unchecked Sendable {
         var count = 0
         var first = 0
         var state = State.free
-        /// Whether every one of the slot's elements has the default appearance (see
-        /// `ElementBlocks`), as they all have at first.
+        /// Whether every element has the default appearance (`ElementBlocks`), as at first.
         var holdsDefaultAppearance = true
         let buffer: OutputBuffer
         /// A slot in `memory`, which must hold `Slot.bytes(capacity:)` bytes aligned to a
         /// cache line and outlive the slot.
         init(capacity: Int, precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
-            // Aligned to a cache line, so that an element's appearance, which the engine need
-            // not store, has lines of its own (an element is two lines).
+            // Cache-line aligned: an element's appearance, which the engine need not store, has its own line.
             elements = memory.bindMemory(to: LayoutAttributes.self, capacity: capacity)
             elements.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
                                 count: capacity)
@@ -147,20 +124,18 @@ package final class BlockPipeline: @unchecked Sendable {
 
         static func elementBytes(_ capacity: Int) -> Int { capacity * MemoryLayout<LayoutAttributes>.stride }
         static let cacheBytes = CachedNumber.slots * MemoryLayout<CachedNumber>.stride
-        /// Room for a block's text: 256 bytes an element (an SVG's takes about 230), and the
-        /// room kept for one more.
+        /// Room for a block's text: 256 bytes an element (an SVG's takes about 230), and one more.
         static func textBytes(_ capacity: Int) -> Int { capacity * 256 + OutputBuffer.elementBound }
         /// A slot's bytes: its elements, its buffer's number table and text, to a cache line.
         static func bytes(capacity: Int) -> Int {
             (elementBytes(capacity) + cacheBytes + textBytes(capacity) + 63) & ~63
         }
     }
-    /// The slots' memory, one allocation on huge pages where the kernel gives them (see `init`).
+    /// The slots' memory, one allocation on huge pages where the kernel gives them.
     private let memory: UnsafeMutableRawPointer
 
-    /// Elements per slot: 1,024 (128 KB of attributes, which stay in the cache from the
-    /// engine to the formatting). Small slots also mean little memory touched for the first
-    /// time: with 4,096 a 10⁵-element SVG spent a quarter of its time in page faults.
+    /// Elements per slot: 1,024 (128 KB, which stay in the cache from engine to formatting,
+    /// and little memory touched for the first time).
     package static let blockSize = 1_024
     /// The run's formatting; set between runs, under the lock.
     private var formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void = { _, _, _, _ in }
@@ -176,28 +151,23 @@ package final class BlockPipeline: @unchecked Sendable {
     private var stopped = false
     /// The first error of the output's sink; once set, blocks are dropped.
     private var failure: Error?
-    /// Counts the changes a thread with nothing to do waits for (a block submitted or
-    /// formatted, the pipeline stopped), each made under the lock: see `idle()`.
+    /// Counts the changes an idle thread waits for (made under the lock): see `idle()`.
     private let changes = Atomic<Int>(0)
-    /// How long `idle()` polls `changes` before sleeping, in polls (about a nanosecond
-    /// each): 0 on a single core, where polling only takes time from the thread it waits for.
+    /// Polls of `changes` (about 1 ns each) before `idle()` sleeps: 0 on a single core.
     private let spinLimit: Int
 
-    /// Starts one worker thread per core but the producer's (at least 1, at most 8), with two
-    /// slots per thread plus two, whose buffers format numbers at `precision`.
+    /// Starts one worker per core but the producer's (1 to 8), with two slots per thread plus
+    /// two, formatting numbers at `precision`.
     package init(precision: NumberPrecision) {
         out = OutputBuffer(precision: precision)
         let cores = AvailableCores.count
-        // The producer is a thread of its own and formats too when it is ahead.
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0
         let blockSize = Self.blockSize
-        // One allocation for every slot, aligned to and advised onto 2 MiB huge pages: a
-        // fresh 4 KiB page costs a fault of about a microsecond here, and a 10⁵-element SVG's
-        // slots are 400 of them, on the way to its first block.
+        // One allocation advised onto 2 MiB huge pages (at least 4 MiB, which `adviseHugePages`
+        // asks for): a fresh 4 KiB page costs a fault of about a microsecond.
         let slotBytes = Slot.bytes(capacity: blockSize), slotCount = 2 * workers + 2
         let huge = 2 << 20
-        // At least 4 MiB, which `adviseHugePages` asks for; only the pages touched are backed.
         let total = max(2 * huge, (slotBytes * slotCount + huge - 1) & ~(huge - 1))
         memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: huge)
         UnsafeMutableBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: total), count: total).adviseHugePages()
@@ -208,21 +178,17 @@ package final class BlockPipeline: @unchecked Sendable {
     }
 
     deinit {
-        // The threads hold the pipeline until they end; the slots' buffers free only memory of
-        // their own.
+        // The threads hold the pipeline until they end; the slots' buffers free only their own memory.
         memory.deallocate()
     }
 
-    /// The buffers blocks are formatted into, one per slot: a block's `formatBlock` call
-    /// gets the buffer of the slot it is in, and no two calls get the same buffer at once.
+    /// The slots' buffers: no two `formatBlock` calls get the same one at once.
     package var slotBuffers: [OutputBuffer] { slots.map(\.buffer) }
 
-    /// Runs `produce` with a sink that fills the slots: each block is formatted with
-    /// `formatBlock` on whichever thread is free, and its text handed to `output`, in order.
-    /// `formatBlock` gets a block, the output position of its first element, whether every
-    /// element of the block has the default appearance, and the buffer to write to; it is
-    /// called on any thread, so it must only read shared state (or state of its own per
-    /// buffer, see `slotBuffers`).
+    /// Runs `produce` with a sink that fills the slots, each block formatted on any free
+    /// thread by `formatBlock` (given the block, its first element's output position, whether
+    /// all have the default appearance, the slot's buffer; it must only read shared state)
+    /// and its text handed to `output` in order.
     /// - Precondition: the previous run finished, and the pipeline is not stopped.
     /// - Throws: what `produce` or `output`'s sink throws; after an error the pipeline must
     ///   be stopped, not run again.
@@ -247,11 +213,9 @@ package final class BlockPipeline: @unchecked Sendable {
         try finish()
     }
 
-    /// Queues the filled slot `block` (at most `blockSize` elements, in slot 0 or the slot
-    /// the last call returned) and returns the next slot to fill, after
-    /// writing out, in order, the block that slot held, and whether every element in that
-    /// slot has the default appearance (`holdsDefaultAppearance` says it of `block`'s; see
-    /// `ElementBlocks`). After `stop()` blocks are dropped unformatted.
+    /// Queues the filled slot `block` and returns the next slot to fill, once its block is
+    /// written out, and whether its elements all have the default appearance (as
+    /// `holdsDefaultAppearance` says of `block`'s). After `stop()` blocks are dropped.
     private func submit(_ block: UnsafeBufferPointer<LayoutAttributes>, holdsDefaultAppearance: Bool)
         -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool) {
         let slot = slots[submitted % slots.count]
@@ -270,25 +234,22 @@ package final class BlockPipeline: @unchecked Sendable {
         } catch {
             condition.lock()
             failure = error
-            stopped = true  // nothing more is written: the remaining blocks are dropped
-            changed()
             condition.unlock()
+            stop()  // nothing more is written: the remaining blocks are dropped
             try? writeOut(upTo: submitted - slots.count + 1)
         }
         let next = slots[submitted % slots.count]
         return (next.elements, next.holdsDefaultAppearance)
     }
 
-    /// Writes out every submitted block, in order.
-    /// - Throws: the first error of the output's sink.
+    /// Writes out every submitted block. - Throws: the output sink's first error.
     private func finish() throws {
         if let failure { throw failure }
         try writeOut(upTo: submitted)
         if let failure { throw failure }
     }
 
-    /// Lets the workers go (after the block each is formatting) and drops whatever is not
-    /// yet written. Idempotent.
+    /// Lets the workers go and drops what is not yet written. Idempotent.
     package func stop() {
         condition.lock()
         stopped = true
@@ -296,13 +257,15 @@ package final class BlockPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Writes blocks out in order until `target` are written (or dropped once stopped),
-    /// formatting pending ones while the next to write is not ready.
+    /// Writes blocks out until `target` are written (or dropped once stopped), formatting
+    /// pending ones while the next is not ready.
     private func writeOut(upTo target: Int) throws {
         while written < target {
             let slot = slots[written % slots.count]
-            awaitDone(slot)
             condition.lock()
+            while slot.state != .done {
+                if !formatNextPending() { idle() }
+            }
             let dropped = stopped
             condition.unlock()
             if dropped {
@@ -310,40 +273,36 @@ package final class BlockPipeline: @unchecked Sendable {
             } else {
                 try out.append(contentsOf: slot.buffer)
             }
-            release(slot)
+            condition.lock()
+            slot.state = .free
+            written += 1
+            condition.unlock()
         }
     }
 
-    private func awaitDone(_ slot: Slot) {
-        condition.lock()
-        while slot.state != .done {
-            if !formatNextPending() { idle() }
-        }
-        condition.unlock()
-    }
-
-    /// Formats the earliest pending block, if any, unlocking while it works (called with the
-    /// lock held). Returns whether there was one.
+    /// Formats the earliest pending block, if any, unlocked while it works (called locked).
     private func formatNextPending() -> Bool {
         guard let pending = nextPending() else { return false }
         pending.state = .working
         condition.unlock()
-        formatSlot(pending)
+        if !stopped {
+            formatBlock(UnsafeBufferPointer(start: pending.elements, count: pending.count), pending.first,
+                        pending.holdsDefaultAppearance, pending.buffer)
+        }
         condition.lock()
         pending.state = .done
         changed()
         return true
     }
 
-    /// Tells the threads waiting in `idle()` that something changed (called with the lock held).
+    /// Wakes the threads in `idle()` (called locked).
     private func changed() {
         changes.add(1, ordering: .releasing)
         condition.broadcast()
     }
 
-    /// Waits for a change, with the lock held: first polls without the lock for a while (a
-    /// block takes tens of microseconds to fill or format, and waking a sleeping thread
-    /// costs a context switch on each side, which came to two per block), then sleeps.
+    /// Waits for a change (called locked): polls unlocked a while (a block takes tens of
+    /// microseconds; a wake-up costs two context switches), then sleeps.
     private func idle() {
         if spinLimit > 0 {
             let seen = changes.load(ordering: .acquiring)
@@ -356,29 +315,9 @@ package final class BlockPipeline: @unchecked Sendable {
         condition.wait()
     }
 
-    private func release(_ slot: Slot) {
-        condition.lock()
-        slot.state = .free
-        written += 1
-        condition.unlock()
-    }
-
-    /// The pending slot holding the earliest block (called with the lock held).
+    /// The pending slot holding the earliest block (called locked).
     private func nextPending() -> Slot? {
-        var k = written
-        while k < submitted {
-            let slot = slots[k % slots.count]
-            if slot.state == .pending { return slot }
-            k += 1
-        }
-        return nil
-    }
-
-    /// Formats a slot's elements into its buffer (nothing once stopped).
-    private func formatSlot(_ slot: Slot) {
-        if stopped { return }
-        formatBlock(UnsafeBufferPointer(start: slot.elements, count: slot.count), slot.first,
-                    slot.holdsDefaultAppearance, slot.buffer)
+        (written..<submitted).lazy.map { self.slots[$0 % self.slots.count] }.first { $0.state == .pending }
     }
 
     private func work() {

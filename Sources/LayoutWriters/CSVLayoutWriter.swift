@@ -29,24 +29,20 @@ public enum CSVLayoutWriter {
         out.append(byte: 0x0A)
     }
 
-    /// The rows of a streamed block; `allDefaultAppearance`: every element of it has the
-    /// default appearance, so every row ends with the same constant, unchecked.
+    /// The rows of a streamed block; `allDefaultAppearance`: every row ends with the same constant.
     static func appendRows(_ block: UnsafeBufferPointer<LayoutAttributes>, allDefaultAppearance: Bool,
                            to out: OutputBuffer) {
         if allDefaultAppearance {
             appendDefaultAppearanceRows(block, to: out)
         } else {
-            // Items mostly come one after another: each one's digits are the last one's, counted on.
             var items = CountingDigits()
             for k in block.indices { appendRow(block[k], to: out, items: &items) }
         }
     }
 
-    /// The rows of a block of elements with the default appearance, as `appendRow` writes
-    /// them: the frame's x, width, height and centerX from the buffer's table of recent
-    /// frames (`FrameText`), y and centerY apart from the number table, each copied when it
-    /// is its column's last (`RecentNumber`), and the item counted on from the last row's.
-    /// One loop with everything in it, so that its state stays in registers.
+    /// The rows of elements with the default appearance, as `appendRow` writes them: x,
+    /// width, height and centerX from the table of frames (`FrameText`), y and centerY as
+    /// `RecentNumber`s, items counted on. One loop, so that its state stays in registers.
     static func appendDefaultAppearanceRows(_ block: UnsafeBufferPointer<LayoutAttributes>, to out: OutputBuffer) {
         guard let base = block.baseAddress else { return }
         let comma = UInt8(ascii: ",")
@@ -86,8 +82,7 @@ public enum CSVLayoutWriter {
                 w.append(byte: comma)
                 let middleLength = w.position - middleStart
                 if xLength <= 8 && middleLength <= 24 {
-                    // Read back from the row just written (bytes past the lengths are the row's
-                    // next ones, or room reserved: never copied out).
+                    // Read back from the row just written (bytes past the lengths never copied out).
                     entry.pointee.key = key
                     entry.pointee.xText = UnsafeRawPointer(xStart).loadUnaligned(as: UInt64.self)
                     entry.pointee.middle = UnsafeRawPointer(middleStart).loadUnaligned(as: (UInt64, UInt64, UInt64).self)
@@ -107,8 +102,7 @@ public enum CSVLayoutWriter {
         appendRow(e, to: out, terminated: terminated, items: &items)
     }
 
-    /// `appendRow(_:to:terminated:)` for the next of a run of rows, `items` holding the digits
-    /// of the last row's item.
+    /// `appendRow(_:to:terminated:)`, `items` holding the last row's item digits.
     @inline(__always)
     static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
                           items: inout CountingDigits) {
@@ -142,7 +136,7 @@ public enum CSVLayoutWriter {
 }
 
 extension ByteCursor {
-    /// A comma, then `value`: the next number of a CSV row.
+    /// A comma, then `value`: the next number of a CSV row or a JSON array.
     @inline(__always)
     mutating func append(field value: Double) {
         append(byte: UInt8(ascii: ","))
@@ -151,13 +145,12 @@ extension ByteCursor {
 }
 
 extension CSVLayoutWriter {
-    /// Appends a row's section, item, category and kind, each followed by its comma (the
-    /// kind's is the caller's), `items` holding the digits of the last row's item.
+    /// Appends a row's section, item, category and kind, with commas between (not after the kind).
     @inline(__always)
     static func appendLead(_ e: LayoutAttributes, to w: inout ByteCursor, items: inout CountingDigits) {
         w.append(integer: e.indexPath.section)
         w.append(byte: UInt8(ascii: ","))
-        if let digits = items.digits(e.indexPath.item) { w.append(digits: digits) } else { w.append(integer: e.indexPath.item) }
+        if let digits = items.digits(e.indexPath.item) { w.append(eight: digits.text, count: digits.length) } else { w.append(integer: e.indexPath.item) }
         switch e.category {
         case .cell: w.append(",cell,")
         case .supplementaryView: w.append(",supplementaryView,")
@@ -175,8 +168,8 @@ extension CSVLayoutWriter {
     }
 }
 
-/// Appends a text field with RFC 4180 quoting. A field a spreadsheet would read as a formula
-/// (starting with `=`, `+`, `-`, `@`, tab or CR) is prefixed with `'` to neutralise it.
+/// Appends a text field with RFC 4180 quoting, `'` before a formula's start (`=`, `+`, `-`,
+/// `@`, tab, CR) to neutralise it.
 func appendCSVField(_ text: String, to out: OutputBuffer) {
     var field = text
     if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {

@@ -1,10 +1,8 @@
 import LayoutCore
 import FastText
 
-/// Every attribute of an element that cvlayout's JSON and CSV carry, in output order: the one
-/// list the plain writers (`PlainLayoutWriter`) write from, the CSV header
-/// (`CSVLayoutWriter.columns`) is made of, and the fast writers are checked against
-/// (`PlainWriterDifferentialTests`). An attribute added here appears in both formats.
+/// Every attribute of an element that the JSON and CSV carry, in output order: the list the
+/// plain writers write from, the CSV header is made of and the fast writers are checked against.
 ///
 /// | case | CSV column | JSON |
 /// | --- | --- | --- |
@@ -66,8 +64,8 @@ public enum ElementColumn: Int, CaseIterable, Sendable {
         }
     }
 
-    /// Its value for `e` as written, numbers at `precision` (`PlainNumberText`), words bare
-    /// (the category's and kind's raw values), `nil` for an element without a kind.
+    /// Its value for `e` as written, numbers at `precision` (`PlainNumberText`), words bare,
+    /// `nil` for no kind.
     public func text(_ e: LayoutAttributes, precision: NumberPrecision) -> String? {
         let f = e.frame, t = e.transform
         switch self {

@@ -1,11 +1,8 @@
 import LayoutCore
 import FastText
 
-// The heart path sampled evenly by arc length (`cvlayout ring --heart-samples N`), for
-// consumers that cannot evaluate Béziers: a JSON key after "heartPath", or a CSV table.
-
-/// Appends `,\n"heartSamples":[…]` to a layout's JSON object: one sample per line,
-/// `{"t":0,"x":214,"y":463,"angle":-90}`, keys in this order.
+/// Appends `,\n"heartSamples":[…]` (`--heart-samples`), one sample a line,
+/// `{"t":0,"x":214,"y":463,"angle":-90}`.
 /// - Complexity: O(samples).
 func appendHeartSamples(_ samples: [PathSample], to out: OutputBuffer) {
     out.append(",\n\"heartSamples\":[")
@@ -23,9 +20,7 @@ func appendHeartSamples(_ samples: [PathSample], to out: OutputBuffer) {
     out.append(samples.isEmpty ? "]" : "\n]")
 }
 
-/// Writes the samples as CSV: the header row `t,x,y,angle`, then one row per sample (LF line
-/// endings, numbers at the output precision). This replaces the element table when
-/// `--heart-samples` is given; a layout without a heart path gives the header row alone.
+/// Writes the samples as CSV, in place of the elements: `t,x,y,angle`, then a row per sample.
 /// - Complexity: O(samples).
 func writeHeartSamples(_ samples: [PathSample], to out: OutputBuffer) throws {
     out.append("t,x,y,angle\n")

@@ -30,9 +30,7 @@ public enum JSONLayoutWriter {
         appendGeometry(bounds: layout.bounds, contentOffset: layout.contentOffset, contentSize: layout.contentSize, to: out)
     }
 
-    /// `,"bounds":{…},"contentOffset":{…},` a line feed, `"contentSize":{…},`, a line feed and
-    /// `"elements":[`: the geometry and the opening of the elements of a layout's JSON and of
-    /// a transition's.
+    /// `,"bounds":{…},"contentOffset":{…},\n"contentSize":{…},\n"elements":[` (a layout's or a transition's).
     static func appendGeometry(bounds: Size, contentOffset: Point, contentSize: Size, to out: OutputBuffer) {
         out.append(",\"bounds\":")
         appendSize(bounds, to: out)
@@ -123,16 +121,11 @@ public enum JSONLayoutWriter {
         } else {
             w.append("},\"transform\":[")
             w.append(number: t.a)
-            w.append(byte: UInt8(ascii: ","))
-            w.append(number: t.b)
-            w.append(byte: UInt8(ascii: ","))
-            w.append(number: t.c)
-            w.append(byte: UInt8(ascii: ","))
-            w.append(number: t.d)
-            w.append(byte: UInt8(ascii: ","))
-            w.append(number: t.tx)
-            w.append(byte: UInt8(ascii: ","))
-            w.append(number: t.ty)
+            w.append(field: t.b)
+            w.append(field: t.c)
+            w.append(field: t.d)
+            w.append(field: t.tx)
+            w.append(field: t.ty)
             w.append("],\"alpha\":")
         }
         if e.alpha == 1 { w.append(byte: UInt8(ascii: "1")) } else { w.append(number: e.alpha) }
@@ -158,8 +151,7 @@ public enum JSONLayoutWriter {
         appendPoint(heart.start, to: out)
         out.append(",\"segments\":[")
         for (k, segment) in heart.segments.enumerated() {
-            if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-            out.append("{\"control1\":")
+            out.append(k == 0 ? "{\"control1\":" : ",{\"control1\":")
             appendPoint(segment.control1, to: out)
             out.append(",\"control2\":")
             appendPoint(segment.control2, to: out)
@@ -193,8 +185,7 @@ public enum JSONLayoutWriter {
     }
 }
 
-/// `M x y C x1 y1 x2 y2 x y …` with single spaces, every point shifted by `-origin`
-/// (SVG motion paths are drawn relative to the heart's resting place).
+/// `M x y C x1 y1 x2 y2 x y …`, every point shifted by `-origin` (an SVG motion path's).
 func appendPathData(_ heart: HeartPath, relativeTo origin: Point, to out: OutputBuffer) {
     func point(_ p: Point) {
         out.append(number: p.x - origin.x)
@@ -213,8 +204,7 @@ func appendPathData(_ heart: HeartPath, relativeTo origin: Point, to out: Output
     }
 }
 
-/// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
-/// characters (strings that come from input must never break the document).
+/// Appends `text` as a JSON string literal, quotes, backslashes and control characters escaped.
 package func appendJSONString(_ text: String, to out: OutputBuffer) {
     out.append(byte: UInt8(ascii: "\""))
     for byte in text.utf8 {

@@ -1,18 +1,13 @@
-// The writers' door for the command line: where output goes and how a number reads, without
-// the buffers, cursors and tables behind it (FastText).
-
 import LayoutCore
 import FastText
 
-/// Where a writer's text goes: handed to `sink` in large chunks (1 MiB) as it is formatted,
-/// so that a million-element layout never exists as one string, or, without a sink, kept to
-/// be read back (`bytes`). Numbers are written at `precision`.
+/// Where a writer's text goes, for the command line (without FastText): handed to `sink` in
+/// 1 MiB chunks, or kept (`bytes`); numbers at `precision`.
 public struct LayoutOutput {
     /// The buffer the writers format into.
     let buffer: OutputBuffer
 
-    /// An output at `precision` to `sink` (`nil`: kept in memory); errors `sink` throws
-    /// propagate out of the writer.
+    /// An output at `precision` to `sink` (`nil`: kept); `sink`'s errors propagate.
     public init(precision: NumberPrecision = .standard, sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
         buffer = OutputBuffer(precision: precision, sink: sink)
     }

@@ -1,25 +1,13 @@
 import LayoutCore
 import FastText
 
-// From an engine's entry points to written bytes: whether the elements are kept or streamed,
-// how they are checked before anything is written, and what a streamed write needs (a
-// deferred content size, the SVG canvas measured by a pass of its own). The command line
-// parses and validates the flags, binds the engine's input into the entry points, calls this,
-// and words the errors.
-
-/// How a layout is produced and written, following the run's `PassPlan` (which passes run
-/// is decided there, from the engine's capabilities, the options and the format).
+/// How a layout is produced and written, following the run's `PassPlan`: from an engine's
+/// entry points (its input bound by the command line) to written bytes.
 ///
-/// A whole layout written as JSON or CSV (or as SVG when it comes in drawing order) is not
-/// kept: the engine runs once here, its elements checked block by block (pixel-snapped first,
-/// as they will be written) and dropped, and runs again in `write`, its elements formatted as
-/// they come. Engines that can vouch for every element from a summary (the waterfall, the
-/// ring, the circle) check from it; a waterfall CSV, which shows no content size, is vouched
-/// for without laying out (`Engine.quickCheck`), and so is a waterfall SVG, whose run that
-/// measures the canvas gives the summary too. So nothing is written when a number is not
-/// finite, and memory stays at a few blocks whatever the element count. A query (`--rect`,
-/// `--item`, `--target-offset`), an engine without a streaming entry point, and an SVG whose
-/// elements are not in zIndex order keep the elements.
+/// A streamed layout is checked here, block by block, pixel-snapped as it will be written (or
+/// vouched for by a summary, or without laying out: `Engine.quickCheck`), and laid out again
+/// in `write`, its elements formatted as they come: nothing is written when a number is not
+/// finite, and memory stays at a few blocks. A kept layout is laid out, snapped and checked here.
 public struct LayoutPipeline {
     /// An engine's entry points, its input (settings, data, bounds, offset) already bound.
     public struct Engine {
@@ -30,11 +18,9 @@ public struct LayoutPipeline {
         public var stream: ((inout ElementBlocks) throws -> CollectionLayout)?
         /// The same layout, its elements only counted and checked; set with `stream`.
         public var check: ((inout FiniteCheckSink) throws -> CollectionLayout)?
-        /// For a CSV, which shows no content size, and an SVG, which measures what it draws
-        /// in a run of the engine that gives the summary too: when the engine succeeds with
-        /// every element finite once snapped to the scale given, decided without laying out,
-        /// the element and section counts and whether the elements surely come in drawing
-        /// order (an SVG needs them to); `nil` when unsure.
+        /// For a CSV or SVG: when the engine surely succeeds with every element finite once
+        /// snapped to the scale given, decided without laying out, the counts and drawing
+        /// order (`QuickCheck`); `nil` when unsure.
         public var quickCheck: ((Double?) throws -> QuickCheck?)?
         /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
         /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
@@ -42,9 +28,7 @@ public struct LayoutPipeline {
         /// What the entry points can do for the plan (`PassPlan.make`).
         public var capabilities: PassCapabilities
 
-        /// Bundles the entry points. `capabilities` default: streaming when `stream` and `check`
-        /// are both given, vouching without laying out when `quickCheck` is, the check pass
-        /// visiting every element.
+        /// The entry points; `capabilities` by default from those given (no summary check).
         public init(layout: @escaping () throws -> CollectionLayout,
                     stream: ((inout ElementBlocks) throws -> CollectionLayout)? = nil,
                     check: ((inout FiniteCheckSink) throws -> CollectionLayout)? = nil,
@@ -87,21 +71,15 @@ public struct LayoutPipeline {
         /// What the run asks that bears on its passes (`PassPlan.make`); `targetOffset` and
         /// `rightToLeft` are read from `target` and `mirrorsForRightToLeft`.
         public var passes: PassOptions
-        /// The elements must be kept: a caller reads them (`passes.callerReadsElements`).
-        public var keepsElements: Bool {
-            get { passes.callerReadsElements }
-            set { passes.callerReadsElements = newValue }
-        }
         /// `--target-offset` and `--velocity`, when asked.
         public var target: (offset: Point, velocity: Point)?
-        /// The layout's engine name, bounds and offset: the summary of a CSV or SVG vouched
-        /// for without laying out (whose content size is then the bounds).
+        /// The summary of a layout vouched for without laying out (its content size the bounds).
         public var engine: String, bounds: Size, contentOffset: Point
         /// Mirror the layout for a right-to-left language (`CollectionLayout.mirroredForRightToLeft()`),
         /// before snapping; the elements are then kept. Default `false`.
         public var mirrorsForRightToLeft = false
 
-        /// A request; see the properties.
+        /// A request; `keepsElements`: a caller reads them (`passes.callerReadsElements`).
         public init(format: OutputFormat, scale: Double?, keepsElements: Bool, target: (offset: Point, velocity: Point)?,
                     engine: String, bounds: Size, contentOffset: Point) {
             self.format = format
@@ -114,15 +92,12 @@ public struct LayoutPipeline {
         }
     }
 
-    /// The layout: pixel-snapped and with `targetContentOffset` when asked; for a streamed
-    /// one its summary (`elements` empty). For a CSV or SVG vouched for without laying out,
-    /// its `contentSize` is the bounds and it has no sections: `write` computes the real
-    /// summary when the format shows it.
+    /// The layout, pixel-snapped, with `targetContentOffset` when asked; streamed, its summary
+    /// (`elements` empty; vouched for without laying out, the bounds as content size).
     public let layout: CollectionLayout
     private let engine: Engine
     private let scale: Double?
-    /// The passes planned for the run (`PassPlan.make`); the elements of a streamed plan may
-    /// still be kept, for an SVG not in drawing order (`isStreamed`).
+    /// The passes planned (`PassPlan.make`); an SVG not in drawing order is kept after all.
     public let plan: PassPlan
     /// Whether the elements are streamed (not in `layout`).
     public let isStreamed: Bool
@@ -134,8 +109,7 @@ public struct LayoutPipeline {
     private let deferredNumberOfSections: Int?
 
     /// Up to this many elements (8 blocks) a streamed layout is formatted on the calling
-    /// thread: starting the threads and their slots (about a millisecond, most of it first
-    /// touches of memory) would cost more than the second core saves.
+    /// thread: starting the pipeline (about a millisecond) would cost more than it saves.
     static let serialElementLimit = 8 * BlockPipeline.blockSize
 
     /// Runs the engine as the request needs: checked and summarised when streamed, laid out,
@@ -158,9 +132,7 @@ public struct LayoutPipeline {
             vouched = try quickCheck(request.scale)
         }
         if let counts = vouched, !plan.needsDrawingOrder || counts.isInDrawingOrder {
-            // The elements are known to be sound without laying out: a CSV shows no content
-            // size, and an SVG's canvas run gives the summary (for the other formats, and an
-            // SVG showing only the content or the visible bounds, `write` runs the check).
+            // Sound without laying out; `write` runs the check pass if the format shows the summary.
             streamedCount = counts.elementCount
             deferredNumberOfSections = counts.numberOfSections
             checked = CollectionLayout(engine: request.engine, bounds: request.bounds, contentOffset: request.contentOffset,
@@ -173,8 +145,7 @@ public struct LayoutPipeline {
             try summary.validateFinite(streamedElement: sink.firstNonFinite)
             inDrawingOrder = sink.zIndicesAreNonDecreasing
             streamedCount = sink.count
-            // An SVG draws by zIndex: a layout not in that order needs its elements sorted,
-            // so kept.
+            // An SVG draws by zIndex: a layout out of that order is kept, to be sorted.
             if !plan.needsDrawingOrder || sink.zIndicesAreNonDecreasing { checked = summary }
         }
         if let checked {
@@ -197,61 +168,55 @@ public struct LayoutPipeline {
         self.deferredNumberOfSections = deferredNumberOfSections
     }
 
-    /// When the elements are streamed, the layout's summary (its content size computed if it
-    /// was deferred and `format` shows it) and a producer that runs the engine again into a
-    /// sink, its frames snapped as they will be written: for comparing as the layout is
-    /// produced (`--check`). `nil` for a kept layout or an SVG.
+    /// The summary, its content size computed by the check pass when it was deferred and
+    /// `format` on `canvas` shows it (`PassPlan.deferredSummaryNeedsCheckPass`).
+    private func summary(writing format: OutputFormat, canvas: SVGCanvas) throws -> CollectionLayout {
+        guard contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: canvas),
+              let check = engine.check else { return layout }
+        var sink = FiniteCheckSink(scale: scale)
+        return try check(&sink)
+    }
+
+    /// `stream` run into a sink that snaps frames as they will be written.
+    private func producer(_ stream: @escaping (inout ElementBlocks) throws -> CollectionLayout) -> StreamedElements {
+        { [scale] sink in
+            sink.scale = scale
+            _ = try stream(&sink)
+        }
+    }
+
+    /// For streamed elements, not an SVG: the summary (`summary(writing:canvas:)`) and a
+    /// producer running the engine again, frames snapped: for comparing as it goes (`--check`).
     /// - Throws: what the engine throws.
     public func streamedElements(for format: OutputFormat) throws
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard isStreamed, let stream = engine.stream, format != .svg else { return nil }
-        var layout = self.layout
-        if contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: .all), let check = engine.check {
-            var sink = FiniteCheckSink(scale: scale)
-            layout = try check(&sink)
-        }
-        return (layout, { [scale] sink in
-            sink.scale = scale
-            _ = try stream(&sink)
-        })
+        return (try summary(writing: format, canvas: .all), producer(stream))
     }
 
-    /// Writes the layout as `format` (the elements at `selection` when kept) to `buffer`,
-    /// running the engine again when streamed: for the summary a CSV deferred (another format
-    /// asked after all, as `--check` with a JSON golden), for the canvas of an SVG (`.all`:
-    /// one more pass that measures what is drawn, before the document's first line), then to
-    /// stream the elements.
+    /// Writes the layout as `format` (the elements at `selection` when kept) to `buffer`;
+    /// streamed, running the engine again: for a deferred summary the format shows, for an
+    /// SVG's canvas (`.all`: what is drawn, measured before the first line), then to write.
     /// - Throws: what the engine or the buffer's sink throws.
     public func write(_ format: OutputFormat, selection: [Int]?, options: OutputOptions, to buffer: OutputBuffer) throws {
         guard isStreamed, let stream = engine.stream else {
             return try format.write(layout, selection: selection, options: options, to: buffer)
         }
-        // A streamed job's SVG is only ever its own format, chosen after the check found the
-        // elements in drawing order (a golden is JSON or CSV).
+        // A job streams an SVG only after the check found it in drawing order (a golden is JSON or CSV).
         precondition(format != .svg || inDrawingOrder, "an SVG is streamed only in drawing order")
-        var layout = self.layout
+        var layout = try summary(writing: format, canvas: options.canvas)
         var options = options
-        let measuresCanvas = format == .svg && options.canvas == .all
-        if contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: options.canvas),
-           let check = engine.check {
-            var sink = FiniteCheckSink(scale: scale)
-            layout = try check(&sink)
-        }
-        // A few elements are formatted on this thread; more, on every core.
         let serially = (streamedCount ?? .max) <= Self.serialElementLimit
         let pipeline = serially ? nil : BlockPipeline(precision: buffer.precision)
         defer { pipeline?.stop() }
-        if measuresCanvas {
+        if format == .svg && options.canvas == .all {
             let labels = deferredNumberOfSections.map { SVGLabels.resolved(options.labels, numberOfSections: $0) }
                 ?? SVGLabels.resolved(options.labels, for: layout)
             let measured = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: buffer.precision)
             options.drawnBounds = measured.drawn
-            if contentSizeDeferred { layout = measured.summary }  // vouched for without laying out
+            if contentSizeDeferred { layout = measured.summary }
         }
-        try format.write(layout, streaming: { [scale] sink in
-            sink.scale = scale
-            _ = try stream(&sink)
-        }, options: options, to: buffer, on: pipeline, serially: serially)
+        try format.write(layout, streaming: producer(stream), options: options, to: buffer, on: pipeline, serially: serially)
     }
 
     /// For an SVG whose elements are streamed (in drawing order): runs `body` with the
@@ -294,11 +259,8 @@ public struct LayoutPipeline {
     }
 
     /// The union of what an SVG of the streamed elements draws with `labels`
-    /// (`SVGLayoutWriter.DrawnBounds`), measured by one more run of the engine: on the
-    /// threads and slots of `pipeline`, which the writing then uses, the blocks measured on
-    /// every core while the engine computes the next ones, each slot's into bounds of its
-    /// own, joined at the end; on this thread alone without a pipeline. Also the run's
-    /// summary.
+    /// (`SVGLayoutWriter.DrawnBounds`), and the summary, from one more run of the engine: on
+    /// `pipeline`'s threads, each slot into bounds of its own, joined at the end; or on this thread.
     /// - Throws: what the engine throws.
     private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
                              on pipeline: BlockPipeline?, precision: NumberPrecision) throws

@@ -14,10 +14,9 @@ public struct OutputOptions: Sendable {
     public var queryRect: Rect? = nil
     /// SVG: the area the picture shows (`--canvas`). Default `.all`.
     public var canvas = SVGCanvas.all
-    /// SVG, streamed with `canvas == .all`: the union of the drawn elements' bounds, measured
-    /// by a pass over the elements before the document is written
-    /// (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept layout's writer
-    /// measures its elements itself and ignores this.
+    /// SVG, streamed with `canvas == .all`: the drawn elements' bounds, measured by a pass
+    /// before writing (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept
+    /// layout's writer measures itself.
     public var drawnBounds: Rect? = nil
 
     /// Creates the default options.
@@ -28,25 +27,15 @@ public struct OutputOptions: Sendable {
 public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
 
-    /// Writes `layout`, whose elements were streamed rather than kept (its `elements` is
-    /// empty), with the elements `produce` appends to the sink it is given (typically by
-    /// running the engine again with it). The blocks are formatted on every core while the
-    /// engine computes the next ones. The output is byte for byte what
-    /// `write(_:selection:options:to:)` writes for the same layout with its elements.
+    /// Writes `layout` (its summary, `elements` empty) with the elements `produce` appends,
+    /// formatted on `pipeline` (at `out`'s precision; a new one when `nil`) while the engine
+    /// computes the next, or, `serially`, on this thread (for a few elements): byte for byte
+    /// what `write(_:selection:options:to:)` writes for the layout with its elements.
     /// - Precondition: for SVG, the visible elements come in drawing order.
     /// - Throws: what `produce` or the buffer's sink throws.
     /// - Complexity: O(n); memory for a few blocks, whatever n.
-    public func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-                      options: OutputOptions, to out: OutputBuffer) throws {
-        try write(layout, streaming: produce, options: options, to: out, on: nil)
-    }
-
-    /// `write(_:streaming:options:to:)` on `pipeline`'s threads and slots (a new pipeline's
-    /// when `nil`), which must format numbers at `out`'s precision; or, `serially`, on the
-    /// calling thread alone, the text gathered in `out` until the end (for a few elements,
-    /// fewer than the threads would save time on).
-    func write(_ layout: CollectionLayout, streaming produce: StreamedElements,
-               options: OutputOptions, to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool = false) throws {
+    func write(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
+               to out: OutputBuffer, on pipeline: BlockPipeline? = nil, serially: Bool = false) throws {
         if self == .csv && layout.heartSamples != nil {
             // `--heart-samples` as CSV: the samples table, without the elements.
             return try write(layout, selection: nil, options: options, to: out)
@@ -58,10 +47,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         try out.flush()
     }
 
-    /// The elements' text alone, between `start` and `end`: what `write(_:streaming:…)`
-    /// writes between the two, every label in its group (nothing is drawn after them: a
-    /// scroll's outline moves), on `pipeline`'s threads (a new pipeline's when `nil`) or,
-    /// `serially`, on the calling thread.
+    /// The elements' text alone, as `write(_:streaming:…)` writes it but with every label in
+    /// its group (a scroll's outline moves), on `pipeline` or, `serially`, this thread.
     func appendBlocks(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
                       to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool) throws {
         try appendBlocks(produce, parts: streamParts(layout, options: options, labelsAboveOutline: false), to: out,
@@ -81,22 +68,22 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         } else if let pipeline {
             try pipeline.run(to: out, formatBlock: parts.block, produce)
         } else {
-            try appendStreamed(produce, to: out, parts.block)
+            let pipeline = BlockPipeline(precision: out.precision)
+            defer { pipeline.stop() }
+            try pipeline.run(to: out, formatBlock: parts.block, produce)
         }
     }
 
-    /// What a streamed write is made of: the text before the elements, the text of a block
-    /// of elements (given the position of its first in the output, and whether every one has
-    /// the default appearance), and the text after them.
+    /// A streamed write's text before the elements, of a block (given its first's output
+    /// position and whether all have the default appearance), and after them.
     struct StreamParts {
         let start: (CollectionLayout, OutputBuffer) -> Void
         let block: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void
         let end: (CollectionLayout, OutputBuffer) -> Void
     }
 
-    /// The parts of a streamed write of `layout` (its summary) with `options`; an SVG's
-    /// labels that cross the visible bounds' outline drawn after it unless not
-    /// `labelsAboveOutline`.
+    /// The parts of a streamed write of `layout` (its summary); an SVG's labels that cross the
+    /// visible bounds' outline drawn after it when `labelsAboveOutline`.
     func streamParts(_ layout: CollectionLayout, options: OutputOptions, labelsAboveOutline: Bool = true) -> StreamParts {
         switch self {
         case .json:
@@ -146,10 +133,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
 // MARK: - Writing elements on every core
 
-/// Formats each selected element (all of them when `selection` is nil) with `format`, on
-/// every core for long runs (`appendInParallel`), and hands the text to `out` in element
-/// order. `format` gets the element, the buffer to write to and the element's position in
-/// the output (0 for the first written).
+/// Formats each selected element (all when `selection` is nil) with `format` (given the
+/// element, the buffer and its output position) on every core (`appendInParallel`), in order.
 func appendSelected(_ layout: CollectionLayout, _ selection: [Int]?, to out: OutputBuffer,
                     _ format: (LayoutAttributes, OutputBuffer, Int) -> Void) throws {
     try layout.elements.withUnsafeBufferPointer { elements in

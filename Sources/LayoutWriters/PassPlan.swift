@@ -1,20 +1,14 @@
-// Which passes of an engine a run makes, decided in one place: from what the engine can do
-// (`PassCapabilities`, declared on its descriptor), what the run asks (`PassOptions`) and the
-// format. `LayoutPipeline` follows the plan; the command line only fills in the options.
+// Which passes of an engine a run makes, decided in one place (`PassPlan.make`);
+// `LayoutPipeline` follows the plan.
 
-/// What an engine can do for the passes of a run (declared once per engine, beside its
-/// entry points).
+/// What an engine can do for the passes of a run (declared beside its entry points).
 public struct PassCapabilities: Equatable, Sendable, CustomStringConvertible {
-    /// It lays out into a sink without keeping its elements, and has a check pass (its
-    /// elements only counted and checked): a whole layout may be streamed.
+    /// It lays out into a sink, and has a check pass (elements only counted and checked).
     public var streams: Bool
-    /// Its check pass vouches for every element from a summary (column, ring or row
-    /// arithmetic: `WaterfallLayout.elementsAreFinite(in:scale:)` and the like), visiting the
-    /// elements one by one only when the summary is unsure. Otherwise the check pass visits
-    /// every element.
+    /// Its check pass vouches for every element from a summary (`WaterfallLayout.elementsAreFinite(in:scale:)`
+    /// and the like), visiting them one by one only when unsure.
     public var summaryCheck: Bool
-    /// It vouches for every element without laying out (`WaterfallLayout.succeedsWithFiniteElements`):
-    /// the element and section counts and whether they come in drawing order, or unsure.
+    /// It vouches for every element without laying out (`WaterfallLayout.succeedsWithFiniteElements`).
     public var vouchesWithoutLayingOut: Bool
 
     /// The capabilities; see the properties.
@@ -24,7 +18,7 @@ public struct PassCapabilities: Equatable, Sendable, CustomStringConvertible {
         self.vouchesWithoutLayingOut = vouchesWithoutLayingOut
     }
 
-    /// An engine that must see all its elements before it is done: always kept.
+    /// Always kept: the engine must see all its elements before it is done.
     public static let keepsOnly = PassCapabilities(streams: false)
     /// Streams, and its check pass visits every element.
     public static let streaming = PassCapabilities(streams: true)
@@ -80,14 +74,9 @@ public struct PassOptions: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The passes of one run: whether the elements are kept or streamed, and how they are
-/// checked before the first byte is written (nothing is written when a number is not finite).
-///
-/// - Kept: one run of the engine, the elements mirrored, snapped and checked in memory.
-/// - Streamed: a check pass (the elements counted and checked, or vouched for by a summary)
-///   before the writing pass; for a CSV or SVG of an engine that vouches without laying out,
-///   no check pass unless the engine is unsure. An SVG draws by zIndex: a streamed SVG whose
-///   check pass finds the elements out of drawing order is kept after all.
+/// The passes of one run: the elements kept (one run, mirrored, snapped and checked in memory)
+/// or streamed (a check pass, or none when vouched for without laying out, then the writing
+/// pass), checked before the first byte is written.
 public struct PassPlan: Equatable, Sendable {
     /// Where the elements live.
     public enum Elements: Equatable, Sendable {
@@ -117,11 +106,9 @@ public struct PassPlan: Equatable, Sendable {
     public enum Check: Equatable, Sendable {
         /// The kept elements, checked after laying out (no pass of its own).
         case inMemory
-        /// A check pass: the engine runs with its elements counted and checked;
-        /// `summaryVouches`: its summary vouches for them when it can (else one by one).
+        /// A check pass; `summaryVouches`: from the summary when it can (else one by one).
         case checkPass(summaryVouches: Bool)
-        /// No pass when the engine vouches without laying out (every element finite once
-        /// snapped, and for an SVG in drawing order); when it is unsure, the check pass.
+        /// No pass when the engine vouches without laying out; when it is unsure, the check pass.
         case vouchedWithoutLayingOut(fallbackSummaryVouches: Bool)
     }
 
@@ -129,8 +116,7 @@ public struct PassPlan: Equatable, Sendable {
     public var elements: Elements
     /// The check before writing.
     public var check: Check
-    /// An SVG: a streamed layout must come in drawing order (zIndex), else it is kept after the
-    /// check pass (or, vouched for without laying out, the check pass runs instead).
+    /// An SVG: a streamed layout must come in drawing order (zIndex), else it is kept.
     public var needsDrawingOrder: Bool
 
     /// Whether the elements are streamed.
@@ -155,10 +141,8 @@ public struct PassPlan: Equatable, Sendable {
         return PassPlan(elements: .streamed, check: check, needsDrawingOrder: format == .svg)
     }
 
-    /// For a layout vouched for without laying out (whose summary was deferred): whether
-    /// writing it as `format` needs the check pass after all, for the content size and
-    /// sections it shows. A CSV shows neither; an SVG measuring its canvas (`.all`) gets the
-    /// summary from that pass.
+    /// For a layout vouched for without laying out: whether `format` needs the check pass
+    /// for the summary it shows (not a CSV; not an SVG measuring its canvas, `.all`).
     public static func deferredSummaryNeedsCheckPass(writing format: OutputFormat, canvas: SVGCanvas) -> Bool {
         format != .csv && !(format == .svg && canvas == .all)
     }
