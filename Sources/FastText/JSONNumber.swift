@@ -1,9 +1,9 @@
 /// JSON number text to its correctly rounded `Double`, as `Double(text)` (and so a flag)
 /// gives it. Short numbers take Clinger's fast path (a significand ≤ 2^53 and a power of ten
 /// ≤ 10^22: one correctly rounded multiply or divide) without a string; the rest `Double(text)`.
-package enum JSONNumber {
+@usableFromInline package enum JSONNumber {
     /// Exact powers of ten, 10^0 … 10^22.
-    private static let powersOfTen: [Double] = [
+    @usableFromInline static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
@@ -42,7 +42,7 @@ package enum JSONNumber {
     /// precision both factors are exact and the one operation correctly rounded to 64 bits;
     /// rounding that to a double is correct unless it landed on a midpoint between two doubles
     /// (extra bits `100…0`): then `nil`, and the text decides. `nil` without `Float80`.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     static func extendedValue(negative: Bool, significand: UInt64, power: Int) -> Double? {
         #if arch(x86_64) && !os(Windows)
         guard power >= -27 && power <= 27 else { return nil }

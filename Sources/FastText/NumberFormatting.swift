@@ -426,10 +426,10 @@ import LayoutCore
 
 /// The digits of integers written one after another, most of them one more than the last
 /// (an element's item): the last text with its last digit incremented, unless that is a 9.
-package struct CountingDigits {
-    private var last = -2  // so that no number is taken for the next one at first
-    private var text: UInt64 = 0
-    private var length = 0
+@usableFromInline package struct CountingDigits {
+    @usableFromInline var last = -2  // so that no number is taken for the next one at first
+    @usableFromInline var text: UInt64 = 0
+    @usableFromInline var length = 0
 
     /// Counting digits that have seen no number yet.
     package init() {}

@@ -312,11 +312,11 @@ package struct FrameText {
 
 /// The key of a table of frame texts: the bits of a frame's x, width and height. Empty, x's
 /// bits are a NaN's.
-package struct FrameKey: Equatable {
+@usableFromInline package struct FrameKey: Equatable {
     static let slots = 1024
-    var x: UInt64 = .max
-    var width: UInt64 = 0
-    var height: UInt64 = 0
+    @usableFromInline var x: UInt64 = .max
+    @usableFromInline var width: UInt64 = 0
+    @usableFromInline var height: UInt64 = 0
 
     init() {}
 
