@@ -191,7 +191,7 @@ final class CSVLayoutStream: LayoutElementStream {
             switch header {
             case .elements(let columns):
                 if !plainRow(into: &element) {
-                    element = StreamedElement(try columns.record(fields.map { Self.text(w.base, $0) }, line: line))
+                    element = try columns.element(fields.map { Self.text(w.base, $0) }, line: line)
                 }
                 element.ordinal = line
                 present |= element.mask

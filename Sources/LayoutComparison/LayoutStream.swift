@@ -1,10 +1,9 @@
-// Layouts read as streams (`cvlayout diff`, `--check`): both sides read element by element,
-// in chunks, and matched as a merge, so that memory stays at a few chunks whatever the
-// element count. cvlayout's own files list their elements in element order; a file in
-// another order is sorted on disk (`SortedLayoutStream`). What the streaming readers do not
-// read (a malformed JSON, a top-level key with escapes, a JSON layout on a device) makes them give up
-// with `LayoutStreamFallback`: the file is then checked on its own, and either refused with
-// the reader's message or read whole into a `LayoutDocument` and streamed from memory.
+// Layouts read as streams, the one reader of each format: element by element, in chunks,
+// so that memory stays at a few chunks whatever the element count (`cvlayout diff`,
+// `--check`), or collected into a `LayoutDocument` (`LayoutReader.read`). A file in another
+// order than element order is sorted on disk (`SortedLayoutStream`). What a stream of a
+// file does not read (a malformed JSON, a JSON layout on a device) makes it give up with
+// `LayoutStreamFallback`: the file is then read whole, which says what is wrong.
 import Foundation
 import FastText
 import LayoutCore
@@ -13,12 +12,10 @@ import LayoutWriters
 
 // MARK: - Elements
 
-/// Thrown by the streaming comparison when a file cannot be streamed: a duplicate, anything
-/// malformed (`LayoutDiff.check` then says what), a file the streams do not read; or, with
-/// `outOfOrder` set, when a side's elements are not in element order (`LayoutDiff.compareStreams`
-/// then compares again with that side sorted, `SortedLayoutStream`); or, with `presence`
-/// set, when a field only some elements give was met before it was known that the side
-/// gives it (the comparison is made again, knowing the fields each side gives).
+/// Thrown when a file cannot be streamed: a duplicate, anything malformed (`LayoutDiff.check`
+/// then says what), a file the streams do not read; with `outOfOrder`, a side not in element
+/// order (compared again sorted); with `presence`, a field only some elements give, met
+/// before it was known that the side gives it (compared again, knowing the fields).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     /// Why the streams gave up, for debugging (never shown to users).
     public var description: String
@@ -33,11 +30,10 @@ public struct LayoutStreamFallback: Error, CustomStringConvertible {
     }
 }
 
-/// One element as the streaming readers give it: its key and its fields, as plain values
-/// (copied without reference counting: the category and kind are codes, the key is built
-/// only for the report). A field's bit in `mask` says whether the file gives it; `hidden` is
-/// 0 or 1.
-public struct StreamedElement {
+/// One element as the readers give it: its key and its fields, as plain values (copied
+/// without reference counting: the category and kind are codes, the key is built only for
+/// the report). A field's bit in `mask` says whether the file gives it; `hidden` is 0 or 1.
+public struct StreamedElement: Sendable {
     var section = 0, item = 0
     /// 0 `cell`, 1 `supplementaryView`, 2 `decorationView`.
     var category: UInt8 = 0
@@ -48,9 +44,7 @@ public struct StreamedElement {
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
-    /// Where the element is in its file: its index in a JSON file, its line in a CSV. Says
-    /// whether two files list the elements they share in the same order, and where a
-    /// duplicate is.
+    /// Where the element is in its file: its index in a JSON file, its line in a CSV.
     var ordinal = 0
 
     private init() {}
@@ -128,19 +122,15 @@ public struct StreamedElement {
         return field == .hidden ? .bool(v != 0) : .number(v)
     }
 
-    /// `record` as a stream gives it.
-    init(_ record: ElementRecord) {
-        self = .placeholder
-        setKey(record.key)
-        for field in ElementField.allCases {
-            switch record[field] {
-            case .number(let v)?: values[field.rawValue] = v
-            case .bool(let b)?: values[field.rawValue] = b ? 1 : 0
-            case .text?, nil: continue
-            }
-            mask |= 1 << UInt16(field.rawValue)
-        }
+    /// Sets `field` to `value` (`hidden`: 0 or 1), which the file gives.
+    @inline(__always)
+    mutating func set(_ field: ElementField, _ value: Double) {
+        values[field.rawValue] = value
+        mask |= 1 << UInt16(field.rawValue)
     }
+
+    /// The value of `field`, if the file gives one.
+    public subscript(field: ElementField) -> FieldValue? { value(field) }
 }
 
 /// Kinds other than `header` and `footer` (ASCII), as codes from 3 on, shared by both sides.
@@ -201,15 +191,23 @@ final class ByteWindow {
         base[0] = 0
     }
 
-    /// A window on `bytes`, all of them in it.
-    init(bytes: [UInt8]) {
+    /// A window holding all of `bytes` (an input read whole).
+    init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         fd = -1
         capacity = max(bytes.count, 1)
         base = .allocate(capacity: capacity + 16)
-        bytes.withUnsafeBufferPointer { if let start = $0.baseAddress { base.update(from: start, count: bytes.count) } }
-        end = bytes.count
+        end = UnsafeMutableBufferPointer(start: base, count: bytes.count).initialize(from: bytes).1
         base[end] = 0
         atEOF = true
+    }
+
+    /// Whether it holds the whole input (read whole), not a file's chunks.
+    var holdsAll: Bool { fd < 0 }
+
+    /// `error` when the window holds the whole input, which then says what is wrong; else a
+    /// `LayoutStreamFallback` (the file is read whole).
+    func refusal(_ error: Error) -> Error {
+        holdsAll || error is LayoutStreamFallback ? error : LayoutStreamFallback("\(error)")
     }
 
     /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
@@ -294,29 +292,33 @@ let headerKind = "header", footerKind = "footer"
 
 // MARK: - Opening
 
-/// Opens a layout file as a stream, as `LayoutReader.read` would read it: by `format`, or
-/// by its first byte when `nil`.
+/// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte
+/// suggests (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV). A byte
+/// order mark is skipped. A JSON layout read whole is checked whole first
+/// (`LayoutReader.checkWholeJSON`).
+/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` (a file) for an empty
+///   input or SVG; what the stream's start throws.
 func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
     var pos = 0
-    // The first bytes (a BOM, blank space).
     while true {
         while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
         if pos < window.end { break }
-        guard try window.refill(keepingFrom: 0) != nil else { throw LayoutStreamFallback("empty file") }
+        guard try window.refill(keepingFrom: 0) != nil else { throw window.refusal(LayoutReader.emptyFile) }
     }
-    // A byte order mark is skipped, as the reader skips it.
     var start = 0
     if pos == 0 && window.end >= 3 && window.base[0] == 0xEF && window.base[1] == 0xBB && window.base[2] == 0xBF {
         start = 3
         pos = 3
         while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
-        guard pos < window.end else { throw LayoutStreamFallback("empty file") }
+        guard pos < window.end else { throw window.refusal(LayoutReader.emptyFile) }
     }
     let first = window.base[pos]
-    if first == 0xEF || (first == UInt8(ascii: "<") && format != .csv) { throw LayoutStreamFallback("BOM or SVG") }
-    let resolved = format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv)
-    switch resolved {
-    case .json: return try JSONLayoutStream(window, position: pos)
+    if first == UInt8(ascii: "<") && format != .csv { throw window.refusal(LayoutReader.notSVG) }
+    if first == 0xEF && !window.holdsAll { throw LayoutStreamFallback("a second byte order mark") }
+    switch format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv) {
+    case .json:
+        if window.holdsAll { try LayoutReader.checkWholeJSON(Data(bytesNoCopy: window.base, count: window.end, deallocator: .none)) }
+        return try JSONLayoutStream(window, position: pos)
     case .csv: return try CSVLayoutStream(window, position: start)  // blank space before the header is the header's
     }
 }

@@ -452,21 +452,16 @@ public enum LayoutInput {
     }
 }
 
-/// A layout read whole as a stream: its elements in element order, each with its position
-/// in the file as its `ordinal`; the reader refused any duplicate.
+/// A layout read whole as a stream: its elements in element order (the reader refused any
+/// duplicate).
 final class DocumentStream: LayoutElementStream {
-    private var elements: [StreamedElement]
+    private let elements: [StreamedElement]
     private var index = 0
     private let document: LayoutDocument
     private var present: UInt16 = 0
 
     init(_ document: LayoutDocument) {
-        elements = document.elements.enumerated().map { i, record in
-            var element = StreamedElement(record)
-            element.ordinal = i
-            return element
-        }
-        elements.sort { $0.precedes($1) }
+        elements = document.elements.sorted { $0.precedes($1) }
         for field in document.presentFields { present |= 1 << UInt16(field.rawValue) }
         var rest = document
         rest.elements = []
