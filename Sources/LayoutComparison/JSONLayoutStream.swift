@@ -21,8 +21,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// `"key":value,` of each top-level member but `elements`, as written.
     private var members: [UInt8] = []
     private var sawElements = false
-    private var state = State.elements
-    private enum State { case elements, done }
+    private var done = false
     private var first = true
     private var index = 0
     private var objects = 1
@@ -30,8 +29,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// The window holds the whole input, whose syntax is known to be good.
     private let whole: Bool
     private var present: UInt16 = 0
-    /// Elements read by the short way (each 3 objects, counted at the end); at most
-    /// `fastLimit`, past which the objects are counted one by one.
+    /// Elements read by the short way, each 3 objects counted at the end; at most `fastLimit`.
     private var fastCount = 0
     private static let fastLimit = JSONSyntaxCheck.ObjectLimit.layout.count / 3
 
@@ -44,8 +42,6 @@ final class JSONLayoutStream: LayoutElementStream {
         pos += 1
         if !isList { try membersUntilElements(first: true) }
     }
-
-    // Bytes.
 
     /// Makes at least `n` bytes available from `pos` unless the file ends first.
     @inline(__always)
@@ -88,7 +84,7 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
-    /// quotes; its syntax is left to the strict scanner.
+    /// quotes (its syntax is the strict scanner's), and the objects in it.
     private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
         try skipSpace()
         var start = pos
@@ -146,7 +142,7 @@ final class JSONLayoutStream: LayoutElementStream {
                 if c == UInt8(ascii: "}") {
                     pos += 1
                     guard sawElements else { throw LayoutStreamFallback("no elements") }
-                    state = .done
+                    done = true
                     return
                 }
                 try expect(UInt8(ascii: ","))
@@ -171,7 +167,7 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
-        guard state == .elements else { return false }
+        guard !done else { return false }
         // The usual case in one go: `,\n` and an element as cvlayout writes them.
         if !first, fastCount < Self.fastLimit, w.end - pos >= 4096 {
             let b = w.base
@@ -190,7 +186,7 @@ final class JSONLayoutStream: LayoutElementStream {
         if c == UInt8(ascii: "]") {
             pos += 1
             if isList {
-                state = .done
+                done = true
             } else {
                 try membersUntilElements(first: false)
             }
@@ -235,7 +231,7 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
-        guard state == .done else { throw LayoutStreamFallback("not at the end") }
+        guard done else { throw LayoutStreamFallback("not at the end") }
         if !whole && objects + 3 * fastCount > JSONSyntaxCheck.ObjectLimit.layout.count {
             throw LayoutStreamFallback("too many objects")
         }

@@ -71,8 +71,7 @@ public struct StreamedElement: Sendable {
         order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
     }
 
-    /// Sets the key from an `ElementKey`, whose category is one of the three (the reader
-    /// refuses any other).
+    /// Sets the key from an `ElementKey` of one of the three categories.
     mutating func setKey(_ key: ElementKey) {
         let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
         var kind: Int32 = 0
@@ -140,7 +139,7 @@ let kindNames = NameCodes(first: 3)
 protocol LayoutElementStream: AnyObject {
     /// Reads the next element into `element`; `false` after the last.
     func next(into element: inout StreamedElement) throws -> Bool
-    /// After `next` gave `nil`: the document without its elements (shape, parts, unknown
+    /// After `next` gave `false`: the document without its elements (shape, parts, unknown
     /// names) and the fields some element gives.
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
@@ -165,30 +164,28 @@ final class ByteWindow {
     private(set) var end = 0
     private(set) var atEOF = false
     private let fd: Int32
-    /// Where the next read starts in the file (reads are positioned: a descriptor shared
-    /// with another window, a duplicate of a spooled standard input, is not moved).
+    /// Where the next read starts in the file (reads are positioned: a duplicated descriptor
+    /// shared with another window is not moved).
     private var offset: off_t = 0
     /// The most a window grows to hold one element or part.
     static let maximumCapacity = 1 << 30
 
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
-    init(path: String, chunk: Int = 1 << 22) throws {
-        // Only a regular file is streamed (a FIFO or a device is read whole, once): looked
-        // at before it is opened, since opening a FIFO waits for its writer.
+    convenience init(path: String, chunk: Int = 1 << 22) throws {
+        // Only a regular file is streamed: looked at before it is opened, since opening a
+        // FIFO waits for its writer.
         var before = stat()
         guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
             throw LayoutStreamFallback("not a regular file")
         }
-        fd = open(path, O_RDONLY | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw LayoutStreamFallback("cannot open") }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
             throw LayoutStreamFallback("not a regular file")
         }
-        capacity = chunk
-        base = .allocate(capacity: capacity + 16)
-        base[0] = 0
+        self.init(descriptor: fd, chunk: chunk)
     }
 
     /// A window holding all of `bytes` (an input read whole).
@@ -262,8 +259,7 @@ final class ByteWindow {
 
 @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
-/// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (a literal's
-/// bytes against the file's, without a call to `memcmp`).
+/// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (no call to `memcmp`).
 @inline(__always) func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     var i = 0
     while i + 8 <= n {
