@@ -29,9 +29,6 @@ final class JSONLayoutStream: LayoutElementStream {
     /// The window holds the whole input, whose syntax is known to be good.
     private let whole: Bool
     private var present: UInt16 = 0
-    /// Elements read by the short way, each 3 objects counted at the end; at most `fastLimit`.
-    private var fastCount = 0
-    private static let fastLimit = JSONSyntaxCheck.ObjectLimit.layout.count / 3
 
     init(_ window: ByteWindow, position: Int) throws {
         w = window
@@ -168,45 +165,36 @@ final class JSONLayoutStream: LayoutElementStream {
 
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
-        // The usual case in one go: `,\n` and an element as cvlayout writes them.
-        if !first, fastCount < Self.fastLimit, w.end - pos >= 4096 {
-            let b = w.base
-            if b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
-                var i = pos + 2
-                if Self.fastElement(b, w.end, &i, &element) {
-                    pos = i
-                    present = 0x7FFF  // cvlayout's own form gives every field
-                    element.ordinal = index + fastCount
-                    fastCount += 1
-                    return true
+        let b = w.base
+        if !first, w.end - pos >= 4096, b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
+            pos += 2  // the usual case: `,\n` and an element, well inside the window
+        } else {
+            guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
+            if c == UInt8(ascii: "]") {
+                pos += 1
+                if isList {
+                    done = true
+                } else {
+                    try membersUntilElements(first: false)
                 }
+                guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
+                return false
             }
-        }
-        guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
-        if c == UInt8(ascii: "]") {
-            pos += 1
-            if isList {
-                done = true
-            } else {
-                try membersUntilElements(first: false)
+            if !first {
+                try expect(UInt8(ascii: ","))
+                try skipSpace()
             }
-            guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
-            return false
+            first = false
+            _ = try ensure(4096)
         }
-        if !first {
-            try expect(UInt8(ascii: ","))
-            try skipSpace()
-        }
-        first = false
         defer { index += 1 }
         if !whole && objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
-        _ = try ensure(4096)
         var i = pos
         if Self.fastElement(w.base, w.end, &i, &element) {
             pos = i
             objects += 3
-            present = 0x7FFF
-            element.ordinal = index + fastCount
+            present = 0x7FFF  // cvlayout's own form gives every field
+            element.ordinal = index
             return true
         }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
@@ -215,11 +203,11 @@ final class JSONLayoutStream: LayoutElementStream {
         do {
             let raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
             pos = value.end
-            element = try decoder.decode(raw, location: "\(isList ? "" : "elements")[\(index + fastCount)]")
+            element = try decoder.decode(raw, location: "\(isList ? "" : "elements")[\(index)]")
         } catch {
             throw w.refusal(error)
         }
-        element.ordinal = index + fastCount
+        element.ordinal = index
         present |= element.mask
         return true
     }
@@ -232,9 +220,7 @@ final class JSONLayoutStream: LayoutElementStream {
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard done else { throw LayoutStreamFallback("not at the end") }
-        if !whole && objects + 3 * fastCount > JSONSyntaxCheck.ObjectLimit.layout.count {
-            throw LayoutStreamFallback("too many objects")
-        }
+        if !whole && objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         var unknown = decoder.unknown
         if isList { return (LayoutDocument(shape: .elementList, unknownNames: unknown.names), present) }
         // The other members, as a layout object without elements.
