@@ -435,9 +435,9 @@ final class CSVLayoutStream: LayoutElementStream {
         guard done else { throw LayoutStreamFallback("not at the end") }
         switch header {
         case .elements(let columns):
-            return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+            return (LayoutDocument(shape: .csv, unknownNames: columns.unknownNames), present)
         case .heartSamples(_, let unknown):
-            return (LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: samples)],
+            return (LayoutDocument(shape: .heartSamples, parts: [LayoutPart(name: "heartSamples", values: samples)],
                                    presentFields: [], unknownNames: Array(unknown.prefix(UnknownNames.limit))), 0)
         }
     }

@@ -192,12 +192,6 @@ public struct LayoutPart: Hashable, Sendable {
 
     /// The parts written before `elements` in a cvlayout layout (the others come after).
     public static let namesBeforeElements: Set<String> = ["engine", "bounds", "contentOffset", "contentSize"]
-
-    /// Creates a part.
-    public init(name: String, values: [NamedValue]) {
-        self.name = name
-        self.values = values
-    }
 }
 
 /// A layout read from a file (`LayoutReader.read`), or the rest of one streamed (without
@@ -219,26 +213,16 @@ public struct LayoutDocument: Sendable {
     /// What the file held.
     public var shape: Shape
     /// The elements, in file order.
-    public var elements: [StreamedElement]
+    public var elements: [StreamedElement] = []
     /// The layout-level parts present (only a `.layout` or `.heartSamples` carries any), in
     /// document order.
-    public var parts: [LayoutPart]
+    public var parts: [LayoutPart] = []
     /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
-    public var presentFields: Set<ElementField>
+    public var presentFields: Set<ElementField> = []
     /// The columns (CSV) or keys (JSON) cvlayout does not know, so does not compare, each
     /// once in order of first appearance: a CSV column's name (`name`), a JSON key's path with
     /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
-    public var unknownNames: [String]
-
-    /// Creates a document.
-    public init(shape: Shape, elements: [StreamedElement] = [], parts: [LayoutPart] = [],
-                presentFields: Set<ElementField> = [], unknownNames: [String] = []) {
-        self.shape = shape
-        self.elements = elements
-        self.parts = parts
-        self.presentFields = presentFields
-        self.unknownNames = unknownNames
-    }
+    public var unknownNames: [String] = []
 
     /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
     /// heart samples, which is one part).
