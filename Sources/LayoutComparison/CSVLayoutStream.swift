@@ -1,4 +1,4 @@
-// The CSV side of the streamed layout readers: CSV layouts row by row, in bounded memory.
+// The CSV layout reader: CSV layouts row by row, in bounded memory.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -6,10 +6,10 @@ import LayoutWriters
 
 /// CSV layouts row by row, as RFC 4180 has them: comma-separated fields, `"…"` quoting with
 /// `""` for a quote, LF or CRLF (or a lone CR) ending a record, blank lines skipped. A row as
-/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other through
-/// `record` and the header's columns (`CSVColumns`), which word what is wrong
-/// with the line it is on (`LayoutReadError`). A CSV of heart samples has no elements: its
-/// rows are the `heartSamples` part.
+/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other as the
+/// header's columns place it (`readRow`), which words what is wrong on which row
+/// (`LayoutReadError`). A CSV of heart samples has no elements: its rows are the
+/// `heartSamples` part.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     // Unchecked: a stream is read by one thread, never reentrantly.
