@@ -1,4 +1,4 @@
-// The CSV side of the streamed layout readers: CSV layouts row by row, in bounded memory.
+// The CSV layout reader: CSV layouts row by row, in bounded memory.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -6,15 +6,15 @@ import LayoutWriters
 
 /// CSV layouts row by row, as RFC 4180 has them: comma-separated fields, `"…"` quoting with
 /// `""` for a quote, LF or CRLF (or a lone CR) ending a record, blank lines skipped. A row as
-/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other through
-/// `record` and the header's columns (`LayoutReader.CSVColumns`), which word what is wrong
-/// with the line it is on (`LayoutReadError`). A CSV of heart samples has no elements: its
-/// rows are the `heartSamples` part.
+/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other as the
+/// header's columns place it (`readRow`), which words what is wrong on which row
+/// (`LayoutReadError`). A CSV of heart samples has no elements: its rows are the
+/// `heartSamples` part.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     // Unchecked: a stream is read by one thread, never reentrantly.
     @exclusivity(unchecked) private var pos: Int
-    private let header: LayoutReader.CSVColumns.Analysis
+    private let header: CSVColumns.Analysis
     @exclusivity(unchecked) private var present: UInt16 = 0
     /// The lines read (the row just read is on line `lines`).
     @exclusivity(unchecked) private var lines = 0
@@ -24,8 +24,6 @@ final class CSVLayoutStream: LayoutElementStream {
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: rows are read by `standardRow` first.
     private let standard: Bool
-    /// For each column: 0 none, 1 section, 2 item, 3 category, 4 kind, 5 change, 16 + field.
-    private let roles: [Int]
     /// Whether it is a CSV of heart samples.
     var isHeartSamples: Bool {
         if case .heartSamples = header { return true }
@@ -43,19 +41,9 @@ final class CSVLayoutStream: LayoutElementStream {
             throw LayoutReadError.notALayout(message: "empty file: expected a CSV header row")
         }
         let names = fields.map { [w] in Self.text(w.base, $0) }
-        header = try LayoutReader.CSVColumns.analyse(names, line: line)
+        header = try CSVColumns.analyse(names, line: line)
         fieldCount = names.count
         standard = names == CSVLayoutWriter.columns
-        var roles = [Int](repeating: 0, count: fieldCount)
-        if case .elements(let columns) = header {
-            roles[columns.section] = 1
-            roles[columns.item] = 2
-            for (role, column) in [(3, columns.category), (4, columns.kind), (5, columns.change)] {
-                if let column { roles[column] = role }
-            }
-            for (field, column) in columns.fields { roles[column] = 16 + field.rawValue }
-        }
-        self.roles = roles
     }
 
     /// A field's text: its bytes, or a quoted field's without the quotes, `""` read as `"`.
@@ -167,15 +155,9 @@ final class CSVLayoutStream: LayoutElementStream {
             let p = w.base + pos
             let n = Self.standardRow(p, w.end - pos, &element)  // under 400 bytes
             if n > 0 && n + 1 < w.end - pos {
-                if p[n] == 0x0A {
-                    pos += n + 1
-                    present |= 0x7FFF
-                    lines += 1
-                    element.ordinal = lines
-                    return true
-                }
-                if p[n] == 0x0D && p[n + 1] == 0x0A {
-                    pos += n + 2
+                let ending = p[n] == 0x0A ? 1 : p[n] == 0x0D && p[n + 1] == 0x0A ? 2 : 0
+                if ending > 0 {
+                    pos += n + ending
                     present |= 0x7FFF
                     lines += 1
                     element.ordinal = lines
@@ -190,9 +172,7 @@ final class CSVLayoutStream: LayoutElementStream {
             }
             switch header {
             case .elements(let columns):
-                if !plainRow(into: &element) {
-                    element = StreamedElement(try columns.record(fields.map { Self.text(w.base, $0) }, line: line))
-                }
+                try readRow(columns, line: line, into: &element)
                 element.ordinal = line
                 present |= element.mask
                 return true
@@ -203,7 +183,7 @@ final class CSVLayoutStream: LayoutElementStream {
                     let text = Self.text(w.base, fields[column]).trimmingCharacters(in: .whitespaces)
                     guard let v = ValueSyntax.number(text), v.isFinite else {
                         throw LayoutReadError.invalidValue(
-                            location: "row \(line)", message: "\(name): expected a finite number, got \(LayoutReader.shownField(text))")
+                            location: "row \(line)", message: "\(name): expected a finite number, got \(Self.shown(text))")
                     }
                     samples.append(NamedValue("heartSamples[\(k)].\(name)", .number(v)))
                 }
@@ -330,65 +310,88 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
-    /// The row in `fields` read from its bytes when every field is written plainly (digits,
-    /// cvlayout's names, no quotes); `false` for anything else, which `CSVColumns.record`
-    /// reads or refuses in words.
-    private func plainRow(into element: inout StreamedElement) -> Bool {
+    /// Reads the row in `fields` (on `line`) as `columns` places it: a plain field from its
+    /// bytes, any other (quoted, spaced, `1e3`, `TRUE`) from its text.
+    /// - Throws: `LayoutReadError` at the first field at fault: section, item, category,
+    ///   kind, then the element fields in field order.
+    private func readRow(_ columns: CSVColumns, line: Int, into element: inout StreamedElement) throws {
         let b = w.base
-        var section = -1, item = -1, category: UInt8 = 0, kind: Int32 = 0, disappearing = false
-        var values = SIMD16<Double>(), mask: UInt16 = 0
-        for (k, range) in fields.enumerated() where roles[k] != 0 {
-            let p = b + range.lowerBound, n = range.count
-            @inline(__always) func isText(_ text: StaticString) -> Bool {
-                n == text.utf8CodeUnitCount && memcmp(p, text.utf8Start, n) == 0
-            }
-            switch roles[k] {
-            case 1, 2:
-                guard n > 0 && n <= 18 else { return false }
-                var v = 0
-                for j in 0..<n {
-                    guard isDigit(p[j]) else { return false }
-                    v = v &* 10 &+ Int(p[j] &- 0x30)
+        func invalid(_ column: String, _ message: String) -> LayoutReadError {
+            .invalidValue(location: "row \(line)", message: "\(column): \(message)")
+        }
+        func bytes(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: b + fields[column].lowerBound, count: fields[column].count)
+        }
+        func text(_ column: Int) -> String { Self.text(b, fields[column]) }
+        func isText(_ column: Int, _ literal: StaticString) -> Bool {
+            fields[column].count == literal.utf8CodeUnitCount
+                && memcmp(b + fields[column].lowerBound, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+        }
+        func index(_ column: Int, _ name: String) throws -> Int {
+            if let n = Self.integer(bytes(column), negative: false) ?? Self.integer(text(column).utf8, negative: false) { return n }
+            throw invalid(name, "expected an integer ≥ 0, got \(Self.shown(text(column)))")
+        }
+        let section = try index(columns.section, "section"), item = try index(columns.item, "item")
+        // No category column: cells (a CSV of index paths only).
+        var category: UInt8 = 0, kind: Int32 = 0
+        if let column = columns.category, !isText(column, "cell") {
+            if isText(column, "supplementaryView") {
+                category = 1
+            } else if isText(column, "decorationView") {
+                category = 2
+            } else {
+                let name = text(column)
+                guard let code = [cellCategory, supplementaryCategory, decorationCategory].firstIndex(of: name) else {
+                    throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
                 }
-                if roles[k] == 1 { section = v } else { item = v }
-            case 3:
-                if isText("cell") { category = 0 } else if isText("supplementaryView") { category = 1 } else if isText("decorationView") {
-                    category = 2
-                } else {
-                    return false
-                }
-            case 4:
-                if n == 0 { kind = 0 } else if isText("header") { kind = 1 } else if isText("footer") { kind = 2 } else { return false }
-            case 5:
-                disappearing = isText("disappear")
-            default:
-                let field = roles[k] - 16
-                guard n > 0 else { continue }
-                if field == ElementField.hidden.rawValue {
-                    guard isText("true") || isText("false") else { return false }
-                    values[field] = isText("true") ? 1 : 0
-                } else if field == ElementField.zIndex.rawValue {
-                    let negative = p[0] == UInt8(ascii: "-")
-                    var j = negative ? 1 : 0, v = 0
-                    guard n - j <= 15 else { return false }
-                    while j < n, isDigit(p[j]) {
-                        v = v &* 10 &+ Int(p[j] &- 0x30)
-                        j += 1
-                    }
-                    guard j == n, n > (negative ? 1 : 0) else { return false }
-                    values[field] = Double(negative ? -v : v)
-                } else {
-                    guard let v = Self.plainNumber(p, n) else { return false }
-                    values[field] = v
-                }
-                mask |= 1 << UInt16(field)
+                category = UInt8(code)
             }
         }
-        guard category != 0 || kind == 0 else { return false }  // a kind on a cell: refused in words
-        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
-        element.values = values
-        element.mask = mask
-        return true
+        if let column = columns.kind, !fields[column].isEmpty {
+            var name = isText(column, "header") ? headerKind : isText(column, "footer") ? footerKind : text(column)
+            // The writer neutralises formula-like text with a leading apostrophe; undo it.
+            if name.hasPrefix("'"), let second = name.unicodeScalars.dropFirst().first, "=+-@\t\r".unicodeScalars.contains(second) {
+                name.removeFirst()
+            }
+            if category == 0 && !name.isEmpty { throw invalid("kind", "a cell has no kind, got \(Self.shown(name))") }
+            kind = name.isEmpty ? 0 : name == headerKind ? 1 : name == footerKind ? 2 : Int32(kindNames.code(name)!)
+        }
+        element.setKey(section: section, item: item, category: category, kind: kind,
+                       disappearing: columns.change.map { text($0) == "disappear" } ?? false)
+        element.values = SIMD16()
+        element.mask = 0
+        for (field, column) in columns.fields where !fields[column].isEmpty {
+            let plain: Double?
+            switch field {
+            case .hidden: plain = isText(column, "true") ? 1 : isText(column, "false") ? 0 : nil
+            case .zIndex: plain = Self.integer(bytes(column), negative: true).map(Double.init)
+            default: plain = Self.plainNumber(b + fields[column].lowerBound, fields[column].count)
+            }
+            if let plain {
+                element.set(field, plain)
+                continue
+            }
+            let text = text(column).trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            switch field {
+            case .hidden:
+                switch text.lowercased() {
+                case "true", "1": element.set(field, 1)
+                case "false", "0": element.set(field, 0)
+                default: throw invalid("hidden", "expected true or false, got \(Self.shown(text))")
+                }
+            case .zIndex:
+                guard let z = Self.integer(text.utf8, negative: true) else {
+                    throw invalid("zIndex", "expected an integer, got \(Self.shown(text))")
+                }
+                element.set(field, Double(z))
+            default:
+                guard let v = ValueSyntax.number(text), v.isFinite else {
+                    throw invalid(field.csvColumn, "expected a finite number, got \(Self.shown(text))")
+                }
+                element.set(field, v)
+            }
+        }
     }
 
     /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast
@@ -432,14 +435,109 @@ final class CSVLayoutStream: LayoutElementStream {
         guard done else { throw LayoutStreamFallback("not at the end") }
         switch header {
         case .elements(let columns):
-            return (LayoutDocument(shape: .csv, elements: [], presentFields: [], unknownNames: columns.unknownNames), present)
+            return (LayoutDocument(shape: .csv, unknownNames: columns.unknownNames), present)
         case .heartSamples(_, let unknown):
-            return (LayoutDocument(shape: .heartSamples, elements: [], parts: [LayoutPart(name: "heartSamples", values: samples)],
+            return (LayoutDocument(shape: .heartSamples, parts: [LayoutPart(name: "heartSamples", values: samples)],
                                    presentFields: [], unknownNames: Array(unknown.prefix(UnknownNames.limit))), 0)
         }
     }
 
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
         .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
+    }
+
+    // MARK: The header
+
+    /// What a CSV header says: where each column cvlayout reads is, and the others.
+    struct CSVColumns {
+        var section: Int, item: Int
+        var category: Int?, kind: Int?, change: Int?
+        /// The element fields given, in field order, with their columns.
+        var fields: [(ElementField, Int)]
+        /// Columns cvlayout does not know (at most `UnknownNames.limit`).
+        var unknownNames: [String]
+
+        enum Analysis {
+            case elements(CSVColumns)
+            case heartSamples([(String, Int)], unknown: [String])
+        }
+
+        /// Reads a header row.
+        /// - Throws: `LayoutReadError.syntax` for a repeated column or one without `section` and `item`.
+        static func analyse(_ header: [String], line headerLine: Int) throws -> Analysis {
+            // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
+            var columns: [String: Int] = [:]
+            for (k, rawName) in header.enumerated() {
+                let name = rawName.trimmingCharacters(in: .whitespaces)
+                if columns.updateValue(k, forKey: name) != nil {
+                    throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
+                }
+            }
+            if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
+               let y = columns["y"], let angle = columns["angle"] {
+                let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !["t", "x", "y", "angle"].contains($0) }
+                return .heartSamples([("t", t), ("x", x), ("y", y), ("angle", angle)], unknown: unknown)
+            }
+            guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
+                throw LayoutReadError.syntax(line: headerLine, column: nil,
+                                             message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
+                                                 + "(got \(shortHeader(header)))")
+            }
+            let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
+                (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
+            }
+            // Columns cvlayout does not know: named once, not compared.
+            var known: Set<String> = ["section", "item", "category", "kind"]
+            known.formUnion(TransitionWriter.csvColumns)
+            known.formUnion(ElementField.names)
+            let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
+            return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
+                                        category: columns["category"], kind: columns["kind"], change: columns["change"],
+                                        fields: fieldColumns,
+                                        unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
+        }
+    }
+
+    /// A CSV field as a message shows it: as written (control characters as `?`, at most 60
+    /// characters), or `an empty field`.
+    static func shown(_ text: String) -> String {
+        if text.isEmpty { return "an empty field" }
+        let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
+        return questioningControlCharacters(shown)
+    }
+
+    /// An integer written in decimal digits (after a `-` when `negative` is allowed), with
+    /// spaces around it: not `1.0`, `1e2` or `+1`, which no layout writes for an index or a
+    /// zIndex. Reads the bytes in place (no copy per field).
+    static func integer<Bytes: Sequence<UInt8>>(_ bytes: Bytes, negative: Bool) -> Int? {
+        var value = 0, sign = 1, digits = 0
+        var stage = 0  // 0: leading spaces, 1: sign and digits, 2: trailing spaces
+        for byte in bytes {
+            if byte == 0x20 || byte == 0x09 {
+                if stage == 1 { stage = 2 }
+                continue
+            }
+            guard stage < 2 else { return nil }
+            if byte == UInt8(ascii: "-") && negative && stage == 0 {
+                sign = -1
+                stage = 1
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            stage = 1
+            let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = shifted.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            if o1 || o2 { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? sign * value : nil
+    }
+
+    /// A header row as a message shows it: its first 80 characters.
+    static func shortHeader(_ header: [String]) -> String {
+        let text = header.joined(separator: ",")
+        return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }

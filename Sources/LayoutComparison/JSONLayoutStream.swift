@@ -1,5 +1,5 @@
-// The JSON side of the streamed layout readers: cvlayout JSON layouts and JSON lists of
-// elements, element by element, in bounded memory.
+// The JSON layout reader: cvlayout JSON layouts and JSON lists of elements, element by
+// element, in bounded memory.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -7,9 +7,13 @@ import LayoutWriters
 
 /// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
 /// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
-/// own by the strict scanner and read as `LayoutReader` reads it. Members of the
-/// layout object other than `elements` are kept (they are small) and read at the end as a
-/// layout without elements.
+/// own by the strict scanner (`LayoutReader.JSONElementDecoder`). Members of the layout
+/// object other than `elements` are kept (they are small) and read at the end.
+///
+/// A file's stream gives up (`LayoutStreamFallback`) on anything malformed or refused: a
+/// syntax error further on must come first, which only the whole input tells. A window
+/// holding the whole input, already checked (`LayoutReader.checkWholeJSON`), throws the
+/// `LayoutReadError` itself.
 final class JSONLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     private var pos: Int
@@ -17,28 +21,24 @@ final class JSONLayoutStream: LayoutElementStream {
     /// `"key":value,` of each top-level member but `elements`, as written.
     private var members: [UInt8] = []
     private var sawElements = false
-    private var state = State.elements
-    private enum State { case elements, done }
+    private var done = false
     private var first = true
     private var index = 0
     private var objects = 1
     private var decoder: LayoutReader.JSONElementDecoder
+    /// The window holds the whole input, whose syntax is known to be good.
+    private let whole: Bool
     private var present: UInt16 = 0
-    /// Elements read by the short way (each 3 objects, counted at the end); at most
-    /// `fastLimit`, past which the objects are counted one by one.
-    private var fastCount = 0
-    private static let fastLimit = JSONSyntaxCheck.ObjectLimit.layout.count / 3
 
     init(_ window: ByteWindow, position: Int) throws {
         w = window
         pos = position
         isList = window.base[position] == UInt8(ascii: "[")
+        whole = window.holdsAll
         decoder = LayoutReader.JSONElementDecoder(path: isList ? "" : "elements")
         pos += 1
         if !isList { try membersUntilElements(first: true) }
     }
-
-    // Bytes.
 
     /// Makes at least `n` bytes available from `pos` unless the file ends first.
     @inline(__always)
@@ -70,26 +70,18 @@ final class JSONLayoutStream: LayoutElementStream {
         pos += 1
     }
 
-    /// A plain key (no escapes, at most 256 bytes), its quotes included.
-    private func key() throws -> [UInt8] {
+    /// A key as written, its quotes included, and whether it is `elements`.
+    private func key() throws -> (bytes: [UInt8], isElements: Bool) {
         guard try peek() == UInt8(ascii: "\"") else { throw LayoutStreamFallback("expected a key") }
-        _ = try ensure(260)
-        var i = pos + 1
-        while i < w.end, i - pos <= 258 {
-            let c = w.base[i]
-            if c == UInt8(ascii: "\"") {
-                let key = Array(UnsafeBufferPointer(start: w.base + pos, count: i + 1 - pos))
-                pos = i + 1
-                return key
-            }
-            if c == UInt8(ascii: "\\") || c < 0x20 { break }
-            i += 1
-        }
-        throw LayoutStreamFallback("a key with escapes or too long")
+        let value = try captureValue()
+        let key = Array(UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start))
+        pos = value.end
+        if key == Array("\"elements\"".utf8) { return (key, true) }
+        return (key, key.contains(UInt8(ascii: "\\")) && (try? StrictJSON.values(Data(key))) == .string("elements"))
     }
 
     /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
-    /// quotes; its syntax is left to the strict scanner.
+    /// quotes (its syntax is the strict scanner's), and the objects in it.
     private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
         try skipSpace()
         var start = pos
@@ -123,10 +115,10 @@ final class JSONLayoutStream: LayoutElementStream {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 if c == UInt8(ascii: "{") { objects += 1 }
                 depth += 1
-                if depth > JSONSyntaxCheck.maximumDepth - 4 { throw LayoutStreamFallback("deep nesting") }
+                if !whole && depth > JSONSyntaxCheck.maximumDepth - 4 { throw LayoutStreamFallback("deep nesting") }
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return (start, i, objects) }  // the end of a list holding a scalar
                 depth -= 1
-                if depth < 0 { throw LayoutStreamFallback("unbalanced") }
                 if depth == 0 { return (start, i + 1, objects) }
             case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
                 if depth == 0 { return (start, i, objects) }
@@ -147,15 +139,15 @@ final class JSONLayoutStream: LayoutElementStream {
                 if c == UInt8(ascii: "}") {
                     pos += 1
                     guard sawElements else { throw LayoutStreamFallback("no elements") }
-                    state = .done
+                    done = true
                     return
                 }
                 try expect(UInt8(ascii: ","))
             }
             first = false
-            let name = try key()
+            let (name, isElements) = try key()
             try expect(UInt8(ascii: ":"))
-            if name == Array("\"elements\"".utf8) {
+            if isElements {
                 if sawElements { throw LayoutStreamFallback("elements twice") }
                 sawElements = true
                 try expect(UInt8(ascii: "["))
@@ -172,66 +164,50 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
-        guard state == .elements else { return false }
-        // The usual case in one go: `,\n` and an element as cvlayout writes them.
-        if !first, fastCount < Self.fastLimit, w.end - pos >= 4096 {
-            let b = w.base
-            if b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
-                var i = pos + 2
-                if Self.fastElement(b, w.end, &i, &element) {
-                    pos = i
-                    present = 0x7FFF  // cvlayout's own form gives every field
-                    element.ordinal = index + fastCount
-                    fastCount += 1
-                    return true
+        guard !done else { return false }
+        let b = w.base
+        if !first, w.end - pos >= 4096, b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
+            pos += 2  // the usual case: `,\n` and an element, well inside the window
+        } else {
+            guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
+            if c == UInt8(ascii: "]") {
+                pos += 1
+                if isList {
+                    done = true
+                } else {
+                    try membersUntilElements(first: false)
                 }
+                guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
+                return false
             }
-        }
-        guard let c = try peek() else { throw LayoutStreamFallback("unterminated elements") }
-        if c == UInt8(ascii: "]") {
-            pos += 1
-            if isList {
-                state = .done
-            } else {
-                try membersUntilElements(first: false)
+            if !first {
+                try expect(UInt8(ascii: ","))
+                try skipSpace()
             }
-            guard try peek() == nil else { throw LayoutStreamFallback("text after the layout") }
-            return false
+            first = false
+            _ = try ensure(4096)
         }
-        if !first {
-            try expect(UInt8(ascii: ","))
-            try skipSpace()
-        }
-        first = false
         defer { index += 1 }
-        if objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
-        _ = try ensure(4096)
+        if !whole && objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         var i = pos
         if Self.fastElement(w.base, w.end, &i, &element) {
             pos = i
             objects += 3
-            present = 0x7FFF
-            element.ordinal = index + fastCount
+            present = 0x7FFF  // cvlayout's own form gives every field
+            element.ordinal = index
             return true
         }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
         let value = try captureValue()
         objects += value.objects
-        let raw: JSONValue
         do {
-            raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
+            let raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
+            pos = value.end
+            element = try decoder.decode(raw, location: "\(isList ? "" : "elements")[\(index)]")
         } catch {
-            throw LayoutStreamFallback("element \(index): \(error)")
+            throw w.refusal(error)
         }
-        pos = value.end
-        let record: ElementRecord
-        do {
-            record = try decoder.decode(raw, location: isList ? "[\(index + fastCount)]" : "elements[\(index + fastCount)]")
-        } catch {
-            throw LayoutStreamFallback("element \(index): \(error)")
-        }
-        element = StreamedElement(record)
-        element.ordinal = index + fastCount
+        element.ordinal = index
         present |= element.mask
         return true
     }
@@ -243,25 +219,19 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
-        guard state == .done else { throw LayoutStreamFallback("not at the end") }
-        if objects + 3 * fastCount > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
+        guard done else { throw LayoutStreamFallback("not at the end") }
+        if !whole && objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         var unknown = decoder.unknown
-        if isList {
-            return (LayoutDocument(shape: .elementList, elements: [], presentFields: [], unknownNames: unknown.names), present)
-        }
-        // The other members, as a layout without elements, read by `LayoutReader`.
-        var text: [UInt8] = [UInt8(ascii: "{")]
-        text += members
-        text += Array("\"elements\":[]}".utf8)
-        var document: LayoutDocument
+        if isList { return (LayoutDocument(shape: .elementList, unknownNames: unknown.names), present) }
+        // The other members, as a layout object without elements.
         do {
-            document = try LayoutReader.read(Data(text), format: .json)
+            guard case .object(let object) = try StrictJSON.values(Data([UInt8(ascii: "{")] + members + Array("\"elements\":[]}".utf8)),
+                                                                   objectLimit: .layout) else { throw LayoutStreamFallback("parts") }
+            let parts = try LayoutReader.parts(of: object, unknown: &unknown)
+            return (LayoutDocument(shape: .layout, parts: parts, unknownNames: unknown.names), present)
         } catch {
-            throw LayoutStreamFallback("parts: \(error)")
+            throw w.refusal(error)
         }
-        for name in document.unknownNames { unknown.insert(name) }
-        document.unknownNames = unknown.names
-        return (document, present)
     }
 
     // The fast path: an element exactly as cvlayout writes it.

@@ -1,11 +1,11 @@
-// The records a layout file is read into: element keys, fields and values, parts, the
+// What a layout file is read into: element keys and fields, layout-level parts, the
 // document `LayoutDiff` compares, and the reader's errors.
 import Foundation
 import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// The file formats `LayoutReader` understands.
+/// The file formats the layout reader reads.
 public enum LayoutFileFormat: String, Sendable, CaseIterable {
     case json, csv
 
@@ -22,7 +22,7 @@ public enum LayoutFileFormat: String, Sendable, CaseIterable {
 /// Ordered in element order (SPEC section 2): section by section; in a section the header,
 /// the cells by item, other supplementary and decoration views, then the footer.
 public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// `cell`, `supplementaryView`, `decorationView`, or whatever an exported list names.
+    /// `cell`, `supplementaryView` or `decorationView`.
     public var category: String
     /// `header`, `footer`, …; `nil` for cells.
     public var kind: String?
@@ -96,21 +96,21 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// `text` as an error message or warning shows it: each control character (C0, DEL, C1) a
-/// `?`, as every message of cvlayout's shows them (the reports escape them instead,
-/// `escapingControlCharacters`).
+/// Whether `scalar` is a control character: C0, DEL or C1.
+private func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+
+/// `text` as an error message or warning shows it: each control character a `?` (the
+/// reports escape them instead, `escapingControlCharacters`).
 /// - Complexity: O(n).
 public func questioningControlCharacters(_ text: String) -> String {
-    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
 }
 
-/// `text` with its control characters (C0, DEL, C1) written as JSON writes them, `\u001b`,
-/// so that a name read from a file cannot move a terminal's cursor or break a report's line.
+/// `text` with its control characters written as JSON writes them, `\u001b`, so that a name
+/// read from a file cannot move a terminal's cursor or break a report's line.
 /// - Complexity: O(n).
 func escapingControlCharacters(_ text: String) -> String {
-    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
@@ -124,33 +124,23 @@ func escapingControlCharacters(_ text: String) -> String {
     return escaped
 }
 
-/// The per-element fields, in output order, with their names in cvlayout's JSON (`frame.x`),
-/// in its CSV (`x`), and the group `--fields` selects them by (`frame`).
+/// The per-element fields, in output order: the numeric columns of the writers' one list
+/// of an element's fields, `ElementColumn` (a test holds the two together).
 public enum ElementField: Int, CaseIterable, Sendable, Comparable {
-    // The numeric fields of `ElementColumn`, in its order (a test holds the two together).
     case x, y, width, height, centerX, centerY, a, b, c, d, tx, ty, alpha, zIndex, hidden
 
     /// The name reports use: the JSON path inside an element (`frame.x`, `transform.tx`).
     public var name: String { ElementField.names[rawValue] }
 
-    /// Its place in the one list of an element's fields, which the writers write from
-    /// (`ElementColumn`, `x` … `hidden`): its CSV column and JSON key come from there.
+    /// Its `ElementColumn`, which gives its CSV column and JSON key.
     public var column: ElementColumn { ElementColumn.allCases[rawValue + ElementColumn.x.rawValue] }
 
     /// The CSV column (SPEC section 4).
     public var csvColumn: String { column.csvName }
 
-    /// The JSON key that holds it: `frame`, `center`, `transform`, `alpha`, `zIndex`, `hidden`.
+    /// The JSON key that holds it, which `--fields` selects it by: `frame`, `center`,
+    /// `transform`, `alpha`, `zIndex`, `hidden`.
     public var group: String { column.jsonKey }
-
-    /// The member within the group (`x`, `width`, `tx`), empty for a scalar field.
-    private var member: String {
-        switch column.jsonShape {
-        case .object: column.jsonMember ?? ""
-        case .array: column.csvName
-        case .value: ""
-        }
-    }
 
     /// Whether values are lengths in points (frame, center, translation) rather than ratios,
     /// counts or flags.
@@ -162,36 +152,14 @@ public enum ElementField: Int, CaseIterable, Sendable, Comparable {
     }
 
     public static func < (lhs: ElementField, rhs: ElementField) -> Bool { lhs.rawValue < rhs.rawValue }
-}
 
-extension ElementField {
-    /// `frame.x`, or `alpha` for a scalar (no trailing dot).
+    /// `frame.x`, or `alpha` for a scalar.
     static let names: [String] = allCases.map { field in
-        let member = field.member
-        return member.isEmpty ? field.group : field.group + "." + member
-    }
-}
-
-/// One element read from a file.
-public struct ElementRecord: Hashable, Sendable {
-    /// What it is matched by.
-    public var key: ElementKey
-    /// Values indexed by `ElementField.rawValue`; `nil` where the file gives none.
-    public var values: [FieldValue?]
-    /// Where it is in the file, for messages: `elements[3]`, `[3]` or `row 5`.
-    public var location: String
-
-    /// Creates a record with no values.
-    public init(key: ElementKey, location: String) {
-        self.key = key
-        self.location = location
-        values = Array(repeating: nil, count: ElementField.allCases.count)
-    }
-
-    /// The value of `field`, if the file gives one.
-    public subscript(field: ElementField) -> FieldValue? {
-        get { values[field.rawValue] }
-        set { values[field.rawValue] = newValue }
+        switch field.column.jsonShape {
+        case .object: field.group + "." + (field.column.jsonMember ?? "")
+        case .array: field.group + "." + field.column.csvName
+        case .value: field.group
+        }
     }
 }
 
@@ -209,8 +177,8 @@ public struct NamedValue: Hashable, Sendable {
     }
 }
 
-/// A layout-level part of a cvlayout JSON layout: `bounds`, `contentOffset`, `contentSize`,
-/// `heartPath` or `targetContentOffset`, flattened into named values in document order.
+/// A layout-level part of a cvlayout JSON layout, flattened into named values in document
+/// order.
 public struct LayoutPart: Hashable, Sendable {
     /// The part's key (`contentSize`).
     public var name: String
@@ -224,17 +192,12 @@ public struct LayoutPart: Hashable, Sendable {
 
     /// The parts written before `elements` in a cvlayout layout (the others come after).
     public static let namesBeforeElements: Set<String> = ["engine", "bounds", "contentOffset", "contentSize"]
-
-    /// Creates a part.
-    public init(name: String, values: [NamedValue]) {
-        self.name = name
-        self.values = values
-    }
 }
 
-/// A layout read from a file.
-public struct LayoutDocument: Hashable, Sendable {
-    /// What the file held: a cvlayout layout object, a JSON list of elements, or CSV.
+/// A layout read from a file (`LayoutReader.read`), or the rest of one streamed (without
+/// its elements).
+public struct LayoutDocument: Sendable {
+    /// What the file held.
     public enum Shape: String, Hashable, Sendable {
         /// A cvlayout JSON layout: an object with `"elements"`.
         case layout
@@ -250,25 +213,16 @@ public struct LayoutDocument: Hashable, Sendable {
     /// What the file held.
     public var shape: Shape
     /// The elements, in file order.
-    public var elements: [ElementRecord]
-    /// The layout-level parts present (only a `.layout` carries any), in document order.
-    public var parts: [LayoutPart]
+    public var elements: [StreamedElement] = []
+    /// The layout-level parts present (only a `.layout` or `.heartSamples` carries any), in
+    /// document order.
+    public var parts: [LayoutPart] = []
     /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
-    public var presentFields: Set<ElementField>
+    public var presentFields: Set<ElementField> = []
     /// The columns (CSV) or keys (JSON) cvlayout does not know, so does not compare, each
     /// once in order of first appearance: a CSV column's name (`name`), a JSON key's path with
     /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
-    public var unknownNames: [String]
-
-    /// Creates a document.
-    public init(shape: Shape, elements: [ElementRecord], parts: [LayoutPart] = [],
-                presentFields: Set<ElementField>, unknownNames: [String] = []) {
-        self.shape = shape
-        self.elements = elements
-        self.parts = parts
-        self.presentFields = presentFields
-        self.unknownNames = unknownNames
-    }
+    public var unknownNames: [String] = []
 
     /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
     /// heart samples, which is one part).
@@ -277,9 +231,9 @@ public struct LayoutDocument: Hashable, Sendable {
 
 /// Why a layout file could not be read.
 public enum LayoutReadError: Error, Equatable, Sendable {
-    /// Malformed syntax at a 1-based line (and byte column, for JSON).
+    /// Malformed syntax at a 1-based line (and character column, for JSON).
     case syntax(line: Int, column: Int?, message: String)
-    /// A value of the wrong type or range, at a JSON path or CSV line.
+    /// A value of the wrong type or range, at a JSON path or CSV row.
     case invalidValue(location: String, message: String)
     /// A file that is not a layout at all (empty, SVG, a JSON number).
     case notALayout(message: String)
@@ -292,8 +246,7 @@ public enum LayoutReadError: Error, Equatable, Sendable {
         switch self {
         case .syntax(let line, let column?, let message): return "\(file):\(line):\(column): \(message)"
         case .syntax(let line, nil, let message): return "\(file):\(line): \(message)"
-        case .invalidValue(let location, let message):
-            return "\(file): \(location): \(message)"
+        case .invalidValue(let location, let message): return "\(file): \(location): \(message)"
         case .notALayout(let message): return "\(file): \(message)"
         }
     }

@@ -1,7 +1,6 @@
 // Reads layouts back: cvlayout's JSON and CSV (SPEC section 4), and element lists exported
-// from elsewhere with the same names (a JSON array of element objects, or a CSV with the
-// same columns), into a `LayoutDocument`: what the streams fall back on for a file they do not
-// read, and what tests compare them with.
+// from elsewhere with the same names, through the one reader of each format, the streams
+// (`JSONLayoutStream`, `CSVLayoutStream`); here are what they share, and a layout read whole.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -23,27 +22,35 @@ import LayoutWriters
 /// `cell`, `supplementaryView` or `decorationView` (and, in JSON, none at all), a cell with a
 /// kind or a view without one, an index path that is not two integers ≥ 0, a `zIndex` that is
 /// not an integer, and two elements with the same category, kind and index path. Columns and
-/// keys cvlayout does not know are not compared, and named in `unknownNames` so that the
-/// commands can say so; dumps with extra columns can still be compared.
+/// keys cvlayout does not know are not compared, and named in `unknownNames`.
 public enum LayoutReader {
     /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
-    /// (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV).
-    /// - Throws: `LayoutReadError`.
+    /// (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV): the streams'
+    /// elements collected.
+    /// - Throws: `LayoutReadError`; for JSON, a syntax error anywhere before any other.
     /// - Complexity: O(size of `data`) plus O(n) hashing for the duplicate check.
     public static func read(_ data: Data, format: LayoutFileFormat?) throws -> LayoutDocument {
-        let bytes = [UInt8](data)
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        let firstByte = bytes[start...].first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
-        guard let firstByte else { throw LayoutReadError.notALayout(message: "empty file: expected a layout (JSON or CSV)") }
-        if firstByte == UInt8(ascii: "<") && format != .csv {
-            throw LayoutReadError.notALayout(message: "looks like SVG or XML; only cvlayout JSON or CSV can be compared")
+        try collect(openLayoutStream(ByteWindow(data), format: format))
+    }
+
+    /// Every element of `stream` in file order, and the rest of its document.
+    /// - Throws: what `stream` throws; `LayoutReadError` at the second of two elements with
+    ///   the same key.
+    static func collect(_ stream: LayoutElementStream) throws -> LayoutDocument {
+        var elements: [StreamedElement] = []
+        var seen: [ElementKey: Int] = [:]
+        var element = StreamedElement.placeholder
+        while try stream.next(into: &element) {
+            let key = element.key
+            if let first = seen.updateValue(element.ordinal, forKey: key) {
+                throw stream.duplicate(key, at: element.ordinal, first: first)
+            }
+            elements.append(element)
         }
-        let resolved = format ?? (firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") ? .json : .csv)
-        switch resolved {
-        case .json: return try readJSON(data)
-        case .csv: return try readCSV(bytes, from: start)
-        }
+        var (document, present) = try stream.finish()
+        document.elements = elements
+        document.presentFields = Set(ElementField.allCases.filter { present & 1 << UInt16($0.rawValue) != 0 })
+        return document
     }
 
     /// How many bytes of a stream `checkStart` looks at.
@@ -52,22 +59,16 @@ public enum LayoutReader {
     /// Refuses the start of a longer input (`prefix`, its first `startLength` bytes or so)
     /// that is plainly not a layout, before the rest is read: what `read` would refuse for
     /// something within the prefix. SVG or XML; JSON whose syntax fails before the prefix's
-    /// last bytes (not where it is only cut short) or that is not a layout; CSV whose header
-    /// or a row among the prefix's whole lines is refused (`yes section,item`: row 2's
-    /// section is not an integer). A prefix that only ends early passes, and so does one
+    /// last bytes (not where it is only cut short); CSV whose header or a row among the
+    /// prefix's whole lines is refused. A prefix that only ends early passes, and so does one
     /// with no whole line of CSV: the whole input decides.
     /// - Throws: `LayoutReadError`, as `read` words it.
     /// - Complexity: O(prefix).
     public static func checkStart(_ prefix: Data) throws {
         let bytes = [UInt8](prefix)
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        guard let firstByte = bytes[start...].first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
-            return
-        }
-        if firstByte == UInt8(ascii: "<") {
-            throw LayoutReadError.notALayout(message: "looks like SVG or XML; only cvlayout JSON or CSV can be compared")
-        }
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let firstByte = bytes[start...].first(where: { !isSpace($0) }) else { return }
+        if firstByte == UInt8(ascii: "<") { throw notSVG }
         if firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") {
             do {
                 _ = try StrictJSON.values(prefix, objectLimit: .layout)
@@ -75,7 +76,7 @@ public enum LayoutReader {
                 // Cut short: the error lies at the prefix's end (an unterminated string or
                 // number, a value or bracket missing), not before.
                 if byteOffset(line: e.line, column: e.column, in: bytes) + 16 >= bytes.count { return }
-                throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
+                throw jsonError(e)
             } catch {
                 return  // a duplicate key: the whole input says it, with its path
             }
@@ -87,7 +88,7 @@ public enum LayoutReader {
             if bytes[i] == UInt8(ascii: "\"") { inQuotes.toggle() } else if bytes[i] == 0x0A && !inQuotes { lastNewline = i }
         }
         guard lastNewline >= 0 else { return }
-        _ = try readCSV(Array(bytes[..<(lastNewline + 1)]), from: start)
+        _ = try collect(CSVLayoutStream(ByteWindow(bytes[..<(lastNewline + 1)]), position: start))
     }
 
     /// The byte offset of a 1-based line and character column in `bytes`.
@@ -106,33 +107,43 @@ public enum LayoutReader {
         return i
     }
 
+    static let notSVG = LayoutReadError.notALayout(message: "looks like SVG or XML; only cvlayout JSON or CSV can be compared")
+    static let emptyFile = LayoutReadError.notALayout(message: "empty file: expected a layout (JSON or CSV)")
+
+    /// The strict scanner's error as the reader words it.
+    static func jsonError(_ error: Error) -> Error {
+        switch error {
+        case let e as JSONSyntaxError:
+            return LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
+        case let e as JSONDuplicateKeyError:
+            return LayoutReadError.invalidValue(location: e.path.isEmpty ? "(top level)" : e.path, message: "duplicate key '\(e.key)'")
+        default: return error
+        }
+    }
+
     // MARK: JSON
 
-    private static func readJSON(_ data: Data) throws -> LayoutDocument {
+    /// Checks a JSON layout read whole before its elements are streamed: its syntax
+    /// anywhere, then its root (an array, or an object whose `elements` is one).
+    /// - Throws: `LayoutReadError`.
+    /// - Complexity: O(size of `data`) time and memory (the strict scanner's tree).
+    static func checkWholeJSON(_ data: Data) throws {
         let root: JSONValue
-        do {
-            root = try StrictJSON.values(data, objectLimit: .layout)
-        } catch let e as JSONSyntaxError {
-            throw LayoutReadError.syntax(line: e.line, column: e.column, message: "invalid JSON: \(e.message)")
-        } catch let e as JSONDuplicateKeyError {
-            throw LayoutReadError.invalidValue(location: e.path.isEmpty ? "(top level)" : e.path,
-                                               message: "duplicate key '\(e.key)'")
-        }
-        var present = Set<ElementField>()
-        var unknown = UnknownNames()
-        if let list = root.elements {
-            let elements = try jsonElements(list, path: "", present: &present, unknown: &unknown)
-            return LayoutDocument(shape: .elementList, elements: elements, presentFields: present,
-                                  unknownNames: unknown.names)
-        }
+        do { root = try StrictJSON.values(data, objectLimit: .layout) } catch { throw jsonError(error) }
+        if root.elements != nil { return }
         guard case .object(let object) = root, let list = object["elements"] else {
             throw LayoutReadError.notALayout(
                 message: "expected a cvlayout layout (an object with \"elements\") or a list of elements, got \(describe(root))")
         }
-        guard let array = list.elements else {
+        guard list.elements != nil else {
             throw LayoutReadError.invalidValue(location: "elements", message: "expected an array, got \(describe(list))")
         }
-        let elements = try jsonElements(array, path: "elements", present: &present, unknown: &unknown)
+    }
+
+    /// The layout-level parts of a layout object (`LayoutPart.names`); its keys cvlayout does
+    /// not know go to `unknown`, sorted.
+    /// - Throws: `LayoutReadError` naming the value at fault.
+    static func parts(of object: JSONObject, unknown: inout UnknownNames) throws -> [LayoutPart] {
         for key in object.keys.sorted() where !knownLayoutKeys.contains(key) { unknown.insert(key) }
         var parts: [LayoutPart] = []
         for name in LayoutPart.names {
@@ -159,81 +170,52 @@ public enum LayoutReader {
             }
             parts.append(LayoutPart(name: name, values: values))
         }
-        return LayoutDocument(shape: .layout, elements: elements, parts: parts, presentFields: present,
-                              unknownNames: unknown.names)
+        return parts
     }
 
-    /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`, `duration`),
-    /// and `stats` (`--stats`: figures computed from the frames, which are compared; so they
-    /// are known, not compared, and not reported as unknown).
+    /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`,
+    /// `duration`), and `stats` (figures computed from the frames, which are compared).
     private static let knownLayoutKeys = Set(LayoutPart.names + ["elements", "from", "to", "progress", "duration", "stats"])
     /// The keys of an element: the JSON writers', a transition's, and the CSV columns as flat keys.
     static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
-                                               "fromIndexPath", "toIndexPath", "frame", "center", "transform"]
-                                              + ElementField.allCases.map(\.csvColumn))
+                                       "fromIndexPath", "toIndexPath", "frame", "center", "transform"]
+                                      + ElementField.allCases.map(\.csvColumn))
     /// Whether `name` is one of `UICollectionElementCategory`'s, as cvlayout writes them.
     static func isCategory(_ name: String) -> Bool {
         name == "cell" || name == "supplementaryView" || name == "decorationView"
     }
     static let expectedCategory = "expected cell, supplementaryView or decorationView"
 
-    private static func jsonElements(_ list: [JSONValue], path: String, present: inout Set<ElementField>,
-                                     unknown: inout UnknownNames) throws -> [ElementRecord] {
-        var decoder = JSONElementDecoder(path: path, unknown: unknown)
-        defer {
-            present.formUnion(decoder.presentFields)
-            unknown = decoder.unknown
-        }
-        var elements: [ElementRecord] = []
-        elements.reserveCapacity(list.count)
-        var seen: [ElementKey: String] = [:]
-        seen.reserveCapacity(list.count)
-        for (i, raw) in list.enumerated() {
-            let location = "\(path)[\(i)]"
-            let record = try decoder.decode(raw, location: location)
-            if let first = seen.updateValue(location, forKey: record.key) {
-                throw LayoutReadError.invalidValue(location: location,
-                                                   message: "duplicate element \(record.key.messageText) (also at \(first))")
-            }
-            elements.append(record)
-        }
-        return elements
-    }
-
-    /// Reads element objects one at a time, as `jsonElements` does (the streaming reader
-    /// uses it for elements not in cvlayout's own form), keeping what is seen across them.
+    /// Reads element objects not in cvlayout's own form one at a time (`JSONLayoutStream`),
+    /// naming the keys it does not know once across them.
     struct JSONElementDecoder {
-        /// `elements` or empty (a list of elements).
+        /// `elements`, or empty for a list of elements.
         let path: String
-        /// The fields present, a bit per `ElementField.rawValue`.
-        var presentBits: UInt32 = 0
-        var unknown: UnknownNames
-        var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
+        var unknown = UnknownNames()
+        private var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
 
-        init(path: String, unknown: UnknownNames = UnknownNames()) {
-            self.path = path
-            self.unknown = unknown
-        }
+        init(path: String) { self.path = path }
 
-        var presentFields: Set<ElementField> { Set(ElementField.allCases.filter { presentBits & 1 << $0.rawValue != 0 }) }
-
-        mutating func decode(_ raw: JSONValue, location: String) throws -> ElementRecord {
+        /// The element `raw` at `location` (`elements[3]`).
+        /// - Throws: `LayoutReadError` naming the member at fault.
+        mutating func decode(_ raw: JSONValue, location: String) throws -> StreamedElement {
             guard case .object(let object) = raw else {
                 throw LayoutReadError.invalidValue(location: location, message: "expected an element object, got \(describe(raw))")
             }
             // The keys read, counted so that an element holding no others is not searched.
             var found = 0
-            var record = ElementRecord(key: try jsonKey(object, path: location, found: &found), location: location)
+            var element = StreamedElement.placeholder
+            element.setKey(try jsonKey(object, path: location, found: &found))
             if let frame = object["frame"] {
                 found += 1
                 try nestedNumbers(frame, members: [("x", .x), ("y", .y), ("width", .width), ("height", .height)],
-                                  path: location + ".frame", into: &record,
+                                  path: location + ".frame", into: &element,
                                   unknown: &unknown, seen: &seenFrameKeys, prefix: path + "[].frame.")
             }
             if let center = object["center"] {
                 found += 1
                 try nestedNumbers(center, members: [("x", .centerX), ("y", .centerY)], path: location + ".center",
-                                  into: &record, unknown: &unknown, seen: &seenCenterKeys, prefix: path + "[].center.")
+                                  into: &element, unknown: &unknown, seen: &seenCenterKeys, prefix: path + "[].center.")
             }
             if let transform = object["transform"] {
                 found += 1
@@ -242,10 +224,10 @@ public enum LayoutReader {
                                                        message: "expected [a, b, c, d, tx, ty], got \(describeArray(transform))")
                 }
                 for (k, field) in [ElementField.a, .b, .c, .d, .tx, .ty].enumerated() {
-                    record[field] = .number(try finiteNumber(array[k], path: "\(location).transform[\(k)]"))
+                    element.set(field, try finiteNumber(array[k], path: "\(location).transform[\(k)]"))
                 }
             }
-            for field in ElementField.allCases where record[field] == nil {
+            for field in ElementField.allCases where element[field] == nil {
                 let key = field.group == "frame" || field.group == "center" || field.group == "transform"
                     ? field.csvColumn : field.group
                 guard let raw = object[key] else { continue }
@@ -255,24 +237,23 @@ public enum LayoutReader {
                         throw LayoutReadError.invalidValue(location: "\(location).\(key)",
                                                            message: "expected true or false, got \(describe(raw))")
                     }
-                    record[field] = .bool(b)
+                    element.set(field, b ? 1 : 0)
                 } else if field == .zIndex {
                     guard case .number(let n) = raw, n.isFinite, n == n.rounded(), n.magnitude < 9.0e15 else {
                         throw LayoutReadError.invalidValue(location: "\(location).\(key)",
                                                            message: "expected an integer, got \(describe(raw))")
                     }
-                    record[field] = .number(n == 0 ? 0 : n)
+                    element.set(field, n == 0 ? 0 : n)
                 } else {
-                    record[field] = .number(try finiteNumber(raw, path: "\(location).\(key)"))
+                    element.set(field, try finiteNumber(raw, path: "\(location).\(key)"))
                 }
             }
-            for field in ElementField.allCases where record[field] != nil { presentBits |= 1 << field.rawValue }
             // Keys no element of cvlayout has, each named once (in key order within an element:
             // a dictionary's order is not the file's).
             if found < object.count && unknown.isOpen {
                 unknown.insert(newKeysOf: object, known: knownElementKeys, seen: &seenKeys, prefix: path + "[].")
             }
-            return record
+            return element
         }
     }
 
@@ -327,18 +308,18 @@ public enum LayoutReader {
         return ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
     }
 
-    /// The members of `frame` or `center` into `record`; another member is named in `unknown`
+    /// The members of `frame` or `center` into `element`; another member is named in `unknown`
     /// as `prefix` and its name, the first time it is `seen`.
     static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
-                                      into record: inout ElementRecord, unknown: inout UnknownNames,
-                                      seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
+                              into element: inout StreamedElement, unknown: inout UnknownNames,
+                              seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
         guard case .object(let object) = raw else {
             throw LayoutReadError.invalidValue(location: path(), message: "expected an object, got \(describe(raw))")
         }
         var found = 0
         for (key, field) in members {
             if let value = object[key] {
-                record[field] = .number(try finiteNumber(value, path: path() + "." + key))
+                element.set(field, try finiteNumber(value, path: path() + "." + key))
                 found += 1
             }
         }
@@ -405,12 +386,6 @@ public enum LayoutReader {
         }
     }
 
-    /// A header row as a message shows it: its first 80 characters.
-    static func shortHeader(_ header: [String]) -> String {
-        let text = header.joined(separator: ",")
-        return text.count > 80 ? String(text.prefix(80)) + "…" : text
-    }
-
     /// `describe(_:)`, with an array's length (`[0]` for an index path is "an array of 1
     /// value", not merely "an array").
     static func describeArray(_ raw: JSONValue) -> String {
@@ -431,180 +406,6 @@ public enum LayoutReader {
             throw LayoutReadError.invalidValue(location: path(), message: "expected an integer ≥ 0, got \(describe(raw))")
         }
         return value
-    }
-
-    // MARK: CSV
-
-    /// A CSV read by the stream (`CSVLayoutStream`, the one reader of CSV rows) and collected,
-    /// each element with its row; two elements with the same key are refused at the second.
-    private static func readCSV(_ bytes: [UInt8], from start: Int) throws -> LayoutDocument {
-        let stream = try CSVLayoutStream(ByteWindow(bytes: bytes), position: start)
-        var elements: [ElementRecord] = []
-        var seen: [ElementKey: Int] = [:]
-        var element = StreamedElement.placeholder
-        while try stream.next(into: &element) {
-            let key = element.key
-            if let first = seen.updateValue(element.ordinal, forKey: key) {
-                throw stream.duplicate(key, at: element.ordinal, first: first)
-            }
-            var record = ElementRecord(key: key, location: "row \(element.ordinal)")
-            for field in ElementField.allCases { record[field] = element.value(field) }
-            elements.append(record)
-        }
-        var (document, present) = try stream.finish()
-        document.elements = elements
-        document.presentFields = Set(ElementField.allCases.filter { present & 1 << UInt16($0.rawValue) != 0 })
-        return document
-    }
-
-    /// What a CSV header says: where each column cvlayout reads is, and the others.
-    struct CSVColumns {
-        var section: Int, item: Int
-        var category: Int?, kind: Int?, change: Int?
-        /// The element fields given, in field order, with their columns.
-        var fields: [(ElementField, Int)]
-        /// Columns cvlayout does not know (at most `UnknownNames.limit`).
-        var unknownNames: [String]
-
-        enum Analysis {
-            case elements(CSVColumns)
-            case heartSamples([(String, Int)], unknown: [String])
-        }
-
-        /// Reads a header row.
-        /// - Throws: `LayoutReadError.syntax` for a repeated column or one without `section` and `item`.
-        static func analyse(_ header: [String], line headerLine: Int) throws -> Analysis {
-            // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
-            var columns: [String: Int] = [:]
-            for (k, rawName) in header.enumerated() {
-                let name = rawName.trimmingCharacters(in: .whitespaces)
-                if columns.updateValue(k, forKey: name) != nil {
-                    throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
-                }
-            }
-            if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
-               let y = columns["y"], let angle = columns["angle"] {
-                let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !["t", "x", "y", "angle"].contains($0) }
-                return .heartSamples([("t", t), ("x", x), ("y", y), ("angle", angle)], unknown: unknown)
-            }
-            guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
-                throw LayoutReadError.syntax(line: headerLine, column: nil,
-                                             message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
-                                                 + "(got \(shortHeader(header)))")
-            }
-            let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
-                (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
-            }
-            // Columns cvlayout does not know: named once, not compared.
-            var known: Set<String> = ["section", "item", "category", "kind"]
-            known.formUnion(TransitionWriter.csvColumns)
-            known.formUnion(ElementField.names)
-            let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
-            return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
-                                        category: columns["category"], kind: columns["kind"], change: columns["change"],
-                                        fields: fieldColumns,
-                                        unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
-        }
-
-        /// The element on a row of the header's field count (`line` is its line, for messages).
-        func record(_ row: [String], line: Int) throws -> ElementRecord {
-            func invalid(_ column: String, _ message: String) -> LayoutReadError {
-                .invalidValue(location: "row \(line)", message: "\(column): \(message)")
-            }
-            func index(_ column: Int, _ name: String) throws -> Int {
-                guard let n = csvInteger(row[column], negative: false) else {
-                    throw invalid(name, "expected an integer ≥ 0, got \(shownField(row[column]))")
-                }
-                return n
-            }
-            let section = try index(self.section, "section"), item = try index(self.item, "item")
-            // No category column: cells (a CSV of index paths only).
-            let category = self.category.map { row[$0] } ?? "cell"
-            guard isCategory(category) else {
-                throw invalid("category", "\(expectedCategory), got \(shownField(category))")
-            }
-            var kind = self.kind.map { row[$0] } ?? ""
-            // The writer neutralises formula-like text with a leading apostrophe; undo it.
-            if kind.hasPrefix("'"), let second = kind.unicodeScalars.dropFirst().first,
-               "=+-@\t\r".unicodeScalars.contains(second) {
-                kind.removeFirst()
-            }
-            if category == "cell" && !kind.isEmpty {
-                throw invalid("kind", "a cell has no kind, got \(shownField(kind))")
-            }
-            let key = ElementKey(category: category, kind: kind.isEmpty ? nil : kind, section: section, item: item,
-                                 disappearing: change.map { row[$0] == "disappear" } ?? false)
-            var record = ElementRecord(key: key, location: "row \(line)")
-            for (field, column) in fields {
-                guard let value = try Self.value(row[column], field: field, line: line) else { continue }
-                record[field] = value
-            }
-            return record
-        }
-
-        /// A field's value, `nil` when the field is blank.
-        static func value(_ raw: String, field: ElementField, line: Int) throws -> FieldValue? {
-            func invalid(_ column: String, _ message: String) -> LayoutReadError {
-                .invalidValue(location: "row \(line)", message: "\(column): \(message)")
-            }
-            let text = raw.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { return nil }
-            switch field {
-            case .hidden:
-                switch text.lowercased() {
-                case "true", "1": return .bool(true)
-                case "false", "0": return .bool(false)
-                default: throw invalid("hidden", "expected true or false, got \(shownField(text))")
-                }
-            case .zIndex:
-                guard let z = csvInteger(text, negative: true) else {
-                    throw invalid("zIndex", "expected an integer, got \(shownField(text))")
-                }
-                return .number(Double(z))
-            default:
-                guard let v = ValueSyntax.number(text), v.isFinite else {
-                    throw invalid(field.csvColumn, "expected a finite number, got \(shownField(text))")
-                }
-                return .number(v)
-            }
-        }
-    }
-
-    /// A CSV field as a message shows it: as written (control characters as `?`, at most 60
-    /// characters), or `an empty field`.
-    static func shownField(_ text: String) -> String {
-        if text.isEmpty { return "an empty field" }
-        let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
-        return questioningControlCharacters(shown)
-    }
-
-    /// An integer written in decimal digits (after a `-` when `negative` is allowed), with
-    /// spaces around it: not `1.0`, `1e2` or `+1`, which no layout writes for an index or a
-    /// zIndex. Reads the bytes in place (no copy per field).
-    static func csvInteger(_ field: String, negative: Bool) -> Int? {
-        var value = 0, sign = 1, digits = 0
-        var stage = 0  // 0: leading spaces, 1: sign and digits, 2: trailing spaces
-        for byte in field.utf8 {
-            if byte == 0x20 || byte == 0x09 {
-                if stage == 1 { stage = 2 }
-                continue
-            }
-            guard stage < 2 else { return nil }
-            if byte == UInt8(ascii: "-") && negative && stage == 0 {
-                sign = -1
-                stage = 1
-                continue
-            }
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-            stage = 1
-            let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = shifted.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
-            if o1 || o2 { return nil }
-            value = sum
-            digits += 1
-        }
-        return digits > 0 ? sign * value : nil
     }
 }
 

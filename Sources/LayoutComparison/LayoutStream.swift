@@ -1,10 +1,9 @@
-// Layouts read as streams (`cvlayout diff`, `--check`): both sides read element by element,
-// in chunks, and matched as a merge, so that memory stays at a few chunks whatever the
-// element count. cvlayout's own files list their elements in element order; a file in
-// another order is sorted on disk (`SortedLayoutStream`). What the streaming readers do not
-// read (a malformed JSON, a top-level key with escapes, a JSON layout on a device) makes them give up
-// with `LayoutStreamFallback`: the file is then checked on its own, and either refused with
-// the reader's message or read whole into a `LayoutDocument` and streamed from memory.
+// Layouts read as streams, the one reader of each format: element by element, in chunks,
+// so that memory stays at a few chunks whatever the element count (`cvlayout diff`,
+// `--check`), or collected into a `LayoutDocument` (`LayoutReader.read`). A file in another
+// order than element order is sorted on disk (`SortedLayoutStream`). What a stream of a
+// file does not read (a malformed JSON, a JSON layout on a device) makes it give up with
+// `LayoutStreamFallback`: the file is then read whole, which says what is wrong.
 import Foundation
 import FastText
 import LayoutCore
@@ -13,12 +12,10 @@ import LayoutWriters
 
 // MARK: - Elements
 
-/// Thrown by the streaming comparison when a file cannot be streamed: a duplicate, anything
-/// malformed (`LayoutDiff.check` then says what), a file the streams do not read; or, with
-/// `outOfOrder` set, when a side's elements are not in element order (`LayoutDiff.compareStreams`
-/// then compares again with that side sorted, `SortedLayoutStream`); or, with `presence`
-/// set, when a field only some elements give was met before it was known that the side
-/// gives it (the comparison is made again, knowing the fields each side gives).
+/// Thrown when a file cannot be streamed: a duplicate, anything malformed (`LayoutDiff.check`
+/// then says what), a file the streams do not read; with `outOfOrder`, a side not in element
+/// order (compared again sorted); with `presence`, a field only some elements give, met
+/// before it was known that the side gives it (compared again, knowing the fields).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     /// Why the streams gave up, for debugging (never shown to users).
     public var description: String
@@ -33,11 +30,10 @@ public struct LayoutStreamFallback: Error, CustomStringConvertible {
     }
 }
 
-/// One element as the streaming readers give it: its key and its fields, as plain values
-/// (copied without reference counting: the category and kind are codes, the key is built
-/// only for the report). A field's bit in `mask` says whether the file gives it; `hidden` is
-/// 0 or 1.
-public struct StreamedElement {
+/// One element as the readers give it: its key and its fields, as plain values (copied
+/// without reference counting: the category and kind are codes, the key is built only for
+/// the report). A field's bit in `mask` says whether the file gives it; `hidden` is 0 or 1.
+public struct StreamedElement: Sendable {
     var section = 0, item = 0
     /// 0 `cell`, 1 `supplementaryView`, 2 `decorationView`.
     var category: UInt8 = 0
@@ -48,9 +44,7 @@ public struct StreamedElement {
     var order = SIMD2<UInt64>()
     var values = SIMD16<Double>()
     var mask: UInt16 = 0
-    /// Where the element is in its file: its index in a JSON file, its line in a CSV. Says
-    /// whether two files list the elements they share in the same order, and where a
-    /// duplicate is.
+    /// Where the element is in its file: its index in a JSON file, its line in a CSV.
     var ordinal = 0
 
     private init() {}
@@ -77,8 +71,7 @@ public struct StreamedElement {
         order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
     }
 
-    /// Sets the key from an `ElementKey`, whose category is one of the three (the reader
-    /// refuses any other).
+    /// Sets the key from an `ElementKey` of one of the three categories.
     mutating func setKey(_ key: ElementKey) {
         let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
         var kind: Int32 = 0
@@ -128,19 +121,15 @@ public struct StreamedElement {
         return field == .hidden ? .bool(v != 0) : .number(v)
     }
 
-    /// `record` as a stream gives it.
-    init(_ record: ElementRecord) {
-        self = .placeholder
-        setKey(record.key)
-        for field in ElementField.allCases {
-            switch record[field] {
-            case .number(let v)?: values[field.rawValue] = v
-            case .bool(let b)?: values[field.rawValue] = b ? 1 : 0
-            case .text?, nil: continue
-            }
-            mask |= 1 << UInt16(field.rawValue)
-        }
+    /// Sets `field` to `value` (`hidden`: 0 or 1), which the file gives.
+    @inline(__always)
+    mutating func set(_ field: ElementField, _ value: Double) {
+        values[field.rawValue] = value
+        mask |= 1 << UInt16(field.rawValue)
     }
+
+    /// The value of `field`, if the file gives one.
+    public subscript(field: ElementField) -> FieldValue? { value(field) }
 }
 
 /// Kinds other than `header` and `footer` (ASCII), as codes from 3 on, shared by both sides.
@@ -150,7 +139,7 @@ let kindNames = NameCodes(first: 3)
 protocol LayoutElementStream: AnyObject {
     /// Reads the next element into `element`; `false` after the last.
     func next(into element: inout StreamedElement) throws -> Bool
-    /// After `next` gave `nil`: the document without its elements (shape, parts, unknown
+    /// After `next` gave `false`: the document without its elements (shape, parts, unknown
     /// names) and the fields some element gives.
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
@@ -175,41 +164,47 @@ final class ByteWindow {
     private(set) var end = 0
     private(set) var atEOF = false
     private let fd: Int32
-    /// Where the next read starts in the file (reads are positioned: a descriptor shared
-    /// with another window, a duplicate of a spooled standard input, is not moved).
+    /// Where the next read starts in the file (reads are positioned: a duplicated descriptor
+    /// shared with another window is not moved).
     private var offset: off_t = 0
     /// The most a window grows to hold one element or part.
     static let maximumCapacity = 1 << 30
 
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
-    init(path: String, chunk: Int = 1 << 22) throws {
-        // Only a regular file is streamed (a FIFO or a device is read whole, once): looked
-        // at before it is opened, since opening a FIFO waits for its writer.
+    convenience init(path: String, chunk: Int = 1 << 22) throws {
+        // Only a regular file is streamed: looked at before it is opened, since opening a
+        // FIFO waits for its writer.
         var before = stat()
         guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
             throw LayoutStreamFallback("not a regular file")
         }
-        fd = open(path, O_RDONLY | O_NONBLOCK)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { throw LayoutStreamFallback("cannot open") }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
             throw LayoutStreamFallback("not a regular file")
         }
-        capacity = chunk
-        base = .allocate(capacity: capacity + 16)
-        base[0] = 0
+        self.init(descriptor: fd, chunk: chunk)
     }
 
-    /// A window on `bytes`, all of them in it.
-    init(bytes: [UInt8]) {
+    /// A window holding all of `bytes` (an input read whole).
+    init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         fd = -1
         capacity = max(bytes.count, 1)
         base = .allocate(capacity: capacity + 16)
-        bytes.withUnsafeBufferPointer { if let start = $0.baseAddress { base.update(from: start, count: bytes.count) } }
-        end = bytes.count
+        end = UnsafeMutableBufferPointer(start: base, count: bytes.count).initialize(from: bytes).1
         base[end] = 0
         atEOF = true
+    }
+
+    /// Whether it holds the whole input (read whole), not a file's chunks.
+    var holdsAll: Bool { fd < 0 }
+
+    /// `error` when the window holds the whole input, which then says what is wrong; else a
+    /// `LayoutStreamFallback` (the file is read whole).
+    func refusal(_ error: Error) -> Error {
+        holdsAll || error is LayoutStreamFallback ? error : LayoutStreamFallback("\(error)")
     }
 
     /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
@@ -264,8 +259,7 @@ final class ByteWindow {
 
 @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
 
-/// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (a literal's
-/// bytes against the file's, without a call to `memcmp`).
+/// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (no call to `memcmp`).
 @inline(__always) func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     var i = 0
     while i + 8 <= n {
@@ -294,29 +288,33 @@ let headerKind = "header", footerKind = "footer"
 
 // MARK: - Opening
 
-/// Opens a layout file as a stream, as `LayoutReader.read` would read it: by `format`, or
-/// by its first byte when `nil`.
+/// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte
+/// suggests (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV). A byte
+/// order mark is skipped. A JSON layout read whole is checked whole first
+/// (`LayoutReader.checkWholeJSON`).
+/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` (a file) for an empty
+///   input or SVG; what the stream's start throws.
 func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
     var pos = 0
-    // The first bytes (a BOM, blank space).
     while true {
         while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
         if pos < window.end { break }
-        guard try window.refill(keepingFrom: 0) != nil else { throw LayoutStreamFallback("empty file") }
+        guard try window.refill(keepingFrom: 0) != nil else { throw window.refusal(LayoutReader.emptyFile) }
     }
-    // A byte order mark is skipped, as the reader skips it.
     var start = 0
     if pos == 0 && window.end >= 3 && window.base[0] == 0xEF && window.base[1] == 0xBB && window.base[2] == 0xBF {
         start = 3
         pos = 3
         while pos < window.end, isSpace(window.base[pos]) { pos += 1 }
-        guard pos < window.end else { throw LayoutStreamFallback("empty file") }
+        guard pos < window.end else { throw window.refusal(LayoutReader.emptyFile) }
     }
     let first = window.base[pos]
-    if first == 0xEF || (first == UInt8(ascii: "<") && format != .csv) { throw LayoutStreamFallback("BOM or SVG") }
-    let resolved = format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv)
-    switch resolved {
-    case .json: return try JSONLayoutStream(window, position: pos)
+    if first == UInt8(ascii: "<") && format != .csv { throw window.refusal(LayoutReader.notSVG) }
+    if first == 0xEF && !window.holdsAll { throw LayoutStreamFallback("a second byte order mark") }
+    switch format ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv) {
+    case .json:
+        if window.holdsAll { try LayoutReader.checkWholeJSON(Data(bytesNoCopy: window.base, count: window.end, deallocator: .none)) }
+        return try JSONLayoutStream(window, position: pos)
     case .csv: return try CSVLayoutStream(window, position: start)  // blank space before the header is the header's
     }
 }

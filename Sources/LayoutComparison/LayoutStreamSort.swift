@@ -1,9 +1,5 @@
-// Layouts whose elements are not in element order (an app's export, a golden written by
-// hand), streamed all the same: their elements sorted by an external merge sort (runs of a
-// bounded size sorted in memory, spilled to an unlinked temporary file, merged k ways) into
-// a stream in element order, which the merge comparison reads as it reads any other. And
-// standard input, spooled to an unlinked temporary file so that it is streamed (and read
-// again if need be) as a file is.
+// Layouts not in element order, streamed sorted by an external merge sort; standard input
+// spooled to an unlinked temporary file, so that it is streamed as a file is.
 import Foundation
 
 // MARK: - Temporary files
@@ -53,8 +49,8 @@ func readFully(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, count: Int, at off
 
 // MARK: - External sort
 
-/// A record an `ExternalSorter` sorts: plain bytes (written to a file and read back in the
-/// same process), in a strict order whose first two keys are `sortKey`.
+/// A record an `ExternalSorter` sorts: plain bytes, in a strict order whose first two keys
+/// are `sortKey`.
 protocol ExternallySortable: BitwiseCopyable {
     /// The first keys of the order, compared as integers before `sortsBefore` is asked.
     var sortKey: SIMD2<UInt64> { get }
@@ -75,16 +71,11 @@ struct PositionPair: ExternallySortable {
 }
 
 /// Sorts any number of records in bounded memory: `append` them, then read them back in
-/// order with `next`. Runs of `runLength` records are sorted in memory (a permutation of
-/// their keys, so that the records themselves move once) and written to one unlinked
-/// temporary file; at the end the runs are merged through a heap, each read through a
-/// buffer of its own. Records that fit in one run never touch the disk.
-///
-/// Memory: `runBytes` for the run, 32 bytes a record of it for the permutation (and half
-/// that while sorting it), and 64 KiB a run while merging (10⁷ elements of 192 bytes in runs
-/// of 12 MiB: 153 runs, 10 MiB).
-/// Disk: the records' bytes (192 MB for 10⁶ elements). Time: O(n log n) comparisons, and
-/// each record written and read once when there is more than one run.
+/// order with `next`. Runs of `runBytes` are sorted in memory (a permutation of their keys)
+/// and written to one unlinked temporary file, then merged through a heap, each run read
+/// through a buffer of its own. Records that fit in one run never touch the disk.
+/// - Complexity: O(n log n) time; memory `runBytes`, 32 bytes a record of a run, and 64 KiB
+///   a run while merging; disk the records' bytes (192 MB for 10⁶ elements).
 final class ExternalSorter<Record: ExternallySortable> {
     private let runLength: Int
     private var run: UnsafeMutablePointer<Record>?
@@ -99,7 +90,7 @@ final class ExternalSorter<Record: ExternallySortable> {
     /// Reading back one run kept in memory: the next position in `permutation`.
     private var cursor = 0
     // Merging: each run's buffer in `heads`, its window `position..<filled`, where its next
-    // records start in the file and end; `heap` holds the runs left, the least first.
+    // records start in the file; `heap` holds the runs left, the least first.
     private var heads: UnsafeMutablePointer<Record>?
     private var position: [Int] = [], filled: [Int] = [], nextRecord: [Int] = []
     private var heap: [Int] = []
@@ -233,11 +224,9 @@ final class ExternalSorter<Record: ExternallySortable> {
 
 // MARK: - A stream in element order
 
-/// The elements of `source`, whatever its order, in element order (`StreamedElement.precedes`):
-/// `source` is read to its end and sorted by an `ExternalSorter` at the first `next`. Its
-/// parts and fields (`finish`) are `source`'s.
-/// - Throws: from `next`, `LayoutStreamFallback` for two elements with the same key
-///   (`LayoutDiff.check` names them) and whatever `source` throws.
+/// The elements of `source` in element order: read to its end and sorted by an
+/// `ExternalSorter` at the first `next`. Its parts and fields (`finish`) are `source`'s.
+/// - Throws: from `next`, whatever `source` throws.
 /// - Complexity: O(n log n); memory `runBytes` and a buffer a run, whatever n.
 final class SortedLayoutStream: LayoutElementStream {
     let source: LayoutElementStream
@@ -245,9 +234,8 @@ final class SortedLayoutStream: LayoutElementStream {
     private var finished: (document: LayoutDocument, present: UInt16)?
     private var ended = false
     private let runBytes: Int
-    /// The memory for one run by default (12 MiB, 65,536 elements; with its permutation
-    /// about 15 MB): two sorted sides stay under 100 MB in all. Tests make it small, to merge
-    /// many runs.
+    /// The memory for one run by default (12 MiB, 65,536 elements): two sorted sides stay
+    /// under 100 MB in all. Tests make it small, to merge many runs.
     nonisolated(unsafe) static var runBytes = 12 << 20
 
     /// The elements of `source` in element order, sorted in runs of `runBytes`.
@@ -287,10 +275,9 @@ final class SortedLayoutStream: LayoutElementStream {
     }
 }
 
-/// Whether the first `count` elements of `stream` are in element order (a file that is not
-/// is sorted from the start, rather than found out of order once its other side is sorted),
-/// and the fields they give (known before the comparison meets an element without one).
-/// A stream that fails is said to be in order: the comparison then meets the failure.
+/// Whether the first `count` elements of `stream` are in element order (else it is sorted
+/// from the start), and the fields they give. A stream that fails is said to be in order:
+/// the comparison then meets the failure.
 func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> (inOrder: Bool, present: UInt16) {
     var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
     var present: UInt16 = 0
@@ -305,9 +292,9 @@ func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> (
 
 // MARK: - Inputs
 
-/// A regular file's bytes, kept open: standard input, copied to an unlinked temporary file
-/// unless it is a regular file already, so that it is streamed as a file is, and read again
-/// whole when the streamed comparison gives up.
+/// A regular file's bytes, kept open: standard input (or a FIFO), copied to an unlinked
+/// temporary file unless it is a regular file already, so that it is streamed as a file
+/// is, and read again whole when the streams give up.
 public final class SpooledInput {
     let fd: Int32
     /// Where the bytes start in `fd`.
@@ -315,20 +302,16 @@ public final class SpooledInput {
     /// Its length in bytes.
     public private(set) var count = 0
 
-    /// Keeps what `descriptor` gives until its end: a regular file (`< file`) as it is, from
-    /// its current offset; a pipe copied in chunks of 1 MiB. At most `limit` bytes.
+    /// Keeps what `descriptor` gives until its end, at most `limit` bytes: a regular file
+    /// (`< file`) as it is, from its current offset; a pipe copied in chunks of 1 MiB, its
+    /// first `startLength` bytes (or all, if fewer) shown to `inspect` as soon as they are
+    /// read, whose error stops the copy.
     /// - Throws: `SpooledInput.TooLarge` past `limit`; `SpooledInput.Device` for a device
-    ///   (`< /dev/zero`, a terminal), to be read whole within the whole-file limit; the read
-    ///   error (an `NSError` in the POSIX domain); `LayoutStreamFallback` when the temporary
-    ///   file cannot be written.
-    ///
-    /// `inspect`, when given, is shown the first `startLength` bytes of a pipe (all of them
-    /// when it ends sooner) as soon as they are read, and what it throws stops the copy: an
-    /// input plainly not a layout is refused without reading on.
+    ///   (`< /dev/zero`, a terminal); the read error (an `NSError` in the POSIX domain);
+    ///   `LayoutStreamFallback` when the temporary file cannot be written; what `inspect` throws.
     public init(copying descriptor: Int32, limit: Int, startLength: Int = 64 << 10,
                 inspect: ((Data) throws -> Void)? = nil) throws {
-        // A closed descriptor is an error of its own (else the temporary file could take its
-        // number, and be read as the input).
+        // A closed descriptor is an error (else the temporary file could take its number).
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
         let type = info.st_mode & S_IFMT
@@ -418,7 +401,7 @@ public final class SpooledInput {
 }
 
 /// Where a streamed layout is read from: a file by its path, a spooled standard input (or
-/// FIFO), or a layout read whole (one the streams do not read, `LayoutDiff.check`).
+/// FIFO), or a layout read whole.
 public enum LayoutInput {
     case path(String)
     case spooled(SpooledInput)
@@ -426,7 +409,7 @@ public enum LayoutInput {
 
     /// A new window on its bytes, from the start.
     /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
-    ///   opened (`LayoutReader`'s caller says why).
+    ///   opened.
     func window() throws -> ByteWindow {
         switch self {
         case .path(let path): return try ByteWindow(path: path)
@@ -435,16 +418,14 @@ public enum LayoutInput {
         }
     }
 
-    /// Whether its stream comes sorted (a document's elements are): its elements carry
-    /// their positions in the file, which say whether the shared ones are in the same order.
+    /// Whether its stream comes sorted (a document's elements are).
     var isSorted: Bool {
         if case .document = self { return true }
         return false
     }
 
-    /// Opens the layout as a stream in element order, read ahead by a thread of its own;
-    /// with `sorted`, its elements sorted first (`SortedLayoutStream`, whose source is read
-    /// ahead by another thread). A document's elements are sorted already.
+    /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`);
+    /// with `sorted`, its elements sorted first. A document's elements are sorted already.
     func stream(format: LayoutFileFormat?, sorted: Bool) throws -> LayoutElementStream {
         if case .document(let document) = self { return DocumentStream(document) }
         let source = try openLayoutStream(try window(), format: format)
@@ -452,21 +433,16 @@ public enum LayoutInput {
     }
 }
 
-/// A layout read whole as a stream: its elements in element order, each with its position
-/// in the file as its `ordinal`; the reader refused any duplicate.
+/// A layout read whole as a stream: its elements in element order (the reader refused any
+/// duplicate).
 final class DocumentStream: LayoutElementStream {
-    private var elements: [StreamedElement]
+    private let elements: [StreamedElement]
     private var index = 0
     private let document: LayoutDocument
     private var present: UInt16 = 0
 
     init(_ document: LayoutDocument) {
-        elements = document.elements.enumerated().map { i, record in
-            var element = StreamedElement(record)
-            element.ordinal = i
-            return element
-        }
-        elements.sort { $0.precedes($1) }
+        elements = document.elements.sorted { $0.precedes($1) }
         for field in document.presentFields { present |= 1 << UInt16(field.rawValue) }
         var rest = document
         rest.elements = []

@@ -528,6 +528,9 @@ struct DiffTests {
         #expect(document.elements[0].key.kind == "=odd, \"kind\"")
         #expect(document.elements[0][.x] == .number(1))
         #expect(document.presentFields == [.x])
+        // A quoted field reads as the same field unquoted, in every column.
+        let change = try LayoutReader.read(Data("section,item,change\n0,0,\"disappear\"\n0,0,appear\n".utf8), format: .csv)
+        #expect(change.elements.map(\.key.disappearing) == [true, false])
     }
 
     @Test func coloursOnlyWhenAskedAndNeverInRun() throws {

@@ -361,6 +361,30 @@ struct StreamedDiffTests {
                                               actualFormat: .json, options: DiffOptions(), style: .json).result.isSame)
     }
 
+    /// A layout read whole is checked whole first: a syntax error anywhere comes before an
+    /// element's, and an element's before a part's; an escaped key and a list of scalars
+    /// are read as the file says.
+    @Test func aLayoutReadWholeSaysTheFirstErrorOfTheWholeFile() throws {
+        func message(_ text: String) -> String {
+            do {
+                let document = try LayoutReader.read(Data(text.utf8), format: .json)
+                return "\(document.shape) \(document.elements.map(\.key)) \(document.unknownNames)"
+            } catch let error as LayoutReadError {
+                return error.message(file: "f")
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message("[{\"indexPath\":[0,0],\"category\":\"banana\"},\n{\"indexPath\":[0,1],\"category\":\"cell\"},]")
+                == "f:2:39: invalid JSON: unexpected character ']': expected a value")
+        #expect(message("[1]") == "f: [0]: expected an element object, got 1")
+        #expect(message(#"{"\u0065lements":[{"indexPath":[0,0],"category":"cell","x":2}],"comment":1}"#)
+                == "layout [0:0] [\"comment\"]")
+        #expect(message(#"{"engine":1,"elements":[{"indexPath":[0,0],"category":"banana"}]}"#)
+                == "f: elements[0].category: expected cell, supplementaryView or decorationView, got \"banana\"")
+        #expect(message(#"{"engine":1,"elements":[]}"#) == "f: engine: expected an engine name, got 1")
+    }
+
     /// Each number of an element taken as the writer would print it and the reader read it
     /// back equals the value the text gives.
     @Test func printedValuesEqualTheTextReadBack() throws {
