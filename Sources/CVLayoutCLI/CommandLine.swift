@@ -194,7 +194,7 @@ private struct Invocation {
             return (ExitStatus.success, [])
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
-        try checkComparisonOptionsNeedCheck(job)
+        try checkComparisonOptionsNeedCheck(job.options, engine: job.descriptor.name)
         if let golden = try job.options.text(GlobalOption.check) {
             let status = try checkAgainstGolden(job, golden: golden, io: io)
             for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }

@@ -45,30 +45,30 @@ let diffCommand = SubcommandDescriptor(
     let spooled = parsed.expected == "-" || parsed.actual == "-" ? try spoolStandardInput(io) : nil
     let toFile = parsed.reportFile != nil
     let style = reportStyle(parsed.report, color: !toFile && io.color.stdout)
-    let comparison = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
-                                            options: parsed.options, style: style)
+    let diff = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
+                                      options: parsed.options, style: style)
     // Columns or keys cvlayout does not know: not compared, said once per file.
-    let sides = parsed.actual == parsed.expected ? [(comparison.expected, expectedName)]
-        : [(comparison.expected, expectedName), (comparison.actual, actualName)]
+    let sides = parsed.actual == parsed.expected ? [(diff.expected, expectedName)]
+        : [(diff.expected, expectedName), (diff.actual, actualName)]
     for (document, name) in sides {
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
-    let status = comparison.result.isSame ? DiffStatus.same : DiffStatus.different
+    let status = diff.result.isSame ? DiffStatus.same : DiffStatus.different
+    func writeReport(to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try writeFormattedReport(parsed.report, diff, expectedName: expectedName, actualName: actualName,
+                                 className: "cvlayout diff", to: emit)
+    }
     do {
         if parsed.picture {
             try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
                                to: io.stdout)
         }
         if let path = parsed.reportFile {
-            try OutputFile.write(to: path) { sink in
-                try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
-                                         className: "cvlayout diff", to: sink)
-            }
+            try OutputFile.write(to: path) { try writeReport(to: $0) }
         } else if !parsed.picture {
-            try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
-                                     className: "cvlayout diff", to: io.stdout)
+            try writeReport(to: io.stdout)
             if parsed.report == .text,
-               let note = precisionNote(comparison.result, golden: parsed.expected, toleranceOption: "--tolerance") {
+               let note = precisionNote(diff.result, golden: parsed.expected, toleranceOption: "--tolerance") {
                 try io.emit(note)
             }
         }
@@ -78,17 +78,6 @@ let diffCommand = SubcommandDescriptor(
         throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
     }
     return status
-}
-
-/// Two layouts compared, ready to be reported.
-struct LayoutFileComparison {
-    /// The verdict and its counts.
-    let result: LayoutDiffResult
-    /// Both sides (without their elements when streamed), for their unknown names.
-    let expected: LayoutDocument, actual: LayoutDocument
-    /// Writes the report in the style the comparison was made with.
-    let writeReport: (_ expectedName: String, _ actualName: String,
-                      _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
 }
 
 /// The style of the report the comparison renders for `format`: JSON for `json`, text
@@ -106,22 +95,10 @@ func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle
 /// - Throws: `CLIError` with status 2 (diff's trouble) for a file that cannot be read or is
 ///   not a layout.
 func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
-                        options: DiffOptions, style: StreamedReportStyle) throws -> LayoutFileComparison {
+                        options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
     try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
-        try compareLayouts(expected, layoutFormat(expectedPath), actual, layoutFormat(actualPath), options: options,
-                           style: style)
-    }
-}
-
-/// `LayoutDiff.compareStreams` of two inputs, ready to be reported.
-/// - Throws: `LayoutStreamFallback` when a side cannot be streamed.
-func compareLayouts(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?, _ actual: LayoutInput,
-                    _ actualFormat: LayoutFileFormat?, options: DiffOptions,
-                    style: StreamedReportStyle) throws -> LayoutFileComparison {
-    let streamed = try LayoutDiff.compareStreams(expected: expected, expectedFormat: expectedFormat, actual: actual,
-                                                 actualFormat: actualFormat, options: options, style: style)
-    return LayoutFileComparison(result: streamed.result, expected: streamed.expected, actual: streamed.actual) {
-        try streamed.comparison.writeReport(streamed.result, expectedName: $0, actualName: $1, to: $2)
+        try LayoutDiff.compareStreams(expected: expected, expectedFormat: layoutFormat(expectedPath), actual: actual,
+                                      actualFormat: layoutFormat(actualPath), options: options, style: style)
     }
 }
 
@@ -162,9 +139,9 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
     do {
         return .spooled(try SpooledInput(copying: descriptor, limit: maximumDatasetBytes))
     } catch let error as SpooledInput.TooLarge {
-        throw tooLargeLayout(displayName(path), limit: error.limit)
+        throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: error.limit))
     } catch {
-        throw CLIError.status(DiffStatus.trouble, "\(displayName(path)): cannot read: \(describe(error))")
+        throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
     }
 }
 
@@ -183,10 +160,12 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
     }
     var document: LayoutDocument
     if case .spooled(let spooled)? = input {
-        guard spooled.count <= maximumDatasetBytes else { throw tooLargeLayout(displayName(path), limit: maximumDatasetBytes) }
+        guard spooled.count <= maximumDatasetBytes else {
+            throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: maximumDatasetBytes))
+        }
         let data: Data
         do { data = try spooled.data() } catch {
-            throw CLIError.status(DiffStatus.trouble, "\(displayName(path)): cannot read: \(describe(error))")
+            throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
         }
         document = try parseLayout(data, path: path)
     } else {
@@ -213,20 +192,19 @@ func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: Spool
     }
 }
 
-/// Writes `comparison`'s report as `format`: the text or JSON the comparison renders, or
-/// JUnit XML (one test case named `expectedName`, of class `className`) or GitHub
-/// annotations (against `expectedName`) made from its text.
-func writeFormattedReport(_ format: DiffReportFormat, _ comparison: LayoutFileComparison, expectedName: String,
+/// Writes `diff`'s report as `format`: the text or JSON the comparison renders, or JUnit XML
+/// (one test case named `expectedName`, of class `className`) or GitHub annotations (against
+/// `expectedName`) made from its text.
+func writeFormattedReport(_ format: DiffReportFormat, _ diff: StreamedDiff, expectedName: String,
                           actualName: String, className: String,
                           to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-    let result = comparison.result
+    let summary = LayoutDiff.summary(diff.result, expectedName: expectedName, actualName: actualName)
     switch format {
     case .text, .json:
-        try comparison.writeReport(expectedName, actualName, emit)
+        try diff.writeReport(expectedName, actualName, to: emit)
     case .junit:
-        let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
         try DiffReports.writeJUnit(name: expectedName, className: className,
-                                   failure: result.isSame ? nil : (summary, { try comparison.writeReport(expectedName, actualName, $0) }),
+                                   failure: diff.result.isSame ? nil : (summary, { try diff.writeReport(expectedName, actualName, to: $0) }),
                                    to: emit)
     case .github:
         try withoutActuallyEscaping(emit) { emit in
@@ -234,8 +212,8 @@ func writeFormattedReport(_ format: DiffReportFormat, _ comparison: LayoutFileCo
                 var line = line
                 try line.withUTF8 { try emit($0) }
             }
-            if !result.isSame { try comparison.writeReport(expectedName, actualName) { try annotations.consume($0) } }
-            try annotations.finish(summary: LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName))
+            if !diff.result.isSame { try diff.writeReport(expectedName, actualName, to: annotations.consume) }
+            try annotations.finish(summary: summary)
         }
     }
 }
@@ -326,31 +304,13 @@ struct DiffArguments: Equatable {
         }
         if files[0] == "-" && files[1] == "-" { throw usage("only one of EXPECTED and ACTUAL can be '-' (stdin)") }
 
-        var options = DiffOptions()
-        if let text = values["fields"] {
-            do {
-                options = try DiffOptions.selecting(text)
-            } catch DiffOptionsError.unknownField(let field) {
-                var message = "--fields: unknown field '\(field)'"
-                if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
-                throw usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))")
-            } catch {
-                throw usage("--fields: expected a comma-separated list of fields, got '\(text)'")
-            }
-        }
-        if let text = values["tolerance"] {
-            guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
-                throw usage("--tolerance: expected a finite number ≥ 0, got '\(text)'")
-            }
-            options.tolerance = tolerance
-        }
+        let options = try comparisonOptions(fields: values["fields"], tolerance: values["tolerance"], prefix: "--",
+                                            shown: { $0 }, usage: usage)
         var parsedArguments = DiffArguments(expected: files[0], actual: files[1], options: options)
         let formats = ["text", "json", "svg"]
         if let format = values["format"]?.lowercased() {
             guard formats.contains(format) else {
-                var message = "--format: expected one of text, json, svg, got '\(format)'"
-                if let near = nearest(format, among: formats) { message += "; did you mean '\(near)'?" }
-                throw usage(message)
+                throw usage(CLIProblem.notOneOf("--format", formats, got: format, nearest: nearest(format, among: formats)).message)
             }
             parsedArguments.picture = format == "svg"
             if format == "json" { parsedArguments.report = .json }
@@ -358,9 +318,7 @@ struct DiffArguments: Equatable {
         if let text = values["report"]?.lowercased() {
             guard let report = DiffReportFormat(rawValue: text) else {
                 let names = DiffReportFormat.allCases.map(\.rawValue)
-                var message = "--report: expected one of \(names.joined(separator: ", ")), got '\(text)'"
-                if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
-                throw usage(message)
+                throw usage(CLIProblem.notOneOf("--report", names, got: text, nearest: nearest(text, among: names)).message)
             }
             if let format = values["format"]?.lowercased(), format != "svg", format != text {
                 throw usage("-f \(format) and --report \(text) disagree: give one of them")
@@ -382,6 +340,33 @@ struct DiffArguments: Equatable {
     }
 }
 
+/// Diff's options from `--fields` and `--tolerance` (`prefix`: `--`, or `--check-` for
+/// `--check`), the values shown in messages by `shown`.
+/// - Throws: `usage(message)` for an unknown field, a list naming nothing, or a tolerance
+///   that is not a finite number ≥ 0.
+func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> String?, prefix: String,
+                       shown: (String) -> String, usage: (String) -> CLIError) throws -> DiffOptions {
+    var options = DiffOptions()
+    if let text = fields {
+        do {
+            options = try DiffOptions.selecting(text)
+        } catch DiffOptionsError.unknownField(let field) {
+            let near = nearest(field, among: DiffOptions.allSelectorNames).map { "; did you mean '\($0)'?" } ?? ""
+            throw usage("\(prefix)fields: unknown field '\(shown(field))'\(near) "
+                        + "(fields: \(DiffOptions.selectorNames.joined(separator: ", ")))")
+        } catch {
+            throw usage("\(prefix)fields: expected a comma-separated list of fields, got '\(shown(text))'")
+        }
+    }
+    if let text = try tolerance() {
+        guard let value = ValueSyntax.number(text), value.isFinite, value >= 0 else {
+            throw usage("\(prefix)tolerance: expected a finite number ≥ 0, got '\(shown(text))'")
+        }
+        options.tolerance = value
+    }
+    return options
+}
+
 // MARK: - Reading
 
 /// The most standard input `diff` copies to its temporary file (16 GiB: a layout of the
@@ -399,10 +384,7 @@ let maximumSpooledBytes = 1 << 34
 ///   stdin cannot be read, is larger than `maximumSpooledBytes` (or, from `io.stdin`, than
 ///   its limit), or cannot be copied (a full disk).
 func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
-    guard let descriptor = io.stdinDescriptor else {
-        let data = try standardInput(io.stdin)
-        return try? SpooledInput(data)
-    }
+    guard let descriptor = io.stdinDescriptor else { return try? SpooledInput(readLayoutData("-", stdin: io.stdin)) }
     do {
         // A pipe that is plainly not a layout (`yes section,item`) is refused from its start,
         // not copied to its end first.
@@ -412,7 +394,7 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     } catch let error as LayoutReadError {
         throw CLIError.status(DiffStatus.trouble, error.message(file: "<stdin>"))
     } catch let error as SpooledInput.TooLarge {
-        throw stdinTooLarge(limit: error.limit)
+        throw CLIError.trouble(.layoutTooLarge("<stdin>", limit: error.limit))
     } catch is SpooledInput.Device {
         return nil
     } catch let error as LayoutStreamFallback {
@@ -421,26 +403,9 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
         }
         return nil
     } catch {
-        throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
+        throw CLIError.trouble(.cannotRead("<stdin>", .system(describe(error))))
     }
 }
-
-/// Standard input's bytes from `stdin`.
-/// - Throws: `CLIError` with status 2: too large, or cannot be read.
-private func standardInput(_ stdin: () throws -> Data) throws -> Data {
-    do { return try stdin() } catch let error as DatasetTooLarge {
-        throw stdinTooLarge(limit: error.limit)
-    } catch {
-        throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
-    }
-}
-
-/// A layout file past `limit` bytes.
-func tooLargeLayout(_ name: String, limit: Int) -> CLIError {
-    CLIError.status(DiffStatus.trouble, "\(name): larger than \(limit) bytes (the most a layout file may hold)")
-}
-
-private func stdinTooLarge(limit: Int) -> CLIError { tooLargeLayout("<stdin>", limit: limit) }
 
 /// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
@@ -448,32 +413,30 @@ func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEm
 /// Reads and parses a layout file (`-`: stdin), by its extension (`.json`, `.csv`) or, for
 /// any other name, by its first byte.
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file: it cannot be opened or
-///   read, it is longer than `maximumDatasetBytes` (1 GiB, as a dataset; a device such as
-///   /dev/zero never ends), or it is not a layout (`a.json:3:5: invalid JSON: …`).
+///   read, it is longer than `limit` (a device such as /dev/zero never ends), or it is not a
+///   layout (`a.json:3:5: invalid JSON: …`).
 /// - Complexity: O(file size).
 func readLayoutFile(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
+    try parseLayout(readLayoutData(path, stdin: stdin, limit: limit), path: path)
+}
+
+/// The bytes of a layout file (`-`: `stdin`).
+/// - Throws: `CLIError` with status 2 naming the file: it cannot be opened or read, or it is
+///   longer than `limit`.
+func readLayoutData(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> Data {
     let name = displayName(path)
-    func tooLarge(_ error: DatasetTooLarge) -> CLIError { tooLargeLayout(name, limit: error.limit) }
-    let data: Data
-    if path == "-" {
-        data = try standardInput(stdin)
-    } else {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: no such file")
-        }
-        if isDirectory.boolValue { throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: permission denied")
-        }
+    do {
+        if path == "-" { return try stdin() }
+        let handle = try openForReading(path, shownAs: name)
         defer { try? handle.close() }
-        do { data = try readBounded(handle, limit: limit) } catch let error as DatasetTooLarge {
-            throw tooLarge(error)
-        } catch {
-            throw CLIError.status(DiffStatus.trouble, "\(name): cannot read: \(describe(error))")
-        }
+        return try readBounded(handle, limit: limit)
+    } catch let error as CLIError {
+        throw CLIError.status(DiffStatus.trouble, error.message)  // `openForReading`'s words
+    } catch let error as DatasetTooLarge {
+        throw CLIError.trouble(.layoutTooLarge(name, limit: error.limit))
+    } catch {
+        throw CLIError.trouble(.cannotRead(name, .system(describe(error))))
     }
-    return try parseLayout(data, path: path)
 }
 
 /// `LayoutReader.read` of a layout file's bytes.

@@ -29,7 +29,7 @@ let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of p
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
     if golden == "-" || golden.isEmpty {
-        throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
+        throw CLIError(.goldenNotAFile(golden), engine: job.descriptor.name)
     }
     if let output = try job.options.text(GlobalOption.output), namesTheSameFile(output, golden) {
         throw CLIError.usage("-o \(shortenedForMessage(output)) is the golden --check compares with: it would be replaced "
@@ -75,13 +75,12 @@ func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
                   reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
                   written: () throws -> Void) throws -> Int32 {
     let data = Data(buffer.bytes), fileFormat: LayoutFileFormat = format == .csv ? .csv : .json
-    let style = reporting.style(io)
-    var comparison: LayoutFileComparison? = nil
-    if let spooled = try? SpooledInput(data) {
-        comparison = try? compareLayouts(golden.input, layoutFormat(golden.path), .spooled(spooled), fileFormat,
-                                         options: options, style: style)
+    func compare(_ actual: LayoutInput) throws -> StreamedDiff {
+        try LayoutDiff.compareStreams(expected: golden.input, expectedFormat: layoutFormat(golden.path), actual: actual,
+                                      actualFormat: fileFormat, options: options, style: reporting.style(io))
     }
-    if comparison == nil {
+    var diff = (try? SpooledInput(data)).flatMap { try? compare(.spooled($0)) }
+    if diff == nil {
         let actual: LayoutDocument
         do {
             actual = try LayoutReader.read(data, format: fileFormat)
@@ -89,15 +88,11 @@ func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
             // The writers' output always reads back; this would be a bug in one of them.
             throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of \(name)"))
         }
-        comparison = try compareLayouts(golden.input, layoutFormat(golden.path), .document(actual), fileFormat,
-                                        options: options, style: style)
+        diff = try compare(.document(actual))
     }
     try written()
-    let result = comparison!.result
-    return try checkVerdict(result, expected: golden.layout, golden: golden.path, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io) { _, expectedName, actualName, emit in
-        try comparison!.writeReport(expectedName, actualName, emit)
-    }
+    return try checkVerdict(diff!, expected: golden.layout, golden: golden.path, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io)
 }
 
 /// What `--check` checks: the name its reports give the layout (`cvlayout flow`), its
@@ -118,11 +113,10 @@ struct CheckedLayout {
 /// GitHub's summary, or text to a file), and 0; else the artifacts (`--artifacts`), the
 /// report (`--report`, to `--report-file` or standard error), the golden recorded with
 /// `--record failed`, and 1.
-/// - Parameter writeReport: writes the report in a style (`reportStyle`) for two names.
-func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: String, format: OutputFormat,
-                  options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
-                  writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
-    throws -> Int32 {
+/// - Parameter expected: the golden without its elements, for its unknown names.
+func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
+                  options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO) throws -> Int32 {
+    let result = diff.result
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
         io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(unknown))\n")
     }
@@ -131,14 +125,14 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
             io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(skipped))\n")
         }
         if reporting.report != .text || reporting.reportFile != nil {
-            try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+            try reporting.write(diff, golden: golden, subject: subject, io: io)
         }
         return DiffStatus.same
     }
     if let directory = reporting.artifacts {
         try writeArtifacts(golden: golden, format: format, to: directory, options: options, subject: subject, io: io)
     }
-    try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+    try reporting.write(diff, golden: golden, subject: subject, io: io)
     if reporting.report == .text, reporting.reportFile == nil,
        let note = precisionNote(result, golden: golden, toleranceOption: "--check-tolerance") { io.stderr(note) }
     if reporting.record == .failed { try recordGolden(golden, format: format, subject, io: io) }
@@ -235,9 +229,8 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO, sorted: Bool,
                            presence: (expected: UInt16, actual: UInt16)) throws -> Int32? {
-    let style = reporting.style(io)
     let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
-                                            options: options, style: style, sorted: sorted, presence: presence)
+                                            options: options, style: reporting.style(io), sorted: sorted, presence: presence)
     let (csv, samples) = comparison.expectedCSV
     if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
     let format: OutputFormat = csv ? .csv : .json
@@ -256,14 +249,10 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     sink.finish()
     if let failure { throw failure }
     let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
-    let (result, expected) = try comparison.finish(actual: actual)
+    let diff = try comparison.finish(actual: actual)
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io) { asked, expectedName, actualName, emit in
-        // The comparison rendered its report in the style the reporting asks for.
-        precondition(asked == style, "the streamed comparison renders one style")
-        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
-    }
+    return try checkVerdict(diff, expected: diff.expected, golden: golden, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io)
 }
 
 // MARK: - Reporting, artifacts, recording
@@ -301,9 +290,8 @@ struct CheckReporting {
             where T.RawValue == String {
             let names = T.allCases.map(\.rawValue)
             guard let value = T(rawValue: text.lowercased()) else {  // case-insensitive, as -f
-                var message = "\(name): expected one of \(names.joined(separator: ", ")), got '\(shortenedForMessage(text))'"
-                if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
-                throw CLIError.usage(message, engine: engine)
+                throw CLIError(.notOneOf(name, names, got: shortenedForMessage(text), nearest: nearest(text, among: names)),
+                               engine: engine)
             }
             return value
         }
@@ -347,20 +335,16 @@ struct CheckReporting {
         return DiffStatus.different
     }
 
-    /// Writes the report of `result` in `report`'s format to `--report-file` or standard error.
-    func write(_ result: LayoutDiffResult, golden: String, subject: CheckedLayout, io: CommandIO,
-               writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
-        throws {
-        let style = self.style(io)
-        let comparison = LayoutFileComparison(result: result, expected: LayoutDiff.csvWithoutElements,
-                                              actual: LayoutDiff.csvWithoutElements) { try writeReport(style, $0, $1, $2) }
-        let body: ((UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void = { emit in
-            try writeFormattedReport(report, comparison, expectedName: golden, actualName: subject.name,
+    /// Writes the report of `diff` (made in `style`) in `report`'s format to `--report-file`
+    /// or standard error.
+    func write(_ diff: StreamedDiff, golden: String, subject: CheckedLayout, io: CommandIO) throws {
+        func body(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+            try writeFormattedReport(report, diff, expectedName: golden, actualName: subject.name,
                                      className: subject.name, to: emit)
         }
         if let path = reportFile {
             do {
-                try OutputFile.write(to: path) { sink in try body(sink) }
+                try OutputFile.write(to: path, body)
             } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
                 throw CLIError.status(DiffStatus.trouble, "--report-file: " + error.message)
             }
@@ -458,11 +442,8 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
         try OutputFile.write(to: base + ".diff.svg") { sink in
             try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)
         }
-        let comparison = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options,
-                                                style: .text(color: false))
-        try OutputFile.write(to: base + ".report.txt") { sink in
-            try comparison.writeReport(golden, subject.name, sink)
-        }
+        let diff = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options, style: .text(color: false))
+        try OutputFile.write(to: base + ".report.txt") { try diff.writeReport(golden, subject.name, to: $0) }
     } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
         throw CLIError.status(DiffStatus.trouble, "--artifacts: " + error.message)
     }
@@ -471,43 +452,20 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
 /// The options used only with `--check`.
 let checkOnlyOptionNames = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
 
-/// `--check-tolerance` and `--check-fields` as diff's options.
-/// - Throws: `CLIError.usage` (64) for a tolerance that is not a finite number ≥ 0 or an
-///   unknown field.
+/// `--check-tolerance` and `--check-fields` as diff's options (`comparisonOptions`).
+/// - Throws: `CLIError.usage` (64) for a check option without `--check`, a tolerance that is
+///   not a finite number ≥ 0 or an unknown field.
 func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> DiffOptions {
-    var options = DiffOptions()
-    if !values.has("check") {
-        for name in checkOnlyOptionNames where values.has(name) {
-            throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
-        }
-    }
-    if let text = try values.text("check-fields") {
-        do {
-            options = try DiffOptions.selecting(text)
-        } catch DiffOptionsError.unknownField(let field) {
-            var message = "--check-fields: unknown field '\(shortenedForMessage(field))'"
-            if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
-            throw CLIError.usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))", engine: engine)
-        } catch {
-            throw CLIError.usage("--check-fields: expected a comma-separated list of fields, got '\(shortenedForMessage(text))'",
-                                 engine: engine)
-        }
-    }
-    if let text = try values.text("check-tolerance") {
-        guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
-            throw CLIError.usage("--check-tolerance: expected a finite number ≥ 0, got '\(shortenedForMessage(text))'",
-                                 engine: engine)
-        }
-        options.tolerance = tolerance
-    }
-    return options
+    try checkComparisonOptionsNeedCheck(values, engine: engine)
+    return try comparisonOptions(fields: values.text("check-fields"), tolerance: values.text("check-tolerance"),
+                                 prefix: "--check-", shown: { shortenedForMessage($0) }) { CLIError.usage($0, engine: engine) }
 }
 
-/// `--check-tolerance` and `--check-fields` without `--check` are usage errors.
-func checkComparisonOptionsNeedCheck(_ job: LayoutJob) throws {
-    guard !job.options.has("check") else { return }
-    for name in checkOnlyOptionNames where job.options.has(name) {
-        throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: job.descriptor.name)
+/// The options used only with `--check` are usage errors without it.
+func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) throws {
+    guard !values.has("check") else { return }
+    for name in checkOnlyOptionNames where values.has(name) {
+        throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
 }
 

@@ -163,27 +163,6 @@ final class DiffPicture {
         tolerance = options.tolerance
     }
 
-    /// The fields of `fields` that differ between `e` and `a`, as bits.
-    private func changedBits(_ e: StreamedElement, _ a: StreamedElement) -> UInt16 {
-        var changed: UInt16 = 0
-        for field in fields {
-            let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
-            let inE = e.mask & bit != 0, inA = a.mask & bit != 0
-            if inE && inA {
-                let x = e.values[k], y = a.values[k]
-                if field == .hidden {
-                    if x != y { changed |= bit }
-                } else {
-                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
-                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
-                }
-            } else if inE || inA {
-                if (inE ? actualPresent : expectedPresent) & bit != 0 { changed |= bit }
-            }
-        }
-        return changed
-    }
-
     /// Classifies and draws one element: in both layouts, or only in one (the other `nil`).
     func add(_ key: ElementKey, _ e: StreamedElement?, _ a: StreamedElement?) throws {
         if let e { expectedPresent |= e.mask }
@@ -192,7 +171,7 @@ final class DiffPicture {
         var changed: UInt16 = 0
         switch (e, a) {
         case (let e?, let a?):
-            changed = changedBits(e, a)
+            changed = e.changedFields(a, fields, tolerance: tolerance, present: (expectedPresent, actualPresent))
             change = changed & Self.sizeBits != 0 ? .resized : changed & Self.positionBits != 0 ? .moved
                 : changed != 0 ? .changed : .same
         case (_?, nil): change = .removed
@@ -218,7 +197,7 @@ final class DiffPicture {
             Self.appendRect(key, change, side: change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"", frame, to: out)
             out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
                                         : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
-            Self.appendName(key, to: out)
+            LayoutDiff.appendName(key, xml: true, to: out)
             out.append(change == .added ? " added (only in the new layout)</title></rect>\n"
                                         : " removed (only in the golden)</title></rect>\n")
         case .moved, .resized, .changed:
@@ -295,55 +274,20 @@ final class DiffPicture {
         out.append(byte: UInt8(ascii: "\""))
     }
 
-    /// The element's name as the text report gives it (`0:17`, `header 0:0`), as XML text.
-    private static func appendName(_ key: ElementKey, to out: OutputBuffer) {
-        if key.category == cellCategory && key.kind == nil && !key.disappearing {
-            out.append(integer: key.section)
-            out.append(byte: UInt8(ascii: ":"))
-            out.append(integer: key.item)
-        } else {
-            appendXMLText(key.description, to: out)
-        }
-    }
-
     /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
     /// XML text.
     private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
                                     _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
-        appendName(key, to: out)
-        out.append(byte: 0x20)
-        out.append(string: change.rawValue)
-        out.append(byte: UInt8(ascii: ":"))
-        var first = true
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
-            let base = scratch.baseAddress!
-            for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
-                out.append(first ? " " : "; ")
-                first = false
-                out.append(string: field.name)
-                out.append(byte: 0x20)
-                guard let x = e.value(field), let y = a.value(field), case .number(let u) = x, case .number(let v) = y else {
-                    out.append(string: e.value(field)?.description ?? "(none)")
-                    out.append(" → ")
-                    out.append(string: a.value(field)?.description ?? "(none)")
-                    continue
-                }
-                var decimals = 0
-                for (value, offset) in [(u, 0), (v, NumberFormat.maximumLength)] {
-                    let n = NumberFormat.write(value, precision: .full, to: base + offset)
-                    for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
-                        decimals = Swift.max(decimals, n - i - 1)
-                        break
-                    }
-                    out.append(UnsafeBufferPointer(start: base + offset, count: n))
-                    if offset == 0 { out.append(" → ") }
-                }
-                let delta = v - u
-                guard delta.isFinite else { continue }
-                out.append(" (")
-                LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength, to: out)
-                out.append(byte: UInt8(ascii: ")"))
-            }
+        LayoutDiff.appendName(key, xml: true, to: out)
+        out.append(string: " \(change.rawValue):")
+        var separator = " "
+        for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
+            let x = e.value(field), y = a.value(field)
+            var delta: Double? = nil
+            if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
+            let change = FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength)
+            out.append(string: separator + field.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
+            separator = "; "
         }
     }
 

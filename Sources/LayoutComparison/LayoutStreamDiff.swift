@@ -108,25 +108,16 @@ extension LayoutDiff {
     /// sorted (`SortedLayoutStream`); one found out of order later is sorted and the
     /// comparison starts again, as it does, knowing the fields each side gives, when a field
     /// only some elements give was met too early to tell (at most four passes).
-    /// - Returns: the result, both sides without their elements (for their unknown names),
-    ///   and the comparison, whose `writeReport` writes the report.
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                       actual: LayoutInput, actualFormat: LayoutFileFormat?,
-                                      options: DiffOptions, style: StreamedReportStyle)
-        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        var sorted = (expected: false, actual: false)
-        // The fields each side's first elements give, known from the start.
-        var presence = (expected: UInt16(0), actual: UInt16(0)), knowsPresence = false
-        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)]
-        where !input.isSorted {
-            let stream = try input.stream(format: format, sorted: false)
-            defer { stream.cancel() }
-            let start = startsInElementOrder(stream)
-            if side == .expected { (sorted.expected, presence.expected) = (!start.inOrder, start.present) }
-            else { (sorted.actual, presence.actual) = (!start.inOrder, start.present) }
-        }
+                                      options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
+        // Whether each side must be sorted, and the fields its first elements give.
+        let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
+        let startA = try StreamedComparison.startsInElementOrder(actual, format: actualFormat)
+        var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
+        var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {
             do {
                 let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
@@ -138,9 +129,7 @@ extension LayoutDiff {
                 defer { stream.cancel() }
                 var a = StreamedElement.placeholder
                 while try stream.next(into: &a) { try comparison.feed(a) }
-                let (actualDocument, _) = try stream.finish()
-                let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
-                return (result, expectedDocument, actualDocument, comparison)
+                return try comparison.finish(actual: stream.finish().document)
             } catch let error as LayoutStreamFallback {
                 switch (error.outOfOrder, error.presence) {
                 case (.expected?, _) where !sorted.expected: sorted.expected = true
@@ -150,21 +139,6 @@ extension LayoutDiff {
                 }
             }
         }
-    }
-
-    /// Compares two layouts read whole (`LayoutReader.read`) as streams, and renders the
-    /// report in `style`.
-    /// - Throws: errors of the report's spill (a temporary file that cannot be written).
-    public static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions = DiffOptions(),
-                               style: StreamedReportStyle = .text(color: false), expectedName: String = "a",
-                               actualName: String = "b") throws -> (result: LayoutDiffResult, report: String) {
-        let streamed = try compareStreams(expected: .document(expected), expectedFormat: nil, actual: .document(actual),
-                                          actualFormat: nil, options: options, style: style)
-        var report: [UInt8] = []
-        try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName) {
-            report += $0
-        }
-        return (streamed.result, String(decoding: report, as: UTF8.self))
     }
 
     /// Reads the layout at `input` to its end as a stream (sorted, when it is not in element
@@ -288,10 +262,11 @@ extension LayoutDiff {
 
 extension StreamedComparison {
     /// Whether the first elements of the layout at `input` are in element order (else it is
-    /// best compared sorted from the start), and the fields they give.
+    /// best compared sorted from the start; a sorted input is), and the fields they give.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
     public static func startsInElementOrder(_ input: LayoutInput,
                                             format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
+        guard !input.isSorted else { return (true, 0) }
         let stream = try input.stream(format: format, sorted: false)
         defer { stream.cancel() }
         return LayoutComparison.startsInElementOrder(stream)
@@ -300,7 +275,7 @@ extension StreamedComparison {
     /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
     /// whether a CSV of heart samples.
     public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
-        var stream = expectedStream
+        var stream = expected
         while true {
             if let prefetched = stream as? PrefetchedStream {
                 stream = prefetched.source
