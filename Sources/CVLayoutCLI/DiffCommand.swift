@@ -59,23 +59,23 @@ let diffCommand = SubcommandDescriptor(
                                  className: "cvlayout diff", to: emit)
     }
     do {
-        if parsed.picture {
-            try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
-                               to: io.stdout)
-        }
-        if let path = parsed.reportFile {
-            try OutputFile.write(to: path) { try writeReport(to: $0) }
-        } else if !parsed.picture {
-            try writeReport(to: io.stdout)
-            if parsed.report == .text,
-               let note = precisionNote(diff.result, golden: parsed.expected, toleranceOption: "--tolerance") {
-                try io.emit(note)
+        try writingAsTrouble("") {  // a report that cannot be written is trouble
+            if parsed.picture {
+                try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
+                                   to: io.stdout)
+            }
+            if let path = parsed.reportFile {
+                try OutputFile.write(to: path) { try writeReport(to: $0) }
+            } else if !parsed.picture {
+                try writeReport(to: io.stdout)
+                if parsed.report == .text,
+                   let note = precisionNote(diff.result, golden: parsed.expected, toleranceOption: "--tolerance") {
+                    try io.emit(note)
+                }
             }
         }
     } catch is BrokenPipe {
         return status  // the reader went away (`| head -1`): the verdict still stands
-    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-        throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
     }
     return status
 }

@@ -11,21 +11,16 @@ import LayoutWriters
 let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of printing: "
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
-/// Compares `job`'s layout with the layout in `golden`, as `cvlayout diff GOLDEN ACTUAL`
-/// would at `--check-tolerance` (default 0.001) and with `--check-fields` (default all), and
-/// reports as `CheckReporting` says: by default the diff report on standard error when they
-/// differ (nothing when they are the same). The layout goes to standard output no more; with
-/// `-o FILE` it is still written to FILE, so a CI job can keep it.
-///
-/// The layout is compared as the golden's format (CSV for a CSV golden, else JSON) would
-/// print it at the job's precision: streamed as it is produced when it can be, else written
-/// in memory and read back (`checkWritten`), so it is compared exactly as it would be printed.
+/// Compares `job`'s layout with `golden` as `cvlayout diff GOLDEN ACTUAL` would (at
+/// `--check-tolerance`, with `--check-fields`) and reports as `CheckReporting` says; nothing
+/// goes to standard output (`-o FILE` is still written). The layout is compared as the
+/// golden's format (CSV or JSON) prints it at the job's precision: streamed as it is produced
+/// when it can be, else written in memory and read back (`checkWritten`).
 /// - Returns: 0 same, 1 different (or a golden recorded).
-/// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
-///   `--check -` and `--check=` (no name) and for a GOLDEN of the other kind than the
-///   layout's (elements or heart samples; 65 when the dataset's options chose the layout's
-///   kind), and for a bad `--record`, `--report` or `CVLAYOUT_RECORD`; what writing `-o`,
-///   the artifacts or the report throws.
+/// - Throws: `CLIError` 2 when GOLDEN cannot be read or is not a layout; 64 for `--check -`,
+///   `--check=`, a GOLDEN of the other kind than the layout's (elements or heart samples; 65
+///   when the dataset's options chose it), a bad `--record`, `--report` or `CVLAYOUT_RECORD`;
+///   what writing `-o`, the artifacts or the report throws.
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
     if golden == "-" || golden.isEmpty {
@@ -66,9 +61,8 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
 }
 
-/// `--check` of a layout written in memory in `format` (one not produced element by
-/// element, or checked against a golden the streams read whole): compared as streams with
-/// the checked golden (`checkedInput`), after `written` (which writes `-o`), then the verdict.
+/// `--check` of a layout written in memory in `format` against the checked golden
+/// (`checkedInput`), then `written` (which writes `-o`), then the verdict.
 /// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
 func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
                   golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
@@ -95,23 +89,18 @@ func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
                             reporting: reporting, subject: subject, io: io)
 }
 
-/// What `--check` checks: the name its reports give the layout (`cvlayout flow`), its
-/// precision, and how to write it in a format (for the artifacts and for recording).
+/// What `--check` checks: ACTUAL's name in reports (`cvlayout flow`), the run's precision,
+/// and how to write the layout in a format to a buffer, flushing it (artifacts, recording).
 struct CheckedLayout {
-    /// `cvlayout ENGINE`: ACTUAL's name in reports.
     let name: String
-    /// The run's precision (`--precision`).
     let precision: NumberPrecision
-    /// Writes the layout in a format (JSON or CSV) to a buffer, flushing it.
     let write: (OutputFormat, LayoutOutput) throws -> Void
 }
 
-/// What `--check` says once the layouts are compared: the golden's columns or keys that were
-/// not compared (whatever the verdict); when they are the same, the fields a thin golden left
-/// uncompared (a CSV of index paths only matches whatever they hold: said, so that it does
-/// not pass unnoticed), the report when its format says something then (JSON, JUnit,
-/// GitHub's summary, or text to a file), and 0; else the artifacts (`--artifacts`), the
-/// report (`--report`, to `--report-file` or standard error), the golden recorded with
+/// What `--check` says once the layouts are compared: the golden's unknown columns or keys;
+/// when they are the same, what a thin golden left uncompared, the report when its format
+/// says something then (JSON, JUnit, GitHub's summary, or text to a file), and 0; else the
+/// artifacts, the report (to `--report-file` or standard error), the golden recorded with
 /// `--record failed`, and 1.
 /// - Parameter expected: the golden without its elements, for its unknown names.
 func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
@@ -140,9 +129,8 @@ func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String
 }
 
 /// The last line of a report whose every difference is within half a unit of the last
-/// decimal GOLDEN prints (a golden written with `--precision 0` against a layout at 3
-/// decimals): says so and what to compare with. `nil` otherwise, for standard input, and for
-/// a golden whose numbers cannot be read again.
+/// decimal GOLDEN prints (a golden written with `--precision 0`): says so and what to
+/// compare with. `nil` otherwise, for standard input, and for a golden that cannot be read.
 /// - Complexity: O(golden's bytes), read again in 1 MiB chunks; only when there is a report.
 func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: String) -> String? {
     // No golden prints fewer than 0 decimals: a difference past half a unit rules the note
@@ -186,16 +174,12 @@ func printedDecimals(ofFile path: String) -> Int? {
     return most
 }
 
-/// `checkAgainstGolden` as a stream: GOLDEN read element by element and the layout's
-/// elements compared as the engine produces them, each number taken as the golden's format
-/// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
-/// writing the layout's text or reading it back. A golden not in element order is sorted
-/// (`SortedLayoutStream`): from the start when its first elements say so, else once found
-/// out, when the layout is produced again; when a field only some of its elements give was
-/// met too early, the layout is produced again knowing the fields it gives. `nil` when the
-/// layout must be written first (`checkWritten`: a golden that is malformed or repeats an
-/// element, which `checkedInput` refuses; a CSV of heart samples; a layout that is kept
-/// whole or not produced in element order), which gives the same report or error.
+/// `checkAgainstGolden` as a stream: the layout's elements compared as the engine produces
+/// them, each number as the golden's format prints it (`StreamedElement(_:precision:csv:)`).
+/// A golden not in element order is sorted (from the start, or once found out, the layout
+/// produced again), as it is produced again when a field only some elements give was met too
+/// early. `nil` when the layout must be written first (`checkWritten`: a golden malformed or
+/// repeating an element, a CSV of heart samples, a layout not produced in element order).
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
     var sorted: Bool, presence: (expected: UInt16, actual: UInt16), knowsPresence = false
@@ -257,29 +241,19 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 
 // MARK: - Reporting, artifacts, recording
 
-/// `--record`'s modes.
+/// `--record`'s modes: only compare (the default); write a golden that does not exist;
+/// overwrite a golden that differs (after reporting how); write every golden, not comparing.
 enum RecordMode: String, CaseIterable {
-    /// Only compare (the default).
-    case never
-    /// Write a golden that does not exist.
-    case missing
-    /// Overwrite a golden that differs (after reporting how).
-    case failed
-    /// Write every golden, without comparing.
-    case all
+    case never, missing, failed, all
 }
 
 /// How one `--check` reports and records: `--artifacts` (`CVLAYOUT_ARTIFACTS`), `--record`
 /// (`CVLAYOUT_RECORD`, whose `missing` and `all` are ignored under `CI=true`), `--report`
-/// and `--report-file`.
+/// and `--report-file` (`nil`: standard error).
 struct CheckReporting {
-    /// Where the artifacts of a failed check go, if anywhere.
     var artifacts: String? = nil
-    /// When GOLDEN is written from the layout.
     var record: RecordMode = .never
-    /// The report's format.
     var report: DiffReportFormat = .text
-    /// The report's file, or `nil` for standard error.
     var reportFile: String? = nil
 
     /// Reads the options, with the environment's defaults; prints the note when CI ignores
@@ -342,14 +316,7 @@ struct CheckReporting {
             try writeFormattedReport(report, diff, expectedName: golden, actualName: subject.name,
                                      className: subject.name, to: emit)
         }
-        if let path = reportFile {
-            do {
-                try OutputFile.write(to: path, body)
-            } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-                throw CLIError.status(DiffStatus.trouble, "--report-file: " + error.message)
-            }
-            return
-        }
+        if let path = reportFile { return try writingAsTrouble("--report-file: ") { try OutputFile.write(to: path, body) } }
         // Standard error in pieces of whole lines (a chunk may end inside a character).
         var pending: [UInt8] = []
         try body { chunk in
@@ -370,11 +337,16 @@ func goldenFormat(_ golden: String) -> OutputFormat {
     case .csv?: return .csv
     case .json?: return .json
     case nil:
-        guard let handle = FileHandle(forReadingAtPath: golden) else { return .json }
-        defer { try? handle.close() }
-        let first = (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
+        let first = firstByte(of: golden)
         return first == nil || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
     }
+}
+
+/// The first byte of the file at `path` that is not white space, among its first 64.
+private func firstByte(of path: String) -> UInt8? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    return (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
 }
 
 /// Writes GOLDEN from the layout, atomically (its folder made if need be), and says
@@ -383,13 +355,7 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     // A picture or a document is never replaced by a layout: its name, or its first byte.
     let pictureExtensions: Set<String> = ["svg", "png", "jpg", "jpeg", "gif", "webp", "pdf", "tif", "tiff", "xml", "html", "htm"]
     let ext = URL(fileURLWithPath: golden).pathExtension.lowercased()
-    var startsLikeMarkup = false
-    if ext.isEmpty, let handle = FileHandle(forReadingAtPath: golden) {
-        defer { try? handle.close() }
-        let first = (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
-        startsLikeMarkup = first == UInt8(ascii: "<")
-    }
-    if pictureExtensions.contains(ext) || startsLikeMarkup {
+    if pictureExtensions.contains(ext) || (ext.isEmpty && firstByte(of: golden) == UInt8(ascii: "<")) {
         throw CLIError.status(DiffStatus.trouble, "--record: '\(shortenedForMessage(golden))' is not a layout file "
                               + "(a picture or a document): it is not replaced; name the golden .json or .csv")
     }
@@ -397,12 +363,8 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     if let problem = makeDirectory(folder) {
         throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(problem)")
     }
-    do {
-        try OutputFile.write(to: golden) { sink in
-            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
-        }
-    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-        throw CLIError.status(DiffStatus.trouble, "--record: " + error.message)
+    try writingAsTrouble("--record: ") {
+        try OutputFile.write(to: golden) { try subject.write(format, LayoutOutput(precision: subject.precision, sink: $0)) }
     }
     io.stderr("recorded \(golden)\n")
 }
@@ -420,11 +382,10 @@ func makeDirectory(_ path: String) -> String? {
     return nil
 }
 
-/// `--artifacts DIR` of a check that failed: `DIR/NAME.actual.EXT` (the layout in the
-/// golden's format and the job's precision), `DIR/NAME.diff.svg` (`LayoutDiffPicture` of the
-/// golden and that file) and `DIR/NAME.report.txt` (the text report, without colour), NAME
-/// being the golden's file name without its extension. Each file is written atomically;
-/// DIR is made if need be.
+/// `--artifacts DIR` of a check that failed, each written atomically (DIR made if need be):
+/// `DIR/NAME.actual.EXT` (the layout as the golden's format prints it), `DIR/NAME.diff.svg`
+/// (the picture) and `DIR/NAME.report.txt` (the text report), NAME the golden's file name
+/// without its extension.
 /// - Throws: `CLIError` with status 2 when one cannot be written.
 func writeArtifacts(golden: String, format: OutputFormat, to directory: String, options: DiffOptions,
                     subject: CheckedLayout, io: CommandIO) throws {
@@ -435,17 +396,23 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
     if let problem = makeDirectory(directory) {
         throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(problem)")
     }
-    do {
-        try OutputFile.write(to: actualPath) { sink in
-            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
-        }
+    try writingAsTrouble("--artifacts: ") {
+        try OutputFile.write(to: actualPath) { try subject.write(format, LayoutOutput(precision: subject.precision, sink: $0)) }
         try OutputFile.write(to: base + ".diff.svg") { sink in
             try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)
         }
         let diff = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options, style: .text(color: false))
         try OutputFile.write(to: base + ".report.txt") { try diff.writeReport(golden, subject.name, to: $0) }
+    }
+}
+
+/// Runs `body`; an output file it cannot create or write is trouble (status 2), said after
+/// `prefix` (`--record: `).
+func writingAsTrouble(_ prefix: String, _ body: () throws -> Void) throws {
+    do {
+        try body()
     } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-        throw CLIError.status(DiffStatus.trouble, "--artifacts: " + error.message)
+        throw CLIError.status(DiffStatus.trouble, prefix + error.message)
     }
 }
 

@@ -1,75 +1,44 @@
 // `cvlayout diff A B -f svg`: both layouts in one picture. The two sides are merged in
-// element order as the streamed comparison merges them, each element classified as the
-// text report would see it (same tolerance, same fields), and drawn into two spills (the
-// faded unchanged elements, then the changes on top); the document is put together at the
+// element order, each element classified as the text report sees it, and drawn into two
+// spills (faded unchanged elements, then the changes); the document is put together at the
 // end, when the canvas (the union of both layouts' frames) is known.
 import Foundation
 import LayoutCore
 import FastText
 import LayoutWriters
 
-/// How an element of a diff picture changed (`data-change`).
-public enum PictureChange: String, CaseIterable, Sendable {
-    /// Its frame's size changed (whether or not it also moved).
-    case resized
-    /// Its frame moved, at the same size.
-    case moved
-    /// Only in the actual layout (B).
-    case added
-    /// Only in the expected layout (A, the golden).
-    case removed
-    /// Its frame is the same, another field (alpha, transform, zIndex, hidden) changed.
-    case changed
-    /// Nothing compared changed.
-    case same
+/// How an element of a diff picture changed (`data-change`): its size (moved or not); its
+/// position only; only in ACTUAL; only in EXPECTED (the golden); another field (alpha,
+/// transform, zIndex, hidden); nothing compared.
+enum PictureChange: String, CaseIterable {
+    case resized, moved, added, removed, changed, same
 
+    /// Its place in `allCases`.
+    var index: Int { Self.allCases.firstIndex(of: self)! }
     /// The stroke and fill of its shapes.
-    var colour: String {
-        switch self {
-        case .resized: return "#ff7f0e"
-        case .moved: return "#1f77b4"
-        case .added: return "#2ca02c"
-        case .removed: return "#d62728"
-        case .changed: return "#9467bd"
-        case .same: return "#9e9e9e"
-        }
-    }
-
+    var colour: String { Self.colours[index] }
     /// The legend's words.
-    var legend: String {
-        switch self {
-        case .resized: return "resized (COUNT): golden frame dashed, new frame solid"
-        case .moved: return "moved (COUNT): golden frame dashed, new frame solid"
-        case .added: return "added (COUNT): only in the new layout"
-        case .removed: return "removed (COUNT): only in the golden"
-        case .changed: return "changed (COUNT): alpha, transform, zIndex or hidden"
-        case .same: return "same (COUNT)"
-        }
-    }
+    var legend: String { Self.legends[index] }
+
+    private static let colours = ["#ff7f0e", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#9e9e9e"]
+    private static let legends = [
+        "resized (COUNT): golden frame dashed, new frame solid", "moved (COUNT): golden frame dashed, new frame solid",
+        "added (COUNT): only in the new layout", "removed (COUNT): only in the golden",
+        "changed (COUNT): alpha, transform, zIndex or hidden", "same (COUNT)",
+    ]
 }
 
 /// The diff picture (`cvlayout diff EXPECTED ACTUAL -f svg`, `--check`'s `NAME.diff.svg`): a
-/// standalone SVG 1.1 document showing both layouts at once, in the layouts' own coordinates
-/// (points).
-///
-/// - Unchanged elements are faded grey boxes (the actual frame).
-/// - An element whose frame changed is drawn twice, the golden's (EXPECTED's) frame dashed,
-///   the new one solid, with an arrow from the old centre to the new one: blue when it only
-///   moved, orange when its size changed.
-/// - Elements only in ACTUAL are green (solid), elements only in EXPECTED red (dashed).
-/// - Elements whose other fields changed (alpha, transform, zIndex, hidden) are purple and
-///   marked with the names of those fields.
-/// - A legend with each kind's count sits above the layouts; the canvas is the union of both
-///   layouts' frames (10 points of margin), widened for the legend.
-///
-/// Every shape of an element carries `data-index-path` (`S:I`), `data-kind` unless it is a
-/// cell, `data-change` (`PictureChange`) and `data-side` (`expected` or `actual`, whose
-/// frame it is; an arrow has none). A changed element's solid box holds a `<title>` listing
-/// its changed fields as the text report does (`frame.y 120 → 132.5`).
-///
-/// Elements are classified with `DiffOptions` exactly as `StreamedComparison` compares
-/// them: only the selected fields, numbers equal within the tolerance. An element without
-/// all four frame numbers (a CSV of index paths) is counted but not drawn.
+/// standalone SVG 1.1 document of both layouts in their own coordinates (points), on the
+/// union of their frames (10 points of margin) below a legend of each kind's count.
+/// Unchanged elements are faded grey boxes; a moved (blue) or resized (orange) element has
+/// its EXPECTED frame dashed, its ACTUAL frame solid and an arrow between their centres;
+/// elements only in ACTUAL are green, only in EXPECTED red and dashed; other changes purple,
+/// marked with the groups that changed. Every shape carries `data-index-path`, `data-kind`
+/// (not for cells), `data-change` and `data-side` (not an arrow); a changed element's solid
+/// box holds a `<title>` of its changed fields (`frame.y 120 → 132.5`). Elements are
+/// classified as `StreamedComparison` compares them; one without all four frame numbers is
+/// counted but not drawn.
 public enum LayoutDiffPicture {
     /// Draws the diff of two layouts read as streams (files or spooled standard input), in
     /// element order; a side not in element order is sorted on the way (`SortedLayoutStream`).
@@ -177,7 +146,7 @@ final class DiffPicture {
         case (_?, nil): change = .removed
         default: change = .added
         }
-        tally[PictureChange.allCases.firstIndex(of: change)!] += 1
+        tally[change.index] += 1
         let expectedFrame = e.flatMap(Self.frame), actualFrame = a.flatMap(Self.frame)
         for frame in [expectedFrame, actualFrame] {
             guard let frame else { continue }
@@ -203,17 +172,12 @@ final class DiffPicture {
         case .moved, .resized, .changed:
             if change != .changed, let old = expectedFrame {
                 Self.appendRect(key, change, side: " data-side=\"expected\"", old, to: out)
-                out.append(" fill=\"none\" stroke=\"")
-                out.append(string: change.colour)
-                out.append("\" stroke-dasharray=\"4 3\"/>\n")
+                out.append(string: " fill=\"none\" stroke=\"\(change.colour)\" stroke-dasharray=\"4 3\"/>\n")
             }
             if let new = actualFrame {
                 Self.appendRect(key, change, side: " data-side=\"actual\"", new, to: out)
-                out.append(" fill=\"")
-                out.append(string: change.colour)
-                out.append(change == .changed ? "\" fill-opacity=\"0.3\" stroke-width=\"2.5\" stroke=\"" : "\" fill-opacity=\"0.2\" stroke=\"")
-                out.append(string: change.colour)
-                out.append("\"><title>")
+                let opacity = change == .changed ? "0.3\" stroke-width=\"2.5" : "0.2"
+                out.append(string: " fill=\"\(change.colour)\" fill-opacity=\"\(opacity)\" stroke=\"\(change.colour)\"><title>")
                 Self.appendTitle(key, change, e!, a!, changed, to: out)
                 out.append("</title></rect>\n")
             }
@@ -223,15 +187,9 @@ final class DiffPicture {
                 if x1 != x2 || y1 != y2 {
                     out.append("<line")
                     Self.appendAttributes(key, change, to: out)
-                    out.append(" x1=\"")
-                    out.append(number: x1)
-                    out.append("\" y1=\"")
-                    out.append(number: y1)
-                    out.append("\" x2=\"")
-                    out.append(number: x2)
-                    out.append("\" y2=\"")
-                    out.append(number: y2)
-                    out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/>\n")
+                    let n = LayoutDiff.number
+                    out.append(string: " x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"#333333\" "
+                               + "marker-end=\"url(#cvlayout-diff-arrow)\"/>\n")
                 }
             }
             // The marker: the names of the other groups that changed (alpha, transform, zIndex,
@@ -244,11 +202,8 @@ final class DiffPicture {
             if !groups.isEmpty, let new = actualFrame {
                 out.append("<text")
                 Self.appendAttributes(key, change, to: out)
-                out.append(" x=\"")
-                out.append(number: new[0] + 3)
-                out.append("\" y=\"")
-                out.append(number: new[1] + 11)
-                out.append("\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#4b2a6b\">")
+                out.append(string: " x=\"\(LayoutDiff.number(new[0] + 3))\" y=\"\(LayoutDiff.number(new[1] + 11))\" "
+                           + "font-family=\"sans-serif\" font-size=\"10\" fill=\"#4b2a6b\">")
                 appendXMLText(groups.joined(separator: ", "), to: out)
                 out.append("</text>\n")
             }
@@ -300,19 +255,13 @@ final class DiffPicture {
         return frame
     }
 
-    /// ` x=".." y=".." width=".." height=".."` of a frame (a negative size drawn from its
-    /// other corner, as a rectangle cannot have one).
     /// The start of a `<rect`: the element's attributes, `side` (a `data-side` attribute or
-    /// nothing) and the frame.
+    /// nothing) and the frame (a negative size drawn from its other corner).
     private static func appendRect(_ key: ElementKey, _ change: PictureChange, side: StaticString,
                                    _ frame: SIMD4<Double>, to out: OutputBuffer) {
         out.append("<rect")
         appendAttributes(key, change, to: out)
         out.append(side)
-        appendFrame(frame, to: out)
-    }
-
-    private static func appendFrame(_ frame: SIMD4<Double>, to out: OutputBuffer) {
         out.append(" x=\"")
         out.append(number: Swift.min(frame[0], frame[0] + frame[2]))
         out.append("\" y=\"")
@@ -348,38 +297,19 @@ final class DiffPicture {
             out.append("<g id=\"legend\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n")
             let lx = x0 + Self.margin
             var y = y0 + Self.margin
+            let n = LayoutDiff.number
             for change in Self.legendOrder {
-                out.append("<rect x=\"")
-                out.append(number: lx)
-                out.append("\" y=\"")
-                out.append(number: y + 2)
-                out.append("\" width=\"22\" height=\"12\" fill=\"")
-                out.append(string: change.colour)
-                out.append(change == .same ? "\" fill-opacity=\"0.12\" stroke-opacity=\"0.5\" stroke=\"" : "\" fill-opacity=\"0.25\" stroke=\"")
-                out.append(string: change.colour)
-                out.append(change == .removed || change == .moved || change == .resized ? "\" stroke-dasharray=\"4 3\"/>" : "\"/>")
-                out.append("<text x=\"")
-                out.append(number: lx + 30)
-                out.append("\" y=\"")
-                out.append(number: y + 12.5)
-                out.append("\">")
-                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(tally[PictureChange.allCases.firstIndex(of: change)!])), to: out)
+                let opacity = change == .same ? "0.12\" stroke-opacity=\"0.5" : "0.25"
+                let dashes = change == .removed || change == .moved || change == .resized ? " stroke-dasharray=\"4 3\"" : ""
+                out.append(string: "<rect x=\"\(n(lx))\" y=\"\(n(y + 2))\" width=\"22\" height=\"12\" fill=\"\(change.colour)\" "
+                           + "fill-opacity=\"\(opacity)\" stroke=\"\(change.colour)\"\(dashes)/><text x=\"\(n(lx + 30))\" y=\"\(n(y + 12.5))\">")
+                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(tally[change.index])), to: out)
                 out.append("</text>\n")
                 y += Self.legendRow
             }
-            out.append("<line x1=\"")
-            out.append(number: lx)
-            out.append("\" y1=\"")
-            out.append(number: y + 8)
-            out.append("\" x2=\"")
-            out.append(number: lx + 22)
-            out.append("\" y2=\"")
-            out.append(number: y + 8)
-            out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/><text x=\"")
-            out.append(number: lx + 30)
-            out.append("\" y=\"")
-            out.append(number: y + 12.5)
-            out.append("\">old centre → new centre</text>\n</g>\n")
+            out.append(string: "<line x1=\"\(n(lx))\" y1=\"\(n(y + 8))\" x2=\"\(n(lx + 22))\" y2=\"\(n(y + 8))\" stroke=\"#333333\" "
+                       + "marker-end=\"url(#cvlayout-diff-arrow)\"/><text x=\"\(n(lx + 30))\" y=\"\(n(y + 12.5))\">"
+                       + "old centre → new centre</text>\n</g>\n")
             out.append("<g id=\"same\" fill=\"#9e9e9e\" fill-opacity=\"0.12\" stroke=\"#9e9e9e\" stroke-opacity=\"0.5\" stroke-width=\"0.5\">\n")
             try out.flush()
             try same.replay(emit)
