@@ -105,9 +105,8 @@ func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: S
 /// The format a path's extension names; none for standard input.
 func layoutFormat(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
 
-/// Runs `body` on two layout files as the streams read them (`layoutInput`); when a side
-/// cannot be streamed or is not a layout, runs it again with each side checked on its own (`checkedInput`,
-/// EXPECTED first), so that the first one that is not a layout says why.
+/// Runs `body` on two layout files as the streams read them (`layoutInput`); when that fails,
+/// again with each side checked on its own (`checkedInput`, EXPECTED first, saying why).
 /// - Throws: `CLIError` with status 2 naming the file; what `body` throws but a fallback.
 func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                          _ body: (LayoutInput, LayoutInput) throws -> T) throws -> T {
@@ -125,9 +124,8 @@ func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: 
     }
 }
 
-/// A layout file as the streams read it: standard input as `spooled` (`nil` when it could
-/// not be: it is read whole), a FIFO copied to an unlinked temporary file (within the
-/// whole-file limit, as it would be read), any other path as it is.
+/// A layout file as the streams read it: standard input as `spooled` (`nil`: read whole), a
+/// FIFO copied to an unlinked temporary file (within the whole-file limit), a path as it is.
 /// - Throws: `CLIError` with status 2: a FIFO larger than the limit or that cannot be read.
 func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? {
     if path == "-" { return spooled.map(LayoutInput.spooled) }
@@ -145,9 +143,8 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
     }
 }
 
-/// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, read
-/// whole into a document when they do not (a malformed JSON, a top-level key with escapes, a JSON layout on a device),
-/// and refused with the reader's message when it is not a layout or repeats an element.
+/// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, else
+/// read whole into a document; refused with the reader's message when it is not a layout.
 /// - Returns: the input and the layout without its elements (its shape, unknown names).
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file.
 func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
@@ -176,11 +173,9 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
     return (input, document)
 }
 
-/// Draws the diff picture of two layout files (`LayoutDiffPicture`), streamed
-/// (`withLayoutInputs`).
-/// - Throws: `CLIError` with status 2 for a file that cannot be read or is not a layout;
-///   what `emit` throws.
-/// - Parameter actualName: the name the picture's title gives ACTUAL (default its path).
+/// Draws the diff picture of two layout files (`LayoutDiffPicture`, `withLayoutInputs`);
+/// `actualName` names ACTUAL in its title (default its path).
+/// - Throws: `CLIError` 2 for a file that cannot be read or is not a layout; what `emit` throws.
 func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                     options: DiffOptions, actualName: String? = nil,
                     to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -369,20 +364,16 @@ func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> Str
 
 // MARK: - Reading
 
-/// The most standard input `diff` copies to its temporary file (16 GiB: a layout of the
-/// 10⁷ elements a dataset may hold takes about 2 GB); past it, as past the whole-file limit,
-/// stdin is too large.
+/// The most standard input `diff` copies to its temporary file (16 GiB; 10⁷ elements take
+/// about 2 GB).
 let maximumSpooledBytes = 1 << 34
 
-/// Standard input for `diff … -`, kept as a regular file (`SpooledInput`) so that it is
-/// streamed as a file is, and read again whole if need be: the process's descriptor as it
-/// is when it is a regular file, else copied in chunks to an unlinked temporary file; or the
-/// bytes `io.stdin` gives, copied. `nil` for a device (`< /dev/zero`) and when no temporary
-/// file can be made before anything is read: stdin is then read whole, as before, within
-/// the whole-file limit.
-/// - Throws: `CLIError` with status 2 (diff's trouble), as `readLayoutFile` says them:
-///   stdin cannot be read, is larger than `maximumSpooledBytes` (or, from `io.stdin`, than
-///   its limit), or cannot be copied (a full disk).
+/// Standard input for `diff … -` as a regular file (`SpooledInput`), streamed as a file is:
+/// the descriptor itself when it is one, else copied to an unlinked temporary file (or the
+/// bytes `io.stdin` gives). `nil` for a device and when no temporary file can be made: stdin
+/// is then read whole.
+/// - Throws: `CLIError` with status 2: stdin cannot be read or copied, or is larger than
+///   `maximumSpooledBytes`.
 func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     guard let descriptor = io.stdinDescriptor else { return try? SpooledInput(readLayoutData("-", stdin: io.stdin)) }
     do {

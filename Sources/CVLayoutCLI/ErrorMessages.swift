@@ -34,7 +34,7 @@ enum CLIProblem: Equatable {
     case cannotRead(String, FileFailure?)
     /// 65: an input past `limit` bytes.
     case tooLarge(String, limit: Int)
-    /// A layout file (diff, `--check`) past `limit` bytes.
+    /// 2 (`CLIError.trouble`): a layout file (diff, `--check`) past `limit` bytes.
     case layoutTooLarge(String, limit: Int)
     /// 73: an output file (as shown) that cannot be created (`creating`) or opened.
     case cannotOpenOutput(String, FileFailure, creating: Bool)
@@ -442,7 +442,6 @@ extension CLIError {
         }
     }
 
-    /// Words a dataset error: `file: path: message` or `file:line:column: invalid JSON: message`.
     /// Words a dataset error: `file: path: message` or `file:line:column: invalid JSON: message`.
     static func from(_ error: DatasetError, file: String) -> CLIError {
         if case .syntax(let line, let column, let message) = error { return .data("\(file):\(line):\(column): invalid JSON: \(message)") }

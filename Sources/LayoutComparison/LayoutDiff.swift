@@ -67,53 +67,33 @@ public enum DiffOptionsError: Error, Equatable, Sendable {
 
 // MARK: - Result
 
-/// How one element or part differs.
+/// How one element or part differs: only in EXPECTED, only in ACTUAL, or in both with these
+/// fields beyond the tolerance (in field order).
 public enum DiffChange: Hashable, Sendable {
-    /// In the expected layout only.
-    case missing
-    /// In the actual layout only.
-    case extra
-    /// In both, with these fields beyond the tolerance (in field order).
+    case missing, extra
     case changed([FieldChange])
 }
 
-/// One field that moved: its values on both sides (`nil`: the side gives none) and the
-/// difference `actual − expected` when both are numbers.
+/// One field that moved: its name (`frame.y`, `contentSize.height`), its values on both sides
+/// (`nil`: the side gives none), `actual − expected` when both are numbers, and whether the
+/// values are lengths in points (frames, centres, translations, sizes).
 public struct FieldChange: Hashable, Sendable {
-    /// The field's name (`frame.y`, `contentSize.height`).
     public var name: String
-    /// The expected value, if that side gives one.
-    public var expected: FieldValue?
-    /// The actual value, if that side gives one.
-    public var actual: FieldValue?
-    /// `actual − expected` when both are numbers.
+    public var expected: FieldValue?, actual: FieldValue?
     public var delta: Double?
-    /// Whether the values are lengths in points (frames, centres, translations, sizes).
     public var isLength: Bool
-
-    /// Creates a change.
-    public init(name: String, expected: FieldValue?, actual: FieldValue?, delta: Double?, isLength: Bool) {
-        self.name = name
-        self.expected = expected
-        self.actual = actual
-        self.delta = delta
-        self.isLength = isLength
-    }
 }
 
-/// A layout-level part that differs (`contentSize`, `heartPath`, …).
+/// A layout-level part that differs (`contentSize`, `heartPath`, …), and how.
 public struct PartDifference: Hashable, Sendable {
-    /// The part's name.
     public var name: String
-    /// How it differs.
     public var change: DiffChange
 }
 
-/// Something the comparison skipped because only one side has it.
+/// Parts or field groups (`contentSize`, `alpha`, in document order) the comparison skipped
+/// because the side `missingIn` lacks them.
 public struct NotCompared: Hashable, Sendable {
-    /// Parts or field groups (`contentSize`, `alpha`), in document order.
     public var names: [String]
-    /// Which side lacks them.
     public var missingIn: DiffSide
 }
 
@@ -122,17 +102,14 @@ public enum DiffSide: String, Hashable, Sendable {
     case expected, actual
 }
 
-/// The largest numeric difference found.
+/// The largest numeric difference found: its element (`nil` for a layout-level part) and
+/// the field's change, whose `delta` is not `nil`.
 public struct LargestDelta: Hashable, Sendable {
-    /// The element (`0:17`), or `nil` for a layout-level part.
     public var element: ElementKey?
-    /// The field's change; its `delta` is not `nil`.
     public var change: FieldChange
 
     /// The field (`frame.y`, `contentSize.height`).
     public var field: String { change.name }
-    /// `actual − expected`.
-    public var delta: Double { change.delta ?? 0 }
     /// Whether it is a length in points.
     public var isLength: Bool { change.isLength }
 }

@@ -1,8 +1,5 @@
-// The streamed comparison: the expected side pulled element by element, the actual side
-// pushed (a file's reader, or an engine's blocks for `--check`), matched as a merge of two
-// lists in element order. Differences are rendered as they are found into a spill (memory,
-// then a temporary file), and the report is put together at the end, when its header and
-// summary are known (`writeReport`, the one renderer of the text and JSON reports).
+// The streamed comparison's sides: two files (`compareStreams`), a file checked on its own
+// (`check`), a layout as it is produced (`--check`), a stream read ahead by another thread.
 import Foundation
 import LayoutCore
 import FastText
@@ -59,10 +56,8 @@ final class ReportSpill {
 }
 
 /// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
-/// from the positions in their files of the elements matched in element order. A side read
-/// in element order lists them in that order; when one side was sorted, its positions must
-/// rise; when both were, the pairs of positions are sorted by the expected one
-/// (`ExternalSorter`, on disk past 4 MiB) and the actual ones must rise.
+/// from their positions in the files: a sorted side's must rise; when both sides were sorted,
+/// the actual ones, once the pairs are sorted by the expected one (`ExternalSorter`).
 struct SharedOrder {
     let expectedSorted: Bool, actualSorted: Bool
     /// Whether any side was sorted (otherwise the order is the same).
@@ -103,11 +98,10 @@ struct SharedOrder {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layouts as streams (see `StreamedComparison`), each a file, a spooled
-    /// standard input or a document. A side whose first elements are not in element order is
-    /// sorted (`SortedLayoutStream`); one found out of order later is sorted and the
-    /// comparison starts again, as it does, knowing the fields each side gives, when a field
-    /// only some elements give was met too early to tell (at most four passes).
+    /// Compares two layouts (files, spooled standard input or documents) as streams. A side
+    /// not in element order is sorted (`SortedLayoutStream`): from the start when its first
+    /// elements say so, else the comparison starts again, as it does, knowing the fields each
+    /// side gives, when a field only some elements give was met too early (at most 4 passes).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
@@ -141,14 +135,12 @@ extension LayoutDiff {
         }
     }
 
-    /// Reads the layout at `input` to its end as a stream (sorted, when it is not in element
-    /// order), for what stopped a comparison: two elements with the same key are refused as
-    /// the reader refuses them (the first in the file that repeats one), once the rest of
-    /// the file is known to be well formed. Memory stays bounded whatever the element count.
+    /// Reads the layout at `input` to its end as a stream (sorted when not in element order),
+    /// for what stopped a comparison: a repeated key is refused as the reader refuses it,
+    /// once the rest of the file is known to be well formed. Memory stays bounded.
     /// - Returns: the layout without its elements (its shape, parts and unknown names).
     /// - Throws: `LayoutReadError` for a duplicate; `LayoutStreamFallback` when the streams do
-    ///   not read the file (malformed, or a form they leave to `LayoutReader`): read it whole,
-    ///   which says what is wrong or gives the document.
+    ///   not read the file: read it whole, which says what is wrong or gives the document.
     /// - Complexity: O(n), or O(n log n) for a file not in element order.
     public static func check(_ input: LayoutInput, format: LayoutFileFormat?) throws -> LayoutDocument {
         for sorted in [false, true] {
@@ -199,9 +191,7 @@ extension LayoutDiff {
 // MARK: - The layout as it is produced (`--check`)
 
 extension StreamedElement {
-    /// `element` as the JSON (or, with `csv`, the CSV) writer would write it at `precision`
-    /// and the reader read it back, without the text: each number is the value of its
-    /// printed decimal.
+    /// `element` as its JSON (with `csv`, CSV) at `precision` reads back, without the text.
     public init(_ element: LayoutAttributes, precision: NumberPrecision, csv: Bool) {
         self = .placeholder
         setKey(section: element.indexPath.section, item: element.indexPath.item,
@@ -246,9 +236,8 @@ func printedValue(_ v: Double, precision: NumberPrecision, csv: Bool) -> Double 
 }
 
 extension LayoutDiff {
-    /// The layout-level parts of `layout` (a summary whose elements are streamed) as its
-    /// JSON at `precision` carries them, read back: the actual side of `--check` without
-    /// its elements.
+    /// The actual side of `--check` without its elements: the parts of `layout` as its JSON
+    /// at `precision` reads back.
     public static func partsDocument(of layout: CollectionLayout, precision: NumberPrecision) throws -> LayoutDocument {
         let out = OutputBuffer(precision: precision)
         JSONLayoutWriter.appendStart(layout, to: out)

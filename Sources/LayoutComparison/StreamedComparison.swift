@@ -317,8 +317,8 @@ public final class StreamedComparison {
         }
     }
 
-    /// Ends the comparison: the expected elements left are missing; the parts are compared.
-    /// - Parameter actual: the actual side without its elements (shape, parts).
+    /// Ends the comparison (the expected elements left are missing) and compares the parts
+    /// with `actual`'s, the actual side without its elements.
     /// - Throws: `LayoutStreamFallback` when the comparison must be made again (`presence`).
     public func finish(actual: LayoutDocument) throws -> StreamedDiff {
         while try core.pull(expected) {
