@@ -22,14 +22,10 @@ let diffOptions: [OptionSpec] = [
     .value("report-file", "FILE", default: "stdout", "write the report to FILE (atomically) instead"),
 ]
 
-/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s.
+/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s: the same within the
+/// tolerance; different; trouble (unreadable or malformed input, or bad options).
 enum DiffStatus {
-    /// The layouts are the same within the tolerance.
-    static let same: Int32 = 0
-    /// They differ.
-    static let different: Int32 = 1
-    /// Trouble: unreadable or malformed input, or bad options.
-    static let trouble: Int32 = 2
+    static let same: Int32 = 0, different: Int32 = 1, trouble: Int32 = 2
 }
 
 /// The `diff` subcommand.

@@ -189,10 +189,31 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     } catch {
         return nil
     }
+    let precision = job.outputOptions.precision
+    var diff: StreamedDiff, format: OutputFormat
     while true {
         do {
-            return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
-                                     sorted: sorted, presence: presence)
+            let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden), options: options,
+                                                    style: reporting.style(io), sorted: sorted, presence: presence)
+            let (csv, samples) = comparison.expectedCSV
+            if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
+            format = csv ? .csv : .json
+            guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
+            var failure: Error? = nil
+            var sink = ElementBlocks { block in
+                guard failure == nil else { return }
+                do {
+                    for element in block { try comparison.feed(StreamedElement(element, precision: precision, csv: csv)) }
+                } catch {
+                    failure = error
+                }
+            }
+            try produce(&sink)
+            sink.finish()
+            if let failure { throw failure }
+            diff = try comparison.finish(actual: csv ? LayoutDiff.csvWithoutElements
+                                                     : LayoutDiff.partsDocument(of: layout, precision: precision))
+            break
         } catch let error as LayoutStreamFallback {
             if error.outOfOrder == .expected && !sorted {
                 sorted = true
@@ -205,35 +226,6 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
             return nil  // said by `checkedInput`
         }
     }
-}
-
-/// One pass of `streamedCheck`, the golden sorted or not.
-/// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
-///   golden is not in element order); `nil` for what `checkAgainstGolden` must say.
-private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
-                           subject: CheckedLayout, io: CommandIO, sorted: Bool,
-                           presence: (expected: UInt16, actual: UInt16)) throws -> Int32? {
-    let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
-                                            options: options, style: reporting.style(io), sorted: sorted, presence: presence)
-    let (csv, samples) = comparison.expectedCSV
-    if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
-    let format: OutputFormat = csv ? .csv : .json
-    guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
-    let precision = job.outputOptions.precision
-    var failure: Error? = nil
-    var sink = ElementBlocks { block in
-        guard failure == nil else { return }
-        do {
-            for element in block { try comparison.feed(StreamedElement(element, precision: precision, csv: csv)) }
-        } catch {
-            failure = error
-        }
-    }
-    try produce(&sink)
-    sink.finish()
-    if let failure { throw failure }
-    let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
-    let diff = try comparison.finish(actual: actual)
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     return try checkVerdict(diff, expected: diff.expected, golden: golden, format: format, options: options,
                             reporting: reporting, subject: subject, io: io)

@@ -4,16 +4,11 @@
 import FastText
 import LayoutWriters
 
-/// The formats of a diff report (`cvlayout diff --report`, `--check … --report`).
+/// The formats of a diff report (`cvlayout diff --report`, `--check … --report`): the text
+/// and JSON reports (`StreamedComparison.writeReport`), JUnit XML (`DiffReports.writeJUnit`),
+/// GitHub Actions workflow commands (`GitHubAnnotations`).
 public enum DiffReportFormat: String, CaseIterable, Sendable {
-    /// The text report (`StreamedComparison.writeReport`).
-    case text
-    /// The JSON report (`StreamedComparison.writeReport`).
-    case json
-    /// JUnit XML: one `<testsuite>` with one `<testcase>` per golden (`DiffReports.writeJUnit`).
-    case junit
-    /// GitHub Actions workflow commands, one `::error` per difference (`GitHubAnnotations`).
-    case github
+    case text, json, junit, github
 }
 
 /// Writers of the CI formats.

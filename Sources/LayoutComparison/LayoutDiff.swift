@@ -195,54 +195,35 @@ public enum LayoutDiff {
     /// - Complexity: O(values of the parts).
     static func compareParts(_ expected: LayoutDocument, _ actual: LayoutDocument,
                              options: DiffOptions) -> (parts: [PartDifference], notCompared: [NotCompared]) {
-        let tolerance = options.tolerance
-        var notCompared: [NotCompared] = []
-        // Layout-level parts.
-        var partDifferences: [PartDifference] = []
         let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
-        if expected.carriesParts && actual.carriesParts {
-            var partsOnlyInActual: [String] = []
-            defer {
-                if !partsOnlyInActual.isEmpty {
-                    notCompared.insert(NotCompared(names: partsOnlyInActual, missingIn: .expected), at: 0)
-                }
-            }
-            for name in selectedParts {
-                let e = expected.parts.first { $0.name == name }
-                let a = actual.parts.first { $0.name == name }
-                switch (e, a) {
-                case (nil, nil): continue
-                case (_?, nil): partDifferences.append(PartDifference(name: name, change: .missing))
-                case (nil, _?): partsOnlyInActual.append(name)  // a thin EXPECTED (golden): not compared
-                case (let e?, let a?):
-                    // By name: the expected side's in order, then the actual side's others
-                    // (thousands of heart samples: looked up, not searched).
-                    let expectedValues = Dictionary(e.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-                    let actualValues = Dictionary(a.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-                    let names = e.values.map(\.name) + a.values.map(\.name).filter { expectedValues[$0] == nil }
-                    var changes: [FieldChange] = []
-                    for valueName in names {
-                        let ev = expectedValues[valueName], av = actualValues[valueName]
-                        // Points, except a heart sample's t (a fraction) and angle (degrees).
-                        let isAngle = valueName.hasSuffix(".angle")
-                        let isLength = !(valueName.hasSuffix(".t") || isAngle)
-                        if let change = compareValues(valueName, ev, av, isLength: isLength, isAngle: isAngle,
-                                                      tolerance: tolerance) {
-                            changes.append(change)
-                        }
-                    }
-                    if !changes.isEmpty { partDifferences.append(PartDifference(name: name, change: .changed(changes))) }
-                }
-            }
-        } else if expected.carriesParts || actual.carriesParts {
+        if expected.carriesParts != actual.carriesParts {
             let side = expected.carriesParts ? expected : actual
             let names = selectedParts.filter { name in side.parts.contains { $0.name == name } }
-            if !names.isEmpty {
-                notCompared.insert(NotCompared(names: names, missingIn: expected.carriesParts ? .actual : .expected), at: 0)
+            return ([], names.isEmpty ? [] : [NotCompared(names: names, missingIn: expected.carriesParts ? .actual : .expected)])
+        }
+        guard expected.carriesParts else { return ([], []) }
+        var differences: [PartDifference] = [], onlyInActual: [String] = []
+        for name in selectedParts {
+            switch (expected.parts.first { $0.name == name }, actual.parts.first { $0.name == name }) {
+            case (nil, nil): continue
+            case (_?, nil): differences.append(PartDifference(name: name, change: .missing))
+            case (nil, _?): onlyInActual.append(name)  // a thin EXPECTED (golden): not compared
+            case (let e?, let a?):
+                // By name: the expected side's in order, then the actual side's others
+                // (thousands of heart samples: looked up, not searched).
+                let expectedValues = Dictionary(e.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                let actualValues = Dictionary(a.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                let names = e.values.map(\.name) + a.values.map(\.name).filter { expectedValues[$0] == nil }
+                let changes = names.compactMap { valueName -> FieldChange? in
+                    // Points, except a heart sample's t (a fraction) and angle (degrees).
+                    let isAngle = valueName.hasSuffix(".angle"), isLength = !(valueName.hasSuffix(".t") || isAngle)
+                    return compareValues(valueName, expectedValues[valueName], actualValues[valueName], isLength: isLength,
+                                         isAngle: isAngle, tolerance: options.tolerance)
+                }
+                if !changes.isEmpty { differences.append(PartDifference(name: name, change: .changed(changes))) }
             }
         }
-
-        return (partDifferences, notCompared)
+        return (differences, onlyInActual.isEmpty ? [] : [NotCompared(names: onlyInActual, missingIn: .expected)])
     }
 
     /// The change between two values of one field, or `nil` when they are equal within the

@@ -91,17 +91,10 @@ public enum LayoutDiffPicture {
         var hasE = try next(expected, &e, &lastE, &countE, .expected)
         var hasA = try next(actual, &a, &lastA, &countA, .actual)
         while hasE || hasA {
-            if hasE && hasA && e.sameKey(a) {
-                try picture.add(e.key, e, a)
-                hasE = try next(expected, &e, &lastE, &countE, .expected)
-                hasA = try next(actual, &a, &lastA, &countA, .actual)
-            } else if hasE && (!hasA || e.precedes(a)) {
-                try picture.add(e.key, e, nil)
-                hasE = try next(expected, &e, &lastE, &countE, .expected)
-            } else {
-                try picture.add(a.key, nil, a)
-                hasA = try next(actual, &a, &lastA, &countA, .actual)
-            }
+            let both = hasE && hasA && e.sameKey(a), takesE = both || (hasE && (!hasA || e.precedes(a)))
+            try picture.add(takesE ? e.key : a.key, takesE ? e : nil, takesE && !both ? nil : a)
+            if takesE { hasE = try next(expected, &e, &lastE, &countE, .expected) }
+            if !takesE || both { hasA = try next(actual, &a, &lastA, &countA, .actual) }
         }
         _ = try expected.finish()
         _ = try actual.finish()
