@@ -315,16 +315,11 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
             condition.unlock()
             block.removeAll(keepingCapacity: true)
             block.reserveCapacity(Self.blockSize)
-            var more = true
-            var error: Error? = nil
-            var result: (document: LayoutDocument, present: UInt16)? = nil
+            var more = true, error: Error? = nil, result: (document: LayoutDocument, present: UInt16)? = nil
             do {
-                while block.count < Self.blockSize {
-                    guard try source.next(into: &element) else {
-                        more = false
-                        break
-                    }
-                    block.append(element)
+                while more && block.count < Self.blockSize {
+                    more = try source.next(into: &element)
+                    if more { block.append(element) }
                 }
                 if !more { result = try source.finish() }
             } catch let caught {

@@ -104,11 +104,7 @@ public final class StreamedComparison {
                 expectedDone = true
                 return false
             }
-            if expectedCount > 0, !lastExpected.precedes(pending) {
-                if lastExpected.sameKey(pending) { throw LayoutStreamFallback("expected: a duplicate element") }
-                throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
-            }
-            lastExpected.copyKey(of: pending)
+            try Self.follow(&lastExpected, with: pending, count: expectedCount, .expected)
             expectedCount += 1
             expectedPresent |= pending.mask
             hasPending = true
@@ -117,11 +113,7 @@ public final class StreamedComparison {
 
         @inline(__always)
         mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
-            if actualCount > 0, !lastActual.precedes(a) {
-                if lastActual.sameKey(a) { throw LayoutStreamFallback("actual: a duplicate element") }
-                throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
-            }
-            lastActual.copyKey(of: a)
+            try Self.follow(&lastActual, with: a, count: actualCount, .actual)
             actualCount += 1
             actualPresent |= a.mask
             while try pull(expected) {
@@ -137,6 +129,17 @@ public final class StreamedComparison {
                 try report(pending.key, .missing, pending, out: out)
             }
             try report(a.key, .extra, a, out: out)
+        }
+
+        /// Checks that `element` comes after `last`, the side's previous one (of `count`), and
+        /// makes it `last`.
+        @inline(__always)
+        static func follow(_ last: inout StreamedElement, with element: StreamedElement, count: Int, _ side: DiffSide) throws {
+            if count > 0, !last.precedes(element) {
+                if last.sameKey(element) { throw LayoutStreamFallback("\(side.rawValue): a duplicate element") }
+                throw LayoutStreamFallback("\(side.rawValue): not in element order", outOfOrder: side)
+            }
+            last.copyKey(of: element)
         }
 
         @inline(__always)
