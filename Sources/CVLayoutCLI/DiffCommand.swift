@@ -260,19 +260,15 @@ func subcommandOptionLines(_ options: [OptionSpec]) -> String {
 
 // MARK: - Arguments
 
-/// `cvlayout diff`'s arguments, parsed and validated.
+/// `cvlayout diff`'s arguments, parsed and validated: the EXPECTED and ACTUAL paths (`-`:
+/// stdin), the tolerance and fields, the report's format (`--report`, else `-f text|json`),
+/// whether the picture goes to standard output (`-f svg`; the report then only with
+/// `--report-file`) and `--report-file`.
 struct DiffArguments: Equatable {
-    /// The EXPECTED path (`-`: stdin).
-    var expected: String
-    /// The ACTUAL path (`-`: stdin).
-    var actual: String
-    /// Tolerance and field selection.
+    var expected: String, actual: String
     var options: DiffOptions
-    /// The report's format (`--report`, else `-f text|json`).
     var report: DiffReportFormat = .text
-    /// `-f svg`: the picture on standard output (the report only with `--report-file`).
     var picture = false
-    /// `--report-file`.
     var reportFile: String? = nil
 
     /// Parses the arguments after `diff`; `nil` when help was asked for.

@@ -450,12 +450,9 @@ extension LayoutDiff {
         return deltaText(change, signed: false)
     }
 
-    /// The delta at the decimals of its operands, so `132.501 − 120` prints `12.501`, not
-    /// the binary difference's 17 digits; in its shortest round-trip digits when those
-    /// decimals would hide it (`1e-20 − 0`, more than 15 decimals) or it is past 2⁵³ (where
-    /// the operands print that way too). `signed`: `+12.5` / `-3` (a report line); otherwise
-    /// the magnitude's sign is kept only when negative (`-3`, JSON). Two finite values further
-    /// apart than the largest Double have no delta to print: it is said in words.
+    /// The delta at the decimals of its operands (`132.501 − 120`: `12.501`), or in its
+    /// shortest round-trip digits when those would hide it (`1e-20 − 0`, over 15 decimals) or
+    /// it is past 2⁵³; `+` before a positive one when `signed`. Past the largest Double, words.
     static func deltaText(_ change: FieldChange, signed: Bool) -> String {
         let delta = change.delta ?? 0
         guard delta.isFinite else {

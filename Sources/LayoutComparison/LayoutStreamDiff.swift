@@ -375,7 +375,7 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         source.duplicate(key, at: ordinal, first: first)
     }
 
-    /// Stops the thread (the reader gave up), and any thread its source reads ahead with.
+    /// Stops the thread and any its source reads ahead with (the reader gave up).
     func cancel() {
         condition.lock()
         cancelled = true
