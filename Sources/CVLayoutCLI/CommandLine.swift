@@ -173,7 +173,7 @@ private struct Invocation {
             return (ExitStatus.success, [])
         }
         let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
-        try checkComparisonOptionsNeedCheck(job)
+        try checkComparisonOptionsNeedCheck(job.options, engine: job.descriptor.name)
         let golden = try job.options.text(GlobalOption.check)
         let status = try golden.map { try checkAgainstGolden(job, golden: $0, io: io) } ?? ExitStatus.success
         if golden == nil { try job.write(io: io) }

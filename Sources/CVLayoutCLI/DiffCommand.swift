@@ -22,14 +22,10 @@ let diffOptions: [OptionSpec] = [
     .value("report-file", "FILE", default: "stdout", "write the report to FILE (atomically) instead"),
 ]
 
-/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s.
+/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s: the same within the
+/// tolerance; different; trouble (unreadable or malformed input, or bad options).
 enum DiffStatus {
-    /// The layouts are the same within the tolerance.
-    static let same: Int32 = 0
-    /// They differ.
-    static let different: Int32 = 1
-    /// Trouble: unreadable or malformed input, or bad options.
-    static let trouble: Int32 = 2
+    static let same: Int32 = 0, different: Int32 = 1, trouble: Int32 = 2
 }
 
 /// The `diff` subcommand.
@@ -45,50 +41,39 @@ let diffCommand = SubcommandDescriptor(
     let spooled = parsed.expected == "-" || parsed.actual == "-" ? try spoolStandardInput(io) : nil
     let toFile = parsed.reportFile != nil
     let style = reportStyle(parsed.report, color: !toFile && io.color.stdout)
-    let comparison = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
-                                            options: parsed.options, style: style)
+    let diff = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
+                                      options: parsed.options, style: style)
     // Columns or keys cvlayout does not know: not compared, said once per file.
-    let sides = parsed.actual == parsed.expected ? [(comparison.expected, expectedName)]
-        : [(comparison.expected, expectedName), (comparison.actual, actualName)]
+    let sides = parsed.actual == parsed.expected ? [(diff.expected, expectedName)]
+        : [(diff.expected, expectedName), (diff.actual, actualName)]
     for (document, name) in sides {
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
-    let status = comparison.result.isSame ? DiffStatus.same : DiffStatus.different
+    let status = diff.result.isSame ? DiffStatus.same : DiffStatus.different
+    func writeReport(to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try writeFormattedReport(parsed.report, diff, expectedName: expectedName, actualName: actualName,
+                                 className: "cvlayout diff", to: emit)
+    }
     do {
-        if parsed.picture {
-            try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
-                               to: io.stdout)
-        }
-        if let path = parsed.reportFile {
-            try OutputFile.write(to: path) { sink in
-                try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
-                                         className: "cvlayout diff", to: sink)
+        try writingAsTrouble("") {  // a report that cannot be written is trouble
+            if parsed.picture {
+                try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
+                                   to: io.stdout)
             }
-        } else if !parsed.picture {
-            try writeFormattedReport(parsed.report, comparison, expectedName: expectedName, actualName: actualName,
-                                     className: "cvlayout diff", to: io.stdout)
-            if parsed.report == .text,
-               let note = precisionNote(comparison.result, golden: parsed.expected, toleranceOption: "--tolerance") {
-                try io.emit(note)
+            if let path = parsed.reportFile {
+                try OutputFile.write(to: path) { try writeReport(to: $0) }
+            } else if !parsed.picture {
+                try writeReport(to: io.stdout)
+                if parsed.report == .text,
+                   let note = precisionNote(diff.result, golden: parsed.expected, toleranceOption: "--tolerance") {
+                    try io.emit(note)
+                }
             }
         }
     } catch is BrokenPipe {
         return status  // the reader went away (`| head -1`): the verdict still stands
-    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-        throw CLIError.status(DiffStatus.trouble, error.message)  // a report that cannot be written is trouble
     }
     return status
-}
-
-/// Two layouts compared, ready to be reported.
-struct LayoutFileComparison {
-    /// The verdict and its counts.
-    let result: LayoutDiffResult
-    /// Both sides (without their elements when streamed), for their unknown names.
-    let expected: LayoutDocument, actual: LayoutDocument
-    /// Writes the report in the style the comparison was made with.
-    let writeReport: (_ expectedName: String, _ actualName: String,
-                      _ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void
 }
 
 /// The style of the report the comparison renders for `format`: JSON for `json`, text
@@ -106,31 +91,18 @@ func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle
 /// - Throws: `CLIError` with status 2 (diff's trouble) for a file that cannot be read or is
 ///   not a layout.
 func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
-                        options: DiffOptions, style: StreamedReportStyle) throws -> LayoutFileComparison {
+                        options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
     try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
-        try compareLayouts(expected, layoutFormat(expectedPath), actual, layoutFormat(actualPath), options: options,
-                           style: style)
-    }
-}
-
-/// `LayoutDiff.compareStreams` of two inputs, ready to be reported.
-/// - Throws: `LayoutStreamFallback` when a side cannot be streamed.
-func compareLayouts(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?, _ actual: LayoutInput,
-                    _ actualFormat: LayoutFileFormat?, options: DiffOptions,
-                    style: StreamedReportStyle) throws -> LayoutFileComparison {
-    let streamed = try LayoutDiff.compareStreams(expected: expected, expectedFormat: expectedFormat, actual: actual,
-                                                 actualFormat: actualFormat, options: options, style: style)
-    return LayoutFileComparison(result: streamed.result, expected: streamed.expected, actual: streamed.actual) {
-        try streamed.comparison.writeReport(streamed.result, expectedName: $0, actualName: $1, to: $2)
+        try LayoutDiff.compareStreams(expected: expected, expectedFormat: layoutFormat(expectedPath), actual: actual,
+                                      actualFormat: layoutFormat(actualPath), options: options, style: style)
     }
 }
 
 /// The format a path's extension names; none for standard input.
 func layoutFormat(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
 
-/// Runs `body` on two layout files as the streams read them (`layoutInput`); when a side
-/// cannot be streamed or is not a layout, runs it again with each side checked on its own (`checkedInput`,
-/// EXPECTED first), so that the first one that is not a layout says why.
+/// Runs `body` on two layout files as the streams read them (`layoutInput`); when that fails,
+/// again with each side checked on its own (`checkedInput`, EXPECTED first, saying why).
 /// - Throws: `CLIError` with status 2 naming the file; what `body` throws but a fallback.
 func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                          _ body: (LayoutInput, LayoutInput) throws -> T) throws -> T {
@@ -148,9 +120,8 @@ func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: 
     }
 }
 
-/// A layout file as the streams read it: standard input as `spooled` (`nil` when it could
-/// not be: it is read whole), a FIFO copied to an unlinked temporary file (within the
-/// whole-file limit, as it would be read), any other path as it is.
+/// A layout file as the streams read it: standard input as `spooled` (`nil`: read whole), a
+/// FIFO copied to an unlinked temporary file (within the whole-file limit), a path as it is.
 /// - Throws: `CLIError` with status 2: a FIFO larger than the limit or that cannot be read.
 func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? {
     if path == "-" { return spooled.map(LayoutInput.spooled) }
@@ -162,15 +133,14 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
     do {
         return .spooled(try SpooledInput(copying: descriptor, limit: maximumDatasetBytes))
     } catch let error as SpooledInput.TooLarge {
-        throw tooLargeLayout(displayName(path), limit: error.limit)
+        throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: error.limit))
     } catch {
-        throw CLIError.status(DiffStatus.trouble, "\(displayName(path)): cannot read: \(describe(error))")
+        throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
     }
 }
 
-/// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, read
-/// whole into a document when they do not (a malformed JSON, a top-level key with escapes, a JSON layout on a device),
-/// and refused with the reader's message when it is not a layout or repeats an element.
+/// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, else
+/// read whole into a document; refused with the reader's message when it is not a layout.
 /// - Returns: the input and the layout without its elements (its shape, unknown names).
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file.
 func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
@@ -183,10 +153,12 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
     }
     var document: LayoutDocument
     if case .spooled(let spooled)? = input {
-        guard spooled.count <= maximumDatasetBytes else { throw tooLargeLayout(displayName(path), limit: maximumDatasetBytes) }
+        guard spooled.count <= maximumDatasetBytes else {
+            throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: maximumDatasetBytes))
+        }
         let data: Data
         do { data = try spooled.data() } catch {
-            throw CLIError.status(DiffStatus.trouble, "\(displayName(path)): cannot read: \(describe(error))")
+            throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
         }
         document = try parseLayout(data, path: path)
     } else {
@@ -197,11 +169,9 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
     return (input, document)
 }
 
-/// Draws the diff picture of two layout files (`LayoutDiffPicture`), streamed
-/// (`withLayoutInputs`).
-/// - Throws: `CLIError` with status 2 for a file that cannot be read or is not a layout;
-///   what `emit` throws.
-/// - Parameter actualName: the name the picture's title gives ACTUAL (default its path).
+/// Draws the diff picture of two layout files (`LayoutDiffPicture`, `withLayoutInputs`);
+/// `actualName` names ACTUAL in its title (default its path).
+/// - Throws: `CLIError` 2 for a file that cannot be read or is not a layout; what `emit` throws.
 func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                     options: DiffOptions, actualName: String? = nil,
                     to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -213,20 +183,19 @@ func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: Spool
     }
 }
 
-/// Writes `comparison`'s report as `format`: the text or JSON the comparison renders, or
-/// JUnit XML (one test case named `expectedName`, of class `className`) or GitHub
-/// annotations (against `expectedName`) made from its text.
-func writeFormattedReport(_ format: DiffReportFormat, _ comparison: LayoutFileComparison, expectedName: String,
+/// Writes `diff`'s report as `format`: the text or JSON the comparison renders, or JUnit XML
+/// (one test case named `expectedName`, of class `className`) or GitHub annotations (against
+/// `expectedName`) made from its text.
+func writeFormattedReport(_ format: DiffReportFormat, _ diff: StreamedDiff, expectedName: String,
                           actualName: String, className: String,
                           to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-    let result = comparison.result
+    let summary = LayoutDiff.summary(diff.result, expectedName: expectedName, actualName: actualName)
     switch format {
     case .text, .json:
-        try comparison.writeReport(expectedName, actualName, emit)
+        try diff.writeReport(expectedName, actualName, to: emit)
     case .junit:
-        let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
         try DiffReports.writeJUnit(name: expectedName, className: className,
-                                   failure: result.isSame ? nil : (summary, { try comparison.writeReport(expectedName, actualName, $0) }),
+                                   failure: diff.result.isSame ? nil : (summary, { try diff.writeReport(expectedName, actualName, to: $0) }),
                                    to: emit)
     case .github:
         try withoutActuallyEscaping(emit) { emit in
@@ -234,8 +203,8 @@ func writeFormattedReport(_ format: DiffReportFormat, _ comparison: LayoutFileCo
                 var line = line
                 try line.withUTF8 { try emit($0) }
             }
-            if !result.isSame { try comparison.writeReport(expectedName, actualName) { try annotations.consume($0) } }
-            try annotations.finish(summary: LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName))
+            if !diff.result.isSame { try diff.writeReport(expectedName, actualName, to: annotations.consume) }
+            try annotations.finish(summary: summary)
         }
     }
 }
@@ -291,19 +260,15 @@ func subcommandOptionLines(_ options: [OptionSpec]) -> String {
 
 // MARK: - Arguments
 
-/// `cvlayout diff`'s arguments, parsed and validated.
+/// `cvlayout diff`'s arguments, parsed and validated: the EXPECTED and ACTUAL paths (`-`:
+/// stdin), the tolerance and fields, the report's format (`--report`, else `-f text|json`),
+/// whether the picture goes to standard output (`-f svg`; the report then only with
+/// `--report-file`) and `--report-file`.
 struct DiffArguments: Equatable {
-    /// The EXPECTED path (`-`: stdin).
-    var expected: String
-    /// The ACTUAL path (`-`: stdin).
-    var actual: String
-    /// Tolerance and field selection.
+    var expected: String, actual: String
     var options: DiffOptions
-    /// The report's format (`--report`, else `-f text|json`).
     var report: DiffReportFormat = .text
-    /// `-f svg`: the picture on standard output (the report only with `--report-file`).
     var picture = false
-    /// `--report-file`.
     var reportFile: String? = nil
 
     /// Parses the arguments after `diff`; `nil` when help was asked for.
@@ -326,31 +291,13 @@ struct DiffArguments: Equatable {
         }
         if files[0] == "-" && files[1] == "-" { throw usage("only one of EXPECTED and ACTUAL can be '-' (stdin)") }
 
-        var options = DiffOptions()
-        if let text = values["fields"] {
-            do {
-                options = try DiffOptions.selecting(text)
-            } catch DiffOptionsError.unknownField(let field) {
-                var message = "--fields: unknown field '\(field)'"
-                if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
-                throw usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))")
-            } catch {
-                throw usage("--fields: expected a comma-separated list of fields, got '\(text)'")
-            }
-        }
-        if let text = values["tolerance"] {
-            guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
-                throw usage("--tolerance: expected a finite number ≥ 0, got '\(text)'")
-            }
-            options.tolerance = tolerance
-        }
+        let options = try comparisonOptions(fields: values["fields"], tolerance: values["tolerance"], prefix: "--",
+                                            shown: { $0 }, usage: usage)
         var parsedArguments = DiffArguments(expected: files[0], actual: files[1], options: options)
         let formats = ["text", "json", "svg"]
         if let format = values["format"]?.lowercased() {
             guard formats.contains(format) else {
-                var message = "--format: expected one of text, json, svg, got '\(format)'"
-                if let near = nearest(format, among: formats) { message += "; did you mean '\(near)'?" }
-                throw usage(message)
+                throw usage(CLIProblem.notOneOf("--format", formats, got: format, nearest: nearest(format, among: formats)).message)
             }
             parsedArguments.picture = format == "svg"
             if format == "json" { parsedArguments.report = .json }
@@ -358,9 +305,7 @@ struct DiffArguments: Equatable {
         if let text = values["report"]?.lowercased() {
             guard let report = DiffReportFormat(rawValue: text) else {
                 let names = DiffReportFormat.allCases.map(\.rawValue)
-                var message = "--report: expected one of \(names.joined(separator: ", ")), got '\(text)'"
-                if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
-                throw usage(message)
+                throw usage(CLIProblem.notOneOf("--report", names, got: text, nearest: nearest(text, among: names)).message)
             }
             if let format = values["format"]?.lowercased(), format != "svg", format != text {
                 throw usage("-f \(format) and --report \(text) disagree: give one of them")
@@ -382,27 +327,47 @@ struct DiffArguments: Equatable {
     }
 }
 
+/// Diff's options from `--fields` and `--tolerance` (`prefix`: `--`, or `--check-` for
+/// `--check`), the values shown in messages by `shown`.
+/// - Throws: `usage(message)` for an unknown field, a list naming nothing, or a tolerance
+///   that is not a finite number ≥ 0.
+func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> String?, prefix: String,
+                       shown: (String) -> String, usage: (String) -> CLIError) throws -> DiffOptions {
+    var options = DiffOptions()
+    if let text = fields {
+        do {
+            options = try DiffOptions.selecting(text)
+        } catch DiffOptionsError.unknownField(let field) {
+            let near = nearest(field, among: DiffOptions.allSelectorNames).map { "; did you mean '\($0)'?" } ?? ""
+            throw usage("\(prefix)fields: unknown field '\(shown(field))'\(near) "
+                        + "(fields: \(DiffOptions.selectorNames.joined(separator: ", ")))")
+        } catch {
+            throw usage("\(prefix)fields: expected a comma-separated list of fields, got '\(shown(text))'")
+        }
+    }
+    if let text = try tolerance() {
+        guard let value = ValueSyntax.number(text), value.isFinite, value >= 0 else {
+            throw usage("\(prefix)tolerance: expected a finite number ≥ 0, got '\(shown(text))'")
+        }
+        options.tolerance = value
+    }
+    return options
+}
+
 // MARK: - Reading
 
-/// The most standard input `diff` copies to its temporary file (16 GiB: a layout of the
-/// 10⁷ elements a dataset may hold takes about 2 GB); past it, as past the whole-file limit,
-/// stdin is too large.
+/// The most standard input `diff` copies to its temporary file (16 GiB; 10⁷ elements take
+/// about 2 GB).
 let maximumSpooledBytes = 1 << 34
 
-/// Standard input for `diff … -`, kept as a regular file (`SpooledInput`) so that it is
-/// streamed as a file is, and read again whole if need be: the process's descriptor as it
-/// is when it is a regular file, else copied in chunks to an unlinked temporary file; or the
-/// bytes `io.stdin` gives, copied. `nil` for a device (`< /dev/zero`) and when no temporary
-/// file can be made before anything is read: stdin is then read whole, as before, within
-/// the whole-file limit.
-/// - Throws: `CLIError` with status 2 (diff's trouble), as `readLayoutFile` says them:
-///   stdin cannot be read, is larger than `maximumSpooledBytes` (or, from `io.stdin`, than
-///   its limit), or cannot be copied (a full disk).
+/// Standard input for `diff … -` as a regular file (`SpooledInput`), streamed as a file is:
+/// the descriptor itself when it is one, else copied to an unlinked temporary file (or the
+/// bytes `io.stdin` gives). `nil` for a device and when no temporary file can be made: stdin
+/// is then read whole.
+/// - Throws: `CLIError` with status 2: stdin cannot be read or copied, or is larger than
+///   `maximumSpooledBytes`.
 func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
-    guard let descriptor = io.stdinDescriptor else {
-        let data = try standardInput(io.stdin)
-        return try? SpooledInput(data)
-    }
+    guard let descriptor = io.stdinDescriptor else { return try? SpooledInput(readLayoutData("-", stdin: io.stdin)) }
     do {
         // A pipe that is plainly not a layout (`yes section,item`) is refused from its start,
         // not copied to its end first.
@@ -412,7 +377,7 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     } catch let error as LayoutReadError {
         throw CLIError.status(DiffStatus.trouble, error.message(file: "<stdin>"))
     } catch let error as SpooledInput.TooLarge {
-        throw stdinTooLarge(limit: error.limit)
+        throw CLIError.trouble(.layoutTooLarge("<stdin>", limit: error.limit))
     } catch is SpooledInput.Device {
         return nil
     } catch let error as LayoutStreamFallback {
@@ -421,26 +386,9 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
         }
         return nil
     } catch {
-        throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
+        throw CLIError.trouble(.cannotRead("<stdin>", .system(describe(error))))
     }
 }
-
-/// Standard input's bytes from `stdin`.
-/// - Throws: `CLIError` with status 2: too large, or cannot be read.
-private func standardInput(_ stdin: () throws -> Data) throws -> Data {
-    do { return try stdin() } catch let error as DatasetTooLarge {
-        throw stdinTooLarge(limit: error.limit)
-    } catch {
-        throw CLIError.status(DiffStatus.trouble, "<stdin>: cannot read: \(describe(error))")
-    }
-}
-
-/// A layout file past `limit` bytes.
-func tooLargeLayout(_ name: String, limit: Int) -> CLIError {
-    CLIError.status(DiffStatus.trouble, "\(name): larger than \(limit) bytes (the most a layout file may hold)")
-}
-
-private func stdinTooLarge(limit: Int) -> CLIError { tooLargeLayout("<stdin>", limit: limit) }
 
 /// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
@@ -448,32 +396,30 @@ func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEm
 /// Reads and parses a layout file (`-`: stdin), by its extension (`.json`, `.csv`) or, for
 /// any other name, by its first byte.
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file: it cannot be opened or
-///   read, it is longer than `maximumDatasetBytes` (1 GiB, as a dataset; a device such as
-///   /dev/zero never ends), or it is not a layout (`a.json:3:5: invalid JSON: …`).
+///   read, it is longer than `limit` (a device such as /dev/zero never ends), or it is not a
+///   layout (`a.json:3:5: invalid JSON: …`).
 /// - Complexity: O(file size).
 func readLayoutFile(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
+    try parseLayout(readLayoutData(path, stdin: stdin, limit: limit), path: path)
+}
+
+/// The bytes of a layout file (`-`: `stdin`).
+/// - Throws: `CLIError` with status 2 naming the file: it cannot be opened or read, or it is
+///   longer than `limit`.
+func readLayoutData(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> Data {
     let name = displayName(path)
-    func tooLarge(_ error: DatasetTooLarge) -> CLIError { tooLargeLayout(name, limit: error.limit) }
-    let data: Data
-    if path == "-" {
-        data = try standardInput(stdin)
-    } else {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: no such file")
-        }
-        if isDirectory.boolValue { throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CLIError.status(DiffStatus.trouble, "\(name): cannot open: permission denied")
-        }
+    do {
+        if path == "-" { return try stdin() }
+        let handle = try openForReading(path, shownAs: name)
         defer { try? handle.close() }
-        do { data = try readBounded(handle, limit: limit) } catch let error as DatasetTooLarge {
-            throw tooLarge(error)
-        } catch {
-            throw CLIError.status(DiffStatus.trouble, "\(name): cannot read: \(describe(error))")
-        }
+        return try readBounded(handle, limit: limit)
+    } catch let error as CLIError {
+        throw CLIError.status(DiffStatus.trouble, error.message)  // `openForReading`'s words
+    } catch let error as DatasetTooLarge {
+        throw CLIError.trouble(.layoutTooLarge(name, limit: error.limit))
+    } catch {
+        throw CLIError.trouble(.cannotRead(name, .system(describe(error))))
     }
-    return try parseLayout(data, path: path)
 }
 
 /// `LayoutReader.read` of a layout file's bytes.

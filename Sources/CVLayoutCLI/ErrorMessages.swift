@@ -34,6 +34,8 @@ enum CLIProblem: Equatable {
     case cannotRead(String, FileFailure?)
     /// 65: an input past `limit` bytes.
     case tooLarge(String, limit: Int)
+    /// 2 (`CLIError.trouble`): a layout file (diff, `--check`) past `limit` bytes.
+    case layoutTooLarge(String, limit: Int)
     /// 73: an output file (as shown) that cannot be created (`creating`) or opened.
     case cannotOpenOutput(String, FileFailure, creating: Bool)
     /// 74: a write to a file (as shown; `nil`: standard output) that failed.
@@ -83,6 +85,8 @@ enum CLIProblem: Equatable {
     case transitionItemsDiffer(final: [Int], initial: [Int])
     /// 64: `--check` given `-` or nothing.
     case goldenNotAFile(String)
+    /// 64: a value (as shown) none of `choices`; `nearest`: the "did you mean" choice.
+    case notOneOf(String, [String], got: String, nearest: String?)
     /// 70: `--scroll-to` keyframes whose elements differ from the first one's.
     case scrollElementsDiffer(keyframe: Int)
     /// 65: a scroll animation too large to write.
@@ -162,6 +166,7 @@ enum CLIProblem: Equatable {
         case .cannotOpen(let name, let failure): "\(name): cannot open: \(failure.words)"
         case .cannotRead(let name, let failure): "\(name): cannot read" + (failure.map { ": " + $0.words } ?? "")
         case .tooLarge(let name, let limit): "\(name): " + DatasetTooLarge(limit: limit).message
+        case .layoutTooLarge(let name, let limit): "\(name): larger than \(limit) bytes (the most a layout file may hold)"
         case .cannotOpenOutput(let name, let failure, let creating):
             "cannot \(creating ? "create" : "open") output file '\(name)': \(failure.words)"
         case .cannotWrite(let name, let failure): "cannot write \(name.map { "'\($0)'" } ?? "to standard output"): \(failure.words)"
@@ -199,6 +204,8 @@ enum CLIProblem: Equatable {
             "--to: the final layout (\(Self.items(final)) does not hold the initial layout's items "
                 + "after the update (\(Self.items(initial)); lay both out from the same data"
         case .goldenNotAFile(let golden): "--check: GOLDEN must be a file, not '\(golden)'"
+        case .notOneOf(let name, let choices, let got, let nearest):
+            "\(name): expected one of \(choices.joined(separator: ", ")), got '\(got)'" + (nearest.map { "; did you mean '\($0)'?" } ?? "")
         case .scrollElementsDiffer(let k): "--scroll-to: the elements at keyframe \(k) are not those of the first keyframe"
         case .scrollTooLarge(.keyframeWork(let keyframes, let elements, let limit)):
             "--scroll-to: \(keyframes) keyframes of \(elements) elements would lay out more than "
@@ -311,6 +318,9 @@ extension CLIError {
 
     /// `problem`'s message as bad data (65), whatever its own status.
     static func data(_ problem: CLIProblem) -> CLIError { .data(problem.message) }
+
+    /// `problem`'s message as diff's trouble (2), whatever its own status.
+    static func trouble(_ problem: CLIProblem) -> CLIError { .status(DiffStatus.trouble, problem.message) }
 }
 
 extension CollectionLayout {
@@ -432,7 +442,6 @@ extension CLIError {
         }
     }
 
-    /// Words a dataset error: `file: path: message` or `file:line:column: invalid JSON: message`.
     /// Words a dataset error: `file: path: message` or `file:line:column: invalid JSON: message`.
     static func from(_ error: DatasetError, file: String) -> CLIError {
         if case .syntax(let line, let column, let message) = error { return .data("\(file):\(line):\(column): invalid JSON: \(message)") }

@@ -11,25 +11,20 @@ import LayoutWriters
 let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of printing: "
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
-/// Compares `job`'s layout with the layout in `golden`, as `cvlayout diff GOLDEN ACTUAL`
-/// would at `--check-tolerance` (default 0.001) and with `--check-fields` (default all), and
-/// reports as `CheckReporting` says: by default the diff report on standard error when they
-/// differ (nothing when they are the same). The layout goes to standard output no more; with
-/// `-o FILE` it is still written to FILE, so a CI job can keep it.
-///
-/// The layout is compared as the golden's format (CSV for a CSV golden, else JSON) would
-/// print it at the job's precision: streamed as it is produced when it can be, else written
-/// in memory and read back (`checkWritten`), so it is compared exactly as it would be printed.
+/// Compares `job`'s layout with `golden` as `cvlayout diff GOLDEN ACTUAL` would (at
+/// `--check-tolerance`, with `--check-fields`) and reports as `CheckReporting` says; nothing
+/// goes to standard output (`-o FILE` is still written). The layout is compared as the
+/// golden's format (CSV or JSON) prints it at the job's precision: streamed as it is produced
+/// when it can be, else written in memory and read back (`checkWritten`).
 /// - Returns: 0 same, 1 different (or a golden recorded).
-/// - Throws: `CLIError` with status 2 when GOLDEN cannot be read or is not a layout; 64 for
-///   `--check -` and `--check=` (no name) and for a GOLDEN of the other kind than the
-///   layout's (elements or heart samples; 65 when the dataset's options chose the layout's
-///   kind), and for a bad `--record`, `--report` or `CVLAYOUT_RECORD`; what writing `-o`,
-///   the artifacts or the report throws.
+/// - Throws: `CLIError` 2 when GOLDEN cannot be read or is not a layout; 64 for `--check -`,
+///   `--check=`, a GOLDEN of the other kind than the layout's (elements or heart samples; 65
+///   when the dataset's options chose it), a bad `--record`, `--report` or `CVLAYOUT_RECORD`;
+///   what writing `-o`, the artifacts or the report throws.
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
     if golden == "-" || golden.isEmpty {
-        throw CLIError.usage("--check: GOLDEN must be a file, not '\(golden)'", engine: job.descriptor.name)
+        throw CLIError(.goldenNotAFile(golden), engine: job.descriptor.name)
     }
     if let output = try job.options.text(GlobalOption.output), namesTheSameFile(output, golden) {
         throw CLIError.usage("-o \(shortenedForMessage(output)) is the golden --check compares with: it would be replaced "
@@ -66,22 +61,20 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
 }
 
-/// `--check` of a layout written in memory in `format` (one not produced element by
-/// element, or checked against a golden the streams read whole): compared as streams with
-/// the checked golden (`checkedInput`), after `written` (which writes `-o`), then the verdict.
+/// `--check` of a layout written in memory in `format` against the checked golden
+/// (`checkedInput`), then `written` (which writes `-o`), then the verdict.
 /// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
 func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
                   golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
                   reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
                   written: () throws -> Void) throws -> Int32 {
     let data = Data(buffer.bytes), fileFormat: LayoutFileFormat = format == .csv ? .csv : .json
-    let style = reporting.style(io)
-    var comparison: LayoutFileComparison? = nil
-    if let spooled = try? SpooledInput(data) {
-        comparison = try? compareLayouts(golden.input, layoutFormat(golden.path), .spooled(spooled), fileFormat,
-                                         options: options, style: style)
+    func compare(_ actual: LayoutInput) throws -> StreamedDiff {
+        try LayoutDiff.compareStreams(expected: golden.input, expectedFormat: layoutFormat(golden.path), actual: actual,
+                                      actualFormat: fileFormat, options: options, style: reporting.style(io))
     }
-    if comparison == nil {
+    var diff = (try? SpooledInput(data)).flatMap { try? compare(.spooled($0)) }
+    if diff == nil {
         let actual: LayoutDocument
         do {
             actual = try LayoutReader.read(data, format: fileFormat)
@@ -89,40 +82,30 @@ func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
             // The writers' output always reads back; this would be a bug in one of them.
             throw CLIError.status(DiffStatus.trouble, error.message(file: "the \(format.rawValue) of \(name)"))
         }
-        comparison = try compareLayouts(golden.input, layoutFormat(golden.path), .document(actual), fileFormat,
-                                        options: options, style: style)
+        diff = try compare(.document(actual))
     }
     try written()
-    let result = comparison!.result
-    return try checkVerdict(result, expected: golden.layout, golden: golden.path, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io) { _, expectedName, actualName, emit in
-        try comparison!.writeReport(expectedName, actualName, emit)
-    }
+    return try checkVerdict(diff!, expected: golden.layout, golden: golden.path, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io)
 }
 
-/// What `--check` checks: the name its reports give the layout (`cvlayout flow`), its
-/// precision, and how to write it in a format (for the artifacts and for recording).
+/// What `--check` checks: ACTUAL's name in reports (`cvlayout flow`), the run's precision,
+/// and how to write the layout in a format to a buffer, flushing it (artifacts, recording).
 struct CheckedLayout {
-    /// `cvlayout ENGINE`: ACTUAL's name in reports.
     let name: String
-    /// The run's precision (`--precision`).
     let precision: NumberPrecision
-    /// Writes the layout in a format (JSON or CSV) to a buffer, flushing it.
     let write: (OutputFormat, LayoutOutput) throws -> Void
 }
 
-/// What `--check` says once the layouts are compared: the golden's columns or keys that were
-/// not compared (whatever the verdict); when they are the same, the fields a thin golden left
-/// uncompared (a CSV of index paths only matches whatever they hold: said, so that it does
-/// not pass unnoticed), the report when its format says something then (JSON, JUnit,
-/// GitHub's summary, or text to a file), and 0; else the artifacts (`--artifacts`), the
-/// report (`--report`, to `--report-file` or standard error), the golden recorded with
+/// What `--check` says once the layouts are compared: the golden's unknown columns or keys;
+/// when they are the same, what a thin golden left uncompared, the report when its format
+/// says something then (JSON, JUnit, GitHub's summary, or text to a file), and 0; else the
+/// artifacts, the report (to `--report-file` or standard error), the golden recorded with
 /// `--record failed`, and 1.
-/// - Parameter writeReport: writes the report in a style (`reportStyle`) for two names.
-func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: String, format: OutputFormat,
-                  options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
-                  writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
-    throws -> Int32 {
+/// - Parameter expected: the golden without its elements, for its unknown names.
+func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
+                  options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO) throws -> Int32 {
+    let result = diff.result
     if let unknown = LayoutDiff.unknownNamesText(expected, name: golden) {
         io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(unknown))\n")
     }
@@ -131,14 +114,14 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
             io.stderr("cvlayout: warning: --check: \(questioningControlCharacters(skipped))\n")
         }
         if reporting.report != .text || reporting.reportFile != nil {
-            try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+            try reporting.write(diff, golden: golden, subject: subject, io: io)
         }
         return DiffStatus.same
     }
     if let directory = reporting.artifacts {
         try writeArtifacts(golden: golden, format: format, to: directory, options: options, subject: subject, io: io)
     }
-    try reporting.write(result, golden: golden, subject: subject, io: io, writeReport: writeReport)
+    try reporting.write(diff, golden: golden, subject: subject, io: io)
     if reporting.report == .text, reporting.reportFile == nil,
        let note = precisionNote(result, golden: golden, toleranceOption: "--check-tolerance") { io.stderr(note) }
     if reporting.record == .failed { try recordGolden(golden, format: format, subject, io: io) }
@@ -146,9 +129,8 @@ func checkVerdict(_ result: LayoutDiffResult, expected: LayoutDocument, golden: 
 }
 
 /// The last line of a report whose every difference is within half a unit of the last
-/// decimal GOLDEN prints (a golden written with `--precision 0` against a layout at 3
-/// decimals): says so and what to compare with. `nil` otherwise, for standard input, and for
-/// a golden whose numbers cannot be read again.
+/// decimal GOLDEN prints (a golden written with `--precision 0`): says so and what to
+/// compare with. `nil` otherwise, for standard input, and for a golden that cannot be read.
 /// - Complexity: O(golden's bytes), read again in 1 MiB chunks; only when there is a report.
 func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: String) -> String? {
     // No golden prints fewer than 0 decimals: a difference past half a unit rules the note
@@ -192,16 +174,12 @@ func printedDecimals(ofFile path: String) -> Int? {
     return most
 }
 
-/// `checkAgainstGolden` as a stream: GOLDEN read element by element and the layout's
-/// elements compared as the engine produces them, each number taken as the golden's format
-/// would print it at the job's precision (`StreamedElement(_:precision:csv:)`), without
-/// writing the layout's text or reading it back. A golden not in element order is sorted
-/// (`SortedLayoutStream`): from the start when its first elements say so, else once found
-/// out, when the layout is produced again; when a field only some of its elements give was
-/// met too early, the layout is produced again knowing the fields it gives. `nil` when the
-/// layout must be written first (`checkWritten`: a golden that is malformed or repeats an
-/// element, which `checkedInput` refuses; a CSV of heart samples; a layout that is kept
-/// whole or not produced in element order), which gives the same report or error.
+/// `checkAgainstGolden` as a stream: the layout's elements compared as the engine produces
+/// them, each number as the golden's format prints it (`StreamedElement(_:precision:csv:)`).
+/// A golden not in element order is sorted (from the start, or once found out, the layout
+/// produced again), as it is produced again when a field only some elements give was met too
+/// early. `nil` when the layout must be written first (`checkWritten`: a golden malformed or
+/// repeating an element, a CSV of heart samples, a layout not produced in element order).
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
     var sorted: Bool, presence: (expected: UInt16, actual: UInt16), knowsPresence = false
@@ -211,10 +189,31 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
     } catch {
         return nil
     }
+    let precision = job.outputOptions.precision
+    var diff: StreamedDiff, format: OutputFormat
     while true {
         do {
-            return try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io,
-                                     sorted: sorted, presence: presence)
+            let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden), options: options,
+                                                    style: reporting.style(io), sorted: sorted, presence: presence)
+            let (csv, samples) = comparison.expectedCSV
+            if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
+            format = csv ? .csv : .json
+            guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
+            var failure: Error? = nil
+            var sink = ElementBlocks { block in
+                guard failure == nil else { return }
+                do {
+                    for element in block { try comparison.feed(StreamedElement(element, precision: precision, csv: csv)) }
+                } catch {
+                    failure = error
+                }
+            }
+            try produce(&sink)
+            sink.finish()
+            if let failure { throw failure }
+            diff = try comparison.finish(actual: csv ? LayoutDiff.csvWithoutElements
+                                                     : LayoutDiff.partsDocument(of: layout, precision: precision))
+            break
         } catch let error as LayoutStreamFallback {
             if error.outOfOrder == .expected && !sorted {
                 sorted = true
@@ -227,70 +226,26 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
             return nil  // said by `checkedInput`
         }
     }
-}
-
-/// One pass of `streamedCheck`, the golden sorted or not.
-/// - Throws: `LayoutStreamFallback` when this pass cannot finish (`outOfOrder` set when the
-///   golden is not in element order); `nil` for what `checkAgainstGolden` must say.
-private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
-                           subject: CheckedLayout, io: CommandIO, sorted: Bool,
-                           presence: (expected: UInt16, actual: UInt16)) throws -> Int32? {
-    let style = reporting.style(io)
-    let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden),
-                                            options: options, style: style, sorted: sorted, presence: presence)
-    let (csv, samples) = comparison.expectedCSV
-    if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
-    let format: OutputFormat = csv ? .csv : .json
-    guard let (layout, produce) = try job.streamedElements(for: format) else { return nil }
-    let precision = job.outputOptions.precision
-    var failure: Error? = nil
-    var sink = ElementBlocks { block in
-        guard failure == nil else { return }
-        do {
-            for element in block { try comparison.feed(StreamedElement(element, precision: precision, csv: csv)) }
-        } catch {
-            failure = error
-        }
-    }
-    try produce(&sink)
-    sink.finish()
-    if let failure { throw failure }
-    let actual = csv ? LayoutDiff.csvWithoutElements : try LayoutDiff.partsDocument(of: layout, precision: precision)
-    let (result, expected) = try comparison.finish(actual: actual)
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
-    return try checkVerdict(result, expected: expected, golden: golden, format: format, options: options,
-                            reporting: reporting, subject: subject, io: io) { asked, expectedName, actualName, emit in
-        // The comparison rendered its report in the style the reporting asks for.
-        precondition(asked == style, "the streamed comparison renders one style")
-        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
-    }
+    return try checkVerdict(diff, expected: diff.expected, golden: golden, format: format, options: options,
+                            reporting: reporting, subject: subject, io: io)
 }
 
 // MARK: - Reporting, artifacts, recording
 
-/// `--record`'s modes.
+/// `--record`'s modes: only compare (the default); write a golden that does not exist;
+/// overwrite a golden that differs (after reporting how); write every golden, not comparing.
 enum RecordMode: String, CaseIterable {
-    /// Only compare (the default).
-    case never
-    /// Write a golden that does not exist.
-    case missing
-    /// Overwrite a golden that differs (after reporting how).
-    case failed
-    /// Write every golden, without comparing.
-    case all
+    case never, missing, failed, all
 }
 
 /// How one `--check` reports and records: `--artifacts` (`CVLAYOUT_ARTIFACTS`), `--record`
 /// (`CVLAYOUT_RECORD`, whose `missing` and `all` are ignored under `CI=true`), `--report`
-/// and `--report-file`.
+/// and `--report-file` (`nil`: standard error).
 struct CheckReporting {
-    /// Where the artifacts of a failed check go, if anywhere.
     var artifacts: String? = nil
-    /// When GOLDEN is written from the layout.
     var record: RecordMode = .never
-    /// The report's format.
     var report: DiffReportFormat = .text
-    /// The report's file, or `nil` for standard error.
     var reportFile: String? = nil
 
     /// Reads the options, with the environment's defaults; prints the note when CI ignores
@@ -301,9 +256,8 @@ struct CheckReporting {
             where T.RawValue == String {
             let names = T.allCases.map(\.rawValue)
             guard let value = T(rawValue: text.lowercased()) else {  // case-insensitive, as -f
-                var message = "\(name): expected one of \(names.joined(separator: ", ")), got '\(shortenedForMessage(text))'"
-                if let near = nearest(text, among: names) { message += "; did you mean '\(near)'?" }
-                throw CLIError.usage(message, engine: engine)
+                throw CLIError(.notOneOf(name, names, got: shortenedForMessage(text), nearest: nearest(text, among: names)),
+                               engine: engine)
             }
             return value
         }
@@ -347,25 +301,14 @@ struct CheckReporting {
         return DiffStatus.different
     }
 
-    /// Writes the report of `result` in `report`'s format to `--report-file` or standard error.
-    func write(_ result: LayoutDiffResult, golden: String, subject: CheckedLayout, io: CommandIO,
-               writeReport: @escaping (StreamedReportStyle, String, String, (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)
-        throws {
-        let style = self.style(io)
-        let comparison = LayoutFileComparison(result: result, expected: LayoutDiff.csvWithoutElements,
-                                              actual: LayoutDiff.csvWithoutElements) { try writeReport(style, $0, $1, $2) }
-        let body: ((UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void = { emit in
-            try writeFormattedReport(report, comparison, expectedName: golden, actualName: subject.name,
+    /// Writes the report of `diff` (made in `style`) in `report`'s format to `--report-file`
+    /// or standard error.
+    func write(_ diff: StreamedDiff, golden: String, subject: CheckedLayout, io: CommandIO) throws {
+        func body(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+            try writeFormattedReport(report, diff, expectedName: golden, actualName: subject.name,
                                      className: subject.name, to: emit)
         }
-        if let path = reportFile {
-            do {
-                try OutputFile.write(to: path) { sink in try body(sink) }
-            } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-                throw CLIError.status(DiffStatus.trouble, "--report-file: " + error.message)
-            }
-            return
-        }
+        if let path = reportFile { return try writingAsTrouble("--report-file: ") { try OutputFile.write(to: path, body) } }
         // Standard error in pieces of whole lines (a chunk may end inside a character).
         var pending: [UInt8] = []
         try body { chunk in
@@ -386,11 +329,16 @@ func goldenFormat(_ golden: String) -> OutputFormat {
     case .csv?: return .csv
     case .json?: return .json
     case nil:
-        guard let handle = FileHandle(forReadingAtPath: golden) else { return .json }
-        defer { try? handle.close() }
-        let first = (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
+        let first = firstByte(of: golden)
         return first == nil || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
     }
+}
+
+/// The first byte of the file at `path` that is not white space, among its first 64.
+private func firstByte(of path: String) -> UInt8? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    return (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
 }
 
 /// Writes GOLDEN from the layout, atomically (its folder made if need be), and says
@@ -399,13 +347,7 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     // A picture or a document is never replaced by a layout: its name, or its first byte.
     let pictureExtensions: Set<String> = ["svg", "png", "jpg", "jpeg", "gif", "webp", "pdf", "tif", "tiff", "xml", "html", "htm"]
     let ext = URL(fileURLWithPath: golden).pathExtension.lowercased()
-    var startsLikeMarkup = false
-    if ext.isEmpty, let handle = FileHandle(forReadingAtPath: golden) {
-        defer { try? handle.close() }
-        let first = (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
-        startsLikeMarkup = first == UInt8(ascii: "<")
-    }
-    if pictureExtensions.contains(ext) || startsLikeMarkup {
+    if pictureExtensions.contains(ext) || (ext.isEmpty && firstByte(of: golden) == UInt8(ascii: "<")) {
         throw CLIError.status(DiffStatus.trouble, "--record: '\(shortenedForMessage(golden))' is not a layout file "
                               + "(a picture or a document): it is not replaced; name the golden .json or .csv")
     }
@@ -413,12 +355,8 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     if let problem = makeDirectory(folder) {
         throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(problem)")
     }
-    do {
-        try OutputFile.write(to: golden) { sink in
-            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
-        }
-    } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-        throw CLIError.status(DiffStatus.trouble, "--record: " + error.message)
+    try writingAsTrouble("--record: ") {
+        try OutputFile.write(to: golden) { try subject.write(format, LayoutOutput(precision: subject.precision, sink: $0)) }
     }
     io.stderr("recorded \(golden)\n")
 }
@@ -436,11 +374,10 @@ func makeDirectory(_ path: String) -> String? {
     return nil
 }
 
-/// `--artifacts DIR` of a check that failed: `DIR/NAME.actual.EXT` (the layout in the
-/// golden's format and the job's precision), `DIR/NAME.diff.svg` (`LayoutDiffPicture` of the
-/// golden and that file) and `DIR/NAME.report.txt` (the text report, without colour), NAME
-/// being the golden's file name without its extension. Each file is written atomically;
-/// DIR is made if need be.
+/// `--artifacts DIR` of a check that failed, each written atomically (DIR made if need be):
+/// `DIR/NAME.actual.EXT` (the layout as the golden's format prints it), `DIR/NAME.diff.svg`
+/// (the picture) and `DIR/NAME.report.txt` (the text report), NAME the golden's file name
+/// without its extension.
 /// - Throws: `CLIError` with status 2 when one cannot be written.
 func writeArtifacts(golden: String, format: OutputFormat, to directory: String, options: DiffOptions,
                     subject: CheckedLayout, io: CommandIO) throws {
@@ -451,63 +388,43 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
     if let problem = makeDirectory(directory) {
         throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(problem)")
     }
-    do {
-        try OutputFile.write(to: actualPath) { sink in
-            try subject.write(format, LayoutOutput(precision: subject.precision, sink: sink))
-        }
+    try writingAsTrouble("--artifacts: ") {
+        try OutputFile.write(to: actualPath) { try subject.write(format, LayoutOutput(precision: subject.precision, sink: $0)) }
         try OutputFile.write(to: base + ".diff.svg") { sink in
             try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)
         }
-        let comparison = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options,
-                                                style: .text(color: false))
-        try OutputFile.write(to: base + ".report.txt") { sink in
-            try comparison.writeReport(golden, subject.name, sink)
-        }
+        let diff = try compareLayoutFiles(golden, actualPath, spooled: nil, io: io, options: options, style: .text(color: false))
+        try OutputFile.write(to: base + ".report.txt") { try diff.writeReport(golden, subject.name, to: $0) }
+    }
+}
+
+/// Runs `body`; an output file it cannot create or write is trouble (status 2), said after
+/// `prefix` (`--record: `).
+func writingAsTrouble(_ prefix: String, _ body: () throws -> Void) throws {
+    do {
+        try body()
     } catch let error as CLIError where error.status == ExitStatus.ioError || error.status == ExitStatus.cannotCreate {
-        throw CLIError.status(DiffStatus.trouble, "--artifacts: " + error.message)
+        throw CLIError.status(DiffStatus.trouble, prefix + error.message)
     }
 }
 
 /// The options used only with `--check`.
 let checkOnlyOptionNames = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
 
-/// `--check-tolerance` and `--check-fields` as diff's options.
-/// - Throws: `CLIError.usage` (64) for a tolerance that is not a finite number ≥ 0 or an
-///   unknown field.
+/// `--check-tolerance` and `--check-fields` as diff's options (`comparisonOptions`).
+/// - Throws: `CLIError.usage` (64) for a check option without `--check`, a tolerance that is
+///   not a finite number ≥ 0 or an unknown field.
 func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> DiffOptions {
-    var options = DiffOptions()
-    if !values.has("check") {
-        for name in checkOnlyOptionNames where values.has(name) {
-            throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
-        }
-    }
-    if let text = try values.text("check-fields") {
-        do {
-            options = try DiffOptions.selecting(text)
-        } catch DiffOptionsError.unknownField(let field) {
-            var message = "--check-fields: unknown field '\(shortenedForMessage(field))'"
-            if let near = nearest(field, among: DiffOptions.allSelectorNames) { message += "; did you mean '\(near)'?" }
-            throw CLIError.usage(message + " (fields: \(DiffOptions.selectorNames.joined(separator: ", ")))", engine: engine)
-        } catch {
-            throw CLIError.usage("--check-fields: expected a comma-separated list of fields, got '\(shortenedForMessage(text))'",
-                                 engine: engine)
-        }
-    }
-    if let text = try values.text("check-tolerance") {
-        guard let tolerance = ValueSyntax.number(text), tolerance.isFinite, tolerance >= 0 else {
-            throw CLIError.usage("--check-tolerance: expected a finite number ≥ 0, got '\(shortenedForMessage(text))'",
-                                 engine: engine)
-        }
-        options.tolerance = tolerance
-    }
-    return options
+    try checkComparisonOptionsNeedCheck(values, engine: engine)
+    return try comparisonOptions(fields: values.text("check-fields"), tolerance: values.text("check-tolerance"),
+                                 prefix: "--check-", shown: { shortenedForMessage($0) }) { CLIError.usage($0, engine: engine) }
 }
 
-/// `--check-tolerance` and `--check-fields` without `--check` are usage errors.
-func checkComparisonOptionsNeedCheck(_ job: LayoutJob) throws {
-    guard !job.options.has("check") else { return }
-    for name in checkOnlyOptionNames where job.options.has(name) {
-        throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: job.descriptor.name)
+/// The options used only with `--check` are usage errors without it.
+func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) throws {
+    guard !values.has("check") else { return }
+    for name in checkOnlyOptionNames where values.has(name) {
+        throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
 }
 

@@ -1,40 +1,24 @@
 // The diff report in the formats CI systems read (`--report junit|github`), made from the
-// text report as it streams out, so that they stay as exact as it and as bounded in memory.
+// text report as it streams out.
 
 import FastText
 import LayoutWriters
 
-/// The formats of a diff report (`cvlayout diff --report`, `--check … --report`).
+/// The formats of a diff report (`cvlayout diff --report`, `--check … --report`): the text
+/// and JSON reports (`StreamedComparison.writeReport`), JUnit XML (`DiffReports.writeJUnit`),
+/// GitHub Actions workflow commands (`GitHubAnnotations`).
 public enum DiffReportFormat: String, CaseIterable, Sendable {
-    /// The text report (`StreamedComparison.writeReport`).
-    case text
-    /// The JSON report (`StreamedComparison.writeReport`).
-    case json
-    /// JUnit XML: one `<testsuite>` with one `<testcase>` per golden (`DiffReports.writeJUnit`).
-    case junit
-    /// GitHub Actions workflow commands, one `::error` per difference (`GitHubAnnotations`).
-    case github
+    case text, json, junit, github
 }
 
 /// Writers of the CI formats.
 public enum DiffReports {
-    /// JUnit XML of one comparison:
-    ///
-    /// ```
-    /// <?xml version="1.0" encoding="UTF-8"?>
-    /// <testsuite name="cvlayout" tests="1" failures="1" errors="0" skipped="0">
-    /// <testcase classname="cvlayout flow" name="layout.json">
-    /// <failure type="layout differs" message="SUMMARY">THE TEXT REPORT</failure>
-    /// </testcase>
-    /// </testsuite>
-    /// ```
-    ///
-    /// The `<testsuite>`, `<testcase>` and `</testcase>` lines are lines of their own (the
-    /// report between them may span many), so that a script can join the cases of several
-    /// runs into one suite. A comparison that matched has no `<failure>`.
-    /// - Parameters:
-    ///   - failure: the summary and the text report (without colour) written by the closure,
-    ///     or `nil` when the layouts matched.
+    /// JUnit XML of one comparison: a `<testsuite>` of one `<testcase>` named `name` of class
+    /// `className`, holding `<failure type="layout differs" message="SUMMARY">REPORT</failure>`
+    /// when the layouts differ; the suite's and case's tags on lines of their own, so that a
+    /// script can join several runs' cases into one suite.
+    /// - Parameter failure: the summary and the text report (without colour) written by the
+    ///   closure, or `nil` when the layouts matched.
     /// - Complexity: O(report); the report is escaped as it streams.
     public static func writeJUnit(name: String, className: String,
                                   failure: (summary: String, report: ((UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void)?,
@@ -72,14 +56,9 @@ public enum DiffReports {
         }
     }
 
-    /// `text` as a GitHub workflow command's property value (`file=…`, `title=…`): `%`, CR,
-    /// LF, `:` and `,` percent-encoded.
-    public static func githubProperty(_ text: String) -> String { githubEscaped(text, property: true) }
-
-    /// `text` as a GitHub workflow command's message: `%`, CR and LF percent-encoded.
-    public static func githubMessage(_ text: String) -> String { githubEscaped(text, property: false) }
-
-    private static func githubEscaped(_ text: String, property: Bool) -> String {
+    /// `text` as a GitHub workflow command's message: `%`, CR and LF percent-encoded; with
+    /// `property` (`file=…`, `title=…`), `:` and `,` too.
+    static func githubEscaped(_ text: String, property: Bool) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -148,8 +127,9 @@ public final class GitHubAnnotations {
         count += 1
         guard annotated < limit else { return }
         annotated += 1
-        try emit("::error file=\(DiffReports.githubProperty(file)),title=\(DiffReports.githubProperty(title))::"
-                 + DiffReports.githubMessage(lines.isEmpty ? title : lines.joined(separator: "\n")) + "\n")
+        let message = lines.isEmpty ? title : lines.joined(separator: "\n")
+        try emit("::error file=\(DiffReports.githubEscaped(file, property: true)),title=\(DiffReports.githubEscaped(title, property: true))::"
+                 + DiffReports.githubEscaped(message, property: false) + "\n")
     }
 
     /// Ends the report: the last difference, then the summary line.

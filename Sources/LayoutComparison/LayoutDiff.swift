@@ -1,7 +1,5 @@
-// What a comparison of two layouts gives (`cvlayout diff`, `--check GOLDEN`): its options,
-// its result, the comparison of their layout-level parts, and the pieces of its text report
-// for people and its JSON for machines (the elements are compared as streams,
-// `StreamedComparison`).
+// A comparison of two layouts (`cvlayout diff`, `--check GOLDEN`): its options, its result,
+// the layout-level parts' comparison and the report's pieces (elements: `StreamedComparison`).
 
 import FastText
 import LayoutWriters
@@ -69,53 +67,33 @@ public enum DiffOptionsError: Error, Equatable, Sendable {
 
 // MARK: - Result
 
-/// How one element or part differs.
+/// How one element or part differs: only in EXPECTED, only in ACTUAL, or in both with these
+/// fields beyond the tolerance (in field order).
 public enum DiffChange: Hashable, Sendable {
-    /// In the expected layout only.
-    case missing
-    /// In the actual layout only.
-    case extra
-    /// In both, with these fields beyond the tolerance (in field order).
+    case missing, extra
     case changed([FieldChange])
 }
 
-/// One field that moved: its values on both sides (`nil`: the side gives none) and the
-/// difference `actual − expected` when both are numbers.
+/// One field that moved: its name (`frame.y`, `contentSize.height`), its values on both sides
+/// (`nil`: the side gives none), `actual − expected` when both are numbers, and whether the
+/// values are lengths in points (frames, centres, translations, sizes).
 public struct FieldChange: Hashable, Sendable {
-    /// The field's name (`frame.y`, `contentSize.height`).
     public var name: String
-    /// The expected value, if that side gives one.
-    public var expected: FieldValue?
-    /// The actual value, if that side gives one.
-    public var actual: FieldValue?
-    /// `actual − expected` when both are numbers.
+    public var expected: FieldValue?, actual: FieldValue?
     public var delta: Double?
-    /// Whether the values are lengths in points (frames, centres, translations, sizes).
     public var isLength: Bool
-
-    /// Creates a change.
-    public init(name: String, expected: FieldValue?, actual: FieldValue?, delta: Double?, isLength: Bool) {
-        self.name = name
-        self.expected = expected
-        self.actual = actual
-        self.delta = delta
-        self.isLength = isLength
-    }
 }
 
-/// A layout-level part that differs (`contentSize`, `heartPath`, …).
+/// A layout-level part that differs (`contentSize`, `heartPath`, …), and how.
 public struct PartDifference: Hashable, Sendable {
-    /// The part's name.
     public var name: String
-    /// How it differs.
     public var change: DiffChange
 }
 
-/// Something the comparison skipped because only one side has it.
+/// Parts or field groups (`contentSize`, `alpha`, in document order) the comparison skipped
+/// because the side `missingIn` lacks them.
 public struct NotCompared: Hashable, Sendable {
-    /// Parts or field groups (`contentSize`, `alpha`), in document order.
     public var names: [String]
-    /// Which side lacks them.
     public var missingIn: DiffSide
 }
 
@@ -124,24 +102,21 @@ public enum DiffSide: String, Hashable, Sendable {
     case expected, actual
 }
 
-/// The largest numeric difference found.
+/// The largest numeric difference found: its element (`nil` for a layout-level part) and
+/// the field's change, whose `delta` is not `nil`.
 public struct LargestDelta: Hashable, Sendable {
-    /// The element (`0:17`), or `nil` for a layout-level part.
     public var element: ElementKey?
-    /// The field's change; its `delta` is not `nil`.
     public var change: FieldChange
 
     /// The field (`frame.y`, `contentSize.height`).
     public var field: String { change.name }
-    /// `actual − expected`.
-    public var delta: Double { change.delta ?? 0 }
     /// Whether it is a length in points.
     public var isLength: Bool { change.isLength }
 }
 
 /// The outcome of a comparison: the differing parts and the counts and sizes the summary
 /// gives (the differing elements went into the report as they were found).
-public struct LayoutDiffResult: Hashable, Sendable {
+public struct LayoutDiffResult: Sendable {
     /// The tolerance used.
     public var tolerance: Double
     /// Elements in the expected layout.
@@ -164,38 +139,20 @@ public struct LayoutDiffResult: Hashable, Sendable {
     /// The differing elements by kind of change.
     public var counts = Counts()
     /// The largest and smallest magnitudes of the elements' numeric deltas (−1 and infinity
-    /// for none) and whether a field that is no number (hidden) differs.
+    /// for none), and whether a field that is no number (hidden) or a value one side lacks differs.
     public var spread = Spread(largest: -1, smallest: .infinity, otherChange: false)
+    public typealias Spread = (largest: Double, smallest: Double, otherChange: Bool)
 
-    /// What a comparison keeps of its differences' sizes.
-    public struct Spread: Hashable, Sendable {
-        /// The largest magnitude of a numeric delta (points, or the field's unit); −1 for none.
-        public var largest: Double
-        /// The smallest magnitude of a numeric delta; infinity for none.
-        public var smallest: Double
-        /// Whether a field that is no number (`hidden`), or a value one side lacks, differs.
-        public var otherChange: Bool
-        /// A spread of the given sizes.
-        public init(largest: Double, smallest: Double, otherChange: Bool) {
-            self.largest = largest
-            self.smallest = smallest
-            self.otherChange = otherChange
-        }
-    }
-
-    /// Whether every difference is a number within `bound` of the expected one (no element
-    /// missing or extra, no other field changed) and they look like rounding to `bound`'s
-    /// unit: the largest more than a tenth of `bound` (finer rounding would not make it),
-    /// and one smaller than `bound` (not only ties, such as an alpha of 0.5 against 1). What
-    /// a golden printed with fewer decimals than the layout gives (`--precision 0`: 0.5).
+    /// Whether every difference is a number within `bound` that looks like rounding to
+    /// `bound`'s unit (a golden printed with fewer decimals): the largest more than a tenth of
+    /// `bound`, and one smaller than `bound` (not only ties, such as an alpha of 0.5 against 1).
     public func differsOnlyWithin(_ bound: Double) -> Bool {
         guard let (largest, smallest) = numericDeltaRange() else { return false }
         return largest > bound / 10 && largest <= bound * (1 + 1e-9) && smallest < bound * (1 - 1e-9)
     }
 
-    /// The largest and the smallest magnitude of the differences, when they differ and every
-    /// difference is a number that moved (no element missing or extra, no value absent, no
-    /// other change); `nil` otherwise. O(parts).
+    /// The largest and the smallest magnitude of the differences when every difference is a
+    /// number that moved (nothing missing, extra or absent, no other change); else `nil`. O(parts).
     public func numericDeltaRange() -> (largest: Double, smallest: Double)? {
         guard !isSame else { return nil }
         var largest = -1.0, smallest = Double.infinity
@@ -216,109 +173,57 @@ public struct LayoutDiffResult: Hashable, Sendable {
         return largest >= 0 ? (largest, smallest) : nil
     }
 
-    /// Counts of differing elements.
-    public struct Counts: Hashable, Sendable {
-        /// Elements in both layouts with a field that differs.
-        public var differ = 0
-        /// Elements only in EXPECTED.
-        public var missing = 0
-        /// Elements only in ACTUAL.
-        public var extra = 0
-        /// No differences counted.
-        public init() {}
+    /// Counts of differing elements: all of them, those only in EXPECTED, those only in ACTUAL.
+    public struct Counts: Sendable {
+        public var differ = 0, missing = 0, extra = 0
     }
 
     /// Whether nothing differs (status 0).
-    public var isSame: Bool { differingCount == 0 && parts.isEmpty }
-
-    /// The number of differing elements.
-    public var differingCount: Int { counts.differ }
-
-    /// Elements in either layout.
-    public var totalElementCount: Int { expectedCount + actualCount - matchedCount }
-
-    /// Elements only in the expected layout.
-    public var missingCount: Int { counts.missing }
-    /// Elements only in the actual layout.
-    public var extraCount: Int { counts.extra }
-    /// Elements in both whose fields differ.
-    public var changedCount: Int { differingCount - missingCount - extraCount }
+    public var isSame: Bool { counts.differ == 0 && parts.isEmpty }
 }
 
 // MARK: - Comparison
 
-/// Compares two layouts.
-///
-/// Elements are matched by category, kind and index path, so order alone is no difference
-/// (`StreamedComparison`, `compareStreams`). Numbers are equal when `|actual − expected| ≤
-/// tolerance` (plus a few units in the last place, so that `120.001` against `120` is within
-/// 0.001; a tolerance of 0 is exact, and angles are compared the shorter way round). Element
-/// fields are compared when both files give them (a CSV without an `alpha` column skips
-/// `alpha`, and the summary says so); layout-level parts (engine, contentSize, heartPath,
-/// heartSamples, …) when both files carry parts (cvlayout JSON layouts, CSVs of heart
-/// samples): a part only `expected` lacks is not compared (a thin golden), one only `actual`
-/// lacks is missing.
-///
-/// ```
-/// let (result, report) = try LayoutDiff.compare(golden, actual, expectedName: "a.json", actualName: "b.json")
-/// result.isSame                         // false
-/// LayoutDiff.summary(result, expectedName: "a.json", actualName: "b.json")
-/// // "1 of 50 elements differs; largest delta 12.5 pt at 0:17 frame.y"
-/// ```
+/// Compares two layouts. Elements are matched by category, kind and index path (order alone
+/// is no difference); numbers are equal when `|actual − expected| ≤ tolerance` plus a few ulps
+/// (0 is exact; angles the shorter way round). Element fields are compared when both files
+/// give them, parts when both carry parts: one only EXPECTED lacks is not compared (a thin
+/// golden), one only ACTUAL lacks is missing.
 public enum LayoutDiff {
     /// Compares the layout-level parts of `expected` and `actual` (their elements aside).
     /// - Returns: the differing parts in document order, and those not compared.
     /// - Complexity: O(values of the parts).
     static func compareParts(_ expected: LayoutDocument, _ actual: LayoutDocument,
                              options: DiffOptions) -> (parts: [PartDifference], notCompared: [NotCompared]) {
-        let tolerance = options.tolerance
-        var notCompared: [NotCompared] = []
-        // Layout-level parts.
-        var partDifferences: [PartDifference] = []
         let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
-        if expected.carriesParts && actual.carriesParts {
-            var partsOnlyInActual: [String] = []
-            defer {
-                if !partsOnlyInActual.isEmpty {
-                    notCompared.insert(NotCompared(names: partsOnlyInActual, missingIn: .expected), at: 0)
-                }
-            }
-            for name in selectedParts {
-                let e = expected.parts.first { $0.name == name }
-                let a = actual.parts.first { $0.name == name }
-                switch (e, a) {
-                case (nil, nil): continue
-                case (_?, nil): partDifferences.append(PartDifference(name: name, change: .missing))
-                case (nil, _?): partsOnlyInActual.append(name)  // a thin EXPECTED (golden): not compared
-                case (let e?, let a?):
-                    // By name: the expected side's in order, then the actual side's others
-                    // (thousands of heart samples: looked up, not searched).
-                    let expectedValues = Dictionary(e.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-                    let actualValues = Dictionary(a.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-                    let names = e.values.map(\.name) + a.values.map(\.name).filter { expectedValues[$0] == nil }
-                    var changes: [FieldChange] = []
-                    for valueName in names {
-                        let ev = expectedValues[valueName], av = actualValues[valueName]
-                        // Points, except a heart sample's t (a fraction) and angle (degrees).
-                        let isAngle = valueName.hasSuffix(".angle")
-                        let isLength = !(valueName.hasSuffix(".t") || isAngle)
-                        if let change = compareValues(valueName, ev, av, isLength: isLength, isAngle: isAngle,
-                                                      tolerance: tolerance) {
-                            changes.append(change)
-                        }
-                    }
-                    if !changes.isEmpty { partDifferences.append(PartDifference(name: name, change: .changed(changes))) }
-                }
-            }
-        } else if expected.carriesParts || actual.carriesParts {
+        if expected.carriesParts != actual.carriesParts {
             let side = expected.carriesParts ? expected : actual
             let names = selectedParts.filter { name in side.parts.contains { $0.name == name } }
-            if !names.isEmpty {
-                notCompared.insert(NotCompared(names: names, missingIn: expected.carriesParts ? .actual : .expected), at: 0)
+            return ([], names.isEmpty ? [] : [NotCompared(names: names, missingIn: expected.carriesParts ? .actual : .expected)])
+        }
+        guard expected.carriesParts else { return ([], []) }
+        var differences: [PartDifference] = [], onlyInActual: [String] = []
+        for name in selectedParts {
+            switch (expected.parts.first { $0.name == name }, actual.parts.first { $0.name == name }) {
+            case (nil, nil): continue
+            case (_?, nil): differences.append(PartDifference(name: name, change: .missing))
+            case (nil, _?): onlyInActual.append(name)  // a thin EXPECTED (golden): not compared
+            case (let e?, let a?):
+                // By name: the expected side's in order, then the actual side's others
+                // (thousands of heart samples: looked up, not searched).
+                let expectedValues = Dictionary(e.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                let actualValues = Dictionary(a.values.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                let names = e.values.map(\.name) + a.values.map(\.name).filter { expectedValues[$0] == nil }
+                let changes = names.compactMap { valueName -> FieldChange? in
+                    // Points, except a heart sample's t (a fraction) and angle (degrees).
+                    let isAngle = valueName.hasSuffix(".angle"), isLength = !(valueName.hasSuffix(".t") || isAngle)
+                    return compareValues(valueName, expectedValues[valueName], actualValues[valueName], isLength: isLength,
+                                         isAngle: isAngle, tolerance: options.tolerance)
+                }
+                if !changes.isEmpty { differences.append(PartDifference(name: name, change: .changed(changes))) }
             }
         }
-
-        return (partDifferences, notCompared)
+        return (differences, onlyInActual.isEmpty ? [] : [NotCompared(names: onlyInActual, missingIn: .expected)])
     }
 
     /// The change between two values of one field, or `nil` when they are equal within the
@@ -390,25 +295,22 @@ extension LayoutDiff {
             : "\(name): \(noun)s \(list) are not compared (cvlayout does not know them)"
     }
 
-    /// The one-line summary: `same: 120 elements within tolerance 0.001`, or
-    /// `3 of 120 elements differ (1 missing, 1 extra); contentSize differs; largest delta 12.5 pt
-    /// at 0:17 frame.y`, followed by what was not compared (`; not compared: heartPath (not in
-    /// b.csv)`). No trailing newline.
+    /// The one-line summary, without a newline: `same: 120 elements within tolerance 0.001`,
+    /// or `3 of 120 elements differ (1 missing, 1 extra); contentSize differs; largest delta
+    /// 12.5 pt at 0:17 frame.y`, then what was not compared (`; not compared: …`).
     public static func summary(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String {
         var text: String
-        let total = result.totalElementCount
+        let total = result.expectedCount + result.actualCount - result.matchedCount
         let noun = total == 1 ? "element" : "elements"
         if result.isSame {
             text = "same: \(total) \(noun) within tolerance \(number(result.tolerance))"
             if result.reordered { text += " (in a different order)" }
         } else {
-            let n = result.differingCount
+            let n = result.counts.differ
             text = "\(n) of \(total) \(noun) \(n == 1 ? "differs" : "differ")"
-            var kinds: [String] = []
-            if result.missingCount > 0 { kinds.append("\(result.missingCount) missing") }
-            if result.extraCount > 0 { kinds.append("\(result.extraCount) extra") }
-            if !kinds.isEmpty { text += " (" + kinds.joined(separator: ", ") + ")" }
-            let changed = result.parts.filter { if case .changed = $0.change { return true } else { return false } }
+            let kinds = [(result.counts.missing, "missing"), (result.counts.extra, "extra")].filter { $0.0 > 0 }
+            if !kinds.isEmpty { text += " (" + kinds.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")" }
+            let changed = result.parts.filter { $0.change != .missing }
             if !changed.isEmpty {
                 text += "; " + changed.map(\.name).joined(separator: ", ") + (changed.count == 1 ? " differs" : " differ")
             }
@@ -428,37 +330,22 @@ extension LayoutDiff {
 
     /// The JSON report up to `"differences":[`.
     static func appendJSONHead(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
-        out.append("{\"same\":")
-        out.append(result.isSame ? "true" : "false")
-        out.append(",\"expected\":")
+        out.append(string: "{\"same\":\(result.isSame),\"expected\":")
         appendJSONString(expectedName, to: out)
         out.append(",\"actual\":")
         appendJSONString(actualName, to: out)
         out.append(",\"tolerance\":")
         out.append(number: result.tolerance)
-        out.append(",\n\"counts\":{\"expected\":")
-        out.append(integer: result.expectedCount)
-        out.append(",\"actual\":")
-        out.append(integer: result.actualCount)
-        out.append(",\"matched\":")
-        out.append(integer: result.matchedCount)
-        out.append(",\"differ\":")
-        out.append(integer: result.differingCount)
-        out.append(",\"missing\":")
-        out.append(integer: result.missingCount)
-        out.append(",\"extra\":")
-        out.append(integer: result.extraCount)
-        out.append(",\"changed\":")
-        out.append(integer: result.changedCount)
-        out.append("},\n\"largestDelta\":")
+        let counts = result.counts, changed = counts.differ - counts.missing - counts.extra
+        out.append(string: ",\n\"counts\":{\"expected\":\(result.expectedCount),\"actual\":\(result.actualCount),"
+                   + "\"matched\":\(result.matchedCount),\"differ\":\(counts.differ),\"missing\":\(counts.missing),"
+                   + "\"extra\":\(counts.extra),\"changed\":\(changed)},\n\"largestDelta\":")
         if let largest = result.largestDelta {
             out.append("{\"element\":")
             if let element = largest.element { appendJSONString(element.description, to: out) } else { out.append("null") }
             out.append(",\"field\":")
             appendJSONString(largest.field, to: out)
-            out.append(",\"delta\":")
-            out.append(string: jsonDelta(largest.change))
-            out.append(largest.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}")
+            out.append(string: ",\"delta\":" + jsonDelta(largest.change) + (largest.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}"))
         } else {
             out.append("null")
         }
@@ -469,8 +356,7 @@ extension LayoutDiff {
     static func appendJSONTail(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
         out.append(result.isSame ? "],\n\"notCompared\":[" : "\n],\n\"notCompared\":[")
         for (k, note) in result.notCompared.enumerated() {
-            if k > 0 { out.append(",") }
-            out.append("{\"names\":[")
+            out.append(k > 0 ? ",{\"names\":[" : "{\"names\":[")
             for (i, name) in note.names.enumerated() {
                 if i > 0 { out.append(",") }
                 appendJSONString(name, to: out)
@@ -479,13 +365,10 @@ extension LayoutDiff {
             appendJSONString(note.missingIn == .expected ? expectedName : actualName, to: out)
             out.append("}")
         }
-        out.append("],\"reordered\":")
-        out.append(result.reordered ? "true" : "false")
-        out.append(",\n\"summary\":")
+        out.append(string: "],\"reordered\":\(result.reordered),\n\"summary\":")
         appendJSONString(summary(result, expectedName: expectedName, actualName: actualName), to: out)
         out.append("}\n")
     }
-
 
     /// One part's entry of the JSON report's differences, without a separator.
     static func appendJSONEntry(part name: String, _ change: DiffChange, to out: OutputBuffer) {
@@ -511,20 +394,8 @@ extension LayoutDiff {
         appendJSONChange(change, to: out)
     }
 
-    /// Appends a finite `delta` as the text report shows it, `+` before a positive one: at
-    /// `decimals` decimals, or every digit when those would hide it (it rounds to 0, it is
-    /// 2^53 or more, or more than 15 decimals are asked). `scratch` holds
-    /// `NumberFormat.maximumLength` bytes.
-    static func appendSignedDelta(_ delta: Double, decimals: Int, scratch text: UnsafeMutablePointer<UInt8>,
-                                  to out: OutputBuffer) {
-        let n = writeDelta(delta, decimals: decimals, to: text)
-        if delta > 0 { out.append(byte: UInt8(ascii: "+")) }
-        out.append(UnsafeBufferPointer(start: text, count: n))
-    }
-
-    /// A finite delta's digits (without the `+` of a positive one) at `text`, as
-    /// `appendSignedDelta` writes them; returns their count (at most
-    /// `NumberFormat.maximumLength`).
+    /// A finite delta's digits (without the `+` of a positive one) at `text`, as `deltaText`
+    /// gives them for `decimals`; returns their count (at most `NumberFormat.maximumLength`).
     @inline(__always)
     static func writeDelta(_ delta: Double, decimals: Int, to text: UnsafeMutablePointer<UInt8>) -> Int {
         let n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
@@ -568,9 +439,9 @@ extension LayoutDiff {
     }
 
     /// A number in its shortest round-trip form.
-    private static func number(_ v: Double) -> String { NumberFormat.string(v, precision: .full) }
+    static func number(_ v: Double) -> String { NumberFormat.string(v, precision: .full) }
 
-    private static func shown(_ value: FieldValue?) -> String { value?.description ?? "(none)" }
+    static func shown(_ value: FieldValue?) -> String { value?.description ?? "(none)" }
 
     /// A field's delta in the JSON report: a number, or `null` when the change has no
     /// numeric delta or the difference is past the largest Double.
@@ -579,13 +450,10 @@ extension LayoutDiff {
         return deltaText(change, signed: false)
     }
 
-    /// The delta at the decimals of its operands, so `132.501 − 120` prints `12.501`, not
-    /// the binary difference's 17 digits; in its shortest round-trip digits when those
-    /// decimals would hide it (`1e-20 − 0`, more than 15 decimals) or it is past 2⁵³ (where
-    /// the operands print that way too). `signed`: `+12.5` / `-3` (a report line); otherwise
-    /// the magnitude's sign is kept only when negative (`-3`, JSON). Two finite values further
-    /// apart than the largest Double have no delta to print: it is said in words.
-    private static func deltaText(_ change: FieldChange, signed: Bool) -> String {
+    /// The delta at the decimals of its operands (`132.501 − 120`: `12.501`), or in its
+    /// shortest round-trip digits when those would hide it (`1e-20 − 0`, over 15 decimals) or
+    /// it is past 2⁵³; `+` before a positive one when `signed`. Past the largest Double, words.
+    static func deltaText(_ change: FieldChange, signed: Bool) -> String {
         let delta = change.delta ?? 0
         guard delta.isFinite else {
             let words = "past the largest double"
@@ -605,107 +473,57 @@ extension LayoutDiff {
     }
 }
 
-// MARK: - The text report's blocks, straight into a buffer
+// MARK: - The text report's blocks
 
 extension LayoutDiff {
-    /// The lines of one entry of the text report (`StreamedComparison.writeReport`), each ending with a newline,
-    /// written into `out` (whose precision must be `.full`) without building strings.
+    /// One entry of the text report (`StreamedComparison.writeReport`), its lines ending with
+    /// newlines, written into `out` (precision `.full`).
     /// - Parameters:
     ///   - key: the element, or `nil` for the layout-level part named `part`.
     ///   - frame: x, y, width, height of a missing or extra element that gives all four.
     static func appendTextBlock(_ key: ElementKey?, part: String = "", _ change: DiffChange, frame: SIMD4<Double>?,
                                 color: Bool, to out: OutputBuffer) {
-        func title() {
-            guard let key else { return out.append(string: part) }
-            if key.category == "cell" && key.kind == nil {
-                out.append(integer: key.section)
-                out.append(byte: UInt8(ascii: ":"))
-                out.append(integer: key.item)
-                if key.disappearing { out.append(" (disappearing)") }
-            } else {
-                out.append(string: key.description)
-            }
-        }
-        func frameSuffix() {
-            guard let frame else { return }
-            out.append(" (frame ")
-            for k in 0..<4 {
-                if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-                out.append(number: frame[k])
-            }
-            out.append(byte: UInt8(ascii: ")"))
-        }
-        switch change {
-        case .missing, .extra:
-            if color { out.append(change == .missing ? "\u{1B}[31m" : "\u{1B}[32m") }
-            out.append(change == .missing ? "- " : "+ ")
-            title()
+        let colour: StaticString = change == .missing ? "\u{1B}[31m" : change == .extra ? "\u{1B}[32m" : "\u{1B}[36m"
+        if color { out.append(colour) }
+        out.append(change == .missing ? "- " : change == .extra ? "+ " : "~ ")
+        if let key { appendName(key, to: out) } else { out.append(string: part) }
+        if change == .missing || change == .extra {
             out.append(change == .missing ? "  missing" : "  extra")
-            frameSuffix()
-            if color { out.append("\u{1B}[0m") }
-            out.append(byte: 0x0A)
-        case .changed(let changes):
-            if color { out.append("\u{1B}[36m") }
-            out.append("~ ")
-            title()
-            if color { out.append("\u{1B}[0m") }
-            out.append(byte: 0x0A)
-            var width = 0  // field names are ASCII: bytes are characters
-            for change in changes { width = Swift.max(width, change.name.utf8.count) }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
-                let base = scratch.baseAddress!
-                for change in changes {
-                    out.append("    ")
-                    out.append(string: change.name)
-                    for _ in change.name.utf8.count..<width { out.append(byte: 0x20) }
-                    out.append("  ")
-                    // The operands as `shown` gives them, and the decimals they have.
-                    var decimals = 0
-                    func operand(_ value: FieldValue?, at offset: Int) -> Int {
-                        switch value {
-                        case .number(let v)?:
-                            let n = NumberFormat.write(v, precision: .full, to: base + offset)
-                            for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
-                                decimals = Swift.max(decimals, n - i - 1)
-                                break
-                            }
-                            return n
-                        default:
-                            let text = shown(value)
-                            var count = 0
-                            for byte in text.utf8 {
-                                if count == NumberFormat.maximumLength { break }
-                                base[offset + count] = byte
-                                count += 1
-                            }
-                            if let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) {
-                                decimals = Swift.max(decimals, text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1)
-                            }
-                            return count
-                        }
-                    }
-                    if case .text? = change.expected { out.append(string: shown(change.expected)) } else {
-                        let n = operand(change.expected, at: 0)
-                        out.append(UnsafeBufferPointer(start: base, count: n))
-                    }
-                    out.append(" → ")
-                    if case .text? = change.actual { out.append(string: shown(change.actual)) } else {
-                        let n = operand(change.actual, at: NumberFormat.maximumLength)
-                        out.append(UnsafeBufferPointer(start: base + NumberFormat.maximumLength, count: n))
-                    }
-                    if let delta = change.delta {
-                        out.append("  (")
-                        if !delta.isFinite || change.expected.map({ if case .text = $0 { true } else { false } }) == true
-                            || change.actual.map({ if case .text = $0 { true } else { false } }) == true {
-                            out.append(string: deltaText(change, signed: true))
-                        } else {
-                            appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength, to: out)
-                        }
-                        out.append(byte: UInt8(ascii: ")"))
-                    }
-                    out.append(byte: 0x0A)
+            if let frame {
+                out.append(" (frame ")
+                for k in 0..<4 {
+                    if k > 0 { out.append(byte: UInt8(ascii: ",")) }
+                    out.append(number: frame[k])
                 }
+                out.append(byte: UInt8(ascii: ")"))
             }
         }
+        if color { out.append("\u{1B}[0m") }
+        out.append(byte: 0x0A)
+        guard case .changed(let changes) = change else { return }
+        let width = changes.map(\.name.utf8.count).max() ?? 0  // field names are ASCII: bytes are characters
+        for change in changes {
+            let padding = String(repeating: " ", count: width - change.name.utf8.count)
+            out.append(string: "    \(change.name)\(padding)  " + valuesText(change, gap: "  ") + "\n")
+        }
+    }
+
+    /// The element's name as the reports give it (`0:17`, `header 0:0`), as XML text with `xml`.
+    static func appendName(_ key: ElementKey, xml: Bool = false, to out: OutputBuffer) {
+        guard key.category == "cell" && key.kind == nil else {
+            return xml ? appendXMLText(key.description, to: out) : out.append(string: key.description)
+        }
+        out.append(integer: key.section)
+        out.append(byte: UInt8(ascii: ":"))
+        out.append(integer: key.item)
+        if key.disappearing { out.append(" (disappearing)") }
+    }
+
+    /// `120 → 132.5`, then `gap` and the signed delta in parentheses when the change has one
+    /// (with `finiteOnly`, a finite one).
+    static func valuesText(_ change: FieldChange, gap: String, finiteOnly: Bool = false) -> String {
+        var text = shown(change.expected) + " → " + shown(change.actual)
+        if let delta = change.delta, !finiteOnly || delta.isFinite { text += gap + "(" + deltaText(change, signed: true) + ")" }
+        return text
     }
 }

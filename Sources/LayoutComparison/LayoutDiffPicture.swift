@@ -1,75 +1,44 @@
 // `cvlayout diff A B -f svg`: both layouts in one picture. The two sides are merged in
-// element order as the streamed comparison merges them, each element classified as the
-// text report would see it (same tolerance, same fields), and drawn into two spills (the
-// faded unchanged elements, then the changes on top); the document is put together at the
+// element order, each element classified as the text report sees it, and drawn into two
+// spills (faded unchanged elements, then the changes); the document is put together at the
 // end, when the canvas (the union of both layouts' frames) is known.
 import Foundation
 import LayoutCore
 import FastText
 import LayoutWriters
 
-/// How an element of a diff picture changed (`data-change`).
-public enum PictureChange: String, CaseIterable, Sendable {
-    /// Its frame's size changed (whether or not it also moved).
-    case resized
-    /// Its frame moved, at the same size.
-    case moved
-    /// Only in the actual layout (B).
-    case added
-    /// Only in the expected layout (A, the golden).
-    case removed
-    /// Its frame is the same, another field (alpha, transform, zIndex, hidden) changed.
-    case changed
-    /// Nothing compared changed.
-    case same
+/// How an element of a diff picture changed (`data-change`): its size (moved or not); its
+/// position only; only in ACTUAL; only in EXPECTED (the golden); another field (alpha,
+/// transform, zIndex, hidden); nothing compared.
+enum PictureChange: String, CaseIterable {
+    case resized, moved, added, removed, changed, same
 
+    /// Its place in `allCases`.
+    var index: Int { Self.allCases.firstIndex(of: self)! }
     /// The stroke and fill of its shapes.
-    var colour: String {
-        switch self {
-        case .resized: return "#ff7f0e"
-        case .moved: return "#1f77b4"
-        case .added: return "#2ca02c"
-        case .removed: return "#d62728"
-        case .changed: return "#9467bd"
-        case .same: return "#9e9e9e"
-        }
-    }
-
+    var colour: String { Self.colours[index] }
     /// The legend's words.
-    var legend: String {
-        switch self {
-        case .resized: return "resized (COUNT): golden frame dashed, new frame solid"
-        case .moved: return "moved (COUNT): golden frame dashed, new frame solid"
-        case .added: return "added (COUNT): only in the new layout"
-        case .removed: return "removed (COUNT): only in the golden"
-        case .changed: return "changed (COUNT): alpha, transform, zIndex or hidden"
-        case .same: return "same (COUNT)"
-        }
-    }
+    var legend: String { Self.legends[index] }
+
+    private static let colours = ["#ff7f0e", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#9e9e9e"]
+    private static let legends = [
+        "resized (COUNT): golden frame dashed, new frame solid", "moved (COUNT): golden frame dashed, new frame solid",
+        "added (COUNT): only in the new layout", "removed (COUNT): only in the golden",
+        "changed (COUNT): alpha, transform, zIndex or hidden", "same (COUNT)",
+    ]
 }
 
 /// The diff picture (`cvlayout diff EXPECTED ACTUAL -f svg`, `--check`'s `NAME.diff.svg`): a
-/// standalone SVG 1.1 document showing both layouts at once, in the layouts' own coordinates
-/// (points).
-///
-/// - Unchanged elements are faded grey boxes (the actual frame).
-/// - An element whose frame changed is drawn twice, the golden's (EXPECTED's) frame dashed,
-///   the new one solid, with an arrow from the old centre to the new one: blue when it only
-///   moved, orange when its size changed.
-/// - Elements only in ACTUAL are green (solid), elements only in EXPECTED red (dashed).
-/// - Elements whose other fields changed (alpha, transform, zIndex, hidden) are purple and
-///   marked with the names of those fields.
-/// - A legend with each kind's count sits above the layouts; the canvas is the union of both
-///   layouts' frames (10 points of margin), widened for the legend.
-///
-/// Every shape of an element carries `data-index-path` (`S:I`), `data-kind` unless it is a
-/// cell, `data-change` (`PictureChange`) and `data-side` (`expected` or `actual`, whose
-/// frame it is; an arrow has none). A changed element's solid box holds a `<title>` listing
-/// its changed fields as the text report does (`frame.y 120 → 132.5`).
-///
-/// Elements are classified with `DiffOptions` exactly as `StreamedComparison` compares
-/// them: only the selected fields, numbers equal within the tolerance. An element without
-/// all four frame numbers (a CSV of index paths) is counted but not drawn.
+/// standalone SVG 1.1 document of both layouts in their own coordinates (points), on the
+/// union of their frames (10 points of margin) below a legend of each kind's count.
+/// Unchanged elements are faded grey boxes; a moved (blue) or resized (orange) element has
+/// its EXPECTED frame dashed, its ACTUAL frame solid and an arrow between their centres;
+/// elements only in ACTUAL are green, only in EXPECTED red and dashed; other changes purple,
+/// marked with the groups that changed. Every shape carries `data-index-path`, `data-kind`
+/// (not for cells), `data-change` and `data-side` (not an arrow); a changed element's solid
+/// box holds a `<title>` of its changed fields (`frame.y 120 → 132.5`). Elements are
+/// classified as `StreamedComparison` compares them; one without all four frame numbers is
+/// counted but not drawn.
 public enum LayoutDiffPicture {
     /// Draws the diff of two layouts read as streams (files or spooled standard input), in
     /// element order; a side not in element order is sorted on the way (`SortedLayoutStream`).
@@ -122,17 +91,10 @@ public enum LayoutDiffPicture {
         var hasE = try next(expected, &e, &lastE, &countE, .expected)
         var hasA = try next(actual, &a, &lastA, &countA, .actual)
         while hasE || hasA {
-            if hasE && hasA && e.sameKey(a) {
-                try picture.add(e.key, e, a)
-                hasE = try next(expected, &e, &lastE, &countE, .expected)
-                hasA = try next(actual, &a, &lastA, &countA, .actual)
-            } else if hasE && (!hasA || e.precedes(a)) {
-                try picture.add(e.key, e, nil)
-                hasE = try next(expected, &e, &lastE, &countE, .expected)
-            } else {
-                try picture.add(a.key, nil, a)
-                hasA = try next(actual, &a, &lastA, &countA, .actual)
-            }
+            let both = hasE && hasA && e.sameKey(a), takesE = both || (hasE && (!hasA || e.precedes(a)))
+            try picture.add(takesE ? e.key : a.key, takesE ? e : nil, takesE && !both ? nil : a)
+            if takesE { hasE = try next(expected, &e, &lastE, &countE, .expected) }
+            if !takesE || both { hasA = try next(actual, &a, &lastA, &countA, .actual) }
         }
         _ = try expected.finish()
         _ = try actual.finish()
@@ -163,27 +125,6 @@ final class DiffPicture {
         tolerance = options.tolerance
     }
 
-    /// The fields of `fields` that differ between `e` and `a`, as bits.
-    private func changedBits(_ e: StreamedElement, _ a: StreamedElement) -> UInt16 {
-        var changed: UInt16 = 0
-        for field in fields {
-            let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
-            let inE = e.mask & bit != 0, inA = a.mask & bit != 0
-            if inE && inA {
-                let x = e.values[k], y = a.values[k]
-                if field == .hidden {
-                    if x != y { changed |= bit }
-                } else {
-                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
-                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
-                }
-            } else if inE || inA {
-                if (inE ? actualPresent : expectedPresent) & bit != 0 { changed |= bit }
-            }
-        }
-        return changed
-    }
-
     /// Classifies and draws one element: in both layouts, or only in one (the other `nil`).
     func add(_ key: ElementKey, _ e: StreamedElement?, _ a: StreamedElement?) throws {
         if let e { expectedPresent |= e.mask }
@@ -192,13 +133,13 @@ final class DiffPicture {
         var changed: UInt16 = 0
         switch (e, a) {
         case (let e?, let a?):
-            changed = changedBits(e, a)
+            changed = e.changedFields(a, fields, tolerance: tolerance, present: (expectedPresent, actualPresent))
             change = changed & Self.sizeBits != 0 ? .resized : changed & Self.positionBits != 0 ? .moved
                 : changed != 0 ? .changed : .same
         case (_?, nil): change = .removed
         default: change = .added
         }
-        tally[PictureChange.allCases.firstIndex(of: change)!] += 1
+        tally[change.index] += 1
         let expectedFrame = e.flatMap(Self.frame), actualFrame = a.flatMap(Self.frame)
         for frame in [expectedFrame, actualFrame] {
             guard let frame else { continue }
@@ -218,23 +159,18 @@ final class DiffPicture {
             Self.appendRect(key, change, side: change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"", frame, to: out)
             out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
                                         : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
-            Self.appendName(key, to: out)
+            LayoutDiff.appendName(key, xml: true, to: out)
             out.append(change == .added ? " added (only in the new layout)</title></rect>\n"
                                         : " removed (only in the golden)</title></rect>\n")
         case .moved, .resized, .changed:
             if change != .changed, let old = expectedFrame {
                 Self.appendRect(key, change, side: " data-side=\"expected\"", old, to: out)
-                out.append(" fill=\"none\" stroke=\"")
-                out.append(string: change.colour)
-                out.append("\" stroke-dasharray=\"4 3\"/>\n")
+                out.append(string: " fill=\"none\" stroke=\"\(change.colour)\" stroke-dasharray=\"4 3\"/>\n")
             }
             if let new = actualFrame {
                 Self.appendRect(key, change, side: " data-side=\"actual\"", new, to: out)
-                out.append(" fill=\"")
-                out.append(string: change.colour)
-                out.append(change == .changed ? "\" fill-opacity=\"0.3\" stroke-width=\"2.5\" stroke=\"" : "\" fill-opacity=\"0.2\" stroke=\"")
-                out.append(string: change.colour)
-                out.append("\"><title>")
+                let opacity = change == .changed ? "0.3\" stroke-width=\"2.5" : "0.2"
+                out.append(string: " fill=\"\(change.colour)\" fill-opacity=\"\(opacity)\" stroke=\"\(change.colour)\"><title>")
                 Self.appendTitle(key, change, e!, a!, changed, to: out)
                 out.append("</title></rect>\n")
             }
@@ -244,15 +180,9 @@ final class DiffPicture {
                 if x1 != x2 || y1 != y2 {
                     out.append("<line")
                     Self.appendAttributes(key, change, to: out)
-                    out.append(" x1=\"")
-                    out.append(number: x1)
-                    out.append("\" y1=\"")
-                    out.append(number: y1)
-                    out.append("\" x2=\"")
-                    out.append(number: x2)
-                    out.append("\" y2=\"")
-                    out.append(number: y2)
-                    out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/>\n")
+                    let n = LayoutDiff.number
+                    out.append(string: " x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"#333333\" "
+                               + "marker-end=\"url(#cvlayout-diff-arrow)\"/>\n")
                 }
             }
             // The marker: the names of the other groups that changed (alpha, transform, zIndex,
@@ -265,11 +195,8 @@ final class DiffPicture {
             if !groups.isEmpty, let new = actualFrame {
                 out.append("<text")
                 Self.appendAttributes(key, change, to: out)
-                out.append(" x=\"")
-                out.append(number: new[0] + 3)
-                out.append("\" y=\"")
-                out.append(number: new[1] + 11)
-                out.append("\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#4b2a6b\">")
+                out.append(string: " x=\"\(LayoutDiff.number(new[0] + 3))\" y=\"\(LayoutDiff.number(new[1] + 11))\" "
+                           + "font-family=\"sans-serif\" font-size=\"10\" fill=\"#4b2a6b\">")
                 appendXMLText(groups.joined(separator: ", "), to: out)
                 out.append("</text>\n")
             }
@@ -295,55 +222,20 @@ final class DiffPicture {
         out.append(byte: UInt8(ascii: "\""))
     }
 
-    /// The element's name as the text report gives it (`0:17`, `header 0:0`), as XML text.
-    private static func appendName(_ key: ElementKey, to out: OutputBuffer) {
-        if key.category == cellCategory && key.kind == nil && !key.disappearing {
-            out.append(integer: key.section)
-            out.append(byte: UInt8(ascii: ":"))
-            out.append(integer: key.item)
-        } else {
-            appendXMLText(key.description, to: out)
-        }
-    }
-
     /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
     /// XML text.
     private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
                                     _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
-        appendName(key, to: out)
-        out.append(byte: 0x20)
-        out.append(string: change.rawValue)
-        out.append(byte: UInt8(ascii: ":"))
-        var first = true
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * NumberFormat.maximumLength) { scratch in
-            let base = scratch.baseAddress!
-            for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
-                out.append(first ? " " : "; ")
-                first = false
-                out.append(string: field.name)
-                out.append(byte: 0x20)
-                guard let x = e.value(field), let y = a.value(field), case .number(let u) = x, case .number(let v) = y else {
-                    out.append(string: e.value(field)?.description ?? "(none)")
-                    out.append(" → ")
-                    out.append(string: a.value(field)?.description ?? "(none)")
-                    continue
-                }
-                var decimals = 0
-                for (value, offset) in [(u, 0), (v, NumberFormat.maximumLength)] {
-                    let n = NumberFormat.write(value, precision: .full, to: base + offset)
-                    for i in 0..<n where base[offset + i] == UInt8(ascii: ".") {
-                        decimals = Swift.max(decimals, n - i - 1)
-                        break
-                    }
-                    out.append(UnsafeBufferPointer(start: base + offset, count: n))
-                    if offset == 0 { out.append(" → ") }
-                }
-                let delta = v - u
-                guard delta.isFinite else { continue }
-                out.append(" (")
-                LayoutDiff.appendSignedDelta(delta, decimals: decimals, scratch: base + 2 * NumberFormat.maximumLength, to: out)
-                out.append(byte: UInt8(ascii: ")"))
-            }
+        LayoutDiff.appendName(key, xml: true, to: out)
+        out.append(string: " \(change.rawValue):")
+        var separator = " "
+        for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
+            let x = e.value(field), y = a.value(field)
+            var delta: Double? = nil
+            if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
+            let change = FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength)
+            out.append(string: separator + field.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
+            separator = "; "
         }
     }
 
@@ -356,19 +248,13 @@ final class DiffPicture {
         return frame
     }
 
-    /// ` x=".." y=".." width=".." height=".."` of a frame (a negative size drawn from its
-    /// other corner, as a rectangle cannot have one).
     /// The start of a `<rect`: the element's attributes, `side` (a `data-side` attribute or
-    /// nothing) and the frame.
+    /// nothing) and the frame (a negative size drawn from its other corner).
     private static func appendRect(_ key: ElementKey, _ change: PictureChange, side: StaticString,
                                    _ frame: SIMD4<Double>, to out: OutputBuffer) {
         out.append("<rect")
         appendAttributes(key, change, to: out)
         out.append(side)
-        appendFrame(frame, to: out)
-    }
-
-    private static func appendFrame(_ frame: SIMD4<Double>, to out: OutputBuffer) {
         out.append(" x=\"")
         out.append(number: Swift.min(frame[0], frame[0] + frame[2]))
         out.append("\" y=\"")
@@ -404,38 +290,19 @@ final class DiffPicture {
             out.append("<g id=\"legend\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#1a1a1a\">\n")
             let lx = x0 + Self.margin
             var y = y0 + Self.margin
+            let n = LayoutDiff.number
             for change in Self.legendOrder {
-                out.append("<rect x=\"")
-                out.append(number: lx)
-                out.append("\" y=\"")
-                out.append(number: y + 2)
-                out.append("\" width=\"22\" height=\"12\" fill=\"")
-                out.append(string: change.colour)
-                out.append(change == .same ? "\" fill-opacity=\"0.12\" stroke-opacity=\"0.5\" stroke=\"" : "\" fill-opacity=\"0.25\" stroke=\"")
-                out.append(string: change.colour)
-                out.append(change == .removed || change == .moved || change == .resized ? "\" stroke-dasharray=\"4 3\"/>" : "\"/>")
-                out.append("<text x=\"")
-                out.append(number: lx + 30)
-                out.append("\" y=\"")
-                out.append(number: y + 12.5)
-                out.append("\">")
-                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(tally[PictureChange.allCases.firstIndex(of: change)!])), to: out)
+                let opacity = change == .same ? "0.12\" stroke-opacity=\"0.5" : "0.25"
+                let dashes = change == .removed || change == .moved || change == .resized ? " stroke-dasharray=\"4 3\"" : ""
+                out.append(string: "<rect x=\"\(n(lx))\" y=\"\(n(y + 2))\" width=\"22\" height=\"12\" fill=\"\(change.colour)\" "
+                           + "fill-opacity=\"\(opacity)\" stroke=\"\(change.colour)\"\(dashes)/><text x=\"\(n(lx + 30))\" y=\"\(n(y + 12.5))\">")
+                appendXMLText(change.legend.replacingOccurrences(of: "COUNT", with: String(tally[change.index])), to: out)
                 out.append("</text>\n")
                 y += Self.legendRow
             }
-            out.append("<line x1=\"")
-            out.append(number: lx)
-            out.append("\" y1=\"")
-            out.append(number: y + 8)
-            out.append("\" x2=\"")
-            out.append(number: lx + 22)
-            out.append("\" y2=\"")
-            out.append(number: y + 8)
-            out.append("\" stroke=\"#333333\" marker-end=\"url(#cvlayout-diff-arrow)\"/><text x=\"")
-            out.append(number: lx + 30)
-            out.append("\" y=\"")
-            out.append(number: y + 12.5)
-            out.append("\">old centre → new centre</text>\n</g>\n")
+            out.append(string: "<line x1=\"\(n(lx))\" y1=\"\(n(y + 8))\" x2=\"\(n(lx + 22))\" y2=\"\(n(y + 8))\" stroke=\"#333333\" "
+                       + "marker-end=\"url(#cvlayout-diff-arrow)\"/><text x=\"\(n(lx + 30))\" y=\"\(n(y + 12.5))\">"
+                       + "old centre → new centre</text>\n</g>\n")
             out.append("<g id=\"same\" fill=\"#9e9e9e\" fill-opacity=\"0.12\" stroke=\"#9e9e9e\" stroke-opacity=\"0.5\" stroke-width=\"0.5\">\n")
             try out.flush()
             try same.replay(emit)

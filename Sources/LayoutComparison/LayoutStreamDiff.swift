@@ -1,8 +1,5 @@
-// The streamed comparison: the expected side pulled element by element, the actual side
-// pushed (a file's reader, or an engine's blocks for `--check`), matched as a merge of two
-// lists in element order. Differences are rendered as they are found into a spill (memory,
-// then a temporary file), and the report is put together at the end, when its header and
-// summary are known (`writeReport`, the one renderer of the text and JSON reports).
+// The streamed comparison's sides: two files (`compareStreams`), a file checked on its own
+// (`check`), a layout as it is produced (`--check`), a stream read ahead by another thread.
 import Foundation
 import LayoutCore
 import FastText
@@ -59,10 +56,8 @@ final class ReportSpill {
 }
 
 /// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
-/// from the positions in their files of the elements matched in element order. A side read
-/// in element order lists them in that order; when one side was sorted, its positions must
-/// rise; when both were, the pairs of positions are sorted by the expected one
-/// (`ExternalSorter`, on disk past 4 MiB) and the actual ones must rise.
+/// from their positions in the files: a sorted side's must rise; when both sides were sorted,
+/// the actual ones, once the pairs are sorted by the expected one (`ExternalSorter`).
 struct SharedOrder {
     let expectedSorted: Bool, actualSorted: Bool
     /// Whether any side was sorted (otherwise the order is the same).
@@ -103,30 +98,20 @@ struct SharedOrder {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layouts as streams (see `StreamedComparison`), each a file, a spooled
-    /// standard input or a document. A side whose first elements are not in element order is
-    /// sorted (`SortedLayoutStream`); one found out of order later is sorted and the
-    /// comparison starts again, as it does, knowing the fields each side gives, when a field
-    /// only some elements give was met too early to tell (at most four passes).
-    /// - Returns: the result, both sides without their elements (for their unknown names),
-    ///   and the comparison, whose `writeReport` writes the report.
+    /// Compares two layouts (files, spooled standard input or documents) as streams. A side
+    /// not in element order is sorted (`SortedLayoutStream`): from the start when its first
+    /// elements say so, else the comparison starts again, as it does, knowing the fields each
+    /// side gives, when a field only some elements give was met too early (at most 4 passes).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                       actual: LayoutInput, actualFormat: LayoutFileFormat?,
-                                      options: DiffOptions, style: StreamedReportStyle)
-        throws -> (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison) {
-        var sorted = (expected: false, actual: false)
-        // The fields each side's first elements give, known from the start.
-        var presence = (expected: UInt16(0), actual: UInt16(0)), knowsPresence = false
-        for (input, format, side) in [(expected, expectedFormat, DiffSide.expected), (actual, actualFormat, .actual)]
-        where !input.isSorted {
-            let stream = try input.stream(format: format, sorted: false)
-            defer { stream.cancel() }
-            let start = startsInElementOrder(stream)
-            if side == .expected { (sorted.expected, presence.expected) = (!start.inOrder, start.present) }
-            else { (sorted.actual, presence.actual) = (!start.inOrder, start.present) }
-        }
+                                      options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
+        // Whether each side must be sorted, and the fields its first elements give.
+        let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
+        let startA = try StreamedComparison.startsInElementOrder(actual, format: actualFormat)
+        var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
+        var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {
             do {
                 let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
@@ -138,9 +123,7 @@ extension LayoutDiff {
                 defer { stream.cancel() }
                 var a = StreamedElement.placeholder
                 while try stream.next(into: &a) { try comparison.feed(a) }
-                let (actualDocument, _) = try stream.finish()
-                let (result, expectedDocument) = try comparison.finish(actual: actualDocument)
-                return (result, expectedDocument, actualDocument, comparison)
+                return try comparison.finish(actual: stream.finish().document)
             } catch let error as LayoutStreamFallback {
                 switch (error.outOfOrder, error.presence) {
                 case (.expected?, _) where !sorted.expected: sorted.expected = true
@@ -152,29 +135,12 @@ extension LayoutDiff {
         }
     }
 
-    /// Compares two layouts read whole (`LayoutReader.read`) as streams, and renders the
-    /// report in `style`.
-    /// - Throws: errors of the report's spill (a temporary file that cannot be written).
-    public static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions = DiffOptions(),
-                               style: StreamedReportStyle = .text(color: false), expectedName: String = "a",
-                               actualName: String = "b") throws -> (result: LayoutDiffResult, report: String) {
-        let streamed = try compareStreams(expected: .document(expected), expectedFormat: nil, actual: .document(actual),
-                                          actualFormat: nil, options: options, style: style)
-        var report: [UInt8] = []
-        try streamed.comparison.writeReport(streamed.result, expectedName: expectedName, actualName: actualName) {
-            report += $0
-        }
-        return (streamed.result, String(decoding: report, as: UTF8.self))
-    }
-
-    /// Reads the layout at `input` to its end as a stream (sorted, when it is not in element
-    /// order), for what stopped a comparison: two elements with the same key are refused as
-    /// the reader refuses them (the first in the file that repeats one), once the rest of
-    /// the file is known to be well formed. Memory stays bounded whatever the element count.
+    /// Reads the layout at `input` to its end as a stream (sorted when not in element order),
+    /// for what stopped a comparison: a repeated key is refused as the reader refuses it,
+    /// once the rest of the file is known to be well formed. Memory stays bounded.
     /// - Returns: the layout without its elements (its shape, parts and unknown names).
     /// - Throws: `LayoutReadError` for a duplicate; `LayoutStreamFallback` when the streams do
-    ///   not read the file (malformed, or a form they leave to `LayoutReader`): read it whole,
-    ///   which says what is wrong or gives the document.
+    ///   not read the file: read it whole, which says what is wrong or gives the document.
     /// - Complexity: O(n), or O(n log n) for a file not in element order.
     public static func check(_ input: LayoutInput, format: LayoutFileFormat?) throws -> LayoutDocument {
         for sorted in [false, true] {
@@ -225,9 +191,7 @@ extension LayoutDiff {
 // MARK: - The layout as it is produced (`--check`)
 
 extension StreamedElement {
-    /// `element` as the JSON (or, with `csv`, the CSV) writer would write it at `precision`
-    /// and the reader read it back, without the text: each number is the value of its
-    /// printed decimal.
+    /// `element` as its JSON (with `csv`, CSV) at `precision` reads back, without the text.
     public init(_ element: LayoutAttributes, precision: NumberPrecision, csv: Bool) {
         self = .placeholder
         setKey(section: element.indexPath.section, item: element.indexPath.item,
@@ -272,9 +236,8 @@ func printedValue(_ v: Double, precision: NumberPrecision, csv: Bool) -> Double 
 }
 
 extension LayoutDiff {
-    /// The layout-level parts of `layout` (a summary whose elements are streamed) as its
-    /// JSON at `precision` carries them, read back: the actual side of `--check` without
-    /// its elements.
+    /// The actual side of `--check` without its elements: the parts of `layout` as its JSON
+    /// at `precision` reads back.
     public static func partsDocument(of layout: CollectionLayout, precision: NumberPrecision) throws -> LayoutDocument {
         let out = OutputBuffer(precision: precision)
         JSONLayoutWriter.appendStart(layout, to: out)
@@ -288,10 +251,11 @@ extension LayoutDiff {
 
 extension StreamedComparison {
     /// Whether the first elements of the layout at `input` are in element order (else it is
-    /// best compared sorted from the start), and the fields they give.
+    /// best compared sorted from the start; a sorted input is), and the fields they give.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
     public static func startsInElementOrder(_ input: LayoutInput,
                                             format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
+        guard !input.isSorted else { return (true, 0) }
         let stream = try input.stream(format: format, sorted: false)
         defer { stream.cancel() }
         return LayoutComparison.startsInElementOrder(stream)
@@ -300,7 +264,7 @@ extension StreamedComparison {
     /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
     /// whether a CSV of heart samples.
     public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
-        var stream = expectedStream
+        var stream = expected
         while true {
             if let prefetched = stream as? PrefetchedStream {
                 stream = prefetched.source
@@ -351,16 +315,11 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
             condition.unlock()
             block.removeAll(keepingCapacity: true)
             block.reserveCapacity(Self.blockSize)
-            var more = true
-            var error: Error? = nil
-            var result: (document: LayoutDocument, present: UInt16)? = nil
+            var more = true, error: Error? = nil, result: (document: LayoutDocument, present: UInt16)? = nil
             do {
-                while block.count < Self.blockSize {
-                    guard try source.next(into: &element) else {
-                        more = false
-                        break
-                    }
-                    block.append(element)
+                while more && block.count < Self.blockSize {
+                    more = try source.next(into: &element)
+                    if more { block.append(element) }
                 }
                 if !more { result = try source.finish() }
             } catch let caught {
@@ -416,7 +375,7 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         source.duplicate(key, at: ordinal, first: first)
     }
 
-    /// Stops the thread (the reader gave up), and any thread its source reads ahead with.
+    /// Stops the thread and any its source reads ahead with (the reader gave up).
     func cancel() {
         condition.lock()
         cancelled = true

@@ -12,45 +12,49 @@ public enum StreamedReportStyle: Sendable, Equatable {
     case json
 }
 
+/// Two layouts compared: the result, both sides without their elements (for their unknown
+/// names), and the comparison, which writes the report.
+public struct StreamedDiff {
+    public let result: LayoutDiffResult
+    public let expected: LayoutDocument, actual: LayoutDocument
+    public let comparison: StreamedComparison
+
+    /// Writes the report (`StreamedComparison.writeReport`).
+    public func writeReport(_ expectedName: String, _ actualName: String,
+                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
+    }
+}
+
 /// A comparison of two layouts streamed in element order. Feed the actual side's elements
 /// with `feed`, then call `finish`; the expected side is pulled as needed.
 public final class StreamedComparison {
-    private let expected: LayoutElementStream
-    var expectedStream: LayoutElementStream { expected }
+    let expected: LayoutElementStream
     private let options: DiffOptions
     private let style: StreamedReportStyle
-    let spill = ReportSpill()
+    private let spill = ReportSpill()
     /// The merge's state, one value so that a `feed` makes one access to this object
     /// (unchecked: only the comparing thread touches it, never reentrantly).
     @exclusivity(unchecked) private var core: MergeCore
     /// The spill's buffer, looked up once.
     private let out: OutputBuffer
 
-    /// A comparison with `expected`; `sorted` says which sides come through a
-    /// `SortedLayoutStream` (their elements carry their positions in the file).
+    /// Opens `input` as the expected side, read by a thread of its own; with `sorted`, its
+    /// elements sorted first (a file not in element order); `actualSorted` says whether the
+    /// actual side's are (then both sides' elements carry their positions in their files).
     /// - Parameter presence: fields each side is known to give (its first elements', or all
     ///   when a comparison is made again).
-    init(expected: LayoutElementStream, options: DiffOptions, style: StreamedReportStyle,
-         sorted: (expected: Bool, actual: Bool) = (false, false), presence: (expected: UInt16, actual: UInt16)? = nil) {
-        self.expected = expected
+    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
+    public init(expected input: LayoutInput, format: LayoutFileFormat?, options: DiffOptions,
+                style: StreamedReportStyle, sorted: Bool = false, actualSorted: Bool = false,
+                presence: (expected: UInt16, actual: UInt16)? = nil) throws {
+        expected = try input.stream(format: format, sorted: sorted)
         self.options = options
         self.style = style
         out = spill.out
         core = MergeCore(options: options, style: style)
-        core.sharedOrder = SharedOrder(expectedSorted: sorted.expected, actualSorted: sorted.actual)
+        core.sharedOrder = SharedOrder(expectedSorted: sorted || input.isSorted, actualSorted: actualSorted)
         if let presence { (core.expectedPresent, core.actualPresent) = presence }
-    }
-
-    /// Opens `input` as the expected side, read by a thread of its own; with `sorted`, its
-    /// elements sorted first (a file not in element order); `actualSorted` says whether the
-    /// actual side's are.
-    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public convenience init(expected input: LayoutInput, format: LayoutFileFormat?, options: DiffOptions,
-                            style: StreamedReportStyle, sorted: Bool = false, actualSorted: Bool = false,
-                            presence: (expected: UInt16, actual: UInt16)? = nil) throws {
-        let stream = try input.stream(format: format, sorted: sorted)
-        self.init(expected: stream, options: options, style: style, sorted: (sorted || input.isSorted, actualSorted),
-                  presence: presence)
     }
 
     deinit { expected.cancel() }
@@ -75,9 +79,8 @@ public final class StreamedComparison {
         var bestLength: LargestDelta?, bestOther: LargestDelta?
         /// Their deltas' magnitudes (−1 for none), compared without copying them.
         var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
-        /// The largest and smallest magnitudes of the numeric deltas (−1, infinity for none),
-        /// and whether `hidden` differed.
-        var spread = -1.0, smallestDelta = Double.infinity, otherChange = false
+        /// `LayoutDiffResult.spread` of the elements' changes.
+        var spread = LayoutDiffResult.Spread(largest: -1, smallest: .infinity, otherChange: false)
         /// Fields where one side gave a value and the other none before it was known whether
         /// that side gives the field at all (then it is no difference); left out of the report.
         var uncertain: UInt16 = 0
@@ -101,11 +104,7 @@ public final class StreamedComparison {
                 expectedDone = true
                 return false
             }
-            if expectedCount > 0, !lastExpected.precedes(pending) {
-                if lastExpected.sameKey(pending) { throw LayoutStreamFallback("expected: a duplicate element") }
-                throw LayoutStreamFallback("expected: not in element order", outOfOrder: .expected)
-            }
-            lastExpected.copyKey(of: pending)
+            try Self.follow(&lastExpected, with: pending, count: expectedCount, .expected)
             expectedCount += 1
             expectedPresent |= pending.mask
             hasPending = true
@@ -114,11 +113,7 @@ public final class StreamedComparison {
 
         @inline(__always)
         mutating func feed(_ a: StreamedElement, expected: LayoutElementStream, out: OutputBuffer) throws {
-            if actualCount > 0, !lastActual.precedes(a) {
-                if lastActual.sameKey(a) { throw LayoutStreamFallback("actual: a duplicate element") }
-                throw LayoutStreamFallback("actual: not in element order", outOfOrder: .actual)
-            }
-            lastActual.copyKey(of: a)
+            try Self.follow(&lastActual, with: a, count: actualCount, .actual)
             actualCount += 1
             actualPresent |= a.mask
             while try pull(expected) {
@@ -134,6 +129,17 @@ public final class StreamedComparison {
                 try report(pending.key, .missing, pending, out: out)
             }
             try report(a.key, .extra, a, out: out)
+        }
+
+        /// Checks that `element` comes after `last`, the side's previous one (of `count`), and
+        /// makes it `last`.
+        @inline(__always)
+        static func follow(_ last: inout StreamedElement, with element: StreamedElement, count: Int, _ side: DiffSide) throws {
+            if count > 0, !last.precedes(element) {
+                if last.sameKey(element) { throw LayoutStreamFallback("\(side.rawValue): a duplicate element") }
+                throw LayoutStreamFallback("\(side.rawValue): not in element order", outOfOrder: side)
+            }
+            last.copyKey(of: element)
         }
 
         @inline(__always)
@@ -189,33 +195,20 @@ public final class StreamedComparison {
         }
 
         /// `compare` for a text report when both sides give the same fields (cvlayout's own
-        /// files): the changed fields found as bits and written straight into the report, the
-        /// same bytes as `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is
-        /// the largest delta so far.
+        /// files): the changed fields written straight into the report, the bytes of
+        /// `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is the largest delta.
         private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, color: Bool,
                                               out: OutputBuffer) throws {
-            var changed: UInt16 = 0
-            for field in fields {
-                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
-                guard e.mask & bit != 0 else { continue }
-                let x = e.values[k], y = a.values[k]
-                if field == .hidden {
-                    if x != y { changed |= bit }
-                } else {
-                    // `LayoutDiff.compareValues`: exact at 0, inclusive with a few ulps otherwise.
-                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
-                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
-                }
-            }
+            let changed = e.changedFields(a, fields, tolerance: tolerance, present: (0, 0))
             guard changed != 0 else { return }
             counts.differ += 1
             var width = 0
             for field in fields where changed & 1 << UInt16(field.rawValue) != 0 {
                 width = Swift.max(width, Self.nameLengths[field.rawValue])
-                guard field != .hidden else { otherChange = true; continue }
+                guard field != .hidden else { spread.otherChange = true; continue }
                 let delta = a.values[field.rawValue] - e.values[field.rawValue]
-                spread = Swift.max(spread, delta.magnitude)
-                smallestDelta = Swift.min(smallestDelta, delta.magnitude)
+                spread.largest = Swift.max(spread.largest, delta.magnitude)
+                spread.smallest = Swift.min(spread.smallest, delta.magnitude)
                 if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
                     consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
                                                 delta: delta, isLength: field.isLength))
@@ -327,125 +320,121 @@ public final class StreamedComparison {
         }
     }
 
-    /// Ends the comparison: the expected elements left are missing; the parts are compared.
-    /// - Parameters:
-    ///   - actual: the actual side without its elements (shape, parts).
-    /// - Returns: the result (its `counts` and `spread` set) and the expected
-    ///   side without its elements (for its unknown names).
+    /// Ends the comparison (the expected elements left are missing) and compares the parts
+    /// with `actual`'s, the actual side without its elements.
     /// - Throws: `LayoutStreamFallback` when the comparison must be made again (`presence`).
-    public func finish(actual: LayoutDocument) throws -> (LayoutDiffResult, expected: LayoutDocument) {
+    public func finish(actual: LayoutDocument) throws -> StreamedDiff {
         while try core.pull(expected) {
             core.hasPending = false
-            try core.report(core.pending.key, .missing, core.pending, out: spill.out)
+            try core.report(core.pending.key, .missing, core.pending, out: out)
         }
         let reordered = try core.sharedOrder.reordered()
-        let expectedCount = core.expectedCount, actualCount = core.actualCount, uncertain = core.uncertain
-        let actualPresent = core.actualPresent
         let (expectedDocument, expectedPresent) = try expected.finish()
+        let actualPresent = core.actualPresent
         // The element fields both sides give; the rest of the selection is noted.
         var selected: UInt16 = 0
         for field in options.fields { selected |= 1 << UInt16(field.rawValue) }
         var fieldNotes: [NotCompared] = []
-        if expectedCount > 0 && actualCount > 0 {
-            let compared = selected & expectedPresent & actualPresent
-            if uncertain & compared != 0 {
+        if core.expectedCount > 0 && core.actualCount > 0 {
+            if core.uncertain & selected & expectedPresent & actualPresent != 0 {
                 throw LayoutStreamFallback("a field only some elements give", presence: (expectedPresent, actualPresent))
             }
-            func fields(_ bits: UInt16) -> Set<ElementField> {
-                Set(ElementField.allCases.filter { bits & 1 << UInt16($0.rawValue) != 0 })
+            for (only, side) in [(expectedPresent & ~actualPresent, DiffSide.actual), (actualPresent & ~expectedPresent, .expected)]
+            where selected & only != 0 {
+                let fields = ElementField.allCases.filter { selected & only & 1 << UInt16($0.rawValue) != 0 }
+                fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(Set(fields)), missingIn: side))
             }
-            let onlyExpected = selected & expectedPresent & ~actualPresent
-            let onlyActual = selected & actualPresent & ~expectedPresent
-            if onlyExpected != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyExpected)), missingIn: .actual)) }
-            if onlyActual != 0 { fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields(onlyActual)), missingIn: .expected)) }
         }
         // The parts (in document order, which is the report's), after the elements.
         let parts = LayoutDiff.compareParts(expectedDocument, actual, options: options)
-        for part in parts.parts {
-            guard case .changed(let changes) = part.change else { continue }
+        for case .changed(let changes) in parts.parts.map(\.change) {
             for change in changes { core.consider(nil, change) }
         }
-        let bestLength = core.bestLength, bestOther = core.bestOther
-        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: expectedCount, actualCount: actualCount,
-                                      matchedCount: core.matchedCount, parts: parts.parts, reordered: reordered,
-                                      notCompared: parts.notCompared + fieldNotes, largestDelta: bestLength ?? bestOther)
+        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
+                                      actualCount: core.actualCount, matchedCount: core.matchedCount, parts: parts.parts,
+                                      reordered: reordered, notCompared: parts.notCompared + fieldNotes,
+                                      largestDelta: core.bestLength ?? core.bestOther)
         result.counts = core.counts
-        result.spread = .init(largest: core.spread, smallest: core.smallestDelta, otherChange: core.otherChange)
-        try spill.out.flush()
-        return (result, expectedDocument)
+        result.spread = core.spread
+        try out.flush()
+        return StreamedDiff(result: result, expected: expectedDocument, actual: actual, comparison: self)
     }
 
-    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style.
-    ///
-    /// The text report: nothing but the summary when the layouts are the same; otherwise
-    /// `--- EXPECTED` / `+++ ACTUAL`, then in document order `- ELEMENT  missing (frame
-    /// X,Y,W,H)`, `+ ELEMENT  extra (…)`, and `~ ELEMENT` followed by one line per field that
-    /// moved (`    frame.y  120 → 132.5  (+12.5)`), then the summary; ends with a newline. In
-    /// colour (`.text(color: true)`, only for a terminal): red missing, green extra, cyan
-    /// changed, bold headers and summary.
-    ///
-    /// The JSON report, one object with one difference per line:
-    ///
-    /// ```
-    /// {"same":false,"expected":"a.json","actual":"b.json","tolerance":0.001,
-    /// "counts":{"expected":120,"actual":120,"matched":120,"differ":1,"missing":0,"extra":0,"changed":1},
-    /// "largestDelta":{"element":"0:17","field":"frame.y","delta":12.5,"unit":"pt"},
-    /// "differences":[
-    /// {"element":{"indexPath":[0,17],"category":"cell"},"name":"0:17","change":"changed","fields":[
-    ///   {"field":"frame.y","expected":120,"actual":132.5,"delta":12.5}, …]}
-    /// ],
-    /// "notCompared":[],"reordered":false,
-    /// "summary":"1 of 120 elements differs; largest delta 12.5 pt at 0:17 frame.y"}
-    /// ```
-    /// A part's difference has `"part":"contentSize"` instead of `"element"`; an absent value
-    /// is `null`; numbers are written in their shortest round-trip form.
+    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style
+    /// (docs/REFERENCE.md, "cvlayout diff"): the text report (the summary alone when the
+    /// layouts are the same; else `--- EXPECTED`, `+++ ACTUAL`, the differences in document
+    /// order and the summary; in colour for a terminal), or the JSON report, one object with
+    /// one difference a line. Numbers in their shortest round-trip form.
     /// - Complexity: O(differences), the elements' read back from the spill.
     public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
                             to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try withoutActuallyEscaping(emit) { emit in
-            try writeReport(result, expectedName: expectedName, actualName: actualName, escaping: emit)
+            let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+            var entries = 0
+            /// The parts before the elements (`before`) or after them.
+            func appendParts(before: Bool) {
+                for part in result.parts where LayoutPart.namesBeforeElements.contains(part.name) == before {
+                    if case .text(let color) = style {
+                        LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out)
+                    } else {
+                        out.append(entries == 0 ? "\n" : ",\n")
+                        LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                        entries += 1
+                    }
+                }
+            }
+            switch style {
+            case .text where result.isSame:
+                out.append(string: summary + "\n")
+            case .text(let color):
+                func paint(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+                out.append(string: paint("--- \(expectedName)") + "\n" + paint("+++ \(actualName)") + "\n")
+                appendParts(before: true)
+                try out.flush()
+                try spill.replay(emit)
+                appendParts(before: false)
+                out.append(string: paint(summary) + "\n")
+            case .json:
+                LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+                appendParts(before: true)
+                try out.flush()
+                if spill.count > 0 {
+                    try spill.replay(skip: entries == 0 ? 1 : 0, emit)  // no "," before the first entry
+                    entries += 1
+                }
+                appendParts(before: false)
+                LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+            }
+            try out.flush()
         }
     }
+}
 
-    private func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
-                             escaping emit: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
-        let before = result.parts.filter { LayoutPart.namesBeforeElements.contains($0.name) }
-        let after = result.parts.filter { !LayoutPart.namesBeforeElements.contains($0.name) }
-        switch style {
-        case .text(let color):
-            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
-            func paint(_ code: String, _ text: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-            if result.isSame {
-                out.append(string: summary + "\n")
-                return try out.flush()
+extension StreamedElement {
+    /// The fields of `fields` in which `a` differs from this element, as bits: numbers beyond
+    /// `tolerance` as `LayoutDiff.compareValues` tells (exact at 0, inclusive with a few ulps
+    /// otherwise), `hidden` when unequal, and a value against none when the side without it
+    /// gives the field (`present`: the fields each side gives).
+    @inline(__always)
+    func changedFields(_ a: StreamedElement, _ fields: [ElementField], tolerance: Double,
+                       present: (expected: UInt16, actual: UInt16)) -> UInt16 {
+        var changed: UInt16 = 0
+        for field in fields {
+            let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
+            let inE = mask & bit != 0, inA = a.mask & bit != 0
+            if inE && inA {
+                let x = values[k], y = a.values[k]
+                if field == .hidden {
+                    if x != y { changed |= bit }
+                } else {
+                    let d = (y - x).magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+                    if !(d <= tolerance || (tolerance > 0 && d - slack <= tolerance)) { changed |= bit }
+                }
+            } else if inE || inA, (inE ? present.actual : present.expected) & bit != 0 {
+                changed |= bit
             }
-            out.append(string: paint("1", "--- \(expectedName)") + "\n" + paint("1", "+++ \(actualName)") + "\n")
-            for part in before { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
-            try out.flush()
-            try spill.replay(emit)
-            for part in after { LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out) }
-            out.append(string: paint("1", summary) + "\n")
-        case .json:
-            LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
-            var k = 0
-            for part in before {
-                out.append(k == 0 ? "\n" : ",\n")
-                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
-                k += 1
-            }
-            try out.flush()
-            if spill.count > 0 {
-                try spill.replay(skip: k == 0 ? 1 : 0, emit)  // the first entry's "," goes when it is the first
-                k += 1
-            }
-            for part in after {
-                out.append(k == 0 ? "\n" : ",\n")
-                LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
-                k += 1
-            }
-            LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
         }
-        try out.flush()
+        return changed
     }
 }

@@ -1083,3 +1083,16 @@ struct DiffTests {
         #expect(bad == 2 && badErr.contains("--record: expected never, missing, failed or all"))
     }
 }
+
+extension LayoutDiff {
+    /// Two documents compared as streams, and the report in `style`.
+    static func compare(_ expected: LayoutDocument, _ actual: LayoutDocument, options: DiffOptions = DiffOptions(),
+                        style: StreamedReportStyle = .text(color: false), expectedName: String = "a",
+                        actualName: String = "b") throws -> (result: LayoutDiffResult, report: String) {
+        let diff = try compareStreams(expected: .document(expected), expectedFormat: nil, actual: .document(actual),
+                                      actualFormat: nil, options: options, style: style)
+        var report: [UInt8] = []
+        try diff.writeReport(expectedName, actualName) { report += $0 }
+        return (diff.result, String(decoding: report, as: UTF8.self))
+    }
+}

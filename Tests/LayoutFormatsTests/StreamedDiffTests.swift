@@ -121,14 +121,18 @@ struct StreamedDiffTests {
         let expected = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: a)), format: formatA)
         let actual = try LayoutReader.read(Data(contentsOf: URL(fileURLWithPath: b)), format: formatB)
         func whole(_ style: StreamedReportStyle) throws -> (result: LayoutDiffResult, report: String) {
-            try LayoutDiff.compare(expected, actual, options: options, style: style, expectedName: "E", actualName: "A")
+            let diff = try LayoutDiff.compareStreams(expected: .document(expected), expectedFormat: nil,
+                                                     actual: .document(actual), actualFormat: nil, options: options, style: style)
+            var bytes: [UInt8] = []
+            try diff.writeReport("E", "A") { bytes += $0 }
+            return (diff.result, String(decoding: bytes, as: UTF8.self))
         }
         let result = try whole(.json).result
         let old = [try whole(.text(color: false)).report, try whole(.text(color: true)).report, try whole(.json).report,
                    LayoutDiff.unknownNamesText(expected, name: "E") ?? "-", LayoutDiff.unknownNamesText(actual, name: "A") ?? "-"]
         var new: [String] = []
         for style in [StreamedReportStyle.text(color: false), .text(color: true), .json] {
-            let streamed: (result: LayoutDiffResult, expected: LayoutDocument, actual: LayoutDocument, comparison: StreamedComparison)
+            let streamed: StreamedDiff
             do {
                 streamed = try LayoutDiff.compareStreams(expected: .path(a), expectedFormat: formatA, actual: .path(b),
                                                          actualFormat: formatB, options: options, style: style)
