@@ -2,6 +2,14 @@ import class Foundation.NSLock
 import LayoutCore
 import FastText
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Labels and canvas
 
 /// What the shapes of an SVG are labelled with (`--labels`).
@@ -542,70 +550,47 @@ func appendVisibleBounds(_ layout: CollectionLayout, to out: OutputBuffer) {
     out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"")
 }
 
-/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="`: the start of
-/// a SMIL animation, its values and timing left to the caller.
-func appendAnimationStart(_ tag: StaticString, _ attribute: StaticString, type: StaticString?, discrete: Bool = false,
-                          to out: OutputBuffer) {
-    out.append("<")
-    out.append(tag)
-    out.append(" attributeName=\"")
-    out.append(attribute)
-    if let type {
-        out.append("\" type=\"")
-        out.append(type)
-    }
-    if discrete { out.append("\" calcMode=\"discrete") }
-    out.append("\" values=\"")
+/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h"`: the
+/// shape of an animated element centred on its group's origin, named as every shape is.
+func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
+    func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
+    return "<rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\""
+        + (e.category == .cell ? "" : " data-kind=\"\(PlainLayoutWriter.svgKindName(e))\"")
+        + " x=\"\(n(-e.size.width / 2))\" y=\"\(n(-e.size.height / 2))\" width=\"\(n(e.size.width))\" height=\"\(n(e.size.height))\""
 }
 
-/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h`
-/// (the closing quote and the rest left to the caller): the shape of an animated element,
-/// centred on its group's origin, named as every shape is (`data-kind` for an element other
-/// than a cell: its kind, or its category when it has none).
-func appendCentredRect(_ element: LayoutAttributes, size: Size, to out: OutputBuffer) {
-    out.append("<rect data-index-path=\"")
-    out.append(integer: element.indexPath.section)
-    out.append(byte: UInt8(ascii: ":"))
-    out.append(integer: element.indexPath.item)
-    out.append("\"")
-    if element.category != .cell {
-        out.append(" data-kind=\"")
-        out.append(string: element.kind?.rawValue ?? element.category.rawValue)
-        out.append("\"")
-    }
-    out.append(" x=\"")
-    out.append(number: -size.width / 2)
-    out.append("\" y=\"")
-    out.append(number: -size.height / 2)
-    out.append("\" width=\"")
-    out.append(number: size.width)
-    out.append("\" height=\"")
-    out.append(number: size.height)
+/// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle"
+/// fill="COLOUR"`: an animated element's label, centred on its group's origin.
+func svgCentredTextStart(size: Double, colour: String, precision: NumberPrecision) -> String {
+    func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
+    return "<text x=\"0\" y=\"\(n(size * 0.35))\" font-family=\"sans-serif\" font-size=\"\(n(size))\" "
+        + "text-anchor=\"middle\" fill=\"\(colour)\""
 }
 
-/// `<g transform="NAME(A[ B])">`, the numbers at full precision: a group in which a moving
-/// element's rotation, shear or scale is animated.
-func appendTransformGroup(_ name: StaticString, _ a: Double, _ b: Double? = nil, to out: OutputBuffer) {
-    out.append("<g transform=\"")
-    out.append(name)
-    out.append(byte: UInt8(ascii: "("))
-    out.append(number: a, precision: .full)
-    if let b {
-        out.append(byte: UInt8(ascii: " "))
-        out.append(number: b, precision: .full)
+/// The groups that rotate (degrees, unwrapped the shorter way), shear (`skewX`, degrees) and
+/// scale an animated element, each only when one of `parts` needs it, at `parts[k]`'s
+/// values (full precision), each holding `animate(type, values)`; and their closing tags.
+func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
+                        animate: (_ type: String, _ values: [[Double]]) -> String) -> (open: String, close: String) {
+    func factor(_ value: Double) -> String { NumberFormat.string(value, precision: .full) }
+    func degrees(_ shear: Double) -> Double { atan(shear) * 180 / Double.pi }
+    var open = "", close = ""
+    if parts.contains(where: { $0.rotation != 0 }) {
+        var rotations = [parts[0].rotation]
+        for j in parts.indices.dropFirst() { rotations.append(rotations[j - 1] + parts[j - 1].rotationChange(to: parts[j])) }
+        open += "<g transform=\"rotate(\(factor(parts[k].rotation)))\">" + animate("rotate", rotations.map { [$0] })
+        close += "</g>"
     }
-    out.append(")\">")
-}
-
-/// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle" fill="`:
-/// the start of an animated element's label, centred on its group's origin (the fill and
-/// the rest left to the caller).
-func appendCentredTextStart(size: Double, to out: OutputBuffer) {
-    out.append("<text x=\"0\" y=\"")
-    out.append(number: size * 0.35)
-    out.append("\" font-family=\"sans-serif\" font-size=\"")
-    out.append(number: size)
-    out.append("\" text-anchor=\"middle\" fill=\"")
+    if parts.contains(where: { $0.shear != 0 }) {
+        open += "<g transform=\"skewX(\(factor(degrees(parts[k].shear))))\">" + animate("skewX", parts.map { [degrees($0.shear)] })
+        close += "</g>"
+    }
+    if parts.contains(where: { $0.scaleX != 1 || $0.scaleY != 1 }) {
+        open += "<g transform=\"scale(\(factor(parts[k].scaleX)) \(factor(parts[k].scaleY)))\">"
+            + animate("scale", parts.map { [$0.scaleX, $0.scaleY] })
+        close += "</g>"
+    }
+    return (open, close)
 }
 
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0

@@ -1,18 +1,13 @@
 import LayoutCore
 import FastText
 
-// The plain writers: the specification of the JSON, CSV and SVG output (still, transition
-// and scrolling).
-//
-// Each format is written here the most direct way, element after element, with ordinary
-// string building and `PlainNumberText` for every number, straight from docs/REFERENCE.md
-// ("Output formats" and "Numbers"), the element's columns from `ElementColumn`: no tables
-// of numbers or frames, no cursors or buffers, no threads. The writers the command line
-// uses (`JSONLayoutWriter`, `CSVLayoutWriter`, `SVGLayoutWriter`, `TransitionSVGWriter`,
-// `ScrollSVGWriter`, streamed through `LayoutPipeline`) are fast versions of these and must
-// write the same bytes: `PlainWriterDifferentialTests` runs random layouts of every engine,
-// with random output options, through both.
-// A change of an output changes the plain writer first.
+// The plain writers: the specification of the JSON, CSV and still SVG output, written the
+// most direct way (string building, `PlainNumberText` for every number, the columns of
+// `ElementColumn`) straight from docs/REFERENCE.md. The command line's writers
+// (`JSONLayoutWriter`, `CSVLayoutWriter`, `SVGLayoutWriter`, streamed through `LayoutPipeline`)
+// are fast versions that must write the same bytes (`PlainWriterDifferentialTests`). The
+// animated SVGs have one writer each, built on the rules here (`TransitionSVGWriter`,
+// `ScrollSVGWriter`). A change of an output changes the plain writer first.
 
 /// The plain, obviously correct writers of a layout, one per format; see the file's head.
 public enum PlainLayoutWriter {

@@ -135,14 +135,18 @@ extension PlainLayoutWriter {
     static func svgLabel(_ e: LayoutAttributes, _ labels: SVGLabels) -> (text: String, size: Double)? {
         let f = e.frame
         guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind?.role != .decoration else { return nil }
-        let path = e.indexPath
-        let text = e.category != .cell ? "\(svgKindName(e)) \(path.section)"
-            : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
+        let text = svgLabelWords(e, path: e.indexPath, labels: labels)
         // A view whose label fits only under 4 points is unlabelled (it would spill out).
         if e.category != .cell && min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))) < 4 {
             return nil
         }
         return (text, svgLabelSize(e, text: text, labels: labels))
+    }
+
+    /// The words of `e`'s label at `path`: a cell's item number, or `S:I` with `.indexPath`;
+    /// a view's kind name (`svgKindName`) and section.
+    static func svgLabelWords(_ e: LayoutAttributes, path: IndexPath, labels: SVGLabels) -> String {
+        e.category != .cell ? "\(svgKindName(e)) \(path.section)" : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
     }
 
     /// The label size rule, from the frame before its transform:
