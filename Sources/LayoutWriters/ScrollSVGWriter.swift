@@ -218,10 +218,9 @@ public enum ScrollSVGWriter {
         try streamed?.append(out)
         try appendShapes(first, track: track, tracks: tracks, labels: labels, times: times, duration: animation.duration,
                          to: out)
-        appendVisibleBounds(first, to: out)
-        out.append(string: ">" + screenAnimation("x") { [$0.minX] } + screenAnimation("y") { [$0.minY] } + "</rect>\n")
-        if let heart = first.heartPath { SVGLayoutWriter.appendHeart(heart, to: out) }
-        out.append("</svg>\n")
+        out.append(string: PlainLayoutWriter.svgVisibleBounds(screens[0], precision: precision) + ">"
+            + screenAnimation("x") { [$0.minX] } + screenAnimation("y") { [$0.minY] } + "</rect>\n"
+            + (first.heartPath.map { PlainLayoutWriter.svgHeart($0, precision: precision) } ?? "") + "</svg>\n")
         try out.flush()
         return accurate
     }

@@ -61,8 +61,7 @@ public enum TransitionSVGWriter {
                 out.append("</g>\n")
             }
         }
-        appendVisibleBounds(to, to: out)
-        out.append("/>\n</svg>\n")
+        out.append(string: PlainLayoutWriter.svgVisibleBounds(to.visibleRect, precision: out.precision) + "/>\n</svg>\n")
     }
 
     /// The timing of every animation: begins at 0; once over the duration, frozen at the end;
@@ -219,6 +218,6 @@ public enum TransitionSVGWriter {
                                      maxX: max(start.x, end.x) + reach, maxY: max(start.y, end.y) + reach))
         }
         guard union.isFinite else { return content }
-        return PlainLayoutWriter.svgCanvasGrown(content, toHold: union, precision: options.precision)
+        return SVGLayoutWriter.outward(union, from: content, precision: options.precision)
     }
 }

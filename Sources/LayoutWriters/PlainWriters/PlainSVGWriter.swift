@@ -28,18 +28,30 @@ extension PlainLayoutWriter {
             text += svgGroup(e, round: layout.drawsCellsRound, labels: labels, labelInGroup: !above,
                              precision: options.precision)
         }
-        text += "<rect class=\"visible-bounds\" x=\"\(n(outline.minX))\" y=\"\(n(outline.minY))\" "
-            + "width=\"\(n(outline.width))\" height=\"\(n(outline.height))\" "
-            + "fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"/>\n"
+        return text + svgEnd(layout, labelsAboveOutline: labelsAboveOutline, labels: labels, options: options,
+                             precision: options.precision)
+    }
+
+    /// The document's end: the visible bounds' outline, the query rect, the labels the
+    /// outline crosses (`svgLabelsAboveOutline`), a ring's heart (`svgHeart`), `</svg>`.
+    static func svgEnd(_ layout: CollectionLayout, labelsAboveOutline: [LayoutAttributes], labels: SVGLabels,
+                       options: OutputOptions, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        var text = svgVisibleBounds(layout.visibleRect, precision: precision) + "/>\n"
         if let r = options.queryRect {
             text += "<rect class=\"query-rect\" x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" "
                 + "fill=\"#1f77b4\" fill-opacity=\"0.08\" stroke=\"#1f77b4\" stroke-width=\"1\"/>\n"
         }
-        text += svgLabelsAboveOutline(labelsAboveOutline, labels: labels, precision: options.precision)
-        if let heart = layout.heartPath {
-            text += svgHeart(heart, precision: options.precision)
-        }
-        return text + "</svg>\n"
+        text += svgLabelsAboveOutline(labelsAboveOutline, labels: labels, precision: precision)
+        return text + (layout.heartPath.map { svgHeart($0, precision: precision) } ?? "") + "</svg>\n"
+    }
+
+    /// The dashed red outline of the visible bounds `rect` up to its last attribute (the
+    /// caller closes it: `/>`, or `>` and its animations).
+    static func svgVisibleBounds(_ rect: Rect, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        return "<rect class=\"visible-bounds\" x=\"\(n(rect.minX))\" y=\"\(n(rect.minY))\" width=\"\(n(rect.width))\" "
+            + "height=\"\(n(rect.height))\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\""
     }
 
     /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
@@ -215,22 +227,11 @@ extension PlainLayoutWriter {
             + "</g>\n</g>\n"
     }
 
-    /// The viewBox: the content rect, the visible bounds, the query rect, or (`.all`) the
-    /// union of the content rect, what `drawn` draws (frames under their transforms, labels)
-    /// and the heart's reach about its path, its edges past the content's rounded outward.
+    /// The viewBox (`SVGLayoutWriter.canvas`, the rule every picture shares) with what `drawn`
+    /// draws (`svgDrawnBox`).
     static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
                           options: OutputOptions) -> Rect {
-        let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
-        var union = content
-        if !drawn.isEmpty { union = union.union(svgUnion(drawn.map { svgDrawnBox($0, labels) })) }
-        if let heart = layout.heartPath {
-            let points = [heart.start] + heart.segments.flatMap { [$0.control1, $0.control2, $0.end] }
-            let reach = SVGLayoutWriter.heartReach
-            union = union.union(Rect(minX: points.map(\.x).min()! - reach, minY: points.map(\.y).min()! - reach,
-                                     maxX: points.map(\.x).max()! + reach, maxY: points.map(\.y).max()! + reach))
-        }
-        return svgCanvasGrown(content, toHold: union, precision: options.precision)
+        SVGLayoutWriter.canvas(layout, options: options, drawn: drawn.isEmpty ? nil : svgUnion(drawn.map { svgDrawnBox($0, labels) }))
     }
 
     /// The box `e` draws: its frame under its transform about its centre, and its label's box
@@ -251,14 +252,6 @@ extension PlainLayoutWriter {
     static func svgUnion(_ boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]) -> Rect {
         Rect(minX: boxes.map(\.minX).min()!, minY: boxes.map(\.minY).min()!, maxX: boxes.map(\.maxX).max()!,
              maxY: boxes.map(\.maxY).max()!)
-    }
-
-    /// The canvas rule every SVG writer shares (`SVGLayoutWriter.outward`): `content`, each
-    /// edge grown out to a whole point where `union` (everything drawn) prints past it at
-    /// `precision`; `content` when that is not finite (a union too wide for a double).
-    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
-        let canvas = SVGLayoutWriter.outward(union, from: content, precision: precision)
-        return canvas.isFinite ? canvas : content
     }
 
     /// `text` with XML's special characters escaped and control characters as `?`.
