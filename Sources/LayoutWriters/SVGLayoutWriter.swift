@@ -400,6 +400,14 @@ func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String
         + " x=\"\(n(-e.size.width / 2))\" y=\"\(n(-e.size.height / 2))\" width=\"\(n(e.size.width))\" height=\"\(n(e.size.height))\""
 }
 
+/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="VALUES"TIMING/>`:
+/// a SMIL animation, `timing` its key times and timing attributes, each with a leading space.
+func svgAnimation(_ tag: String, _ attribute: String, type: String? = nil, discrete: Bool = false, values: String,
+                  timing: String) -> String {
+    "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
+        + " values=\"\(values)\"\(timing)/>"
+}
+
 /// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle"
 /// fill="COLOUR"`: an animated element's label, centred on its group's origin.
 func svgCentredTextStart(size: Double, colour: String, precision: NumberPrecision) -> String {

@@ -9,19 +9,14 @@ import Musl
 import Darwin
 #endif
 
-/// `--scroll-to X,Y -f svg`: a standalone SVG 1.1 document in which the content offset moves
-/// through a `ScrollAnimation`'s keyframes and every element takes, at each sample, the
-/// attributes its engine gives at that offset (SMIL, played once, `fill="freeze"`).
-/// docs/REFERENCE.md's "Scrolling SVG" section says the same in words.
-///
-/// Samples: the keyframes and, between two samples, the middle moment whenever it is not
-/// halfway between them (`isHalfway`), each half looked at the same way, so every moment is
-/// within twice `refinementTolerance`. The static document is the first sample, drawn as
-/// `SVGLayoutWriter` draws it (rsvg-convert shows that); an element that changes is a group
-/// per zIndex it takes (`appendAnimated`), painted with everything else by (zIndex, element).
-/// The visible bounds' outline moves with the offset; the canvas `.all` is the union of every
-/// sample's, `.content` of the content rects, `.visible` the screen (the viewBox animated over
-/// a background covering every screen).
+/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): a standalone SVG 1.1
+/// document in which the content offset moves through a `ScrollAnimation`'s samples, every
+/// element taking the attributes its engine gives there (SMIL, played once, `fill="freeze"`).
+/// The samples: the keyframes and, between two samples, the middle moment whenever it is not
+/// halfway between them (`isHalfway`). The static document is the first sample as
+/// `SVGLayoutWriter` draws it; an element that changes is a group per zIndex it takes
+/// (`animated`). The visible bounds' outline moves; the canvas `.all` is the union of every
+/// sample's, `.content` of the content rects, `.visible` the screen (the viewBox animated).
 public enum ScrollSVGWriter {
     /// The keyframes' layouts do not hold the same elements (an engine whose elements depend
     /// on the offset: none does).
@@ -40,13 +35,6 @@ public enum ScrollSVGWriter {
         public var labels: SVGLabels
         /// Writes the shapes, in drawing order, to the buffer.
         public var append: (OutputBuffer) throws -> Void
-
-        /// The shapes; see the properties.
-        public init(drawn: Rect?, labels: SVGLabels, append: @escaping (OutputBuffer) throws -> Void) {
-            self.drawn = drawn
-            self.labels = labels
-            self.append = append
-        }
     }
 
     /// The animation cannot be written within `Limits`. Bad data: fewer keyframes, fewer
@@ -78,15 +66,6 @@ public enum ScrollSVGWriter {
         /// The estimated document past which the animation is refused (`TooLarge`).
         public var maximumBytes: Int
 
-        /// Sets every bound.
-        public init(sampleWork: Int, keyframeWork: Int, maximumSamples: Int, refinementBytes: Int, maximumBytes: Int) {
-            self.sampleWork = sampleWork
-            self.keyframeWork = keyframeWork
-            self.maximumSamples = maximumSamples
-            self.refinementBytes = refinementBytes
-            self.maximumBytes = maximumBytes
-        }
-
         /// 2·10⁷ elements between keyframes, 2·10⁷ for the keyframes, 100,000 samples, 32 MiB
         /// estimated before the samples between keyframes stop, 256 MiB before refusal.
         public static let standard = Limits(sampleWork: 20_000_000, keyframeWork: 20_000_000, maximumSamples: 100_000,
@@ -103,11 +82,10 @@ public enum ScrollSVGWriter {
         public init() {}
     }
 
-    /// Writes the animated document of `animation`, `layout(offset)` giving the layout at a
-    /// sample's offset. A layout that does not move with the offset (`movesWithOffset` false:
-    /// no pinned header, no scaling) is laid out once, only its offset moved; with `streamed`
-    /// its shapes are streamed and `layout` gives its summary (no elements). `tolerance` is
-    /// `refinementTolerance`, or more with coarse pixel snapping.
+    /// Writes the animated document of `animation`, `layout(offset)` the layout at an offset. A
+    /// layout that does not move with the offset (`movesWithOffset` false) is laid out once;
+    /// with `streamed` its shapes are streamed and `layout` gives its summary (no elements).
+    /// `tolerance`: `refinementTolerance`, or more with coarse pixel snapping.
     /// - Returns: `false` when a budget of the samples between keyframes (`limits`) ran out
     ///   before every moment was within twice `tolerance`; the document is complete either way.
     /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`; `TooLarge`, before
@@ -140,8 +118,8 @@ public enum ScrollSVGWriter {
             still.contentOffset = offset
             return movesWithOffset ? try layout(offset) : still
         }
-        // The samples in time order: their times and screens, each changing element's track
-        // (`track[i]` its index in `tracks`), the canvas.
+        // Per sample, in time order: its time and screen; per changing element, its track
+        // (`tracks[track[i]]`).
         var times: [Double] = [], screens: [Rect] = []
         var track = [Int](repeating: -1, count: n), tracks: [Track] = []
         var canvas = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -168,16 +146,15 @@ public enum ScrollSVGWriter {
             }
             canvas = k == 0 ? sampleCanvas : canvas.union(sampleCanvas)
         }
-        // Budgets of the samples between keyframes: `sampleWork / n` of them (at least one an
-        // interval; none for a layout that does not move) and `maximumSamples` in all, shared
-        // out as the keyframes go; none once the estimate reaches `refinementBytes`.
+        // Samples between keyframes: `sampleWork / n` (at least one an interval) and
+        // `maximumSamples` in all, shared out as the keyframes go, none past `refinementBytes`.
         let intervals = offsets.count - 1
         var budget = min(movesWithOffset ? max(intervals, limits.sampleWork / max(n, 1)) : limits.maximumSamples,
                          limits.maximumSamples - offsets.count)
         var accurate = true
-        /// Adds the samples strictly between `a` (at `ta`) and `b` (at `tb`), at most `allowed`:
-        /// the middle when it is not halfway, then each half the same way, the first half
-        /// with the whole allowance. - Returns: the samples added.
+        /// Adds at most `allowed` samples between `a` (at `ta`) and `b` (at `tb`): the middle
+        /// when it is not halfway, then each half, the first with the whole allowance.
+        /// - Returns: the samples added.
         func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, allowed: Int) throws -> Int {
             let tm = (ta + tb) / 2
             guard a.contentOffset != b.contentOffset || a.elements != b.elements, ta < tm && tm < tb else { return 0 }
@@ -229,9 +206,8 @@ public enum ScrollSVGWriter {
     /// which they differ from the sample before.
     private typealias Track = [(sample: Int, attributes: LayoutAttributes)]
 
-    /// Records sample `k` of a layout that moves: each element that differs from the sample
-    /// before gets (or extends) its track, and is added to `drawn` with every element tracked
-    /// already; `grow` counts the bytes of the changes.
+    /// Records sample `k` of a layout that moves: an element that differs from the sample
+    /// before gets or extends its track; tracked elements go to `drawn`, their bytes to `grow`.
     /// - Throws: `ElementsDiffer` when an element changes its index path, category or kind;
     ///   what `grow` throws.
     /// - Complexity: O(n).
@@ -262,9 +238,8 @@ public enum ScrollSVGWriter {
         }
     }
 
-    /// The shapes in painting order, (zIndex, element): each static element shown at the
-    /// first sample as the still picture draws it, each tracked one once per zIndex it is
-    /// shown with (`appendAnimated`).
+    /// The shapes in painting order, (zIndex, element): each static element as the still
+    /// picture draws it, each tracked one once per zIndex it is shown with (`animated`).
     private static func appendShapes(_ first: CollectionLayout, track: [Int], tracks: [Track], labels: SVGLabels,
                                      times: [Double], duration: Double, to out: OutputBuffer) throws {
         var draws: [(z: Int, element: Int, track: Int)] = []
@@ -299,8 +274,7 @@ public enum ScrollSVGWriter {
     }
 
     /// The samples of `count` an animation needs: the first, the last, and both sides of each
-    /// sample k where `changes(k)` (something differs from sample k − 1). A run of equal values
-    /// keeps its two ends, whose straight line is the same run.
+    /// k where `changes(k)` (a difference from sample k − 1); a run of equal values keeps its ends.
     static func kept(_ count: Int, changes: (Int) -> Bool) -> [Int] {
         (0..<count).filter { k in k == 0 || k == count - 1 || changes(k) || (k + 1 < count && changes(k + 1)) }
     }
@@ -327,25 +301,22 @@ public enum ScrollSVGWriter {
 
         /// `animation` of values already written.
         func animation(_ tag: String, _ attribute: String, type: String? = nil, texts: [String], discrete: Bool) -> String {
-            "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "")
-                + (discrete ? " calcMode=\"discrete\"" : "") + " values=\"\(texts.joined(separator: ";"))\" keyTimes=\"\(keyTimes)\""
-                + " begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"/>"
+            svgAnimation(tag, attribute, type: type, discrete: discrete, values: texts.joined(separator: ";"),
+                         timing: " keyTimes=\"\(keyTimes)\" begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"")
         }
     }
 
     /// The copy shown with zIndex `layer` of an element that changes (`changes`, its track).
-    /// Shown at a sample: not hidden and at `layer`. Held: where not shown (and not right after
-    /// a sample where it was, unless hidden there), the values of the last sample where it was
-    /// (the first such before it), so nothing moves toward a state not drawn. A group translated
-    /// to the drawn centre (frame centre plus the transform's translation), shown or not (a
-    /// discrete opacity); inside, rotation, shear and scale (`svgTransformGroups`) about
-    /// the rect centred on the origin; the label upright in the outer group (`label`). The
-    /// first sample's values are the attributes; the animations take their values at the
-    /// samples `kept` keeps of held and shown.
+    /// Shown: not hidden and at `layer`. Held: where not shown (nor right after a sample where
+    /// it was, unless hidden there), the values of the last sample where it was (before it,
+    /// the first), so nothing moves toward a state not drawn. A group at the drawn centre,
+    /// shown or not (a discrete opacity), `svgTransformGroups` around the rect centred on the
+    /// origin, the label upright (`label`); the first sample's values as the attributes, the
+    /// animations at the samples `kept` keeps of held and shown.
     private static func animated(_ changes: Track, layer: Int, round: Bool, labels: SVGLabels, times: [Double],
                                  duration: Double, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
-        // The samples around the changes; between two of them nothing changes.
+        // The samples around the changes (nothing changes between two of them).
         var samples = [0]
         for change in changes.dropFirst() {
             if change.sample - 1 > samples[samples.count - 1] { samples.append(change.sample - 1) }
@@ -392,11 +363,9 @@ public enum ScrollSVGWriter {
             + "</rect>" + transforms.close + label(held, labels: labels, timing: timing) + "</g>\n"
     }
 
-    /// The label of an element that changes, at its outer group's origin: shown (a discrete
-    /// opacity) where a still picture would label the element; its size (`svgLabel`; where
-    /// none, the last one's, or the first one there is before it) and baseline animated, its
-    /// colour switching with the alpha (`SVGPaint.labelColour`); its text the first sample's.
-    /// None when no sample has one.
+    /// The label of an element that changes: shown (a discrete opacity) where a still picture
+    /// labels it; its size (`svgLabel`; where none, the last one's, or the first) and baseline
+    /// animated, its colour by `SVGPaint.labelColour`; its text the first sample's.
     private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: Timing) -> String {
         let found = held.map { PlainLayoutWriter.svgLabel($0, labels) }
         guard let firstFound = found.compactMap({ $0 }).first else { return "" }
@@ -418,9 +387,8 @@ public enum ScrollSVGWriter {
     // MARK: - Sampling
 
     /// Whether `middle` is, to `tolerance`, what SMIL draws halfway between `a` and `b`: the
-    /// offset, and each element's drawn box (its transformed frame's bounding box), SMIL
-    /// interpolating centre, size, rotation, shear and scale linearly. Elements hidden at
-    /// either end are not compared (they switch at a sample).
+    /// offset and each element's drawn box, SMIL interpolating centre, size, rotation, shear
+    /// and scale linearly (elements hidden at either end switch at a sample: not compared).
     /// - Complexity: O(n).
     static func isHalfway(_ middle: CollectionLayout, between a: CollectionLayout, and b: CollectionLayout,
                           tolerance: Double = refinementTolerance) -> Bool {

@@ -1,16 +1,12 @@
 import FastText
 import LayoutCore
 
-/// `cvlayout transition -f svg`: a standalone SVG 1.1 document that animates the whole
-/// transition with SMIL and shows the end state where nothing animates (rsvg-convert).
-/// docs/REFERENCE.md's Transitions section says the same in words.
-///
-/// Each element is a group translated to its drawn centre, rotated, sheared (`skewX`) and
-/// scaled as `TransformComponents` decomposes its transform (`TransitionElement.attributes(at:)`
-/// interpolates the same parts), around a rect centred on the origin. Every part that changes
-/// gets an `<animate>`/`<animateTransform>` between its two end values, linear (the rotation
-/// the shorter way); the attributes are the end values (`fill="freeze"`); with `repeats` the
-/// values run start → end → start over twice the duration, forever.
+/// `cvlayout transition -f svg` (docs/REFERENCE.md, Transitions): a standalone SVG 1.1 document
+/// animating the transition with SMIL, the end state where nothing animates. Each element is a
+/// group moved, rotated, sheared and scaled as `TransformComponents` decomposes its transform
+/// (the parts `TransitionElement.attributes(at:)` interpolates), each part that changes animated
+/// linearly between its ends; the attributes are the end values (`fill="freeze"`); with
+/// `repeats`, start → end → start over twice the duration, forever.
 public enum TransitionSVGWriter {
     /// Writes the animated document: the canvas (`canvas`), one group per element visible at
     /// either end (`group`) in zIndex order, twice in two layers when the order at the start
@@ -52,11 +48,9 @@ public enum TransitionSVGWriter {
             // The start's layer shown during the first half (`display`, not `visibility`: a
             // label's `visibility="visible"` would show through), then the end's; repeating,
             // the start's again from three quarters of the round trip.
-            let keyTimes = options.repeats ? "0;0.25;0.75" : "0;0.5"
             for (layer, order, values) in [("start", startOrder, ["inline", "none"]), ("end", endOrder, ["none", "inline"])] {
-                out.append(string: "<g class=\"layer-\(layer)\" display=\"\(values[1])\">\n<animate attributeName=\"display\" "
-                    + "calcMode=\"discrete\" values=\"\(endValues(values[0], values[1], options))\" keyTimes=\"\(keyTimes)\""
-                    + "\(timing(options))/>\n")
+                out.append(string: "<g class=\"layer-\(layer)\" display=\"\(values[1])\">\n"
+                    + switchAt(halfway: "display", values[0], values[1], options) + "\n")
                 try appendGroups(order)
                 out.append("</g>\n")
             }
@@ -80,8 +74,8 @@ public enum TransitionSVGWriter {
     /// A discrete switch of `attribute` from `start` to `end` halfway (and back at three
     /// quarters, repeating).
     static func switchAt(halfway attribute: String, _ start: String, _ end: String, _ options: TransitionOutputOptions) -> String {
-        "<animate attributeName=\"\(attribute)\" calcMode=\"discrete\" values=\"\(endValues(start, end, options))\" "
-            + "keyTimes=\"\(options.repeats ? "0;0.25;0.75" : "0;0.5")\"\(timing(options))/>"
+        svgAnimation("animate", attribute, discrete: true, values: endValues(start, end, options),
+                     timing: " keyTimes=\"\(options.repeats ? "0;0.25;0.75" : "0;0.5")\"" + timing(options))
     }
 
     /// A linear animation of a list of numbers between the two ends, or nothing when they are
@@ -92,8 +86,7 @@ public enum TransitionSVGWriter {
         func list(_ values: [Double]) -> String {
             values.map { NumberFormat.string($0, precision: factor ? .full : options.output.precision) }.joined(separator: " ")
         }
-        return "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "")
-            + " values=\"\(endValues(list(start), list(end), options))\"\(timing(options))/>"
+        return svgAnimation(tag, attribute, type: type, values: endValues(list(start), list(end), options), timing: timing(options))
     }
 
     /// The opacity drawn at one end: 0 when hidden, else the alpha (`SVGPaint.opacity`).

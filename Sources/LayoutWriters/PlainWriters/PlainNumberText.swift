@@ -1,12 +1,9 @@
-// The plain writers' numbers: the rule of the reference's "Numbers" paragraph, computed in
-// the most direct way, for reading and for the differential tests (the writers format
-// numbers with `NumberFormat`, which must give the same text).
-
 import FastText
 import LayoutCore
 
-/// A number's text as the reference prescribes, computed directly from the double's exact
-/// value: no exponent, no trailing zeros and no trailing point, `-0` as `0`.
+/// A number's text as the reference's "Numbers" paragraph prescribes, computed directly from
+/// the double's exact value (`NumberFormat` must give the same): no exponent, no trailing
+/// zeros or point, `-0` as `0`.
 ///
 /// ```
 /// PlainNumberText.string(2.675, precision: .decimals(2))  // "2.67" (2.675 is 2.67499999…)

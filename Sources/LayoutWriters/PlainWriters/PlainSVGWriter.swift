@@ -1,15 +1,12 @@
 import LayoutCore
 import FastText
 
-// The plain still SVG: the specification `SVGLayoutWriter` (and the streamed SVG of
-// `LayoutPipeline`) must write byte for byte. See PlainLayoutWriter.swift. One rule per
-// function; docs/REFERENCE.md's SVG section says the same in words.
+// The plain still SVG: the specification `SVGLayoutWriter` (kept or streamed) must write byte
+// for byte, one rule per function (docs/REFERENCE.md's SVG section in words).
 
 extension PlainLayoutWriter {
     /// The SVG document of the selected elements of `layout`: the canvas (`options.canvas`),
-    /// one group per visible element in zIndex order (ties by element order), the visible
-    /// bounds, the query rect, the labels the visible bounds' outline would cross
-    /// (`svgLabelCrossesOutline`), and a ring's heart path and heart.
+    /// one group per visible element in zIndex order (ties by element order), then `svgEnd`.
     public static func svg(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: options.precision) }
         let labels = SVGLabels.resolved(options.labels, for: layout)
@@ -55,9 +52,8 @@ extension PlainLayoutWriter {
     }
 
     /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
-    /// way) and whose `width` and `height` are that size, the `<title>`, and a white
-    /// background over the viewBox (over `background`, at least 1 point each way, when given:
-    /// a viewBox that moves).
+    /// way: a zero-sized one does not render) and whose `width` and `height` are that size, the
+    /// `<title>`, and a white background over the viewBox (or `background`: a moving viewBox).
     static func svgDocumentStart(canvas: Rect, title: String, background: Rect? = nil, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         let width = max(canvas.width, 1), height = max(canvas.height, 1)
@@ -70,8 +66,7 @@ extension PlainLayoutWriter {
             + "height=\"\(n(max(area.height, 1)))\" fill=\"#ffffff\"/>\n"
     }
 
-    /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label
-    /// (`svgLabelText`); a label the outline crosses is left out here and drawn later.
+    /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label.
     static func svgGroup(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, labelInGroup: Bool,
                          precision: NumberPrecision) -> String {
         var text = "<g>" + svgShape(e, round: round, precision: precision)
@@ -81,9 +76,8 @@ extension PlainLayoutWriter {
         return text + "</g>\n"
     }
 
-    /// An element's rectangle: its index path (and kind, for an element other than a cell),
-    /// its transform about its centre, its opacity, its frame, its corners and its paint
-    /// (`svgPaint`).
+    /// An element's rectangle: index path (and kind for a view), transform about its centre,
+    /// opacity, frame, corners (`SVGPaint.cornerRadius`) and paint (`svgPaint`).
     static func svgShape(_ e: LayoutAttributes, round: Bool, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         func factor(_ value: Double) -> String { PlainNumberText.string(value, precision: .full) }
@@ -102,29 +96,23 @@ extension PlainLayoutWriter {
         }
         if e.alpha < 1 { text += " opacity=\"\(factor(SVGPaint.opacity(e.alpha)))\"" }
         text += " x=\"\(n(f.minX))\" y=\"\(n(f.minY))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\""
-        // Corners (`SVGPaint.cornerRadius`): round engines draw every shape round, cells have
-        // small rounded corners, a badge is a pill.
         if let rx = SVGPaint.cornerRadius(e, size: f.size, round: round) { text += " rx=\"\(n(rx))\"" }
         return text + svgPaint(e) + "/>"
     }
 
-    /// The paint (`SVGPaint`): cells from the palette by item number; other views by their
-    /// kind's role (`SVGPaint.viewPaint`).
+    /// ` fill="…"`: a cell's palette colour by item number, a view's paint by its kind's role.
     static func svgPaint(_ e: LayoutAttributes) -> String {
         " fill=\"\(e.category == .cell ? SVGPaint.fill(item: e.indexPath.item) : SVGPaint.viewPaint(e.kind))\""
     }
 
-    /// The name of a view's kind, or of its category when it has none (`data-kind` and the
-    /// label's word).
+    /// A view's kind name, or its category's when it has none.
     static func svgKindName(_ e: LayoutAttributes) -> String {
         e.kind?.rawValue ?? e.category.rawValue
     }
 
-    /// A label: upright and at full opacity, centred on the drawn centre (the transform is
-    /// about the centre, so its translation is all that moves it). Its colour contrasts with
-    /// the fill (`SVGPaint.labelColour`). With `halo` (a label drawn above the outline), a stroke of
-    /// its shape's fill, as faded as the shape, under the glyphs (`paint-order="stroke"`)
-    /// hides the outline's dashes behind it.
+    /// A label, upright and opaque on the drawn centre, coloured by `SVGPaint.labelColour`.
+    /// With `halo` (above the outline), a stroke of its shape's fill, as faded as the shape,
+    /// under the glyphs hides the outline's dashes.
     static func svgLabelText(_ e: LayoutAttributes, _ label: (text: String, size: Double), halo: Bool,
                              precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
@@ -139,11 +127,9 @@ extension PlainLayoutWriter {
         return text + " fill=\"\(SVGPaint.labelColour(e))\">\(label.text)</text>"
     }
 
-    /// An element's label with `labels`, and its font size (`svgLabelSize`): none for
-    /// `.none`, a frame under 4 points either way, an element drawn fully transparent, or a
-    /// decoration (a section background, whatever its kind's name: under its section's cells,
-    /// which would cover its label). A cell's label is its item number, or `S:I` with
-    /// `.indexPath`; a view's is its kind name (`svgKindName`) and its section.
+    /// An element's label (`svgLabelWords`) and font size (`svgLabelSize`): none for `.none`,
+    /// a frame under 4 points either way, an alpha ≤ 0, or a decoration (its section's cells
+    /// would cover it).
     static func svgLabel(_ e: LayoutAttributes, _ labels: SVGLabels) -> (text: String, size: Double)? {
         let f = e.frame
         guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind?.role != .decoration else { return nil }
@@ -161,11 +147,10 @@ extension PlainLayoutWriter {
         e.category != .cell ? "\(svgKindName(e)) \(path.section)" : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
     }
 
-    /// The label size rule, from the frame before its transform:
-    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`; and a cell 20
-    /// points or more on its smaller side gets at least `min(10, width / em)`, `em` the
-    /// label's real advance in sans-serif (0.56 em a digit, 0.28 em the colon of an index
-    /// path): 10 points wherever its digits fit.
+    /// The label size, from the frame before its transform:
+    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`; a cell 20 points
+    /// or more on its smaller side gets at least `min(10, width / em)`, `em` its real advance
+    /// in sans-serif (0.56 em a digit, 0.28 em a colon).
     static func svgLabelSize(_ e: LayoutAttributes, text: String, labels: SVGLabels) -> Double {
         let f = e.frame
         var size = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
@@ -177,9 +162,8 @@ extension PlainLayoutWriter {
         return max(4, size)
     }
 
-    /// The outline rule: whether the dashed outline of the visible bounds (`outline`, with
-    /// the stroke's half width) would cross `e`'s label box, 0.3 em a character either side
-    /// of the drawn centre and 0.6 em up and down (the box the canvas counts).
+    /// Whether the visible bounds' outline (with the stroke's half width) crosses `e`'s label
+    /// box: 0.3 em a character either side of the drawn centre, 0.6 em up and down.
     static func svgLabelCrossesOutline(_ e: LayoutAttributes, _ label: (text: String, size: Double), outline: Rect) -> Bool {
         let f = e.frame, t = e.transform
         let cx = f.midX + t.tx, cy = f.midY + t.ty
@@ -193,8 +177,8 @@ extension PlainLayoutWriter {
         return (meetsRows && onAVerticalEdge) || (meetsColumns && onAHorizontalEdge)
     }
 
-    /// The labels the outline crosses, after the outline and the query rect, one line each
-    /// with its halo (`svgLabelText`), in index-path order (then category and kind name).
+    /// The labels the outline crosses, one line each with its halo, in index-path order (then
+    /// category and kind name).
     static func svgLabelsAboveOutline(_ elements: [LayoutAttributes], labels: SVGLabels, precision: NumberPrecision) -> String {
         let sorted = elements.sorted { a, b in
             (a.indexPath.section, a.indexPath.item, a.category.rawValue, a.kind?.rawValue ?? "")
@@ -209,9 +193,9 @@ extension PlainLayoutWriter {
     }
 
     /// The ring's dashed heart path and the heart: at rest on the start avatar (outer group),
-    /// flying along the path relative to the start (middle group), pulsing (inner group);
-    /// the heart's shape drawn twice, a near-black outline under the filled one with its white
-    /// outline, so that it reads on every avatar colour.
+    /// flying along the path in 2 s, relative to the start (middle group: a motion beside the
+    /// translation would turn it too), pulsing (inner group); drawn twice, a near-black
+    /// outline under the filled one, so that it reads on every avatar colour.
     static func svgHeart(_ heart: HeartPath, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         let shape = SVGLayoutWriter.heartShape
@@ -235,7 +219,7 @@ extension PlainLayoutWriter {
     }
 
     /// The box `e` draws: its frame under its transform about its centre, and its label's box
-    /// (about 0.6 em a character wide and 1.2 em high, centred on the drawn centre).
+    /// (0.6 em a character wide, 1.2 em high, on the drawn centre).
     static func svgDrawnBox(_ e: LayoutAttributes, _ labels: SVGLabels) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let f = e.frame, t = e.transform
         let cx = f.midX + t.tx, cy = f.midY + t.ty
