@@ -122,16 +122,7 @@ private struct TransitionRun {
         }
 
         let probe = SVGSizeProbe()
-        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
-            try OutputFile.write(to: path) { sink in
-                let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
-                try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-            }
-        } else {
-            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
-            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try stdout($0) })
-            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-        }
+        try write(transition, format: format, output: output, to: options.text(GlobalOption.output), probe: probe)
         if format == .svg, let size = probe.size, let note = oversizedPictureNote(
             width: size.width, height: size.height, remedy: "fewer items (--count, a smaller DATASET) draw a smaller one") {
             io.stderr("cvlayout: warning: \(note)\n")
@@ -154,10 +145,7 @@ private struct TransitionRun {
         }
         func writeOutput() throws {
             if let path = try writeOptions.text("output"), path != "-" {
-                try OutputFile.write(to: path) { sink in
-                    let buffer = LayoutOutput(precision: output.output.precision, sink: sink)
-                    try TransitionWriter.write(transition, format: requested, options: output, to: buffer)
-                }
+                try write(transition, format: requested, output: output, to: path)
             }
         }
         if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
@@ -173,6 +161,18 @@ private struct TransitionRun {
         try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         return try checkWritten(buffer, format: format, name: "the transition", golden: (golden, goldenInput, expected),
                                 options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)
+    }
+
+    /// Writes `transition` as `format` to `path` (atomically) or, for `nil` or `-`, to standard
+    /// output, every chunk shown to `probe`.
+    private func write(_ transition: LayoutTransition, format: OutputFormat, output: TransitionOutputOptions, to path: String?,
+                       probe: SVGSizeProbe = SVGSizeProbe()) throws {
+        func write(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
+            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        }
+        guard let path, path != "-" else { return try write(io.stdout) }  // `io.stdout`, not `io`: no stderr kept
+        try OutputFile.write(to: path, write)
     }
 
     /// The layout of one side (`from` or `to`) from `arguments` (shared options, the side's

@@ -6,13 +6,11 @@ import FastText
 /// length, palette colours as words, repeated numbers copied from a table; nothing checked or
 /// allocated per element.
 struct SVGElementWriter {
-    /// How numbers are written.
     let precision: NumberPrecision
     /// Draw cells round (ring and circle layouts).
     let round: Bool
-    /// Label each shape.
     let labels: SVGLabels
-    /// Where the next byte goes, in the space reserved for the element being written.
+    /// Where the next byte goes, in the space reserved for the element.
     private var position: UnsafeMutablePointer<UInt8>
     /// Recently written numbers and their text (a column's x, a cell size): a repeat is a
     /// 24-byte copy.
@@ -26,9 +24,8 @@ struct SVGElementWriter {
     private static let pendingCapacity = 16
     /// The precision is the default, 3 decimals.
     private let standard: Bool
-    /// `DigitTable.digits`, for the numbers that seldom repeat.
     private let digits: UnsafePointer<UInt32>
-    /// `SVGPaint.fillWords`, read once per writer.
+    /// `SVGPaint.fillWords`.
     private let palette: UnsafePointer<UInt64>
     /// The last rect's and label's y, repeated element after element along a row
     /// (`RecentNumber.write`).
@@ -82,7 +79,7 @@ struct SVGElementWriter {
         }
     }
 
-    /// Appends the group of the element at `element` to `out`.
+    /// Appends the element's group to `out`.
     @inline(never)
     mutating func append(_ element: UnsafePointer<LayoutAttributes>, to out: OutputBuffer) {
         storePendingNumbers()
@@ -355,7 +352,7 @@ struct SVGElementWriter {
         append(integer: element.pointee.indexPath.section)
     }
 
-    /// ` data-kind="KIND"`, for tools that find elements in a browser's DOM.
+    /// ` data-kind="KIND"`.
     @inline(never)
     private mutating func appendKind(_ element: UnsafePointer<LayoutAttributes>) {
         append(" data-kind=\"")
@@ -375,7 +372,7 @@ struct SVGElementWriter {
         }
     }
 
-    /// `Swift.min(x, y)` for Doubles (`y < x ? y : x`), inlined.
+    /// `Swift.min(x, y)` for Doubles, inlined.
     @inline(__always)
     private func minimum(_ x: Double, _ y: Double) -> Double { y < x ? y : x }
 

@@ -12,13 +12,13 @@ import Darwin
 
 // MARK: - Labels and canvas
 
-/// What the shapes of an SVG are labelled with (`--labels`).
+/// What an SVG's shapes are labelled with (`--labels`).
 public enum SVGLabels: String, Sendable, CaseIterable {
     /// The cell's item number (`7`); headers and footers `header S`, `footer S`.
     case item
     /// The cell's index path (`2:7`); headers and footers as with `item`.
     case indexPath = "index-path"
-    /// No labels at all, headers' and footers' included.
+    /// No labels at all.
     case none
 
     /// The labels `--labels` asked for, or the default for `layout`: index paths when it has
@@ -40,7 +40,7 @@ public enum SVGCanvas: String, Sendable, CaseIterable {
     case all
     /// The content rect, (0, 0, contentSize): elements outside it are cut off.
     case content
-    /// The visible bounds at the content offset: what the screen shows.
+    /// The visible bounds at the content offset.
     case visible
     /// The `--rect` query area.
     case rect
@@ -69,7 +69,7 @@ extension CollectionLayout {
 /// The labels the visible bounds' outline would cross, kept out of their groups as those are
 /// written (on any core) and drawn above the outline (`PlainLayoutWriter.svgLabelsAboveOutline`).
 final class SVGLabelsAboveOutline: @unchecked Sendable {
-    /// The outline: the visible bounds.
+    /// The visible bounds.
     let outline: Rect
     private let lock = NSLock()
     /// The elements whose labels were kept, in no order.
@@ -79,8 +79,8 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
         self.outline = outline
     }
 
-    /// Whether the label box of `element` crosses the outline
-    /// (`PlainLayoutWriter.svgLabelCrossesOutline`).
+    /// Whether the outline (with the stroke's half width) crosses `element`'s label box: 0.3 em
+    /// a character either side of the drawn centre, 0.6 em up and down.
     @inline(__always)
     func crosses(_ element: LayoutAttributes, _ label: (characters: Int, size: Double)) -> Bool {
         let t = element.transform, f = element.frame
@@ -194,7 +194,6 @@ public enum SVGLayoutWriter {
     /// The union of what a run of elements draws (`PlainLayoutWriter.svgDrawnBox`: the frame
     /// under its transform, the label's box); hidden elements are passed over.
     public struct DrawnBounds: Sendable {
-        /// The labels drawn.
         public let labels: SVGLabels
         /// The union so far; `nil` until a visible element came.
         public var bounds: Rect? {
@@ -267,9 +266,8 @@ public enum SVGLayoutWriter {
             include(other.minX, other.minY, other.maxX, other.maxY)
         }
 
-        /// Whether `element` draws just its frame, told without sizing its label: a finite
-        /// frame of at least 51 × 17 points, a linear part that is the identity, and no label
-        /// or a cell's of at most 6 characters (at most 25.2 × 8.4 points at 14 points).
+        /// Whether `element` draws just its frame, told without sizing its label: a finite frame
+        /// of 51 × 17 points or more, the identity's linear part, no label or a cell's of ≤ 6 characters.
         @inline(__always)
         static func labelStaysInside(_ element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
             let t = element.transform
@@ -311,8 +309,7 @@ public enum SVGLayoutWriter {
         }
     }
 
-    /// Everything after the last shape (`PlainLayoutWriter.svgEnd`), with the labels `above`
-    /// kept.
+    /// Everything after the last shape (`PlainLayoutWriter.svgEnd`), with the labels `above`.
     static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, above: SVGLabelsAboveOutline? = nil,
                           to out: OutputBuffer) {
         out.append(string: PlainLayoutWriter.svgEnd(layout, labelsAboveOutline: above?.elements ?? [],

@@ -18,18 +18,15 @@ import Darwin
 /// (`animated`). The visible bounds' outline moves; the canvas `.all` is the union of every
 /// sample's, `.content` of the content rects, `.visible` the screen (the viewBox animated).
 public enum ScrollSVGWriter {
-    /// The keyframes' layouts do not hold the same elements (an engine whose elements depend
-    /// on the offset: none does).
+    /// The keyframes' layouts do not hold the same elements.
     public struct ElementsDiffer: Error {
         /// The keyframe whose elements differ from the first keyframe's.
         public let keyframe: Int
     }
 
-    /// The still picture of a layout that does not move with the offset, streamed rather than
-    /// kept (`LayoutPipeline.withStreamedShapes`): the first keyframe's shapes.
+    /// The streamed shapes of a layout that does not move (`LayoutPipeline.withStreamedShapes`).
     public struct StreamedShapes {
-        /// What the shapes draw, labels included (for the canvas `.all`); `nil` when nothing
-        /// is drawn or the canvas is another.
+        /// What the shapes draw, labels included (for the canvas `.all`).
         public var drawn: Rect?
         /// The labels the shapes carry.
         public var labels: SVGLabels
@@ -37,8 +34,7 @@ public enum ScrollSVGWriter {
         public var append: (OutputBuffer) throws -> Void
     }
 
-    /// The animation cannot be written within `Limits`. Bad data: fewer keyframes, fewer
-    /// elements or a shorter scroll fit.
+    /// The animation cannot be written within `Limits` (bad data).
     public enum TooLarge: Error, Equatable {
         /// `keyframes` keyframes of `elements` elements would lay out more than `limit` elements.
         case keyframeWork(keyframes: Int, elements: Int, limit: Int)
@@ -47,17 +43,14 @@ public enum ScrollSVGWriter {
     }
 
     /// How far, points, a drawn box or the offset may stray from the straight line between two
-    /// samples before the middle moment becomes a sample: every moment is then within twice
-    /// it (at a kink the middle strays at least half as much as the worst moment).
+    /// samples before the middle becomes a sample: every moment is then within twice it.
     public static let refinementTolerance = 0.25
 
-    /// The bounds of an animation's work and size: every scroll finishes in seconds with a
-    /// bounded document.
+    /// The bounds of an animation's work and size.
     public struct Limits: Sendable, Equatable {
         /// Elements the samples between keyframes may lay out in all (samples × n).
         public var sampleWork: Int
-        /// Elements the keyframes of a layout that moves may lay out (keyframes × n); more is
-        /// refused (`TooLarge`).
+        /// Elements the keyframes of a layout that moves may lay out (keyframes × n).
         public var keyframeWork: Int
         /// The most samples, keyframes included, whatever the element count.
         public var maximumSamples: Int
@@ -66,8 +59,7 @@ public enum ScrollSVGWriter {
         /// The estimated document past which the animation is refused (`TooLarge`).
         public var maximumBytes: Int
 
-        /// 2·10⁷ elements between keyframes, 2·10⁷ for the keyframes, 100,000 samples, 32 MiB
-        /// estimated before the samples between keyframes stop, 256 MiB before refusal.
+        /// 2·10⁷ elements between keyframes and 2·10⁷ for them, 100,000 samples, 32 and 256 MiB.
         public static let standard = Limits(sampleWork: 20_000_000, keyframeWork: 20_000_000, maximumSamples: 100_000,
                                             refinementBytes: 32 << 20, maximumBytes: 256 << 20)
     }
@@ -90,9 +82,8 @@ public enum ScrollSVGWriter {
     ///   before every moment was within twice `tolerance`; the document is complete either way.
     /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`; `TooLarge`, before
     ///   anything is written. `statistics` receives the samples and the estimated size.
-    /// - Complexity: at most `keyframeWork + sampleWork` elements laid out, each layout compared
-    ///   with the one before in O(n); memory for a few layouts and each changing element's
-    ///   values where they change; output O(n) plus at most `maximumBytes`.
+    /// - Complexity: at most `keyframeWork + sampleWork` elements laid out, each compared in
+    ///   O(n); memory for a few layouts and the changes; output O(n) plus `maximumBytes`.
     @discardableResult
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
                              movesWithOffset: Bool = true, tolerance: Double = refinementTolerance,
@@ -295,8 +286,8 @@ public enum ScrollSVGWriter {
         func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
                        discrete: Bool = false) -> String {
             guard values.contains(where: { $0 != values[0] }) else { return "" }
-            let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) } }
-            return animation(tag, attribute, type: type, texts: texts.map { $0.joined(separator: " ") }, discrete: discrete)
+            let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) }.joined(separator: " ") }
+            return animation(tag, attribute, type: type, texts: texts, discrete: discrete)
         }
 
         /// `animation` of values already written.
@@ -431,8 +422,7 @@ public enum ScrollSVGWriter {
         return Rect(minX: cx - hw, minY: cy - hh, maxX: cx + hw, maxY: cy + hh)
     }
 
-    /// A generous estimate of what a sample adds for the screen: its x and y (and, with
-    /// `viewBox`, the viewBox's four numbers), each with a key time.
+    /// A generous estimate of what a sample adds for the screen (x, y, and the viewBox).
     static func estimatedScreenBytes(_ screen: Rect, viewBox: Bool, precision: NumberPrecision) -> Int {
         let x = textLength(screen.minX, precision), y = textLength(screen.minY, precision)
         var total = 2 * keyTimeBytes + x + y + 2
@@ -443,8 +433,7 @@ public enum ScrollSVGWriter {
     }
 
     /// A generous estimate of what one change of an element adds: its values at two samples in
-    /// each of the up to 16 animations of a changing element, each with a key time; points
-    /// at `precision`, factors at full.
+    /// each of its up to 16 animations, with key times.
     static func estimatedChangeBytes(_ e: LayoutAttributes, precision: NumberPrecision) -> Int {
         let points = 3 * (textLength(e.center.x + e.transform.tx, precision) + textLength(e.center.y + e.transform.ty, precision))
             + 4 * (textLength(e.size.width, precision) + textLength(e.size.height, precision))
@@ -456,8 +445,7 @@ public enum ScrollSVGWriter {
     /// A key time at full precision and its separator, at most.
     static let keyTimeBytes = 24
 
-    /// At least the length of `value` written at `precision` (no exponent: 1e300 is 301
-    /// digits, 1e-300 at full precision 300 zeros and its digits).
+    /// At least the length of `value` written at `precision` (no exponent).
     static func textLength(_ value: Double, _ precision: NumberPrecision) -> Int {
         let m = value.magnitude
         guard m.isFinite else { return 24 }

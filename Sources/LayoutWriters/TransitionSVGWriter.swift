@@ -1,17 +1,14 @@
 import FastText
 import LayoutCore
 
-/// `cvlayout transition -f svg` (docs/REFERENCE.md, Transitions): a standalone SVG 1.1 document
-/// animating the transition with SMIL, the end state where nothing animates. Each element is a
-/// group moved, rotated, sheared and scaled as `TransformComponents` decomposes its transform
-/// (the parts `TransitionElement.attributes(at:)` interpolates), each part that changes animated
-/// linearly between its ends; the attributes are the end values (`fill="freeze"`); with
-/// `repeats`, start → end → start over twice the duration, forever.
+/// `cvlayout transition -f svg` (docs/REFERENCE.md, Transitions): SMIL animating each part of
+/// each element that changes (`TransformComponents`, as `TransitionElement.attributes(at:)`)
+/// linearly between its ends, the end values at rest (`fill="freeze"`); with `repeats`,
+/// start → end → start over twice the duration, forever.
 public enum TransitionSVGWriter {
-    /// Writes the animated document: the canvas (`canvas`), one group per element visible at
-    /// either end (`group`) in zIndex order, twice in two layers when the order at the start
-    /// differs from the order at the end (zIndex switches halfway), then the final visible
-    /// bounds.
+    /// Writes the document: one group per element visible at either end (`group`) in zIndex
+    /// order, in two layers when the orders at the start and the end differ (zIndex switches
+    /// halfway), then the final visible bounds.
     /// - Throws: what the buffer's sink throws.
     /// - Complexity: O(n log n) for n elements (the zIndex sorts); memory for one group's text.
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
@@ -101,10 +98,8 @@ public enum TransitionSVGWriter {
         return SVGPaint.cornerRadius(e, size: e.size, round: round) ?? 0
     }
 
-    /// One element: a group translated to its drawn centre at the end (the frame's centre plus
-    /// the transform's translation), its opacity at the end when under 1, animating both;
-    /// inside, its rotation, shear and scale (`svgTransformGroups`), then the rect (`rect`) and
-    /// the labels (`labels`).
+    /// One element: a group at its drawn centre at the end, its opacity at the end when under
+    /// 1, animating both; inside, `svgTransformGroups` around the rect and the labels.
     static func group(_ element: TransitionElement, round: (from: Bool, to: Bool), labels: SVGLabels,
                       options: TransitionOutputOptions) -> String {
         func n(_ value: Double) -> String { NumberFormat.string(value, precision: options.output.precision) }
@@ -131,12 +126,10 @@ public enum TransitionSVGWriter {
         return (element.fromIndexPath ?? element.toIndexPath ?? b.indexPath, element.toIndexPath ?? element.fromIndexPath ?? b.indexPath)
     }
 
-    /// The shape: a rect named by the index path after the update (`svgCentredRect`) and its
-    /// change (`data-change`) at the final size, its corners (`cornerRadius`: an appearing
-    /// element's start drawn as the final engine draws, a disappearing one's end as the
-    /// initial engine draws), its fill (a cell's palette colour by the new item number,
-    /// switching from the old one's halfway; a view's paint by its kind), then its size and
-    /// corners animated.
+    /// The shape, named by the index path after the update and its change, at the final size;
+    /// its corners (an appearing element's start as the final engine draws, a disappearing
+    /// one's end as the initial engine draws) and size animated, a cell's fill switching
+    /// halfway from the old item number's colour to the new one's.
     static func rect(_ element: TransitionElement, round: (from: Bool, to: Bool), options: TransitionOutputOptions) -> String {
         let a = element.initial, b = element.final
         let (oldPath, newPath) = paths(element)
@@ -156,11 +149,9 @@ public enum TransitionSVGWriter {
             + animation("animate", "rx", [ra], [rb], options) + "</rect>"
     }
 
-    /// The labels: sized as a layout's SVG sizes each end's (`svgLabel`; an end without one
-    /// takes the other's size), the size and baseline animated. A cell's in
-    /// `SVGPaint.cellLabelColour` (the label fades with its shape, so at alpha 1), a view's in
-    /// `SVGPaint.viewLabelColour`. When the text or colour differs between the old and the new
-    /// index path, two labels: the old one visible until halfway (hidden at rest), then the new.
+    /// The labels, sized by `svgLabel` at each end (an end without one takes the other's size),
+    /// coloured as at alpha 1 (they fade with their shape). When the text or colour differs
+    /// between the old and the new index path, two: the old one visible until halfway.
     static func labels(_ element: TransitionElement, labels: SVGLabels, options: TransitionOutputOptions) -> String {
         let a = element.initial, b = element.final
         let startLabel = PlainLayoutWriter.svgLabel(a, labels), endLabel = PlainLayoutWriter.svgLabel(b, labels)
@@ -182,12 +173,10 @@ public enum TransitionSVGWriter {
         }.joined()
     }
 
-    /// The viewBox: the larger content size from the origin (`.content`; `.rect` without a
-    /// query rect), the final visible bounds (`.visible`), or (`.all`) the union of the larger
-    /// content size, what each element draws at either end where visible (`svgDrawnBox`), and,
-    /// for an element turned at either end, its reach about the straight line between its drawn
-    /// centres: half its frame's diagonal times the matrix's largest stretch (spectral norm),
-    /// at least its label's half width plus 0.6 em; edges past the content's rounded outward.
+    /// The viewBox: the larger content size (`.content`), the final visible bounds, or (`.all`)
+    /// the union of the content, what each element draws at either visible end, and for one
+    /// turned, its reach about the line between its centres (half its diagonal times the
+    /// matrix's spectral norm, at least its label's half width plus 0.6 em).
     static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
         let content = Rect(x: 0, y: 0, width: max(transition.from.contentSize.width, transition.to.contentSize.width),
                            height: max(transition.from.contentSize.height, transition.to.contentSize.height))

@@ -94,14 +94,6 @@ public enum TransitionWriter {
     }
 
     private static func appendJSONIndexPath(_ path: IndexPath?, to out: OutputBuffer) {
-        guard let path else {
-            out.append("null")
-            return
-        }
-        out.append(byte: UInt8(ascii: "["))
-        out.append(integer: path.section)
-        out.append(byte: UInt8(ascii: ","))
-        out.append(integer: path.item)
-        out.append(byte: UInt8(ascii: "]"))
+        out.append(string: path.map { "[\($0.section),\($0.item)]" } ?? "null")
     }
 }

@@ -16,11 +16,12 @@ extension PlainLayoutWriter {
         let drawingOrder = visible.sorted { l, r in
             l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
         }
-        let outline = layout.visibleRect
+        // Labels the visible bounds' outline would cross (`SVGLabelsAboveOutline.crosses`) go above it.
+        let outline = SVGLabelsAboveOutline(outline: layout.visibleRect)
         var labelsAboveOutline: [LayoutAttributes] = []
         for (_, e) in drawingOrder {
             let label = svgLabel(e, labels)
-            let above = label.map { svgLabelCrossesOutline(e, $0, outline: outline) } ?? false
+            let above = label.map { outline.crosses(e, ($0.text.count, $0.size)) } ?? false
             if above { labelsAboveOutline.append(e) }
             text += svgGroup(e, round: layout.drawsCellsRound, labels: labels, labelInGroup: !above,
                              precision: options.precision)
@@ -127,54 +128,29 @@ extension PlainLayoutWriter {
         return text + " fill=\"\(SVGPaint.labelColour(e))\">\(label.text)</text>"
     }
 
-    /// An element's label (`svgLabelWords`) and font size (`svgLabelSize`): none for `.none`,
-    /// a frame under 4 points either way, an alpha ≤ 0, or a decoration (its section's cells
-    /// would cover it).
+    /// An element's label (`svgLabelWords`) and font size, from the frame before its transform:
+    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`, a cell 20 points or
+    /// more on its smaller side at least `min(10, width / em)` (`em` its advance in sans-serif:
+    /// 0.56 em a digit, 0.28 em a colon). None for `.none`, a frame under 4 points either way,
+    /// an alpha ≤ 0, a decoration (its section's cells would cover it), or a view whose label
+    /// fits only under 4 points (it would spill out).
     static func svgLabel(_ e: LayoutAttributes, _ labels: SVGLabels) -> (text: String, size: Double)? {
         let f = e.frame
         guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind?.role != .decoration else { return nil }
         let text = svgLabelWords(e, path: e.indexPath, labels: labels)
-        // A view whose label fits only under 4 points is unlabelled (it would spill out).
-        if e.category != .cell && min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))) < 4 {
-            return nil
+        var size = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
+        if e.category != .cell && size < 4 { return nil }
+        if size < 10 && e.category == .cell && min(f.width, f.height) >= 20 {
+            let colons = labels == .indexPath ? 1 : 0
+            size = max(size, min(10, f.width / (0.56 * Double(text.count - colons) + 0.28 * Double(colons))))
         }
-        return (text, svgLabelSize(e, text: text, labels: labels))
+        return (text, max(4, size))
     }
 
     /// The words of `e`'s label at `path`: a cell's item number, or `S:I` with `.indexPath`;
     /// a view's kind name (`svgKindName`) and section.
     static func svgLabelWords(_ e: LayoutAttributes, path: IndexPath, labels: SVGLabels) -> String {
         e.category != .cell ? "\(svgKindName(e)) \(path.section)" : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
-    }
-
-    /// The label size, from the frame before its transform:
-    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`; a cell 20 points
-    /// or more on its smaller side gets at least `min(10, width / em)`, `em` its real advance
-    /// in sans-serif (0.56 em a digit, 0.28 em a colon).
-    static func svgLabelSize(_ e: LayoutAttributes, text: String, labels: SVGLabels) -> Double {
-        let f = e.frame
-        var size = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
-        if size < 10 && e.category == .cell && min(f.width, f.height) >= 20 {
-            let colons = labels == .indexPath ? 1 : 0
-            let em = 0.56 * Double(text.count - colons) + 0.28 * Double(colons)
-            size = max(size, min(10, f.width / em))
-        }
-        return max(4, size)
-    }
-
-    /// Whether the visible bounds' outline (with the stroke's half width) crosses `e`'s label
-    /// box: 0.3 em a character either side of the drawn centre, 0.6 em up and down.
-    static func svgLabelCrossesOutline(_ e: LayoutAttributes, _ label: (text: String, size: Double), outline: Rect) -> Bool {
-        let f = e.frame, t = e.transform
-        let cx = f.midX + t.tx, cy = f.midY + t.ty
-        let halfWidth = 0.3 * label.size * Double(label.text.count) + 0.5, halfHeight = 0.6 * label.size + 0.5
-        let left = outline.minX, top = outline.minY
-        let right = left + outline.width, bottom = top + outline.height
-        let meetsRows = cy + halfHeight > top && cy - halfHeight < bottom
-        let meetsColumns = cx + halfWidth > left && cx - halfWidth < right
-        let onAVerticalEdge = abs(cx - left) < halfWidth || abs(cx - right) < halfWidth
-        let onAHorizontalEdge = abs(cy - top) < halfHeight || abs(cy - bottom) < halfHeight
-        return (meetsRows && onAVerticalEdge) || (meetsColumns && onAHorizontalEdge)
     }
 
     /// The labels the outline crosses, one line each with its halo, in index-path order (then
