@@ -4,11 +4,8 @@ import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
 
-// `cvlayout transition --from 'ENGINE [OPTIONS]' --to 'ENGINE [OPTIONS]' [--progress T]
-// [--duration S] [DATASET]`: UIKit's animated layout change (setCollectionViewLayout, seeds
-// 002, 003, 004) and animated batch update (performBatchUpdates, seeds 000, 002).
-
-/// The `transition` subcommand.
+/// The `transition` subcommand: UIKit's animated layout change (setCollectionViewLayout) and
+/// batch update (performBatchUpdates).
 let transitionCommand = SubcommandDescriptor(
     name: "transition",
     summary: "animate from one layout to another, or an update (--delete/--insert/--move)"
@@ -16,8 +13,7 @@ let transitionCommand = SubcommandDescriptor(
     try TransitionRun(arguments: arguments, io: io).execute()
 }
 
-/// The options shared by both layouts: given once to `transition`, passed to each engine
-/// before that side's own words (which win).
+/// The options both layouts share, passed to each engine before that side's own words (which win).
 private let sharedOptionNames = ["device", "width", "height", "offset", "scale", "layout-direction", "count", "seed"]
 /// The update options: they apply to the `--to` side, and the transition animates them.
 private let updateOptionNames = ["delete", "insert", "move"]
@@ -71,16 +67,15 @@ private struct TransitionRun {
             cache.data = data
             return data
         }, stdout: io.stdout)
-        // With no DATASET, a pipe or file on stdin is the dataset of both sides (not when
-        // it holds the golden of `--check -`).
+        // With no DATASET, a pipe or file on stdin is both sides' dataset (not `--check -`'s golden).
         sideIO.stdinHoldsData = try io.stdinHoldsData && options.text("check") != "-"
         // The DATASET applies to both sides, but a side that names its own wins.
         let tail = dataset.map { ["--", $0] } ?? []
         let fromJob = try sideJob("from", fromEngine, shared + fromWords + (fromHasDataset ? [] : tail), io: sideIO)
         let toJob = try sideJob("to", toEngine, shared + update + toWords + (toHasDataset ? [] : tail), io: sideIO)
         let from = fromJob.layout, to = toJob.layout
-        // The dataset's "options" for the output apply to the transition's output (the
-        // command line wins); those for a query or a picture transitions do not draw are refused.
+        // A dataset's output "options" apply (the command line wins); those transitions do not
+        // use are refused.
         for job in [fromJob, toJob] {
             for (name, value) in job.options.values.sorted(by: { $0.key < $1.key }) {
                 guard case .dataset(let file, let path) = value.origin else { continue }
@@ -127,16 +122,7 @@ private struct TransitionRun {
         }
 
         let probe = SVGSizeProbe()
-        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
-            try OutputFile.write(to: path) { sink in
-                let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
-                try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-            }
-        } else {
-            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
-            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try stdout($0) })
-            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-        }
+        try write(transition, format: format, output: output, to: options.text(GlobalOption.output), probe: probe)
         if format == .svg, let size = probe.size, let note = oversizedPictureNote(
             width: size.width, height: size.height, remedy: "fewer items (--count, a smaller DATASET) draw a smaller one") {
             io.stderr("cvlayout: warning: \(note)\n")
@@ -144,11 +130,9 @@ private struct TransitionRun {
         return ExitStatus.success
     }
 
-    /// `transition … --check GOLDEN`: the transition at `--progress` rendered in the golden's
-    /// format (JSON or CSV) at the run's precision, read back and compared as `cvlayout diff
-    /// GOLDEN -` would (`--check-tolerance`, `--check-fields`); the report on standard error,
-    /// nothing on standard output; `-o FILE` still written. Status 0 same, 1 different, 2 when
-    /// GOLDEN cannot be read.
+    /// `transition … --check GOLDEN`: the transition at `--progress` in the golden's format
+    /// (JSON or CSV), compared as `cvlayout diff GOLDEN -` would; the report on standard error,
+    /// `-o FILE` still written. Status 0 same, 1 different, 2 when GOLDEN cannot be read.
     private func checkTransition(_ transition: LayoutTransition, golden: String, options: DiffOptions,
                                  output: TransitionOutputOptions, format requested: OutputFormat,
                                  writeOptions: OptionValues) throws -> Int32 {
@@ -161,10 +145,7 @@ private struct TransitionRun {
         }
         func writeOutput() throws {
             if let path = try writeOptions.text("output"), path != "-" {
-                try OutputFile.write(to: path) { sink in
-                    let buffer = LayoutOutput(precision: output.output.precision, sink: sink)
-                    try TransitionWriter.write(transition, format: requested, options: output, to: buffer)
-                }
+                try write(transition, format: requested, output: output, to: path)
             }
         }
         if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
@@ -182,9 +163,20 @@ private struct TransitionRun {
                                 options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)
     }
 
-    /// The layout of one side (`from` or `to`) from `arguments` (the shared options, the
-    /// side's words and the DATASET). A usage error in them is the transition's: it names the
-    /// side when the side's own words gave it, and sends to `cvlayout transition --help`.
+    /// Writes `transition` as `format` to `path` (atomically) or, for `nil` or `-`, to standard
+    /// output, every chunk shown to `probe`.
+    private func write(_ transition: LayoutTransition, format: OutputFormat, output: TransitionOutputOptions, to path: String?,
+                       probe: SVGSizeProbe = SVGSizeProbe()) throws {
+        func write(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
+            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
+        }
+        guard let path, path != "-" else { return try write(io.stdout) }  // `io.stdout`, not `io`: no stderr kept
+        try OutputFile.write(to: path, write)
+    }
+
+    /// The layout of one side (`from` or `to`) from `arguments` (shared options, the side's
+    /// words, the DATASET). A usage error names the side when the side's own words gave it.
     private func sideJob(_ name: String, _ descriptor: EngineDescriptor, _ arguments: [String],
                          io: CommandIO) throws -> LayoutJob {
         do {
@@ -198,8 +190,8 @@ private struct TransitionRun {
         }
     }
 
-    /// The engine and its words of `--from`/`--to`, checked for options that belong to the
-    /// transition itself or that it does not use, and whether they name a DATASET.
+    /// The engine and words of `--from`/`--to` (refusing the transition's own options and
+    /// those it does not use), and whether they name a DATASET.
     private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
         let words = try shellWords(text, option: name)
         guard let first = words.first else {
@@ -226,11 +218,8 @@ private struct TransitionRun {
     }
 }
 
-/// Tokenises `transition`'s own arguments against `transitionOptions` (`--name value`,
-/// `--name=value`, `-f value`, `--` ending options), as `ArgumentParser` does for engines.
-/// - Returns: the options and the DATASET argument, if any.
-/// - Throws: `CLIError` (usage) for unknown options (with "did you mean"), missing values,
-///   a value given to a switch, more than one DATASET.
+/// Tokenises `transition`'s own arguments against `transitionOptions`, as `ArgumentParser` does
+/// for engines. - Returns: the options and the DATASET, if any. - Throws: `CLIError` (usage).
 private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
     let (options, positionals) = try ArgumentParser.tokenize(
         arguments, table: transitionOptions, command: "transition",
@@ -241,10 +230,8 @@ private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionVa
     return (options, positionals.first)
 }
 
-/// Splits `text` into words as a POSIX shell would, without expansions: blanks separate
-/// words; single quotes keep everything literally; double quotes keep everything but `\"`
-/// and `\\`; a backslash outside quotes keeps the next character. `--from 'circle --radius
-/// 70'` arrives as one argument and becomes `circle`, `--radius`, `70`.
+/// Splits `text` into words as a POSIX shell would, without expansions (single quotes literal,
+/// double quotes but `\"` and `\\`, a backslash keeping the next character).
 /// - Throws: `CLIError` (usage) for an unterminated quote or a trailing backslash.
 func shellWords(_ text: String, option: String) throws -> [String] {
     var words: [String] = []
@@ -257,20 +244,12 @@ func shellWords(_ text: String, option: String) throws -> [String] {
             if inWord { words.append(word) }
             word = ""
             inWord = false
-        case "'":
+        case "'", "\"":
             inWord = true
             var closed = false
             while let d = iterator.next() {
-                if d == "'" { closed = true; break }
-                word.append(d)
-            }
-            if !closed { throw CLIError(.unterminated(option, quote: "'", text: text), engine: "transition") }
-        case "\"":
-            inWord = true
-            var closed = false
-            while let d = iterator.next() {
-                if d == "\"" { closed = true; break }
-                if d == "\\" {
+                if d == c { closed = true; break }
+                if c == "\"" && d == "\\" {
                     guard let e = iterator.next() else { break }
                     if e != "\"" && e != "\\" { word.append(d) }
                     word.append(e)
@@ -278,7 +257,7 @@ func shellWords(_ text: String, option: String) throws -> [String] {
                     word.append(d)
                 }
             }
-            if !closed { throw CLIError(.unterminated(option, quote: "\"", text: text), engine: "transition") }
+            if !closed { throw CLIError(.unterminated(option, quote: c, text: text), engine: "transition") }
         case "\\":
             guard let d = iterator.next() else {
                 throw CLIError(.unterminated(option, quote: nil, text: text), engine: "transition")

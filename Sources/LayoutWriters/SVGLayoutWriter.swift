@@ -2,20 +2,27 @@ import class Foundation.NSLock
 import LayoutCore
 import FastText
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Labels and canvas
 
-/// What the shapes of an SVG are labelled with (`--labels`).
+/// What an SVG's shapes are labelled with (`--labels`).
 public enum SVGLabels: String, Sendable, CaseIterable {
     /// The cell's item number (`7`); headers and footers `header S`, `footer S`.
     case item
     /// The cell's index path (`2:7`); headers and footers as with `item`.
     case indexPath = "index-path"
-    /// No labels at all, headers' and footers' included.
+    /// No labels at all.
     case none
 
-    /// The labels `--labels` asked for, or, when it was not given, the default for `layout`:
-    /// index paths when it has more than one section (item numbers repeat there), item numbers
-    /// otherwise.
+    /// The labels `--labels` asked for, or the default for `layout`: index paths when it has
+    /// more than one section (item numbers repeat there), item numbers otherwise.
     public static func resolved(_ asked: SVGLabels?, for layout: CollectionLayout) -> SVGLabels {
         resolved(asked, numberOfSections: layout.numberOfSections)
     }
@@ -28,21 +35,20 @@ public enum SVGLabels: String, Sendable, CaseIterable {
 
 /// The area an SVG shows (`--canvas`): its viewBox.
 public enum SVGCanvas: String, Sendable, CaseIterable {
-    /// The content rect together with everything drawn: every visible element's transformed
-    /// frame and its label, the heart path and the heart flying along it. The viewBox may start
-    /// at negative coordinates (a ring wider than its bounds, a stretchy header pulled down).
+    /// The content rect and everything drawn: transformed frames, labels, the heart's path and
+    /// flight. The viewBox may start at negative coordinates.
     case all
     /// The content rect, (0, 0, contentSize): elements outside it are cut off.
     case content
-    /// The visible bounds at the content offset: what the screen shows.
+    /// The visible bounds at the content offset.
     case visible
     /// The `--rect` query area.
     case rect
 }
 
 extension OutputOptions {
-    /// The viewBox of a canvas that does not measure what is drawn: `content`, `visible`, or
-    /// the query rect (`content` without one); `nil` for `.all`.
+    /// The viewBox of a canvas other than `.all`: `content`, `visible`, or the query rect
+    /// (`content` without one).
     func canvasArea(content: Rect, visible: Rect) -> Rect? {
         switch canvas {
         case .content: content
@@ -54,29 +60,27 @@ extension OutputOptions {
 }
 
 extension CollectionLayout {
-    /// The visible bounds: `bounds`' size at the content offset, what the screen shows (the
-    /// SVGs' dashed outline).
+    /// The visible bounds: `bounds`' size at the content offset (the SVGs' dashed outline).
     var visibleRect: Rect { Rect(x: contentOffset.x, y: contentOffset.y, width: bounds.width, height: bounds.height) }
 }
 
 // MARK: - The document
 
-/// The labels that would cross the dashed outline of the visible bounds, kept out of their
-/// elements' groups as those are written (on any core) and drawn after the outline, above
-/// it, so that it never runs through a label.
+/// The labels the visible bounds' outline would cross, kept out of their groups as those are
+/// written (on any core) and drawn above the outline (`PlainLayoutWriter.svgLabelsAboveOutline`).
 final class SVGLabelsAboveOutline: @unchecked Sendable {
-    /// The outline: the visible bounds.
+    /// The visible bounds.
     let outline: Rect
     private let lock = NSLock()
-    private var elements: [LayoutAttributes] = []
+    /// The elements whose labels were kept, in no order.
+    private(set) var elements: [LayoutAttributes] = []
 
     init(outline: Rect) {
         self.outline = outline
     }
 
-    /// Whether the label box of `element` (its size `label`) crosses an edge of the outline
-    /// (with the stroke's half width): the box the canvas counts, 0.3 em a character either
-    /// side of the centre, 0.6 em up and down.
+    /// Whether the outline (with the stroke's half width) crosses `element`'s label box: 0.3 em
+    /// a character either side of the drawn centre, 0.6 em up and down.
     @inline(__always)
     func crosses(_ element: LayoutAttributes, _ label: (characters: Int, size: Double)) -> Bool {
         let t = element.transform, f = element.frame
@@ -94,64 +98,22 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
         elements.append(element)
         lock.unlock()
     }
-
-    /// The labels kept, as `<text>` lines in element order (index path, then category and
-    /// kind), each as its group would have held it, with a halo of its shape's fill (drawn
-    /// under the glyphs: `paint-order="stroke"`) over the outline's dashes.
-    func append(labels: SVGLabels, to out: OutputBuffer) {
-        let sorted = elements.sorted { a, b in
-            (a.indexPath.section, a.indexPath.item, a.category.rawValue, a.kind?.rawValue ?? "")
-                < (b.indexPath.section, b.indexPath.item, b.category.rawValue, b.kind?.rawValue ?? "")
-        }
-        for e in sorted {
-            guard let label = SVGElementWriter.label(e, labels) else { continue }
-            let t = e.transform, f = e.frame
-            out.append("<text x=\"")
-            out.append(number: f.origin.x + f.size.width / 2 + t.tx)
-            out.append("\" y=\"")
-            out.append(number: f.origin.y + f.size.height / 2 + t.ty + label.size * 0.35)
-            out.append("\" font-family=\"sans-serif\" font-size=\"")
-            out.append(number: label.size)
-            // A halo of the shape's own fill hides the dashes under the glyphs.
-            out.append("\" text-anchor=\"middle\" stroke=\"")
-            out.append(SVGPaint.haloColour(e))
-            if e.alpha < 1 {  // as faded as its shape
-                out.append("\" stroke-opacity=\"")
-                out.append(number: SVGPaint.opacity(e.alpha), precision: .full)
-            }
-            out.append("\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\" fill=\"")
-            out.append(SVGPaint.labelColour(e))
-            out.append("\">")
-            if e.category == .cell {
-                if labels == .indexPath { out.append(string: "\(e.indexPath.section):") }
-                out.append(string: "\(e.indexPath.item)")
-            } else {
-                out.append(string: "\(e.kind?.rawValue ?? e.category.rawValue) \(e.indexPath.section)")
-            }
-            out.append("</text>\n")
-        }
-    }
 }
 
-/// SPEC section 4's SVG: a standalone SVG 1.1 document whose viewBox is the canvas
-/// (`SVGCanvas`), one shape per visible element in zIndex order (ties by element order), its
-/// transform and alpha applied, filled from the palette by item number (`SVGPaint`) and
-/// labelled (`SVGLabels`) at full opacity and untransformed; the visible bounds at the content
-/// offset outlined (and the `--rect` area when given); for ring layouts the dashed heart path
-/// and a heart that flies along it and pulses (SPEC section 7). Units are points.
+/// The still SVG (`PlainLayoutWriter.svg` is its specification): one shape per visible element
+/// in zIndex order on the canvas (`SVGCanvas`), painted by `SVGPaint`, labelled (`SVGLabels`),
+/// the visible bounds outlined, a ring's heart. Units are points.
 public enum SVGLayoutWriter {
     /// A heart about 22 × 20 points centred on the origin, pointing down.
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
-    /// How far the flying heart reaches from its place on the path, points: the shape's
-    /// farthest point (about 15.6 from its centre) and half its dark outline (1.75) at the
-    /// pulse's largest scale, 1.2 (20.8), turned any way by `rotate="auto"`.
+    /// How far the flying heart reaches from its place on the path, points: its farthest point
+    /// (15.6) and half its outline (1.75) at the pulse's largest scale, 1.2, turned any way.
     static let heartReach = 21.0
 
     /// Writes the SVG document for the selected elements of `layout` to `out`.
-    /// - Complexity: O(k) for k selected elements already in zIndex order (the usual case:
-    ///   checked first), O(k log k) otherwise (the zIndex sort); one more pass over them for
-    ///   the canvas `.all`. The elements are formatted on every core; no allocation per element.
+    /// - Complexity: O(k) for k selected elements already in zIndex order (checked first),
+    ///   O(k log k) otherwise; formatted on every core, no allocation per element.
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
         let round = layout.drawsCellsRound
@@ -167,9 +129,7 @@ public enum SVGLayoutWriter {
                 }
                 appendStart(layout, canvas: canvas(layout, options: options, drawn: drawn.bounds), to: out)
                 guard let base = elements.baseAddress else { return }
-                // The drawing order: visible elements by zIndex, element order breaking ties.
-                // When the selection is all visible and already in that order (the usual case),
-                // it is drawn as it is: no list to build, nothing to sort.
+                // Visible elements by zIndex, then element order; drawn as they are when already so.
                 let scan = DrawingOrderScan(base, indices, count: count)
                 guard scan.hidden || !scan.ordered else {
                     return try appendElements(base, indices, count: count, round: round, labels: labels, above: above, to: out)
@@ -190,15 +150,15 @@ public enum SVGLayoutWriter {
         appendEnd(layout, options: options, above: above, to: out)
     }
 
-    /// The collector of the labels that cross the visible bounds' outline (drawn after it),
-    /// or `nil` without labels.
+    /// The collector of the labels the outline crosses; `nil` without labels.
     static func labelsAboveOutline(_ layout: CollectionLayout, labels: SVGLabels) -> SVGLabelsAboveOutline? {
         guard labels != .none else { return nil }
         return SVGLabelsAboveOutline(outline: layout.visibleRect)
     }
 
     /// The viewBox of `layout`'s picture with `options.canvas`: for `.all`, the content rect,
-    /// `drawn` (the drawn elements' bounds with their labels) and the heart with its path.
+    /// `drawn` (what the elements draw, labels included) and the heart's reach about its path
+    /// (a cubic lies in the hull of its control points), edges grown by `outward`.
     public static func canvas(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
         if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
@@ -207,20 +167,16 @@ public enum SVGLayoutWriter {
         if let heart = layout.heartPath {
             var points = [heart.start]
             for segment in heart.segments { points += [segment.control1, segment.control2, segment.end] }
-            // A cubic lies in the hull of its control points; the heart reaches past it.
             let xs = points.map(\.x), ys = points.map(\.y)
             union = union.union(Rect(minX: xs.min()! - heartReach, minY: ys.min()! - heartReach,
                                      maxX: xs.max()! + heartReach, maxY: ys.max()! + heartReach))
         }
-        // Elements far apart near the largest Double can make a union too wide to print.
-        let canvas = outward(union, from: content, precision: options.precision)
-        return canvas.isFinite ? canvas : content
+        return outward(union, from: content, precision: options.precision)
     }
 
-    /// `union`'s edges that reach past `content`'s once printed at `precision` go out to whole
-    /// points, so the printed viewBox holds what is drawn at any precision (and the picture is a
-    /// whole number of pixels that way); an edge that only prints past the content
-    /// (`-0.0004` prints as `0`) stays the content's.
+    /// `content`, each edge that `union` (everything drawn) passes once printed at `precision`
+    /// going out to a whole point past it (`-0.0004` prints as `0`: no edge); `content` when
+    /// that is not finite (a union too wide for a Double).
     static func outward(_ union: Rect, from content: Rect, precision: NumberPrecision) -> Rect {
         func printed(_ v: Double) -> Double {
             guard case .decimals(let n) = precision else { return v }
@@ -228,17 +184,16 @@ public enum SVGLayoutWriter {
             let scaled = (v * unit).rounded(.toNearestOrAwayFromZero) / unit
             return scaled.isFinite ? scaled : v
         }
-        return Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
-                    minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
-                    maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
-                    maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
+        let canvas = Rect(minX: printed(union.minX) < content.minX ? union.minX.rounded(.down) : content.minX,
+                          minY: printed(union.minY) < content.minY ? union.minY.rounded(.down) : content.minY,
+                          maxX: printed(union.maxX) > content.maxX ? union.maxX.rounded(.up) : content.maxX,
+                          maxY: printed(union.maxY) > content.maxY ? union.maxY.rounded(.up) : content.maxY)
+        return canvas.isFinite ? canvas : content
     }
 
-    /// The union of the bounds of what an SVG draws for a run of elements: each visible
-    /// element's frame under its transform, and its label's box, as `SVGElementWriter` writes
-    /// them. Feed it every element (hidden ones are passed over), then read `bounds`.
+    /// The union of what a run of elements draws (`PlainLayoutWriter.svgDrawnBox`: the frame
+    /// under its transform, the label's box); hidden elements are passed over.
     public struct DrawnBounds: Sendable {
-        /// The labels drawn.
         public let labels: SVGLabels
         /// The union so far; `nil` until a visible element came.
         public var bounds: Rect? {
@@ -259,30 +214,32 @@ public enum SVGLayoutWriter {
             sawVisible = true
             let f = element.frame, t = element.transform
             let cx = f.midX + t.tx, cy = f.midY + t.ty
-            // The frame's corners about its centre, through the matrix.
             let hw = f.width / 2, hh = f.height / 2
             var rx: Double, ry: Double
             if Self.labelStaysInside(element, labels) {
-                rx = hw  // what the matrix gives, the identity's
+                rx = hw
                 ry = hh
             } else {
                 rx = abs(t.a) * hw + abs(t.c) * hh
                 ry = abs(t.b) * hw + abs(t.d) * hh
                 if let label = SVGElementWriter.label(element, labels) {
-                    // Centred on the drawn centre: about 0.6 em a character, 1.2 em high.
                     rx = max(rx, 0.3 * label.size * Double(label.characters))
                     ry = max(ry, 0.6 * label.size)
                 }
             }
-            minX = min(minX, cx - rx)
-            minY = min(minY, cy - ry)
-            maxX = max(maxX, cx + rx)
-            maxY = max(maxY, cy + ry)
+            include(cx - rx, cy - ry, cx + rx, cy + ry)
         }
 
-        /// Adds what a block of elements with the default appearance draws (identity, alpha
-        /// 1, shown: `LayoutAttributes.hasDefaultAppearance`), as `add(_:)` adds each, with
-        /// no test of the transform for the frames whose label surely stays inside them.
+        @inline(__always)
+        private mutating func include(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            minX = min(minX, x0)
+            minY = min(minY, y0)
+            maxX = max(maxX, x1)
+            maxY = max(maxY, y1)
+        }
+
+        /// `add(_:)` of each element of a block of the default appearance
+        /// (`LayoutAttributes.hasDefaultAppearance`), without testing the transform.
         /// - Complexity: O(block.count).
         public mutating func addDefaultAppearance(_ block: UnsafeBufferPointer<LayoutAttributes>) {
             guard let base = block.baseAddress else { return }
@@ -297,41 +254,27 @@ public enum SVGLayoutWriter {
                 // `add(_:)`'s arithmetic with a translation of +0 and the identity's radii.
                 let cx = f.midX + 0.0, cy = f.midY + 0.0
                 let rx = f.width / 2, ry = f.height / 2
-                minX = min(minX, cx - rx)
-                minY = min(minY, cy - ry)
-                maxX = max(maxX, cx + rx)
-                maxY = max(maxY, cy + ry)
+                include(cx - rx, cy - ry, cx + rx, cy + ry)
             }
         }
 
-        /// Adds what another run of elements draws, measured with the same labels: the
-        /// bounds of two runs joined are those of the one run they make, whichever came first
-        /// (a zero's sign aside, which no canvas shows). - Complexity: O(1).
+        /// Adds what another run drew, measured with the same labels. - Complexity: O(1).
         public mutating func add(_ other: DrawnBounds) {
             precondition(other.labels == labels, "bounds measured with other labels")
             guard other.sawVisible else { return }
             sawVisible = true
-            minX = min(minX, other.minX)
-            minY = min(minY, other.minY)
-            maxX = max(maxX, other.maxX)
-            maxY = max(maxY, other.maxY)
+            include(other.minX, other.minY, other.maxX, other.maxY)
         }
 
-        /// Whether `element` is drawn as its frame, its label (if any) inside it, told without
-        /// sizing the label: for most cells of most layouts, whose label need not be measured.
-        /// True for a finite frame at least 51 × 17 points under a transform whose linear part
-        /// is the identity, and no label, or a cell's label of at most 6 characters. Such a
-        /// label is at most 14 points (1.2 em, 8.4 points high; 0.6 em a character, 25.2
-        /// points wide): half a frame's height and width hold it with room to spare, so the
-        /// bounds are the frame's whatever the label's exact size.
+        /// Whether `element` draws just its frame, told without sizing its label: a finite frame
+        /// of 51 × 17 points or more, the identity's linear part, no label or a cell's of ≤ 6 characters.
         @inline(__always)
         static func labelStaysInside(_ element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
             let t = element.transform
             return t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && labelStaysInside(frameOf: element, labels)
         }
 
-        /// `labelStaysInside(_:_:)` but for the transform, which the caller knows to be one
-        /// whose linear part is the identity.
+        /// `labelStaysInside(_:_:)` for a transform known to have the identity's linear part.
         @inline(__always)
         static func labelStaysInside(frameOf element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
             let f = element.frame
@@ -352,10 +295,9 @@ public enum SVGLayoutWriter {
         appendDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, to: out)
     }
 
-    /// The shapes of the visible elements of `block`, in order: for a streamed layout whose
-    /// visible elements are already in drawing order (zIndex non-decreasing).
-    /// `allDefaultAppearance`: every element of the block has the default appearance, so that
-    /// its cells' frame texts can come from the buffer's table (`SVGFrameText`).
+    /// The shapes of the visible elements of `block`, already in drawing order (a streamed
+    /// layout). `allDefaultAppearance`: the cells' frame texts may come from the buffer's
+    /// table (`SVGFrameText`).
     static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: SVGLabels,
                             allDefaultAppearance: Bool = false, above: SVGLabelsAboveOutline? = nil, to out: OutputBuffer) {
         guard let base = block.baseAddress else { return }
@@ -367,28 +309,17 @@ public enum SVGLayoutWriter {
         }
     }
 
-    /// Everything after the last shape: the visible bounds, the query area, the labels that
-    /// cross the visible bounds' outline (`above`), the heart.
+    /// Everything after the last shape (`PlainLayoutWriter.svgEnd`), with the labels `above`.
     static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, above: SVGLabelsAboveOutline? = nil,
                           to out: OutputBuffer) {
-        appendVisibleBounds(layout, to: out)
-        out.append("/>\n")
-        if let rect = options.queryRect {
-            appendClassedRect("query-rect", rect, to: out)
-            out.append("\" fill=\"#1f77b4\" fill-opacity=\"0.08\" stroke=\"#1f77b4\" stroke-width=\"1\"/>\n")
-        }
-        above?.append(labels: SVGLabels.resolved(options.labels, for: layout), to: out)
-        if let heart = layout.heartPath {
-            appendHeart(heart, to: out)
-        }
-        out.append("</svg>\n")
+        out.append(string: PlainLayoutWriter.svgEnd(layout, labelsAboveOutline: above?.elements ?? [],
+                                                     labels: SVGLabels.resolved(options.labels, for: layout),
+                                                     options: options, precision: out.precision))
     }
 
-    /// Elements formatted in one go by one core: 2048 groups (about 400 KB of text) stay in
-    /// the core's cache, and one chunk per core a round keeps the rounds few.
+    /// Elements formatted in one go by one core: 2048 groups (about 400 KB) stay in its cache.
     static let chunkSize = 2048
-    /// Bytes a group usually takes (one with a transform, a little more): reserved for a
-    /// chunk at once, so its buffer grows once rather than doubling its way up.
+    /// Bytes a group usually takes, reserved for a chunk at once.
     static let typicalGroupSize = 256
 
     /// Writes the elements `elements[indices[k]]` (`elements[k]` without indices) for k in
@@ -407,7 +338,6 @@ public enum SVGLayoutWriter {
             }
         }
         guard count > chunkSize else {
-            // One chunk (a stack, a ring, a query's answer): no workers to ask for.
             appendChunk(0..<count, to: out)
             return try out.flushIfFull()
         }
@@ -415,46 +345,12 @@ public enum SVGLayoutWriter {
             appendChunk(chunk * chunkSize..<min(count, chunk * chunkSize + chunkSize), to: buffer)
         }
     }
-
-    /// The dashed path (seed 000: grey, width 2, dash 4 4, square caps, round joins) and the
-    /// heart: at rest on the start avatar, flying along the path in 2 s with `rotate="auto"`,
-    /// frozen at the end, pulsing 0.6 → 1 → 1.2 → 1 → 0.6 every 1.5 s.
-    ///
-    /// Three nested groups, each with one job: the outer one's `transform` puts the heart on the
-    /// start avatar (all a renderer without animation shows); the middle one carries only the
-    /// `<animateMotion>`, along the path taken relative to the start; the inner one only the
-    /// pulse. Browsers apply a motion's rotation to the transform of the element it animates,
-    /// so a motion beside the translation would turn the translation too and throw the heart
-    /// off its path.
-    static func appendHeart(_ heart: HeartPath, to out: OutputBuffer) {
-        out.append("<path class=\"heart-path\" d=\"")
-        appendPathData(heart, relativeTo: .zero, to: out)
-        out.append("\" fill=\"none\" stroke=\"#808080\" stroke-width=\"2\" stroke-dasharray=\"4 4\" ")
-        out.append("stroke-linecap=\"square\" stroke-linejoin=\"round\"/>\n")
-        out.append("<g class=\"heart\" transform=\"translate(")
-        out.append(number: heart.start.x)
-        out.append(" ")
-        out.append(number: heart.start.y)
-        out.append(")\">\n<g><animateMotion dur=\"2s\" begin=\"0s\" rotate=\"auto\" fill=\"freeze\" path=\"")
-        appendPathData(heart, relativeTo: heart.start, to: out)
-        out.append("\"/>\n<g><animateTransform attributeName=\"transform\" type=\"scale\" ")
-        out.append("values=\"0.6;1;1.2;1;0.6\" dur=\"1.5s\" repeatCount=\"indefinite\"/>\n")
-        // A near-black outline under a white one: the heart reads on every avatar colour, the
-        // pink and red ones included (its fill alone is close to them).
-        out.append("<path d=\"")
-        out.append(string: heartShape)
-        out.append("\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"/>\n")
-        out.append("<path d=\"")
-        out.append(string: heartShape)
-        out.append("\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\"/></g>\n</g>\n</g>\n")
-    }
 }
 
 // MARK: - Drawing order
 
-/// One pass over the selected elements: whether one is hidden (and then the positions of
-/// the visible ones), and whether the visible ones are already in drawing order, (zIndex,
-/// position) increasing.
+/// One pass over the selected elements: whether one is hidden (then the visible ones'
+/// positions), and whether the visible ones are in drawing order, (zIndex, position) increasing.
 struct DrawingOrderScan {
     /// A selected element is hidden.
     private(set) var hidden = false
@@ -471,7 +367,6 @@ struct DrawingOrderScan {
             let element = elements + position
             if element.pointee.isHidden {
                 if !hidden {
-                    // The ones before were all visible.
                     hidden = true
                     visible = (0..<k).map { indices?[$0] ?? $0 }
                 }
@@ -485,127 +380,63 @@ struct DrawingOrderScan {
     }
 }
 
-// MARK: - Shared with the transition writer
+// MARK: - Shared
 
-/// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
-/// way: a zero-sized canvas does not render) and whose `width` and `height` are its size in
-/// points, a title, and a white background over the whole canvas (or over `background`, for
-/// a viewBox that moves). The caller closes the document with `</svg>`.
+/// The document's start (`PlainLayoutWriter.svgDocumentStart`) at the buffer's precision.
 package func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuffer, background: Rect? = nil) {
-    let width = max(canvas.width, 1), height = max(canvas.height, 1)
-    out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-    out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
-    out.append(number: width)
-    out.append("\" height=\"")
-    out.append(number: height)
-    out.append("\" viewBox=\"")
-    out.append(number: canvas.minX)
-    out.append(" ")
-    out.append(number: canvas.minY)
-    out.append(" ")
-    out.append(number: width)
-    out.append(" ")
-    out.append(number: height)
-    out.append("\">\n<title>")
-    appendXMLText(title, to: out)
-    let area = background ?? Rect(x: canvas.minX, y: canvas.minY, width: width, height: height)
-    out.append("</title>\n<rect x=\"")
-    out.append(number: area.minX)
-    out.append("\" y=\"")
-    out.append(number: area.minY)
-    out.append("\" width=\"")
-    out.append(number: max(area.width, 1))
-    out.append("\" height=\"")
-    out.append(number: max(area.height, 1))
-    out.append("\" fill=\"#ffffff\"/>\n")
+    out.append(string: PlainLayoutWriter.svgDocumentStart(canvas: canvas, title: title, background: background,
+                                                          precision: out.precision))
 }
 
-/// `<rect class="NAME" x="…" y="…" width="…" height="…`: the visible bounds' outline or the
-/// query area, its paint and the rest left to the caller.
-func appendClassedRect(_ name: StaticString, _ rect: Rect, to out: OutputBuffer) {
-    out.append("<rect class=\"")
-    out.append(name)
-    out.append("\" x=\"")
-    out.append(number: rect.minX)
-    out.append("\" y=\"")
-    out.append(number: rect.minY)
-    out.append("\" width=\"")
-    out.append(number: rect.width)
-    out.append("\" height=\"")
-    out.append(number: rect.height)
+/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h"`: the
+/// shape of an animated element centred on its group's origin, named as every shape is.
+func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
+    func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
+    return "<rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\""
+        + (e.category == .cell ? "" : " data-kind=\"\(PlainLayoutWriter.svgKindName(e))\"")
+        + " x=\"\(n(-e.size.width / 2))\" y=\"\(n(-e.size.height / 2))\" width=\"\(n(e.size.width))\" height=\"\(n(e.size.height))\""
 }
 
-/// The dashed red outline of `layout`'s visible bounds (class `visible-bounds`) up to its
-/// last attribute: the caller closes it (`/>`, or `>` and its animations).
-func appendVisibleBounds(_ layout: CollectionLayout, to out: OutputBuffer) {
-    appendClassedRect("visible-bounds", layout.visibleRect, to: out)
-    out.append("\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"")
+/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="VALUES"TIMING/>`:
+/// a SMIL animation, `timing` its key times and timing attributes, each with a leading space.
+func svgAnimation(_ tag: String, _ attribute: String, type: String? = nil, discrete: Bool = false, values: String,
+                  timing: String) -> String {
+    "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
+        + " values=\"\(values)\"\(timing)/>"
 }
 
-/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="`: the start of
-/// a SMIL animation, its values and timing left to the caller.
-func appendAnimationStart(_ tag: StaticString, _ attribute: StaticString, type: StaticString?, discrete: Bool = false,
-                          to out: OutputBuffer) {
-    out.append("<")
-    out.append(tag)
-    out.append(" attributeName=\"")
-    out.append(attribute)
-    if let type {
-        out.append("\" type=\"")
-        out.append(type)
+/// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle"
+/// fill="COLOUR"`: an animated element's label, centred on its group's origin.
+func svgCentredTextStart(size: Double, colour: String, precision: NumberPrecision) -> String {
+    func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
+    return "<text x=\"0\" y=\"\(n(size * 0.35))\" font-family=\"sans-serif\" font-size=\"\(n(size))\" "
+        + "text-anchor=\"middle\" fill=\"\(colour)\""
+}
+
+/// The groups that rotate (degrees, unwrapped the shorter way), shear (`skewX`, degrees) and
+/// scale an animated element, each only when one of `parts` needs it, at `parts[k]`'s
+/// values (full precision), each holding `animate(type, values)`; and their closing tags.
+func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
+                        animate: (_ type: String, _ values: [[Double]]) -> String) -> (open: String, close: String) {
+    func factor(_ value: Double) -> String { NumberFormat.string(value, precision: .full) }
+    func degrees(_ shear: Double) -> Double { atan(shear) * 180 / Double.pi }
+    var open = "", close = ""
+    if parts.contains(where: { $0.rotation != 0 }) {
+        var rotations = [parts[0].rotation]
+        for j in parts.indices.dropFirst() { rotations.append(rotations[j - 1] + parts[j - 1].rotationChange(to: parts[j])) }
+        open += "<g transform=\"rotate(\(factor(parts[k].rotation)))\">" + animate("rotate", rotations.map { [$0] })
+        close += "</g>"
     }
-    if discrete { out.append("\" calcMode=\"discrete") }
-    out.append("\" values=\"")
-}
-
-/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h`
-/// (the closing quote and the rest left to the caller): the shape of an animated element,
-/// centred on its group's origin, named as every shape is (`data-kind` for an element other
-/// than a cell: its kind, or its category when it has none).
-func appendCentredRect(_ element: LayoutAttributes, size: Size, to out: OutputBuffer) {
-    out.append("<rect data-index-path=\"")
-    out.append(integer: element.indexPath.section)
-    out.append(byte: UInt8(ascii: ":"))
-    out.append(integer: element.indexPath.item)
-    out.append("\"")
-    if element.category != .cell {
-        out.append(" data-kind=\"")
-        out.append(string: element.kind?.rawValue ?? element.category.rawValue)
-        out.append("\"")
+    if parts.contains(where: { $0.shear != 0 }) {
+        open += "<g transform=\"skewX(\(factor(degrees(parts[k].shear))))\">" + animate("skewX", parts.map { [degrees($0.shear)] })
+        close += "</g>"
     }
-    out.append(" x=\"")
-    out.append(number: -size.width / 2)
-    out.append("\" y=\"")
-    out.append(number: -size.height / 2)
-    out.append("\" width=\"")
-    out.append(number: size.width)
-    out.append("\" height=\"")
-    out.append(number: size.height)
-}
-
-/// `<g transform="NAME(A[ B])">`, the numbers at full precision: a group in which a moving
-/// element's rotation, shear or scale is animated.
-func appendTransformGroup(_ name: StaticString, _ a: Double, _ b: Double? = nil, to out: OutputBuffer) {
-    out.append("<g transform=\"")
-    out.append(name)
-    out.append(byte: UInt8(ascii: "("))
-    out.append(number: a, precision: .full)
-    if let b {
-        out.append(byte: UInt8(ascii: " "))
-        out.append(number: b, precision: .full)
+    if parts.contains(where: { $0.scaleX != 1 || $0.scaleY != 1 }) {
+        open += "<g transform=\"scale(\(factor(parts[k].scaleX)) \(factor(parts[k].scaleY)))\">"
+            + animate("scale", parts.map { [$0.scaleX, $0.scaleY] })
+        close += "</g>"
     }
-    out.append(")\">")
-}
-
-/// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle" fill="`:
-/// the start of an animated element's label, centred on its group's origin (the fill and
-/// the rest left to the caller).
-func appendCentredTextStart(size: Double, to out: OutputBuffer) {
-    out.append("<text x=\"0\" y=\"")
-    out.append(number: size * 0.35)
-    out.append("\" font-family=\"sans-serif\" font-size=\"")
-    out.append(number: size)
-    out.append("\" text-anchor=\"middle\" fill=\"")
+    return (open, close)
 }
 
 /// Appends `text` with XML's special characters escaped; control characters, which XML 1.0

@@ -1,29 +1,22 @@
 import LayoutCore
 
-/// The paint of every SVG picture cvlayout draws — the still picture (`SVGLayoutWriter`, its
-/// plain specification `PlainLayoutWriter.svg`), the transition (`TransitionSVGWriter`), the
-/// scrolling picture (`ScrollSVGWriter`): fills, label colours, halos, opacity and corner
-/// radii, each rule once. docs/REFERENCE.md's SVG section says the same in words.
-///
-/// Colours are returned as `StaticString` literals, so a writer's hot path appends them
-/// without a `String`; every function here is inlined and O(1).
+/// The paint of every SVG picture (still, transition, scrolling): fills, label colours, halos,
+/// opacity and corner radii, each rule once (docs/REFERENCE.md's SVG section). Colours are
+/// `StaticString` literals for the hot path; every function is inlined and O(1).
 public enum SVGPaint {
     /// Cell fills, chosen by item number modulo the count (Tableau 10).
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                  "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
-    /// Label colours, one per palette entry at alpha 1: white or near-black (#1a1a1a),
-    /// whichever contrasts more with the fill by WCAG's relative luminance (every pair at
-    /// least 3:1; a test holds it).
+    /// Label colours, one per palette entry at alpha 1: white or near-black, whichever
+    /// contrasts more with the fill by WCAG's relative luminance (at least 3:1; a test holds it).
     public static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
                                       "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
-    /// Fill of headers, footers and other views without a role of their own, and their
-    /// labels' colour.
+    /// Fill of views without a role of their own, and their labels' colour.
     public static let viewFill = "#dddddd", viewLabelColour = "#333333"
 
     // MARK: Fills
 
-    /// `palette[item % 10]` as a literal (no String on the hot path); the two lists must
-    /// agree (a test checks it).
+    /// `palette[item % 10]` as a literal (a test checks the two agree).
     @inline(__always)
     public static func fill(item: Int) -> StaticString {
         switch item % 10 {
@@ -40,9 +33,8 @@ public enum SVGPaint {
         }
     }
 
-    /// `palette`'s colours as words of their 7 bytes (little-endian), built once: the fast
-    /// still writer stores a cell's fill with one load and one store, indexed by the last
-    /// digit of the item's text.
+    /// `palette`'s colours as words of their 7 bytes (little-endian), built once: the still
+    /// writer stores a cell's fill with one load and one store.
     nonisolated(unsafe) static let fillWords: UnsafePointer<UInt64> = {  // only read once built
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: palette.count)
         for (k, colour) in palette.enumerated() {
@@ -53,10 +45,8 @@ public enum SVGPaint {
         return UnsafePointer(words)
     }()
 
-    /// The fill and outline of a view (an element other than a cell) by its kind's role,
-    /// whatever its name, as the text between `fill="` and the attribute list's last quote:
-    /// a badge a red pill outlined white, a decoration (section background) a pale dashed
-    /// panel, a boundary item (header, footer) or a view without a kind grey.
+    /// The fill and outline of a view by its kind's role, the text between `fill="` and the
+    /// last quote: a badge red outlined white, a decoration a pale dashed panel, others grey.
     @inline(__always)
     public static func viewPaint(_ kind: ElementKind?) -> StaticString {
         switch kind?.role {
@@ -72,11 +62,9 @@ public enum SVGPaint {
     public static let whiteLabelAlpha = 0.954
 
     /// The label colour of a cell whose item's last digit is or is not 0, drawn at `alpha`
-    /// with its label at full opacity over it. A faded cell shows its fill blended with the
-    /// white background, lighter: the first palette entry, the only one with a white label,
-    /// takes the dark one below alpha 0.954, where the blend's luminance passes 0.2016 and
-    /// dark text contrasts more (a test checks the choice over every alpha). At alpha 1 it
-    /// is `labelColours[item % 10]` (a test checks it).
+    /// under an opaque label: the first palette entry, the only one with a white label, takes
+    /// the dark one below `whiteLabelAlpha`, where its blend with the white background makes
+    /// dark text contrast more (tests check it over every alpha, and `labelColours` at 1).
     @inline(__always)
     public static func cellLabelColour(lastDigitIsZero: Bool, alpha: Double = 1) -> StaticString {
         lastDigitIsZero && alpha >= whiteLabelAlpha ? "#ffffff" : "#1a1a1a"
@@ -88,19 +76,15 @@ public enum SVGPaint {
         cellLabelColour(lastDigitIsZero: item % 10 == 0, alpha: alpha)
     }
 
-    /// The colour of an element's label drawn at full opacity over its shape drawn at its
-    /// alpha (the still and scrolling pictures): a cell's `cellLabelColour`, any other
-    /// view's dark grey. The transition fades a label with its shape, in one group: both
-    /// blend with the background alike, white stays the better label on the first palette
-    /// colour at every alpha, and so it takes the colour of alpha 1 (`cellLabelColour(item:)`).
+    /// The colour of an opaque label over its shape drawn at its alpha (still and scrolling
+    /// pictures): a cell's `cellLabelColour`, a view's dark grey. (The transition fades a label
+    /// with its shape, so it takes the colour of alpha 1.)
     @inline(__always)
     public static func labelColour(_ element: LayoutAttributes) -> StaticString {
         element.category == .cell ? cellLabelColour(item: element.indexPath.item, alpha: element.alpha) : "#333333"
     }
 
-    /// The halo of a label drawn above the visible bounds' outline (a stroke under its
-    /// glyphs hiding the dashes): its shape's fill — a cell's palette colour, a badge's red,
-    /// any other view's grey.
+    /// The halo of a label drawn above the visible bounds' outline: its shape's fill.
     @inline(__always)
     public static func haloColour(_ element: LayoutAttributes) -> StaticString {
         if element.category == .cell { return fill(item: element.indexPath.item) }
@@ -109,8 +93,8 @@ public enum SVGPaint {
 
     // MARK: Opacity and corners
 
-    /// The opacity an element's alpha is drawn at: clamped to 0…1 (`-0` and NaN as they
-    /// come). Writers write it only when the alpha is below 1.
+    /// The opacity an alpha is drawn at: clamped to 0…1 (`-0` and NaN as they come); written
+    /// only when the alpha is below 1.
     @inline(__always)
     public static func opacity(_ alpha: Double) -> Double {
         let low = 0 >= alpha ? 0 : alpha  // Swift.max(alpha, 0)
@@ -130,9 +114,8 @@ public enum SVGPaint {
         (height < width ? height : width) / 2
     }
 
-    /// The corner radius of a shape of `size`: half the width for an engine that draws round
-    /// (`CollectionLayout.drawsCellsRound`, every shape), a cell's `cellCornerRadius`, a
-    /// badge's `badgeCornerRadius`; `nil` for square corners (other views).
+    /// The corner radius of a shape of `size`: half the width when the engine draws round
+    /// (`CollectionLayout.drawsCellsRound`), a cell's or a badge's; `nil` for other views.
     @inline(__always)
     public static func cornerRadius(_ element: LayoutAttributes, size: Size, round: Bool) -> Double? {
         if round { return size.width / 2 }

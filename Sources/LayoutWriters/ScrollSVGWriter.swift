@@ -9,151 +9,118 @@ import Musl
 import Darwin
 #endif
 
-/// `--scroll-to X,Y -f svg`: a standalone SVG 1.1 document in which the content offset moves
-/// through a `ScrollAnimation`'s keyframes and every element takes, at each keyframe, the
-/// attributes its engine gives at that offset (SMIL; it plays once and holds the last
-/// keyframe, `fill="freeze"`).
-///
-/// Samples: the keyframes, and between two of them the moments where a browser's
-/// straight-line interpolation would stray `refinementTolerance` or more from the engine
-/// (found by halving, `isHalfway`), so every moment is within twice that.
-///
-/// The static document is the first keyframe, drawn exactly as `SVGLayoutWriter` draws that
-/// layout, so a renderer without animation (rsvg-convert) shows it. Elements whose attributes
-/// are the same at every sample are written just so and not animated. An element that
-/// changes is a group `translate(centre + transform translation) [rotate(θ)] [skewX(φ)]
-/// [scale(sx sy)]` around a rect centred on the origin (`TransformComponents`' decomposition),
-/// its label untransformed in the outer group; each part that changes has one
-/// `<animate>`/`<animateTransform>` with its values at the samples around the element's
-/// changes and their times as `keyTimes`, at full precision (linear in between, rotations
-/// unwrapped along the shorter turn; a run of equal values keeps only its ends). Points are
-/// written at the output precision, factors (opacity, angles, scales) at full precision.
-///
-/// Painting order follows the zIndex of each sample: an element whose zIndex changes is
-/// written once per zIndex it takes, each copy shown (`opacity`, discrete) only at the
-/// samples where the element has that zIndex, and the copies sorted with everything else by
-/// (zIndex, element order). A hidden element's copies are not shown at that sample; they
-/// hold their last shown values there, so nothing drifts toward a hidden state.
-///
-/// The visible bounds' outline (class `visible-bounds`) moves with the offset. The canvas:
-/// `.all` is the union of every sample's `.all` canvas; `.content` the union of the content
-/// rects; `.visible` the screen, the viewBox itself animated with the offset (over a white
-/// background that covers every sample's bounds). The ring's heart is the first keyframe's.
+/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): a standalone SVG 1.1
+/// document in which the content offset moves through a `ScrollAnimation`'s samples, every
+/// element taking the attributes its engine gives there (SMIL, played once, `fill="freeze"`).
+/// The samples: the keyframes and, between two samples, the middle moment whenever it is not
+/// halfway between them (`isHalfway`). The static document is the first sample as
+/// `SVGLayoutWriter` draws it; an element that changes is a group per zIndex it takes
+/// (`animated`). The visible bounds' outline moves; the canvas `.all` is the union of every
+/// sample's, `.content` of the content rects, `.visible` the screen (the viewBox animated).
 public enum ScrollSVGWriter {
-    /// The layouts of the keyframes do not hold the same elements (an engine whose elements
-    /// depend on the offset: none does).
+    /// The keyframes' layouts do not hold the same elements.
     public struct ElementsDiffer: Error {
         /// The keyframe whose elements differ from the first keyframe's.
         public let keyframe: Int
     }
 
-    /// The still picture of a layout that does not move with the offset, streamed rather
-    /// than kept (`LayoutPipeline.withStreamedShapes`): its shapes are those of the first
-    /// keyframe, written as the still SVG streams them.
+    /// The streamed shapes of a layout that does not move (`LayoutPipeline.withStreamedShapes`).
     public struct StreamedShapes {
-        /// What the shapes draw, labels included (for the canvas `.all`); `nil` when nothing
-        /// is drawn or the canvas is another.
+        /// What the shapes draw, labels included (for the canvas `.all`).
         public var drawn: Rect?
         /// The labels the shapes carry.
         public var labels: SVGLabels
         /// Writes the shapes, in drawing order, to the buffer.
         public var append: (OutputBuffer) throws -> Void
-
-        /// The shapes; see the properties.
-        public init(drawn: Rect?, labels: SVGLabels, append: @escaping (OutputBuffer) throws -> Void) {
-            self.drawn = drawn
-            self.labels = labels
-            self.append = append
-        }
     }
 
-    /// The animation cannot be written within the bounds: its keyframes alone would lay out
-    /// more than `keyframeWork` elements, or would make a document of more than
-    /// `maximumBytes` (as `write` estimates it). Bad data: fewer keyframes, fewer elements or
-    /// a shorter scroll fit.
+    /// The animation cannot be written within `Limits` (bad data).
     public enum TooLarge: Error, Equatable {
         /// `keyframes` keyframes of `elements` elements would lay out more than `limit` elements.
         case keyframeWork(keyframes: Int, elements: Int, limit: Int)
-        /// The document would be larger than `limit` bytes.
+        /// The document would be larger than `limit` bytes (as estimated).
         case bytes(limit: Int, elements: Int, keyframes: Int)
     }
 
-    /// Writes the animated document of `animation`, `layout(offset)` giving the layout at each
-    /// sample's content offset (snapped and checked as it will be drawn). When the layout does
-    /// not move with the offset (`movesWithOffset` false: no pinned header, no scaling) it is
-    /// laid out once and only its visible bounds move. `tolerance` is how far, points, the
-    /// middle of two samples may stray from halfway between them before it becomes a sample
-    /// (`refinementTolerance`; more with coarse pixel snapping, whose steps are not lines).
-    /// - Returns: `false` when a budget of the samples between keyframes (`sampleWork`
-    ///   elements laid out in all, `maximumSamples` samples, `refinementBytes` of estimated
-    ///   output) ran out before every moment was within twice `tolerance`; the document is
-    ///   complete either way.
-    /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`; `TooLarge`
-    ///   when the keyframes of a layout that moves would lay out more than `keyframeWork`
-    ///   elements, or the estimated document would pass `maximumBytes` (thrown as soon as it
-    ///   does, before anything is written).
-    /// - Complexity: a layout per sample and per middle moment looked at, one at a time, each
-    ///   compared with the one before in O(n): at most `keyframeWork + sampleWork` elements
-    ///   laid out; memory for a few layouts and, per element that changes, its attributes
-    ///   each time they change; output O(n) plus at most `maximumBytes` (estimated
-    ///   generously, `estimatedChangeBytes` and `estimatedScreenBytes`).
-    ///
-    /// `limits` are the bounds (`Limits.standard` from the command line); `statistics`, when
-    /// given, receives the samples taken and the estimated size. With `streamed` (a layout
-    /// that does not move, `movesWithOffset` false), `layout` gives the layout's summary
-    /// (no elements) and the shapes are streamed: memory for a few blocks, whatever n.
+    /// How far, points, a drawn box or the offset may stray from the straight line between two
+    /// samples before the middle becomes a sample: every moment is then within twice it.
+    public static let refinementTolerance = 0.25
+
+    /// The bounds of an animation's work and size.
+    public struct Limits: Sendable, Equatable {
+        /// Elements the samples between keyframes may lay out in all (samples × n).
+        public var sampleWork: Int
+        /// Elements the keyframes of a layout that moves may lay out (keyframes × n).
+        public var keyframeWork: Int
+        /// The most samples, keyframes included, whatever the element count.
+        public var maximumSamples: Int
+        /// The estimated document past which no sample is added between keyframes.
+        public var refinementBytes: Int
+        /// The estimated document past which the animation is refused (`TooLarge`).
+        public var maximumBytes: Int
+
+        /// 2·10⁷ elements between keyframes and 2·10⁷ for them, 100,000 samples, 32 and 256 MiB.
+        public static let standard = Limits(sampleWork: 20_000_000, keyframeWork: 20_000_000, maximumSamples: 100_000,
+                                            refinementBytes: 32 << 20, maximumBytes: 256 << 20)
+    }
+
+    /// What a write did (`write(statistics:)`).
+    public final class Statistics {
+        /// Samples taken, keyframes included.
+        public var samples = 0
+        /// The document's estimated size past the still picture, bytes (generous).
+        public var estimatedBytes = 0
+        /// An empty record.
+        public init() {}
+    }
+
+    /// Writes the animated document of `animation`, `layout(offset)` the layout at an offset. A
+    /// layout that does not move with the offset (`movesWithOffset` false) is laid out once;
+    /// with `streamed` its shapes are streamed and `layout` gives its summary (no elements).
+    /// `tolerance`: `refinementTolerance`, or more with coarse pixel snapping.
+    /// - Returns: `false` when a budget of the samples between keyframes (`limits`) ran out
+    ///   before every moment was within twice `tolerance`; the document is complete either way.
+    /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`; `TooLarge`, before
+    ///   anything is written. `statistics` receives the samples and the estimated size.
+    /// - Complexity: at most `keyframeWork + sampleWork` elements laid out, each compared in
+    ///   O(n); memory for a few layouts and the changes; output O(n) plus `maximumBytes`.
     @discardableResult
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
                              movesWithOffset: Bool = true, tolerance: Double = refinementTolerance,
                              limits: Limits = .standard, statistics: Statistics? = nil, streamed: StreamedShapes? = nil,
                              options: OutputOptions, to out: OutputBuffer) throws -> Bool {
         precondition(streamed == nil || !movesWithOffset, "only a layout that does not move is streamed")
-        let keyframeWork = limits.keyframeWork, sampleWork = limits.sampleWork, maximumSamples = limits.maximumSamples
-        let refinementBytes = limits.refinementBytes, maximumBytes = limits.maximumBytes
-        let offsets = animation.offsets, keyTimes = animation.keyTimes
+        let offsets = animation.offsets, keyTimes = animation.keyTimes, precision = out.precision
         let first = try layout(offsets[0])
         let n = first.elements.count
-        if movesWithOffset && n > keyframeWork / offsets.count {
-            throw TooLarge.keyframeWork(keyframes: offsets.count, elements: n, limit: keyframeWork)
+        if movesWithOffset && n > limits.keyframeWork / offsets.count {
+            throw TooLarge.keyframeWork(keyframes: offsets.count, elements: n, limit: limits.keyframeWork)
         }
-        // The document's size as it grows, estimated generously (`estimatedChangeBytes`, `estimatedScreenBytes`): the
-        // samples between keyframes stop at `refinementBytes`, and the whole is refused past
-        // `maximumBytes`.
-        var bytes = 0
-        let precision = out.precision
+        var bytes = 0  // estimated (`estimatedChangeBytes`, `estimatedScreenBytes`)
         func grow(_ amount: Int) throws {
             bytes += amount
-            guard bytes <= maximumBytes else {
-                throw TooLarge.bytes(limit: maximumBytes, elements: n, keyframes: offsets.count)
+            guard bytes <= limits.maximumBytes else {
+                throw TooLarge.bytes(limit: limits.maximumBytes, elements: n, keyframes: offsets.count)
             }
         }
         let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, for: first)
-        /// The layout at `offset`: the first one with the offset moved when nothing else moves.
         func layoutAt(_ offset: Point) throws -> CollectionLayout {
-            guard movesWithOffset else {
-                var moved = first
-                moved.contentOffset = offset
-                return moved
-            }
-            return try layout(offset)
+            var still = first
+            still.contentOffset = offset
+            return movesWithOffset ? try layout(offset) : still
         }
-
-        // One pass over the samples, in time order: which elements change (for each, its
-        // attributes from each sample at which they differ from the sample before: the first
-        // sample's, then every change), what is drawn, and where the screen is.
-        var times: [Double] = []
-        var track = [Int](repeating: -1, count: n)
-        var tracks: [Track] = []
-        var visibleRects: [Rect] = []
+        // Per sample, in time order: its time and screen; per changing element, its track
+        // (`tracks[track[i]]`).
+        var times: [Double] = [], screens: [Rect] = []
+        var track = [Int](repeating: -1, count: n), tracks: [Track] = []
         var canvas = Rect(x: 0, y: 0, width: 0, height: 0)
         func add(_ frame: CollectionLayout, at time: Double) throws {
             let k = times.count
             guard frame.elements.count == n else { throw ElementsDiffer(keyframe: k) }
             times.append(time)
-            visibleRects.append(frame.visibleRect)
-            try grow(estimatedScreenBytes(visibleRects[k], viewBox: options.canvas == .visible, precision: precision))
-            // What is drawn: at the first sample everything; later only what differs from it
-            // (the rest draws what the first sample drew).
+            screens.append(frame.visibleRect)
+            try grow(estimatedScreenBytes(frame.visibleRect, viewBox: options.canvas == .visible, precision: precision))
+            // What is drawn: at the first sample everything, later what has changed by then.
             var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
             if k == 0 && options.canvas == .all {
                 for element in frame.elements { drawn.add(element) }
@@ -162,37 +129,35 @@ public enum ScrollSVGWriter {
                 try recordChanges(frame, sample: k, first: first, track: &track, tracks: &tracks, drawn: &drawn,
                                   precision: precision, grow: grow)
             }
-            let frameCanvas = sampleCanvas(frame, visible: visibleRects[k], options: options,
-                                           drawn: k == 0 && streamed != nil ? streamed!.drawn : drawn.bounds)
-            canvas = k == 0 ? frameCanvas : canvas.union(frameCanvas)
+            let sampleCanvas = switch options.canvas {
+            case .all: SVGLayoutWriter.canvas(frame, options: options, drawn: k == 0 && streamed != nil ? streamed!.drawn
+                                                  : drawn.bounds).union(frame.visibleRect)
+            case .visible: frame.visibleRect
+            case .content, .rect: Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
+            }
+            canvas = k == 0 ? sampleCanvas : canvas.union(sampleCanvas)
         }
-        // The samples between keyframes: a budget of them, shared out as the keyframes go
-        // (elements laid out, and samples, whatever the count), and a budget of bytes.
+        // Samples between keyframes: `sampleWork / n` (at least one an interval) and
+        // `maximumSamples` in all, shared out as the keyframes go, none past `refinementBytes`.
         let intervals = offsets.count - 1
-        var budget = min(movesWithOffset ? max(intervals, sampleWork / max(n, 1)) : maximumSamples,
-                         maximumSamples - offsets.count)
+        var budget = min(movesWithOffset ? max(intervals, limits.sampleWork / max(n, 1)) : limits.maximumSamples,
+                         limits.maximumSamples - offsets.count)
         var accurate = true
-        /// Adds the samples strictly between two samples (`a` at time `ta`, `b` at `tb`) that
-        /// the straight line between them needs, at most `allowed`: the layout at the middle
-        /// moment is laid out and, when a drawn box or the offset there strays `tolerance` or
-        /// more from halfway between the ends, kept, and each half refined the same way (the
-        /// first half with the whole allowance, the second with what the first left: the
-        /// kinks of a fast scroll want depth, and a jump costs only one sample a level).
+        /// Adds at most `allowed` samples between `a` (at `ta`) and `b` (at `tb`): the middle
+        /// when it is not halfway, then each half, the first with the whole allowance.
         /// - Returns: the samples added.
         func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, allowed: Int) throws -> Int {
-            guard a.contentOffset != b.contentOffset || a.elements != b.elements else { return 0 }
             let tm = (ta + tb) / 2
-            guard ta < tm && tm < tb else { return 0 }  // no moment between them
+            guard a.contentOffset != b.contentOffset || a.elements != b.elements, ta < tm && tm < tb else { return 0 }
             let middle = try layoutAt(animation.offset(atTime: tm))
             guard !isHalfway(middle, between: a, and: b, tolerance: tolerance) else { return 0 }
-            guard allowed > 0 && bytes < refinementBytes else {
+            guard allowed > 0 && bytes < limits.refinementBytes else {
                 accurate = false
                 return 0
             }
             let left = try refine(a, ta, middle, tm, allowed: allowed - 1)
             try add(middle, at: tm)
-            let right = try refine(middle, tm, b, tb, allowed: allowed - 1 - left)
-            return left + 1 + right
+            return left + 1 + (try refine(middle, tm, b, tb, allowed: allowed - 1 - left))
         }
         try add(first, at: 0)
         var previous = first
@@ -204,26 +169,36 @@ public enum ScrollSVGWriter {
         }
         statistics?.samples = times.count
         statistics?.estimatedBytes = bytes
-        if options.canvas == .visible { canvas = visibleRects[0] }
-        let timing = Timing(keyTimes: times, duration: animation.duration)
-        let screens = appendOpening(canvas: canvas, screens: visibleRects, timing: timing, engine: first.engine,
-                                    options: options, to: out)
-        // A layout that does not move, streamed: the still picture's shapes, as it streams them.
+
+        // The document.
+        let background = screens.dropFirst().reduce(screens[0]) { $0.union($1) }
+        appendDocumentStart(canvas: options.canvas == .visible ? screens[0] : canvas,
+                            title: "cvlayout " + first.engine + " scrolling", to: out,
+                            background: options.canvas == .visible ? background : nil)
+        let screenSamples = kept(times.count) { screens[$0] != screens[$0 - 1] }
+        let screenTiming = Timing(screenSamples.map { times[$0] }, duration: animation.duration, precision: precision)
+        func screenAnimation(_ attribute: String, _ values: (Rect) -> [Double]) -> String {
+            screenTiming.animation("animate", attribute, screenSamples.map { values(screens[$0]) })
+        }
+        if options.canvas == .visible {
+            out.append(string: screenAnimation("viewBox") { [$0.minX, $0.minY, max($0.width, 1), max($0.height, 1)] } + "\n")
+        }
         try streamed?.append(out)
-        try appendShapes(paintingOrder(first, track: track, tracks: tracks), first: first, tracks: tracks,
-                         style: Style(round: first.drawsCellsRound, labels: labels), timing: timing, to: out)
-        appendScreenOutline(first, screens: screens, to: out)
+        try appendShapes(first, track: track, tracks: tracks, labels: labels, times: times, duration: animation.duration,
+                         to: out)
+        out.append(string: PlainLayoutWriter.svgVisibleBounds(screens[0], precision: precision) + ">"
+            + screenAnimation("x") { [$0.minX] } + screenAnimation("y") { [$0.minY] } + "</rect>\n"
+            + (first.heartPath.map { PlainLayoutWriter.svgHeart($0, precision: precision) } ?? "") + "</svg>\n")
         try out.flush()
         return accurate
     }
 
-    /// One element's attributes at the sample it first differs from the first sample, and at
-    /// each later sample at which it differs from the sample before: `(0, first)` first.
+    /// One element's attributes where they change: `(0, first sample's)`, then each sample at
+    /// which they differ from the sample before.
     private typealias Track = [(sample: Int, attributes: LayoutAttributes)]
 
-    /// Records what changes at sample `k` of a layout that moves: each element that differs
-    /// from the sample before gets (or extends) its track, `track[i]` naming it, and is added
-    /// to `drawn`, as is every element already tracked; `grow` counts the bytes the changes add.
+    /// Records sample `k` of a layout that moves: an element that differs from the sample
+    /// before gets or extends its track; tracked elements go to `drawn`, their bytes to `grow`.
     /// - Throws: `ElementsDiffer` when an element changes its index path, category or kind;
     ///   what `grow` throws.
     /// - Complexity: O(n).
@@ -254,75 +229,34 @@ public enum ScrollSVGWriter {
         }
     }
 
-    /// The canvas one sample needs: with `.all` what is drawn (`drawn`) and the screen's
-    /// outline, which is drawn too; with `.visible` the screen; otherwise the content.
-    private static func sampleCanvas(_ frame: CollectionLayout, visible: Rect, options: OutputOptions, drawn: Rect?) -> Rect {
-        switch options.canvas {
-        case .all: return SVGLayoutWriter.canvas(frame, options: options, drawn: drawn).union(visible)
-        case .visible: return visible
-        case .content, .rect: return Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
-        }
-    }
-
-    /// The document's start on `canvas` and, with the canvas `.visible`, the background under
-    /// every screen and the viewBox moving with them.
-    /// - Returns: the screens at the samples where the screen moves (`timing.restricted`).
-    private static func appendOpening(canvas: Rect, screens visibleRects: [Rect], timing: Timing, engine: String,
-                                      options: OutputOptions, to out: OutputBuffer) -> (timing: Timing, screens: [Rect]) {
-        let background = visibleRects.dropFirst().reduce(visibleRects[0]) { $0.union($1) }
-        appendDocumentStart(canvas: canvas, title: "cvlayout " + engine + " scrolling", to: out,
-                            background: options.canvas == .visible ? background : nil)
-        let (screenTiming, screenSamples) = timing.restricted { k in visibleRects[k] != visibleRects[k - 1] }
-        let screens = screenSamples.map { visibleRects[$0] }
-        if options.canvas == .visible {
-            screenTiming.animate("animate", "viewBox", values: screens.map {
-                [$0.minX, $0.minY, max($0.width, 1), max($0.height, 1)]
-            }, to: out)
-            out.append(byte: UInt8(ascii: "\n"))
-        }
-        return (screenTiming, screens)
-    }
-
-    /// What is drawn, in painting order (zIndex, then element order): each static element
-    /// shown at the first sample, and each tracked element once per zIndex it is shown with.
-    /// - Returns: (zIndex, element, its track or -1 when static).
-    private static func paintingOrder(_ first: CollectionLayout, track: [Int], tracks: [Track])
-        -> [(z: Int, element: Int, track: Int)] {
+    /// The shapes in painting order, (zIndex, element): each static element as the still
+    /// picture draws it, each tracked one once per zIndex it is shown with (`animated`).
+    private static func appendShapes(_ first: CollectionLayout, track: [Int], tracks: [Track], labels: SVGLabels,
+                                     times: [Double], duration: Double, to out: OutputBuffer) throws {
         var draws: [(z: Int, element: Int, track: Int)] = []
-        draws.reserveCapacity(track.count)
         for i in track.indices {
             if track[i] < 0 {
                 if !first.elements[i].isHidden { draws.append((first.elements[i].zIndex, i, -1)) }
             } else {
-                var zs = Set<Int>()
-                for change in tracks[track[i]] where !change.attributes.isHidden { zs.insert(change.attributes.zIndex) }
-                for z in zs { draws.append((z, i, track[i])) }
+                let zs = Set(tracks[track[i]].filter { !$0.attributes.isHidden }.map(\.attributes.zIndex))
+                draws += zs.map { ($0, i, track[i]) }
             }
         }
         draws.sort { ($0.z, $0.element) < ($1.z, $1.element) }
-        return draws
-    }
-
-    /// The shapes in painting order: each run of static elements as the still picture draws
-    /// the first sample's, each tracked element's copy animated (`appendAnimated`).
-    private static func appendShapes(_ draws: [(z: Int, element: Int, track: Int)], first: CollectionLayout,
-                                     tracks: [Track], style: Style, timing: Timing, to out: OutputBuffer) throws {
         try first.elements.withUnsafeBufferPointer { elements in
             guard let base = elements.baseAddress else { return }
             var k = 0
             while k < draws.count {
                 if draws[k].track < 0 {
-                    // A run of static elements: the first keyframe's shapes, as a picture draws them.
-                    SVGElementWriter.withWriter(precision: out.precision, round: style.round, labels: style.labels) { writer in
+                    SVGElementWriter.withWriter(precision: out.precision, round: first.drawsCellsRound, labels: labels) { writer in
                         while k < draws.count && draws[k].track < 0 {
                             writer.append(base + draws[k].element, to: out)
                             k += 1
                         }
                     }
                 } else {
-                    let draw = draws[k]
-                    appendAnimated(tracks[draw.track], layer: draw.z, style: style, times: timing.times,
-                                   duration: timing.duration, to: out)
+                    out.append(string: animated(tracks[draws[k].track], layer: draws[k].z, round: first.drawsCellsRound,
+                                                labels: labels, times: times, duration: duration, precision: out.precision))
                     k += 1
                 }
                 try out.flushIfFull()
@@ -330,250 +264,197 @@ public enum ScrollSVGWriter {
         }
     }
 
-    /// The screen's outline, moving with the offset, the heart when the layout has one, and
-    /// the document's end.
-    private static func appendScreenOutline(_ first: CollectionLayout, screens: (timing: Timing, screens: [Rect]),
-                                            to out: OutputBuffer) {
-        appendVisibleBounds(first, to: out)
-        out.append(">")
-        screens.timing.animate("animate", "x", values: screens.screens.map { [$0.minX] }, to: out)
-        screens.timing.animate("animate", "y", values: screens.screens.map { [$0.minY] }, to: out)
-        out.append("</rect>\n")
-        if let heart = first.heartPath {
-            SVGLayoutWriter.appendHeart(heart, to: out)
-        }
-        out.append("</svg>\n")
+    /// The samples of `count` an animation needs: the first, the last, and both sides of each
+    /// k where `changes(k)` (a difference from sample k − 1); a run of equal values keeps its ends.
+    static func kept(_ count: Int, changes: (Int) -> Bool) -> [Int] {
+        (0..<count).filter { k in k == 0 || k == count - 1 || changes(k) || (k + 1 < count && changes(k + 1)) }
     }
 
-    // MARK: - Private
-
-    /// The samples' times and the animation's duration; restricted to the samples one
-    /// element's animations need (`restricted(changes:)`).
+    /// The key times and duration of a set of animations, full precision.
     private struct Timing {
-        /// The samples' times, 0…1.
-        let times: [Double]
-        let duration: Double
-        /// `keyTimes="0;…;1"`, full precision, ready to append.
-        let keyTimesText: String
+        let keyTimes: String, duration: String, precision: NumberPrecision
 
-        init(keyTimes: [Double], duration: Double) {
-            times = keyTimes
-            self.duration = duration
-            keyTimesText = keyTimes.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
-        }
-
-        /// The samples at which `changes(k)` (something differs between samples k − 1 and k)
-        /// or its neighbour does, with the first and the last, and a timing over only them: a
-        /// run of equal values keeps its two ends, and the straight line between them is the
-        /// same run. The animations written with that timing take their values at those
-        /// samples only.
-        func restricted(changes: (Int) -> Bool) -> (timing: Timing, kept: [Int]) {
-            let n = times.count
-            var keep = [Bool](repeating: false, count: n)
-            keep[0] = true
-            keep[n - 1] = true
-            for k in 1..<n where changes(k) {
-                keep[k - 1] = true
-                keep[k] = true
-            }
-            let kept = keep.indices.filter { keep[$0] }
-            return (Timing(keyTimes: kept.map { times[$0] }, duration: duration), kept)
+        init(_ times: [Double], duration: Double, precision: NumberPrecision) {
+            keyTimes = times.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
+            self.duration = NumberFormat.string(duration, precision: .full)
+            self.precision = precision
         }
 
         /// `<TAG attributeName="ATTRIBUTE" [type] [calcMode="discrete"] values="…" keyTimes="…"
-        /// begin="0s" dur="…s" fill="freeze"/>` when the values change; nothing otherwise.
-        /// Each keyframe's value is a list of numbers (space-separated); `factor`s at full
-        /// precision, points at the output's.
-        func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil, values: [[Double]],
-                     factor: Bool = false, discrete: Bool = false, to out: OutputBuffer) {
-            guard values.contains(where: { $0 != values[0] }) else { return }
-            appendAnimationStart(tag, attribute, type: type, discrete: discrete, to: out)
-            for (k, value) in values.enumerated() {
-                if k > 0 { out.append(byte: UInt8(ascii: ";")) }
-                for (j, v) in value.enumerated() {
-                    if j > 0 { out.append(byte: UInt8(ascii: " ")) }
-                    if factor { out.append(number: v, precision: .full) } else { out.append(number: v) }
-                }
-            }
-            appendTiming(to: out)
-            out.append("/>")
+        /// begin="0s" dur="…s" fill="freeze"/>`, a value a list of numbers (points at
+        /// `precision`, `factor`s at full precision); nothing when the values never change.
+        func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
+                       discrete: Bool = false) -> String {
+            guard values.contains(where: { $0 != values[0] }) else { return "" }
+            let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) }.joined(separator: " ") }
+            return animation(tag, attribute, type: type, texts: texts, discrete: discrete)
         }
 
-        /// A discrete animation of a text attribute (a fill colour) through `values`.
-        func animate(_ attribute: StaticString, texts values: [StaticString], to out: OutputBuffer) {
-            guard values.contains(where: { $0.description != values[0].description }) else { return }
-            out.append("<animate attributeName=\"")
-            out.append(attribute)
-            out.append("\" calcMode=\"discrete\" values=\"")
-            for (k, value) in values.enumerated() {
-                if k > 0 { out.append(byte: UInt8(ascii: ";")) }
-                out.append(value)
-            }
-            appendTiming(to: out)
-            out.append("/>")
-        }
-
-        private func appendTiming(to out: OutputBuffer) {
-            out.append("\" keyTimes=\"")
-            out.append(string: keyTimesText)
-            out.append("\" begin=\"0s\" dur=\"")
-            out.append(number: duration, precision: .full)
-            out.append("s\" fill=\"freeze\"")
+        /// `animation` of values already written.
+        func animation(_ tag: String, _ attribute: String, type: String? = nil, texts: [String], discrete: Bool) -> String {
+            svgAnimation(tag, attribute, type: type, discrete: discrete, values: texts.joined(separator: ";"),
+                         timing: " keyTimes=\"\(keyTimes)\" begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"")
         }
     }
 
-    /// How the shapes look, as `SVGLayoutWriter` draws them.
-    private struct Style {
-        let round: Bool
-        let labels: SVGLabels
-    }
-
-    /// One element's values at each sample, shown where it is visible with zIndex `layer`.
-    /// Its animations use only the samples around its changes (`Timing.restricted`).
-    private static func appendAnimated(_ changes: Track, layer: Int, style: Style,
-                                       times: [Double], duration: Double, to out: OutputBuffer) {
-        let (timing, held, shown) = heldValues(changes, layer: layer, times: times, duration: duration)
-        let e0 = held[0]
-        let parts = held.map { TransformComponents(decomposing: $0.transform) }
-        let centres = held.indices.map { k in [held[k].center.x + parts[k].tx, held[k].center.y + parts[k].ty] }
-        let isCell = e0.category == .cell
-
-        // The group at the drawn centre: shown or not, and its translation.
-        out.append("<g transform=\"translate(")
-        out.append(number: centres[0][0])
-        out.append(byte: UInt8(ascii: " "))
-        out.append(number: centres[0][1])
-        out.append(shown[0] ? ")\">" : ")\" opacity=\"0\">")
-        timing.animate("animate", "opacity", values: shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true, to: out)
-        timing.animate("animateTransform", "transform", type: "translate", values: centres, to: out)
-        let groups = appendTransformGroups(parts, timing: timing, to: out)
-
-        // The shape, centred on the origin.
-        func radius(_ e: LayoutAttributes) -> Double? { SVGPaint.cornerRadius(e, size: e.size, round: style.round) }
-        func opacity(_ e: LayoutAttributes) -> Double { SVGPaint.opacity(e.alpha) }
-        appendCentredRect(e0, size: e0.size, to: out)
-        if let r = radius(e0) {
-            out.append("\" rx=\"")
-            out.append(number: r)
-        }
-        out.append("\" fill=\"")
-        out.append(isCell ? SVGPaint.fill(item: e0.indexPath.item) : SVGPaint.viewPaint(e0.kind))
-        if opacity(e0) < 1 {
-            out.append("\" opacity=\"")
-            out.append(number: opacity(e0), precision: .full)
-        }
-        out.append("\">")
-        timing.animate("animate", "x", values: held.map { [-$0.size.width / 2] }, to: out)
-        timing.animate("animate", "y", values: held.map { [-$0.size.height / 2] }, to: out)
-        timing.animate("animate", "width", values: held.map { [$0.size.width] }, to: out)
-        timing.animate("animate", "height", values: held.map { [$0.size.height] }, to: out)
-        if radius(e0) != nil {
-            timing.animate("animate", "rx", values: held.map { [radius($0)!] }, to: out)
-        }
-        timing.animate("animate", "opacity", values: held.map { [opacity($0)] }, factor: true, to: out)
-        out.append("</rect>")
-        for _ in 0..<groups { out.append("</g>") }
-        appendAnimatedLabel(held, style: style, timing: timing, to: out)
-        out.append("</g>\n")
-    }
-
-    /// One element's values at the samples its animations need, and whether its copy with
-    /// zIndex `layer` is shown at each, with the timing over those samples.
-    @inline(__always)
-    private static func heldValues(_ changes: Track, layer: Int, times: [Double], duration: Double)
-        -> (timing: Timing, held: [LayoutAttributes], shown: [Bool]) {
-        // The samples that matter: the first, the last, and both sides of each change; the
-        // values between two of them are those of the first (nothing changes there).
-        let last = times.count - 1
+    /// The copy shown with zIndex `layer` of an element that changes (`changes`, its track).
+    /// Shown: not hidden and at `layer`. Held: where not shown (nor right after a sample where
+    /// it was, unless hidden there), the values of the last sample where it was (before it,
+    /// the first), so nothing moves toward a state not drawn. A group at the drawn centre,
+    /// shown or not (a discrete opacity), `svgTransformGroups` around the rect centred on the
+    /// origin, the label upright (`label`); the first sample's values as the attributes, the
+    /// animations at the samples `kept` keeps of held and shown.
+    private static func animated(_ changes: Track, layer: Int, round: Bool, labels: SVGLabels, times: [Double],
+                                 duration: Double, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
+        // The samples around the changes (nothing changes between two of them).
         var samples = [0]
         for change in changes.dropFirst() {
             if change.sample - 1 > samples[samples.count - 1] { samples.append(change.sample - 1) }
             if change.sample > samples[samples.count - 1] { samples.append(change.sample) }
         }
-        if samples[samples.count - 1] != last { samples.append(last) }
-        var track: [LayoutAttributes] = []
-        track.reserveCapacity(samples.count)
+        if samples[samples.count - 1] != times.count - 1 { samples.append(times.count - 1) }
         var j = 0
-        for sample in samples {
+        let values = samples.map { sample -> LayoutAttributes in
             while j + 1 < changes.count && changes[j + 1].sample <= sample { j += 1 }
-            track.append(changes[j].attributes)
+            return changes[j].attributes
         }
-        let sampleTiming = Timing(keyTimes: samples.map { times[$0] }, duration: duration)
-        let sampleCount = track.count
-        let shown = track.map { !$0.isHidden && $0.zIndex == layer }
-        // What is drawn matters where the copy is shown and at the sample after (its values
-        // there are where it moves toward until it goes); elsewhere the values hold those of
-        // the last sample that matters (the first one's before it), so they do not change.
-        var held = track
-        if let first = track.indices.first(where: { shown[$0] }) {
-            var last = track[first]
-            for k in 0..<sampleCount {
-                if shown[k] || (k > 0 && shown[k - 1] && !track[k].isHidden) { last = track[k] } else { held[k] = last }
+        let allShown = values.map { !$0.isHidden && $0.zIndex == layer }
+        var allHeld = values
+        if let firstShown = values.indices.first(where: { allShown[$0] }) {
+            var last = values[firstShown]
+            for k in values.indices {
+                if allShown[k] || (k > 0 && allShown[k - 1] && !values[k].isHidden) { last = values[k] } else { allHeld[k] = last }
             }
         }
-        // From here on, only the samples the animations need.
-        let (timing, kept) = sampleTiming.restricted { k in held[k] != held[k - 1] || shown[k] != shown[k - 1] }
-        return (timing, kept.map { held[$0] }, kept.map { shown[$0] })
+        let kept = kept(values.count) { allHeld[$0] != allHeld[$0 - 1] || allShown[$0] != allShown[$0 - 1] }
+        let held = kept.map { allHeld[$0] }, shown = kept.map { allShown[$0] }
+        let timing = Timing(kept.map { times[samples[$0]] }, duration: duration, precision: precision)
+
+        let e0 = held[0]
+        let parts = held.map { TransformComponents(decomposing: $0.transform) }
+        let centres = held.indices.map { [held[$0].center.x + parts[$0].tx, held[$0].center.y + parts[$0].ty] }
+        let transforms = svgTransformGroups(parts, at: 0) { type, values in
+            timing.animation("animateTransform", "transform", type: type, values, factor: true)
+        }
+        func radius(_ e: LayoutAttributes) -> Double? { SVGPaint.cornerRadius(e, size: e.size, round: round) }
+        func opacity(_ e: LayoutAttributes) -> Double { SVGPaint.opacity(e.alpha) }
+        return "<g transform=\"translate(\(n(centres[0][0])) \(n(centres[0][1])))\"" + (shown[0] ? ">" : " opacity=\"0\">")
+            + timing.animation("animate", "opacity", shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true)
+            + timing.animation("animateTransform", "transform", type: "translate", centres) + transforms.open
+            + svgCentredRect(e0, precision: precision) + (radius(e0).map { " rx=\"\(n($0))\"" } ?? "")
+            + PlainLayoutWriter.svgPaint(e0)
+            + (opacity(e0) < 1 ? " opacity=\"\(NumberFormat.string(opacity(e0), precision: .full))\"" : "") + ">"
+            + timing.animation("animate", "x", held.map { [-$0.size.width / 2] })
+            + timing.animation("animate", "y", held.map { [-$0.size.height / 2] })
+            + timing.animation("animate", "width", held.map { [$0.size.width] })
+            + timing.animation("animate", "height", held.map { [$0.size.height] })
+            + (radius(e0) == nil ? "" : timing.animation("animate", "rx", held.map { [radius($0)!] }))
+            + timing.animation("animate", "opacity", held.map { [opacity($0)] }, factor: true)
+            + "</rect>" + transforms.close + label(held, labels: labels, timing: timing) + "</g>\n"
     }
 
-    /// The groups that rotate, shear and scale an element (each only when some value needs
-    /// it), their animations inside.
-    /// - Returns: how many groups were opened.
-    @inline(__always)
-    private static func appendTransformGroups(_ parts: [TransformComponents], timing: Timing, to out: OutputBuffer) -> Int {
-        var groups = 0
-        if parts.contains(where: { $0.rotation != 0 }) {
-            var rotations = [parts[0].rotation]
-            for k in 1..<parts.count { rotations.append(rotations[k - 1] + parts[k - 1].rotationChange(to: parts[k])) }
-            appendTransformGroup("rotate", rotations[0], to: out)
-            timing.animate("animateTransform", "transform", type: "rotate", values: rotations.map { [$0] }, factor: true,
-                           to: out)
-            groups += 1
+    /// The label of an element that changes: shown (a discrete opacity) where a still picture
+    /// labels it; its size (`svgLabel`; where none, the last one's, or the first) and baseline
+    /// animated, its colour by `SVGPaint.labelColour`; its text the first sample's.
+    private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: Timing) -> String {
+        let found = held.map { PlainLayoutWriter.svgLabel($0, labels) }
+        guard let firstFound = found.compactMap({ $0 }).first else { return "" }
+        var size = (found[0] ?? firstFound).size
+        let sizes = found.map { label -> Double in
+            if let label { size = label.size }
+            return size
         }
-        if parts.contains(where: { $0.shear != 0 }) {
-            appendTransformGroup("skewX", skewAngle(parts[0].shear), to: out)
-            timing.animate("animateTransform", "transform", type: "skewX", values: parts.map { [skewAngle($0.shear)] },
-                           factor: true, to: out)
-            groups += 1
-        }
-        if parts.contains(where: { $0.scaleX != 1 || $0.scaleY != 1 }) {
-            appendTransformGroup("scale", parts[0].scaleX, parts[0].scaleY, to: out)
-            timing.animate("animateTransform", "transform", type: "scale", values: parts.map { [$0.scaleX, $0.scaleY] },
-                           factor: true, to: out)
-            groups += 1
-        }
-        return groups
+        let colours = held.map { "\(SVGPaint.labelColour($0))" }
+        return svgCentredTextStart(size: sizes[0], colour: colours[0], precision: timing.precision)
+            + (found[0] == nil ? " opacity=\"0\">" : ">")
+            + timing.animation("animate", "opacity", found.map { [$0 == nil ? 0 : 1] }, factor: true, discrete: true)
+            + timing.animation("animate", "font-size", sizes.map { [$0] })
+            + timing.animation("animate", "y", sizes.map { [$0 * 0.35] })
+            + (colours.contains { $0 != colours[0] } ? timing.animation("animate", "fill", texts: colours, discrete: true) : "")
+            + PlainLayoutWriter.xmlText(PlainLayoutWriter.svgLabelWords(held[0], path: held[0].indexPath, labels: labels)) + "</text>"
     }
 
-    /// The label, untransformed and at full opacity on the drawn centre, sized by the frame;
-    /// not shown at samples where the picture would not label the element.
-    @inline(__always)
-    private static func appendAnimatedLabel(_ held: [LayoutAttributes], style: Style, timing: Timing, to out: OutputBuffer) {
-        let e0 = held[0], isCell = e0.category == .cell
-        let sizes = held.map { SVGElementWriter.label($0, style.labels) }
-        if let firstSize = sizes.compactMap({ $0 }).first {
-            var size = sizes[0] ?? firstSize
-            let heldSizes = sizes.map { label -> Double in
-                if let label { size = label }
-                return size.size
-            }
-            let text: String
-            if isCell {
-                text = style.labels == .indexPath ? "\(e0.indexPath.section):\(e0.indexPath.item)" : "\(e0.indexPath.item)"
+    // MARK: - Sampling
+
+    /// Whether `middle` is, to `tolerance`, what SMIL draws halfway between `a` and `b`: the
+    /// offset and each element's drawn box, SMIL interpolating centre, size, rotation, shear
+    /// and scale linearly (elements hidden at either end switch at a sample: not compared).
+    /// - Complexity: O(n).
+    static func isHalfway(_ middle: CollectionLayout, between a: CollectionLayout, and b: CollectionLayout,
+                          tolerance: Double = refinementTolerance) -> Bool {
+        let o = middle.contentOffset, oa = a.contentOffset, ob = b.contentOffset
+        guard abs(o.x - (oa.x / 2 + ob.x / 2)) < tolerance && abs(o.y - (oa.y / 2 + ob.y / 2)) < tolerance else { return false }
+        // A layout that did not move (shared storage): nothing strays.
+        if middle.elements == a.elements && a.elements == b.elements { return true }
+        for i in middle.elements.indices {
+            let m = middle.elements[i], ea = a.elements[i], eb = b.elements[i]
+            if ea.isHidden || eb.isHidden || m.isHidden { continue }
+            let drawn: Rect
+            if ea == eb {
+                if m == ea { continue }
+                drawn = box(ea.frame, ea.transform)
             } else {
-                text = "\(e0.kind?.rawValue ?? e0.category.rawValue) \(e0.indexPath.section)"
+                let pa = TransformComponents(decomposing: ea.transform), pb = TransformComponents(decomposing: eb.transform)
+                var halfway = pa.interpolated(to: pb, progress: 0.5)
+                halfway.tx = 0
+                halfway.ty = 0
+                let centre = Point(x: (ea.center.x + pa.tx + eb.center.x + pb.tx) / 2,
+                                   y: (ea.center.y + pa.ty + eb.center.y + pb.ty) / 2)
+                let size = Size(width: (ea.size.width + eb.size.width) / 2, height: (ea.size.height + eb.size.height) / 2)
+                drawn = box(Rect(x: centre.x - size.width / 2, y: centre.y - size.height / 2, width: size.width,
+                                 height: size.height), halfway.transform)
             }
-            let colours: [StaticString] = held.map(SVGPaint.labelColour)
-            appendCentredTextStart(size: heldSizes[0], to: out)
-            out.append(colours[0])
-            out.append(sizes[0] == nil ? "\" opacity=\"0\">" : "\">")
-            timing.animate("animate", "opacity", values: sizes.map { [$0 == nil ? 0 : 1] }, factor: true, discrete: true,
-                           to: out)
-            timing.animate("animate", "font-size", values: heldSizes.map { [$0] }, to: out)
-            timing.animate("animate", "y", values: heldSizes.map { [$0 * 0.35] }, to: out)
-            timing.animate("fill", texts: colours, to: out)
-            appendXMLText(text, to: out)
-            out.append("</text>")
+            let actual = box(m.frame, m.transform)
+            if abs(drawn.minX - actual.minX) >= tolerance || abs(drawn.minY - actual.minY) >= tolerance
+                || abs(drawn.maxX - actual.maxX) >= tolerance || abs(drawn.maxY - actual.maxY) >= tolerance {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The bounding box of `frame` under `t` applied about its centre.
+    private static func box(_ frame: Rect, _ t: AffineTransform) -> Rect {
+        let cx = frame.midX + t.tx, cy = frame.midY + t.ty
+        let hw = (abs(t.a) * frame.width + abs(t.c) * frame.height) / 2
+        let hh = (abs(t.b) * frame.width + abs(t.d) * frame.height) / 2
+        return Rect(minX: cx - hw, minY: cy - hh, maxX: cx + hw, maxY: cy + hh)
+    }
+
+    /// A generous estimate of what a sample adds for the screen (x, y, and the viewBox).
+    static func estimatedScreenBytes(_ screen: Rect, viewBox: Bool, precision: NumberPrecision) -> Int {
+        let x = textLength(screen.minX, precision), y = textLength(screen.minY, precision)
+        var total = 2 * keyTimeBytes + x + y + 2
+        if viewBox {
+            total += keyTimeBytes + x + y + textLength(screen.width, precision) + textLength(screen.height, precision) + 4
+        }
+        return total
+    }
+
+    /// A generous estimate of what one change of an element adds: its values at two samples in
+    /// each of its up to 16 animations, with key times.
+    static func estimatedChangeBytes(_ e: LayoutAttributes, precision: NumberPrecision) -> Int {
+        let points = 3 * (textLength(e.center.x + e.transform.tx, precision) + textLength(e.center.y + e.transform.ty, precision))
+            + 4 * (textLength(e.size.width, precision) + textLength(e.size.height, precision))
+        let factors = 3 * (textLength(e.alpha, .full) + textLength(e.transform.a, .full) + textLength(e.transform.b, .full)
+            + textLength(e.transform.c, .full) + textLength(e.transform.d, .full))
+        return 2 * (16 * (keyTimeBytes + 2) + points + factors)
+    }
+
+    /// A key time at full precision and its separator, at most.
+    static let keyTimeBytes = 24
+
+    /// At least the length of `value` written at `precision` (no exponent).
+    static func textLength(_ value: Double, _ precision: NumberPrecision) -> Int {
+        let m = value.magnitude
+        guard m.isFinite else { return 24 }
+        let integerDigits = m < 10 ? 1 : Int(log10(m)) + 2
+        switch precision {
+        case .decimals(let d): return integerDigits + d + 2
+        case .full:
+            let leadingZeros = m > 0 && m < 1 ? Int(-log10(m)) + 1 : 0
+            return integerDigits + leadingZeros + 19
         }
     }
 }

@@ -1,321 +1,205 @@
 import FastText
 import LayoutCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `cvlayout transition -f svg`: a standalone SVG 1.1 document that animates the whole
-/// transition with SMIL and shows the end state where nothing animates (rsvg-convert).
-///
-/// Each element is a group `translate(centre + transform translation) rotate(θ)
-/// [skewX] scale(sx sy)` around a rect centred on the origin, the same decomposition
-/// `TransitionElement.attributes(at:)` interpolates; every part that changes gets an
-/// `<animate>`/`<animateTransform>` with the two end values (linear, so SMIL's
-/// interpolation is the same as the JSON's at every time; the rotation's end value is the
-/// start plus the shorter turn). Opacity is the alpha, 0 where hidden. The static
-/// attributes are the end values, so the animation ends where it rests (`fill="freeze"`);
-/// with `repeats` the values run start → end → start over twice the duration, forever.
-/// zIndex switches at the midpoint: when the painting order by the initial zIndex differs
-/// from the order by the final zIndex, the elements are drawn twice, in a layer per
-/// order, the first visible during the first half of each pass.
+/// `cvlayout transition -f svg` (docs/REFERENCE.md, Transitions): SMIL animating each part of
+/// each element that changes (`TransformComponents`, as `TransitionElement.attributes(at:)`)
+/// linearly between its ends, the end values at rest (`fill="freeze"`); with `repeats`,
+/// start → end → start over twice the duration, forever.
 public enum TransitionSVGWriter {
-    /// Writes the animated document.
-    /// - Complexity: O(n log n) for n elements (the zIndex sorts).
+    /// Writes the document: one group per element visible at either end (`group`) in zIndex
+    /// order, in two layers when the orders at the start and the end differ (zIndex switches
+    /// halfway), then the final visible bounds.
+    /// - Throws: what the buffer's sink throws.
+    /// - Complexity: O(n log n) for n elements (the zIndex sorts); memory for one group's text.
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         let from = transition.from, to = transition.to
-        let labels = options.output.labels
-            ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
+        // Labels: as asked, or the default of the layout with more sections (the start on a tie).
+        let labels = options.output.labels ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
         appendDocumentStart(canvas: canvas(transition, options: options.output, labels: labels),
                             title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
-
-        let timing = Timing(duration: options.duration, repeats: options.repeats)
-        let style = Style(fromRound: from.drawsCellsRound, toRound: to.drawsCellsRound, labels: labels)
-        // Elements visible at some time, in painting order at the start and at the end.
-        var startRank = [Int](repeating: Int.max, count: transition.elements.count)
+        let elements = transition.elements
+        let drawn = elements.indices.filter { opacity(elements[$0].initial) > 0 || opacity(elements[$0].final) > 0 }
+        // At the start: initial zIndex, ties by the start layout's painting order
+        // (`initialOrder`), then element order; at the end: final zIndex, then element order.
+        var startRank = [Int](repeating: Int.max, count: elements.count)
         for (rank, position) in transition.initialOrder.enumerated() { startRank[position] = rank }
-        let drawn = transition.elements.indices.filter {
-            opacity(transition.elements[$0].initial) > 0 || opacity(transition.elements[$0].final) > 0
-        }
         let startOrder = drawn.sorted { l, r in
-            let a = transition.elements[l].initial.zIndex, b = transition.elements[r].initial.zIndex
+            let a = elements[l].initial.zIndex, b = elements[r].initial.zIndex
             return a < b || (a == b && (startRank[l], l) < (startRank[r], r))
         }
         let endOrder = drawn.sorted { l, r in
-            let a = transition.elements[l].final.zIndex, b = transition.elements[r].final.zIndex
+            let a = elements[l].final.zIndex, b = elements[r].final.zIndex
             return a < b || (a == b && l < r)
         }
-        if startOrder == endOrder {
-            for position in endOrder {
-                appendElement(transition.elements[position], style: style, timing: timing, to: out)
+        let round = (from: from.drawsCellsRound, to: to.drawsCellsRound)
+        func appendGroups(_ order: [Int]) throws {
+            for position in order {
+                out.append(string: group(elements[position], round: round, labels: labels, options: options))
                 try out.flushIfFull()
             }
+        }
+        if startOrder == endOrder {
+            try appendGroups(endOrder)
         } else {
-            for (layer, order) in [("start", startOrder), ("end", endOrder)] {
-                let first = layer == "start"
-                // `display`, not `visibility`: a child's `visibility="visible"` (a label's
-                // switch) would show through a hidden layer; nothing shows through `none`.
-                out.append(string: "<g class=\"layer-\(layer)\" display=\"\(first ? "none" : "inline")\">\n")
-                out.append("<animate attributeName=\"display\" calcMode=\"discrete\" ")
-                if timing.repeats {
-                    out.append(first ? "values=\"inline;none;inline\"" : "values=\"none;inline;none\"")
-                    out.append(" keyTimes=\"0;0.25;0.75\"")
-                } else {
-                    out.append(first ? "values=\"inline;none\"" : "values=\"none;inline\"")
-                    out.append(" keyTimes=\"0;0.5\"")
-                }
-                timing.append(to: out)
-                out.append("/>\n")
-                for position in order {
-                    appendElement(transition.elements[position], style: style, timing: timing, to: out)
-                    try out.flushIfFull()
-                }
+            // The start's layer shown during the first half (`display`, not `visibility`: a
+            // label's `visibility="visible"` would show through), then the end's; repeating,
+            // the start's again from three quarters of the round trip.
+            for (layer, order, values) in [("start", startOrder, ["inline", "none"]), ("end", endOrder, ["none", "inline"])] {
+                out.append(string: "<g class=\"layer-\(layer)\" display=\"\(values[1])\">\n"
+                    + switchAt(halfway: "display", values[0], values[1], options) + "\n")
+                try appendGroups(order)
                 out.append("</g>\n")
             }
         }
-        appendVisibleBounds(to, to: out)
-        out.append("/>\n</svg>\n")
+        out.append(string: PlainLayoutWriter.svgVisibleBounds(to.visibleRect, precision: out.precision) + "/>\n</svg>\n")
     }
 
-    /// The viewBox: with the canvas `.all`, both content rects and everything drawn at any
-    /// moment: each element's drawn box at either end, and for one that turns, its reach (half
-    /// its frame's diagonal times the matrix's largest stretch, at least its label's reach) of
-    /// the straight line its centre moves along. `.content` is the larger content size from the
-    /// origin, `.visible` the final visible bounds.
+    /// The timing of every animation: begins at 0; once over the duration, frozen at the end;
+    /// with `repeats`, over twice the duration (forth and back), forever.
+    static func timing(_ options: TransitionOutputOptions) -> String {
+        let duration = NumberFormat.string(options.repeats ? 2 * options.duration : options.duration,
+                                              precision: options.output.precision)
+        return " begin=\"0s\" dur=\"\(duration)s\"" + (options.repeats ? " repeatCount=\"indefinite\"" : " fill=\"freeze\"")
+    }
+
+    /// The values of an animation between two ends: `start;end`, or `start;end;start` repeating.
+    static func endValues(_ start: String, _ end: String, _ options: TransitionOutputOptions) -> String {
+        options.repeats ? "\(start);\(end);\(start)" : "\(start);\(end)"
+    }
+
+    /// A discrete switch of `attribute` from `start` to `end` halfway (and back at three
+    /// quarters, repeating).
+    static func switchAt(halfway attribute: String, _ start: String, _ end: String, _ options: TransitionOutputOptions) -> String {
+        svgAnimation("animate", attribute, discrete: true, values: endValues(start, end, options),
+                     timing: " keyTimes=\"\(options.repeats ? "0;0.25;0.75" : "0;0.5")\"" + timing(options))
+    }
+
+    /// A linear animation of a list of numbers between the two ends, or nothing when they are
+    /// equal: `factor`s (opacity, angles, scales) at full precision, points at the output's.
+    static func animation(_ tag: String, _ attribute: String, type: String? = nil, _ start: [Double], _ end: [Double],
+                          factor: Bool = false, _ options: TransitionOutputOptions) -> String {
+        guard start != end else { return "" }
+        func list(_ values: [Double]) -> String {
+            values.map { NumberFormat.string($0, precision: factor ? .full : options.output.precision) }.joined(separator: " ")
+        }
+        return svgAnimation(tag, attribute, type: type, values: endValues(list(start), list(end), options), timing: timing(options))
+    }
+
+    /// The opacity drawn at one end: 0 when hidden, else the alpha (`SVGPaint.opacity`).
+    static func opacity(_ e: LayoutAttributes) -> Double {
+        e.isHidden ? 0 : SVGPaint.opacity(e.alpha)
+    }
+
+    /// The corner radius at one end: a cell's or a badge's (`SVGPaint.cornerRadius`, round
+    /// when that end's engine draws round); every other view square.
+    static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
+        guard e.category == .cell || e.kind?.role == .badge else { return 0 }
+        return SVGPaint.cornerRadius(e, size: e.size, round: round) ?? 0
+    }
+
+    /// One element: a group at its drawn centre at the end, its opacity at the end when under
+    /// 1, animating both; inside, `svgTransformGroups` around the rect and the labels.
+    static func group(_ element: TransitionElement, round: (from: Bool, to: Bool), labels: SVGLabels,
+                      options: TransitionOutputOptions) -> String {
+        func n(_ value: Double) -> String { NumberFormat.string(value, precision: options.output.precision) }
+        let a = element.initial, b = element.final
+        let ta = TransformComponents(decomposing: a.transform), tb = TransformComponents(decomposing: b.transform)
+        let startX = a.center.x + ta.tx, startY = a.center.y + ta.ty
+        let endX = b.center.x + tb.tx, endY = b.center.y + tb.ty
+        let transforms = svgTransformGroups([ta, tb], at: 1) { type, values in
+            animation("animateTransform", "transform", type: type, values[0], values[1], factor: true, options)
+        }
+        return "<g class=\"\(element.change.rawValue)\""
+            + (opacity(b) < 1 ? " opacity=\"\(NumberFormat.string(opacity(b), precision: .full))\"" : "")
+            + " transform=\"translate(\(n(endX)) \(n(endY)))\">"
+            + animation("animate", "opacity", [opacity(a)], [opacity(b)], factor: true, options)
+            + animation("animateTransform", "transform", type: "translate", [startX, startY], [endX, endY], options)
+            + transforms.open + rect(element, round: round, options: options)
+            + self.labels(element, labels: labels, options: options) + transforms.close + "</g>\n"
+    }
+
+    /// The index path before the update (`fromIndexPath`, else `toIndexPath`) and after it
+    /// (`toIndexPath`, else `fromIndexPath`); an element in neither has its final one.
+    static func paths(_ element: TransitionElement) -> (old: IndexPath, new: IndexPath) {
+        let b = element.final
+        return (element.fromIndexPath ?? element.toIndexPath ?? b.indexPath, element.toIndexPath ?? element.fromIndexPath ?? b.indexPath)
+    }
+
+    /// The shape, named by the index path after the update and its change, at the final size;
+    /// its corners (an appearing element's start as the final engine draws, a disappearing
+    /// one's end as the initial engine draws) and size animated, a cell's fill switching
+    /// halfway from the old item number's colour to the new one's.
+    static func rect(_ element: TransitionElement, round: (from: Bool, to: Bool), options: TransitionOutputOptions) -> String {
+        let a = element.initial, b = element.final
+        let (oldPath, newPath) = paths(element)
+        let ra = cornerRadius(a, round: element.change == .appear ? round.to : round.from)
+        let rb = cornerRadius(b, round: element.change == .disappear ? round.from : round.to)
+        var identity = b
+        identity.indexPath = newPath
+        let oldFill = "\(SVGPaint.fill(item: oldPath.item))", newFill = "\(SVGPaint.fill(item: newPath.item))"
+        return svgCentredRect(identity, precision: options.output.precision)
+            + " data-change=\"\(element.change.rawValue)\" rx=\"\(NumberFormat.string(rb, precision: options.output.precision))\""
+            + PlainLayoutWriter.svgPaint(identity) + ">"
+            + (b.category == .cell && oldFill != newFill ? switchAt(halfway: "fill", oldFill, newFill, options) : "")
+            + animation("animate", "x", [-a.size.width / 2], [-b.size.width / 2], options)
+            + animation("animate", "y", [-a.size.height / 2], [-b.size.height / 2], options)
+            + animation("animate", "width", [a.size.width], [b.size.width], options)
+            + animation("animate", "height", [a.size.height], [b.size.height], options)
+            + animation("animate", "rx", [ra], [rb], options) + "</rect>"
+    }
+
+    /// The labels, sized by `svgLabel` at each end (an end without one takes the other's size),
+    /// coloured as at alpha 1 (they fade with their shape). When the text or colour differs
+    /// between the old and the new index path, two: the old one visible until halfway.
+    static func labels(_ element: TransitionElement, labels: SVGLabels, options: TransitionOutputOptions) -> String {
+        let a = element.initial, b = element.final
+        let startLabel = PlainLayoutWriter.svgLabel(a, labels), endLabel = PlainLayoutWriter.svgLabel(b, labels)
+        guard let size = (endLabel ?? startLabel)?.size else { return "" }
+        let startSize = startLabel?.size ?? size
+        func words(_ path: IndexPath) -> String { PlainLayoutWriter.svgLabelWords(b, path: path, labels: labels) }
+        func colour(_ path: IndexPath) -> String {
+            b.category == .cell ? "\(SVGPaint.cellLabelColour(item: path.item))" : SVGPaint.viewLabelColour
+        }
+        let (oldPath, newPath) = paths(element)
+        let changes = words(oldPath) != words(newPath) || colour(oldPath) != colour(newPath)
+        return (changes ? [(oldPath, true), (newPath, false)] : [(newPath, false)]).map { path, isOld in
+            svgCentredTextStart(size: size, colour: colour(path), precision: options.output.precision)
+                + (isOld ? " visibility=\"hidden\">" : ">")
+                + (changes ? switchAt(halfway: "visibility", isOld ? "visible" : "hidden", isOld ? "hidden" : "visible", options) : "")
+                + animation("animate", "font-size", [startSize], [size], options)
+                + animation("animate", "y", [startSize * 0.35], [size * 0.35], options)
+                + PlainLayoutWriter.xmlText(words(path)) + "</text>"
+        }.joined()
+    }
+
+    /// The viewBox: the larger content size (`.content`), the final visible bounds, or (`.all`)
+    /// the union of the content, what each element draws at either visible end, and for one
+    /// turned, its reach about the line between its centres (half its diagonal times the
+    /// matrix's spectral norm, at least its label's half width plus 0.6 em).
     static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
-        let content = transition.contentRect
+        let content = Rect(x: 0, y: 0, width: max(transition.from.contentSize.width, transition.to.contentSize.width),
+                           height: max(transition.from.contentSize.height, transition.to.contentSize.height))
         if let area = options.canvasArea(content: content, visible: transition.to.visibleRect) { return area }
         var union = content
         for element in transition.elements {
-            var reach = 0.0
-            var centres: [Point] = []
-            for e in [element.initial, element.final] where opacity(e) > 0 {
+            let ends = [element.initial, element.final].filter { opacity($0) > 0 }
+            guard !ends.isEmpty else { continue }
+            union = union.union(PlainLayoutWriter.svgUnion(ends.map { PlainLayoutWriter.svgDrawnBox($0, labels) }))
+            let reach = ends.map { e -> Double in
                 let t = e.transform
-                // The matrix's largest stretch (its spectral norm), how far it can carry a
-                // corner of the frame from the centre, whatever the angle in between.
-                let f = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d, det = t.a * t.d - t.b * t.c
-                let norm = ((f + (max(0, f * f - 4 * det * det)).squareRoot()) / 2).squareRoot()
-                reach = max(reach, Point.length(e.size.width / 2, e.size.height / 2) * norm)
-                if let label = SVGElementWriter.label(e, labels) {
-                    reach = max(reach, 0.3 * label.size * Double(label.characters) + 0.6 * label.size)
-                }
-                centres.append(Point(x: e.center.x + t.tx, y: e.center.y + t.ty))
-            }
-            if centres.isEmpty { continue }
-            // What each end draws, exactly; between the ends a shape that does not turn stays
-            // within the two, one that turns within its reach of the straight path.
-            var ends = SVGLayoutWriter.DrawnBounds(labels: labels)
-            for e in [element.initial, element.final] where opacity(e) > 0 { ends.add(e) }
-            if let box = ends.bounds { union = union.union(box) }
-            let turns = [element.initial, element.final].contains { $0.transform.b != 0 || $0.transform.c != 0 }
-            guard turns else { continue }
+                let squares = t.a * t.a + t.b * t.b + t.c * t.c + t.d * t.d, det = t.a * t.d - t.b * t.c
+                let stretch = ((squares + max(0, squares * squares - 4 * det * det).squareRoot()) / 2).squareRoot()
+                let label = PlainLayoutWriter.svgLabel(e, labels).map { 0.3 * $0.size * Double($0.text.count) + 0.6 * $0.size } ?? 0
+                return max(Point.length(e.size.width / 2, e.size.height / 2) * stretch, label)
+            }.max()!
+            guard [element.initial, element.final].contains(where: { $0.transform.b != 0 || $0.transform.c != 0 }) else { continue }
+            let centres = ends.map { Point(x: $0.center.x + $0.transform.tx, y: $0.center.y + $0.transform.ty) }
             let start = centres[0], end = centres[centres.count - 1]
             union = union.union(Rect(minX: min(start.x, end.x) - reach, minY: min(start.y, end.y) - reach,
                                      maxX: max(start.x, end.x) + reach, maxY: max(start.y, end.y) + reach))
         }
         guard union.isFinite else { return content }
-        let canvas = SVGLayoutWriter.outward(union, from: content, precision: options.precision)
-        return canvas.isFinite ? canvas : content
-    }
-
-    // MARK: - Private
-
-    /// Begin, duration and repetition of every animation of the document.
-    private struct Timing {
-        let duration: Double
-        let repeats: Bool
-
-        func append(to out: OutputBuffer) {
-            out.append(" begin=\"0s\" dur=\"")
-            out.append(number: repeats ? 2 * duration : duration)
-            out.append(repeats ? "s\" repeatCount=\"indefinite\"" : "s\" fill=\"freeze\"")
-        }
-
-        /// `values="start;end"` (or `start;end;start`) and the timing, for numbers lists,
-        /// when they differ; factors (opacity, scale, angles) at full precision, points at the
-        /// output's.
-        func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
-                     _ start: [Double], _ end: [Double], factor: Bool = false, to out: OutputBuffer) {
-            guard start != end else { return }
-            appendAnimationStart(tag, attribute, type: type, to: out)
-            func list(_ values: [Double]) {
-                for (k, v) in values.enumerated() {
-                    if k > 0 { out.append(byte: UInt8(ascii: " ")) }
-                    if factor { out.append(number: v, precision: .full) } else { out.append(number: v) }
-                }
-            }
-            list(start)
-            out.append(byte: UInt8(ascii: ";"))
-            list(end)
-            if repeats {
-                out.append(byte: UInt8(ascii: ";"))
-                list(start)
-            }
-            out.append("\"")
-            append(to: out)
-            out.append("/>")
-        }
-    }
-
-    /// How shapes look at either end.
-    private struct Style {
-        let fromRound: Bool
-        let toRound: Bool
-        let labels: SVGLabels
-    }
-
-    /// A discrete `<animate>` of `attribute` from `start` to `end` halfway through (and back at
-    /// three quarters when repeating, as the zIndex layers switch).
-    private static func appendSwitch(_ attribute: StaticString, _ start: String, _ end: String, timing: Timing,
-                                     to out: OutputBuffer) {
-        out.append("<animate attributeName=\"")
-        out.append(attribute)
-        out.append("\" calcMode=\"discrete\" values=\"")
-        out.append(string: start)
-        out.append(";")
-        out.append(string: end)
-        if timing.repeats {
-            out.append(";")
-            out.append(string: start)
-            out.append("\" keyTimes=\"0;0.25;0.75\"")
-        } else {
-            out.append("\" keyTimes=\"0;0.5\"")
-        }
-        timing.append(to: out)
-        out.append("/>")
-    }
-
-
-    /// The alpha drawn: 0 when hidden, else `SVGPaint.opacity`.
-    private static func opacity(_ e: LayoutAttributes) -> Double { e.isHidden ? 0 : SVGPaint.opacity(e.alpha) }
-
-    private static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
-        // Views other than badges square even when the engine draws round (unlike the
-        // still and scrolling pictures, which round every shape then).
-        guard e.category == .cell || e.kind?.role == .badge else { return 0 }
-        return SVGPaint.cornerRadius(e, size: e.size, round: round) ?? 0
-    }
-
-    private static func appendElement(_ element: TransitionElement, style: Style, timing: Timing, to out: OutputBuffer) {
-        let a = element.initial, b = element.final
-        let ta = TransformComponents(decomposing: a.transform), tb = TransformComponents(decomposing: b.transform)
-        let endRotation = ta.rotation + ta.rotationChange(to: tb)
-        let position = (a.center.x + ta.tx, a.center.y + ta.ty, b.center.x + tb.tx, b.center.y + tb.ty)
-        func animate(_ tag: StaticString, _ attribute: StaticString, type: StaticString? = nil,
-                     _ start: [Double], _ end: [Double], factor: Bool = false) {
-            timing.animate(tag, attribute, type: type, start, end, factor: factor, to: out)
-        }
-
-        out.append("<g class=\"")
-        out.append(string: element.change.rawValue)
-        out.append("\"")
-        if opacity(b) < 1 {
-            out.append(" opacity=\"")
-            out.append(number: opacity(b), precision: .full)
-            out.append("\"")
-        }
-        out.append(" transform=\"translate(")
-        out.append(number: position.2)
-        out.append(" ")
-        out.append(number: position.3)
-        out.append(")\">")
-        animate("animate", "opacity", [opacity(a)], [opacity(b)], factor: true)
-        animate("animateTransform", "transform", type: "translate", [position.0, position.1], [position.2, position.3])
-        var groups = 0
-        if ta.rotation != 0 || tb.rotation != 0 {
-            appendTransformGroup("rotate", tb.rotation, to: out)
-            animate("animateTransform", "transform", type: "rotate", [ta.rotation], [endRotation], factor: true)
-            groups += 1
-        }
-        if ta.shear != 0 || tb.shear != 0 {
-            appendTransformGroup("skewX", skewAngle(tb.shear), to: out)
-            animate("animateTransform", "transform", type: "skewX", [skewAngle(ta.shear)], [skewAngle(tb.shear)], factor: true)
-            groups += 1
-        }
-        if ta.scaleX != 1 || ta.scaleY != 1 || tb.scaleX != 1 || tb.scaleY != 1 {
-            appendTransformGroup("scale", tb.scaleX, tb.scaleY, to: out)
-            animate("animateTransform", "transform", type: "scale", [ta.scaleX, ta.scaleY], [tb.scaleX, tb.scaleY],
-                    factor: true)
-            groups += 1
-        }
-        let ra = cornerRadius(a, round: element.change == .appear ? style.toRound : style.fromRound)
-        let rb = cornerRadius(b, round: element.change == .disappear ? style.fromRound : style.toRound)
-        // The element's identity: its index path after the update (before it, when deleted).
-        var identity = b
-        identity.indexPath = element.toIndexPath ?? element.fromIndexPath ?? b.indexPath
-        appendCentredRect(identity, size: b.size, to: out)
-        // How it takes part: a deleted item and the one that takes its index path differ here.
-        out.append("\" data-change=\"")
-        out.append(string: element.change.rawValue)
-        out.append("\" rx=\"")
-        out.append(number: rb)
-        // The start shows the old index path's number and colour, the end the new one's; they
-        // switch halfway (a deleted item keeps its old ones, an inserted item has its new ones).
-        let oldPath = element.fromIndexPath ?? element.toIndexPath ?? b.indexPath
-        let newPath = element.toIndexPath ?? element.fromIndexPath ?? b.indexPath
-        let oldFill = SVGPaint.fill(item: oldPath.item).description, newFill = SVGPaint.fill(item: newPath.item).description
-        let isCell = b.category == .cell
-        out.append("\" fill=\"")
-        out.append(isCell ? SVGPaint.fill(item: newPath.item) : SVGPaint.viewPaint(b.kind))
-        out.append("\">")
-        if isCell && oldFill != newFill { appendSwitch("fill", oldFill, newFill, timing: timing, to: out) }
-        animate("animate", "x", [-a.size.width / 2], [-b.size.width / 2])
-        animate("animate", "y", [-a.size.height / 2], [-b.size.height / 2])
-        animate("animate", "width", [a.size.width], [b.size.width])
-        animate("animate", "height", [a.size.height], [b.size.height])
-        animate("animate", "rx", [ra], [rb])
-        out.append("</rect>")
-        appendLabels(element, oldPath: oldPath, newPath: newPath, style: style, timing: timing, to: out)
-        for _ in 0..<groups { out.append("</g>") }
-        out.append("</g>\n")
-    }
-
-    /// The element's label, sized as a layout's SVG sizes it at each end, its size animated
-    /// between them; the old index path's text and colour until halfway, then the new's.
-    private static func appendLabels(_ element: TransitionElement, oldPath: IndexPath, newPath: IndexPath, style: Style,
-                                     timing: Timing, to out: OutputBuffer) {
-        let a = element.initial, b = element.final, isCell = b.category == .cell
-        let startLabel = SVGElementWriter.label(a, style.labels), endLabel = SVGElementWriter.label(b, style.labels)
-        if let label = endLabel ?? startLabel {
-            let startSize = startLabel?.size ?? label.size
-            func text(_ path: IndexPath) -> String {
-                guard isCell else { return "\(b.kind?.rawValue ?? b.category.rawValue) \(path.section)" }
-                return style.labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
-            }
-            // The label fades with its shape (one group), so its colour is the one at alpha 1.
-            func colour(_ path: IndexPath) -> String {
-                isCell ? SVGPaint.cellLabelColour(item: path.item).description : SVGPaint.viewLabelColour
-            }
-            let changes = text(oldPath) != text(newPath) || colour(oldPath) != colour(newPath)
-            for (path, isOld) in changes ? [(oldPath, true), (newPath, false)] : [(newPath, false)] {
-                appendCentredTextStart(size: label.size, to: out)
-                out.append(string: colour(path))
-                out.append(isOld ? "\" visibility=\"hidden\">" : "\">")
-                if changes {
-                    appendSwitch("visibility", isOld ? "visible" : "hidden", isOld ? "hidden" : "visible",
-                                 timing: timing, to: out)
-                }
-                timing.animate("animate", "font-size", [startSize], [label.size], to: out)
-                timing.animate("animate", "y", [startSize * 0.35], [label.size * 0.35], to: out)
-                appendXMLText(text(path), to: out)
-                out.append("</text>")
-            }
-        }
-    }
-}
-
-/// A shear factor as `skewX`'s angle, degrees.
-func skewAngle(_ shear: Double) -> Double { atan(shear) * 180 / Double.pi }
-
-extension LayoutTransition {
-    /// The larger content size of the two ends, from the origin (the canvas `.content`).
-    var contentRect: Rect {
-        Rect(x: 0, y: 0, width: max(from.contentSize.width, to.contentSize.width),
-             height: max(from.contentSize.height, to.contentSize.height))
+        return SVGLayoutWriter.outward(union, from: content, precision: options.precision)
     }
 }

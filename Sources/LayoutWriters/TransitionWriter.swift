@@ -1,13 +1,9 @@
 import LayoutCore
 import FastText
 
-// `cvlayout transition` as JSON and CSV: the attributes of every element at one progress,
-// in SPEC section 4's formats with the transition's own fields added.
-
 /// How a transition is written.
 public struct TransitionOutputOptions: Sendable {
-    /// JSON/CSV: the progress whose attributes are written, 0…1. Default 1 (the end state,
-    /// which the SVG shows without animation).
+    /// JSON/CSV: the progress whose attributes are written, 0…1. Default 1 (the end state).
     public var progress = 1.0
     /// SVG: the animation's duration one way, seconds, > 0. Default 0.3 (UIKit's default).
     public var duration = 0.3
@@ -21,24 +17,11 @@ public struct TransitionOutputOptions: Sendable {
 }
 
 /// Writes a `LayoutTransition` at one progress (JSON, CSV) or animated (SVG,
-/// `TransitionSVGWriter`).
-///
-/// JSON: SPEC section 4's object with `"engine":"transition"`, the two engines, the progress
-/// and the duration, the bounds, content offset and content size at that progress, and one
-/// element per line with section 4's keys followed by `"change"` (`stay`, `move`, `appear`,
-/// `disappear`), `"fromIndexPath"` and `"toIndexPath"` (`null` where the element is absent):
-///
-/// ```
-/// {"engine":"transition","from":"…","to":"…","progress":0.5,"duration":0.3,"bounds":{…},"contentOffset":{…},
-/// "contentSize":{…},
-/// "elements":[
-/// {"indexPath":[0,0],"category":"cell",…,"hidden":false,"change":"stay","fromIndexPath":[0,0],"toIndexPath":[0,0]},
-/// …
-/// ]}
-/// ```
-///
-/// CSV: section 4's columns followed by `change,fromSection,fromItem,toSection,toItem`
-/// (empty fields where absent).
+/// `TransitionSVGWriter`). JSON: SPEC section 4's object with `"engine":"transition"`, `from`,
+/// `to`, `progress` and `duration` before the geometry, each element's keys followed by
+/// `change` (`stay`, `move`, `appear`, `disappear`), `fromIndexPath` and `toIndexPath` (`null`
+/// where absent). CSV: section 4's columns and `change,fromSection,fromItem,toSection,toItem`
+/// (empty where absent).
 public enum TransitionWriter {
     /// The CSV header row's column names, in order.
     public static let csvColumns = CSVLayoutWriter.columns + ["change", "fromSection", "fromItem", "toSection", "toItem"]
@@ -111,14 +94,6 @@ public enum TransitionWriter {
     }
 
     private static func appendJSONIndexPath(_ path: IndexPath?, to out: OutputBuffer) {
-        guard let path else {
-            out.append("null")
-            return
-        }
-        out.append(byte: UInt8(ascii: "["))
-        out.append(integer: path.section)
-        out.append(byte: UInt8(ascii: ","))
-        out.append(integer: path.item)
-        out.append(byte: UInt8(ascii: "]"))
+        out.append(string: path.map { "[\($0.section),\($0.item)]" } ?? "null")
     }
 }

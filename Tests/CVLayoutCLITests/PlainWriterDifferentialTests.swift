@@ -3,6 +3,7 @@ import Testing
 @testable import CVLayoutCLI
 import LayoutCore
 import LayoutWriters
+import FastText
 
 /// The differential harness: random layouts of every engine of the registry, with random
 /// output options (format, precision, labels, canvas, `--rect`/`--item`/`--visible`,
@@ -126,9 +127,10 @@ struct PlainWriterDifferentialTests {
     }
 
     /// Runs `arguments` through the command line and, when it succeeds, through the plain
-    /// writers (a scrolling SVG through `PlainLayoutWriter.scrollSVG`, with the job's layout
-    /// at each offset); `false` when the run is refused (a usage or data error). Now and then
-    /// (`toFile`) the command line writes to a file (`-o`) rather than standard output.
+    /// writers (a scrolling SVG through `ScrollSVGWriter` with the job's layout kept at each
+    /// offset, where the command line streams a layout that does not move); `false` when the
+    /// run is refused (a usage or data error). Now and then (`toFile`) the command line writes
+    /// to a file (`-o`) rather than standard output.
     static func compare(_ engine: EngineDescriptor, _ arguments: [String], toFile: Bool = false) throws -> Bool {
         let format = arguments.firstIndex(of: "-f").map { arguments[$0 + 1] } ?? "json"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString).\(format)")
@@ -142,13 +144,16 @@ struct PlainWriterDifferentialTests {
         let written = toFile ? Array(try Data(contentsOf: file)) : real.stdout
         let io = CommandIO(stdin: { Data() }, stdout: { _ in })
         let job = try LayoutJob(descriptor: engine, arguments: Array(arguments.dropFirst()), io: io, streaming: false)
-        let plain = if let scroll = job.scroll {
-            try PlainLayoutWriter.scrollSVG(scroll, layout: job.layoutAtOffset, movesWithOffset: job.movesWithOffset,
-                                            tolerance: job.scrollTolerance, options: job.outputOptions)
+        let plain: [UInt8]
+        if let scroll = job.scroll {
+            let out = OutputBuffer(precision: job.outputOptions.precision)
+            try ScrollSVGWriter.write(scroll, layout: job.layoutAtOffset, movesWithOffset: job.movesWithOffset,
+                                      tolerance: job.scrollTolerance, options: job.outputOptions, to: out)
+            plain = out.bytes
         } else {
-            PlainLayoutWriter.write(job.format, job.layout, selection: job.selection, options: job.outputOptions)
+            plain = Array(PlainLayoutWriter.write(job.format, job.layout, selection: job.selection, options: job.outputOptions).utf8)
         }
-        #expect(Self.firstDifference(written, Array(plain.utf8)) == nil, "\(arguments.joined(separator: " "))")
+        #expect(Self.firstDifference(written, plain) == nil, "\(arguments.joined(separator: " "))")
         return true
     }
 
@@ -210,9 +215,9 @@ struct PlainWriterDifferentialTests {
 /// The transition SVG through the differential harness: random `cvlayout transition`
 /// invocations (an engine pair of the registry, each side with some of its own options, a
 /// shared count, size and offset, updates, `--progress`, `--duration`, `--repeat`, labels and
-/// precision) written as SVG by the command line (`TransitionSVGWriter`) and by
-/// `PlainLayoutWriter.transitionSVG` (the specification) from the same transition: the bytes
-/// must be the same. Seeded; `CVLAYOUT_PLAIN_CASES` scales the cases (8 per case of an engine).
+/// precision) written as SVG by the command line and by `TransitionSVGWriter` from the same
+/// transition built here: the command line's sides, updates and options must reach the
+/// writer unchanged. Seeded; `CVLAYOUT_PLAIN_CASES` scales the cases (8 per case of an engine).
 extension PlainWriterDifferentialTests {
     /// The options of `engine`'s own (not the global ones), without the heart's.
     static func ownOptions(_ engine: EngineDescriptor) -> [OptionSpec] {
@@ -316,7 +321,14 @@ extension PlainWriterDifferentialTests {
         return (transition, options)
     }
 
-    @Test func theCommandLineWritesWhatThePlainTransitionWriterWrites() throws {
+    /// The SVG `TransitionSVGWriter` writes of `transition`.
+    static func transitionSVG(_ transition: LayoutTransition, options: TransitionOutputOptions) throws -> [UInt8] {
+        let out = OutputBuffer(precision: options.output.precision)
+        try TransitionWriter.write(transition, format: .svg, options: options, to: out)
+        return out.bytes
+    }
+
+    @Test func theCommandLineWritesWhatTheTransitionWriterWrites() throws {
         let cases = 8 * Self.casesPerEngine
         var written = 0
         for k in 0..<cases {
@@ -329,8 +341,7 @@ extension PlainWriterDifferentialTests {
                 continue
             }
             let (transition, options) = try Self.transition(arguments)
-            let plain = PlainLayoutWriter.transitionSVG(transition, options: options)
-            #expect(Self.firstDifference(real.stdout, Array(plain.utf8)) == nil,
+            #expect(Self.firstDifference(real.stdout, try Self.transitionSVG(transition, options: options)) == nil,
                     "\(arguments.joined(separator: " "))")
             written += 1
         }
@@ -350,8 +361,8 @@ extension PlainWriterDifferentialTests {
             let real = run(arguments: arguments)
             #expect(real.status == 0, "\(arguments): \(real.stderr)")
             let (transition, options) = try Self.transition(arguments)
-            #expect(Self.firstDifference(real.stdout, Array(PlainLayoutWriter.transitionSVG(
-                transition, options: options).utf8)) == nil, "\(arguments.joined(separator: " "))")
+            #expect(Self.firstDifference(real.stdout, try Self.transitionSVG(transition, options: options)) == nil,
+                    "\(arguments.joined(separator: " "))")
         }
     }
 }

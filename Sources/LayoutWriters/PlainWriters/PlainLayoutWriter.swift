@@ -1,24 +1,15 @@
 import LayoutCore
 import FastText
 
-// The plain writers: the specification of the JSON, CSV and SVG output (still, transition
-// and scrolling).
-//
-// Each format is written here the most direct way, element after element, with ordinary
-// string building and `PlainNumberText` for every number, straight from docs/REFERENCE.md
-// ("Output formats" and "Numbers"), the element's columns from `ElementColumn`: no tables
-// of numbers or frames, no cursors or buffers, no threads. The writers the command line
-// uses (`JSONLayoutWriter`, `CSVLayoutWriter`, `SVGLayoutWriter`, `TransitionSVGWriter`,
-// `ScrollSVGWriter`, streamed through `LayoutPipeline`) are fast versions of these and must
-// write the same bytes: `PlainWriterDifferentialTests` runs random layouts of every engine,
-// with random output options, through both.
-// A change of an output changes the plain writer first.
+// The plain writers: the specification of the JSON, CSV and still SVG output, written the most
+// direct way from docs/REFERENCE.md. `JSONLayoutWriter`, `CSVLayoutWriter` and `SVGLayoutWriter`
+// are fast versions that must write the same bytes (`PlainWriterDifferentialTests`); the
+// animated SVGs' one writer each builds on the rules here. An output changes here first.
 
 /// The plain, obviously correct writers of a layout, one per format; see the file's head.
 public enum PlainLayoutWriter {
-    /// `layout` written as `format` with `options`, only the elements at `selection`
-    /// (positions in `layout.elements`, ascending) when given: the bytes the command line
-    /// writes for it.
+    /// `layout` written as `format`, only the elements at `selection` (ascending positions)
+    /// when given: the bytes the command line writes.
     /// - Complexity: O(k) for k selected elements (SVG: O(k log k), the drawing order).
     public static func write(_ format: OutputFormat, _ layout: CollectionLayout, selection: [Int]?,
                              options: OutputOptions) -> String {
@@ -36,9 +27,8 @@ public enum PlainLayoutWriter {
 
     // MARK: - JSON
 
-    /// The JSON object: `engine`, `bounds`, `contentOffset`, `contentSize`, then `elements`
-    /// one a line, then `heartPath`, `heartSamples`, `targetContentOffset` and `stats` when
-    /// the layout has them.
+    /// The JSON object: `engine`, `bounds`, `contentOffset`, `contentSize`, `elements` one a line,
+    /// then `heartPath`, `heartSamples`, `targetContentOffset` and `stats` when present.
     public static func json(_ layout: CollectionLayout, selection: [Int]?, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         func point(_ p: Point) -> String { "{\"x\":\(n(p.x)),\"y\":\(n(p.y))}" }
@@ -69,9 +59,8 @@ public enum PlainLayoutWriter {
         return text + "}\n"
     }
 
-    /// One element's JSON object: each key of `ElementColumn.jsonGroups` in order, holding its
-    /// columns' values (`ElementColumn.text`, words as JSON strings) as one value, an array
-    /// or an object; a key whose one value is absent (no kind) left out.
+    /// One element's JSON object: each key of `ElementColumn.jsonGroups` with its columns' values
+    /// as one value, an array or an object; a key whose one value is absent (no kind) left out.
     static func jsonElement(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
         let members = ElementColumn.jsonGroups.compactMap { key, columns -> String? in
             let values = columns.map { column in column.text(e, precision: precision).map { column.isWord ? jsonString($0) : $0 } }
@@ -117,8 +106,7 @@ public enum PlainLayoutWriter {
 
     // MARK: - CSV
 
-    /// The CSV table: the header row, then one row per selected element; with heart samples
-    /// (`--heart-samples`), the table of samples instead.
+    /// The CSV table: the header row, one row per selected element; or the heart samples'.
     public static func csv(_ layout: CollectionLayout, selection: [Int]?, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         if let samples = layout.heartSamples {

@@ -1,18 +1,10 @@
-// The plain writers' numbers: the rule of the reference's "Numbers" paragraph, computed in
-// the most direct way, for reading and for the differential tests (the writers format
-// numbers with `NumberFormat`, which must give the same text).
-
 import FastText
 import LayoutCore
 
-/// A number's text as the reference prescribes, computed directly from the double's exact
-/// value: no exponent, no trailing zeros and no trailing point, `-0` as `0`.
-///
-/// ```
-/// PlainNumberText.string(2.675, precision: .decimals(2))  // "2.67" (2.675 is 2.67499999…)
-/// PlainNumberText.string(0.25, precision: .decimals(1))   // "0.3"  (an exact half: away from 0)
-/// PlainNumberText.string(1e-7, precision: .full)          // "0.0000001"
-/// ```
+/// A number's text as the reference's "Numbers" paragraph prescribes, computed directly from
+/// the double's exact value (`NumberFormat` must give the same): no exponent, no trailing
+/// zeros or point, `-0` as `0`: 2.675 at 2 decimals is "2.67" (it is 2.67499999…), 0.25 at 1
+/// is "0.3" (a half: away from 0), 1e-7 at full precision "0.0000001".
 public enum PlainNumberText {
     /// `value` at `precision`: with `.decimals(p)` (p clamped to 0…15) the decimal of p
     /// places nearest to the exact binary value, exact halves away from zero; with `.full`
@@ -58,30 +50,18 @@ public enum PlainNumberText {
     private static func wholeNumberDigits(_ m: UInt64, timesTwoToThe e: Int) -> String {
         if e <= 11 { return String(m << e) }
         if e <= 74 { return String(UInt128(m) << e) }
-        // Past 2¹²⁸: m in base-10⁹ limbs (least significant first), doubled 30 times at a
-        // time (a limb times 2³⁰ plus a carry stays below 2⁶⁴).
-        var limbs: [UInt64] = [m % 1_000_000_000, m / 1_000_000_000 % 1_000_000_000, m / 1_000_000_000_000_000_000]
-        var left = e
-        while left > 0 {
-            let shift = min(left, 30)
-            left -= shift
-            var carry: UInt64 = 0
-            for i in limbs.indices {
-                let product = limbs[i] << shift + carry
-                limbs[i] = product % 1_000_000_000
-                carry = product / 1_000_000_000
+        // Past 2¹²⁸: m's decimal digits (least significant first), doubled e times.
+        var digits = String(m).utf8.reversed().map { Int($0) - 48 }
+        for _ in 0..<e {
+            var carry = 0
+            for i in digits.indices {
+                let twice = 2 * digits[i] + carry
+                digits[i] = twice % 10
+                carry = twice / 10
             }
-            while carry > 0 {
-                limbs.append(carry % 1_000_000_000)
-                carry /= 1_000_000_000
-            }
+            if carry > 0 { digits.append(carry) }
         }
-        while limbs.count > 1 && limbs.last == 0 { limbs.removeLast() }
-        let rest = limbs.dropLast().reversed().map { limb -> String in
-            let digits = String(limb)
-            return String(repeating: "0", count: 9 - digits.count) + digits
-        }
-        return String(limbs.last!) + rest.joined()
+        return String(digits.reversed().map { Character(Unicode.Scalar(UInt8(48 + $0))) })
     }
 
     /// Swift's shortest round-trip digits (`description`), its exponent (`1e-05`,

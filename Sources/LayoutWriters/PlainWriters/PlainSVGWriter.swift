@@ -1,15 +1,12 @@
 import LayoutCore
 import FastText
 
-// The plain still SVG: the specification `SVGLayoutWriter` (and the streamed SVG of
-// `LayoutPipeline`) must write byte for byte. See PlainLayoutWriter.swift. One rule per
-// function; docs/REFERENCE.md's SVG section says the same in words.
+// The plain still SVG: the specification `SVGLayoutWriter` (kept or streamed) must write byte
+// for byte, one rule per function (docs/REFERENCE.md's SVG section in words).
 
 extension PlainLayoutWriter {
     /// The SVG document of the selected elements of `layout`: the canvas (`options.canvas`),
-    /// one group per visible element in zIndex order (ties by element order), the visible
-    /// bounds, the query rect, the labels the visible bounds' outline would cross
-    /// (`svgLabelCrossesOutline`), and a ring's heart path and heart.
+    /// one group per visible element in zIndex order (ties by element order), then `svgEnd`.
     public static func svg(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: options.precision) }
         let labels = SVGLabels.resolved(options.labels, for: layout)
@@ -19,33 +16,45 @@ extension PlainLayoutWriter {
         let drawingOrder = visible.sorted { l, r in
             l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
         }
-        let outline = layout.visibleRect
+        // Labels the visible bounds' outline would cross (`SVGLabelsAboveOutline.crosses`) go above it.
+        let outline = SVGLabelsAboveOutline(outline: layout.visibleRect)
         var labelsAboveOutline: [LayoutAttributes] = []
         for (_, e) in drawingOrder {
             let label = svgLabel(e, labels)
-            let above = label.map { svgLabelCrossesOutline(e, $0, outline: outline) } ?? false
+            let above = label.map { outline.crosses(e, ($0.text.count, $0.size)) } ?? false
             if above { labelsAboveOutline.append(e) }
             text += svgGroup(e, round: layout.drawsCellsRound, labels: labels, labelInGroup: !above,
                              precision: options.precision)
         }
-        text += "<rect class=\"visible-bounds\" x=\"\(n(outline.minX))\" y=\"\(n(outline.minY))\" "
-            + "width=\"\(n(outline.width))\" height=\"\(n(outline.height))\" "
-            + "fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\"/>\n"
+        return text + svgEnd(layout, labelsAboveOutline: labelsAboveOutline, labels: labels, options: options,
+                             precision: options.precision)
+    }
+
+    /// The document's end: the visible bounds' outline, the query rect, the labels the
+    /// outline crosses (`svgLabelsAboveOutline`), a ring's heart (`svgHeart`), `</svg>`.
+    static func svgEnd(_ layout: CollectionLayout, labelsAboveOutline: [LayoutAttributes], labels: SVGLabels,
+                       options: OutputOptions, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        var text = svgVisibleBounds(layout.visibleRect, precision: precision) + "/>\n"
         if let r = options.queryRect {
             text += "<rect class=\"query-rect\" x=\"\(n(r.minX))\" y=\"\(n(r.minY))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" "
                 + "fill=\"#1f77b4\" fill-opacity=\"0.08\" stroke=\"#1f77b4\" stroke-width=\"1\"/>\n"
         }
-        text += svgLabelsAboveOutline(labelsAboveOutline, labels: labels, precision: options.precision)
-        if let heart = layout.heartPath {
-            text += svgHeart(heart, precision: options.precision)
-        }
-        return text + "</svg>\n"
+        text += svgLabelsAboveOutline(labelsAboveOutline, labels: labels, precision: precision)
+        return text + (layout.heartPath.map { svgHeart($0, precision: precision) } ?? "") + "</svg>\n"
+    }
+
+    /// The dashed red outline of the visible bounds `rect` up to its last attribute (the
+    /// caller closes it: `/>`, or `>` and its animations).
+    static func svgVisibleBounds(_ rect: Rect, precision: NumberPrecision) -> String {
+        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
+        return "<rect class=\"visible-bounds\" x=\"\(n(rect.minX))\" y=\"\(n(rect.minY))\" width=\"\(n(rect.width))\" "
+            + "height=\"\(n(rect.height))\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\""
     }
 
     /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
-    /// way) and whose `width` and `height` are that size, the `<title>`, and a white
-    /// background over the viewBox (over `background`, at least 1 point each way, when given:
-    /// a viewBox that moves).
+    /// way: a zero-sized one does not render) and whose `width` and `height` are that size, the
+    /// `<title>`, and a white background over the viewBox (or `background`: a moving viewBox).
     static func svgDocumentStart(canvas: Rect, title: String, background: Rect? = nil, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         let width = max(canvas.width, 1), height = max(canvas.height, 1)
@@ -58,8 +67,7 @@ extension PlainLayoutWriter {
             + "height=\"\(n(max(area.height, 1)))\" fill=\"#ffffff\"/>\n"
     }
 
-    /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label
-    /// (`svgLabelText`); a label the outline crosses is left out here and drawn later.
+    /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label.
     static func svgGroup(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, labelInGroup: Bool,
                          precision: NumberPrecision) -> String {
         var text = "<g>" + svgShape(e, round: round, precision: precision)
@@ -69,9 +77,8 @@ extension PlainLayoutWriter {
         return text + "</g>\n"
     }
 
-    /// An element's rectangle: its index path (and kind, for an element other than a cell),
-    /// its transform about its centre, its opacity, its frame, its corners and its paint
-    /// (`svgPaint`).
+    /// An element's rectangle: index path (and kind for a view), transform about its centre,
+    /// opacity, frame, corners (`SVGPaint.cornerRadius`) and paint (`svgPaint`).
     static func svgShape(_ e: LayoutAttributes, round: Bool, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         func factor(_ value: Double) -> String { PlainNumberText.string(value, precision: .full) }
@@ -90,29 +97,23 @@ extension PlainLayoutWriter {
         }
         if e.alpha < 1 { text += " opacity=\"\(factor(SVGPaint.opacity(e.alpha)))\"" }
         text += " x=\"\(n(f.minX))\" y=\"\(n(f.minY))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\""
-        // Corners (`SVGPaint.cornerRadius`): round engines draw every shape round, cells have
-        // small rounded corners, a badge is a pill.
         if let rx = SVGPaint.cornerRadius(e, size: f.size, round: round) { text += " rx=\"\(n(rx))\"" }
         return text + svgPaint(e) + "/>"
     }
 
-    /// The paint (`SVGPaint`): cells from the palette by item number; other views by their
-    /// kind's role (`SVGPaint.viewPaint`).
+    /// ` fill="…"`: a cell's palette colour by item number, a view's paint by its kind's role.
     static func svgPaint(_ e: LayoutAttributes) -> String {
         " fill=\"\(e.category == .cell ? SVGPaint.fill(item: e.indexPath.item) : SVGPaint.viewPaint(e.kind))\""
     }
 
-    /// The name of a view's kind, or of its category when it has none (`data-kind` and the
-    /// label's word).
+    /// A view's kind name, or its category's when it has none.
     static func svgKindName(_ e: LayoutAttributes) -> String {
         e.kind?.rawValue ?? e.category.rawValue
     }
 
-    /// A label: upright and at full opacity, centred on the drawn centre (the transform is
-    /// about the centre, so its translation is all that moves it). Its colour contrasts with
-    /// the fill (`SVGPaint.labelColour`). With `halo` (a label drawn above the outline), a stroke of
-    /// its shape's fill, as faded as the shape, under the glyphs (`paint-order="stroke"`)
-    /// hides the outline's dashes behind it.
+    /// A label, upright and opaque on the drawn centre, coloured by `SVGPaint.labelColour`.
+    /// With `halo` (above the outline), a stroke of its shape's fill, as faded as the shape,
+    /// under the glyphs hides the outline's dashes.
     static func svgLabelText(_ e: LayoutAttributes, _ label: (text: String, size: Double), halo: Bool,
                              precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
@@ -127,58 +128,33 @@ extension PlainLayoutWriter {
         return text + " fill=\"\(SVGPaint.labelColour(e))\">\(label.text)</text>"
     }
 
-    /// An element's label with `labels`, and its font size (`svgLabelSize`): none for
-    /// `.none`, a frame under 4 points either way, an element drawn fully transparent, or a
-    /// decoration (a section background, whatever its kind's name: under its section's cells,
-    /// which would cover its label). A cell's label is its item number, or `S:I` with
-    /// `.indexPath`; a view's is its kind name (`svgKindName`) and its section.
+    /// An element's label (`svgLabelWords`) and font size, from the frame before its transform:
+    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`, a cell 20 points or
+    /// more on its smaller side at least `min(10, width / em)` (`em` its advance in sans-serif:
+    /// 0.56 em a digit, 0.28 em a colon). None for `.none`, a frame under 4 points either way,
+    /// an alpha ≤ 0, a decoration (its section's cells would cover it), or a view whose label
+    /// fits only under 4 points (it would spill out).
     static func svgLabel(_ e: LayoutAttributes, _ labels: SVGLabels) -> (text: String, size: Double)? {
         let f = e.frame
         guard labels != .none && f.width >= 4 && f.height >= 4 && e.alpha > 0 && e.kind?.role != .decoration else { return nil }
-        let path = e.indexPath
-        let text = e.category != .cell ? "\(svgKindName(e)) \(path.section)"
-            : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
-        // A view whose label fits only under 4 points is unlabelled (it would spill out).
-        if e.category != .cell && min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count))) < 4 {
-            return nil
-        }
-        return (text, svgLabelSize(e, text: text, labels: labels))
-    }
-
-    /// The label size rule, from the frame before its transform:
-    /// `max(4, min(14, 0.45·min(width, height), width / (0.6·characters)))`; and a cell 20
-    /// points or more on its smaller side gets at least `min(10, width / em)`, `em` the
-    /// label's real advance in sans-serif (0.56 em a digit, 0.28 em the colon of an index
-    /// path): 10 points wherever its digits fit.
-    static func svgLabelSize(_ e: LayoutAttributes, text: String, labels: SVGLabels) -> Double {
-        let f = e.frame
+        let text = svgLabelWords(e, path: e.indexPath, labels: labels)
         var size = min(14, min(f.width, f.height) * 0.45, f.width / (0.6 * Double(text.count)))
+        if e.category != .cell && size < 4 { return nil }
         if size < 10 && e.category == .cell && min(f.width, f.height) >= 20 {
             let colons = labels == .indexPath ? 1 : 0
-            let em = 0.56 * Double(text.count - colons) + 0.28 * Double(colons)
-            size = max(size, min(10, f.width / em))
+            size = max(size, min(10, f.width / (0.56 * Double(text.count - colons) + 0.28 * Double(colons))))
         }
-        return max(4, size)
+        return (text, max(4, size))
     }
 
-    /// The outline rule: whether the dashed outline of the visible bounds (`outline`, with
-    /// the stroke's half width) would cross `e`'s label box, 0.3 em a character either side
-    /// of the drawn centre and 0.6 em up and down (the box the canvas counts).
-    static func svgLabelCrossesOutline(_ e: LayoutAttributes, _ label: (text: String, size: Double), outline: Rect) -> Bool {
-        let f = e.frame, t = e.transform
-        let cx = f.midX + t.tx, cy = f.midY + t.ty
-        let halfWidth = 0.3 * label.size * Double(label.text.count) + 0.5, halfHeight = 0.6 * label.size + 0.5
-        let left = outline.minX, top = outline.minY
-        let right = left + outline.width, bottom = top + outline.height
-        let meetsRows = cy + halfHeight > top && cy - halfHeight < bottom
-        let meetsColumns = cx + halfWidth > left && cx - halfWidth < right
-        let onAVerticalEdge = abs(cx - left) < halfWidth || abs(cx - right) < halfWidth
-        let onAHorizontalEdge = abs(cy - top) < halfHeight || abs(cy - bottom) < halfHeight
-        return (meetsRows && onAVerticalEdge) || (meetsColumns && onAHorizontalEdge)
+    /// The words of `e`'s label at `path`: a cell's item number, or `S:I` with `.indexPath`;
+    /// a view's kind name (`svgKindName`) and section.
+    static func svgLabelWords(_ e: LayoutAttributes, path: IndexPath, labels: SVGLabels) -> String {
+        e.category != .cell ? "\(svgKindName(e)) \(path.section)" : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
     }
 
-    /// The labels the outline crosses, after the outline and the query rect, one line each
-    /// with its halo (`svgLabelText`), in index-path order (then category and kind name).
+    /// The labels the outline crosses, one line each with its halo, in index-path order (then
+    /// category and kind name).
     static func svgLabelsAboveOutline(_ elements: [LayoutAttributes], labels: SVGLabels, precision: NumberPrecision) -> String {
         let sorted = elements.sorted { a, b in
             (a.indexPath.section, a.indexPath.item, a.category.rawValue, a.kind?.rawValue ?? "")
@@ -193,9 +169,9 @@ extension PlainLayoutWriter {
     }
 
     /// The ring's dashed heart path and the heart: at rest on the start avatar (outer group),
-    /// flying along the path relative to the start (middle group), pulsing (inner group);
-    /// the heart's shape drawn twice, a near-black outline under the filled one with its white
-    /// outline, so that it reads on every avatar colour.
+    /// flying along the path in 2 s, relative to the start (middle group: a motion beside the
+    /// translation would turn it too), pulsing (inner group); drawn twice, a near-black
+    /// outline under the filled one, so that it reads on every avatar colour.
     static func svgHeart(_ heart: HeartPath, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         let shape = SVGLayoutWriter.heartShape
@@ -211,26 +187,15 @@ extension PlainLayoutWriter {
             + "</g>\n</g>\n"
     }
 
-    /// The viewBox: the content rect, the visible bounds, the query rect, or (`.all`) the
-    /// union of the content rect, what `drawn` draws (frames under their transforms, labels)
-    /// and the heart's reach about its path, its edges past the content's rounded outward.
+    /// The viewBox (`SVGLayoutWriter.canvas`, the rule every picture shares) with what `drawn`
+    /// draws (`svgDrawnBox`).
     static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
                           options: OutputOptions) -> Rect {
-        let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
-        if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
-        var union = content
-        if !drawn.isEmpty { union = union.union(svgUnion(drawn.map { svgDrawnBox($0, labels) })) }
-        if let heart = layout.heartPath {
-            let points = [heart.start] + heart.segments.flatMap { [$0.control1, $0.control2, $0.end] }
-            let reach = SVGLayoutWriter.heartReach
-            union = union.union(Rect(minX: points.map(\.x).min()! - reach, minY: points.map(\.y).min()! - reach,
-                                     maxX: points.map(\.x).max()! + reach, maxY: points.map(\.y).max()! + reach))
-        }
-        return svgCanvasGrown(content, toHold: union, precision: options.precision)
+        SVGLayoutWriter.canvas(layout, options: options, drawn: drawn.isEmpty ? nil : svgUnion(drawn.map { svgDrawnBox($0, labels) }))
     }
 
     /// The box `e` draws: its frame under its transform about its centre, and its label's box
-    /// (about 0.6 em a character wide and 1.2 em high, centred on the drawn centre).
+    /// (0.6 em a character wide, 1.2 em high, on the drawn centre).
     static func svgDrawnBox(_ e: LayoutAttributes, _ labels: SVGLabels) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let f = e.frame, t = e.transform
         let cx = f.midX + t.tx, cy = f.midY + t.ty
@@ -247,14 +212,6 @@ extension PlainLayoutWriter {
     static func svgUnion(_ boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]) -> Rect {
         Rect(minX: boxes.map(\.minX).min()!, minY: boxes.map(\.minY).min()!, maxX: boxes.map(\.maxX).max()!,
              maxY: boxes.map(\.maxY).max()!)
-    }
-
-    /// The canvas rule every SVG writer shares (`SVGLayoutWriter.outward`): `content`, each
-    /// edge grown out to a whole point where `union` (everything drawn) prints past it at
-    /// `precision`; `content` when that is not finite (a union too wide for a double).
-    static func svgCanvasGrown(_ content: Rect, toHold union: Rect, precision: NumberPrecision) -> Rect {
-        let canvas = SVGLayoutWriter.outward(union, from: content, precision: precision)
-        return canvas.isFinite ? canvas : content
     }
 
     /// `text` with XML's special characters escaped and control characters as `?`.
