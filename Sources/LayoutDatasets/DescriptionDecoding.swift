@@ -1,10 +1,7 @@
 import LayoutCore
 
-// The helpers every decoder of a description (a compositional layout's, a lazy grid's)
-// shares: objects, allowed keys, JSON paths and the data errors that name them.
-
-/// A decoder of a JSON description whose every error is a `DatasetError.invalidValue`
-/// naming the value's JSON path (`sections[0].group.horizontal`; `(top level)` for the root).
+/// A decoder of a JSON description (a dataset, a compositional layout, a lazy grid), with the
+/// helpers they share; every error a `DatasetError` at the value's JSON path (`(top level)`).
 protocol DescriptionDecoding {}
 
 extension DescriptionDecoding {
