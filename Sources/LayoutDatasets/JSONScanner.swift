@@ -104,15 +104,9 @@ package struct JSONSyntaxCheck {
         case UInt8(ascii: "\""):
             let text = try string()
             return building ? .string(text) : .null
-        case UInt8(ascii: "t"):
-            try literal("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try literal("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try literal("null")
-            return .null
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw error("unexpected \(describeCurrent()): expected a value")
         }
@@ -134,7 +128,7 @@ package struct JSONSyntaxCheck {
         // key when building): an empty set per object costs a metadata look-up.
         var keys: Set<[UInt8]>? = nil
         var members = JSONObject()
-        var itemShaped = true, sawKey = false
+        var itemShaped = true  // (at least one key is read before the closing brace)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -160,7 +154,6 @@ package struct JSONSyntaxCheck {
             skipWhitespace()
             let nested = peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "["))
             if !(name == "height" || name == "size" || name == "span") || peek(UInt8(ascii: "{")) { itemShaped = false }
-            sawKey = true
             if nested { path.append(.key(name)) }
             let member = try value(depth: depth)
             if nested { path.removeLast() }
@@ -172,7 +165,7 @@ package struct JSONSyntaxCheck {
                 continue
             }
             if peek(UInt8(ascii: "}")) {
-                if itemShaped && sawKey {
+                if itemShaped {
                     itemObjects += 1
                     objects -= 1
                     if itemObjects > Self.maximumItemObjects {
@@ -373,20 +366,14 @@ package struct JSONSyntaxCheck {
                 case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hexQuad()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        // A high surrogate must be followed by an escaped low one.
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                              bytes[position + 1] == UInt8(ascii: "u") else {
-                            throw error("unpaired surrogate in a \\u escape")
-                        }
+                    // A high surrogate and an escaped low one make a scalar; another surrogate is refused.
+                    if (0xD800...0xDBFF).contains(scalar) && bytes[position...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
                         position += 2
                         let low = try hexQuad()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("unpaired surrogate in a \\u escape")
+                        if (0xDC00...0xDFFF).contains(low) { scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) }
                     }
-                    decoded.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error("unpaired surrogate in a \\u escape") }
+                    decoded.append(contentsOf: String(Character(unicode)).utf8)
                 default:
                     position -= 1
                     throw error("bad escape '\\\(describeByte(escape))'")
@@ -398,23 +385,10 @@ package struct JSONSyntaxCheck {
                 position += 1
                 continue
             }
-            // A multi-byte UTF-8 sequence: lead byte, then 1–3 continuation bytes, shortest
-            // form, no surrogates, at most U+10FFFF.
-            let length: Int, minimum: UInt32
-            var scalar: UInt32
-            switch c {
-            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(c & 0x1F))
-            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(c & 0x0F))
-            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(c & 0x07))
-            default: throw error("invalid UTF-8")
-            }
-            guard position + length <= bytes.count else { throw error("invalid UTF-8") }
-            for k in 1..<length {
-                let continuation = bytes[position + k]
-                guard continuation & 0xC0 == 0x80 else { throw error("invalid UTF-8") }
-                scalar = scalar << 6 | UInt32(continuation & 0x3F)
-            }
-            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+            // One multi-byte scalar, of the length its lead byte says.
+            let length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
+            guard c >= 0xC2, c <= 0xF4, position + length <= bytes.count,
+                  String(validating: UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]), as: UTF8.self) != nil else {
                 throw error("invalid UTF-8")
             }
             decoded.append(contentsOf: bytes[position..<(position + length)])
@@ -537,14 +511,15 @@ package struct JSONSyntaxCheck {
         return zeros
     }
 
-    private mutating func literal(_ word: StaticString) throws {
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        for c in expected {
+    /// `value`, once `word` is read.
+    private mutating func literal(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
+        for c in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
             guard position < bytes.count, bytes[position] == c else {
                 throw error("unexpected \(describeCurrent()): expected '\(word)'")
             }
             position += 1
         }
+        return value
     }
 
     // MARK: - Helpers
