@@ -561,8 +561,9 @@ private struct Walker: DescriptionDecoding {
 /// size comes (then every measure is kept as such).
 private struct ItemMeasures {
     var heights: [Double] = []
+    /// Every measure, from the first size on.
     var all: [ItemMeasure]? = nil
-    var anyHeight = false, anySize = false
+    var anyHeight = false
 
     mutating func append(_ measure: ItemMeasure) {
         switch measure {
@@ -570,7 +571,6 @@ private struct ItemMeasures {
             anyHeight = true
             if all != nil { all?.append(measure) } else { heights.append(h) }
         case .size:
-            anySize = true
             if all == nil {
                 all = heights.map { .height($0) }
                 heights = []
@@ -581,10 +581,8 @@ private struct ItemMeasures {
 
     /// The section of these items: heights, sizes, or both mixed.
     var section: DatasetSection {
-        if !anySize { return DatasetSection(items: .heights(heights)) }
-        if !anyHeight {
-            return DatasetSection(items: .sizes((all ?? []).map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
-        }
-        return DatasetSection(items: .mixed(all ?? []))
+        guard let all else { return DatasetSection(items: .heights(heights)) }  // no size
+        if anyHeight { return DatasetSection(items: .mixed(all)) }
+        return DatasetSection(items: .sizes(all.map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
     }
 }

@@ -416,11 +416,8 @@ package struct JSONSyntaxCheck {
     /// - Throws: `JSONSyntaxError` for a malformed number or one past the largest Double.
     private mutating func number() throws -> Double {
         let start = position
-        var negative = false
-        if peek(UInt8(ascii: "-")) {
-            negative = true
-            position += 1
-        }
+        let negative = peek(UInt8(ascii: "-"))
+        if negative { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
             throw error("bad number: expected a digit")
         }
@@ -447,11 +444,8 @@ package struct JSONSyntaxCheck {
         var exponent = 0
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             position += 1
-            var exponentNegative = false
-            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) {
-                exponentNegative = bytes[position] == UInt8(ascii: "-")
-                position += 1
-            }
+            let exponentNegative = peek(UInt8(ascii: "-"))
+            if exponentNegative || peek(UInt8(ascii: "+")) { position += 1 }
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error("bad number: expected a digit in the exponent")
             }
@@ -525,14 +519,12 @@ package struct JSONSyntaxCheck {
     // MARK: - Helpers
 
     private func renderedPath() -> String {
-        var text = ""
-        for component in path {
+        path.reduce(into: "") { text, component in
             switch component {
             case .key(let k): text += text.isEmpty ? k : "." + k
             case .index(let i): text += "[\(i)]"
             }
         }
-        return text
     }
 
     private mutating func skipWhitespace() {

@@ -46,15 +46,9 @@ public enum ValueSyntax {
     /// Comma-separated numbers; `nil` when any part does not parse or the count is not in
     /// `counts`.
     public static func numbers(_ text: String, counts: Set<Int>) -> [Double]? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard counts.contains(parts.count) else { return nil }
-        var values: [Double] = []
-        values.reserveCapacity(parts.count)
-        for part in parts {
-            guard let v = number(part) else { return nil }
-            values.append(v)
-        }
-        return values
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { number($0) }
+        guard counts.contains(values.count), !values.contains(nil) else { return nil }
+        return values.map { $0! }
     }
 
     /// `T,L,B,R` or one number for all four edges; `[T, L, B, R]` as JSON writes it too
