@@ -154,9 +154,7 @@ private struct Walker: DescriptionDecoding {
         if root.arrayCount != nil && !isDescription {
             return Dataset(sections: try topLevelArray(root))
         }
-        guard case .object(let object) = root else {
-            throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
-        }
+        let object = try self.object(root, path: "", expected: expectedTopLevel)
         if schema == .compositional {
             var decoder = CompositionalDescriptionDecoder()
             let description = try decoder.description(object)
@@ -241,9 +239,7 @@ private struct Walker: DescriptionDecoding {
     }
 
     private mutating func section(_ raw: JSONValue, path: String) throws -> DatasetSection {
-        guard case .object(let object) = raw else {
-            throw invalid(path, "expected a section object, got \(describe(raw))")
-        }
+        let object = try self.object(raw, path: path, expected: "a section object")
         let allowed = DatasetKeys.all.section, named = keys.section
         for key in object.keys.sorted() where !allowed.contains(key) {
             throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named)
@@ -254,12 +250,8 @@ private struct Walker: DescriptionDecoding {
             throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of "
                           + quotedList(namedItems).replacingOccurrences(of: "'", with: ""))
         }
-        var result: DatasetSection
-        if let key = itemKeys.first {
-            result = try items(key: key, value: object[key]!, path: join(path, key))
-        } else {
-            result = DatasetSection(items: .heights([]))  // a section with no items
-        }
+        var result = try itemKeys.first.map { try items(key: $0, value: object[$0]!, path: join(path, $0)) }
+            ?? DatasetSection(items: .heights([]))  // a section with no items
         result.path = path
         if let v = object["header"] { result.header = try nonNegative(v, path: join(path, "header")) }
         if let v = object["footer"] { result.footer = try nonNegative(v, path: join(path, "footer")) }
@@ -483,8 +475,7 @@ private struct Walker: DescriptionDecoding {
             return Size(width: try self.width(width, path: path + ".width"), height: try nonNegative(height, path: path + ".height"))
         }
         guard let pair = raw.elements, pair.count == 2 else {
-            let got = raw.elements.map { "an array of \($0.count) \($0.count == 1 ? "value" : "values")" } ?? describe(raw)
-            throw invalid(path, "expected a size [width, height], got \(got)")
+            throw invalid(path, "expected a size [width, height], got \(describeCounted(raw))")
         }
         return Size(width: try width(pair[0], path: path + "[0]"), height: try nonNegative(pair[1], path: path + "[1]"))
     }
@@ -492,9 +483,7 @@ private struct Walker: DescriptionDecoding {
     /// The `"options"` object's entries (none when `raw` is `nil`).
     private func options(_ raw: JSONValue?) throws -> [DatasetOption] {
         guard let raw else { return [] }
-        guard case .object(let object) = raw else {
-            throw invalid("options", "expected an object of flag names and values, got \(describe(raw))")
-        }
+        let object = try self.object(raw, path: "options", expected: "an object of flag names and values")
         return try object.keys.sorted().map { key in
             let path = "options." + key
             switch object[key]! {

@@ -4,7 +4,7 @@ import FastText
 
 /// A dataset that cannot be used. Exit status 65 on the command line.
 public enum DatasetError: Error, Equatable, Sendable {
-    /// Not JSON: a 1-based line and byte column.
+    /// Not JSON: a 1-based line and column.
     case syntax(line: Int, column: Int, message: String)
     /// A value of the wrong type or out of range, at a JSON path (`sections[1].heights[3]`).
     case invalidValue(path: String, message: String)
@@ -124,4 +124,9 @@ package func describe(_ value: JSONValue) -> String {
     case .object, .itemObject: return "an object"
     case .null: return "null"
     }
+}
+
+/// `describe(value)`, an array told by its count (`an array of 3 values`).
+func describeCounted(_ value: JSONValue) -> String {
+    value.arrayCount.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(value)
 }

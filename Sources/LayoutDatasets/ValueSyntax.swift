@@ -120,14 +120,6 @@ enum JSONInsets {
         case .string(let s):
             guard let insets = ValueSyntax.insets(s) else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
             return insets
-        case .numbers(let v) where v.count == 4:
-            return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
-        case .array, .sparse, .pairs:
-            if let elements = raw.elements, elements.count == 4 {
-                let v = try elements.enumerated().map { try finite($1, "\(path)[\($0)]") }
-                return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
-            }
-            throw invalid(path, "expected \(expected), got an array of \(raw.arrayCount ?? 0) \(raw.arrayCount == 1 ? "value" : "values")")
         case .object(let object):
             for key in object.keys.sorted() where !keys.contains(key) {
                 throw DatasetError.unknownKey(path: path + "." + key, key: key, expected: keys)
@@ -142,9 +134,14 @@ enum JSONInsets {
             }
             return EdgeInsets(top: try edge("top"), left: try edge("left", or: "leading"),
                               bottom: try edge("bottom"), right: try edge("right", or: "trailing"))
+        case .numbers, .array, .sparse, .pairs:
+            if let elements = raw.elements, elements.count == 4 {
+                let v = try elements.enumerated().map { try finite($1, "\(path)[\($0)]") }
+                return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+            }
+            fallthrough
         default:
-            let got = raw.arrayCount.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(raw)
-            throw invalid(path, "expected \(expected), got \(got)")
+            throw invalid(path, "expected \(expected), got \(describeCounted(raw))")
         }
     }
 
