@@ -382,12 +382,7 @@ private struct Walker: DescriptionDecoding {
                 }
             }
         }
-        if unknown, case .object(let object) = raw {
-            let keys = ["height", "size", "span"]
-            for key in object.keys.sorted() where !keys.contains(key) {
-                throw DatasetError.unknownKey(path: itemPath + "." + key, key: key, expected: keys)
-            }
-        }
+        if unknown, case .object(let object) = raw { try allow(object, ["height", "size", "span"], path: itemPath) }
         let measure: ItemMeasure
         switch (height, size) {
         case (let h?, nil):
