@@ -168,9 +168,7 @@ private struct Walker: DescriptionDecoding {
         }
         let allowedKeys = schema == .items ? DatasetKeys.all.topLevel + ["options"] : ["rings", "options"]
         let namedKeys = schema == .items ? keys.topLevel + ["options"] : allowedKeys
-        for key in object.keys.sorted() where !allowedKeys.contains(key) {
-            throw DatasetError.unknownKey(path: key, key: key, expected: namedKeys)
-        }
+        try allow(object, allowedKeys, path: "", named: namedKeys)
         let options = try self.options(object["options"])
         let itemKeys = allowedKeys.filter { $0 != "options" && object[$0] != nil }
         guard itemKeys.count <= 1 else {
@@ -240,10 +238,8 @@ private struct Walker: DescriptionDecoding {
 
     private mutating func section(_ raw: JSONValue, path: String) throws -> DatasetSection {
         let object = try self.object(raw, path: path, expected: "a section object")
-        let allowed = DatasetKeys.all.section, named = keys.section
-        for key in object.keys.sorted() where !allowed.contains(key) {
-            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named)
-        }
+        let named = keys.section
+        try allow(object, DatasetKeys.all.section, path: path, named: named)
         let itemKeys = ["heights", "sizes", "items", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
             let namedItems = ["heights", "sizes", "items", "count"].filter(named.contains)

@@ -12,11 +12,11 @@ extension DescriptionDecoding {
         return object
     }
 
-    /// Throws for the first key (in sorted order) of `object` not among `keys`, with a "did
-    /// you mean" and the keys it takes.
-    func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
+    /// Throws for the first key (in sorted order) of `object` not among `keys`, naming the
+    /// keys it takes (`named`, or `keys`) and the nearest.
+    func allow(_ object: JSONObject, _ keys: [String], path: String, named: [String]? = nil) throws {
         for key in object.keys.sorted() where !keys.contains(key) {
-            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: keys)
+            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named ?? keys)
         }
     }
 
