@@ -230,7 +230,6 @@ private struct Walker: DescriptionDecoding {
                               + "or {\"rings\": […]}), got \(describe(raw))")
             }
             let n = try count(raw, path: itemPath)
-            try reserve(n, path: itemPath)
             sections.append(DatasetSection(items: .uniform(count: n), path: itemPath))
         }
         return sections
@@ -268,7 +267,6 @@ private struct Walker: DescriptionDecoding {
     private mutating func items(key: String, value: JSONValue, path: String) throws -> DatasetSection {
         if key == "count" {
             let n = try count(value, path: path)
-            try reserve(n, path: path)
             return DatasetSection(items: .uniform(count: n))
         }
         guard value.arrayCount != nil else {
@@ -519,12 +517,11 @@ private struct Walker: DescriptionDecoding {
         return Int(v)
     }
 
-    private func count(_ raw: JSONValue, path: String) throws -> Int {
+    /// An integer ≥ 0, counted against the element limit (`reserve`).
+    private mutating func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path)
         guard n >= 0 else { throw DatasetError.expected(path: path, .integerAtLeast(0), got: "\(n)") }
-        if n > maximumElementCount {
-            throw invalid(path, "more than \(String(maximumElementCount)) elements in all (SPEC limit)")
-        }
+        try reserve(n, path: path)
         return n
     }
 

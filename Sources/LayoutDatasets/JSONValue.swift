@@ -105,7 +105,7 @@ package enum JSONValue: Equatable, Sendable {
 /// dictionary costs more), with a key index past `indexedCount` members (O(1) look-ups).
 package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member: its key's first spelling, its last value.
-    package struct Member: Equatable, Sendable {
+    struct Member: Equatable, Sendable {
         var key: String
         var value: JSONValue
     }
@@ -160,9 +160,17 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     /// The first member in document order.
     var first: (key: String, value: JSONValue)? { members.first.map { ($0.key, $0.value) } }
 
+    package func makeIterator() -> Iterator { Iterator(members: members) }
+
     /// The members as `(key, value)` pairs, in document order.
-    package func makeIterator() -> LazyMapSequence<[Member], (key: String, value: JSONValue)>.Iterator {
-        members.lazy.map { ($0.key, $0.value) }.makeIterator()
+    package struct Iterator: IteratorProtocol {
+        let members: [Member]
+        var position = 0
+        package mutating func next() -> (key: String, value: JSONValue)? {
+            guard position < members.count else { return nil }
+            defer { position += 1 }
+            return (members[position].key, members[position].value)
+        }
     }
 
     /// Equal when both hold the same keys with equal values, in any order (as dictionaries).

@@ -82,18 +82,12 @@ public enum ValueSyntax {
 
     /// `S:I`, or `I` alone for section 0; both non-negative integers.
     public static func indexPath(_ text: String) -> IndexPath? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        func nonNegative(_ s: Substring) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { s -> Int? in
             guard !s.isEmpty, s.count <= 18, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             return Int(s)
         }
-        switch parts.count {
-        case 1: return nonNegative(parts[0]).map { IndexPath(item: $0, section: 0) }
-        case 2:
-            guard let s = nonNegative(parts[0]), let i = nonNegative(parts[1]) else { return nil }
-            return IndexPath(item: i, section: s)
-        default: return nil
-        }
+        guard parts.count <= 2, !parts.contains(nil) else { return nil }
+        return IndexPath(item: parts.last!!, section: parts.count == 2 ? parts[0]! : 0)
     }
 }
 
