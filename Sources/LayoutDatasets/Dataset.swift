@@ -4,18 +4,15 @@ import FastText
 
 /// A decoded dataset (SPEC section 5): sections of items, and the `"options"` object.
 public struct Dataset: Sendable, Equatable {
-    /// The sections in order. A bare array or a top-level `heights`/`sizes`/`count` is one
-    /// section; ring counts are one section per ring, each `.uniform(count:)`.
+    /// The sections in order: one for a bare array or a top-level `heights`/`sizes`/`count`;
+    /// one `.uniform(count:)` per ring for ring counts.
     public var sections: [DatasetSection]
-    /// The `"options"` entries in file order.
+    /// The `"options"` entries in key order.
     public var options: [DatasetOption]
-    /// The compositional engine's description (`DatasetSchema.compositional`), whose sections'
-    /// item counts are also `sections` (`.uniform(count:)`, so that batch updates apply to
-    /// them); `nil` for the other schemas.
+    /// The compositional description (`DatasetSchema.compositional`), its sections' counts also
+    /// in `sections` (so that batch updates apply to them); else `nil`.
     public var compositional: CompositionalDescription?
-    /// The grid engine's settings from its description (`DatasetSchema.grid`): its columns or
-    /// rows, spacing, alignment, pinned views and padding; its sections are `sections`
-    /// (their items, `header` and `footer`). `nil` for the other schemas.
+    /// The grid's settings (`DatasetSchema.grid`), its sections in `sections`; else `nil`.
     public var grid: GridLayout?
 
     /// Creates a dataset.
@@ -70,8 +67,7 @@ public struct DatasetSection: Sendable, Equatable {
         self.path = path
     }
 
-    /// The keys given that only the waterfall reads (`items`, `column-spacing`, `item-spacing`,
-    /// `header-insets`, `footer-insets`), in that order; `columns` is not among them.
+    /// The keys given that only the waterfall reads, in `DatasetKeys.all` order (not `columns`).
     public var waterfallOnlyKeys: [String] {
         [("items", usesItemObjects), ("column-spacing", columnSpacing != nil), ("item-spacing", itemSpacing != nil),
          ("header-insets", headerInsets != nil), ("footer-insets", footerInsets != nil)]
@@ -102,30 +98,19 @@ public enum DatasetSchema: Sendable {
     case items
     /// Ring counts: a bare array of counts or `rings`.
     case ringCounts
-    /// A compositional layout's description: an object with `sections` (each a `count` and a
-    /// `group`), `configuration` and `options` (CompositionalDescription.swift).
+    /// A compositional layout's description (CompositionalDescription.swift).
     case compositional
-    /// A lazy grid's description: an object with `columns` or `rows`, `sections` (each
-    /// `items` or a `count`, with a `header` and a `footer`) and the grid's settings
-    /// (GridDescription.swift).
+    /// A lazy grid's description (GridDescription.swift).
     case grid
 }
 
-/// The keys of an `.items` dataset an engine reads, for its messages: an unknown key, a
-/// missing or doubled item key names these, not the keys only another engine reads. (The
-/// decoder still reads every key of the schema, so that a key another engine reads is
-/// refused by the engine as "not used by ENGINE", with why.)
+/// The keys of an `.items` dataset an engine reads, which its messages name. (The decoder reads
+/// every key, so that the engine refuses another engine's key as "not used by ENGINE".)
 public struct DatasetKeys: Sendable, Equatable {
     /// Top-level keys besides `"options"`, the item keys first (`heights`, `sizes`, …).
     public var topLevel: [String]
     /// Keys of a section object.
     public var section: [String]
-
-    /// Creates a key list.
-    public init(topLevel: [String], section: [String]) {
-        self.topLevel = topLevel
-        self.section = section
-    }
 
     /// Every key of the `.items` schema: the waterfall's.
     public static let all = DatasetKeys(
@@ -141,18 +126,15 @@ public struct DatasetKeys: Sendable, Equatable {
         topLevel: ["heights", "sizes", "count", "sections"], section: ["heights", "sizes", "count"])
 }
 
-/// Decodes datasets: one pass of the strict JSON scanner (errors by line and column,
-/// duplicate keys and deep nesting refused) builds the values, each number the correctly
-/// rounded double of its text (as a flag's); then a walk checks them against the schema.
+/// Decodes datasets: the strict scanner builds the values (`StrictJSON`), then a walk checks
+/// them against the schema.
 public enum DatasetDecoder {
-    /// Decodes `data` as `schema` describes.
-    ///
+    /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items` only),
+    /// which messages name.
     /// - Throws: `DatasetError`. Counts must be integral and ≥ 0; heights finite and ≥ 0;
     ///   sizes `[width > 0, height ≥ 0]`; at most `maximumElementCount` items in all,
     ///   checked before anything of that size is allocated.
-    /// - Complexity: O(size of `data`); an array of plain numbers (heights, ring counts) or
-    ///   of `[width, height]` pairs costs 8 bytes a number while it is read.
-    /// - Parameter keys: the keys the engine reads (`.items` only), which messages name.
+    /// - Complexity: O(size of `data`); 8 bytes a number in an array of numbers or pairs.
     public static func decode(_ data: Data, schema: DatasetSchema, keys: DatasetKeys = .all) throws -> Dataset {
         let root = try DatasetError.values(data)
         var decoder = Walker(schema: schema, keys: keys)
@@ -167,60 +149,32 @@ private struct Walker: DescriptionDecoding {
     let keys: DatasetKeys
     var itemTotal = 0
 
-    init(schema: DatasetSchema, keys: DatasetKeys = .all) {
-        self.schema = schema
-        self.keys = keys
-    }
-
     mutating func dataset(_ root: JSONValue) throws -> Dataset {
-        if case .compositional = schema {
-            guard case .object(let object) = root else {
-                throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
-            }
-            var decoder = CompositionalDescriptionDecoder()
-            let description = try decoder.description(object)
-            let options = try object["options"].map { try self.options($0) } ?? []
-            let sections = zip(description.sections, decoder.sectionPaths).map { section, path in
-                DatasetSection(items: .uniform(count: section.count), path: path)
-            }
-            return Dataset(sections: sections, options: options, compositional: description)
-        }
-        if case .grid = schema {
-            guard case .object(let object) = root else {
-                throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
-            }
-            var decoder = GridDescriptionDecoder()
-            let (grid, sections) = try decoder.description(object)
-            let options = try object["options"].map { try self.options($0) } ?? []
-            return Dataset(sections: sections, options: options, grid: grid)
-        }
-        if root.arrayCount != nil {
+        let isDescription = schema == .compositional || schema == .grid
+        if root.arrayCount != nil && !isDescription {
             return Dataset(sections: try topLevelArray(root))
         }
-        guard case .object(let object) = root else {
-            throw invalid("", "expected " + expectedTopLevel + ", got \(describe(root))")
+        let object = try self.object(root, path: "", expected: expectedTopLevel)
+        if schema == .compositional {
+            var decoder = CompositionalDescriptionDecoder()
+            let description = try decoder.description(object)
+            let sections = zip(description.sections, decoder.sectionPaths).map { DatasetSection(items: .uniform(count: $0.count), path: $1) }
+            return Dataset(sections: sections, options: try options(object["options"]), compositional: description)
         }
-        let allowedKeys: [String], namedKeys: [String]
-        switch schema {
-        case .items:
-            allowedKeys = DatasetKeys.all.topLevel + ["options"]
-            namedKeys = keys.topLevel + ["options"]
-        case .ringCounts: (allowedKeys, namedKeys) = (["rings", "options"], ["rings", "options"])
-        case .compositional: (allowedKeys, namedKeys) = (["configuration", "sections", "options"], ["configuration", "sections", "options"])
-        case .grid: (allowedKeys, namedKeys) = (["columns", "rows", "sections", "options"], ["columns", "rows", "sections", "options"])  // not reached: decoded above
+        if schema == .grid {
+            var decoder = GridDescriptionDecoder()
+            let (grid, sections) = try decoder.description(object)
+            return Dataset(sections: sections, options: try options(object["options"]), grid: grid)
         }
-        for key in object.keys.sorted() where !allowedKeys.contains(key) {
-            throw DatasetError.unknownKey(path: key, key: key, expected: namedKeys)
-        }
-        var options: [DatasetOption] = []
-        if let raw = object["options"] {
-            options = try self.options(raw)
-        }
+        let allowedKeys = schema == .items ? DatasetKeys.all.topLevel + ["options"] : ["rings", "options"]
+        let namedKeys = schema == .items ? keys.topLevel + ["options"] : allowedKeys
+        try allow(object, allowedKeys, path: "", named: namedKeys)
+        let options = try self.options(object["options"])
         let itemKeys = allowedKeys.filter { $0 != "options" && object[$0] != nil }
         guard itemKeys.count <= 1 else {
             throw DatasetError.conflictingKeys(path: itemKeys[1], other: itemKeys[0], choices: Array(namedKeys.dropLast()))
         }
-        var sections: [DatasetSection] = []
+        let sections: [DatasetSection]
         switch itemKeys.first {
         case nil:
             throw invalid("", "no items: expected one of \(quotedList(namedKeys.dropLast()))")
@@ -228,9 +182,7 @@ private struct Walker: DescriptionDecoding {
             guard let list = object["sections"]!.elements else {
                 throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
             }
-            for (i, raw) in list.enumerated() {
-                sections.append(try section(raw, path: "sections[\(i)]"))
-            }
+            sections = try list.enumerated().map { try section($1, path: "sections[\($0)]") }
         case "rings":
             let rings = object["rings"]!
             guard rings.arrayCount != nil else {
@@ -238,9 +190,7 @@ private struct Walker: DescriptionDecoding {
             }
             sections = try ringCounts(rings, path: "rings")
         case let key?:
-            var s = try items(key: key, value: object[key]!, path: key)
-            s.path = ""
-            sections = [s]
+            sections = [try items(key: key, value: object[key]!, path: key)]  // its path ""
         }
         return Dataset(sections: sections, options: options)
     }
@@ -255,81 +205,48 @@ private struct Walker: DescriptionDecoding {
         }
     }
 
-    /// A top-level array (`array.arrayCount != nil`).
+    /// A top-level array (`array.arrayCount != nil`) of an `.items` or `.ringCounts` dataset.
     private mutating func topLevelArray(_ array: JSONValue) throws -> [DatasetSection] {
-        switch schema {
-        case .ringCounts: return try ringCounts(array, path: "")
-        case .compositional, .grid: return []  // not reached: refused in `dataset(_:)`
-        case .items:
-            let firstIsArray: Bool, firstIsObject: Bool
-            switch array {
-            case .pairs: (firstIsArray, firstIsObject) = (true, false)
-            case .array(let elements):
-                firstIsArray = elements.first?.arrayCount != nil
-                if case .object? = elements.first { firstIsObject = true } else if case .itemObject? = elements.first {
-                    firstIsObject = true
-                } else {
-                    firstIsObject = false
-                }
-            default: (firstIsArray, firstIsObject) = (false, false)
-            }
-            if firstIsArray || firstIsObject {
-                // `[[w, h], …]`, or Flickr's own input `[{"width": w, "height": h}, …]`.
-                return [DatasetSection(items: .sizes(try sizes(array, path: "")))]
-            }
-            return [DatasetSection(items: .heights(try heights(array, path: "")))]
-        }
+        if schema == .ringCounts { return try ringCounts(array, path: "") }
+        // `[[w, h], …]`, or Flickr's own input `[{"width": w, "height": h}, …]`, are sizes.
+        var takesSizes = false
+        if case .pairs = array { takesSizes = true }
+        if case .array(let elements) = array, let first = elements.first { takesSizes = first.arrayCount != nil || first.isObject }
+        return try [DatasetSection(items: takesSizes ? .sizes(sizes(array, path: "")) : .heights(heights(array, path: "")))]
     }
 
     /// Ring counts from an array (`array.arrayCount != nil`): one section per ring.
     private mutating func ringCounts(_ array: JSONValue, path: String) throws -> [DatasetSection] {
+        // Plain counts are read in place, not expanded.
+        let numbers: [Double]? = if case .numbers(let values) = array { values } else { nil }
+        let elements = numbers == nil ? array.elements ?? [] : []
         var sections: [DatasetSection] = []
         sections.reserveCapacity(array.arrayCount ?? 0)
-        func add(_ n: Int, _ itemPath: String) throws {
-            try reserve(n, path: itemPath)
-            sections.append(DatasetSection(items: .uniform(count: n), path: itemPath))
-        }
-        if case .numbers(let values) = array {
-            for (i, v) in values.enumerated() {
-                let itemPath = "\(path)[\(i)]"
-                try add(try count(.number(v), path: itemPath), itemPath)
-            }
-            return sections
-        }
-        for (i, raw) in (array.elements ?? []).enumerated() {
-            var isObject = false
-            if case .object = raw { isObject = true } else if case .itemObject = raw { isObject = true }
-            if raw.arrayCount != nil || isObject {
+        for i in 0..<(array.arrayCount ?? 0) {
+            let raw = numbers.map { .number($0[i]) } ?? elements[i], itemPath = "\(path)[\(i)]"
+            if raw.arrayCount != nil || raw.isObject {
                 // Sizes or item objects: another engine's data; say what ring takes.
-                throw invalid("\(path)[\(i)]", "expected a ring count (an integer ≥ 0; ring takes [1, 6, 12, …] "
+                throw invalid(itemPath, "expected a ring count (an integer ≥ 0; ring takes [1, 6, 12, …] "
                               + "or {\"rings\": […]}), got \(describe(raw))")
             }
-            let n = try count(raw, path: "\(path)[\(i)]")
-            try add(n, "\(path)[\(i)]")
+            let n = try count(raw, path: itemPath)
+            sections.append(DatasetSection(items: .uniform(count: n), path: itemPath))
         }
         return sections
     }
 
     private mutating func section(_ raw: JSONValue, path: String) throws -> DatasetSection {
-        guard case .object(let object) = raw else {
-            throw invalid(path, "expected a section object, got \(describe(raw))")
-        }
-        let allowed = DatasetKeys.all.section, named = keys.section
-        for key in object.keys.sorted() where !allowed.contains(key) {
-            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named)
-        }
+        let object = try self.object(raw, path: path, expected: "a section object")
+        let named = keys.section
+        try allow(object, DatasetKeys.all.section, path: path, named: named)
         let itemKeys = ["heights", "sizes", "items", "count"].filter { object[$0] != nil }
         guard itemKeys.count <= 1 else {
             let namedItems = ["heights", "sizes", "items", "count"].filter(named.contains)
             throw invalid(join(path, itemKeys[1]), "conflicts with '\(itemKeys[0])': give only one of "
                           + quotedList(namedItems).replacingOccurrences(of: "'", with: ""))
         }
-        var result: DatasetSection
-        if let key = itemKeys.first {
-            result = try items(key: key, value: object[key]!, path: join(path, key))
-        } else {
-            result = DatasetSection(items: .heights([]))  // a section with no items
-        }
+        var result = try itemKeys.first.map { try items(key: $0, value: object[$0]!, path: join(path, $0)) }
+            ?? DatasetSection(items: .heights([]))  // a section with no items
         result.path = path
         if let v = object["header"] { result.header = try nonNegative(v, path: join(path, "header")) }
         if let v = object["footer"] { result.footer = try nonNegative(v, path: join(path, "footer")) }
@@ -346,35 +263,29 @@ private struct Walker: DescriptionDecoding {
         return result
     }
 
+    /// The section of the item key `key` (`heights`, `sizes`, `items` or `count`).
     private mutating func items(key: String, value: JSONValue, path: String) throws -> DatasetSection {
+        if key == "count" {
+            let n = try count(value, path: path)
+            return DatasetSection(items: .uniform(count: n))
+        }
+        guard value.arrayCount != nil else {
+            let what = ["heights": "heights", "sizes": "[width, height] sizes",
+                        "items": "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"][key]!
+            throw invalid(path, "expected an array of \(what), got \(describe(value))")
+        }
         switch key {
-        case "heights":
-            guard value.arrayCount != nil else {
-                throw invalid(path, "expected an array of heights, got \(describe(value))")
-            }
-            return DatasetSection(items: .heights(try heights(value, path: path)))
-        case "sizes":
-            guard value.arrayCount != nil else {
-                throw invalid(path, "expected an array of [width, height] sizes, got \(describe(value))")
-            }
-            return DatasetSection(items: .sizes(try sizes(value, path: path)))
-        case "items":
-            guard value.arrayCount != nil else {
-                throw invalid(path, "expected an array of items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\"), got \(describe(value))")
-            }
+        case "heights": return DatasetSection(items: .heights(try heights(value, path: path)))
+        case "sizes": return DatasetSection(items: .sizes(try sizes(value, path: path)))
+        default:
             var section = try itemObjects(value, path: path)
             section.usesItemObjects = true
             return section
-        default:
-            let n = try count(value, path: path)
-            try reserve(n, path: path)
-            return DatasetSection(items: .uniform(count: n))
         }
     }
 
     /// The waterfall's `"items"` (`array.arrayCount != nil`): each a height, a `[width, height]`
-    /// size, or an object of `"height"` or `"size"` and an optional `"span"` (an integer ≥ 1 or
-    /// `"full"`). Plain heights (or sizes) without a span are stored as such.
+    /// size, or an object of `"height"` or `"size"` and an optional `"span"`.
     private mutating func itemObjects(_ array: JSONValue, path: String) throws -> DatasetSection {
         switch array {
         case .numbers: return DatasetSection(items: .heights(try heights(array, path: path)))
@@ -392,13 +303,11 @@ private struct Walker: DescriptionDecoding {
         var spans: [Int]? = nil
         var i = 0
         while i < count {
-            // The common case first: a run of plain heights among the numbers of a sparse
-            // array, copied as they are (no value built, no case matched).
+            // The common case first: a run of plain heights of a sparse array, copied.
             if !numbers.isEmpty && measures.all == nil {
                 let start = i
                 numbers.withUnsafeBufferPointer { numbers in
-                    // A height ≥ 0 that is not −0 (made 0 on the general path) nor the NaN that
-                    // stands for another value: bits at most +infinity's, one comparison.
+                    // Bits at most +infinity's: ≥ 0, not −0 (made 0 below) nor NaN (another value).
                     while i < count && numbers[i].bitPattern <= Double.infinity.bitPattern { i += 1 }
                     measures.heights.append(contentsOf: numbers[start..<i])
                 }
@@ -415,7 +324,7 @@ private struct Walker: DescriptionDecoding {
             } else {
                 raw = .number(numbers[i])
             }
-            // The path is built only for a message: a million interpolations cost more than the rest.
+            // The path is built only for a message (a million cost more than the rest).
             var itemPath: String { "\(path)[\(i)]" }
             var span = 1
             switch raw {
@@ -423,8 +332,7 @@ private struct Walker: DescriptionDecoding {
                 guard v.isFinite, v >= 0 else { _ = try nonNegative(raw, path: itemPath); continue }
                 measures.append(.height(v == 0 ? 0 : v))
             case .numbers, .array:
-                let pair = try sizes(.array([raw]), path: path, reserving: false, first: i)
-                measures.append(.size(pair[0]))
+                measures.append(.size(try size(raw, path: itemPath)))
             case .object, .itemObject:
                 let (measure, itemSpan) = try itemObject(raw, path: path, index: i)
                 measures.append(measure)
@@ -447,8 +355,7 @@ private struct Walker: DescriptionDecoding {
         return section
     }
 
-    /// An item object of the waterfall's `"items"` (at `path[index]`): its `"height"` or
-    /// `"size"` and its `"span"` (1 when absent).
+    /// An item object at `path[index]`: its `"height"` or `"size"` and its `"span"` (1 when absent).
     /// - Throws: `DatasetError` for an unknown key, both measures or neither, or a bad value.
     @inline(__always)
     private mutating func itemObject(_ raw: JSONValue, path: String, index i: Int) throws -> (ItemMeasure, span: Int) {
@@ -456,7 +363,6 @@ private struct Walker: DescriptionDecoding {
         var itemPath: String { "\(path)[\(i)]" }
         var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
         if case .itemObject(let h, let s) = raw {
-            // Most: read by the scanner as they stand, no members to walk.
             height = .number(h)
             spanValue = s.value
         } else if case .object(let object) = raw {
@@ -470,12 +376,7 @@ private struct Walker: DescriptionDecoding {
                 }
             }
         }
-        if unknown, case .object(let object) = raw {
-            let keys = ["height", "size", "span"]
-            for key in object.keys.sorted() where !keys.contains(key) {
-                throw DatasetError.unknownKey(path: itemPath + "." + key, key: key, expected: keys)
-            }
-        }
+        if unknown, case .object(let object) = raw { try allow(object, ["height", "size", "span"], path: itemPath) }
         let measure: ItemMeasure
         switch (height, size) {
         case (let h?, nil):
@@ -491,7 +392,7 @@ private struct Walker: DescriptionDecoding {
             guard size.arrayCount != nil else {
                 throw invalid(itemPath + ".size", "expected a size [width, height], got \(describe(size))")
             }
-            measure = .size(try sizes(.array([size]), path: itemPath + ".size", reserving: false, first: nil)[0])
+            measure = .size(try self.size(size, path: itemPath + ".size"))
         case (_?, _?): throw DatasetError.conflictingKeys(path: itemPath + ".size", other: "height", choices: ["height", "size"])
         case (nil, nil): throw invalid(itemPath, "an item needs 'height' or 'size'")
         }
@@ -501,12 +402,7 @@ private struct Walker: DescriptionDecoding {
 
     /// An item's `"span"`: an integer ≥ 1, or `"full"` (`WaterfallSection.fullSpan`).
     private func span(_ raw: JSONValue, path spanPath: @autoclosure () -> String) throws -> Int {
-        if case .string(let text) = raw {
-            guard text == "full" else {
-                throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
-            }
-            return WaterfallSection.fullSpan
-        }
+        if case .string("full") = raw { return WaterfallSection.fullSpan }
         guard case .number(let v) = raw else {
             throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
         }
@@ -531,20 +427,12 @@ private struct Walker: DescriptionDecoding {
             }
             return result
         }
-        let elements = array.elements ?? []
-        var result: [Double] = []
-        result.reserveCapacity(elements.count)
-        for (i, raw) in elements.enumerated() {
-            result.append(try nonNegative(raw, path: "\(path)[\(i)]"))
-        }
-        return result
+        return try (array.elements ?? []).enumerated().map { try nonNegative($1, path: "\(path)[\($0)]") }
     }
 
     /// Sizes from an array (`array.arrayCount != nil`).
-    /// `first`: the index the array's first element is named by in messages (`path[first]`),
-    /// or `nil` to name it `path` itself (a single size given as a value).
-    private mutating func sizes(_ array: JSONValue, path: String, reserving: Bool = true, first: Int? = 0) throws -> [Size] {
-        if reserving { try reserve(array.arrayCount ?? 0, path: path) }
+    private mutating func sizes(_ array: JSONValue, path: String) throws -> [Size] {
+        try reserve(array.arrayCount ?? 0, path: path)
         if case .pairs(let flat) = array {
             // The common shape: [width, height] pairs, held flat.
             var result: [Size] = []
@@ -552,71 +440,53 @@ private struct Walker: DescriptionDecoding {
             for i in 0..<(flat.count / 2) {
                 let w = flat[2 * i], h = flat[2 * i + 1]
                 guard w.isFinite && w > 0 && h.isFinite && h >= 0 else {
+                    // A JSON number is finite.
                     let itemPath = "\(path)[\(i)]"
-                    let width = try finiteNumber(.number(w), path: itemPath + "[0]")
-                    guard width > 0 else {
-                        throw expected(itemPath + "[0]", .width, .number(width))
-                    }
-                    _ = try nonNegative(.number(h), path: itemPath + "[1]")
-                    continue  // not reached: one of the checks above throws
+                    throw w > 0 ? expected(itemPath + "[1]", .finiteNonNegative, .number(h)) : expected(itemPath + "[0]", .width, .number(w))
                 }
                 result.append(Size(width: w, height: h == 0 ? 0 : h))
             }
             return result
         }
-        let elements = array.elements ?? []
-        var result: [Size] = []
-        result.reserveCapacity(elements.count)
-        for (i, raw) in elements.enumerated() {
-            let itemPath = first.map { "\(path)[\($0 + i)]" } ?? path
-            if case .object(let object) = raw {
-                // `{"width": w, "height": h}` (flickr/justified-layout's input).
-                let sizeKeys = ["width", "height"]
-                for key in object.keys.sorted() where !sizeKeys.contains(key) {
-                    throw invalid(itemPath + "." + key, "unknown key" + didYouMean(key, among: sizeKeys) + " (expected 'width' and 'height')")
-                }
-                guard let width = object["width"], let height = object["height"] else {
-                    throw invalid(itemPath, "expected a size {\"width\": W, \"height\": H}, got no '\(object["width"] == nil ? "width" : "height")'")
-                }
-                let w = try finiteNumber(width, path: itemPath + ".width")
-                guard w > 0 else { throw expected(itemPath + ".width", .width, .number(w)) }
-                result.append(Size(width: w, height: try nonNegative(height, path: itemPath + ".height")))
-                continue
-            }
-            guard let pair = raw.elements, pair.count == 2 else {
-                let got = raw.elements.map { "an array of \($0.count) \($0.count == 1 ? "value" : "values")" } ?? describe(raw)
-                throw invalid(itemPath, "expected a size [width, height], got \(got)")
-            }
-            let w = try finiteNumber(pair[0], path: itemPath + "[0]")
-            guard w > 0 else { throw expected(itemPath + "[0]", .width, .number(w)) }
-            let h = try nonNegative(pair[1], path: itemPath + "[1]")
-            result.append(Size(width: w, height: h))
-        }
-        return result
+        return try (array.elements ?? []).enumerated().map { try size($1, path: "\(path)[\($0)]") }
     }
 
-    private func options(_ raw: JSONValue) throws -> [DatasetOption] {
-        guard case .object(let object) = raw else {
-            throw invalid("options", "expected an object of flag names and values, got \(describe(raw))")
+    /// A size at `path`: `[width, height]`, or `{"width": w, "height": h}` (flickr/justified-layout's input).
+    private func size(_ raw: JSONValue, path: String) throws -> Size {
+        if case .object(let object) = raw {
+            let sizeKeys = ["width", "height"]
+            for key in object.keys.sorted() where !sizeKeys.contains(key) {
+                throw invalid(path + "." + key, "unknown key" + didYouMean(key, among: sizeKeys) + " (expected 'width' and 'height')")
+            }
+            guard let width = object["width"], let height = object["height"] else {
+                throw invalid(path, "expected a size {\"width\": W, \"height\": H}, got no '\(object["width"] == nil ? "width" : "height")'")
+            }
+            return Size(width: try self.width(width, path: path + ".width"), height: try nonNegative(height, path: path + ".height"))
         }
-        var result: [DatasetOption] = []
-        for key in object.keys.sorted() {
-            let value = object[key]!
+        guard let pair = raw.elements, pair.count == 2 else {
+            throw invalid(path, "expected a size [width, height], got \(describeCounted(raw))")
+        }
+        return Size(width: try width(pair[0], path: path + "[0]"), height: try nonNegative(pair[1], path: path + "[1]"))
+    }
+
+    /// The `"options"` object's entries (none when `raw` is `nil`).
+    private func options(_ raw: JSONValue?) throws -> [DatasetOption] {
+        guard let raw else { return [] }
+        let object = try self.object(raw, path: "options", expected: "an object of flag names and values")
+        return try object.keys.sorted().map { key in
             let path = "options." + key
-            switch value {
-            case .bool(let b): result.append(DatasetOption(key: key, value: .bool(b), path: path))
-            case .number(let n): result.append(DatasetOption(key: key, value: .number(n), path: path))
-            case .string(let s): result.append(DatasetOption(key: key, value: .string(s), path: path))
-            default:
+            switch object[key]! {
+            case .bool(let b): return DatasetOption(key: key, value: .bool(b), path: path)
+            case .number(let n): return DatasetOption(key: key, value: .number(n), path: path)
+            case .string(let s): return DatasetOption(key: key, value: .string(s), path: path)
+            case let value:
                 // Insets as an array or an object, as sections give them: the flag's text.
-                if let text = try JSONInsets.flagText(value, path: path) {
-                    result.append(DatasetOption(key: key, value: .string(text), path: path))
-                    continue
+                guard let text = try JSONInsets.flagText(value, path: path) else {
+                    throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
                 }
-                throw invalid(path, "expected a number, string or boolean, got \(describe(value))")
+                return DatasetOption(key: key, value: .string(text), path: path)
             }
         }
-        return result
     }
 
     // MARK: - Scalars
@@ -629,9 +499,10 @@ private struct Walker: DescriptionDecoding {
         }
     }
 
-    private func finiteNumber(_ raw: JSONValue, path: String) throws -> Double {
+    /// A width: a number > 0 (a JSON number is finite).
+    private func width(_ raw: JSONValue, path: String) throws -> Double {
         guard case .number(let v) = raw else { throw expected(path, .number, raw) }
-        guard v.isFinite else { throw expected(path, .finiteNumber, raw) }
+        guard v > 0 else { throw expected(path, .width, raw) }
         return v
     }
 
@@ -646,12 +517,11 @@ private struct Walker: DescriptionDecoding {
         return Int(v)
     }
 
-    private func count(_ raw: JSONValue, path: String) throws -> Int {
+    /// An integer ≥ 0, counted against the element limit (`reserve`).
+    private mutating func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path)
         guard n >= 0 else { throw DatasetError.expected(path: path, .integerAtLeast(0), got: "\(n)") }
-        if n > maximumElementCount {
-            throw invalid(path, "more than \(String(maximumElementCount)) elements in all (SPEC limit)")
-        }
+        try reserve(n, path: path)
         return n
     }
 
@@ -668,8 +538,9 @@ private struct Walker: DescriptionDecoding {
 /// size comes (then every measure is kept as such).
 private struct ItemMeasures {
     var heights: [Double] = []
+    /// Every measure, from the first size on.
     var all: [ItemMeasure]? = nil
-    var anyHeight = false, anySize = false
+    var anyHeight = false
 
     mutating func append(_ measure: ItemMeasure) {
         switch measure {
@@ -677,7 +548,6 @@ private struct ItemMeasures {
             anyHeight = true
             if all != nil { all?.append(measure) } else { heights.append(h) }
         case .size:
-            anySize = true
             if all == nil {
                 all = heights.map { .height($0) }
                 heights = []
@@ -688,10 +558,8 @@ private struct ItemMeasures {
 
     /// The section of these items: heights, sizes, or both mixed.
     var section: DatasetSection {
-        if !anySize { return DatasetSection(items: .heights(heights)) }
-        if !anyHeight {
-            return DatasetSection(items: .sizes((all ?? []).map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
-        }
-        return DatasetSection(items: .mixed(all ?? []))
+        guard let all else { return DatasetSection(items: .heights(heights)) }  // no size
+        if anyHeight { return DatasetSection(items: .mixed(all)) }
+        return DatasetSection(items: .sizes(all.map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
     }
 }

@@ -4,21 +4,17 @@ import FastText
 
 /// A dataset that cannot be used. Exit status 65 on the command line.
 public enum DatasetError: Error, Equatable, Sendable {
-    /// Not JSON: a 1-based line and byte column.
+    /// Not JSON: a 1-based line and column.
     case syntax(line: Int, column: Int, message: String)
-    /// A value of the wrong type or out of range, at a JSON path (`sections[1].heights[3]`,
-    /// `[3]` in a bare array).
+    /// A value of the wrong type or out of range, at a JSON path (`sections[1].heights[3]`).
     case invalidValue(path: String, message: String)
-    /// A key the object at `path`'s parent does not take (`path` ends in `key`); `expected`:
-    /// the keys it takes, in message order (the nearest is suggested).
+    /// A key its object does not take (`path` ends in `key`); `expected`: the keys it takes.
     case unknownKey(path: String, key: String, expected: [String])
-    /// A key given beside `other`, which it excludes; `choices`: the keys to give one of
-    /// (empty: these two).
+    /// A key given beside `other`, which it excludes; `choices`: the keys to give one of, if more.
     case conflictingKeys(path: String, other: String, choices: [String])
     /// A key given twice in one object (`path`: the object's).
     case duplicateKey(path: String, key: String)
-    /// A value that is none of `names`: `got` as shown, `given` the string given (for the
-    /// suggestion), if one was.
+    /// A value that is none of `names`: `got` as shown, `given` the string given, if one was.
     case notOneOf(path: String, names: [String], got: String, given: String?)
     /// No `key` in the object at `path`; `example`: an element kind such as it takes.
     case missingKey(path: String, key: String, example: String?)
@@ -47,8 +43,8 @@ extension DatasetError {
         }
     }
 
-    /// What is wrong, in words (after `file: path: `, or `file:line:column: invalid JSON: `):
-    /// the one wording of dataset errors, which the command line prints.
+    /// What is wrong, in words: the one wording, which the command line prints after
+    /// `file: path: ` (or `file:line:column: invalid JSON: `).
     public var message: String {
         switch self {
         case .syntax(_, _, let message), .invalidValue(_, let message): message
@@ -107,9 +103,8 @@ func didYouMean(_ key: String, among keys: [String]) -> String {
     nearest(key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
 }
 
-/// A number for an error message, not for output: the shortest round-trip digits without
-/// exponent when that is short (≤ 24 characters), otherwise Swift's description (`1e+300`);
-/// words for what is not finite, which only messages ever show.
+/// A number for an error message: the shortest round-trip digits up to 24 characters, else
+/// Swift's description (`1e+300`); words for what is not finite.
 package func describe(_ value: Double) -> String {
     guard value.isFinite else { return value.isNaN ? "not a number" : (value < 0 ? "-infinity" : "infinity") }
     let plain = NumberFormat.string(value, precision: .full)
@@ -129,4 +124,9 @@ package func describe(_ value: JSONValue) -> String {
     case .object, .itemObject: return "an object"
     case .null: return "null"
     }
+}
+
+/// `describe(value)`, an array told by its count (`an array of 3 values`).
+func describeCounted(_ value: JSONValue) -> String {
+    value.arrayCount.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(value)
 }

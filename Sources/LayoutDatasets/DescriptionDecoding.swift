@@ -1,10 +1,7 @@
 import LayoutCore
 
-// The helpers every decoder of a description (a compositional layout's, a lazy grid's)
-// shares: objects, allowed keys, JSON paths and the data errors that name them.
-
-/// A decoder of a JSON description whose every error is a `DatasetError.invalidValue`
-/// naming the value's JSON path (`sections[0].group.horizontal`; `(top level)` for the root).
+/// A decoder of a JSON description (a dataset, a compositional layout, a lazy grid), with the
+/// helpers they share; every error a `DatasetError` at the value's JSON path (`(top level)`).
 protocol DescriptionDecoding {}
 
 extension DescriptionDecoding {
@@ -15,11 +12,11 @@ extension DescriptionDecoding {
         return object
     }
 
-    /// Throws for the first key (in sorted order) of `object` not among `keys`, with a "did
-    /// you mean" and the keys it takes.
-    func allow(_ object: JSONObject, _ keys: [String], path: String) throws {
+    /// Throws for the first key (in sorted order) of `object` not among `keys`, naming the
+    /// keys it takes (`named`, or `keys`) and the nearest.
+    func allow(_ object: JSONObject, _ keys: [String], path: String, named: [String]? = nil) throws {
         for key in object.keys.sorted() where !keys.contains(key) {
-            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: keys)
+            throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named ?? keys)
         }
     }
 

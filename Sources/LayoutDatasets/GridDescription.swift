@@ -174,8 +174,7 @@ struct GridDescriptionDecoder: DescriptionDecoding {
                 case .numbers(let pair) where pair.count == 2:
                     measures.append(.size(try size(pair[0], pair[1], path: p)))
                 default:
-                    let got = element.arrayCount.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(element)
-                    throw invalid(p, "expected a height or a [width, height] size, got \(got)")
+                    throw invalid(p, "expected a height or a [width, height] size, got \(describeCounted(element))")
                 }
             }
             return .mixed(measures)

@@ -2,15 +2,12 @@ import LayoutCore
 import Foundation
 import FastText
 
-// A strict JSON (RFC 8259) scanner. It gives every syntax error a 1-based line and column
-// (Foundation on Linux only says "around character N", or nothing at end of file), refuses
-// what Foundation lets through (trailing commas, duplicate keys), and bounds nesting before a
-// recursive parser can exhaust the stack. Run as a parser it builds a `JSONValue` tree, holding
-// arrays of plain numbers and of `[a, b]` pairs as flat `[Double]`, each number the correctly
-// rounded `Double` of its text, as a flag's is (see `JSONNumber`). Run as a check it builds
-// nothing: the tests use it, with Foundation behind it, as the oracle of the parser.
+// A strict JSON (RFC 8259) scanner: every syntax error at a line and column, trailing commas
+// and duplicate keys refused, nesting bounded. Building, it makes a `JSONValue` tree (numeric
+// arrays flat, each number the correctly rounded double of its text, `JSONNumber`); checking,
+// nothing (the tests' oracle of the parser, with Foundation behind it).
 
-/// A JSON syntax error at a 1-based line and column (columns count bytes).
+/// A JSON syntax error at a 1-based line and column.
 public struct JSONSyntaxError: Error, Equatable, Sendable {
     /// 1-based line.
     public var line: Int
@@ -28,42 +25,29 @@ public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
     public var key: String
 }
 
-/// The strict scanner: `check` builds nothing, `parse` also builds the `JSONValue` tree.
+/// The strict scanner (`scan`).
 package struct JSONSyntaxCheck {
     /// Deepest nesting of arrays and objects accepted.
     package static let maximumDepth = 256
-    /// Most objects in one document: a million sections (plus the top level and "options")
-    /// is far past any real dataset, and bounds what the parser behind this pass allocates.
-    /// Item objects are not among them: they count as items (`maximumItemObjects`).
+    /// Most objects in a dataset: a million sections, the top level and "options"; item
+    /// objects count as items instead (`maximumItemObjects`).
     static let maximumObjects = 1_000_010
 
-    /// How many objects a document may hold, and how the limit is explained.
-    package enum ObjectLimit {
-        /// A dataset: `maximumObjects` (a million sections).
-        case dataset
+    /// The most objects and arrays a document of a kind may hold, and why, for the message.
+    package struct ObjectLimit: Sendable {
+        package let count: Int
+        let explanation: String
+
+        /// A dataset: `maximumObjects`.
+        package static let dataset = ObjectLimit(
+            count: maximumObjects, explanation: "a million sections, and ten more objects for the top level and options")
         /// A layout file (`diff`, `--check`): three objects per element (the element, its
-        /// frame, its center) for the most elements a layout has, and room for the rest.
-        case layout
-
-        /// The most objects and arrays a document of this kind may hold.
-        package var count: Int {
-            switch self {
-            case .dataset: JSONSyntaxCheck.maximumObjects
-            case .layout: 3 * maximumElementCount + JSONSyntaxCheck.maximumObjects
-            }
-        }
-
-        var explanation: String {
-            switch self {
-            case .dataset: "a million sections, and ten more objects for the top level and options"
-            case .layout: "at most \(maximumElementCount) elements"
-            }
-        }
+        /// frame, its center), and `maximumObjects` more.
+        package static let layout = ObjectLimit(
+            count: 3 * maximumElementCount + maximumObjects, explanation: "at most \(maximumElementCount) elements")
     }
-    private var objectLimit = ObjectLimit.dataset
-    /// Longest string value, in bytes after unescaping: an option string (`"insets"`,
-    /// `"angles"`) is far shorter; a 100 MB string is refused here, before Foundation copies
-    /// it and before a message could echo it.
+    private let objectLimit: ObjectLimit
+    /// Longest string value, in bytes after unescaping (an option string is far shorter).
     static let maximumStringLength = 65_536
     /// Longest object key, in bytes: keys are flag and field names, and messages show them.
     static let maximumKeyLength = 256
@@ -79,64 +63,37 @@ package struct JSONSyntaxCheck {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// Build values (`parse`) or only check (`check`).
+    /// Build values, or only check.
     private let building: Bool
     private var position = 0
-    /// Where the scan is, rendered only when a duplicate key is reported. An array's entry
-    /// is brought up to date only before an element that is an object or an array, and an
-    /// object's key entered only for a member that is one (a duplicate key can only be
-    /// inside those).
+    /// Where the scan is, for a duplicate key's message: an array's index is updated only
+    /// before an element that is an object or an array, an object's key only for such a member.
     private var path: [PathComponent] = []
     private var objects = 0
-    /// Item objects (`{"height": h}`, `{"size": [w, h], "span": s}`: only the keys
-    /// `height`, `size` and `span`, none holding an object), which count as items, up to
-    /// `maximumItemObjects`, not toward `objectLimit`.
+    /// Item objects (only the keys `height`, `size` and `span`, none holding an object): they
+    /// count as items, up to `maximumItemObjects` (the most elements a layout has), not as objects.
     private var itemObjects = 0
-    /// The most item objects a document holds: the most elements a layout has.
     static let maximumItemObjects = maximumElementCount
 
-    /// Whether `name` is a key of an item object.
-    private static func isItemKey(_ name: String) -> Bool { name == "height" || name == "size" || name == "span" }
-
-    /// Counts an item object among the items; `objects` no longer counts it.
-    private mutating func countItemObject() throws {
-        itemObjects += 1
-        if itemObjects > Self.maximumItemObjects {
-            throw error("more than \(Self.maximumItemObjects) item objects (at most \(maximumElementCount) items)")
-        }
+    /// Checks `data` and, when `building`, builds its value (else returns `.null`).
+    /// - Throws: `JSONSyntaxError` or `JSONDuplicateKeyError`, the same either way.
+    /// - Complexity: O(n) time; memory O(n) building, else O(depth + keys of one object).
+    static func scan(_ data: UnsafeBufferPointer<UInt8>, building: Bool, objectLimit: ObjectLimit = .dataset) throws -> JSONValue {
+        var scanner = JSONSyntaxCheck(bytes: data, building: building, objectLimit: objectLimit)
+        // A UTF-8 byte-order mark is tolerated, as Foundation tolerates it.
+        if data.count >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF { scanner.position = 3 }
+        scanner.skipWhitespace()
+        guard scanner.position < data.count else { throw scanner.error("empty document: expected a JSON value") }
+        let result = try scanner.value(depth: 0)
+        scanner.skipWhitespace()
+        if scanner.position < data.count { throw scanner.error("unexpected \(scanner.describeCurrent()) after the JSON value") }
+        return result
     }
 
-    /// Checks `data`; throws `JSONSyntaxError` or `JSONDuplicateKeyError`.
-    /// - Complexity: O(n) time; O(depth + keys of one object) memory.
-    static func check(_ data: UnsafeBufferPointer<UInt8>, objectLimit: ObjectLimit = .dataset) throws {
-        var checker = JSONSyntaxCheck(bytes: data, building: false)
-        checker.objectLimit = objectLimit
-        _ = try checker.run()
-    }
-
-    /// Checks `data` as `check` does and builds its value.
-    /// - Throws: `JSONSyntaxError` or `JSONDuplicateKeyError`, exactly as `check` would.
-    /// - Complexity: O(n) time and memory.
-    static func parse(_ data: UnsafeBufferPointer<UInt8>, objectLimit: ObjectLimit = .dataset) throws -> JSONValue {
-        var parser = JSONSyntaxCheck(bytes: data, building: true)
-        parser.objectLimit = objectLimit
-        return try parser.run()
-    }
-
-    private init(bytes: UnsafeBufferPointer<UInt8>, building: Bool) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, building: Bool, objectLimit: ObjectLimit) {
         self.bytes = bytes
         self.building = building
-    }
-
-    private mutating func run() throws -> JSONValue {
-        // A UTF-8 byte-order mark is tolerated, as Foundation tolerates it.
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { position = 3 }
-        skipWhitespace()
-        guard position < bytes.count else { throw error("empty document: expected a JSON value") }
-        let result = try value(depth: 0)
-        skipWhitespace()
-        if position < bytes.count { throw error("unexpected \(describeCurrent()) after the JSON value") }
-        return result
+        self.objectLimit = objectLimit
     }
 
     private mutating func value(depth: Int) throws -> JSONValue {
@@ -147,15 +104,9 @@ package struct JSONSyntaxCheck {
         case UInt8(ascii: "\""):
             let text = try string()
             return building ? .string(text) : .null
-        case UInt8(ascii: "t"):
-            try literal("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try literal("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try literal("null")
-            return .null
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw error("unexpected \(describeCurrent()): expected a value")
         }
@@ -177,7 +128,7 @@ package struct JSONSyntaxCheck {
         // key when building): an empty set per object costs a metadata look-up.
         var keys: Set<[UInt8]>? = nil
         var members = JSONObject()
-        var itemShaped = true, sawKey = false
+        var itemShaped = true  // (at least one key is read before the closing brace)
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else {
@@ -189,33 +140,20 @@ package struct JSONSyntaxCheck {
                 position = keyStart
                 throw error("key longer than \(Self.maximumKeyLength) bytes")
             }
-            // Byte-equal keys are refused. When building, the members find them without a set
-            // of every key: a key equal as a Swift string to an earlier one is byte-equal to
-            // that member's (first) spelling or to another spelling seen since (refused), or a
-            // new spelling of it (remembered, and kept below as JSONSerialization does).
-            let duplicate: Bool
+            // Byte-equal keys are refused. Building, only a key equal as a Swift string to an
+            // earlier member's can be one: byte-equal to its first spelling or to a later one seen.
             let earlier = building ? members.position(of: name) : nil
-            if building {
-                if let earlier {
-                    if keys == nil { keys = [] }
-                    duplicate = members.members[earlier].key.utf8.elementsEqual(name.utf8) || !keys!.insert(Array(name.utf8)).inserted
-                } else {
-                    duplicate = false
-                }
-            } else {
+            if !building || earlier != nil {
+                let firstSpelling = earlier.map { members.members[$0].key.utf8.elementsEqual(name.utf8) } ?? false
                 if keys == nil { keys = [] }
-                duplicate = !keys!.insert(Array(name.utf8)).inserted
-            }
-            if duplicate {
-                throw JSONDuplicateKeyError(path: renderedPath(), key: name)
+                if firstSpelling || !keys!.insert(Array(name.utf8)).inserted { throw JSONDuplicateKeyError(path: renderedPath(), key: name) }
             }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
             position += 1
             skipWhitespace()
             let nested = peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "["))
-            if !Self.isItemKey(name) || peek(UInt8(ascii: "{")) { itemShaped = false }
-            sawKey = true
+            if !(name == "height" || name == "size" || name == "span") || peek(UInt8(ascii: "{")) { itemShaped = false }
             if nested { path.append(.key(name)) }
             let member = try value(depth: depth)
             if nested { path.removeLast() }
@@ -227,9 +165,12 @@ package struct JSONSyntaxCheck {
                 continue
             }
             if peek(UInt8(ascii: "}")) {
-                if itemShaped && sawKey {
-                    try countItemObject()
+                if itemShaped {
+                    itemObjects += 1
                     objects -= 1
+                    if itemObjects > Self.maximumItemObjects {
+                        throw error("more than \(Self.maximumItemObjects) item objects (at most \(maximumElementCount) items)")
+                    }
                 }
                 position += 1
                 return building ? .object(members) : .null
@@ -277,7 +218,7 @@ package struct JSONSyntaxCheck {
                     shape = .sparse
                 } else if building {
                     if shape != .general {
-                        general = Self.expand(flat, shape)
+                        general = JSONValue.pairs(flat).elements!  // `.empty` or `.pairs`
                         flat = []
                         shape = .general
                     }
@@ -332,14 +273,13 @@ package struct JSONSyntaxCheck {
         return value
     }
 
-    /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`;
-    /// any whitespace) among the numbers of an array, read as `.itemObject` without building
-    /// its members; `nil`, with the position unchanged, for anything else, and for anything
-    /// the general path would refuse (a malformed number, a depth or object count past its
-    /// limit), which `value` then reads, or reports, as it would have.
+    /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`)
+    /// among the numbers of an array, read as `.itemObject` without building its members; `nil`,
+    /// the position unchanged, for anything else or anything the general path refuses (which
+    /// `value` then reads, or reports, as it would have).
     private mutating func itemObject(depth: Int) throws -> JSONValue? {
         let start = position
-        guard depth <= Self.maximumDepth else { return nil }
+        guard depth <= Self.maximumDepth, itemObjects < Self.maximumItemObjects else { return nil }
         // The key `"name"` exactly (no escapes), then the colon.
         func key(_ name: StaticString) -> Bool {
             skipWhitespace()
@@ -358,61 +298,37 @@ package struct JSONSyntaxCheck {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else { return nil }
             return try? self.number()
         }
-        position += 1
-        guard key("height"), let height = number() else {
-            position = start
-            return nil
-        }
-        skipWhitespace()
-        var span = JSONValue.ItemSpan.absent
-        if peek(UInt8(ascii: ",")) {
-            position += 1
-            guard key("span") else {
-                position = start
-                return nil
-            }
-            if let v = number() {
-                span = .number(v)
-            } else if position + 6 <= bytes.count, memcmp(bytes.baseAddress! + position, "\"full\"", 6) == 0 {
-                position += 6
-                span = .full
-            } else {
-                position = start
-                return nil
-            }
+        func span() -> JSONValue.ItemSpan? {
             skipWhitespace()
+            guard peek(UInt8(ascii: ",")) else { return .absent }
+            position += 1
+            guard key("span") else { return nil }
+            if let v = number() { return .number(v) }
+            guard position + 6 <= bytes.count, memcmp(bytes.baseAddress! + position, "\"full\"", 6) == 0 else { return nil }
+            position += 6
+            return .full
         }
-        guard peek(UInt8(ascii: "}")) else {
+        func closes() -> Bool {
+            skipWhitespace()
+            return peek(UInt8(ascii: "}"))
+        }
+        position += 1
+        guard key("height"), let height = number(), let span = span(), closes() else {
             position = start
             return nil
-        }
-        guard itemObjects < Self.maximumItemObjects else {
-            position = start
-            return nil  // the general path reports it
         }
         position += 1
         itemObjects += 1
         return .itemObject(height: height, span: span)
     }
 
-    /// The elements read so far into `flat`, in general form.
-    private static func expand(_ flat: [Double], _ shape: ArrayShape) -> [JSONValue] {
-        switch shape {
-        case .empty, .general, .sparse: return []
-        case .numbers: return JSONValue.numbers(flat).elements!
-        case .pairs: return JSONValue.pairs(flat).elements!
-        }
-    }
-
-    /// Scans the string at `position` (its opening quote) and returns it with its escapes
-    /// resolved (so `"a"` and `"\u0061"` are the same key); its UTF-8 is exactly the decoded
-    /// bytes. Rejects invalid UTF-8, control characters, bad escapes and unpaired surrogates,
-    /// as RFC 8259 requires.
+    /// The string at `position` (its opening quote), escapes resolved (`"a"` and `"\u0061"` are
+    /// the same key). Rejects invalid UTF-8, control characters, bad escapes and unpaired
+    /// surrogates, as RFC 8259 requires.
     private mutating func string() throws -> String {
         let start = position
         position += 1
-        // Most strings (every key of a layout) are printable ASCII without escapes: made
-        // straight from the bytes (a short one without an allocation).
+        // Most strings are printable ASCII without escapes: made straight from the bytes.
         var end = position
         let limit = min(bytes.count, position + Self.maximumStringLength + 1)  // a longer one is refused below
         while end < limit, bytes[end] >= 0x20, bytes[end] < 0x80,
@@ -450,20 +366,14 @@ package struct JSONSyntaxCheck {
                 case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hexQuad()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        // A high surrogate must be followed by an escaped low one.
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                              bytes[position + 1] == UInt8(ascii: "u") else {
-                            throw error("unpaired surrogate in a \\u escape")
-                        }
+                    // A high surrogate and an escaped low one make a scalar; another surrogate is refused.
+                    if (0xD800...0xDBFF).contains(scalar) && bytes[position...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
                         position += 2
                         let low = try hexQuad()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("unpaired surrogate in a \\u escape")
+                        if (0xDC00...0xDFFF).contains(low) { scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) }
                     }
-                    decoded.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error("unpaired surrogate in a \\u escape") }
+                    decoded.append(contentsOf: String(Character(unicode)).utf8)
                 default:
                     position -= 1
                     throw error("bad escape '\\\(describeByte(escape))'")
@@ -475,23 +385,10 @@ package struct JSONSyntaxCheck {
                 position += 1
                 continue
             }
-            // A multi-byte UTF-8 sequence: lead byte, then 1–3 continuation bytes, shortest
-            // form, no surrogates, at most U+10FFFF.
-            let length: Int, minimum: UInt32
-            var scalar: UInt32
-            switch c {
-            case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(c & 0x1F))
-            case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(c & 0x0F))
-            case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(c & 0x07))
-            default: throw error("invalid UTF-8")
-            }
-            guard position + length <= bytes.count else { throw error("invalid UTF-8") }
-            for k in 1..<length {
-                let continuation = bytes[position + k]
-                guard continuation & 0xC0 == 0x80 else { throw error("invalid UTF-8") }
-                scalar = scalar << 6 | UInt32(continuation & 0x3F)
-            }
-            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+            // One multi-byte scalar, of the length its lead byte says.
+            let length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
+            guard c >= 0xC2, c <= 0xF4, position + length <= bytes.count,
+                  String(validating: UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]), as: UTF8.self) != nil else {
                 throw error("invalid UTF-8")
             }
             decoded.append(contentsOf: bytes[position..<(position + length)])
@@ -505,7 +402,7 @@ package struct JSONSyntaxCheck {
     private mutating func hexQuad() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard position < bytes.count, let digit = hexValue(bytes[position]) else {
+            guard position < bytes.count, let digit = UInt32(String(UnicodeScalar(bytes[position])), radix: 16) else {
                 throw error("bad \\u escape: expected 4 hex digits")
             }
             value = value << 4 | digit
@@ -514,25 +411,13 @@ package struct JSONSyntaxCheck {
         return value
     }
 
-    private func hexValue(_ c: UInt8) -> UInt32? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
-    }
-
     /// Scans a number; returns its value when building (0 when checking): the correctly
     /// rounded double of its text (`JSONNumber`).
     /// - Throws: `JSONSyntaxError` for a malformed number or one past the largest Double.
     private mutating func number() throws -> Double {
         let start = position
-        var negative = false
-        if peek(UInt8(ascii: "-")) {
-            negative = true
-            position += 1
-        }
+        let negative = peek(UInt8(ascii: "-"))
+        if negative { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
             throw error("bad number: expected a digit")
         }
@@ -546,22 +431,7 @@ package struct JSONSyntaxCheck {
                 throw error("bad number: leading zero")
             }
         } else {
-            // Eight digits at a time while they fit the 19 kept (a double's shortest form
-            // has up to 17), then one at a time.
-            while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
-                significand = significand &* 100_000_000 &+ eight
-                digits += 8
-                position += 8
-            }
-            while position < bytes.count, isDigit(bytes[position]) {
-                if digits < 19 {
-                    significand = significand &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
-                    digits += 1
-                } else {
-                    dropped = true
-                }
-                position += 1
-            }
+            _ = self.digits(&significand, &digits, &dropped, fraction: false)
         }
         var fractionDigits = 0
         if peek(UInt8(ascii: ".")) {
@@ -569,32 +439,13 @@ package struct JSONSyntaxCheck {
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error("bad number: expected a digit after '.'")
             }
-            // As above; zeros before the first significant digit are not counted.
-            while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
-                digits += significand != 0 ? 8 : (eight == 0 ? 0 : 8 - Self.leadingZeros(eight))
-                significand = significand &* 100_000_000 &+ eight
-                fractionDigits += 8
-                position += 8
-            }
-            while position < bytes.count, isDigit(bytes[position]) {
-                if digits < 19 {
-                    significand = significand &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
-                    if significand != 0 { digits += 1 }
-                    fractionDigits += 1
-                } else {
-                    dropped = true
-                }
-                position += 1
-            }
+            fractionDigits = self.digits(&significand, &digits, &dropped, fraction: true)
         }
         var exponent = 0
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             position += 1
-            var exponentNegative = false
-            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) {
-                exponentNegative = bytes[position] == UInt8(ascii: "-")
-                position += 1
-            }
+            let exponentNegative = peek(UInt8(ascii: "-"))
+            if exponentNegative || peek(UInt8(ascii: "+")) { position += 1 }
             guard position < bytes.count, isDigit(bytes[position]) else {
                 throw error("bad number: expected a digit in the exponent")
             }
@@ -617,6 +468,32 @@ package struct JSONSyntaxCheck {
         return building ? value : 0
     }
 
+    /// Reads a run of digits into `significand` while 19 fit (`dropped` once one did not), eight
+    /// at a time while they can (a double's shortest form has up to 17), counting in `digits`
+    /// the significant ones (of a `fraction`, not the zeros before the first); returns how many
+    /// it kept.
+    @inline(__always)
+    private mutating func digits(_ significand: inout UInt64, _ digits: inout Int, _ dropped: inout Bool, fraction: Bool) -> Int {
+        var kept = 0
+        while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
+            digits += !fraction || significand != 0 ? 8 : (eight == 0 ? 0 : 8 - Self.leadingZeros(eight))
+            significand = significand &* 100_000_000 &+ eight
+            kept += 8
+            position += 8
+        }
+        while position < bytes.count, isDigit(bytes[position]) {
+            if digits < 19 {
+                significand = significand &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
+                if !fraction || significand != 0 { digits += 1 }
+                kept += 1
+            } else {
+                dropped = true
+            }
+            position += 1
+        }
+        return kept
+    }
+
     /// The zeros before the first significant digit of an eight-digit group worth `value` > 0.
     @inline(__always)
     private static func leadingZeros(_ value: UInt64) -> Int {
@@ -628,27 +505,26 @@ package struct JSONSyntaxCheck {
         return zeros
     }
 
-    private mutating func literal(_ word: StaticString) throws {
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        for c in expected {
+    /// `value`, once `word` is read.
+    private mutating func literal(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
+        for c in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
             guard position < bytes.count, bytes[position] == c else {
                 throw error("unexpected \(describeCurrent()): expected '\(word)'")
             }
             position += 1
         }
+        return value
     }
 
     // MARK: - Helpers
 
     private func renderedPath() -> String {
-        var text = ""
-        for component in path {
+        path.reduce(into: "") { text, component in
             switch component {
             case .key(let k): text += text.isEmpty ? k : "." + k
             case .index(let i): text += "[\(i)]"
             }
         }
-        return text
     }
 
     private mutating func skipWhitespace() {
@@ -670,8 +546,7 @@ package struct JSONSyntaxCheck {
 
     private func describeByte(_ c: UInt8) -> String {
         if c >= 0x21 && c < 0x7F { return String(Character(Unicode.Scalar(c))) }
-        let hex = Array("0123456789ABCDEF")
-        return "\\x" + String(hex[Int(c >> 4)]) + String(hex[Int(c & 15)])
+        return (c < 16 ? "\\x0" : "\\x") + String(c, radix: 16, uppercase: true)
     }
 
     /// An error at the current position, with its 1-based line and column (columns count

@@ -1,27 +1,20 @@
-// The values the strict JSON scanner builds (JSONScanner.swift) and the one-pass entry point
-// datasets and layout files read through.
-
 import Foundation
 
 /// Strict JSON in one pass of the scanner: the values, or the first error.
 package enum StrictJSON {
-    /// The document's value as a `JSONValue` tree: numbers are the correctly rounded `Double`
-    /// of their text (as `ValueSyntax.number` reads a flag), `-0` included.
-    /// - Throws: `JSONSyntaxError` (with a number too large for a double among them) or
-    ///   `JSONDuplicateKeyError`.
-    /// - Complexity: O(size of `data`) time; memory O(size of `data`) for the tree, 8 bytes
-    ///   per number in a numeric array.
+    /// The document's value: numbers the correctly rounded `Double` of their text, `-0` included.
+    /// - Throws: `JSONSyntaxError` (a number too large for a double among them) or `JSONDuplicateKeyError`.
+    /// - Complexity: O(size of `data`) time and memory; 8 bytes a number in a numeric array.
     package static func values(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
-            try JSONSyntaxCheck.parse(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
+            try JSONSyntaxCheck.scan(raw.bindMemory(to: UInt8.self), building: true, objectLimit: objectLimit)
         }
     }
 }
 
-/// A JSON value as the strict scanner builds it for the dataset decoder. Arrays whose
-/// elements are all numbers, or all two-number arrays, are held flat (8 bytes a number)
-/// rather than one enum case per element; `elements` expands any array to the general form.
-/// `==` is structural: a flat array and the same array in general form are not equal.
+/// A JSON value as the strict scanner builds it: arrays of numbers or of two-number arrays held
+/// flat (8 bytes a number); `elements` expands any array. `==` is structural (a flat array and
+/// its general form differ).
 package enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
@@ -37,18 +30,14 @@ package enum JSONValue: Equatable, Sendable {
     case numbers([Double])
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
-    /// A non-empty array that starts with a number and holds other values too (a waterfall's
-    /// `"items"`: heights with a few objects among them): every element's number, NaN (which
-    /// JSON cannot hold) where another value stands, and those other values in order.
+    /// A non-empty array starting with a number and holding other values too (heights with a few
+    /// item objects): each element's number, NaN where another value stands, and those values.
     case sparse([Double], [JSONValue])
-    /// An object. Keys equal as Swift strings (canonically equivalent) keep the first
-    /// spelling and the last value (as `JSONSerialization` does); byte-equal duplicates are
-    /// refused before.
+    /// An object. Keys equal as Swift strings keep the first spelling and the last value (as
+    /// `JSONSerialization` does); byte-equal duplicates are refused.
     case object(JSONObject)
-    /// `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`), keys in that
-    /// order: most item objects of a waterfall's items, held without a member array. Only
-    /// ever among the others of `.sparse` (the scanner makes it nowhere else); `elements`
-    /// gives it as the `.object` it stands for.
+    /// `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`) among the others
+    /// of `.sparse` only, held without members; `elements` gives it as its `.object`.
     case itemObject(height: Double, span: ItemSpan)
 
     /// The `"span"` of an `.itemObject`.
@@ -91,6 +80,14 @@ package enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// Whether this is an object (`.object` or `.itemObject`).
+    var isObject: Bool {
+        switch self {
+        case .object, .itemObject: true
+        default: false
+        }
+    }
+
     /// The number of elements when this is an array, else `nil`. O(1).
     var arrayCount: Int? {
         switch self {
@@ -103,12 +100,9 @@ package enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// The members of a JSON object in document order, each key once (as Swift strings compare).
-/// Most objects of a dataset are item objects of one to three members: they are held as one
-/// small array, found by comparing keys in place, with no hash table to build: on a
-/// waterfall of 10⁶ items, a tenth of them `{"height": 80, "span": 2}`, dictionaries took 4%
-/// more instructions and 11 MB more memory. Objects of more than `indexedCount` members also
-/// carry a key index, so look-ups stay O(1) on hostile input.
+/// The members of a JSON object in document order, each key once (as Swift strings compare):
+/// one small array searched in place (most are item objects of one to three members, where a
+/// dictionary costs more), with a key index past `indexedCount` members (O(1) look-ups).
 package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member: its key's first spelling, its last value.
     struct Member: Equatable, Sendable {
@@ -137,7 +131,7 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     }
 
     /// The value of `key`, or `nil`; setting adds a member or replaces a value (keeping the
-    /// first spelling). Setting `nil` is not supported (a JSON object never loses a member).
+    /// first spelling), never `nil`.
     package subscript(key: String) -> JSONValue? {
         get { position(of: key).map { members[$0].value } }
         set {
@@ -146,8 +140,7 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
         }
     }
 
-    /// Sets `key`'s value: at `position`, `key`'s member as `position(of: key)` gave it, or
-    /// as a new last member when `position` is `nil`.
+    /// Sets `key`'s value at `position` (`position(of: key)`), or as a new member when `nil`.
     mutating func set(_ value: JSONValue, at position: Int?, key: String) {
         if let position {
             members[position].value = value
@@ -166,7 +159,6 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     package var count: Int { members.count }
     /// The first member in document order.
     var first: (key: String, value: JSONValue)? { members.first.map { ($0.key, $0.value) } }
-    var isEmpty: Bool { members.isEmpty }
 
     package func makeIterator() -> Iterator { Iterator(members: members) }
 

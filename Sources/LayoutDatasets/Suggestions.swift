@@ -1,21 +1,13 @@
-// Suggestions for misspelt names: command-line flags and engines (CVLayoutCLI) and dataset
-// keys (`Dataset`), so that every "unknown" message can add "did you mean".
+// "Did you mean" for misspelt flags, engines (CVLayoutCLI) and dataset keys.
 
 /// The nearest of `candidates` to `word` by edit distance, when close enough to be a typo.
 /// - Complexity: O(|word| · Σ|candidate|); a word over 64 bytes is never a typo of a name.
 public func nearest(_ word: String, among candidates: [String]) -> String? {
-    guard word.utf8.count <= 64 else { return nil }
-    var best: (String, Int)? = nil
-    for candidate in candidates {
-        let d = editDistance(word, candidate)
-        if d < (best?.1 ?? Int.max) { best = (candidate, d) }
-    }
-    guard let (candidate, distance) = best else { return nil }
-    let limit = max(1, min(3, candidate.count / 3))
-    if distance <= limit { return candidate }
-    // A prefix (`--col` for `--columns`) also counts.
-    if word.count >= 3, candidate.hasPrefix(word) { return candidate }
-    return nil
+    // The first nearest.
+    guard word.utf8.count <= 64,
+          let (candidate, distance) = candidates.map({ ($0, editDistance(word, $0)) }).min(by: { $0.1 < $1.1 }) else { return nil }
+    // Close enough, or a prefix (`--col` for `--columns`).
+    return distance <= max(1, min(3, candidate.count / 3)) || (word.count >= 3 && candidate.hasPrefix(word)) ? candidate : nil
 }
 
 /// Edit distance with adjacent transpositions (optimal string alignment): insertions,

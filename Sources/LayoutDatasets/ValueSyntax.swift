@@ -9,57 +9,33 @@ public enum ValueSyntax {
     /// Rejects `nan`, `inf`, hex floats, spaces and stray characters (`12x`). May return a
     /// non-finite value for overflowing text (`1e999`); callers decide what that means.
     public static func number(_ text: Substring) -> Double? {
-        guard !text.isEmpty else { return nil }
-        var sawDigit = false
-        var index = text.startIndex
-        if text[index] == "+" || text[index] == "-" { index = text.index(after: index) }
-        var sawPoint = false, sawExponent = false
-        while index < text.endIndex {
-            let c = text[index]
-            switch c {
-            case "0"..."9": sawDigit = true
-            case "." where !sawPoint && !sawExponent: sawPoint = true
-            case "e" where sawDigit && !sawExponent, "E" where sawDigit && !sawExponent:
-                sawExponent = true
-                let next = text.index(after: index)
-                if next < text.endIndex, text[next] == "+" || text[next] == "-" { index = next }
-                sawDigit = false // the exponent needs digits of its own
-            default: return nil
-            }
-            index = text.index(after: index)
-        }
-        guard sawDigit else { return nil }
+        // Of these characters `Double(_:)` reads only the decimal forms, whole.
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }) else { return nil }
         return Double(text)
     }
 
     /// `number` for a whole string.
     public static func number(_ text: String) -> Double? { number(text[...]) }
 
-    /// The magnitude every integer value stays below: 2⁵³, past which a double no longer
-    /// holds every integer.
+    /// 2⁵³, which every integer's magnitude stays below (past it a double skips integers).
     public static let integerLimit = 9_007_199_254_740_992.0
 
-    /// An integer: a number with no fractional part (`6` and `6.0` are the same, `6.5` is not)
-    /// and a magnitude below 2⁵³ (`integerLimit`); `nil` otherwise (`isOutOfRangeInteger`
-    /// tells a well-formed integer past the limit from text that is not one).
+    /// A number with no fractional part (`6`, `6.0`; not `6.5`) below `integerLimit` in
+    /// magnitude; else `nil` (`isOutOfRangeInteger` tells out of range from malformed).
     public static func integer(_ text: String) -> Int? {
         guard let value = number(text), value.isFinite, value == value.rounded(.towardZero),
               value.magnitude < integerLimit else { return nil }
         return Int(value)
     }
 
-    /// Whether `text` is an integer in form (a number with no fractional part) whose
-    /// magnitude is 2⁵³ or more, or that overflows a double (`1e999`): a value out of range,
-    /// not text that does not parse.
+    /// Whether `text` is an integer in form of magnitude 2⁵³ or more, or overflows a double (`1e999`).
     public static func isOutOfRangeInteger(_ text: String) -> Bool {
         guard let value = number(text) else { return false }
         return !value.isFinite || (value == value.rounded(.towardZero) && value.magnitude >= integerLimit)
     }
 
-    /// An unsigned 64-bit integer (`--seed`): plain digits up to 18446744073709551615,
-    /// exactly; any other integer form (`1e3`, `6.0`) below 2⁵³, as `integer` reads it.
-    /// `nil` when `text` is not an integer in form or is negative or out of range
-    /// (`isOutOfRangeInteger`, or plain digits past 2⁶⁴ − 1, tell the two apart).
+    /// An unsigned 64-bit integer (`--seed`): plain digits up to 2⁶⁴ − 1 exactly, another integer
+    /// form (`1e3`, `6.0`) as `integer` reads it; `nil` when negative, out of range or malformed.
     public static func unsignedInteger(_ text: String) -> UInt64? {
         let digits = text.first == "+" ? text.dropFirst() : text[...]
         if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return UInt64(digits) }
@@ -70,15 +46,9 @@ public enum ValueSyntax {
     /// Comma-separated numbers; `nil` when any part does not parse or the count is not in
     /// `counts`.
     public static func numbers(_ text: String, counts: Set<Int>) -> [Double]? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard counts.contains(parts.count) else { return nil }
-        var values: [Double] = []
-        values.reserveCapacity(parts.count)
-        for part in parts {
-            guard let v = number(part) else { return nil }
-            values.append(v)
-        }
-        return values
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { number($0) }
+        guard counts.contains(values.count), !values.contains(nil) else { return nil }
+        return values.map { $0! }
     }
 
     /// `T,L,B,R` or one number for all four edges; `[T, L, B, R]` as JSON writes it too
@@ -112,27 +82,18 @@ public enum ValueSyntax {
 
     /// `S:I`, or `I` alone for section 0; both non-negative integers.
     public static func indexPath(_ text: String) -> IndexPath? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        func nonNegative(_ s: Substring) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { s -> Int? in
             guard !s.isEmpty, s.count <= 18, s.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             return Int(s)
         }
-        switch parts.count {
-        case 1: return nonNegative(parts[0]).map { IndexPath(item: $0, section: 0) }
-        case 2:
-            guard let s = nonNegative(parts[0]), let i = nonNegative(parts[1]) else { return nil }
-            return IndexPath(item: i, section: s)
-        default: return nil
-        }
+        guard parts.count <= 2, !parts.contains(nil) else { return nil }
+        return IndexPath(item: parts.last!!, section: parts.count == 2 ? parts[0]! : 0)
     }
 }
 
-/// Insets as a dataset, its sections and a compositional description give them, read the same
-/// everywhere: a number (all four edges), a string as the flag reads it (`"10"`,
-/// `"10,16,10,16"`), an array `[top, left, bottom, right]` of four numbers, or an object of
-/// `top`, `left`, `bottom` and `right` (`leading` and `trailing` for left and right, as
-/// UIKit's NSDirectionalEdgeInsets names them: the layout is mirrored as a whole for right to
-/// left), an edge not given being 0.
+/// Insets in any JSON description: a number (all four edges), a string as the flag reads it, an
+/// array `[top, left, bottom, right]`, or an object of `top`, `left`, `bottom` and `right`
+/// (or NSDirectionalEdgeInsets' `leading` and `trailing`), an edge not given being 0.
 enum JSONInsets {
     /// The object keys, in message order.
     static let keys = ["top", "left", "bottom", "right", "leading", "trailing"]
@@ -153,14 +114,6 @@ enum JSONInsets {
         case .string(let s):
             guard let insets = ValueSyntax.insets(s) else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
             return insets
-        case .numbers(let v) where v.count == 4:
-            return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
-        case .array, .sparse, .pairs:
-            if let elements = raw.elements, elements.count == 4 {
-                let v = try elements.enumerated().map { try finite($1, "\(path)[\($0)]") }
-                return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
-            }
-            throw invalid(path, "expected \(expected), got an array of \(raw.arrayCount ?? 0) \(raw.arrayCount == 1 ? "value" : "values")")
         case .object(let object):
             for key in object.keys.sorted() where !keys.contains(key) {
                 throw DatasetError.unknownKey(path: path + "." + key, key: key, expected: keys)
@@ -175,23 +128,26 @@ enum JSONInsets {
             }
             return EdgeInsets(top: try edge("top"), left: try edge("left", or: "leading"),
                               bottom: try edge("bottom"), right: try edge("right", or: "trailing"))
+        case .numbers, .array, .sparse, .pairs:
+            if let elements = raw.elements, elements.count == 4 {
+                let v = try elements.enumerated().map { try finite($1, "\(path)[\($0)]") }
+                return EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3])
+            }
+            fallthrough
         default:
-            let got = raw.arrayCount.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(raw)
-            throw invalid(path, "expected \(expected), got \(got)")
+            throw invalid(path, "expected \(expected), got \(describeCounted(raw))")
         }
     }
 
-    /// The flag's text (`T,L,B,R`) of insets given as an array or an object in a dataset's
-    /// `"options"` at `path`, where values are read as flags read them; `nil` for another value.
-    /// - Throws: `read`'s errors for an object of insets' keys that cannot be read.
+    /// The flag's text (`T,L,B,R`) of insets given as an array or an object in `"options"`;
+    /// `nil` for another value. - Throws: `read`'s errors for an object of insets' keys.
     static func flagText(_ raw: JSONValue, path: String) throws -> String? {
         switch raw {
         case .numbers(let v) where v.count == 4:
             return v.map { NumberFormat.string($0, precision: .full) }.joined(separator: ",")
-        case .object(let object) where !object.keys.isEmpty && object.keys.allSatisfy(keys.contains):
+        case .object(let object) where object.count > 0 && object.keys.allSatisfy(keys.contains):
             let insets = try read(raw, path: path)
-            return [insets.top, insets.left, insets.bottom, insets.right]
-                .map { NumberFormat.string($0, precision: .full) }.joined(separator: ",")
+            return try flagText(.numbers([insets.top, insets.left, insets.bottom, insets.right]), path: path)
         default:
             return nil
         }

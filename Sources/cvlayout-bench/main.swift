@@ -1,19 +1,9 @@
-// The rect-query benchmark of `make bench`: `layoutAttributesForElements(in:)` and
-// `elementIndices(in:)` on laid-out waterfall and flow layouts of 10⁴, 10⁵ and 10⁶ elements
-// (heights 50 + r % 100, SplitMix64 seed 1, 390×844 bounds), with the index built once per
-// layout. Two query streams of 390×844 rects:
-//   random  — each rect at a uniformly random offset along the content: every query lands on
-//             memory the previous one did not touch (the worst case for caches);
-//   scroll  — consecutive screens from the top, one screen height apart, wrapping at the end
-//             (what UIKit asks while the user scrolls). A 10⁴-element layout is about 300
-//             screens long, so its scroll stays in the caches; a 10⁶ one streams from memory.
-// Columns, in ns per query: `indices` elementIndices(in:) -> [Int]; `for-each`
-// RectIndex.forEachElementIndex(in:), which allocates nothing; `attributes`
-// layoutAttributesForElements(in:) -> [LayoutAttributes]; `copy floor` only copying the k
-// answers' 128-byte attributes into a new array, their positions known (no search): what
-// any implementation pays for `attributes` once the answer is found. Each cell is the best of
-// 5 rounds of 20,000 queries; k is the mean number of elements a query returns. The query
-// rects are made before timing starts. The last lines give the 10⁶/10⁴ time ratios.
+// `make bench`'s rect-query benchmark: waterfall and flow layouts of 10⁴, 10⁵ and 10⁶ elements
+// (heights 50 + r % 100, SplitMix64 seed 1, 390×844 bounds), the index built once per layout,
+// queried with 390×844 rects at `random` offsets (no cache reuse) and as `scroll`ing screens
+// from the top, wrapping (what UIKit asks; a 10⁴ layout's stay in the caches). Columns, ns per
+// query (as the header printed below says); each the best of 5 rounds of 20,000 queries made
+// before timing; k: the mean answers per query. Last, the 10⁶/10⁴ time ratios.
 import Foundation
 import LayoutCore
 
@@ -49,11 +39,12 @@ func pad(_ s: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - s.count)) + s
 }
 
-// `cvlayout-bench spans`: the waterfall engine alone (no decoding, no writing) on 10⁶ heights
-// (50 + r % 100, seed 1, 3 columns, shortest first), plain and with every tenth item
-// spanning (every twentieth 2 columns, the others of those the full width), each as the
-// summary pass (`CountingSink`) and the streaming pass (`ElementBlocks` of 1,024); ms, best
-// of 7.
+/// `value` with `digits` decimals, right-aligned in `width`.
+func fixed(_ value: Double, _ digits: Int, _ width: Int) -> String { pad(String(format: "%.\(digits)f", value), width) }
+
+// `cvlayout-bench spans`: the waterfall alone on 10⁶ heights (as above, 3 columns), plain and
+// with every tenth item spanning (every twentieth 2 columns, the others full width), as the
+// summary pass (`CountingSink`) and the streaming one (`ElementBlocks` of 1,024); ms, best of 7.
 if CommandLine.arguments.dropFirst().first == "spans" {
     var generator = SplitMix64(seed: 1)
     let n = 1_000_000
@@ -151,11 +142,9 @@ for engine in engines {
             }
             cells += [i.ns, f.ns, a.ns, floor.ns]
             let head = name == "random"
-                ? engine.padding(toLength: 10, withPad: " ", startingAt: 0) + pad("\(n)", 10) + pad(String(format: "%.1f", indexMs), 10)
+                ? engine.padding(toLength: 10, withPad: " ", startingAt: 0) + pad("\(n)", 10) + fixed(indexMs, 1, 10)
                 : String(repeating: " ", count: 30)
-            print(head + "  " + name + pad(String(format: "%.1f", i.k), 8) + pad(String(format: "%.0f", i.ns), 10)
-                  + pad(String(format: "%.0f", f.ns), 10) + pad(String(format: "%.0f", a.ns), 12)
-                  + pad(String(format: "%.0f", floor.ns), 12))
+            print(head + "  " + name + fixed(i.k, 1, 8) + fixed(i.ns, 0, 10) + fixed(f.ns, 0, 10) + fixed(a.ns, 0, 12) + fixed(floor.ns, 0, 12))
         }
         results[engine, default: []].append((n, cells))
     }

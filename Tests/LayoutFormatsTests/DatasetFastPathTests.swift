@@ -9,7 +9,7 @@ extension StrictJSON {
     /// `JSONSerialization` for the values (arrays, dictionaries, NSNumber, String, NSNull).
     static func parse(_ data: Data, objectLimit: JSONSyntaxCheck.ObjectLimit = .dataset) throws -> Any {
         try data.withUnsafeBytes { raw in
-            try JSONSyntaxCheck.check(raw.bindMemory(to: UInt8.self), objectLimit: objectLimit)
+            _ = try JSONSyntaxCheck.scan(raw.bindMemory(to: UInt8.self), building: false, objectLimit: objectLimit)
         }
         return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     }
