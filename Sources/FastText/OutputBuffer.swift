@@ -1,8 +1,6 @@
 import Foundation
 import LayoutCore
 
-// MARK: - The buffer
-
 /// A byte buffer the writers format into, handed to a sink in large chunks (a million-element
 /// layout never exists as one string); without a sink it keeps everything. One allocation
 /// written through a pointer: no array appends or exclusivity checks on the hot path.
@@ -207,8 +205,6 @@ public final class OutputBuffer {
     }
 }
 
-// MARK: - Formatting straight into the buffer
-
 /// One entry of a buffer's table of formatted numbers: a Double's bits and its text (≤ 23
 /// bytes), 32 bytes, never split across cache lines. Empty, its bits are a NaN's.
 @usableFromInline package struct CachedNumber {
@@ -265,7 +261,7 @@ public final class OutputBuffer {
 
     /// Writes `value` at `position` as `NumberFormat.write` does at `precision`, and moves
     /// `position` past it: the last text again for the same number; at the default precision
-    /// (`standard`), `threeDecimalsText` with `digits` (`DigitTable.digits`), kept as the
+    /// (`standard`), `wholeOrHalfText` or `fractionalText` with `digits` (`DigitTable.digits`), kept as the
     /// last; any other out of line, not kept.
     @inlinable @inline(__always)
     package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,

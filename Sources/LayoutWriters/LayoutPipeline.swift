@@ -45,22 +45,10 @@ public struct LayoutPipeline {
         }
     }
 
-    /// What an engine's quick check vouches for (`Engine.quickCheck`).
-    public struct QuickCheck: Equatable, Sendable {
-        /// The layout's elements.
-        public var elementCount: Int
-        /// Its sections (`CollectionLayout.numberOfSections`).
-        public var numberOfSections: Int
-        /// Whether the visible elements surely come in zIndex order (`false` when unsure).
-        public var isInDrawingOrder: Bool
-
-        /// The counts and the order.
-        public init(elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool) {
-            self.elementCount = elementCount
-            self.numberOfSections = numberOfSections
-            self.isInDrawingOrder = isInDrawingOrder
-        }
-    }
+    /// What an engine's quick check vouches for (`Engine.quickCheck`): the layout's elements,
+    /// its sections, and whether the visible elements surely come in zIndex order (`false`
+    /// when unsure).
+    public typealias QuickCheck = (elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool)
 
     /// What is asked of the run.
     public struct Request {

@@ -1,8 +1,6 @@
 import LayoutCore
 import FastText
 
-// MARK: - Formats and options
-
 /// How a layout is written.
 public struct OutputOptions: Sendable {
     /// Decimals of every number. Default 3.
@@ -65,12 +63,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
             }
             try produce(&sink)
             sink.finish()
-        } else if let pipeline {
-            try pipeline.run(to: out, formatBlock: parts.block, produce)
         } else {
-            let pipeline = BlockPipeline(precision: out.precision)
-            defer { pipeline.stop() }
-            try pipeline.run(to: out, formatBlock: parts.block, produce)
+            let owned = pipeline == nil ? BlockPipeline(precision: out.precision) : nil
+            defer { owned?.stop() }
+            try (pipeline ?? owned!).run(to: out, formatBlock: parts.block, produce)
         }
     }
 
@@ -130,8 +126,6 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         try out.flush()
     }
 }
-
-// MARK: - Writing elements on every core
 
 /// Formats each selected element (all when `selection` is nil) with `format` (given the
 /// element, the buffer and its output position) on every core (`appendInParallel`), in order.
