@@ -52,8 +52,7 @@ public final class OutputBuffer {
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
     private var svgFrameTextTable: UnsafeMutablePointer<SVGFrameText>?
 
-    /// The buffer's table of SVG frame texts (`FrameKey.slots` entries), allocated when
-    /// first asked for and kept from one block to the next.
+    /// The buffer's table of SVG frame texts (`FrameKey.slots` entries), made on first use.
     package var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
         if svgFrameTextTable == nil { svgFrameTextTable = Self.table(of: SVGFrameText(), count: FrameKey.slots) }
         return svgFrameTextTable!
@@ -103,14 +102,13 @@ public final class OutputBuffer {
         capacity = newCapacity
     }
 
-    /// Appends raw bytes.
+    /// Appends raw bytes (≤ 32, the writers' keys and punctuation: a byte loop, not memmove).
     @inlinable @inline(__always)
     package func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         reserve(buffer.count)
         let destination = storage + count
         if buffer.count <= 32 {
-            // The writers' keys and punctuation: a byte loop beats a call to memmove.
             for j in 0..<buffer.count { destination[j] = base[j] }
         } else {
             destination.update(from: base, count: buffer.count)

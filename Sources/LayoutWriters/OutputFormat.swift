@@ -83,32 +83,23 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     func streamParts(_ layout: CollectionLayout, options: OutputOptions, labelsAboveOutline: Bool = true) -> StreamParts {
         switch self {
         case .json:
-            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
-                        block: { block, first, _, out in
-                            for k in block.indices {
-                                JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
-                            }
-                        },
-                        end: { JSONLayoutWriter.appendEnd($0, to: $1) })
+            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) }, block: { block, first, _, out in
+                for k in block.indices { JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out) }
+            }, end: { JSONLayoutWriter.appendEnd($0, to: $1) })
         case .csv:
-            return StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
-                        block: { block, _, defaultAppearance, out in
-                            CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
-                        },
-                        end: { _, _ in })
+            return StreamParts(start: { CSVLayoutWriter.appendHeader(to: $1) }, block: { block, _, defaultAppearance, out in
+                CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
+            }, end: { _, _ in })
         case .svg:
-            let above = labelsAboveOutline
-                ? SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout)) : nil
+            let labels = SVGLabels.resolved(options.labels, for: layout), round = layout.drawsCellsRound
+            let above = labelsAboveOutline ? SVGLayoutWriter.labelsAboveOutline(layout, labels: labels) : nil
             return StreamParts(start: { layout, out in
-                            SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
-                                layout, options: options, drawn: options.drawnBounds), to: out)
-                        },
-                        block: { [round = layout.drawsCellsRound,
-                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, defaultAppearance, out in
-                            SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
-                                                        above: above, to: out)
-                        },
-                        end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
+                SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(layout, options: options,
+                                                                                   drawn: options.drawnBounds), to: out)
+            }, block: { block, _, defaultAppearance, out in
+                SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
+                                            above: above, to: out)
+            }, end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
         }
     }
 
