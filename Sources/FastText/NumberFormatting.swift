@@ -379,16 +379,8 @@ import LayoutCore
     /// The table, built once and kept for the process.
     package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
-        var k = 0
-        for thousands in UInt32(0)..<10 {
-            for hundreds in UInt32(0)..<10 {
-                for tens in UInt32(0)..<10 {
-                    for units in UInt32(0)..<10 {
-                        table[k] = thousands | hundreds << 8 | tens << 16 | units << 24
-                        k += 1
-                    }
-                }
-            }
+        for n in UInt32(0)..<10_000 {
+            table[Int(n)] = n / 1000 | (n / 100 % 10) << 8 | (n / 10 % 10) << 16 | (n % 10) << 24
         }
         return UnsafePointer(table)
     }()
