@@ -31,8 +31,8 @@ let waterfallEngine = EngineDescriptor(
         let (layout, sections) = try waterfallSettings(input)
         guard layout.succeedsWithFiniteElements(sections: sections, bounds: input.bounds, scale: scale) else { return nil }
         // Every zIndex is 0: in drawing order unless pinned headers are drawn above cells.
-        return LayoutPipeline.QuickCheck(elementCount: layout.elementCount(of: sections), numberOfSections: sections.count,
-                                         isInDrawingOrder: !layout.sectionHeadersPinToVisibleBounds)
+        return (elementCount: layout.elementCount(of: sections), numberOfSections: sections.count,
+                isInDrawingOrder: !layout.sectionHeadersPinToVisibleBounds)
     },
     capabilities: PassCapabilities(streams: true, summaryCheck: true, vouchesWithoutLayingOut: true),
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }

@@ -4,13 +4,8 @@
 import Foundation
 import LayoutCore
 
-/// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`.
-///
-/// ```
-/// NumberFormat.string(2.675, precision: .decimals(2))  // "2.67" (2.675 is 2.67499999…)
-/// NumberFormat.string(0.25, precision: .decimals(1))   // "0.3"  (an exact half: away from 0)
-/// NumberFormat.string(-0.0001, precision: .decimals(3)) // "0"
-/// ```
+/// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`,
+/// the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
 @usableFromInline package enum NumberFormat {
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.
@@ -56,8 +51,6 @@ import LayoutCore
         }
     }
 
-    // MARK: - Fixed precision
-
     /// `writeFixed(value, decimals: 3, …)` for `value = ±m·2⁻ᵏ`, 1 ≤ k ≤ 63: N = m·1000/2ᵏ
     /// rounded half away from zero is `(m·1000 >> (k−1) + 1) >> 1`.
     @inlinable @inline(__always)
@@ -98,15 +91,9 @@ import LayoutCore
     }
 
     /// The text `write(value, precision: .decimals(3), …)` writes, built in registers (for a
-    /// writer that also keeps it in a table): for 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005 and whole
-    /// numbers and halves below 10⁸, at most 13 bytes in two little-endian words (bytes past
-    /// `length` unspecified); `nil` outside that range. - Complexity: O(1).
-    @inline(__always)
-    static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
-        wholeOrHalfText(value) ?? fractionalText(value)
-    }
-
-    /// `threeDecimalsText` for a whole number or a half, |value| < 10⁸; `nil` otherwise.
+    /// writer that also keeps it in a table), for a whole number or a half, |value| < 10⁸: at
+    /// most 13 bytes in two little-endian words (bytes past `length` unspecified); `nil`
+    /// otherwise. - Complexity: O(1).
     @inlinable @inline(__always)
     package static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         wholeOrHalfText(value, eightDigits: eightDigits)
@@ -141,7 +128,7 @@ import LayoutCore
         return nil
     }
 
-    /// `threeDecimalsText` for the values `wholeOrHalfText` leaves; `nil` outside its range.
+    /// `wholeOrHalfText` for the values it leaves, 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005; `nil` outside.
     @inlinable @inline(__always)
     package static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
         fractionalText(value, eightDigits: eightDigits)
@@ -217,18 +204,11 @@ import LayoutCore
         let integerPart: UInt64, fractionPart: UInt64
         if p <= 3 && k < 64 {
             // The common case (3 decimals, |value| ≥ 2^-11): m·10^p < 2^63 fits in 64 bits.
-            let scaled = m &* power
-            let q = scaled >> UInt64(k)
-            let remainder = scaled & ((1 << UInt64(k)) &- 1)
-            let n = remainder >= (1 << UInt64(k - 1)) ? q + 1 : q
-            (integerPart, fractionPart) = split(n, decimals: p)
+            (integerPart, fractionPart) = split(((m &* power) >> UInt64(k - 1) + 1) >> 1, decimals: p)
         } else if k >= 104 {
             (integerPart, fractionPart) = (0, 0)
         } else {
-            let scaled = UInt128(m) * UInt128(power)
-            let q = scaled >> UInt128(k)
-            let remainder = scaled & ((1 << UInt128(k)) - 1)
-            let n = remainder >= (1 << UInt128(k - 1)) ? q + 1 : q
+            let n = ((UInt128(m) * UInt128(power)) >> UInt128(k - 1) + 1) >> 1
             if n >> 64 == 0 {
                 (integerPart, fractionPart) = split(UInt64(n), decimals: p)
             } else {
@@ -361,8 +341,6 @@ import LayoutCore
         return digits.length
     }
 
-    // MARK: - Shortest round-trip
-
     /// Swift's `description`, the shortest round-trip form, its exponent (`1e-05`, `1.5e+20`)
     /// written out as a plain decimal.
     @usableFromInline static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
@@ -401,16 +379,8 @@ import LayoutCore
     /// The table, built once and kept for the process.
     package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
-        var k = 0
-        for thousands in UInt32(0)..<10 {
-            for hundreds in UInt32(0)..<10 {
-                for tens in UInt32(0)..<10 {
-                    for units in UInt32(0)..<10 {
-                        table[k] = thousands | hundreds << 8 | tens << 16 | units << 24
-                        k += 1
-                    }
-                }
-            }
+        for n in UInt32(0)..<10_000 {
+            table[Int(n)] = n / 1000 | (n / 100 % 10) << 8 | (n / 10 % 10) << 16 | (n % 10) << 24
         }
         return UnsafePointer(table)
     }()

@@ -1,8 +1,6 @@
 import Foundation
 import LayoutCore
 
-// MARK: - The buffer
-
 /// A byte buffer the writers format into, handed to a sink in large chunks (a million-element
 /// layout never exists as one string); without a sink it keeps everything. One allocation
 /// written through a pointer: no array appends or exclusivity checks on the hot path.
@@ -54,8 +52,7 @@ public final class OutputBuffer {
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
     private var svgFrameTextTable: UnsafeMutablePointer<SVGFrameText>?
 
-    /// The buffer's table of SVG frame texts (`FrameKey.slots` entries), allocated when
-    /// first asked for and kept from one block to the next.
+    /// The buffer's table of SVG frame texts (`FrameKey.slots` entries), made on first use.
     package var svgFrameTexts: UnsafeMutablePointer<SVGFrameText> {
         if svgFrameTextTable == nil { svgFrameTextTable = Self.table(of: SVGFrameText(), count: FrameKey.slots) }
         return svgFrameTextTable!
@@ -105,14 +102,13 @@ public final class OutputBuffer {
         capacity = newCapacity
     }
 
-    /// Appends raw bytes.
+    /// Appends raw bytes (≤ 32, the writers' keys and punctuation: a byte loop, not memmove).
     @inlinable @inline(__always)
     package func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         reserve(buffer.count)
         let destination = storage + count
         if buffer.count <= 32 {
-            // The writers' keys and punctuation: a byte loop beats a call to memmove.
             for j in 0..<buffer.count { destination[j] = base[j] }
         } else {
             destination.update(from: base, count: buffer.count)
@@ -207,8 +203,6 @@ public final class OutputBuffer {
     }
 }
 
-// MARK: - Formatting straight into the buffer
-
 /// One entry of a buffer's table of formatted numbers: a Double's bits and its text (≤ 23
 /// bytes), 32 bytes, never split across cache lines. Empty, its bits are a NaN's.
 @usableFromInline package struct CachedNumber {
@@ -265,7 +259,7 @@ public final class OutputBuffer {
 
     /// Writes `value` at `position` as `NumberFormat.write` does at `precision`, and moves
     /// `position` past it: the last text again for the same number; at the default precision
-    /// (`standard`), `threeDecimalsText` with `digits` (`DigitTable.digits`), kept as the
+    /// (`standard`), `wholeOrHalfText` or `fractionalText` with `digits` (`DigitTable.digits`), kept as the
     /// last; any other out of line, not kept.
     @inlinable @inline(__always)
     package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,

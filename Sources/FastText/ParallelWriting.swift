@@ -60,13 +60,8 @@ enum AvailableCores {
     #if os(Linux)
     /// The cgroup v2 quota in CPUs (`cpu.max`: "quota period" or "max period"), rounded up.
     private static var cgroupQuota: Int? {
-        let fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 63) }
-        guard n > 0 else { return nil }
-        let fields = String(decoding: bytes[..<n], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8) else { return nil }
+        let fields = text.split(whereSeparator: \.isWhitespace)
         guard fields.count >= 2, let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0 else {
             return nil
         }
@@ -107,8 +102,8 @@ package final class BlockPipeline: @unchecked Sendable {
         /// Whether every element has the default appearance (`ElementBlocks`), as at first.
         var holdsDefaultAppearance = true
         let buffer: OutputBuffer
-        /// A slot in `memory`, which must hold `Slot.bytes(capacity:)` bytes aligned to a
-        /// cache line and outlive the slot.
+
+        /// A slot in `memory`: `Slot.bytes(capacity:)` bytes aligned to a cache line, outliving it.
         init(capacity: Int, precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
             // Cache-line aligned: an element's appearance, which the engine need not store, has its own line.
             elements = memory.bindMemory(to: LayoutAttributes.self, capacity: capacity)
@@ -210,7 +205,9 @@ package final class BlockPipeline: @unchecked Sendable {
         }
         try produce(&sink)
         sink.finish()
-        try finish()
+        if let failure { throw failure }
+        try writeOut(upTo: submitted)
+        if let failure { throw failure }
     }
 
     /// Queues the filled slot `block` and returns the next slot to fill, once its block is
@@ -240,13 +237,6 @@ package final class BlockPipeline: @unchecked Sendable {
         }
         let next = slots[submitted % slots.count]
         return (next.elements, next.holdsDefaultAppearance)
-    }
-
-    /// Writes out every submitted block. - Throws: the output sink's first error.
-    private func finish() throws {
-        if let failure { throw failure }
-        try writeOut(upTo: submitted)
-        if let failure { throw failure }
     }
 
     /// Lets the workers go and drops what is not yet written. Idempotent.

@@ -215,10 +215,8 @@ package func appendJSONString(_ text: String, to out: OutputBuffer) {
         case 0x0D: out.append("\\r")
         case 0x09: out.append("\\t")
         case 0..<0x20:
-            out.append("\\u00")
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            out.append(byte: hex[Int(byte >> 4)])
-            out.append(byte: hex[Int(byte & 15)])
+            out.append(byte < 0x10 ? "\\u000" : "\\u001")
+            out.append(byte: byte & 15 < 10 ? 0x30 + byte & 15 : 0x57 + byte & 15)
         default: out.append(byte: byte)
         }
     }

@@ -45,22 +45,10 @@ public struct LayoutPipeline {
         }
     }
 
-    /// What an engine's quick check vouches for (`Engine.quickCheck`).
-    public struct QuickCheck: Equatable, Sendable {
-        /// The layout's elements.
-        public var elementCount: Int
-        /// Its sections (`CollectionLayout.numberOfSections`).
-        public var numberOfSections: Int
-        /// Whether the visible elements surely come in zIndex order (`false` when unsure).
-        public var isInDrawingOrder: Bool
-
-        /// The counts and the order.
-        public init(elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool) {
-            self.elementCount = elementCount
-            self.numberOfSections = numberOfSections
-            self.isInDrawingOrder = isInDrawingOrder
-        }
-    }
+    /// What an engine's quick check vouches for (`Engine.quickCheck`): the layout's elements,
+    /// its sections, and whether the visible elements surely come in zIndex order (`false`
+    /// when unsure).
+    public typealias QuickCheck = (elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool)
 
     /// What is asked of the run.
     public struct Request {
@@ -101,12 +89,12 @@ public struct LayoutPipeline {
     public let plan: PassPlan
     /// Whether the elements are streamed (not in `layout`).
     public let isStreamed: Bool
-    private let inDrawingOrder: Bool
-    private let contentSizeDeferred: Bool
+    private var inDrawingOrder = false
+    private var contentSizeDeferred = false
     /// The elements a streamed layout has, when its check counted them.
-    private let streamedCount: Int?
+    private var streamedCount: Int? = nil
     /// The sections of a layout vouched for without laying out (its summary deferred).
-    private let deferredNumberOfSections: Int?
+    private var deferredNumberOfSections: Int? = nil
 
     /// Up to this many elements (8 blocks) a streamed layout is formatted on the calling
     /// thread: starting the pipeline (about a millisecond) would cost more than it saves.
@@ -122,11 +110,8 @@ public struct LayoutPipeline {
         var passes = request.passes
         passes.targetOffset = request.target != nil
         passes.rightToLeft = request.mirrorsForRightToLeft
-        let plan = PassPlan.make(capabilities: engine.capabilities, options: passes, format: request.format)
-        self.plan = plan
+        plan = PassPlan.make(capabilities: engine.capabilities, options: passes, format: request.format)
         var checked: CollectionLayout? = nil
-        var inDrawingOrder = false, contentSizeDeferred = false
-        var streamedCount: Int? = nil, deferredNumberOfSections: Int? = nil
         var vouched: QuickCheck? = nil
         if case .vouchedWithoutLayingOut = plan.check, let quickCheck = engine.quickCheck {
             vouched = try quickCheck(request.scale)
@@ -162,10 +147,6 @@ public struct LayoutPipeline {
             layout = kept
             isStreamed = false
         }
-        self.inDrawingOrder = inDrawingOrder
-        self.contentSizeDeferred = contentSizeDeferred
-        self.streamedCount = streamedCount
-        self.deferredNumberOfSections = deferredNumberOfSections
     }
 
     /// The summary, its content size computed by the check pass when it was deferred and

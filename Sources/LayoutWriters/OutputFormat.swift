@@ -1,8 +1,6 @@
 import LayoutCore
 import FastText
 
-// MARK: - Formats and options
-
 /// How a layout is written.
 public struct OutputOptions: Sendable {
     /// Decimals of every number. Default 3.
@@ -65,12 +63,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
             }
             try produce(&sink)
             sink.finish()
-        } else if let pipeline {
-            try pipeline.run(to: out, formatBlock: parts.block, produce)
         } else {
-            let pipeline = BlockPipeline(precision: out.precision)
-            defer { pipeline.stop() }
-            try pipeline.run(to: out, formatBlock: parts.block, produce)
+            let owned = pipeline == nil ? BlockPipeline(precision: out.precision) : nil
+            defer { owned?.stop() }
+            try (pipeline ?? owned!).run(to: out, formatBlock: parts.block, produce)
         }
     }
 
@@ -87,32 +83,23 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     func streamParts(_ layout: CollectionLayout, options: OutputOptions, labelsAboveOutline: Bool = true) -> StreamParts {
         switch self {
         case .json:
-            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) },
-                        block: { block, first, _, out in
-                            for k in block.indices {
-                                JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out)
-                            }
-                        },
-                        end: { JSONLayoutWriter.appendEnd($0, to: $1) })
+            return StreamParts(start: { JSONLayoutWriter.appendStart($0, to: $1) }, block: { block, first, _, out in
+                for k in block.indices { JSONLayoutWriter.appendElementLine(block[k], position: first + k, to: out) }
+            }, end: { JSONLayoutWriter.appendEnd($0, to: $1) })
         case .csv:
-            return StreamParts(start: { _, out in CSVLayoutWriter.appendHeader(to: out) },
-                        block: { block, _, defaultAppearance, out in
-                            CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
-                        },
-                        end: { _, _ in })
+            return StreamParts(start: { CSVLayoutWriter.appendHeader(to: $1) }, block: { block, _, defaultAppearance, out in
+                CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
+            }, end: { _, _ in })
         case .svg:
-            let above = labelsAboveOutline
-                ? SVGLayoutWriter.labelsAboveOutline(layout, labels: SVGLabels.resolved(options.labels, for: layout)) : nil
+            let labels = SVGLabels.resolved(options.labels, for: layout), round = layout.drawsCellsRound
+            let above = labelsAboveOutline ? SVGLayoutWriter.labelsAboveOutline(layout, labels: labels) : nil
             return StreamParts(start: { layout, out in
-                            SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(
-                                layout, options: options, drawn: options.drawnBounds), to: out)
-                        },
-                        block: { [round = layout.drawsCellsRound,
-                                  labels = SVGLabels.resolved(options.labels, for: layout)] block, _, defaultAppearance, out in
-                            SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
-                                                        above: above, to: out)
-                        },
-                        end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
+                SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(layout, options: options,
+                                                                                   drawn: options.drawnBounds), to: out)
+            }, block: { block, _, defaultAppearance, out in
+                SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
+                                            above: above, to: out)
+            }, end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
         }
     }
 
@@ -130,8 +117,6 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         try out.flush()
     }
 }
-
-// MARK: - Writing elements on every core
 
 /// Formats each selected element (all when `selection` is nil) with `format` (given the
 /// element, the buffer and its output position) on every core (`appendInParallel`), in order.

@@ -2,7 +2,7 @@
 // `LayoutPipeline` follows the plan.
 
 /// What an engine can do for the passes of a run (declared beside its entry points).
-public struct PassCapabilities: Equatable, Sendable, CustomStringConvertible {
+public struct PassCapabilities: Equatable, Sendable {
     /// It lays out into a sink, and has a check pass (elements only counted and checked).
     public var streams: Bool
     /// Its check pass vouches for every element from a summary (`WaterfallLayout.elementsAreFinite(in:scale:)`
@@ -24,14 +24,10 @@ public struct PassCapabilities: Equatable, Sendable, CustomStringConvertible {
     public static let streaming = PassCapabilities(streams: true)
     /// Streams, and its check pass vouches from a summary.
     public static let streamingWithSummaryCheck = PassCapabilities(streams: true, summaryCheck: true)
-
-    public var description: String {
-        !streams ? "keepsOnly" : vouchesWithoutLayingOut ? "vouchesWithoutLayingOut" : summaryCheck ? "summaryCheck" : "streaming"
-    }
 }
 
 /// What a run asks of the layout that bears on its passes.
-public struct PassOptions: Equatable, Sendable, CustomStringConvertible {
+public struct PassOptions: Equatable, Sendable {
     /// A query selects among the elements (`--rect`, `--visible`, `--item`).
     public var query = false
     /// `--target-offset`: the engine's `targetContentOffset` reads the kept layout.
@@ -61,16 +57,6 @@ public struct PassOptions: Equatable, Sendable, CustomStringConvertible {
         self.rightToLeft = rightToLeft
         self.scroll = scroll
         self.callerReadsElements = callerReadsElements
-    }
-
-    public var description: String {
-        var parts: [String] = []
-        if query { parts.append("query") }
-        if targetOffset { parts.append("target-offset") }
-        if rightToLeft { parts.append("right-to-left") }
-        if scroll != .none { parts.append("scroll \(scroll.rawValue)") }
-        if callerReadsElements { parts.append("caller") }
-        return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }
 

@@ -311,3 +311,11 @@ struct SplitMixForTests {
         return z ^ (z >> 31)
     }
 }
+
+extension NumberFormat {
+    /// The text the writers' number tables build in registers for `write(value, precision:
+    /// .decimals(3), …)`: a whole number or half, else a fraction in range; `nil` outside.
+    static func threeDecimalsText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
+        wholeOrHalfText(value) ?? fractionalText(value)
+    }
+}

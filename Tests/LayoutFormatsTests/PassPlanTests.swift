@@ -142,12 +142,31 @@ struct PassPlanTests {
             check: { sink in counts.check += 1; for e in elements { sink.append(e) }; return summary },
             quickCheck: quick.map { answer in { _ in
                 counts.quick += 1
-                return answer.map { LayoutPipeline.QuickCheck(elementCount: elements.count, numberOfSections: 1, isInDrawingOrder: $0) }
+                return answer.map { (elementCount: elements.count, numberOfSections: 1, isInDrawingOrder: $0) }
             } })
         let pipeline = try LayoutPipeline(engine: engine, request: LayoutPipeline.Request(
             format: format, scale: nil, keepsElements: keeps, target: nil, engine: "test", bounds: bounds, contentOffset: .zero))
         #expect([counts.layout, counts.check, counts.quick] == runs)
         #expect(pipeline.isStreamed == streamed)
         #expect(pipeline.plan.streams == !keeps)
+    }
+}
+
+/// Short names for the test cases' descriptions.
+extension PassCapabilities: CustomStringConvertible {
+    public var description: String {
+        !streams ? "keepsOnly" : vouchesWithoutLayingOut ? "vouchesWithoutLayingOut" : summaryCheck ? "summaryCheck" : "streaming"
+    }
+}
+
+extension PassOptions: CustomStringConvertible {
+    public var description: String {
+        var parts: [String] = []
+        if query { parts.append("query") }
+        if targetOffset { parts.append("target-offset") }
+        if rightToLeft { parts.append("right-to-left") }
+        if scroll != .none { parts.append("scroll \(scroll.rawValue)") }
+        if callerReadsElements { parts.append("caller") }
+        return parts.isEmpty ? "plain" : parts.joined(separator: ", ")
     }
 }
