@@ -127,9 +127,4 @@ extension Array where Element: Sendable {
         for option in self { try option.bind(values, &config) }
         return config
     }
-
-    /// The options' table entries, for the engine's descriptor.
-    func specs<Config>() -> [OptionSpec] where Element == BoundOption<Config> {
-        map(\.spec)
-    }
 }

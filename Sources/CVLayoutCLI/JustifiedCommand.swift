@@ -13,7 +13,7 @@ let justifiedEngine = EngineDescriptor(
         Without DATASET: --count (40) aspect ratios 0.5 + 2·u, u uniform in [0, 1) from
         SplitMix64(--seed).
         """,
-    options: justifiedOptions.specs(),
+    options: justifiedOptions.map(\.spec),
     schema: .items,
     datasetKeys: .sectioned,
     defaultCount: 40,

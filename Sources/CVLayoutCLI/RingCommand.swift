@@ -10,7 +10,7 @@ let ringEngine = EngineDescriptor(
         DATASET: ring counts [1, 6, 12, 18] or {"rings": [1, 6, 12, 18]}; ring s is section s.
         Without DATASET: [1, 6, 12, 18]; with --count N: N rings of 1, 6, 12, … (6·s) items.
         """,
-    options: ringOptions.specs(),
+    options: ringOptions.map(\.spec),
     schema: .ringCounts,
     defaultCount: 4,
     embeddedData: { count, _ in Dataset(sections: defaultRingCounts(count).map { DatasetSection(items: .uniform(count: $0)) }) },
