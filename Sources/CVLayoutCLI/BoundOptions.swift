@@ -17,9 +17,6 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     /// Reads the option's value from the run's options (when given) into the configuration.
     let bind: @Sendable (OptionValues, inout Config) throws -> Void
 
-    /// The long name, for the messages that name the option (conflicts).
-    var name: String { spec.name }
-
     /// An option whose value, when given, `read` parses into the field at `keyPath`; help
     /// shows the field's default as `format` writes it, or `defaultText`.
     private static func make<Value>(_ name: String, _ valueName: String?, _ keyPath: WritableKeyPath<Config, Value> & Sendable,
@@ -129,10 +126,5 @@ extension Array where Element: Sendable {
         var config = Config()
         for option in self { try option.bind(values, &config) }
         return config
-    }
-
-    /// The options' table entries, for the engine's descriptor.
-    func specs<Config>() -> [OptionSpec] where Element == BoundOption<Config> {
-        map(\.spec)
     }
 }

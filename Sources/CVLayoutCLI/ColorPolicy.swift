@@ -10,17 +10,14 @@ public struct ColorPolicy: Equatable, Sendable {
     /// No colour anywhere: the default, and what tests see.
     public static let never = ColorPolicy(stdout: false, stderr: false)
 
-    /// The policy for a process with `environment` (default: its own, read with `getenv`)
+    /// The policy for a process with `environment` (default: its own)
     /// whose streams are terminals as `isTerminal` says (by file descriptor).
     public static func forProcess(environment: [String: String]? = nil,
                                   isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) -> ColorPolicy {
         let stdout = isTerminal(STDOUT_FILENO), stderr = isTerminal(STDERR_FILENO)
         guard stdout || stderr else { return .never }
-        func variable(_ name: String) -> String? {
-            if let environment { return environment[name] }
-            return getenv(name).map { String(cString: $0) }
-        }
-        let allowed = (variable("NO_COLOR") ?? "").isEmpty && variable("TERM") != "dumb"
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let allowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return ColorPolicy(stdout: allowed && stdout, stderr: allowed && stderr)
     }
 }

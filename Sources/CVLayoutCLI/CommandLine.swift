@@ -51,7 +51,7 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data,
         let (status, warnings) = try withoutActuallyEscaping(stderr) { stderr in
             let io = CommandIO(stdin: stdin, stdinDescriptor: stdinDescriptor, stdinHoldsData: stdinHoldsData,
                                stdout: stdout, stderr: stderr, color: color, environment: environment)
-            return try Invocation(arguments: arguments, io: io).execute()
+            return try execute(arguments, io: io)
         }
         for warning in warnings { stderr("cvlayout: warning: \(questioningControlCharacters(warning))\n") }
         return status
@@ -126,66 +126,61 @@ let subcommandRegistry: [SubcommandDescriptor] = [
     manpageCommand,
 ]
 
-/// One run: dispatch to help, a subcommand or an engine.
-private struct Invocation {
-    let arguments: [String]
-    let io: CommandIO
+/// The usage error for a first argument that is no engine or subcommand.
+private func unknownCommand(_ name: String) -> CLIError {
+    if name.hasPrefix("-") { return CLIError(.optionBeforeEngine(shortenedForMessage(name))) }
+    let near = nearest(name, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name))
+    return CLIError(.unknown(.engine, shortenedForMessage(name), nearest: near))
+}
 
-    /// The usage error for a first argument that is no engine or subcommand.
-    private func unknownCommand(_ name: String) -> CLIError {
-        if name.hasPrefix("-") { return CLIError(.optionBeforeEngine(shortenedForMessage(name))) }
-        let near = nearest(name, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name))
-        return CLIError(.unknown(.engine, shortenedForMessage(name), nearest: near))
-    }
-
-    /// Runs; returns the exit status and the layout's warnings (for stderr).
-    func execute() throws -> (status: Int32, warnings: [String]) {
-        guard let first = arguments.first else { throw CLIError(.fixed(.noEngine)) }
-        let rest = Array(arguments.dropFirst())
-        switch first {
-        case "-h", "--help", "help":
-            // `cvlayout --help COMMAND` is `cvlayout COMMAND --help`, for engines and subcommands.
-            guard let name = rest.first else {
-                try io.emit(globalHelp())
-                return (ExitStatus.success, [])
-            }
-            if let descriptor = engine(named: name) {
-                try io.emit(engineHelp(descriptor))
-                return (ExitStatus.success, [])
-            }
-            if let command = subcommandRegistry.first(where: { $0.name == name }) {
-                return (try command.run(["--help"], io), [])
-            }
-            throw unknownCommand(name)
-        case "--version", "-V":
-            if !rest.isEmpty { throw CLIError(.takesNoArguments("--version")) }
-            try io.emit("cvlayout \(cvlayoutVersion)\n")
+/// One run: dispatches to help, a subcommand or an engine; returns the exit status and the
+/// layout's warnings (for stderr).
+private func execute(_ arguments: [String], io: CommandIO) throws -> (status: Int32, warnings: [String]) {
+    guard let first = arguments.first else { throw CLIError(.fixed(.noEngine)) }
+    let rest = Array(arguments.dropFirst())
+    switch first {
+    case "-h", "--help", "help":
+        // `cvlayout --help COMMAND` is `cvlayout COMMAND --help`, for engines and subcommands.
+        guard let name = rest.first else {
+            try io.emit(globalHelp())
             return (ExitStatus.success, [])
-        default:
-            break
         }
-        if let command = subcommandRegistry.first(where: { $0.name == first }) {
-            return (try command.run(rest, io), [])
-        }
-        guard let descriptor = engine(named: first) else { throw unknownCommand(first) }
-        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+        if let descriptor = engine(named: name) {
             try io.emit(engineHelp(descriptor))
             return (ExitStatus.success, [])
         }
-        let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
-        try checkComparisonOptionsNeedCheck(job.options, engine: job.descriptor.name)
-        let golden = try job.options.text(GlobalOption.check)
-        let status = try golden.map { try checkAgainstGolden(job, golden: $0, io: io) } ?? ExitStatus.success
-        if golden == nil { try job.write(io: io) }
-        for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
-        if golden != nil { return (status, job.layout.warnings) }
-        if let statistics = job.layout.statistics, job.format != .json {
-            // JSON carries them as "stats"; the other formats have no room, so one line on stderr.
-            io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(job.outputOptions.precision.text($0.value))" }
-                .joined(separator: ", ") + "\n")
+        if let command = subcommandRegistry.first(where: { $0.name == name }) {
+            return (try command.run(["--help"], io), [])
         }
-        return (ExitStatus.success, job.layout.warnings + job.writeWarnings)
+        throw unknownCommand(name)
+    case "--version", "-V":
+        if !rest.isEmpty { throw CLIError(.takesNoArguments("--version")) }
+        try io.emit("cvlayout \(cvlayoutVersion)\n")
+        return (ExitStatus.success, [])
+    default:
+        break
     }
+    if let command = subcommandRegistry.first(where: { $0.name == first }) {
+        return (try command.run(rest, io), [])
+    }
+    guard let descriptor = engine(named: first) else { throw unknownCommand(first) }
+    if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+        try io.emit(engineHelp(descriptor))
+        return (ExitStatus.success, [])
+    }
+    let job = try LayoutJob(descriptor: descriptor, arguments: rest, io: io)
+    try checkComparisonOptionsNeedCheck(job.options, engine: job.descriptor.name)
+    let golden = try job.options.text(GlobalOption.check)
+    let status = try golden.map { try checkAgainstGolden(job, golden: $0, io: io) } ?? ExitStatus.success
+    if golden == nil { try job.write(io: io) }
+    for line in job.layout.explanation { io.stderr("cvlayout: explain: \(line)\n") }
+    if golden != nil { return (status, job.layout.warnings) }
+    if let statistics = job.layout.statistics, job.format != .json {
+        // JSON carries them as "stats"; the other formats have no room, so one line on stderr.
+        io.stderr("cvlayout: stats: " + statistics.map { "\($0.name) \(job.outputOptions.precision.text($0.value))" }
+            .joined(separator: ", ") + "\n")
+    }
+    return (ExitStatus.success, job.layout.warnings + job.writeWarnings)
 }
 
 // MARK: - Pieces

@@ -26,7 +26,7 @@ let compositionalEngine = EngineDescriptor(
         --scale rounds as UIKit does (each frame's origin and size to the pixel), not by edges.
         --offset pins boundary items.
         """,
-    options: compositionalOptions.specs(),
+    options: compositionalOptions.map(\.spec),
     schema: .compositional,
     defaultCount: 30,
     embeddedData: { count, _ in

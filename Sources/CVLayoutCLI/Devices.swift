@@ -1,16 +1,10 @@
 import LayoutCore
 import LayoutDatasets
 
-/// A device `--device` knows: Apple's marketing name (`iPhone 15 Pro`) and its screen in
-/// points, portrait (`UIScreen.main.bounds.size`).
-struct Device: Sendable {
-    let name: String
-    let size: Size
-}
-
 /// The iPhones and iPads of the last five years, phones then tablets, in release order; each
-/// name listed, however many share a screen.
-let deviceTable: [Device] = [
+/// name listed, however many share a screen: Apple's marketing name (`iPhone 15 Pro`) and the
+/// screen in points, portrait (`UIScreen.main.bounds.size`).
+let deviceTable: [(name: String, size: Size)] = [
     ("iPhone 13 mini", 375, 812), ("iPhone 13", 390, 844), ("iPhone 13 Pro", 390, 844),
     ("iPhone 13 Pro Max", 428, 926), ("iPhone SE", 375, 667), ("iPhone 14", 390, 844),
     ("iPhone 14 Plus", 428, 926), ("iPhone 14 Pro", 393, 852), ("iPhone 14 Pro Max", 430, 932),
@@ -23,7 +17,7 @@ let deviceTable: [Device] = [
     ("iPad mini", 744, 1133), ("iPad Air", 820, 1180), ("iPad Air 11", 820, 1180), ("iPad Air 13", 1024, 1366),
     ("iPad Pro 11", 834, 1194), ("iPad Pro 12.9", 1024, 1366), ("iPad Pro 11 M4", 834, 1210),
     ("iPad Pro 13", 1032, 1376),
-].map { Device(name: $0.0, size: Size(width: $0.1, height: $0.2)) }
+].map { ($0.0, Size(width: $0.1, height: $0.2)) }
 
 /// A device name as it is compared: lower case, `-` and `_` as spaces, runs of spaces as one.
 private func normalizedDeviceName(_ name: String) -> String {

@@ -30,24 +30,19 @@ final class PassMemo: @unchecked Sendable {
         }
     }
 
-    private final class Slot<Value> {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
     private let lock = NSLock()
-    /// Slots by their key's identity; the slot under a `Key<Value>` is a `Slot<Value>`.
-    private var slots: [ObjectIdentifier: AnyObject] = [:]
+    /// Values by their key's identity; the value under a `Key<Value>` is a `Value`.
+    private var slots: [ObjectIdentifier: Any] = [:]
 
     /// The value kept under `key`, made by `make` the first time (a throw keeps nothing).
     func value<Value>(_ key: Key<Value>, _ make: () throws -> Value) rethrows -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let slot = slots[ObjectIdentifier(key)] {
-            return (slot as! Slot<Value>).value  // only a `Key<Value>` stores there
+        if let value = slots[ObjectIdentifier(key)] {
+            return value as! Value  // only a `Key<Value>` stores there
         }
         let made = try make()
-        slots[ObjectIdentifier(key)] = Slot(made)
+        slots[ObjectIdentifier(key)] = made
         return made
     }
 }

@@ -11,7 +11,7 @@ let flowEngine = EngineDescriptor(
         lengths along the scroll axis.
         Without DATASET: --count (30) items of --item-size.
         """,
-    options: flowOptions.specs(),
+    options: flowOptions.map(\.spec),
     schema: .items,
     datasetKeys: .sectioned,
     defaultCount: 30,

@@ -18,7 +18,7 @@ let gridEngine = EngineDescriptor(
         Without DATASET: a photo grid, adaptive(minimum: 100) columns, of --count (30) items.
         --offset moves pinned headers and footers.
         """,
-    options: gridOptions.specs(),
+    options: gridOptions.map(\.spec),
     schema: .grid,
     defaultCount: 30,
     embeddedData: { count, _ in

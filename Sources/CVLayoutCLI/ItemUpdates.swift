@@ -11,10 +11,7 @@ struct ItemUpdates {
     var measures: [IndexPath: InsertedMeasure]
 
     /// What an inserted item measures.
-    enum InsertedMeasure: Equatable {
-        case height(Double)
-        case size(Size)
-    }
+    typealias InsertedMeasure = ItemMeasure
 
     /// The updates in `options`, or `nil` when none of the three flags is given.
     /// - Throws: `CLIError` (usage, 64) for text that does not parse; (data, 65) for a measure
@@ -91,9 +88,9 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
     guard let updates = try ItemUpdates.parse(options) else { return dataset }
     var data = dataset ?? descriptor.embeddedData(count, seed)
 
-    enum Measure { case unit, height(Double), size(Size) }
-    /// An item and the columns it spans (a waterfall's `"span"`; it moves with the item).
-    struct Item { var measure: Measure; var span = 1 }
+    /// An item's measure (`nil` in a count) and the columns it spans (a waterfall's `"span"`;
+    /// it moves with the item).
+    struct Item { var measure: ItemMeasure?; var span = 1 }
     let kinds: [ItemUpdateKind] = data.sections.map {
         switch $0.items {
         case .uniform: .count
@@ -103,53 +100,39 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
         }
     }
     let items: [[Item]] = data.sections.map { section in
-        var items: [Item]
+        let measures: [ItemMeasure?]
         switch section.items {
-        case .uniform(let n): items = Array(repeating: Item(measure: .unit), count: n)
-        case .heights(let h): items = h.map { Item(measure: .height($0)) }
-        case .randomHeights(let h): items = h.map { Item(measure: .height($0)) }
-        case .sizes(let s): items = s.map { Item(measure: .size($0)) }
-        case .mixed(let m):
-            items = m.map {
-                switch $0 {
-                case .height(let h): Item(measure: .height(h))
-                case .size(let s): Item(measure: .size(s))
-                }
-            }
+        case .uniform(let n): measures = Array(repeating: nil, count: n)
+        case .heights(let h): measures = h.map { .height($0) }
+        case .randomHeights(let h): measures = h.map { .height($0) }
+        case .sizes(let s): measures = s.map { .size($0) }
+        case .mixed(let m): measures = m
         }
-        if let spans = section.spans {
-            for i in items.indices where i < spans.count { items[i].span = spans[i] }
-        }
-        return items
+        let spans = section.spans ?? []
+        return measures.enumerated().map { i, measure in Item(measure: measure, span: i < spans.count ? spans[i] : 1) }
     }
     let plan = try updates.plan(sectionCounts: items.map(\.count), options: options)
     let updated = try plan.apply(to: items) { path -> Item in
-        switch (kinds[path.section], updates.measures[path]) {
-        case (.count, nil): return Item(measure: .unit)
-        case (.heights, .height(let h)?), (.objects, .height(let h)?): return Item(measure: .height(h))
-        case (.sizes, .size(let s)?), (.objects, .size(let s)?): return Item(measure: .size(s))
+        let given = updates.measures[path]
+        switch (kinds[path.section], given) {
+        case (.count, nil), (.heights, .height?), (.sizes, .size?), (.objects, _?): return Item(measure: given)
         case (.sizes, .height(let h)?) where h > 0: return Item(measure: .size(Size(width: h, height: h)))
-        case (let kind, let given): throw CLIError(.insertMeasure(path, section: kind, given: given))
+        case (let kind, _): throw CLIError(.insertMeasure(path, section: kind, given: given))
         }
     }
     for (s, section) in updated.enumerated() {
-        var heights: [Double] = [], sizes: [Size] = [], measures: [ItemMeasure] = []
-        for item in section {
-            switch (kinds[s], item.measure) {
-            case (.count, .unit): break
-            case (.heights, .height(let h)): heights.append(h)
-            case (.sizes, .size(let size)): sizes.append(size)
-            case (.objects, .height(let h)): measures.append(.height(h))
-            case (.objects, .size(let size)): measures.append(.size(size))
-            default:
-                throw CLIError(.moveAcrossKinds(section: s, kinds[s]))
+        /// Every item's measure as `read` takes it; one it does not take moved in from another kind.
+        func all<T>(_ read: (ItemMeasure?) -> T?) throws -> [T] {
+            try section.map {
+                guard let value = read($0.measure) else { throw CLIError(.moveAcrossKinds(section: s, kinds[s])) }
+                return value
             }
         }
         switch kinds[s] {
-        case .count: data.sections[s].items = .uniform(count: section.count)
-        case .heights: data.sections[s].items = .heights(heights)
-        case .sizes: data.sections[s].items = .sizes(sizes)
-        case .objects: data.sections[s].items = .mixed(measures)
+        case .count: data.sections[s].items = .uniform(count: try all { $0 == nil ? true : nil }.count)
+        case .heights: data.sections[s].items = .heights(try all { if case .height(let h)? = $0 { h } else { nil } })
+        case .sizes: data.sections[s].items = .sizes(try all { if case .size(let size)? = $0 { size } else { nil } })
+        case .objects: data.sections[s].items = .mixed(try all { $0 })
         }
         data.sections[s].spans = section.contains { $0.span != 1 } ? section.map(\.span) : nil
     }

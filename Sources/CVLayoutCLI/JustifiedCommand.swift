@@ -13,7 +13,7 @@ let justifiedEngine = EngineDescriptor(
         Without DATASET: --count (40) aspect ratios 0.5 + 2·u, u uniform in [0, 1) from
         SplitMix64(--seed).
         """,
-    options: justifiedOptions.specs(),
+    options: justifiedOptions.map(\.spec),
     schema: .items,
     datasetKeys: .sectioned,
     defaultCount: 40,
@@ -41,16 +41,6 @@ struct JustifiedConfiguration: EngineConfiguration {
     }
 }
 
-private let breakingOption = BoundOption<JustifiedConfiguration>.choice(
-    "breaking", "RULE", \.layout.breaking, "greedy: Flickr's rule, item by item; optimal: the breaks of least Σ n·(h − target)²")
-private let breakoutOption = BoundOption<JustifiedConfiguration>.integer(
-    "breakout-cadence", "N", \.layout.breakoutCadence,
-    "every Nth row holds one landscape item at full width (fullWidthBreakoutRowCadence; greedy only)")
-
-private let compatOption = BoundOption<JustifiedConfiguration>.choice(
-    "compat", "MODE", \.layout.compatibility,
-    "native: cvlayout's exact rows; flickr: flickr/justified-layout 4.1.0's boxes (greedy only)")
-
 /// The justified engine's options, each bound to its field.
 private let justifiedOptions: [BoundOption<JustifiedConfiguration>] = [
     .number("row-height", "PT", \.layout.targetRowHeight, "target row height (targetRowHeight)"),
@@ -61,10 +51,13 @@ private let justifiedOptions: [BoundOption<JustifiedConfiguration>] = [
     .integer("max-rows", "N", \.layout.maximumRowCount, "at most N rows a section; later items are left out (maxNumRows)"),
     .number("force-aspect-ratio", "R", \.layout.forcedAspectRatio, "every item takes this aspect ratio (forceAspectRatio)"),
     .flag("hide-widows", \.hidesWidows, "leave out the last, incomplete row (showWidows: false)"),
-    breakoutOption,
+    .integer("breakout-cadence", "N", \.layout.breakoutCadence,
+             "every Nth row holds one landscape item at full width (fullWidthBreakoutRowCadence; greedy only)"),
     .choice("widow-style", "STYLE", \.layout.widowStyle, "how the last, incomplete row is laid out (widowLayoutStyle)"),
-    breakingOption,
-    compatOption,
+    .choice("breaking", "RULE", \.layout.breaking,
+            "greedy: Flickr's rule, item by item; optimal: the breaks of least Σ n·(h − target)²"),
+    .choice("compat", "MODE", \.layout.compatibility,
+            "native: cvlayout's exact rows; flickr: flickr/justified-layout 4.1.0's boxes (greedy only)"),
     .flag("stats", \.reportsStatistics,
           "report rows, widows, min/mean/max row height and the objective (JSON: \"stats\"; CSV, SVG: a line on stderr)"),
 ]
@@ -87,10 +80,10 @@ func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, 
         let settings: JustifiedConfiguration = try justifiedOptions.configuration(from: input.options)
         let layout = settings.layout
         if layout.breaking == .optimal && layout.breakoutCadence != nil {
-            throw input.options.conflict([breakingOption.name, breakoutOption.name], .fixed(.optimalWithBreakout))
+            throw input.options.conflict(["breaking", "breakout-cadence"], .fixed(.optimalWithBreakout))
         }
         if layout.breaking == .optimal && layout.compatibility == .flickr {
-            throw input.options.conflict([breakingOption.name, compatOption.name], .fixed(.optimalWithFlickr))
+            throw input.options.conflict(["breaking", "compat"], .fixed(.optimalWithFlickr))
         }
         let sections = try input.dataset.map { dataset in
             try dataset.sections.enumerated().map { s, section in

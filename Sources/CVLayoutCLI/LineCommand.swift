@@ -36,7 +36,7 @@ extension EngineDescriptor {
                 (heights [h, …] or {"count": N}); every item is --item-size unless sizes are given.
                 Without DATASET: --count (\(defaultCount)) items.
                 """ + (helpNote.map { " " + $0 } ?? ""),
-            options: options.specs(),
+            options: options.map(\.spec),
             schema: .items,
             datasetKeys: .singleSection,
             defaultCount: defaultCount,

@@ -78,24 +78,6 @@ enum OutputFile {
         renamed = true
     }
 
-    /// The handler of `action`: its field is spelled one way by glibc, another by Darwin.
-    private static func handler(of action: sigaction) -> (@convention(c) (Int32) -> Void)? {
-        #if os(Linux)
-        return action.__sigaction_handler.sa_handler
-        #else
-        return action.__sigaction_u.__sa_handler
-        #endif
-    }
-
-    /// Sets the handler of `action` (see `handler(of:)`).
-    private static func setHandler(of action: inout sigaction, _ handler: @escaping @convention(c) (Int32) -> Void) {
-        #if os(Linux)
-        action.__sigaction_handler.sa_handler = handler
-        #else
-        action.__sigaction_u.__sa_handler = handler
-        #endif
-    }
-
     /// The signals after which a temporary output file is removed: every signal sent from
     /// outside whose default action ends the process (not SIGPIPE, ignored; not the faults,
     /// left to the runtime; SIGKILL cannot be caught).
@@ -113,28 +95,20 @@ enum OutputFile {
     private static func removeOnSignal(_ path: String) -> () -> Void {
         let copy = strdup(path)
         temporaryToRemove = copy
-        var previous: [(Int32, sigaction)] = []
+        var restore: [() -> Void] = []
         for sig in cleanupSignals {
-            var old = sigaction()
-            sigaction(sig, nil, &old)
-            if unsafeBitCast(handler(of: old), to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                continue
-            }
-            var action = sigaction()
-            setHandler(of: &action) { sig in
+            // Read by setting SIG_IGN, which stays when it was the handler already.
+            let old = signal(sig, SIG_IGN)
+            if unsafeBitCast(old, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            signal(sig) { sig in
                 if let path = temporaryToRemove { unlink(path) }
                 signal(sig, SIG_DFL)
                 raise(sig)
             }
-            sigemptyset(&action.sa_mask)
-            sigaction(sig, &action, nil)
-            previous.append((sig, old))
+            restore.append { signal(sig, old) }
         }
         return {
-            for (sig, old) in previous {
-                var old = old
-                sigaction(sig, &old, nil)
-            }
+            for undo in restore { undo() }
             temporaryToRemove = nil
             free(copy)
         }

@@ -26,13 +26,5 @@ func standardInputHoldsData() -> Bool {
 /// (FileHandle's `write` would trap).
 private func writeToStandardError(_ message: String) {
     var message = message
-    message.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
+    message.withUTF8 { try? OutputFile.writeAll(STDERR_FILENO, $0, path: nil) }
 }

@@ -10,7 +10,7 @@ let ringEngine = EngineDescriptor(
         DATASET: ring counts [1, 6, 12, 18] or {"rings": [1, 6, 12, 18]}; ring s is section s.
         Without DATASET: [1, 6, 12, 18]; with --count N: N rings of 1, 6, 12, … (6·s) items.
         """,
-    options: ringOptions.specs(),
+    options: ringOptions.map(\.spec),
     schema: .ringCounts,
     defaultCount: 4,
     embeddedData: { count, _ in Dataset(sections: defaultRingCounts(count).map { DatasetSection(items: .uniform(count: $0)) }) },
@@ -46,18 +46,6 @@ struct RingConfiguration: EngineConfiguration {
     var noHeart = false
 }
 
-/// The options whose values other checks name in their messages.
-private let heartFromOption = BoundOption<RingConfiguration>.indexPath(
-    "heart-from", \.heartFrom, "the avatar the heart starts from", defaultText: "item 0 of the outermost non-empty ring")
-private let heartToOption = BoundOption<RingConfiguration>.indexPath(
-    "heart-to", \.heartTo, "the avatar the heart flies to (seed style: 0:0 only)")
-private let heartSamplesOption = BoundOption<RingConfiguration>.integer(
-    "heart-samples", "N", \.heartSamples,
-    "also give N points of the heart path evenly spaced by arc length (JSON: heartSamples; CSV: t,x,y,angle only)")
-private let noHeartOption = BoundOption<RingConfiguration>.flag("no-heart", \.noHeart, "leave out the heart path")
-private let heartStyleOption = BoundOption<RingConfiguration>.choice("heart-style", "STYLE", \.heartStyle,
-                                                                     "how the heart path is built")
-
 /// The ring's options, each bound to its field of `RingConfiguration`.
 private let ringOptions: [BoundOption<RingConfiguration>] = [
     .number("radius", "PT", \.layout.radius, "radius base"),
@@ -67,7 +55,13 @@ private let ringOptions: [BoundOption<RingConfiguration>] = [
     .number("shrink", "F", \.layout.shrink, "item side factor per ring outward"),
     .number("start-angle", "DEG", \.layout.startAngle, "angle of item 0 of each ring (0 = 3 o'clock)"),
     .choice("direction", "DIR", \.layout.direction, "direction items advance"),
-    heartFromOption, heartToOption, heartSamplesOption, heartStyleOption, noHeartOption,
+    .indexPath("heart-from", \.heartFrom, "the avatar the heart starts from",
+               defaultText: "item 0 of the outermost non-empty ring"),
+    .indexPath("heart-to", \.heartTo, "the avatar the heart flies to (seed style: 0:0 only)"),
+    .integer("heart-samples", "N", \.heartSamples,
+             "also give N points of the heart path evenly spaced by arc length (JSON: heartSamples; CSV: t,x,y,angle only)"),
+    .choice("heart-style", "STYLE", \.heartStyle, "how the heart path is built"),
+    .flag("no-heart", \.noHeart, "leave out the heart path"),
 ]
 
 /// The ring engine on `input`, its cells computed by `cells` (given the engine and the ring
@@ -78,7 +72,7 @@ func ringLayout(_ input: EngineInput,
     let settings: RingConfiguration = try ringOptions.configuration(from: o)
     let layout = settings.layout, style = settings.heartStyle, from = settings.heartFrom, to = settings.heartTo
     if style == .seed && to != IndexPath(item: 0, section: 0) {
-        throw o.conflict(in: heartToOption.name, "\(to)", .fixed(.seedEndsAtCentre), involving: [heartStyleOption.name])
+        throw o.conflict(in: "heart-to", "\(to)", .fixed(.seedEndsAtCentre), involving: ["heart-style"])
     }
     let noHeart = settings.noHeart
     let sampleCount = try heartSampleCount(o, settings)
@@ -92,7 +86,7 @@ func ringLayout(_ input: EngineInput,
     } else if !noHeart {
         if let from {
             guard let path = HeartPath.seed(from: from, in: geometry) else {
-                throw o.conflict(in: heartFromOption.name, "\(from)", .noSuchItem(section: nil, counts: result.itemCounts))
+                throw o.conflict(in: "heart-from", "\(from)", .noSuchItem(section: nil, counts: result.itemCounts))
             }
             result.heartPath = path
         } else if let start = HeartPath.defaultStart(in: geometry) {
@@ -116,16 +110,16 @@ private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionVal
     let outOfRange = CLIProblem.noSuchItem(section: nil, counts: summary.itemCounts)
     guard let start = from ?? HeartPath.defaultStart(in: layout) else {
         // No path to draw; a `--heart-to` given still has to name an avatar.
-        if options.has(heartToOption.name) && layout.layoutAttributesForItem(at: to) == nil {
-            throw options.conflict(in: heartToOption.name, "\(to)", outOfRange)
+        if options.has("heart-to") && layout.layoutAttributesForItem(at: to) == nil {
+            throw options.conflict(in: "heart-to", "\(to)", outOfRange)
         }
         return nil
     }
     if layout.layoutAttributesForItem(at: start) == nil {
-        throw options.conflict(in: heartFromOption.name, "\(start)", outOfRange)
+        throw options.conflict(in: "heart-from", "\(start)", outOfRange)
     }
     guard let path = HeartPath.smooth(from: start, to: to, in: layout) else {
-        throw options.conflict(in: heartToOption.name, "\(to)", outOfRange)
+        throw options.conflict(in: "heart-to", "\(to)", outOfRange)
     }
     return path
 }
@@ -135,10 +129,10 @@ private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionVal
 private func heartSampleCount(_ o: OptionValues, _ settings: RingConfiguration) throws -> Int? {
     guard let n = settings.heartSamples else { return nil }
     if settings.noHeart {
-        throw o.conflict([heartSamplesOption.name, noHeartOption.name], .fixed(.heartSamplesWithNoHeart))
+        throw o.conflict(["heart-samples", "no-heart"], .fixed(.heartSamplesWithNoHeart))
     }
     guard (1...1_000_000).contains(n) else {
-        throw CLIError(.invalidValue(o.source(of: heartSamplesOption.name)!, .integer(from: 1, to: 1_000_000), got: "\(n)"))
+        throw CLIError(.invalidValue(o.source(of: "heart-samples")!, .integer(from: 1, to: 1_000_000), got: "\(n)"))
     }
     return n
 }

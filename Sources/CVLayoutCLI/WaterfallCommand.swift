@@ -14,7 +14,7 @@ let waterfallEngine = EngineDescriptor(
         "column-spacing": 8, "item-spacing": 8, "header-insets": "0", "footer-insets": "0"}, …]}.
         Without DATASET: --count (50) heights 50 + r % 100, r from SplitMix64(--seed).
         """,
-    options: waterfallOptions.specs(),
+    options: waterfallOptions.map(\.spec),
     schema: .items,
     defaultCount: 50,
     embeddedData: { count, seed in
