@@ -199,11 +199,6 @@ public struct LayoutTransition: Sendable {
         return Array(elements.indices)
     }
 
-    /// The elements present at `progress` with their attributes then. - Complexity: O(n).
-    public func elements(at progress: Double) -> [LayoutAttributes] {
-        elementPositions(at: progress).map { elements[$0].attributes(at: progress) }
-    }
-
     /// Bounds size, content offset and content size at `progress`, linear (exact at the ends).
     public func geometry(at progress: Double) -> (bounds: Size, contentOffset: Point, contentSize: Size) {
         let t = min(max(progress, 0), 1)
