@@ -33,9 +33,6 @@ public struct BatchUpdates: Hashable, Sendable {
         self.moves = moves
     }
 
-    /// Whether the batch changes nothing.
-    public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
-
     /// Checks the batch against the items per section before it and works out where each goes.
     /// - Throws: `BatchUpdateError` for an index path out of range or used twice.
     /// - Complexity: O(items + updates).

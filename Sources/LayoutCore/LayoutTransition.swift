@@ -122,8 +122,6 @@ public struct LayoutTransition: Sendable {
     public let from: CollectionLayout
     /// The layout at progress 1.
     public let to: CollectionLayout
-    /// The batch update animated, if any (its plan maps the cells' index paths).
-    public let updatePlan: BatchUpdatePlan?
     /// Every element, in the final layout's order, then the disappearing ones.
     public let elements: [TransitionElement]
     /// Positions in `elements` of the initial layout's elements, in its element order.
@@ -145,7 +143,6 @@ public struct LayoutTransition: Sendable {
         }
         self.from = from
         self.to = to
-        self.updatePlan = updatePlan
 
         struct Key: Hashable {
             var category: ElementCategory

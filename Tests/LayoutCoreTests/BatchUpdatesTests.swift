@@ -84,3 +84,8 @@ extension BatchUpdatePlan {
         return nil
     }
 }
+
+extension BatchUpdates {
+    /// Whether the batch changes nothing.
+    var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
+}
