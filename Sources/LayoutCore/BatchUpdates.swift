@@ -33,9 +33,6 @@ public struct BatchUpdates: Hashable, Sendable {
         self.moves = moves
     }
 
-    /// Whether the batch changes nothing.
-    public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
-
     /// Checks the batch against the items per section before it and works out where each goes.
     /// - Throws: `BatchUpdateError` for an index path out of range or used twice.
     /// - Complexity: O(items + updates).
@@ -97,38 +94,15 @@ public enum ItemSource: Hashable, Sendable {
     case inserted
 }
 
-/// The outcome of `BatchUpdates.plan(sectionCounts:)`: each new item's source, and the
-/// mapping of index paths both ways.
+/// The outcome of `BatchUpdates.plan(sectionCounts:)`: each new item's source.
 public struct BatchUpdatePlan: Hashable, Sendable {
     /// Items per section before the update.
     public let oldCounts: [Int]
     /// For each section and item after the update, its source.
     public let sources: [[ItemSource]]
-    /// For each section and item before the update, its index path after (`nil`: deleted).
-    private let forward: [[IndexPath?]]
-
-    /// Creates a plan from the sources of the new items. - Complexity: O(items).
-    public init(oldCounts: [Int], sources: [[ItemSource]]) {
-        self.oldCounts = oldCounts
-        self.sources = sources
-        var forward: [[IndexPath?]] = oldCounts.map { Array(repeating: nil, count: $0) }
-        for (s, section) in sources.enumerated() {
-            for (i, source) in section.enumerated() {
-                if case .old(let old) = source { forward[old.section][old.item] = IndexPath(item: i, section: s) }
-            }
-        }
-        self.forward = forward
-    }
 
     /// Items per section after the update.
     public var newCounts: [Int] { sources.map(\.count) }
-
-    /// The new index path of the item at `old`; `nil` when deleted or out of range.
-    public func newIndexPath(forOld old: IndexPath) -> IndexPath? {
-        guard old.section >= 0, old.section < forward.count, old.item >= 0, old.item < forward[old.section].count
-        else { return nil }
-        return forward[old.section][old.item]
-    }
 
     /// The old index path of the item now at `new`; `nil` when inserted or out of range.
     public func oldIndexPath(forNew new: IndexPath) -> IndexPath? {

@@ -29,9 +29,6 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size or bound, a
     ///   spacing below minus the shortest item, an alpha outside 0…1; `.invalidItem`.
     /// - Complexity: O(n).
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(items: items, bounds: bounds)

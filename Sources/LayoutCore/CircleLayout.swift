@@ -27,9 +27,6 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite radius, size or
     ///   bound, or a non-finite start angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds)

@@ -28,13 +28,12 @@ public struct ElementBlocks: LayoutAttributesSink {
     private var handedOn = 0
     /// When set (finite, > 0), frames are snapped to it as they arrive (`CollectionLayout.snapped`).
     public var scale: Double? = nil
-    /// Owns the block when the sink allocated it itself.
+    /// A block the sink allocated itself, owned by its hand-off.
     private final class Storage {
         let base: UnsafeMutablePointer<LayoutAttributes>
         init(capacity: Int) { base = .allocate(capacity: capacity) }
         deinit { base.deallocate() }
     }
-    private let storage: Storage?
     /// The block being filled: `blockSize` slots, the first `filled` initialised.
     private var base: UnsafeMutablePointer<LayoutAttributes>
     private var filled = 0
@@ -51,11 +50,7 @@ public struct ElementBlocks: LayoutAttributesSink {
     public init(blockSize: Int = 16_384, handler: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) {
         precondition(blockSize > 0, "blockSize must be > 0")
         let storage = Storage(capacity: blockSize)
-        self.storage = storage
-        self.blockSize = blockSize
-        base = storage.base
-        slotsHoldDefaultAppearance = false
-        handOff = { block, _ in
+        self.init(blockSize: blockSize, buffer: storage.base) { block, _ in
             handler(block)
             return (storage.base, false)
         }
@@ -69,7 +64,6 @@ public struct ElementBlocks: LayoutAttributesSink {
                 handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>, _ holdsDefaultAppearance: Bool)
                     -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool)) {
         precondition(blockSize > 0, "blockSize must be > 0")
-        storage = nil
         self.blockSize = blockSize
         base = buffer
         slotsHoldDefaultAppearance = holdsDefaultAppearance

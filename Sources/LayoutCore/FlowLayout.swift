@@ -81,9 +81,6 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bound;
     ///   `.invalidItem` for a negative or non-finite item size.
     /// - Complexity: O(total items).
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [FlowSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds, sections: sections)

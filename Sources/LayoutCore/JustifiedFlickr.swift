@@ -1,28 +1,24 @@
 // `--compat flickr`: the boxes flickr/justified-layout 4.1.0 computes.
 
 extension JustifiedLayout {
-    /// The fixed numbers of Flickr's rows in one section: its `Row`'s constructor arguments
-    /// (the width between the paddings, the band `width/target · (1 ∓ tolerance)`, the clamps).
+    /// The fixed numbers of Flickr's rows in one section: of its `Row`'s constructor arguments,
+    /// the width between the paddings, the left padding, the spacing and the height clamps.
     struct FlickrGeometry {
         var width: Double, left: Double, spacing: Double
-        var target: Double, minimumAspectRatio: Double, maximumAspectRatio: Double
         var minimumHeight: Double, maximumHeight: Double
     }
 
-    /// A row as Flickr builds it: items `start..<start + count`, their Σa; once complete, its
-    /// height (> 0) and boxes.
+    /// A row as Flickr builds it: items `start..<start + count`; once complete, its height and
+    /// boxes.
     struct FlickrRow {
-        var top: Double
-        var isBreakout: Bool
-        var start: Int
+        var top = 0.0
+        var start = 0
         var count = 0
-        var sum = 0.0
         var height = 0.0
         var lefts: [Double] = []
         var widths: [Double] = []
         /// Its width without spacing was 0 and its height clamped: Flickr's boxes are NaN.
         var failed = false
-        var isComplete: Bool { height > 0 }
     }
 
     /// JavaScript's `Math.round`: the nearest integer, halves toward +∞ (`Math.round(-2.5)` is −2).
@@ -32,37 +28,27 @@ extension JustifiedLayout {
         return x - down >= 0.5 ? down + 1 : down
     }
 
-    /// Offers item `index` (aspect ratio `a`) to `row`, Flickr's `Row.addItem` (the greedy rule
-    /// of `JustifiedLayout`; a breakout row's first landscape item closes it alone at
-    /// `width/a`). Returns whether the item was taken.
-    @inline(__always)
-    func flickrOffer(_ index: Int, _ a: Double, to row: inout FlickrRow, _ g: FlickrGeometry, _ ratios: [Double]) -> Bool {
-        let n = row.count + 1
-        let rowWidth = g.width - Double(n - 1) * g.spacing
-        let newSum = row.sum + a
-        if row.isBreakout && row.count == 0 && a >= 1 {
-            row.count = 1
-            row.sum = newSum
-            flickrComplete(&row, height: rowWidth / a, style: .justify, g, ratios)
-            return true
-        }
-        if newSum < g.minimumAspectRatio {
-            row.count = n
-            row.sum = newSum
-            return true
-        }
-        if newSum > g.maximumAspectRatio && row.count > 0 {
-            let previousWidth = g.width - Double(row.count - 1) * g.spacing
-            if abs(newSum - rowWidth / g.target) > abs(row.sum - previousWidth / g.target) {
-                flickrComplete(&row, height: previousWidth / row.sum, style: .justify, g, ratios)
-                return false
+    /// Whether Flickr's `Row.addItem` completes an open row of `count` items summing to `sum`
+    /// with the items from `start` on (at the first close whose row width is not 0), and its
+    /// item count then or after the last item.
+    func flickrOpenRow(count: Int, sum: Double, after start: Int, width: Double, _ ratios: [Double])
+        -> (completes: Bool, count: Int) {
+        let minimum = width / targetRowHeight * (1 - targetRowHeightTolerance)
+        let maximum = width / targetRowHeight * (1 + targetRowHeightTolerance)
+        var count = count, sum = sum
+        for a in ratios[start...] {
+            let rowWidth = width - Double(count) * spacing.width
+            let newSum = sum + a
+            if newSum >= minimum && newSum > maximum
+                && abs(newSum - rowWidth / targetRowHeight) > abs(sum - (width - Double(count - 1) * spacing.width) / targetRowHeight) {
+                if width - Double(count - 1) * spacing.width != 0 { return (true, count) }
+                continue  // the item is dropped
             }
+            count += 1
+            sum = newSum
+            if newSum >= minimum && rowWidth != 0 { return (true, count) }
         }
-        // In the band, past it when closer with the item, or a first item past it (a panorama).
-        row.count = n
-        row.sum = newSum
-        flickrComplete(&row, height: rowWidth / newSum, style: .justify, g, ratios)
-        return true
+        return (false, count)
     }
 
     /// Gives `row` the height `newHeight` (clamped, the widths kept: cropped) and its boxes,
@@ -75,6 +61,7 @@ extension JustifiedLayout {
         let clampedHeight = max(g.minimumHeight, min(newHeight, g.maximumHeight))
         var ratio = 1.0
         row.height = newHeight
+        row.failed = false
         if rowWidth == 0 && newHeight != clampedHeight {
             // (0/clamped)/(0/0): Flickr's widths are NaN.
             row.widths.removeAll(keepingCapacity: true)
@@ -118,33 +105,34 @@ extension JustifiedLayout {
     }
 
     /// One section as Flickr lays it out from `top`: its boxes to `sink`; returns its bottom,
-    /// `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`, at least `top`).
+    /// `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`, at least `top`). Flickr's `Row.addItem`
+    /// breaks rows as `GreedyRows` does; the rows are given its unclamped heights, and the widow
+    /// row the previous row's (the target after none or a breakout row).
     /// - Complexity: O(n) (Flickr's own is O(n²)).
     func flickrSection<Sink: LayoutAttributesSink>(_ ratios: [Double], section s: Int, insets: EdgeInsets,
                                                           ownInsets: Bool, containerWidth: Double, top: Double, into sink: inout Sink,
                                                           statistics stats: inout Statistics, heightSum: inout Double)
         throws -> Double {
         let width = containerWidth - insets.left - insets.right
-        let g = FlickrGeometry(width: width, left: insets.left, spacing: spacing.width, target: targetRowHeight,
-                               minimumAspectRatio: width / targetRowHeight * (1 - targetRowHeightTolerance),
-                               maximumAspectRatio: width / targetRowHeight * (1 + targetRowHeightTolerance),
+        let g = FlickrGeometry(width: width, left: insets.left, spacing: spacing.width,
                                minimumHeight: 0.5 * targetRowHeight, maximumHeight: 2 * targetRowHeight)
         var containerHeight = top + insets.top
         var rowCount = 0
         var lastHeight = 0.0, lastIsBreakout = false
-        /// A new row at `start`, taking over the buffers of `old`.
-        func newRow(at start: Int, reusing old: inout FlickrRow?) -> FlickrRow {
-            let breakout = breakoutCadence.map { (rowCount + 1) % $0 == 0 } ?? false
-            var row = FlickrRow(top: containerHeight, isBreakout: breakout, start: start)
-            if old != nil {
-                swap(&row.lefts, &old!.lefts)
-                swap(&row.widths, &old!.widths)
-            }
-            return row
-        }
-        func add(_ row: FlickrRow, widow: Bool) throws {
+        var rows = GreedyRows(self, ratios, width: width)
+        var row = FlickrRow()
+        while let next = rows.next() {
+            row.top = containerHeight
+            row.start = next.start
+            row.count = next.end - next.start
+            let height = !next.isWidow ? next.natural : rowCount == 0 || lastIsBreakout ? targetRowHeight : lastHeight
+            flickrComplete(&row, height: height, style: next.isWidow ? widowStyle : .justify, g, ratios)
             if row.failed {
-                let blamesInsets = row.count == 1
+                // Flickr leaves such a row open (its height 0): it fails on completion, the widow
+                // row's at the latest; without widows, when it never completes, it is dropped.
+                let (completes, count) = flickrOpenRow(count: row.count, sum: next.sum, after: next.end, width: width, ratios)
+                guard completes || showsWidows else { break }
+                let blamesInsets = count == 1
                 throw LayoutError.invalidParameter(name: blamesInsets ? "insets" : "spacing",
                                                    section: blamesInsets && ownInsets ? s : nil, value: 0,
                                                    requirement: .flickrRowWidth)
@@ -157,37 +145,11 @@ extension JustifiedLayout {
                 stats.flickrReach = max(stats.flickrReach, frame.minX.magnitude + frame.width.magnitude)
                 sink.append(.cell(IndexPath(item: row.start + k, section: s), frame: frame))
             }
+            lastIsBreakout = breakoutCadence.map { (rowCount + 1) % $0 == 0 } ?? false
             rowCount += 1
             lastHeight = row.height
-            lastIsBreakout = row.isBreakout
             containerHeight += row.height + spacing.height
-            stats.add(row: row.height, items: row.count, widow: widow, target: targetRowHeight, heightSum: &heightSum)
-        }
-        let maximumRows = maximumRowCount ?? .max
-        var none: FlickrRow? = nil
-        var row: FlickrRow? = ratios.isEmpty ? nil : newRow(at: 0, reusing: &none)
-        var i = 0
-        items: while i < ratios.count {
-            var taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
-            if row!.isComplete {
-                try add(row!, widow: false)
-                if rowCount >= maximumRows { row = nil; break items }
-                row = newRow(at: taken ? i + 1 : i, reusing: &row)
-                if !taken {
-                    taken = flickrOffer(i, ratios[i], to: &row!, g, ratios)
-                    if row!.isComplete {
-                        try add(row!, widow: false)
-                        if rowCount >= maximumRows { row = nil; break items }
-                        row = newRow(at: i + 1, reusing: &row)
-                    }
-                }
-            }
-            i += 1
-        }
-        if var widow = row, widow.count > 0, showsWidows {
-            let height = rowCount == 0 ? targetRowHeight : lastIsBreakout ? targetRowHeight : lastHeight
-            flickrComplete(&widow, height: height, style: widowStyle, g, ratios)
-            try add(widow, widow: true)
+            stats.add(row: row.height, items: row.count, widow: next.isWidow, target: targetRowHeight, heightSum: &heightSum)
         }
         containerHeight = containerHeight - spacing.height
         containerHeight = containerHeight + insets.bottom

@@ -130,27 +130,18 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     ///   setting or bound, a row limit or cadence below 1, insets wider than the width;
     ///   `.invalidItem` for an aspect ratio not finite and > 0.
     /// - Complexity: O(n) greedy; O(n·k) optimal, k the most items a row ≥ target/2 holds.
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         var statistics = Statistics()
         return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink, statistics: &statistics)
     }
 
-    /// The `Statistics` of the layout of `sections`, keeping no element. - Throws: as `layout`.
-    public func statistics(_ sections: [JustifiedSection], bounds: Size) throws -> Statistics {
-        var statistics = Statistics()
-        var counter = CountingSink()
-        _ = try layout(sections, bounds: bounds, contentOffset: .zero, into: &counter, statistics: &statistics)
-        return statistics
-    }
-
-    /// Items `start..<end`, their height and the width they take (less for a widow row).
+    /// Items `start..<end`, their height (`natural`: before the clamp) and the width they take
+    /// (less for a widow row).
     struct Row: Equatable {
         var start: Int, end: Int
         var height: Double
+        var natural = 0.0
         var itemsWidth: Double
         var isWidow = false
         /// Σa of its items, summed left to right from 0 (as `reduce(0, +)` would).
@@ -199,8 +190,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
 
         /// The row of items `start..<end` whose ratios sum to `sum`, justified (clamped).
         private func justified(_ start: Int, _ end: Int, sum: Double) -> Row {
-            Row(start: start, end: end, height: layout.clamped(layout.justifiedHeight(sum: sum, count: end - start, width: width)),
-                itemsWidth: width, sum: sum)
+            let natural = layout.justifiedHeight(sum: sum, count: end - start, width: width)
+            return Row(start: start, end: end, height: layout.clamped(natural), natural: natural, itemsWidth: width, sum: sum)
         }
 
         private mutating func give(_ row: Row) -> Row {
@@ -220,7 +211,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 let a = ratios[i]
                 let n = i - start + 1
                 if cadence > 0, n == 1, (count + 1) % cadence == 0, a >= 1 {
-                    let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), itemsWidth: width, sum: 0 + a)
+                    let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), natural: width / a, itemsWidth: width,
+                                  sum: 0 + a)
                     start = i + 1
                     i += 1
                     let given = give(row)
@@ -411,10 +403,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
 
     /// `layout(_:bounds:contentOffset:into:)`, also setting `statistics`; `rowEnds`, when
     /// given, is `optimalRowEnds(sections, bounds:)`. - Complexity: O(n) given `rowEnds`.
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
-    @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [JustifiedSection], bounds: Size, contentOffset: Point,
                                                    into sink: inout Sink, statistics: inout Statistics,
                                                    rowEnds: [[Int32]]? = nil)

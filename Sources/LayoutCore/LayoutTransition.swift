@@ -122,8 +122,6 @@ public struct LayoutTransition: Sendable {
     public let from: CollectionLayout
     /// The layout at progress 1.
     public let to: CollectionLayout
-    /// The batch update animated, if any (its plan maps the cells' index paths).
-    public let updatePlan: BatchUpdatePlan?
     /// Every element, in the final layout's order, then the disappearing ones.
     public let elements: [TransitionElement]
     /// Positions in `elements` of the initial layout's elements, in its element order.
@@ -145,7 +143,6 @@ public struct LayoutTransition: Sendable {
         }
         self.from = from
         self.to = to
-        self.updatePlan = updatePlan
 
         struct Key: Hashable {
             var category: ElementCategory
@@ -197,11 +194,6 @@ public struct LayoutTransition: Sendable {
         if progress <= 0 { return initialOrder }
         if progress >= 1 { return elements.indices.filter { elements[$0].change != .disappear } }
         return Array(elements.indices)
-    }
-
-    /// The elements present at `progress` with their attributes then. - Complexity: O(n).
-    public func elements(at progress: Double) -> [LayoutAttributes] {
-        elementPositions(at: progress).map { elements[$0].attributes(at: progress) }
     }
 
     /// Bounds size, content offset and content size at `progress`, linear (exact at the ends).

@@ -22,9 +22,6 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size, spacing or
     ///   bound, or a non-finite minimum scale; `.invalidItem`.
     /// - Complexity: O(n).
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try validate(bounds: bounds)

@@ -43,9 +43,6 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     /// is the bounds.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
     /// - Complexity: O(total items).
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ ringCounts: [Int], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         var result = try summary(ringCounts: ringCounts, bounds: bounds)

@@ -202,11 +202,6 @@ extension HeartPath {
         return segments
     }
 
-    /// The path's length, points, by 8-point Gauss–Legendre quadrature over 16 pieces a segment.
-    public var length: Double {
-        segments.indices.reduce(0) { $0 + arcLengthTable(segment: $1).last! }
-    }
-
     /// `count` points evenly spaced by arc length from `start` to `end` (exactly), with the
     /// direction of travel (`--heart-samples`): sample `k` at `k/(count−1)` of the length, by
     /// safeguarded Newton steps on the quadrature (to 1e-12). A vanishing derivative takes the
@@ -254,7 +249,7 @@ extension HeartPath {
     private static let samplingPieces = 16
 
     /// Cumulative lengths of `segment` at `u = j/16`, j = 0…16.
-    private func arcLengthTable(segment: Int) -> [Double] {
+    func arcLengthTable(segment: Int) -> [Double] {
         let curve = Cubic(self, segment: segment)
         let pieces = Self.samplingPieces
         var table = [0.0]

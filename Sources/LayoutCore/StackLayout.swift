@@ -19,9 +19,6 @@ public struct StackLayout: CollectionLayoutEngine, Equatable {
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite size or bound, or
     ///   a non-finite angle; `.invalidItem` for a bad item size.
     /// - Complexity: O(n).
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
     public func layout<Sink: LayoutAttributesSink>(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,

@@ -110,10 +110,6 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     ///   setting; `.columnsDoNotFit` for a column width `(W − L − R − (n−1)·gap)/n` ≤ 0;
     ///   `.supplementaryTooWide` for a header or footer of negative width.
     /// - Complexity: O(items × log n) shortest first, else O(items); O(min(n, items)) memory.
-    @_specialize(exported: true, where Sink == ElementBlocks)
-    @_specialize(exported: true, where Sink == [LayoutAttributes])
-    @_specialize(exported: true, where Sink == FiniteCheckSink)
-    @_specialize(exported: true, where Sink == CountingSink)
     public func layout<Sink: LayoutAttributesSink>(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         guard scrollDirection == .vertical else {

@@ -73,3 +73,19 @@ struct BatchUpdatesTests {
         #expect(plan.newIndexPath(forOld: ip(1, 0)) == nil && plan.oldIndexPath(forNew: ip(5, 0)) == nil)
     }
 }
+
+extension BatchUpdatePlan {
+    /// The new index path of the item at `old`, by a scan of `sources`; `nil` when deleted or
+    /// out of range.
+    func newIndexPath(forOld old: IndexPath) -> IndexPath? {
+        for (s, section) in sources.enumerated() {
+            for (i, source) in section.enumerated() where source == .old(old) { return IndexPath(item: i, section: s) }
+        }
+        return nil
+    }
+}
+
+extension BatchUpdates {
+    /// Whether the batch changes nothing.
+    var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
+}

@@ -623,3 +623,13 @@ struct JustifiedLayoutTests {
         }
     }
 }
+
+extension JustifiedLayout {
+    /// The `Statistics` of the layout of `sections`, keeping no element.
+    func statistics(_ sections: [JustifiedSection], bounds: Size) throws -> Statistics {
+        var statistics = Statistics()
+        var counter = CountingSink()
+        _ = try layout(sections, bounds: bounds, contentOffset: .zero, into: &counter, statistics: &statistics)
+        return statistics
+    }
+}

@@ -150,3 +150,10 @@ struct LayoutTransitionTests {
         #expect(transition.elements(at: 0.3).allSatisfy { $0.isFinite })
     }
 }
+
+extension LayoutTransition {
+    /// The elements present at `progress` with their attributes then.
+    func elements(at progress: Double) -> [LayoutAttributes] {
+        elementPositions(at: progress).map { elements[$0].attributes(at: progress) }
+    }
+}

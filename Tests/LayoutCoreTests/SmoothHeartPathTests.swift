@@ -302,3 +302,11 @@ struct SmoothHeartPathTests {
         #expect(samples[0].point == seed.start && samples[2].point == centre)
     }
 }
+
+extension HeartPath {
+    /// The path's length, points, by the sampling's quadrature (8-point Gauss–Legendre over
+    /// 16 pieces a segment).
+    var length: Double {
+        segments.indices.reduce(0) { $0 + arcLengthTable(segment: $1).last! }
+    }
+}
