@@ -23,7 +23,7 @@ public enum ScrollSVGWriter {
 
     /// The streamed shapes of a layout that does not move (`LayoutPipeline.withStreamedShapes`).
     public struct StreamedShapes {
-        /// What the shapes draw, labels included (for the canvas `.all`).
+        /// What the shapes draw, labels included.
         public var drawn: Rect?
         /// The labels the shapes carry.
         public var labels: SVGLabels
@@ -39,21 +39,21 @@ public enum ScrollSVGWriter {
         case bytes(limit: Int, elements: Int, keyframes: Int)
     }
 
-    /// How far, points, a drawn box or the offset may stray from the straight line between two
-    /// samples before the middle becomes a sample: every moment is then within twice it.
+    /// How far, points, a box or the offset may stray from the line between two samples before
+    /// the middle becomes a sample (every moment then within twice it).
     public static let refinementTolerance = 0.25
 
     /// The bounds of an animation's work and size.
     public struct Limits: Sendable, Equatable {
-        /// Elements the samples between keyframes may lay out in all (samples × n).
+        /// Elements the samples between keyframes may lay out (samples × n).
         public var sampleWork: Int
         /// Elements the keyframes of a layout that moves may lay out (keyframes × n).
         public var keyframeWork: Int
-        /// The most samples, keyframes included, whatever the element count.
+        /// The most samples, keyframes included.
         public var maximumSamples: Int
-        /// The estimated document past which no sample is added between keyframes.
+        /// The estimated bytes past which no sample is added between keyframes.
         public var refinementBytes: Int
-        /// The estimated document past which the animation is refused (`TooLarge`).
+        /// The estimated bytes past which the animation is refused (`TooLarge`).
         public var maximumBytes: Int
 
         /// 2·10⁷ elements between keyframes and 2·10⁷ for them, 100,000 samples, 32 and 256 MiB.
@@ -65,7 +65,7 @@ public enum ScrollSVGWriter {
     public final class Statistics {
         /// Samples taken, keyframes included.
         public var samples = 0
-        /// The document's estimated size past the still picture, bytes (generous).
+        /// The estimated bytes past the still picture (generous).
         public var estimatedBytes = 0
         /// An empty record.
         public init() {}
