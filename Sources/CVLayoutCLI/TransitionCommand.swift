@@ -4,8 +4,7 @@ import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
 
-/// The `transition` subcommand: UIKit's animated layout change (setCollectionViewLayout) and
-/// batch update (performBatchUpdates).
+/// `transition`: UIKit's setCollectionViewLayout and performBatchUpdates, animated.
 let transitionCommand = SubcommandDescriptor(
     name: "transition",
     summary: "animate from one layout to another, or an update (--delete/--insert/--move)"
@@ -13,7 +12,7 @@ let transitionCommand = SubcommandDescriptor(
     try TransitionRun(arguments: arguments, io: io).execute()
 }
 
-/// The options both layouts share, passed to each engine before that side's own words (which win).
+/// The options both sides share, before each side's own words (which win).
 private let sharedOptionNames = ["device", "width", "height", "offset", "scale", "layout-direction", "count", "seed"]
 /// The update options: they apply to the `--to` side, and the transition animates them.
 private let updateOptionNames = ["delete", "insert", "move"]
@@ -130,9 +129,8 @@ private struct TransitionRun {
         return ExitStatus.success
     }
 
-    /// `transition … --check GOLDEN`: the transition at `--progress` in the golden's format
-    /// (JSON or CSV), compared as `cvlayout diff GOLDEN -` would; the report on standard error,
-    /// `-o FILE` still written. Status 0 same, 1 different, 2 when GOLDEN cannot be read.
+    /// `--check GOLDEN`: the transition at `--progress` in the golden's format, compared as
+    /// `cvlayout diff GOLDEN -` would, `-o FILE` still written. Status 0 same, 1 different, 2 trouble.
     private func checkTransition(_ transition: LayoutTransition, golden: String, options: DiffOptions,
                                  output: TransitionOutputOptions, format requested: OutputFormat,
                                  writeOptions: OptionValues) throws -> Int32 {
@@ -163,8 +161,7 @@ private struct TransitionRun {
                                 options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)
     }
 
-    /// Writes `transition` as `format` to `path` (atomically) or, for `nil` or `-`, to standard
-    /// output, every chunk shown to `probe`.
+    /// Writes `transition` to `path` (atomically) or standard output, every chunk shown to `probe`.
     private func write(_ transition: LayoutTransition, format: OutputFormat, output: TransitionOutputOptions, to path: String?,
                        probe: SVGSizeProbe = SVGSizeProbe()) throws {
         func write(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -175,8 +172,7 @@ private struct TransitionRun {
         try OutputFile.write(to: path, write)
     }
 
-    /// The layout of one side (`from` or `to`) from `arguments` (shared options, the side's
-    /// words, the DATASET). A usage error names the side when the side's own words gave it.
+    /// One side's layout from `arguments`; a usage error names the side when its own words gave it.
     private func sideJob(_ name: String, _ descriptor: EngineDescriptor, _ arguments: [String],
                          io: CommandIO) throws -> LayoutJob {
         do {
@@ -190,8 +186,7 @@ private struct TransitionRun {
         }
     }
 
-    /// The engine and words of `--from`/`--to` (refusing the transition's own options and
-    /// those it does not use), and whether they name a DATASET.
+    /// The engine and words of `--from`/`--to` (refusing options not theirs), and whether they name a DATASET.
     private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
         let words = try shellWords(text, option: name)
         guard let first = words.first else {
@@ -218,8 +213,8 @@ private struct TransitionRun {
     }
 }
 
-/// Tokenises `transition`'s own arguments against `transitionOptions`, as `ArgumentParser` does
-/// for engines. - Returns: the options and the DATASET, if any. - Throws: `CLIError` (usage).
+/// Tokenises `transition`'s arguments against `transitionOptions`. - Returns: the options and
+/// any DATASET. - Throws: `CLIError` (usage).
 private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
     let (options, positionals) = try ArgumentParser.tokenize(
         arguments, table: transitionOptions, command: "transition",

@@ -1,10 +1,8 @@
 import LayoutCore
 import FastText
 
-/// Writes the still SVG's element groups (`SVGLayoutWriter`; `PlainLayoutWriter.svgGroup` is
-/// the specification) straight into an output buffer's reserved space: literals of known
-/// length, palette colours as words, repeated numbers copied from a table; nothing checked or
-/// allocated per element.
+/// Writes the still SVG's element groups (as `PlainLayoutWriter.svg`) straight into a buffer's
+/// reserved space: literals, palette words, repeated numbers from a table; no allocation.
 struct SVGElementWriter {
     let precision: NumberPrecision
     /// Draw cells round (ring and circle layouts).
@@ -12,11 +10,9 @@ struct SVGElementWriter {
     let labels: SVGLabels
     /// Where the next byte goes, in the space reserved for the element.
     private var position: UnsafeMutablePointer<UInt8>
-    /// Recently written numbers and their text (a column's x, a cell size): a repeat is a
-    /// 24-byte copy.
+    /// Recently written numbers and their text: a repeat is a 24-byte copy.
     private let cache: UnsafeMutablePointer<CachedNumber>
-    /// Numbers of the element being written, entered in `cache` when the next one starts
-    /// (read back at once, their text would wait on the stores just made).
+    /// This element's numbers, entered in `cache` at the next (read back now, they would stall).
     private let pending: UnsafeMutablePointer<PendingNumber>
     private var pendingCount = 0
     /// The digits of the last element's item.
@@ -27,14 +23,11 @@ struct SVGElementWriter {
     private let digits: UnsafePointer<UInt32>
     /// `SVGPaint.fillWords`.
     private let palette: UnsafePointer<UInt64>
-    /// The last rect's and label's y, repeated element after element along a row
-    /// (`RecentNumber.write`).
+    /// The last rect's and label's y, repeated along a row (`RecentNumber.write`).
     private var lastY = RecentNumber(), lastLabelY = RecentNumber()
-    /// The buffer's table of frame texts, when every element has the default appearance and
-    /// cells are not round.
+    /// The buffer's frame texts, when every element has the default appearance and cells are square.
     private let frames: UnsafeMutablePointer<SVGFrameText>?
-    /// Where a label the visible bounds' outline would cross goes (drawn after the outline);
-    /// `nil`: every label in its group.
+    /// Where labels the outline would cross go; `nil`: every label in its group.
     fileprivate(set) var above: SVGLabelsAboveOutline? = nil
 
     /// A formatted number waiting to enter the table.
@@ -90,8 +83,7 @@ struct SVGElementWriter {
         let isCell = element.pointee.category == .cell
         let t = element.pointee.transform
         let item = element.pointee.indexPath.item
-        // The item's digits, written twice, formatted once (most often counted on from the
-        // last element's).
+        // The item's digits, written twice, formatted once (usually counted on from the last).
         let itemText = items.digits(item)
         append("<g><rect data-index-path=\"")
         append(integer: element.pointee.indexPath.section)
@@ -144,8 +136,8 @@ struct SVGElementWriter {
         pendingCount = 0
     }
 
-    /// ` x="…" y="…" width="…" height="…"` and any corner radius (its value left open); the
-    /// texts around y from `entry` when it holds `key`, kept there when written.
+    /// ` x="…" y="…" width="…" height="…"` and any radius (left open); the texts around y
+    /// from `entry` when it holds `key`, else stored there.
     @inline(__always)
     private mutating func appendFrame(x: Double, y: Double, width: Double, height: Double, isCell: Bool, key: FrameKey,
                                       entry: UnsafeMutablePointer<SVGFrameText>?) {
@@ -218,8 +210,7 @@ struct SVGElementWriter {
         }
     }
 
-    /// The label `<text …>…</text></g>` on the drawn centre, upright and opaque; its opening
-    /// from `entry` when the table of frames holds it.
+    /// The label `<text …>…</text></g>`; its opening from `entry` when that holds it.
     @inline(__always)
     private mutating func appendLabel(_ element: UnsafePointer<LayoutAttributes>, label: (characters: Int, size: Double),
                                       isCell: Bool, itemText: (text: UInt64, length: Int)?, key: FrameKey,
@@ -266,9 +257,7 @@ struct SVGElementWriter {
         append("</text></g>\n")
     }
 
-    /// The label an element gets with `labels`: its length in characters and its font size,
-    /// points, by the rule of `PlainLayoutWriter.svgLabel` (none for `.none`, a decoration, an
-    /// alpha ≤ 0 or a frame under 4 points; sizes from the frame before its transform).
+    /// An element's label length in characters and font size, points (`PlainLayoutWriter.svgLabel`).
     @inline(__always)
     static func label(_ element: LayoutAttributes, _ labels: SVGLabels) -> (characters: Int, size: Double)? {
         let width = element.frame.size.width, height = element.frame.size.height
@@ -312,36 +301,27 @@ struct SVGElementWriter {
         let e = centerX + t.tx - t.a * centerX - t.c * centerY
         let f = centerY + t.ty - t.b * centerX - t.d * centerY
         let combined = e.isFinite && f.isFinite
-        append(" transform=\"")
-        if !combined {
-            append("translate(")
-            append(number: centerX)
-            append(byte: UInt8(ascii: " "))
-            append(number: centerY)
-            append(") ")
-        }
-        append("matrix(")
+        append(combined ? " transform=\"matrix(" : " transform=\"translate(")
+        if !combined { appendPair(centerX, centerY, then: ") matrix(") }
         // The linear part at full precision: factors, not points.
-        append(factor: t.a)
-        append(byte: UInt8(ascii: " "))
-        append(factor: t.b)
-        append(byte: UInt8(ascii: " "))
-        append(factor: t.c)
-        append(byte: UInt8(ascii: " "))
-        append(factor: t.d)
-        append(byte: UInt8(ascii: " "))
-        append(number: combined ? e : t.tx)
-        append(byte: UInt8(ascii: " "))
-        append(number: combined ? f : t.ty)
-        append(byte: UInt8(ascii: ")"))
+        for factor in [t.a, t.b, t.c, t.d] {
+            append(factor: factor)
+            append(byte: UInt8(ascii: " "))
+        }
+        appendPair(combined ? e : t.tx, combined ? f : t.ty, then: ")")
         if !combined {
             append(" translate(")
-            append(number: -centerX)
-            append(byte: UInt8(ascii: " "))
-            append(number: -centerY)
-            append(byte: UInt8(ascii: ")"))
+            appendPair(-centerX, -centerY, then: ")")
         }
         append(byte: UInt8(ascii: "\""))
+    }
+
+    /// `X Y` and `then`.
+    private mutating func appendPair(_ x: Double, _ y: Double, then text: StaticString) {
+        append(number: x)
+        append(byte: UInt8(ascii: " "))
+        append(number: y)
+        append(text)
     }
 
     /// A view's label: its kind name (`appendKindName`) and its section.

@@ -21,8 +21,7 @@ public enum SVGLabels: String, Sendable, CaseIterable {
     /// No labels at all.
     case none
 
-    /// The labels `--labels` asked for, or the default for `layout`: index paths when it has
-    /// more than one section (item numbers repeat there), item numbers otherwise.
+    /// The labels asked for, or index paths for more than one section, item numbers otherwise.
     public static func resolved(_ asked: SVGLabels?, for layout: CollectionLayout) -> SVGLabels {
         resolved(asked, numberOfSections: layout.numberOfSections)
     }
@@ -35,8 +34,7 @@ public enum SVGLabels: String, Sendable, CaseIterable {
 
 /// The area an SVG shows (`--canvas`): its viewBox.
 public enum SVGCanvas: String, Sendable, CaseIterable {
-    /// The content rect and everything drawn: transformed frames, labels, the heart's path and
-    /// flight. The viewBox may start at negative coordinates.
+    /// The content rect and everything drawn (transformed frames, labels, the heart's flight).
     case all
     /// The content rect, (0, 0, contentSize): elements outside it are cut off.
     case content
@@ -47,8 +45,7 @@ public enum SVGCanvas: String, Sendable, CaseIterable {
 }
 
 extension OutputOptions {
-    /// The viewBox of a canvas other than `.all`: `content`, `visible`, or the query rect
-    /// (`content` without one).
+    /// The viewBox of a canvas other than `.all` (`.rect` without a query rect: `content`).
     func canvasArea(content: Rect, visible: Rect) -> Rect? {
         switch canvas {
         case .content: content
@@ -66,8 +63,8 @@ extension CollectionLayout {
 
 // MARK: - The document
 
-/// The labels the visible bounds' outline would cross, kept out of their groups as those are
-/// written (on any core) and drawn above the outline (`PlainLayoutWriter.svgLabelsAboveOutline`).
+/// The labels the visible bounds' outline would cross, kept (from any core) to be drawn above
+/// it (`PlainLayoutWriter.svgLabelsAboveOutline`).
 final class SVGLabelsAboveOutline: @unchecked Sendable {
     /// The visible bounds.
     let outline: Rect
@@ -79,8 +76,8 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
         self.outline = outline
     }
 
-    /// Whether the outline (with the stroke's half width) crosses `element`'s label box: 0.3 em
-    /// a character either side of the drawn centre, 0.6 em up and down.
+    /// Whether the outline (± half its stroke) crosses the label box: 0.3 em a character
+    /// either side of the drawn centre, 0.6 em up and down.
     @inline(__always)
     func crosses(_ element: LayoutAttributes, _ label: (characters: Int, size: Double)) -> Bool {
         let t = element.transform, f = element.frame
@@ -100,15 +97,12 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
     }
 }
 
-/// The still SVG (`PlainLayoutWriter.svg` is its specification): one shape per visible element
-/// in zIndex order on the canvas (`SVGCanvas`), painted by `SVGPaint`, labelled (`SVGLabels`),
-/// the visible bounds outlined, a ring's heart. Units are points.
+/// The still SVG, fast (`PlainLayoutWriter.svg` is its specification). Units are points.
 public enum SVGLayoutWriter {
     /// A heart about 22 × 20 points centred on the origin, pointing down.
     static let heartShape = "M 0 8 C -4 5 -11 0 -11 -5 C -11 -9 -8 -11 -5.5 -11 C -3 -11 -1 -9.5 0 -7.5 "
         + "C 1 -9.5 3 -11 5.5 -11 C 8 -11 11 -9 11 -5 C 11 0 4 5 0 8 Z"
-    /// How far the flying heart reaches from its place on the path, points: its farthest point
-    /// (15.6) and half its outline (1.75) at the pulse's largest scale, 1.2, turned any way.
+    /// How far the flying heart reaches from the path, points: (15.6 + 1.75) × 1.2, turned any way.
     static let heartReach = 21.0
 
     /// Writes the SVG document for the selected elements of `layout` to `out`.
@@ -156,9 +150,8 @@ public enum SVGLayoutWriter {
         return SVGLabelsAboveOutline(outline: layout.visibleRect)
     }
 
-    /// The viewBox of `layout`'s picture with `options.canvas`: for `.all`, the content rect,
-    /// `drawn` (what the elements draw, labels included) and the heart's reach about its path
-    /// (a cubic lies in the hull of its control points), edges grown by `outward`.
+    /// The viewBox: for `.all`, the content rect, `drawn` and the heart's reach about its
+    /// control points (a cubic lies in their hull), grown by `outward`.
     public static func canvas(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?) -> Rect {
         let content = Rect(x: 0, y: 0, width: layout.contentSize.width, height: layout.contentSize.height)
         if let area = options.canvasArea(content: content, visible: layout.visibleRect) { return area }
@@ -174,9 +167,8 @@ public enum SVGLayoutWriter {
         return outward(union, from: content, precision: options.precision)
     }
 
-    /// `content`, each edge that `union` (everything drawn) passes once printed at `precision`
-    /// going out to a whole point past it (`-0.0004` prints as `0`: no edge); `content` when
-    /// that is not finite (a union too wide for a Double).
+    /// `content`, each edge that `union` passes once printed at `precision` moved out to the
+    /// whole point past it; `content` when that is not finite.
     static func outward(_ union: Rect, from content: Rect, precision: NumberPrecision) -> Rect {
         func printed(_ v: Double) -> Double {
             guard case .decimals(let n) = precision else { return v }
@@ -191,8 +183,7 @@ public enum SVGLayoutWriter {
         return canvas.isFinite ? canvas : content
     }
 
-    /// The union of what a run of elements draws (`PlainLayoutWriter.svgDrawnBox`: the frame
-    /// under its transform, the label's box); hidden elements are passed over.
+    /// The union of what visible elements draw (`PlainLayoutWriter.svgDrawnBox`).
     public struct DrawnBounds: Sendable {
         public let labels: SVGLabels
         /// The union so far; `nil` until a visible element came.
@@ -238,9 +229,7 @@ public enum SVGLayoutWriter {
             maxY = max(maxY, y1)
         }
 
-        /// `add(_:)` of each element of a block of the default appearance
-        /// (`LayoutAttributes.hasDefaultAppearance`), without testing the transform.
-        /// - Complexity: O(block.count).
+        /// `add(_:)` of each element of a block of the default appearance (identity transform).
         public mutating func addDefaultAppearance(_ block: UnsafeBufferPointer<LayoutAttributes>) {
             guard let base = block.baseAddress else { return }
             for k in block.indices {
@@ -266,8 +255,8 @@ public enum SVGLayoutWriter {
             include(other.minX, other.minY, other.maxX, other.maxY)
         }
 
-        /// Whether `element` draws just its frame, told without sizing its label: a finite frame
-        /// of 51 × 17 points or more, the identity's linear part, no label or a cell's of ≤ 6 characters.
+        /// Whether `element` draws just its frame, told cheaply: a finite frame of 51 × 17 or
+        /// more, the identity's linear part, no label or a cell's of ≤ 6 characters.
         @inline(__always)
         static func labelStaysInside(_ element: LayoutAttributes, _ labels: SVGLabels) -> Bool {
             let t = element.transform
@@ -295,9 +284,8 @@ public enum SVGLayoutWriter {
         appendDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, to: out)
     }
 
-    /// The shapes of the visible elements of `block`, already in drawing order (a streamed
-    /// layout). `allDefaultAppearance`: the cells' frame texts may come from the buffer's
-    /// table (`SVGFrameText`).
+    /// The visible elements of `block`, in drawing order (streamed); `allDefaultAppearance`:
+    /// frame texts may come from the buffer's table (`SVGFrameText`).
     static func appendBlock(_ block: UnsafeBufferPointer<LayoutAttributes>, round: Bool, labels: SVGLabels,
                             allDefaultAppearance: Bool = false, above: SVGLabelsAboveOutline? = nil, to out: OutputBuffer) {
         guard let base = block.baseAddress else { return }
@@ -317,13 +305,12 @@ public enum SVGLayoutWriter {
                                                      options: options, precision: out.precision))
     }
 
-    /// Elements formatted in one go by one core: 2048 groups (about 400 KB) stay in its cache.
+    /// Elements formatted by one core at a time (about 400 KB, in its cache).
     static let chunkSize = 2048
     /// Bytes a group usually takes, reserved for a chunk at once.
     static let typicalGroupSize = 256
 
-    /// Writes the elements `elements[indices[k]]` (`elements[k]` without indices) for k in
-    /// `0..<count`, in chunks formatted on every core (`appendInParallel`).
+    /// Writes `elements[indices?[k] ?? k]` for k in `0..<count`, in chunks on every core.
     private static func appendElements(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?,
                                        count: Int, round: Bool, labels: SVGLabels, above: SVGLabelsAboveOutline?,
                                        to out: OutputBuffer) throws {
@@ -349,8 +336,8 @@ public enum SVGLayoutWriter {
 
 // MARK: - Drawing order
 
-/// One pass over the selected elements: whether one is hidden (then the visible ones'
-/// positions), and whether the visible ones are in drawing order, (zIndex, position) increasing.
+/// One pass over the selected elements: whether one is hidden, and whether the visible ones
+/// are in drawing order.
 struct DrawingOrderScan {
     /// A selected element is hidden.
     private(set) var hidden = false
@@ -388,8 +375,8 @@ package func appendDocumentStart(canvas: Rect, title: String, to out: OutputBuff
                                                           precision: out.precision))
 }
 
-/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h"`: the
-/// shape of an animated element centred on its group's origin, named as every shape is.
+/// `<rect data-index-path="S:I" [data-kind="KIND"] x="-w/2" y="-h/2" width="w" height="h"`: an
+/// animated shape centred on its group's origin.
 func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
     func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
     return "<rect data-index-path=\"\(e.indexPath.section):\(e.indexPath.item)\""
@@ -397,8 +384,7 @@ func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String
         + " x=\"\(n(-e.size.width / 2))\" y=\"\(n(-e.size.height / 2))\" width=\"\(n(e.size.width))\" height=\"\(n(e.size.height))\""
 }
 
-/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="VALUES"TIMING/>`:
-/// a SMIL animation, `timing` its key times and timing attributes, each with a leading space.
+/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="VALUES"TIMING/>`.
 func svgAnimation(_ tag: String, _ attribute: String, type: String? = nil, discrete: Bool = false, values: String,
                   timing: String) -> String {
     "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
@@ -413,9 +399,8 @@ func svgCentredTextStart(size: Double, colour: String, precision: NumberPrecisio
         + "text-anchor=\"middle\" fill=\"\(colour)\""
 }
 
-/// The groups that rotate (degrees, unwrapped the shorter way), shear (`skewX`, degrees) and
-/// scale an animated element, each only when one of `parts` needs it, at `parts[k]`'s
-/// values (full precision), each holding `animate(type, values)`; and their closing tags.
+/// The groups that rotate (degrees, the shorter way), shear (`skewX`) and scale an animated
+/// element where `parts` need it, at `parts[k]`, holding `animate(type, values)`; their ends.
 func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
                         animate: (_ type: String, _ values: [[Double]]) -> String) -> (open: String, close: String) {
     func factor(_ value: Double) -> String { NumberFormat.string(value, precision: .full) }
@@ -439,8 +424,7 @@ func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
     return (open, close)
 }
 
-/// Appends `text` with XML's special characters escaped; control characters, which XML 1.0
-/// cannot carry, become `?`.
+/// Appends `text` XML-escaped, control characters (not in XML 1.0) as `?`.
 package func appendXMLText(_ text: String, to out: OutputBuffer) {
     for byte in text.utf8 {
         switch byte {

@@ -1,14 +1,13 @@
 import LayoutCore
 
-/// The paint of every SVG picture (still, transition, scrolling): fills, label colours, halos,
-/// opacity and corner radii, each rule once (docs/REFERENCE.md's SVG section). Colours are
-/// `StaticString` literals for the hot path; every function is inlined and O(1).
+/// The paint of every SVG picture, each rule once (docs/REFERENCE.md's SVG section); colours
+/// are `StaticString` literals for the hot path, every function inlined and O(1).
 public enum SVGPaint {
     /// Cell fills, chosen by item number modulo the count (Tableau 10).
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                  "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
-    /// Label colours, one per palette entry at alpha 1: white or near-black, whichever
-    /// contrasts more with the fill by WCAG's relative luminance (at least 3:1; a test holds it).
+    /// Label colours per palette entry at alpha 1: white or near-black, whichever contrasts
+    /// more by WCAG's relative luminance (at least 3:1; tested).
     public static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
                                       "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
     /// Fill of views without a role of their own, and their labels' colour.
@@ -33,8 +32,7 @@ public enum SVGPaint {
         }
     }
 
-    /// `palette`'s colours as words of their 7 bytes (little-endian), built once: the still
-    /// writer stores a cell's fill with one load and one store.
+    /// `palette`'s colours as 7-byte little-endian words: a cell's fill in one load and store.
     nonisolated(unsafe) static let fillWords: UnsafePointer<UInt64> = {  // only read once built
         let words = UnsafeMutablePointer<UInt64>.allocate(capacity: palette.count)
         for (k, colour) in palette.enumerated() {
@@ -45,8 +43,7 @@ public enum SVGPaint {
         return UnsafePointer(words)
     }()
 
-    /// The fill and outline of a view by its kind's role, the text between `fill="` and the
-    /// last quote: a badge red outlined white, a decoration a pale dashed panel, others grey.
+    /// A view's fill and outline by its role, between `fill="` and the last quote.
     @inline(__always)
     public static func viewPaint(_ kind: ElementKind?) -> StaticString {
         switch kind?.role {
@@ -61,10 +58,8 @@ public enum SVGPaint {
     /// The lowest alpha at which the first palette entry keeps a white label.
     public static let whiteLabelAlpha = 0.954
 
-    /// The label colour of a cell whose item's last digit is or is not 0, drawn at `alpha`
-    /// under an opaque label: the first palette entry, the only one with a white label, takes
-    /// the dark one below `whiteLabelAlpha`, where its blend with the white background makes
-    /// dark text contrast more (tests check it over every alpha, and `labelColours` at 1).
+    /// The label colour of a cell drawn at `alpha`: white on the first palette entry down to
+    /// `whiteLabelAlpha` (below, its blend with white contrasts more with dark text; tested).
     @inline(__always)
     public static func cellLabelColour(lastDigitIsZero: Bool, alpha: Double = 1) -> StaticString {
         lastDigitIsZero && alpha >= whiteLabelAlpha ? "#ffffff" : "#1a1a1a"
@@ -76,9 +71,7 @@ public enum SVGPaint {
         cellLabelColour(lastDigitIsZero: item % 10 == 0, alpha: alpha)
     }
 
-    /// The colour of an opaque label over its shape drawn at its alpha (still and scrolling
-    /// pictures): a cell's `cellLabelColour`, a view's dark grey. (The transition fades a label
-    /// with its shape, so it takes the colour of alpha 1.)
+    /// An opaque label's colour over its shape at its alpha (the transition's fade: alpha 1).
     @inline(__always)
     public static func labelColour(_ element: LayoutAttributes) -> StaticString {
         element.category == .cell ? cellLabelColour(item: element.indexPath.item, alpha: element.alpha) : "#333333"
@@ -93,8 +86,7 @@ public enum SVGPaint {
 
     // MARK: Opacity and corners
 
-    /// The opacity an alpha is drawn at: clamped to 0…1 (`-0` and NaN as they come); written
-    /// only when the alpha is below 1.
+    /// The opacity an alpha is drawn at: clamped to 0…1 (`-0` and NaN as they come).
     @inline(__always)
     public static func opacity(_ alpha: Double) -> Double {
         let low = 0 >= alpha ? 0 : alpha  // Swift.max(alpha, 0)
@@ -114,8 +106,8 @@ public enum SVGPaint {
         (height < width ? height : width) / 2
     }
 
-    /// The corner radius of a shape of `size`: half the width when the engine draws round
-    /// (`CollectionLayout.drawsCellsRound`), a cell's or a badge's; `nil` for other views.
+    /// The corner radius at `size`: half the width drawn round (`drawsCellsRound`), a cell's or
+    /// a badge's; `nil` for other views.
     @inline(__always)
     public static func cornerRadius(_ element: LayoutAttributes, size: Size, round: Bool) -> Double? {
         if round { return size.width / 2 }

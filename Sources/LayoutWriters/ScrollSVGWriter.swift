@@ -9,24 +9,21 @@ import Musl
 import Darwin
 #endif
 
-/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): a standalone SVG 1.1
-/// document in which the content offset moves through a `ScrollAnimation`'s samples, every
-/// element taking the attributes its engine gives there (SMIL, played once, `fill="freeze"`).
-/// The samples: the keyframes and, between two samples, the middle moment whenever it is not
-/// halfway between them (`isHalfway`). The static document is the first sample as
-/// `SVGLayoutWriter` draws it; an element that changes is a group per zIndex it takes
-/// (`animated`). The visible bounds' outline moves; the canvas `.all` is the union of every
-/// sample's, `.content` of the content rects, `.visible` the screen (the viewBox animated).
+/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): SMIL (played once, frozen)
+/// moving the content offset through a `ScrollAnimation`'s samples: the keyframes and each
+/// middle moment that is not halfway (`isHalfway`). The still document is the first sample;
+/// an element that changes is a group per zIndex it takes (`animated`). The canvas is the
+/// union of every sample's (`.visible`: an animated viewBox).
 public enum ScrollSVGWriter {
     /// The keyframes' layouts do not hold the same elements.
     public struct ElementsDiffer: Error {
-        /// The keyframe whose elements differ from the first keyframe's.
+        /// The keyframe whose elements differ from the first's.
         public let keyframe: Int
     }
 
     /// The streamed shapes of a layout that does not move (`LayoutPipeline.withStreamedShapes`).
     public struct StreamedShapes {
-        /// What the shapes draw, labels included (for the canvas `.all`).
+        /// What the shapes draw, labels included.
         public var drawn: Rect?
         /// The labels the shapes carry.
         public var labels: SVGLabels
@@ -42,21 +39,21 @@ public enum ScrollSVGWriter {
         case bytes(limit: Int, elements: Int, keyframes: Int)
     }
 
-    /// How far, points, a drawn box or the offset may stray from the straight line between two
-    /// samples before the middle becomes a sample: every moment is then within twice it.
+    /// How far, points, a box or the offset may stray from the line between two samples before
+    /// the middle becomes a sample (every moment then within twice it).
     public static let refinementTolerance = 0.25
 
     /// The bounds of an animation's work and size.
     public struct Limits: Sendable, Equatable {
-        /// Elements the samples between keyframes may lay out in all (samples × n).
+        /// Elements the samples between keyframes may lay out (samples × n).
         public var sampleWork: Int
         /// Elements the keyframes of a layout that moves may lay out (keyframes × n).
         public var keyframeWork: Int
-        /// The most samples, keyframes included, whatever the element count.
+        /// The most samples, keyframes included.
         public var maximumSamples: Int
-        /// The estimated document past which no sample is added between keyframes.
+        /// The estimated bytes past which no sample is added between keyframes.
         public var refinementBytes: Int
-        /// The estimated document past which the animation is refused (`TooLarge`).
+        /// The estimated bytes past which the animation is refused (`TooLarge`).
         public var maximumBytes: Int
 
         /// 2·10⁷ elements between keyframes and 2·10⁷ for them, 100,000 samples, 32 and 256 MiB.
@@ -68,22 +65,18 @@ public enum ScrollSVGWriter {
     public final class Statistics {
         /// Samples taken, keyframes included.
         public var samples = 0
-        /// The document's estimated size past the still picture, bytes (generous).
+        /// The estimated bytes past the still picture (generous).
         public var estimatedBytes = 0
         /// An empty record.
         public init() {}
     }
 
-    /// Writes the animated document of `animation`, `layout(offset)` the layout at an offset. A
-    /// layout that does not move with the offset (`movesWithOffset` false) is laid out once;
-    /// with `streamed` its shapes are streamed and `layout` gives its summary (no elements).
-    /// `tolerance`: `refinementTolerance`, or more with coarse pixel snapping.
-    /// - Returns: `false` when a budget of the samples between keyframes (`limits`) ran out
-    ///   before every moment was within twice `tolerance`; the document is complete either way.
-    /// - Throws: what `layout` or the buffer's sink throws; `ElementsDiffer`; `TooLarge`, before
-    ///   anything is written. `statistics` receives the samples and the estimated size.
+    /// Writes `animation`'s document, `layout(offset)` the layout at an offset (laid out once
+    /// when not `movesWithOffset`; with `streamed`, a summary whose shapes are streamed).
+    /// - Returns: `false` when `limits` ran out before every moment was within twice `tolerance`.
+    /// - Throws: what `layout` or the sink throws; `ElementsDiffer`; `TooLarge` before writing.
     /// - Complexity: at most `keyframeWork + sampleWork` elements laid out, each compared in
-    ///   O(n); memory for a few layouts and the changes; output O(n) plus `maximumBytes`.
+    ///   O(n); output O(n) plus `maximumBytes`.
     @discardableResult
     public static func write(_ animation: ScrollAnimation, layout: (Point) throws -> CollectionLayout,
                              movesWithOffset: Bool = true, tolerance: Double = refinementTolerance,
@@ -109,8 +102,7 @@ public enum ScrollSVGWriter {
             still.contentOffset = offset
             return movesWithOffset ? try layout(offset) : still
         }
-        // Per sample, in time order: its time and screen; per changing element, its track
-        // (`tracks[track[i]]`).
+        // Per sample: its time and screen; per changing element, its track (`tracks[track[i]]`).
         var times: [Double] = [], screens: [Rect] = []
         var track = [Int](repeating: -1, count: n), tracks: [Track] = []
         var canvas = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -137,15 +129,14 @@ public enum ScrollSVGWriter {
             }
             canvas = k == 0 ? sampleCanvas : canvas.union(sampleCanvas)
         }
-        // Samples between keyframes: `sampleWork / n` (at least one an interval) and
-        // `maximumSamples` in all, shared out as the keyframes go, none past `refinementBytes`.
+        // Samples between keyframes: `sampleWork / n` (at least one an interval), at most
+        // `maximumSamples`, shared out as the keyframes go, none past `refinementBytes`.
         let intervals = offsets.count - 1
         var budget = min(movesWithOffset ? max(intervals, limits.sampleWork / max(n, 1)) : limits.maximumSamples,
                          limits.maximumSamples - offsets.count)
         var accurate = true
-        /// Adds at most `allowed` samples between `a` (at `ta`) and `b` (at `tb`): the middle
-        /// when it is not halfway, then each half, the first with the whole allowance.
-        /// - Returns: the samples added.
+        /// Adds at most `allowed` samples between `a` and `b`: the middle when not halfway,
+        /// then each half. - Returns: the samples added.
         func refine(_ a: CollectionLayout, _ ta: Double, _ b: CollectionLayout, _ tb: Double, allowed: Int) throws -> Int {
             let tm = (ta + tb) / 2
             guard a.contentOffset != b.contentOffset || a.elements != b.elements, ta < tm && tm < tb else { return 0 }
@@ -193,15 +184,12 @@ public enum ScrollSVGWriter {
         return accurate
     }
 
-    /// One element's attributes where they change: `(0, first sample's)`, then each sample at
-    /// which they differ from the sample before.
+    /// One element's attributes at sample 0, then at each sample where they change.
     private typealias Track = [(sample: Int, attributes: LayoutAttributes)]
 
-    /// Records sample `k` of a layout that moves: an element that differs from the sample
-    /// before gets or extends its track; tracked elements go to `drawn`, their bytes to `grow`.
-    /// - Throws: `ElementsDiffer` when an element changes its index path, category or kind;
-    ///   what `grow` throws.
-    /// - Complexity: O(n).
+    /// Records sample `k`: a changed element starts or extends its track, tracked ones go to
+    /// `drawn`, their bytes to `grow`. - Complexity: O(n).
+    /// - Throws: `ElementsDiffer` when an element changes index path, category or kind; `grow`'s.
     private static func recordChanges(_ frame: CollectionLayout, sample k: Int, first: CollectionLayout,
                                       track: inout [Int], tracks: inout [Track], drawn: inout SVGLayoutWriter.DrawnBounds,
                                       precision: NumberPrecision, grow: (Int) throws -> Void) throws {
@@ -229,8 +217,7 @@ public enum ScrollSVGWriter {
         }
     }
 
-    /// The shapes in painting order, (zIndex, element): each static element as the still
-    /// picture draws it, each tracked one once per zIndex it is shown with (`animated`).
+    /// The shapes by (zIndex, element): static ones as stills, tracked ones per zIndex (`animated`).
     private static func appendShapes(_ first: CollectionLayout, track: [Int], tracks: [Track], labels: SVGLabels,
                                      times: [Double], duration: Double, to out: OutputBuffer) throws {
         var draws: [(z: Int, element: Int, track: Int)] = []
@@ -264,8 +251,8 @@ public enum ScrollSVGWriter {
         }
     }
 
-    /// The samples of `count` an animation needs: the first, the last, and both sides of each
-    /// k where `changes(k)` (a difference from sample k − 1); a run of equal values keeps its ends.
+    /// The samples of `count` an animation needs: the ends and both sides of each k where
+    /// `changes(k)` (it differs from k − 1).
     static func kept(_ count: Int, changes: (Int) -> Bool) -> [Int] {
         (0..<count).filter { k in k == 0 || k == count - 1 || changes(k) || (k + 1 < count && changes(k + 1)) }
     }
@@ -280,9 +267,8 @@ public enum ScrollSVGWriter {
             self.precision = precision
         }
 
-        /// `<TAG attributeName="ATTRIBUTE" [type] [calcMode="discrete"] values="…" keyTimes="…"
-        /// begin="0s" dur="…s" fill="freeze"/>`, a value a list of numbers (points at
-        /// `precision`, `factor`s at full precision); nothing when the values never change.
+        /// `svgAnimation` of lists of numbers (points at `precision`, `factor`s at full), at
+        /// the key times, frozen; nothing when the values never change.
         func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
                        discrete: Bool = false) -> String {
             guard values.contains(where: { $0 != values[0] }) else { return "" }
@@ -297,13 +283,10 @@ public enum ScrollSVGWriter {
         }
     }
 
-    /// The copy shown with zIndex `layer` of an element that changes (`changes`, its track).
-    /// Shown: not hidden and at `layer`. Held: where not shown (nor right after a sample where
-    /// it was, unless hidden there), the values of the last sample where it was (before it,
-    /// the first), so nothing moves toward a state not drawn. A group at the drawn centre,
-    /// shown or not (a discrete opacity), `svgTransformGroups` around the rect centred on the
-    /// origin, the label upright (`label`); the first sample's values as the attributes, the
-    /// animations at the samples `kept` keeps of held and shown.
+    /// The copy at zIndex `layer` of a changing element: shown (a discrete opacity) where not
+    /// hidden and at `layer`; elsewhere (but right after a shown sample, unless hidden) held at
+    /// the last shown values, so nothing moves toward a state not drawn. A group at the drawn
+    /// centre, `svgTransformGroups` around the centred rect, the upright `label`.
     private static func animated(_ changes: Track, layer: Int, round: Bool, labels: SVGLabels, times: [Double],
                                  duration: Double, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { NumberFormat.string(value, precision: precision) }
@@ -354,9 +337,8 @@ public enum ScrollSVGWriter {
             + "</rect>" + transforms.close + label(held, labels: labels, timing: timing) + "</g>\n"
     }
 
-    /// The label of an element that changes: shown (a discrete opacity) where a still picture
-    /// labels it; its size (`svgLabel`; where none, the last one's, or the first) and baseline
-    /// animated, its colour by `SVGPaint.labelColour`; its text the first sample's.
+    /// A changing element's label: shown where a still labels it, size (`svgLabel`, else the
+    /// last one's) and colour animated, the first sample's text.
     private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: Timing) -> String {
         let found = held.map { PlainLayoutWriter.svgLabel($0, labels) }
         guard let firstFound = found.compactMap({ $0 }).first else { return "" }
@@ -377,10 +359,8 @@ public enum ScrollSVGWriter {
 
     // MARK: - Sampling
 
-    /// Whether `middle` is, to `tolerance`, what SMIL draws halfway between `a` and `b`: the
-    /// offset and each element's drawn box, SMIL interpolating centre, size, rotation, shear
-    /// and scale linearly (elements hidden at either end switch at a sample: not compared).
-    /// - Complexity: O(n).
+    /// Whether `middle`'s offset and drawn boxes are, to `tolerance`, what SMIL draws halfway
+    /// between `a` and `b` (hidden elements not compared). - Complexity: O(n).
     static func isHalfway(_ middle: CollectionLayout, between a: CollectionLayout, and b: CollectionLayout,
                           tolerance: Double = refinementTolerance) -> Bool {
         let o = middle.contentOffset, oa = a.contentOffset, ob = b.contentOffset
@@ -432,8 +412,7 @@ public enum ScrollSVGWriter {
         return total
     }
 
-    /// A generous estimate of what one change of an element adds: its values at two samples in
-    /// each of its up to 16 animations, with key times.
+    /// A generous estimate of one change: two samples of up to 16 animations, key times included.
     static func estimatedChangeBytes(_ e: LayoutAttributes, precision: NumberPrecision) -> Int {
         let points = 3 * (textLength(e.center.x + e.transform.tx, precision) + textLength(e.center.y + e.transform.ty, precision))
             + 4 * (textLength(e.size.width, precision) + textLength(e.size.height, precision))

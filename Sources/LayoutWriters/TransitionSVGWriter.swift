@@ -2,15 +2,12 @@ import FastText
 import LayoutCore
 
 /// `cvlayout transition -f svg` (docs/REFERENCE.md, Transitions): SMIL animating each part of
-/// each element that changes (`TransformComponents`, as `TransitionElement.attributes(at:)`)
-/// linearly between its ends, the end values at rest (`fill="freeze"`); with `repeats`,
-/// start → end → start over twice the duration, forever.
-public enum TransitionSVGWriter {
-    /// Writes the document: one group per element visible at either end (`group`) in zIndex
-    /// order, in two layers when the orders at the start and the end differ (zIndex switches
-    /// halfway), then the final visible bounds.
-    /// - Throws: what the buffer's sink throws.
-    /// - Complexity: O(n log n) for n elements (the zIndex sorts); memory for one group's text.
+/// each changing element linearly between its ends (as `TransitionElement.attributes(at:)`),
+/// frozen at the end; with `repeats`, start → end → start over twice the duration, forever.
+enum TransitionSVGWriter {
+    /// Writes one `group` per element visible at either end in zIndex order (two layers
+    /// switching halfway when the two ends' orders differ), then the final visible bounds.
+    /// - Throws: what the sink throws. - Complexity: O(n log n) (the zIndex sorts).
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         let from = transition.from, to = transition.to
@@ -20,8 +17,7 @@ public enum TransitionSVGWriter {
                             title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
         let elements = transition.elements
         let drawn = elements.indices.filter { opacity(elements[$0].initial) > 0 || opacity(elements[$0].final) > 0 }
-        // At the start: initial zIndex, ties by the start layout's painting order
-        // (`initialOrder`), then element order; at the end: final zIndex, then element order.
+        // By zIndex, ties by the start's painting order (`initialOrder`) or element order.
         var startRank = [Int](repeating: Int.max, count: elements.count)
         for (rank, position) in transition.initialOrder.enumerated() { startRank[position] = rank }
         let startOrder = drawn.sorted { l, r in
@@ -42,9 +38,7 @@ public enum TransitionSVGWriter {
         if startOrder == endOrder {
             try appendGroups(endOrder)
         } else {
-            // The start's layer shown during the first half (`display`, not `visibility`: a
-            // label's `visibility="visible"` would show through), then the end's; repeating,
-            // the start's again from three quarters of the round trip.
+            // `display`, not `visibility`: a label's `visibility="visible"` would show through.
             for (layer, order, values) in [("start", startOrder, ["inline", "none"]), ("end", endOrder, ["none", "inline"])] {
                 out.append(string: "<g class=\"layer-\(layer)\" display=\"\(values[1])\">\n"
                     + switchAt(halfway: "display", values[0], values[1], options) + "\n")
@@ -55,8 +49,7 @@ public enum TransitionSVGWriter {
         out.append(string: PlainLayoutWriter.svgVisibleBounds(to.visibleRect, precision: out.precision) + "/>\n</svg>\n")
     }
 
-    /// The timing of every animation: begins at 0; once over the duration, frozen at the end;
-    /// with `repeats`, over twice the duration (forth and back), forever.
+    /// Every animation's timing: from 0 over the duration, frozen; or twice it, repeating.
     static func timing(_ options: TransitionOutputOptions) -> String {
         let duration = NumberFormat.string(options.repeats ? 2 * options.duration : options.duration,
                                               precision: options.output.precision)
@@ -68,15 +61,14 @@ public enum TransitionSVGWriter {
         options.repeats ? "\(start);\(end);\(start)" : "\(start);\(end)"
     }
 
-    /// A discrete switch of `attribute` from `start` to `end` halfway (and back at three
-    /// quarters, repeating).
+    /// A discrete switch of `attribute` halfway (back at three quarters, repeating).
     static func switchAt(halfway attribute: String, _ start: String, _ end: String, _ options: TransitionOutputOptions) -> String {
         svgAnimation("animate", attribute, discrete: true, values: endValues(start, end, options),
                      timing: " keyTimes=\"\(options.repeats ? "0;0.25;0.75" : "0;0.5")\"" + timing(options))
     }
 
-    /// A linear animation of a list of numbers between the two ends, or nothing when they are
-    /// equal: `factor`s (opacity, angles, scales) at full precision, points at the output's.
+    /// A linear animation between two lists of numbers, nothing when equal; `factor`s at full
+    /// precision, points at the output's.
     static func animation(_ tag: String, _ attribute: String, type: String? = nil, _ start: [Double], _ end: [Double],
                           factor: Bool = false, _ options: TransitionOutputOptions) -> String {
         guard start != end else { return "" }
@@ -86,20 +78,19 @@ public enum TransitionSVGWriter {
         return svgAnimation(tag, attribute, type: type, values: endValues(list(start), list(end), options), timing: timing(options))
     }
 
-    /// The opacity drawn at one end: 0 when hidden, else the alpha (`SVGPaint.opacity`).
+    /// The opacity drawn at one end: 0 when hidden.
     static func opacity(_ e: LayoutAttributes) -> Double {
         e.isHidden ? 0 : SVGPaint.opacity(e.alpha)
     }
 
-    /// The corner radius at one end: a cell's or a badge's (`SVGPaint.cornerRadius`, round
-    /// when that end's engine draws round); every other view square.
+    /// The corner radius at one end (`SVGPaint.cornerRadius`); 0 for views but badges.
     static func cornerRadius(_ e: LayoutAttributes, round: Bool) -> Double {
         guard e.category == .cell || e.kind?.role == .badge else { return 0 }
         return SVGPaint.cornerRadius(e, size: e.size, round: round) ?? 0
     }
 
-    /// One element: a group at its drawn centre at the end, its opacity at the end when under
-    /// 1, animating both; inside, `svgTransformGroups` around the rect and the labels.
+    /// One element: a group at its drawn centre and opacity, animated, around
+    /// `svgTransformGroups`, the rect and the labels.
     static func group(_ element: TransitionElement, round: (from: Bool, to: Bool), labels: SVGLabels,
                       options: TransitionOutputOptions) -> String {
         func n(_ value: Double) -> String { NumberFormat.string(value, precision: options.output.precision) }
@@ -119,17 +110,14 @@ public enum TransitionSVGWriter {
             + self.labels(element, labels: labels, options: options) + transforms.close + "</g>\n"
     }
 
-    /// The index path before the update (`fromIndexPath`, else `toIndexPath`) and after it
-    /// (`toIndexPath`, else `fromIndexPath`); an element in neither has its final one.
+    /// The index paths before and after the update (each falling back on the other, then the final one).
     static func paths(_ element: TransitionElement) -> (old: IndexPath, new: IndexPath) {
         let b = element.final
         return (element.fromIndexPath ?? element.toIndexPath ?? b.indexPath, element.toIndexPath ?? element.fromIndexPath ?? b.indexPath)
     }
 
-    /// The shape, named by the index path after the update and its change, at the final size;
-    /// its corners (an appearing element's start as the final engine draws, a disappearing
-    /// one's end as the initial engine draws) and size animated, a cell's fill switching
-    /// halfway from the old item number's colour to the new one's.
+    /// The shape, named by the new index path, size and corners animated (an appearing or
+    /// disappearing end drawn by the other engine), a cell's fill switching halfway.
     static func rect(_ element: TransitionElement, round: (from: Bool, to: Bool), options: TransitionOutputOptions) -> String {
         let a = element.initial, b = element.final
         let (oldPath, newPath) = paths(element)
@@ -149,9 +137,8 @@ public enum TransitionSVGWriter {
             + animation("animate", "rx", [ra], [rb], options) + "</rect>"
     }
 
-    /// The labels, sized by `svgLabel` at each end (an end without one takes the other's size),
-    /// coloured as at alpha 1 (they fade with their shape). When the text or colour differs
-    /// between the old and the new index path, two: the old one visible until halfway.
+    /// The labels, sized by `svgLabel` at each end (else the other's), coloured as at alpha 1;
+    /// two when the old and new index paths' differ, the old one until halfway.
     static func labels(_ element: TransitionElement, labels: SVGLabels, options: TransitionOutputOptions) -> String {
         let a = element.initial, b = element.final
         let startLabel = PlainLayoutWriter.svgLabel(a, labels), endLabel = PlainLayoutWriter.svgLabel(b, labels)
@@ -173,10 +160,9 @@ public enum TransitionSVGWriter {
         }.joined()
     }
 
-    /// The viewBox: the larger content size (`.content`), the final visible bounds, or (`.all`)
-    /// the union of the content, what each element draws at either visible end, and for one
-    /// turned, its reach about the line between its centres (half its diagonal times the
-    /// matrix's spectral norm, at least its label's half width plus 0.6 em).
+    /// The viewBox: the larger content size, the final visible bounds, or (`.all`) the union
+    /// of the content, each visible end's drawing and, turned, the reach about the line between
+    /// the centres (half diagonal × spectral norm, at least the label's half width + 0.6 em).
     static func canvas(_ transition: LayoutTransition, options: OutputOptions, labels: SVGLabels) -> Rect {
         let content = Rect(x: 0, y: 0, width: max(transition.from.contentSize.width, transition.to.contentSize.width),
                            height: max(transition.from.contentSize.height, transition.to.contentSize.height))

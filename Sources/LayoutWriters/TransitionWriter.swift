@@ -16,12 +16,8 @@ public struct TransitionOutputOptions: Sendable {
     public init() {}
 }
 
-/// Writes a `LayoutTransition` at one progress (JSON, CSV) or animated (SVG,
-/// `TransitionSVGWriter`). JSON: SPEC section 4's object with `"engine":"transition"`, `from`,
-/// `to`, `progress` and `duration` before the geometry, each element's keys followed by
-/// `change` (`stay`, `move`, `appear`, `disappear`), `fromIndexPath` and `toIndexPath` (`null`
-/// where absent). CSV: section 4's columns and `change,fromSection,fromItem,toSection,toItem`
-/// (empty where absent).
+/// Writes a `LayoutTransition` at one progress (JSON, CSV) or animated (SVG). Each element
+/// also gets `change`, `fromIndexPath` and `toIndexPath` (JSON `null`, CSV empty where absent).
 public enum TransitionWriter {
     /// The CSV header row's column names, in order.
     public static let csvColumns = CSVLayoutWriter.columns + ["change", "fromSection", "fromItem", "toSection", "toItem"]
@@ -38,8 +34,8 @@ public enum TransitionWriter {
         try out.flush()
     }
 
-    /// The JSON document at `options.progress`.
-    public static func writeJSON(_ transition: LayoutTransition, options: TransitionOutputOptions,
+    /// The JSON document at `options.progress`: `from`, `to`, `progress`, `duration`, the geometry.
+    private static func writeJSON(_ transition: LayoutTransition, options: TransitionOutputOptions,
                                  to out: OutputBuffer) throws {
         let t = options.progress
         let geometry = transition.geometry(at: t)
@@ -72,7 +68,7 @@ public enum TransitionWriter {
     }
 
     /// The CSV table at `options.progress`.
-    public static func writeCSV(_ transition: LayoutTransition, options: TransitionOutputOptions,
+    private static func writeCSV(_ transition: LayoutTransition, options: TransitionOutputOptions,
                                 to out: OutputBuffer) throws {
         let t = options.progress
         out.append(string: csvColumns.joined(separator: ","))

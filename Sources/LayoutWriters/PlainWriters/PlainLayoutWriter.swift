@@ -1,15 +1,12 @@
 import LayoutCore
 import FastText
 
-// The plain writers: the specification of the JSON, CSV and still SVG output, written the most
-// direct way from docs/REFERENCE.md. `JSONLayoutWriter`, `CSVLayoutWriter` and `SVGLayoutWriter`
-// are fast versions that must write the same bytes (`PlainWriterDifferentialTests`); the
-// animated SVGs' one writer each builds on the rules here. An output changes here first.
+// The plain writers: the JSON, CSV and still SVG output written the most direct way from
+// docs/REFERENCE.md; the fast writers must write the same bytes (`PlainWriterDifferentialTests`).
 
 /// The plain, obviously correct writers of a layout, one per format; see the file's head.
 public enum PlainLayoutWriter {
-    /// `layout` written as `format`, only the elements at `selection` (ascending positions)
-    /// when given: the bytes the command line writes.
+    /// `layout` as `format`, only the elements at `selection` (ascending) when given.
     /// - Complexity: O(k) for k selected elements (SVG: O(k log k), the drawing order).
     public static func write(_ format: OutputFormat, _ layout: CollectionLayout, selection: [Int]?,
                              options: OutputOptions) -> String {
@@ -27,8 +24,7 @@ public enum PlainLayoutWriter {
 
     // MARK: - JSON
 
-    /// The JSON object: `engine`, `bounds`, `contentOffset`, `contentSize`, `elements` one a line,
-    /// then `heartPath`, `heartSamples`, `targetContentOffset` and `stats` when present.
+    /// The JSON object: the geometry, `elements` one a line, then the optional members.
     public static func json(_ layout: CollectionLayout, selection: [Int]?, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         func point(_ p: Point) -> String { "{\"x\":\(n(p.x)),\"y\":\(n(p.y))}" }
@@ -59,8 +55,7 @@ public enum PlainLayoutWriter {
         return text + "}\n"
     }
 
-    /// One element's JSON object: each key of `ElementColumn.jsonGroups` with its columns' values
-    /// as one value, an array or an object; a key whose one value is absent (no kind) left out.
+    /// One element's JSON object by `ElementColumn.jsonGroups`; a key whose one value is absent left out.
     static func jsonElement(_ e: LayoutAttributes, precision: NumberPrecision) -> String {
         let members = ElementColumn.jsonGroups.compactMap { key, columns -> String? in
             let values = columns.map { column in column.text(e, precision: precision).map { column.isWord ? jsonString($0) : $0 } }
@@ -89,7 +84,7 @@ public enum PlainLayoutWriter {
         } + "\""
     }
 
-    /// `text` with each character `replacement` rewrites rewritten (those it gives `nil` for kept).
+    /// `text` with each character `replacement` gives a text for replaced.
     static func escaped(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
         text.unicodeScalars.map { scalar in replacement(scalar) ?? String(scalar) }.joined()
     }

@@ -1,15 +1,11 @@
 import FastText
 import LayoutCore
 
-/// A number's text as the reference's "Numbers" paragraph prescribes, computed directly from
-/// the double's exact value (`NumberFormat` must give the same): no exponent, no trailing
-/// zeros or point, `-0` as `0`: 2.675 at 2 decimals is "2.67" (it is 2.67499999…), 0.25 at 1
-/// is "0.3" (a half: away from 0), 1e-7 at full precision "0.0000001".
+/// A number's text by the reference's "Numbers" paragraph, from the double's exact value
+/// (`NumberFormat` must agree): 2.675 at 2 decimals "2.67", 0.25 at 1 "0.3", 1e-7 "0.0000001".
 public enum PlainNumberText {
-    /// `value` at `precision`: with `.decimals(p)` (p clamped to 0…15) the decimal of p
-    /// places nearest to the exact binary value, exact halves away from zero; with `.full`
-    /// the shortest digits that read back as the same double (Swift's `description`) written
-    /// without an exponent. A value that is not finite (which no layout ever writes) is `0`.
+    /// `value` at `precision`: `.decimals(p)` (p in 0…15) the nearest p-place decimal, halves
+    /// away from zero; `.full` the shortest round-trip digits, no exponent. Not finite: `0`.
     /// - Complexity: O(digits) for |value| < 2⁷⁵, more for larger whole numbers.
     public static func string(_ value: Double, precision: NumberPrecision) -> String {
         guard value.isFinite, value != 0 else { return "0" }
@@ -64,8 +60,7 @@ public enum PlainNumberText {
         return String(digits.reversed().map { Character(Unicode.Scalar(UInt8(48 + $0))) })
     }
 
-    /// Swift's shortest round-trip digits (`description`), its exponent (`1e-05`,
-    /// `1.5e+20`) written out as a plain decimal.
+    /// Swift's shortest round-trip digits (`description`) without an exponent.
     private static func shortest(_ value: Double) -> String {
         let text = value.magnitude.description
         let mantissa = text.prefix { $0 != "e" }

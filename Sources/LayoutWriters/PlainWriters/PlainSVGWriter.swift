@@ -1,14 +1,12 @@
 import LayoutCore
 import FastText
 
-// The plain still SVG: the specification `SVGLayoutWriter` (kept or streamed) must write byte
-// for byte, one rule per function (docs/REFERENCE.md's SVG section in words).
+// The plain still SVG: what `SVGLayoutWriter` must write byte for byte, one rule a function.
 
 extension PlainLayoutWriter {
     /// The SVG document of the selected elements of `layout`: the canvas (`options.canvas`),
     /// one group per visible element in zIndex order (ties by element order), then `svgEnd`.
     public static func svg(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
-        func n(_ value: Double) -> String { PlainNumberText.string(value, precision: options.precision) }
         let labels = SVGLabels.resolved(options.labels, for: layout)
         let visible = selected(layout, selection).filter { !$0.element.isHidden }
         let canvas = svgCanvas(layout, drawn: visible.map(\.element), labels: labels, options: options)
@@ -23,8 +21,9 @@ extension PlainLayoutWriter {
             let label = svgLabel(e, labels)
             let above = label.map { outline.crosses(e, ($0.text.count, $0.size)) } ?? false
             if above { labelsAboveOutline.append(e) }
-            text += svgGroup(e, round: layout.drawsCellsRound, labels: labels, labelInGroup: !above,
-                             precision: options.precision)
+            // One group: the shape and, unless above the outline, the label.
+            text += "<g>" + svgShape(e, round: layout.drawsCellsRound, precision: options.precision)
+                + (above ? "" : label.map { svgLabelText(e, $0, halo: false, precision: options.precision) } ?? "") + "</g>\n"
         }
         return text + svgEnd(layout, labelsAboveOutline: labelsAboveOutline, labels: labels, options: options,
                              precision: options.precision)
@@ -44,17 +43,15 @@ extension PlainLayoutWriter {
         return text + (layout.heartPath.map { svgHeart($0, precision: precision) } ?? "") + "</svg>\n"
     }
 
-    /// The dashed red outline of the visible bounds `rect` up to its last attribute (the
-    /// caller closes it: `/>`, or `>` and its animations).
+    /// The visible bounds' dashed red outline, open (closed by `/>` or `>` and animations).
     static func svgVisibleBounds(_ rect: Rect, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         return "<rect class=\"visible-bounds\" x=\"\(n(rect.minX))\" y=\"\(n(rect.minY))\" width=\"\(n(rect.width))\" "
             + "height=\"\(n(rect.height))\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1\" stroke-dasharray=\"6 3\""
     }
 
-    /// The XML declaration, the `<svg>` element whose viewBox is `canvas` (at least 1 point each
-    /// way: a zero-sized one does not render) and whose `width` and `height` are that size, the
-    /// `<title>`, and a white background over the viewBox (or `background`: a moving viewBox).
+    /// The XML declaration, `<svg>` sized and viewBoxed to `canvas` (at least 1 point each way:
+    /// a zero size does not render), the `<title>`, a white background (`background`, else `canvas`).
     static func svgDocumentStart(canvas: Rect, title: String, background: Rect? = nil, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         let width = max(canvas.width, 1), height = max(canvas.height, 1)
@@ -65,16 +62,6 @@ extension PlainLayoutWriter {
             + "<title>\(xmlText(title))</title>\n"
             + "<rect x=\"\(n(area.minX))\" y=\"\(n(area.minY))\" width=\"\(n(max(area.width, 1)))\" "
             + "height=\"\(n(max(area.height, 1)))\" fill=\"#ffffff\"/>\n"
-    }
-
-    /// One element's group: its shape (`svgShape`) and, when `labelInGroup`, its label.
-    static func svgGroup(_ e: LayoutAttributes, round: Bool, labels: SVGLabels, labelInGroup: Bool,
-                         precision: NumberPrecision) -> String {
-        var text = "<g>" + svgShape(e, round: round, precision: precision)
-        if labelInGroup, let label = svgLabel(e, labels) {
-            text += svgLabelText(e, label, halo: false, precision: precision)
-        }
-        return text + "</g>\n"
     }
 
     /// An element's rectangle: index path (and kind for a view), transform about its centre,
@@ -111,9 +98,8 @@ extension PlainLayoutWriter {
         e.kind?.rawValue ?? e.category.rawValue
     }
 
-    /// A label, upright and opaque on the drawn centre, coloured by `SVGPaint.labelColour`.
-    /// With `halo` (above the outline), a stroke of its shape's fill, as faded as the shape,
-    /// under the glyphs hides the outline's dashes.
+    /// A label, upright and opaque on the drawn centre; with `halo` (above the outline), a
+    /// stroke of its shape's fill, as faded, hides the outline's dashes under the glyphs.
     static func svgLabelText(_ e: LayoutAttributes, _ label: (text: String, size: Double), halo: Bool,
                              precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
@@ -153,25 +139,18 @@ extension PlainLayoutWriter {
         e.category != .cell ? "\(svgKindName(e)) \(path.section)" : labels == .indexPath ? "\(path.section):\(path.item)" : "\(path.item)"
     }
 
-    /// The labels the outline crosses, one line each with its halo, in index-path order (then
-    /// category and kind name).
+    /// The labels the outline crosses, with halos, by index path, category and kind name.
     static func svgLabelsAboveOutline(_ elements: [LayoutAttributes], labels: SVGLabels, precision: NumberPrecision) -> String {
         let sorted = elements.sorted { a, b in
             (a.indexPath.section, a.indexPath.item, a.category.rawValue, a.kind?.rawValue ?? "")
                 < (b.indexPath.section, b.indexPath.item, b.category.rawValue, b.kind?.rawValue ?? "")
         }
-        var text = ""
-        for e in sorted {
-            guard let label = svgLabel(e, labels) else { continue }
-            text += svgLabelText(e, label, halo: true, precision: precision) + "\n"
-        }
-        return text
+        return sorted.compactMap { e in svgLabel(e, labels).map { svgLabelText(e, $0, halo: true, precision: precision) + "\n" } }
+            .joined()
     }
 
-    /// The ring's dashed heart path and the heart: at rest on the start avatar (outer group),
-    /// flying along the path in 2 s, relative to the start (middle group: a motion beside the
-    /// translation would turn it too), pulsing (inner group); drawn twice, a near-black
-    /// outline under the filled one, so that it reads on every avatar colour.
+    /// The ring's dashed heart path and the heart: placed at the start (outer group), flying
+    /// the path in 2 s (middle), pulsing (inner); a near-black outline under the filled one.
     static func svgHeart(_ heart: HeartPath, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
         let shape = SVGLayoutWriter.heartShape
@@ -187,15 +166,13 @@ extension PlainLayoutWriter {
             + "</g>\n</g>\n"
     }
 
-    /// The viewBox (`SVGLayoutWriter.canvas`, the rule every picture shares) with what `drawn`
-    /// draws (`svgDrawnBox`).
+    /// The viewBox (`SVGLayoutWriter.canvas`) with what `drawn` draws (`svgDrawnBox`).
     static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
                           options: OutputOptions) -> Rect {
         SVGLayoutWriter.canvas(layout, options: options, drawn: drawn.isEmpty ? nil : svgUnion(drawn.map { svgDrawnBox($0, labels) }))
     }
 
-    /// The box `e` draws: its frame under its transform about its centre, and its label's box
-    /// (0.6 em a character wide, 1.2 em high, on the drawn centre).
+    /// The box `e` draws: its transformed frame and its label's (0.6 em a character by 1.2 em).
     static func svgDrawnBox(_ e: LayoutAttributes, _ labels: SVGLabels) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let f = e.frame, t = e.transform
         let cx = f.midX + t.tx, cy = f.midY + t.ty
