@@ -403,12 +403,10 @@ private struct Walker: DescriptionDecoding {
     /// An item's `"span"`: an integer ≥ 1, or `"full"` (`WaterfallSection.fullSpan`).
     private func span(_ raw: JSONValue, path spanPath: @autoclosure () -> String) throws -> Int {
         if case .string("full") = raw { return WaterfallSection.fullSpan }
-        guard case .number(let v) = raw else {
-            throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
-        }
+        guard case .number(let v) = raw else { throw expected(spanPath(), .span, raw) }
         if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
         let span = try integer(raw, path: spanPath())
-        guard span >= 1 else { throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(span)") }
+        guard span >= 1 else { throw DatasetError.expected(path: spanPath(), .span, got: "\(span)") }
         return span
     }
 
@@ -506,10 +504,8 @@ private struct Walker: DescriptionDecoding {
         return v
     }
 
-    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
-        return v == 0 ? 0 : v
-    }
+    /// `finiteNonNegative`, −0 read as 0 (−0 + 0 is +0).
+    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double { try finiteNonNegative(raw, path: path) + 0 }
 
     private func integer(_ raw: JSONValue, path: String) throws -> Int {
         guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
