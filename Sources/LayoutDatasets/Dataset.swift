@@ -10,7 +10,7 @@ public struct Dataset: Sendable, Equatable {
     /// The `"options"` entries in key order.
     public var options: [DatasetOption]
     /// The compositional description (`DatasetSchema.compositional`), its sections' counts also
-    /// in `sections` (so that batch updates apply to them); else `nil`.
+    /// in `sections` (for batch updates); else `nil`.
     public var compositional: CompositionalDescription?
     /// The grid's settings (`DatasetSchema.grid`), its sections in `sections`; else `nil`.
     public var grid: GridLayout?
@@ -104,8 +104,8 @@ public enum DatasetSchema: Sendable {
     case grid
 }
 
-/// The keys of an `.items` dataset an engine reads, which its messages name. (The decoder reads
-/// every key, so that the engine refuses another engine's key as "not used by ENGINE".)
+/// The keys of an `.items` dataset an engine reads, which its messages name (the decoder reads
+/// every key; the engine refuses another's as "not used by ENGINE").
 public struct DatasetKeys: Sendable, Equatable {
     /// Top-level keys besides `"options"`, the item keys first (`heights`, `sizes`, …).
     public var topLevel: [String]
@@ -126,8 +126,7 @@ public struct DatasetKeys: Sendable, Equatable {
         topLevel: ["heights", "sizes", "count", "sections"], section: ["heights", "sizes", "count"])
 }
 
-/// Decodes datasets: the strict scanner builds the values (`StrictJSON`), then a walk checks
-/// them against the schema.
+/// Decodes datasets: the strict scanner builds the values, then a walk checks them.
 public enum DatasetDecoder {
     /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items` only),
     /// which messages name.
