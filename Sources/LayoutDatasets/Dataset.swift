@@ -10,7 +10,7 @@ public struct Dataset: Sendable, Equatable {
     /// The `"options"` entries in key order.
     public var options: [DatasetOption]
     /// The compositional description (`DatasetSchema.compositional`), its sections' counts also
-    /// in `sections` (so that batch updates apply to them); else `nil`.
+    /// in `sections` (for batch updates); else `nil`.
     public var compositional: CompositionalDescription?
     /// The grid's settings (`DatasetSchema.grid`), its sections in `sections`; else `nil`.
     public var grid: GridLayout?
@@ -104,8 +104,8 @@ public enum DatasetSchema: Sendable {
     case grid
 }
 
-/// The keys of an `.items` dataset an engine reads, which its messages name. (The decoder reads
-/// every key, so that the engine refuses another engine's key as "not used by ENGINE".)
+/// The keys of an `.items` dataset an engine reads, which its messages name (the decoder reads
+/// every key; the engine refuses another's as "not used by ENGINE").
 public struct DatasetKeys: Sendable, Equatable {
     /// Top-level keys besides `"options"`, the item keys first (`heights`, `sizes`, …).
     public var topLevel: [String]
@@ -126,8 +126,7 @@ public struct DatasetKeys: Sendable, Equatable {
         topLevel: ["heights", "sizes", "count", "sections"], section: ["heights", "sizes", "count"])
 }
 
-/// Decodes datasets: the strict scanner builds the values (`StrictJSON`), then a walk checks
-/// them against the schema.
+/// Decodes datasets: the strict scanner builds the values, then a walk checks them.
 public enum DatasetDecoder {
     /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items` only),
     /// which messages name.
@@ -403,12 +402,10 @@ private struct Walker: DescriptionDecoding {
     /// An item's `"span"`: an integer ≥ 1, or `"full"` (`WaterfallSection.fullSpan`).
     private func span(_ raw: JSONValue, path spanPath: @autoclosure () -> String) throws -> Int {
         if case .string("full") = raw { return WaterfallSection.fullSpan }
-        guard case .number(let v) = raw else {
-            throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(describe(raw))")
-        }
+        guard case .number(let v) = raw else { throw expected(spanPath(), .span, raw) }
         if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
         let span = try integer(raw, path: spanPath())
-        guard span >= 1 else { throw invalid(spanPath(), "expected an integer ≥ 1 or \"full\", got \(span)") }
+        guard span >= 1 else { throw DatasetError.expected(path: spanPath(), .span, got: "\(span)") }
         return span
     }
 
@@ -506,10 +503,8 @@ private struct Walker: DescriptionDecoding {
         return v
     }
 
-    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
-        return v == 0 ? 0 : v
-    }
+    /// `finiteNonNegative`, −0 read as 0 (−0 + 0 is +0).
+    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double { try finiteNonNegative(raw, path: path) + 0 }
 
     private func integer(_ raw: JSONValue, path: String) throws -> Int {
         guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }

@@ -67,6 +67,7 @@ extension DatasetError {
             case .integerAtLeast(let bound): "expected an integer ≥ \(bound), got \(got)"
             case .integerRange(let low, let high): "expected an integer from \(low) to \(high), got \(got)"
             case .width: "expected a width > 0, got \(got)"
+            case .span: "expected an integer ≥ 1 or \"full\", got \(got)"
             }
         }
     }
@@ -96,6 +97,8 @@ public enum DatasetExpectation: Equatable, Sendable {
     case integerRange(from: Int, to: Int)
     /// A width > 0 (of a size).
     case width
+    /// An item's span: an integer ≥ 1 or `"full"`.
+    case span
 }
 
 /// `; did you mean 'heights'?` when `key` is a likely typo of one of `keys`, else nothing.

@@ -2,10 +2,8 @@ import LayoutCore
 import Foundation
 import FastText
 
-// A strict JSON (RFC 8259) scanner: every syntax error at a line and column, trailing commas
-// and duplicate keys refused, nesting bounded. Building, it makes a `JSONValue` tree (numeric
-// arrays flat, each number the correctly rounded double of its text, `JSONNumber`); checking,
-// nothing (the tests' oracle of the parser, with Foundation behind it).
+// A strict JSON (RFC 8259) scanner: errors at a line and column, trailing commas and duplicate
+// keys refused, nesting bounded; it builds a `JSONValue`, or only checks (the tests' oracle).
 
 /// A JSON syntax error at a 1-based line and column.
 public struct JSONSyntaxError: Error, Equatable, Sendable {
@@ -29,8 +27,7 @@ public struct JSONDuplicateKeyError: Error, Equatable, Sendable {
 package struct JSONSyntaxCheck {
     /// Deepest nesting of arrays and objects accepted.
     package static let maximumDepth = 256
-    /// Most objects in a dataset: a million sections, the top level and "options"; item
-    /// objects count as items instead (`maximumItemObjects`).
+    /// Most objects in a dataset: a million sections, the top level and "options".
     static let maximumObjects = 1_000_010
 
     /// The most objects and arrays a document of a kind may hold, and why, for the message.
@@ -41,8 +38,7 @@ package struct JSONSyntaxCheck {
         /// A dataset: `maximumObjects`.
         package static let dataset = ObjectLimit(
             count: maximumObjects, explanation: "a million sections, and ten more objects for the top level and options")
-        /// A layout file (`diff`, `--check`): three objects per element (the element, its
-        /// frame, its center), and `maximumObjects` more.
+        /// A layout file (`diff`, `--check`): three objects per element, and `maximumObjects` more.
         package static let layout = ObjectLimit(
             count: 3 * maximumElementCount + maximumObjects, explanation: "at most \(maximumElementCount) elements")
     }
@@ -66,12 +62,11 @@ package struct JSONSyntaxCheck {
     /// Build values, or only check.
     private let building: Bool
     private var position = 0
-    /// Where the scan is, for a duplicate key's message: an array's index is updated only
-    /// before an element that is an object or an array, an object's key only for such a member.
+    /// Where the scan is, for a duplicate key's message (updated only before a nested value).
     private var path: [PathComponent] = []
     private var objects = 0
-    /// Item objects (only the keys `height`, `size` and `span`, none holding an object): they
-    /// count as items, up to `maximumItemObjects` (the most elements a layout has), not as objects.
+    /// Item objects (only the keys `height`, `size` and `span`, none an object): counted as
+    /// items, up to `maximumItemObjects`, not as objects.
     private var itemObjects = 0
     static let maximumItemObjects = maximumElementCount
 
@@ -124,8 +119,7 @@ package struct JSONSyntaxCheck {
             position += 1
             return building ? .object([:]) : .null
         }
-        // Spellings seen, made only when needed (when checking, or for a second spelling of a
-        // key when building): an empty set per object costs a metadata look-up.
+        // Spellings seen, made only when checking or for a key's second spelling when building.
         var keys: Set<[UInt8]>? = nil
         var members = JSONObject()
         var itemShaped = true  // (at least one key is read before the closing brace)
@@ -140,8 +134,7 @@ package struct JSONSyntaxCheck {
                 position = keyStart
                 throw error("key longer than \(Self.maximumKeyLength) bytes")
             }
-            // Byte-equal keys are refused. Building, only a key equal as a Swift string to an
-            // earlier member's can be one: byte-equal to its first spelling or to a later one seen.
+            // Byte-equal keys are refused; building, only a key equal to an earlier member's can be one.
             let earlier = building ? members.position(of: name) : nil
             if !building || earlier != nil {
                 let firstSpelling = earlier.map { members.members[$0].key.utf8.elementsEqual(name.utf8) } ?? false
@@ -246,9 +239,8 @@ package struct JSONSyntaxCheck {
         }
     }
 
-    /// An element `[a, b]` of two numbers, read without building an array; `nil`, with the
-    /// position unchanged, for anything else (which `value` then reads, or reports, as it
-    /// would have). Scans exactly as `array` and `number` do, so a number's error is the same.
+    /// An element `[a, b]` of two numbers, read without building an array; `nil`, the position
+    /// unchanged, for anything else (which `value` then reads, or reports, as it would have).
     private mutating func numberPair(depth: Int) throws -> (Double, Double)? {
         let start = position
         guard depth <= Self.maximumDepth else { return nil }
@@ -273,10 +265,8 @@ package struct JSONSyntaxCheck {
         return value
     }
 
-    /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`)
-    /// among the numbers of an array, read as `.itemObject` without building its members; `nil`,
-    /// the position unchanged, for anything else or anything the general path refuses (which
-    /// `value` then reads, or reports, as it would have).
+    /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`) as
+    /// `.itemObject`; `nil`, the position unchanged, for anything else (as `numberPair`).
     private mutating func itemObject(depth: Int) throws -> JSONValue? {
         let start = position
         guard depth <= Self.maximumDepth, itemObjects < Self.maximumItemObjects else { return nil }
@@ -322,9 +312,8 @@ package struct JSONSyntaxCheck {
         return .itemObject(height: height, span: span)
     }
 
-    /// The string at `position` (its opening quote), escapes resolved (`"a"` and `"\u0061"` are
-    /// the same key). Rejects invalid UTF-8, control characters, bad escapes and unpaired
-    /// surrogates, as RFC 8259 requires.
+    /// The string at `position` (its opening quote), escapes resolved. Rejects invalid UTF-8,
+    /// control characters, bad escapes and unpaired surrogates (RFC 8259).
     private mutating func string() throws -> String {
         let start = position
         position += 1
@@ -411,8 +400,7 @@ package struct JSONSyntaxCheck {
         return value
     }
 
-    /// Scans a number; returns its value when building (0 when checking): the correctly
-    /// rounded double of its text (`JSONNumber`).
+    /// Scans a number: the correctly rounded double of its text (`JSONNumber`); 0 when checking.
     /// - Throws: `JSONSyntaxError` for a malformed number or one past the largest Double.
     private mutating func number() throws -> Double {
         let start = position
@@ -468,10 +456,8 @@ package struct JSONSyntaxCheck {
         return building ? value : 0
     }
 
-    /// Reads a run of digits into `significand` while 19 fit (`dropped` once one did not), eight
-    /// at a time while they can (a double's shortest form has up to 17), counting in `digits`
-    /// the significant ones (of a `fraction`, not the zeros before the first); returns how many
-    /// it kept.
+    /// Reads digits into `significand` while 19 fit (`dropped` once one did not), eight at a time
+    /// while it can, counting the significant ones in `digits`; returns how many it kept.
     @inline(__always)
     private mutating func digits(_ significand: inout UInt64, _ digits: inout Int, _ dropped: inout Bool, fraction: Bool) -> Int {
         var kept = 0
@@ -549,8 +535,7 @@ package struct JSONSyntaxCheck {
         return (c < 16 ? "\\x0" : "\\x") + String(c, radix: 16, uppercase: true)
     }
 
-    /// An error at the current position, with its 1-based line and column (columns count
-    /// characters: UTF-8 continuation bytes do not advance it).
+    /// An error at the current position, its 1-based line and column (in characters).
     private func error(_ message: String) -> JSONSyntaxError {
         var line = 1, column = 1
         let end = min(position, bytes.count)

@@ -12,9 +12,8 @@ package enum StrictJSON {
     }
 }
 
-/// A JSON value as the strict scanner builds it: arrays of numbers or of two-number arrays held
-/// flat (8 bytes a number); `elements` expands any array. `==` is structural (a flat array and
-/// its general form differ).
+/// A JSON value as the strict scanner builds it: arrays of numbers or pairs held flat (8 bytes a
+/// number); `elements` expands any array. `==` is structural (flat and general forms differ).
 package enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
@@ -30,14 +29,12 @@ package enum JSONValue: Equatable, Sendable {
     case numbers([Double])
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
-    /// A non-empty array starting with a number and holding other values too (heights with a few
-    /// item objects): each element's number, NaN where another value stands, and those values.
+    /// A non-empty array starting with a number, other values too: the numbers, NaN where
+    /// another value stands, and those values.
     case sparse([Double], [JSONValue])
-    /// An object. Keys equal as Swift strings keep the first spelling and the last value (as
-    /// `JSONSerialization` does); byte-equal duplicates are refused.
+    /// An object: keys equal as Swift strings keep the first spelling and the last value.
     case object(JSONObject)
-    /// `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`) among the others
-    /// of `.sparse` only, held without members; `elements` gives it as its `.object`.
+    /// `{"height": h}` or `{"height": h, "span": s}` among `.sparse`'s others, held without members.
     case itemObject(height: Double, span: ItemSpan)
 
     /// The `"span"` of an `.itemObject`.
@@ -100,9 +97,8 @@ package enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// The members of a JSON object in document order, each key once (as Swift strings compare):
-/// one small array searched in place (most are item objects of one to three members, where a
-/// dictionary costs more), with a key index past `indexedCount` members (O(1) look-ups).
+/// The members of a JSON object in document order, each key once: an array searched in place,
+/// with a key index past `indexedCount` members (O(1) look-ups).
 package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// One member: its key's first spelling, its last value.
     struct Member: Equatable, Sendable {
@@ -130,8 +126,7 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
         return members.firstIndex { $0.key == key }
     }
 
-    /// The value of `key`, or `nil`; setting adds a member or replaces a value (keeping the
-    /// first spelling), never `nil`.
+    /// The value of `key`, or `nil`; setting adds a member or replaces a value, never `nil`.
     package subscript(key: String) -> JSONValue? {
         get { position(of: key).map { members[$0].value } }
         set {

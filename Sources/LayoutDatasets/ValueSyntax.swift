@@ -64,20 +64,17 @@ public enum ValueSyntax {
 
     /// `X,Y`.
     public static func point(_ text: String) -> Point? {
-        guard let v = numbers(text, counts: [2]) else { return nil }
-        return Point(x: v[0], y: v[1])
+        numbers(text, counts: [2]).map { Point(x: $0[0], y: $0[1]) }
     }
 
     /// `W,H`, or one number for a square.
     public static func size(_ text: String) -> Size? {
-        guard let v = numbers(text, counts: [1, 2]) else { return nil }
-        return v.count == 1 ? Size(width: v[0], height: v[0]) : Size(width: v[0], height: v[1])
+        numbers(text, counts: [1, 2]).map { Size(width: $0[0], height: $0[$0.count - 1]) }
     }
 
     /// `X,Y,W,H`.
     public static func rect(_ text: String) -> Rect? {
-        guard let v = numbers(text, counts: [4]) else { return nil }
-        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        numbers(text, counts: [4]).map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
     }
 
     /// `S:I`, or `I` alone for section 0; both non-negative integers.

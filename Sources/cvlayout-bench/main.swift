@@ -13,26 +13,38 @@ let rounds = 5
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+/// The fewest ns `body` took in `times` runs.
+func best(of times: Int, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<times {
+        let start = now()
+        try body()
+        best = min(best, Double(now() - start))
+    }
+    return best
+}
+
 /// The best of `rounds` rounds, in ns per query, and the mean count per query.
 func measure(_ rects: [Rect], _ query: (Rect) -> Int) -> (ns: Double, k: Double) {
-    var best = Double.infinity
     var total = 0
-    for _ in 0..<rounds {
+    let ns = best(of: rounds) {
         total = 0
-        let start = now()
         for rect in rects { total &+= query(rect) }
-        best = min(best, Double(now() - start) / Double(rects.count))
     }
-    return (best, Double(total) / Double(rects.count))
+    return (ns / Double(rects.count), Double(total) / Double(rects.count))
+}
+
+/// `n` heights 50 + r % 100, SplitMix64 seed 1.
+func heights(_ n: Int) -> [Double] {
+    var generator = SplitMix64(seed: 1)
+    return (0..<n).map { _ in 50 + Double(generator.next() % 100) }
 }
 
 func layout(_ engine: String, _ n: Int) throws -> CollectionLayout {
-    var generator = SplitMix64(seed: 1)
-    let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
     if engine == WaterfallLayout.name {
-        return try WaterfallLayout().layout([WaterfallSection(items: .heights(heights))], bounds: screen)
+        return try WaterfallLayout().layout([WaterfallSection(items: .heights(heights(n)))], bounds: screen)
     }
-    return try FlowLayout().layout([FlowSection(items: .heights(heights))], bounds: screen)
+    return try FlowLayout().layout([FlowSection(items: .heights(heights(n)))], bounds: screen)
 }
 
 func pad(_ s: String, _ width: Int) -> String {
@@ -46,32 +58,21 @@ func fixed(_ value: Double, _ digits: Int, _ width: Int) -> String { pad(String(
 // with every tenth item spanning (every twentieth 2 columns, the others full width), as the
 // summary pass (`CountingSink`) and the streaming one (`ElementBlocks` of 1,024); ms, best of 7.
 if CommandLine.arguments.dropFirst().first == "spans" {
-    var generator = SplitMix64(seed: 1)
     let n = 1_000_000
-    let heights = (0..<n).map { _ in 50 + Double(generator.next() % 100) }
     let spans = (0..<n).map { i in i % 10 == 5 ? (i % 20 == 5 ? 2 : WaterfallSection.fullSpan) : 1 }
     let waterfall = WaterfallLayout()
-    func best(_ body: () throws -> Void) rethrows -> Double {
-        var best = Double.infinity
-        for _ in 0..<7 {
-            let start = now()
-            try body()
-            best = min(best, Double(now() - start) / 1e6)
-        }
-        return best
-    }
-    for (name, section) in [("plain", WaterfallSection(items: .heights(heights))),
-                            ("10% spanning", WaterfallSection(items: .heights(heights), spans: spans))] {
-        let summary = try best {
+    for (name, section) in [("plain", WaterfallSection(items: .heights(heights(n)))),
+                            ("10% spanning", WaterfallSection(items: .heights(heights(n)), spans: spans))] {
+        let summary = try best(of: 7) {
             var sink = CountingSink()
             _ = try waterfall.layout([section], bounds: screen, into: &sink)
         }
-        let streamed = try best {
+        let streamed = try best(of: 7) {
             var sink = ElementBlocks(blockSize: 1024) { _ in }
             _ = try waterfall.layout([section], bounds: screen, into: &sink)
             sink.finish()
         }
-        print("\(name): summary \(String(format: "%.2f", summary)) ms, streamed \(String(format: "%.2f", streamed)) ms")
+        print("\(name): summary \(String(format: "%.2f", summary / 1e6)) ms, streamed \(String(format: "%.2f", streamed / 1e6)) ms")
     }
     exit(0)
 }
@@ -95,9 +96,7 @@ var results: [String: [(n: Int, cells: [Double])]] = [:]
 for engine in engines {
     for n in sizes {
         var layout = try layout(engine, n)
-        let start = now()
-        layout.prepareRectIndex()
-        let indexMs = Double(now() - start) / 1e6
+        let indexMs = best(of: 1) { layout.prepareRectIndex() } / 1e6
         let laidOut = layout  // a constant, so the closures below do not copy it per call
         let index = RectIndex(elements: layout.elements, axis: layout.scrollDirection)
         let span = max(0, layout.contentSize.height - screen.height)
