@@ -275,21 +275,6 @@ final class SortedLayoutStream: LayoutElementStream {
     }
 }
 
-/// Whether the first `count` elements of `stream` are in element order (else it is sorted
-/// from the start), and the fields they give. A stream that fails is said to be in order:
-/// the comparison then meets the failure.
-func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> (inOrder: Bool, present: UInt16) {
-    var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
-    var present: UInt16 = 0
-    for k in 0..<count {
-        guard let more = try? stream.next(into: &element), more else { break }
-        if k > 0 && !previous.precedes(element) { return (false, present) }
-        present |= element.mask
-        previous = element
-    }
-    return (true, present)
-}
-
 // MARK: - Inputs
 
 /// A regular file's bytes, kept open: standard input (or a FIFO), copied to an unlinked
