@@ -280,7 +280,8 @@ extension StreamedComparison {
             } else if let sorted = stream as? SortedLayoutStream {
                 stream = sorted.source
             } else if let document = stream as? DocumentStream {
-                return (document.isCSV, document.isHeartSamples)
+                let shape = document.document.shape
+                return (shape == .csv || shape == .heartSamples, shape == .heartSamples)
             } else {
                 let csv = stream as? CSVLayoutStream
                 return (csv != nil, csv?.isHeartSamples == true)
