@@ -151,19 +151,9 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
             throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
         } catch is LayoutStreamFallback {}
     }
-    var document: LayoutDocument
-    if case .spooled(let spooled)? = input {
-        guard spooled.count <= maximumDatasetBytes else {
-            throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: maximumDatasetBytes))
-        }
-        let data: Data
-        do { data = try spooled.data() } catch {
-            throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
-        }
-        document = try parseLayout(data, path: path)
-    } else {
-        document = try readLayoutFile(path, stdin: io.stdin)
-    }
+    var spooled: SpooledInput?
+    if case .spooled(let input)? = input { spooled = input }
+    var document = try readLayoutFile(path, stdin: io.stdin, spooled: spooled)
     let input = LayoutInput.document(document)
     document.elements = []
     return (input, document)
@@ -393,22 +383,33 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
 /// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
-/// Reads and parses a layout file (`-`: stdin), by its extension (`.json`, `.csv`) or, for
-/// any other name, by its first byte.
+/// Reads and parses a layout file (`-`: stdin; `spooled`, when given, holds its bytes), by
+/// its extension (`.json`, `.csv`) or, for any other name, by its first byte.
 /// - Throws: `CLIError` with status 2 (diff's trouble) naming the file: it cannot be opened or
 ///   read, it is longer than `limit` (a device such as /dev/zero never ends), or it is not a
 ///   layout (`a.json:3:5: invalid JSON: …`).
 /// - Complexity: O(file size).
-func readLayoutFile(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
-    try parseLayout(readLayoutData(path, stdin: stdin, limit: limit), path: path)
+func readLayoutFile(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
+                    limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
+    let data = try readLayoutData(path, stdin: stdin, spooled: spooled, limit: limit)
+    do {
+        return try LayoutReader.read(data, format: layoutFormat(path))
+    } catch let error as LayoutReadError {
+        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
+    }
 }
 
-/// The bytes of a layout file (`-`: `stdin`).
+/// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given).
 /// - Throws: `CLIError` with status 2 naming the file: it cannot be opened or read, or it is
 ///   longer than `limit`.
-func readLayoutData(_ path: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> Data {
+func readLayoutData(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
+                    limit: Int = maximumDatasetBytes) throws -> Data {
     let name = displayName(path)
     do {
+        if let spooled {
+            guard spooled.count <= limit else { throw DatasetTooLarge(limit: limit) }
+            return try spooled.data()
+        }
         if path == "-" { return try stdin() }
         let handle = try openForReading(path, shownAs: name)
         defer { try? handle.close() }
@@ -419,15 +420,5 @@ func readLayoutData(_ path: String, stdin: () throws -> Data, limit: Int = maxim
         throw CLIError.trouble(.layoutTooLarge(name, limit: error.limit))
     } catch {
         throw CLIError.trouble(.cannotRead(name, .system(describe(error))))
-    }
-}
-
-/// `LayoutReader.read` of a layout file's bytes.
-/// - Throws: `CLIError` with status 2 (diff's trouble): `a.json:3:5: invalid JSON: …`.
-func parseLayout(_ data: Data, path: String) throws -> LayoutDocument {
-    do {
-        return try LayoutReader.read(data, format: layoutFormat(path))
-    } catch let error as LayoutReadError {
-        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
     }
 }

@@ -136,7 +136,7 @@ public enum LayoutReader {
                 message: "expected a cvlayout layout (an object with \"elements\") or a list of elements, got \(describe(root))")
         }
         guard list.elements != nil else {
-            throw LayoutReadError.invalidValue(location: "elements", message: "expected an array, got \(describe(list))")
+            throw expected("an array", got: list, at: "elements")
         }
     }
 
@@ -152,14 +152,14 @@ public enum LayoutReader {
             switch name {
             case "engine":
                 guard case .string(let engine) = raw else {
-                    throw LayoutReadError.invalidValue(location: name, message: "expected an engine name, got \(describe(raw))")
+                    throw expected("an engine name", got: raw, at: name)
                 }
                 values.append(NamedValue(name, .text(engine)))
             case "heartPath":
                 try heartPathValues(raw, into: &values)
             case "heartSamples":
                 guard let samples = raw.elements else {
-                    throw LayoutReadError.invalidValue(location: name, message: "expected an array, got \(describe(raw))")
+                    throw expected("an array", got: raw, at: name)
                 }
                 for (k, sample) in samples.enumerated() {
                     try objectNumbers(sample, keys: ["t", "x", "y", "angle"], path: "\(name)[\(k)]", into: &values)
@@ -200,7 +200,7 @@ public enum LayoutReader {
         /// - Throws: `LayoutReadError` naming the member at fault.
         mutating func decode(_ raw: JSONValue, location: String) throws -> StreamedElement {
             guard case .object(let object) = raw else {
-                throw LayoutReadError.invalidValue(location: location, message: "expected an element object, got \(describe(raw))")
+                throw expected("an element object", got: raw, at: location)
             }
             // The keys read, counted so that an element holding no others is not searched.
             var found = 0
@@ -220,8 +220,7 @@ public enum LayoutReader {
             if let transform = object["transform"] {
                 found += 1
                 guard let array = transform.elements, array.count == 6 else {
-                    throw LayoutReadError.invalidValue(location: location + ".transform",
-                                                       message: "expected [a, b, c, d, tx, ty], got \(describeArray(transform))")
+                    throw expected("[a, b, c, d, tx, ty]", got: transform, at: location + ".transform", counted: true)
                 }
                 for (k, field) in [ElementField.a, .b, .c, .d, .tx, .ty].enumerated() {
                     element.set(field, try finiteNumber(array[k], path: "\(location).transform[\(k)]"))
@@ -234,14 +233,12 @@ public enum LayoutReader {
                 found += 1
                 if field == .hidden {
                     guard case .bool(let b) = raw else {
-                        throw LayoutReadError.invalidValue(location: "\(location).\(key)",
-                                                           message: "expected true or false, got \(describe(raw))")
+                        throw expected("true or false", got: raw, at: "\(location).\(key)")
                     }
                     element.set(field, b ? 1 : 0)
                 } else if field == .zIndex {
                     guard case .number(let n) = raw, n.isFinite, n == n.rounded(), n.magnitude < 9.0e15 else {
-                        throw LayoutReadError.invalidValue(location: "\(location).\(key)",
-                                                           message: "expected an integer, got \(describe(raw))")
+                        throw expected("an integer", got: raw, at: "\(location).\(key)")
                     }
                     element.set(field, n == 0 ? 0 : n)
                 } else {
@@ -262,12 +259,7 @@ public enum LayoutReader {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
             found += 1
-            guard let array = raw.elements, array.count == 2 else {
-                throw LayoutReadError.invalidValue(location: path + ".indexPath",
-                                                   message: "expected [section, item], got \(describeArray(raw))")
-            }
-            section = try indexNumber(array[0], path: path + ".indexPath[0]")
-            item = try indexNumber(array[1], path: path + ".indexPath[1]")
+            (section, item) = try indexPair(raw, path: path + ".indexPath")
         } else if let s = object["section"], let i = object["item"] {
             found += 2
             section = try indexNumber(s, path: path + ".section")
@@ -289,7 +281,7 @@ public enum LayoutReader {
             found += 1
             if raw != .null {
                 guard case .string(let text) = raw else {
-                    throw LayoutReadError.invalidValue(location: path + ".kind", message: "expected a string, got \(describe(raw))")
+                    throw expected("a string", got: raw, at: path + ".kind")
                 }
                 kind = text.isEmpty ? nil : text
                 if kind != nil && category == "cell" {
@@ -301,7 +293,7 @@ public enum LayoutReader {
         if let raw = object["change"] {
             found += 1
             guard case .string(let change) = raw else {
-                throw LayoutReadError.invalidValue(location: path + ".change", message: "expected a string, got \(describe(raw))")
+                throw expected("a string", got: raw, at: path + ".change")
             }
             disappearing = change == "disappear"
         }
@@ -314,7 +306,7 @@ public enum LayoutReader {
                               into element: inout StreamedElement, unknown: inout UnknownNames,
                               seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
         guard case .object(let object) = raw else {
-            throw LayoutReadError.invalidValue(location: path(), message: "expected an object, got \(describe(raw))")
+            throw expected("an object", got: raw, at: path())
         }
         var found = 0
         for (key, field) in members {
@@ -331,7 +323,7 @@ public enum LayoutReader {
 
     private static func objectNumbers(_ raw: JSONValue, keys: [String], path: String, into values: inout [NamedValue]) throws {
         guard case .object(let object) = raw else {
-            throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
+            throw expected("an object", got: raw, at: path)
         }
         for key in keys {
             if let value = object[key] {
@@ -345,21 +337,16 @@ public enum LayoutReader {
     private static func heartPathValues(_ raw: JSONValue, into values: inout [NamedValue]) throws {
         let path = "heartPath"
         guard case .object(let object) = raw else {
-            throw LayoutReadError.invalidValue(location: path, message: "expected an object, got \(describe(raw))")
+            throw expected("an object", got: raw, at: path)
         }
         for key in ["from", "to"] {
             guard let value = object[key] else { continue }
-            guard let array = value.elements, array.count == 2 else {
-                throw LayoutReadError.invalidValue(location: "\(path).\(key)",
-                                                   message: "expected [section, item], got \(describeArray(value))")
-            }
-            let s = try indexNumber(array[0], path: "\(path).\(key)[0]")
-            let i = try indexNumber(array[1], path: "\(path).\(key)[1]")
+            let (s, i) = try indexPair(value, path: "\(path).\(key)")
             values.append(NamedValue("\(path).\(key)", .text("\(s):\(i)")))
         }
         if let style = object["style"] {
             guard case .string(let text) = style else {
-                throw LayoutReadError.invalidValue(location: path + ".style", message: "expected a string, got \(describe(style))")
+                throw expected("a string", got: style, at: path + ".style")
             }
             values.append(NamedValue(path + ".style", .text(text)))
         }
@@ -368,14 +355,12 @@ public enum LayoutReader {
         }
         if let segments = object["segments"] {
             guard let array = segments.elements else {
-                throw LayoutReadError.invalidValue(location: path + ".segments",
-                                                   message: "expected an array, got \(describe(segments))")
+                throw expected("an array", got: segments, at: path + ".segments")
             }
             for (k, segment) in array.enumerated() {
                 let segmentPath = "\(path).segments[\(k)]"
                 guard case .object(let points) = segment else {
-                    throw LayoutReadError.invalidValue(location: segmentPath,
-                                                       message: "expected an object, got \(describe(segment))")
+                    throw expected("an object", got: segment, at: segmentPath)
                 }
                 for key in ["control1", "control2", "end"] {
                     if let point = points[key] {
@@ -386,24 +371,33 @@ public enum LayoutReader {
         }
     }
 
-    /// `describe(_:)`, with an array's length (`[0]` for an index path is "an array of 1
-    /// value", not merely "an array").
-    static func describeArray(_ raw: JSONValue) -> String {
-        guard let count = raw.elements?.count else { return describe(raw) }
-        return "an array of \(count) \(count == 1 ? "value" : "values")"
+    /// `LayoutReadError.invalidValue` at `location`: "expected `what`, got" `raw`, with an
+    /// array's length when `counted` (`[0]` for an index path is "an array of 1 value").
+    static func expected(_ what: String, got raw: JSONValue, at location: String, counted: Bool = false) -> LayoutReadError {
+        let count = counted ? raw.elements?.count : nil
+        let got = count.map { "an array of \($0) \($0 == 1 ? "value" : "values")" } ?? describe(raw)
+        return .invalidValue(location: location, message: "expected \(what), got \(got)")
+    }
+
+    /// An index path `[section, item]` at `path`.
+    static func indexPair(_ raw: JSONValue, path: String) throws -> (section: Int, item: Int) {
+        guard let array = raw.elements, array.count == 2 else {
+            throw expected("[section, item]", got: raw, at: path, counted: true)
+        }
+        return (try indexNumber(array[0], path: path + "[0]"), try indexNumber(array[1], path: path + "[1]"))
     }
 
     /// A number (JSON numbers are always finite once read).
     static func finiteNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Double {
         guard case .number(let n) = raw, n.isFinite else {
-            throw LayoutReadError.invalidValue(location: path(), message: "expected a finite number, got \(describe(raw))")
+            throw expected("a finite number", got: raw, at: path())
         }
         return n
     }
 
     static func indexNumber(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Int {
         guard case .number(let n) = raw, let value = Int(exactly: n), value >= 0 else {
-            throw LayoutReadError.invalidValue(location: path(), message: "expected an integer ≥ 0, got \(describe(raw))")
+            throw expected("an integer ≥ 0", got: raw, at: path())
         }
         return value
     }

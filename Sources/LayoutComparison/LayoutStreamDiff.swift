@@ -250,15 +250,24 @@ extension LayoutDiff {
 }
 
 extension StreamedComparison {
-    /// Whether the first elements of the layout at `input` are in element order (else it is
-    /// best compared sorted from the start; a sorted input is), and the fields they give.
+    /// Whether the first 4096 elements of the layout at `input` are in element order (else it
+    /// is best compared sorted from the start; a sorted input is), and the fields they give.
+    /// A stream that fails is said to be in order: the comparison then meets the failure.
     /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
     public static func startsInElementOrder(_ input: LayoutInput,
                                             format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
         guard !input.isSorted else { return (true, 0) }
         let stream = try input.stream(format: format, sorted: false)
         defer { stream.cancel() }
-        return LayoutComparison.startsInElementOrder(stream)
+        var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
+        var present: UInt16 = 0
+        for k in 0..<4096 {
+            guard let more = try? stream.next(into: &element), more else { break }
+            if k > 0 && !previous.precedes(element) { return (false, present) }
+            present |= element.mask
+            previous = element
+        }
+        return (true, present)
     }
 
     /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
@@ -271,7 +280,8 @@ extension StreamedComparison {
             } else if let sorted = stream as? SortedLayoutStream {
                 stream = sorted.source
             } else if let document = stream as? DocumentStream {
-                return (document.isCSV, document.isHeartSamples)
+                let shape = document.document.shape
+                return (shape == .csv || shape == .heartSamples, shape == .heartSamples)
             } else {
                 let csv = stream as? CSVLayoutStream
                 return (csv != nil, csv?.isHeartSamples == true)

@@ -275,21 +275,6 @@ final class SortedLayoutStream: LayoutElementStream {
     }
 }
 
-/// Whether the first `count` elements of `stream` are in element order (else it is sorted
-/// from the start), and the fields they give. A stream that fails is said to be in order:
-/// the comparison then meets the failure.
-func startsInElementOrder(_ stream: LayoutElementStream, count: Int = 4096) -> (inOrder: Bool, present: UInt16) {
-    var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
-    var present: UInt16 = 0
-    for k in 0..<count {
-        guard let more = try? stream.next(into: &element), more else { break }
-        if k > 0 && !previous.precedes(element) { return (false, present) }
-        present |= element.mask
-        previous = element
-    }
-    return (true, present)
-}
-
 // MARK: - Inputs
 
 /// A regular file's bytes, kept open: standard input (or a FIFO), copied to an unlinked
@@ -407,17 +392,6 @@ public enum LayoutInput {
     case spooled(SpooledInput)
     case document(LayoutDocument)
 
-    /// A new window on its bytes, from the start.
-    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
-    ///   opened.
-    func window() throws -> ByteWindow {
-        switch self {
-        case .path(let path): return try ByteWindow(path: path)
-        case .spooled(let input): return try input.window()
-        case .document: throw LayoutStreamFallback("a document")
-        }
-    }
-
     /// Whether its stream comes sorted (a document's elements are).
     var isSorted: Bool {
         if case .document = self { return true }
@@ -426,9 +400,16 @@ public enum LayoutInput {
 
     /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`);
     /// with `sorted`, its elements sorted first. A document's elements are sorted already.
+    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
+    ///   opened.
     func stream(format: LayoutFileFormat?, sorted: Bool) throws -> LayoutElementStream {
-        if case .document(let document) = self { return DocumentStream(document) }
-        let source = try openLayoutStream(try window(), format: format)
+        let window: ByteWindow
+        switch self {
+        case .path(let path): window = try ByteWindow(path: path)
+        case .spooled(let input): window = try input.window()
+        case .document(let document): return DocumentStream(document)
+        }
+        let source = try openLayoutStream(window, format: format)
         return PrefetchedStream(sorted ? SortedLayoutStream(PrefetchedStream(source)) : source)
     }
 }
@@ -438,7 +419,8 @@ public enum LayoutInput {
 final class DocumentStream: LayoutElementStream {
     private let elements: [StreamedElement]
     private var index = 0
-    private let document: LayoutDocument
+    /// The layout without its elements.
+    let document: LayoutDocument
     private var present: UInt16 = 0
 
     init(_ document: LayoutDocument) {
@@ -457,11 +439,6 @@ final class DocumentStream: LayoutElementStream {
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) { (document, present) }
-
-    /// Whether the layout was a CSV (of elements or heart samples).
-    var isCSV: Bool { document.shape == .csv || isHeartSamples }
-    /// Whether it was a CSV of heart samples.
-    var isHeartSamples: Bool { document.shape == .heartSamples }
 
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
         .invalidValue(location: "[\(ordinal)]", message: "duplicate element \(key.messageText) (also at [\(first)])")
