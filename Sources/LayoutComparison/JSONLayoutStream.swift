@@ -166,6 +166,20 @@ final class JSONLayoutStream: LayoutElementStream {
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
         let b = w.base
+        // The usual case in one go, touching the stream's state once: `,\n` and an element
+        // as cvlayout writes it, well inside the window.
+        if !first, w.end - pos >= 4096, b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
+            var i = pos + 2
+            let counted = objects
+            if whole || counted <= JSONSyntaxCheck.ObjectLimit.layout.count, Self.fastElement(b, w.end, &i, &element) {
+                pos = i
+                objects = counted + 3
+                present = 0x7FFF  // cvlayout's own form gives every field
+                element.ordinal = index
+                index += 1
+                return true
+            }
+        }
         if !first, w.end - pos >= 4096, b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
             pos += 2  // the usual case: `,\n` and an element, well inside the window
         } else {
@@ -241,14 +255,72 @@ final class JSONLayoutStream: LayoutElementStream {
     @inline(__always)
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
-        var i = position
-        @inline(__always) func literal(_ text: StaticString) -> Bool {
+        var c = ElementCursor(b: b, end: end, i: position)
+        guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
+              c.literal("],\"category\":\"") else { return false }
+        let category: UInt8
+        if c.literal("cell\"") {
+            category = 0
+        } else if c.literal("supplementaryView\"") {
+            category = 1
+        } else if c.literal("decorationView\"") {
+            category = 2
+        } else {
+            return false
+        }
+        var kind: Int32 = 0
+        if c.literal(",\"kind\":\"header\"") {
+            kind = 1
+        } else if c.literal(",\"kind\":\"footer\"") {
+            kind = 2
+        }
+        guard (kind == 0) == (category == 0) else { return false }
+        guard c.literal(",\"frame\":{\"x\":"), let x = c.number(), c.literal(",\"y\":"), let y = c.number(),
+              c.literal(",\"width\":"), let width = c.number(), c.literal(",\"height\":"), let height = c.number(),
+              c.literal("},\"center\":{\"x\":"), let cx = c.number(), c.literal(",\"y\":"), let cy = c.number(),
+              c.literal("},\"transform\":[") else { return false }
+        var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
+        if !c.literal("1,0,0,1,0,0]") {
+            guard let a1 = c.number(), c.literal(","), let b1 = c.number(), c.literal(","), let c1 = c.number(), c.literal(","),
+                  let d1 = c.number(), c.literal(","), let x1 = c.number(), c.literal(","), let y1 = c.number(), c.literal("]")
+            else { return false }
+            (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
+        }
+        guard c.literal(",\"alpha\":"), let alpha = c.number(), c.literal(",\"zIndex\":"), let z = c.number(),
+              z == z.rounded(), z.magnitude < 9.0e15, c.literal(",\"hidden\":") else { return false }
+        let hidden: Double
+        if c.literal("false}") {
+            hidden = 0
+        } else if c.literal("true}") {
+            hidden = 1
+        } else {
+            return false
+        }
+        element.setKey(section: section, item: item, category: category, kind: kind)
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
+                                hidden, 0)
+        element.mask = 0x7FFF
+        position = c.i
+        return true
+    }
+
+    /// Bytes `b[i..<end]` read forward by `fastElement`: a struct of its own, so that the
+    /// position is not a captured variable, which would be checked for exclusive access.
+    private struct ElementCursor {
+        let b: UnsafeMutablePointer<UInt8>
+        let end: Int
+        var i: Int
+
+        /// Steps over `text` when it comes next.
+        @inline(__always) mutating func literal(_ text: StaticString) -> Bool {
             let n = text.utf8CodeUnitCount
             guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
             i += n
             return true
         }
-        @inline(__always) func index() -> Int? {
+
+        /// An index: 1 to 15 digits, no leading zero.
+        @inline(__always) mutating func index() -> Int? {
             var v = 0
             let start = i
             while i < end, isDigit(b[i]) {
@@ -259,53 +331,8 @@ final class JSONLayoutStream: LayoutElementStream {
             guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
             return v
         }
-        @inline(__always) func number() -> Double? { Self.number(b, end, &i) }
-        guard literal("{\"indexPath\":["), let section = index(), literal(","), let item = index(),
-              literal("],\"category\":\"") else { return false }
-        let category: UInt8
-        if literal("cell\"") {
-            category = 0
-        } else if literal("supplementaryView\"") {
-            category = 1
-        } else if literal("decorationView\"") {
-            category = 2
-        } else {
-            return false
-        }
-        var kind: Int32 = 0
-        if literal(",\"kind\":\"header\"") {
-            kind = 1
-        } else if literal(",\"kind\":\"footer\"") {
-            kind = 2
-        }
-        guard (kind == 0) == (category == 0) else { return false }
-        guard literal(",\"frame\":{\"x\":"), let x = number(), literal(",\"y\":"), let y = number(),
-              literal(",\"width\":"), let width = number(), literal(",\"height\":"), let height = number(),
-              literal("},\"center\":{\"x\":"), let cx = number(), literal(",\"y\":"), let cy = number(),
-              literal("},\"transform\":[") else { return false }
-        var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
-        if !literal("1,0,0,1,0,0]") {
-            guard let a1 = number(), literal(","), let b1 = number(), literal(","), let c1 = number(), literal(","),
-                  let d1 = number(), literal(","), let x1 = number(), literal(","), let y1 = number(), literal("]")
-            else { return false }
-            (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
-        }
-        guard literal(",\"alpha\":"), let alpha = number(), literal(",\"zIndex\":"), let z = number(),
-              z == z.rounded(), z.magnitude < 9.0e15, literal(",\"hidden\":") else { return false }
-        let hidden: Double
-        if literal("false}") {
-            hidden = 0
-        } else if literal("true}") {
-            hidden = 1
-        } else {
-            return false
-        }
-        element.setKey(section: section, item: item, category: category, kind: kind)
-        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
-                                hidden, 0)
-        element.mask = 0x7FFF
-        position = i
-        return true
+
+        @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
     }
 
     /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
