@@ -166,20 +166,6 @@ final class JSONLayoutStream: LayoutElementStream {
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
         let b = w.base
-        // The usual case in one go, touching the stream's state once: `,\n` and an element
-        // as cvlayout writes it, well inside the window.
-        if !first, w.end - pos >= 4096, b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
-            var i = pos + 2
-            let counted = objects
-            if whole || counted <= JSONSyntaxCheck.ObjectLimit.layout.count, Self.fastElement(b, w.end, &i, &element) {
-                pos = i
-                objects = counted + 3
-                present = 0x7FFF  // cvlayout's own form gives every field
-                element.ordinal = index
-                index += 1
-                return true
-            }
-        }
         if !first, w.end - pos >= 4096, b[pos] == UInt8(ascii: ","), b[pos + 1] == 0x0A {
             pos += 2  // the usual case: `,\n` and an element, well inside the window
         } else {
@@ -201,16 +187,19 @@ final class JSONLayoutStream: LayoutElementStream {
             first = false
             _ = try ensure(4096)
         }
-        defer { index += 1 }
-        if !whole && objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
+        // An element as cvlayout writes it, the stream's state read and written once.
+        let counted = objects
+        if !whole && counted > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
         var i = pos
-        if Self.fastElement(w.base, w.end, &i, &element) {
+        if Self.fastElement(w.base, w.end, &i, &element) {  // `ensure` may have moved the window
             pos = i
-            objects += 3
+            objects = counted + 3
             present = 0x7FFF  // cvlayout's own form gives every field
             element.ordinal = index
+            index += 1
             return true
         }
+        defer { index += 1 }
         // Not in cvlayout's own form: the element alone, through the strict scanner.
         let value = try captureValue()
         objects += value.objects
