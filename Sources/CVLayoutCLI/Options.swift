@@ -14,6 +14,7 @@ public struct OptionSpec: Sendable {
     public let valueName: String?
     /// Default as shown in help.
     public let defaultText: String
+    /// One-line description.
     public let help: String
     /// The accepted values of an enumerated option, in help order.
     public let choices: [String]

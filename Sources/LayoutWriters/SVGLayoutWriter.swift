@@ -185,6 +185,7 @@ public enum SVGLayoutWriter {
 
     /// The union of what visible elements draw (`PlainLayoutWriter.svgDrawnBox`).
     public struct DrawnBounds: Sendable {
+        /// Which labels are drawn: a label's box counts as drawn.
         public let labels: SVGLabels
         /// The union so far; `nil` until a visible element came.
         public var bounds: Rect? {
