@@ -59,9 +59,16 @@ enum AvailableCores {
 
     #if os(Linux)
     /// The cgroup v2 quota in CPUs (`cpu.max`: "quota period" or "max period"), rounded up.
+    /// Read with `open`/`read`: Foundation's file reading (`String(contentsOfFile:)`) starts
+    /// its file manager and URL machinery, 0.3 MiB more resident memory for every run.
     private static var cgroupQuota: Int? {
-        guard let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8) else { return nil }
-        let fields = text.split(whereSeparator: \.isWhitespace)
+        let fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 63) }
+        guard n > 0 else { return nil }
+        let fields = String(decoding: bytes[..<n], as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard fields.count >= 2, let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0 else {
             return nil
         }
