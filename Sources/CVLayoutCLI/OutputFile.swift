@@ -2,6 +2,8 @@ import Foundation
 
 /// Writes an output file atomically: into a temporary file beside it, renamed over it once
 /// all is written; on any error the temporary file is removed and the destination left alone.
+/// Files are examined with stat(2), lstat(2) and readlink(2) rather than `FileManager` and
+/// `URL`, whose first use brings about 1.5 MiB of Foundation's code into memory.
 enum OutputFile {
     /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
@@ -10,12 +12,10 @@ enum OutputFile {
         if path.isEmpty { throw CLIError(.cannotOpenOutput("", .emptyPath, creating: true)) }
         // A symbolic link is followed: the file it names is replaced, the link stays.
         let target = resolvingSymbolicLinks(path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
+        if let mode = fileMode(target, followingLinks: true), mode & S_IFMT == S_IFDIR {
             throw CLIError(.cannotOpenOutput(path, .isADirectory, creating: true))
         }
-        if let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType,
-           type != .typeRegular {
+        if let mode = fileMode(target, followingLinks: false), mode & S_IFMT != S_IFREG {
             // A device, FIFO or socket (/dev/null, a pipe behind /dev/stdout): written directly.
             let fd = open(target, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw CLIError(.cannotOpenOutput(path, .lastError, creating: false)) }
@@ -31,19 +31,31 @@ enum OutputFile {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-            return destination.hasPrefix("/") ? destination
-                : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(destination).path
-        }
-        return path
+        var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &bytes, bytes.count - 1)
+        guard n > 0 else { return path }
+        let destination = String(decoding: bytes[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return destination.hasPrefix("/") ? destination : directory(of: path) + "/" + destination
+    }
+
+    /// The folder part of `path` (`.` for a bare name), as dirname(1) gives it.
+    private static func directory(of path: String) -> String {
+        let parent = path.split(separator: "/").dropLast().joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + parent : parent.isEmpty ? "." : parent
+    }
+
+    /// `path`'s `st_mode` from stat(2), or lstat(2) when not `followingLinks`; `nil` when
+    /// there is no such file.
+    private static func fileMode(_ path: String, followingLinks: Bool) -> mode_t? {
+        var status = stat()
+        return (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 ? status.st_mode : nil
     }
 
     /// Writes into a temporary file beside `path` and renames it over `path`.
     private static func writeReplacing(_ path: String, shownAs shown: String,
                                        _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let temporary = directory(of: path) + "/." + name + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // A signal that ends the process removes the temporary file first; set before the
         // file exists, so that no moment is left uncovered.
         let restoreSignals = removeOnSignal(temporary)
@@ -68,9 +80,8 @@ enum OutputFile {
             throw CLIError(.cannotWrite(shown, .lastError))
         }
         // Keep an existing file's permissions.
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-           let permissions = attributes[.posixPermissions] as? NSNumber {
-            chmod(temporary, mode_t(permissions.uint16Value))
+        if let mode = fileMode(path, followingLinks: false) {
+            chmod(temporary, mode & 0o7777)
         }
         guard rename(temporary, path) == 0 else {
             throw CLIError(.cannotOpenOutput(shown, .lastError, creating: true))
