@@ -11,7 +11,7 @@ public enum LayoutFileFormat: String, Sendable, CaseIterable {
 
     /// The format a path's extension names (`.json`, `.csv`, any case), or `nil`.
     public init?(pathExtension path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains(Character("/")) else { return nil }
         self.init(rawValue: path[path.index(after: dot)...].lowercased())
     }
 }
