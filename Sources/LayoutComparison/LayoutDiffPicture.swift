@@ -229,12 +229,8 @@ final class DiffPicture {
         LayoutDiff.appendName(key, xml: true, to: out)
         out.append(string: " \(change.rawValue):")
         var separator = " "
-        for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
-            let x = e.value(field), y = a.value(field)
-            var delta: Double? = nil
-            if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
-            let change = FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength)
-            out.append(string: separator + field.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
+        for change in e.fieldChanges(a, changed) {
+            out.append(string: separator + change.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
             separator = "; "
         }
     }

@@ -153,37 +153,15 @@ public final class StreamedComparison {
                     - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
                 if magnitude.max() <= tolerance && e.values[14] == a.values[14] { return }
             }
+            // A value against none is a change only if the side without it gives the field for
+            // some element; when that is not known yet, it is left out, and the comparison is
+            // made again if the side turns out to give the field.
+            let changed = e.changedFields(a, fields, tolerance: tolerance, present: (expectedPresent, actualPresent))
             if case .text(let color) = style, e.mask == a.mask {
-                return try compareIntoText(e, a, color: color, out: out)
+                return try compareIntoText(e, a, changed, color: color, out: out)
             }
-            var changes: [FieldChange] = []
-            for field in fields {
-                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
-                let inE = e.mask & bit != 0, inA = a.mask & bit != 0
-                if inE && inA {
-                    let x = e.values[k], y = a.values[k]
-                    if field == .hidden {
-                        if x == y { continue }
-                    } else if (y - x).magnitude <= tolerance {
-                        continue
-                    }
-                } else if inE || inA {
-                    // A value against none is a change only if the side without it gives the
-                    // field for some element; when that is not known yet, it is left out, and
-                    // the comparison is made again if the side turns out to give the field.
-                    if (inE ? actualPresent : expectedPresent) & bit == 0 {
-                        uncertain |= bit
-                        continue
-                    }
-                } else {
-                    continue
-                }
-                if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
-                                                         tolerance: tolerance) {
-                    changes.append(change)
-                }
-            }
-            if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
+            uncertain |= (e.mask ^ a.mask) & ~changed
+            if changed != 0 { try report(e.key, .changed(e.fieldChanges(a, changed)), e, out: out) }
         }
 
         /// Whether `x` and `y` have the same bits: one `memcmp` (SIMD's `==` goes lane by lane).
@@ -197,9 +175,8 @@ public final class StreamedComparison {
         /// `compare` for a text report when both sides give the same fields (cvlayout's own
         /// files): the changed fields written straight into the report, the bytes of
         /// `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is the largest delta.
-        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, color: Bool,
+        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, _ changed: UInt16, color: Bool,
                                               out: OutputBuffer) throws {
-            let changed = e.changedFields(a, fields, tolerance: tolerance, present: (0, 0))
             guard changed != 0 else { return }
             counts.differ += 1
             var width = 0
@@ -436,5 +413,16 @@ extension StreamedElement {
             }
         }
         return changed
+    }
+
+    /// The changes of the fields whose bits are set in `changed` (from `changedFields`), in
+    /// field order; a delta when both sides give a number.
+    func fieldChanges(_ a: StreamedElement, _ changed: UInt16) -> [FieldChange] {
+        ElementField.allCases.filter { changed & 1 << UInt16($0.rawValue) != 0 }.map { field in
+            let x = value(field), y = a.value(field)
+            var delta: Double? = nil
+            if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
+            return FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength)
+        }
     }
 }
