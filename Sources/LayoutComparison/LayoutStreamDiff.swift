@@ -10,7 +10,7 @@ import LayoutWriters
 /// temporary file.
 final class ReportSpill {
     private var memory: [UInt8] = []
-    private var fd: Int32 = -1
+    private var file: OpenFile?
     private(set) var count = 0
     static let memoryLimit = 32 << 20
 
@@ -21,38 +21,34 @@ final class ReportSpill {
 
     private func store(_ chunk: UnsafeBufferPointer<UInt8>) throws {
         count += chunk.count
-        if fd < 0 && memory.count + chunk.count <= Self.memoryLimit {
+        if file == nil && memory.count + chunk.count <= Self.memoryLimit {
             memory.append(contentsOf: chunk)
             return
         }
-        if fd < 0 {
-            fd = try unlinkedTemporaryFile("report")
-            try memory.withUnsafeBufferPointer { try writeFully(fd, $0.baseAddress!, count: $0.count) }
+        if file == nil {
+            let file = try OpenFile(temporary: "report")
+            try memory.withUnsafeBufferPointer { try file.write($0.baseAddress!, count: $0.count) }
             memory = []
+            self.file = file
         }
-        try writeFully(fd, chunk.baseAddress!, count: chunk.count)
+        try file!.write(chunk.baseAddress!, count: chunk.count)
     }
 
     /// Hands everything held to `body` in chunks, skipping the first `skip` bytes.
     func replay(skip: Int = 0, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try out.flush()
-        if fd < 0 {
+        guard let file else {
             guard memory.count > skip else { return }
-            try memory.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[skip...])) }
-            return
+            return try memory.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[skip...])) }
         }
-        lseek(fd, off_t(skip), SEEK_SET)
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
         defer { chunk.deallocate() }
-        while true {
-            let n = read(fd, chunk, 1 << 20)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+        var offset = skip
+        while let n = try? file.read(into: chunk, count: 1 << 20, at: offset), n > 0 {
             try body(UnsafeBufferPointer(start: chunk, count: n))
+            offset += n
         }
     }
-
-    deinit { if fd >= 0 { close(fd) } }
 }
 
 /// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
