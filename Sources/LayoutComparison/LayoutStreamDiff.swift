@@ -94,32 +94,43 @@ struct SharedOrder {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layouts (files, spooled standard input or documents) as streams. A side
-    /// not in element order is sorted (`SortedLayoutStream`): from the start when its first
-    /// elements say so, else the comparison starts again, as it does, knowing the fields each
-    /// side gives, when a field only some elements give was met too early (at most 4 passes).
+    /// Compares two layouts (files, spooled standard input or documents) as streams
+    /// (`withStreams`).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                       actual: LayoutInput, actualFormat: LayoutFileFormat?,
                                       options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
-        // Whether each side must be sorted, and the fields its first elements give.
+        try withStreams(expected, expectedFormat, actual, actualFormat) { sorted, presence in
+            let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
+                                                    style: style, sorted: sorted.expected,
+                                                    actualSorted: sorted.actual || actual.isSorted, presence: presence)
+            // Both sides parsed on threads of their own: the comparison and the report take
+            // the rest of the time of the thread that runs them.
+            let stream = try actual.stream(format: actualFormat, sorted: sorted.actual)
+            defer { stream.cancel() }
+            var a = StreamedElement.placeholder
+            while try stream.next(into: &a) { try comparison.feed(a) }
+            return try comparison.finish(actual: stream.finish().document)
+        }
+    }
+
+    /// Runs `body` on two layouts, told which side to stream sorted (`SortedLayoutStream`)
+    /// and the fields each side gives: a side not in element order is sorted from the start
+    /// when its first elements say so, else `body` runs again, as it does, knowing the
+    /// fields, when it throws a `LayoutStreamFallback` with `presence` (at most 4 passes).
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) for what neither remedies.
+    static func withStreams<T>(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?,
+                               _ actual: LayoutInput, _ actualFormat: LayoutFileFormat?,
+                               _ body: (_ sorted: (expected: Bool, actual: Bool),
+                                        _ presence: (expected: UInt16, actual: UInt16)) throws -> T) throws -> T {
         let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
         let startA = try StreamedComparison.startsInElementOrder(actual, format: actualFormat)
         var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
         var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {
             do {
-                let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
-                                                        style: style, sorted: sorted.expected,
-                                                        actualSorted: sorted.actual || actual.isSorted, presence: presence)
-                // Both sides parsed on threads of their own: the comparison and the report take
-                // the rest of the time of the thread that runs them.
-                let stream = try actual.stream(format: actualFormat, sorted: sorted.actual)
-                defer { stream.cancel() }
-                var a = StreamedElement.placeholder
-                while try stream.next(into: &a) { try comparison.feed(a) }
-                return try comparison.finish(actual: stream.finish().document)
+                return try body(sorted, presence)
             } catch let error as LayoutStreamFallback {
                 switch (error.outOfOrder, error.presence) {
                 case (.expected?, _) where !sorted.expected: sorted.expected = true
