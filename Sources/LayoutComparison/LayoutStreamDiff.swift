@@ -277,23 +277,15 @@ extension StreamedComparison {
         return (true, present)
     }
 
-    /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
-    /// whether a CSV of heart samples.
+    /// Whether the expected file (a path or spooled input) is a CSV (so the layout is
+    /// compared as its CSV), and whether a CSV of heart samples.
     public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
         var stream = expected
-        while true {
-            if let prefetched = stream as? PrefetchedStream {
-                stream = prefetched.source
-            } else if let sorted = stream as? SortedLayoutStream {
-                stream = sorted.source
-            } else if let document = stream as? DocumentStream {
-                let shape = document.document.shape
-                return (shape == .csv || shape == .heartSamples, shape == .heartSamples)
-            } else {
-                let csv = stream as? CSVLayoutStream
-                return (csv != nil, csv?.isHeartSamples == true)
-            }
+        while let source = (stream as? PrefetchedStream)?.source ?? (stream as? SortedLayoutStream)?.source {
+            stream = source
         }
+        let csv = stream as? CSVLayoutStream
+        return (csv != nil, csv?.isHeartSamples == true)
     }
 }
 
@@ -356,11 +348,14 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
-        if index < current.count {
-            element = current[index]
-            index += 1
-            return true
-        }
+        guard try index < current.count || nextBlock() else { return false }
+        element = current[index]
+        index += 1
+        return true
+    }
+
+    /// Takes the next filled block as `current`; `false` at the end.
+    private func nextBlock() throws -> Bool {
         condition.lock()
         if !current.isEmpty { spare.append(current) }
         current = []
@@ -372,10 +367,7 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         if let failure { throw failure }
-        guard index < current.count else { return false }
-        element = current[index]
-        index += 1
-        return true
+        return index < current.count
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
