@@ -309,8 +309,7 @@ public final class StreamedComparison {
         let (expectedDocument, expectedPresent) = try expected.finish()
         let actualPresent = core.actualPresent
         // The element fields both sides give; the rest of the selection is noted.
-        var selected: UInt16 = 0
-        for field in options.fields { selected |= 1 << UInt16(field.rawValue) }
+        let selected = options.fields.reduce(UInt16(0)) { $0 | 1 << UInt16($1.rawValue) }
         var fieldNotes: [NotCompared] = []
         if core.expectedCount > 0 && core.actualCount > 0 {
             if core.uncertain & selected & expectedPresent & actualPresent != 0 {
@@ -327,12 +326,10 @@ public final class StreamedComparison {
         for case .changed(let changes) in parts.parts.map(\.change) {
             for change in changes { core.consider(nil, change) }
         }
-        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
+        let result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
                                       actualCount: core.actualCount, matchedCount: core.matchedCount, parts: parts.parts,
                                       reordered: reordered, notCompared: parts.notCompared + fieldNotes,
-                                      largestDelta: core.bestLength ?? core.bestOther)
-        result.counts = core.counts
-        result.spread = core.spread
+                                      largestDelta: core.bestLength ?? core.bestOther, counts: core.counts, spread: core.spread)
         try out.flush()
         return StreamedDiff(result: result, expected: expectedDocument, actual: actual, comparison: self)
     }
