@@ -415,11 +415,15 @@ extension StreamedElement {
     /// The changes of the fields whose bits are set in `changed` (from `changedFields`), in
     /// field order; a delta when both sides give a number.
     func fieldChanges(_ a: StreamedElement, _ changed: UInt16) -> [FieldChange] {
-        ElementField.allCases.filter { changed & 1 << UInt16($0.rawValue) != 0 }.map { field in
+        var changes: [FieldChange] = [], bits = changed
+        while bits != 0 {
+            let field = ElementField(rawValue: bits.trailingZeroBitCount)!
+            bits &= bits - 1
             let x = value(field), y = a.value(field)
             var delta: Double? = nil
             if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
-            return FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength)
+            changes.append(FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength))
         }
+        return changes
     }
 }
