@@ -1,7 +1,5 @@
-// `cvlayout diff A B -f svg`: both layouts in one picture. The two sides are merged in
-// element order, each element classified as the text report sees it, and drawn into two
-// spills (faded unchanged elements, then the changes); the document is put together at the
-// end, when the canvas (the union of both layouts' frames) is known.
+// `cvlayout diff A B -f svg`: both layouts in one picture, drawn into two spills (faded
+// unchanged elements, then the changes) put together once the canvas is known.
 import Foundation
 import LayoutCore
 import FastText

@@ -94,8 +94,7 @@ struct SharedOrder {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layouts (files, spooled standard input or documents) as streams
-    /// (`withStreams`).
+    /// Compares two layouts (files, spooled standard input or documents) as streams (`withStreams`).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,

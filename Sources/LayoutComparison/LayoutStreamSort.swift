@@ -290,7 +290,7 @@ final class SortedLayoutStream: LayoutElementStream {
 /// is, and read again whole when the streams give up.
 public final class SpooledInput {
     let file: OpenFile
-    /// Where the bytes start in `fd`.
+    /// Where the bytes start in `file`.
     private var start = 0
     /// Its length in bytes.
     public private(set) var count = 0
