@@ -107,11 +107,6 @@ public enum DiffSide: String, Hashable, Sendable {
 public struct LargestDelta: Hashable, Sendable {
     public var element: ElementKey?
     public var change: FieldChange
-
-    /// The field (`frame.y`, `contentSize.height`).
-    public var field: String { change.name }
-    /// Whether it is a length in points.
-    public var isLength: Bool { change.isLength }
 }
 
 /// The outcome of a comparison: the differing parts and the counts and sizes the summary
@@ -119,12 +114,9 @@ public struct LargestDelta: Hashable, Sendable {
 public struct LayoutDiffResult: Sendable {
     /// The tolerance used.
     public var tolerance: Double
-    /// Elements in the expected layout.
-    public var expectedCount: Int
-    /// Elements in the actual layout.
-    public var actualCount: Int
-    /// Elements in both (matched by category, kind and index path).
-    public var matchedCount: Int
+    /// Elements in the expected layout, in the actual one, and in both (matched by category,
+    /// kind and index path).
+    public var expectedCount: Int, actualCount: Int, matchedCount: Int
     /// The differing parts, in document order.
     public var parts: [PartDifference]
     /// Whether the matched elements appear in a different order in the two files (order alone
@@ -318,8 +310,8 @@ extension LayoutDiff {
             if let largest = result.largestDelta {
                 let finite = largest.change.delta?.isFinite ?? true
                 text += "; largest delta \(deltaText(largest.change, signed: false).drop { $0 == "-" })"
-                text += "\(largest.isLength && finite ? " pt" : "") at "
-                text += largest.element.map { "\($0) \(largest.field)" } ?? largest.field
+                text += "\(largest.change.isLength && finite ? " pt" : "") at "
+                text += largest.element.map { "\($0) \(largest.change.name)" } ?? largest.change.name
             }
         }
         if let skipped = notComparedText(result, expectedName: expectedName, actualName: actualName) {
@@ -344,8 +336,8 @@ extension LayoutDiff {
             out.append("{\"element\":")
             if let element = largest.element { appendJSONString(element.description, to: out) } else { out.append("null") }
             out.append(",\"field\":")
-            appendJSONString(largest.field, to: out)
-            out.append(string: ",\"delta\":" + jsonDelta(largest.change) + (largest.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}"))
+            appendJSONString(largest.change.name, to: out)
+            out.append(string: ",\"delta\":" + jsonDelta(largest.change) + (largest.change.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}"))
         } else {
             out.append("null")
         }
@@ -465,9 +457,9 @@ extension LayoutDiff {
                 decimals = max(decimals, text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1)
             }
         }
-        var text = NumberFormat.string(delta, precision: .decimals(min(decimals, 15)))
-        if decimals > 15 || delta.magnitude >= 0x1p53 || (text == "0" && delta != 0) {
-            text = number(delta)
+        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength) { scratch in
+            let count = writeDelta(delta, decimals: decimals, to: scratch.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: count), as: UTF8.self)
         }
         return signed && delta > 0 ? "+" + text : text
     }

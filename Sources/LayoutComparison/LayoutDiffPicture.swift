@@ -1,7 +1,5 @@
-// `cvlayout diff A B -f svg`: both layouts in one picture. The two sides are merged in
-// element order, each element classified as the text report sees it, and drawn into two
-// spills (faded unchanged elements, then the changes); the document is put together at the
-// end, when the canvas (the union of both layouts' frames) is known.
+// `cvlayout diff A B -f svg`: both layouts in one picture, drawn into two spills (faded
+// unchanged elements, then the changes) put together once the canvas is known.
 import Foundation
 import LayoutCore
 import FastText
@@ -41,7 +39,7 @@ enum PictureChange: String, CaseIterable {
 /// counted but not drawn.
 public enum LayoutDiffPicture {
     /// Draws the diff of two layouts read as streams (files or spooled standard input), in
-    /// element order; a side not in element order is sorted on the way (`SortedLayoutStream`).
+    /// element order; a side not in element order is sorted (`LayoutDiff.withStreams`).
     /// Memory stays at a few chunks plus the picture's spills (in memory to 32 MiB each, then
     /// in unlinked temporary files).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
@@ -52,24 +50,16 @@ public enum LayoutDiffPicture {
                                    actual: LayoutInput, actualFormat: LayoutFileFormat?,
                                    options: DiffOptions, expectedName: String, actualName: String,
                                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        var sorted = (expected: false, actual: false)
-        while true {
+        let picture = try LayoutDiff.withStreams(expected, expectedFormat, actual, actualFormat) { sorted, _ in
             let picture = DiffPicture(options: options)
-            do {
-                let e = try expected.stream(format: expectedFormat, sorted: sorted.expected)
-                defer { e.cancel() }
-                let a = try actual.stream(format: actualFormat, sorted: sorted.actual)
-                defer { a.cancel() }
-                try merge(e, a, into: picture)
-            } catch let error as LayoutStreamFallback {
-                switch error.outOfOrder {
-                case .expected? where !sorted.expected: sorted.expected = true; continue
-                case .actual? where !sorted.actual: sorted.actual = true; continue
-                default: throw LayoutStreamFallback(error.description)
-                }
-            }
-            return try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
+            let e = try expected.stream(format: expectedFormat, sorted: sorted.expected)
+            defer { e.cancel() }
+            let a = try actual.stream(format: actualFormat, sorted: sorted.actual)
+            defer { a.cancel() }
+            try merge(e, a, into: picture)
+            return picture
         }
+        try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
     }
 
     /// The merge of two streams in element order.
@@ -81,10 +71,7 @@ public enum LayoutDiffPicture {
         func next(_ stream: LayoutElementStream, _ element: inout StreamedElement, _ last: inout StreamedElement,
                   _ count: inout Int, _ side: DiffSide) throws -> Bool {
             guard try stream.next(into: &element) else { return false }
-            if count > 0 && !last.precedes(element) {
-                throw LayoutStreamFallback("\(side.rawValue): not in element order", outOfOrder: side)
-            }
-            last.copyKey(of: element)
+            try StreamedComparison.MergeCore.follow(&last, with: element, count: count, side)
             count += 1
             return true
         }
@@ -229,12 +216,8 @@ final class DiffPicture {
         LayoutDiff.appendName(key, xml: true, to: out)
         out.append(string: " \(change.rawValue):")
         var separator = " "
-        for field in ElementField.allCases where changed & 1 << UInt16(field.rawValue) != 0 {
-            let x = e.value(field), y = a.value(field)
-            var delta: Double? = nil
-            if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
-            let change = FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength)
-            out.append(string: separator + field.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
+        for change in e.fieldChanges(a, changed) {
+            out.append(string: separator + change.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
             separator = "; "
         }
     }

@@ -10,7 +10,7 @@ import LayoutWriters
 /// temporary file.
 final class ReportSpill {
     private var memory: [UInt8] = []
-    private var fd: Int32 = -1
+    private var file: OpenFile?
     private(set) var count = 0
     static let memoryLimit = 32 << 20
 
@@ -21,38 +21,34 @@ final class ReportSpill {
 
     private func store(_ chunk: UnsafeBufferPointer<UInt8>) throws {
         count += chunk.count
-        if fd < 0 && memory.count + chunk.count <= Self.memoryLimit {
+        if file == nil && memory.count + chunk.count <= Self.memoryLimit {
             memory.append(contentsOf: chunk)
             return
         }
-        if fd < 0 {
-            fd = try unlinkedTemporaryFile("report")
-            try memory.withUnsafeBufferPointer { try writeFully(fd, $0.baseAddress!, count: $0.count) }
+        if file == nil {
+            let file = try OpenFile(temporary: "report")
+            try memory.withUnsafeBufferPointer { try file.write($0.baseAddress!, count: $0.count) }
             memory = []
+            self.file = file
         }
-        try writeFully(fd, chunk.baseAddress!, count: chunk.count)
+        try file!.write(chunk.baseAddress!, count: chunk.count)
     }
 
     /// Hands everything held to `body` in chunks, skipping the first `skip` bytes.
     func replay(skip: Int = 0, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try out.flush()
-        if fd < 0 {
+        guard let file else {
             guard memory.count > skip else { return }
-            try memory.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[skip...])) }
-            return
+            return try memory.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[skip...])) }
         }
-        lseek(fd, off_t(skip), SEEK_SET)
         let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 20)
         defer { chunk.deallocate() }
-        while true {
-            let n = read(fd, chunk, 1 << 20)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+        var offset = skip
+        while let n = try? file.read(into: chunk, count: 1 << 20, at: offset), n > 0 {
             try body(UnsafeBufferPointer(start: chunk, count: n))
+            offset += n
         }
     }
-
-    deinit { if fd >= 0 { close(fd) } }
 }
 
 /// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
@@ -98,32 +94,42 @@ struct SharedOrder {
 // MARK: - Two files
 
 extension LayoutDiff {
-    /// Compares two layouts (files, spooled standard input or documents) as streams. A side
-    /// not in element order is sorted (`SortedLayoutStream`): from the start when its first
-    /// elements say so, else the comparison starts again, as it does, knowing the fields each
-    /// side gives, when a field only some elements give was met too early (at most 4 passes).
+    /// Compares two layouts (files, spooled standard input or documents) as streams (`withStreams`).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (a duplicate, anything malformed): `check` each side, then compare again.
     public static func compareStreams(expected: LayoutInput, expectedFormat: LayoutFileFormat?,
                                       actual: LayoutInput, actualFormat: LayoutFileFormat?,
                                       options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
-        // Whether each side must be sorted, and the fields its first elements give.
+        try withStreams(expected, expectedFormat, actual, actualFormat) { sorted, presence in
+            let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
+                                                    style: style, sorted: sorted.expected,
+                                                    actualSorted: sorted.actual || actual.isSorted, presence: presence)
+            // Both sides parsed on threads of their own: the comparison and the report take
+            // the rest of the time of the thread that runs them.
+            let stream = try actual.stream(format: actualFormat, sorted: sorted.actual)
+            defer { stream.cancel() }
+            var a = StreamedElement.placeholder
+            while try stream.next(into: &a) { try comparison.feed(a) }
+            return try comparison.finish(actual: stream.finish().document)
+        }
+    }
+
+    /// Runs `body` on two layouts, told which side to stream sorted (`SortedLayoutStream`)
+    /// and the fields each side gives: a side not in element order is sorted from the start
+    /// when its first elements say so, else `body` runs again, as it does, knowing the
+    /// fields, when it throws a `LayoutStreamFallback` with `presence` (at most 4 passes).
+    /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) for what neither remedies.
+    static func withStreams<T>(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?,
+                               _ actual: LayoutInput, _ actualFormat: LayoutFileFormat?,
+                               _ body: (_ sorted: (expected: Bool, actual: Bool),
+                                        _ presence: (expected: UInt16, actual: UInt16)) throws -> T) throws -> T {
         let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
         let startA = try StreamedComparison.startsInElementOrder(actual, format: actualFormat)
         var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
         var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {
             do {
-                let comparison = try StreamedComparison(expected: expected, format: expectedFormat, options: options,
-                                                        style: style, sorted: sorted.expected,
-                                                        actualSorted: sorted.actual || actual.isSorted, presence: presence)
-                // Both sides parsed on threads of their own: the comparison and the report take
-                // the rest of the time of the thread that runs them.
-                let stream = try actual.stream(format: actualFormat, sorted: sorted.actual)
-                defer { stream.cancel() }
-                var a = StreamedElement.placeholder
-                while try stream.next(into: &a) { try comparison.feed(a) }
-                return try comparison.finish(actual: stream.finish().document)
+                return try body(sorted, presence)
             } catch let error as LayoutStreamFallback {
                 switch (error.outOfOrder, error.presence) {
                 case (.expected?, _) where !sorted.expected: sorted.expected = true
@@ -270,23 +276,15 @@ extension StreamedComparison {
         return (true, present)
     }
 
-    /// Whether the expected side is a CSV (so the layout is compared as its CSV), and
-    /// whether a CSV of heart samples.
+    /// Whether the expected file (a path or spooled input) is a CSV (so the layout is
+    /// compared as its CSV), and whether a CSV of heart samples.
     public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
         var stream = expected
-        while true {
-            if let prefetched = stream as? PrefetchedStream {
-                stream = prefetched.source
-            } else if let sorted = stream as? SortedLayoutStream {
-                stream = sorted.source
-            } else if let document = stream as? DocumentStream {
-                let shape = document.document.shape
-                return (shape == .csv || shape == .heartSamples, shape == .heartSamples)
-            } else {
-                let csv = stream as? CSVLayoutStream
-                return (csv != nil, csv?.isHeartSamples == true)
-            }
+        while let source = (stream as? PrefetchedStream)?.source ?? (stream as? SortedLayoutStream)?.source {
+            stream = source
         }
+        let csv = stream as? CSVLayoutStream
+        return (csv != nil, csv?.isHeartSamples == true)
     }
 }
 
@@ -349,11 +347,14 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
-        if index < current.count {
-            element = current[index]
-            index += 1
-            return true
-        }
+        guard try index < current.count || nextBlock() else { return false }
+        element = current[index]
+        index += 1
+        return true
+    }
+
+    /// Takes the next filled block as `current`; `false` at the end.
+    private func nextBlock() throws -> Bool {
         condition.lock()
         if !current.isEmpty { spare.append(current) }
         current = []
@@ -365,10 +366,7 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         if let failure { throw failure }
-        guard index < current.count else { return false }
-        element = current[index]
-        index += 1
-        return true
+        return index < current.count
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {

@@ -4,47 +4,55 @@ import Foundation
 
 // MARK: - Temporary files
 
-/// Creates an unlinked temporary file (gone when its descriptor is closed).
-/// - Parameter purpose: a word for its name and for the error (`report`, `sort`, `stdin`).
-/// - Returns: its descriptor, open for reading and writing.
-/// - Throws: `LayoutStreamFallback` when none can be created.
-func unlinkedTemporaryFile(_ purpose: String) throws -> Int32 {
-    var template = Array((NSTemporaryDirectory() + "/cvlayout-\(purpose)-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the \(purpose)") }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    return fd
-}
+/// A file descriptor closed when released: an unlinked temporary file, or one adopted.
+final class OpenFile {
+    let fd: Int32
 
-/// Writes `count` bytes from `bytes` to `fd` at its offset, all of them.
-/// - Throws: `LayoutStreamFallback` on a write error (a full disk).
-func writeFully(_ fd: Int32, _ bytes: UnsafeRawPointer, count: Int) throws {
-    var done = 0
-    while done < count {
-        let n = write(fd, bytes + done, count - done)
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw LayoutStreamFallback("cannot write a temporary file")
-        }
-        done += n
-    }
-}
+    /// Adopts `fd` (closing −1 does nothing).
+    init(adopting fd: Int32) { self.fd = fd }
 
-/// Reads `count` bytes of `fd` at `offset` into `bytes`; fewer only at the end of the file.
-/// - Returns: the bytes read.
-/// - Throws: `LayoutStreamFallback` on a read error.
-func readFully(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
-    var done = 0
-    while done < count {
-        let n = pread(fd, bytes + done, count - done, off_t(offset + done))
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw LayoutStreamFallback("cannot read a temporary file")
-        }
-        if n == 0 { break }
-        done += n
+    /// Creates an unlinked temporary file, open for reading and writing.
+    /// - Parameter purpose: a word for its name and for the error (`report`, `sort`, `stdin`).
+    /// - Throws: `LayoutStreamFallback` when none can be created.
+    init(temporary purpose: String) throws {
+        var template = Array((NSTemporaryDirectory() + "/cvlayout-\(purpose)-XXXXXX").utf8CString)
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw LayoutStreamFallback("no temporary file for the \(purpose)") }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     }
-    return done
+
+    deinit { close(fd) }
+
+    /// Writes `count` bytes from `bytes` at the file's offset, all of them.
+    /// - Throws: `LayoutStreamFallback` on a write error (a full disk).
+    func write(_ bytes: UnsafeRawPointer, count: Int) throws {
+        var done = 0
+        while done < count {
+            let n = Foundation.write(fd, bytes + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LayoutStreamFallback("cannot write a temporary file")
+            }
+            done += n
+        }
+    }
+
+    /// Reads `count` bytes at `offset` into `bytes`; fewer only at the end of the file.
+    /// - Returns: the bytes read.
+    /// - Throws: `LayoutStreamFallback` on a read error.
+    func read(into bytes: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
+        var done = 0
+        while done < count {
+            let n = pread(fd, bytes + done, count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LayoutStreamFallback("cannot read a temporary file")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
 }
 
 // MARK: - External sort
@@ -82,7 +90,7 @@ final class ExternalSorter<Record: ExternallySortable> {
     private var count = 0
     /// The run's keys and positions, sorted.
     private var permutation: [(key: SIMD2<UInt64>, index: Int)] = []
-    private var fd: Int32 = -1
+    private var file: OpenFile?
     /// The runs on disk, as ranges of records in the file.
     private var runs: [Range<Int>] = []
     private var written = 0
@@ -106,7 +114,6 @@ final class ExternalSorter<Record: ExternallySortable> {
     deinit {
         run?.deallocate()
         heads?.deallocate()
-        if fd >= 0 { close(fd) }
     }
 
     /// Adds a record (before the first `next`).
@@ -136,7 +143,8 @@ final class ExternalSorter<Record: ExternallySortable> {
     private func spill() throws {
         guard count > 0, let run else { return }
         sortRun()
-        if fd < 0 { fd = try unlinkedTemporaryFile("sort") }
+        let file = try self.file ?? OpenFile(temporary: "sort")
+        self.file = file
         let pieceLength = max(1, (1 << 20) / Self.stride)
         let piece = UnsafeMutablePointer<Record>.allocate(capacity: pieceLength)
         defer { piece.deallocate() }
@@ -144,7 +152,7 @@ final class ExternalSorter<Record: ExternallySortable> {
         while k < count {
             let n = min(pieceLength, count - k)
             for j in 0..<n { piece[j] = run[permutation[k + j].index] }
-            try writeFully(fd, piece, count: n * Self.stride)
+            try file.write(piece, count: n * Self.stride)
             k += n
         }
         runs.append(written..<written + count)
@@ -180,7 +188,7 @@ final class ExternalSorter<Record: ExternallySortable> {
         let n = min(headLength, runs[r].upperBound - nextRecord[r])
         guard n > 0 else { return false }
         let bytes = n * Self.stride
-        guard try readFully(fd, heads! + r * headLength, count: bytes, at: nextRecord[r] * Self.stride) == bytes else {
+        guard try file!.read(into: heads! + r * headLength, count: bytes, at: nextRecord[r] * Self.stride) == bytes else {
             throw LayoutStreamFallback("a temporary file ended early")
         }
         nextRecord[r] += n
@@ -281,8 +289,8 @@ final class SortedLayoutStream: LayoutElementStream {
 /// temporary file unless it is a regular file already, so that it is streamed as a file
 /// is, and read again whole when the streams give up.
 public final class SpooledInput {
-    let fd: Int32
-    /// Where the bytes start in `fd`.
+    let file: OpenFile
+    /// Where the bytes start in `file`.
     private var start = 0
     /// Its length in bytes.
     public private(set) var count = 0
@@ -304,60 +312,48 @@ public final class SpooledInput {
         let offset = lseek(descriptor, 0, SEEK_CUR)
         if type == S_IFREG && offset >= 0 {
             guard Int(info.st_size) - Int(offset) <= limit else { throw TooLarge(limit: limit) }
-            fd = dup(descriptor)
-            guard fd >= 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+            file = OpenFile(adopting: dup(descriptor))
+            guard file.fd >= 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
             start = Int(offset)
             count = max(0, Int(info.st_size) - start)
             return
         }
-        fd = try unlinkedTemporaryFile("stdin")
+        file = try OpenFile(temporary: "stdin")
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         var start: Data? = inspect == nil ? nil : Data()
-        do {
-            while true {
-                let n = read(descriptor, buffer, chunk)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
-                }
-                if n == 0 { break }
-                if let seen = start {
-                    // The start, looked at once it is whole, before the rest is copied.
-                    let more = Data(bytes: buffer, count: min(n, startLength - seen.count))
-                    start = seen + more
-                    if start!.count >= startLength {
-                        try inspect?(start!)
-                        start = nil
-                    }
-                }
-                if count + n > limit { throw TooLarge(limit: limit) }
-                try writeFully(fd, buffer, count: n)
-                count += n
+        while true {
+            let n = read(descriptor, buffer, chunk)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
             }
-        } catch {
-            close(fd)
-            throw error
+            if n == 0 { break }
+            if let seen = start {
+                // The start, looked at once it is whole, before the rest is copied.
+                let more = Data(bytes: buffer, count: min(n, startLength - seen.count))
+                start = seen + more
+                if start!.count >= startLength {
+                    try inspect?(start!)
+                    start = nil
+                }
+            }
+            if count + n > limit { throw TooLarge(limit: limit) }
+            try file.write(buffer, count: n)
+            count += n
         }
     }
 
     /// Keeps `data` (standard input already read).
     /// - Throws: `LayoutStreamFallback` when the temporary file cannot be written.
     public init(_ data: Data) throws {
-        fd = try unlinkedTemporaryFile("stdin")
-        do {
-            try data.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { try writeFully(fd, base, count: bytes.count) }
-            }
-        } catch {
-            close(fd)
-            throw error
+        file = try OpenFile(temporary: "stdin")
+        try data.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { try file.write(base, count: bytes.count) }
         }
         count = data.count
     }
-
-    deinit { close(fd) }
 
     /// More bytes than the limit.
     public struct TooLarge: Error {
@@ -372,14 +368,14 @@ public final class SpooledInput {
     /// - Throws: `LayoutStreamFallback` on a read error.
     public func data() throws -> Data {
         var data = Data(count: count)
-        let n = try data.withUnsafeMutableBytes { try readFully(fd, $0.baseAddress!, count: count, at: start) }
+        let n = try data.withUnsafeMutableBytes { try file.read(into: $0.baseAddress!, count: count, at: start) }
         guard n == count else { throw LayoutStreamFallback("the spooled input ended early") }
         return data
     }
 
     /// A window on the bytes from the start, independent of any other.
     func window() throws -> ByteWindow {
-        let copy = dup(fd)
+        let copy = dup(file.fd)
         guard copy >= 0 else { throw LayoutStreamFallback("cannot duplicate a descriptor") }
         return ByteWindow(descriptor: copy, offset: start)
     }

@@ -153,37 +153,15 @@ public final class StreamedComparison {
                     - SIMD16<Double>(repeating: 0).replacing(with: d, where: d .< 0)
                 if magnitude.max() <= tolerance && e.values[14] == a.values[14] { return }
             }
+            // A value against none is a change only if the side without it gives the field for
+            // some element; when that is not known yet, it is left out, and the comparison is
+            // made again if the side turns out to give the field.
+            let changed = e.changedFields(a, fields, tolerance: tolerance, present: (expectedPresent, actualPresent))
             if case .text(let color) = style, e.mask == a.mask {
-                return try compareIntoText(e, a, color: color, out: out)
+                return try compareIntoText(e, a, changed, color: color, out: out)
             }
-            var changes: [FieldChange] = []
-            for field in fields {
-                let k = field.rawValue, bit: UInt16 = 1 << UInt16(k)
-                let inE = e.mask & bit != 0, inA = a.mask & bit != 0
-                if inE && inA {
-                    let x = e.values[k], y = a.values[k]
-                    if field == .hidden {
-                        if x == y { continue }
-                    } else if (y - x).magnitude <= tolerance {
-                        continue
-                    }
-                } else if inE || inA {
-                    // A value against none is a change only if the side without it gives the
-                    // field for some element; when that is not known yet, it is left out, and
-                    // the comparison is made again if the side turns out to give the field.
-                    if (inE ? actualPresent : expectedPresent) & bit == 0 {
-                        uncertain |= bit
-                        continue
-                    }
-                } else {
-                    continue
-                }
-                if let change = LayoutDiff.compareValues(field.name, e.value(field), a.value(field), isLength: field.isLength,
-                                                         tolerance: tolerance) {
-                    changes.append(change)
-                }
-            }
-            if !changes.isEmpty { try report(e.key, .changed(changes), e, out: out) }
+            uncertain |= (e.mask ^ a.mask) & ~changed
+            if changed != 0 { try report(e.key, .changed(e.fieldChanges(a, changed)), e, out: out) }
         }
 
         /// Whether `x` and `y` have the same bits: one `memcmp` (SIMD's `==` goes lane by lane).
@@ -197,9 +175,8 @@ public final class StreamedComparison {
         /// `compare` for a text report when both sides give the same fields (cvlayout's own
         /// files): the changed fields written straight into the report, the bytes of
         /// `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is the largest delta.
-        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, color: Bool,
+        private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, _ changed: UInt16, color: Bool,
                                               out: OutputBuffer) throws {
-            let changed = e.changedFields(a, fields, tolerance: tolerance, present: (0, 0))
             guard changed != 0 else { return }
             counts.differ += 1
             var width = 0
@@ -332,8 +309,7 @@ public final class StreamedComparison {
         let (expectedDocument, expectedPresent) = try expected.finish()
         let actualPresent = core.actualPresent
         // The element fields both sides give; the rest of the selection is noted.
-        var selected: UInt16 = 0
-        for field in options.fields { selected |= 1 << UInt16(field.rawValue) }
+        let selected = options.fields.reduce(UInt16(0)) { $0 | 1 << UInt16($1.rawValue) }
         var fieldNotes: [NotCompared] = []
         if core.expectedCount > 0 && core.actualCount > 0 {
             if core.uncertain & selected & expectedPresent & actualPresent != 0 {
@@ -350,12 +326,10 @@ public final class StreamedComparison {
         for case .changed(let changes) in parts.parts.map(\.change) {
             for change in changes { core.consider(nil, change) }
         }
-        var result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
+        let result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
                                       actualCount: core.actualCount, matchedCount: core.matchedCount, parts: parts.parts,
                                       reordered: reordered, notCompared: parts.notCompared + fieldNotes,
-                                      largestDelta: core.bestLength ?? core.bestOther)
-        result.counts = core.counts
-        result.spread = core.spread
+                                      largestDelta: core.bestLength ?? core.bestOther, counts: core.counts, spread: core.spread)
         try out.flush()
         return StreamedDiff(result: result, expected: expectedDocument, actual: actual, comparison: self)
     }
@@ -436,5 +410,20 @@ extension StreamedElement {
             }
         }
         return changed
+    }
+
+    /// The changes of the fields whose bits are set in `changed` (from `changedFields`), in
+    /// field order; a delta when both sides give a number.
+    func fieldChanges(_ a: StreamedElement, _ changed: UInt16) -> [FieldChange] {
+        var changes: [FieldChange] = [], bits = changed
+        while bits != 0 {
+            let field = ElementField(rawValue: bits.trailingZeroBitCount)!
+            bits &= bits - 1
+            let x = value(field), y = a.value(field)
+            var delta: Double? = nil
+            if case .number(let u)? = x, case .number(let v)? = y { delta = v - u }
+            changes.append(FieldChange(name: field.name, expected: x, actual: y, delta: delta, isLength: field.isLength))
+        }
+        return changes
     }
 }

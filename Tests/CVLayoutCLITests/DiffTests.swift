@@ -515,7 +515,7 @@ struct DiffTests {
         #expect(try LayoutDiff.compare(a, exact).result.isSame)
         let result = try LayoutDiff.compare(a, beyond).result
         #expect(!result.isSame)
-        #expect(result.largestDelta?.field == "frame.y")
+        #expect(result.largestDelta?.change.name == "frame.y")
         #expect(LayoutDiff.summary(result, expectedName: "a", actualName: "b")
                 == "1 of 1 element differs; largest delta 0.0011 pt at 0:0 frame.y")
     }
