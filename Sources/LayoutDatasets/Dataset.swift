@@ -211,7 +211,7 @@ private struct Walker: DescriptionDecoding {
         var takesSizes = false
         if case .pairs = array { takesSizes = true }
         if case .array(let elements) = array, let first = elements.first { takesSizes = first.arrayCount != nil || first.isObject }
-        return try [DatasetSection(items: takesSizes ? .sizes(sizes(array, path: "")) : .heights(heights(array, path: "")))]
+        return [try measures(array, path: "", takesSizes ? .sizes : .heights)]
     }
 
     /// Ring counts from an array (`array.arrayCount != nil`): one section per ring.
@@ -268,36 +268,64 @@ private struct Walker: DescriptionDecoding {
             let n = try count(value, path: path)
             return DatasetSection(items: .uniform(count: n))
         }
-        guard value.arrayCount != nil else {
-            let what = ["heights": "heights", "sizes": "[width, height] sizes",
-                        "items": "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"][key]!
-            throw invalid(path, "expected an array of \(what), got \(describe(value))")
-        }
-        switch key {
-        case "heights": return DatasetSection(items: .heights(try heights(value, path: path)))
-        case "sizes": return DatasetSection(items: .sizes(try sizes(value, path: path)))
-        default:
-            var section = try itemObjects(value, path: path)
-            section.usesItemObjects = true
-            return section
+        let kinds = ElementKinds(rawValue: key)!
+        guard value.arrayCount != nil else { throw invalid(path, "expected an array of \(kinds.words), got \(describe(value))") }
+        var section = try measures(value, path: path, kinds)
+        section.usesItemObjects = kinds == .items
+        return section
+    }
+
+    /// What an array of measures may hold: its key's name.
+    private enum ElementKinds: String {
+        /// Heights only, `[width, height]` (or `{"width": W, "height": H}`) sizes only, or the
+        /// waterfall's `"items"`: heights, sizes and objects of `"height"` or `"size"` and an optional `"span"`.
+        case heights, sizes, items
+
+        /// An element of this kind, for a message.
+        var words: String {
+            switch self {
+            case .heights: "heights"
+            case .sizes: "[width, height] sizes"
+            case .items: "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"
+            }
         }
     }
 
-    /// The waterfall's `"items"` (`array.arrayCount != nil`): each a height, a `[width, height]`
-    /// size, or an object of `"height"` or `"size"` and an optional `"span"`.
-    private mutating func itemObjects(_ array: JSONValue, path: String) throws -> DatasetSection {
+    /// The measures of `array` (`array.arrayCount != nil`), elements as `kinds` allows;
+    /// heights (`.numbers`) and pairs (`.pairs`) checked in place.
+    private mutating func measures(_ array: JSONValue, path: String, _ kinds: ElementKinds) throws -> DatasetSection {
+        try reserve(array.arrayCount ?? 0, path: path)
         switch array {
-        case .numbers: return DatasetSection(items: .heights(try heights(array, path: path)))
-        case .pairs: return DatasetSection(items: .sizes(try sizes(array, path: path)))
+        case .numbers(let values) where kinds != .sizes:
+            // The common shape: check in place, build no path unless one is bad.
+            var result = values
+            for i in result.indices {
+                let v = result[i]
+                guard v.isFinite && v >= 0 else { throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v)) }
+                if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
+            }
+            return DatasetSection(items: .heights(result))
+        case .pairs(let flat) where kinds != .heights:
+            var result: [Size] = []
+            result.reserveCapacity(flat.count / 2)
+            for i in 0..<(flat.count / 2) {
+                let w = flat[2 * i], h = flat[2 * i + 1]
+                guard w.isFinite && w > 0 && h.isFinite && h >= 0 else {
+                    // A JSON number is finite.
+                    let itemPath = "\(path)[\(i)]"
+                    throw w > 0 ? expected(itemPath + "[1]", .finiteNonNegative, .number(h)) : expected(itemPath + "[0]", .width, .number(w))
+                }
+                result.append(Size(width: w, height: h == 0 ? 0 : h))
+            }
+            return DatasetSection(items: .sizes(result))
         default: break
         }
         // A sparse array (numbers with a few objects) is read in place, not expanded.
         let (numbers, elements): ([Double], [JSONValue])
         if case .sparse(let n, let others) = array { (numbers, elements) = (n, others) } else { (numbers, elements) = ([], array.elements ?? []) }
         let count = numbers.isEmpty ? elements.count : numbers.count
-        try reserve(count, path: path)
         var nextOther = 0
-        var measures = ItemMeasures()
+        var measures = ItemMeasures(all: kinds == .sizes ? [] : nil)  // `.sizes` even when empty
         measures.heights.reserveLargeCapacity(count)  // huge pages for a million items: few page faults
         var spans: [Int]? = nil
         var i = 0
@@ -327,10 +355,12 @@ private struct Walker: DescriptionDecoding {
             var itemPath: String { "\(path)[\(i)]" }
             var span = 1
             switch raw {
-            case .number(let v):
+            case .number(let v) where kinds != .sizes:
                 guard v.isFinite, v >= 0 else { _ = try nonNegative(raw, path: itemPath); continue }
                 measures.append(.height(v == 0 ? 0 : v))
-            case .numbers, .array:
+            case _ where kinds == .heights:
+                _ = try nonNegative(raw, path: itemPath)  // not a number
+            case _ where kinds == .sizes, .numbers, .array:
                 measures.append(.size(try size(raw, path: itemPath)))
             case .object, .itemObject:
                 let (measure, itemSpan) = try itemObject(raw, path: path, index: i)
@@ -407,45 +437,6 @@ private struct Walker: DescriptionDecoding {
         let span = try integer(raw, path: spanPath())
         guard span >= 1 else { throw DatasetError.expected(path: spanPath(), .span, got: "\(span)") }
         return span
-    }
-
-    /// Heights from an array (`array.arrayCount != nil`).
-    private mutating func heights(_ array: JSONValue, path: String) throws -> [Double] {
-        try reserve(array.arrayCount ?? 0, path: path)
-        if case .numbers(let values) = array {
-            // The common shape: check in place, build no path unless one is bad.
-            var result = values
-            for i in result.indices {
-                let v = result[i]
-                guard v.isFinite && v >= 0 else {
-                    throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v))
-                }
-                if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
-            }
-            return result
-        }
-        return try (array.elements ?? []).enumerated().map { try nonNegative($1, path: "\(path)[\($0)]") }
-    }
-
-    /// Sizes from an array (`array.arrayCount != nil`).
-    private mutating func sizes(_ array: JSONValue, path: String) throws -> [Size] {
-        try reserve(array.arrayCount ?? 0, path: path)
-        if case .pairs(let flat) = array {
-            // The common shape: [width, height] pairs, held flat.
-            var result: [Size] = []
-            result.reserveCapacity(flat.count / 2)
-            for i in 0..<(flat.count / 2) {
-                let w = flat[2 * i], h = flat[2 * i + 1]
-                guard w.isFinite && w > 0 && h.isFinite && h >= 0 else {
-                    // A JSON number is finite.
-                    let itemPath = "\(path)[\(i)]"
-                    throw w > 0 ? expected(itemPath + "[1]", .finiteNonNegative, .number(h)) : expected(itemPath + "[0]", .width, .number(w))
-                }
-                result.append(Size(width: w, height: h == 0 ? 0 : h))
-            }
-            return result
-        }
-        return try (array.elements ?? []).enumerated().map { try size($1, path: "\(path)[\($0)]") }
     }
 
     /// A size at `path`: `[width, height]`, or `{"width": w, "height": h}` (flickr/justified-layout's input).
@@ -534,7 +525,7 @@ private struct Walker: DescriptionDecoding {
 private struct ItemMeasures {
     var heights: [Double] = []
     /// Every measure, from the first size on.
-    var all: [ItemMeasure]? = nil
+    var all: [ItemMeasure]?
     var anyHeight = false
 
     mutating func append(_ measure: ItemMeasure) {
