@@ -173,24 +173,17 @@ private struct Walker: DescriptionDecoding {
         guard itemKeys.count <= 1 else {
             throw DatasetError.conflictingKeys(path: itemKeys[1], other: itemKeys[0], choices: Array(namedKeys.dropLast()))
         }
-        let sections: [DatasetSection]
-        switch itemKeys.first {
-        case nil:
+        guard let key = itemKeys.first, let value = object[key] else {
             throw invalid("", "no items: expected one of \(quotedList(namedKeys.dropLast()))")
-        case "sections":
-            guard let list = object["sections"]!.elements else {
-                throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
-            }
-            sections = try list.enumerated().map { try section($1, path: "sections[\($0)]") }
-        case "rings":
-            let rings = object["rings"]!
-            guard rings.arrayCount != nil else {
-                throw invalid("rings", "expected an array of ring counts, got \(describe(rings))")
-            }
-            sections = try ringCounts(rings, path: "rings")
-        case let key?:
-            sections = [try items(key: key, value: object[key]!, path: key)]  // its path ""
         }
+        guard key == "sections" || key == "rings" else {
+            return Dataset(sections: [try items(key: key, value: value, path: key)], options: options)  // its path ""
+        }
+        guard value.arrayCount != nil else {
+            throw invalid(key, "expected an array of \(key == "rings" ? "ring counts" : "section objects"), got \(describe(value))")
+        }
+        if key == "rings" { return Dataset(sections: try ringCounts(value, path: key), options: options) }
+        let sections = try value.elements!.enumerated().map { try section($1, path: "sections[\($0)]") }
         return Dataset(sections: sections, options: options)
     }
 
