@@ -242,11 +242,7 @@ private struct Walker: DescriptionDecoding {
         result.path = path
         if let v = object["header"] { result.header = try nonNegative(v, path: join(path, "header")) }
         if let v = object["footer"] { result.footer = try nonNegative(v, path: join(path, "footer")) }
-        if let v = object["columns"] {
-            let n = try integer(v, path: join(path, "columns"))
-            guard n >= 1 else { throw DatasetError.expected(path: join(path, "columns"), .integerAtLeast(1), got: "\(n)") }
-            result.columns = n
-        }
+        if let v = object["columns"] { result.columns = try integer(v, path: join(path, "columns"), atLeast: 1) }
         if let v = object["insets"] { result.insets = try insets(v, path: join(path, "insets")) }
         if let v = object["column-spacing"] { result.columnSpacing = try nonNegative(v, path: join(path, "column-spacing")) }
         if let v = object["item-spacing"] { result.itemSpacing = try nonNegative(v, path: join(path, "item-spacing")) }
@@ -348,11 +344,8 @@ private struct Walker: DescriptionDecoding {
             var itemPath: String { "\(path)[\(i)]" }
             var span = 1
             switch raw {
-            case .number(let v) where kinds != .sizes:
-                guard v.isFinite, v >= 0 else { _ = try nonNegative(raw, path: itemPath); continue }
-                measures.append(.height(v == 0 ? 0 : v))
-            case _ where kinds == .heights:
-                _ = try nonNegative(raw, path: itemPath)  // not a number
+            case .number where kinds != .sizes, _ where kinds == .heights:
+                measures.append(.height(try nonNegative(raw, path: itemPath)))
             case _ where kinds == .sizes, .numbers, .array:
                 measures.append(.size(try size(raw, path: itemPath)))
             case .object, .itemObject:
@@ -402,11 +395,7 @@ private struct Walker: DescriptionDecoding {
         let measure: ItemMeasure
         switch (height, size) {
         case (let h?, nil):
-            if case .number(let v) = h, v.isFinite, v >= 0 {
-                measure = .height(v == 0 ? 0 : v)
-            } else {
-                measure = .height(try nonNegative(h, path: itemPath + ".height"))
-            }
+            measure = .height(try nonNegative(h, path: itemPath + ".height"))
         case (nil, .numbers(let pair)?) where pair.count == 2 && pair[0].isFinite && pair[0] > 0
                                               && pair[1].isFinite && pair[1] >= 0:
             measure = .size(Size(width: pair[0], height: pair[1] == 0 ? 0 : pair[1]))
@@ -427,9 +416,7 @@ private struct Walker: DescriptionDecoding {
         if case .string("full") = raw { return WaterfallSection.fullSpan }
         guard case .number(let v) = raw else { throw expected(spanPath(), .span, raw) }
         if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
-        let span = try integer(raw, path: spanPath())
-        guard span >= 1 else { throw DatasetError.expected(path: spanPath(), .span, got: "\(span)") }
-        return span
+        return try integer(raw, path: spanPath(), atLeast: 1, else: .span)
     }
 
     /// A size at `path`: `[width, height]`, or `{"width": w, "height": h}` (flickr/justified-layout's input).
@@ -487,19 +474,26 @@ private struct Walker: DescriptionDecoding {
         return v
     }
 
-    /// `finiteNonNegative`, −0 read as 0 (−0 + 0 is +0).
-    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double { try finiteNonNegative(raw, path: path) + 0 }
+    /// `finiteNonNegative`, −0 read as 0 (−0 + 0 is +0); `path` made only for a message.
+    @inline(__always)
+    private func nonNegative(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path(), .finiteNonNegative, raw) }
+        return v + 0
+    }
 
-    private func integer(_ raw: JSONValue, path: String) throws -> Int {
+    /// An integer of magnitude ≤ 10¹⁵, at least `minimum` (else the error `expectation`, by default
+    /// `.integerAtLeast(minimum)`).
+    private func integer(_ raw: JSONValue, path: String, atLeast minimum: Int,
+                         else expectation: DatasetExpectation? = nil) throws -> Int {
         guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
         guard v.magnitude <= 1e15 else { throw invalid(path, "integer out of range: \(describe(raw))") }
+        guard Int(v) >= minimum else { throw DatasetError.expected(path: path, expectation ?? .integerAtLeast(minimum), got: "\(Int(v))") }
         return Int(v)
     }
 
     /// An integer ≥ 0, counted against the element limit (`reserve`).
     private mutating func count(_ raw: JSONValue, path: String) throws -> Int {
-        let n = try integer(raw, path: path)
-        guard n >= 0 else { throw DatasetError.expected(path: path, .integerAtLeast(0), got: "\(n)") }
+        let n = try integer(raw, path: path, atLeast: 0)
         try reserve(n, path: path)
         return n
     }
