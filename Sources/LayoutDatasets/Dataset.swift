@@ -9,8 +9,7 @@ public struct Dataset: Sendable, Equatable {
     public var sections: [DatasetSection]
     /// The `"options"` entries in key order.
     public var options: [DatasetOption]
-    /// The compositional description (`DatasetSchema.compositional`), its sections' counts also
-    /// in `sections` (for batch updates); else `nil`.
+    /// The `.compositional` description, its sections' counts also in `sections` (for batch updates).
     public var compositional: CompositionalDescription?
     /// The grid's settings (`DatasetSchema.grid`), its sections in `sections`; else `nil`.
     public var grid: GridLayout?
@@ -48,8 +47,7 @@ public struct DatasetSection: Sendable, Equatable {
     public var headerInsets: EdgeInsets?
     /// `"footer-insets"` (waterfall).
     public var footerInsets: EdgeInsets?
-    /// Each item's `"span"` from `"items"` objects (`WaterfallSection.fullSpan` for
-    /// `"full"`); `nil` when no item gave one other than 1.
+    /// Each item's `"span"` from `"items"` objects (`"full"`: `WaterfallSection.fullSpan`); `nil` if all are 1.
     public var spans: [Int]?
     /// Whether the items came from an `"items"` array (the waterfall's item objects).
     public var usesItemObjects = false
@@ -104,8 +102,7 @@ public enum DatasetSchema: Sendable {
     case grid
 }
 
-/// The keys of an `.items` dataset an engine reads, which its messages name (the decoder reads
-/// every key; the engine refuses another's as "not used by ENGINE").
+/// The keys of an `.items` dataset an engine reads, for messages (it refuses others as "not used by ENGINE").
 public struct DatasetKeys: Sendable, Equatable {
     /// Top-level keys besides `"options"`, the item keys first (`heights`, `sizes`, …).
     public var topLevel: [String]
@@ -128,8 +125,7 @@ public struct DatasetKeys: Sendable, Equatable {
 
 /// Decodes datasets: the strict scanner builds the values, then a walk checks them.
 public enum DatasetDecoder {
-    /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items` only),
-    /// which messages name.
+    /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items`), for messages.
     /// - Throws: `DatasetError`. Counts must be integral and ≥ 0; heights finite and ≥ 0;
     ///   sizes `[width > 0, height ≥ 0]`; at most `maximumElementCount` items in all,
     ///   checked before anything of that size is allocated.
@@ -280,8 +276,7 @@ private struct Walker: DescriptionDecoding {
         }
     }
 
-    /// The measures of `array` (`array.arrayCount != nil`), elements as `kinds` allows;
-    /// heights (`.numbers`) and pairs (`.pairs`) checked in place.
+    /// The measures of `array` (an array) as `kinds` allows; flat numbers or pairs checked in place.
     private mutating func measures(_ array: JSONValue, path: String, _ kinds: ElementKinds) throws -> DatasetSection {
         try reserve(array.arrayCount ?? 0, path: path)
         switch array {
@@ -481,8 +476,7 @@ private struct Walker: DescriptionDecoding {
         return v + 0
     }
 
-    /// An integer of magnitude ≤ 10¹⁵, at least `minimum` (else the error `expectation`, by default
-    /// `.integerAtLeast(minimum)`).
+    /// An integer of magnitude ≤ 10¹⁵ and ≥ `minimum`, else `expectation` (`.integerAtLeast(minimum)`).
     private func integer(_ raw: JSONValue, path: String, atLeast minimum: Int,
                          else expectation: DatasetExpectation? = nil) throws -> Int {
         guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
@@ -507,8 +501,7 @@ private struct Walker: DescriptionDecoding {
     }
 }
 
-/// The measures of a waterfall section's items as they are read: heights kept flat until a
-/// size comes (then every measure is kept as such).
+/// A section's measures as they are read: heights kept flat until a size comes, then every measure.
 private struct ItemMeasures {
     var heights: [Double] = []
     /// Every measure, from the first size on.

@@ -29,8 +29,7 @@ package enum JSONValue: Equatable, Sendable {
     case numbers([Double])
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
-    /// A non-empty array starting with a number, other values too: the numbers, NaN where
-    /// another value stands, and those values.
+    /// A non-empty array starting with a number, other values too: the numbers (NaN for another), the others.
     case sparse([Double], [JSONValue])
     /// An object: keys equal as Swift strings keep the first spelling and the last value.
     case object(JSONObject)
@@ -59,8 +58,7 @@ package enum JSONValue: Equatable, Sendable {
         return .object(object)
     }
 
-    /// The elements of an array in general form, or `nil` when this is not an array.
-    /// - Complexity: O(n) for flat arrays (it builds the elements).
+    /// The elements of an array in general form, or `nil` when this is not an array. O(n) for flat arrays.
     package var elements: [JSONValue]? {
         switch self {
         case .array(let a): return a
