@@ -43,8 +43,7 @@ extension DatasetError {
         }
     }
 
-    /// What is wrong, in words: the one wording, which the command line prints after
-    /// `file: path: ` (or `file:line:column: invalid JSON: `).
+    /// What is wrong, as the command line prints it after `file: path: ` (or `file:line:column: invalid JSON: `).
     public var message: String {
         switch self {
         case .syntax(_, _, let message), .invalidValue(_, let message): message
