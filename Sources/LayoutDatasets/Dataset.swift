@@ -322,7 +322,6 @@ private struct Walker: DescriptionDecoding {
                     while i < count && numbers[i].bitPattern <= Double.infinity.bitPattern { i += 1 }
                     measures.heights.append(contentsOf: numbers[start..<i])
                 }
-                if i > start { measures.anyHeight = true }
                 if i == count { break }
             }
             defer { i += 1 }
@@ -506,12 +505,10 @@ private struct ItemMeasures {
     var heights: [Double] = []
     /// Every measure, from the first size on.
     var all: [ItemMeasure]?
-    var anyHeight = false
 
     mutating func append(_ measure: ItemMeasure) {
         switch measure {
         case .height(let h):
-            anyHeight = true
             if all != nil { all?.append(measure) } else { heights.append(h) }
         case .size:
             if all == nil {
@@ -525,7 +522,7 @@ private struct ItemMeasures {
     /// The section of these items: heights, sizes, or both mixed.
     var section: DatasetSection {
         guard let all else { return DatasetSection(items: .heights(heights)) }  // no size
-        if anyHeight { return DatasetSection(items: .mixed(all)) }
-        return DatasetSection(items: .sizes(all.map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
+        let sizes = all.compactMap { if case .size(let s) = $0 { s } else { nil } }
+        return DatasetSection(items: sizes.count == all.count ? .sizes(sizes) : .mixed(all))
     }
 }
