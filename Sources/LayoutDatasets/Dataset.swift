@@ -254,7 +254,11 @@ private struct Walker: DescriptionDecoding {
             return DatasetSection(items: .uniform(count: n))
         }
         let kinds = ElementKinds(rawValue: key)!
-        guard value.arrayCount != nil else { throw invalid(path, "expected an array of \(kinds.words), got \(describe(value))") }
+        guard value.arrayCount != nil else {
+            let what = kinds == .heights ? "heights" : kinds == .sizes ? "[width, height] sizes"
+                : "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"
+            throw invalid(path, "expected an array of \(what), got \(describe(value))")
+        }
         var section = try measures(value, path: path, kinds)
         section.usesItemObjects = kinds == .items
         return section
@@ -265,15 +269,6 @@ private struct Walker: DescriptionDecoding {
         /// Heights only, `[width, height]` (or `{"width": W, "height": H}`) sizes only, or the
         /// waterfall's `"items"`: heights, sizes and objects of `"height"` or `"size"` and an optional `"span"`.
         case heights, sizes, items
-
-        /// An element of this kind, for a message.
-        var words: String {
-            switch self {
-            case .heights: "heights"
-            case .sizes: "[width, height] sizes"
-            case .items: "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"
-            }
-        }
     }
 
     /// The measures of `array` (an array) as `kinds` allows; flat numbers or pairs checked in place.
