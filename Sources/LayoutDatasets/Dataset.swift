@@ -208,19 +208,15 @@ private struct Walker: DescriptionDecoding {
         // Plain counts are read in place, not expanded.
         let numbers: [Double]? = if case .numbers(let values) = array { values } else { nil }
         let elements = numbers == nil ? array.elements ?? [] : []
-        var sections: [DatasetSection] = []
-        sections.reserveCapacity(array.arrayCount ?? 0)
-        for i in 0..<(array.arrayCount ?? 0) {
+        return try (0..<(array.arrayCount ?? 0)).map { i in
             let raw = numbers.map { .number($0[i]) } ?? elements[i], itemPath = "\(path)[\(i)]"
             if raw.arrayCount != nil || raw.isObject {
                 // Sizes or item objects: another engine's data; say what ring takes.
                 throw invalid(itemPath, "expected a ring count (an integer ≥ 0; ring takes [1, 6, 12, …] "
                               + "or {\"rings\": […]}), got \(describe(raw))")
             }
-            let n = try count(raw, path: itemPath)
-            sections.append(DatasetSection(items: .uniform(count: n), path: itemPath))
+            return DatasetSection(items: .uniform(count: try count(raw, path: itemPath)), path: itemPath)
         }
-        return sections
     }
 
     private mutating func section(_ raw: JSONValue, path: String) throws -> DatasetSection {
