@@ -9,8 +9,7 @@ public struct Dataset: Sendable, Equatable {
     public var sections: [DatasetSection]
     /// The `"options"` entries in key order.
     public var options: [DatasetOption]
-    /// The compositional description (`DatasetSchema.compositional`), its sections' counts also
-    /// in `sections` (for batch updates); else `nil`.
+    /// The `.compositional` description, its sections' counts also in `sections` (for batch updates).
     public var compositional: CompositionalDescription?
     /// The grid's settings (`DatasetSchema.grid`), its sections in `sections`; else `nil`.
     public var grid: GridLayout?
@@ -48,8 +47,7 @@ public struct DatasetSection: Sendable, Equatable {
     public var headerInsets: EdgeInsets?
     /// `"footer-insets"` (waterfall).
     public var footerInsets: EdgeInsets?
-    /// Each item's `"span"` from `"items"` objects (`WaterfallSection.fullSpan` for
-    /// `"full"`); `nil` when no item gave one other than 1.
+    /// Each item's `"span"` from `"items"` objects (`"full"`: `WaterfallSection.fullSpan`); `nil` if all are 1.
     public var spans: [Int]?
     /// Whether the items came from an `"items"` array (the waterfall's item objects).
     public var usesItemObjects = false
@@ -104,8 +102,7 @@ public enum DatasetSchema: Sendable {
     case grid
 }
 
-/// The keys of an `.items` dataset an engine reads, which its messages name (the decoder reads
-/// every key; the engine refuses another's as "not used by ENGINE").
+/// The keys of an `.items` dataset an engine reads, for messages (it refuses others as "not used by ENGINE").
 public struct DatasetKeys: Sendable, Equatable {
     /// Top-level keys besides `"options"`, the item keys first (`heights`, `sizes`, …).
     public var topLevel: [String]
@@ -128,8 +125,7 @@ public struct DatasetKeys: Sendable, Equatable {
 
 /// Decodes datasets: the strict scanner builds the values, then a walk checks them.
 public enum DatasetDecoder {
-    /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items` only),
-    /// which messages name.
+    /// Decodes `data` as `schema` describes; `keys`: those the engine reads (`.items`), for messages.
     /// - Throws: `DatasetError`. Counts must be integral and ≥ 0; heights finite and ≥ 0;
     ///   sizes `[width > 0, height ≥ 0]`; at most `maximumElementCount` items in all,
     ///   checked before anything of that size is allocated.
@@ -173,24 +169,17 @@ private struct Walker: DescriptionDecoding {
         guard itemKeys.count <= 1 else {
             throw DatasetError.conflictingKeys(path: itemKeys[1], other: itemKeys[0], choices: Array(namedKeys.dropLast()))
         }
-        let sections: [DatasetSection]
-        switch itemKeys.first {
-        case nil:
+        guard let key = itemKeys.first, let value = object[key] else {
             throw invalid("", "no items: expected one of \(quotedList(namedKeys.dropLast()))")
-        case "sections":
-            guard let list = object["sections"]!.elements else {
-                throw invalid("sections", "expected an array of section objects, got \(describe(object["sections"]!))")
-            }
-            sections = try list.enumerated().map { try section($1, path: "sections[\($0)]") }
-        case "rings":
-            let rings = object["rings"]!
-            guard rings.arrayCount != nil else {
-                throw invalid("rings", "expected an array of ring counts, got \(describe(rings))")
-            }
-            sections = try ringCounts(rings, path: "rings")
-        case let key?:
-            sections = [try items(key: key, value: object[key]!, path: key)]  // its path ""
         }
+        guard key == "sections" || key == "rings" else {
+            return Dataset(sections: [try items(key: key, value: value, path: key)], options: options)  // its path ""
+        }
+        guard value.arrayCount != nil else {
+            throw invalid(key, "expected an array of \(key == "rings" ? "ring counts" : "section objects"), got \(describe(value))")
+        }
+        if key == "rings" { return Dataset(sections: try ringCounts(value, path: key), options: options) }
+        let sections = try value.elements!.enumerated().map { try section($1, path: "sections[\($0)]") }
         return Dataset(sections: sections, options: options)
     }
 
@@ -211,7 +200,7 @@ private struct Walker: DescriptionDecoding {
         var takesSizes = false
         if case .pairs = array { takesSizes = true }
         if case .array(let elements) = array, let first = elements.first { takesSizes = first.arrayCount != nil || first.isObject }
-        return try [DatasetSection(items: takesSizes ? .sizes(sizes(array, path: "")) : .heights(heights(array, path: "")))]
+        return [try measures(array, path: "", takesSizes ? .sizes : .heights)]
     }
 
     /// Ring counts from an array (`array.arrayCount != nil`): one section per ring.
@@ -219,19 +208,15 @@ private struct Walker: DescriptionDecoding {
         // Plain counts are read in place, not expanded.
         let numbers: [Double]? = if case .numbers(let values) = array { values } else { nil }
         let elements = numbers == nil ? array.elements ?? [] : []
-        var sections: [DatasetSection] = []
-        sections.reserveCapacity(array.arrayCount ?? 0)
-        for i in 0..<(array.arrayCount ?? 0) {
+        return try (0..<(array.arrayCount ?? 0)).map { i in
             let raw = numbers.map { .number($0[i]) } ?? elements[i], itemPath = "\(path)[\(i)]"
             if raw.arrayCount != nil || raw.isObject {
                 // Sizes or item objects: another engine's data; say what ring takes.
                 throw invalid(itemPath, "expected a ring count (an integer ≥ 0; ring takes [1, 6, 12, …] "
                               + "or {\"rings\": […]}), got \(describe(raw))")
             }
-            let n = try count(raw, path: itemPath)
-            sections.append(DatasetSection(items: .uniform(count: n), path: itemPath))
+            return DatasetSection(items: .uniform(count: try count(raw, path: itemPath)), path: itemPath)
         }
-        return sections
     }
 
     private mutating func section(_ raw: JSONValue, path: String) throws -> DatasetSection {
@@ -249,11 +234,7 @@ private struct Walker: DescriptionDecoding {
         result.path = path
         if let v = object["header"] { result.header = try nonNegative(v, path: join(path, "header")) }
         if let v = object["footer"] { result.footer = try nonNegative(v, path: join(path, "footer")) }
-        if let v = object["columns"] {
-            let n = try integer(v, path: join(path, "columns"))
-            guard n >= 1 else { throw DatasetError.expected(path: join(path, "columns"), .integerAtLeast(1), got: "\(n)") }
-            result.columns = n
-        }
+        if let v = object["columns"] { result.columns = try integer(v, path: join(path, "columns"), atLeast: 1) }
         if let v = object["insets"] { result.insets = try insets(v, path: join(path, "insets")) }
         if let v = object["column-spacing"] { result.columnSpacing = try nonNegative(v, path: join(path, "column-spacing")) }
         if let v = object["item-spacing"] { result.itemSpacing = try nonNegative(v, path: join(path, "item-spacing")) }
@@ -268,36 +249,58 @@ private struct Walker: DescriptionDecoding {
             let n = try count(value, path: path)
             return DatasetSection(items: .uniform(count: n))
         }
+        let kinds = ElementKinds(rawValue: key)!
         guard value.arrayCount != nil else {
-            let what = ["heights": "heights", "sizes": "[width, height] sizes",
-                        "items": "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"][key]!
+            let what = kinds == .heights ? "heights" : kinds == .sizes ? "[width, height] sizes"
+                : "items ({\"height\": H} or {\"size\": [W, H]}, with an optional \"span\")"
             throw invalid(path, "expected an array of \(what), got \(describe(value))")
         }
-        switch key {
-        case "heights": return DatasetSection(items: .heights(try heights(value, path: path)))
-        case "sizes": return DatasetSection(items: .sizes(try sizes(value, path: path)))
-        default:
-            var section = try itemObjects(value, path: path)
-            section.usesItemObjects = true
-            return section
-        }
+        var section = try measures(value, path: path, kinds)
+        section.usesItemObjects = kinds == .items
+        return section
     }
 
-    /// The waterfall's `"items"` (`array.arrayCount != nil`): each a height, a `[width, height]`
-    /// size, or an object of `"height"` or `"size"` and an optional `"span"`.
-    private mutating func itemObjects(_ array: JSONValue, path: String) throws -> DatasetSection {
+    /// What an array of measures may hold: its key's name.
+    private enum ElementKinds: String {
+        /// Heights only, `[width, height]` (or `{"width": W, "height": H}`) sizes only, or the
+        /// waterfall's `"items"`: heights, sizes and objects of `"height"` or `"size"` and an optional `"span"`.
+        case heights, sizes, items
+    }
+
+    /// The measures of `array` (an array) as `kinds` allows; flat numbers or pairs checked in place.
+    private mutating func measures(_ array: JSONValue, path: String, _ kinds: ElementKinds) throws -> DatasetSection {
+        try reserve(array.arrayCount ?? 0, path: path)
         switch array {
-        case .numbers: return DatasetSection(items: .heights(try heights(array, path: path)))
-        case .pairs: return DatasetSection(items: .sizes(try sizes(array, path: path)))
+        case .numbers(let values) where kinds != .sizes:
+            // The common shape: check in place, build no path unless one is bad.
+            var result = values
+            for i in result.indices {
+                let v = result[i]
+                guard v.isFinite && v >= 0 else { throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v)) }
+                if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
+            }
+            return DatasetSection(items: .heights(result))
+        case .pairs(let flat) where kinds != .heights:
+            var result: [Size] = []
+            result.reserveCapacity(flat.count / 2)
+            for i in 0..<(flat.count / 2) {
+                let w = flat[2 * i], h = flat[2 * i + 1]
+                guard w.isFinite && w > 0 && h.isFinite && h >= 0 else {
+                    // A JSON number is finite.
+                    let itemPath = "\(path)[\(i)]"
+                    throw w > 0 ? expected(itemPath + "[1]", .finiteNonNegative, .number(h)) : expected(itemPath + "[0]", .width, .number(w))
+                }
+                result.append(Size(width: w, height: h == 0 ? 0 : h))
+            }
+            return DatasetSection(items: .sizes(result))
         default: break
         }
         // A sparse array (numbers with a few objects) is read in place, not expanded.
         let (numbers, elements): ([Double], [JSONValue])
         if case .sparse(let n, let others) = array { (numbers, elements) = (n, others) } else { (numbers, elements) = ([], array.elements ?? []) }
         let count = numbers.isEmpty ? elements.count : numbers.count
-        try reserve(count, path: path)
         var nextOther = 0
-        var measures = ItemMeasures()
+        var measures = ItemMeasures(all: kinds == .sizes ? [] : nil)  // `.sizes` even when empty
         measures.heights.reserveLargeCapacity(count)  // huge pages for a million items: few page faults
         var spans: [Int]? = nil
         var i = 0
@@ -310,7 +313,6 @@ private struct Walker: DescriptionDecoding {
                     while i < count && numbers[i].bitPattern <= Double.infinity.bitPattern { i += 1 }
                     measures.heights.append(contentsOf: numbers[start..<i])
                 }
-                if i > start { measures.anyHeight = true }
                 if i == count { break }
             }
             defer { i += 1 }
@@ -327,10 +329,9 @@ private struct Walker: DescriptionDecoding {
             var itemPath: String { "\(path)[\(i)]" }
             var span = 1
             switch raw {
-            case .number(let v):
-                guard v.isFinite, v >= 0 else { _ = try nonNegative(raw, path: itemPath); continue }
-                measures.append(.height(v == 0 ? 0 : v))
-            case .numbers, .array:
+            case .number where kinds != .sizes, _ where kinds == .heights:
+                measures.append(.height(try nonNegative(raw, path: itemPath)))
+            case _ where kinds == .sizes, .numbers, .array:
                 measures.append(.size(try size(raw, path: itemPath)))
             case .object, .itemObject:
                 let (measure, itemSpan) = try itemObject(raw, path: path, index: i)
@@ -379,11 +380,7 @@ private struct Walker: DescriptionDecoding {
         let measure: ItemMeasure
         switch (height, size) {
         case (let h?, nil):
-            if case .number(let v) = h, v.isFinite, v >= 0 {
-                measure = .height(v == 0 ? 0 : v)
-            } else {
-                measure = .height(try nonNegative(h, path: itemPath + ".height"))
-            }
+            measure = .height(try nonNegative(h, path: itemPath + ".height"))
         case (nil, .numbers(let pair)?) where pair.count == 2 && pair[0].isFinite && pair[0] > 0
                                               && pair[1].isFinite && pair[1] >= 0:
             measure = .size(Size(width: pair[0], height: pair[1] == 0 ? 0 : pair[1]))
@@ -404,48 +401,7 @@ private struct Walker: DescriptionDecoding {
         if case .string("full") = raw { return WaterfallSection.fullSpan }
         guard case .number(let v) = raw else { throw expected(spanPath(), .span, raw) }
         if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
-        let span = try integer(raw, path: spanPath())
-        guard span >= 1 else { throw DatasetError.expected(path: spanPath(), .span, got: "\(span)") }
-        return span
-    }
-
-    /// Heights from an array (`array.arrayCount != nil`).
-    private mutating func heights(_ array: JSONValue, path: String) throws -> [Double] {
-        try reserve(array.arrayCount ?? 0, path: path)
-        if case .numbers(let values) = array {
-            // The common shape: check in place, build no path unless one is bad.
-            var result = values
-            for i in result.indices {
-                let v = result[i]
-                guard v.isFinite && v >= 0 else {
-                    throw expected("\(path)[\(i)]", .finiteNonNegative, .number(v))
-                }
-                if v == 0 && v.sign == .minus { result[i] = 0 }  // -0 reads as 0
-            }
-            return result
-        }
-        return try (array.elements ?? []).enumerated().map { try nonNegative($1, path: "\(path)[\($0)]") }
-    }
-
-    /// Sizes from an array (`array.arrayCount != nil`).
-    private mutating func sizes(_ array: JSONValue, path: String) throws -> [Size] {
-        try reserve(array.arrayCount ?? 0, path: path)
-        if case .pairs(let flat) = array {
-            // The common shape: [width, height] pairs, held flat.
-            var result: [Size] = []
-            result.reserveCapacity(flat.count / 2)
-            for i in 0..<(flat.count / 2) {
-                let w = flat[2 * i], h = flat[2 * i + 1]
-                guard w.isFinite && w > 0 && h.isFinite && h >= 0 else {
-                    // A JSON number is finite.
-                    let itemPath = "\(path)[\(i)]"
-                    throw w > 0 ? expected(itemPath + "[1]", .finiteNonNegative, .number(h)) : expected(itemPath + "[0]", .width, .number(w))
-                }
-                result.append(Size(width: w, height: h == 0 ? 0 : h))
-            }
-            return result
-        }
-        return try (array.elements ?? []).enumerated().map { try size($1, path: "\(path)[\($0)]") }
+        return try integer(raw, path: spanPath(), atLeast: 1, else: .span)
     }
 
     /// A size at `path`: `[width, height]`, or `{"width": w, "height": h}` (flickr/justified-layout's input).
@@ -503,19 +459,25 @@ private struct Walker: DescriptionDecoding {
         return v
     }
 
-    /// `finiteNonNegative`, −0 read as 0 (−0 + 0 is +0).
-    private func nonNegative(_ raw: JSONValue, path: String) throws -> Double { try finiteNonNegative(raw, path: path) + 0 }
+    /// `finiteNonNegative`, −0 read as 0 (−0 + 0 is +0); `path` made only for a message.
+    @inline(__always)
+    private func nonNegative(_ raw: JSONValue, path: @autoclosure () -> String) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path(), .finiteNonNegative, raw) }
+        return v + 0
+    }
 
-    private func integer(_ raw: JSONValue, path: String) throws -> Int {
+    /// An integer of magnitude ≤ 10¹⁵ and ≥ `minimum`, else `expectation` (`.integerAtLeast(minimum)`).
+    private func integer(_ raw: JSONValue, path: String, atLeast minimum: Int,
+                         else expectation: DatasetExpectation? = nil) throws -> Int {
         guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
         guard v.magnitude <= 1e15 else { throw invalid(path, "integer out of range: \(describe(raw))") }
+        guard Int(v) >= minimum else { throw DatasetError.expected(path: path, expectation ?? .integerAtLeast(minimum), got: "\(Int(v))") }
         return Int(v)
     }
 
     /// An integer ≥ 0, counted against the element limit (`reserve`).
     private mutating func count(_ raw: JSONValue, path: String) throws -> Int {
-        let n = try integer(raw, path: path)
-        guard n >= 0 else { throw DatasetError.expected(path: path, .integerAtLeast(0), got: "\(n)") }
+        let n = try integer(raw, path: path, atLeast: 0)
         try reserve(n, path: path)
         return n
     }
@@ -529,18 +491,15 @@ private struct Walker: DescriptionDecoding {
     }
 }
 
-/// The measures of a waterfall section's items as they are read: heights kept flat until a
-/// size comes (then every measure is kept as such).
+/// A section's measures as they are read: heights kept flat until a size comes, then every measure.
 private struct ItemMeasures {
     var heights: [Double] = []
     /// Every measure, from the first size on.
-    var all: [ItemMeasure]? = nil
-    var anyHeight = false
+    var all: [ItemMeasure]?
 
     mutating func append(_ measure: ItemMeasure) {
         switch measure {
         case .height(let h):
-            anyHeight = true
             if all != nil { all?.append(measure) } else { heights.append(h) }
         case .size:
             if all == nil {
@@ -554,7 +513,7 @@ private struct ItemMeasures {
     /// The section of these items: heights, sizes, or both mixed.
     var section: DatasetSection {
         guard let all else { return DatasetSection(items: .heights(heights)) }  // no size
-        if anyHeight { return DatasetSection(items: .mixed(all)) }
-        return DatasetSection(items: .sizes(all.map { if case .size(let s) = $0 { s } else { Size(width: 1, height: 0) } }))
+        let sizes = all.compactMap { if case .size(let s) = $0 { s } else { nil } }
+        return DatasetSection(items: sizes.count == all.count ? .sizes(sizes) : .mixed(all))
     }
 }

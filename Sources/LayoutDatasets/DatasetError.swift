@@ -43,8 +43,7 @@ extension DatasetError {
         }
     }
 
-    /// What is wrong, in words: the one wording, which the command line prints after
-    /// `file: path: ` (or `file:line:column: invalid JSON: `).
+    /// What is wrong, as the command line prints it after `file: path: ` (or `file:line:column: invalid JSON: `).
     public var message: String {
         switch self {
         case .syntax(_, _, let message), .invalidValue(_, let message): message
@@ -55,20 +54,7 @@ extension DatasetError {
         case .missingKey(_, let key, let example): "no \"\(key)\"" + (example.map { ": expected a kind such as \"\($0)\"" } ?? "")
         case .notOneOf(_, let names, let got, let given):
             "expected \(quotedList(names)), got \(got)" + (given.map { didYouMean($0, among: names) } ?? "")
-        case .expected(_, let expectation, let got):
-            switch expectation {
-            case .number: "expected a number, got \(got)"
-            case .finiteNumber: "expected a finite number, got \(got)"
-            case .finiteNonNegative: "expected a finite number ≥ 0, got \(got)"
-            case .finitePositive: "expected a finite number > 0, got \(got)"
-            case .integer: "expected an integer, got \(got)"
-            case .boolean: "expected true or false, got \(got)"
-            case .integralCount: "expected an integral count from 0 to \(maximumElementCount), got \(got)"
-            case .integerAtLeast(let bound): "expected an integer ≥ \(bound), got \(got)"
-            case .integerRange(let low, let high): "expected an integer from \(low) to \(high), got \(got)"
-            case .width: "expected a width > 0, got \(got)"
-            case .span: "expected an integer ≥ 1 or \"full\", got \(got)"
-            }
+        case .expected(_, let expectation, let got): "expected \(expectation.words), got \(got)"
         }
     }
 
@@ -88,17 +74,26 @@ func quotedList<C: Collection>(_ names: C) -> String where C.Element == String {
     return quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.joined()
 }
 
-/// What a dataset's value should have been.
-public enum DatasetExpectation: Equatable, Sendable {
-    case number, finiteNumber, finiteNonNegative, finitePositive, integer, boolean
+/// What a dataset's value should have been, in the words after "expected".
+public struct DatasetExpectation: Equatable, Sendable {
+    /// `a finite number ≥ 0`.
+    public let words: String
+
+    public static let number = Self(words: "a number")
+    public static let finiteNumber = Self(words: "a finite number")
+    public static let finiteNonNegative = Self(words: "a finite number ≥ 0")
+    public static let finitePositive = Self(words: "a finite number > 0")
+    public static let integer = Self(words: "an integer")
+    public static let boolean = Self(words: "true or false")
     /// An integer from 0 to `maximumElementCount`.
-    case integralCount
-    case integerAtLeast(Int)
-    case integerRange(from: Int, to: Int)
+    public static let integralCount = Self(words: "an integral count from 0 to \(maximumElementCount)")
     /// A width > 0 (of a size).
-    case width
+    public static let width = Self(words: "a width > 0")
     /// An item's span: an integer ≥ 1 or `"full"`.
-    case span
+    public static let span = Self(words: "an integer ≥ 1 or \"full\"")
+
+    public static func integerAtLeast(_ bound: Int) -> Self { Self(words: "an integer ≥ \(bound)") }
+    public static func integerRange(from low: Int, to high: Int) -> Self { Self(words: "an integer from \(low) to \(high)") }
 }
 
 /// `; did you mean 'heights'?` when `key` is a likely typo of one of `keys`, else nothing.

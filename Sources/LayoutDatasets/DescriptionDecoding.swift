@@ -12,8 +12,7 @@ extension DescriptionDecoding {
         return object
     }
 
-    /// Throws for the first key (in sorted order) of `object` not among `keys`, naming the
-    /// keys it takes (`named`, or `keys`) and the nearest.
+    /// Throws at the first key (sorted) of `object` not in `keys`, naming `named` (or `keys`) and the nearest.
     func allow(_ object: JSONObject, _ keys: [String], path: String, named: [String]? = nil) throws {
         for key in object.keys.sorted() where !keys.contains(key) {
             throw DatasetError.unknownKey(path: join(path, key), key: key, expected: named ?? keys)

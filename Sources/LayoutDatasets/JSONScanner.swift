@@ -65,8 +65,7 @@ package struct JSONSyntaxCheck {
     /// Where the scan is, for a duplicate key's message (updated only before a nested value).
     private var path: [PathComponent] = []
     private var objects = 0
-    /// Item objects (only the keys `height`, `size` and `span`, none an object): counted as
-    /// items, up to `maximumItemObjects`, not as objects.
+    /// Item objects (keys `height`, `size` and `span` only, none an object), counted as items, not objects.
     private var itemObjects = 0
     static let maximumItemObjects = maximumElementCount
 
@@ -239,8 +238,7 @@ package struct JSONSyntaxCheck {
         }
     }
 
-    /// An element `[a, b]` of two numbers, read without building an array; `nil`, the position
-    /// unchanged, for anything else (which `value` then reads, or reports, as it would have).
+    /// An element `[a, b]` of two numbers, read without building an array; else `nil`, the position unchanged.
     private mutating func numberPair(depth: Int) throws -> (Double, Double)? {
         let start = position
         guard depth <= Self.maximumDepth else { return nil }
@@ -265,8 +263,7 @@ package struct JSONSyntaxCheck {
         return value
     }
 
-    /// An item object `{"height": h}` or `{"height": h, "span": s}` (s a number or `"full"`) as
-    /// `.itemObject`; `nil`, the position unchanged, for anything else (as `numberPair`).
+    /// `{"height": h[, "span": s]}` (s a number or `"full"`) as `.itemObject`; else `nil` as `numberPair`.
     private mutating func itemObject(depth: Int) throws -> JSONValue? {
         let start = position
         guard depth <= Self.maximumDepth, itemObjects < Self.maximumItemObjects else { return nil }

@@ -29,8 +29,7 @@ package enum JSONValue: Equatable, Sendable {
     case numbers([Double])
     /// A non-empty array of two-number arrays `[a, b]`, flat: `a0, b0, a1, b1, …`.
     case pairs([Double])
-    /// A non-empty array starting with a number, other values too: the numbers, NaN where
-    /// another value stands, and those values.
+    /// A non-empty array starting with a number, other values too: the numbers (NaN for another), the others.
     case sparse([Double], [JSONValue])
     /// An object: keys equal as Swift strings keep the first spelling and the last value.
     case object(JSONObject)
@@ -59,8 +58,7 @@ package enum JSONValue: Equatable, Sendable {
         return .object(object)
     }
 
-    /// The elements of an array in general form, or `nil` when this is not an array.
-    /// - Complexity: O(n) for flat arrays (it builds the elements).
+    /// The elements of an array in general form, or `nil` when this is not an array. O(n) for flat arrays.
     package var elements: [JSONValue]? {
         switch self {
         case .array(let a): return a
@@ -100,14 +98,8 @@ package enum JSONValue: Equatable, Sendable {
 /// The members of a JSON object in document order, each key once: an array searched in place,
 /// with a key index past `indexedCount` members (O(1) look-ups).
 package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// One member: its key's first spelling, its last value.
-    struct Member: Equatable, Sendable {
-        var key: String
-        var value: JSONValue
-    }
-
-    /// The members, in the order their keys first appear.
-    private(set) var members: [Member] = []
+    /// The members, in the order their keys first appear: each key's first spelling, its last value.
+    private(set) var members: [(key: String, value: JSONValue)] = []
     /// Each key's position in `members`, once there are more than `indexedCount`.
     private var index: [String: Int]? = nil
     /// The number of members above which keys are hashed rather than compared in turn.
@@ -141,7 +133,7 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
             members[position].value = value
             return
         }
-        members.append(Member(key: key, value: value))
+        members.append((key, value))
         if index != nil {
             index![key] = members.count - 1
         } else if members.count > Self.indexedCount {
@@ -153,20 +145,10 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     package var keys: [String] { members.map(\.key) }
     package var count: Int { members.count }
     /// The first member in document order.
-    var first: (key: String, value: JSONValue)? { members.first.map { ($0.key, $0.value) } }
-
-    package func makeIterator() -> Iterator { Iterator(members: members) }
+    var first: (key: String, value: JSONValue)? { members.first }
 
     /// The members as `(key, value)` pairs, in document order.
-    package struct Iterator: IteratorProtocol {
-        let members: [Member]
-        var position = 0
-        package mutating func next() -> (key: String, value: JSONValue)? {
-            guard position < members.count else { return nil }
-            defer { position += 1 }
-            return (members[position].key, members[position].value)
-        }
-    }
+    package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     /// Equal when both hold the same keys with equal values, in any order (as dictionaries).
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

@@ -1,9 +1,8 @@
 import LayoutCore
 import FastText
 
-/// The textual forms shared by flags and dataset strings (SPEC section 2): numbers, and
-/// comma-separated lists of numbers for points (`X,Y`), rects (`X,Y,W,H`) and insets
-/// (`T,L,B,R`, or one number for all four).
+/// The textual forms shared by flags and dataset strings (SPEC section 2): numbers, and comma-separated
+/// numbers for points (`X,Y`), rects (`X,Y,W,H`) and insets (`T,L,B,R`, or one number for all four).
 public enum ValueSyntax {
     /// A decimal number: optional sign, digits with an optional point, optional exponent.
     /// Rejects `nan`, `inf`, hex floats, spaces and stray characters (`12x`). May return a
@@ -43,16 +42,14 @@ public enum ValueSyntax {
         return UInt64(n)
     }
 
-    /// Comma-separated numbers; `nil` when any part does not parse or the count is not in
-    /// `counts`.
+    /// Comma-separated numbers; `nil` when any part does not parse or the count is not in `counts`.
     public static func numbers(_ text: String, counts: Set<Int>) -> [Double]? {
         let values = text.split(separator: ",", omittingEmptySubsequences: false).map { number($0) }
         guard counts.contains(values.count), !values.contains(nil) else { return nil }
         return values.map { $0! }
     }
 
-    /// `T,L,B,R` or one number for all four edges; `[T, L, B, R]` as JSON writes it too
-    /// (brackets, blanks after the commas).
+    /// `T,L,B,R` or one number for all four edges; `[T, L, B, R]` (as JSON writes it) too.
     public static func insets(_ text: String) -> EdgeInsets? {
         var text = text
         if text.hasPrefix("[") && text.hasSuffix("]") && text.count >= 2 {

@@ -11,15 +11,13 @@ let screen = Size(width: 390, height: 844)
 let queriesPerRound = 20_000
 let rounds = 5
 
-func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
 /// The fewest ns `body` took in `times` runs.
 func best(of times: Int, _ body: () throws -> Void) rethrows -> Double {
     var best = Double.infinity
     for _ in 0..<times {
-        let start = now()
+        let start = DispatchTime.now().uptimeNanoseconds
         try body()
-        best = min(best, Double(now() - start))
+        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start))
     }
     return best
 }
@@ -38,13 +36,6 @@ func measure(_ rects: [Rect], _ query: (Rect) -> Int) -> (ns: Double, k: Double)
 func heights(_ n: Int) -> [Double] {
     var generator = SplitMix64(seed: 1)
     return (0..<n).map { _ in 50 + Double(generator.next() % 100) }
-}
-
-func layout(_ engine: String, _ n: Int) throws -> CollectionLayout {
-    if engine == WaterfallLayout.name {
-        return try WaterfallLayout().layout([WaterfallSection(items: .heights(heights(n)))], bounds: screen)
-    }
-    return try FlowLayout().layout([FlowSection(items: .heights(heights(n)))], bounds: screen)
 }
 
 func pad(_ s: String, _ width: Int) -> String {
@@ -95,7 +86,9 @@ print("engine      elements  index ms  stream       k   indices  for-each  attri
 var results: [String: [(n: Int, cells: [Double])]] = [:]
 for engine in engines {
     for n in sizes {
-        var layout = try layout(engine, n)
+        var layout = engine == WaterfallLayout.name
+            ? try WaterfallLayout().layout([WaterfallSection(items: .heights(heights(n)))], bounds: screen)
+            : try FlowLayout().layout([FlowSection(items: .heights(heights(n)))], bounds: screen)
         let indexMs = best(of: 1) { layout.prepareRectIndex() } / 1e6
         let laidOut = layout  // a constant, so the closures below do not copy it per call
         let index = RectIndex(elements: layout.elements, axis: layout.scrollDirection)
