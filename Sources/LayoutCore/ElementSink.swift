@@ -7,8 +7,13 @@ public protocol LayoutAttributesSink {
     var count: Int { get }
     /// Receives the next element.
     mutating func append(_ attributes: LayoutAttributes)
-    /// Told once, before the first element, how many will come (an upper bound).
+    /// Told once, before the first element, how many will come (an upper bound). Default: nothing.
     mutating func prepare(count: Int)
+}
+
+extension LayoutAttributesSink {
+    /// Nothing to prepare.
+    public func prepare(count: Int) {}
 }
 
 extension Array: LayoutAttributesSink where Element == LayoutAttributes {
@@ -88,9 +93,6 @@ public struct ElementBlocks: LayoutAttributesSink {
         if filled == blockSize { handOn() }
     }
 
-    /// Nothing to prepare: a block is all the sink ever holds.
-    public func prepare(count: Int) {}
-
     /// Hands the last, partial block on (nothing when it is empty).
     public mutating func finish() {
         if filled > 0 { handOn() }
@@ -143,9 +145,6 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         count += n
         if !zIndicesNonDecreasing { zIndicesAreNonDecreasing = false }
     }
-
-    /// Nothing to prepare.
-    public func prepare(count: Int) {}
 }
 
 /// A sink that only counts: an engine specialised for it computes only its summary.
@@ -161,9 +160,6 @@ public struct CountingSink: LayoutAttributesSink {
     public mutating func append(_ attributes: LayoutAttributes) {
         count += 1
     }
-
-    /// Nothing to prepare.
-    public func prepare(count: Int) {}
 }
 
 /// Whether numbers of at most `magnitude` (centres and far edges twice that) stay finite when
