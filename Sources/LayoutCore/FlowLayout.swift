@@ -104,11 +104,8 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             let (lineStart, lineEnd) = vertical ? (insets.left, insets.right) : (insets.top, insets.bottom)
             let (before, after) = vertical ? (insets.top, insets.bottom) : (insets.left, insets.right)
             let available = crossExtent - lineStart - lineEnd
-            guard available >= 0 else {
-                throw LayoutError.invalidParameter(name: "insets", section: section.sectionInset == nil ? nil : s,
-                                                   value: available,
-                                                   requirement: .lineLengthBetweenInsets)
-            }
+            try require(available >= 0, "insets", available, .lineLengthBetweenInsets,
+                        section: section.sectionInset == nil ? nil : s)
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
             let header = length(.header, of: section)

@@ -77,10 +77,7 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     private func validate(bounds: Size) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height, "spacing": minimumLineSpacing])
-        guard minimumScale.isFinite else {
-            throw LayoutError.invalidParameter(name: "min-scale", section: nil, value: minimumScale,
-                                               requirement: .finite)
-        }
+        try require(minimumScale.isFinite, "min-scale", minimumScale, .finite)
     }
 }
 

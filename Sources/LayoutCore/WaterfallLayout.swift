@@ -148,11 +148,9 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                                   availableWidth: available)
             }
             let spanning = section.hasSpans
-            if spanning && n > Self.maximumSpanningColumns {
-                throw LayoutError.invalidParameter(name: "columns", section: section.columnCount != nil ? s : nil,
-                                                   value: Double(n),
-                                                   requirement: .spanningColumns(atMost: Self.maximumSpanningColumns))
-            }
+            try require(!spanning || n <= Self.maximumSpanningColumns, "columns", Double(n),
+                        .spanningColumns(atMost: Self.maximumSpanningColumns),
+                        section: section.columnCount != nil ? s : nil)
 
             let header = section.headerHeight ?? headerHeight
             let headerInset = section.headerInset ?? self.headerInset
@@ -240,10 +238,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
 
     func validate(bounds: Size, sections: [WaterfallSection]) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height])
-        if columnCount < 1 {
-            throw LayoutError.invalidParameter(name: "columns", section: nil, value: Double(columnCount),
-                                               requirement: .integer(atLeast: 1))
-        }
+        try require("columns", columnCount, atLeast: 1)
         try requireFiniteNonNegative(["column-spacing": minimumColumnSpacing, "item-spacing": minimumInteritemSpacing,
                                       "tolerance": tolerance, "header-height": headerHeight, "footer-height": footerHeight,
                                       "min-content-height": minimumContentHeight, "item-height": itemHeight])
@@ -251,10 +246,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         try requireFinite("header-insets", insets: headerInset)
         try requireFinite("footer-insets", insets: footerInset)
         for (s, section) in sections.enumerated() {
-            if let n = section.columnCount, n < 1 {
-                throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(n),
-                                                   requirement: .integer(atLeast: 1))
-            }
+            try require("columns", section.columnCount, atLeast: 1, section: s)
             try requireFinite("insets", insets: section.sectionInset, section: s)
             try requireFinite("header", section.headerHeight, section: s)
             try requireFinite("footer", section.footerHeight, section: s)
