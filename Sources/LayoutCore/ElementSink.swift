@@ -140,10 +140,14 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         }
     }
 
-    /// Counts `count` more elements unseen, for a `checkLayout` whose summary vouched for them.
-    public mutating func skip(count n: Int, zIndicesNonDecreasing: Bool) {
+    /// A `checkLayout`'s result: when `vouched`, `summary` with its `n` elements counted unseen
+    /// (every zIndex 0, none hidden); else what `layout` gives into this sink.
+    mutating func result(_ summary: @autoclosure () throws -> CollectionLayout, count n: Int, vouched: Bool,
+                         else layout: (inout FiniteCheckSink) throws -> CollectionLayout)
+        rethrows -> CollectionLayout {
+        guard vouched else { return try layout(&self) }
         count += n
-        if !zIndicesNonDecreasing { zIndicesAreNonDecreasing = false }
+        return try summary()
     }
 }
 

@@ -113,8 +113,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public func layout<Sink: LayoutAttributesSink>(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         guard scrollDirection == .vertical else {
-            var vertical = self.transposedSettings()
-            vertical.scrollDirection = .vertical
+            let vertical = transposedSettings()
             var transposing = TransposingSink(base: sink)
             defer { sink = transposing.base }
             let result = try vertical.layout(sections.map { $0.transposed() },
@@ -219,9 +218,10 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         return frame
     }
 
-    /// These settings with every inset transposed: the vertical layout a horizontal one transposes.
+    /// These settings vertical, every inset transposed: the layout a horizontal one transposes.
     func transposedSettings() -> WaterfallLayout {
         var t = self
+        t.scrollDirection = .vertical
         t.sectionInset = sectionInset.transposed
         t.headerInset = headerInset.transposed
         t.footerInset = footerInset.transposed

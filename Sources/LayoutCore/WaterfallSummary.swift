@@ -12,11 +12,10 @@ extension WaterfallLayout {
         }
         var counter = CountingSink()
         let summary = try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &counter)
-        guard elementsAreFinite(in: summary, scale: sink.scale) else {
-            return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink)
+        let vouched = elementsAreFinite(in: summary, scale: sink.scale)
+        return try sink.result(summary, count: counter.count, vouched: vouched) {
+            try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &$0)
         }
-        sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
-        return summary
     }
 
     /// Whether every element of `summary` (`layout`'s result with a `CountingSink`) is finite,
@@ -42,10 +41,8 @@ extension WaterfallLayout {
     /// - Complexity: O(items), four independent sums at a time.
     public func succeedsWithFiniteElements(sections: [WaterfallSection], bounds: Size, scale: Double?) -> Bool {
         guard scrollDirection == .vertical else {
-            var vertical = transposedSettings()
-            vertical.scrollDirection = .vertical
-            return vertical.succeedsWithFiniteElements(sections: sections.map { $0.transposed() },
-                                                       bounds: bounds.transposed, scale: scale)
+            return transposedSettings().succeedsWithFiniteElements(sections: sections.map { $0.transposed() },
+                                                                   bounds: bounds.transposed, scale: scale)
         }
         guard (try? validate(bounds: bounds, sections: sections)) != nil else { return false }
         var total = 0
