@@ -43,12 +43,7 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
             last = attributes.frame
             x += size.width + minimumLineSpacing
         }
-        let contentWidth: Double
-        if let last {
-            contentWidth = last.maxX + (w - last.width) / 2
-        } else {
-            contentWidth = w - itemSize.width
-        }
+        let contentWidth = last.map { $0.maxX + (w - $0.width) / 2 } ?? w - itemSize.width
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: max(0, contentWidth), height: bounds.height),
                                 elements: [], cellRanges: [(start: 0, count: n)],
