@@ -52,17 +52,14 @@ public struct BatchUpdates: Hashable, Sendable {
         }
         for path in deletes { try remove(path, "delete") }
         for move in moves { try remove(move.from, "move") }
-        for path in inserts {
+        // New index paths: the inserts', then the moves'.
+        let claims = inserts.map { ($0, ItemSource.inserted, "insert") }
+            + moves.map { ($0.to, .old($0.from), "move") }
+        for (path, _, operation) in claims {
             guard path.section >= 0, path.section < sectionCounts.count else {
-                throw .outOfRange(path, operation: "insert", before: false, count: nil)
+                throw .outOfRange(path, operation: operation, before: false, count: nil)
             }
             newCounts[path.section] += 1
-        }
-        for move in moves {
-            guard move.to.section >= 0, move.to.section < sectionCounts.count else {
-                throw .outOfRange(move.to, operation: "move", before: false, count: nil)
-            }
-            newCounts[move.to.section] += 1
         }
         var slots: [[ItemSource?]] = newCounts.map { Array(repeating: nil, count: $0) }
         func claim(_ path: IndexPath, _ source: ItemSource, _ operation: String) throws(BatchUpdateError) {
@@ -72,8 +69,7 @@ public struct BatchUpdates: Hashable, Sendable {
             guard slots[path.section][path.item] == nil else { throw .usedTwice(path, operation: operation, before: false) }
             slots[path.section][path.item] = source
         }
-        for path in inserts { try claim(path, .inserted, "insert") }
-        for move in moves { try claim(move.to, .old(move.from), "move") }
+        for (path, source, operation) in claims { try claim(path, source, operation) }
         var sources: [[ItemSource]] = []
         sources.reserveCapacity(slots.count)
         for (s, sectionSlots) in slots.enumerated() {

@@ -91,24 +91,18 @@ public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     }
 
     private func validate(items: SectionItems, bounds: Size) throws {
-        func fail(_ name: String, _ value: Double, _ requirement: LayoutError.Requirement) -> LayoutError {
-            .invalidParameter(name: name, section: nil, value: value, requirement: requirement)
-        }
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height, "standard-scale": standardItemScale])
-        guard standardItemAlpha >= 0, standardItemAlpha <= 1 else {
-            throw fail("standard-alpha", standardItemAlpha, .unitInterval)
-        }
-        guard minimumLineSpacing.isFinite else { throw fail("spacing", minimumLineSpacing, .finite) }
+        try require(standardItemAlpha >= 0 && standardItemAlpha <= 1, "standard-alpha", standardItemAlpha, .unitInterval)
+        try require(minimumLineSpacing.isFinite, "spacing", minimumLineSpacing, .finite)
         if minimumLineSpacing < 0 {
             // Items must not run backwards: spacing ≥ −(shortest length along the axis).
             var shortest = scrollDirection == .vertical ? itemSize.height : itemSize.width
             if case .sizes(let sizes) = items {
                 shortest = sizes.map { scrollDirection == .vertical ? $0.height : $0.width }.min() ?? shortest
             }
-            guard minimumLineSpacing >= -shortest else {
-                throw fail("spacing", minimumLineSpacing, .atLeastMinus(shortestLength: shortest))
-            }
+            try require(minimumLineSpacing >= -shortest, "spacing", minimumLineSpacing,
+                        .atLeastMinus(shortestLength: shortest))
         }
     }
 }

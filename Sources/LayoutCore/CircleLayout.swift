@@ -48,10 +48,7 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
     func validate(bounds: Size) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
                                      "item-size": itemSize.width, "item-size": itemSize.height])
-        guard startAngle.isFinite else {
-            throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
-                                               requirement: .finite)
-        }
+        try require(startAngle.isFinite, "start-angle", startAngle, .finite)
     }
 
     /// The angle of item `i` of `count`, degrees: `startAngle ± 360·i/count`.

@@ -7,11 +7,11 @@ extension CircleLayout {
     /// `layout` does. - Throws: as it.
     public func checkLayout(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                             into sink: inout FiniteCheckSink) throws -> CollectionLayout {
-        guard succeedsWithFiniteElements(items: items, bounds: bounds, scale: sink.scale) else {
-            return try layout(items, bounds: bounds, contentOffset: contentOffset, into: &sink)
+        let vouched = succeedsWithFiniteElements(items: items, bounds: bounds, scale: sink.scale)
+        return try sink.result(summary(items: items, bounds: bounds, contentOffset: contentOffset),
+                               count: items.count, vouched: vouched) {
+            try layout(items, bounds: bounds, contentOffset: contentOffset, into: &$0)
         }
-        sink.skip(count: items.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
-        return summary(items: items, bounds: bounds, contentOffset: contentOffset)
     }
 
     /// What `layout` returns when it succeeds, without computing an element.

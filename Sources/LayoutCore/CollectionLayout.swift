@@ -36,9 +36,9 @@ public struct CollectionLayout: Sendable {
     /// How the engine reached its layout, when asked (the grid's `--explain`), a line each.
     public var explanation: [String] = []
 
-    /// For each section, the index in `elements` of its first cell and its cell count.
+    /// For each section, the index in `elements` of its first cell and its cell count; the
+    /// internal name for a layout made from another's (transposed, mirrored).
     private var cellRanges: [(start: Int, count: Int)]
-    /// `cellRanges`, for a layout made from another's (transposed, mirrored).
     var cellRangesForCopy: [(start: Int, count: Int)] { cellRanges }
     private var index: RectIndex?
 
@@ -56,8 +56,7 @@ public struct CollectionLayout: Sendable {
         self.scrollDirection = scrollDirection
     }
 
-    /// The layout `body` returns (an engine's `layout(…, into:)`), holding the elements it
-    /// appended to the array.
+    /// The layout `body` returns (an engine's `layout(…, into:)`) with the elements it appended.
     public static func collecting(_ body: (inout [LayoutAttributes]) throws -> CollectionLayout) rethrows -> CollectionLayout {
         var elements: [LayoutAttributes] = []
         var layout = try body(&elements)
@@ -140,9 +139,8 @@ public struct CollectionLayout: Sendable {
         return Rect(minX: snap(frame.minX), minY: snap(frame.minY), maxX: snap(frame.maxX), maxY: snap(frame.maxY))
     }
 
-    /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element (then
-    /// `firstNonFinite`, the first streamed one not finite) and the heart path and target
-    /// offset are finite. - Complexity: O(n).
+    /// Throws `LayoutError.nonFiniteLayout` unless the content size, every element, then
+    /// `firstNonFinite` (a streamed one), the heart path and target offset are finite. O(n).
     public func validateFinite(streamedElement firstNonFinite: LayoutAttributes? = nil) throws {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(.contentSize)
@@ -189,7 +187,7 @@ public struct RectIndex: Sendable {
         var element: Int32
     }
 
-    /// The entries of one size class sorted by leading edge, and their band table.
+    /// One size class's entries sorted by leading edge, and their band table.
     struct SizeClass: Sendable {
         let entries: [Entry]
         /// `band(x) = ⌊(x − origin) · bandsPerPoint⌋` clamped to `0…lastBand` (NaN: 0).
@@ -274,7 +272,7 @@ public struct RectIndex: Sendable {
 
     private let axis: ScrollDirection
     private let classes: [SizeClass]
-    /// Elements with an infinite leading or trailing edge: checked one by one.
+    /// Elements with an infinite leading or trailing edge, checked one by one.
     private let unbounded: [Entry]
     /// The number of elements the index was built from.
     public let elementCount: Int
@@ -357,7 +355,7 @@ public struct RectIndex: Sendable {
         }
     }
 
-    /// Calls `body` with each position of `elementIndices(in:)`, ascending; allocates nothing
+    /// Calls `body` with each position of `elementIndices(in:)`, ascending; no allocation
     /// for runs of up to 256 entries.
     public func forEachElementIndex(in rect: Rect, _ body: (Int) throws -> Void) rethrows {
         try withElementPositions(in: rect) { found in

@@ -7,8 +7,13 @@ public protocol LayoutAttributesSink {
     var count: Int { get }
     /// Receives the next element.
     mutating func append(_ attributes: LayoutAttributes)
-    /// Told once, before the first element, how many will come (an upper bound).
+    /// Told once, before the first element, how many will come (an upper bound). Default: nothing.
     mutating func prepare(count: Int)
+}
+
+extension LayoutAttributesSink {
+    /// Nothing to prepare.
+    public func prepare(count: Int) {}
 }
 
 extension Array: LayoutAttributesSink where Element == LayoutAttributes {
@@ -88,9 +93,6 @@ public struct ElementBlocks: LayoutAttributesSink {
         if filled == blockSize { handOn() }
     }
 
-    /// Nothing to prepare: a block is all the sink ever holds.
-    public func prepare(count: Int) {}
-
     /// Hands the last, partial block on (nothing when it is empty).
     public mutating func finish() {
         if filled > 0 { handOn() }
@@ -138,14 +140,15 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         }
     }
 
-    /// Counts `count` more elements unseen, for a `checkLayout` whose summary vouched for them.
-    public mutating func skip(count n: Int, zIndicesNonDecreasing: Bool) {
+    /// A `checkLayout`'s result: when `vouched`, `summary` with its `n` elements counted unseen
+    /// (every zIndex 0, none hidden); else what `layout` gives into this sink.
+    mutating func result(_ summary: @autoclosure () throws -> CollectionLayout, count n: Int, vouched: Bool,
+                         else layout: (inout FiniteCheckSink) throws -> CollectionLayout)
+        rethrows -> CollectionLayout {
+        guard vouched else { return try layout(&self) }
         count += n
-        if !zIndicesNonDecreasing { zIndicesAreNonDecreasing = false }
+        return try summary()
     }
-
-    /// Nothing to prepare.
-    public func prepare(count: Int) {}
 }
 
 /// A sink that only counts: an engine specialised for it computes only its summary.
@@ -161,9 +164,6 @@ public struct CountingSink: LayoutAttributesSink {
     public mutating func append(_ attributes: LayoutAttributes) {
         count += 1
     }
-
-    /// Nothing to prepare.
-    public func prepare(count: Int) {}
 }
 
 /// Whether numbers of at most `magnitude` (centres and far edges twice that) stay finite when

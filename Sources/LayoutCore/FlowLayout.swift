@@ -104,11 +104,8 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             let (lineStart, lineEnd) = vertical ? (insets.left, insets.right) : (insets.top, insets.bottom)
             let (before, after) = vertical ? (insets.top, insets.bottom) : (insets.left, insets.right)
             let available = crossExtent - lineStart - lineEnd
-            guard available >= 0 else {
-                throw LayoutError.invalidParameter(name: "insets", section: section.sectionInset == nil ? nil : s,
-                                                   value: available,
-                                                   requirement: .lineLengthBetweenInsets)
-            }
+            try require(available >= 0, "insets", available, .lineLengthBetweenInsets,
+                        section: section.sectionInset == nil ? nil : s)
             let slack = 1e-9 * max(1, available.magnitude)  // rounding of the running sum
 
             let header = length(.header, of: section)
@@ -116,14 +113,15 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             func emit(_ element: LayoutAttributes) {
                 if holds { held.append(element) } else { sink.append(element) }
             }
+            let headerV = v
+            // The header's frame at `top`: the first section's stretched at a negative offset.
+            func headerFrame(at top: Double) -> Rect {
+                let stretch = stretchesFirstHeader && s == 0 && offsetV < 0 ? -offsetV : 0
+                return rect(u: 0, v: top - stretch, lengthU: crossExtent, lengthV: header + stretch)
+            }
             if header > 0 {
-                var headerV = v, length = header
-                if !holds && stretchesFirstHeader && s == 0 && offsetV < 0 {
-                    headerV -= -offsetV
-                    length += -offsetV
-                }
                 emit(.supplementaryView(ofKind: .header, at: IndexPath(item: 0, section: s),
-                                        frame: rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)))
+                                        frame: headerFrame(at: v)))
                 v += header
             }
             v += before
@@ -167,15 +165,8 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
 
             if holds {
                 // The held header: pinned, then stretched.
-                let frame = held[0].frame
-                var headerV = min(max(offsetV, vertical ? frame.minY : frame.minX), sectionEnd - header)
-                var length = header
                 held[0].zIndex = Self.pinnedHeaderZIndex
-                if stretchesFirstHeader && s == 0 && offsetV < 0 {
-                    headerV -= -offsetV
-                    length += -offsetV
-                }
-                held[0].frame = rect(u: 0, v: headerV, lengthU: crossExtent, lengthV: length)
+                held[0].frame = headerFrame(at: min(max(offsetV, headerV), sectionEnd - header))
                 for element in held { sink.append(element) }
                 held.removeAll(keepingCapacity: true)
             }

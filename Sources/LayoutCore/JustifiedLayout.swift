@@ -514,22 +514,14 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         try requireFiniteNonNegative(["row-height-tolerance": targetRowHeightTolerance, "spacing": spacing.width,
                                       "spacing": spacing.height])
         try requireFinite("force-aspect-ratio", forcedAspectRatio, positive: true)
-        if let maximumRowCount, maximumRowCount < 1 {
-            throw LayoutError.invalidParameter(name: "max-rows", section: nil, value: Double(maximumRowCount),
-                                               requirement: .integer(atLeast: 1))
-        }
-        if let breakoutCadence, breakoutCadence < 1 {
-            throw LayoutError.invalidParameter(name: "breakout-cadence", section: nil, value: Double(breakoutCadence),
-                                               requirement: .integer(atLeast: 1))
-        }
+        try require("max-rows", maximumRowCount, atLeast: 1)
+        try require("breakout-cadence", breakoutCadence, atLeast: 1)
         let allInsets: [(Int?, EdgeInsets)] = [(nil, insets)]
             + sections.enumerated().compactMap { s, section in section.insets.map { (s, $0) } }
         for (s, section) in allInsets {
             try requireFinite("insets", insets: section, section: s)
             let left = bounds.width - section.left - section.right
-            if left < 0 {
-                throw LayoutError.invalidParameter(name: "insets", section: s, value: left, requirement: .lineLengthBetweenInsets)
-            }
+            try require(!(left < 0), "insets", left, .lineLengthBetweenInsets, section: s)
         }
         for (s, section) in sections.enumerated() {
             try requireFinite("header", section.headerHeight, section: s)

@@ -12,13 +12,12 @@ extension JustifiedLayout {
         var counted = Statistics()
         let summary = try layout(sections, bounds: bounds, contentOffset: contentOffset,
                                  into: &counter, statistics: &counted, rowEnds: rowEnds)
-        guard elementsAreFinite(in: summary, statistics: counted, scale: sink.scale) else {
-            return try layout(sections, bounds: bounds, contentOffset: contentOffset,
-                              into: &sink, statistics: &statistics, rowEnds: rowEnds)
+        let vouched = elementsAreFinite(in: summary, statistics: counted, scale: sink.scale)
+        if vouched { statistics = counted }
+        return try sink.result(summary, count: counter.count, vouched: vouched) {
+            try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &$0,
+                       statistics: &statistics, rowEnds: rowEnds)
         }
-        sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
-        statistics = counted
-        return summary
     }
 
     /// Whether every element of a layout is finite (snapped to `scale` or not), judged from its

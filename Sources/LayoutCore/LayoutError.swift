@@ -103,6 +103,20 @@ func requireFinite(_ name: String, _ values: Double?..., positive: Bool = false,
     }
 }
 
+/// Throws `LayoutError.invalidParameter` for `value` unless `valid`.
+func require(_ valid: Bool, _ name: String, _ value: Double, _ requirement: LayoutError.Requirement,
+             section: Int? = nil) throws {
+    guard valid else {
+        throw LayoutError.invalidParameter(name: name, section: section, value: value, requirement: requirement)
+    }
+}
+
+/// Throws `LayoutError.invalidParameter` (`.integer(atLeast:)`) for a `value` below `bound` (`nil`: none).
+func require(_ name: String, _ value: Int?, atLeast bound: Int, section: Int? = nil) throws {
+    guard let value else { return }
+    try require(value >= bound, name, Double(value), .integer(atLeast: bound), section: section)
+}
+
 /// `requireFinite` for the four edges of `insets` (`nil`: none), top, left, bottom, right.
 func requireFinite(_ name: String, insets: EdgeInsets?, section: Int? = nil) throws {
     guard let insets else { return }

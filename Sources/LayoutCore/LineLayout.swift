@@ -43,12 +43,7 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
             last = attributes.frame
             x += size.width + minimumLineSpacing
         }
-        let contentWidth: Double
-        if let last {
-            contentWidth = last.maxX + (w - last.width) / 2
-        } else {
-            contentWidth = w - itemSize.width
-        }
+        let contentWidth = last.map { $0.maxX + (w - $0.width) / 2 } ?? w - itemSize.width
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: max(0, contentWidth), height: bounds.height),
                                 elements: [], cellRanges: [(start: 0, count: n)],
@@ -77,10 +72,7 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     private func validate(bounds: Size) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height, "spacing": minimumLineSpacing])
-        guard minimumScale.isFinite else {
-            throw LayoutError.invalidParameter(name: "min-scale", section: nil, value: minimumScale,
-                                               requirement: .finite)
-        }
+        try require(minimumScale.isFinite, "min-scale", minimumScale, .finite)
     }
 }
 

@@ -96,16 +96,10 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
                                      "ring-spacing": ringSpacing, "ring-spacing-growth": ringSpacingGrowth,
                                      "item-size": itemSize, "shrink": shrink])
-        guard startAngle.isFinite else {
-            throw LayoutError.invalidParameter(name: "start-angle", section: nil, value: startAngle,
-                                               requirement: .finite)
-        }
+        try require(startAngle.isFinite, "start-angle", startAngle, .finite)
         var total = 0
         for (s, n) in ringCounts.enumerated() {
-            guard n >= 0 else {
-                throw LayoutError.invalidParameter(name: "rings", section: s, value: Double(n),
-                                                   requirement: .integer(atLeast: 0))
-            }
+            try require("rings", n, atLeast: 0, section: s)
             let (sum, overflow) = total.addingReportingOverflow(n)
             total = overflow ? Int.max : sum
         }

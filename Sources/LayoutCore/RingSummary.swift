@@ -7,11 +7,10 @@ extension RingLayout {
     /// - Throws: as `layout`. - Complexity: O(rings) when vouched for.
     public func checkLayout(_ ringCounts: [Int], bounds: Size, into sink: inout FiniteCheckSink) throws -> CollectionLayout {
         let summary = try summary(ringCounts: ringCounts, bounds: bounds)
-        guard elementsAreFinite(in: summary, scale: sink.scale) else {
-            return try layout(ringCounts, bounds: bounds, into: &sink)
+        return try sink.result(summary, count: ringCounts.reduce(0, +),
+                               vouched: elementsAreFinite(in: summary, scale: sink.scale)) {
+            try layout(ringCounts, bounds: bounds, into: &$0)
         }
-        sink.skip(count: ringCounts.reduce(0, +), zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
-        return summary
     }
 
     /// What `layout` returns, validated, without computing an element. - Throws: as `layout`.

@@ -23,10 +23,7 @@ public struct StackLayout: CollectionLayoutEngine, Equatable {
                                                     into sink: inout Sink) throws -> CollectionLayout {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "item-size": itemSize.width,
                                      "item-size": itemSize.height])
-        for angle in angles where !angle.isFinite {
-            throw LayoutError.invalidParameter(name: "angles", section: nil, value: angle,
-                                               requirement: .finiteAngles)
-        }
+        for angle in angles { try require(angle.isFinite, "angles", angle, .finiteAngles) }
         let n = items.count
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
         sink.prepare(count: n)

@@ -19,20 +19,11 @@ public struct WaterfallSection: Sendable, Equatable {
     public var items: SectionItems
     /// Overrides `WaterfallLayout.columnCount`; ≥ 1.
     public var columnCount: Int?
-    /// Overrides `WaterfallLayout.sectionInset`.
-    public var sectionInset: EdgeInsets?
-    /// Overrides `WaterfallLayout.headerHeight`, points.
-    public var headerHeight: Double?
-    /// Overrides `WaterfallLayout.footerHeight`, points.
-    public var footerHeight: Double?
-    /// Overrides `WaterfallLayout.minimumColumnSpacing`, points.
-    public var columnSpacing: Double?
-    /// Overrides `WaterfallLayout.minimumInteritemSpacing`, points.
-    public var itemSpacing: Double?
-    /// Overrides `WaterfallLayout.headerInset`.
-    public var headerInset: EdgeInsets?
-    /// Overrides `WaterfallLayout.footerInset`.
-    public var footerInset: EdgeInsets?
+    /// Override `WaterfallLayout`'s `sectionInset`, `headerInset` and `footerInset`.
+    public var sectionInset: EdgeInsets?, headerInset: EdgeInsets?, footerInset: EdgeInsets?
+    /// Override `WaterfallLayout`'s `headerHeight`, `footerHeight`, `minimumColumnSpacing` and
+    /// `minimumInteritemSpacing`, points.
+    public var headerHeight: Double?, footerHeight: Double?, columnSpacing: Double?, itemSpacing: Double?
     /// How many columns each item spans: 1 or more, or `fullSpan`; `nil`: one each.
     public var spans: [Int]?
 
@@ -113,8 +104,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public func layout<Sink: LayoutAttributesSink>(_ sections: [WaterfallSection], bounds: Size, contentOffset: Point = .zero,
                                                     into sink: inout Sink) throws -> CollectionLayout {
         guard scrollDirection == .vertical else {
-            var vertical = self.transposedSettings()
-            vertical.scrollDirection = .vertical
+            let vertical = transposedSettings()
             var transposing = TransposingSink(base: sink)
             defer { sink = transposing.base }
             let result = try vertical.layout(sections.map { $0.transposed() },
@@ -148,11 +138,9 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                                   availableWidth: available)
             }
             let spanning = section.hasSpans
-            if spanning && n > Self.maximumSpanningColumns {
-                throw LayoutError.invalidParameter(name: "columns", section: section.columnCount != nil ? s : nil,
-                                                   value: Double(n),
-                                                   requirement: .spanningColumns(atMost: Self.maximumSpanningColumns))
-            }
+            try require(!spanning || n <= Self.maximumSpanningColumns, "columns", Double(n),
+                        .spanningColumns(atMost: Self.maximumSpanningColumns),
+                        section: section.columnCount != nil ? s : nil)
 
             let header = section.headerHeight ?? headerHeight
             let headerInset = section.headerInset ?? self.headerInset
@@ -221,9 +209,10 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         return frame
     }
 
-    /// These settings with every inset transposed: the vertical layout a horizontal one transposes.
+    /// These settings vertical, every inset transposed: the layout a horizontal one transposes.
     func transposedSettings() -> WaterfallLayout {
         var t = self
+        t.scrollDirection = .vertical
         t.sectionInset = sectionInset.transposed
         t.headerInset = headerInset.transposed
         t.footerInset = footerInset.transposed
@@ -240,10 +229,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
 
     func validate(bounds: Size, sections: [WaterfallSection]) throws {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height])
-        if columnCount < 1 {
-            throw LayoutError.invalidParameter(name: "columns", section: nil, value: Double(columnCount),
-                                               requirement: .integer(atLeast: 1))
-        }
+        try require("columns", columnCount, atLeast: 1)
         try requireFiniteNonNegative(["column-spacing": minimumColumnSpacing, "item-spacing": minimumInteritemSpacing,
                                       "tolerance": tolerance, "header-height": headerHeight, "footer-height": footerHeight,
                                       "min-content-height": minimumContentHeight, "item-height": itemHeight])
@@ -251,10 +237,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
         try requireFinite("header-insets", insets: headerInset)
         try requireFinite("footer-insets", insets: footerInset)
         for (s, section) in sections.enumerated() {
-            if let n = section.columnCount, n < 1 {
-                throw LayoutError.invalidParameter(name: "columns", section: s, value: Double(n),
-                                                   requirement: .integer(atLeast: 1))
-            }
+            try require("columns", section.columnCount, atLeast: 1, section: s)
             try requireFinite("insets", insets: section.sectionInset, section: s)
             try requireFinite("header", section.headerHeight, section: s)
             try requireFinite("footer", section.footerHeight, section: s)

@@ -60,13 +60,11 @@ struct Placement {
     @inline(__always)
     func height(of size: Size, item: Int, atWidth width: Double) throws -> Double {
         guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          .sizeNeedsPositiveWidth)
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section), .sizeNeedsPositiveWidth)
         }
         let height = WaterfallLayout.height(of: size, atColumnWidth: width)
         guard height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          .scaledHeightNotFinite)
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section), .scaledHeightNotFinite)
         }
         return height
     }
@@ -116,8 +114,7 @@ struct Placement {
                     repeat {
                         let height = try measure(item, columnWidth)
                         guard height >= 0, height.isFinite else {
-                            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                                          .height)
+                            throw LayoutError.invalidItem(IndexPath(item: item, section: section), .height)
                         }
                         sink.append(.cell(IndexPath(item: item, section: section), frame: columns.place(height: height)))
                         item += 1
@@ -137,8 +134,7 @@ struct Placement {
                 let spanWidth = Double(k) * columnWidth + Double(k - 1) * columnSpacing
                 let height = try measure(item, spanWidth)
                 guard height >= 0, height.isFinite else {
-                    throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                                  .height)
+                    throw LayoutError.invalidItem(IndexPath(item: item, section: section), .height)
                 }
                 let start: Int, y: Double
                 if k == 1 && order != .shortestFirst {
@@ -208,8 +204,7 @@ struct Placement {
     func place<Sink: LayoutAttributesSink>(_ height: Double, item: Int, in columns: ColumnHeights,
                                            into sink: inout Sink) throws {
         guard height >= 0, height.isFinite else {
-            throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                          .height)
+            throw LayoutError.invalidItem(IndexPath(item: item, section: section), .height)
         }
         let slot: Int, column: Int
         switch order {
@@ -264,8 +259,7 @@ struct Placement {
         for item in 0..<heights.count {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
-                throw LayoutError.invalidItem(IndexPath(item: item, section: section),
-                                              .height)
+                throw LayoutError.invalidItem(IndexPath(item: item, section: section), .height)
             }
             sink.append(.cell(IndexPath(item: item, section: section), frame: registers.place(height: height)))
         }

@@ -12,11 +12,10 @@ extension WaterfallLayout {
         }
         var counter = CountingSink()
         let summary = try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &counter)
-        guard elementsAreFinite(in: summary, scale: sink.scale) else {
-            return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink)
+        let vouched = elementsAreFinite(in: summary, scale: sink.scale)
+        return try sink.result(summary, count: counter.count, vouched: vouched) {
+            try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &$0)
         }
-        sink.skip(count: counter.count, zIndicesNonDecreasing: true)  // every zIndex 0, none hidden
-        return summary
     }
 
     /// Whether every element of `summary` (`layout`'s result with a `CountingSink`) is finite,
@@ -42,10 +41,8 @@ extension WaterfallLayout {
     /// - Complexity: O(items), four independent sums at a time.
     public func succeedsWithFiniteElements(sections: [WaterfallSection], bounds: Size, scale: Double?) -> Bool {
         guard scrollDirection == .vertical else {
-            var vertical = transposedSettings()
-            vertical.scrollDirection = .vertical
-            return vertical.succeedsWithFiniteElements(sections: sections.map { $0.transposed() },
-                                                       bounds: bounds.transposed, scale: scale)
+            return transposedSettings().succeedsWithFiniteElements(sections: sections.map { $0.transposed() },
+                                                                   bounds: bounds.transposed, scale: scale)
         }
         guard (try? validate(bounds: bounds, sections: sections)) != nil else { return false }
         var total = 0
@@ -78,15 +75,17 @@ extension WaterfallLayout {
                 guard fits else { return false }
             }
             let widest = spanning ? max(columnWidth, available) : columnWidth
+            // A size's height at the widest an item gets; −1, which fails the sum, for a bad size.
+            func scaled(_ size: Size) -> Double {
+                size.width > 0 && size.width.isFinite && size.height >= 0 && size.height.isFinite
+                    ? Self.height(of: size, atColumnWidth: widest) : -1
+            }
             switch section.items {
             case .heights(let heights):
                 guard let sum = Self.checkedSum(heights, { $0 }) else { return false }
                 stacked += sum
             case .sizes(let sizes):
-                for size in sizes {
-                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
-                }
-                guard let sum = Self.checkedSum(sizes, { Self.height(of: $0, atColumnWidth: widest) }) else { return false }
+                guard let sum = Self.checkedSum(sizes, scaled) else { return false }
                 stacked += sum
             case .uniform(let count):
                 stacked += Double(count) * itemHeight
@@ -94,13 +93,10 @@ extension WaterfallLayout {
                 guard heights.base >= 0, heights.upperBound.isFinite else { return false }
                 stacked += Double(heights.count) * heights.upperBound
             case .mixed(let measures):
-                for case .size(let size) in measures {
-                    guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else { return false }
-                }
                 guard let sum = Self.checkedSum(measures, { measure -> Double in
                     switch measure {
                     case .height(let h): h
-                    case .size(let size): Self.height(of: size, atColumnWidth: widest)
+                    case .size(let size): scaled(size)
                     }
                 }) else { return false }
                 stacked += sum
