@@ -19,11 +19,20 @@ public struct WaterfallSection: Sendable, Equatable {
     public var items: SectionItems
     /// Overrides `WaterfallLayout.columnCount`; ≥ 1.
     public var columnCount: Int?
-    /// Override `WaterfallLayout`'s `sectionInset`, `headerInset` and `footerInset`.
-    public var sectionInset: EdgeInsets?, headerInset: EdgeInsets?, footerInset: EdgeInsets?
-    /// Override `WaterfallLayout`'s `headerHeight`, `footerHeight`, `minimumColumnSpacing` and
-    /// `minimumInteritemSpacing`, points.
-    public var headerHeight: Double?, footerHeight: Double?, columnSpacing: Double?, itemSpacing: Double?
+    /// Overrides `WaterfallLayout.sectionInset`.
+    public var sectionInset: EdgeInsets?
+    /// Overrides `WaterfallLayout.headerHeight`, points.
+    public var headerHeight: Double?
+    /// Overrides `WaterfallLayout.footerHeight`, points.
+    public var footerHeight: Double?
+    /// Overrides `WaterfallLayout.minimumColumnSpacing`, points.
+    public var columnSpacing: Double?
+    /// Overrides `WaterfallLayout.minimumInteritemSpacing`, points.
+    public var itemSpacing: Double?
+    /// Overrides `WaterfallLayout.headerInset`.
+    public var headerInset: EdgeInsets?
+    /// Overrides `WaterfallLayout.footerInset`.
+    public var footerInset: EdgeInsets?
     /// How many columns each item spans: 1 or more, or `fullSpan`; `nil`: one each.
     public var spans: [Int]?
 
