@@ -524,6 +524,7 @@ extension CollectionLayout {
             return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
         }
         mirrored.targetContentOffset = targetContentOffset
+        mirrored.drawsCellsRound = drawsCellsRound
         mirrored.warnings = warnings
         mirrored.explanation = explanation
         mirrored.statistics = statistics

@@ -124,6 +124,23 @@ struct LayoutDirectionTests {
         #expect(result.status == 64 && result.stderr.contains("--layout-direction: expected one of left-to-right, right-to-left, got 'rtl'"))
     }
 
+    /// Round avatars stay round: a right-to-left ring or circle SVG draws each cell with a
+    /// corner radius of half its side, as the left-to-right one does.
+    @Test(arguments: [["ring"], ["circle", "--count", "6"]])
+    func mirroringKeepsTheRoundCells(_ arguments: [String]) throws {
+        let right = run(arguments: arguments + ["-f", "svg", "--layout-direction", "right-to-left"])
+        #expect(right.status == 0, "\(right.stderr)")
+        let cells = right.stdoutText.split(separator: "<rect data-index-path=").dropFirst()
+        #expect(!cells.isEmpty)
+        for cell in cells {
+            func attribute(_ name: String) -> Double? {
+                guard let start = cell.range(of: " \(name)=\"")?.upperBound else { return nil }
+                return Double(cell[start...].prefix { $0 != "\"" })
+            }
+            #expect(attribute("rx") == attribute("width").map { $0 / 2 }, "\(cell.prefix(120))")
+        }
+    }
+
     /// What the engine computes besides the frames goes along with the mirror: justified's
     /// `--stats` (JSON `stats`, the stderr line otherwise) are the left-to-right run's.
     @Test func mirroringKeepsTheStatistics() throws {
