@@ -293,7 +293,7 @@ final class CSVLayoutStream: LayoutElementStream {
         guard integerDigits > 0, integerDigits + fraction <= 15, p[j] == UInt8(ascii: ",") else { return nil }
         i = j + 1
         var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
-        if fraction > 0 { v /= powersOfTen[fraction] }
+        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
         return negative ? -v : v
     }
 
@@ -365,7 +365,10 @@ final class CSVLayoutStream: LayoutElementStream {
             switch field {
             case .hidden: plain = isText(column, "true") ? 1 : isText(column, "false") ? 0 : nil
             case .zIndex: plain = Self.integer(bytes(column), negative: true).map(Double.init)
-            default: plain = Self.plainNumber(b + fields[column].lowerBound, fields[column].count)
+            default:  // the byte after the field (a delimiter or the window's zero) ends the number
+                var j = fields[column].lowerBound
+                let v = JSONLayoutStream.number(b, fields[column].upperBound + 1, &j)
+                plain = j == fields[column].upperBound ? v : nil
             }
             if let plain {
                 element.set(field, plain)
@@ -393,43 +396,6 @@ final class CSVLayoutStream: LayoutElementStream {
             }
         }
     }
-
-    /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast
-    /// path), or `nil` for anything else.
-    @inline(__always)
-    static func plainNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
-        var j = 0
-        let negative = p[0] == UInt8(ascii: "-")
-        if negative { j = 1 }
-        var significand: UInt64 = 0
-        var digits = 0, fraction = 0, integerDigits = 0
-        while j < n, isDigit(p[j]) {
-            significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-            if significand != 0 { digits += 1 }
-            integerDigits += 1
-            j += 1
-        }
-        if j < n && p[j] == UInt8(ascii: ".") {
-            j += 1
-            let fractionStart = j
-            while j < n, isDigit(p[j]) {
-                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                if significand != 0 { digits += 1 }
-                j += 1
-            }
-            fraction = j - fractionStart
-            if fraction == 0 { return nil }
-        }
-        guard j == n, integerDigits > 0, digits <= 18, significand <= 1 << 53, fraction <= 22 else { return nil }
-        var v = Double(significand)
-        if fraction > 0 { v /= powersOfTen[fraction] }
-        return negative ? -v : v
-    }
-
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard done else { throw LayoutStreamFallback("not at the end") }
