@@ -1,5 +1,4 @@
-// What a layout file is read into: element keys and fields, layout-level parts, the
-// document `LayoutDiff` compares, and the reader's errors.
+// What a layout file is read into, which `LayoutDiff` compares, and the reader's errors.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -17,10 +16,8 @@ public enum LayoutFileFormat: String, Sendable, CaseIterable {
 }
 
 /// What identifies an element across two layouts: category, kind and index path
-/// (`representedElementCategory`, `representedElementKind`, `indexPath`).
-///
-/// Ordered in element order (SPEC section 2): section by section; in a section the header,
-/// the cells by item, other supplementary and decoration views, then the footer.
+/// (`representedElementCategory`, `representedElementKind`, `indexPath`), ordered in element
+/// order (SPEC section 2): by section; in one, the header, cells by item, other views, the footer.
 public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `cell`, `supplementaryView` or `decorationView`.
     public var category: String
@@ -96,32 +93,28 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Whether `scalar` is a control character: C0, DEL or C1.
-private func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
-
-/// `text` as an error message or warning shows it: each control character a `?` (the
-/// reports escape them instead, `escapingControlCharacters`).
-/// - Complexity: O(n).
-public func questioningControlCharacters(_ text: String) -> String {
+/// `text` with each control character (C0, DEL, C1) as `replacement` gives it. O(n).
+private func replacingControlCharacters(_ text: String, _ replacement: (UInt32) -> String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
     guard text.unicodeScalars.contains(where: isControl) else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
-}
-
-/// `text` with its control characters written as JSON writes them, `\u001b`, so that a name
-/// read from a file cannot move a terminal's cursor or break a report's line.
-/// - Complexity: O(n).
-func escapingControlCharacters(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var escaped = ""
+    var replaced = ""
     for scalar in text.unicodeScalars {
         if isControl(scalar) {
-            let hex = String(scalar.value, radix: 16)
-            escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            replaced += replacement(scalar.value)
         } else {
-            escaped.unicodeScalars.append(scalar)
+            replaced.unicodeScalars.append(scalar)
         }
     }
-    return escaped
+    return replaced
+}
+
+/// `text` as an error message or warning shows it: each control character a `?`. O(n).
+public func questioningControlCharacters(_ text: String) -> String { replacingControlCharacters(text) { _ in "?" } }
+
+/// `text` with its control characters as JSON writes them, `\u001b`, so that a name read from
+/// a file cannot move a terminal's cursor or break a report's line. O(n).
+func escapingControlCharacters(_ text: String) -> String {
+    replacingControlCharacters(text) { "\\u" + String(String(0x10000 + $0, radix: 16).dropFirst()) }  // four hex digits
 }
 
 /// The per-element fields, in output order: the numeric columns of the writers' one list
@@ -165,7 +158,7 @@ public enum ElementField: Int, CaseIterable, Sendable, Comparable {
 
 /// A named value of a layout-level part (`contentSize.height`, `heartPath.start.x`).
 public struct NamedValue: Hashable, Sendable {
-    /// The JSON path of the value in a cvlayout layout.
+    /// Its JSON path in a cvlayout layout.
     public var name: String
     /// The value.
     public var value: FieldValue
@@ -177,8 +170,7 @@ public struct NamedValue: Hashable, Sendable {
     }
 }
 
-/// A layout-level part of a cvlayout JSON layout, flattened into named values in document
-/// order.
+/// A layout-level part of a cvlayout JSON layout, flattened into named values.
 public struct LayoutPart: Hashable, Sendable {
     /// The part's key (`contentSize`).
     public var name: String
@@ -214,8 +206,7 @@ public struct LayoutDocument: Sendable {
     public var shape: Shape
     /// The elements, in file order.
     public var elements: [StreamedElement] = []
-    /// The layout-level parts present (only a `.layout` or `.heartSamples` carries any), in
-    /// document order.
+    /// The layout-level parts present, in document order.
     public var parts: [LayoutPart] = []
     /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
     public var presentFields: Set<ElementField> = []
@@ -224,8 +215,7 @@ public struct LayoutDocument: Sendable {
     /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
     public var unknownNames: [String] = []
 
-    /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
-    /// heart samples, which is one part).
+    /// Whether the file can carry layout-level parts (a JSON layout; a CSV of heart samples).
     public var carriesParts: Bool { shape == .layout || shape == .heartSamples }
 }
 
