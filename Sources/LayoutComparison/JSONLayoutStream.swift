@@ -1,19 +1,16 @@
-// The JSON layout reader: cvlayout JSON layouts and JSON lists of elements, element by
-// element, in bounded memory.
+// The JSON layout reader: JSON layouts and lists of elements, element by element.
 import Foundation
 import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
-/// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
-/// own by the strict scanner (`LayoutReader.JSONElementDecoder`). Members of the layout
-/// object other than `elements` are kept (they are small) and read at the end.
+/// cvlayout JSON layouts and JSON lists of elements, element by element: one as cvlayout
+/// writes it scanned by its bytes (`fastElement`), any other parsed alone by the strict scanner
+/// (`LayoutReader.JSONElementDecoder`). The layout's other members are kept and read at the end.
 ///
-/// A file's stream gives up (`LayoutStreamFallback`) on anything malformed or refused: a
-/// syntax error further on must come first, which only the whole input tells. A window
-/// holding the whole input, already checked (`LayoutReader.checkWholeJSON`), throws the
-/// `LayoutReadError` itself.
+/// A file's stream gives up (`LayoutStreamFallback`) on anything malformed or refused (a syntax
+/// error further on must come first); a window holding the whole input, already checked
+/// (`LayoutReader.checkWholeJSON`), throws the `LayoutReadError` itself.
 final class JSONLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     private var pos: Int
@@ -81,7 +78,7 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
-    /// quotes (its syntax is the strict scanner's), and the objects in it.
+    /// quotes, and the objects in it.
     private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
         try skipSpace()
         var start = pos
@@ -237,10 +234,8 @@ final class JSONLayoutStream: LayoutElementStream {
         }
     }
 
-    // The fast path: an element exactly as cvlayout writes it.
-
-    /// Reads the element at `pos` when it is written as `JSONLayoutWriter` writes it (and
-    /// lies in the window); otherwise `nil`, with `pos` unmoved.
+    /// Reads the element at `position` when it is written as `JSONLayoutWriter` writes it (and
+    /// lies in the window); otherwise `false`, with `position` unmoved.
     @inline(__always)
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
@@ -293,8 +288,8 @@ final class JSONLayoutStream: LayoutElementStream {
         return true
     }
 
-    /// Bytes `b[i..<end]` read forward by `fastElement`: a struct of its own, so that the
-    /// position is not a captured variable, which would be checked for exclusive access.
+    /// Bytes `b[i..<end]` read forward by `fastElement` (a struct: a captured position would be
+    /// checked for exclusive access).
     private struct ElementCursor {
         let b: UnsafeMutablePointer<UInt8>
         let end: Int
