@@ -4,12 +4,10 @@ import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// CSV layouts row by row, as RFC 4180 has them: comma-separated fields, `"…"` quoting with
-/// `""` for a quote, LF or CRLF (or a lone CR) ending a record, blank lines skipped. A row as
-/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other as the
-/// header's columns place it (`readRow`), which words what is wrong on which row
-/// (`LayoutReadError`). A CSV of heart samples has no elements: its rows are the
-/// `heartSamples` part.
+/// CSV layouts row by row (RFC 4180: `"…"` quoting with `""` for a quote, LF, CRLF or CR
+/// ending a record, blank lines skipped). A row as cvlayout writes it is read in one pass
+/// (`standardRow`); any other as the header places its columns (`readRow`). A CSV of heart
+/// samples has no elements: its rows are the `heartSamples` part.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     // Unchecked: a stream is read by one thread, never reentrantly.
@@ -19,10 +17,9 @@ final class CSVLayoutStream: LayoutElementStream {
     /// The lines read (the row just read is on line `lines`).
     @exclusivity(unchecked) private var lines = 0
     private var done = false
-    /// The fields of the record just read, as ranges of the window (a quoted one with its
-    /// quotes, `text`).
+    /// The fields of the record just read, as ranges of the window (quotes included).
     private var fields: [Range<Int>] = []
-    /// The header is cvlayout's own: rows are read by `standardRow` first.
+    /// The header is cvlayout's own: `standardRow` is tried first.
     private let standard: Bool
     /// Whether it is a CSV of heart samples.
     var isHeartSamples: Bool {
@@ -53,8 +50,8 @@ final class CSVLayoutStream: LayoutElementStream {
         return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
-    /// Reads the next record (RFC 4180, after any blank lines) at `pos` into `fields`, moving
-    /// the window as it needs. `lines` counts the lines read.
+    /// Reads the next record at `pos` into `fields`, moving the window as it needs; `lines`
+    /// counts the lines read.
     /// - Returns: the line the record starts on; `nil` at the end.
     /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
     private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
@@ -149,8 +146,7 @@ final class CSVLayoutStream: LayoutElementStream {
 
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
-        // The usual case in one pass, without looking for the line's end first: a row as
-        // cvlayout writes it and its line ending, well inside the window.
+        // The usual case: a row as cvlayout writes it and its line ending, well inside the window.
         if standard, w.end - pos >= 4096 {
             let p = w.base + pos
             let n = Self.standardRow(p, w.end - pos, &element)  // under 400 bytes
@@ -193,13 +189,11 @@ final class CSVLayoutStream: LayoutElementStream {
         return false
     }
 
-    /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`, read in
-    /// one pass: the bytes it takes up to its last field (`true` or `false`), which the
-    /// caller checks end the line; 0 (and `element` untouched) for anything else.
+    /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`: the bytes it
+    /// takes up to its last field (the caller checks the line ends there); 0 for anything else.
     @inline(__always)
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
-        // The position is passed to the pieces, never captured (a captured variable would
-        // be boxed and its accesses checked at run time).
+        // The position is passed to the pieces, never captured (which would box it).
         var i = 0
         guard let section = rowInteger(p, &i), let item = rowInteger(p, &i) else { return 0 }
         let category: UInt8
@@ -297,9 +291,8 @@ final class CSVLayoutStream: LayoutElementStream {
         return negative ? -v : v
     }
 
-    /// Reads the run of digits at `p + j` into `significand` (times ten per digit, plus the
-    /// digit; wrapping past 19 digits) and moves `j` past it. (Eight at a time, SWAR, took
-    /// more instructions: most numbers of a layout have one to four digits.)
+    /// Reads the run of digits at `p + j` into `significand` (wrapping past 19 digits) and moves
+    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
     @inline(__always)
     private static func digits(_ p: UnsafeMutablePointer<UInt8>, _ j: inout Int, _ significand: inout UInt64) {
         while true {
@@ -312,8 +305,7 @@ final class CSVLayoutStream: LayoutElementStream {
 
     /// Reads the row in `fields` (on `line`) as `columns` places it: a plain field from its
     /// bytes, any other (quoted, spaced, `1e3`, `TRUE`) from its text.
-    /// - Throws: `LayoutReadError` at the first field at fault: section, item, category,
-    ///   kind, then the element fields in field order.
+    /// - Throws: `LayoutReadError` at the first field at fault: section, item, category, kind, fields.
     private func readRow(_ columns: CSVColumns, line: Int, into element: inout StreamedElement) throws {
         let b = w.base
         func invalid(_ column: String, _ message: String) -> LayoutReadError {
@@ -341,10 +333,10 @@ final class CSVLayoutStream: LayoutElementStream {
                 category = 2
             } else {
                 let name = text(column)
-                guard let code = [cellCategory, supplementaryCategory, decorationCategory].firstIndex(of: name) else {
+                guard let code = categoryCode(name) else {
                     throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
                 }
-                category = UInt8(code)
+                category = code
             }
         }
         if let column = columns.kind, !fields[column].isEmpty {
@@ -354,7 +346,7 @@ final class CSVLayoutStream: LayoutElementStream {
                 name.removeFirst()
             }
             if category == 0 && !name.isEmpty { throw invalid("kind", "a cell has no kind, got \(Self.shown(name))") }
-            kind = name.isEmpty ? 0 : name == headerKind ? 1 : name == footerKind ? 2 : Int32(kindNames.code(name)!)
+            kind = kindCode(name)
         }
         element.setKey(section: section, item: item, category: category, kind: kind,
                        disappearing: columns.change.map { text($0) == "disappear" } ?? false)
@@ -454,9 +446,7 @@ final class CSVLayoutStream: LayoutElementStream {
                 (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
             }
             // Columns cvlayout does not know: named once, not compared.
-            var known: Set<String> = ["section", "item", "category", "kind"]
-            known.formUnion(TransitionWriter.csvColumns)
-            known.formUnion(ElementField.names)
+            let known = Set(TransitionWriter.csvColumns + ElementField.names)
             let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
             return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
                                         category: columns["category"], kind: columns["kind"], change: columns["change"],
@@ -465,17 +455,15 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
-    /// A CSV field as a message shows it: as written (control characters as `?`, at most 60
-    /// characters), or `an empty field`.
+    /// A CSV field as a message shows it: at most 60 characters, control characters as `?`.
     static func shown(_ text: String) -> String {
         if text.isEmpty { return "an empty field" }
         let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
         return questioningControlCharacters(shown)
     }
 
-    /// An integer written in decimal digits (after a `-` when `negative` is allowed), with
-    /// spaces around it: not `1.0`, `1e2` or `+1`, which no layout writes for an index or a
-    /// zIndex. Reads the bytes in place (no copy per field).
+    /// An integer in decimal digits (after a `-` when `negative` is allowed), spaces around it
+    /// allowed; not `1.0`, `1e2` or `+1`, which no layout writes for an index or a zIndex.
     static func integer<Bytes: Sequence<UInt8>>(_ bytes: Bytes, negative: Bool) -> Int? {
         var value = 0, sign = 1, digits = 0
         var stage = 0  // 0: leading spaces, 1: sign and digits, 2: trailing spaces
@@ -507,3 +495,4 @@ final class CSVLayoutStream: LayoutElementStream {
         return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }
+

@@ -1,32 +1,22 @@
-// Reads layouts back: cvlayout's JSON and CSV (SPEC section 4), and element lists exported
-// from elsewhere with the same names, through the one reader of each format, the streams
-// (`JSONLayoutStream`, `CSVLayoutStream`); here are what they share, and a layout read whole.
+// Reads layouts back (cvlayout's JSON and CSV, SPEC section 4, and element lists with the
+// same names) through the streams; here is what they share, and a layout read whole.
 import Foundation
 import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// Reads cvlayout JSON or CSV back into a `LayoutDocument`.
+/// Reads cvlayout JSON or CSV back into a `LayoutDocument`: a cvlayout JSON layout; a JSON
+/// array of element objects (`indexPath` `[S, I]` or `section` and `item`, `category`, `kind`,
+/// any of `frame {x,y,width,height}`, `center {x,y}`, `transform [a,b,c,d,tx,ty]`, `alpha`,
+/// `zIndex`, `hidden`, or the CSV columns as flat keys); CSV (RFC 4180) whose header names at
+/// least `section` and `item` (without `category`, every row is a cell).
 ///
-/// Accepted inputs:
-/// - a cvlayout JSON layout (`{"engine":…,"contentSize":…,"elements":[…],"heartPath":…}`);
-/// - a JSON array of element objects, each with `indexPath` `[S, I]` (or `section` and `item`),
-///   `category`, `kind`, and any of `frame {x,y,width,height}`,
-///   `center {x,y}`, `transform [a,b,c,d,tx,ty]`, `alpha`, `zIndex`, `hidden` — or the CSV
-///   column names as flat keys (`x`, `centerX`, `tx`);
-/// - CSV with a header row naming at least `section` and `item`, and any of the columns of
-///   SPEC section 4 (RFC 4180 quoting; LF or CRLF line endings; blank lines skipped); without
-///   a `category` column every row is a cell.
-///
-/// What no layout holds is refused, as the dataset reader refuses it: a category other than
-/// `cell`, `supplementaryView` or `decorationView` (and, in JSON, none at all), a cell with a
-/// kind or a view without one, an index path that is not two integers ≥ 0, a `zIndex` that is
-/// not an integer, and two elements with the same category, kind and index path. Columns and
-/// keys cvlayout does not know are not compared, and named in `unknownNames`.
+/// Refused, as the dataset reader refuses it: another category (in JSON, none), a cell with
+/// a kind, an index path not two integers ≥ 0, a `zIndex` not an integer, two elements with
+/// one key. Columns and keys cvlayout does not know are not compared, and named in `unknownNames`.
 public enum LayoutReader {
     /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
-    /// (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV): the streams'
-    /// elements collected.
+    /// (`openLayoutStream`).
     /// - Throws: `LayoutReadError`; for JSON, a syntax error anywhere before any other.
     /// - Complexity: O(size of `data`) plus O(n) hashing for the duplicate check.
     public static func read(_ data: Data, format: LayoutFileFormat?) throws -> LayoutDocument {
@@ -34,8 +24,7 @@ public enum LayoutReader {
     }
 
     /// Every element of `stream` in file order, and the rest of its document.
-    /// - Throws: what `stream` throws; `LayoutReadError` at the second of two elements with
-    ///   the same key.
+    /// - Throws: what `stream` throws; `LayoutReadError` at the second of two with one key.
     static func collect(_ stream: LayoutElementStream) throws -> LayoutDocument {
         var elements: [StreamedElement] = []
         var seen: [ElementKey: Int] = [:]
@@ -56,12 +45,10 @@ public enum LayoutReader {
     /// How many bytes of a stream `checkStart` looks at.
     public static let startLength = 64 << 10
 
-    /// Refuses the start of a longer input (`prefix`, its first `startLength` bytes or so)
-    /// that is plainly not a layout, before the rest is read: what `read` would refuse for
-    /// something within the prefix. SVG or XML; JSON whose syntax fails before the prefix's
-    /// last bytes (not where it is only cut short); CSV whose header or a row among the
-    /// prefix's whole lines is refused. A prefix that only ends early passes, and so does one
-    /// with no whole line of CSV: the whole input decides.
+    /// Refuses the start (`prefix`, about `startLength` bytes) of a longer input that is plainly
+    /// not a layout, before the rest is read: SVG or XML; JSON whose syntax fails before the
+    /// prefix's last bytes; CSV whose header or a row among its whole lines is refused. Anything
+    /// else passes: the whole input decides.
     /// - Throws: `LayoutReadError`, as `read` words it.
     /// - Complexity: O(prefix).
     public static func checkStart(_ prefix: Data) throws {
@@ -73,8 +60,7 @@ public enum LayoutReader {
             do {
                 _ = try StrictJSON.values(prefix, objectLimit: .layout)
             } catch let e as JSONSyntaxError {
-                // Cut short: the error lies at the prefix's end (an unterminated string or
-                // number, a value or bracket missing), not before.
+                // Cut short: the error lies at the prefix's end, not before.
                 if byteOffset(line: e.line, column: e.column, in: bytes) + 16 >= bytes.count { return }
                 throw jsonError(e)
             } catch {
@@ -180,10 +166,6 @@ public enum LayoutReader {
     static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
                                        "fromIndexPath", "toIndexPath", "frame", "center", "transform"]
                                       + ElementField.allCases.map(\.csvColumn))
-    /// Whether `name` is one of `UICollectionElementCategory`'s, as cvlayout writes them.
-    static func isCategory(_ name: String) -> Bool {
-        name == "cell" || name == "supplementaryView" || name == "decorationView"
-    }
     static let expectedCategory = "expected cell, supplementaryView or decorationView"
 
     /// Reads element objects not in cvlayout's own form one at a time (`JSONLayoutStream`),
@@ -192,7 +174,11 @@ public enum LayoutReader {
         /// `elements`, or empty for a list of elements.
         let path: String
         var unknown = UnknownNames()
-        private var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
+        private var seenKeys = Set<String>(), seenNestedKeys = [Set<String>(), Set<String>()]
+        private static let nestedMembers: [(String, [(String, ElementField)])] = [
+            ("frame", [("x", .x), ("y", .y), ("width", .width), ("height", .height)]),
+            ("center", [("x", .centerX), ("y", .centerY)]),
+        ]
 
         init(path: String) { self.path = path }
 
@@ -205,17 +191,24 @@ public enum LayoutReader {
             // The keys read, counted so that an element holding no others is not searched.
             var found = 0
             var element = StreamedElement.placeholder
-            element.setKey(try jsonKey(object, path: location, found: &found))
-            if let frame = object["frame"] {
+            try jsonKey(object, path: location, found: &found, into: &element)
+            // `frame` and `center`: objects of numbers, whose other members are named once.
+            for (k, (key, members)) in Self.nestedMembers.enumerated() {
+                guard let raw = object[key] else { continue }
                 found += 1
-                try nestedNumbers(frame, members: [("x", .x), ("y", .y), ("width", .width), ("height", .height)],
-                                  path: location + ".frame", into: &element,
-                                  unknown: &unknown, seen: &seenFrameKeys, prefix: path + "[].frame.")
-            }
-            if let center = object["center"] {
-                found += 1
-                try nestedNumbers(center, members: [("x", .centerX), ("y", .centerY)], path: location + ".center",
-                                  into: &element, unknown: &unknown, seen: &seenCenterKeys, prefix: path + "[].center.")
+                guard case .object(let nested) = raw else {
+                    throw expected("an object", got: raw, at: "\(location).\(key)")
+                }
+                var read = 0
+                for (member, field) in members {
+                    guard let value = nested[member] else { continue }
+                    element.set(field, try finiteNumber(value, path: "\(location).\(key).\(member)"))
+                    read += 1
+                }
+                if read < nested.count && unknown.isOpen {
+                    unknown.insert(newKeysOf: nested, known: Set(members.map(\.0)), seen: &seenNestedKeys[k],
+                                   prefix: "\(path)[].\(key).")
+                }
             }
             if let transform = object["transform"] {
                 found += 1
@@ -254,8 +247,8 @@ public enum LayoutReader {
         }
     }
 
-    /// The element's category, kind and index path; `found` counts the keys read.
-    static func jsonKey(_ object: JSONObject, path: String, found: inout Int) throws -> ElementKey {
+    /// The element's category, kind and index path, into `element`; `found` counts the keys read.
+    static func jsonKey(_ object: JSONObject, path: String, found: inout Int, into element: inout StreamedElement) throws {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
             found += 1
@@ -273,20 +266,20 @@ public enum LayoutReader {
                                                message: "expected \"category\": cell, supplementaryView or decorationView")
         }
         found += 1
-        guard case .string(let category) = rawCategory, isCategory(category) else {
+        guard case .string(let name) = rawCategory, let category = categoryCode(name) else {
             throw LayoutReadError.invalidValue(location: path + ".category", message: "\(expectedCategory), got \(describe(rawCategory))")
         }
-        var kind: String? = nil
+        var kind: Int32 = 0
         if let raw = object["kind"] {
             found += 1
             if raw != .null {
                 guard case .string(let text) = raw else {
                     throw expected("a string", got: raw, at: path + ".kind")
                 }
-                kind = text.isEmpty ? nil : text
-                if kind != nil && category == "cell" {
+                if !text.isEmpty && category == 0 {
                     throw LayoutReadError.invalidValue(location: path + ".kind", message: "a cell has no kind, got \(describe(raw))")
                 }
+                kind = kindCode(text)
             }
         }
         var disappearing = false
@@ -297,28 +290,7 @@ public enum LayoutReader {
             }
             disappearing = change == "disappear"
         }
-        return ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
-    }
-
-    /// The members of `frame` or `center` into `element`; another member is named in `unknown`
-    /// as `prefix` and its name, the first time it is `seen`.
-    static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
-                              into element: inout StreamedElement, unknown: inout UnknownNames,
-                              seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
-        guard case .object(let object) = raw else {
-            throw expected("an object", got: raw, at: path())
-        }
-        var found = 0
-        for (key, field) in members {
-            if let value = object[key] {
-                element.set(field, try finiteNumber(value, path: path() + "." + key))
-                found += 1
-            }
-        }
-        if found < object.count && unknown.isOpen {
-            let known = Set(members.map(\.0))
-            unknown.insert(newKeysOf: object, known: known, seen: &seen, prefix: prefix())
-        }
+        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
     }
 
     private static func objectNumbers(_ raw: JSONValue, keys: [String], path: String, into values: inout [NamedValue]) throws {
