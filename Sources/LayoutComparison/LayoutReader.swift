@@ -131,32 +131,64 @@ public enum LayoutReader {
     /// - Throws: `LayoutReadError` naming the value at fault.
     static func parts(of object: JSONObject, unknown: inout UnknownNames) throws -> [LayoutPart] {
         for key in object.keys.sorted() where !knownLayoutKeys.contains(key) { unknown.insert(key) }
-        var parts: [LayoutPart] = []
-        for name in LayoutPart.names {
-            guard let raw = object[name] else { continue }
+        return try LayoutPart.names.compactMap { name in
+            guard let raw = object[name] else { return nil }
             var values: [NamedValue] = []
-            switch name {
-            case "engine":
-                guard case .string(let engine) = raw else {
-                    throw expected("an engine name", got: raw, at: name)
-                }
-                values.append(NamedValue(name, .text(engine)))
-            case "heartPath":
-                try heartPathValues(raw, into: &values)
-            case "heartSamples":
-                guard let samples = raw.elements else {
-                    throw expected("an array", got: raw, at: name)
-                }
-                for (k, sample) in samples.enumerated() {
-                    try objectNumbers(sample, keys: ["t", "x", "y", "angle"], path: "\(name)[\(k)]", into: &values)
-                }
-            default:
-                let keys = name == "bounds" || name == "contentSize" ? ["width", "height"] : ["x", "y"]
-                try objectNumbers(raw, keys: keys, path: name, into: &values)
-            }
-            parts.append(LayoutPart(name: name, values: values))
+            try flatten(raw, as: partShapes[name]!, path: name, into: &values)
+            return LayoutPart(name: name, values: values)
         }
-        return parts
+    }
+
+    /// What a part holds, flattened into `NamedValue`s named by their JSON paths.
+    private indirect enum PartShape: Sendable {
+        /// A string; else "expected" the description.
+        case text(String)
+        /// An index path `[section, item]`, as `S:I` text.
+        case indexPath
+        case number
+        /// An object's members (those present), in this order.
+        case object([(String, PartShape)])
+        case array(PartShape)
+
+        static func numbers(_ keys: String...) -> PartShape { .object(keys.map { ($0, .number) }) }
+    }
+
+    /// The parts' shapes; `heartPath`'s `d` is derived from the rest and not compared.
+    private static let partShapes: [String: PartShape] = [
+        "engine": .text("an engine name"), "bounds": .numbers("width", "height"), "contentOffset": .numbers("x", "y"),
+        "contentSize": .numbers("width", "height"), "targetContentOffset": .numbers("x", "y"),
+        "heartSamples": .array(.numbers("t", "x", "y", "angle")),
+        "heartPath": .object([("from", .indexPath), ("to", .indexPath), ("style", .text("a string")), ("start", .numbers("x", "y")),
+                              ("segments", .array(.object(["control1", "control2", "end"].map { ($0, .numbers("x", "y")) })))]),
+    ]
+
+    /// `raw` at `path` as `shape` has it, into `values`.
+    /// - Throws: `LayoutReadError` naming the value at fault.
+    private static func flatten(_ raw: JSONValue, as shape: PartShape, path: String, into values: inout [NamedValue]) throws {
+        switch shape {
+        case .text(let what):
+            guard case .string(let text) = raw else {
+                throw expected(what, got: raw, at: path)
+            }
+            values.append(NamedValue(path, .text(text)))
+        case .indexPath:
+            let (s, i) = try indexPair(raw, path: path)
+            values.append(NamedValue(path, .text("\(s):\(i)")))
+        case .number:
+            values.append(NamedValue(path, .number(try finiteNumber(raw, path: path))))
+        case .object(let members):
+            guard case .object(let object) = raw else {
+                throw expected("an object", got: raw, at: path)
+            }
+            for (key, shape) in members {
+                if let value = object[key] { try flatten(value, as: shape, path: path + "." + key, into: &values) }
+            }
+        case .array(let shape):
+            guard let array = raw.elements else {
+                throw expected("an array", got: raw, at: path)
+            }
+            for (k, value) in array.enumerated() { try flatten(value, as: shape, path: "\(path)[\(k)]", into: &values) }
+        }
     }
 
     /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`,
@@ -291,56 +323,6 @@ public enum LayoutReader {
             disappearing = change == "disappear"
         }
         element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
-    }
-
-    private static func objectNumbers(_ raw: JSONValue, keys: [String], path: String, into values: inout [NamedValue]) throws {
-        guard case .object(let object) = raw else {
-            throw expected("an object", got: raw, at: path)
-        }
-        for key in keys {
-            if let value = object[key] {
-                values.append(NamedValue(path + "." + key, .number(try finiteNumber(value, path: path + "." + key))))
-            }
-        }
-    }
-
-    /// `heartPath.from`, `.to` (as `S:I` text), `.style`, `.start.x/y`, and each segment's
-    /// control and end points; `d` is derived from those and not compared.
-    private static func heartPathValues(_ raw: JSONValue, into values: inout [NamedValue]) throws {
-        let path = "heartPath"
-        guard case .object(let object) = raw else {
-            throw expected("an object", got: raw, at: path)
-        }
-        for key in ["from", "to"] {
-            guard let value = object[key] else { continue }
-            let (s, i) = try indexPair(value, path: "\(path).\(key)")
-            values.append(NamedValue("\(path).\(key)", .text("\(s):\(i)")))
-        }
-        if let style = object["style"] {
-            guard case .string(let text) = style else {
-                throw expected("a string", got: style, at: path + ".style")
-            }
-            values.append(NamedValue(path + ".style", .text(text)))
-        }
-        if let start = object["start"] {
-            try objectNumbers(start, keys: ["x", "y"], path: path + ".start", into: &values)
-        }
-        if let segments = object["segments"] {
-            guard let array = segments.elements else {
-                throw expected("an array", got: segments, at: path + ".segments")
-            }
-            for (k, segment) in array.enumerated() {
-                let segmentPath = "\(path).segments[\(k)]"
-                guard case .object(let points) = segment else {
-                    throw expected("an object", got: segment, at: segmentPath)
-                }
-                for key in ["control1", "control2", "end"] {
-                    if let point = points[key] {
-                        try objectNumbers(point, keys: ["x", "y"], path: "\(segmentPath).\(key)", into: &values)
-                    }
-                }
-            }
-        }
     }
 
     /// `LayoutReadError.invalidValue` at `location`: "expected `what`, got" `raw`, with an
