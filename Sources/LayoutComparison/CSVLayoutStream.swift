@@ -193,39 +193,38 @@ final class CSVLayoutStream: LayoutElementStream {
     /// takes up to its last field (the caller checks the line ends there); 0 for anything else.
     @inline(__always)
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
-        // The position is passed to the pieces, never captured (which would box it).
-        var i = 0
-        guard let section = rowInteger(p, &i), let item = rowInteger(p, &i) else { return 0 }
+        var c = ByteCursor(b: p, end: n, i: 0)
+        guard let section = c.rowInteger(), let item = c.rowInteger() else { return 0 }
         let category: UInt8
-        if rowLiteral(p, n, &i, "cell,") {
+        if c.literal("cell,") {
             category = 0
-        } else if rowLiteral(p, n, &i, "supplementaryView,") {
+        } else if c.literal("supplementaryView,") {
             category = 1
-        } else if rowLiteral(p, n, &i, "decorationView,") {
+        } else if c.literal("decorationView,") {
             category = 2
         } else {
             return 0
         }
         var kind: Int32 = 0
-        if rowLiteral(p, n, &i, "header,") {
+        if c.literal("header,") {
             kind = 1
-        } else if rowLiteral(p, n, &i, "footer,") {
+        } else if c.literal("footer,") {
             kind = 2
-        } else if !rowLiteral(p, n, &i, ",") {
+        } else if !c.literal(",") {
             return 0
         }
         guard (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
-        guard let x = rowNumber(p, &i), let y = rowNumber(p, &i), let width = rowNumber(p, &i),
-              let height = rowNumber(p, &i), let cx = rowNumber(p, &i), let cy = rowNumber(p, &i),
-              let ta = rowNumber(p, &i), let tb = rowNumber(p, &i), let tc = rowNumber(p, &i), let td = rowNumber(p, &i),
-              let tx = rowNumber(p, &i), let ty = rowNumber(p, &i), let alpha = rowNumber(p, &i),
-              let z = rowInteger(p, &i, signed: true, maximumDigits: 15) else { return 0 }
+        guard let x = c.rowNumber(), let y = c.rowNumber(), let width = c.rowNumber(),
+              let height = c.rowNumber(), let cx = c.rowNumber(), let cy = c.rowNumber(),
+              let ta = c.rowNumber(), let tb = c.rowNumber(), let tc = c.rowNumber(), let td = c.rowNumber(),
+              let tx = c.rowNumber(), let ty = c.rowNumber(), let alpha = c.rowNumber(),
+              let z = c.rowInteger(signed: true, maximumDigits: 15) else { return 0 }
         let zIndex = Double(z)
         let hidden: Double
-        if rowLiteral(p, n, &i, "false") {
+        if c.literal("false") {
             hidden = 0
-        } else if rowLiteral(p, n, &i, "true") {
+        } else if c.literal("true") {
             hidden = 1
         } else {
             return 0
@@ -233,74 +232,7 @@ final class CSVLayoutStream: LayoutElementStream {
         element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
-        return i
-    }
-
-    // The pieces of a standard row at `p + i` (`standardRow`), each moving `i` past itself
-    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
-    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
-
-    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
-    /// comma: an index path's part, a zIndex.
-    @inline(__always)
-    private static func rowInteger(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int, signed: Bool = false,
-                                   maximumDigits: Int = 18) -> Int? {
-        var j = i
-        let negative = signed && p[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var v: UInt64 = 0
-        let start = j
-        digits(p, &j, &v)
-        guard j - start > 0, j - start <= maximumDigits, p[j] == UInt8(ascii: ",") else { return nil }
-        i = j + 1
-        return negative ? -Int(v) : Int(v)
-    }
-
-    /// `text`, if the `n` bytes at `p` hold it at `i`.
-    @inline(__always)
-    private static func rowLiteral(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ i: inout Int, _ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
-        i += count
-        return true
-    }
-
-    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
-    @inline(__always)
-    private static func rowNumber(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int) -> Double? {
-        var j = i
-        let negative = p[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var significand: UInt64 = 0
-        let start = j
-        digits(p, &j, &significand)
-        let integerDigits = j - start
-        var fraction = 0
-        if p[j] == UInt8(ascii: ".") {
-            j += 1
-            let fractionStart = j
-            digits(p, &j, &significand)
-            fraction = j - fractionStart
-            if fraction == 0 { return nil }
-        }
-        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
-        guard integerDigits > 0, integerDigits + fraction <= 15, p[j] == UInt8(ascii: ",") else { return nil }
-        i = j + 1
-        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
-        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
-        return negative ? -v : v
-    }
-
-    /// Reads the run of digits at `p + j` into `significand` (wrapping past 19 digits) and moves
-    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
-    @inline(__always)
-    private static func digits(_ p: UnsafeMutablePointer<UInt8>, _ j: inout Int, _ significand: inout UInt64) {
-        while true {
-            let d = p[j] &- 0x30
-            if d >= 10 { return }
-            significand = significand &* 10 &+ UInt64(d)
-            j += 1
-        }
+        return c.i
     }
 
     /// Reads the row in `fields` (on `line`) as `columns` places it: a plain field from its
@@ -496,3 +428,61 @@ final class CSVLayoutStream: LayoutElementStream {
     }
 }
 
+fileprivate extension ByteCursor {
+    // The pieces of a standard row at `b + i` (`standardRow`), each moving `i` past itself
+    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
+    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
+
+    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
+    /// comma: an index path's part, a zIndex.
+    @inline(__always)
+    mutating func rowInteger(signed: Bool = false, maximumDigits: Int = 18) -> Int? {
+        var j = i
+        let negative = signed && b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var v: UInt64 = 0
+        let start = j
+        digits(&j, &v)
+        guard j - start > 0, j - start <= maximumDigits, b[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        return negative ? -Int(v) : Int(v)
+    }
+
+    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
+    @inline(__always)
+    mutating func rowNumber() -> Double? {
+        var j = i
+        let negative = b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var significand: UInt64 = 0
+        let start = j
+        digits(&j, &significand)
+        let integerDigits = j - start
+        var fraction = 0
+        if b[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            digits(&j, &significand)
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
+        guard integerDigits > 0, integerDigits + fraction <= 15, b[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
+        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    /// Reads the run of digits at `b + j` into `significand` (wrapping past 19 digits) and moves
+    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
+    @inline(__always)
+    func digits(_ j: inout Int, _ significand: inout UInt64) {
+        while true {
+            let d = b[j] &- 0x30
+            if d >= 10 { return }
+            significand = significand &* 10 &+ UInt64(d)
+            j += 1
+        }
+    }
+}

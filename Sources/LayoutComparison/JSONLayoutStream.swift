@@ -239,7 +239,7 @@ final class JSONLayoutStream: LayoutElementStream {
     @inline(__always)
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
-        var c = ElementCursor(b: b, end: end, i: position)
+        var c = ByteCursor(b: b, end: end, i: position)
         guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
               c.literal("],\"category\":\"") else { return false }
         let category: UInt8
@@ -288,37 +288,6 @@ final class JSONLayoutStream: LayoutElementStream {
         return true
     }
 
-    /// Bytes `b[i..<end]` read forward by `fastElement` (a struct: a captured position would be
-    /// checked for exclusive access).
-    private struct ElementCursor {
-        let b: UnsafeMutablePointer<UInt8>
-        let end: Int
-        var i: Int
-
-        /// Steps over `text` when it comes next.
-        @inline(__always) mutating func literal(_ text: StaticString) -> Bool {
-            let n = text.utf8CodeUnitCount
-            guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
-            i += n
-            return true
-        }
-
-        /// An index: 1 to 15 digits, no leading zero.
-        @inline(__always) mutating func index() -> Int? {
-            var v = 0
-            let start = i
-            while i < end, isDigit(b[i]) {
-                v = v &* 10 &+ Int(b[i] &- 0x30)
-                i += 1
-            }
-            let n = i - start
-            guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
-            return v
-        }
-
-        @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
-    }
-
     /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
     /// when it is not plain (an exponent, many digits) or not followed by more bytes.
     @inline(__always)
@@ -358,4 +327,21 @@ final class JSONLayoutStream: LayoutElementStream {
         return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
                                     fractionDigits: fractionDigits, exponent: 0)
     }
+}
+
+fileprivate extension ByteCursor {
+    /// An index: 1 to 15 digits, no leading zero.
+    @inline(__always) mutating func index() -> Int? {
+        var v = 0
+        let start = i
+        while i < end, isDigit(b[i]) {
+            v = v &* 10 &+ Int(b[i] &- 0x30)
+            i += 1
+        }
+        let n = i - start
+        guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
+        return v
+    }
+
+    @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
 }

@@ -263,6 +263,21 @@ final class ByteWindow {
 }
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
+/// Bytes `b[i..<end]` read forward by the streams' fast paths (a struct: a captured position
+/// would be checked for exclusive access).
+struct ByteCursor {
+    let b: UnsafeMutablePointer<UInt8>
+    let end: Int
+    var i: Int
+
+    /// Steps over `text` when it comes next.
+    @inline(__always) mutating func literal(_ text: StaticString) -> Bool {
+        let n = text.utf8CodeUnitCount
+        guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
+        i += n
+        return true
+    }
+}
 
 /// The category and kind strings, shared (no allocation per element).
 let cellCategory = "cell", supplementaryCategory = "supplementaryView", decorationCategory = "decorationView"
