@@ -356,34 +356,30 @@ final class CSVLayoutStream: LayoutElementStream {
         /// - Throws: `LayoutReadError.syntax` for a repeated column or one without `section` and `item`.
         static func analyse(_ header: [String], line headerLine: Int) throws -> Analysis {
             // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
+            let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
             var columns: [String: Int] = [:]
-            for (k, rawName) in header.enumerated() {
-                let name = rawName.trimmingCharacters(in: .whitespaces)
+            for (k, name) in names.enumerated() {
                 if columns.updateValue(k, forKey: name) != nil {
                     throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
                 }
             }
-            if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
-               let y = columns["y"], let angle = columns["angle"] {
-                let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !["t", "x", "y", "angle"].contains($0) }
-                return .heartSamples([("t", t), ("x", x), ("y", y), ("angle", angle)], unknown: unknown)
+            let heart = ["t", "x", "y", "angle"]
+            if columns["section"] == nil, columns["item"] == nil, heart.allSatisfy({ columns[$0] != nil }) {
+                return .heartSamples(heart.map { ($0, columns[$0]!) }, unknown: names.filter { !heart.contains($0) })
             }
-            guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
+            guard let section = columns["section"], let item = columns["item"] else {
                 throw LayoutReadError.syntax(line: headerLine, column: nil,
                                              message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
                                                  + "(got \(shortHeader(header)))")
             }
-            let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
-                (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
+            let fields = ElementField.allCases.compactMap { field in
+                (columns[field.csvColumn] ?? columns[field.name]).map { (field, $0) }
             }
             // Columns cvlayout does not know: named once, not compared.
             let known = Set(TransitionWriter.csvColumns + ElementField.names)
-            let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
-            return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
-                                        category: columns["category"], kind: columns["kind"], change: columns["change"],
-                                        fields: fieldColumns,
-                                        unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
+            return .elements(CSVColumns(section: section, item: item, category: columns["category"], kind: columns["kind"],
+                                        change: columns["change"], fields: fields,
+                                        unknownNames: Array(names.filter { !known.contains($0) }.prefix(UnknownNames.limit))))
         }
     }
 
