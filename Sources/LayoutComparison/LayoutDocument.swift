@@ -117,8 +117,7 @@ func escapingControlCharacters(_ text: String) -> String {
     replacingControlCharacters(text) { "\\u" + String(String(0x10000 + $0, radix: 16).dropFirst()) }  // four hex digits
 }
 
-/// The per-element fields, in output order: the numeric columns of the writers' one list
-/// of an element's fields, `ElementColumn` (a test holds the two together).
+/// The per-element fields, in output order: the numeric columns of `ElementColumn`.
 public enum ElementField: Int, CaseIterable, Sendable, Comparable {
     case x, y, width, height, centerX, centerY, a, b, c, d, tx, ty, alpha, zIndex, hidden
 
@@ -135,8 +134,7 @@ public enum ElementField: Int, CaseIterable, Sendable, Comparable {
     /// `transform`, `alpha`, `zIndex`, `hidden`.
     public var group: String { column.jsonKey }
 
-    /// Whether values are lengths in points (frame, center, translation) rather than ratios,
-    /// counts or flags.
+    /// Whether values are lengths in points (frame, center, translation).
     public var isLength: Bool {
         switch self {
         case .x, .y, .width, .height, .centerX, .centerY, .tx, .ty: return true
@@ -186,8 +184,7 @@ public struct LayoutPart: Hashable, Sendable {
     public static let namesBeforeElements: Set<String> = ["engine", "bounds", "contentOffset", "contentSize"]
 }
 
-/// A layout read from a file (`LayoutReader.read`), or the rest of one streamed (without
-/// its elements).
+/// A layout read from a file (`LayoutReader.read`), or the rest of one streamed.
 public struct LayoutDocument: Sendable {
     /// What the file held.
     public enum Shape: String, Hashable, Sendable {
@@ -197,8 +194,7 @@ public struct LayoutDocument: Sendable {
         case elementList
         /// CSV rows.
         case csv
-        /// A CSV of heart samples (`--heart-samples N -f csv`): `t,x,y,angle` rows, read as
-        /// the `heartSamples` part.
+        /// A CSV of heart samples (`t,x,y,angle` rows), read as the `heartSamples` part.
         case heartSamples
     }
 
@@ -210,9 +206,8 @@ public struct LayoutDocument: Sendable {
     public var parts: [LayoutPart] = []
     /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
     public var presentFields: Set<ElementField> = []
-    /// The columns (CSV) or keys (JSON) cvlayout does not know, so does not compare, each
-    /// once in order of first appearance: a CSV column's name (`name`), a JSON key's path with
-    /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
+    /// The columns or keys cvlayout does not know, so does not compare, each once in order of
+    /// first appearance: `name` (CSV), `elements[].frame.z`, `comment` (JSON).
     public var unknownNames: [String] = []
 
     /// Whether the file can carry layout-level parts (a JSON layout; a CSV of heart samples).
@@ -229,9 +224,8 @@ public enum LayoutReadError: Error, Equatable, Sendable {
     case notALayout(message: String)
 
     /// The one-line message, prefixed with the file's name: `a.json:3:5: invalid JSON: …`,
-    /// `a.csv:4: expected 19 fields, got 18`, `a.json: elements[2].frame.x: expected a number`,
-    /// `a.csv: row 3: category: expected cell, supplementaryView or decorationView, got banana`
-    /// (a CSV row is numbered by its line, the header being row 1).
+    /// `a.json: elements[2].frame.x: expected a number`, `a.csv: row 3: category: …` (a CSV
+    /// row is numbered by its line, the header being row 1).
     public func message(file: String) -> String {
         switch self {
         case .syntax(let line, let column?, let message): return "\(file):\(line):\(column): \(message)"

@@ -252,8 +252,7 @@ public enum LayoutReader {
                 }
             }
             for field in ElementField.allCases where element[field] == nil {
-                let key = field.group == "frame" || field.group == "center" || field.group == "transform"
-                    ? field.csvColumn : field.group
+                let key = field.column.jsonShape == .value ? field.group : field.csvColumn
                 guard let raw = object[key] else { continue }
                 found += 1
                 if field == .hidden {

@@ -9,10 +9,9 @@ import LayoutWriters
 
 // MARK: - Elements
 
-/// Thrown when a file cannot be streamed: a duplicate, anything malformed (`LayoutDiff.check`
-/// then says what), a file the streams do not read; with `outOfOrder`, a side not in element
-/// order (compared again sorted); with `presence`, a field only some elements give, met
-/// before it was known that the side gives it (compared again, knowing the fields).
+/// Thrown when a file cannot be streamed (a duplicate, anything malformed: the file is read
+/// whole, which says what); with `outOfOrder`, a side not in element order (compared again
+/// sorted); with `presence`, a field only some elements give (compared again, knowing them).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     /// Why the streams gave up, for debugging (never shown to users).
     public var description: String
@@ -154,6 +153,7 @@ final class ByteWindow {
     private let fd: Int32
     /// Where the next read starts (`pread`: a descriptor shared with another window is not moved).
     private var offset: off_t = 0
+
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
     convenience init(path: String, chunk: Int = 1 << 22) throws {
         // Only a regular file, looked at before it is opened (opening a FIFO waits for its writer).
@@ -285,12 +285,11 @@ let headerKind = "header", footerKind = "footer"
 
 // MARK: - Opening
 
-/// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte
-/// suggests (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV). A byte
-/// order mark is skipped. A JSON layout read whole is checked whole first
-/// (`LayoutReader.checkWholeJSON`).
-/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` (a file) for an empty
-///   input or SVG; what the stream's start throws.
+/// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte (after
+/// any byte order mark) suggests: `{` or `[` JSON, `<` refused as SVG or XML, else CSV. A
+/// JSON layout read whole is checked whole first (`LayoutReader.checkWholeJSON`).
+/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` for an empty input or
+///   SVG; what the stream's start throws.
 func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
     var pos = 0
     while true {
