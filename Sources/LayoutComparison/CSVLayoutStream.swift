@@ -370,7 +370,7 @@ final class CSVLayoutStream: LayoutElementStream {
             guard let section = columns["section"], let item = columns["item"] else {
                 throw LayoutReadError.syntax(line: headerLine, column: nil,
                                              message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
-                                                 + "(got \(shortHeader(header)))")
+                                                 + "(got \(truncated(header.joined(separator: ","), 80)))")
             }
             let fields = ElementField.allCases.compactMap { field in
                 (columns[field.csvColumn] ?? columns[field.name]).map { (field, $0) }
@@ -385,9 +385,7 @@ final class CSVLayoutStream: LayoutElementStream {
 
     /// A CSV field as a message shows it: at most 60 characters, control characters as `?`.
     static func shown(_ text: String) -> String {
-        if text.isEmpty { return "an empty field" }
-        let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
-        return questioningControlCharacters(shown)
+        text.isEmpty ? "an empty field" : questioningControlCharacters(truncated(text, 60))
     }
 
     /// An integer in decimal digits (after a `-` when `negative` is allowed), spaces around it
@@ -415,12 +413,6 @@ final class CSVLayoutStream: LayoutElementStream {
             digits += 1
         }
         return digits > 0 ? sign * value : nil
-    }
-
-    /// A header row as a message shows it: its first 80 characters.
-    static func shortHeader(_ header: [String]) -> String {
-        let text = header.joined(separator: ",")
-        return text.count > 80 ? String(text.prefix(80)) + "…" : text
     }
 }
 

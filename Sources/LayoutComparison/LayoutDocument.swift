@@ -108,6 +108,11 @@ private func replacingControlCharacters(_ text: String, _ replacement: (UInt32) 
     return replaced
 }
 
+/// `text` cut to its first `limit` characters and `…`, when longer.
+func truncated(_ text: String, _ limit: Int) -> String {
+    text.count > limit ? String(text.prefix(limit)) + "…" : text
+}
+
 /// `text` as an error message or warning shows it: each control character a `?`. O(n).
 public func questioningControlCharacters(_ text: String) -> String { replacingControlCharacters(text) { _ in "?" } }
 
