@@ -152,10 +152,8 @@ final class JSONLayoutStream: LayoutElementStream {
             }
             let value = try captureValue()
             objects += value.objects
-            members += name
-            members.append(UInt8(ascii: ":"))
-            members.append(contentsOf: UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start))
-            members.append(UInt8(ascii: ","))
+            members += name + [UInt8(ascii: ":")] + UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start)
+                + [UInt8(ascii: ",")]
             pos = value.end
         }
     }
@@ -203,7 +201,7 @@ final class JSONLayoutStream: LayoutElementStream {
         do {
             let raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
             pos = value.end
-            element = try decoder.decode(raw, location: "\(isList ? "" : "elements")[\(index)]")
+            element = try decoder.decode(raw, location: "\(decoder.path)[\(index)]")
         } catch {
             throw w.refusal(error)
         }
@@ -213,9 +211,8 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        let path = isList ? "" : "elements"
-        return .invalidValue(location: "\(path)[\(ordinal)]",
-                             message: "duplicate element \(key.messageText) (also at \(path)[\(first)])")
+        .invalidValue(location: "\(decoder.path)[\(ordinal)]",
+                      message: "duplicate element \(key.messageText) (also at \(decoder.path)[\(first)])")
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
