@@ -63,9 +63,7 @@ public enum LayoutReader {
                 // Cut short: the error lies at the prefix's end, not before.
                 if byteOffset(line: e.line, column: e.column, in: bytes) + 16 >= bytes.count { return }
                 throw jsonError(e)
-            } catch {
-                return  // a duplicate key: the whole input says it, with its path
-            }
+            } catch {}  // a duplicate key: the whole input says it, with its path
             return
         }
         // CSV: the whole lines, cut after the last newline outside quotes.
@@ -207,10 +205,10 @@ public enum LayoutReader {
         let path: String
         var unknown = UnknownNames()
         private var seenKeys = Set<String>(), seenNestedKeys = [Set<String>(), Set<String>()]
-        private static let nestedMembers: [(String, [(String, ElementField)])] = [
-            ("frame", [("x", .x), ("y", .y), ("width", .width), ("height", .height)]),
-            ("center", [("x", .centerX), ("y", .centerY)]),
-        ]
+        /// `frame` and `center`, and their members' names and fields.
+        private static let nestedMembers = ["frame", "center"].map { key in
+            (key, ElementField.allCases.filter { $0.group == key }.map { ($0.column.jsonMember!, $0) })
+        }
 
         init(path: String) { self.path = path }
 
