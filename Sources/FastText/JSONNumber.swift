@@ -3,7 +3,7 @@
 /// ≤ 10^22: one correctly rounded multiply or divide) without a string; the rest `Double(text)`.
 @usableFromInline package enum JSONNumber {
     /// Exact powers of ten, 10^0 … 10^22.
-    @usableFromInline static let powersOfTen: [Double] = [
+    @usableFromInline package static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]

@@ -4,12 +4,10 @@ import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// CSV layouts row by row, as RFC 4180 has them: comma-separated fields, `"…"` quoting with
-/// `""` for a quote, LF or CRLF (or a lone CR) ending a record, blank lines skipped. A row as
-/// cvlayout writes it is read from its bytes in one pass (`standardRow`); any other as the
-/// header's columns place it (`readRow`), which words what is wrong on which row
-/// (`LayoutReadError`). A CSV of heart samples has no elements: its rows are the
-/// `heartSamples` part.
+/// CSV layouts row by row (RFC 4180: `"…"` quoting with `""` for a quote, LF, CRLF or CR
+/// ending a record, blank lines skipped). A row as cvlayout writes it is read in one pass
+/// (`standardRow`); any other as the header places its columns (`readRow`). A CSV of heart
+/// samples has no elements: its rows are the `heartSamples` part.
 final class CSVLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     // Unchecked: a stream is read by one thread, never reentrantly.
@@ -19,10 +17,9 @@ final class CSVLayoutStream: LayoutElementStream {
     /// The lines read (the row just read is on line `lines`).
     @exclusivity(unchecked) private var lines = 0
     private var done = false
-    /// The fields of the record just read, as ranges of the window (a quoted one with its
-    /// quotes, `text`).
+    /// The fields of the record just read, as ranges of the window (quotes included).
     private var fields: [Range<Int>] = []
-    /// The header is cvlayout's own: rows are read by `standardRow` first.
+    /// The header is cvlayout's own: `standardRow` is tried first.
     private let standard: Bool
     /// Whether it is a CSV of heart samples.
     var isHeartSamples: Bool {
@@ -53,8 +50,8 @@ final class CSVLayoutStream: LayoutElementStream {
         return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
-    /// Reads the next record (RFC 4180, after any blank lines) at `pos` into `fields`, moving
-    /// the window as it needs. `lines` counts the lines read.
+    /// Reads the next record at `pos` into `fields`, moving the window as it needs; `lines`
+    /// counts the lines read.
     /// - Returns: the line the record starts on; `nil` at the end.
     /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
     private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
@@ -149,8 +146,7 @@ final class CSVLayoutStream: LayoutElementStream {
 
     func next(into element: inout StreamedElement) throws -> Bool {
         guard !done else { return false }
-        // The usual case in one pass, without looking for the line's end first: a row as
-        // cvlayout writes it and its line ending, well inside the window.
+        // The usual case: a row as cvlayout writes it and its line ending, well inside the window.
         if standard, w.end - pos >= 4096 {
             let p = w.base + pos
             let n = Self.standardRow(p, w.end - pos, &element)  // under 400 bytes
@@ -193,127 +189,38 @@ final class CSVLayoutStream: LayoutElementStream {
         return false
     }
 
-    /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`, read in
-    /// one pass: the bytes it takes up to its last field (`true` or `false`), which the
-    /// caller checks end the line; 0 (and `element` untouched) for anything else.
+    /// A row as `CSVLayoutWriter` writes it at the start of the `n` bytes at `p`: the bytes it
+    /// takes up to its last field (the caller checks the line ends there); 0 for anything else.
     @inline(__always)
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
-        // The position is passed to the pieces, never captured (a captured variable would
-        // be boxed and its accesses checked at run time).
-        var i = 0
-        guard let section = rowInteger(p, &i), let item = rowInteger(p, &i) else { return 0 }
-        let category: UInt8
-        if rowLiteral(p, n, &i, "cell,") {
-            category = 0
-        } else if rowLiteral(p, n, &i, "supplementaryView,") {
-            category = 1
-        } else if rowLiteral(p, n, &i, "decorationView,") {
-            category = 2
-        } else {
-            return 0
-        }
-        var kind: Int32 = 0
-        if rowLiteral(p, n, &i, "header,") {
-            kind = 1
-        } else if rowLiteral(p, n, &i, "footer,") {
-            kind = 2
-        } else if !rowLiteral(p, n, &i, ",") {
-            return 0
-        }
-        guard (kind == 0) == (category == 0) else { return 0 }
+        var c = ByteCursor(b: p, end: n, i: 0)
+        guard let section = c.rowInteger(), let item = c.rowInteger() else { return 0 }
+        guard let key = c.categoryAndKind(("cell,", "supplementaryView,", "decorationView,"), ("header,", "footer,"), noKind: ",")
+        else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
-        guard let x = rowNumber(p, &i), let y = rowNumber(p, &i), let width = rowNumber(p, &i),
-              let height = rowNumber(p, &i), let cx = rowNumber(p, &i), let cy = rowNumber(p, &i),
-              let ta = rowNumber(p, &i), let tb = rowNumber(p, &i), let tc = rowNumber(p, &i), let td = rowNumber(p, &i),
-              let tx = rowNumber(p, &i), let ty = rowNumber(p, &i), let alpha = rowNumber(p, &i),
-              let z = rowInteger(p, &i, signed: true, maximumDigits: 15) else { return 0 }
+        guard let x = c.rowNumber(), let y = c.rowNumber(), let width = c.rowNumber(),
+              let height = c.rowNumber(), let cx = c.rowNumber(), let cy = c.rowNumber(),
+              let ta = c.rowNumber(), let tb = c.rowNumber(), let tc = c.rowNumber(), let td = c.rowNumber(),
+              let tx = c.rowNumber(), let ty = c.rowNumber(), let alpha = c.rowNumber(),
+              let z = c.rowInteger(signed: true, maximumDigits: 15) else { return 0 }
         let zIndex = Double(z)
         let hidden: Double
-        if rowLiteral(p, n, &i, "false") {
+        if c.literal("false") {
             hidden = 0
-        } else if rowLiteral(p, n, &i, "true") {
+        } else if c.literal("true") {
             hidden = 1
         } else {
             return 0
         }
-        element.setKey(section: section, item: item, category: category, kind: kind)
+        element.setKey(section: section, item: item, category: key.category, kind: key.kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
-        return i
-    }
-
-    // The pieces of a standard row at `p + i` (`standardRow`), each moving `i` past itself
-    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
-    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
-
-    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
-    /// comma: an index path's part, a zIndex.
-    @inline(__always)
-    private static func rowInteger(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int, signed: Bool = false,
-                                   maximumDigits: Int = 18) -> Int? {
-        var j = i
-        let negative = signed && p[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var v: UInt64 = 0
-        let start = j
-        digits(p, &j, &v)
-        guard j - start > 0, j - start <= maximumDigits, p[j] == UInt8(ascii: ",") else { return nil }
-        i = j + 1
-        return negative ? -Int(v) : Int(v)
-    }
-
-    /// `text`, if the `n` bytes at `p` hold it at `i`.
-    @inline(__always)
-    private static func rowLiteral(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ i: inout Int, _ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard n - i >= count, equalBytes(p + i, text.utf8Start, count) else { return false }
-        i += count
-        return true
-    }
-
-    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
-    @inline(__always)
-    private static func rowNumber(_ p: UnsafeMutablePointer<UInt8>, _ i: inout Int) -> Double? {
-        var j = i
-        let negative = p[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var significand: UInt64 = 0
-        let start = j
-        digits(p, &j, &significand)
-        let integerDigits = j - start
-        var fraction = 0
-        if p[j] == UInt8(ascii: ".") {
-            j += 1
-            let fractionStart = j
-            digits(p, &j, &significand)
-            fraction = j - fractionStart
-            if fraction == 0 { return nil }
-        }
-        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
-        guard integerDigits > 0, integerDigits + fraction <= 15, p[j] == UInt8(ascii: ",") else { return nil }
-        i = j + 1
-        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
-        if fraction > 0 { v /= powersOfTen[fraction] }
-        return negative ? -v : v
-    }
-
-    /// Reads the run of digits at `p + j` into `significand` (times ten per digit, plus the
-    /// digit; wrapping past 19 digits) and moves `j` past it. (Eight at a time, SWAR, took
-    /// more instructions: most numbers of a layout have one to four digits.)
-    @inline(__always)
-    private static func digits(_ p: UnsafeMutablePointer<UInt8>, _ j: inout Int, _ significand: inout UInt64) {
-        while true {
-            let d = p[j] &- 0x30
-            if d >= 10 { return }
-            significand = significand &* 10 &+ UInt64(d)
-            j += 1
-        }
+        return c.i
     }
 
     /// Reads the row in `fields` (on `line`) as `columns` places it: a plain field from its
     /// bytes, any other (quoted, spaced, `1e3`, `TRUE`) from its text.
-    /// - Throws: `LayoutReadError` at the first field at fault: section, item, category,
-    ///   kind, then the element fields in field order.
+    /// - Throws: `LayoutReadError` at the first field at fault: section, item, category, kind, fields.
     private func readRow(_ columns: CSVColumns, line: Int, into element: inout StreamedElement) throws {
         let b = w.base
         func invalid(_ column: String, _ message: String) -> LayoutReadError {
@@ -341,10 +248,10 @@ final class CSVLayoutStream: LayoutElementStream {
                 category = 2
             } else {
                 let name = text(column)
-                guard let code = [cellCategory, supplementaryCategory, decorationCategory].firstIndex(of: name) else {
+                guard let code = categoryCode(name) else {
                     throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
                 }
-                category = UInt8(code)
+                category = code
             }
         }
         if let column = columns.kind, !fields[column].isEmpty {
@@ -354,7 +261,7 @@ final class CSVLayoutStream: LayoutElementStream {
                 name.removeFirst()
             }
             if category == 0 && !name.isEmpty { throw invalid("kind", "a cell has no kind, got \(Self.shown(name))") }
-            kind = name.isEmpty ? 0 : name == headerKind ? 1 : name == footerKind ? 2 : Int32(kindNames.code(name)!)
+            kind = kindCode(name)
         }
         element.setKey(section: section, item: item, category: category, kind: kind,
                        disappearing: columns.change.map { text($0) == "disappear" } ?? false)
@@ -365,7 +272,10 @@ final class CSVLayoutStream: LayoutElementStream {
             switch field {
             case .hidden: plain = isText(column, "true") ? 1 : isText(column, "false") ? 0 : nil
             case .zIndex: plain = Self.integer(bytes(column), negative: true).map(Double.init)
-            default: plain = Self.plainNumber(b + fields[column].lowerBound, fields[column].count)
+            default:  // the byte after the field (a delimiter or the window's zero) ends the number
+                var j = fields[column].lowerBound
+                let v = JSONLayoutStream.number(b, fields[column].upperBound + 1, &j)
+                plain = j == fields[column].upperBound ? v : nil
             }
             if let plain {
                 element.set(field, plain)
@@ -393,43 +303,6 @@ final class CSVLayoutStream: LayoutElementStream {
             }
         }
     }
-
-    /// `-?digits(.digits)?` as `Double(text)` reads it (correctly rounded: Clinger's fast
-    /// path), or `nil` for anything else.
-    @inline(__always)
-    static func plainNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
-        var j = 0
-        let negative = p[0] == UInt8(ascii: "-")
-        if negative { j = 1 }
-        var significand: UInt64 = 0
-        var digits = 0, fraction = 0, integerDigits = 0
-        while j < n, isDigit(p[j]) {
-            significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-            if significand != 0 { digits += 1 }
-            integerDigits += 1
-            j += 1
-        }
-        if j < n && p[j] == UInt8(ascii: ".") {
-            j += 1
-            let fractionStart = j
-            while j < n, isDigit(p[j]) {
-                significand = significand &* 10 &+ UInt64(p[j] &- 0x30)
-                if significand != 0 { digits += 1 }
-                j += 1
-            }
-            fraction = j - fractionStart
-            if fraction == 0 { return nil }
-        }
-        guard j == n, integerDigits > 0, digits <= 18, significand <= 1 << 53, fraction <= 22 else { return nil }
-        var v = Double(significand)
-        if fraction > 0 { v /= powersOfTen[fraction] }
-        return negative ? -v : v
-    }
-
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard done else { throw LayoutStreamFallback("not at the end") }
@@ -466,50 +339,40 @@ final class CSVLayoutStream: LayoutElementStream {
         /// - Throws: `LayoutReadError.syntax` for a repeated column or one without `section` and `item`.
         static func analyse(_ header: [String], line headerLine: Int) throws -> Analysis {
             // Column positions by name; the CSV names, or the JSON paths (`frame.x`).
+            let names = header.map { $0.trimmingCharacters(in: .whitespaces) }
             var columns: [String: Int] = [:]
-            for (k, rawName) in header.enumerated() {
-                let name = rawName.trimmingCharacters(in: .whitespaces)
+            for (k, name) in names.enumerated() {
                 if columns.updateValue(k, forKey: name) != nil {
                     throw LayoutReadError.syntax(line: headerLine, column: nil, message: "column '\(name)' appears twice in the header")
                 }
             }
-            if columns["section"] == nil, columns["item"] == nil, let t = columns["t"], let x = columns["x"],
-               let y = columns["y"], let angle = columns["angle"] {
-                let unknown = header.map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !["t", "x", "y", "angle"].contains($0) }
-                return .heartSamples([("t", t), ("x", x), ("y", y), ("angle", angle)], unknown: unknown)
+            let heart = ["t", "x", "y", "angle"]
+            if columns["section"] == nil, columns["item"] == nil, heart.allSatisfy({ columns[$0] != nil }) {
+                return .heartSamples(heart.map { ($0, columns[$0]!) }, unknown: names.filter { !heart.contains($0) })
             }
-            guard let sectionColumn = columns["section"], let itemColumn = columns["item"] else {
+            guard let section = columns["section"], let item = columns["item"] else {
                 throw LayoutReadError.syntax(line: headerLine, column: nil,
                                              message: "the header row needs 'section' and 'item' columns, or t,x,y,angle for heart samples "
-                                                 + "(got \(shortHeader(header)))")
+                                                 + "(got \(truncated(header.joined(separator: ","), 80)))")
             }
-            let fieldColumns: [(ElementField, Int)] = ElementField.allCases.compactMap { field in
-                (columns[field.csvColumn] ?? columns[ElementField.names[field.rawValue]]).map { (field, $0) }
+            let fields = ElementField.allCases.compactMap { field in
+                (columns[field.csvColumn] ?? columns[field.name]).map { (field, $0) }
             }
             // Columns cvlayout does not know: named once, not compared.
-            var known: Set<String> = ["section", "item", "category", "kind"]
-            known.formUnion(TransitionWriter.csvColumns)
-            known.formUnion(ElementField.names)
-            let unknownNames = header.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
-            return .elements(CSVColumns(section: sectionColumn, item: itemColumn,
-                                        category: columns["category"], kind: columns["kind"], change: columns["change"],
-                                        fields: fieldColumns,
-                                        unknownNames: Array(unknownNames.prefix(UnknownNames.limit))))
+            let known = Set(TransitionWriter.csvColumns + ElementField.names)
+            return .elements(CSVColumns(section: section, item: item, category: columns["category"], kind: columns["kind"],
+                                        change: columns["change"], fields: fields,
+                                        unknownNames: Array(names.filter { !known.contains($0) }.prefix(UnknownNames.limit))))
         }
     }
 
-    /// A CSV field as a message shows it: as written (control characters as `?`, at most 60
-    /// characters), or `an empty field`.
+    /// A CSV field as a message shows it: at most 60 characters, control characters as `?`.
     static func shown(_ text: String) -> String {
-        if text.isEmpty { return "an empty field" }
-        let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
-        return questioningControlCharacters(shown)
+        text.isEmpty ? "an empty field" : questioningControlCharacters(truncated(text, 60))
     }
 
-    /// An integer written in decimal digits (after a `-` when `negative` is allowed), with
-    /// spaces around it: not `1.0`, `1e2` or `+1`, which no layout writes for an index or a
-    /// zIndex. Reads the bytes in place (no copy per field).
+    /// An integer in decimal digits (after a `-` when `negative` is allowed), spaces around it
+    /// allowed; not `1.0`, `1e2` or `+1`, which no layout writes for an index or a zIndex.
     static func integer<Bytes: Sequence<UInt8>>(_ bytes: Bytes, negative: Bool) -> Int? {
         var value = 0, sign = 1, digits = 0
         var stage = 0  // 0: leading spaces, 1: sign and digits, 2: trailing spaces
@@ -534,10 +397,63 @@ final class CSVLayoutStream: LayoutElementStream {
         }
         return digits > 0 ? sign * value : nil
     }
+}
 
-    /// A header row as a message shows it: its first 80 characters.
-    static func shortHeader(_ header: [String]) -> String {
-        let text = header.joined(separator: ",")
-        return text.count > 80 ? String(text.prefix(80)) + "…" : text
+fileprivate extension ByteCursor {
+    // The pieces of a standard row at `b + i` (`standardRow`), each moving `i` past itself
+    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
+    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
+
+    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
+    /// comma: an index path's part, a zIndex.
+    @inline(__always)
+    mutating func rowInteger(signed: Bool = false, maximumDigits: Int = 18) -> Int? {
+        var j = i
+        let negative = signed && b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var v: UInt64 = 0
+        let start = j
+        digits(&j, &v)
+        guard j - start > 0, j - start <= maximumDigits, b[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        return negative ? -Int(v) : Int(v)
+    }
+
+    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
+    @inline(__always)
+    mutating func rowNumber() -> Double? {
+        var j = i
+        let negative = b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var significand: UInt64 = 0
+        let start = j
+        digits(&j, &significand)
+        let integerDigits = j - start
+        var fraction = 0
+        if b[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            digits(&j, &significand)
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
+        guard integerDigits > 0, integerDigits + fraction <= 15, b[j] == UInt8(ascii: ",") else { return nil }
+        i = j + 1
+        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
+        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    /// Reads the run of digits at `b + j` into `significand` (wrapping past 19 digits) and moves
+    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
+    @inline(__always)
+    func digits(_ j: inout Int, _ significand: inout UInt64) {
+        while true {
+            let d = b[j] &- 0x30
+            if d >= 10 { return }
+            significand = significand &* 10 &+ UInt64(d)
+            j += 1
+        }
     }
 }

@@ -1,19 +1,16 @@
-// The JSON layout reader: cvlayout JSON layouts and JSON lists of elements, element by
-// element, in bounded memory.
+// The JSON layout reader: JSON layouts and lists of elements, element by element.
 import Foundation
 import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// cvlayout JSON layouts and JSON lists of elements, element by element. Elements written
-/// as cvlayout writes them are scanned by their bytes; any other element is parsed on its
-/// own by the strict scanner (`LayoutReader.JSONElementDecoder`). Members of the layout
-/// object other than `elements` are kept (they are small) and read at the end.
+/// cvlayout JSON layouts and JSON lists of elements, element by element: one as cvlayout
+/// writes it scanned by its bytes (`fastElement`), any other parsed alone by the strict scanner
+/// (`LayoutReader.JSONElementDecoder`). The layout's other members are kept and read at the end.
 ///
-/// A file's stream gives up (`LayoutStreamFallback`) on anything malformed or refused: a
-/// syntax error further on must come first, which only the whole input tells. A window
-/// holding the whole input, already checked (`LayoutReader.checkWholeJSON`), throws the
-/// `LayoutReadError` itself.
+/// A file's stream gives up (`LayoutStreamFallback`) on anything malformed or refused (a syntax
+/// error further on must come first); a window holding the whole input, already checked
+/// (`LayoutReader.checkWholeJSON`), throws the `LayoutReadError` itself.
 final class JSONLayoutStream: LayoutElementStream {
     private let w: ByteWindow
     private var pos: Int
@@ -81,7 +78,7 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
-    /// quotes (its syntax is the strict scanner's), and the objects in it.
+    /// quotes, and the objects in it.
     private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
         try skipSpace()
         var start = pos
@@ -155,10 +152,8 @@ final class JSONLayoutStream: LayoutElementStream {
             }
             let value = try captureValue()
             objects += value.objects
-            members += name
-            members.append(UInt8(ascii: ":"))
-            members.append(contentsOf: UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start))
-            members.append(UInt8(ascii: ","))
+            members += name + [UInt8(ascii: ":")] + UnsafeBufferPointer(start: w.base + value.start, count: value.end - value.start)
+                + [UInt8(ascii: ",")]
             pos = value.end
         }
     }
@@ -206,7 +201,7 @@ final class JSONLayoutStream: LayoutElementStream {
         do {
             let raw = try StrictJSON.values(Data(bytes: w.base + value.start, count: value.end - value.start), objectLimit: .layout)
             pos = value.end
-            element = try decoder.decode(raw, location: "\(isList ? "" : "elements")[\(index)]")
+            element = try decoder.decode(raw, location: "\(decoder.path)[\(index)]")
         } catch {
             throw w.refusal(error)
         }
@@ -216,9 +211,8 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        let path = isList ? "" : "elements"
-        return .invalidValue(location: "\(path)[\(ordinal)]",
-                             message: "duplicate element \(key.messageText) (also at \(path)[\(first)])")
+        .invalidValue(location: "\(decoder.path)[\(ordinal)]",
+                      message: "duplicate element \(key.messageText) (also at \(decoder.path)[\(first)])")
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
@@ -237,33 +231,16 @@ final class JSONLayoutStream: LayoutElementStream {
         }
     }
 
-    // The fast path: an element exactly as cvlayout writes it.
-
-    /// Reads the element at `pos` when it is written as `JSONLayoutWriter` writes it (and
-    /// lies in the window); otherwise `nil`, with `pos` unmoved.
+    /// Reads the element at `position` when it is written as `JSONLayoutWriter` writes it (and
+    /// lies in the window); otherwise `false`, with `position` unmoved.
     @inline(__always)
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
-        var c = ElementCursor(b: b, end: end, i: position)
+        var c = ByteCursor(b: b, end: end, i: position)
         guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
-              c.literal("],\"category\":\"") else { return false }
-        let category: UInt8
-        if c.literal("cell\"") {
-            category = 0
-        } else if c.literal("supplementaryView\"") {
-            category = 1
-        } else if c.literal("decorationView\"") {
-            category = 2
-        } else {
-            return false
-        }
-        var kind: Int32 = 0
-        if c.literal(",\"kind\":\"header\"") {
-            kind = 1
-        } else if c.literal(",\"kind\":\"footer\"") {
-            kind = 2
-        }
-        guard (kind == 0) == (category == 0) else { return false }
+              c.literal("],\"category\":\""),
+              let key = c.categoryAndKind(("cell\"", "supplementaryView\"", "decorationView\""),
+                                          (",\"kind\":\"header\"", ",\"kind\":\"footer\""), noKind: "") else { return false }
         guard c.literal(",\"frame\":{\"x\":"), let x = c.number(), c.literal(",\"y\":"), let y = c.number(),
               c.literal(",\"width\":"), let width = c.number(), c.literal(",\"height\":"), let height = c.number(),
               c.literal("},\"center\":{\"x\":"), let cx = c.number(), c.literal(",\"y\":"), let cy = c.number(),
@@ -285,43 +262,12 @@ final class JSONLayoutStream: LayoutElementStream {
         } else {
             return false
         }
-        element.setKey(section: section, item: item, category: category, kind: kind)
+        element.setKey(section: section, item: item, category: key.category, kind: key.kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
                                 hidden, 0)
         element.mask = 0x7FFF
         position = c.i
         return true
-    }
-
-    /// Bytes `b[i..<end]` read forward by `fastElement`: a struct of its own, so that the
-    /// position is not a captured variable, which would be checked for exclusive access.
-    private struct ElementCursor {
-        let b: UnsafeMutablePointer<UInt8>
-        let end: Int
-        var i: Int
-
-        /// Steps over `text` when it comes next.
-        @inline(__always) mutating func literal(_ text: StaticString) -> Bool {
-            let n = text.utf8CodeUnitCount
-            guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
-            i += n
-            return true
-        }
-
-        /// An index: 1 to 15 digits, no leading zero.
-        @inline(__always) mutating func index() -> Int? {
-            var v = 0
-            let start = i
-            while i < end, isDigit(b[i]) {
-                v = v &* 10 &+ Int(b[i] &- 0x30)
-                i += 1
-            }
-            let n = i - start
-            guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
-            return v
-        }
-
-        @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
     }
 
     /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
@@ -363,4 +309,21 @@ final class JSONLayoutStream: LayoutElementStream {
         return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
                                     fractionDigits: fractionDigits, exponent: 0)
     }
+}
+
+fileprivate extension ByteCursor {
+    /// An index: 1 to 15 digits, no leading zero.
+    @inline(__always) mutating func index() -> Int? {
+        var v = 0
+        let start = i
+        while i < end, isDigit(b[i]) {
+            v = v &* 10 &+ Int(b[i] &- 0x30)
+            i += 1
+        }
+        let n = i - start
+        guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
+        return v
+    }
+
+    @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
 }

@@ -1,5 +1,4 @@
-// What a layout file is read into: element keys and fields, layout-level parts, the
-// document `LayoutDiff` compares, and the reader's errors.
+// What a layout file is read into, which `LayoutDiff` compares, and the reader's errors.
 import Foundation
 import FastText
 import LayoutDatasets
@@ -17,10 +16,8 @@ public enum LayoutFileFormat: String, Sendable, CaseIterable {
 }
 
 /// What identifies an element across two layouts: category, kind and index path
-/// (`representedElementCategory`, `representedElementKind`, `indexPath`).
-///
-/// Ordered in element order (SPEC section 2): section by section; in a section the header,
-/// the cells by item, other supplementary and decoration views, then the footer.
+/// (`representedElementCategory`, `representedElementKind`, `indexPath`), ordered in element
+/// order (SPEC section 2): by section; in one, the header, cells by item, other views, the footer.
 public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `cell`, `supplementaryView` or `decorationView`.
     public var category: String
@@ -96,36 +93,36 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Whether `scalar` is a control character: C0, DEL or C1.
-private func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
-
-/// `text` as an error message or warning shows it: each control character a `?` (the
-/// reports escape them instead, `escapingControlCharacters`).
-/// - Complexity: O(n).
-public func questioningControlCharacters(_ text: String) -> String {
+/// `text` with each control character (C0, DEL, C1) as `replacement` gives it. O(n).
+private func replacingControlCharacters(_ text: String, _ replacement: (UInt32) -> String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
     guard text.unicodeScalars.contains(where: isControl) else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
-}
-
-/// `text` with its control characters written as JSON writes them, `\u001b`, so that a name
-/// read from a file cannot move a terminal's cursor or break a report's line.
-/// - Complexity: O(n).
-func escapingControlCharacters(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var escaped = ""
+    var replaced = ""
     for scalar in text.unicodeScalars {
         if isControl(scalar) {
-            let hex = String(scalar.value, radix: 16)
-            escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            replaced += replacement(scalar.value)
         } else {
-            escaped.unicodeScalars.append(scalar)
+            replaced.unicodeScalars.append(scalar)
         }
     }
-    return escaped
+    return replaced
 }
 
-/// The per-element fields, in output order: the numeric columns of the writers' one list
-/// of an element's fields, `ElementColumn` (a test holds the two together).
+/// `text` cut to its first `limit` characters and `…`, when longer.
+func truncated(_ text: String, _ limit: Int) -> String {
+    text.count > limit ? String(text.prefix(limit)) + "…" : text
+}
+
+/// `text` as an error message or warning shows it: each control character a `?`. O(n).
+public func questioningControlCharacters(_ text: String) -> String { replacingControlCharacters(text) { _ in "?" } }
+
+/// `text` with its control characters as JSON writes them, `\u001b`, so that a name read from
+/// a file cannot move a terminal's cursor or break a report's line. O(n).
+func escapingControlCharacters(_ text: String) -> String {
+    replacingControlCharacters(text) { "\\u" + String(String(0x10000 + $0, radix: 16).dropFirst()) }  // four hex digits
+}
+
+/// The per-element fields, in output order: the numeric columns of `ElementColumn`.
 public enum ElementField: Int, CaseIterable, Sendable, Comparable {
     case x, y, width, height, centerX, centerY, a, b, c, d, tx, ty, alpha, zIndex, hidden
 
@@ -142,8 +139,7 @@ public enum ElementField: Int, CaseIterable, Sendable, Comparable {
     /// `transform`, `alpha`, `zIndex`, `hidden`.
     public var group: String { column.jsonKey }
 
-    /// Whether values are lengths in points (frame, center, translation) rather than ratios,
-    /// counts or flags.
+    /// Whether values are lengths in points (frame, center, translation).
     public var isLength: Bool {
         switch self {
         case .x, .y, .width, .height, .centerX, .centerY, .tx, .ty: return true
@@ -165,7 +161,7 @@ public enum ElementField: Int, CaseIterable, Sendable, Comparable {
 
 /// A named value of a layout-level part (`contentSize.height`, `heartPath.start.x`).
 public struct NamedValue: Hashable, Sendable {
-    /// The JSON path of the value in a cvlayout layout.
+    /// Its JSON path in a cvlayout layout.
     public var name: String
     /// The value.
     public var value: FieldValue
@@ -177,8 +173,7 @@ public struct NamedValue: Hashable, Sendable {
     }
 }
 
-/// A layout-level part of a cvlayout JSON layout, flattened into named values in document
-/// order.
+/// A layout-level part of a cvlayout JSON layout, flattened into named values.
 public struct LayoutPart: Hashable, Sendable {
     /// The part's key (`contentSize`).
     public var name: String
@@ -194,8 +189,7 @@ public struct LayoutPart: Hashable, Sendable {
     public static let namesBeforeElements: Set<String> = ["engine", "bounds", "contentOffset", "contentSize"]
 }
 
-/// A layout read from a file (`LayoutReader.read`), or the rest of one streamed (without
-/// its elements).
+/// A layout read from a file (`LayoutReader.read`), or the rest of one streamed.
 public struct LayoutDocument: Sendable {
     /// What the file held.
     public enum Shape: String, Hashable, Sendable {
@@ -205,8 +199,7 @@ public struct LayoutDocument: Sendable {
         case elementList
         /// CSV rows.
         case csv
-        /// A CSV of heart samples (`--heart-samples N -f csv`): `t,x,y,angle` rows, read as
-        /// the `heartSamples` part.
+        /// A CSV of heart samples (`t,x,y,angle` rows), read as the `heartSamples` part.
         case heartSamples
     }
 
@@ -214,18 +207,15 @@ public struct LayoutDocument: Sendable {
     public var shape: Shape
     /// The elements, in file order.
     public var elements: [StreamedElement] = []
-    /// The layout-level parts present (only a `.layout` or `.heartSamples` carries any), in
-    /// document order.
+    /// The layout-level parts present, in document order.
     public var parts: [LayoutPart] = []
     /// The element fields at least one element gives (a CSV's columns; a JSON list's keys).
     public var presentFields: Set<ElementField> = []
-    /// The columns (CSV) or keys (JSON) cvlayout does not know, so does not compare, each
-    /// once in order of first appearance: a CSV column's name (`name`), a JSON key's path with
-    /// `[]` for any element (`elements[].name`, `elements[].frame.z`, `comment`).
+    /// The columns or keys cvlayout does not know, so does not compare, each once in order of
+    /// first appearance: `name` (CSV), `elements[].frame.z`, `comment` (JSON).
     public var unknownNames: [String] = []
 
-    /// Whether the file can carry layout-level parts (a cvlayout JSON layout, and a CSV of
-    /// heart samples, which is one part).
+    /// Whether the file can carry layout-level parts (a JSON layout; a CSV of heart samples).
     public var carriesParts: Bool { shape == .layout || shape == .heartSamples }
 }
 
@@ -239,9 +229,8 @@ public enum LayoutReadError: Error, Equatable, Sendable {
     case notALayout(message: String)
 
     /// The one-line message, prefixed with the file's name: `a.json:3:5: invalid JSON: …`,
-    /// `a.csv:4: expected 19 fields, got 18`, `a.json: elements[2].frame.x: expected a number`,
-    /// `a.csv: row 3: category: expected cell, supplementaryView or decorationView, got banana`
-    /// (a CSV row is numbered by its line, the header being row 1).
+    /// `a.json: elements[2].frame.x: expected a number`, `a.csv: row 3: category: …` (a CSV
+    /// row is numbered by its line, the header being row 1).
     public func message(file: String) -> String {
         switch self {
         case .syntax(let line, let column?, let message): return "\(file):\(line):\(column): \(message)"

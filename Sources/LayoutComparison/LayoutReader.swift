@@ -1,32 +1,22 @@
-// Reads layouts back: cvlayout's JSON and CSV (SPEC section 4), and element lists exported
-// from elsewhere with the same names, through the one reader of each format, the streams
-// (`JSONLayoutStream`, `CSVLayoutStream`); here are what they share, and a layout read whole.
+// Reads layouts back (cvlayout's JSON and CSV, SPEC section 4, and element lists with the
+// same names) through the streams; here is what they share, and a layout read whole.
 import Foundation
 import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// Reads cvlayout JSON or CSV back into a `LayoutDocument`.
+/// Reads cvlayout JSON or CSV back into a `LayoutDocument`: a cvlayout JSON layout; a JSON
+/// array of element objects (`indexPath` `[S, I]` or `section` and `item`, `category`, `kind`,
+/// any of `frame {x,y,width,height}`, `center {x,y}`, `transform [a,b,c,d,tx,ty]`, `alpha`,
+/// `zIndex`, `hidden`, or the CSV columns as flat keys); CSV (RFC 4180) whose header names at
+/// least `section` and `item` (without `category`, every row is a cell).
 ///
-/// Accepted inputs:
-/// - a cvlayout JSON layout (`{"engine":…,"contentSize":…,"elements":[…],"heartPath":…}`);
-/// - a JSON array of element objects, each with `indexPath` `[S, I]` (or `section` and `item`),
-///   `category`, `kind`, and any of `frame {x,y,width,height}`,
-///   `center {x,y}`, `transform [a,b,c,d,tx,ty]`, `alpha`, `zIndex`, `hidden` — or the CSV
-///   column names as flat keys (`x`, `centerX`, `tx`);
-/// - CSV with a header row naming at least `section` and `item`, and any of the columns of
-///   SPEC section 4 (RFC 4180 quoting; LF or CRLF line endings; blank lines skipped); without
-///   a `category` column every row is a cell.
-///
-/// What no layout holds is refused, as the dataset reader refuses it: a category other than
-/// `cell`, `supplementaryView` or `decorationView` (and, in JSON, none at all), a cell with a
-/// kind or a view without one, an index path that is not two integers ≥ 0, a `zIndex` that is
-/// not an integer, and two elements with the same category, kind and index path. Columns and
-/// keys cvlayout does not know are not compared, and named in `unknownNames`.
+/// Refused, as the dataset reader refuses it: another category (in JSON, none), a cell with
+/// a kind, an index path not two integers ≥ 0, a `zIndex` not an integer, two elements with
+/// one key. Columns and keys cvlayout does not know are not compared, and named in `unknownNames`.
 public enum LayoutReader {
     /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
-    /// (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV): the streams'
-    /// elements collected.
+    /// (`openLayoutStream`).
     /// - Throws: `LayoutReadError`; for JSON, a syntax error anywhere before any other.
     /// - Complexity: O(size of `data`) plus O(n) hashing for the duplicate check.
     public static func read(_ data: Data, format: LayoutFileFormat?) throws -> LayoutDocument {
@@ -34,8 +24,7 @@ public enum LayoutReader {
     }
 
     /// Every element of `stream` in file order, and the rest of its document.
-    /// - Throws: what `stream` throws; `LayoutReadError` at the second of two elements with
-    ///   the same key.
+    /// - Throws: what `stream` throws; `LayoutReadError` at the second of two with one key.
     static func collect(_ stream: LayoutElementStream) throws -> LayoutDocument {
         var elements: [StreamedElement] = []
         var seen: [ElementKey: Int] = [:]
@@ -56,12 +45,10 @@ public enum LayoutReader {
     /// How many bytes of a stream `checkStart` looks at.
     public static let startLength = 64 << 10
 
-    /// Refuses the start of a longer input (`prefix`, its first `startLength` bytes or so)
-    /// that is plainly not a layout, before the rest is read: what `read` would refuse for
-    /// something within the prefix. SVG or XML; JSON whose syntax fails before the prefix's
-    /// last bytes (not where it is only cut short); CSV whose header or a row among the
-    /// prefix's whole lines is refused. A prefix that only ends early passes, and so does one
-    /// with no whole line of CSV: the whole input decides.
+    /// Refuses the start (`prefix`, about `startLength` bytes) of a longer input that is plainly
+    /// not a layout, before the rest is read: SVG or XML; JSON whose syntax fails before the
+    /// prefix's last bytes; CSV whose header or a row among its whole lines is refused. Anything
+    /// else passes: the whole input decides.
     /// - Throws: `LayoutReadError`, as `read` words it.
     /// - Complexity: O(prefix).
     public static func checkStart(_ prefix: Data) throws {
@@ -73,13 +60,10 @@ public enum LayoutReader {
             do {
                 _ = try StrictJSON.values(prefix, objectLimit: .layout)
             } catch let e as JSONSyntaxError {
-                // Cut short: the error lies at the prefix's end (an unterminated string or
-                // number, a value or bracket missing), not before.
+                // Cut short: the error lies at the prefix's end, not before.
                 if byteOffset(line: e.line, column: e.column, in: bytes) + 16 >= bytes.count { return }
                 throw jsonError(e)
-            } catch {
-                return  // a duplicate key: the whole input says it, with its path
-            }
+            } catch {}  // a duplicate key: the whole input says it, with its path
             return
         }
         // CSV: the whole lines, cut after the last newline outside quotes.
@@ -145,32 +129,64 @@ public enum LayoutReader {
     /// - Throws: `LayoutReadError` naming the value at fault.
     static func parts(of object: JSONObject, unknown: inout UnknownNames) throws -> [LayoutPart] {
         for key in object.keys.sorted() where !knownLayoutKeys.contains(key) { unknown.insert(key) }
-        var parts: [LayoutPart] = []
-        for name in LayoutPart.names {
-            guard let raw = object[name] else { continue }
+        return try LayoutPart.names.compactMap { name in
+            guard let raw = object[name] else { return nil }
             var values: [NamedValue] = []
-            switch name {
-            case "engine":
-                guard case .string(let engine) = raw else {
-                    throw expected("an engine name", got: raw, at: name)
-                }
-                values.append(NamedValue(name, .text(engine)))
-            case "heartPath":
-                try heartPathValues(raw, into: &values)
-            case "heartSamples":
-                guard let samples = raw.elements else {
-                    throw expected("an array", got: raw, at: name)
-                }
-                for (k, sample) in samples.enumerated() {
-                    try objectNumbers(sample, keys: ["t", "x", "y", "angle"], path: "\(name)[\(k)]", into: &values)
-                }
-            default:
-                let keys = name == "bounds" || name == "contentSize" ? ["width", "height"] : ["x", "y"]
-                try objectNumbers(raw, keys: keys, path: name, into: &values)
-            }
-            parts.append(LayoutPart(name: name, values: values))
+            try flatten(raw, as: partShapes[name]!, path: name, into: &values)
+            return LayoutPart(name: name, values: values)
         }
-        return parts
+    }
+
+    /// What a part holds, flattened into `NamedValue`s named by their JSON paths.
+    private indirect enum PartShape: Sendable {
+        /// A string; else "expected" the description.
+        case text(String)
+        /// An index path `[section, item]`, as `S:I` text.
+        case indexPath
+        case number
+        /// An object's members (those present), in this order.
+        case object([(String, PartShape)])
+        case array(PartShape)
+
+        static func numbers(_ keys: String...) -> PartShape { .object(keys.map { ($0, .number) }) }
+    }
+
+    /// The parts' shapes; `heartPath`'s `d` is derived from the rest and not compared.
+    private static let partShapes: [String: PartShape] = [
+        "engine": .text("an engine name"), "bounds": .numbers("width", "height"), "contentOffset": .numbers("x", "y"),
+        "contentSize": .numbers("width", "height"), "targetContentOffset": .numbers("x", "y"),
+        "heartSamples": .array(.numbers("t", "x", "y", "angle")),
+        "heartPath": .object([("from", .indexPath), ("to", .indexPath), ("style", .text("a string")), ("start", .numbers("x", "y")),
+                              ("segments", .array(.object(["control1", "control2", "end"].map { ($0, .numbers("x", "y")) })))]),
+    ]
+
+    /// `raw` at `path` as `shape` has it, into `values`.
+    /// - Throws: `LayoutReadError` naming the value at fault.
+    private static func flatten(_ raw: JSONValue, as shape: PartShape, path: String, into values: inout [NamedValue]) throws {
+        switch shape {
+        case .text(let what):
+            guard case .string(let text) = raw else {
+                throw expected(what, got: raw, at: path)
+            }
+            values.append(NamedValue(path, .text(text)))
+        case .indexPath:
+            let (s, i) = try indexPair(raw, path: path)
+            values.append(NamedValue(path, .text("\(s):\(i)")))
+        case .number:
+            values.append(NamedValue(path, .number(try finiteNumber(raw, path: path))))
+        case .object(let members):
+            guard case .object(let object) = raw else {
+                throw expected("an object", got: raw, at: path)
+            }
+            for (key, shape) in members {
+                if let value = object[key] { try flatten(value, as: shape, path: path + "." + key, into: &values) }
+            }
+        case .array(let shape):
+            guard let array = raw.elements else {
+                throw expected("an array", got: raw, at: path)
+            }
+            for (k, value) in array.enumerated() { try flatten(value, as: shape, path: "\(path)[\(k)]", into: &values) }
+        }
     }
 
     /// The keys of a cvlayout JSON layout or transition (`from`, `to`, `progress`,
@@ -180,10 +196,6 @@ public enum LayoutReader {
     static let knownElementKeys = Set(["indexPath", "section", "item", "category", "kind", "change",
                                        "fromIndexPath", "toIndexPath", "frame", "center", "transform"]
                                       + ElementField.allCases.map(\.csvColumn))
-    /// Whether `name` is one of `UICollectionElementCategory`'s, as cvlayout writes them.
-    static func isCategory(_ name: String) -> Bool {
-        name == "cell" || name == "supplementaryView" || name == "decorationView"
-    }
     static let expectedCategory = "expected cell, supplementaryView or decorationView"
 
     /// Reads element objects not in cvlayout's own form one at a time (`JSONLayoutStream`),
@@ -192,7 +204,11 @@ public enum LayoutReader {
         /// `elements`, or empty for a list of elements.
         let path: String
         var unknown = UnknownNames()
-        private var seenKeys = Set<String>(), seenFrameKeys = Set<String>(), seenCenterKeys = Set<String>()
+        private var seenKeys = Set<String>(), seenNestedKeys = [Set<String>(), Set<String>()]
+        /// `frame` and `center`, and their members' names and fields.
+        private static let nestedMembers = ["frame", "center"].map { key in
+            (key, ElementField.allCases.filter { $0.group == key }.map { ($0.column.jsonMember!, $0) })
+        }
 
         init(path: String) { self.path = path }
 
@@ -205,17 +221,24 @@ public enum LayoutReader {
             // The keys read, counted so that an element holding no others is not searched.
             var found = 0
             var element = StreamedElement.placeholder
-            element.setKey(try jsonKey(object, path: location, found: &found))
-            if let frame = object["frame"] {
+            try jsonKey(object, path: location, found: &found, into: &element)
+            // `frame` and `center`: objects of numbers, whose other members are named once.
+            for (k, (key, members)) in Self.nestedMembers.enumerated() {
+                guard let raw = object[key] else { continue }
                 found += 1
-                try nestedNumbers(frame, members: [("x", .x), ("y", .y), ("width", .width), ("height", .height)],
-                                  path: location + ".frame", into: &element,
-                                  unknown: &unknown, seen: &seenFrameKeys, prefix: path + "[].frame.")
-            }
-            if let center = object["center"] {
-                found += 1
-                try nestedNumbers(center, members: [("x", .centerX), ("y", .centerY)], path: location + ".center",
-                                  into: &element, unknown: &unknown, seen: &seenCenterKeys, prefix: path + "[].center.")
+                guard case .object(let nested) = raw else {
+                    throw expected("an object", got: raw, at: "\(location).\(key)")
+                }
+                var read = 0
+                for (member, field) in members {
+                    guard let value = nested[member] else { continue }
+                    element.set(field, try finiteNumber(value, path: "\(location).\(key).\(member)"))
+                    read += 1
+                }
+                if read < nested.count && unknown.isOpen {
+                    unknown.insert(newKeysOf: nested, known: Set(members.map(\.0)), seen: &seenNestedKeys[k],
+                                   prefix: "\(path)[].\(key).")
+                }
             }
             if let transform = object["transform"] {
                 found += 1
@@ -227,8 +250,7 @@ public enum LayoutReader {
                 }
             }
             for field in ElementField.allCases where element[field] == nil {
-                let key = field.group == "frame" || field.group == "center" || field.group == "transform"
-                    ? field.csvColumn : field.group
+                let key = field.column.jsonShape == .value ? field.group : field.csvColumn
                 guard let raw = object[key] else { continue }
                 found += 1
                 if field == .hidden {
@@ -254,8 +276,8 @@ public enum LayoutReader {
         }
     }
 
-    /// The element's category, kind and index path; `found` counts the keys read.
-    static func jsonKey(_ object: JSONObject, path: String, found: inout Int) throws -> ElementKey {
+    /// The element's category, kind and index path, into `element`; `found` counts the keys read.
+    static func jsonKey(_ object: JSONObject, path: String, found: inout Int, into element: inout StreamedElement) throws {
         let section: Int, item: Int
         if let raw = object["indexPath"] {
             found += 1
@@ -273,20 +295,20 @@ public enum LayoutReader {
                                                message: "expected \"category\": cell, supplementaryView or decorationView")
         }
         found += 1
-        guard case .string(let category) = rawCategory, isCategory(category) else {
+        guard case .string(let name) = rawCategory, let category = categoryCode(name) else {
             throw LayoutReadError.invalidValue(location: path + ".category", message: "\(expectedCategory), got \(describe(rawCategory))")
         }
-        var kind: String? = nil
+        var kind: Int32 = 0
         if let raw = object["kind"] {
             found += 1
             if raw != .null {
                 guard case .string(let text) = raw else {
                     throw expected("a string", got: raw, at: path + ".kind")
                 }
-                kind = text.isEmpty ? nil : text
-                if kind != nil && category == "cell" {
+                if !text.isEmpty && category == 0 {
                     throw LayoutReadError.invalidValue(location: path + ".kind", message: "a cell has no kind, got \(describe(raw))")
                 }
+                kind = kindCode(text)
             }
         }
         var disappearing = false
@@ -297,78 +319,7 @@ public enum LayoutReader {
             }
             disappearing = change == "disappear"
         }
-        return ElementKey(category: category, kind: kind, section: section, item: item, disappearing: disappearing)
-    }
-
-    /// The members of `frame` or `center` into `element`; another member is named in `unknown`
-    /// as `prefix` and its name, the first time it is `seen`.
-    static func nestedNumbers(_ raw: JSONValue, members: [(String, ElementField)], path: @autoclosure () -> String,
-                              into element: inout StreamedElement, unknown: inout UnknownNames,
-                              seen: inout Set<String>, prefix: @autoclosure () -> String) throws {
-        guard case .object(let object) = raw else {
-            throw expected("an object", got: raw, at: path())
-        }
-        var found = 0
-        for (key, field) in members {
-            if let value = object[key] {
-                element.set(field, try finiteNumber(value, path: path() + "." + key))
-                found += 1
-            }
-        }
-        if found < object.count && unknown.isOpen {
-            let known = Set(members.map(\.0))
-            unknown.insert(newKeysOf: object, known: known, seen: &seen, prefix: prefix())
-        }
-    }
-
-    private static func objectNumbers(_ raw: JSONValue, keys: [String], path: String, into values: inout [NamedValue]) throws {
-        guard case .object(let object) = raw else {
-            throw expected("an object", got: raw, at: path)
-        }
-        for key in keys {
-            if let value = object[key] {
-                values.append(NamedValue(path + "." + key, .number(try finiteNumber(value, path: path + "." + key))))
-            }
-        }
-    }
-
-    /// `heartPath.from`, `.to` (as `S:I` text), `.style`, `.start.x/y`, and each segment's
-    /// control and end points; `d` is derived from those and not compared.
-    private static func heartPathValues(_ raw: JSONValue, into values: inout [NamedValue]) throws {
-        let path = "heartPath"
-        guard case .object(let object) = raw else {
-            throw expected("an object", got: raw, at: path)
-        }
-        for key in ["from", "to"] {
-            guard let value = object[key] else { continue }
-            let (s, i) = try indexPair(value, path: "\(path).\(key)")
-            values.append(NamedValue("\(path).\(key)", .text("\(s):\(i)")))
-        }
-        if let style = object["style"] {
-            guard case .string(let text) = style else {
-                throw expected("a string", got: style, at: path + ".style")
-            }
-            values.append(NamedValue(path + ".style", .text(text)))
-        }
-        if let start = object["start"] {
-            try objectNumbers(start, keys: ["x", "y"], path: path + ".start", into: &values)
-        }
-        if let segments = object["segments"] {
-            guard let array = segments.elements else {
-                throw expected("an array", got: segments, at: path + ".segments")
-            }
-            for (k, segment) in array.enumerated() {
-                let segmentPath = "\(path).segments[\(k)]"
-                guard case .object(let points) = segment else {
-                    throw expected("an object", got: segment, at: segmentPath)
-                }
-                for key in ["control1", "control2", "end"] {
-                    if let point = points[key] {
-                        try objectNumbers(point, keys: ["x", "y"], path: "\(segmentPath).\(key)", into: &values)
-                    }
-                }
-            }
-        }
+        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
     }
 
     /// `LayoutReadError.invalidValue` at `location`: "expected `what`, got" `raw`, with an

@@ -1,9 +1,6 @@
-// Layouts read as streams, the one reader of each format: element by element, in chunks,
-// so that memory stays at a few chunks whatever the element count (`cvlayout diff`,
-// `--check`), or collected into a `LayoutDocument` (`LayoutReader.read`). A file in another
-// order than element order is sorted on disk (`SortedLayoutStream`). What a stream of a
-// file does not read (a malformed JSON, a JSON layout on a device) makes it give up with
-// `LayoutStreamFallback`: the file is then read whole, which says what is wrong.
+// Layouts read as streams, the one reader of each format: element by element in chunks
+// (`cvlayout diff`, `--check`), or collected (`LayoutReader.read`). What a file's stream does
+// not read makes it give up with `LayoutStreamFallback`: the file is then read whole.
 import Foundation
 import FastText
 import LayoutCore
@@ -12,10 +9,9 @@ import LayoutWriters
 
 // MARK: - Elements
 
-/// Thrown when a file cannot be streamed: a duplicate, anything malformed (`LayoutDiff.check`
-/// then says what), a file the streams do not read; with `outOfOrder`, a side not in element
-/// order (compared again sorted); with `presence`, a field only some elements give, met
-/// before it was known that the side gives it (compared again, knowing the fields).
+/// Thrown when a file cannot be streamed (a duplicate, anything malformed: the file is read
+/// whole, which says what); with `outOfOrder`, a side not in element order (compared again
+/// sorted); with `presence`, a field only some elements give (compared again, knowing them).
 public struct LayoutStreamFallback: Error, CustomStringConvertible {
     /// Why the streams gave up, for debugging (never shown to users).
     public var description: String
@@ -30,9 +26,8 @@ public struct LayoutStreamFallback: Error, CustomStringConvertible {
     }
 }
 
-/// One element as the readers give it: its key and its fields, as plain values (copied
-/// without reference counting: the category and kind are codes, the key is built only for
-/// the report). A field's bit in `mask` says whether the file gives it; `hidden` is 0 or 1.
+/// One element as the readers give it, as plain values (the category and kind as codes; the
+/// key is built only for the report). A field's bit in `mask` says whether the file gives it.
 public struct StreamedElement: Sendable {
     var section = 0, item = 0
     /// 0 `cell`, 1 `supplementaryView`, 2 `decorationView`.
@@ -49,7 +44,7 @@ public struct StreamedElement: Sendable {
 
     private init() {}
 
-    /// An element of no interest, to be overwritten by a stream's `next(into:)`.
+    /// An element to be overwritten by a stream's `next(into:)`.
     static var placeholder: StreamedElement { StreamedElement() }
 
     /// The key, for the report.
@@ -69,22 +64,6 @@ public struct StreamedElement: Sendable {
         let slot: UInt64 = category == 0 ? 1 : category == 1 && kind == 1 ? 0 : category == 1 && kind == 2 ? 3 : 2
         // Items past 2⁵⁶ (never in a layout) keep their order through the keys' comparison.
         order = SIMD2(UInt64(section), slot << 56 | UInt64(min(item, 1 << 56 - 1)))
-    }
-
-    /// Sets the key from an `ElementKey` of one of the three categories.
-    mutating func setKey(_ key: ElementKey) {
-        let category: UInt8 = key.category == cellCategory ? 0 : key.category == supplementaryCategory ? 1 : 2
-        var kind: Int32 = 0
-        if let name = key.kind {
-            if name == headerKind {
-                kind = 1
-            } else if name == footerKind {
-                kind = 2
-            } else {
-                kind = Int32(kindNames.code(name)!)  // no limit: never nil
-            }
-        }
-        setKey(section: key.section, item: key.item, category: category, kind: kind, disappearing: key.disappearing)
     }
 
     /// `key < other.key`, the integers first.
@@ -121,7 +100,7 @@ public struct StreamedElement: Sendable {
         return field == .hidden ? .bool(v != 0) : .number(v)
     }
 
-    /// Sets `field` to `value` (`hidden`: 0 or 1), which the file gives.
+    /// Sets `field` to `value` (`hidden`: 0 or 1).
     @inline(__always)
     mutating func set(_ field: ElementField, _ value: Double) {
         values[field.rawValue] = value
@@ -135,17 +114,25 @@ public struct StreamedElement: Sendable {
 /// Kinds other than `header` and `footer` (ASCII), as codes from 3 on, shared by both sides.
 let kindNames = NameCodes(first: 3)
 
+/// A category's code (`StreamedElement.category`), or `nil` for a name no layout has.
+func categoryCode(_ name: String) -> UInt8? {
+    [cellCategory, supplementaryCategory, decorationCategory].firstIndex(of: name).map(UInt8.init)
+}
+
+/// A kind's code (`StreamedElement.kind`): 0 for none (empty).
+func kindCode(_ name: String) -> Int32 {
+    name.isEmpty ? 0 : name == headerKind ? 1 : name == footerKind ? 2 : Int32(kindNames.code(name)!)  // no limit: never nil
+}
+
 /// A source of elements in file order, and, once exhausted, the rest of the document.
 protocol LayoutElementStream: AnyObject {
     /// Reads the next element into `element`; `false` after the last.
     func next(into element: inout StreamedElement) throws -> Bool
-    /// After `next` gave `false`: the document without its elements (shape, parts, unknown
-    /// names) and the fields some element gives.
+    /// After `next` gave `false`: the document without its elements, and the fields given.
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
     func cancel()
-    /// The error for two elements with `key`, at `ordinal` and `first` (`ordinal`s), as the
-    /// reader words it: `elements[7]: duplicate element 0:3 (also at elements[2])`.
+    /// The error for two elements with `key` at `ordinal` and `first`, as the reader words it.
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError
 }
 
@@ -164,16 +151,12 @@ final class ByteWindow {
     private(set) var end = 0
     private(set) var atEOF = false
     private let fd: Int32
-    /// Where the next read starts in the file (reads are positioned: a duplicated descriptor
-    /// shared with another window is not moved).
+    /// Where the next read starts (`pread`: a descriptor shared with another window is not moved).
     private var offset: off_t = 0
-    /// The most a window grows to hold one element or part.
-    static let maximumCapacity = 1 << 30
 
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
     convenience init(path: String, chunk: Int = 1 << 22) throws {
-        // Only a regular file is streamed: looked at before it is opened, since opening a
-        // FIFO waits for its writer.
+        // Only a regular file, looked at before it is opened (opening a FIFO waits for its writer).
         var before = stat()
         guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
             throw LayoutStreamFallback("not a regular file")
@@ -201,8 +184,7 @@ final class ByteWindow {
     /// Whether it holds the whole input (read whole), not a file's chunks.
     var holdsAll: Bool { fd < 0 }
 
-    /// `error` when the window holds the whole input, which then says what is wrong; else a
-    /// `LayoutStreamFallback` (the file is read whole).
+    /// `error` when the window holds the whole input; else a `LayoutStreamFallback`.
     func refusal(_ error: Error) -> Error {
         holdsAll || error is LayoutStreamFallback ? error : LayoutStreamFallback("\(error)")
     }
@@ -223,8 +205,7 @@ final class ByteWindow {
     }
 
     /// Keeps the bytes from `from` on (moved to the front) and reads more after them.
-    /// - Returns: how far the kept bytes moved back (subtract it from positions), or `nil`
-    ///   at the end of the file (nothing moved).
+    /// - Returns: how far the kept bytes moved back, or `nil` at the end of the file.
     func refill(keepingFrom from: Int) throws -> Int? {
         if atEOF { return nil }
         let kept = end - from
@@ -232,7 +213,7 @@ final class ByteWindow {
         end = kept
         if end == capacity {
             // One element or part fills the window: grow it.
-            guard capacity < Self.maximumCapacity else { throw LayoutStreamFallback("an element larger than 1 GiB") }
+            guard capacity < 1 << 30 else { throw LayoutStreamFallback("an element larger than 1 GiB") }
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2 + 16)
             grown.update(from: base, count: end)
             base.deallocate()
@@ -282,18 +263,54 @@ final class ByteWindow {
 }
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
+/// Bytes `b[i..<end]` read forward by the streams' fast paths (a struct: a captured position
+/// would be checked for exclusive access).
+struct ByteCursor {
+    let b: UnsafeMutablePointer<UInt8>
+    let end: Int
+    var i: Int
+
+    /// Steps over `text` when it comes next.
+    @inline(__always) mutating func literal(_ text: StaticString) -> Bool {
+        let n = text.utf8CodeUnitCount
+        guard end - i >= n, equalBytes(b + i, text.utf8Start, n) else { return false }
+        i += n
+        return true
+    }
+
+    /// An element's category and kind as cvlayout writes them: one of `categories` (`cell`,
+    /// `supplementaryView`, `decorationView`, each with what follows it), then one of `kinds`
+    /// (`header`, `footer`) or `noKind`; `nil` for anything else, a cell with a kind or a view without.
+    @inline(__always)
+    mutating func categoryAndKind(_ categories: (StaticString, StaticString, StaticString),
+                                  _ kinds: (StaticString, StaticString), noKind: StaticString) -> (category: UInt8, kind: Int32)? {
+        let category: UInt8
+        if literal(categories.0) {
+            category = 0
+        } else if literal(categories.1) {
+            category = 1
+        } else if literal(categories.2) {
+            category = 2
+        } else {
+            return nil
+        }
+        let kind: Int32 = literal(kinds.0) ? 1 : literal(kinds.1) ? 2 : 0
+        guard kind != 0 || literal(noKind), (kind == 0) == (category == 0) else { return nil }
+        return (category, kind)
+    }
+}
+
 /// The category and kind strings, shared (no allocation per element).
 let cellCategory = "cell", supplementaryCategory = "supplementaryView", decorationCategory = "decorationView"
 let headerKind = "header", footerKind = "footer"
 
 // MARK: - Opening
 
-/// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte
-/// suggests (`{` or `[`: JSON; `<`: refused as SVG or XML; anything else: CSV). A byte
-/// order mark is skipped. A JSON layout read whole is checked whole first
-/// (`LayoutReader.checkWholeJSON`).
-/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` (a file) for an empty
-///   input or SVG; what the stream's start throws.
+/// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte (after
+/// any byte order mark) suggests: `{` or `[` JSON, `<` refused as SVG or XML, else CSV. A
+/// JSON layout read whole is checked whole first (`LayoutReader.checkWholeJSON`).
+/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` for an empty input or
+///   SVG; what the stream's start throws.
 func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
     var pos = 0
     while true {
