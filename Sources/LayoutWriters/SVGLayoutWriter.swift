@@ -1,14 +1,6 @@
-import class Foundation.NSLock
+import Foundation
 import LayoutCore
 import FastText
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - Labels and canvas
 
