@@ -187,3 +187,20 @@ func appendCSVField(_ text: String, to out: OutputBuffer) {
     }
     out.append(byte: UInt8(ascii: "\""))
 }
+
+/// Writes the samples as CSV, in place of the elements: `t,x,y,angle`, then a row per sample.
+/// - Complexity: O(samples).
+func writeHeartSamples(_ samples: [PathSample], to out: OutputBuffer) throws {
+    out.append("t,x,y,angle\n")
+    for sample in samples {
+        out.append(number: sample.t)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: sample.point.x)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: sample.point.y)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: sample.angle)
+        out.append(byte: 0x0A)
+        try out.flushIfFull()
+    }
+}

@@ -222,3 +222,22 @@ package func appendJSONString(_ text: String, to out: OutputBuffer) {
     }
     out.append(byte: UInt8(ascii: "\""))
 }
+
+/// Appends `,\n"heartSamples":[…]` (`--heart-samples`), one sample a line,
+/// `{"t":0,"x":214,"y":463,"angle":-90}`.
+/// - Complexity: O(samples).
+func appendHeartSamples(_ samples: [PathSample], to out: OutputBuffer) {
+    out.append(",\n\"heartSamples\":[")
+    for (k, sample) in samples.enumerated() {
+        out.append(k == 0 ? "\n{\"t\":" : ",\n{\"t\":")
+        out.append(number: sample.t)
+        out.append(",\"x\":")
+        out.append(number: sample.point.x)
+        out.append(",\"y\":")
+        out.append(number: sample.point.y)
+        out.append(",\"angle\":")
+        out.append(number: sample.angle)
+        out.append(byte: UInt8(ascii: "}"))
+    }
+    out.append(samples.isEmpty ? "]" : "\n]")
+}
