@@ -93,15 +93,10 @@ import LayoutCore
     /// The text `write(value, precision: .decimals(3), …)` writes, built in registers (for a
     /// writer that also keeps it in a table), for a whole number or a half, |value| < 10⁸: at
     /// most 13 bytes in two little-endian words (bytes past `length` unspecified); `nil`
-    /// otherwise. - Complexity: O(1).
+    /// otherwise; the integer digits from `eightDigits` (`DigitTable`'s, say). - Complexity: O(1).
     @inlinable @inline(__always)
-    package static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
-        wholeOrHalfText(value, eightDigits: eightDigits)
-    }
-
-    /// `wholeOrHalfText(_:)` with the integer digits from `eightDigits` (`DigitTable`'s, say).
-    @inlinable @inline(__always)
-    static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
+    package static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
+        -> (low: UInt64, high: UInt64, length: Int)? {
         let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
             // 2⁵² + twice holds twice, rounded, in its significand: no Int(_:) range checks.
@@ -130,13 +125,8 @@ import LayoutCore
 
     /// `wholeOrHalfText` for the values it leaves, 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005; `nil` outside.
     @inlinable @inline(__always)
-    package static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
-        fractionalText(value, eightDigits: eightDigits)
-    }
-
-    /// `fractionalText(_:)` with the integer digits from `eightDigits`.
-    @inlinable @inline(__always)
-    static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
+    package static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
+        -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
         let m = value.significandBitPattern | 1 << 52
