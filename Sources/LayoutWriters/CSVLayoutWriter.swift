@@ -168,26 +168,6 @@ extension CSVLayoutWriter {
     }
 }
 
-/// Appends a text field with RFC 4180 quoting, `'` before a formula's start (`=`, `+`, `-`,
-/// `@`, tab, CR) to neutralise it.
-func appendCSVField(_ text: String, to out: OutputBuffer) {
-    var field = text
-    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
-        field = "'" + field
-    }
-    let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-    guard needsQuotes else {
-        out.append(string: field)
-        return
-    }
-    out.append(byte: UInt8(ascii: "\""))
-    for byte in field.utf8 {
-        if byte == UInt8(ascii: "\"") { out.append(byte: byte) }
-        out.append(byte: byte)
-    }
-    out.append(byte: UInt8(ascii: "\""))
-}
-
 /// Writes the samples as CSV, in place of the elements: `t,x,y,angle`, then a row per sample.
 /// - Complexity: O(samples).
 func writeHeartSamples(_ samples: [PathSample], to out: OutputBuffer) throws {
