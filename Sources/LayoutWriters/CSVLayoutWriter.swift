@@ -142,6 +142,19 @@ extension ByteCursor {
         append(byte: UInt8(ascii: ","))
         append(number: value)
     }
+
+    /// A kind's name as it is (valid names need no quoting or escaping: `ElementKind.isValidName`),
+    /// the usual ones copied from literals.
+    @inline(__always)
+    mutating func append(kindName kind: ElementKind) {
+        switch kind {
+        case .header: append("header")
+        case .footer: append("footer")
+        case .badge: append("badge")
+        case .background: append("background")
+        default: append(string: kind.rawValue)
+        }
+    }
 }
 
 extension CSVLayoutWriter {
@@ -156,15 +169,7 @@ extension CSVLayoutWriter {
         case .supplementaryView: w.append(",supplementaryView,")
         case .decorationView: w.append(",decorationView,")
         }
-        if let kind = e.kind {  // kind names need no quoting or neutralising (`ElementKind.isValidName`)
-            switch kind {
-            case .header: w.append("header")
-            case .footer: w.append("footer")
-            case .badge: w.append("badge")
-            case .background: w.append("background")
-            default: w.append(string: kind.rawValue)
-            }
-        }
+        if let kind = e.kind { w.append(kindName: kind) }
     }
 }
 

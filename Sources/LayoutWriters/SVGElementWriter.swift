@@ -316,12 +316,10 @@ struct SVGElementWriter {
     /// A view's kind name, or its category's when it has none (valid names need no escaping:
     /// `ElementKind.isValidName`).
     private mutating func appendKindName(_ element: UnsafePointer<LayoutAttributes>) {
-        switch element.pointee.kind {
-        case .header?: append("header")
-        case .footer?: append("footer")
-        case .badge?: append("badge")
-        case .background?: append("background")
-        case let kind: append(string: kind?.rawValue ?? element.pointee.category.rawValue)
+        if let kind = element.pointee.kind {
+            withCursor { $0.append(kindName: kind) }
+        } else {
+            append(string: element.pointee.category.rawValue)
         }
     }
 
