@@ -217,8 +217,8 @@ public struct LayoutPipeline {
                 (drawn, summary) = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
             }
             let shapes = ScrollSVGWriter.StreamedShapes(drawn: drawn, labels: labels) { [summary] out in
-                try OutputFormat.svg.appendBlocks(summary, streaming: producer(stream), options: options, to: out,
-                                                  on: pipeline, serially: pipeline == nil)
+                let parts = OutputFormat.svg.streamParts(summary, options: options, labelsAboveOutline: false)
+                try OutputFormat.svg.appendBlocks(producer(stream), parts: parts, to: out, on: pipeline, serially: pipeline == nil)
             }
             try body(summary, shapes)
         }
