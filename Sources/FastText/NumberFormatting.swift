@@ -1,11 +1,8 @@
-// Exact decimal formatting of Doubles (SPEC section 2), straight into byte buffers, with no
-// allocation on the common path.
-
 import Foundation
 import LayoutCore
 
-/// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`,
-/// the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
+/// Formats Doubles as SPEC section 2 prescribes, straight into byte buffers: no exponent, no trailing
+/// zeros, `-0` as `0`, the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
 @usableFromInline package enum NumberFormat {
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.

@@ -1,12 +1,8 @@
 import LayoutCore
 import FastText
 
-/// SPEC section 4's CSV: RFC 4180 quoting, LF line endings, a header row, one row per element.
-///
-/// ```
-/// section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden
-/// 0,0,cell,,0,0,123.333,120,61.667,60,1,0,0,1,0,0,1,0,false
-/// ```
+/// The CSV of docs/REFERENCE.md, "CSV": LF line endings, a header row (`columns`), one row
+/// per element.
 public enum CSVLayoutWriter {
     /// The header row's column names, in order (`ElementColumn.csvName`).
     public static let columns = ElementColumn.allCases.map(\.csvName)

@@ -1,17 +1,8 @@
 import LayoutCore
 import FastText
 
-/// SPEC section 4's JSON: one object, each element on its own line so that golden-file diffs
-/// stay readable. Keys appear in the documented order.
-///
-/// ```
-/// {"engine":"…","bounds":{"width":390,"height":844},"contentOffset":{"x":0,"y":0},
-/// "contentSize":{"width":390,"height":230},
-/// "elements":[
-/// {"indexPath":[0,0],"category":"cell","frame":{"x":0,"y":0,"width":123.333,"height":120},…},
-/// …
-/// ]}
-/// ```
+/// The JSON of docs/REFERENCE.md, "JSON": one object, the geometry, then each element on a
+/// line of its own (readable golden-file diffs), keys in the documented order.
 public enum JSONLayoutWriter {
     /// Writes `layout` (only the elements at `selection` when given) to `out`.
     /// - Complexity: O(selected elements); no allocation per element.
