@@ -1,11 +1,8 @@
-// Exact decimal formatting of Doubles (SPEC section 2), straight into byte buffers, with no
-// allocation on the common path.
-
 import Foundation
 import LayoutCore
 
-/// Formats Doubles as SPEC section 2 prescribes: no exponent, no trailing zeros, `-0` as `0`,
-/// the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
+/// Formats Doubles as SPEC section 2 prescribes, straight into byte buffers: no exponent, no trailing
+/// zeros, `-0` as `0`, the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
 @usableFromInline package enum NumberFormat {
     /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
     /// after the point of the smallest subnormal at `.full`.
@@ -93,15 +90,10 @@ import LayoutCore
     /// The text `write(value, precision: .decimals(3), …)` writes, built in registers (for a
     /// writer that also keeps it in a table), for a whole number or a half, |value| < 10⁸: at
     /// most 13 bytes in two little-endian words (bytes past `length` unspecified); `nil`
-    /// otherwise. - Complexity: O(1).
+    /// otherwise; the integer digits from `eightDigits` (`DigitTable`'s, say). - Complexity: O(1).
     @inlinable @inline(__always)
-    package static func wholeOrHalfText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
-        wholeOrHalfText(value, eightDigits: eightDigits)
-    }
-
-    /// `wholeOrHalfText(_:)` with the integer digits from `eightDigits` (`DigitTable`'s, say).
-    @inlinable @inline(__always)
-    static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
+    package static func wholeOrHalfText(_ value: Double, eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
+        -> (low: UInt64, high: UInt64, length: Int)? {
         let twice = value.magnitude * 2  // exact (infinite past the largest Double: refused below)
         if twice < 200_000_000 {
             // 2⁵² + twice holds twice, rounded, in its significand: no Int(_:) range checks.
@@ -130,13 +122,8 @@ import LayoutCore
 
     /// `wholeOrHalfText` for the values it leaves, 2⁻¹¹ ≤ |value| < 10⁸ − 0.0005; `nil` outside.
     @inlinable @inline(__always)
-    package static func fractionalText(_ value: Double) -> (low: UInt64, high: UInt64, length: Int)? {
-        fractionalText(value, eightDigits: eightDigits)
-    }
-
-    /// `fractionalText(_:)` with the integer digits from `eightDigits`.
-    @inlinable @inline(__always)
-    static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64) -> (low: UInt64, high: UInt64, length: Int)? {
+    package static func fractionalText(_ value: Double, eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
+        -> (low: UInt64, high: UInt64, length: Int)? {
         let k = 1075 &- Int(value.exponentBitPattern)
         guard k >= 1 && k <= 63 else { return nil }
         let m = value.significandBitPattern | 1 << 52
@@ -342,33 +329,40 @@ import LayoutCore
     }
 
     /// Swift's `description`, the shortest round-trip form, its exponent (`1e-05`, `1.5e+20`)
-    /// written out as a plain decimal.
+    /// written out as a plain decimal (`shortestText`).
     @usableFromInline static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        guard value != 0 else {
-            destination.pointee = UInt8(ascii: "0")
-            return 1
+        var text = shortestText(value)
+        return text.withUTF8 { bytes in
+            destination.update(from: bytes.baseAddress!, count: bytes.count)
+            return bytes.count
         }
-        let parts = value.magnitude.description.split(separator: "e")
-        let mantissa = Array(parts[0].utf8)
-        var digits = mantissa.filter { $0 != UInt8(ascii: ".") }
-        // value = 0.d₁d₂d₃… · 10^point
-        var point = (mantissa.firstIndex(of: UInt8(ascii: ".")) ?? mantissa.count) + (parts.count > 1 ? Int(parts[1])! : 0)
-        while digits.first == UInt8(ascii: "0") && digits.count > 1 {
+    }
+
+    /// The shortest round-trip digits of `value` (`description`) without an exponent: `1e-05`
+    /// as `0.00001`, `1.5e+20` as `150000000000000000000`; `0` for zero and -0.
+    package static func shortestText(_ value: Double) -> String {
+        guard value != 0 else { return "0" }
+        let text = value.magnitude.description
+        let mantissa = text.prefix { $0 != "e" }
+        let exponent = text.contains("e") ? Int(text.drop { $0 != "e" }.dropFirst())! : 0
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        // value = 0.DIGITS · 10^(point + exponent)
+        var digits = Array(mantissa.filter { $0 != "." })
+        var position = point + exponent
+        while digits.count > 1 && digits.first == "0" {
             digits.removeFirst()
-            point -= 1
+            position -= 1
         }
-        while digits.last == UInt8(ascii: "0") && digits.count > 1 { digits.removeLast() }
-        let zero = UInt8(ascii: "0")
-        var text: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
-        if point <= 0 {
-            text += [zero, UInt8(ascii: ".")] + repeatElement(zero, count: -point) + digits
-        } else if point >= digits.count {
-            text += digits + repeatElement(zero, count: point - digits.count)
+        while digits.count > 1 && digits.last == "0" { digits.removeLast() }
+        let body: String
+        if position <= 0 {
+            body = "0." + String(repeating: "0", count: -position) + String(digits)
+        } else if position >= digits.count {
+            body = String(digits) + String(repeating: "0", count: position - digits.count)
         } else {
-            text += digits[..<point] + [UInt8(ascii: ".")] + digits[point...]
+            body = String(digits[..<position]) + "." + String(digits[position...])
         }
-        destination.update(from: text, count: text.count)
-        return text.count
+        return (value < 0 ? "-" : "") + body
     }
 }
 

@@ -140,12 +140,6 @@ public final class OutputBuffer {
     /// Appends `value` at the buffer's precision.
     @inlinable @inline(__always)
     package func append(number value: Double) {
-        append(number: value, precision: precision)
-    }
-
-    /// Appends `value` at `precision` (a scale factor, which the points' precision would distort).
-    @inlinable @inline(__always)
-    package func append(number value: Double, precision: NumberPrecision) {
         reserve(NumberFormat.maximumLength)
         count += NumberFormat.write(value, precision: precision, to: storage + count)
     }
@@ -300,8 +294,6 @@ package struct FrameText {
     package var middle: (UInt64, UInt64, UInt64) = (0, 0, 0)
     /// x's text's length in the lowest byte, the middle's in the next.
     package var lengths: UInt64 = 0
-
-    init() {}
 }
 
 /// The key of a table of frame texts: the bits of a frame's x, width and height. Empty, x's
@@ -345,8 +337,6 @@ package struct SVGFrameText {
     package var after: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
     /// `<text x="CX" y="`, at most 32 bytes.
     package var label: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-
-    init() {}
 }
 
 /// A write position in an `OutputBuffer`'s reserved space (`cursor(reserving:)`): literals

@@ -1,12 +1,8 @@
 import LayoutCore
 import FastText
 
-/// SPEC section 4's CSV: RFC 4180 quoting, LF line endings, a header row, one row per element.
-///
-/// ```
-/// section,item,category,kind,x,y,width,height,centerX,centerY,a,b,c,d,tx,ty,alpha,zIndex,hidden
-/// 0,0,cell,,0,0,123.333,120,61.667,60,1,0,0,1,0,0,1,0,false
-/// ```
+/// The CSV of docs/REFERENCE.md, "CSV": LF line endings, a header row (`columns`), one row
+/// per element.
 public enum CSVLayoutWriter {
     /// The header row's column names, in order (`ElementColumn.csvName`).
     public static let columns = ElementColumn.allCases.map(\.csvName)
@@ -142,6 +138,19 @@ extension ByteCursor {
         append(byte: UInt8(ascii: ","))
         append(number: value)
     }
+
+    /// A kind's name as it is (valid names need no quoting or escaping: `ElementKind.isValidName`),
+    /// the usual ones copied from literals.
+    @inline(__always)
+    mutating func append(kindName kind: ElementKind) {
+        switch kind {
+        case .header: append("header")
+        case .footer: append("footer")
+        case .badge: append("badge")
+        case .background: append("background")
+        default: append(string: kind.rawValue)
+        }
+    }
 }
 
 extension CSVLayoutWriter {
@@ -156,34 +165,23 @@ extension CSVLayoutWriter {
         case .supplementaryView: w.append(",supplementaryView,")
         case .decorationView: w.append(",decorationView,")
         }
-        if let kind = e.kind {  // kind names need no quoting or neutralising (`ElementKind.isValidName`)
-            switch kind {
-            case .header: w.append("header")
-            case .footer: w.append("footer")
-            case .badge: w.append("badge")
-            case .background: w.append("background")
-            default: w.append(string: kind.rawValue)
-            }
-        }
+        if let kind = e.kind { w.append(kindName: kind) }
     }
 }
 
-/// Appends a text field with RFC 4180 quoting, `'` before a formula's start (`=`, `+`, `-`,
-/// `@`, tab, CR) to neutralise it.
-func appendCSVField(_ text: String, to out: OutputBuffer) {
-    var field = text
-    if let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
-        field = "'" + field
+/// Writes the samples as CSV, in place of the elements: `t,x,y,angle`, then a row per sample.
+/// - Complexity: O(samples).
+func writeHeartSamples(_ samples: [PathSample], to out: OutputBuffer) throws {
+    out.append("t,x,y,angle\n")
+    for sample in samples {
+        out.append(number: sample.t)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: sample.point.x)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: sample.point.y)
+        out.append(byte: UInt8(ascii: ","))
+        out.append(number: sample.angle)
+        out.append(byte: 0x0A)
+        try out.flushIfFull()
     }
-    let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-    guard needsQuotes else {
-        out.append(string: field)
-        return
-    }
-    out.append(byte: UInt8(ascii: "\""))
-    for byte in field.utf8 {
-        if byte == UInt8(ascii: "\"") { out.append(byte: byte) }
-        out.append(byte: byte)
-    }
-    out.append(byte: UInt8(ascii: "\""))
 }

@@ -1,17 +1,8 @@
 import LayoutCore
 import FastText
 
-/// SPEC section 4's JSON: one object, each element on its own line so that golden-file diffs
-/// stay readable. Keys appear in the documented order.
-///
-/// ```
-/// {"engine":"…","bounds":{"width":390,"height":844},"contentOffset":{"x":0,"y":0},
-/// "contentSize":{"width":390,"height":230},
-/// "elements":[
-/// {"indexPath":[0,0],"category":"cell","frame":{"x":0,"y":0,"width":123.333,"height":120},…},
-/// …
-/// ]}
-/// ```
+/// The JSON of docs/REFERENCE.md, "JSON": one object, the geometry, then each element on a
+/// line of its own (readable golden-file diffs), keys in the documented order.
 public enum JSONLayoutWriter {
     /// Writes `layout` (only the elements at `selection` when given) to `out`.
     /// - Complexity: O(selected elements); no allocation per element.
@@ -221,4 +212,23 @@ package func appendJSONString(_ text: String, to out: OutputBuffer) {
         }
     }
     out.append(byte: UInt8(ascii: "\""))
+}
+
+/// Appends `,\n"heartSamples":[…]` (`--heart-samples`), one sample a line,
+/// `{"t":0,"x":214,"y":463,"angle":-90}`.
+/// - Complexity: O(samples).
+func appendHeartSamples(_ samples: [PathSample], to out: OutputBuffer) {
+    out.append(",\n\"heartSamples\":[")
+    for (k, sample) in samples.enumerated() {
+        out.append(k == 0 ? "\n{\"t\":" : ",\n{\"t\":")
+        out.append(number: sample.t)
+        out.append(",\"x\":")
+        out.append(number: sample.point.x)
+        out.append(",\"y\":")
+        out.append(number: sample.point.y)
+        out.append(",\"angle\":")
+        out.append(number: sample.angle)
+        out.append(byte: UInt8(ascii: "}"))
+    }
+    out.append(samples.isEmpty ? "]" : "\n]")
 }

@@ -185,19 +185,16 @@ public struct LayoutPipeline {
         }
         // A job streams an SVG only after the check found it in drawing order (a golden is JSON or CSV).
         precondition(format != .svg || inDrawingOrder, "an SVG is streamed only in drawing order")
-        var layout = try summary(writing: format, canvas: options.canvas)
         var options = options
-        let serially = (streamedCount ?? .max) <= Self.serialElementLimit
-        let pipeline = serially ? nil : BlockPipeline(precision: buffer.precision)
-        defer { pipeline?.stop() }
-        if format == .svg && options.canvas == .all {
-            let labels = deferredNumberOfSections.map { SVGLabels.resolved(options.labels, numberOfSections: $0) }
-                ?? SVGLabels.resolved(options.labels, for: layout)
-            let measured = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: buffer.precision)
-            options.drawnBounds = measured.drawn
-            if contentSizeDeferred { layout = measured.summary }
+        try withPipeline(precision: buffer.precision) { pipeline in
+            var layout = try summary(writing: format, canvas: options.canvas)
+            if format == .svg && options.canvas == .all {
+                (options.drawnBounds, layout) = try drawnBounds(labels: svgLabels(options), stream: stream, on: pipeline,
+                                                                precision: buffer.precision)
+            }
+            try format.write(layout, streaming: producer(stream), options: options, to: buffer, on: pipeline,
+                             serially: pipeline == nil)
         }
-        try format.write(layout, streaming: producer(stream), options: options, to: buffer, on: pipeline, serially: serially)
     }
 
     /// For an SVG whose elements are streamed (in drawing order): runs `body` with the
@@ -212,36 +209,39 @@ public struct LayoutPipeline {
     public func withStreamedShapes(options: OutputOptions, precision: NumberPrecision,
                                    _ body: (CollectionLayout, ScrollSVGWriter.StreamedShapes) throws -> Void) throws -> Bool {
         guard isStreamed, inDrawingOrder, let stream = engine.stream else { return false }
-        var layout = self.layout
-        let serially = (streamedCount ?? .max) <= Self.serialElementLimit
-        let pipeline = serially ? nil : BlockPipeline(precision: precision)
-        defer { pipeline?.stop() }
-        let labels = deferredNumberOfSections.map { SVGLabels.resolved(options.labels, numberOfSections: $0) }
-            ?? SVGLabels.resolved(options.labels, for: layout)
-        var drawn: Rect? = nil
-        if options.canvas == .all {
-            let measured = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
-            drawn = measured.drawn
-            if contentSizeDeferred { layout = measured.summary }
-        } else if contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: .svg, canvas: options.canvas),
-                  let check = engine.check {
-            var sink = FiniteCheckSink(scale: scale)
-            layout = try check(&sink)
+        let labels = svgLabels(options)
+        try withPipeline(precision: precision) { pipeline in
+            var summary = try self.summary(writing: .svg, canvas: options.canvas)
+            var drawn: Rect? = nil
+            if options.canvas == .all {
+                (drawn, summary) = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
+            }
+            let shapes = ScrollSVGWriter.StreamedShapes(drawn: drawn, labels: labels) { [summary] out in
+                let parts = OutputFormat.svg.streamParts(summary, options: options, labelsAboveOutline: false)
+                try OutputFormat.svg.appendBlocks(producer(stream), parts: parts, to: out, on: pipeline, serially: pipeline == nil)
+            }
+            try body(summary, shapes)
         }
-        let summary = layout
-        let shapes = ScrollSVGWriter.StreamedShapes(drawn: drawn, labels: labels) { [scale] out in
-            try OutputFormat.svg.appendBlocks(summary, streaming: { sink in
-                sink.scale = scale
-                _ = try stream(&sink)
-            }, options: options, to: out, on: pipeline, serially: serially)
-        }
-        try body(summary, shapes)
         return true
     }
 
+    /// Runs `body` with a new `BlockPipeline` (stopped after), or `nil` (format on this thread)
+    /// for at most `serialElementLimit` elements.
+    private func withPipeline(precision: NumberPrecision, _ body: (BlockPipeline?) throws -> Void) throws {
+        let pipeline = (streamedCount ?? .max) <= Self.serialElementLimit ? nil : BlockPipeline(precision: precision)
+        defer { pipeline?.stop() }
+        try body(pipeline)
+    }
+
+    /// The labels of an SVG of the layout (`SVGLabels.resolved`; the sections a quick check counted).
+    private func svgLabels(_ options: OutputOptions) -> SVGLabels {
+        SVGLabels.resolved(options.labels, numberOfSections: deferredNumberOfSections ?? layout.numberOfSections)
+    }
+
     /// The union of what an SVG of the streamed elements draws with `labels`
-    /// (`SVGLayoutWriter.DrawnBounds`), and the summary, from one more run of the engine: on
-    /// `pipeline`'s threads, each slot into bounds of its own, joined at the end; or on this thread.
+    /// (`SVGLayoutWriter.DrawnBounds`), and the summary (that run's when deferred), from one
+    /// more run of the engine: on `pipeline`'s threads, each slot into bounds of its own,
+    /// joined at the end; or on this thread.
     /// - Throws: what the engine throws.
     private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
                              on pipeline: BlockPipeline?, precision: NumberPrecision) throws
@@ -254,7 +254,7 @@ public struct LayoutPipeline {
             sink.scale = scale
             let summary = try stream(&sink)
             sink.finish()
-            return (drawn.bounds, summary)
+            return (drawn.bounds, contentSizeDeferred ? summary : layout)
         }
         let slotBuffers = pipeline.slotBuffers
         let drawnPerSlot = UnsafeMutablePointer<SVGLayoutWriter.DrawnBounds>.allocate(capacity: slotBuffers.count)
@@ -275,6 +275,6 @@ public struct LayoutPipeline {
             summary = try stream(&sink)
         }
         for slot in slotBuffers.indices { drawn.add(drawnPerSlot[slot]) }
-        return (drawn.bounds, summary!)
+        return (drawn.bounds, contentSizeDeferred ? summary! : layout)
     }
 }

@@ -1,6 +1,16 @@
 import LayoutCore
 import FastText
 
+/// Where a writer's text goes, for the command line: `LayoutOutput(precision:sink:)` hands it
+/// to `sink` in 1 MiB chunks, or keeps it (`bytes`); numbers at `precision`.
+public typealias LayoutOutput = OutputBuffer
+
+extension NumberPrecision {
+    /// `value`'s text at this precision, as the writers write it (`1e-7` at `.full`:
+    /// `0.0000001`; 2.675 at `.decimals(2)`: `2.67`).
+    public func text(_ value: Double) -> String { NumberFormat.string(value, precision: self) }
+}
+
 /// How a layout is written.
 public struct OutputOptions: Sendable {
     /// Decimals of every number. Default 3.
@@ -45,16 +55,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         try out.flush()
     }
 
-    /// The elements' text alone, as `write(_:streaming:…)` writes it but with every label in
-    /// its group (a scroll's outline moves), on `pipeline` or, `serially`, this thread.
-    func appendBlocks(_ layout: CollectionLayout, streaming produce: StreamedElements, options: OutputOptions,
-                      to out: OutputBuffer, on pipeline: BlockPipeline?, serially: Bool) throws {
-        try appendBlocks(produce, parts: streamParts(layout, options: options, labelsAboveOutline: false), to: out,
-                         on: pipeline, serially: serially)
-    }
-
-    private func appendBlocks(_ produce: StreamedElements, parts: StreamParts, to out: OutputBuffer, on pipeline: BlockPipeline?,
-                              serially: Bool) throws {
+    /// The elements' text alone (`parts.block`), on `pipeline` or, `serially`, this thread: for
+    /// a scroll's still shapes, `streamParts(_:options:labelsAboveOutline: false)` (its outline moves).
+    func appendBlocks(_ produce: StreamedElements, parts: StreamParts, to out: OutputBuffer, on pipeline: BlockPipeline?,
+                      serially: Bool) throws {
         if serially {
             var position = 0
             var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
@@ -92,7 +96,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
             }, end: { _, _ in })
         case .svg:
             let labels = SVGLabels.resolved(options.labels, for: layout), round = layout.drawsCellsRound
-            let above = labelsAboveOutline ? SVGLayoutWriter.labelsAboveOutline(layout, labels: labels) : nil
+            let above = labelsAboveOutline && labels != .none ? SVGLabelsAboveOutline(outline: layout.visibleRect) : nil
             return StreamParts(start: { layout, out in
                 SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(layout, options: options,
                                                                                    drawn: options.drawnBounds), to: out)

@@ -1,6 +1,3 @@
-// Which passes of an engine a run makes, decided in one place (`PassPlan.make`);
-// `LayoutPipeline` follows the plan.
-
 /// What an engine can do for the passes of a run (declared beside its entry points).
 public struct PassCapabilities: Equatable, Sendable {
     /// It lays out into a sink, and has a check pass (elements only counted and checked).
@@ -60,9 +57,10 @@ public struct PassOptions: Equatable, Sendable {
     }
 }
 
-/// The passes of one run: the elements kept (one run, mirrored, snapped and checked in memory)
-/// or streamed (a check pass, or none when vouched for without laying out, then the writing
-/// pass), checked before the first byte is written.
+/// The passes of one run, decided in one place (`make`; `LayoutPipeline` follows it): the
+/// elements kept (one run, mirrored, snapped and checked in memory) or streamed (a check pass,
+/// or none when vouched for without laying out, then the writing pass), checked before the
+/// first byte is written.
 public struct PassPlan: Equatable, Sendable {
     /// Where the elements live.
     public enum Elements: Equatable, Sendable {

@@ -12,12 +12,8 @@ struct SVGElementWriter {
     private var position: UnsafeMutablePointer<UInt8>
     /// Recently written numbers and their text: a repeat is a 24-byte copy.
     private let cache: UnsafeMutablePointer<CachedNumber>
-    /// This element's numbers, entered in `cache` at the next (read back now, they would stall).
-    private let pending: UnsafeMutablePointer<PendingNumber>
-    private var pendingCount = 0
     /// The digits of the last element's item.
     private var items = CountingDigits()
-    private static let pendingCapacity = 16
     /// The precision is the default, 3 decimals.
     private let standard: Bool
     private let digits: UnsafePointer<UInt32>
@@ -30,22 +26,13 @@ struct SVGElementWriter {
     /// Where labels the outline would cross go; `nil`: every label in its group.
     fileprivate(set) var above: SVGLabelsAboveOutline? = nil
 
-    /// A formatted number waiting to enter the table.
-    struct PendingNumber {
-        var slot: UnsafeMutablePointer<CachedNumber>
-        var bits: UInt64
-        var text: UnsafePointer<UInt8>
-        var length: Int
-    }
-
     private init(precision: NumberPrecision, round: Bool, labels: SVGLabels, cache: UnsafeMutablePointer<CachedNumber>,
-                 pending: UnsafeMutablePointer<PendingNumber>, frames: UnsafeMutablePointer<SVGFrameText>?) {
+                 frames: UnsafeMutablePointer<SVGFrameText>?) {
         self.frames = frames
         self.precision = precision
         self.round = round
         self.labels = labels
         self.cache = cache
-        self.pending = pending
         standard = precision == .standard
         digits = DigitTable.digits
         palette = SVGPaint.fillWords
@@ -63,19 +50,16 @@ struct SVGElementWriter {
             // Empty entries hold a NaN's bits and the text NumberFormat writes for it, "0".
             let empty = CachedNumber(bits: .max, length: 1, text: (UInt64(UInt8(ascii: "0")), 0, 0))
             table.initialize(repeating: empty)
-            withUnsafeTemporaryAllocation(of: PendingNumber.self, capacity: pendingCapacity) { pending in
-                var writer = SVGElementWriter(precision: precision, round: round, labels: labels,
-                                              cache: table.baseAddress!, pending: pending.baseAddress!, frames: frames)
-                writer.above = above
-                body(&writer)
-            }
+            var writer = SVGElementWriter(precision: precision, round: round, labels: labels, cache: table.baseAddress!,
+                                          frames: frames)
+            writer.above = above
+            body(&writer)
         }
     }
 
     /// Appends the element's group to `out`.
     @inline(never)
     mutating func append(_ element: UnsafePointer<LayoutAttributes>, to out: OutputBuffer) {
-        storePendingNumbers()
         position = out.cursor(reserving: OutputBuffer.elementBound).position
         // The frame's stored parts (Rect's computed ones are calls across modules).
         let x = element.pointee.frame.origin.x, y = element.pointee.frame.origin.y
@@ -123,17 +107,6 @@ struct SVGElementWriter {
             append("</g>\n")
         }
         out.commit(ByteCursor(start: position, precision: precision, cache: cache))
-    }
-
-    /// Enters the previous element's numbers in the table (before the buffer can move).
-    @inline(__always)
-    private mutating func storePendingNumbers() {
-        for k in 0..<pendingCount {
-            let entry = pending[k]
-            entry.slot.pointee = CachedNumber(bits: entry.bits, length: entry.length,
-                                              text: UnsafeRawPointer(entry.text).loadUnaligned(as: CachedNumber.Text.self))
-        }
-        pendingCount = 0
     }
 
     /// ` x="…" y="…" width="…" height="…"` and any radius (left open); the texts around y
@@ -343,12 +316,10 @@ struct SVGElementWriter {
     /// A view's kind name, or its category's when it has none (valid names need no escaping:
     /// `ElementKind.isValidName`).
     private mutating func appendKindName(_ element: UnsafePointer<LayoutAttributes>) {
-        switch element.pointee.kind {
-        case .header?: append("header")
-        case .footer?: append("footer")
-        case .badge?: append("badge")
-        case .background?: append("background")
-        case let kind: append(string: kind?.rawValue ?? element.pointee.category.rawValue)
+        if let kind = element.pointee.kind {
+            withCursor { $0.append(kindName: kind) }
+        } else {
+            append(string: element.pointee.category.rawValue)
         }
     }
 
@@ -368,13 +339,17 @@ struct SVGElementWriter {
         position += 1
     }
 
+    /// Runs `write` with a cursor at `position` (numbers through `cache`), then moves past its text.
+    @inline(__always)
+    private mutating func withCursor(_ write: (inout ByteCursor) -> Void) {
+        var cursor = ByteCursor(start: position, precision: precision, cache: cache)
+        write(&cursor)
+        position = cursor.position
+    }
+
     /// Appends a kind's name (at most `ElementKind.maximumNameLength` bytes) as it is.
     private mutating func append(string text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            if let base = bytes.baseAddress { position.update(from: base, count: bytes.count) }
-            position += bytes.count
-        }
+        withCursor { $0.append(string: text) }
     }
 
     /// Appends `item`, from its digits when they were formatted (`NumberFormat.shortDigitsText`).
@@ -390,53 +365,19 @@ struct SVGElementWriter {
 
     @inline(__always)
     private mutating func append(integer value: Int) {
-        if value < 0 { append(byte: UInt8(ascii: "-")) }
-        position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
+        withCursor { $0.append(integer: value) }
     }
 
-    /// Appends `value` as `NumberFormat.write` writes it, from the table when written recently.
+    /// Appends `value` as `NumberFormat.write` writes it, from the table when written recently
+    /// (`ByteCursor.append(number:)`).
     @inline(__always)
     private mutating func append(number value: Double) {
-        let bits = value.bitPattern
-        let slot = CachedNumber.slot(for: bits, in: cache)
-        if let length = slot.pointee.copy(bits, to: position) {
-            position += length
-            return
-        }
-        if case .decimals(3) = precision, let number = NumberFormat.wholeOrHalfText(value) {
-            // A new whole number or half (a cell's y), built here rather than in a call.
-            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
-            slot.pointee = CachedNumber(bits: bits, length: number.length, text: (number.low, number.high, 0))
-            position += number.length
-            return
-        }
-        appendAndRemember(value, in: slot)
+        withCursor { $0.append(number: value) }
     }
 
     /// Appends `value` at full precision (a factor: a matrix's linear part, an opacity).
     @inline(never)
     private mutating func append(factor value: Double) {
         position += NumberFormat.write(value, precision: .full, to: position)
-    }
-
-    /// Appends `value` (not a whole number or half at the default precision) and enters its
-    /// text in `slot`: at once when built in registers (`NumberFormat.fractionalText`), else
-    /// at the next element (`pending`). Out of line, so the element code stays inlinable.
-    @inline(never)
-    private mutating func appendAndRemember(_ value: Double, in slot: UnsafeMutablePointer<CachedNumber>) {
-        if case .decimals(3) = precision, let number = NumberFormat.fractionalText(value) {
-            UnsafeMutableRawPointer(position).storeBytes(of: (number.low, number.high), as: (UInt64, UInt64).self)
-            slot.pointee = CachedNumber(bits: value.bitPattern, length: number.length, text: (number.low, number.high, 0))
-            position += number.length
-            return
-        }
-        // Zeros first: the entry's text is read from initialised bytes.
-        UnsafeMutableRawPointer(position).storeBytes(of: (0, 0, 0), as: CachedNumber.Text.self)
-        let start = position
-        position += NumberFormat.write(value, precision: precision, to: position)
-        if position - start <= CachedNumber.maximumLength && pendingCount < Self.pendingCapacity {
-            pending[pendingCount] = PendingNumber(slot: slot, bits: value.bitPattern, text: start, length: position - start)
-            pendingCount += 1
-        }
     }
 }

@@ -1,14 +1,6 @@
-import class Foundation.NSLock
+import Foundation
 import LayoutCore
 import FastText
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - Labels and canvas
 
@@ -112,7 +104,7 @@ public enum SVGLayoutWriter {
                              to out: OutputBuffer) throws {
         let round = layout.drawsCellsRound
         let labels = SVGLabels.resolved(options.labels, for: layout)
-        let above = labelsAboveOutline(layout, labels: labels)
+        let above = labels == .none ? nil : SVGLabelsAboveOutline(outline: layout.visibleRect)
         try layout.elements.withUnsafeBufferPointer { elements in
             try (selection ?? []).withUnsafeBufferPointer { selected in
                 let indices = selection == nil ? nil : selected.baseAddress
@@ -142,12 +134,6 @@ public enum SVGLayoutWriter {
             }
         }
         appendEnd(layout, options: options, above: above, to: out)
-    }
-
-    /// The collector of the labels the outline crosses; `nil` without labels.
-    static func labelsAboveOutline(_ layout: CollectionLayout, labels: SVGLabels) -> SVGLabelsAboveOutline? {
-        guard labels != .none else { return nil }
-        return SVGLabelsAboveOutline(outline: layout.visibleRect)
     }
 
     /// The viewBox: for `.all`, the content rect, `drawn` and the heart's reach about its

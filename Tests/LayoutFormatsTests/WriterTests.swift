@@ -61,8 +61,8 @@ struct WriterTests {
         #expect(!svg.contains("matrix("))
     }
 
-    /// The escapers the writers use for text (the engine's name, SVG labels, CSV fields).
-    @Test func textIsEscapedAndFormulasNeutralised() {
+    /// The escapers the writers use for text (the engine's name, SVG labels).
+    @Test func textIsEscaped() {
         func written(_ body: (OutputBuffer) -> Void) -> String {
             let buffer = OutputBuffer()
             body(buffer)
@@ -71,8 +71,6 @@ struct WriterTests {
         let hostile = "=cmd\"<&>\n\u{1}"
         #expect(written { appendJSONString(hostile, to: $0) } == #""=cmd\"<&>\n\u0001""#)
         #expect(written { appendJSONString("\u{0B}\u{1A}\u{1F}\t\r", to: $0) } == #""\u000b\u001a\u001f\t\r""#)
-        #expect(written { appendCSVField(hostile, to: $0) } == "\"'=cmd\"\"<&>\n\u{1}\"")
-        #expect(written { appendCSVField("plain", to: $0) } == "plain")
         #expect(written { appendXMLText("=cmd\"<&>", to: $0) } == "=cmd&quot;&lt;&amp;&gt;")
     }
 }

@@ -1,10 +1,8 @@
 import LayoutCore
 import FastText
 
-// The plain writers: the JSON, CSV and still SVG output written the most direct way from
-// docs/REFERENCE.md; the fast writers must write the same bytes (`PlainWriterDifferentialTests`).
-
-/// The plain, obviously correct writers of a layout, one per format; see the file's head.
+/// The plain writers: JSON, CSV and the still SVG written the most direct way from
+/// docs/REFERENCE.md; the fast writers must write the same bytes (`PlainWriterDifferentialTests`).
 public enum PlainLayoutWriter {
     /// `layout` as `format`, only the elements at `selection` (ascending) when given.
     /// - Complexity: O(k) for k selected elements (SVG: O(k log k), the drawing order).
