@@ -229,23 +229,12 @@ func diffHelp() -> String {
 
     OPTIONS:
 
-    """ + subcommandOptionLines(diffOptions) + """
+    """ + optionLines(diffOptions, lists: ",") + """
 
     Exit status as diff(1): 0 same, 1 different, 2 trouble (a file that cannot be read or is
     not a layout, or a bad option). Colour only on a terminal, never with NO_COLOR set (not empty).
 
     """
-}
-
-/// Help lines for a subcommand's options, as `cvlayout ENGINE --help` prints them.
-func subcommandOptionLines(_ options: [OptionSpec]) -> String {
-    let width = max(24, (options.map(\.synopsis.count).max() ?? 0) + 2)
-    return options.map { option in
-        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: option.valueName == "LIST" ? "," : "|") }
-        if option.valueName != nil { line += " (default: \(option.defaultText))" }
-        return line + "\n"
-    }.joined()
 }
 
 // MARK: - Arguments

@@ -43,9 +43,9 @@ func engineHelp(_ engine: EngineDescriptor) -> String {
 }
 
 /// The option table as help shows it: a line an option, the synopsis padded to one column,
-/// then the help, the choices and the default.
-func optionLines(_ options: [OptionSpec]) -> String {
-    columns(options.map { ($0.synopsis, $0.helpText()) }, indent: "  ",
+/// then the help, the choices (joined by `lists` for a LIST, else `|`) and the default.
+func optionLines(_ options: [OptionSpec], lists: String = "|") -> String {
+    columns(options.map { ($0.synopsis, $0.helpText(choices: $0.valueName == "LIST" ? lists : "|")) }, indent: "  ",
             width: max(24, (options.map(\.synopsis.count).max() ?? 0) + 2))
 }
 
