@@ -186,13 +186,12 @@ private func execute(_ arguments: [String], io: CommandIO) throws -> (status: In
 // MARK: - Pieces
 
 /// The dataset at `path` (`-`: `stdin`), named `name` (`<stdin>`) in messages.
-/// - Throws: `CLIError`: 66 when it cannot be opened, 65 past `maximumDatasetBytes`, 74 on a
-///   read error.
-func readDataset(_ path: String, name: String, stdin: () throws -> Data) throws -> Data {
+/// - Throws: `CLIError`: 66 when it cannot be opened, 65 past `limit`, 74 on a read error.
+func readDataset(_ path: String, name: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> Data {
     let handle = path == "-" ? nil : try openForReading(path, shownAs: name)
     defer { try? handle?.close() }
     do {
-        return try handle.map { try readBounded($0) } ?? stdin()
+        return try handle.map { try readBounded($0, limit: limit) } ?? stdin()
     } catch let error as DatasetTooLarge {
         throw CLIError(.tooLarge(name, limit: error.limit))
     } catch {

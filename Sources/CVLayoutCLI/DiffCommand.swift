@@ -388,26 +388,20 @@ func readLayoutFile(_ path: String, stdin: () throws -> Data, spooled: SpooledIn
     }
 }
 
-/// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given).
+/// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given), as `readDataset`.
 /// - Throws: `CLIError` with status 2 naming the file: it cannot be opened or read, or it is
 ///   longer than `limit`.
 func readLayoutData(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
                     limit: Int = maximumDatasetBytes) throws -> Data {
-    let name = displayName(path)
     do {
-        if let spooled {
-            guard spooled.count <= limit else { throw DatasetTooLarge(limit: limit) }
-            return try spooled.data()
-        }
-        if path == "-" { return try stdin() }
-        let handle = try openForReading(path, shownAs: name)
-        defer { try? handle.close() }
-        return try readBounded(handle, limit: limit)
+        guard let spooled else { return try readDataset(path, name: displayName(path), stdin: stdin, limit: limit) }
+        guard spooled.count <= limit else { throw CLIError(.tooLarge(path, limit: limit)) }
+        return try spooled.data()
+    } catch let error as CLIError where error.status == ExitStatus.data {  // past `limit`
+        throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: limit))
     } catch let error as CLIError {
-        throw CLIError.status(DiffStatus.trouble, error.message)  // `openForReading`'s words
-    } catch let error as DatasetTooLarge {
-        throw CLIError.trouble(.layoutTooLarge(name, limit: error.limit))
+        throw CLIError.status(DiffStatus.trouble, error.message)  // `readDataset`'s words
     } catch {
-        throw CLIError.trouble(.cannotRead(name, .system(describe(error))))
+        throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
     }
 }
