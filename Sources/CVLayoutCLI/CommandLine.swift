@@ -360,7 +360,7 @@ func seedValue(_ options: OptionValues) throws -> UInt64 {
 }
 
 func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
-    let p = try options.point(name, default: fallback)
+    let p = try options.parsed(name, expected: "X,Y", ValueSyntax.point) ?? fallback
     guard p.isFinite else { throw CLIError(.invalidValue(options.source(of: name)!, .finiteNumbers, got: nil)) }
     return p
 }

@@ -255,7 +255,8 @@ struct LayoutJob {
     /// The query's rectangle: `--rect`, or with `--visible` the `visible` bounds; `nil` without either.
     /// - Throws: a rectangle that is not finite or has a negative size.
     private static func queryRect(_ options: OptionValues, visible: Rect) throws -> Rect? {
-        let rect = try options.flag(GlobalOption.visible) ? visible : options.rect(GlobalOption.rect)
+        let rect = try options.flag(GlobalOption.visible) ? visible
+            : options.parsed(GlobalOption.rect, expected: "X,Y,W,H", ValueSyntax.rect)
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
             let parts = [rect.minX, rect.minY, rect.width, rect.height]
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {

@@ -219,10 +219,6 @@ struct OptionValues {
         return error.status == ExitStatus.data ? error : .data(error.message)
     }
 
-    func point(_ name: String, default fallback: Point) throws -> Point {
-        try parsed(name, expected: "X,Y", ValueSyntax.point) ?? fallback
-    }
-
     func size(_ name: String, default fallback: Size) throws -> Size {
         try parsed(name, expected: "W,H or one number", ValueSyntax.size) ?? fallback
     }
@@ -231,16 +227,12 @@ struct OptionValues {
         try parsed(name, expected: "T,L,B,R or one number", ValueSyntax.insets) ?? fallback
     }
 
-    func rect(_ name: String) throws -> Rect? {
-        try parsed(name, expected: "X,Y,W,H", ValueSyntax.rect)
-    }
-
     func indexPath(_ name: String) throws -> IndexPath? {
         try parsed(name, expected: "S:I or I, non-negative integers", ValueSyntax.indexPath)
     }
 
     /// `name`'s value as `parse` reads its text (`nil` when absent); else `malformed`.
-    private func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
+    func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
         guard let v = values[name] else { return nil }
         guard let s = try text(name, expected: expected), let value = parse(s) else {
             throw malformed(name, v, expected: expected)
