@@ -319,14 +319,8 @@ struct LayoutJob {
 
     /// Writes the layout to `-o` (atomically) or to standard output.
     func write(io: CommandIO) throws {
-        let probe = scrollReport.pictureSize
-        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
-            try OutputFile.write(to: path) { sink in
-                try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
-            }
-        } else {
-            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
-            try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
+        try OutputFile.write(to: options.text(GlobalOption.output), stdout: io.stdout, probe: scrollReport.pictureSize) {
+            try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: $0))
         }
     }
 

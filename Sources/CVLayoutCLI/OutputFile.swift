@@ -25,6 +25,17 @@ enum OutputFile {
         try writeReplacing(target, shownAs: path, body)
     }
 
+    /// `write(to:_:)` for `path`, or standard output (`stdout`) for `nil` and `-`; each chunk
+    /// is shown to `probe` first.
+    static func write(to path: String?, stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void, probe: SVGSizeProbe,
+                      _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+        func observed(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) -> (UnsafeBufferPointer<UInt8>) throws -> Void {
+            { chunk in try probe.observe(chunk); try sink(chunk) }
+        }
+        guard let path, path != "-" else { return try body(observed(stdout)) }
+        try write(to: path) { try body(observed($0)) }
+    }
+
     /// `path` with its symbolic links resolved (realpath(3)); a dangling link followed one level.
     private static func resolvingSymbolicLinks(_ path: String) -> String {
         if let resolved = realpath(path, nil) {

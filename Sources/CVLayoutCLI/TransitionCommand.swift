@@ -164,12 +164,10 @@ private struct TransitionRun {
     /// Writes `transition` to `path` (atomically) or standard output, every chunk shown to `probe`.
     private func write(_ transition: LayoutTransition, format: OutputFormat, output: TransitionOutputOptions, to path: String?,
                        probe: SVGSizeProbe = SVGSizeProbe()) throws {
-        func write(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
+        try OutputFile.write(to: path, stdout: io.stdout, probe: probe) { sink in
+            let buffer = LayoutOutput(precision: output.output.precision, sink: sink)
             try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         }
-        guard let path, path != "-" else { return try write(io.stdout) }  // `io.stdout`, not `io`: no stderr kept
-        try OutputFile.write(to: path, write)
     }
 
     /// One side's layout from `arguments`; a usage error names the side when its own words gave it.
