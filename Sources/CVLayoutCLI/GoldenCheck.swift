@@ -42,35 +42,34 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
-    let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
-    let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
-    if expected.shape == .csv && job.layout.heartSamples != nil {
-        throw job.options.conflict([GlobalOption.check, "heart-samples"],
-                                   "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
-                                   + "compare with a JSON golden or a CSV of samples")
-    }
-    if expected.shape == .heartSamples && job.layout.heartSamples == nil {
-        throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
-                                   + "check it with the same --heart-samples")
-    }
-    let buffer = LayoutOutput(precision: job.outputOptions.precision)
-    try job.write(format, to: buffer)
-    return try checkWritten(buffer, format: format, name: "the layout", golden: (golden, goldenInput, expected),
-                            options: options, reporting: reporting, subject: subject, io: io) {
-        if job.options.has(GlobalOption.output) { try job.write(io: io) }
+    return try checkWritten(golden: golden, name: "the layout", options: options, reporting: reporting, subject: subject,
+                            io: io, written: { if job.options.has(GlobalOption.output) { try job.write(io: io) } }) { expected in
+        if expected.shape == .csv && job.layout.heartSamples != nil {
+            throw job.options.conflict([GlobalOption.check, "heart-samples"],
+                                       "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of "
+                                       + "elements; compare with a JSON golden or a CSV of samples")
+        }
+        if expected.shape == .heartSamples && job.layout.heartSamples == nil {
+            throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples "
+                                       + "(ring --heart-samples N -f csv); check it with the same --heart-samples")
+        }
+        return expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     }
 }
 
-/// `--check` of a layout written in memory in `format` against the checked golden
-/// (`checkedInput`), then `written` (which writes `-o`), then the verdict.
-/// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
-func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
-                  golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
-                  reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
-                  written: () throws -> Void) throws -> Int32 {
+/// `--check` of the layout written in memory by `subject` in the format `format` picks for the
+/// checked golden (`checkedInput`), then `written` (`-o`), then the verdict. `name`: the
+/// layout in a message (`the layout`, `the transition`).
+func checkWritten(golden: String, name: String, options: DiffOptions, reporting: CheckReporting,
+                  subject: CheckedLayout, io: CommandIO, written: () throws -> Void,
+                  format: (LayoutDocument) throws -> OutputFormat) throws -> Int32 {
+    let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
+    let format = try format(expected)
+    let buffer = LayoutOutput(precision: subject.precision)
+    try subject.write(format, buffer)
     let data = Data(buffer.bytes), fileFormat: LayoutFileFormat = format == .csv ? .csv : .json
     func compare(_ actual: LayoutInput) throws -> StreamedDiff {
-        try LayoutDiff.compareStreams(expected: golden.input, expectedFormat: layoutFormat(golden.path), actual: actual,
+        try LayoutDiff.compareStreams(expected: goldenInput, expectedFormat: layoutFormat(golden), actual: actual,
                                       actualFormat: fileFormat, options: options, style: reporting.style(io))
     }
     var diff = (try? SpooledInput(data)).flatMap { try? compare(.spooled($0)) }
@@ -85,7 +84,7 @@ func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
         diff = try compare(.document(actual))
     }
     try written()
-    return try checkVerdict(diff!, expected: golden.layout, golden: golden.path, format: format, options: options,
+    return try checkVerdict(diff!, expected: expected, golden: golden, format: format, options: options,
                             reporting: reporting, subject: subject, io: io)
 }
 

@@ -150,15 +150,11 @@ private struct TransitionRun {
             try writeOutput()
             return status
         }
-        let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
-        if expected.shape == .heartSamples {
-            throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition")
+        return try checkWritten(golden: golden, name: "the transition", options: options, reporting: reporting,
+                                subject: subject, io: io, written: writeOutput) { expected in
+            if expected.shape == .heartSamples { throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition") }
+            return expected.shape == .csv ? .csv : .json
         }
-        let format: OutputFormat = expected.shape == .csv ? .csv : .json
-        let buffer = LayoutOutput(precision: output.output.precision)
-        try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-        return try checkWritten(buffer, format: format, name: "the transition", golden: (golden, goldenInput, expected),
-                                options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)
     }
 
     /// Writes `transition` to `path` (atomically) or standard output, every chunk shown to `probe`.
