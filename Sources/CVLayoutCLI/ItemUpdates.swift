@@ -73,8 +73,8 @@ struct ItemUpdates {
     }
 }
 
-/// What a section of the data gives its items: a count, heights, sizes or item objects.
-enum ItemUpdateKind { case count, heights, sizes, objects }
+/// What a section of the data gives its items, in words.
+enum ItemUpdateKind: String { case count = "a count", heights, sizes, objects = "item objects" }
 
 /// The dataset an engine lays out after `--delete`, `--insert` and `--move` (unchanged
 /// without them); without a DATASET, the engine's `embeddedData`. Each section keeps its kind:
