@@ -53,7 +53,7 @@ enum CLIProblem: Equatable {
     /// A conflict: a batch update that does not fit the data of `counts` items a section.
     case batchUpdate(BatchUpdateError, counts: [Int])
     /// 65: `--insert` gives the item at `path` a measure its section's kind does not take.
-    case insertMeasure(LayoutCore.IndexPath, section: ItemUpdateKind, given: ItemUpdates.InsertedMeasure?)
+    case insertMeasure(LayoutCore.IndexPath, section: ItemUpdateKind, given: ItemMeasure?)
     case moveAcrossKinds(section: Int, ItemUpdateKind)
     /// 65: an option at `source` that transitions do not use; `engine` lays out one side.
     case notUsedByTransitions(String, key: String, engine: String)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Writes an output file atomically: into a temporary file beside it, renamed over it once
-/// all is written; on any error the temporary file is removed and the destination left alone.
+/// Writes an output file atomically: a temporary file beside it, renamed over it once written;
+/// on any error it is removed and the destination left alone.
 enum OutputFile {
     /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
@@ -89,9 +89,8 @@ enum OutputFile {
         renamed = true
     }
 
-    /// The signals after which a temporary output file is removed: every signal sent from
-    /// outside whose default action ends the process (not SIGPIPE, ignored; not the faults,
-    /// left to the runtime; SIGKILL cannot be caught).
+    /// The signals after which a temporary output file is removed: those sent from outside
+    /// whose default action ends the process (not SIGPIPE, ignored, nor the faults).
     static let cleanupSignals: [Int32] = {
         var signals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,
                                 SIGVTALRM, SIGPROF]
@@ -101,8 +100,8 @@ enum OutputFile {
         return signals
     }()
 
-    /// Until the returned function is called, each of `cleanupSignals` unlinks `path` (async-
-    /// signal-safe), then takes its default action; a signal ignored at start (`nohup`) stays so.
+    /// Until the returned function is called, `cleanupSignals` unlink `path` (async-signal-
+    /// safe) and then act as by default; one ignored at start (`nohup`) stays so.
     private static func removeOnSignal(_ path: String) -> () -> Void {
         let copy = strdup(path)
         temporaryToRemove = copy

@@ -129,8 +129,8 @@ private struct TransitionRun {
         return ExitStatus.success
     }
 
-    /// `--check GOLDEN`: the transition at `--progress` in the golden's format, compared as
-    /// `cvlayout diff GOLDEN -` would, `-o FILE` still written. Status 0 same, 1 different, 2 trouble.
+    /// `--check GOLDEN`: the transition at `--progress` compared as `checkWritten` does, `-o`
+    /// still written. Status 0 same, 1 different, 2 trouble.
     private func checkTransition(_ transition: LayoutTransition, golden: String, options: DiffOptions,
                                  output: TransitionOutputOptions, format requested: OutputFormat,
                                  writeOptions: OptionValues) throws -> Int32 {
@@ -207,8 +207,7 @@ private struct TransitionRun {
     }
 }
 
-/// Tokenises `transition`'s arguments against `transitionOptions`. - Returns: the options and
-/// any DATASET. - Throws: `CLIError` (usage).
+/// `transition`'s options (`transitionOptions`) and DATASET, if any. - Throws: `CLIError` (usage).
 private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
     let (options, positionals) = try ArgumentParser.tokenize(
         arguments, table: transitionOptions, command: "transition",
@@ -219,8 +218,8 @@ private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionVa
     return (options, positionals.first)
 }
 
-/// Splits `text` into words as a POSIX shell would, without expansions (single quotes literal,
-/// double quotes but `\"` and `\\`, a backslash keeping the next character).
+/// Splits `text` into words as a POSIX shell would, without expansions ('…' literal, "…" but
+/// `\"` and `\\`, a backslash keeping the next character).
 /// - Throws: `CLIError` (usage) for an unterminated quote or a trailing backslash.
 func shellWords(_ text: String, option: String) throws -> [String] {
     var words: [String] = []
