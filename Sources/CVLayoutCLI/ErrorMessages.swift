@@ -90,7 +90,19 @@ enum CLIProblem: Equatable {
     }
 
     /// What a name was supposed to name.
-    enum Unknown: Equatable { case engine, option, device, shell, datasetOption(engine: String) }
+    enum Unknown: Equatable {
+        case engine, option, device, shell, datasetOption(engine: String)
+
+        func words(_ name: String) -> String {
+            switch self {
+            case .engine: "unknown engine '\(name)'"
+            case .option: "unknown option '\(name)'"
+            case .device: "unknown device '\(name)' (see 'cvlayout devices')"
+            case .shell: "unknown shell '\(name)' (expected bash, zsh or fish)"
+            case .datasetOption(let engine): "unknown option for \(engine)"
+            }
+        }
+    }
 
     /// Why a file cannot be opened, read or written, in words.
     struct FileFailure: Equatable {
@@ -112,6 +124,19 @@ enum CLIProblem: Equatable {
         /// A finite number of seconds ≥ `atLeast` (`nil`: > 0).
         case seconds(atLeast: Double?)
         case finiteNumbers, boolean, rect, insertSize, insertHeight
+
+        var words: String {
+            switch self {
+            case .domain(let requirement): CLIError.expected(requirement)
+            case .integer(let low, let high): "expected an integer from \(low) to \(high)"
+            case .seconds(let bound): "expected a finite number of seconds " + (bound.map { "≥ \(describe($0))" } ?? "> 0")
+            case .finiteNumbers: "expected finite numbers"
+            case .boolean: "expected true or false"
+            case .rect: "expected finite X,Y and W,H ≥ 0"
+            case .insertSize: "expected a size W > 0 and H ≥ 0, finite"
+            case .insertHeight: "expected a finite height ≥ 0"
+            }
+        }
     }
 
     /// The exit status.
@@ -230,33 +255,6 @@ enum CLIProblem: Equatable {
 extension DatasetTooLarge {
     /// The message after the dataset's name.
     var message: String { "larger than \(limit) bytes (a dataset holds at most \(maximumElementCount) elements)" }
-}
-
-extension CLIProblem.Unknown {
-    func words(_ name: String) -> String {
-        switch self {
-        case .engine: "unknown engine '\(name)'"
-        case .option: "unknown option '\(name)'"
-        case .device: "unknown device '\(name)' (see 'cvlayout devices')"
-        case .shell: "unknown shell '\(name)' (expected bash, zsh or fish)"
-        case .datasetOption(let engine): "unknown option for \(engine)"
-        }
-    }
-}
-
-extension CLIProblem.Expected {
-    var words: String {
-        switch self {
-        case .domain(let requirement): CLIError.expected(requirement)
-        case .integer(let low, let high): "expected an integer from \(low) to \(high)"
-        case .seconds(let bound): "expected a finite number of seconds " + (bound.map { "≥ \(describe($0))" } ?? "> 0")
-        case .finiteNumbers: "expected finite numbers"
-        case .boolean: "expected true or false"
-        case .rect: "expected finite X,Y and W,H ≥ 0"
-        case .insertSize: "expected a size W > 0 and H ≥ 0, finite"
-        case .insertHeight: "expected a finite height ≥ 0"
-        }
-    }
 }
 
 extension ItemUpdateKind {
