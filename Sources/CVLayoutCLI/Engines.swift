@@ -3,9 +3,8 @@ import LayoutCore
 import LayoutDatasets
 import LayoutWriters
 
-/// What an engine receives from the command line: the run's options, the dataset (`nil`: the
-/// embedded data), `--width`/`--height`, `--offset`, `--count` (or the engine's default) and
-/// `--seed`.
+/// What an engine receives: the run's options, the dataset (`nil`: the embedded data), the
+/// bounds, `--offset`, `--count` (or the engine's default) and `--seed`.
 struct EngineInput {
     let options: OptionValues
     let dataset: Dataset?

@@ -4,11 +4,9 @@ import LayoutDatasets
 import LayoutWriters
 import LayoutComparison
 
-/// What went wrong on the command line, with the values its message names (as shown). The
-/// throw sites carry data; `message` and `status` word every case and give its exit status
-/// here, in one place (as swift-argument-parser maps its errors); a case's comment says what
-/// they do not. Statuses: 64 usage, 65 bad data, 66 no input, 73 cannot create, 74 I/O error,
-/// 70 software.
+/// What went wrong on the command line, with the values its message names (as shown): the
+/// throw sites carry data, `message` and `status` word every case in one place (as
+/// swift-argument-parser does); a case's comment says what they do not.
 enum CLIProblem: Equatable {
     case takesNoArguments(String)
     case optionBeforeEngine(String)

@@ -232,8 +232,7 @@ enum RecordMode: String, CaseIterable {
 }
 
 /// How one `--check` reports and records: `--artifacts` (`CVLAYOUT_ARTIFACTS`), `--record`
-/// (`CVLAYOUT_RECORD`, whose `missing` and `all` are ignored under `CI=true`), `--report`
-/// and `--report-file` (`nil`: standard error).
+/// (`CVLAYOUT_RECORD`, but `missing` and `all` under `CI=true`), `--report`, `--report-file`.
 struct CheckReporting {
     var artifacts: String? = nil
     var record: RecordMode = .never

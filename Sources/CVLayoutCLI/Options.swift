@@ -272,9 +272,8 @@ struct OptionValues {
         return quotedForMessage(v.raw)
     }
 
-    /// A conflict between the values of `names`: a usage error (64) when all came from the
-    /// command line, else bad data (65) named by the first dataset value's file and JSON path
-    /// (`data.json: options.item: --item and --rect cannot be used together`).
+    /// A conflict between the values of `names`: usage (64) when all came from the command
+    /// line, else bad data (65) after the first dataset value's file and JSON path.
     func conflict(_ names: [String], _ problem: CLIProblem) -> CLIError { conflict(names, problem.message) }
 
     /// `conflict` with its message worded (the golden check's).
