@@ -31,15 +31,18 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     let subject = CheckedLayout(name: "cvlayout \(job.descriptor.name)", precision: job.outputOptions.precision) {
         try job.write($0, to: $1)
     }
-    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
+    func writeOutput() throws {
         if job.options.has(GlobalOption.output) { try job.write(io: io) }
+    }
+    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
+        try writeOutput()
         return status
     }
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
-    return try checkWritten(golden: golden, name: "the layout", options: options, reporting: reporting, subject: subject,
-                            io: io, written: { if job.options.has(GlobalOption.output) { try job.write(io: io) } }) { expected in
+    return try checkWritten(golden: golden, name: "the layout", options: options, reporting: reporting,
+                            subject: subject, io: io, written: writeOutput) { expected in
         if expected.shape == .csv && job.layout.heartSamples != nil {
             throw job.options.conflict([GlobalOption.check, "heart-samples"],
                                        "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of "
@@ -334,7 +337,8 @@ private func firstByte(of path: String) -> UInt8? {
 func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayout, io: CommandIO) throws {
     // A picture or a document is never replaced by a layout: its name, or its first byte.
     let ext = URL(fileURLWithPath: golden).pathExtension.lowercased()
-    if pictureExtensions.union(["svg", "xml", "html", "htm"]).contains(ext) || (ext.isEmpty && firstByte(of: golden) == UInt8(ascii: "<")) {
+    if pictureExtensions.union(["svg", "xml", "html", "htm"]).contains(ext)
+        || (ext.isEmpty && firstByte(of: golden) == UInt8(ascii: "<")) {
         throw CLIError.status(DiffStatus.trouble, "--record: '\(shortenedForMessage(golden))' is not a layout file "
                               + "(a picture or a document): it is not replaced; name the golden .json or .csv")
     }

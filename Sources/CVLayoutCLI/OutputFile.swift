@@ -3,6 +3,9 @@ import Foundation
 /// Writes an output file atomically: a temporary file beside it, renamed over it once written;
 /// on any error it is removed and the destination left alone.
 enum OutputFile {
+    /// Where bytes are written, a chunk at a time.
+    typealias Sink = (UnsafeBufferPointer<UInt8>) throws -> Void
+
     /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
     ///   rename error; errors `body` throws pass through after the cleanup.
@@ -27,9 +30,9 @@ enum OutputFile {
 
     /// `write(to:_:)` for `path`, or standard output (`stdout`) for `nil` and `-`; each chunk
     /// is shown to `probe` first.
-    static func write(to path: String?, stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void, probe: SVGSizeProbe,
-                      _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
-        func observed(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) -> (UnsafeBufferPointer<UInt8>) throws -> Void {
+    static func write(to path: String?, stdout: @escaping Sink, probe: SVGSizeProbe,
+                      _ body: (@escaping Sink) throws -> Void) throws {
+        func observed(_ sink: @escaping Sink) -> Sink {
             { chunk in try probe.observe(chunk); try sink(chunk) }
         }
         guard let path, path != "-" else { return try body(observed(stdout)) }
