@@ -74,7 +74,7 @@ struct CommandIO {
     let stdin: () throws -> Data
     var stdinDescriptor: Int32? = nil
     var stdinHoldsData = false
-    let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
+    let stdout: OutputFile.Sink
     var stderr: (String) -> Void = { _ in }
     var color: ColorPolicy = .never
     /// A variable's value, `nil` when unset (`--check`'s `CVLAYOUT_RECORD`, `CI`, …).

@@ -49,7 +49,7 @@ let diffCommand = SubcommandDescriptor(
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
     let status = diff.result.isSame ? DiffStatus.same : DiffStatus.different
-    func writeReport(to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    func writeReport(to emit: OutputFile.Sink) throws {
         try writeFormattedReport(parsed.report, diff, expectedName: expectedName, actualName: actualName,
                                  className: "cvlayout diff", to: emit)
     }
@@ -158,8 +158,7 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
 /// Draws the diff picture of two layout files; `actualName` names ACTUAL (default its path).
 /// - Throws: `CLIError` 2 for a file that cannot be read or is not a layout; what `emit` throws.
 func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
-                    options: DiffOptions, actualName: String? = nil,
-                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                    options: DiffOptions, actualName: String? = nil, to emit: OutputFile.Sink) throws {
     let expectedName = displayName(expectedPath), actualName = actualName ?? displayName(actualPath)
     try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
         try LayoutDiffPicture.drawStreams(expected: expected, expectedFormat: layoutFormat(expectedPath),
@@ -171,8 +170,7 @@ func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: Spool
 /// Writes `diff`'s report as `format`: its text or JSON, or made from its text JUnit XML (one
 /// test case `expectedName` of class `className`) or GitHub annotations (on `expectedName`).
 func writeFormattedReport(_ format: DiffReportFormat, _ diff: StreamedDiff, expectedName: String,
-                          actualName: String, className: String,
-                          to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                          actualName: String, className: String, to emit: OutputFile.Sink) throws {
     let summary = LayoutDiff.summary(diff.result, expectedName: expectedName, actualName: actualName)
     switch format {
     case .text, .json:

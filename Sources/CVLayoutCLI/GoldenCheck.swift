@@ -296,7 +296,7 @@ struct CheckReporting {
 
     /// Writes `diff`'s report (made in `style`) as `report` to `--report-file` or stderr.
     func write(_ diff: StreamedDiff, golden: String, subject: CheckedLayout, io: CommandIO) throws {
-        func body(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        func body(_ emit: OutputFile.Sink) throws {
             try writeFormattedReport(report, diff, expectedName: golden, actualName: subject.name,
                                      className: subject.name, to: emit)
         }

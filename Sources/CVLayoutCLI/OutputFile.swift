@@ -9,7 +9,7 @@ enum OutputFile {
     /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
     ///   rename error; errors `body` throws pass through after the cleanup.
-    static func write(to path: String, _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+    static func write(to path: String, _ body: (@escaping Sink) throws -> Void) throws {
         if path.isEmpty { throw CLIError(.cannotOpenOutput("", .emptyPath, creating: true)) }
         // A symbolic link is followed: the file it names is replaced, the link stays.
         let target = resolvingSymbolicLinks(path)
@@ -53,8 +53,7 @@ enum OutputFile {
     }
 
     /// Writes into a temporary file beside `path` and renames it over `path`.
-    private static func writeReplacing(_ path: String, shownAs shown: String,
-                                       _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+    private static func writeReplacing(_ path: String, shownAs shown: String, _ body: (@escaping Sink) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
