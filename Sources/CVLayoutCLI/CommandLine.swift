@@ -182,7 +182,8 @@ private func execute(_ arguments: [String], io: CommandIO) throws -> (status: In
 
 /// The dataset at `path` (`-`: `stdin`), named `name` (`<stdin>`) in messages.
 /// - Throws: `CLIError`: 66 when it cannot be opened, 65 past `limit`, 74 on a read error.
-func readDataset(_ path: String, name: String, stdin: () throws -> Data, limit: Int = maximumDatasetBytes) throws -> Data {
+func readDataset(_ path: String, name: String, stdin: () throws -> Data,
+                 limit: Int = maximumDatasetBytes) throws -> Data {
     let handle = path == "-" ? nil : try openForReading(path, shownAs: name)
     defer { try? handle?.close() }
     do {

@@ -409,7 +409,8 @@ func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> Di
 /// The options used only with `--check` are usage errors without it.
 func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) throws {
     guard !values.has("check") else { return }
-    for name in ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"] where values.has(name) {
+    let checkOnly = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
+    for name in checkOnly where values.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
 }

@@ -53,7 +53,8 @@ enum OutputFile {
     }
 
     /// Writes into a temporary file beside `path` and renames it over `path`.
-    private static func writeReplacing(_ path: String, shownAs shown: String, _ body: (@escaping Sink) throws -> Void) throws {
+    private static func writeReplacing(_ path: String, shownAs shown: String,
+                                       _ body: (@escaping Sink) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/." + url.lastPathComponent + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
