@@ -32,11 +32,8 @@ enum OutputFile {
     /// is shown to `probe` first.
     static func write(to path: String?, stdout: @escaping Sink, probe: SVGSizeProbe,
                       _ body: (@escaping Sink) throws -> Void) throws {
-        func observed(_ sink: @escaping Sink) -> Sink {
-            { chunk in try probe.observe(chunk); try sink(chunk) }
-        }
-        guard let path, path != "-" else { return try body(observed(stdout)) }
-        try write(to: path) { try body(observed($0)) }
+        guard let path, path != "-" else { return try body { try probe.observe($0); try stdout($0) } }
+        try write(to: path) { sink in try body { try probe.observe($0); try sink($0) } }
     }
 
     /// `path` with its symbolic links resolved (realpath(3)); a dangling link followed one level.
