@@ -7,8 +7,7 @@ struct ParsedArguments {
 }
 
 /// Flag parsing in two stages: tokens (`--name value`, `--name=value`, `-f value`, `-fvalue`,
-/// `--` ending options) bound to an option table, then values read by `OptionValues`' typed
-/// accessors. Engines, `transition` and `diff` all parse through `tokenize`.
+/// `--`) bound to an option table (`tokenize`, for every command), then `OptionValues`' reads.
 enum ArgumentParser {
     /// Parses `arguments` for `engine`: its options and the global ones, and at most one DATASET.
     /// - Throws: `CLIError` (usage) as `tokenize`, and for more than one DATASET.
@@ -21,9 +20,9 @@ enum ArgumentParser {
         return ParsedArguments(options: options, dataset: positionals.first)
     }
 
-    /// Binds `arguments` to the options of `table` (a repeated one: the last wins); the rest
-    /// (after `--`, `-`, or not starting with `-`) is positional, in order. `command` names
-    /// the engine or command in messages; `unknown` gives its own problem for an unknown name.
+    /// Binds `arguments` to `table`'s options (the last repeat wins); the rest (after `--`, `-`,
+    /// or no leading `-`) is positional. `command` names the command in messages; `unknown`
+    /// gives its own problem for an unknown name.
     /// - Throws: `CLIError` (usage) for unknown flags (with "did you mean"), missing values
     ///   and a value given to a switch.
     static func tokenize(_ arguments: [String], table: [OptionSpec], command: String,

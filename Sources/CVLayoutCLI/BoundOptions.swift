@@ -1,9 +1,8 @@
 import LayoutCore
 import LayoutDatasets
 
-// Engine options declared once: name, value syntax, help, parser, and the field of the
-// engine's configuration they set, by key path. Help shows that field's value in a fresh
-// configuration as the default, so help and code cannot disagree.
+// Engine options declared once: name, syntax, help, parser and the configuration field they
+// set; help's default is that field in a fresh configuration, so the two cannot disagree.
 
 /// A configuration an engine's options fill: a core layout struct (`WaterfallLayout`) or a
 /// command's own struct around one (`RingConfiguration`). A fresh value holds the defaults.
@@ -17,8 +16,8 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     /// Reads the option's value from the run's options (when given) into the configuration.
     let bind: @Sendable (OptionValues, inout Config) throws -> Void
 
-    /// An option whose value, when given, `read` parses into the field at `keyPath`; help
-    /// shows the field's default as `format` writes it, or `defaultText`.
+    /// An option `read` parses into the field at `keyPath`; help's default: `defaultText`, or
+    /// the field's as `format` writes it.
     private static func make<Value>(_ name: String, _ valueName: String?, _ keyPath: WritableKeyPath<Config, Value> & Sendable,
                                     _ help: String, choices: [String] = [], defaultText: String? = nil,
                                     format: (Value) -> String,
@@ -73,8 +72,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         make(name, nil, keyPath, help, format: { $0 ? "on" : "off" }) { try $0.flag($1) }
     }
 
-    /// An index path `S:I` (`I` alone: `0:I`) for an optional field; `defaultText` says what
-    /// holds without it.
+    /// An index path `S:I` (`I`: `0:I`) for an optional field; `defaultText`: what holds without.
     static func indexPath(_ name: String, _ keyPath: WritableKeyPath<Config, IndexPath?> & Sendable, _ help: String,
                           defaultText: String) -> BoundOption {
         make(name, "S:I", keyPath, help, defaultText: defaultText, format: { _ in defaultText }) { try $0.indexPath($1) }
@@ -97,8 +95,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         make(name, valueName, keyPath, help, format: { $0.map(String.init) ?? "-" }) { try $0.integer($1, default: 0) }
     }
 
-    /// A comma-separated list of numbers (`0,15,30`; empty: none), described as `expected` in
-    /// messages (`comma-separated degrees`).
+    /// A comma-separated list of numbers (`0,15,30`; empty: none), `expected` in messages.
     static func numbers(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, [Double]> & Sendable,
                         _ help: String, expected: String) -> BoundOption {
         make(name, valueName, keyPath, help, format: { $0.map(shortText).joined(separator: ",") }) { values, name in
@@ -120,8 +117,7 @@ private func shortText(_ value: Double) -> String {
 
 extension Array where Element: Sendable {
     /// A fresh `Config` (the defaults) with every option given in `values` applied, in table order.
-    /// - Throws: `CLIError` for a value that does not parse (usage, 64, from the command line;
-    ///   bad data, 65, from a dataset's `"options"`).
+    /// - Throws: `CLIError` for a value that does not parse (64 command line, 65 dataset).
     func configuration<Config>(from values: OptionValues) throws -> Config where Element == BoundOption<Config> {
         var config = Config()
         for option in self { try option.bind(values, &config) }

@@ -17,8 +17,7 @@ public enum ExitStatus {
     public static let cannotCreate: Int32 = 73
     /// EX_IOERR: a read or write error.
     public static let ioError: Int32 = 74
-    /// EX_SOFTWARE: cvlayout found itself inconsistent (a defect to report), e.g. an engine
-    /// whose elements changed with the content offset under `--scroll-to`.
+    /// EX_SOFTWARE: cvlayout found itself inconsistent (a defect to report).
     public static let software: Int32 = 70
 }
 
@@ -30,8 +29,7 @@ struct CLIError: Error, Equatable {
     /// For usage errors: the engine whose `--help` the hint names (`nil`: `cvlayout --help`).
     let usageEngine: String?
     let isUsage: Bool
-    /// Whether the error is a conflict between values or an index path the data does not
-    /// hold, not one value's fault (`OptionValues.conflict`, `LayoutJob.checkOverridden`).
+    /// Whether it is a conflict (or an index path not in the data), not one value's fault.
     var isConflict = false
 
     static func usage(_ message: String, engine: String?) -> CLIError {
@@ -46,8 +44,7 @@ struct CLIError: Error, Equatable {
         CLIError(status: status, message: message, usageEngine: nil, isUsage: false)
     }
 
-    /// The stderr text: `cvlayout: error: …` on one line (control characters as `?`), plus
-    /// the usage hint for usage errors.
+    /// The stderr text: `cvlayout: error: …` (control characters as `?`), a usage error's hint.
     var stderrText: String {
         let line = questioningControlCharacters(message)
         var text = "cvlayout: error: \(line)\n"

@@ -1,7 +1,6 @@
 import LayoutCore
 
-/// `cvlayout carousel`: options (SPEC section 6), the mapping onto `CarouselLayout`, and its
-/// snapping.
+/// `cvlayout carousel`: options (SPEC section 6), the mapping onto `CarouselLayout`, snapping.
 let carouselEngine = EngineDescriptor.singleSection(
     CarouselLayout.self, options: carouselOptions, defaultCount: 10,
     summary: "carousel: alpha, scale and zIndex by distance from the visible centre, snapping",

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Which output streams may carry ANSI colour (only diff reports are coloured: `diff` on
-/// stdout, `--check` on stderr). A process colours a terminal when `NO_COLOR` is unset or
-/// empty (https://no-color.org) and `TERM` is not `dumb`.
+/// Which output streams may carry ANSI colour (diff reports only: `diff`'s stdout, `--check`'s
+/// stderr): a terminal, when `NO_COLOR` is unset or empty and `TERM` is not `dumb`.
 public struct ColorPolicy: Equatable, Sendable {
     public var stdout: Bool
     public var stderr: Bool
@@ -10,8 +9,7 @@ public struct ColorPolicy: Equatable, Sendable {
     /// No colour anywhere: the default, and what tests see.
     public static let never = ColorPolicy(stdout: false, stderr: false)
 
-    /// The policy for a process with `environment` (default: its own)
-    /// whose streams are terminals as `isTerminal` says (by file descriptor).
+    /// The policy for a process with `environment` (default: its own), terminals by `isTerminal`.
     public static func forProcess(environment: [String: String]? = nil,
                                   isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) -> ColorPolicy {
         let stdout = isTerminal(STDOUT_FILENO), stderr = isTerminal(STDERR_FILENO)

@@ -20,9 +20,8 @@ public struct CommandResult: Equatable, Sendable {
     public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
 }
 
-/// Runs `cvlayout` with `arguments` (without the program name) and returns everything it
-/// printed, the output kept in memory: the testable entry point. Parameters as below;
-/// `environment` holds the variables `--check` reads (default none, not the process's own).
+/// Runs `cvlayout` with `arguments` (no program name), returning all it printed: the testable
+/// entry point. `environment`: the variables `--check` reads (default none, not the process's).
 public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
                 environment: [String: String] = [:], stdinHoldsData: Bool = false) -> CommandResult {
     var stdoutBytes: [UInt8] = []
@@ -33,16 +32,15 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data
     return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
 }
 
-/// Runs `cvlayout`, streaming standard output to `stdout` in large chunks (nothing unless the
-/// layout succeeded) and messages to `stderr`; returns the exit status.
+/// Runs `cvlayout`, standard output to `stdout` in large chunks (nothing unless the layout
+/// succeeded), messages to `stderr`; returns the exit status.
 /// - Parameters:
 ///   - stdin: read when the dataset is `-`, or when none is named and `stdinHoldsData`.
 ///   - color: which streams may carry ANSI colour (diff reports only); default never.
-///   - stdinDescriptor: standard input's descriptor, which `diff -` copies in chunks; `nil`:
-///     read `stdin` only.
+///   - stdinDescriptor: standard input's, which `diff -` copies; `nil`: read `stdin` only.
 ///   - environment: a variable's value, `nil` when unset (`CommandIO.environment`).
-///   - stdinHoldsData: whether standard input is a pipe, FIFO or regular file
-///     (`standardInputHoldsData`), the dataset when none is named and `--count` is not given.
+///   - stdinHoldsData: whether standard input is a pipe, FIFO or regular file: the dataset
+///     when none is named and `--count` is not given.
 public func run(arguments: [String], stdin: @escaping () throws -> Data,
                 stdout: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void,
                 stderr: (String) -> Void, color: ColorPolicy = .never, stdinDescriptor: Int32? = nil,
@@ -71,17 +69,15 @@ public struct BrokenPipe: Error {
     public init() {}
 }
 
-/// The I/O a command sees (the parameters of `run`): standard input on demand, standard
-/// output in chunks.
+/// The I/O a command sees (`run`'s parameters): stdin on demand, stdout in chunks.
 struct CommandIO {
     let stdin: () throws -> Data
     var stdinDescriptor: Int32? = nil
     var stdinHoldsData = false
-    let stdout: (UnsafeBufferPointer<UInt8>) throws -> Void
+    let stdout: OutputFile.Sink
     var stderr: (String) -> Void = { _ in }
     var color: ColorPolicy = .never
-    /// A variable's value, `nil` when unset: `--check` reads `CVLAYOUT_RECORD`,
-    /// `CVLAYOUT_ARTIFACTS` and `CI`.
+    /// A variable's value, `nil` when unset (`--check`'s `CVLAYOUT_RECORD`, `CI`, …).
     var environment: (String) -> String? = { _ in nil }
 
     /// Writes `text` to standard output.
@@ -133,8 +129,7 @@ private func unknownCommand(_ name: String) -> CLIError {
     return CLIError(.unknown(.engine, shortenedForMessage(name), nearest: near))
 }
 
-/// One run: dispatches to help, a subcommand or an engine; returns the exit status and the
-/// layout's warnings (for stderr).
+/// One run: help, a subcommand or an engine; returns the exit status and the warnings.
 private func execute(_ arguments: [String], io: CommandIO) throws -> (status: Int32, warnings: [String]) {
     guard let first = arguments.first else { throw CLIError(.fixed(.noEngine)) }
     let rest = Array(arguments.dropFirst())
@@ -186,13 +181,13 @@ private func execute(_ arguments: [String], io: CommandIO) throws -> (status: In
 // MARK: - Pieces
 
 /// The dataset at `path` (`-`: `stdin`), named `name` (`<stdin>`) in messages.
-/// - Throws: `CLIError`: 66 when it cannot be opened, 65 past `maximumDatasetBytes`, 74 on a
-///   read error.
-func readDataset(_ path: String, name: String, stdin: () throws -> Data) throws -> Data {
+/// - Throws: `CLIError`: 66 when it cannot be opened, 65 past `limit`, 74 on a read error.
+func readDataset(_ path: String, name: String, stdin: () throws -> Data,
+                 limit: Int = maximumDatasetBytes) throws -> Data {
     let handle = path == "-" ? nil : try openForReading(path, shownAs: name)
     defer { try? handle?.close() }
     do {
-        return try handle.map { try readBounded($0) } ?? stdin()
+        return try handle.map { try readBounded($0, limit: limit) } ?? stdin()
     } catch let error as DatasetTooLarge {
         throw CLIError(.tooLarge(name, limit: error.limit))
     } catch {
@@ -210,10 +205,9 @@ func openForReading(_ path: String, shownAs name: String) throws -> FileHandle {
     return handle
 }
 
-/// Merges a dataset's `"options"` under the command line's.
-/// - Returns: the dataset's values the command line overrides, to be checked all the same.
-/// - Throws: `CLIError` for an unknown key, a key only the command line takes, and a switch
-///   that is not a boolean.
+/// Merges a dataset's `"options"` under the command line's; returns the values overridden
+/// (checked all the same).
+/// - Throws: `CLIError` for an unknown key, one only the command line takes, a non-boolean switch.
 func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
                    descriptor: EngineDescriptor, file: String) throws -> [(name: String, value: OptionValue)] {
     var overridden: [(name: String, value: OptionValue)] = []
@@ -242,8 +236,8 @@ func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout 
     return overridden
 }
 
-/// For a dataset option, the flags beside its own that replace it when given, where the two
-/// would conflict or the dataset's value would win (a dataset's `"width"` over `--device`).
+/// For a dataset option, the other flags that replace it when given (where they would
+/// conflict, or the dataset's `"width"` win over `--device`).
 let supersedingOptions: [String: [String]] = [
     "width": ["device"], "height": ["device"],
     "rect": ["visible", "item"], "item": ["visible", "rect"], "visible": ["rect", "item"],
@@ -251,8 +245,7 @@ let supersedingOptions: [String: [String]] = [
     "heart-samples": ["no-heart"], "no-heart": ["heart-samples"],
 ]
 
-/// Reads the `width` and `height` of an SVG document off its first chunk as it is written
-/// (the `<svg>` element comes within 200 bytes); anything else is passed over.
+/// Reads an SVG's `width` and `height` off the first chunk written (`<svg>` is in its 200 bytes).
 final class SVGSizeProbe: @unchecked Sendable {
     /// The document's size, once read.
     private(set) var size: (width: Double, height: Double)?
@@ -273,9 +266,8 @@ final class SVGSizeProbe: @unchecked Sendable {
     }
 }
 
-/// A one-line note for an SVG (size in points: pixels at scale 1) wider or taller than the
-/// 32,767 px (a signed 16-bit coordinate) that rsvg-convert and most rasterisers draw;
-/// `nil` otherwise.
+/// A one-line note for an SVG (points: pixels at scale 1) past the 32,767 px (16-bit signed)
+/// that rsvg-convert and most rasterisers draw; `nil` otherwise.
 func oversizedPictureNote(width: Double, height: Double,
                            remedy: String = "--canvas visible or --rect X,Y,W,H --canvas rect draws one screen") -> String? {
     guard width > 32_767 || height > 32_767 else { return nil }
@@ -287,8 +279,8 @@ func oversizedPictureNote(width: Double, height: Double,
 /// Picture formats people ask for (`-f png`, `-o out.png`), which rsvg-convert makes from SVG.
 let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "pdf", "tiff", "tif"]
 
-/// The output format: `-f` (case-insensitive), else `-o`'s extension, else JSON.
-///   A dataset's `"format"` gives way to `-o`'s extension.
+/// The output format: `-f` (case-insensitive; a dataset's gives way to `-o`'s extension), else
+/// `-o`'s extension, else JSON.
 /// - Throws: usage errors (64) for a format not written (`-f png`, with the rsvg-convert
 ///   recipe), an unknown `-o` extension without `-f`, and one that contradicts `-f`.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
@@ -361,7 +353,7 @@ func seedValue(_ options: OptionValues) throws -> UInt64 {
 }
 
 func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
-    let p = try options.point(name, default: fallback)
+    let p = try options.parsed(name, expected: "X,Y", ValueSyntax.point) ?? fallback
     guard p.isFinite else { throw CLIError(.invalidValue(options.source(of: name)!, .finiteNumbers, got: nil)) }
     return p
 }

@@ -106,8 +106,7 @@ let completionsCommand = SubcommandDescriptor(
 
 // MARK: - bash
 
-/// The bash script: a `_cvlayout` function registered with `complete -F`; needs bash alone,
-/// not the bash-completion package.
+/// The bash script: a `_cvlayout` function for `complete -F` (no bash-completion package needed).
 func bashCompletionScript() -> String {
     let commands = commandInterfaces()
     var s = """
@@ -210,8 +209,7 @@ func bashCompletionScript() -> String {
 
 // MARK: - zsh
 
-/// The zsh script: `#compdef cvlayout`, usable from `$fpath` (as `_cvlayout`) or sourced
-/// after `compinit`.
+/// The zsh script: `#compdef cvlayout`, from `$fpath` (as `_cvlayout`) or sourced after `compinit`.
 func zshCompletionScript() -> String {
     let commands = commandInterfaces()
     var s = """

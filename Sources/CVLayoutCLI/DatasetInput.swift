@@ -1,8 +1,7 @@
 import Foundation
 import LayoutCore
 
-/// Largest dataset read, in bytes (1 GiB; ten million sizes take about 140 MB): `/dev/zero` or
-/// an endless pipe does not fill memory.
+/// Largest dataset read, in bytes (1 GiB; ten million sizes take about 140 MB).
 let maximumDatasetBytes = 1 << 30
 
 /// A dataset longer than `limit` bytes: 65 (bad data) on the command line.
@@ -11,8 +10,7 @@ struct DatasetTooLarge: Error, Equatable {
 }
 
 /// Reads `handle` to its end in 1 MiB chunks, refusing more than `limit` bytes.
-/// - Throws: `DatasetTooLarge` past `limit`; the read error (an `NSError` in the POSIX
-///   domain) when read(2) fails.
+/// - Throws: `DatasetTooLarge` past `limit`; read(2)'s error (a POSIX `NSError`).
 /// - Complexity: O(bytes read); memory O(min(bytes, limit)).
 func readBounded(_ handle: FileHandle, limit: Int = maximumDatasetBytes) throws -> Data {
     let fd = handle.fileDescriptor

@@ -1,9 +1,8 @@
 import LayoutCore
 import LayoutDatasets
 
-/// The iPhones and iPads of the last five years, phones then tablets, in release order; each
-/// name listed, however many share a screen: Apple's marketing name (`iPhone 15 Pro`) and the
-/// screen in points, portrait (`UIScreen.main.bounds.size`).
+/// The iPhones and iPads of the last five years, phones then tablets, in release order: Apple's
+/// name (`iPhone 15 Pro`) and the screen in points, portrait (`UIScreen.main.bounds.size`).
 let deviceTable: [(name: String, size: Size)] = [
     ("iPhone 13 mini", 375, 812), ("iPhone 13", 390, 844), ("iPhone 13 Pro", 390, 844),
     ("iPhone 13 Pro Max", 428, 926), ("iPhone SE", 375, 667), ("iPhone 14", 390, 844),
@@ -25,8 +24,8 @@ private func normalizedDeviceName(_ name: String) -> String {
         .split(separator: " ").joined(separator: " ")
 }
 
-/// The bounds `--device NAME` sets: the device's screen, portrait, or swapped when NAME ends in
-/// `-landscape`; `nil` for a name the table does not hold.
+/// The bounds `--device NAME` sets: the screen, portrait, or swapped for `NAME-landscape`; `nil`
+/// for a name the table does not hold.
 func deviceBounds(_ name: String) -> Size? {
     var key = normalizedDeviceName(name)
     var landscape = false

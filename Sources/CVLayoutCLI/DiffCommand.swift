@@ -8,8 +8,7 @@ import LayoutDatasets
 
 // MARK: - Interface
 
-/// `cvlayout diff`'s options: its parser, its help, the completions and the manual all read
-/// this table.
+/// `cvlayout diff`'s options, read by its parser, help, completions and manual.
 let diffOptions: [OptionSpec] = [
     .value("tolerance", "PT", default: "0.001", "numbers within PT of each other are equal"),
     .value("fields", "LIST", default: "all",
@@ -22,8 +21,8 @@ let diffOptions: [OptionSpec] = [
     .value("report-file", "FILE", default: "stdout", "write the report to FILE (atomically) instead"),
 ]
 
-/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s: the same within the
-/// tolerance; different; trouble (unreadable or malformed input, or bad options).
+/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s: same within the tolerance;
+/// different; trouble (unreadable or malformed input, or bad options).
 enum DiffStatus {
     static let same: Int32 = 0, different: Int32 = 1, trouble: Int32 = 2
 }
@@ -50,7 +49,7 @@ let diffCommand = SubcommandDescriptor(
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
     let status = diff.result.isSame ? DiffStatus.same : DiffStatus.different
-    func writeReport(to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    func writeReport(to emit: OutputFile.Sink) throws {
         try writeFormattedReport(parsed.report, diff, expectedName: expectedName, actualName: actualName,
                                  className: "cvlayout diff", to: emit)
     }
@@ -76,8 +75,8 @@ let diffCommand = SubcommandDescriptor(
     return status
 }
 
-/// The style of the report the comparison renders for `format`: JSON for `json`, text
-/// otherwise (the CI formats are made from the text, which is then never coloured).
+/// The style of the report the comparison renders for `format`: JSON, or text (never coloured
+/// for the CI formats made from it).
 func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle {
     switch format {
     case .json: return .json
@@ -86,10 +85,8 @@ func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle
     }
 }
 
-/// Compares two layout files (`-`: standard input, `spooled` when it could be copied) as
-/// streams (`LayoutDiff.compareStreams`, `withLayoutInputs`).
-/// - Throws: `CLIError` with status 2 (diff's trouble) for a file that cannot be read or is
-///   not a layout.
+/// Compares two layout files (`-`: standard input, `spooled` when copied) as streams.
+/// - Throws: `CLIError` 2 for a file that cannot be read or is not a layout.
 func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                         options: DiffOptions, style: StreamedReportStyle) throws -> StreamedDiff {
     try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
@@ -140,9 +137,8 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
 }
 
 /// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, else
-/// read whole into a document; refused with the reader's message when it is not a layout.
-/// - Returns: the input and the layout without its elements (its shape, unknown names).
-/// - Throws: `CLIError` with status 2 (diff's trouble) naming the file.
+/// read whole; with the layout without its elements (its shape, unknown names).
+/// - Throws: `CLIError` 2 with the reader's message naming the file when it is not a layout.
 func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
     if let input {
         do {
@@ -159,12 +155,10 @@ func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -
     return (input, document)
 }
 
-/// Draws the diff picture of two layout files (`LayoutDiffPicture`, `withLayoutInputs`);
-/// `actualName` names ACTUAL in its title (default its path).
+/// Draws the diff picture of two layout files; `actualName` names ACTUAL (default its path).
 /// - Throws: `CLIError` 2 for a file that cannot be read or is not a layout; what `emit` throws.
 func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
-                    options: DiffOptions, actualName: String? = nil,
-                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                    options: DiffOptions, actualName: String? = nil, to emit: OutputFile.Sink) throws {
     let expectedName = displayName(expectedPath), actualName = actualName ?? displayName(actualPath)
     try withLayoutInputs(expectedPath, actualPath, spooled: spooled, io: io) { expected, actual in
         try LayoutDiffPicture.drawStreams(expected: expected, expectedFormat: layoutFormat(expectedPath),
@@ -173,12 +167,10 @@ func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: Spool
     }
 }
 
-/// Writes `diff`'s report as `format`: the text or JSON the comparison renders, or JUnit XML
-/// (one test case named `expectedName`, of class `className`) or GitHub annotations (against
-/// `expectedName`) made from its text.
+/// Writes `diff`'s report as `format`: its text or JSON, or made from its text JUnit XML (one
+/// test case `expectedName` of class `className`) or GitHub annotations (on `expectedName`).
 func writeFormattedReport(_ format: DiffReportFormat, _ diff: StreamedDiff, expectedName: String,
-                          actualName: String, className: String,
-                          to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+                          actualName: String, className: String, to emit: OutputFile.Sink) throws {
     let summary = LayoutDiff.summary(diff.result, expectedName: expectedName, actualName: actualName)
     switch format {
     case .text, .json:
@@ -229,7 +221,7 @@ func diffHelp() -> String {
 
     OPTIONS:
 
-    """ + subcommandOptionLines(diffOptions) + """
+    """ + optionLines(diffOptions, lists: ",") + """
 
     Exit status as diff(1): 0 same, 1 different, 2 trouble (a file that cannot be read or is
     not a layout, or a bad option). Colour only on a terminal, never with NO_COLOR set (not empty).
@@ -237,23 +229,11 @@ func diffHelp() -> String {
     """
 }
 
-/// Help lines for a subcommand's options, as `cvlayout ENGINE --help` prints them.
-func subcommandOptionLines(_ options: [OptionSpec]) -> String {
-    let width = max(24, (options.map(\.synopsis.count).max() ?? 0) + 2)
-    return options.map { option in
-        var line = "  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
-        if !option.choices.isEmpty { line += ": " + option.choices.joined(separator: option.valueName == "LIST" ? "," : "|") }
-        if option.valueName != nil { line += " (default: \(option.defaultText))" }
-        return line + "\n"
-    }.joined()
-}
-
 // MARK: - Arguments
 
-/// `cvlayout diff`'s arguments, parsed and validated: the EXPECTED and ACTUAL paths (`-`:
-/// stdin), the tolerance and fields, the report's format (`--report`, else `-f text|json`),
-/// whether the picture goes to standard output (`-f svg`; the report then only with
-/// `--report-file`) and `--report-file`.
+/// `cvlayout diff`'s arguments, validated: the paths (`-`: stdin), the tolerance and fields,
+/// the report's format (`--report`, else `-f text|json`), whether the picture goes to stdout
+/// (`-f svg`) and `--report-file`.
 struct DiffArguments: Equatable {
     var expected: String, actual: String
     var options: DiffOptions
@@ -262,8 +242,7 @@ struct DiffArguments: Equatable {
     var reportFile: String? = nil
 
     /// Parses the arguments after `diff`; `nil` when help was asked for.
-    /// - Throws: `CLIError` with status 2 (diff's trouble) for unknown options, missing or
-    ///   bad values, and anything but two files.
+    /// - Throws: `CLIError` 2 for unknown options, missing or bad values, not two files.
     static func parse(_ arguments: [String]) throws -> DiffArguments? {
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) { return nil }
         let parsed: OptionValues, files: [String]
@@ -317,8 +296,8 @@ struct DiffArguments: Equatable {
     }
 }
 
-/// Diff's options from `--fields` and `--tolerance` (`prefix`: `--`, or `--check-` for
-/// `--check`), the values shown in messages by `shown`.
+/// Diff's options from `--fields` and `--tolerance` (after `prefix`: `--` or `--check-`),
+/// values shown in messages by `shown`.
 /// - Throws: `usage(message)` for an unknown field, a list naming nothing, or a tolerance
 ///   that is not a finite number ≥ 0.
 func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> String?, prefix: String,
@@ -346,16 +325,13 @@ func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> Str
 
 // MARK: - Reading
 
-/// The most standard input `diff` copies to its temporary file (16 GiB; 10⁷ elements take
-/// about 2 GB).
+/// The most standard input `diff` copies to its temporary file (16 GiB; 10⁷ elements: 2 GB).
 let maximumSpooledBytes = 1 << 34
 
-/// Standard input for `diff … -` as a regular file (`SpooledInput`), streamed as a file is:
-/// the descriptor itself when it is one, else copied to an unlinked temporary file (or the
-/// bytes `io.stdin` gives). `nil` for a device and when no temporary file can be made: stdin
-/// is then read whole.
-/// - Throws: `CLIError` with status 2: stdin cannot be read or copied, or is larger than
-///   `maximumSpooledBytes`.
+/// Standard input for `diff … -` as a regular file (`SpooledInput`): the descriptor itself
+/// when it is one, else copied to an unlinked temporary file (or `io.stdin`'s bytes). `nil`
+/// for a device and when no temporary file can be made (stdin then read whole).
+/// - Throws: `CLIError` 2: stdin cannot be read or copied, or is past `maximumSpooledBytes`.
 func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     guard let descriptor = io.stdinDescriptor else { return try? SpooledInput(readLayoutData("-", stdin: io.stdin)) }
     do {
@@ -383,11 +359,10 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
 /// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
-/// Reads and parses a layout file (`-`: stdin; `spooled`, when given, holds its bytes), by
-/// its extension (`.json`, `.csv`) or, for any other name, by its first byte.
-/// - Throws: `CLIError` with status 2 (diff's trouble) naming the file: it cannot be opened or
-///   read, it is longer than `limit` (a device such as /dev/zero never ends), or it is not a
-///   layout (`a.json:3:5: invalid JSON: …`).
+/// Reads and parses a layout file (`-`: stdin; `spooled`: its bytes), by its extension or
+/// else its first byte.
+/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, is longer than
+///   `limit` (/dev/zero never ends), or is not a layout (`a.json:3:5: invalid JSON: …`).
 /// - Complexity: O(file size).
 func readLayoutFile(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
                     limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
@@ -399,26 +374,19 @@ func readLayoutFile(_ path: String, stdin: () throws -> Data, spooled: SpooledIn
     }
 }
 
-/// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given).
-/// - Throws: `CLIError` with status 2 naming the file: it cannot be opened or read, or it is
-///   longer than `limit`.
+/// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given), as `readDataset`.
+/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, or is past `limit`.
 func readLayoutData(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
                     limit: Int = maximumDatasetBytes) throws -> Data {
-    let name = displayName(path)
     do {
-        if let spooled {
-            guard spooled.count <= limit else { throw DatasetTooLarge(limit: limit) }
-            return try spooled.data()
-        }
-        if path == "-" { return try stdin() }
-        let handle = try openForReading(path, shownAs: name)
-        defer { try? handle.close() }
-        return try readBounded(handle, limit: limit)
+        guard let spooled else { return try readDataset(path, name: displayName(path), stdin: stdin, limit: limit) }
+        guard spooled.count <= limit else { throw CLIError(.tooLarge(path, limit: limit)) }
+        return try spooled.data()
+    } catch let error as CLIError where error.status == ExitStatus.data {  // past `limit`
+        throw CLIError.trouble(.layoutTooLarge(displayName(path), limit: limit))
     } catch let error as CLIError {
-        throw CLIError.status(DiffStatus.trouble, error.message)  // `openForReading`'s words
-    } catch let error as DatasetTooLarge {
-        throw CLIError.trouble(.layoutTooLarge(name, limit: error.limit))
+        throw CLIError.status(DiffStatus.trouble, error.message)  // `readDataset`'s words
     } catch {
-        throw CLIError.trouble(.cannotRead(name, .system(describe(error))))
+        throw CLIError.trouble(.cannotRead(displayName(path), .system(describe(error))))
     }
 }

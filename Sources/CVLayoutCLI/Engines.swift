@@ -3,9 +3,8 @@ import LayoutCore
 import LayoutDatasets
 import LayoutWriters
 
-/// What an engine receives from the command line: the run's options, the dataset (`nil`: the
-/// embedded data), `--width`/`--height`, `--offset`, `--count` (or the engine's default) and
-/// `--seed`.
+/// What an engine receives: the run's options, the dataset (`nil`: the embedded data), the
+/// bounds, `--offset`, `--count` (or the engine's default) and `--seed`.
 struct EngineInput {
     let options: OptionValues
     let dataset: Dataset?
@@ -18,10 +17,9 @@ struct EngineInput {
 }
 
 /// Values of one run made on first use and shared by its passes (a streamed layout runs its
-/// engine twice, at times on two threads), each under a typed `PassMemo.Key`. Thread-safe.
+/// engine twice, at times on two threads), each under a typed `Key`. Thread-safe.
 final class PassMemo: @unchecked Sendable {
-    /// A value's type and identity (the key object itself); declare it once, a global `let`
-    /// beside the engine that uses it. `name` is for debugging.
+    /// A value's type and identity (the object): a global `let` beside its engine; `name` for debugging.
     final class Key<Value>: Sendable {
         let name: String
 
@@ -47,8 +45,7 @@ final class PassMemo: @unchecked Sendable {
     }
 }
 
-/// One engine of the registry: name, help, options, dataset schema and entry points. An
-/// engine adds its core file, command file, tests and one line to `engineEntries`.
+/// One engine of the registry: name, help, options, dataset schema and entry points.
 struct EngineDescriptor: Sendable {
     let name: String
     /// One line for `cvlayout engines` and help.
@@ -62,41 +59,39 @@ struct EngineDescriptor: Sendable {
     var datasetKeys: DatasetKeys = .all
     /// Items of the embedded data when `--count` is absent.
     let defaultCount: Int
-    /// The embedded data given `--count` and `--seed`, which `--delete`, `--insert` and
-    /// `--move` update: by default one section of that many items of the engine's own size.
+    /// The embedded data given `--count` and `--seed` (for the updates): by default one
+    /// section of that many items of the engine's own size.
     var embeddedData: @Sendable (_ count: Int, _ seed: UInt64) -> Dataset = { count, _ in
         Dataset(sections: [DatasetSection(items: .uniform(count: count))])
     }
     /// Computes the layout.
     let layout: @Sendable (EngineInput) throws -> CollectionLayout
-    /// The same layout with its elements sent to `sink`, not kept, for the streaming writers;
-    /// `nil` for an engine that must see all its elements first (flow pins headers).
+    /// The same layout with its elements sent to `sink`, not kept; `nil` for an engine that
+    /// must see all its elements first.
     var stream: (@Sendable (EngineInput, inout ElementBlocks) throws -> CollectionLayout)? = nil
-    /// The same layout with its elements only counted and checked (a streamed layout's first
-    /// pass); set with `stream`.
+    /// The same layout, its elements only counted and checked (a stream's first pass).
     var check: (@Sendable (EngineInput, inout FiniteCheckSink) throws -> CollectionLayout)? = nil
     /// The counts and drawing order when the engine surely succeeds with finite elements at
     /// the scale given, decided without laying out; `nil` when unsure, and then `check` runs
     /// (`PassPlan.Check.vouchedWithoutLayingOut`). Only for a summary with no warnings.
     var quickCheck: (@Sendable (EngineInput, Double?) throws -> LayoutPipeline.QuickCheck?)? = nil
-    /// What the entry points can do for a run's passes (`PassPlan.make`); a test holds it to them.
+    /// What the entry points can do for a run's passes (`PassPlan.make`).
     var capabilities = PassCapabilities.streaming
     /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
     /// layout, the proposed offset and the velocity; `nil`: the proposed offset (UIKit's).
     var targetContentOffset: (@Sendable (CollectionLayout, Point, Point) -> Point)? = nil
-    /// Whether the engine rounds to `--scale` itself (compositional, as UIKit does), so that
-    /// the general edge snapping is not applied.
+    /// Whether the engine rounds to `--scale` itself (compositional, as UIKit), not snapped after.
     var roundsToPixels = false
-    /// Whether the layout of `input` can change with the content offset (pinned or stretchy
-    /// headers, line and carousel effects); `--scroll-to` then lays out every sample.
+    /// Whether the layout of `input` can change with the content offset (`--scroll-to` then
+    /// lays out every sample).
     var movesWithContentOffset: @Sendable (EngineInput) throws -> Bool = { _ in true }
 }
 
 /// Every engine, in `cvlayout engines` order.
 let engineRegistry: [EngineDescriptor] = engineEntries.map { $0.descriptor() }
 
-/// The registry as names and descriptors made when asked for, so that a run builds only its
-/// engine's option table (all of them cost 60% of a small ring run). A test checks the names.
+/// The registry as names and descriptors made when asked for: a run builds only its engine's
+/// option table (all of them cost 60% of a small ring run).
 let engineEntries: [(name: String, descriptor: @Sendable () -> EngineDescriptor)] = [
     ("waterfall", { waterfallEngine }),
     ("ring", { ringEngine }),

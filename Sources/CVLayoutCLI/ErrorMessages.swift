@@ -4,35 +4,27 @@ import LayoutDatasets
 import LayoutWriters
 import LayoutComparison
 
-/// What went wrong on the command line, with the values its message names. The throw sites
-/// carry data; `message` and `status` word every case and give its exit status here, in one
-/// place (as swift-argument-parser maps its errors). Statuses: 64 usage, 65 bad data, 66 no
-/// input, 73 cannot create, 74 I/O error, 70 software.
+/// What went wrong on the command line, with the values its message names (as shown): the
+/// throw sites carry data, `message` and `status` word every case in one place (as
+/// swift-argument-parser does); a case's comment says what they do not.
 enum CLIProblem: Equatable {
-    /// 64: a command that takes no arguments (`engines`, `devices`, `manpage`, `--version`) got some.
     case takesNoArguments(String)
-    /// 64: an option where the engine goes (the argument as shown).
     case optionBeforeEngine(String)
     /// 64: a name that is none of its kind's (as shown); `nearest`: the "did you mean" name.
     case unknown(Unknown, String, nearest: String?)
-    /// 64: two positional arguments (as shown).
     case moreThanOneDataset(String, String)
-    /// 64: `--NAME=value` for a switch.
     case takesNoValue(String)
     /// 64: an option without its value (`valueName`, as the help shows it).
     case missingValue(String, valueName: String)
-    /// 64: `cvlayout completions` given this many arguments, not one shell.
     case shellCount(Int)
     /// 64: `-o NAME` (as shown) whose extension says another format (`says`, or a picture's
     /// extension when `picture`) than `-f FORMAT`.
     case formatContradicts(output: String, says: String, format: String, picture: Bool)
     /// 64: `-o NAME` whose extension (as shown) is no format cvlayout writes.
     case extensionNotWritten(output: String, ext: String, picture: Bool)
-    /// 66: a file (as shown) that cannot be opened.
     case cannotOpen(String, FileFailure)
     /// 74: a read that failed; 66 without a reason (the measured sizes' file).
     case cannotRead(String, FileFailure?)
-    /// 65: an input past `limit` bytes.
     case tooLarge(String, limit: Int)
     /// 2 (`CLIError.trouble`): a layout file (diff, `--check`) past `limit` bytes.
     case layoutTooLarge(String, limit: Int)
@@ -44,21 +36,14 @@ enum CLIProblem: Equatable {
     case invalidValue(String, Expected, got: String?)
     /// The reason a value cannot be used, after its flag and value (`options.conflict(in:)`).
     case expected(Expected)
-    /// 65: a switch only the command line takes, given at `source`.
     case commandLineOnly(String, key: String)
-    /// 65: an option written as a top-level key of the dataset `file`.
     case optionAsKey(file: String, key: String)
     /// The message of another problem, after `source`: (`file: path`, a flag).
     indirect case at(String, CLIProblem)
-    /// A conflict (`options.conflict`): two options given together.
     case cannotBeUsedTogether(String, String)
-    /// A conflict: `--visible` with `--rect` or `--item`.
     case visibleWith(String)
-    /// A conflict: `--scroll-to` with an option that asks for a query or a check.
     case scrollToWith(String)
-    /// A conflict: `--scroll-to` in a format other than SVG.
     case scrollToNeedsSVG(String)
-    /// A conflict: a scroll option without `--scroll-to`.
     case goesWithScrollTo(String)
     /// A conflict: an index path the layout of `counts` items a section does not hold; `section`
     /// when the section itself is missing.
@@ -66,16 +51,12 @@ enum CLIProblem: Equatable {
     /// A conflict: a batch update that does not fit the data of `counts` items a section.
     case batchUpdate(BatchUpdateError, counts: [Int])
     /// 65: `--insert` gives the item at `path` a measure its section's kind does not take.
-    case insertMeasure(LayoutCore.IndexPath, section: ItemUpdateKind, given: ItemUpdates.InsertedMeasure?)
-    /// 65: `--move` into section `section` of another kind.
+    case insertMeasure(LayoutCore.IndexPath, section: ItemUpdateKind, given: ItemMeasure?)
     case moveAcrossKinds(section: Int, ItemUpdateKind)
     /// 65: an option at `source` that transitions do not use; `engine` lays out one side.
     case notUsedByTransitions(String, key: String, engine: String)
-    /// 64: an option transitions do not use, inside `--side` when given.
     case optionNotUsedByTransitions(side: String?, String)
-    /// 64: an option of the transition itself inside `--side`.
     case giveToTransition(side: String, String)
-    /// 64: `--side` without an engine (`text` as given).
     case sideNeedsEngine(side: String, String)
     /// 64: a problem inside `--side`, of its engine's words when `engine` is given.
     case inSide(String, engine: String?, message: String)
@@ -83,13 +64,10 @@ enum CLIProblem: Equatable {
     case unterminated(String, quote: Character?, text: String)
     /// 65: the final layout (of `final` items a section) does not hold the initial one's after the update.
     case transitionItemsDiffer(final: [Int], initial: [Int])
-    /// 64: `--check` given `-` or nothing.
     case goldenNotAFile(String)
     /// 64: a value (as shown) none of `choices`; `nearest`: the "did you mean" choice.
     case notOneOf(String, [String], got: String, nearest: String?)
-    /// 70: `--scroll-to` keyframes whose elements differ from the first one's.
     case scrollElementsDiffer(keyframe: Int)
-    /// 65: a scroll animation too large to write.
     case scrollTooLarge(ScrollSVGWriter.TooLarge)
 
     /// 64 (or a conflict's status): a message without values, its text the raw value.
@@ -110,15 +88,31 @@ enum CLIProblem: Equatable {
     }
 
     /// What a name was supposed to name.
-    enum Unknown: Equatable { case engine, option, device, shell, datasetOption(engine: String) }
+    enum Unknown: Equatable {
+        case engine, option, device, shell, datasetOption(engine: String)
 
-    /// Why a file cannot be opened, read or written.
-    enum FileFailure: Equatable {
-        case noSuchFile, isADirectory, permissionDenied, emptyPath
+        func words(_ name: String) -> String {
+            switch self {
+            case .engine: "unknown engine '\(name)'"
+            case .option: "unknown option '\(name)'"
+            case .device: "unknown device '\(name)' (see 'cvlayout devices')"
+            case .shell: "unknown shell '\(name)' (expected bash, zsh or fish)"
+            case .datasetOption(let engine): "unknown option for \(engine)"
+            }
+        }
+    }
+
+    /// Why a file cannot be opened, read or written, in words.
+    struct FileFailure: Equatable {
+        let words: String
+        static let noSuchFile = Self(words: "no such file")
+        static let isADirectory = Self(words: "is a directory")
+        static let permissionDenied = Self(words: "permission denied")
+        static let emptyPath = Self(words: "empty path")
         /// The system's words (strerror(3), or Foundation's description).
-        case system(String)
+        static func system(_ text: String) -> Self { Self(words: text) }
         /// strerror(3) of the current `errno`.
-        static var lastError: FileFailure { .system(String(cString: strerror(errno))) }
+        static var lastError: Self { .system(String(cString: strerror(errno))) }
     }
 
     /// What a value was expected to be.
@@ -128,6 +122,19 @@ enum CLIProblem: Equatable {
         /// A finite number of seconds ≥ `atLeast` (`nil`: > 0).
         case seconds(atLeast: Double?)
         case finiteNumbers, boolean, rect, insertSize, insertHeight
+
+        var words: String {
+            switch self {
+            case .domain(let requirement): CLIError.expected(requirement)
+            case .integer(let low, let high): "expected an integer from \(low) to \(high)"
+            case .seconds(let bound): "expected a finite number of seconds " + (bound.map { "≥ \(describe($0))" } ?? "> 0")
+            case .finiteNumbers: "expected finite numbers"
+            case .boolean: "expected true or false"
+            case .rect: "expected finite X,Y and W,H ≥ 0"
+            case .insertSize: "expected a size W > 0 and H ≥ 0, finite"
+            case .insertHeight: "expected a finite height ≥ 0"
+            }
+        }
     }
 
     /// The exit status.
@@ -187,10 +194,10 @@ enum CLIProblem: Equatable {
             "no such item (\(section.map { "no section \($0)" } ?? "index path out of range"): " + Self.items(counts)
         case .batchUpdate(let error, let counts): Self.words(error, counts: counts)
         case .insertMeasure(let path, let kind, let given):
-            "--insert \(path): section \(path.section) gives \(kind.words); the item needs \(kind.wanted), got "
+            "--insert \(path): section \(path.section) gives \(kind.rawValue); the item needs \(kind.wanted), got "
                 + (given.map { if case .height = $0 { "a height" } else { "a size" } } ?? "none")
         case .moveAcrossKinds(let section, let kind):
-            "--move: an item cannot move into section \(section), which gives \(kind.words), from a section of another kind"
+            "--move: an item cannot move into section \(section), which gives \(kind.rawValue), from a section of another kind"
         case .notUsedByTransitions(let source, let key, let engine):
             "\(source): '\(key)' is not used by transitions (they write every element of both layouts); "
                 + "remove it, or lay out one side with 'cvlayout \(engine)'"
@@ -248,55 +255,7 @@ extension DatasetTooLarge {
     var message: String { "larger than \(limit) bytes (a dataset holds at most \(maximumElementCount) elements)" }
 }
 
-extension CLIProblem.Unknown {
-    func words(_ name: String) -> String {
-        switch self {
-        case .engine: "unknown engine '\(name)'"
-        case .option: "unknown option '\(name)'"
-        case .device: "unknown device '\(name)' (see 'cvlayout devices')"
-        case .shell: "unknown shell '\(name)' (expected bash, zsh or fish)"
-        case .datasetOption(let engine): "unknown option for \(engine)"
-        }
-    }
-}
-
-extension CLIProblem.FileFailure {
-    var words: String {
-        switch self {
-        case .noSuchFile: "no such file"
-        case .isADirectory: "is a directory"
-        case .permissionDenied: "permission denied"
-        case .emptyPath: "empty path"
-        case .system(let text): text
-        }
-    }
-}
-
-extension CLIProblem.Expected {
-    var words: String {
-        switch self {
-        case .domain(let requirement): CLIError.expected(requirement)
-        case .integer(let low, let high): "expected an integer from \(low) to \(high)"
-        case .seconds(let bound): "expected a finite number of seconds " + (bound.map { "≥ \(describe($0))" } ?? "> 0")
-        case .finiteNumbers: "expected finite numbers"
-        case .boolean: "expected true or false"
-        case .rect: "expected finite X,Y and W,H ≥ 0"
-        case .insertSize: "expected a size W > 0 and H ≥ 0, finite"
-        case .insertHeight: "expected a finite height ≥ 0"
-        }
-    }
-}
-
 extension ItemUpdateKind {
-    var words: String {
-        switch self {
-        case .count: "a count"
-        case .heights: "heights"
-        case .sizes: "sizes"
-        case .objects: "item objects"
-        }
-    }
-
     /// The measure `--insert` needs for an item of a section of this kind.
     var wanted: String {
         switch self {

@@ -4,23 +4,19 @@ import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
 
-// `cvlayout ENGINE … --check GOLDEN`: lay out and compare with a golden file in one step, the
-// one-liner a CI step needs.
+// `cvlayout ENGINE … --check GOLDEN`: lay out and compare with a golden file in one step (CI).
 
 /// The help line of the global `--check` option.
 let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of printing: "
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
-/// Compares `job`'s layout with `golden` as `cvlayout diff GOLDEN ACTUAL` would (at
-/// `--check-tolerance`, with `--check-fields`) and reports as `CheckReporting` says; nothing
-/// goes to standard output (`-o FILE` is still written). The layout is compared as the
-/// golden's format (CSV or JSON) prints it at the job's precision: streamed as it is produced
-/// when it can be, else written in memory and read back (`checkWritten`).
-/// - Returns: 0 same, 1 different (or a golden recorded).
-/// - Throws: `CLIError` 2 when GOLDEN cannot be read or is not a layout; 64 for `--check -`,
-///   `--check=`, a GOLDEN of the other kind than the layout's (elements or heart samples; 65
-///   when the dataset's options chose it), a bad `--record`, `--report` or `CVLAYOUT_RECORD`;
-///   what writing `-o`, the artifacts or the report throws.
+/// Compares `job`'s layout with `golden` as `cvlayout diff` would (with the `--check-` options),
+/// reporting as `CheckReporting` says; only `-o FILE` is written. The layout is compared as
+/// the golden's format prints it: streamed when it can be, else written in memory
+/// (`checkWritten`). Returns 0 same, 1 different (or a golden recorded).
+/// - Throws: `CLIError` 2 for a GOLDEN unreadable or not a layout; 64 (65 from the dataset's
+///   options) for `--check -` or `=`, a GOLDEN of the other kind (elements, heart samples), a
+///   bad `--record`, `--report` or `CVLAYOUT_RECORD`; what writing `-o`, artifacts, report throws.
 /// - Complexity: O(n) in the elements of both layouts.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
     if golden == "-" || golden.isEmpty {
@@ -35,42 +31,44 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     let subject = CheckedLayout(name: "cvlayout \(job.descriptor.name)", precision: job.outputOptions.precision) {
         try job.write($0, to: $1)
     }
-    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
+    func writeOutput() throws {
         if job.options.has(GlobalOption.output) { try job.write(io: io) }
+    }
+    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
+        try writeOutput()
         return status
     }
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
-    let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
-    let format: OutputFormat = expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
-    if expected.shape == .csv && job.layout.heartSamples != nil {
-        throw job.options.conflict([GlobalOption.check, "heart-samples"],
-                                   "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of elements; "
-                                   + "compare with a JSON golden or a CSV of samples")
-    }
-    if expected.shape == .heartSamples && job.layout.heartSamples == nil {
-        throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples (ring --heart-samples N -f csv); "
-                                   + "check it with the same --heart-samples")
-    }
-    let buffer = LayoutOutput(precision: job.outputOptions.precision)
-    try job.write(format, to: buffer)
-    return try checkWritten(buffer, format: format, name: "the layout", golden: (golden, goldenInput, expected),
-                            options: options, reporting: reporting, subject: subject, io: io) {
-        if job.options.has(GlobalOption.output) { try job.write(io: io) }
+    return try checkWritten(golden: golden, name: "the layout", options: options, reporting: reporting,
+                            subject: subject, io: io, written: writeOutput) { expected in
+        if expected.shape == .csv && job.layout.heartSamples != nil {
+            throw job.options.conflict([GlobalOption.check, "heart-samples"],
+                                       "--check: with --heart-samples the CSV is a table of samples, and GOLDEN one of "
+                                       + "elements; compare with a JSON golden or a CSV of samples")
+        }
+        if expected.shape == .heartSamples && job.layout.heartSamples == nil {
+            throw job.options.conflict([GlobalOption.check], "--check: GOLDEN is a CSV of heart samples "
+                                       + "(ring --heart-samples N -f csv); check it with the same --heart-samples")
+        }
+        return expected.shape == .csv || expected.shape == .heartSamples ? .csv : .json
     }
 }
 
-/// `--check` of a layout written in memory in `format` against the checked golden
-/// (`checkedInput`), then `written` (which writes `-o`), then the verdict.
-/// - Parameter name: what the layout is called in a message (`the layout`, `the transition`).
-func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
-                  golden: (path: String, input: LayoutInput, layout: LayoutDocument), options: DiffOptions,
-                  reporting: CheckReporting, subject: CheckedLayout, io: CommandIO,
-                  written: () throws -> Void) throws -> Int32 {
+/// `--check` of the layout written in memory by `subject` in the format `format` picks for the
+/// checked golden (`checkedInput`), then `written` (`-o`), then the verdict. `name`: the
+/// layout in a message (`the layout`, `the transition`).
+func checkWritten(golden: String, name: String, options: DiffOptions, reporting: CheckReporting,
+                  subject: CheckedLayout, io: CommandIO, written: () throws -> Void,
+                  format: (LayoutDocument) throws -> OutputFormat) throws -> Int32 {
+    let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
+    let format = try format(expected)
+    let buffer = LayoutOutput(precision: subject.precision)
+    try subject.write(format, buffer)
     let data = Data(buffer.bytes), fileFormat: LayoutFileFormat = format == .csv ? .csv : .json
     func compare(_ actual: LayoutInput) throws -> StreamedDiff {
-        try LayoutDiff.compareStreams(expected: golden.input, expectedFormat: layoutFormat(golden.path), actual: actual,
+        try LayoutDiff.compareStreams(expected: goldenInput, expectedFormat: layoutFormat(golden), actual: actual,
                                       actualFormat: fileFormat, options: options, style: reporting.style(io))
     }
     var diff = (try? SpooledInput(data)).flatMap { try? compare(.spooled($0)) }
@@ -85,7 +83,7 @@ func checkWritten(_ buffer: LayoutOutput, format: OutputFormat, name: String,
         diff = try compare(.document(actual))
     }
     try written()
-    return try checkVerdict(diff!, expected: golden.layout, golden: golden.path, format: format, options: options,
+    return try checkVerdict(diff!, expected: expected, golden: golden, format: format, options: options,
                             reporting: reporting, subject: subject, io: io)
 }
 
@@ -97,12 +95,10 @@ struct CheckedLayout {
     let write: (OutputFormat, LayoutOutput) throws -> Void
 }
 
-/// What `--check` says once the layouts are compared: the golden's unknown columns or keys;
-/// when they are the same, what a thin golden left uncompared, the report when its format
-/// says something then (JSON, JUnit, GitHub's summary, or text to a file), and 0; else the
-/// artifacts, the report (to `--report-file` or standard error), the golden recorded with
-/// `--record failed`, and 1.
-/// - Parameter expected: the golden without its elements, for its unknown names.
+/// What `--check` says once compared: the golden's (`expected`, without elements) unknown
+/// names; when the same, what a thin golden left uncompared, the report when its format says
+/// something then, and 0; else the artifacts, the report, the golden recorded with `--record
+/// failed`, and 1.
 func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
                   options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO) throws -> Int32 {
     let result = diff.result
@@ -174,10 +170,9 @@ func printedDecimals(ofFile path: String) -> Int? {
     return most
 }
 
-/// `checkAgainstGolden` as a stream: the layout's elements compared as the engine produces
-/// them, each number as the golden's format prints it (`StreamedElement(_:precision:csv:)`).
-/// A golden not in element order is sorted (from the start, or once found out, the layout
-/// produced again), as it is produced again when a field only some elements give was met too
+/// `checkAgainstGolden` as a stream: elements compared as the engine produces them, each
+/// number as the golden's format prints it. A golden not in element order is sorted (once
+/// found out, the layout produced again), as when a field only some elements give came too
 /// early. `nil` when the layout must be written first (`checkWritten`: a golden malformed or
 /// repeating an element, a CSV of heart samples, a layout not produced in element order).
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
@@ -233,23 +228,21 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 
 // MARK: - Reporting, artifacts, recording
 
-/// `--record`'s modes: only compare (the default); write a golden that does not exist;
-/// overwrite a golden that differs (after reporting how); write every golden, not comparing.
+/// `--record`'s modes: only compare; write a missing golden; overwrite one that differs
+/// (after the report); write every golden, not comparing.
 enum RecordMode: String, CaseIterable {
     case never, missing, failed, all
 }
 
 /// How one `--check` reports and records: `--artifacts` (`CVLAYOUT_ARTIFACTS`), `--record`
-/// (`CVLAYOUT_RECORD`, whose `missing` and `all` are ignored under `CI=true`), `--report`
-/// and `--report-file` (`nil`: standard error).
+/// (`CVLAYOUT_RECORD`, but `missing` and `all` under `CI=true`), `--report`, `--report-file`.
 struct CheckReporting {
     var artifacts: String? = nil
     var record: RecordMode = .never
     var report: DiffReportFormat = .text
     var reportFile: String? = nil
 
-    /// Reads the options, with the environment's defaults; prints the note when CI ignores
-    /// `CVLAYOUT_RECORD`.
+    /// Reads the options, with the environment's defaults (a note when CI ignores one).
     /// - Throws: `CLIError.usage` for a value that is none of the choices or an empty path.
     init(_ values: OptionValues, engine: String, io: CommandIO) throws {
         func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ name: String, _: T.Type) throws -> T
@@ -292,8 +285,8 @@ struct CheckReporting {
         reportStyle(report, color: reportFile == nil && io.color.stderr)
     }
 
-    /// Records GOLDEN before any comparison when the mode says so (`all`; `missing` when
-    /// GOLDEN does not exist), returning 1; else `nil`.
+    /// Records GOLDEN, not comparing, when the mode says so (`all`; `missing` for no GOLDEN):
+    /// 1; else `nil`.
     func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO) throws -> Int32? {
         let exists = FileManager.default.fileExists(atPath: golden)
         guard record == .all || (record == .missing && !exists) else { return nil }
@@ -301,10 +294,9 @@ struct CheckReporting {
         return DiffStatus.different
     }
 
-    /// Writes the report of `diff` (made in `style`) in `report`'s format to `--report-file`
-    /// or standard error.
+    /// Writes `diff`'s report (made in `style`) as `report` to `--report-file` or stderr.
     func write(_ diff: StreamedDiff, golden: String, subject: CheckedLayout, io: CommandIO) throws {
-        func body(_ emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        func body(_ emit: OutputFile.Sink) throws {
             try writeFormattedReport(report, diff, expectedName: golden, actualName: subject.name,
                                      className: subject.name, to: emit)
         }
@@ -341,13 +333,12 @@ private func firstByte(of path: String) -> UInt8? {
     return (try? handle.read(upToCount: 64)).flatMap { $0.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) } }
 }
 
-/// Writes GOLDEN from the layout, atomically (its folder made if need be), and says
-/// `recorded GOLDEN` on standard error.
+/// Writes GOLDEN from the layout, atomically (its folder made), and says `recorded GOLDEN`.
 func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayout, io: CommandIO) throws {
     // A picture or a document is never replaced by a layout: its name, or its first byte.
-    let pictureExtensions: Set<String> = ["svg", "png", "jpg", "jpeg", "gif", "webp", "pdf", "tif", "tiff", "xml", "html", "htm"]
     let ext = URL(fileURLWithPath: golden).pathExtension.lowercased()
-    if pictureExtensions.contains(ext) || (ext.isEmpty && firstByte(of: golden) == UInt8(ascii: "<")) {
+    if pictureExtensions.union(["svg", "xml", "html", "htm"]).contains(ext)
+        || (ext.isEmpty && firstByte(of: golden) == UInt8(ascii: "<")) {
         throw CLIError.status(DiffStatus.trouble, "--record: '\(shortenedForMessage(golden))' is not a layout file "
                               + "(a picture or a document): it is not replaced; name the golden .json or .csv")
     }
@@ -374,10 +365,9 @@ func makeDirectory(_ path: String) -> String? {
     return nil
 }
 
-/// `--artifacts DIR` of a check that failed, each written atomically (DIR made if need be):
-/// `DIR/NAME.actual.EXT` (the layout as the golden's format prints it), `DIR/NAME.diff.svg`
-/// (the picture) and `DIR/NAME.report.txt` (the text report), NAME the golden's file name
-/// without its extension.
+/// `--artifacts DIR` of a failed check, each atomically (DIR made): `DIR/NAME.actual.EXT` (in
+/// the golden's format), `DIR/NAME.diff.svg` and `DIR/NAME.report.txt`, NAME the golden's
+/// file name without its extension.
 /// - Throws: `CLIError` with status 2 when one cannot be written.
 func writeArtifacts(golden: String, format: OutputFormat, to directory: String, options: DiffOptions,
                     subject: CheckedLayout, io: CommandIO) throws {
@@ -398,8 +388,7 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
     }
 }
 
-/// Runs `body`; an output file it cannot create or write is trouble (status 2), said after
-/// `prefix` (`--record: `).
+/// Runs `body`; an output file it cannot create or write is trouble (2), after `prefix`.
 func writingAsTrouble(_ prefix: String, _ body: () throws -> Void) throws {
     do {
         try body()
@@ -407,9 +396,6 @@ func writingAsTrouble(_ prefix: String, _ body: () throws -> Void) throws {
         throw CLIError.status(DiffStatus.trouble, prefix + error.message)
     }
 }
-
-/// The options used only with `--check`.
-let checkOnlyOptionNames = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
 
 /// `--check-tolerance` and `--check-fields` as diff's options (`comparisonOptions`).
 /// - Throws: `CLIError.usage` (64) for a check option without `--check`, a tolerance that is
@@ -423,7 +409,8 @@ func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> Di
 /// The options used only with `--check` are usage errors without it.
 func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) throws {
     guard !values.has("check") else { return }
-    for name in checkOnlyOptionNames where values.has(name) {
+    let checkOnly = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
+    for name in checkOnly where values.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
 }

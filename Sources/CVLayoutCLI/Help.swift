@@ -42,15 +42,14 @@ func engineHelp(_ engine: EngineDescriptor) -> String {
     return text
 }
 
-/// The option table as help shows it: a line an option, the synopsis padded to one column,
-/// then the help, the choices and the default.
-func optionLines(_ options: [OptionSpec]) -> String {
-    columns(options.map { ($0.synopsis, $0.helpText()) }, indent: "  ",
+/// The option table as help shows it: a line an option, the synopsis padded, the help, the
+/// choices (joined by `lists` for a LIST, else `|`) and the default.
+func optionLines(_ options: [OptionSpec], lists: String = "|") -> String {
+    columns(options.map { ($0.synopsis, $0.helpText(choices: $0.valueName == "LIST" ? lists : "|")) }, indent: "  ",
             width: max(24, (options.map(\.synopsis.count).max() ?? 0) + 2))
 }
 
-/// Two columns, a line a row: `indent`, the name padded to `width` (default: the longest
-/// name's length + 2), the text.
+/// Two columns, a line a row: `indent`, the name padded to `width` (default: longest + 2), the text.
 func columns(_ rows: [(name: String, text: String)], indent: String = "", width: Int? = nil) -> String {
     let width = width ?? (rows.map(\.name.count).max() ?? 0) + 2
     return rows.map { indent + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.text + "\n" }.joined()

@@ -1,17 +1,14 @@
 import LayoutCore
 import LayoutDatasets
 
-// `--delete S:I[,…]`, `--insert S:I[=H|=WxH][,…]`, `--move S:I..S:I[,…]` (or `S:I->S:I`) on every engine: the
-// dataset after a batch update, with UIKit's index-path rules (`BatchUpdates`).
+// `--delete`, `--insert`, `--move` on every engine: the dataset after a batch update, with
+// UIKit's index-path rules (`BatchUpdates`).
 
 /// A batch update as the command line gives it, with the measures of the inserted items.
 struct ItemUpdates {
     var batch: BatchUpdates
     /// The height or size given to an inserted item (`0:3=120`, `0:3=60x80`), by its new index path.
-    var measures: [IndexPath: InsertedMeasure]
-
-    /// What an inserted item measures.
-    typealias InsertedMeasure = ItemMeasure
+    var measures: [IndexPath: ItemMeasure]
 
     /// The updates in `options`, or `nil` when none of the three flags is given.
     /// - Throws: `CLIError` (usage, 64) for text that does not parse; (data, 65) for a measure
@@ -62,8 +59,8 @@ struct ItemUpdates {
     }
 
     /// The plan of the batch against `counts`, items per section before the update.
-    /// - Throws: `CLIError` (usage, 64) for an index path out of range or used twice (the
-    ///   three options come from the command line only).
+    /// - Throws: `CLIError` (usage, 64; the options are the command line's) for an index path
+    ///   out of range or used twice.
     func plan(sectionCounts counts: [Int], options: OptionValues) throws -> BatchUpdatePlan {
         do {
             return try batch.plan(sectionCounts: counts)
@@ -73,13 +70,12 @@ struct ItemUpdates {
     }
 }
 
-/// What a section of the data gives its items: a count, heights, sizes or item objects.
-enum ItemUpdateKind { case count, heights, sizes, objects }
+/// What a section of the data gives its items, in words.
+enum ItemUpdateKind: String { case count = "a count", heights, sizes, objects = "item objects" }
 
-/// The dataset an engine lays out after `--delete`, `--insert` and `--move` (unchanged
-/// without them); without a DATASET, the engine's `embeddedData`. Each section keeps its kind:
-/// counts take inserts without a measure, heights need `S:I=H`, sizes `S:I=WxH`; an item moves
-/// only between sections of the same kind.
+/// The dataset (or the engine's `embeddedData`) after `--delete`, `--insert` and `--move`.
+/// Each section keeps its kind: counts take inserts without a measure, heights need `S:I=H`,
+/// sizes `S:I=WxH`; an item moves only between sections of the same kind.
 /// - Throws: `CLIError`: usage (64) for index paths out of range or used twice; data (65) for
 ///   a missing or mismatched measure.
 /// - Complexity: O(items) when an update is given, O(1) otherwise.
@@ -88,8 +84,7 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
     guard let updates = try ItemUpdates.parse(options) else { return dataset }
     var data = dataset ?? descriptor.embeddedData(count, seed)
 
-    /// An item's measure (`nil` in a count) and the columns it spans (a waterfall's `"span"`;
-    /// it moves with the item).
+    /// An item's measure (`nil` in a count) and the columns it spans (waterfall), moved with it.
     struct Item { var measure: ItemMeasure?; var span = 1 }
     let kinds: [ItemUpdateKind] = data.sections.map {
         switch $0.items {

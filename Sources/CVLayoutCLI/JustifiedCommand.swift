@@ -1,8 +1,8 @@
 import LayoutCore
 import LayoutDatasets
 
-/// `cvlayout justified`: options (flickr/justified-layout's names in the help), the mapping
-/// onto `JustifiedLayout`, and `--stats`.
+/// `cvlayout justified`: options (flickr/justified-layout's names in help), the mapping onto
+/// `JustifiedLayout`, `--stats`.
 let justifiedEngine = EngineDescriptor(
     name: JustifiedLayout.name,
     summary: "justified rows of photos of equal height filling the width (flickr/justified-layout)",
@@ -71,8 +71,7 @@ private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
 /// The run's justified settings, sections and optimal rows' ends (`justifiedSettings`).
 private let justifiedMemo = PassMemo.Key<(JustifiedConfiguration, [JustifiedSection], [[Int32]]?)>("justified")
 
-/// The justified engine's settings and sections from `input`, and under optimal breaking the
-/// rows' ends: made once for the run's passes.
+/// The justified engine's settings, sections and (optimal breaking) rows' ends, made once a run.
 /// - Throws: `CLIError` for conflicting options, `LayoutError` for dataset keys it does not
 ///   use and for settings and aspect ratios the layout refuses.
 func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, [JustifiedSection], [[Int32]]?) {
@@ -105,8 +104,7 @@ func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink
     }
 }
 
-/// `run` on the justified engine's settings for `input`, with the statistics it fills
-/// reported when `--stats` asks.
+/// `run` on the justified settings for `input`, the statistics it fills kept for `--stats`.
 private func justifiedLayout(_ input: EngineInput,
                              _ run: (JustifiedLayout, [JustifiedSection], [[Int32]]?, inout JustifiedLayout.Statistics) throws
                                  -> CollectionLayout) throws -> CollectionLayout {

@@ -23,8 +23,8 @@ struct LayoutJob {
     let layoutAtOffset: (Point) throws -> CollectionLayout
     /// Whether the engine's layout moves with the offset (else `scroll` lays it out once).
     let movesWithOffset: Bool
-    /// How far the middle of two samples of `scroll` may stray before it is a sample too: a
-    /// quarter point, or just over half a pixel with `--scale` below 2 (a snapped edge steps).
+    /// How far the middle of two samples of `scroll` may stray before it is sampled too: a
+    /// quarter point, or just over half a pixel with `--scale` below 2.
     let scrollTolerance: Double
     private let scrollReport = ScrollReport()
 
@@ -34,8 +34,7 @@ struct LayoutJob {
         let pictureSize = SVGSizeProbe()
     }
 
-    /// Warnings the write added (a scrolling SVG sampled more coarsely than promised; an SVG
-    /// too large for rasterisers).
+    /// Warnings the write added (a scroll sampled coarser than promised; an SVG too large).
     var writeWarnings: [String] {
         var warnings: [String] = []
         if scrollReport.budgetReached {
@@ -51,8 +50,8 @@ struct LayoutJob {
         return warnings
     }
 
-    /// Parses `arguments` (those after the engine name), reads the dataset and lays out;
-    /// `streaming: false` keeps the elements (`transition` reads them).
+    /// Parses `arguments` (after the engine name), reads the dataset and lays out; `streaming:
+    /// false` keeps the elements (`transition` reads them).
     /// - Throws: `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
@@ -94,10 +93,9 @@ struct LayoutJob {
                       streaming: streaming)
     }
 
-    /// Checks each dataset option the command line overrides as if it were used: a value
-    /// cvlayout would refuse is bad data (65, named by its JSON path) even when a flag wins.
-    /// Each is put in place of the flag's and a run made on empty data; only an error about
-    /// that value counts, not a conflict (`CLIError.isConflict`).
+    /// Checks each dataset option the command line overrides as if used: a value refused is
+    /// bad data (65, by its JSON path) even when a flag wins. Each is put in the flag's place
+    /// and run on empty data; only an error about that value counts, not a conflict.
     private static func checkOverridden(_ overridden: [(name: String, value: OptionValue)], options: OptionValues,
                                         descriptor: EngineDescriptor, datasetName: String) throws {
         guard !overridden.isEmpty else { return }
@@ -119,8 +117,7 @@ struct LayoutJob {
         }
     }
 
-    /// Lays out with the merged `options` and `dataset` (`nil`: the embedded data), named
-    /// `datasetName` in messages.
+    /// Lays out the merged `options` and `dataset` (`nil`: embedded), `datasetName` in messages.
     private init(descriptor: EngineDescriptor, options: OptionValues, dataset: Dataset?, datasetName: String?,
                  streaming: Bool) throws {
         var dataset = dataset
@@ -255,7 +252,8 @@ struct LayoutJob {
     /// The query's rectangle: `--rect`, or with `--visible` the `visible` bounds; `nil` without either.
     /// - Throws: a rectangle that is not finite or has a negative size.
     private static func queryRect(_ options: OptionValues, visible: Rect) throws -> Rect? {
-        let rect = try options.flag(GlobalOption.visible) ? visible : options.rect(GlobalOption.rect)
+        let rect = try options.flag(GlobalOption.visible) ? visible
+            : options.parsed(GlobalOption.rect, expected: "X,Y,W,H", ValueSyntax.rect)
         if let rect, !(rect.isFinite && rect.width >= 0 && rect.height >= 0) {
             let parts = [rect.minX, rect.minY, rect.width, rect.height]
             if parts.allSatisfy(\.isFinite) && rect.width >= 0 && rect.height >= 0 {
@@ -294,9 +292,8 @@ struct LayoutJob {
         return [index]
     }
 
-    /// `--scroll-to`'s offset (`nil` without it), after checking the options that go with it:
-    /// an SVG only, no query or golden check beside it, and `--frames`, `--duration`,
-    /// `--timing` and `--snap` only with it (conflicts).
+    /// `--scroll-to`'s offset (`nil` without it), after the conflicts: an SVG only, no query or
+    /// check beside it, `--frames`, `--duration`, `--timing` and `--snap` only with it.
     private static func scrollOptions(_ options: OptionValues, format: OutputFormat,
                                       descriptor: EngineDescriptor) throws -> Point? {
         guard options.has(GlobalOption.scrollTo) else {
@@ -318,19 +315,13 @@ struct LayoutJob {
 
     /// Writes the layout to `-o` (atomically) or to standard output.
     func write(io: CommandIO) throws {
-        let probe = scrollReport.pictureSize
-        if let path = try options.text(GlobalOption.output), path != "-" {  // `-o -`: standard output
-            try OutputFile.write(to: path) { sink in
-                try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: { try probe.observe($0); try sink($0) }))
-            }
-        } else {
-            let stdout = io.stdout  // not `io`, whose stderr must not outlive the run
-            try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: { try probe.observe($0); try stdout($0) }))
+        try OutputFile.write(to: options.text(GlobalOption.output), stdout: io.stdout, probe: scrollReport.pictureSize) {
+            try write(format, to: LayoutOutput(precision: outputOptions.precision, sink: $0))
         }
     }
 
-    /// The layout's summary and a producer of its elements in `format`'s terms when they are
-    /// streamed and all written; `nil` otherwise.
+    /// The summary and a producer of the elements in `format`'s terms when streamed and all
+    /// written; `nil` otherwise.
     func streamedElements(for format: OutputFormat) throws
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard selection == nil else { return nil }

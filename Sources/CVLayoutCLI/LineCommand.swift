@@ -20,9 +20,8 @@ private let lineOptions: [BoundOption<LineLayout>] = [
 // MARK: - Shared by line, carousel, stack and circle
 
 extension EngineDescriptor {
-    /// The descriptor of an engine that lays out one section of items (line, carousel, stack,
-    /// circle): the shared schema and dataset help (then `helpNote`), and the entry points
-    /// laying out `singleSectionItems` with `Engine` as `options` configure it.
+    /// The descriptor of an engine of one section of items (line, carousel, stack, circle): the
+    /// shared schema and help (then `helpNote`), laying out `singleSectionItems` with `Engine`.
     static func singleSection<Engine>(
         _: Engine.Type, options: [BoundOption<Engine>], defaultCount: Int, summary: String, helpNote: String? = nil,
         targetContentOffset: (@Sendable (CollectionLayout, Point, Point) -> Point)? = nil,
@@ -49,8 +48,7 @@ extension EngineDescriptor {
     }
 }
 
-/// `Engine` as `options` configure it from `input`, laid out on `input`'s one section of items,
-/// its elements sent to `sink` (an array, or blocks when streaming).
+/// `Engine` as `options` set it, laid out on `input`'s one section, its elements to `sink`.
 private func singleSectionLayout<Engine, Sink: LayoutAttributesSink>(
     _ options: [BoundOption<Engine>], _ input: EngineInput, into sink: inout Sink
 ) throws -> CollectionLayout where Engine: CollectionLayoutEngine & EngineConfiguration, Engine.Content == SectionItems {
@@ -59,8 +57,7 @@ private func singleSectionLayout<Engine, Sink: LayoutAttributesSink>(
                              contentOffset: input.contentOffset, into: &sink)
 }
 
-/// The items of an engine that lays out one section: the dataset's only section, or
-/// `--count` items of the engine's item size.
+/// The items of a one-section engine: the dataset's only section, or `--count` items.
 /// - Throws: `LayoutError` (65) for a second section, or a header, footer, columns or insets.
 func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionItems {
     guard let dataset = input.dataset else { return .uniform(count: input.count) }
@@ -77,8 +74,7 @@ func singleSectionItems(_ input: EngineInput, engine: String) throws -> SectionI
     return section.items
 }
 
-/// Refuses `columns` and the section keys only the waterfall reads (`column-spacing`, …):
-/// `LayoutError` (65) naming the first.
+/// Refuses `columns` and the keys only the waterfall reads: `LayoutError` (65) naming the first.
 func refuseColumnsAndWaterfallKeys(_ section: DatasetSection, section s: Int, engine: String) throws {
     if let key = (section.columns != nil ? "columns" : nil) ?? section.waterfallOnlyKeys.first {
         throw LayoutError.unusedParameter(name: key, section: s, engine: engine)

@@ -4,8 +4,7 @@ let manpageCommand = SubcommandDescriptor.withoutArguments(
     help: "USAGE: cvlayout manpage\n\nPrints the manual page cvlayout.1 (roff with the man macros); 'make man' writes it.\n",
     output: manPage)
 
-/// The manual page (roff, `man` macros), without a date so that a committed cvlayout.1 can be
-/// checked. O(options).
+/// The manual page (roff, `man` macros), without a date so that cvlayout.1 can be checked.
 func manPage() -> String {
     let commands = commandInterfaces()
     var s = """
@@ -205,8 +204,7 @@ func manPage() -> String {
         """
 }
 
-/// `.TP` items for options: `\fB\-f\fR, \fB\-\-format\fR \fIFORMAT\fR`, then the help with
-/// choices and default.
+/// `.TP` items for options: `\fB\-f\fR, \fB\-\-format\fR \fIFORMAT\fR`, then the help text.
 private func optionItems(_ options: [OptionSpec]) -> String {
     options.map { option in
         let head = option.flags.map { "\\fB\(roff($0))\\fR" }.joined(separator: ", ")

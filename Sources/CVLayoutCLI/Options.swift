@@ -3,8 +3,7 @@ import LayoutComparison
 import LayoutDatasets
 import LayoutWriters
 
-/// One option of the command line, as help, completions, the parser and dataset `"options"`
-/// read it.
+/// One option of the command line, as help, completions, the parser and `"options"` read it.
 public struct OptionSpec: Sendable {
     /// Long name without dashes (`columns`); also the dataset `"options"` key.
     public let name: String
@@ -42,8 +41,7 @@ public struct OptionSpec: Sendable {
     /// `-f` (when it has a short form) and `--format`.
     var flags: [String] { (short.map { ["-\($0)"] } ?? []) + ["--" + name] }
 
-    /// The help, then the choices joined by `separator` (none when `nil`), then the default
-    /// of an option that takes a value.
+    /// The help, the choices joined by `separator` (none when `nil`), the default of a value.
     func helpText(choices separator: String? = "|") -> String {
         var text = help
         if let separator, !choices.isEmpty { text += ": " + choices.joined(separator: separator) }
@@ -157,8 +155,8 @@ enum GlobalOption {
     }
 }
 
-/// Where an option's value came from: the command line, or a dataset's `"options"` (its file
-/// and JSON path), for messages and exit statuses.
+/// Where an option's value came from: the command line, or a dataset's `"options"` (file,
+/// JSON path).
 enum OptionOrigin: Equatable {
     case commandLine
     case dataset(file: String, path: String)
@@ -200,8 +198,8 @@ struct OptionValues {
         return try parsed(name, expected: "a number", ValueSyntax.number) ?? fallback
     }
 
-    /// `name`'s integer. One of magnitude 2⁵³ or more (`1e16`) is bad data (65), worded by
-    /// `outOfRange` (given the value as typed) when given; text that is no integer is `malformed`.
+    /// `name`'s integer: one of magnitude 2⁵³ or more is bad data (65, worded by `outOfRange`
+    /// given the value as typed, when given); text that is no integer is `malformed`.
     func integer(_ name: String, default fallback: Int, outOfRange: ((String) -> CLIError)? = nil) throws -> Int {
         guard let v = values[name] else { return fallback }
         guard let s = try text(name, expected: "an integer"), let n = ValueSyntax.integer(s) else {
@@ -219,10 +217,6 @@ struct OptionValues {
         return error.status == ExitStatus.data ? error : .data(error.message)
     }
 
-    func point(_ name: String, default fallback: Point) throws -> Point {
-        try parsed(name, expected: "X,Y", ValueSyntax.point) ?? fallback
-    }
-
     func size(_ name: String, default fallback: Size) throws -> Size {
         try parsed(name, expected: "W,H or one number", ValueSyntax.size) ?? fallback
     }
@@ -231,16 +225,12 @@ struct OptionValues {
         try parsed(name, expected: "T,L,B,R or one number", ValueSyntax.insets) ?? fallback
     }
 
-    func rect(_ name: String) throws -> Rect? {
-        try parsed(name, expected: "X,Y,W,H", ValueSyntax.rect)
-    }
-
     func indexPath(_ name: String) throws -> IndexPath? {
         try parsed(name, expected: "S:I or I, non-negative integers", ValueSyntax.indexPath)
     }
 
     /// `name`'s value as `parse` reads its text (`nil` when absent); else `malformed`.
-    private func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
+    func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
         guard let v = values[name] else { return nil }
         guard let s = try text(name, expected: expected), let value = parse(s) else {
             throw malformed(name, v, expected: expected)
@@ -275,17 +265,15 @@ struct OptionValues {
         }
     }
 
-    /// The value of `name` as given, for messages: `'1e400'` from the command line, `1e400` or
-    /// `"x"` from a dataset.
+    /// `name`'s value as given, for messages: `'1e400'` (command line), `1e400` or `"x"` (dataset).
     func shownValue(of name: String) -> String? {
         guard let v = values[name] else { return nil }
         if case (.commandLine, .string(let s)) = (v.origin, v.raw) { return "'\(s)'" }
         return quotedForMessage(v.raw)
     }
 
-    /// A conflict between the values of `names`: a usage error (64) when all came from the
-    /// command line, else bad data (65) named by the first dataset value's file and JSON path
-    /// (`data.json: options.item: --item and --rect cannot be used together`).
+    /// A conflict between the values of `names`: usage (64) when all came from the command
+    /// line, else bad data (65) after the first dataset value's file and JSON path.
     func conflict(_ names: [String], _ problem: CLIProblem) -> CLIError { conflict(names, problem.message) }
 
     /// `conflict` with its message worded (the golden check's).
@@ -329,8 +317,7 @@ func quotedForMessage(_ raw: DatasetOption.Value) -> String {
     }
 }
 
-/// A value as a message shows it, on one short line: at most `limit` characters, control
-/// characters as `?`.
+/// A value as a message shows it: at most `limit` characters, control characters as `?`.
 func shortenedForMessage(_ text: String, limit: Int = 60) -> String {
     let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
     return String(String.UnicodeScalarView(shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))

@@ -1,14 +1,16 @@
 import Foundation
 
-/// Writes an output file atomically: into a temporary file beside it, renamed over it once
-/// all is written; on any error the temporary file is removed and the destination left alone.
-/// Files are examined with stat(2), lstat(2) and readlink(2) rather than `FileManager` and
-/// `URL`, whose first use brings about 1.5 MiB of Foundation's code into memory.
+/// Writes an output file atomically: a temporary file beside it, renamed over it once written;
+/// on any error it is removed and the destination left alone. Files are examined with stat(2),
+/// lstat(2) and readlink(2): `FileManager` and `URL` bring 1.5 MiB of Foundation into memory.
 enum OutputFile {
+    /// Where bytes are written, a chunk at a time.
+    typealias Sink = (UnsafeBufferPointer<UInt8>) throws -> Void
+
     /// Calls `body` with a sink that writes to a temporary file, then renames it to `path`.
     /// - Throws: `CLIError` with status 73 when the file cannot be created, 74 on a write or
     ///   rename error; errors `body` throws pass through after the cleanup.
-    static func write(to path: String, _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+    static func write(to path: String, _ body: (@escaping Sink) throws -> Void) throws {
         if path.isEmpty { throw CLIError(.cannotOpenOutput("", .emptyPath, creating: true)) }
         // A symbolic link is followed: the file it names is replaced, the link stays.
         let target = resolvingSymbolicLinks(path)
@@ -23,6 +25,14 @@ enum OutputFile {
             return try body { chunk in try writeAll(fd, chunk, path: path) }
         }
         try writeReplacing(target, shownAs: path, body)
+    }
+
+    /// `write(to:_:)` for `path`, or standard output (`stdout`) for `nil` and `-`; each chunk
+    /// is shown to `probe` first.
+    static func write(to path: String?, stdout: @escaping Sink, probe: SVGSizeProbe,
+                      _ body: (@escaping Sink) throws -> Void) throws {
+        guard let path, path != "-" else { return try body { try probe.observe($0); try stdout($0) } }
+        try write(to: path) { sink in try body { try probe.observe($0); try sink($0) } }
     }
 
     /// `path` with its symbolic links resolved (realpath(3)); a dangling link followed one level.
@@ -53,7 +63,7 @@ enum OutputFile {
 
     /// Writes into a temporary file beside `path` and renames it over `path`.
     private static func writeReplacing(_ path: String, shownAs shown: String,
-                                       _ body: (@escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Void) throws {
+                                       _ body: (@escaping Sink) throws -> Void) throws {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let temporary = directory(of: path) + "/." + name + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // A signal that ends the process removes the temporary file first; set before the
@@ -89,9 +99,8 @@ enum OutputFile {
         renamed = true
     }
 
-    /// The signals after which a temporary output file is removed: every signal sent from
-    /// outside whose default action ends the process (not SIGPIPE, ignored; not the faults,
-    /// left to the runtime; SIGKILL cannot be caught).
+    /// The signals after which a temporary output file is removed: those sent from outside
+    /// whose default action ends the process (not SIGPIPE, ignored, nor the faults).
     static let cleanupSignals: [Int32] = {
         var signals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,
                                 SIGVTALRM, SIGPROF]
@@ -101,8 +110,8 @@ enum OutputFile {
         return signals
     }()
 
-    /// Until the returned function is called, each of `cleanupSignals` unlinks `path` (async-
-    /// signal-safe), then takes its default action; a signal ignored at start (`nohup`) stays so.
+    /// Until the returned function is called, `cleanupSignals` unlink `path` (async-signal-
+    /// safe) and then act as by default; one ignored at start (`nohup`) stays so.
     private static func removeOnSignal(_ path: String) -> () -> Void {
         let copy = strdup(path)
         temporaryToRemove = copy

@@ -1,7 +1,6 @@
 import Foundation
 
-/// Runs `run` with this process's arguments, standard streams, colour policy and environment;
-/// returns the exit status for `exit`.
+/// `run` with this process's arguments, streams, colour policy and environment: the exit status.
 public func runFromProcess() -> Int32 {
     run(arguments: Array(CommandLine.arguments.dropFirst()),
         stdin: { try readBounded(FileHandle.standardInput) },
@@ -13,8 +12,8 @@ public func runFromProcess() -> Int32 {
         stdinHoldsData: standardInputHoldsData())
 }
 
-/// Whether standard input is a pipe, a FIFO or a regular file, not a terminal, a device
-/// (`/dev/null`), a socket or closed; nothing is read.
+/// Whether standard input is a pipe, a FIFO or a regular file (not a terminal, a device, a
+/// socket or closed); nothing is read.
 func standardInputHoldsData() -> Bool {
     var info = stat()
     guard fstat(STDIN_FILENO, &info) == 0 else { return false }
@@ -22,8 +21,7 @@ func standardInputHoldsData() -> Bool {
     return type == S_IFIFO || type == S_IFREG
 }
 
-/// Writes a message to standard error with write(2); a closed or full one loses it quietly
-/// (FileHandle's `write` would trap).
+/// Writes a message to standard error with write(2), lost quietly when it is closed or full.
 private func writeToStandardError(_ message: String) {
     var message = message
     message.withUTF8 { try? OutputFile.writeAll(STDERR_FILENO, $0, path: nil) }

@@ -1,8 +1,7 @@
 import LayoutCore
 import LayoutDatasets
 
-/// `cvlayout ring`: options (SPEC sections 6 and 7), the mapping onto `RingLayout`, and the
-/// heart path.
+/// `cvlayout ring`: options (SPEC sections 6, 7), the mapping onto `RingLayout`, the heart path.
 let ringEngine = EngineDescriptor(
     name: RingLayout.name,
     summary: "concentric rings of avatars with the \"send a heart\" path",
@@ -28,15 +27,13 @@ private func ringLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into s
     try ringLayout(input) { layout, counts in try layout.layout(counts, bounds: input.bounds, into: &sink) }
 }
 
-/// The embedded rings: 1 avatar in the centre, then 6·s in ring s (the original demo's
-/// 1, 6, 12, 18 for 4 rings).
+/// The embedded rings: 1 avatar in the centre, then 6·s in ring s (4 rings: 1, 6, 12, 18).
 private func defaultRingCounts(_ rings: Int) -> [Int] {
     (0..<rings).map { $0 == 0 ? 1 : 6 * $0 }
 }
 
-/// What the ring's options set: the layout and the heart path's settings (`--heart-style`,
-/// `--heart-from`: `nil` for item 0 of the outermost non-empty ring, `--heart-to`,
-/// `--heart-samples`, `--no-heart`).
+/// What the ring's options set: the layout and the heart path's settings (`heartFrom` `nil`:
+/// item 0 of the outermost non-empty ring).
 struct RingConfiguration: EngineConfiguration {
     var layout = RingLayout()
     var heartStyle = HeartStyle.seed
@@ -64,8 +61,8 @@ private let ringOptions: [BoundOption<RingConfiguration>] = [
     .flag("no-heart", \.noHeart, "leave out the heart path"),
 ]
 
-/// The ring engine on `input`, its cells computed by `cells` (given the engine and the ring
-/// counts), then the content offset and the heart path.
+/// The ring engine on `input`: its cells by `cells` (given the engine and ring counts), then
+/// the content offset and the heart path.
 func ringLayout(_ input: EngineInput,
                 cells: (RingLayout, [Int]) throws -> CollectionLayout) throws -> CollectionLayout {
     let o = input.options
@@ -101,9 +98,8 @@ func ringLayout(_ input: EngineInput,
 
 // MARK: - Smooth style and samples
 
-/// `--heart-style smooth`: the path from `--heart-from` (default: item 0 of the outermost
-/// non-empty ring) to `--heart-to`; `nil` when there is no default start. `summary` names
-/// the rings' sizes in errors.
+/// `--heart-style smooth`: the path from `--heart-from` (default as `RingConfiguration`'s) to
+/// `--heart-to`; `nil` without a default start. `summary` names the rings' sizes in errors.
 /// - Throws: `CLIError` for an index path out of range (a conflict).
 private func smoothHeartPath(from: IndexPath?, to: IndexPath, options: OptionValues, in layout: RingGeometry,
                              describing summary: CollectionLayout) throws -> HeartPath? {

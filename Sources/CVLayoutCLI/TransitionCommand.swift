@@ -129,8 +129,8 @@ private struct TransitionRun {
         return ExitStatus.success
     }
 
-    /// `--check GOLDEN`: the transition at `--progress` in the golden's format, compared as
-    /// `cvlayout diff GOLDEN -` would, `-o FILE` still written. Status 0 same, 1 different, 2 trouble.
+    /// `--check GOLDEN`: the transition at `--progress` compared as `checkWritten` does, `-o`
+    /// still written. Status 0 same, 1 different, 2 trouble.
     private func checkTransition(_ transition: LayoutTransition, golden: String, options: DiffOptions,
                                  output: TransitionOutputOptions, format requested: OutputFormat,
                                  writeOptions: OptionValues) throws -> Int32 {
@@ -150,26 +150,20 @@ private struct TransitionRun {
             try writeOutput()
             return status
         }
-        let (goldenInput, expected) = try checkedInput(golden, .path(golden), io: io)
-        if expected.shape == .heartSamples {
-            throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition")
+        return try checkWritten(golden: golden, name: "the transition", options: options, reporting: reporting,
+                                subject: subject, io: io, written: writeOutput) { expected in
+            if expected.shape == .heartSamples { throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition") }
+            return expected.shape == .csv ? .csv : .json
         }
-        let format: OutputFormat = expected.shape == .csv ? .csv : .json
-        let buffer = LayoutOutput(precision: output.output.precision)
-        try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-        return try checkWritten(buffer, format: format, name: "the transition", golden: (golden, goldenInput, expected),
-                                options: options, reporting: reporting, subject: subject, io: io, written: writeOutput)
     }
 
     /// Writes `transition` to `path` (atomically) or standard output, every chunk shown to `probe`.
     private func write(_ transition: LayoutTransition, format: OutputFormat, output: TransitionOutputOptions, to path: String?,
                        probe: SVGSizeProbe = SVGSizeProbe()) throws {
-        func write(_ sink: @escaping (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-            let buffer = LayoutOutput(precision: output.output.precision, sink: { try probe.observe($0); try sink($0) })
+        try OutputFile.write(to: path, stdout: io.stdout, probe: probe) { sink in
+            let buffer = LayoutOutput(precision: output.output.precision, sink: sink)
             try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         }
-        guard let path, path != "-" else { return try write(io.stdout) }  // `io.stdout`, not `io`: no stderr kept
-        try OutputFile.write(to: path, write)
     }
 
     /// One side's layout from `arguments`; a usage error names the side when its own words gave it.
@@ -213,8 +207,7 @@ private struct TransitionRun {
     }
 }
 
-/// Tokenises `transition`'s arguments against `transitionOptions`. - Returns: the options and
-/// any DATASET. - Throws: `CLIError` (usage).
+/// `transition`'s options (`transitionOptions`) and DATASET, if any. - Throws: `CLIError` (usage).
 private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
     let (options, positionals) = try ArgumentParser.tokenize(
         arguments, table: transitionOptions, command: "transition",
@@ -225,8 +218,8 @@ private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionVa
     return (options, positionals.first)
 }
 
-/// Splits `text` into words as a POSIX shell would, without expansions (single quotes literal,
-/// double quotes but `\"` and `\\`, a backslash keeping the next character).
+/// Splits `text` into words as a POSIX shell would, without expansions ('…' literal, "…" but
+/// `\"` and `\\`, a backslash keeping the next character).
 /// - Throws: `CLIError` (usage) for an unterminated quote or a trailing backslash.
 func shellWords(_ text: String, option: String) throws -> [String] {
     var words: [String] = []
