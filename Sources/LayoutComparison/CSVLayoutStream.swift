@@ -195,8 +195,25 @@ final class CSVLayoutStream: LayoutElementStream {
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
         var c = ByteCursor(b: p, end: n, i: 0)
         guard let section = c.rowInteger(), let item = c.rowInteger() else { return 0 }
-        guard let key = c.categoryAndKind(("cell,", "supplementaryView,", "decorationView,"), ("header,", "footer,"), noKind: ",")
-        else { return 0 }
+        let category: UInt8
+        if c.literal("cell,") {
+            category = 0
+        } else if c.literal("supplementaryView,") {
+            category = 1
+        } else if c.literal("decorationView,") {
+            category = 2
+        } else {
+            return 0
+        }
+        var kind: Int32 = 0
+        if c.literal("header,") {
+            kind = 1
+        } else if c.literal("footer,") {
+            kind = 2
+        } else if !c.literal(",") {
+            return 0
+        }
+        guard (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
         guard let x = c.rowNumber(), let y = c.rowNumber(), let width = c.rowNumber(),
               let height = c.rowNumber(), let cx = c.rowNumber(), let cy = c.rowNumber(),
@@ -212,7 +229,7 @@ final class CSVLayoutStream: LayoutElementStream {
         } else {
             return 0
         }
-        element.setKey(section: section, item: item, category: key.category, kind: key.kind)
+        element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
         element.mask = 0x7FFF
         return c.i

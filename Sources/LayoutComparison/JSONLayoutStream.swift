@@ -238,9 +238,24 @@ final class JSONLayoutStream: LayoutElementStream {
                                     _ element: inout StreamedElement) -> Bool {
         var c = ByteCursor(b: b, end: end, i: position)
         guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
-              c.literal("],\"category\":\""),
-              let key = c.categoryAndKind(("cell\"", "supplementaryView\"", "decorationView\""),
-                                          (",\"kind\":\"header\"", ",\"kind\":\"footer\""), noKind: "") else { return false }
+              c.literal("],\"category\":\"") else { return false }
+        let category: UInt8
+        if c.literal("cell\"") {
+            category = 0
+        } else if c.literal("supplementaryView\"") {
+            category = 1
+        } else if c.literal("decorationView\"") {
+            category = 2
+        } else {
+            return false
+        }
+        var kind: Int32 = 0
+        if c.literal(",\"kind\":\"header\"") {
+            kind = 1
+        } else if c.literal(",\"kind\":\"footer\"") {
+            kind = 2
+        }
+        guard (kind == 0) == (category == 0) else { return false }
         guard c.literal(",\"frame\":{\"x\":"), let x = c.number(), c.literal(",\"y\":"), let y = c.number(),
               c.literal(",\"width\":"), let width = c.number(), c.literal(",\"height\":"), let height = c.number(),
               c.literal("},\"center\":{\"x\":"), let cx = c.number(), c.literal(",\"y\":"), let cy = c.number(),
@@ -262,7 +277,7 @@ final class JSONLayoutStream: LayoutElementStream {
         } else {
             return false
         }
-        element.setKey(section: section, item: item, category: key.category, kind: key.kind)
+        element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
                                 hidden, 0)
         element.mask = 0x7FFF

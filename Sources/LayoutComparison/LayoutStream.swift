@@ -277,27 +277,6 @@ struct ByteCursor {
         i += n
         return true
     }
-
-    /// An element's category and kind as cvlayout writes them: one of `categories` (`cell`,
-    /// `supplementaryView`, `decorationView`, each with what follows it), then one of `kinds`
-    /// (`header`, `footer`) or `noKind`; `nil` for anything else, a cell with a kind or a view without.
-    @inline(__always)
-    mutating func categoryAndKind(_ categories: (StaticString, StaticString, StaticString),
-                                  _ kinds: (StaticString, StaticString), noKind: StaticString) -> (category: UInt8, kind: Int32)? {
-        let category: UInt8
-        if literal(categories.0) {
-            category = 0
-        } else if literal(categories.1) {
-            category = 1
-        } else if literal(categories.2) {
-            category = 2
-        } else {
-            return nil
-        }
-        let kind: Int32 = literal(kinds.0) ? 1 : literal(kinds.1) ? 2 : 0
-        guard kind != 0 || literal(noKind), (kind == 0) == (category == 0) else { return nil }
-        return (category, kind)
-    }
 }
 
 /// The category and kind strings, shared (no allocation per element).
