@@ -9,9 +9,11 @@ public final class OutputBuffer {
     @usableFromInline package let precision: NumberPrecision
     @usableFromInline let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
     @usableFromInline let chunkSize: Int
-    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
-    @usableFromInline var capacity: Int
-    @usableFromInline private(set) var count = 0
+    /// Not checked for exclusive access at run time: a buffer is written by one thread at a
+    /// time, and from other modules every access would otherwise be checked.
+    @exclusivity(unchecked) @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline private(set) var count = 0
     /// Whether `storage` and `numberCache` are this buffer's to free (not a `BlockPipeline`'s).
     private var ownsStorage = true
     private let ownsNumberCache: Bool

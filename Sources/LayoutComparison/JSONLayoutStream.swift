@@ -13,19 +13,19 @@ import LayoutWriters
 /// (`LayoutReader.checkWholeJSON`), throws the `LayoutReadError` itself.
 final class JSONLayoutStream: LayoutElementStream {
     private let w: ByteWindow
-    private var pos: Int
+    /// The state read and set for every element, by one thread at a time: not checked for
+    /// exclusive access at run time (checks were a tenth of a `diff`'s instructions).
+    @exclusivity(unchecked) private var pos: Int
+    @exclusivity(unchecked) private var done = false, first = true
+    @exclusivity(unchecked) private var index = 0, objects = 1
+    @exclusivity(unchecked) private var present: UInt16 = 0
     private let isList: Bool
     /// `"key":value,` of each top-level member but `elements`, as written.
     private var members: [UInt8] = []
     private var sawElements = false
-    private var done = false
-    private var first = true
-    private var index = 0
-    private var objects = 1
     private var decoder: LayoutReader.JSONElementDecoder
     /// The window holds the whole input, whose syntax is known to be good.
     private let whole: Bool
-    private var present: UInt16 = 0
 
     init(_ window: ByteWindow, position: Int) throws {
         w = window

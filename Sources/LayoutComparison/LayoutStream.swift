@@ -142,13 +142,15 @@ extension LayoutElementStream {
 
 // MARK: - Bytes in chunks
 
-/// A file's bytes in a window that slides as it is read.
+/// A file's bytes in a window that slides as it is read. `base` and `end`, read for every
+/// element, are not checked for exclusive access at run time (a window is used by one thread
+/// at a time, and they are only set by `refill`).
 final class ByteWindow {
     /// The bytes, and a zero after the last (`base[end]`), which stops a scan of digits.
-    private(set) var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Bytes valid in `base`.
-    private(set) var end = 0
+    @exclusivity(unchecked) private(set) var end = 0
     private(set) var atEOF = false
     private let fd: Int32
     /// Where the next read starts (`pread`: a descriptor shared with another window is not moved).

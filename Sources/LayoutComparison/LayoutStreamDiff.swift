@@ -300,8 +300,10 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
     private var ended = false, cancelled = false
     private var failure: Error?
     private var finished: (document: LayoutDocument, present: UInt16)?
-    private var current: [StreamedElement] = []
-    private var index = 0
+    /// The block being read and the place in it: the reader's alone, so not checked for
+    /// exclusive access at run time (a check for each element).
+    @exclusivity(unchecked) private var current: [StreamedElement] = []
+    @exclusivity(unchecked) private var index = 0
     private var spare: [[StreamedElement]] = []
     private static let blockSize = 2048, depth = 4
 
