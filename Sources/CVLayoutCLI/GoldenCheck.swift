@@ -359,8 +359,8 @@ func makeDirectory(_ path: String) -> String? {
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
         return isDirectory.boolValue ? nil : "a file is in the way"
     }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty && parent != path, let problem = makeDirectory(parent) { return problem }
+    let parent = OutputFile.directory(of: path)  // not NSString's, which traps on a one-character name
+    if parent != path, let problem = makeDirectory(parent) { return problem }
     if mkdir(path, 0o777) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
     return nil
 }

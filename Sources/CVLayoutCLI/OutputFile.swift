@@ -12,6 +12,10 @@ enum OutputFile {
     ///   rename error; errors `body` throws pass through after the cleanup.
     static func write(to path: String, _ body: (@escaping Sink) throws -> Void) throws {
         if path.isEmpty { throw CLIError(.cannotOpenOutput("", .emptyPath, creating: true)) }
+        if let fd = openDescriptor(named: path) {
+            // The shell's own open file: `>>` keeps appending, and the file is not replaced.
+            return try body { chunk in try writeAll(fd, chunk, path: path) }
+        }
         // A symbolic link is followed: the file it names is replaced, the link stays.
         let target = resolvingSymbolicLinks(path)
         if let mode = fileMode(target, followingLinks: true), mode & S_IFMT == S_IFDIR {
@@ -48,8 +52,17 @@ enum OutputFile {
         return destination.hasPrefix("/") ? destination : directory(of: path) + "/" + destination
     }
 
+    /// The open descriptor `path` names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+    /// `/proc/self/fd/N`), written to in place; `nil` for another path or a closed one.
+    private static func openDescriptor(named path: String) -> Int32? {
+        let number = ["/dev/stdin": "0", "/dev/stdout": "1", "/dev/stderr": "2"][path]
+            ?? ["/dev/fd/", "/proc/self/fd/"].first(where: path.hasPrefix).map { String(path.dropFirst($0.count)) }
+        guard let number, let fd = Int32(number), fd >= 0, fcntl(fd, F_GETFD) != -1 else { return nil }
+        return fd
+    }
+
     /// The folder part of `path` (`.` for a bare name), as dirname(1) gives it.
-    private static func directory(of path: String) -> String {
+    static func directory(of path: String) -> String {
         let parent = path.split(separator: "/").dropLast().joined(separator: "/")
         return path.hasPrefix("/") ? "/" + parent : parent.isEmpty ? "." : parent
     }
@@ -65,7 +78,9 @@ enum OutputFile {
     private static func writeReplacing(_ path: String, shownAs shown: String,
                                        _ body: (@escaping Sink) throws -> Void) throws {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let temporary = directory(of: path) + "/." + name + ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let suffix = ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // The file's own name in it, unless that makes a name longer than a folder takes (255 bytes).
+        let temporary = directory(of: path) + "/" + (name.utf8.count + suffix.utf8.count < 255 ? "." + name + suffix : suffix)
         // A signal that ends the process removes the temporary file first; set before the
         // file exists, so that no moment is left uncovered.
         let restoreSignals = removeOnSignal(temporary)

@@ -195,6 +195,43 @@ struct ExecutableTests {
         #expect(result.stdout == "{\"engine\"\n644\n2\n")
     }
 
+    /// `-o /dev/stdout` (and `/dev/fd/N`) writes to the descriptor the shell opened: `>>`
+    /// appends after what the file holds, and the file is not replaced by a new one.
+    @Test func outputToDevStdoutWritesThroughTheShellsDescriptor() throws {
+        let result = try shell("""
+            dir=$(mktemp -d) && cd "$dir" && echo header > out.log && before=$(stat -c %i out.log) &&
+            "$CVLAYOUT" waterfall --count 1 -o /dev/stdout >> out.log && echo >> out.log &&
+            "$CVLAYOUT" waterfall --count 1 -f csv -o /dev/fd/3 3>> out.log &&
+            test "$(stat -c %i out.log)" = "$before" && head -c 20 out.log && echo && wc -l < out.log; rm -rf "$dir"
+            """)
+        // The header line, the JSON's 5 lines, the blank line, the CSV's 2.
+        #expect(result.stdout == "header\n{\"engine\":\"wa\n9\n", "\(result.stderr)")
+        // A descriptor that is not open is no file to create.
+        let closed = try shell(#""$CVLAYOUT" waterfall --count 1 -o /dev/fd/9"#)
+        #expect(closed.status == 73 && closed.stderr.hasPrefix("cvlayout: error: cannot create output file '/dev/fd/9'"))
+    }
+
+    /// A file name up to the folder's limit of 255 bytes is written: the temporary file
+    /// beside it takes a short name of its own when `.NAME.cvlayout-….tmp` would be too long.
+    @Test func aLongFileNameIsWritten() throws {
+        let name = String(repeating: "a", count: 250) + ".json"
+        let result = try shell("""
+            dir=$(mktemp -d) && cd "$dir" && "$CVLAYOUT" waterfall --count 1 -o \(name) && "$CVLAYOUT" waterfall --count 2 -o \(name) &&
+            ls -A | wc -l && grep -c indexPath \(name); rm -rf "$dir"
+            """)
+        #expect(result.status == 0 && result.stdout == "1\n2\n", "\(result.stderr)")
+    }
+
+    /// `--artifacts` with a one-character folder name (Foundation's `deletingLastPathComponent`
+    /// traps on one): the folder is made and the artifacts written.
+    @Test func aOneCharacterArtifactsFolderIsMade() throws {
+        let result = try shell("""
+            dir=$(mktemp -d) && cd "$dir" && "$CVLAYOUT" flow --count 5 -o g.json &&
+            "$CVLAYOUT" flow --count 6 --check g.json --artifacts x > /dev/null 2>&1; echo $? && ls x; rm -rf "$dir"
+            """)
+        #expect(result.stdout == "1\ng.actual.json\ng.diff.svg\ng.report.txt\n", "\(result.stderr)")
+    }
+
     @Test func invalidUTF8IsASyntaxErrorWithItsPosition() throws {
         let result = try shell(#"printf '[1,2,"\xff\xfe"]' | "$CVLAYOUT" waterfall -"#)
         #expect(result.status == 65)
