@@ -26,6 +26,11 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
         throw CLIError.usage("-o \(shortenedForMessage(output)) is the golden --check compares with: it would be replaced "
                              + "by the layout (--record failed re-records a golden that differs)", engine: job.descriptor.name)
     }
+    if let report = try job.options.text("report-file"),
+       let other = [golden, try job.options.text(GlobalOption.output)].compactMap({ $0 }).first(where: { namesTheSameFile(report, $0) }) {
+        throw CLIError.usage("--report-file \(shortenedForMessage(report)) is \(other == golden ? "the golden" : "-o's file"): "
+                             + "it would be replaced by the report", engine: job.descriptor.name)
+    }
     let options = try checkComparisonOptions(job.options, engine: job.descriptor.name)
     let reporting = try CheckReporting(job.options, engine: job.descriptor.name, io: io)
     let subject = CheckedLayout(name: "cvlayout \(job.descriptor.name)", precision: job.outputOptions.precision) {

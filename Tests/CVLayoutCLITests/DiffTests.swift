@@ -693,6 +693,29 @@ struct DiffTests {
         #expect(alone.stderr.hasPrefix("cvlayout: error: --check-tolerance is used only with --check GOLDEN"))
     }
 
+    /// `--report-file` naming a layout being compared (diff's EXPECTED or ACTUAL, the golden
+    /// or `-o`'s file of `--check`) is a usage error, and the file is left as it was.
+    @Test func theReportFileIsNeverALayoutCompared() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("g.json").path, other = dir.appendingPathComponent("o.json").path
+        #expect(run(arguments: ["flow", "--count", "5", "-o", golden]).status == 0)
+        #expect(run(arguments: ["flow", "--count", "6", "-o", other]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: golden))
+        for (arguments, status, message) in [
+            (["diff", golden, other, "--report-file", golden], Int32(2), "--report-file \(golden) is EXPECTED"),
+            (["diff", other, golden, "--report-file", dir.path + "/./g.json"], 2, "--report-file \(dir.path)/./g.json is ACTUAL"),
+            (["flow", "--count", "6", "--check", golden, "--report-file", golden], 64, "--report-file \(golden) is the golden"),
+            (["flow", "--count", "6", "--check", golden, "-o", other, "--report-file", other], 64,
+             "--report-file \(other) is -o's file"),
+        ] {
+            let result = run(arguments: arguments)
+            #expect(result.status == status && result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr.hasPrefix("cvlayout: error: \(message): it would be replaced by the report\n"), "\(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: golden)) == before)
+    }
+
     @Test func checkAgainstTheGoldenInOneStep() throws {
         let dir = Self.examples.appendingPathComponent("ring-seed000")
         let rings = dir.appendingPathComponent("rings.json").path
