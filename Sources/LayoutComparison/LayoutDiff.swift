@@ -227,15 +227,17 @@ public enum LayoutDiff {
         case (nil, nil):
             return nil
         case (.number(let x)?, .number(let y)?):
-            var delta = y - x
+            var delta = y - x, (p, q) = (x, y)
             if isAngle && delta.isFinite {
-                delta = delta.truncatingRemainder(dividingBy: 360)
+                // Each turned into (−360, 360) first (exactly): 1e300 − 90 would lose the 90.
+                (p, q) = (x.truncatingRemainder(dividingBy: 360), y.truncatingRemainder(dividingBy: 360))
+                delta = (q - p).truncatingRemainder(dividingBy: 360)
                 if delta > 180 { delta -= 360 } else if delta <= -180 { delta += 360 }
             }
             // A tolerance of 0 is exact; a positive one is inclusive despite binary rounding.
             // (`d − slack`, not `tolerance + slack`, which overflows for a tolerance near the
             // largest Double; an infinite `d`, two values further apart than it, never passes.)
-            let d = delta.magnitude, slack = 4 * Swift.max(x.magnitude, y.magnitude).ulp
+            let d = delta.magnitude, slack = 4 * Swift.max(p.magnitude, q.magnitude).ulp
             if d <= tolerance || (tolerance > 0 && d - slack <= tolerance) { return nil }
             return FieldChange(name: name, expected: e, actual: a, delta: delta, isLength: isLength)
         default:

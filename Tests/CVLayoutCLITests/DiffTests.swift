@@ -915,6 +915,12 @@ struct DiffTests {
         let (turned, _, _) = try Self.diff("t,x,y,angle\n0,1,2,170\n", "t,x,y,angle\n0,1,2,-170\n", names: ("a.csv", "b.csv"))
         #expect(turned.status == 1 && turned.stdoutText.contains("heartSamples[0].angle  170 → -170  (+20)\n"), "\(turned.stdoutText)")
         #expect(turned.stdoutText.hasSuffix("largest delta 20 at heartSamples[0].angle\n"), "\(turned.stdoutText)")
+        // Far from (−360, 360): each angle is turned in first, exactly; 1e300 (a multiple of
+        // 360 as a Double) is 0°, 90° from 90 (it compared as the same), and 7290 is 90.
+        let (far, _, _) = try Self.diff("t,x,y,angle\n0,1,2,90\n", "t,x,y,angle\n0,1,2,1e300\n", names: ("a.csv", "b.csv"))
+        #expect(far.status == 1 && far.stdoutText.hasSuffix("largest delta 90 at heartSamples[0].angle\n"), "\(far.stdoutText)")
+        let (turns, _, _) = try Self.diff("t,x,y,angle\n0,1,2,90\n", "t,x,y,angle\n0,1,2,7290\n", names: ("a.csv", "b.csv"))
+        #expect(turns.status == 0, "\(turns.stdoutText)")
     }
 
     /// The engine is compared, and a golden that lacks fields (only index paths) matches but
