@@ -139,7 +139,7 @@ public final class GitHubAnnotations {
             pending = []
         }
         try endBlock()
-        var text = "\(file): \(summary)"
+        var text = "\(escapingControlCharacters(file)): \(summary)"
         if count > annotated { text += " (\(annotated) of \(count) differences annotated)" }
         try emit(text + "\n")
     }

@@ -363,7 +363,8 @@ public final class StreamedComparison {
                 out.append(string: summary + "\n")
             case .text(let color):
                 func paint(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-                out.append(string: paint("--- \(expectedName)") + "\n" + paint("+++ \(actualName)") + "\n")
+                out.append(string: paint("--- \(escapingControlCharacters(expectedName))") + "\n"
+                           + paint("+++ \(escapingControlCharacters(actualName))") + "\n")
                 appendParts(before: true)
                 try out.flush()
                 try spill.replay(emit)

@@ -907,6 +907,19 @@ struct DiffTests {
         #expect(missing.stdoutText.contains("- decorationView 0:0  missing"), "\(missing.stdoutText)")
     }
 
+    /// A file name's control characters are escaped in the report (`\u001b`, as JSON does):
+    /// the `---` line and the github summary line stay one line each.
+    @Test func controlCharactersInFileNamesAreEscapedInReports() throws {
+        let a = "t,x,y,angle\n0,1,2,90\n", b = "t,x,y,angle\n0,1,2,80\n"
+        let (text, pa, _) = try Self.diff(a, b, names: ("e\u{1B}x\ny.csv", "b.csv"))
+        let folder = String(pa.dropLast("e\u{1B}x\ny.csv".count))
+        #expect(text.status == 1 && text.stdoutText.hasPrefix("--- \(folder)e\\u001bx\\u000ay.csv\n+++ "), "\(text.stdoutText)")
+        let (github, pg, _) = try Self.diff(a, b, names: ("e\u{1B}x\ny.csv", "b.csv"), ["--report", "github"])
+        let escaped = String(pg.dropLast("e\u{1B}x\ny.csv".count)) + "e\\u001bx\\u000ay.csv: "
+        #expect(github.stdoutText.split(separator: "\n").last?.hasPrefix(escaped) == true,
+                "\(github.stdoutText)")
+    }
+
     /// A heart sample's angle is compared the shorter way round: 180 and −180 are one
     /// direction (it was a 360° difference). Found by a tester.
     @Test func sampleAnglesWrapAround() throws {
