@@ -193,14 +193,7 @@ public final class StreamedComparison {
             }
             if color { out.append("\u{1B}[36m") }
             out.append("~ ")
-            if e.category == 0 && e.kind == 0 {
-                out.append(integer: e.section)
-                out.append(byte: UInt8(ascii: ":"))
-                out.append(integer: e.item)
-                if e.disappearing { out.append(" (disappearing)") }
-            } else {
-                out.append(string: e.key.description)
-            }
+            LayoutDiff.appendName(e.key, to: out)
             if color { out.append("\u{1B}[0m") }
             out.append(byte: 0x0A)
             // The fields' lines through a cursor: numbers from the buffer's table of recent
