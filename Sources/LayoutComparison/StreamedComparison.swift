@@ -277,10 +277,7 @@ public final class StreamedComparison {
             }
             switch style {
             case .text(let color):
-                var frame: SIMD4<Double>? = nil
-                if change == .missing || change == .extra, element.mask & 0xF == 0xF {
-                    frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
-                }
+                let frame = element.mask & 0xF == 0xF ? element.values.lowHalf.lowHalf : nil  // shown if missing or extra
                 LayoutDiff.appendTextBlock(key, change, frame: frame, color: color, to: out)
             case .json:
                 out.append(",\n")
