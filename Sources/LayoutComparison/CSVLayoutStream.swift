@@ -259,17 +259,12 @@ final class CSVLayoutStream: LayoutElementStream {
         // No category column: cells (a CSV of index paths only).
         var category: UInt8 = 0, kind: Int32 = 0
         if let column = columns.category, !isText(column, "cell") {
-            if isText(column, "supplementaryView") {
-                category = 1
-            } else if isText(column, "decorationView") {
-                category = 2
-            } else {
-                let name = text(column)
-                guard let code = categoryCode(name) else {
-                    throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
-                }
-                category = code
+            let name = isText(column, "supplementaryView") ? supplementaryCategory
+                : isText(column, "decorationView") ? decorationCategory : text(column)
+            guard let code = categoryCode(name) else {
+                throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
             }
+            category = code
         }
         if let column = columns.kind, !fields[column].isEmpty {
             var name = isText(column, "header") ? headerKind : isText(column, "footer") ? footerKind : text(column)
