@@ -259,17 +259,12 @@ final class CSVLayoutStream: LayoutElementStream {
         // No category column: cells (a CSV of index paths only).
         var category: UInt8 = 0, kind: Int32 = 0
         if let column = columns.category, !isText(column, "cell") {
-            if isText(column, "supplementaryView") {
-                category = 1
-            } else if isText(column, "decorationView") {
-                category = 2
-            } else {
-                let name = text(column)
-                guard let code = categoryCode(name) else {
-                    throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
-                }
-                category = code
+            let name = isText(column, "supplementaryView") ? supplementaryCategory
+                : isText(column, "decorationView") ? decorationCategory : text(column)
+            guard let code = categoryCode(name) else {
+                throw invalid("category", "\(LayoutReader.expectedCategory), got \(Self.shown(name))")
             }
+            category = code
         }
         if let column = columns.kind, !fields[column].isEmpty {
             var name = isText(column, "header") ? headerKind : isText(column, "footer") ? footerKind : text(column)
@@ -300,24 +295,14 @@ final class CSVLayoutStream: LayoutElementStream {
             }
             let text = text(column).trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
+            let value: Double?, what: String
             switch field {
-            case .hidden:
-                switch text.lowercased() {
-                case "true", "1": element.set(field, 1)
-                case "false", "0": element.set(field, 0)
-                default: throw invalid("hidden", "expected true or false, got \(Self.shown(text))")
-                }
-            case .zIndex:
-                guard let z = Self.integer(text.utf8, negative: true) else {
-                    throw invalid("zIndex", "expected an integer, got \(Self.shown(text))")
-                }
-                element.set(field, Double(z))
-            default:
-                guard let v = ValueSyntax.number(text), v.isFinite else {
-                    throw invalid(field.csvColumn, "expected a finite number, got \(Self.shown(text))")
-                }
-                element.set(field, v)
+            case .hidden: (value, what) = (["true": 1, "1": 1, "false": 0, "0": 0][text.lowercased()], "true or false")
+            case .zIndex: (value, what) = (Self.integer(text.utf8, negative: true).map(Double.init), "an integer")
+            default: (value, what) = (ValueSyntax.number(text).flatMap { $0.isFinite ? $0 : nil }, "a finite number")
             }
+            guard let value else { throw invalid(field.csvColumn, "expected \(what), got \(Self.shown(text))") }
+            element.set(field, value)
         }
     }
 

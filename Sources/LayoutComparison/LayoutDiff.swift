@@ -282,9 +282,7 @@ extension LayoutDiff {
         let names = document.unknownNames
         guard !names.isEmpty else { return nil }
         let noun = document.shape == .csv || document.shape == .heartSamples ? "column" : "key"
-        let list = names.map { name in
-            "'" + questioningControlCharacters(name.count > 60 ? String(name.prefix(60)) + "…" : name) + "'"
-        }.joined(separator: ", ")
+        let list = names.map { "'" + questioningControlCharacters(truncated($0, 60)) + "'" }.joined(separator: ", ")
         return names.count == 1 ? "\(name): \(noun) \(list) is not compared (cvlayout does not know it)"
             : "\(name): \(noun)s \(list) are not compared (cvlayout does not know them)"
     }

@@ -139,13 +139,8 @@ public enum ElementField: Int, CaseIterable, Sendable, Comparable {
     /// `transform`, `alpha`, `zIndex`, `hidden`.
     public var group: String { column.jsonKey }
 
-    /// Whether values are lengths in points (frame, center, translation).
-    public var isLength: Bool {
-        switch self {
-        case .x, .y, .width, .height, .centerX, .centerY, .tx, .ty: return true
-        default: return false
-        }
-    }
+    /// Whether values are lengths in points: frame and center (bits 0–5), translation (10, 11).
+    public var isLength: Bool { 0xC3F >> rawValue & 1 != 0 }
 
     public static func < (lhs: ElementField, rhs: ElementField) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -152,9 +152,11 @@ final class ByteWindow {
     /// Bytes valid in `base`.
     @exclusivity(unchecked) private(set) var end = 0
     private(set) var atEOF = false
-    private let fd: Int32
-    /// Where the next read starts (`pread`: a descriptor shared with another window is not moved).
-    private var offset: off_t = 0
+    /// The file read (`nil`: the input was read whole), by `pread`: a descriptor shared with
+    /// another window is not moved.
+    private let file: OpenFile?
+    /// Where the next read starts.
+    private var offset = 0
 
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
     convenience init(path: String, chunk: Int = 1 << 22) throws {
@@ -175,7 +177,7 @@ final class ByteWindow {
 
     /// A window holding all of `bytes` (an input read whole).
     init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
-        fd = -1
+        file = nil
         capacity = max(bytes.count, 1)
         base = .allocate(capacity: capacity + 16)
         end = UnsafeMutableBufferPointer(start: base, count: bytes.count).initialize(from: bytes).1
@@ -184,7 +186,7 @@ final class ByteWindow {
     }
 
     /// Whether it holds the whole input (read whole), not a file's chunks.
-    var holdsAll: Bool { fd < 0 }
+    var holdsAll: Bool { file == nil }
 
     /// `error` when the window holds the whole input; else a `LayoutStreamFallback`.
     func refusal(_ error: Error) -> Error {
@@ -194,17 +196,14 @@ final class ByteWindow {
     /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
     /// bytes; the window closes the descriptor.
     init(descriptor: Int32, offset: Int = 0, chunk: Int = 1 << 22) {
-        fd = descriptor
-        self.offset = off_t(offset)
+        file = OpenFile(adopting: descriptor)
+        self.offset = offset
         capacity = chunk
         base = .allocate(capacity: capacity + 16)
         base[0] = 0
     }
 
-    deinit {
-        base.deallocate()
-        if fd >= 0 { close(fd) }
-    }
+    deinit { base.deallocate() }
 
     /// Keeps the bytes from `from` on (moved to the front) and reads more after them.
     /// - Returns: how far the kept bytes moved back, or `nil` at the end of the file.
@@ -222,19 +221,10 @@ final class ByteWindow {
             base = grown
             capacity *= 2
         }
-        while end < capacity {
-            let n = pread(fd, base + end, capacity - end, offset)
-            if n > 0 { offset += off_t(n) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LayoutStreamFallback("read error")
-            }
-            if n == 0 {
-                atEOF = true
-                break
-            }
-            end += n
-        }
+        let n = try file!.read(into: base + end, count: capacity - end, at: offset)
+        offset += n
+        end += n
+        atEOF = end < capacity
         base[end] = 0
         return from
     }

@@ -297,8 +297,8 @@ public final class SpooledInput {
 
     /// Keeps what `descriptor` gives until its end, at most `limit` bytes: a regular file
     /// (`< file`) as it is, from its current offset; a pipe copied in chunks of 1 MiB, its
-    /// first `startLength` bytes (or all, if fewer) shown to `inspect` as soon as they are
-    /// read, whose error stops the copy.
+    /// first `startLength` bytes (not a shorter input) shown to `inspect` once read, whose
+    /// error stops the copy.
     /// - Throws: `SpooledInput.TooLarge` past `limit`; `SpooledInput.Device` for a device
     ///   (`< /dev/zero`, a terminal); the read error (an `NSError` in the POSIX domain);
     ///   `LayoutStreamFallback` when the temporary file cannot be written; what `inspect` throws.

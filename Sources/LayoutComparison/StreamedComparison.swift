@@ -193,14 +193,7 @@ public final class StreamedComparison {
             }
             if color { out.append("\u{1B}[36m") }
             out.append("~ ")
-            if e.category == 0 && e.kind == 0 {
-                out.append(integer: e.section)
-                out.append(byte: UInt8(ascii: ":"))
-                out.append(integer: e.item)
-                if e.disappearing { out.append(" (disappearing)") }
-            } else {
-                out.append(string: e.key.description)
-            }
+            LayoutDiff.appendName(e.key, to: out)
             if color { out.append("\u{1B}[0m") }
             out.append(byte: 0x0A)
             // The fields' lines through a cursor: numbers from the buffer's table of recent
@@ -284,10 +277,7 @@ public final class StreamedComparison {
             }
             switch style {
             case .text(let color):
-                var frame: SIMD4<Double>? = nil
-                if change == .missing || change == .extra, element.mask & 0xF == 0xF {
-                    frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
-                }
+                let frame = element.mask & 0xF == 0xF ? element.values.lowHalf.lowHalf : nil  // shown if missing or extra
                 LayoutDiff.appendTextBlock(key, change, frame: frame, color: color, to: out)
             case .json:
                 out.append(",\n")
