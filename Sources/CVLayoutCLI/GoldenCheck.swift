@@ -34,10 +34,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     func writeOutput() throws {
         if job.options.has(GlobalOption.output) { try job.write(io: io) }
     }
-    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
-        try writeOutput()
-        return status
-    }
+    if let status = try reporting.recordWithoutComparing(golden, subject, io: io, written: writeOutput) { return status }
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
@@ -273,12 +270,14 @@ struct CheckReporting {
         reportStyle(report, color: reportFile == nil && io.color.stderr)
     }
 
-    /// Records GOLDEN, not comparing, when the mode says so (`all`; `missing` for no GOLDEN):
-    /// 1; else `nil`.
-    func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO) throws -> Int32? {
+    /// Records GOLDEN, not comparing, when the mode says so (`all`; `missing` for no GOLDEN),
+    /// then `written` (`-o`): 1; else `nil`.
+    func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO,
+                                written: () throws -> Void) throws -> Int32? {
         let exists = FileManager.default.fileExists(atPath: golden)
         guard record == .all || (record == .missing && !exists) else { return nil }
         try recordGolden(golden, format: goldenFormat(golden), subject, io: io)
+        try written()
         return DiffStatus.different
     }
 
