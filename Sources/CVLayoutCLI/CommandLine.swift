@@ -292,12 +292,12 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
     let shownOutput = output.map { shortenedForMessage($0, limit: 4096) } ?? ""
     let extFormat = OutputFormat(rawValue: ext)
-    let formatFromDataset = options.values[GlobalOption.format].map { $0.origin != .commandLine } ?? false
+    let formatFromDataset = options.values[GlobalOption.format.rawValue].map { $0.origin != .commandLine } ?? false
     // A dataset's "format" gives way to the command line's -o name when that names a format.
     if options.has(GlobalOption.format) && !(formatFromDataset && (extFormat != nil || pictureExtensions.contains(ext))) {
         guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
-            if let value = options.values[GlobalOption.format], !formatFromDataset, let text = try? options.text(GlobalOption.format),
-               pictureExtensions.contains(text.lowercased()) {
+            if let value = options.values[GlobalOption.format.rawValue], !formatFromDataset,
+               let text = try? options.text(GlobalOption.format), pictureExtensions.contains(text.lowercased()) {
                 let name = output.map { shortenedForMessage($0, limit: 4096) } ?? "out.\(text.lowercased())"
                 throw options.malformed(GlobalOption.format, value, expected: "one of \(formats)",
                                         hint: "; " + pictureHint(name, ext: text.lowercased()))
@@ -331,7 +331,7 @@ func svgLabels(_ options: OptionValues) throws -> SVGLabels? {
 
 /// `--precision N|full`; 3 decimals by default.
 func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
-    guard let value = options.values[GlobalOption.precision] else { return .standard }
+    guard let value = options.values[GlobalOption.precision.rawValue] else { return .standard }
     if try options.text(GlobalOption.precision)?.lowercased() == "full" { return .full }  // case-insensitive, as every choice
     guard let text = try options.text(GlobalOption.precision), let n = ValueSyntax.integer(text), (0...15).contains(n) else {
         throw options.malformed(GlobalOption.precision, value, expected: "an integer from 0 to 15 or 'full'")
@@ -340,7 +340,7 @@ func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
 }
 
 func seedValue(_ options: OptionValues) throws -> UInt64 {
-    guard let value = options.values[GlobalOption.seed] else { return 1 }
+    guard let value = options.values[GlobalOption.seed.rawValue] else { return 1 }
     let expected = "an integer from 0 to 18446744073709551615"
     guard let text = try options.text(GlobalOption.seed), let seed = ValueSyntax.unsignedInteger(text) else {
         // An integer out of range is bad data (65); anything else does not parse (64).
@@ -352,7 +352,7 @@ func seedValue(_ options: OptionValues) throws -> UInt64 {
     return seed
 }
 
-func finitePoint(_ options: OptionValues, _ name: String, default fallback: Point) throws -> Point {
+func finitePoint(_ options: OptionValues, _ name: some OptionName, default fallback: Point) throws -> Point {
     let p = try options.parsed(name, expected: "X,Y", ValueSyntax.point) ?? fallback
     guard p.isFinite else { throw CLIError(.invalidValue(options.source(of: name)!, .finiteNumbers, got: nil)) }
     return p

@@ -39,10 +39,7 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     func writeOutput() throws {
         if job.options.has(GlobalOption.output) { try job.write(io: io) }
     }
-    if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
-        try writeOutput()
-        return status
-    }
+    if let status = try reporting.recordWithoutComparing(golden, subject, io: io, written: writeOutput) { return status }
     if let status = try streamedCheck(job, golden: golden, options: options, reporting: reporting, subject: subject, io: io) {
         return status
     }
@@ -182,19 +179,15 @@ func printedDecimals(ofFile path: String) -> Int? {
 /// repeating an element, a CSV of heart samples, a layout not produced in element order).
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
-    var sorted: Bool, presence: (expected: UInt16, actual: UInt16), knowsPresence = false
-    do {
-        let start = try StreamedComparison.startsInElementOrder(.path(golden), format: layoutFormat(golden))
-        (sorted, presence) = (!start.inOrder, (start.present, 0))
-    } catch {
-        return nil
-    }
     let precision = job.outputOptions.precision
-    var diff: StreamedDiff, format: OutputFormat
-    while true {
-        do {
+    var format = OutputFormat.json
+    let streamed: StreamedDiff?
+    do {
+        streamed = try LayoutDiff.withStreams(.path(golden), layoutFormat(golden), nil, nil) {
+            sorted, presence -> StreamedDiff? in
+            if sorted.actual { return nil }  // the layout not produced in element order
             let comparison = try StreamedComparison(expected: .path(golden), format: layoutFormat(golden), options: options,
-                                                    style: reporting.style(io), sorted: sorted, presence: presence)
+                                                    style: reporting.style(io), sorted: sorted.expected, presence: presence)
             let (csv, samples) = comparison.expectedCSV
             if csv && (job.layout.heartSamples != nil || samples) { return nil }  // the conflicts, said by `checkAgainstGolden`
             format = csv ? .csv : .json
@@ -211,21 +204,13 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
             try produce(&sink)
             sink.finish()
             if let failure { throw failure }
-            diff = try comparison.finish(actual: csv ? LayoutDiff.csvWithoutElements
+            return try comparison.finish(actual: csv ? LayoutDiff.csvWithoutElements
                                                      : LayoutDiff.partsDocument(of: layout, precision: precision))
-            break
-        } catch let error as LayoutStreamFallback {
-            if error.outOfOrder == .expected && !sorted {
-                sorted = true
-            } else if let known = error.presence, !knowsPresence {
-                (presence, knowsPresence) = (known, true)
-            } else {
-                return nil
-            }
-        } catch is LayoutReadError {
-            return nil  // said by `checkedInput`
         }
+    } catch is LayoutStreamFallback, is LayoutReadError {
+        return nil  // a LayoutReadError is said by `checkedInput`
     }
+    guard let diff = streamed else { return nil }
     if job.options.has(GlobalOption.output) { try job.write(io: io) }
     return try checkVerdict(diff, expected: diff.expected, golden: golden, format: format, options: options,
                             reporting: reporting, subject: subject, io: io)
@@ -290,12 +275,14 @@ struct CheckReporting {
         reportStyle(report, color: reportFile == nil && io.color.stderr)
     }
 
-    /// Records GOLDEN, not comparing, when the mode says so (`all`; `missing` for no GOLDEN):
-    /// 1; else `nil`.
-    func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO) throws -> Int32? {
+    /// Records GOLDEN, not comparing, when the mode says so (`all`; `missing` for no GOLDEN),
+    /// then `written` (`-o`): 1; else `nil`.
+    func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO,
+                                written: () throws -> Void) throws -> Int32? {
         let exists = FileManager.default.fileExists(atPath: golden)
         guard record == .all || (record == .missing && !exists) else { return nil }
         try recordGolden(golden, format: goldenFormat(golden), subject, io: io)
+        try written()
         return DiffStatus.different
     }
 

@@ -20,8 +20,8 @@ struct ItemUpdates {
             guard let text = try options.text(name) else { return [] }
             return text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
-        func malformed(_ name: String, _ expected: String = "S:I, S:I=H or S:I=WxH[,…]") -> CLIError {
-            options.malformed(name, options.values[name]!, expected: expected)
+        func malformed(_ name: GlobalOption, _ expected: String = "S:I, S:I=H or S:I=WxH[,…]") -> CLIError {
+            options.malformed(name, options.values[name.rawValue]!, expected: expected)
         }
         for part in try parts("delete") {
             guard let path = ValueSyntax.indexPath(part) else { throw malformed(GlobalOption.delete, "S:I[,S:I…]") }

@@ -194,7 +194,7 @@ struct LayoutJob {
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
             // A value out of range is that value's fault (checked even when a flag overrides
             // it); two keyframes with --snap is a conflict between them.
-            func outOfRange(_ name: String, _ value: String, _ reason: CLIProblem.Expected) -> CLIError {
+            func outOfRange(_ name: GlobalOption, _ value: String, _ reason: CLIProblem.Expected) -> CLIError {
                 var error = options.conflict(in: name, value, .expected(reason))
                 error.isConflict = false
                 return error
@@ -299,7 +299,7 @@ struct LayoutJob {
         guard options.has(GlobalOption.scrollTo) else {
             for name in [GlobalOption.frames, GlobalOption.duration, GlobalOption.timing, GlobalOption.snap]
             where options.has(name) {
-                throw options.conflict([name], .goesWithScrollTo(name))
+                throw options.conflict([name], .goesWithScrollTo(name.rawValue))
             }
             return nil
         }
@@ -308,7 +308,7 @@ struct LayoutJob {
         }
         for name in [GlobalOption.rect, GlobalOption.visible, GlobalOption.item, GlobalOption.targetOffset,
                      GlobalOption.check] where options.has(name) {
-            throw options.conflict([GlobalOption.scrollTo, name], .scrollToWith(name))
+            throw options.conflict([GlobalOption.scrollTo, name], .scrollToWith(name.rawValue))
         }
         return try finitePoint(options, GlobalOption.scrollTo, default: .zero)
     }

@@ -114,45 +114,24 @@ let globalOptions: [OptionSpec] = [
            allowedInDataset: false),
 ]
 
-/// The global options' names, for the code that reads them; each is checked against
-/// `globalOptions` when first used, so a renamed option cannot be silently ignored.
-enum GlobalOption {
-    static let format = named("format")
-    static let output = named("output")
-    static let width = named("width")
-    static let height = named("height")
-    static let offset = named("offset")
-    static let rect = named("rect")
-    static let item = named("item")
-    static let targetOffset = named("target-offset")
-    static let velocity = named("velocity")
-    static let scale = named("scale")
-    static let precision = named("precision")
-    static let count = named("count")
-    static let seed = named("seed")
-    static let device = named("device")
-    static let visible = named("visible")
-    static let canvas = named("canvas")
-    static let labels = named("labels")
-    static let noLabels = named("no-labels")
-    static let delete = named("delete")
-    static let insert = named("insert")
-    static let move = named("move")
-    static let check = named("check")
-    static let artifacts = named("artifacts")
-    static let record = named("record")
-    static let report = named("report")
-    static let reportFile = named("report-file")
-    static let scrollTo = named("scroll-to")
-    static let frames = named("frames")
-    static let duration = named("duration")
-    static let timing = named("timing")
-    static let snap = named("snap")
+/// An option's long name: a `GlobalOption`, or an engine's option as text.
+protocol OptionName {
+    var optionName: String { get }
+}
 
-    private static func named(_ name: String) -> String {
-        precondition(globalOptions.contains { $0.name == name }, "'\(name)' is not in globalOptions")
-        return name
-    }
+extension String: OptionName {
+    var optionName: String { self }
+}
+
+/// The global options' names, for the code that reads them (ReferenceTests checks each is in
+/// `globalOptions`, so a renamed option cannot be silently ignored).
+enum GlobalOption: String, CaseIterable, OptionName {
+    case format, output, width, height, offset, rect, item, velocity, scale, precision, count, seed, device
+    case visible, canvas, labels, delete, insert, move, check, artifacts, record, report, frames, duration
+    case timing, snap
+    case targetOffset = "target-offset", noLabels = "no-labels", reportFile = "report-file", scrollTo = "scroll-to"
+
+    var optionName: String { rawValue }
 }
 
 /// Where an option's value came from: the command line, or a dataset's `"options"` (file,
@@ -175,17 +154,17 @@ struct OptionValues {
     /// The engine, for usage hints.
     let engine: String
 
-    func has(_ name: String) -> Bool { values[name] != nil }
+    func has(_ name: some OptionName) -> Bool { values[name.optionName] != nil }
 
-    func flag(_ name: String) throws -> Bool {
-        guard let v = values[name] else { return false }
+    func flag(_ name: some OptionName) throws -> Bool {
+        guard let v = values[name.optionName] else { return false }
         if case .bool(let b) = v.raw { return b }
         throw malformed(name, v, expected: "true or false")
     }
 
     /// The value as text (numbers in their shortest form); a boolean is refused as not `expected`.
-    func text(_ name: String, expected: String = "a number or a string") throws -> String? {
-        guard let v = values[name] else { return nil }
+    func text(_ name: some OptionName, expected: String = "a number or a string") throws -> String? {
+        guard let v = values[name.optionName] else { return nil }
         switch v.raw {
         case .string(let s): return s
         case .number(let d): return NumberPrecision.full.text(d)
@@ -193,15 +172,16 @@ struct OptionValues {
         }
     }
 
-    func number(_ name: String, default fallback: Double) throws -> Double {
-        if case .number(let d)? = values[name]?.raw { return d }
+    func number(_ name: some OptionName, default fallback: Double) throws -> Double {
+        if case .number(let d)? = values[name.optionName]?.raw { return d }
         return try parsed(name, expected: "a number", ValueSyntax.number) ?? fallback
     }
 
     /// `name`'s integer: one of magnitude 2⁵³ or more is bad data (65, worded by `outOfRange`
     /// given the value as typed, when given); text that is no integer is `malformed`.
-    func integer(_ name: String, default fallback: Int, outOfRange: ((String) -> CLIError)? = nil) throws -> Int {
-        guard let v = values[name] else { return fallback }
+    func integer(_ name: some OptionName, default fallback: Int,
+                 outOfRange: ((String) -> CLIError)? = nil) throws -> Int {
+        guard let v = values[name.optionName] else { return fallback }
         guard let s = try text(name, expected: "an integer"), let n = ValueSyntax.integer(s) else {
             if let s = try? text(name), ValueSyntax.isOutOfRangeInteger(s) {
                 throw outOfRange?(shortenedForMessage(s)) ?? self.outOfRange(name, v, expected: "an integer of magnitude below 2^53")
@@ -212,35 +192,36 @@ struct OptionValues {
     }
 
     /// A well-formed value of `name` out of range: bad data (65) from anywhere, worded as `malformed`.
-    func outOfRange(_ name: String, _ v: OptionValue, expected: String) -> CLIError {
+    func outOfRange(_ name: some OptionName, _ v: OptionValue, expected: String) -> CLIError {
         let error = malformed(name, v, expected: expected)
         return error.status == ExitStatus.data ? error : .data(error.message)
     }
 
-    func size(_ name: String, default fallback: Size) throws -> Size {
+    func size(_ name: some OptionName, default fallback: Size) throws -> Size {
         try parsed(name, expected: "W,H or one number", ValueSyntax.size) ?? fallback
     }
 
-    func insets(_ name: String, default fallback: EdgeInsets) throws -> EdgeInsets {
+    func insets(_ name: some OptionName, default fallback: EdgeInsets) throws -> EdgeInsets {
         try parsed(name, expected: "T,L,B,R or one number", ValueSyntax.insets) ?? fallback
     }
 
-    func indexPath(_ name: String) throws -> IndexPath? {
+    func indexPath(_ name: some OptionName) throws -> IndexPath? {
         try parsed(name, expected: "S:I or I, non-negative integers", ValueSyntax.indexPath)
     }
 
     /// `name`'s value as `parse` reads its text (`nil` when absent); else `malformed`.
-    func parsed<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws -> T? {
-        guard let v = values[name] else { return nil }
+    func parsed<T>(_ name: some OptionName, expected: String, _ parse: (String) -> T?) throws -> T? {
+        guard let v = values[name.optionName] else { return nil }
         guard let s = try text(name, expected: expected), let value = parse(s) else {
             throw malformed(name, v, expected: expected)
         }
         return value
     }
 
-    func choice<T: RawRepresentable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
-        guard let v = values[name] else { return fallback }
-        let choices = knownOptions(for: engine).first { $0.name == name }?.choices ?? []
+    func choice<T: RawRepresentable>(_ name: some OptionName, default fallback: T) throws -> T
+        where T.RawValue == String {
+        guard let v = values[name.optionName] else { return fallback }
+        let choices = knownOptions(for: engine).first { $0.name == name.optionName }?.choices ?? []
         let expected = "one of \(choices.joined(separator: ", "))"
         // Case-insensitive, as -f is: `--canvas Visible`, `--layout-direction RIGHT-TO-LEFT`.
         let given = try text(name, expected: expected)
@@ -254,33 +235,33 @@ struct OptionValues {
     }
 
     /// `--name: expected X, got 'v'` (64) or `file: options.name: expected X, got "v"` (65).
-    func malformed(_ name: String, _ v: OptionValue, expected: String, hint: String = "") -> CLIError {
+    func malformed(_ name: some OptionName, _ v: OptionValue, expected: String, hint: String = "") -> CLIError {
         var shown = quotedForMessage(v.raw)
         if case .string(let s) = v.raw { shown = shortenedForMessage(s) }
         switch v.origin {
         case .commandLine:
-            return .usage("--\(name): expected \(expected), got '\(shown)'\(hint)", engine: engine)
+            return .usage("--\(name.optionName): expected \(expected), got '\(shown)'\(hint)", engine: engine)
         case .dataset(let file, let path):
             return .data("\(file): \(path): expected \(expected), got \(quotedForMessage(v.raw))\(hint)")
         }
     }
 
     /// `name`'s value as given, for messages: `'1e400'` (command line), `1e400` or `"x"` (dataset).
-    func shownValue(of name: String) -> String? {
-        guard let v = values[name] else { return nil }
+    func shownValue(of name: some OptionName) -> String? {
+        guard let v = values[name.optionName] else { return nil }
         if case (.commandLine, .string(let s)) = (v.origin, v.raw) { return "'\(s)'" }
         return quotedForMessage(v.raw)
     }
 
     /// A conflict between the values of `names`: usage (64) when all came from the command
     /// line, else bad data (65) after the first dataset value's file and JSON path.
-    func conflict(_ names: [String], _ problem: CLIProblem) -> CLIError { conflict(names, problem.message) }
+    func conflict(_ names: [any OptionName], _ problem: CLIProblem) -> CLIError { conflict(names, problem.message) }
 
     /// `conflict` with its message worded (the golden check's).
-    func conflict(_ names: [String], _ message: String) -> CLIError {
+    func conflict(_ names: [any OptionName], _ message: String) -> CLIError {
         var error = CLIError.usage(message, engine: engine)
         for name in names {
-            if case .dataset(let file, let path)? = values[name]?.origin {
+            if case .dataset(let file, let path)? = values[name.optionName]?.origin {
                 error = .data("\(file): \(path): \(message)")
                 break
             }
@@ -292,20 +273,21 @@ struct OptionValues {
     /// `conflict` for one value of `name`, shown as `value`, that cannot be used, with `others`
     /// involved: `--heart-to 1:1: reason` (64), `data.json: options.heart-to: 1:1: reason`
     /// (65) when `name`'s came from the dataset, as `conflict(_:_:)` when another's did.
-    func conflict(in name: String, _ value: String, _ reason: CLIProblem, involving others: [String] = []) -> CLIError {
-        if case .dataset(let file, let path)? = values[name]?.origin {
+    func conflict(in name: some OptionName, _ value: String, _ reason: CLIProblem,
+                  involving others: [any OptionName] = []) -> CLIError {
+        if case .dataset(let file, let path)? = values[name.optionName]?.origin {
             var error = CLIError.data(.at("\(file): \(path)", .at(value, reason)))
             error.isConflict = true
             return error
         }
-        return conflict(others, .at("--\(name) \(value)", reason))
+        return conflict(others, .at("--\(name.optionName) \(value)", reason))
     }
 
     /// The message prefix naming where `name`'s value came from.
-    func source(of name: String) -> String? {
-        guard let v = values[name] else { return nil }
+    func source(of name: some OptionName) -> String? {
+        guard let v = values[name.optionName] else { return nil }
         if case .dataset(let file, let path) = v.origin { return "\(file): \(path)" }
-        return "--\(name)"
+        return "--\(name.optionName)"
     }
 }
 

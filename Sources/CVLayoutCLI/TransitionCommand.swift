@@ -146,10 +146,7 @@ private struct TransitionRun {
                 try write(transition, format: requested, output: output, to: path)
             }
         }
-        if let status = try reporting.recordWithoutComparing(golden, subject, io: io) {
-            try writeOutput()
-            return status
-        }
+        if let status = try reporting.recordWithoutComparing(golden, subject, io: io, written: writeOutput) { return status }
         return try checkWritten(golden: golden, name: "the transition", options: options, reporting: reporting,
                                 subject: subject, io: io, written: writeOutput) { expected in
             if expected.shape == .heartSamples { throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition") }

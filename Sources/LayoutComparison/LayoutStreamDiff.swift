@@ -118,13 +118,15 @@ extension LayoutDiff {
     /// and the fields each side gives: a side not in element order is sorted from the start
     /// when its first elements say so, else `body` runs again, as it does, knowing the
     /// fields, when it throws a `LayoutStreamFallback` with `presence` (at most 4 passes).
+    /// `actual` `nil`: produced by the caller in element order, its fields known only then.
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) for what neither remedies.
-    static func withStreams<T>(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?,
-                               _ actual: LayoutInput, _ actualFormat: LayoutFileFormat?,
-                               _ body: (_ sorted: (expected: Bool, actual: Bool),
-                                        _ presence: (expected: UInt16, actual: UInt16)) throws -> T) throws -> T {
+    public static func withStreams<T>(_ expected: LayoutInput, _ expectedFormat: LayoutFileFormat?,
+                                      _ actual: LayoutInput?, _ actualFormat: LayoutFileFormat?,
+                                      _ body: (_ sorted: (expected: Bool, actual: Bool),
+                                               _ presence: (expected: UInt16, actual: UInt16)) throws -> T) throws -> T {
         let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
-        let startA = try StreamedComparison.startsInElementOrder(actual, format: actualFormat)
+        let startA = try actual.map { try StreamedComparison.startsInElementOrder($0, format: actualFormat) }
+            ?? (inOrder: true, present: 0)
         var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
         var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {

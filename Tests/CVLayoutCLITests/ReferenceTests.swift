@@ -46,6 +46,12 @@ struct ReferenceTests {
         #expect(table.map(\.defaultText) == globalOptions.map { Self.row($0).defaultText })
     }
 
+    @Test func everyGlobalOptionNameIsInTheTable() {
+        for option in GlobalOption.allCases {
+            #expect(globalOptions.contains { $0.name == option.rawValue }, "\(option.rawValue)")
+        }
+    }
+
     @Test func everyEngineHasItsOptionTable() throws {
         let reference = try Self.text("docs/REFERENCE.md")
         for engine in engineRegistry {
