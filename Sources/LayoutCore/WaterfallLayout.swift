@@ -121,7 +121,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                              into: &transposing)
             return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                     contentSize: result.contentSize.transposed, elements: [],
-                                    cellRanges: result.cellRangesForCopy, scrollDirection: .horizontal)
+                                    cellRanges: result.cellRanges, scrollDirection: .horizontal)
         }
         try validate(bounds: bounds, sections: sections)
         let width = bounds.width
