@@ -85,16 +85,12 @@ extension JustifiedLayout {
         case .justify:
             edge -= g.spacing + g.left
             let error = (edge - g.width) / Double(n)
-            if n == 1 {
-                row.widths[0] -= Self.jsRound(error)
-            } else {
-                var previous = 0.0
-                for k in 0..<n {
-                    let cumulative = Self.jsRound(Double(k + 1) * error)
-                    if k > 0 { row.lefts[k] -= previous }
-                    row.widths[k] -= cumulative - previous
-                    previous = cumulative
-                }
+            var previous = 0.0
+            for k in 0..<n {
+                let cumulative = Self.jsRound(Double(k + 1) * error)
+                if k > 0 { row.lefts[k] -= previous }
+                row.widths[k] -= cumulative - previous
+                previous = cumulative
             }
         case .center:
             let offset = (g.width - edge) / 2
@@ -151,8 +147,6 @@ extension JustifiedLayout {
             containerHeight += row.height + spacing.height
             stats.add(row: row.height, items: row.count, widow: next.isWidow, target: targetRowHeight, heightSum: &heightSum)
         }
-        containerHeight = containerHeight - spacing.height
-        containerHeight = containerHeight + insets.bottom
-        return max(containerHeight, top)
+        return max(containerHeight - spacing.height + insets.bottom, top)
     }
 }
