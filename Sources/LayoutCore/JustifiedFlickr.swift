@@ -4,7 +4,6 @@ extension JustifiedLayout {
     /// A row as Flickr builds it: items `start..<start + count`; once complete, its height and
     /// boxes.
     struct FlickrRow {
-        var top = 0.0
         var start = 0
         var count = 0
         var height = 0.0
@@ -110,7 +109,6 @@ extension JustifiedLayout {
         var rows = GreedyRows(self, ratios, width: width)
         var row = FlickrRow()
         while let next = rows.next() {
-            row.top = containerHeight
             row.start = next.start
             row.count = next.end - next.start
             let height = !next.isWidow ? next.natural : rowCount == 0 || lastIsBreakout ? targetRowHeight : lastHeight
@@ -127,7 +125,7 @@ extension JustifiedLayout {
                                                    requirement: .flickrRowWidth)
             }
             for k in 0..<row.count {
-                let frame = Rect(x: row.lefts[k], y: row.top, width: row.widths[k], height: row.height)
+                let frame = Rect(x: row.lefts[k], y: containerHeight, width: row.widths[k], height: row.height)
                 guard frame.minX.isFinite, frame.width.isFinite else {
                     throw LayoutError.nonFiniteLayout(.flickrWidth(item: row.start + k, section: s))
                 }
