@@ -152,12 +152,9 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                         section: section.columnCount != nil ? s : nil)
 
             let header = section.headerHeight ?? headerHeight
-            let headerInset = section.headerInset ?? self.headerInset
-            var headerFrame: Rect? = nil
-            if header > 0 {
-                headerFrame = try supplementaryFrame(.header, at: &top, length: header, across: width,
-                                                     inset: headerInset, section: s)
-            }
+            let headerFrame = try header > 0
+                ? supplementaryFrame(.header, at: &top, length: header, across: width,
+                                     inset: section.headerInset ?? headerInset, section: s) : nil
 
             top += insets.top
             let itemCount = section.items.count
