@@ -73,10 +73,8 @@ public struct CollectionLayout: Sendable {
     /// The position in `elements` of the cell at `indexPath`, or `nil` when out of range.
     /// - Complexity: O(1).
     public func elementIndex(ofItemAt indexPath: IndexPath) -> Int? {
-        guard indexPath.section >= 0, indexPath.section < cellRanges.count else { return nil }
-        let range = cellRanges[indexPath.section]
-        guard indexPath.item >= 0, indexPath.item < range.count else { return nil }
-        return range.start + indexPath.item
+        guard indexPath.item >= 0, indexPath.item < numberOfItems(inSection: indexPath.section) else { return nil }
+        return cellRanges[indexPath.section].start + indexPath.item
     }
 
     /// `layoutAttributesForItem(at:)`: the cell at `indexPath`, or `nil` when out of range.
