@@ -36,10 +36,8 @@ public struct CollectionLayout: Sendable {
     /// How the engine reached its layout, when asked (the grid's `--explain`), a line each.
     public var explanation: [String] = []
 
-    /// For each section, the index in `elements` of its first cell and its cell count; the
-    /// internal name for a layout made from another's (transposed, mirrored).
-    private var cellRanges: [(start: Int, count: Int)]
-    var cellRangesForCopy: [(start: Int, count: Int)] { cellRanges }
+    /// For each section, the index in `elements` of its first cell and its cell count.
+    private(set) var cellRanges: [(start: Int, count: Int)]
     private var index: RectIndex?
 
     /// Creates a layout from elements in element order; `cellRanges`: each section's first cell
@@ -75,10 +73,8 @@ public struct CollectionLayout: Sendable {
     /// The position in `elements` of the cell at `indexPath`, or `nil` when out of range.
     /// - Complexity: O(1).
     public func elementIndex(ofItemAt indexPath: IndexPath) -> Int? {
-        guard indexPath.section >= 0, indexPath.section < cellRanges.count else { return nil }
-        let range = cellRanges[indexPath.section]
-        guard indexPath.item >= 0, indexPath.item < range.count else { return nil }
-        return range.start + indexPath.item
+        guard indexPath.item >= 0, indexPath.item < numberOfItems(inSection: indexPath.section) else { return nil }
+        return cellRanges[indexPath.section].start + indexPath.item
     }
 
     /// `layoutAttributesForItem(at:)`: the cell at `indexPath`, or `nil` when out of range.
@@ -497,17 +493,16 @@ extension CollectionLayout {
     public func mirroredForRightToLeft() -> CollectionLayout {
         let width = contentSize.width
         func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }
-        var mirrored = CollectionLayout(engine: engine, bounds: bounds, contentOffset: contentOffset,
-                                        contentSize: contentSize,
-                                        elements: elements.map { element in
-                                            var e = element
-                                            e.frame.origin.x = width - element.frame.maxX
-                                            e.transform.b = -element.transform.b
-                                            e.transform.c = -element.transform.c
-                                            e.transform.tx = -element.transform.tx
-                                            return e
-                                        },
-                                        cellRanges: cellRanges, scrollDirection: scrollDirection)
+        var mirrored = self
+        mirrored.index = nil
+        mirrored.elements = elements.map { element in
+            var e = element
+            e.frame.origin.x = width - element.frame.maxX
+            e.transform.b = -element.transform.b
+            e.transform.c = -element.transform.c
+            e.transform.tx = -element.transform.tx
+            return e
+        }
         mirrored.heartPath = heartPath.map { path in
             var p = path
             p.start = mirror(path.start)
@@ -523,11 +518,6 @@ extension CollectionLayout {
             if angle > 180 { angle -= 360 }
             return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
         }
-        mirrored.targetContentOffset = targetContentOffset
-        mirrored.drawsCellsRound = drawsCellsRound
-        mirrored.warnings = warnings
-        mirrored.explanation = explanation
-        mirrored.statistics = statistics
         return mirrored
     }
 }

@@ -211,9 +211,6 @@ public struct AffineTransform: Hashable, Sendable {
     @inline(__always) public var isFinite: Bool {
         a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite
     }
-
-    /// The six entries in `[a, b, c, d, tx, ty]` order.
-    public var components: [Double] { [a, b, c, d, tx, ty] }
 }
 
 /// Sine and cosine of an angle in degrees, exact at multiples of 90°.

@@ -59,12 +59,8 @@ public struct HeartPath: Hashable, Sendable {
     /// The default start avatar: item 0 of the outermost non-empty ring beyond ring 0, or
     /// `nil` when no ring beyond ring 0 has items (then there is no heart path).
     public static func defaultStart(in layout: some ItemGeometry) -> IndexPath? {
-        var s = layout.numberOfSections - 1
-        while s >= 1 {
-            if layout.numberOfItems(inSection: s) > 0 { return IndexPath(item: 0, section: s) }
-            s -= 1
-        }
-        return nil
+        let rings = stride(from: layout.numberOfSections - 1, through: 1, by: -1)
+        return rings.first { layout.numberOfItems(inSection: $0) > 0 }.map { IndexPath(item: 0, section: $0) }
     }
 
     /// Seed 000's path from the avatar at `from` to the centre (item 0:0's, else the bounds').
@@ -81,31 +77,25 @@ public struct HeartPath: Hashable, Sendable {
         let centre = layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 0))?.center
             ?? Point(x: layout.bounds.width / 2, y: layout.bounds.height / 2)
         var list: [Point] = []
-        var ring = from.section - 1
-        while ring >= 1 && list.count < 2 {
+        for ring in stride(from: from.section - 1, through: 1, by: -1) where list.count < 2 {
             let n = layout.numberOfItems(inSection: ring)
-            if n > 0 {
-                func point(_ i: Int) -> Point { itemCentre(i, ring: ring, in: layout) }
-                let nearest = nearestItem(ring: ring, count: n, to: start, in: layout)
-                let pre = (nearest - 1 + n) % n, after = (nearest + 1) % n
-                let here = point(nearest)
-                let d1 = here.midpoint(point(pre)).squaredDistance(to: start).rounded(.towardZero)
-                let d2 = here.midpoint(point(after)).squaredDistance(to: start).rounded(.towardZero)
-                list.append(point(d1 < d2 ? pre : after))
-            }
-            ring -= 1
+            guard n > 0 else { continue }
+            func point(_ i: Int) -> Point { itemCentre(i, ring: ring, in: layout) }
+            let nearest = nearestItem(ring: ring, count: n, to: start, in: layout)
+            let pre = (nearest - 1 + n) % n, after = (nearest + 1) % n
+            let here = point(nearest)
+            let d1 = here.midpoint(point(pre)).squaredDistance(to: start).rounded(.towardZero)
+            let d2 = here.midpoint(point(after)).squaredDistance(to: start).rounded(.towardZero)
+            list.append(point(d1 < d2 ? pre : after))
         }
         list.append(centre)
-        let segment: BezierSegment
-        if list.count >= 2 {
-            segment = BezierSegment(control1: list[0], control2: list[1], end: centre)
-        } else {
-            segment = BezierSegment(
-                control1: Point(x: start.x + (centre.x - start.x) / 3, y: start.y + (centre.y - start.y) / 3),
-                control2: Point(x: start.x + 2 * (centre.x - start.x) / 3,
-                                y: start.y + 2 * (centre.y - start.y) / 3),
-                end: centre)
-        }
+        let segment = list.count >= 2
+            ? BezierSegment(control1: list[0], control2: list[1], end: centre)
+            : BezierSegment(control1: Point(x: start.x + (centre.x - start.x) / 3,
+                                            y: start.y + (centre.y - start.y) / 3),
+                            control2: Point(x: start.x + 2 * (centre.x - start.x) / 3,
+                                            y: start.y + 2 * (centre.y - start.y) / 3),
+                            end: centre)
         return HeartPath(from: from, to: IndexPath(item: 0, section: 0), style: .seed,
                          start: start, segments: [segment])
     }

@@ -1,17 +1,9 @@
 // `--compat flickr`: the boxes flickr/justified-layout 4.1.0 computes.
 
 extension JustifiedLayout {
-    /// The fixed numbers of Flickr's rows in one section: of its `Row`'s constructor arguments,
-    /// the width between the paddings, the left padding, the spacing and the height clamps.
-    struct FlickrGeometry {
-        var width: Double, left: Double, spacing: Double
-        var minimumHeight: Double, maximumHeight: Double
-    }
-
     /// A row as Flickr builds it: items `start..<start + count`; once complete, its height and
     /// boxes.
     struct FlickrRow {
-        var top = 0.0
         var start = 0
         var count = 0
         var height = 0.0
@@ -51,14 +43,15 @@ extension JustifiedLayout {
         return (false, count)
     }
 
-    /// Gives `row` the height `newHeight` (clamped, the widths kept: cropped) and its boxes,
-    /// Flickr's `Row.completeLayout`: `justify` takes the width error, rounded cumulatively to
-    /// whole points, off its items; `center` shifts them by `(width − edge)/2 + spacing`.
+    /// Gives `row` the height `newHeight` (clamped to [target/2, 2·target], the widths kept:
+    /// cropped) and its boxes from `left` in `width`, Flickr's `Row.completeLayout`: `justify`
+    /// takes the width error, rounded cumulatively to whole points, off its items; `center`
+    /// shifts them by `(width − edge)/2 + spacing`.
     func flickrComplete(_ row: inout FlickrRow, height newHeight: Double, style: JustifiedWidowStyle,
-                        _ g: FlickrGeometry, _ ratios: [Double]) {
+                        width: Double, left: Double, _ ratios: [Double]) {
         let n = row.count
-        let rowWidth = g.width - Double(n - 1) * g.spacing
-        let clampedHeight = max(g.minimumHeight, min(newHeight, g.maximumHeight))
+        let rowWidth = width - Double(n - 1) * spacing.width
+        let clampedHeight = max(0.5 * targetRowHeight, min(newHeight, 2 * targetRowHeight))
         var ratio = 1.0
         row.height = newHeight
         row.failed = false
@@ -74,31 +67,27 @@ extension JustifiedLayout {
         }
         row.lefts.removeAll(keepingCapacity: true)
         row.widths.removeAll(keepingCapacity: true)
-        var edge = g.left
+        var edge = left
         for k in row.start..<(row.start + n) {
             let w = ratios[k] * row.height * ratio
             row.lefts.append(edge)
             row.widths.append(w)
-            edge += w + g.spacing
+            edge += w + spacing.width
         }
         switch style {
         case .justify:
-            edge -= g.spacing + g.left
-            let error = (edge - g.width) / Double(n)
-            if n == 1 {
-                row.widths[0] -= Self.jsRound(error)
-            } else {
-                var previous = 0.0
-                for k in 0..<n {
-                    let cumulative = Self.jsRound(Double(k + 1) * error)
-                    if k > 0 { row.lefts[k] -= previous }
-                    row.widths[k] -= cumulative - previous
-                    previous = cumulative
-                }
+            edge -= spacing.width + left
+            let error = (edge - width) / Double(n)
+            var previous = 0.0
+            for k in 0..<n {
+                let cumulative = Self.jsRound(Double(k + 1) * error)
+                if k > 0 { row.lefts[k] -= previous }
+                row.widths[k] -= cumulative - previous
+                previous = cumulative
             }
         case .center:
-            let offset = (g.width - edge) / 2
-            for k in 0..<n { row.lefts[k] += offset + g.spacing }
+            let offset = (width - edge) / 2
+            for k in 0..<n { row.lefts[k] += offset + spacing.width }
         case .left:
             break
         }
@@ -114,19 +103,17 @@ extension JustifiedLayout {
                                                           statistics stats: inout Statistics, heightSum: inout Double)
         throws -> Double {
         let width = containerWidth - insets.left - insets.right
-        let g = FlickrGeometry(width: width, left: insets.left, spacing: spacing.width,
-                               minimumHeight: 0.5 * targetRowHeight, maximumHeight: 2 * targetRowHeight)
         var containerHeight = top + insets.top
         var rowCount = 0
         var lastHeight = 0.0, lastIsBreakout = false
         var rows = GreedyRows(self, ratios, width: width)
         var row = FlickrRow()
         while let next = rows.next() {
-            row.top = containerHeight
             row.start = next.start
             row.count = next.end - next.start
             let height = !next.isWidow ? next.natural : rowCount == 0 || lastIsBreakout ? targetRowHeight : lastHeight
-            flickrComplete(&row, height: height, style: next.isWidow ? widowStyle : .justify, g, ratios)
+            flickrComplete(&row, height: height, style: next.isWidow ? widowStyle : .justify, width: width,
+                           left: insets.left, ratios)
             if row.failed {
                 // Flickr leaves such a row open (its height 0): it fails on completion, the widow
                 // row's at the latest; without widows, when it never completes, it is dropped.
@@ -138,7 +125,7 @@ extension JustifiedLayout {
                                                    requirement: .flickrRowWidth)
             }
             for k in 0..<row.count {
-                let frame = Rect(x: row.lefts[k], y: row.top, width: row.widths[k], height: row.height)
+                let frame = Rect(x: row.lefts[k], y: containerHeight, width: row.widths[k], height: row.height)
                 guard frame.minX.isFinite, frame.width.isFinite else {
                     throw LayoutError.nonFiniteLayout(.flickrWidth(item: row.start + k, section: s))
                 }
@@ -151,8 +138,6 @@ extension JustifiedLayout {
             containerHeight += row.height + spacing.height
             stats.add(row: row.height, items: row.count, widow: next.isWidow, target: targetRowHeight, heightSum: &heightSum)
         }
-        containerHeight = containerHeight - spacing.height
-        containerHeight = containerHeight + insets.bottom
-        return max(containerHeight, top)
+        return max(containerHeight - spacing.height + insets.bottom, top)
     }
 }

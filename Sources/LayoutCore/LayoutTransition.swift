@@ -100,13 +100,9 @@ public struct TransitionElement: Hashable, Sendable {
         let size = Size(width: lerp(a.size.width, b.size.width), height: lerp(a.size.height, b.size.height))
         let hidden = a.isHidden && b.isHidden
         let alpha = hidden ? lerp(a.alpha, b.alpha) : lerp(a.isHidden ? 0 : a.alpha, b.isHidden ? 0 : b.alpha)
-        let transform: AffineTransform
-        if a.transform == b.transform {
-            transform = a.transform
-        } else {
-            transform = TransformComponents(decomposing: a.transform)
+        let transform = a.transform == b.transform ? a.transform
+            : TransformComponents(decomposing: a.transform)
                 .interpolated(to: TransformComponents(decomposing: b.transform), progress: t).transform
-        }
         return LayoutAttributes(indexPath: toIndexPath ?? fromIndexPath ?? b.indexPath, category: b.category,
                                 kind: b.kind, frame: Rect(center: center, size: size), transform: transform,
                                 alpha: alpha, zIndex: t < 0.5 ? a.zIndex : b.zIndex, isHidden: hidden)

@@ -16,15 +16,12 @@ extension RingLayout {
     /// What `layout` returns, validated, without computing an element. - Throws: as `layout`.
     public func summary(ringCounts: [Int], bounds: Size) throws -> CollectionLayout {
         try validate(bounds: bounds, ringCounts: ringCounts)
-        var cellRanges: [(start: Int, count: Int)] = []
-        cellRanges.reserveCapacity(ringCounts.count)
         var start = 0
-        for count in ringCounts {
-            cellRanges.append((start: start, count: count))
-            start += count
-        }
-        var summary = CollectionLayout(engine: Self.name, bounds: bounds, contentSize: bounds,
-                                       elements: [], cellRanges: cellRanges)
+        var summary = CollectionLayout(engine: Self.name, bounds: bounds, contentSize: bounds, elements: [],
+                                       cellRanges: ringCounts.map { count in
+                                           defer { start += count }
+                                           return (start: start, count: count)
+                                       })
         summary.drawsCellsRound = Self.drawsCellsRound
         return summary
     }

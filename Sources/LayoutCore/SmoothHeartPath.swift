@@ -59,16 +59,9 @@ extension HeartPath {
     public static func smoothWaypoints(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> [Point]? {
         guard var reference = layout.layoutAttributesForItem(at: from)?.center else { return nil }
         let centre = Point(x: layout.bounds.width / 2, y: layout.bounds.height / 2)
-        let rings: [Int]
-        if from.section > to.section + 1 {
-            rings = Array(stride(from: from.section - 1, to: to.section, by: -1))
-        } else if to.section > from.section + 1 {
-            rings = Array(from.section + 1 ..< to.section)
-        } else {
-            rings = []
-        }
+        let step = to.section < from.section ? -1 : 1
         var waypoints: [Point] = []
-        for ring in rings {
+        for ring in stride(from: from.section + step, to: to.section, by: step) {
             let n = layout.numberOfItems(inSection: ring)
             guard n >= 2 else { continue }
             func point(_ i: Int) -> Point { itemCentre(i, ring: ring, in: layout) }

@@ -121,7 +121,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                              into: &transposing)
             return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                     contentSize: result.contentSize.transposed, elements: [],
-                                    cellRanges: result.cellRangesForCopy, scrollDirection: .horizontal)
+                                    cellRanges: result.cellRanges, scrollDirection: .horizontal)
         }
         try validate(bounds: bounds, sections: sections)
         let width = bounds.width
@@ -152,14 +152,9 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                         section: section.columnCount != nil ? s : nil)
 
             let header = section.headerHeight ?? headerHeight
-            let headerInset = section.headerInset ?? self.headerInset
-            var headerFrame: Rect? = nil
-            if header > 0 {
-                top += headerInset.top
-                headerFrame = try supplementaryFrame(.header, at: top, length: header, across: width,
-                                                     inset: headerInset, section: s)
-                top += header + headerInset.bottom
-            }
+            let headerFrame = try header > 0
+                ? supplementaryFrame(.header, at: &top, length: header, across: width,
+                                     inset: section.headerInset ?? headerInset, section: s) : nil
 
             top += insets.top
             let itemCount = section.items.count
@@ -168,7 +163,6 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                                       columnSpacing: columnSpacing,
                                       itemSpacing: section.itemSpacing ?? minimumInteritemSpacing,
                                       itemHeight: itemHeight)
-            let bottom: Double
             if var frame = headerFrame {
                 if sectionHeadersPinToVisibleBounds {
                     // The header's place depends on the section's end: the items are placed
@@ -184,18 +178,13 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
                 sink.append(attributes)
             }
             cellRanges.append((start: sink.count, count: itemCount))
-            bottom = try placement.placeItems(of: section, spanning: spanning, top: top, into: &sink)
-            top = bottom + insets.bottom
+            top = try placement.placeItems(of: section, spanning: spanning, top: top, into: &sink) + insets.bottom
 
             let footer = section.footerHeight ?? footerHeight
             if footer > 0 {
-                let footerInset = section.footerInset ?? self.footerInset
-                top += footerInset.top
-                let frame = try supplementaryFrame(.footer, at: top, length: footer, across: width,
-                                                   inset: footerInset, section: s)
-                sink.append(.supplementaryView(ofKind: .footer,
-                                                   at: IndexPath(item: 0, section: s), frame: frame))
-                top += footer + footerInset.bottom
+                let frame = try supplementaryFrame(.footer, at: &top, length: footer, across: width,
+                                                   inset: section.footerInset ?? footerInset, section: s)
+                sink.append(.supplementaryView(ofKind: .footer, at: IndexPath(item: 0, section: s), frame: frame))
             }
         }
 
@@ -207,14 +196,17 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The most columns of a section whose items span columns (each item looks at every window).
     public static let maximumSpanningColumns = 256
 
-    /// A header or footer `length` tall at `top`, across `width` inside the `inset`.
+    /// A header or footer `length` tall at `top + inset.top`, across `width` inside the
+    /// `inset`; moves `top` past it and `inset.bottom`.
     /// - Throws: `LayoutError.supplementaryTooWide` for a negative width.
-    private func supplementaryFrame(_ kind: ElementKind, at top: Double, length: Double, across width: Double,
+    private func supplementaryFrame(_ kind: ElementKind, at top: inout Double, length: Double, across width: Double,
                                     inset: EdgeInsets, section s: Int) throws -> Rect {
+        top += inset.top
         let frame = Rect(x: inset.left, y: top, width: width - inset.left - inset.right, height: length)
         guard frame.width >= 0 else {
             throw LayoutError.supplementaryTooWide(kind: kind, section: s, width: frame.width)
         }
+        top += length + inset.bottom
         return frame
     }
 

@@ -1,6 +1,11 @@
 import Testing
 @testable import LayoutCore
 
+extension AffineTransform {
+    /// The six entries in `[a, b, c, d, tx, ty]` order.
+    var components: [Double] { [a, b, c, d, tx, ty] }
+}
+
 /// Compares within 0.001 pt, the tolerance the project promises.
 func close(_ a: Double, _ b: Double, _ tolerance: Double = 0.001) -> Bool { abs(a - b) <= tolerance }
 
