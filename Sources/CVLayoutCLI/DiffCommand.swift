@@ -284,7 +284,8 @@ struct DiffArguments: Equatable {
         if let path = values["report-file"] {
             guard !path.isEmpty && path != "-" else { throw usage("--report-file: expected a file, got '\(path)'") }
             if let side = files.firstIndex(where: { namesTheSameFile(path, $0) }) {
-                throw usage("--report-file \(path) is \(side == 0 ? "EXPECTED" : "ACTUAL"): it would be replaced by the report")
+                let name = side == 0 ? "EXPECTED" : "ACTUAL"
+                throw usage("--report-file \(path) is \(name): it would be replaced by the report")
             }
             parsedArguments.reportFile = path
         }

@@ -27,7 +27,8 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
                              + "by the layout (--record failed re-records a golden that differs)", engine: job.descriptor.name)
     }
     if let report = try job.options.text("report-file"),
-       let other = [golden, try job.options.text(GlobalOption.output)].compactMap({ $0 }).first(where: { namesTheSameFile(report, $0) }) {
+       let other = [golden, try job.options.text(GlobalOption.output)].compactMap({ $0 })
+           .first(where: { namesTheSameFile(report, $0) }) {
         throw CLIError.usage("--report-file \(shortenedForMessage(report)) is \(other == golden ? "the golden" : "-o's file"): "
                              + "it would be replaced by the report", engine: job.descriptor.name)
     }

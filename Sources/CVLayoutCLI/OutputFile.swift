@@ -80,7 +80,8 @@ enum OutputFile {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let suffix = ".cvlayout-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         // The file's own name in it, unless that makes a name longer than a folder takes (255 bytes).
-        let temporary = directory(of: path) + "/" + (name.utf8.count + suffix.utf8.count < 255 ? "." + name + suffix : suffix)
+        let fits = name.utf8.count + suffix.utf8.count < 255
+        let temporary = directory(of: path) + "/" + (fits ? "." + name + suffix : suffix)
         // A signal that ends the process removes the temporary file first; set before the
         // file exists, so that no moment is left uncovered.
         let restoreSignals = removeOnSignal(temporary)
