@@ -55,13 +55,19 @@ let diffCommand = SubcommandDescriptor(
     }
     do {
         try writingAsTrouble("") {  // a report that cannot be written is trouble
-            if parsed.picture {
+            func drawPicture() throws {
                 try drawLayoutDiff(parsed.expected, parsed.actual, spooled: spooled, io: io, options: parsed.options,
                                    to: io.stdout)
             }
             if let path = parsed.reportFile {
-                try OutputFile.write(to: path) { try writeReport(to: $0) }
-            } else if !parsed.picture {
+                // The picture drawn once the report's file is open: nothing is written when it cannot be.
+                try OutputFile.write(to: path) { sink in
+                    if parsed.picture { try drawPicture() }
+                    try writeReport(to: sink)
+                }
+            } else if parsed.picture {
+                try drawPicture()
+            } else {
                 try writeReport(to: io.stdout)
                 if parsed.report == .text,
                    let note = precisionNote(diff.result, golden: parsed.expected, toleranceOption: "--tolerance") {

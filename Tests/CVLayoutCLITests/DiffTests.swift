@@ -907,6 +907,18 @@ struct DiffTests {
         #expect(missing.stdoutText.contains("- decorationView 0:0  missing"), "\(missing.stdoutText)")
     }
 
+    /// `diff -f svg --report-file FILE`: when FILE cannot be created, no picture is written
+    /// either (nothing is written on an error); when it can, the picture is the one without it.
+    @Test func thePictureWaitsForTheReportFile() throws {
+        let (plain, pa, pb) = try Self.diff("t,x,y,angle\n0,1,2,90\n", "t,x,y,angle\n0,1,2,80\n", names: ("a.csv", "b.csv"), ["-f", "svg"])
+        let folder = URL(fileURLWithPath: pa).deletingLastPathComponent()
+        let failed = run(arguments: ["diff", pa, pb, "-f", "svg", "--report-file", folder.path + "/no/r.txt"])
+        #expect(failed.status == 2 && failed.stdout.isEmpty, "\(failed.stderr)")
+        let written = run(arguments: ["diff", pa, pb, "-f", "svg", "--report-file", folder.path + "/r.txt"])
+        #expect(written.status == 1 && written.stdout == plain.stdout && plain.stdoutText.hasPrefix("<?xml"))
+        #expect(try String(contentsOf: folder.appendingPathComponent("r.txt"), encoding: .utf8).hasPrefix("--- "))
+    }
+
     /// A file name's control characters are escaped in the report (`\u001b`, as JSON does):
     /// the `---` line and the github summary line stay one line each.
     @Test func controlCharactersInFileNamesAreEscapedInReports() throws {
