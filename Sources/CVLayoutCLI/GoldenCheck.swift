@@ -100,7 +100,7 @@ struct CheckedLayout {
 
 /// What `--check` says once compared: the golden's (`expected`, without elements) unknown
 /// names; when the same, what a thin golden left uncompared, the report when its format says
-/// something then, and 0; else the artifacts, the report, the golden recorded with `--record
+/// something then, and 0; else the report, the artifacts, the golden recorded with `--record
 /// failed`, and 1.
 func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
                   options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO) throws -> Int32 {
@@ -117,12 +117,12 @@ func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String
         }
         return DiffStatus.same
     }
-    if let directory = reporting.artifacts {
-        try writeArtifacts(golden: golden, format: format, to: directory, options: options, subject: subject, io: io)
-    }
     try reporting.write(diff, golden: golden, subject: subject, io: io)
     if reporting.report == .text, reporting.reportFile == nil,
        let note = precisionNote(result, golden: golden, toleranceOption: "--check-tolerance") { io.stderr(note) }
+    if let directory = reporting.artifacts {  // after the report, which a failure here would otherwise lose
+        try writeArtifacts(golden: golden, format: format, to: directory, options: options, subject: subject, io: io)
+    }
     if reporting.record == .failed { try recordGolden(golden, format: format, subject, io: io) }
     return DiffStatus.different
 }
@@ -366,7 +366,7 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
                     subject: CheckedLayout, io: CommandIO) throws {
     let file = URL(fileURLWithPath: golden).lastPathComponent
     let name = file.contains(".") && !file.hasPrefix(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
-    let base = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+    let base = (directory.hasSuffix("/") ? directory : directory + "/") + name  // as given, for messages
     let actualPath = base + ".actual." + format.rawValue
     if let problem = makeDirectory(directory) {
         throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(problem)")

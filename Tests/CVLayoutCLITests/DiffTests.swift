@@ -919,6 +919,21 @@ struct DiffTests {
         #expect(try String(contentsOf: folder.appendingPathComponent("r.txt"), encoding: .utf8).hasPrefix("--- "))
     }
 
+    /// An artifact that cannot be written is trouble (2) after the report, which is not lost,
+    /// and the message names the folder as given.
+    @Test func aFailedArtifactComesAfterTheReport() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let golden = dir.appendingPathComponent("g.json").path, artifacts = dir.path + "/./art"
+        #expect(run(arguments: ["flow", "--count", "5", "-o", golden]).status == 0)
+        try FileManager.default.createDirectory(atPath: artifacts + "/g.diff.svg", withIntermediateDirectories: true)
+        let result = run(arguments: ["flow", "--count", "6", "--check", golden, "--artifacts", artifacts])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("--- \(golden)\n+++ cvlayout flow\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("1 of 6 elements differs (1 extra)\ncvlayout: error: --artifacts: cannot create output file "
+                                        + "'\(artifacts)/g.diff.svg': is a directory\n"), "\(result.stderr)")
+    }
+
     /// A file name's control characters are escaped in the report (`\u001b`, as JSON does):
     /// the `---` line and the github summary line stay one line each.
     @Test func controlCharactersInFileNamesAreEscapedInReports() throws {
