@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes an output file atomically: a temporary file beside it, renamed over it once written;
 /// on any error it is removed and the destination left alone. Files are examined with stat(2),
-/// lstat(2) and readlink(2): `FileManager` and `URL` bring 1.5 MiB of Foundation into memory.
+/// lstat(2) and readlink(2): `FileManager` and `URL` bring about 1 MiB of Foundation into memory.
 enum OutputFile {
     /// Where bytes are written, a chunk at a time.
     typealias Sink = (UnsafeBufferPointer<UInt8>) throws -> Void
