@@ -133,15 +133,21 @@ enum OutputFile {
         temporaryToRemove = copy
         var restore: [() -> Void] = []
         for sig in cleanupSignals {
-            // Read by setting SIG_IGN, which stays when it was the handler already.
-            let old = signal(sig, SIG_IGN)
-            if unsafeBitCast(old, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            // Read without changing it (setting SIG_IGN to read it would drop a signal sent meanwhile).
+            var old = sigaction()
+            sigaction(sig, nil, &old)
+            #if os(Linux)
+            let handler = old.__sigaction_handler.sa_handler
+            #else
+            let handler = old.__sigaction_u.__sa_handler
+            #endif
+            if unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
             signal(sig) { sig in
                 if let path = temporaryToRemove { unlink(path) }
                 signal(sig, SIG_DFL)
                 raise(sig)
             }
-            restore.append { signal(sig, old) }
+            restore.append { sigaction(sig, &old, nil) }
         }
         return {
             for undo in restore { undo() }
