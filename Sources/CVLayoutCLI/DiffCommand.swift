@@ -60,11 +60,16 @@ let diffCommand = SubcommandDescriptor(
                                    to: io.stdout)
             }
             if let path = parsed.reportFile {
-                // The picture drawn once the report's file is open: nothing is written when it cannot be.
+                // The picture drawn once the report's file is open: nothing is written when it cannot
+                // be; a reader of the picture that went away leaves the report written.
+                var pictureReaderLeft = false
                 try OutputFile.write(to: path) { sink in
-                    if parsed.picture { try drawPicture() }
+                    if parsed.picture {
+                        do { try drawPicture() } catch is BrokenPipe { pictureReaderLeft = true }
+                    }
                     try writeReport(to: sink)
                 }
+                if pictureReaderLeft { throw BrokenPipe() }
             } else if parsed.picture {
                 try drawPicture()
             } else {

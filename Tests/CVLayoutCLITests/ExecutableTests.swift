@@ -91,6 +91,14 @@ struct ExecutableTests {
             """#)
         #expect(diff.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(diff.stderr)")
         #expect(diff.stderr.isEmpty)
+        // A picture whose reader went away still leaves the report in its file.
+        let picture = try shell(#"""
+            dir=$(mktemp -d) && "$CVLAYOUT" waterfall --count 20000 -o "$dir/a.json" &&
+            "$CVLAYOUT" waterfall --count 20000 --columns 4 -o "$dir/b.json" &&
+            { "$CVLAYOUT" diff -f svg --report-file "$dir/r.txt" "$dir/a.json" "$dir/b.json" | head -c 10 > /dev/null;
+              echo "${PIPESTATUS[0]}"; }; head -1 "$dir/r.txt"; rm -rf "$dir"
+            """#)
+        #expect(picture.stdout.hasPrefix("1\n--- "), "\(picture.stdout) \(picture.stderr)")
     }
 
     /// Issue 28: a pipe that is plainly not a layout is refused from its first bytes, not
