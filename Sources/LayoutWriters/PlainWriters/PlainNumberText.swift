@@ -10,7 +10,7 @@ public enum PlainNumberText {
     public static func string(_ value: Double, precision: NumberPrecision) -> String {
         guard value.isFinite, value != 0 else { return "0" }
         switch precision {
-        case .full: return NumberFormat.shortestText(value)  // also the fast writers' (`description`)
+        case .full: return shortest(value)
         case .decimals(let p): return fixed(value, decimals: max(0, min(p, 15)))
         }
     }
@@ -58,5 +58,31 @@ public enum PlainNumberText {
             if carry > 0 { digits.append(carry) }
         }
         return String(digits.reversed().map { Character(Unicode.Scalar(UInt8(48 + $0))) })
+    }
+
+    /// Swift's shortest round-trip digits (`description`) without an exponent: its own steps,
+    /// so that the fast writers' `NumberFormat.shortestText` is checked against them.
+    private static func shortest(_ value: Double) -> String {
+        let text = value.magnitude.description
+        let mantissa = text.prefix { $0 != "e" }
+        let exponent = text.contains("e") ? Int(text.drop { $0 != "e" }.dropFirst())! : 0
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        // value = 0.DIGITS · 10^(point + exponent)
+        var digits = Array(mantissa.filter { $0 != "." })
+        var position = point + exponent
+        while digits.count > 1 && digits.first == "0" {
+            digits.removeFirst()
+            position -= 1
+        }
+        while digits.count > 1 && digits.last == "0" { digits.removeLast() }
+        let body: String
+        if position <= 0 {
+            body = "0." + String(repeating: "0", count: -position) + String(digits)
+        } else if position >= digits.count {
+            body = String(digits) + String(repeating: "0", count: position - digits.count)
+        } else {
+            body = String(digits[..<position]) + "." + String(digits[position...])
+        }
+        return (value < 0 ? "-" : "") + body
     }
 }
