@@ -104,7 +104,7 @@ public final class OutputBuffer {
         capacity = newCapacity
     }
 
-    /// Appends raw bytes (≤ 32, the writers' keys and punctuation: a byte loop, not memmove).
+    /// Appends raw bytes: up to 32 (the writers' keys and punctuation) by a byte loop, longer by memmove.
     @inlinable @inline(__always)
     package func append(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }

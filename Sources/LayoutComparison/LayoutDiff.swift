@@ -133,6 +133,7 @@ public struct LayoutDiffResult: Sendable {
     /// The largest and smallest magnitudes of the elements' numeric deltas (−1 and infinity
     /// for none), and whether a field that is no number (hidden) or a value one side lacks differs.
     public var spread = Spread(largest: -1, smallest: .infinity, otherChange: false)
+    /// `spread`'s shape: magnitudes in points for lengths, else in the field's own unit.
     public typealias Spread = (largest: Double, smallest: Double, otherChange: Bool)
 
     /// Whether every difference is a number within `bound` that looks like rounding to

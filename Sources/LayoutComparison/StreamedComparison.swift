@@ -15,8 +15,11 @@ public enum StreamedReportStyle: Sendable, Equatable {
 /// Two layouts compared: the result, both sides without their elements (for their unknown
 /// names), and the comparison, which writes the report.
 public struct StreamedDiff {
+    /// The counts, the part differences and the largest delta.
     public let result: LayoutDiffResult
+    /// EXPECTED and ACTUAL without their elements: shape, parts, unknown names.
     public let expected: LayoutDocument, actual: LayoutDocument
+    /// The merge that saw every element; it writes the report.
     public let comparison: StreamedComparison
 
     /// Writes the report (`StreamedComparison.writeReport`).
