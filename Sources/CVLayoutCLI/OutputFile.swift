@@ -55,7 +55,7 @@ enum OutputFile {
     /// The open descriptor `path` names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
     /// `/proc/self/fd/N`), written to in place; `nil` for another path or a closed one.
     private static func openDescriptor(named path: String) -> Int32? {
-        let number = ["/dev/stdin": "0", "/dev/stdout": "1", "/dev/stderr": "2"][path]
+        let number = ["/dev/stdout": "1", "/dev/stderr": "2"][path]
             ?? ["/dev/fd/", "/proc/self/fd/"].first(where: path.hasPrefix).map { String(path.dropFirst($0.count)) }
         guard let number, let fd = Int32(number), fd >= 0, fcntl(fd, F_GETFD) != -1 else { return nil }
         return fd

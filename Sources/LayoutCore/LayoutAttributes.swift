@@ -4,7 +4,10 @@ import class Foundation.NSLock
 
 /// A section and item number, 0-based (UIKit's `IndexPath`), ordered by section, then item.
 public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var section: Int, item: Int
+    /// The section's number, 0-based.
+    public var section: Int
+    /// The item's number within its section, 0-based.
+    public var item: Int
 
     /// Creates the index path `section:item`.
     public init(item: Int, section: Int) {

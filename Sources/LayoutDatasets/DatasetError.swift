@@ -79,6 +79,8 @@ public struct DatasetExpectation: Equatable, Sendable {
     /// `a finite number ≥ 0`.
     public let words: String
 
+    /// The plain expectations, each named by its words: `number` "a number", `finiteNumber`,
+    /// `finiteNonNegative` (≥ 0), `finitePositive` (> 0), `integer`, `boolean` ("true or false").
     public static let number = Self(words: "a number")
     public static let finiteNumber = Self(words: "a finite number")
     public static let finiteNonNegative = Self(words: "a finite number ≥ 0")
@@ -92,7 +94,9 @@ public struct DatasetExpectation: Equatable, Sendable {
     /// An item's span: an integer ≥ 1 or `"full"`.
     public static let span = Self(words: "an integer ≥ 1 or \"full\"")
 
+    /// An integer ≥ `bound`.
     public static func integerAtLeast(_ bound: Int) -> Self { Self(words: "an integer ≥ \(bound)") }
+    /// An integer from `low` to `high`, both included.
     public static func integerRange(from low: Int, to high: Int) -> Self { Self(words: "an integer from \(low) to \(high)") }
 }
 
