@@ -294,9 +294,8 @@ struct DiffArguments: Equatable {
         }
         if let path = values["report-file"] {
             guard !path.isEmpty && path != "-" else { throw usage("--report-file: expected a file, got '\(path)'") }
-            if let side = files.firstIndex(where: { namesTheSameFile(path, $0) }) {
-                let name = side == 0 ? "EXPECTED" : "ACTUAL"
-                throw usage("--report-file \(path) is \(name): it would be replaced by the report")
+            if let problem = reportFileNamingALayout(path, shown: path, [(files[0], "EXPECTED"), (files[1], "ACTUAL")]) {
+                throw usage(problem)
             }
             parsedArguments.reportFile = path
         }

@@ -27,10 +27,9 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
                              + "by the layout (--record failed re-records a golden that differs)", engine: job.descriptor.name)
     }
     if let report = try job.options.text("report-file"),
-       let other = [golden, try job.options.text(GlobalOption.output)].compactMap({ $0 })
-           .first(where: { namesTheSameFile(report, $0) }) {
-        throw CLIError.usage("--report-file \(shortenedForMessage(report)) is \(other == golden ? "the golden" : "-o's file"): "
-                             + "it would be replaced by the report", engine: job.descriptor.name)
+       let problem = reportFileNamingALayout(report, shown: shortenedForMessage(report),
+                                             [(golden, "the golden"), (try job.options.text(GlobalOption.output), "-o's file")]) {
+        throw CLIError.usage(problem, engine: job.descriptor.name)
     }
     let options = try checkComparisonOptions(job.options, engine: job.descriptor.name)
     let reporting = try CheckReporting(job.options, engine: job.descriptor.name, io: io)
@@ -406,6 +405,13 @@ func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) thr
     for name in checkOnly where values.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
+}
+
+/// The message when `--report-file` `report` (`shown` in it) names one of `layouts` being
+/// compared (a path, or `nil` for none, and how the message calls it); `nil` when it names none.
+func reportFileNamingALayout(_ report: String, shown: String, _ layouts: [(path: String?, name: String)]) -> String? {
+    guard let layout = layouts.first(where: { $0.path.map { namesTheSameFile(report, $0) } ?? false }) else { return nil }
+    return "--report-file \(shown) is \(layout.name): it would be replaced by the report"
 }
 
 /// Whether two paths name the same file: the same path once made absolute, `.` and `..`
