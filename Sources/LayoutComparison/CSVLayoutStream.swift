@@ -193,7 +193,7 @@ final class CSVLayoutStream: LayoutElementStream {
     /// takes up to its last field (the caller checks the line ends there); 0 for anything else.
     @inline(__always)
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
-        var c = ByteCursor(b: p, end: n, i: 0)
+        var c = ReadCursor(b: p, end: n, i: 0)
         guard let section = c.rowInteger(), let item = c.rowInteger() else { return 0 }
         let category: UInt8
         if c.literal("cell,") {
@@ -401,7 +401,7 @@ final class CSVLayoutStream: LayoutElementStream {
     }
 }
 
-fileprivate extension ByteCursor {
+fileprivate extension ReadCursor {
     // The pieces of a standard row at `b + i` (`standardRow`), each moving `i` past itself
     // and its comma. Runs of digits stop without a bound check: the byte after a row is a
     // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.

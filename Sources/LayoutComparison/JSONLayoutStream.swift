@@ -236,7 +236,7 @@ final class JSONLayoutStream: LayoutElementStream {
     @inline(__always)
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
-        var c = ByteCursor(b: b, end: end, i: position)
+        var c = ReadCursor(b: b, end: end, i: position)
         guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
               c.literal("],\"category\":\"") else { return false }
         let category: UInt8
@@ -326,7 +326,7 @@ final class JSONLayoutStream: LayoutElementStream {
     }
 }
 
-fileprivate extension ByteCursor {
+fileprivate extension ReadCursor {
     /// An index: 1 to 15 digits, no leading zero.
     @inline(__always) mutating func index() -> Int? {
         var v = 0

@@ -257,7 +257,7 @@ final class ByteWindow {
 
 /// Bytes `b[i..<end]` read forward by the streams' fast paths (a struct: a captured position
 /// would be checked for exclusive access).
-struct ByteCursor {
+struct ReadCursor {
     let b: UnsafeMutablePointer<UInt8>
     let end: Int
     var i: Int
