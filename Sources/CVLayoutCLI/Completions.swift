@@ -62,13 +62,7 @@ func commandInterfaces() -> [CommandInterface] {
 enum CompletionShell: String, CaseIterable {
     case bash, zsh, fish
 
-    var script: String {
-        switch self {
-        case .bash: return bashCompletionScript()
-        case .zsh: return zshCompletionScript()
-        case .fish: return fishCompletionScript()
-        }
-    }
+    var script: String { [.bash: bashCompletionScript, .zsh: zshCompletionScript, .fish: fishCompletionScript][self]!() }
 }
 
 /// `cvlayout completions SHELL`.
