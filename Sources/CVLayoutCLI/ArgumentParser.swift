@@ -1,23 +1,17 @@
 import LayoutDatasets
 
-/// The arguments after the engine name: the options given and the DATASET (`-`: stdin), if any.
-struct ParsedArguments {
-    var options: OptionValues
-    var dataset: String?
-}
-
 /// Flag parsing in two stages: tokens (`--name value`, `--name=value`, `-f value`, `-fvalue`,
 /// `--`) bound to an option table (`tokenize`, for every command), then `OptionValues`' reads.
 enum ArgumentParser {
-    /// Parses `arguments` for `engine`: its options and the global ones, and at most one DATASET.
+    /// Parses `arguments` for `engine` (its options and the global ones): the options, the DATASET (`-`: stdin).
     /// - Throws: `CLIError` (usage) as `tokenize`, and for more than one DATASET.
-    static func parse(_ arguments: [String], engine: EngineDescriptor) throws -> ParsedArguments {
+    static func parse(_ arguments: [String], engine: EngineDescriptor) throws -> (options: OptionValues, dataset: String?) {
         let (options, positionals) = try tokenize(arguments, table: knownOptions(for: engine.name),
                                                   command: engine.name)
         if positionals.count > 1 {
             throw CLIError(.moreThanOneDataset(shortenedForMessage(positionals[0]), shortenedForMessage(positionals[1])), engine: engine.name)
         }
-        return ParsedArguments(options: options, dataset: positionals.first)
+        return (options, positionals.first)
     }
 
     /// Binds `arguments` to `table`'s options (the last repeat wins); the rest (after `--`, `-`,

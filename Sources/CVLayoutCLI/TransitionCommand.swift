@@ -188,7 +188,7 @@ private struct TransitionRun {
             throw CLIError(.inSide(name, engine: nil, message: problem.message), engine: "transition")
         }
         let rest = Array(words.dropFirst())
-        let parsed: ParsedArguments
+        let parsed: (options: OptionValues, dataset: String?)
         do {
             parsed = try ArgumentParser.parse(rest, engine: descriptor)
         } catch let error as CLIError where error.isUsage {
