@@ -46,7 +46,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     static func size(_ name: String, valueName: String = "W,H", _ keyPath: WritableKeyPath<Config, Size> & Sendable,
                      _ help: String) -> BoundOption {
         make(name, valueName, keyPath, help, format: { "\(shortText($0.width)),\(shortText($0.height))" }) {
-            try $0.size($1, default: .zero)
+            try $0.parsed($1, expected: "W,H or one number", ValueSyntax.size)!
         }
     }
 
@@ -55,7 +55,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         make(name, "T,L,B,R", keyPath, help, format: { i in
             [i.left, i.bottom, i.right].allSatisfy { $0 == i.top } ? shortText(i.top)
                 : [i.top, i.left, i.bottom, i.right].map(shortText).joined(separator: ",")
-        }) { try $0.insets($1, default: .zero) }
+        }) { try $0.parsed($1, expected: "T,L,B,R or one number", ValueSyntax.insets)! }
     }
 
     /// One of an enumeration's raw values: `--name choice`, with "did you mean".

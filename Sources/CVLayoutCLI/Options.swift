@@ -197,14 +197,6 @@ struct OptionValues {
         return error.status == ExitStatus.data ? error : .data(error.message)
     }
 
-    func size(_ name: some OptionName, default fallback: Size) throws -> Size {
-        try parsed(name, expected: "W,H or one number", ValueSyntax.size) ?? fallback
-    }
-
-    func insets(_ name: some OptionName, default fallback: EdgeInsets) throws -> EdgeInsets {
-        try parsed(name, expected: "T,L,B,R or one number", ValueSyntax.insets) ?? fallback
-    }
-
     func indexPath(_ name: some OptionName) throws -> IndexPath? {
         try parsed(name, expected: "S:I or I, non-negative integers", ValueSyntax.indexPath)
     }
