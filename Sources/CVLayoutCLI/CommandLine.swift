@@ -40,9 +40,7 @@ public func run(arguments: [String], stdin: @escaping () throws -> Data,
 }
 
 /// Thrown by a stdout sink whose reader has closed the pipe; the run ends quietly.
-public struct BrokenPipe: Error {
-    public init() {}
-}
+struct BrokenPipe: Error {}
 
 /// The I/O a command sees (`run`'s parameters): stdin on demand, stdout in chunks.
 struct CommandIO {
