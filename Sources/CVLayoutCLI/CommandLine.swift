@@ -71,12 +71,9 @@ struct SubcommandDescriptor: Sendable {
     static func withoutArguments(_ name: String, summary: String, help: String,
                                  output: @escaping @Sendable () -> String) -> SubcommandDescriptor {
         SubcommandDescriptor(name: name, summary: summary) { arguments, io in
-            if arguments == ["--help"] || arguments == ["-h"] {
-                try io.emit(help)
-                return ExitStatus.success
-            }
-            if !arguments.isEmpty { throw CLIError(.takesNoArguments(name)) }
-            try io.emit(output())
+            let wantsHelp = arguments == ["--help"] || arguments == ["-h"]
+            if !arguments.isEmpty && !wantsHelp { throw CLIError(.takesNoArguments(name)) }
+            try io.emit(wantsHelp ? help : output())
             return ExitStatus.success
         }
     }
