@@ -110,14 +110,10 @@ private func execute(_ arguments: [String], io: CommandIO) throws -> (status: In
             try io.emit(globalHelp())
             return (ExitStatus.success, [])
         }
-        if let descriptor = engine(named: name) {
-            try io.emit(engineHelp(descriptor))
-            return (ExitStatus.success, [])
+        guard engine(named: name) != nil || subcommandRegistry.contains(where: { $0.name == name }) else {
+            throw unknownCommand(name)
         }
-        if let command = subcommandRegistry.first(where: { $0.name == name }) {
-            return (try command.run(["--help"], io), [])
-        }
-        throw unknownCommand(name)
+        return try execute([name, "--help"], io: io)
     case "--version", "-V":
         if !rest.isEmpty { throw CLIError(.takesNoArguments("--version")) }
         try io.emit("cvlayout \(cvlayoutVersion)\n")
