@@ -217,7 +217,6 @@ final class SVGSizeProbe: @unchecked Sendable {
     private(set) var size: (width: Double, height: Double)?
     private var seen = false
 
-    /// Looks at the first chunk written.
     func observe(_ chunk: UnsafeBufferPointer<UInt8>) throws {
         guard !seen else { return }
         seen = true
@@ -251,8 +250,6 @@ let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "pdf"
 ///   recipe), an unknown `-o` extension without `-f`, and one that contradicts `-f`.
 func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     let engine = options.engine == "" ? nil : options.engine
-    // Made only for a message: a key path and a join cost more than the rest of a small run.
-    var formats: String { OutputFormat.allCases.map { $0.rawValue }.joined(separator: ", ") }
     var output = try options.text(GlobalOption.output)
     if output == "-" { output = nil }  // `-o -`: standard output
     let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
@@ -264,7 +261,8 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
         guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
             if let value = options.values[GlobalOption.format.rawValue], !formatFromDataset,
                let text = try? options.text(GlobalOption.format), pictureExtensions.contains(text.lowercased()) {
-                let name = output.map { shortenedForMessage($0, limit: 4096) } ?? "out.\(text.lowercased())"
+                let name = output == nil ? "out.\(text.lowercased())" : shownOutput
+                let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 throw options.malformed(GlobalOption.format, value, expected: "one of \(formats)",
                                         hint: "; " + pictureHint(name, ext: text.lowercased()))
             }
