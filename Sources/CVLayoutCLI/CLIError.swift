@@ -36,9 +36,7 @@ struct CLIError: Error, Equatable {
         CLIError(status: ExitStatus.usage, message: message, usageEngine: engine, isUsage: true)
     }
 
-    static func data(_ message: String) -> CLIError {
-        CLIError(status: ExitStatus.data, message: message, usageEngine: nil, isUsage: false)
-    }
+    static func data(_ message: String) -> CLIError { .status(ExitStatus.data, message) }
 
     static func status(_ status: Int32, _ message: String) -> CLIError {
         CLIError(status: status, message: message, usageEngine: nil, isUsage: false)
