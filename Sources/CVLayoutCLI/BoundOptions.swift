@@ -36,7 +36,6 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         make(name, valueName, keyPath, help, format: shortText) { try $0.number($1, default: 0) }
     }
 
-    /// An integer: `--name 3`.
     static func integer(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, Int> & Sendable,
                         _ help: String) -> BoundOption {
         make(name, valueName, keyPath, help, format: { String($0) }) { try $0.integer($1, default: 0) }
@@ -67,7 +66,6 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
         }
     }
 
-    /// A switch: `--name` sets the field to true.
     static func flag(_ name: String, _ keyPath: WritableKeyPath<Config, Bool> & Sendable, _ help: String) -> BoundOption {
         make(name, nil, keyPath, help, format: { $0 ? "on" : "off" }) { try $0.flag($1) }
     }
@@ -111,9 +109,7 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
 }
 
 /// A number as help shows it: the shortest text that reads back as the same Double.
-private func shortText(_ value: Double) -> String {
-    NumberPrecision.full.text(value)
-}
+private func shortText(_ value: Double) -> String { NumberPrecision.full.text(value) }
 
 extension Array where Element: Sendable {
     /// A fresh `Config` (the defaults) with every option given in `values` applied, in table order.

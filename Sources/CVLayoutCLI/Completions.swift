@@ -5,14 +5,8 @@ import LayoutDatasets
 
 /// How the value of an option or an operand completes.
 enum ValueCompletion: Equatable {
-    /// Free text (a number, a point).
-    case none
-    /// A path.
-    case files
-    /// One of these words.
-    case words([String])
-    /// A comma-separated list of these words (`--fields frame,alpha`).
-    case wordList([String])
+    /// Free text (a number, a point), a path, one of the words, a comma-separated list of them.
+    case none, files, words([String]), wordList([String])
 
     /// How `option`'s value completes; `nil` for a switch.
     init?(option: OptionSpec) {

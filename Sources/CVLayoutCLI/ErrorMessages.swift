@@ -4,35 +4,30 @@ import LayoutDatasets
 import LayoutWriters
 import LayoutComparison
 
-/// What went wrong on the command line, with the values its message names (as shown): the
-/// throw sites carry data, `message` and `status` word every case in one place (as
-/// swift-argument-parser does); a case's comment says what they do not.
+/// What went wrong on the command line, with the values its message names (as shown), worded
+/// by `message` and `status` in one place (as swift-argument-parser does).
 enum CLIProblem: Equatable {
     case takesNoArguments(String)
     case optionBeforeEngine(String)
-    /// 64: a name that is none of its kind's (as shown); `nearest`: the "did you mean" name.
+    /// `nearest`: the "did you mean" name.
     case unknown(Unknown, String, nearest: String?)
     case moreThanOneDataset(String, String)
     case takesNoValue(String)
-    /// 64: an option without its value (`valueName`, as the help shows it).
     case missingValue(String, valueName: String)
     case shellCount(Int)
-    /// 64: `-o NAME` (as shown) whose extension says another format (`says`, or a picture's
-    /// extension when `picture`) than `-f FORMAT`.
+    /// `-o NAME` whose extension says another format (`says`; a picture's when `picture`) than `-f`.
     case formatContradicts(output: String, says: String, format: String, picture: Bool)
-    /// 64: `-o NAME` whose extension (as shown) is no format cvlayout writes.
     case extensionNotWritten(output: String, ext: String, picture: Bool)
     case cannotOpen(String, FileFailure)
-    /// 74: a read that failed; 66 without a reason (the measured sizes' file).
+    /// 66 without a reason (the measured sizes' file).
     case cannotRead(String, FileFailure?)
     case tooLarge(String, limit: Int)
-    /// 2 (`CLIError.trouble`): a layout file (diff, `--check`) past `limit` bytes.
+    /// A layout file (diff, `--check`; status 2 by `CLIError.trouble`) past `limit` bytes.
     case layoutTooLarge(String, limit: Int)
-    /// 73: an output file (as shown) that cannot be created (`creating`) or opened.
     case cannotOpenOutput(String, FileFailure, creating: Bool)
-    /// 74: a write to a file (as shown; `nil`: standard output) that failed.
+    /// `nil`: standard output.
     case cannotWrite(String?, FileFailure)
-    /// 65: the value at `source` (a flag or `file: path`) is not as expected; `got` as shown.
+    /// The value at `source` (a flag or `file: path`) is not as expected.
     case invalidValue(String, Expected, got: String?)
     /// The reason a value cannot be used, after its flag and value (`options.conflict(in:)`).
     case expected(Expected)
@@ -45,32 +40,25 @@ enum CLIProblem: Equatable {
     case scrollToWith(String)
     case scrollToNeedsSVG(String)
     case goesWithScrollTo(String)
-    /// A conflict: an index path the layout of `counts` items a section does not hold; `section`
-    /// when the section itself is missing.
+    /// An index path not in a layout of `counts` items a section; `section`: a missing section.
     case noSuchItem(section: Int?, counts: [Int])
-    /// A conflict: a batch update that does not fit the data of `counts` items a section.
     case batchUpdate(BatchUpdateError, counts: [Int])
-    /// 65: `--insert` gives the item at `path` a measure its section's kind does not take.
     case insertMeasure(LayoutCore.IndexPath, section: ItemUpdateKind, given: ItemMeasure?)
     case moveAcrossKinds(section: Int, ItemUpdateKind)
-    /// 65: an option at `source` that transitions do not use; `engine` lays out one side.
+    /// `engine` lays out one side.
     case notUsedByTransitions(String, key: String, engine: String)
     case optionNotUsedByTransitions(side: String?, String)
     case giveToTransition(side: String, String)
     case sideNeedsEngine(side: String, String)
-    /// 64: a problem inside `--side`, of its engine's words when `engine` is given.
     case inSide(String, engine: String?, message: String)
-    /// 64: `--option` text with an unterminated quote (`'` or `"`), or (`quote` nil) a trailing backslash.
+    /// `quote` nil: a trailing backslash.
     case unterminated(String, quote: Character?, text: String)
-    /// 65: the final layout (of `final` items a section) does not hold the initial one's after the update.
     case transitionItemsDiffer(final: [Int], initial: [Int])
     case goldenNotAFile(String)
-    /// 64: a value (as shown) none of `choices`; `nearest`: the "did you mean" choice.
     case notOneOf(String, [String], got: String, nearest: String?)
     case scrollElementsDiffer(keyframe: Int)
     case scrollTooLarge(ScrollSVGWriter.TooLarge)
-
-    /// 64 (or a conflict's status): a message without values, its text the raw value.
+    /// A message without values, its text the raw value.
     case fixed(Fixed)
 
     enum Fixed: String {
@@ -115,7 +103,6 @@ enum CLIProblem: Equatable {
         static var lastError: Self { .system(String(cString: strerror(errno))) }
     }
 
-    /// What a value was expected to be.
     enum Expected: Equatable {
         case domain(LayoutError.Requirement)
         case integer(from: Int, to: Int)
@@ -137,7 +124,6 @@ enum CLIProblem: Equatable {
         }
     }
 
-    /// The exit status.
     var status: Int32 {
         switch self {
         case .cannotOpen, .cannotRead(_, nil): ExitStatus.noInput
@@ -283,7 +269,6 @@ extension CLIError {
 }
 
 extension CollectionLayout {
-    /// The items of each section, for out-of-range messages.
     var itemCounts: [Int] { (0..<numberOfSections).map(numberOfItems(inSection:)) }
 }
 
@@ -390,7 +375,6 @@ extension CLIError {
         }
     }
 
-    /// What is wrong with an item, in words.
     private static func described(_ problem: LayoutError.ItemProblem) -> String {
         switch problem {
         case .height: "expected a finite height ≥ 0"

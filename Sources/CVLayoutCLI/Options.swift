@@ -134,14 +134,12 @@ enum GlobalOption: String, CaseIterable, OptionName {
     var optionName: String { rawValue }
 }
 
-/// Where an option's value came from: the command line, or a dataset's `"options"` (file,
-/// JSON path).
+/// The command line, or a dataset's `"options"` (file, JSON path).
 enum OptionOrigin: Equatable {
     case commandLine
     case dataset(file: String, path: String)
 }
 
-/// An option's value before it is interpreted.
 struct OptionValue {
     var raw: DatasetOption.Value
     var origin: OptionOrigin
@@ -262,9 +260,8 @@ struct OptionValues {
         return error
     }
 
-    /// `conflict` for one value of `name`, shown as `value`, that cannot be used, with `others`
-    /// involved: `--heart-to 1:1: reason` (64), `data.json: options.heart-to: 1:1: reason`
-    /// (65) when `name`'s came from the dataset, as `conflict(_:_:)` when another's did.
+    /// `conflict` for `name`'s value, shown as `value`, with `others` involved: `--heart-to 1:1: reason`
+    /// (64), `data.json: options.heart-to: 1:1: reason` (65) from the dataset, or as `conflict(_:_:)`.
     func conflict(in name: some OptionName, _ value: String, _ reason: CLIProblem,
                   involving others: [any OptionName] = []) -> CLIError {
         if case .dataset(let file, let path)? = values[name.optionName]?.origin {
