@@ -304,16 +304,14 @@ func outputPrecision(_ options: OptionValues) throws -> NumberPrecision {
 }
 
 func seedValue(_ options: OptionValues) throws -> UInt64 {
-    guard let value = options.values[GlobalOption.seed.rawValue] else { return 1 }
+    guard let value = options.values[GlobalOption.seed.rawValue], let text = try options.text(GlobalOption.seed) else { return 1 }
+    if let seed = ValueSyntax.unsignedInteger(text) { return seed }
+    // An integer out of range is bad data (65); anything else does not parse (64).
     let expected = "an integer from 0 to 18446744073709551615"
-    guard let text = try options.text(GlobalOption.seed), let seed = ValueSyntax.unsignedInteger(text) else {
-        // An integer out of range is bad data (65); anything else does not parse (64).
-        if let text = try? options.text(GlobalOption.seed), ValueSyntax.number(text).map({ $0 == $0.rounded(.towardZero) || !$0.isFinite }) == true {
-            throw options.outOfRange(GlobalOption.seed, value, expected: expected)
-        }
-        throw options.malformed(GlobalOption.seed, value, expected: expected)
+    if ValueSyntax.number(text).map({ $0 == $0.rounded(.towardZero) || !$0.isFinite }) == true {
+        throw options.outOfRange(GlobalOption.seed, value, expected: expected)
     }
-    return seed
+    throw options.malformed(GlobalOption.seed, value, expected: expected)
 }
 
 func finitePoint(_ options: OptionValues, _ name: some OptionName, default fallback: Point) throws -> Point {
