@@ -36,8 +36,8 @@ enum ArgumentParser {
                 optionsEnded = true
                 continue
             }
-            var name: String
-            var inlineValue: String? = nil
+            let name: String
+            let inlineValue: String?
             let spec: OptionSpec?
             if argument.hasPrefix("--") {
                 let parts = argument.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -51,7 +51,6 @@ enum ArgumentParser {
                 let tail = body.dropFirst()
                 inlineValue = tail.isEmpty ? nil : String(tail.hasPrefix("=") ? tail.dropFirst() : tail)
                 spec = table.first { $0.short == letter }
-                if let spec { name = spec.name }
             }
             guard let spec else {
                 let shown = argument.hasPrefix("--") ? "--" + name : argument
@@ -59,23 +58,17 @@ enum ArgumentParser {
                                engine: command)
             }
             if spec.valueName == nil {
-                if inlineValue != nil {
-                    throw CLIError(.takesNoValue(spec.name), engine: command)
-                }
+                if inlineValue != nil { throw CLIError(.takesNoValue(spec.name), engine: command) }
                 options.values[spec.name] = OptionValue(raw: .bool(true), origin: .commandLine)
                 continue
             }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
+            if inlineValue == nil {  // the value is the next argument
                 guard index < arguments.count, isValue(arguments[index]) else {
                     throw CLIError(.missingValue(spec.name, valueName: spec.valueName!), engine: command)
                 }
-                value = arguments[index]
                 index += 1
             }
-            options.values[spec.name] = OptionValue(raw: .string(value), origin: .commandLine)
+            options.values[spec.name] = OptionValue(raw: .string(inlineValue ?? arguments[index - 1]), origin: .commandLine)
         }
         return (options, positionals)
     }
