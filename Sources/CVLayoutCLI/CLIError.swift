@@ -44,11 +44,7 @@ struct CLIError: Error, Equatable {
 
     /// The stderr text: `cvlayout: error: …` (control characters as `?`), a usage error's hint.
     var stderrText: String {
-        let line = questioningControlCharacters(message)
-        var text = "cvlayout: error: \(line)\n"
-        if isUsage {
-            text += "Run 'cvlayout \(usageEngine.map { $0 + " " } ?? "")--help' for usage.\n"
-        }
-        return text
+        "cvlayout: error: \(questioningControlCharacters(message))\n"
+            + (isUsage ? "Run 'cvlayout \(usageEngine.map { $0 + " " } ?? "")--help' for usage.\n" : "")
     }
 }
