@@ -217,8 +217,7 @@ struct OptionValues {
         let given = try text(name, expected: expected)
         let spelled = given.flatMap { s in choices.first { $0.lowercased() == s.lowercased() } } ?? given
         guard let s = spelled, let c = T(rawValue: s) else {
-            var hint = ""
-            if let s = try? text(name), let near = nearest(s, among: choices) { hint = "; did you mean '\(near)'?" }
+            let hint = given.flatMap { nearest($0, among: choices) }.map { "; did you mean '\($0)'?" } ?? ""
             throw malformed(name, v, expected: expected, hint: hint)
         }
         return c
