@@ -96,14 +96,12 @@ struct BoundOption<Config: EngineConfiguration>: Sendable {
     /// A comma-separated list of numbers (`0,15,30`; empty: none), `expected` in messages.
     static func numbers(_ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Config, [Double]> & Sendable,
                         _ help: String, expected: String) -> BoundOption {
-        make(name, valueName, keyPath, help, format: { $0.map(shortText).joined(separator: ",") }) { values, name in
-            let text = try values.text(name, expected: expected)!
-            if text.isEmpty { return [] }
-            let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { ValueSyntax.number(String($0)) }
-            guard numbers.allSatisfy({ $0 != nil }) else {
-                throw values.malformed(name, values.values[name]!, expected: expected)
-            }
-            return numbers.map { $0! }
+        make(name, valueName, keyPath, help, format: { $0.map(shortText).joined(separator: ",") }) {
+            try $0.parsed($1, expected: expected) { text in
+                let parts = text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false)
+                let numbers = parts.compactMap { ValueSyntax.number(String($0)) }
+                return numbers.count == parts.count ? numbers : nil
+            }!
         }
     }
 }
