@@ -230,13 +230,10 @@ func roff(_ text: String) -> String {
         switch scalar {
         case "\\": out += "\\e"
         case "-": out += "\\-"
+        case _ where scalar.isASCII: out.unicodeScalars.append(scalar)
         default:
-            if scalar.isASCII {
-                out.unicodeScalars.append(scalar)
-            } else {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
-            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
         }
     }
     if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
