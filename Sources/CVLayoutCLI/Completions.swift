@@ -81,9 +81,7 @@ let completionsCommand = SubcommandDescriptor(
             """)
         return ExitStatus.success
     }
-    guard arguments.count == 1 else {
-        throw CLIError(.shellCount(arguments.count), engine: "completions")
-    }
+    guard arguments.count == 1 else { throw CLIError(.shellCount(arguments.count), engine: "completions") }
     guard let shell = CompletionShell(rawValue: arguments[0].lowercased()) else {
         let near = nearest(arguments[0], among: CompletionShell.allCases.map(\.rawValue))
         throw CLIError(.unknown(.shell, arguments[0], nearest: near), engine: "completions")
