@@ -158,7 +158,8 @@ enum CLIProblem: Equatable {
                 + (picture ? pictureHint(output, ext: ext) : "give -f json, -f csv or -f svg, or name the file .json, .csv or .svg")
         case .cannotOpen(let name, let failure): "\(name): cannot open: \(failure.words)"
         case .cannotRead(let name, let failure): "\(name): cannot read" + (failure.map { ": " + $0.words } ?? "")
-        case .tooLarge(let name, let limit): "\(name): " + DatasetTooLarge(limit: limit).message
+        case .tooLarge(let name, let limit):
+            "\(name): larger than \(limit) bytes (a dataset holds at most \(maximumElementCount) elements)"
         case .layoutTooLarge(let name, let limit): "\(name): larger than \(limit) bytes (the most a layout file may hold)"
         case .cannotOpenOutput(let name, let failure, let creating):
             "cannot \(creating ? "create" : "open") output file '\(name)': \(failure.words)"
@@ -234,11 +235,6 @@ enum CLIProblem: Equatable {
                 : "--\(operation) \(path): the index path \(path) is inserted or moved to more than once"
         }
     }
-}
-
-extension DatasetTooLarge {
-    /// The message after the dataset's name.
-    var message: String { "larger than \(limit) bytes (a dataset holds at most \(maximumElementCount) elements)" }
 }
 
 extension ItemUpdateKind {

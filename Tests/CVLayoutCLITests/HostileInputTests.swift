@@ -83,8 +83,8 @@ struct HostileInputTests {
         }
         feeder.start()
         #expect(throws: DatasetTooLarge(limit: 1 << 20)) { try readBounded(reader, limit: 1 << 20) }
-        #expect(DatasetTooLarge(limit: maximumDatasetBytes).message
-                == "larger than 1073741824 bytes (a dataset holds at most 10000000 elements)")
+        #expect(CLIProblem.tooLarge("<stdin>", limit: maximumDatasetBytes).message
+                == "<stdin>: larger than 1073741824 bytes (a dataset holds at most 10000000 elements)")
         // Drain so the feeder finishes.
         _ = try? reader.readToEnd()
     }
