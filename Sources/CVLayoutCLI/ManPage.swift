@@ -77,46 +77,42 @@ func manPage() -> String {
         s += optionItems(engine.options)
     }
     s += ".SH OPTIONS\nThese options apply to every engine.\n" + optionItems(globalOptions) + ".SH COMMANDS\n"
+    let details = [
+        "diff": """
+            .PP
+            Either side may be cvlayout JSON or CSV, or a JSON or CSV list of elements exported
+            from elsewhere with the same names
+            .RB ( \\- ": standard input).
+            Elements are matched by category, kind and index path, so order does not matter;
+            numbers are equal within the tolerance. The report lists, in element order,
+            missing and extra elements and each changed field with old \\(-> new and the delta,
+            then a one\\-line summary such as
+            .RS
+            .EX
+            3 of 120 elements differ; largest delta 12.5 pt at 0:17 frame.y
+            .EE
+            .RE
+            The engine, bounds, contentOffset, contentSize, the heart path (its points; d is
+            drawn from them), the heart samples and targetContentOffset are compared when both
+            sides are cvlayout JSON layouts. What no layout contains (a category other than
+            cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
+            an integer) is trouble; a column or key cvlayout does not know is not compared,
+            and named once on standard error.
+            .B \\-f json
+            gives the same report for machines.
+
+            """,
+        "completions": """
+            .PP
+            Engines, subcommands, options and the values of enumerated options complete.
+            .B make install
+            installs all three scripts.
+
+            """,
+    ]
     for command in commands where !command.isEngine {
         s += ".SS \(roff(command.name))\n"
-        s += roff(sentence(command.summary)) + "\n"
-        switch command.name {
-        case "diff":
-            s += """
-                .PP
-                Either side may be cvlayout JSON or CSV, or a JSON or CSV list of elements exported
-                from elsewhere with the same names
-                .RB ( \\- ": standard input).
-                Elements are matched by category, kind and index path, so order does not matter;
-                numbers are equal within the tolerance. The report lists, in element order,
-                missing and extra elements and each changed field with old \\(-> new and the delta,
-                then a one\\-line summary such as
-                .RS
-                .EX
-                3 of 120 elements differ; largest delta 12.5 pt at 0:17 frame.y
-                .EE
-                .RE
-                The engine, bounds, contentOffset, contentSize, the heart path (its points; d is
-                drawn from them), the heart samples and targetContentOffset are compared when both
-                sides are cvlayout JSON layouts. What no layout contains (a category other than
-                cell, supplementaryView or decorationView, a kind on a cell, a zIndex that is not
-                an integer) is trouble; a column or key cvlayout does not know is not compared,
-                and named once on standard error.
-                .B \\-f json
-                gives the same report for machines.
-
-                """
-        case "completions":
-            s += """
-                .PP
-                Engines, subcommands, options and the values of enumerated options complete.
-                .B make install
-                installs all three scripts.
-
-                """
-        default:
-            break
-        }
+        s += roff(sentence(command.summary)) + "\n" + (details[command.name] ?? "")
         s += optionItems(command.options)
     }
     return s + """
