@@ -4,31 +4,27 @@ import LayoutDatasets
 import LayoutWriters
 
 /// One option of the command line, as help, completions, the parser and `"options"` read it.
-public struct OptionSpec: Sendable {
+struct OptionSpec: Sendable {
     /// Long name without dashes (`columns`); also the dataset `"options"` key.
-    public let name: String
-    /// Short form (`f` for `-f`), if any.
-    public let short: Character?
+    let name: String
+    let short: Character?
     /// Placeholder of the value in help (`N`, `X,Y`); `nil` for a switch.
-    public let valueName: String?
-    /// Default as shown in help.
-    public let defaultText: String
-    /// One-line description.
-    public let help: String
+    let valueName: String?
+    let defaultText: String
+    let help: String
     /// The accepted values of an enumerated option, in help order.
-    public let choices: [String]
+    let choices: [String]
     /// Whether a dataset's `"options"` may set it (false for `output`, `count`, `seed`).
-    public let allowedInDataset: Bool
+    let allowedInDataset: Bool
 
-    /// Creates an option that takes a value.
-    public static func value(_ name: String, short: Character? = nil, _ valueName: String, default defaultText: String,
+    static func value(_ name: String, short: Character? = nil, _ valueName: String, default defaultText: String,
                              _ help: String, choices: [String] = [], allowedInDataset: Bool = true) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: valueName, defaultText: defaultText, help: help,
                    choices: choices, allowedInDataset: allowedInDataset)
     }
 
-    /// Creates a switch (present or absent).
-    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+    /// A switch (present or absent).
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, short: nil, valueName: nil, defaultText: "off", help: help, choices: [],
                    allowedInDataset: true)
     }
