@@ -53,7 +53,6 @@ struct CommandIO {
     /// A variable's value, `nil` when unset (`--check`'s `CVLAYOUT_RECORD`, `CI`, …).
     var environment: (String) -> String? = { _ in nil }
 
-    /// Writes `text` to standard output.
     func emit(_ text: String) throws {
         var text = text
         try text.withUTF8 { try stdout($0) }
@@ -79,7 +78,6 @@ struct SubcommandDescriptor: Sendable {
     }
 }
 
-/// Every non-engine command.
 let subcommandRegistry: [SubcommandDescriptor] = [
     .withoutArguments("engines", summary: "list the engines, one line each",
                       help: "USAGE: cvlayout engines\n\nLists the engines, one line each: the name, then what it lays out.\n") {
@@ -92,7 +90,6 @@ let subcommandRegistry: [SubcommandDescriptor] = [
     manpageCommand,
 ]
 
-/// The usage error for a first argument that is no engine or subcommand.
 private func unknownCommand(_ name: String) -> CLIError {
     if name.hasPrefix("-") { return CLIError(.optionBeforeEngine(shortenedForMessage(name))) }
     let near = nearest(name, among: engineRegistry.map(\.name) + subcommandRegistry.map(\.name))
@@ -161,7 +158,6 @@ func readDataset(_ path: String, name: String, stdin: () throws -> Data,
     }
 }
 
-/// The file at `path`, open for reading.
 /// - Throws: `CLIError` 66 naming it `name` when it does not exist, is a directory or cannot be opened.
 func openForReading(_ path: String, shownAs name: String) throws -> FileHandle {
     var isDirectory: ObjCBool = false
@@ -171,8 +167,7 @@ func openForReading(_ path: String, shownAs name: String) throws -> FileHandle {
     return handle
 }
 
-/// Merges a dataset's `"options"` under the command line's; returns the values overridden
-/// (checked all the same).
+/// Merges a dataset's `"options"` under the command line's; returns those overridden (checked all the same).
 /// - Throws: `CLIError` for an unknown key, one only the command line takes, a non-boolean switch.
 func mergeDatasetOptions(_ datasetOptions: [DatasetOption], into options: inout OptionValues,
                    descriptor: EngineDescriptor, file: String) throws -> [(name: String, value: OptionValue)] {

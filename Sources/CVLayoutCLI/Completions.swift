@@ -52,7 +52,6 @@ func commandInterfaces() -> [CommandInterface] {
     }
 }
 
-/// The shells `cvlayout completions` writes scripts for.
 enum CompletionShell: String, CaseIterable {
     case bash, zsh, fish
 

@@ -37,7 +37,6 @@ func deviceBounds(_ name: String) -> Size? {
     return landscape ? Size(width: device.size.height, height: device.size.width) : device.size
 }
 
-/// The nearest device name to `name`, for "did you mean".
 func nearestDeviceName(_ name: String) -> String? {
     let names = deviceTable.map(\.name)
     guard let near = nearest(normalizedDeviceName(name), among: names.map(normalizedDeviceName)) else { return nil }
