@@ -250,20 +250,20 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     let ext = output.map { ($0 as NSString).pathExtension.lowercased() } ?? ""
     let shownOutput = output.map { shortenedForMessage($0, limit: 4096) } ?? ""
     let extFormat = OutputFormat(rawValue: ext)
-    let formatFromDataset = options.values[GlobalOption.format.rawValue].map { $0.origin != .commandLine } ?? false
+    let picture = pictureExtensions.contains(ext)
+    let formatValue = options.values[GlobalOption.format.rawValue]
+    let formatFromDataset = formatValue.map { $0.origin != .commandLine } ?? false
     // A dataset's "format" gives way to the command line's -o name when that names a format.
-    if options.has(GlobalOption.format) && !(formatFromDataset && (extFormat != nil || pictureExtensions.contains(ext))) {
-        guard let text = try? options.text(GlobalOption.format), let format = OutputFormat(rawValue: text.lowercased()) else {
-            if let value = options.values[GlobalOption.format.rawValue], !formatFromDataset,
-               let text = try? options.text(GlobalOption.format), pictureExtensions.contains(text.lowercased()) {
-                let name = output == nil ? "out.\(text.lowercased())" : shownOutput
+    if let formatValue, !(formatFromDataset && (extFormat != nil || picture)) {
+        let text = (try? options.text(GlobalOption.format))?.lowercased()
+        guard let format = text.flatMap(OutputFormat.init(rawValue:)) else {
+            if !formatFromDataset, let text, pictureExtensions.contains(text) {
                 let formats = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                throw options.malformed(GlobalOption.format, value, expected: "one of \(formats)",
-                                        hint: "; " + pictureHint(name, ext: text.lowercased()))
+                throw options.malformed(GlobalOption.format, formatValue, expected: "one of \(formats)",
+                                        hint: "; " + pictureHint(output == nil ? "out.\(text)" : shownOutput, ext: text))
             }
             return try options.choice(GlobalOption.format, default: OutputFormat.json)  // its error, with "did you mean"
         }
-        let picture = pictureExtensions.contains(ext)
         if extFormat != format, picture || extFormat != nil {
             throw CLIError(.formatContradicts(output: shownOutput, says: picture ? ext : extFormat!.rawValue,
                                               format: format.rawValue, picture: picture), engine: engine)
@@ -272,8 +272,7 @@ func outputFormat(_ options: OptionValues) throws -> OutputFormat {
     }
     if let extFormat { return extFormat }
     if !ext.isEmpty {
-        throw CLIError(.extensionNotWritten(output: shownOutput, ext: shortenedForMessage(ext), picture: pictureExtensions.contains(ext)),
-                       engine: engine)
+        throw CLIError(.extensionNotWritten(output: shownOutput, ext: shortenedForMessage(ext), picture: picture), engine: engine)
     }
     return .json
 }
