@@ -208,9 +208,8 @@ func zshCompletionScript() -> String {
           commands=(
 
         """
-    for command in commands {
-        s += "    " + zshQuote(command.name.replacingOccurrences(of: ":", with: "\\:") + ":" + command.summary) + "\n"
-    }
+    s += commands.map { "    " + zshQuote($0.name.replacingOccurrences(of: ":", with: "\\:") + ":" + $0.summary) + "\n" }
+        .joined()
     s += """
           )
           if (( CURRENT == 2 )); then
@@ -242,10 +241,9 @@ func zshCompletionScript() -> String {
             case .wordList(let words)?: argument = ":\(message):_values -s , \(option.name) \(words.joined(separator: " "))"
             }
             let exclusion = option.short.map { "(-\($0) --\(option.name))" } ?? ""
-            if let short = option.short {
-                specs.append(exclusion + "-\(short)" + (argument.isEmpty ? "" : "+") + explanation + argument)
+            for flag in option.flags {  // `-f+`, `--format=`: the value joined or after
+                specs.append(exclusion + flag + (argument.isEmpty ? "" : flag.hasPrefix("--") ? "=" : "+") + explanation + argument)
             }
-            specs.append(exclusion + "--\(option.name)" + (argument.isEmpty ? "" : "=") + explanation + argument)
         }
         for operand in command.operands {
             switch operand.completion {
