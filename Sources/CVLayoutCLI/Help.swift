@@ -42,8 +42,7 @@ func engineHelp(_ engine: EngineDescriptor) -> String {
     return text
 }
 
-/// The option table as help shows it: a line an option, the synopsis padded, the help, the
-/// choices (joined by `lists` for a LIST, else `|`) and the default.
+/// The option table as help shows it, a line an option; `lists` joins a LIST's choices (others: `|`).
 func optionLines(_ options: [OptionSpec], lists: String = "|") -> String {
     columns(options.map { ($0.synopsis, $0.helpText(choices: $0.valueName == "LIST" ? lists : "|")) }, indent: "  ",
             width: max(24, (options.map(\.synopsis.count).max() ?? 0) + 2))
