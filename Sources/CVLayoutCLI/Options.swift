@@ -244,13 +244,9 @@ struct OptionValues {
 
     /// `conflict` with its message worded (the golden check's).
     func conflict(_ names: [any OptionName], _ message: String) -> CLIError {
-        var error = CLIError.usage(message, engine: engine)
-        for name in names {
-            if case .dataset(let file, let path)? = values[name.optionName]?.origin {
-                error = .data("\(file): \(path): \(message)")
-                break
-            }
-        }
+        let fromDataset = names.first { inDataset($0) }
+        var error = fromDataset.map { CLIError.data("\(source(of: $0)!): \(message)") }
+            ?? .usage(message, engine: engine)
         error.isConflict = true
         return error
     }
@@ -259,12 +255,12 @@ struct OptionValues {
     /// (64), `data.json: options.heart-to: 1:1: reason` (65) from the dataset, or as `conflict(_:_:)`.
     func conflict(in name: some OptionName, _ value: String, _ reason: CLIProblem,
                   involving others: [any OptionName] = []) -> CLIError {
-        if case .dataset(let file, let path)? = values[name.optionName]?.origin {
-            var error = CLIError.data(.at("\(file): \(path)", .at(value, reason)))
-            error.isConflict = true
-            return error
-        }
+        if inDataset(name) { return conflict([name], .at(value, reason)) }
         return conflict(others, .at("--\(name.optionName) \(value)", reason))
+    }
+
+    private func inDataset(_ name: some OptionName) -> Bool {
+        (values[name.optionName]?.origin ?? .commandLine) != .commandLine
     }
 
     /// The message prefix naming where `name`'s value came from.
