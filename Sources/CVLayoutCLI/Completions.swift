@@ -11,11 +11,8 @@ enum ValueCompletion: Equatable {
     /// How `option`'s value completes; `nil` for a switch.
     init?(option: OptionSpec) {
         guard let valueName = option.valueName else { return nil }
-        if !option.choices.isEmpty {
-            self = valueName == "LIST" ? .wordList(option.choices) : .words(option.choices)
-        } else {
-            self = ["FILE", "GOLDEN", "DIR"].contains(valueName) ? .files : .none
-        }
+        self = option.choices.isEmpty ? (["FILE", "GOLDEN", "DIR"].contains(valueName) ? .files : .none)
+            : valueName == "LIST" ? .wordList(option.choices) : .words(option.choices)
     }
 }
 
