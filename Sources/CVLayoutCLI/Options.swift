@@ -175,14 +175,12 @@ struct OptionValues {
     /// given the value as typed, when given); text that is no integer is `malformed`.
     func integer(_ name: some OptionName, default fallback: Int,
                  outOfRange: ((String) -> CLIError)? = nil) throws -> Int {
-        guard let v = values[name.optionName] else { return fallback }
-        guard let s = try text(name, expected: "an integer"), let n = ValueSyntax.integer(s) else {
-            if let s = try? text(name), ValueSyntax.isOutOfRangeInteger(s) {
-                throw outOfRange?(shortenedForMessage(s)) ?? self.outOfRange(name, v, expected: "an integer of magnitude below 2^53")
-            }
-            throw malformed(name, v, expected: "an integer")
+        guard let v = values[name.optionName], let s = try text(name, expected: "an integer") else { return fallback }
+        if let n = ValueSyntax.integer(s) { return n }
+        if ValueSyntax.isOutOfRangeInteger(s) {
+            throw outOfRange?(shortenedForMessage(s)) ?? self.outOfRange(name, v, expected: "an integer of magnitude below 2^53")
         }
-        return n
+        throw malformed(name, v, expected: "an integer")
     }
 
     /// A well-formed value of `name` out of range: bad data (65) from anywhere, worded as `malformed`.
