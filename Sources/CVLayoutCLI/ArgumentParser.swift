@@ -76,9 +76,7 @@ enum ArgumentParser {
     /// Whether `token` can be an option's value: anything not starting with `-`, `-` alone
     /// (stdin), or `-` followed by a digit or `.` (`--start-angle -90`).
     static func isValue(_ token: String) -> Bool {
-        guard token.hasPrefix("-") else { return true }
-        let rest = token.dropFirst()
-        guard let next = rest.first else { return true }
+        guard token.hasPrefix("-"), let next = token.dropFirst().first else { return true }
         return next.isASCII && (next.isNumber || next == ".")
     }
 }
