@@ -195,42 +195,18 @@ final class CSVLayoutStream: LayoutElementStream {
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
         var c = ReadCursor(b: p, end: n, i: 0)
         guard let section = c.rowInteger(), let item = c.rowInteger() else { return 0 }
-        let category: UInt8
-        if c.literal("cell,") {
-            category = 0
-        } else if c.literal("supplementaryView,") {
-            category = 1
-        } else if c.literal("decorationView,") {
-            category = 2
-        } else {
-            return 0
-        }
-        var kind: Int32 = 0
-        if c.literal("header,") {
-            kind = 1
-        } else if c.literal("footer,") {
-            kind = 2
-        } else if !c.literal(",") {
-            return 0
-        }
-        guard (kind == 0) == (category == 0) else { return 0 }
+        guard let category = c.choice("cell,", "supplementaryView,", "decorationView,"),
+              let kind = c.choice(",", "header,", "footer,").map(Int32.init),
+              (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
         guard let x = c.rowNumber(), let y = c.rowNumber(), let width = c.rowNumber(),
               let height = c.rowNumber(), let cx = c.rowNumber(), let cy = c.rowNumber(),
               let ta = c.rowNumber(), let tb = c.rowNumber(), let tc = c.rowNumber(), let td = c.rowNumber(),
               let tx = c.rowNumber(), let ty = c.rowNumber(), let alpha = c.rowNumber(),
               let z = c.rowInteger(signed: true, maximumDigits: 15) else { return 0 }
-        let zIndex = Double(z)
-        let hidden: Double
-        if c.literal("false") {
-            hidden = 0
-        } else if c.literal("true") {
-            hidden = 1
-        } else {
-            return 0
-        }
+        guard let hidden = c.choice("false", "true") else { return 0 }
         element.setKey(section: section, item: item, category: category, kind: kind)
-        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, Double(z), Double(hidden), 0)
         element.mask = 0x7FFF
         return c.i
     }

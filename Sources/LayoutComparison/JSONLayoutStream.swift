@@ -239,22 +239,8 @@ final class JSONLayoutStream: LayoutElementStream {
         var c = ReadCursor(b: b, end: end, i: position)
         guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
               c.literal("],\"category\":\"") else { return false }
-        let category: UInt8
-        if c.literal("cell\"") {
-            category = 0
-        } else if c.literal("supplementaryView\"") {
-            category = 1
-        } else if c.literal("decorationView\"") {
-            category = 2
-        } else {
-            return false
-        }
-        var kind: Int32 = 0
-        if c.literal(",\"kind\":\"header\"") {
-            kind = 1
-        } else if c.literal(",\"kind\":\"footer\"") {
-            kind = 2
-        }
+        guard let category = c.choice("cell\"", "supplementaryView\"", "decorationView\"") else { return false }
+        let kind = c.choice(",\"kind\":\"header\"", ",\"kind\":\"footer\"").map { Int32($0) + 1 } ?? 0
         guard (kind == 0) == (category == 0) else { return false }
         guard c.literal(",\"frame\":{\"x\":"), let x = c.number(), c.literal(",\"y\":"), let y = c.number(),
               c.literal(",\"width\":"), let width = c.number(), c.literal(",\"height\":"), let height = c.number(),
@@ -269,17 +255,10 @@ final class JSONLayoutStream: LayoutElementStream {
         }
         guard c.literal(",\"alpha\":"), let alpha = c.number(), c.literal(",\"zIndex\":"), let z = c.number(),
               z == z.rounded(), z.magnitude < 9.0e15, c.literal(",\"hidden\":") else { return false }
-        let hidden: Double
-        if c.literal("false}") {
-            hidden = 0
-        } else if c.literal("true}") {
-            hidden = 1
-        } else {
-            return false
-        }
+        guard let hidden = c.choice("false}", "true}") else { return false }
         element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
-                                hidden, 0)
+                                Double(hidden), 0)
         element.mask = 0x7FFF
         position = c.i
         return true

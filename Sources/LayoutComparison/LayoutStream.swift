@@ -269,6 +269,14 @@ struct ReadCursor {
         i += n
         return true
     }
+
+    /// Steps over the first of `a`, `b`, `c` that comes next: 0, 1 or 2; `nil` for none.
+    @inline(__always) mutating func choice(_ a: StaticString, _ b: StaticString, _ c: StaticString? = nil) -> UInt8? {
+        if literal(a) { return 0 }
+        if literal(b) { return 1 }
+        if let c, literal(c) { return 2 }
+        return nil
+    }
 }
 
 /// The category and kind strings, shared (no allocation per element).
