@@ -237,25 +237,24 @@ final class JSONLayoutStream: LayoutElementStream {
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
         var c = ReadCursor(b: b, end: end, i: position)
-        guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
-              c.literal("],\"category\":\"") else { return false }
-        guard let category = c.choice("cell\"", "supplementaryView\"", "decorationView\"") else { return false }
+        guard c.literal("{\"indexPath\":["), let section = c.integer(json: true), let item = c.integer(then: "]", json: true),
+              c.literal(",\"category\":\""),
+              let category = c.choice("cell\"", "supplementaryView\"", "decorationView\"") else { return false }
         let kind = c.choice(",\"kind\":\"header\"", ",\"kind\":\"footer\"").map { Int32($0) + 1 } ?? 0
         guard (kind == 0) == (category == 0) else { return false }
-        guard c.literal(",\"frame\":{\"x\":"), let x = c.number(), c.literal(",\"y\":"), let y = c.number(),
-              c.literal(",\"width\":"), let width = c.number(), c.literal(",\"height\":"), let height = c.number(),
-              c.literal("},\"center\":{\"x\":"), let cx = c.number(), c.literal(",\"y\":"), let cy = c.number(),
-              c.literal("},\"transform\":[") else { return false }
+        guard c.literal(",\"frame\":{\"x\":"), let x = c.json(), c.literal("\"y\":"), let y = c.json(),
+              c.literal("\"width\":"), let width = c.json(), c.literal("\"height\":"), let height = c.json("}"),
+              c.literal(",\"center\":{\"x\":"), let cx = c.json(), c.literal("\"y\":"), let cy = c.json("}"),
+              c.literal(",\"transform\":[") else { return false }
         var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
         if !c.literal("1,0,0,1,0,0]") {
-            guard let a1 = c.number(), c.literal(","), let b1 = c.number(), c.literal(","), let c1 = c.number(), c.literal(","),
-                  let d1 = c.number(), c.literal(","), let x1 = c.number(), c.literal(","), let y1 = c.number(), c.literal("]")
-            else { return false }
+            guard let a1 = c.json(), let b1 = c.json(), let c1 = c.json(), let d1 = c.json(), let x1 = c.json(),
+                  let y1 = c.json("]") else { return false }
             (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
         }
-        guard c.literal(",\"alpha\":"), let alpha = c.number(), c.literal(",\"zIndex\":"), let z = c.number(),
-              z == z.rounded(), z.magnitude < 9.0e15, c.literal(",\"hidden\":") else { return false }
-        guard let hidden = c.choice("false}", "true}") else { return false }
+        guard c.literal(",\"alpha\":"), let alpha = c.json(), c.literal("\"zIndex\":"), let z = c.json(),
+              z == z.rounded(), z.magnitude < 9.0e15, c.literal("\"hidden\":"),
+              let hidden = c.choice("false}", "true}") else { return false }
         element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
                                 Double(hidden), 0)
@@ -263,61 +262,9 @@ final class JSONLayoutStream: LayoutElementStream {
         position = c.i
         return true
     }
-
-    /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
-    /// when it is not plain (an exponent, many digits) or not followed by more bytes.
-    @inline(__always)
-    static func number(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ i: inout Int) -> Double? {
-        var negative = false
-        if i < end && b[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        guard i < end, isDigit(b[i]) else { return nil }
-        var significand: UInt64 = 0
-        var digits = 0
-        if b[i] == 0x30 {
-            i += 1
-            if i < end, isDigit(b[i]) { return nil }
-        } else {
-            while i < end, isDigit(b[i]) {
-                guard digits < 19 else { return nil }
-                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
-                digits += 1
-                i += 1
-            }
-        }
-        var fractionDigits = 0
-        if i < end && b[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < end, isDigit(b[i]) else { return nil }
-            while i < end, isDigit(b[i]) {
-                guard digits < 19 else { return nil }
-                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
-                if significand != 0 { digits += 1 }
-                fractionDigits += 1
-                i += 1
-            }
-        }
-        guard i < end, b[i] != UInt8(ascii: "e"), b[i] != UInt8(ascii: "E") else { return nil }
-        return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
-                                    fractionDigits: fractionDigits, exponent: 0)
-    }
 }
 
 fileprivate extension ReadCursor {
-    /// An index: 1 to 15 digits, no leading zero.
-    @inline(__always) mutating func index() -> Int? {
-        var v = 0
-        let start = i
-        while i < end, isDigit(b[i]) {
-            v = v &* 10 &+ Int(b[i] &- 0x30)
-            i += 1
-        }
-        let n = i - start
-        guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
-        return v
-    }
-
-    @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
+    /// A JSON number and the byte `then` (`number`).
+    @inline(__always) mutating func json(_ then: Unicode.Scalar = ",") -> Double? { number(then: then, json: true) }
 }

@@ -256,7 +256,8 @@ final class ByteWindow {
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
 /// Bytes `b[i..<end]` read forward by the streams' fast paths (a struct: a captured position
-/// would be checked for exclusive access).
+/// would be checked for exclusive access). Runs of digits stop without a bound check: `b[end]`
+/// is readable and no digit (a delimiter, or the window's zero).
 struct ReadCursor {
     let b: UnsafeMutablePointer<UInt8>
     let end: Int
@@ -276,6 +277,64 @@ struct ReadCursor {
         if literal(b) { return 1 }
         if let c, literal(c) { return 2 }
         return nil
+    }
+
+    /// An integer of 1 to 15 digits (with `json`, no leading zero), after a `-` if `signed`, and
+    /// the byte `then`: an index path's part, a zIndex.
+    @inline(__always)
+    mutating func integer(then: Unicode.Scalar = ",", signed: Bool = false, json: Bool = false) -> Int? {
+        var j = i
+        let negative = signed && b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var v: UInt64 = 0
+        let start = j
+        digits(&j, &v)
+        let n = j - start
+        guard n > 0, n <= 15, !json || n == 1 || b[start] != 0x30, b[j] == UInt8(truncatingIfNeeded: then.value)
+        else { return nil }
+        i = j + 1
+        return negative ? -Int(v) : Int(v)
+    }
+
+    /// `-?digits(.digits)?` and the byte `then`, as `Double(text)` reads it: at most 15 digits,
+    /// or with `json` no leading zero and at most 19 digits ≤ 2⁵³ (Clinger: an exact integer
+    /// over an exact power of ten, one rounding).
+    @inline(__always)
+    mutating func number(then: Unicode.Scalar = ",", json: Bool = false) -> Double? {
+        var j = i
+        let negative = b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var significand: UInt64 = 0
+        let start = j
+        digits(&j, &significand)
+        let integerDigits = j - start
+        var fraction = 0
+        if b[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            digits(&j, &significand)
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        guard integerDigits > 0, integerDigits + fraction <= (json ? 19 : 15), b[j] == UInt8(truncatingIfNeeded: then.value)
+        else { return nil }
+        if json && ((integerDigits > 1 && b[start] == 0x30) || significand > 1 << 53) { return nil }
+        i = j + 1
+        var v = Double(Int64(bitPattern: significand))  // ≤ 2⁵³: a signed conversion, exact
+        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    /// Reads the run of digits at `b + j` into `significand` (wrapping past 19 digits) and moves
+    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
+    @inline(__always)
+    func digits(_ j: inout Int, _ significand: inout UInt64) {
+        while true {
+            let d = b[j] &- 0x30
+            if d >= 10 { return }
+            significand = significand &* 10 &+ UInt64(d)
+            j += 1
+        }
     }
 }
 
