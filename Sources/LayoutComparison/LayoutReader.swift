@@ -224,7 +224,50 @@ public enum LayoutReader {
             // The keys read, counted so that an element holding no others is not searched.
             var found = 0
             var element = StreamedElement.placeholder
-            try jsonKey(object, path: location, found: &found, into: &element)
+            let section: Int, item: Int
+            if let raw = object["indexPath"] {
+                found += 1
+                (section, item) = try indexPair(raw, path: location + ".indexPath")
+            } else if let s = object["section"], let i = object["item"] {
+                found += 2
+                section = try indexNumber(s, path: location + ".section")
+                item = try indexNumber(i, path: location + ".item")
+            } else {
+                throw LayoutReadError.invalidValue(location: location,
+                                                   message: "expected \"indexPath\": [section, item] or \"section\" and \"item\"")
+            }
+            guard let rawCategory = object["category"] else {
+                throw LayoutReadError.invalidValue(location: location,
+                                                   message: "expected \"category\": cell, supplementaryView or decorationView")
+            }
+            found += 1
+            guard case .string(let name) = rawCategory, let category = categoryCode(name) else {
+                throw LayoutReadError.invalidValue(location: location + ".category",
+                                                   message: "\(expectedCategory), got \(describe(rawCategory))")
+            }
+            var kind: Int32 = 0
+            if let raw = object["kind"] {
+                found += 1
+                if raw != .null {
+                    guard case .string(let text) = raw else {
+                        throw expected("a string", got: raw, at: location + ".kind")
+                    }
+                    if !text.isEmpty && category == 0 {
+                        throw LayoutReadError.invalidValue(location: location + ".kind",
+                                                           message: "a cell has no kind, got \(describe(raw))")
+                    }
+                    kind = kindCode(text)
+                }
+            }
+            var disappearing = false
+            if let raw = object["change"] {
+                found += 1
+                guard case .string(let change) = raw else {
+                    throw expected("a string", got: raw, at: location + ".change")
+                }
+                disappearing = change == "disappear"
+            }
+            element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
             // `frame` and `center`: objects of numbers, whose other members are named once.
             for (k, (key, members)) in Self.nestedMembers.enumerated() {
                 guard let raw = object[key] else { continue }
@@ -277,52 +320,6 @@ public enum LayoutReader {
             }
             return element
         }
-    }
-
-    /// The element's category, kind and index path, into `element`; `found` counts the keys read.
-    static func jsonKey(_ object: JSONObject, path: String, found: inout Int, into element: inout StreamedElement) throws {
-        let section: Int, item: Int
-        if let raw = object["indexPath"] {
-            found += 1
-            (section, item) = try indexPair(raw, path: path + ".indexPath")
-        } else if let s = object["section"], let i = object["item"] {
-            found += 2
-            section = try indexNumber(s, path: path + ".section")
-            item = try indexNumber(i, path: path + ".item")
-        } else {
-            throw LayoutReadError.invalidValue(location: path,
-                                               message: "expected \"indexPath\": [section, item] or \"section\" and \"item\"")
-        }
-        guard let rawCategory = object["category"] else {
-            throw LayoutReadError.invalidValue(location: path,
-                                               message: "expected \"category\": cell, supplementaryView or decorationView")
-        }
-        found += 1
-        guard case .string(let name) = rawCategory, let category = categoryCode(name) else {
-            throw LayoutReadError.invalidValue(location: path + ".category", message: "\(expectedCategory), got \(describe(rawCategory))")
-        }
-        var kind: Int32 = 0
-        if let raw = object["kind"] {
-            found += 1
-            if raw != .null {
-                guard case .string(let text) = raw else {
-                    throw expected("a string", got: raw, at: path + ".kind")
-                }
-                if !text.isEmpty && category == 0 {
-                    throw LayoutReadError.invalidValue(location: path + ".kind", message: "a cell has no kind, got \(describe(raw))")
-                }
-                kind = kindCode(text)
-            }
-        }
-        var disappearing = false
-        if let raw = object["change"] {
-            found += 1
-            guard case .string(let change) = raw else {
-                throw expected("a string", got: raw, at: path + ".change")
-            }
-            disappearing = change == "disappear"
-        }
-        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
     }
 
     /// `LayoutReadError.invalidValue` at `location`: "expected `what`, got" `raw`, with an
