@@ -294,10 +294,6 @@ final class CSVLayoutStream: LayoutElementStream {
         }
     }
 
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
-    }
-
     // MARK: The header
 
     /// What a CSV header says: where each column cvlayout reads is, and the others.

@@ -23,7 +23,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// `"key":value,` of each top-level member but `elements`, as written.
     private var members: [UInt8] = []
     private var sawElements = false
-    private var decoder: LayoutReader.JSONElementDecoder
+    private(set) var decoder: LayoutReader.JSONElementDecoder
     /// The window holds the whole input, whose syntax is known to be good.
     private let whole: Bool
 
@@ -208,11 +208,6 @@ final class JSONLayoutStream: LayoutElementStream {
         element.ordinal = index
         present |= element.mask
         return true
-    }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "\(decoder.path)[\(ordinal)]",
-                      message: "duplicate element \(key.messageText) (also at \(decoder.path)[\(first)])")
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {

@@ -132,12 +132,25 @@ protocol LayoutElementStream: AnyObject {
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
     func cancel()
-    /// The error for two elements with `key` at `ordinal` and `first`, as the reader words it.
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError
 }
 
 extension LayoutElementStream {
     func cancel() {}
+
+    /// The error for two elements with `key` at `ordinal` and `first`, as the file's reader
+    /// (under any wrapper) words it: CSV rows, or JSON paths (`[3]` for a layout read whole).
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        var reader: LayoutElementStream = self
+        while let source = (reader as? PrefetchedStream)?.source ?? (reader as? SortedLayoutStream)?.source {
+            reader = source
+        }
+        let text = "duplicate element \(key.messageText)"
+        if reader is CSVLayoutStream {
+            return .invalidValue(location: "row \(ordinal)", message: "\(text) (also on row \(first))")
+        }
+        let path = (reader as? JSONLayoutStream)?.decoder.path ?? ""
+        return .invalidValue(location: "\(path)[\(ordinal)]", message: "\(text) (also at \(path)[\(first)])")
+    }
 }
 
 // MARK: - Bytes in chunks

@@ -277,10 +277,6 @@ final class SortedLayoutStream: LayoutElementStream {
     }
 
     func cancel() { source.cancel() }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        source.duplicate(key, at: ordinal, first: first)
-    }
 }
 
 // MARK: - Inputs
@@ -435,8 +431,4 @@ final class DocumentStream: LayoutElementStream {
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) { (document, present) }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "[\(ordinal)]", message: "duplicate element \(key.messageText) (also at [\(first)])")
-    }
 }
