@@ -21,7 +21,6 @@ final class CSVLayoutStream: LayoutElementStream {
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: `standardRow` is tried first.
     private let standard: Bool
-    /// Whether it is a CSV of heart samples.
     var isHeartSamples: Bool {
         if case .heartSamples = header { return true }
         return false
@@ -50,9 +49,8 @@ final class CSVLayoutStream: LayoutElementStream {
         return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
-    /// Reads the next record at `pos` into `fields`, moving the window as it needs; `lines`
-    /// counts the lines read.
-    /// - Returns: the line the record starts on; `nil` at the end.
+    /// Reads the next record at `pos` into `fields`, moving the window as it needs (`lines`: the
+    /// lines read): the line it starts on, `nil` at the end.
     /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
     private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
                                into fields: inout [Range<Int>]) throws -> Int? {

@@ -48,18 +48,14 @@ final class JSONLayoutStream: LayoutElementStream {
         return true
     }
 
-    private func skipSpace() throws {
+    /// Skips blank space: the byte at `pos` after it, or `nil` at the end.
+    @discardableResult
+    private func peek() throws -> UInt8? {
         while true {
             while pos < w.end, isSpace(w.base[pos]) { pos += 1 }
-            if pos < w.end { return }
-            guard try ensure(1) else { return }
+            if pos < w.end { return w.base[pos] }
+            guard try ensure(1) else { return nil }
         }
-    }
-
-    /// The byte at `pos` after blank space, or `nil` at the end.
-    private func peek() throws -> UInt8? {
-        try skipSpace()
-        return pos < w.end ? w.base[pos] : nil
     }
 
     private func expect(_ byte: UInt8) throws {
@@ -80,7 +76,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
     /// quotes, and the objects in it.
     private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
-        try skipSpace()
+        try peek()
         var start = pos
         var i = pos
         var depth = 0, objects = 0
@@ -177,7 +173,7 @@ final class JSONLayoutStream: LayoutElementStream {
             }
             if !first {
                 try expect(UInt8(ascii: ","))
-                try skipSpace()
+                try peek()
             }
             first = false
             _ = try ensure(4096)

@@ -15,8 +15,7 @@ import LayoutWriters
 /// a kind, an index path not two integers ≥ 0, a `zIndex` not an integer, two elements with
 /// one key. Columns and keys cvlayout does not know are not compared, and named in `unknownNames`.
 public enum LayoutReader {
-    /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
-    /// (`openLayoutStream`).
+    /// Reads `data` as `format`, or when `nil` as its first non-blank byte suggests.
     /// - Throws: `LayoutReadError`; for JSON, a syntax error anywhere before any other.
     /// - Complexity: O(size of `data`) plus O(n) hashing for the duplicate check.
     public static func read(_ data: Data, format: LayoutFileFormat?) throws -> LayoutDocument {
@@ -107,10 +106,8 @@ public enum LayoutReader {
 
     // MARK: JSON
 
-    /// Checks a JSON layout read whole before its elements are streamed: its syntax
-    /// anywhere, then its root (an array, or an object whose `elements` is one).
-    /// - Throws: `LayoutReadError`.
-    /// - Complexity: O(size of `data`) time and memory (the strict scanner's tree).
+    /// Checks a JSON layout read whole before its elements are streamed: its syntax anywhere, then
+    /// its root (an array, or an object whose `elements` is one). O(size) time and memory.
     static func checkWholeJSON(_ data: Data) throws {
         let root: JSONValue
         do { root = try StrictJSON.values(data, objectLimit: .layout) } catch { throw jsonError(error) }
@@ -163,8 +160,7 @@ public enum LayoutReader {
                               ("segments", .array(.object(["control1", "control2", "end"].map { ($0, .numbers("x", "y")) })))]),
     ] }
 
-    /// `raw` at `path` as `shape` has it, into `values`.
-    /// - Throws: `LayoutReadError` naming the value at fault.
+    /// `raw` at `path` as `shape` has it, into `values`; `LayoutReadError` naming the value at fault.
     private static func flatten(_ raw: JSONValue, as shape: PartShape, path: String, into values: inout [NamedValue]) throws {
         switch shape {
         case .text(let what):
@@ -215,8 +211,7 @@ public enum LayoutReader {
 
         init(path: String) { self.path = path }
 
-        /// The element `raw` at `location` (`elements[3]`).
-        /// - Throws: `LayoutReadError` naming the member at fault.
+        /// The element `raw` at `location` (`elements[3]`); `LayoutReadError` naming the member at fault.
         mutating func decode(_ raw: JSONValue, location: String) throws -> StreamedElement {
             guard case .object(let object) = raw else {
                 throw expected("an element object", got: raw, at: location)

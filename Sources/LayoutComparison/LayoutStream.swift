@@ -44,7 +44,6 @@ public struct StreamedElement: Sendable {
 
     private init() {}
 
-    /// An element to be overwritten by a stream's `next(into:)`.
     static var placeholder: StreamedElement { StreamedElement() }
 
     /// The key, for the report.
@@ -92,7 +91,6 @@ public struct StreamedElement: Sendable {
             && disappearing == other.disappearing
     }
 
-    /// The value of `field`, if given.
     @inline(__always)
     func value(_ field: ElementField) -> FieldValue? {
         guard mask & 1 << UInt16(field.rawValue) != 0 else { return nil }
@@ -358,10 +356,9 @@ let headerKind = "header", footerKind = "footer"
 // MARK: - Opening
 
 /// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte (after
-/// any byte order mark) suggests: `{` or `[` JSON, `<` refused as SVG or XML, else CSV. A
-/// JSON layout read whole is checked whole first (`LayoutReader.checkWholeJSON`).
-/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` for an empty input or
-///   SVG; what the stream's start throws.
+/// any byte order mark) suggests: `{` or `[` JSON (checked whole first when read whole), `<`
+/// refused as SVG or XML, else CSV. Throws `LayoutReadError` (read whole) or
+/// `LayoutStreamFallback` for an empty input or SVG, and what the stream's start throws.
 func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
     var pos = 0
     while true {

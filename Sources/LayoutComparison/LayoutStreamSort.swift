@@ -11,9 +11,8 @@ final class OpenFile {
     /// Adopts `fd` (closing −1 does nothing).
     init(adopting fd: Int32) { self.fd = fd }
 
-    /// Creates an unlinked temporary file, open for reading and writing.
-    /// - Parameter purpose: a word for its name and for the error (`report`, `sort`, `stdin`).
-    /// - Throws: `LayoutStreamFallback` when none can be created.
+    /// An unlinked temporary file, open to read and write, named for `purpose` (`report`, `sort`,
+    /// `stdin`); `LayoutStreamFallback` when none can be created.
     init(temporary purpose: String) throws {
         var template = Array((NSTemporaryDirectory() + "/cvlayout-\(purpose)-XXXXXX").utf8CString)
         fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -23,8 +22,7 @@ final class OpenFile {
 
     deinit { close(fd) }
 
-    /// Writes `count` bytes from `bytes` at the file's offset, all of them.
-    /// - Throws: `LayoutStreamFallback` on a write error (a full disk).
+    /// Writes all `count` bytes at `bytes`; `LayoutStreamFallback` on a write error (a full disk).
     func write(_ bytes: UnsafeRawPointer, count: Int) throws {
         var done = 0
         while done < count {
@@ -37,9 +35,8 @@ final class OpenFile {
         }
     }
 
-    /// Reads `count` bytes at `offset` into `bytes`; fewer only at the end of the file.
-    /// - Returns: the bytes read.
-    /// - Throws: `LayoutStreamFallback` on a read error.
+    /// Reads `count` bytes at `offset` into `bytes`: how many, fewer only at the end of the file;
+    /// `LayoutStreamFallback` on a read error.
     func read(into bytes: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
         var done = 0
         while done < count {
@@ -62,7 +59,6 @@ final class OpenFile {
 protocol ExternallySortable: BitwiseCopyable {
     /// The first keys of the order, compared as integers before `sortsBefore` is asked.
     var sortKey: SIMD2<UInt64> { get }
-    /// The whole order: `self` before `other`.
     func sortsBefore(_ other: Self) -> Bool
 }
 
@@ -105,7 +101,6 @@ final class ExternalSorter<Record: ExternallySortable> {
     private let headLength: Int
     private static var stride: Int { MemoryLayout<Record>.stride }
 
-    /// A sorter that keeps at most `runBytes` of records in memory at a time.
     init(runBytes: Int) {
         runLength = max(2, runBytes / Self.stride)
         headLength = max(16, (64 << 10) / Self.stride)
@@ -126,7 +121,6 @@ final class ExternalSorter<Record: ExternallySortable> {
         if count == runLength { try spill() }
     }
 
-    /// Sorts the run in memory (its permutation).
     private func sortRun() {
         guard let run else { return }
         permutation.removeAll(keepingCapacity: true)
@@ -160,8 +154,7 @@ final class ExternalSorter<Record: ExternallySortable> {
         count = 0
     }
 
-    /// Ends the input: the records in memory are sorted, or written as the last run and the
-    /// runs' merge begins.
+    /// Ends the input: sorts the run in memory, or writes it as the last run and starts the merge.
     private func endInput() throws {
         input = false
         guard !runs.isEmpty else {
@@ -197,8 +190,7 @@ final class ExternalSorter<Record: ExternallySortable> {
         return true
     }
 
-    /// The next record in order; `false` after the last.
-    /// - Throws: `LayoutStreamFallback` when the temporary file cannot be read.
+    /// The next record in order, `false` after the last; `LayoutStreamFallback` on a read error.
     func next(into record: inout Record) throws -> Bool {
         if input { try endInput() }
         if runs.isEmpty {
@@ -246,13 +238,11 @@ final class SortedLayoutStream: LayoutElementStream {
     /// under 100 MB in all. Tests make it small, to merge many runs.
     nonisolated(unsafe) static var runBytes = 12 << 20
 
-    /// The elements of `source` in element order, sorted in runs of `runBytes`.
     init(_ source: LayoutElementStream, runBytes: Int = SortedLayoutStream.runBytes) {
         self.source = source
         self.runBytes = runBytes
     }
 
-    /// Reads `source` to its end into a sorter.
     private func sort() throws -> ExternalSorter<StreamedElement> {
         let sorter = ExternalSorter<StreamedElement>(runBytes: runBytes)
         var element = StreamedElement.placeholder
@@ -390,10 +380,9 @@ public enum LayoutInput {
         return false
     }
 
-    /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`);
-    /// with `sorted`, its elements sorted first. A document's elements are sorted already.
-    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
-    ///   opened.
+    /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`), with
+    /// `sorted` its elements sorted first (a document's are already).
+    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be opened.
     func stream(format: LayoutFileFormat?, sorted: Bool) throws -> LayoutElementStream {
         let window: ByteWindow
         switch self {
@@ -406,8 +395,7 @@ public enum LayoutInput {
     }
 }
 
-/// A layout read whole as a stream: its elements in element order (the reader refused any
-/// duplicate).
+/// A layout read whole as a stream, in element order (the reader refused any duplicate).
 final class DocumentStream: LayoutElementStream {
     private let elements: [StreamedElement]
     private var index = 0
