@@ -116,9 +116,7 @@ public enum LayoutReader {
             throw LayoutReadError.notALayout(
                 message: "expected a cvlayout layout (an object with \"elements\") or a list of elements, got \(describe(root))")
         }
-        guard list.elements != nil else {
-            throw expected("an array", got: list, at: "elements")
-        }
+        guard list.elements != nil else { throw expected("an array", got: list, at: "elements") }
     }
 
     /// The layout-level parts of a layout object (`LayoutPart.names`); its keys cvlayout does
@@ -164,9 +162,7 @@ public enum LayoutReader {
     private static func flatten(_ raw: JSONValue, as shape: PartShape, path: String, into values: inout [NamedValue]) throws {
         switch shape {
         case .text(let what):
-            guard case .string(let text) = raw else {
-                throw expected(what, got: raw, at: path)
-            }
+            guard case .string(let text) = raw else { throw expected(what, got: raw, at: path) }
             values.append(NamedValue(path, .text(text)))
         case .indexPath:
             let (s, i) = try indexPair(raw, path: path)
@@ -174,16 +170,12 @@ public enum LayoutReader {
         case .number:
             values.append(NamedValue(path, .number(try finiteNumber(raw, path: path))))
         case .object(let members):
-            guard case .object(let object) = raw else {
-                throw expected("an object", got: raw, at: path)
-            }
+            guard case .object(let object) = raw else { throw expected("an object", got: raw, at: path) }
             for (key, shape) in members {
                 if let value = object[key] { try flatten(value, as: shape, path: path + "." + key, into: &values) }
             }
         case .array(let shape):
-            guard let array = raw.elements else {
-                throw expected("an array", got: raw, at: path)
-            }
+            guard let array = raw.elements else { throw expected("an array", got: raw, at: path) }
             for (k, value) in array.enumerated() { try flatten(value, as: shape, path: "\(path)[\(k)]", into: &values) }
         }
     }
