@@ -76,16 +76,11 @@ public enum LayoutReader {
 
     /// The byte offset of a 1-based line and character column in `bytes`.
     private static func byteOffset(line: Int, column: Int, in bytes: [UInt8]) -> Int {
-        var i = 0, l = 1
-        while l < line && i < bytes.count {
-            if bytes[i] == 0x0A { l += 1 }
-            i += 1
-        }
-        var c = 1
-        while c < column && i < bytes.count {
+        var i = 0, l = 1, c = 1
+        while i < bytes.count && (l, c) < (line, column) {
+            (l, c) = bytes[i] == 0x0A ? (l + 1, 1) : (l, c + 1)
             i += 1
             while i < bytes.count && bytes[i] & 0xC0 == 0x80 { i += 1 }
-            c += 1
         }
         return i
     }
