@@ -308,7 +308,7 @@ public final class SpooledInput {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var start: Data? = inspect == nil ? nil : Data()
+        var head: Data? = inspect == nil ? nil : Data()
         while true {
             let n = read(descriptor, buffer, chunk)
             if n < 0 {
@@ -316,14 +316,11 @@ public final class SpooledInput {
                 throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
             }
             if n == 0 { break }
-            if let seen = start {
+            if var seen = head {
                 // The start, looked at once it is whole, before the rest is copied.
-                let more = Data(bytes: buffer, count: min(n, startLength - seen.count))
-                start = seen + more
-                if start!.count >= startLength {
-                    try inspect?(start!)
-                    start = nil
-                }
+                seen.append(buffer.assumingMemoryBound(to: UInt8.self), count: min(n, startLength - seen.count))
+                head = seen.count < startLength ? seen : nil
+                if head == nil { try inspect?(seen) }
             }
             if count + n > limit { throw TooLarge(limit: limit) }
             try file.write(buffer, count: n)
