@@ -40,7 +40,6 @@ final class JSONLayoutStream: LayoutElementStream {
     /// Makes at least `n` bytes available from `pos` unless the file ends first.
     @inline(__always)
     private func ensure(_ n: Int) throws -> Bool {
-        if w.end - pos >= n { return true }
         while w.end - pos < n {
             guard let shift = try w.refill(keepingFrom: pos) else { return w.end - pos >= n }
             pos -= shift

@@ -241,8 +241,6 @@ final class ByteWindow {
     }
 }
 
-@inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
-
 /// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (no call to `memcmp`).
 @inline(__always) func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     var i = 0
