@@ -21,10 +21,7 @@ final class CSVLayoutStream: LayoutElementStream {
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: `standardRow` is tried first.
     private let standard: Bool
-    var isHeartSamples: Bool {
-        if case .heartSamples = header { return true }
-        return false
-    }
+    var isHeartSamples: Bool { if case .heartSamples = header { true } else { false } }
     /// The header's field count, and the heart samples read (a CSV of heart samples).
     private let fieldCount: Int
     private var samples: [NamedValue] = []

@@ -372,10 +372,7 @@ public enum LayoutInput {
     case document(LayoutDocument)
 
     /// Whether its stream comes sorted (a document's elements are).
-    var isSorted: Bool {
-        if case .document = self { return true }
-        return false
-    }
+    var isSorted: Bool { if case .document = self { true } else { false } }
 
     /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`), with
     /// `sorted` its elements sorted first (a document's are already).
