@@ -393,16 +393,14 @@ public enum LayoutInput {
 final class DocumentStream: LayoutElementStream {
     private let elements: [StreamedElement]
     private var index = 0
-    /// The layout without its elements.
-    let document: LayoutDocument
-    private var present: UInt16 = 0
+    /// The layout without its elements, and the fields given (bits of `ElementField.rawValue`).
+    private let rest: (document: LayoutDocument, present: UInt16)
 
     init(_ document: LayoutDocument) {
         elements = document.elements.sorted { $0.precedes($1) }
-        for field in document.presentFields { present |= 1 << UInt16(field.rawValue) }
         var rest = document
         rest.elements = []
-        self.document = rest
+        self.rest = (rest, document.presentFields.reduce(0) { $0 | 1 << UInt16($1.rawValue) })
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
@@ -412,5 +410,5 @@ final class DocumentStream: LayoutElementStream {
         return true
     }
 
-    func finish() throws -> (document: LayoutDocument, present: UInt16) { (document, present) }
+    func finish() throws -> (document: LayoutDocument, present: UInt16) { rest }
 }
