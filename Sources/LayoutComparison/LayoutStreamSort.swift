@@ -123,9 +123,7 @@ final class ExternalSorter<Record: ExternallySortable> {
 
     private func sortRun() {
         guard let run else { return }
-        permutation.removeAll(keepingCapacity: true)
-        permutation.reserveCapacity(count)
-        for i in 0..<count { permutation.append((run[i].sortKey, i)) }
+        permutation = (0..<count).map { (run[$0].sortKey, $0) }
         permutation.sort { x, y in
             if x.key[0] != y.key[0] { return x.key[0] < y.key[0] }
             if x.key[1] != y.key[1] { return x.key[1] < y.key[1] }
