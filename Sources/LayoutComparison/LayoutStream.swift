@@ -265,8 +265,8 @@ final class ByteWindow {
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
 /// Bytes `b[i..<end]` read forward by the streams' fast paths (a struct: a captured position
-/// would be checked for exclusive access). Runs of digits stop without a bound check: `b[end]`
-/// is readable and no digit (a delimiter, or the window's zero).
+/// would be checked for exclusive access). Runs of digits stop without a bound check: a byte
+/// that is no digit (a delimiter, or the window's zero) comes by `b[end]`.
 struct ReadCursor {
     let b: UnsafeMutablePointer<UInt8>
     let end: Int
