@@ -21,11 +21,7 @@ final class CSVLayoutStream: LayoutElementStream {
     private var fields: [Range<Int>] = []
     /// The header is cvlayout's own: `standardRow` is tried first.
     private let standard: Bool
-    /// Whether it is a CSV of heart samples.
-    var isHeartSamples: Bool {
-        if case .heartSamples = header { return true }
-        return false
-    }
+    var isHeartSamples: Bool { if case .heartSamples = header { true } else { false } }
     /// The header's field count, and the heart samples read (a CSV of heart samples).
     private let fieldCount: Int
     private var samples: [NamedValue] = []
@@ -50,9 +46,8 @@ final class CSVLayoutStream: LayoutElementStream {
         return String(decoding: bytes.dropFirst().dropLast(), as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
     }
 
-    /// Reads the next record at `pos` into `fields`, moving the window as it needs; `lines`
-    /// counts the lines read.
-    /// - Returns: the line the record starts on; `nil` at the end.
+    /// Reads the next record at `pos` into `fields`, moving the window as it needs (`lines`: the
+    /// lines read): the line it starts on, `nil` at the end.
     /// - Throws: `LayoutReadError.syntax` for a stray or unterminated quote.
     private static func record(_ w: ByteWindow, _ pos: inout Int, _ lines: inout Int,
                                into fields: inout [Range<Int>]) throws -> Int? {
@@ -194,43 +189,19 @@ final class CSVLayoutStream: LayoutElementStream {
     @inline(__always)
     private static func standardRow(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, _ element: inout StreamedElement) -> Int {
         var c = ReadCursor(b: p, end: n, i: 0)
-        guard let section = c.rowInteger(), let item = c.rowInteger() else { return 0 }
-        let category: UInt8
-        if c.literal("cell,") {
-            category = 0
-        } else if c.literal("supplementaryView,") {
-            category = 1
-        } else if c.literal("decorationView,") {
-            category = 2
-        } else {
-            return 0
-        }
-        var kind: Int32 = 0
-        if c.literal("header,") {
-            kind = 1
-        } else if c.literal("footer,") {
-            kind = 2
-        } else if !c.literal(",") {
-            return 0
-        }
-        guard (kind == 0) == (category == 0) else { return 0 }
+        guard let section = c.integer(), let item = c.integer() else { return 0 }
+        guard let category = c.choice("cell,", "supplementaryView,", "decorationView,"),
+              let kind = c.choice(",", "header,", "footer,").map(Int32.init),
+              (kind == 0) == (category == 0) else { return 0 }
         // Named, not stored by index into a vector (which goes through memory each time).
-        guard let x = c.rowNumber(), let y = c.rowNumber(), let width = c.rowNumber(),
-              let height = c.rowNumber(), let cx = c.rowNumber(), let cy = c.rowNumber(),
-              let ta = c.rowNumber(), let tb = c.rowNumber(), let tc = c.rowNumber(), let td = c.rowNumber(),
-              let tx = c.rowNumber(), let ty = c.rowNumber(), let alpha = c.rowNumber(),
-              let z = c.rowInteger(signed: true, maximumDigits: 15) else { return 0 }
-        let zIndex = Double(z)
-        let hidden: Double
-        if c.literal("false") {
-            hidden = 0
-        } else if c.literal("true") {
-            hidden = 1
-        } else {
-            return 0
-        }
+        guard let x = c.number(), let y = c.number(), let width = c.number(),
+              let height = c.number(), let cx = c.number(), let cy = c.number(),
+              let ta = c.number(), let tb = c.number(), let tc = c.number(), let td = c.number(),
+              let tx = c.number(), let ty = c.number(), let alpha = c.number(),
+              let z = c.integer(signed: true) else { return 0 }
+        guard let hidden = c.choice("false", "true") else { return 0 }
         element.setKey(section: section, item: item, category: category, kind: kind)
-        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, zIndex, hidden, 0)
+        element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, Double(z), Double(hidden), 0)
         element.mask = 0x7FFF
         return c.i
     }
@@ -285,9 +256,10 @@ final class CSVLayoutStream: LayoutElementStream {
             case .hidden: plain = isText(column, "true") ? 1 : isText(column, "false") ? 0 : nil
             case .zIndex: plain = Self.integer(bytes(column), negative: true).map(Double.init)
             default:  // the byte after the field (a delimiter or the window's zero) ends the number
-                var j = fields[column].lowerBound
-                let v = JSONLayoutStream.number(b, fields[column].upperBound + 1, &j)
-                plain = j == fields[column].upperBound ? v : nil
+                let end = fields[column].upperBound
+                var c = ReadCursor(b: b, end: end + 1, i: fields[column].lowerBound)
+                let v = c.number(then: Unicode.Scalar(b[end]), json: true)
+                plain = c.i == end + 1 ? v : nil
             }
             if let plain {
                 element.set(field, plain)
@@ -315,10 +287,6 @@ final class CSVLayoutStream: LayoutElementStream {
             return (LayoutDocument(shape: .heartSamples, parts: [LayoutPart(name: "heartSamples", values: samples)],
                                    presentFields: [], unknownNames: Array(unknown.prefix(UnknownNames.limit))), 0)
         }
-    }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "row \(ordinal)", message: "duplicate element \(key.messageText) (also on row \(first))")
     }
 
     // MARK: The header
@@ -398,64 +366,5 @@ final class CSVLayoutStream: LayoutElementStream {
             digits += 1
         }
         return digits > 0 ? sign * value : nil
-    }
-}
-
-fileprivate extension ReadCursor {
-    // The pieces of a standard row at `b + i` (`standardRow`), each moving `i` past itself
-    // and its comma. Runs of digits stop without a bound check: the byte after a row is a
-    // line ending or the window's zero (`ByteWindow`), never a digit, a point or a comma.
-
-    /// An integer of 1 to `maximumDigits` (at most 18) digits, with a `-` if `signed`, and its
-    /// comma: an index path's part, a zIndex.
-    @inline(__always)
-    mutating func rowInteger(signed: Bool = false, maximumDigits: Int = 18) -> Int? {
-        var j = i
-        let negative = signed && b[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var v: UInt64 = 0
-        let start = j
-        digits(&j, &v)
-        guard j - start > 0, j - start <= maximumDigits, b[j] == UInt8(ascii: ",") else { return nil }
-        i = j + 1
-        return negative ? -Int(v) : Int(v)
-    }
-
-    /// `-?digits(.digits)?` of at most 15 digits and its comma, as `Double(text)` reads it.
-    @inline(__always)
-    mutating func rowNumber() -> Double? {
-        var j = i
-        let negative = b[j] == UInt8(ascii: "-")
-        if negative { j += 1 }
-        var significand: UInt64 = 0
-        let start = j
-        digits(&j, &significand)
-        let integerDigits = j - start
-        var fraction = 0
-        if b[j] == UInt8(ascii: ".") {
-            j += 1
-            let fractionStart = j
-            digits(&j, &significand)
-            fraction = j - fractionStart
-            if fraction == 0 { return nil }
-        }
-        // At most 15 digits in all: no overflow, and ≤ 2⁵³.
-        guard integerDigits > 0, integerDigits + fraction <= 15, b[j] == UInt8(ascii: ",") else { return nil }
-        i = j + 1
-        var v = Double(Int64(bitPattern: significand))  // < 10¹⁵: a signed conversion, exact
-        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
-        return negative ? -v : v
-    }
-
-    /// Reads the run of digits at `b + j` into `significand` (wrapping past 19 digits) and moves
-    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
-    @inline(__always)
-    func digits(_ j: inout Int, _ significand: inout UInt64) {
-        while true {
-            let d = b[j] &- 0x30
-            if d >= 10 { return }
-            significand = significand &* 10 &+ UInt64(d)
-            j += 1
-        }
     }
 }

@@ -23,7 +23,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// `"key":value,` of each top-level member but `elements`, as written.
     private var members: [UInt8] = []
     private var sawElements = false
-    private var decoder: LayoutReader.JSONElementDecoder
+    private(set) var decoder: LayoutReader.JSONElementDecoder
     /// The window holds the whole input, whose syntax is known to be good.
     private let whole: Bool
 
@@ -40,7 +40,6 @@ final class JSONLayoutStream: LayoutElementStream {
     /// Makes at least `n` bytes available from `pos` unless the file ends first.
     @inline(__always)
     private func ensure(_ n: Int) throws -> Bool {
-        if w.end - pos >= n { return true }
         while w.end - pos < n {
             guard let shift = try w.refill(keepingFrom: pos) else { return w.end - pos >= n }
             pos -= shift
@@ -48,18 +47,14 @@ final class JSONLayoutStream: LayoutElementStream {
         return true
     }
 
-    private func skipSpace() throws {
+    /// Skips blank space: the byte at `pos` after it, or `nil` at the end.
+    @discardableResult
+    private func peek() throws -> UInt8? {
         while true {
             while pos < w.end, isSpace(w.base[pos]) { pos += 1 }
-            if pos < w.end { return }
-            guard try ensure(1) else { return }
+            if pos < w.end { return w.base[pos] }
+            guard try ensure(1) else { return nil }
         }
-    }
-
-    /// The byte at `pos` after blank space, or `nil` at the end.
-    private func peek() throws -> UInt8? {
-        try skipSpace()
-        return pos < w.end ? w.base[pos] : nil
     }
 
     private func expect(_ byte: UInt8) throws {
@@ -80,7 +75,7 @@ final class JSONLayoutStream: LayoutElementStream {
     /// The bytes of one JSON value from `pos` (after blank space), found by its brackets and
     /// quotes, and the objects in it.
     private func captureValue() throws -> (start: Int, end: Int, objects: Int) {
-        try skipSpace()
+        try peek()
         var start = pos
         var i = pos
         var depth = 0, objects = 0
@@ -177,7 +172,7 @@ final class JSONLayoutStream: LayoutElementStream {
             }
             if !first {
                 try expect(UInt8(ascii: ","))
-                try skipSpace()
+                try peek()
             }
             first = false
             _ = try ensure(4096)
@@ -210,11 +205,6 @@ final class JSONLayoutStream: LayoutElementStream {
         return true
     }
 
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "\(decoder.path)[\(ordinal)]",
-                      message: "duplicate element \(key.messageText) (also at \(decoder.path)[\(first)])")
-    }
-
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         guard done else { throw LayoutStreamFallback("not at the end") }
         if !whole && objects > JSONSyntaxCheck.ObjectLimit.layout.count { throw LayoutStreamFallback("too many objects") }
@@ -237,108 +227,34 @@ final class JSONLayoutStream: LayoutElementStream {
     private static func fastElement(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ position: inout Int,
                                     _ element: inout StreamedElement) -> Bool {
         var c = ReadCursor(b: b, end: end, i: position)
-        guard c.literal("{\"indexPath\":["), let section = c.index(), c.literal(","), let item = c.index(),
-              c.literal("],\"category\":\"") else { return false }
-        let category: UInt8
-        if c.literal("cell\"") {
-            category = 0
-        } else if c.literal("supplementaryView\"") {
-            category = 1
-        } else if c.literal("decorationView\"") {
-            category = 2
-        } else {
-            return false
-        }
-        var kind: Int32 = 0
-        if c.literal(",\"kind\":\"header\"") {
-            kind = 1
-        } else if c.literal(",\"kind\":\"footer\"") {
-            kind = 2
-        }
+        guard c.literal("{\"indexPath\":["), let section = c.integer(json: true), let item = c.integer(then: "]", json: true),
+              c.literal(",\"category\":\""),
+              let category = c.choice("cell\"", "supplementaryView\"", "decorationView\"") else { return false }
+        let kind = c.choice(",\"kind\":\"header\"", ",\"kind\":\"footer\"").map { Int32($0) + 1 } ?? 0
         guard (kind == 0) == (category == 0) else { return false }
-        guard c.literal(",\"frame\":{\"x\":"), let x = c.number(), c.literal(",\"y\":"), let y = c.number(),
-              c.literal(",\"width\":"), let width = c.number(), c.literal(",\"height\":"), let height = c.number(),
-              c.literal("},\"center\":{\"x\":"), let cx = c.number(), c.literal(",\"y\":"), let cy = c.number(),
-              c.literal("},\"transform\":[") else { return false }
+        guard c.literal(",\"frame\":{\"x\":"), let x = c.json(), c.literal("\"y\":"), let y = c.json(),
+              c.literal("\"width\":"), let width = c.json(), c.literal("\"height\":"), let height = c.json("}"),
+              c.literal(",\"center\":{\"x\":"), let cx = c.json(), c.literal("\"y\":"), let cy = c.json("}"),
+              c.literal(",\"transform\":[") else { return false }
         var ta = 1.0, tb = 0.0, tc = 0.0, td = 1.0, tx = 0.0, ty = 0.0
         if !c.literal("1,0,0,1,0,0]") {
-            guard let a1 = c.number(), c.literal(","), let b1 = c.number(), c.literal(","), let c1 = c.number(), c.literal(","),
-                  let d1 = c.number(), c.literal(","), let x1 = c.number(), c.literal(","), let y1 = c.number(), c.literal("]")
-            else { return false }
+            guard let a1 = c.json(), let b1 = c.json(), let c1 = c.json(), let d1 = c.json(), let x1 = c.json(),
+                  let y1 = c.json("]") else { return false }
             (ta, tb, tc, td, tx, ty) = (a1, b1, c1, d1, x1, y1)
         }
-        guard c.literal(",\"alpha\":"), let alpha = c.number(), c.literal(",\"zIndex\":"), let z = c.number(),
-              z == z.rounded(), z.magnitude < 9.0e15, c.literal(",\"hidden\":") else { return false }
-        let hidden: Double
-        if c.literal("false}") {
-            hidden = 0
-        } else if c.literal("true}") {
-            hidden = 1
-        } else {
-            return false
-        }
+        guard c.literal(",\"alpha\":"), let alpha = c.json(), c.literal("\"zIndex\":"), let z = c.json(),
+              z == z.rounded(), z.magnitude < 9.0e15, c.literal("\"hidden\":"),
+              let hidden = c.choice("false}", "true}") else { return false }
         element.setKey(section: section, item: item, category: category, kind: kind)
         element.values = SIMD16(x, y, width, height, cx, cy, ta, tb, tc, td, tx, ty, alpha, z == 0 ? 0 : z,
-                                hidden, 0)
+                                Double(hidden), 0)
         element.mask = 0x7FFF
         position = c.i
         return true
     }
-
-    /// A JSON number at `i` as the strict scanner reads it (`JSONNumber.fastValue`), or `nil`
-    /// when it is not plain (an exponent, many digits) or not followed by more bytes.
-    @inline(__always)
-    static func number(_ b: UnsafeMutablePointer<UInt8>, _ end: Int, _ i: inout Int) -> Double? {
-        var negative = false
-        if i < end && b[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        guard i < end, isDigit(b[i]) else { return nil }
-        var significand: UInt64 = 0
-        var digits = 0
-        if b[i] == 0x30 {
-            i += 1
-            if i < end, isDigit(b[i]) { return nil }
-        } else {
-            while i < end, isDigit(b[i]) {
-                guard digits < 19 else { return nil }
-                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
-                digits += 1
-                i += 1
-            }
-        }
-        var fractionDigits = 0
-        if i < end && b[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < end, isDigit(b[i]) else { return nil }
-            while i < end, isDigit(b[i]) {
-                guard digits < 19 else { return nil }
-                significand = significand &* 10 &+ UInt64(b[i] &- 0x30)
-                if significand != 0 { digits += 1 }
-                fractionDigits += 1
-                i += 1
-            }
-        }
-        guard i < end, b[i] != UInt8(ascii: "e"), b[i] != UInt8(ascii: "E") else { return nil }
-        return JSONNumber.fastValue(negative: negative, significand: significand, exact: significand <= 1 << 53,
-                                    fractionDigits: fractionDigits, exponent: 0)
-    }
 }
 
 fileprivate extension ReadCursor {
-    /// An index: 1 to 15 digits, no leading zero.
-    @inline(__always) mutating func index() -> Int? {
-        var v = 0
-        let start = i
-        while i < end, isDigit(b[i]) {
-            v = v &* 10 &+ Int(b[i] &- 0x30)
-            i += 1
-        }
-        let n = i - start
-        guard n > 0, n <= 15, n == 1 || b[start] != 0x30 else { return nil }
-        return v
-    }
-
-    @inline(__always) mutating func number() -> Double? { JSONLayoutStream.number(b, end, &i) }
+    /// A JSON number and the byte `then` (`number`).
+    @inline(__always) mutating func json(_ then: Unicode.Scalar = ",") -> Double? { number(then: then, json: true) }
 }

@@ -42,10 +42,7 @@ public struct ElementKey: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Where the element goes within its section: header 0, cells 1, others 2, footer 3.
     private var slot: Int {
-        if category == "cell" { return 1 }
-        if category == "supplementaryView" && kind == "header" { return 0 }
-        if category == "supplementaryView" && kind == "footer" { return 3 }
-        return 2
+        category == "cell" ? 1 : category != "supplementaryView" ? 2 : kind == "header" ? 0 : kind == "footer" ? 3 : 2
     }
 
     public static func < (lhs: ElementKey, rhs: ElementKey) -> Bool {
@@ -97,15 +94,7 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
 private func replacingControlCharacters(_ text: String, _ replacement: (UInt32) -> String) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
     guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var replaced = ""
-    for scalar in text.unicodeScalars {
-        if isControl(scalar) {
-            replaced += replacement(scalar.value)
-        } else {
-            replaced.unicodeScalars.append(scalar)
-        }
-    }
-    return replaced
+    return text.unicodeScalars.map { isControl($0) ? replacement($0.value) : String($0) }.joined()
 }
 
 /// `text` cut to its first `limit` characters and `…`, when longer.

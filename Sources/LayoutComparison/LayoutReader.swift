@@ -15,8 +15,7 @@ import LayoutWriters
 /// a kind, an index path not two integers ≥ 0, a `zIndex` not an integer, two elements with
 /// one key. Columns and keys cvlayout does not know are not compared, and named in `unknownNames`.
 public enum LayoutReader {
-    /// Reads `data`, as `format` or, when `nil`, as its first non-blank byte suggests
-    /// (`openLayoutStream`).
+    /// Reads `data` as `format`, or when `nil` as its first non-blank byte suggests.
     /// - Throws: `LayoutReadError`; for JSON, a syntax error anywhere before any other.
     /// - Complexity: O(size of `data`) plus O(n) hashing for the duplicate check.
     public static func read(_ data: Data, format: LayoutFileFormat?) throws -> LayoutDocument {
@@ -77,16 +76,11 @@ public enum LayoutReader {
 
     /// The byte offset of a 1-based line and character column in `bytes`.
     private static func byteOffset(line: Int, column: Int, in bytes: [UInt8]) -> Int {
-        var i = 0, l = 1
-        while l < line && i < bytes.count {
-            if bytes[i] == 0x0A { l += 1 }
-            i += 1
-        }
-        var c = 1
-        while c < column && i < bytes.count {
+        var i = 0, l = 1, c = 1
+        while i < bytes.count && (l, c) < (line, column) {
+            (l, c) = bytes[i] == 0x0A ? (l + 1, 1) : (l, c + 1)
             i += 1
             while i < bytes.count && bytes[i] & 0xC0 == 0x80 { i += 1 }
-            c += 1
         }
         return i
     }
@@ -107,10 +101,8 @@ public enum LayoutReader {
 
     // MARK: JSON
 
-    /// Checks a JSON layout read whole before its elements are streamed: its syntax
-    /// anywhere, then its root (an array, or an object whose `elements` is one).
-    /// - Throws: `LayoutReadError`.
-    /// - Complexity: O(size of `data`) time and memory (the strict scanner's tree).
+    /// Checks a JSON layout read whole before its elements are streamed: its syntax anywhere, then
+    /// its root (an array, or an object whose `elements` is one). O(size) time and memory.
     static func checkWholeJSON(_ data: Data) throws {
         let root: JSONValue
         do { root = try StrictJSON.values(data, objectLimit: .layout) } catch { throw jsonError(error) }
@@ -119,9 +111,7 @@ public enum LayoutReader {
             throw LayoutReadError.notALayout(
                 message: "expected a cvlayout layout (an object with \"elements\") or a list of elements, got \(describe(root))")
         }
-        guard list.elements != nil else {
-            throw expected("an array", got: list, at: "elements")
-        }
+        guard list.elements != nil else { throw expected("an array", got: list, at: "elements") }
     }
 
     /// The layout-level parts of a layout object (`LayoutPart.names`); its keys cvlayout does
@@ -163,14 +153,11 @@ public enum LayoutReader {
                               ("segments", .array(.object(["control1", "control2", "end"].map { ($0, .numbers("x", "y")) })))]),
     ] }
 
-    /// `raw` at `path` as `shape` has it, into `values`.
-    /// - Throws: `LayoutReadError` naming the value at fault.
+    /// `raw` at `path` as `shape` has it, into `values`; `LayoutReadError` naming the value at fault.
     private static func flatten(_ raw: JSONValue, as shape: PartShape, path: String, into values: inout [NamedValue]) throws {
         switch shape {
         case .text(let what):
-            guard case .string(let text) = raw else {
-                throw expected(what, got: raw, at: path)
-            }
+            guard case .string(let text) = raw else { throw expected(what, got: raw, at: path) }
             values.append(NamedValue(path, .text(text)))
         case .indexPath:
             let (s, i) = try indexPair(raw, path: path)
@@ -178,16 +165,12 @@ public enum LayoutReader {
         case .number:
             values.append(NamedValue(path, .number(try finiteNumber(raw, path: path))))
         case .object(let members):
-            guard case .object(let object) = raw else {
-                throw expected("an object", got: raw, at: path)
-            }
+            guard case .object(let object) = raw else { throw expected("an object", got: raw, at: path) }
             for (key, shape) in members {
                 if let value = object[key] { try flatten(value, as: shape, path: path + "." + key, into: &values) }
             }
         case .array(let shape):
-            guard let array = raw.elements else {
-                throw expected("an array", got: raw, at: path)
-            }
+            guard let array = raw.elements else { throw expected("an array", got: raw, at: path) }
             for (k, value) in array.enumerated() { try flatten(value, as: shape, path: "\(path)[\(k)]", into: &values) }
         }
     }
@@ -215,8 +198,7 @@ public enum LayoutReader {
 
         init(path: String) { self.path = path }
 
-        /// The element `raw` at `location` (`elements[3]`).
-        /// - Throws: `LayoutReadError` naming the member at fault.
+        /// The element `raw` at `location` (`elements[3]`); `LayoutReadError` naming the member at fault.
         mutating func decode(_ raw: JSONValue, location: String) throws -> StreamedElement {
             guard case .object(let object) = raw else {
                 throw expected("an element object", got: raw, at: location)
@@ -224,7 +206,50 @@ public enum LayoutReader {
             // The keys read, counted so that an element holding no others is not searched.
             var found = 0
             var element = StreamedElement.placeholder
-            try jsonKey(object, path: location, found: &found, into: &element)
+            let section: Int, item: Int
+            if let raw = object["indexPath"] {
+                found += 1
+                (section, item) = try indexPair(raw, path: location + ".indexPath")
+            } else if let s = object["section"], let i = object["item"] {
+                found += 2
+                section = try indexNumber(s, path: location + ".section")
+                item = try indexNumber(i, path: location + ".item")
+            } else {
+                throw LayoutReadError.invalidValue(location: location,
+                                                   message: "expected \"indexPath\": [section, item] or \"section\" and \"item\"")
+            }
+            guard let rawCategory = object["category"] else {
+                throw LayoutReadError.invalidValue(location: location,
+                                                   message: "expected \"category\": cell, supplementaryView or decorationView")
+            }
+            found += 1
+            guard case .string(let name) = rawCategory, let category = categoryCode(name) else {
+                throw LayoutReadError.invalidValue(location: location + ".category",
+                                                   message: "\(expectedCategory), got \(describe(rawCategory))")
+            }
+            var kind: Int32 = 0
+            if let raw = object["kind"] {
+                found += 1
+                if raw != .null {
+                    guard case .string(let text) = raw else {
+                        throw expected("a string", got: raw, at: location + ".kind")
+                    }
+                    if !text.isEmpty && category == 0 {
+                        throw LayoutReadError.invalidValue(location: location + ".kind",
+                                                           message: "a cell has no kind, got \(describe(raw))")
+                    }
+                    kind = kindCode(text)
+                }
+            }
+            var disappearing = false
+            if let raw = object["change"] {
+                found += 1
+                guard case .string(let change) = raw else {
+                    throw expected("a string", got: raw, at: location + ".change")
+                }
+                disappearing = change == "disappear"
+            }
+            element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
             // `frame` and `center`: objects of numbers, whose other members are named once.
             for (k, (key, members)) in Self.nestedMembers.enumerated() {
                 guard let raw = object[key] else { continue }
@@ -277,52 +302,6 @@ public enum LayoutReader {
             }
             return element
         }
-    }
-
-    /// The element's category, kind and index path, into `element`; `found` counts the keys read.
-    static func jsonKey(_ object: JSONObject, path: String, found: inout Int, into element: inout StreamedElement) throws {
-        let section: Int, item: Int
-        if let raw = object["indexPath"] {
-            found += 1
-            (section, item) = try indexPair(raw, path: path + ".indexPath")
-        } else if let s = object["section"], let i = object["item"] {
-            found += 2
-            section = try indexNumber(s, path: path + ".section")
-            item = try indexNumber(i, path: path + ".item")
-        } else {
-            throw LayoutReadError.invalidValue(location: path,
-                                               message: "expected \"indexPath\": [section, item] or \"section\" and \"item\"")
-        }
-        guard let rawCategory = object["category"] else {
-            throw LayoutReadError.invalidValue(location: path,
-                                               message: "expected \"category\": cell, supplementaryView or decorationView")
-        }
-        found += 1
-        guard case .string(let name) = rawCategory, let category = categoryCode(name) else {
-            throw LayoutReadError.invalidValue(location: path + ".category", message: "\(expectedCategory), got \(describe(rawCategory))")
-        }
-        var kind: Int32 = 0
-        if let raw = object["kind"] {
-            found += 1
-            if raw != .null {
-                guard case .string(let text) = raw else {
-                    throw expected("a string", got: raw, at: path + ".kind")
-                }
-                if !text.isEmpty && category == 0 {
-                    throw LayoutReadError.invalidValue(location: path + ".kind", message: "a cell has no kind, got \(describe(raw))")
-                }
-                kind = kindCode(text)
-            }
-        }
-        var disappearing = false
-        if let raw = object["change"] {
-            found += 1
-            guard case .string(let change) = raw else {
-                throw expected("a string", got: raw, at: path + ".change")
-            }
-            disappearing = change == "disappear"
-        }
-        element.setKey(section: section, item: item, category: category, kind: kind, disappearing: disappearing)
     }
 
     /// `LayoutReadError.invalidValue` at `location`: "expected `what`, got" `raw`, with an

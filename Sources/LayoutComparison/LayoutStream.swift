@@ -44,7 +44,6 @@ public struct StreamedElement: Sendable {
 
     private init() {}
 
-    /// An element to be overwritten by a stream's `next(into:)`.
     static var placeholder: StreamedElement { StreamedElement() }
 
     /// The key, for the report.
@@ -92,7 +91,6 @@ public struct StreamedElement: Sendable {
             && disappearing == other.disappearing
     }
 
-    /// The value of `field`, if given.
     @inline(__always)
     func value(_ field: ElementField) -> FieldValue? {
         guard mask & 1 << UInt16(field.rawValue) != 0 else { return nil }
@@ -132,12 +130,25 @@ protocol LayoutElementStream: AnyObject {
     func finish() throws -> (document: LayoutDocument, present: UInt16)
     /// Stops any thread reading ahead (the comparison gave up); `next` may throw after it.
     func cancel()
-    /// The error for two elements with `key` at `ordinal` and `first`, as the reader words it.
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError
 }
 
 extension LayoutElementStream {
     func cancel() {}
+
+    /// The error for two elements with `key` at `ordinal` and `first`, as the file's reader
+    /// (under any wrapper) words it: CSV rows, or JSON paths (`[3]` for a layout read whole).
+    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
+        var reader: LayoutElementStream = self
+        while let source = (reader as? PrefetchedStream)?.source ?? (reader as? SortedLayoutStream)?.source {
+            reader = source
+        }
+        let text = "duplicate element \(key.messageText)"
+        if reader is CSVLayoutStream {
+            return .invalidValue(location: "row \(ordinal)", message: "\(text) (also on row \(first))")
+        }
+        let path = (reader as? JSONLayoutStream)?.decoder.path ?? ""
+        return .invalidValue(location: "\(path)[\(ordinal)]", message: "\(text) (also at \(path)[\(first)])")
+    }
 }
 
 // MARK: - Bytes in chunks
@@ -230,8 +241,6 @@ final class ByteWindow {
     }
 }
 
-@inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
-
 /// Whether `n` bytes at `a` and `b` are equal: 8 bytes at a time, inline (no call to `memcmp`).
 @inline(__always) func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     var i = 0
@@ -256,7 +265,8 @@ final class ByteWindow {
 @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
 /// Bytes `b[i..<end]` read forward by the streams' fast paths (a struct: a captured position
-/// would be checked for exclusive access).
+/// would be checked for exclusive access). Runs of digits stop without a bound check: a byte
+/// that is no digit (a delimiter, or the window's zero) comes by `b[end]`.
 struct ReadCursor {
     let b: UnsafeMutablePointer<UInt8>
     let end: Int
@@ -269,6 +279,72 @@ struct ReadCursor {
         i += n
         return true
     }
+
+    /// Steps over the first of `a`, `b`, `c` that comes next: 0, 1 or 2; `nil` for none.
+    @inline(__always) mutating func choice(_ a: StaticString, _ b: StaticString, _ c: StaticString? = nil) -> UInt8? {
+        if literal(a) { return 0 }
+        if literal(b) { return 1 }
+        if let c, literal(c) { return 2 }
+        return nil
+    }
+
+    /// An integer of 1 to 15 digits (with `json`, no leading zero), after a `-` if `signed`, and
+    /// the byte `then`: an index path's part, a zIndex.
+    @inline(__always)
+    mutating func integer(then: Unicode.Scalar = ",", signed: Bool = false, json: Bool = false) -> Int? {
+        var j = i
+        let negative = signed && b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var v: UInt64 = 0
+        let start = j
+        digits(&j, &v)
+        let n = j - start
+        guard n > 0, n <= 15, !json || n == 1 || b[start] != 0x30, b[j] == UInt8(truncatingIfNeeded: then.value)
+        else { return nil }
+        i = j + 1
+        return negative ? -Int(v) : Int(v)
+    }
+
+    /// `-?digits(.digits)?` and the byte `then`, as `Double(text)` reads it: at most 15 digits,
+    /// or with `json` no leading zero and at most 19 digits ≤ 2⁵³ (Clinger: an exact integer
+    /// over an exact power of ten, one rounding).
+    @inline(__always)
+    mutating func number(then: Unicode.Scalar = ",", json: Bool = false) -> Double? {
+        var j = i
+        let negative = b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        var significand: UInt64 = 0
+        let start = j
+        digits(&j, &significand)
+        let integerDigits = j - start
+        var fraction = 0
+        if b[j] == UInt8(ascii: ".") {
+            j += 1
+            let fractionStart = j
+            digits(&j, &significand)
+            fraction = j - fractionStart
+            if fraction == 0 { return nil }
+        }
+        guard integerDigits > 0, integerDigits + fraction <= (json ? 19 : 15), b[j] == UInt8(truncatingIfNeeded: then.value)
+        else { return nil }
+        if json && ((integerDigits > 1 && b[start] == 0x30) || significand > 1 << 53) { return nil }
+        i = j + 1
+        var v = Double(Int64(bitPattern: significand))  // ≤ 2⁵³: a signed conversion, exact
+        if fraction > 0 { v /= JSONNumber.powersOfTen[fraction] }
+        return negative ? -v : v
+    }
+
+    /// Reads the run of digits at `b + j` into `significand` (wrapping past 19 digits) and moves
+    /// `j` past it. (Eight at a time, SWAR, was slower: most numbers have one to four digits.)
+    @inline(__always)
+    func digits(_ j: inout Int, _ significand: inout UInt64) {
+        while true {
+            let d = b[j] &- 0x30
+            if d >= 10 { return }
+            significand = significand &* 10 &+ UInt64(d)
+            j += 1
+        }
+    }
 }
 
 /// The category and kind strings, shared (no allocation per element).
@@ -278,10 +354,9 @@ let headerKind = "header", footerKind = "footer"
 // MARK: - Opening
 
 /// Opens a layout as a stream: as `format`, or when `nil` as its first non-blank byte (after
-/// any byte order mark) suggests: `{` or `[` JSON, `<` refused as SVG or XML, else CSV. A
-/// JSON layout read whole is checked whole first (`LayoutReader.checkWholeJSON`).
-/// - Throws: `LayoutReadError` (read whole) or `LayoutStreamFallback` for an empty input or
-///   SVG; what the stream's start throws.
+/// any byte order mark) suggests: `{` or `[` JSON (checked whole first when read whole), `<`
+/// refused as SVG or XML, else CSV. Throws `LayoutReadError` (read whole) or
+/// `LayoutStreamFallback` for an empty input or SVG, and what the stream's start throws.
 func openLayoutStream(_ window: ByteWindow, format: LayoutFileFormat?) throws -> LayoutElementStream {
     var pos = 0
     while true {

@@ -383,10 +383,6 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         return finished
     }
 
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        source.duplicate(key, at: ordinal, first: first)
-    }
-
     /// Stops the thread and any its source reads ahead with (the reader gave up).
     func cancel() {
         condition.lock()

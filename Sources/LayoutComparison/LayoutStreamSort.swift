@@ -11,9 +11,8 @@ final class OpenFile {
     /// Adopts `fd` (closing −1 does nothing).
     init(adopting fd: Int32) { self.fd = fd }
 
-    /// Creates an unlinked temporary file, open for reading and writing.
-    /// - Parameter purpose: a word for its name and for the error (`report`, `sort`, `stdin`).
-    /// - Throws: `LayoutStreamFallback` when none can be created.
+    /// An unlinked temporary file, open to read and write, named for `purpose` (`report`, `sort`,
+    /// `stdin`); `LayoutStreamFallback` when none can be created.
     init(temporary purpose: String) throws {
         var template = Array((NSTemporaryDirectory() + "/cvlayout-\(purpose)-XXXXXX").utf8CString)
         fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -23,8 +22,7 @@ final class OpenFile {
 
     deinit { close(fd) }
 
-    /// Writes `count` bytes from `bytes` at the file's offset, all of them.
-    /// - Throws: `LayoutStreamFallback` on a write error (a full disk).
+    /// Writes all `count` bytes at `bytes`; `LayoutStreamFallback` on a write error (a full disk).
     func write(_ bytes: UnsafeRawPointer, count: Int) throws {
         var done = 0
         while done < count {
@@ -37,9 +35,8 @@ final class OpenFile {
         }
     }
 
-    /// Reads `count` bytes at `offset` into `bytes`; fewer only at the end of the file.
-    /// - Returns: the bytes read.
-    /// - Throws: `LayoutStreamFallback` on a read error.
+    /// Reads `count` bytes at `offset` into `bytes`: how many, fewer only at the end of the file;
+    /// `LayoutStreamFallback` on a read error.
     func read(into bytes: UnsafeMutableRawPointer, count: Int, at offset: Int) throws -> Int {
         var done = 0
         while done < count {
@@ -62,7 +59,6 @@ final class OpenFile {
 protocol ExternallySortable: BitwiseCopyable {
     /// The first keys of the order, compared as integers before `sortsBefore` is asked.
     var sortKey: SIMD2<UInt64> { get }
-    /// The whole order: `self` before `other`.
     func sortsBefore(_ other: Self) -> Bool
 }
 
@@ -105,7 +101,6 @@ final class ExternalSorter<Record: ExternallySortable> {
     private let headLength: Int
     private static var stride: Int { MemoryLayout<Record>.stride }
 
-    /// A sorter that keeps at most `runBytes` of records in memory at a time.
     init(runBytes: Int) {
         runLength = max(2, runBytes / Self.stride)
         headLength = max(16, (64 << 10) / Self.stride)
@@ -126,12 +121,9 @@ final class ExternalSorter<Record: ExternallySortable> {
         if count == runLength { try spill() }
     }
 
-    /// Sorts the run in memory (its permutation).
     private func sortRun() {
         guard let run else { return }
-        permutation.removeAll(keepingCapacity: true)
-        permutation.reserveCapacity(count)
-        for i in 0..<count { permutation.append((run[i].sortKey, i)) }
+        permutation = (0..<count).map { (run[$0].sortKey, $0) }
         permutation.sort { x, y in
             if x.key[0] != y.key[0] { return x.key[0] < y.key[0] }
             if x.key[1] != y.key[1] { return x.key[1] < y.key[1] }
@@ -160,8 +152,7 @@ final class ExternalSorter<Record: ExternallySortable> {
         count = 0
     }
 
-    /// Ends the input: the records in memory are sorted, or written as the last run and the
-    /// runs' merge begins.
+    /// Ends the input: sorts the run in memory, or writes it as the last run and starts the merge.
     private func endInput() throws {
         input = false
         guard !runs.isEmpty else {
@@ -197,8 +188,7 @@ final class ExternalSorter<Record: ExternallySortable> {
         return true
     }
 
-    /// The next record in order; `false` after the last.
-    /// - Throws: `LayoutStreamFallback` when the temporary file cannot be read.
+    /// The next record in order, `false` after the last; `LayoutStreamFallback` on a read error.
     func next(into record: inout Record) throws -> Bool {
         if input { try endInput() }
         if runs.isEmpty {
@@ -246,13 +236,11 @@ final class SortedLayoutStream: LayoutElementStream {
     /// under 100 MB in all. Tests make it small, to merge many runs.
     nonisolated(unsafe) static var runBytes = 12 << 20
 
-    /// The elements of `source` in element order, sorted in runs of `runBytes`.
     init(_ source: LayoutElementStream, runBytes: Int = SortedLayoutStream.runBytes) {
         self.source = source
         self.runBytes = runBytes
     }
 
-    /// Reads `source` to its end into a sorter.
     private func sort() throws -> ExternalSorter<StreamedElement> {
         let sorter = ExternalSorter<StreamedElement>(runBytes: runBytes)
         var element = StreamedElement.placeholder
@@ -277,10 +265,6 @@ final class SortedLayoutStream: LayoutElementStream {
     }
 
     func cancel() { source.cancel() }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        source.duplicate(key, at: ordinal, first: first)
-    }
 }
 
 // MARK: - Inputs
@@ -322,7 +306,7 @@ public final class SpooledInput {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var start: Data? = inspect == nil ? nil : Data()
+        var head: Data? = inspect == nil ? nil : Data()
         while true {
             let n = read(descriptor, buffer, chunk)
             if n < 0 {
@@ -330,14 +314,11 @@ public final class SpooledInput {
                 throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
             }
             if n == 0 { break }
-            if let seen = start {
+            if var seen = head {
                 // The start, looked at once it is whole, before the rest is copied.
-                let more = Data(bytes: buffer, count: min(n, startLength - seen.count))
-                start = seen + more
-                if start!.count >= startLength {
-                    try inspect?(start!)
-                    start = nil
-                }
+                seen.append(buffer.assumingMemoryBound(to: UInt8.self), count: min(n, startLength - seen.count))
+                head = seen.count < startLength ? seen : nil
+                if head == nil { try inspect?(seen) }
             }
             if count + n > limit { throw TooLarge(limit: limit) }
             try file.write(buffer, count: n)
@@ -389,15 +370,11 @@ public enum LayoutInput {
     case document(LayoutDocument)
 
     /// Whether its stream comes sorted (a document's elements are).
-    var isSorted: Bool {
-        if case .document = self { return true }
-        return false
-    }
+    var isSorted: Bool { if case .document = self { true } else { false } }
 
-    /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`);
-    /// with `sorted`, its elements sorted first. A document's elements are sorted already.
-    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be
-    ///   opened.
+    /// Opens the layout as a stream read ahead by a thread of its own (`PrefetchedStream`), with
+    /// `sorted` its elements sorted first (a document's are already).
+    /// - Throws: `LayoutStreamFallback` for a path that is not a regular file or cannot be opened.
     func stream(format: LayoutFileFormat?, sorted: Bool) throws -> LayoutElementStream {
         let window: ByteWindow
         switch self {
@@ -410,21 +387,18 @@ public enum LayoutInput {
     }
 }
 
-/// A layout read whole as a stream: its elements in element order (the reader refused any
-/// duplicate).
+/// A layout read whole as a stream, in element order (the reader refused any duplicate).
 final class DocumentStream: LayoutElementStream {
     private let elements: [StreamedElement]
     private var index = 0
-    /// The layout without its elements.
-    let document: LayoutDocument
-    private var present: UInt16 = 0
+    /// The layout without its elements, and the fields given (bits of `ElementField.rawValue`).
+    private let rest: (document: LayoutDocument, present: UInt16)
 
     init(_ document: LayoutDocument) {
         elements = document.elements.sorted { $0.precedes($1) }
-        for field in document.presentFields { present |= 1 << UInt16(field.rawValue) }
         var rest = document
         rest.elements = []
-        self.document = rest
+        self.rest = (rest, document.presentFields.reduce(0) { $0 | 1 << UInt16($1.rawValue) })
     }
 
     func next(into element: inout StreamedElement) throws -> Bool {
@@ -434,9 +408,5 @@ final class DocumentStream: LayoutElementStream {
         return true
     }
 
-    func finish() throws -> (document: LayoutDocument, present: UInt16) { (document, present) }
-
-    func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
-        .invalidValue(location: "[\(ordinal)]", message: "duplicate element \(key.messageText) (also at [\(first)])")
-    }
+    func finish() throws -> (document: LayoutDocument, present: UInt16) { rest }
 }
