@@ -1,8 +1,7 @@
 // `--compat flickr`: the boxes flickr/justified-layout 4.1.0 computes.
 
 extension JustifiedLayout {
-    /// A row as Flickr builds it: items `start..<start + count`; once complete, its height and
-    /// boxes.
+    /// A row as Flickr builds it: its items; once complete, its height and boxes.
     struct FlickrRow {
         var start = 0
         var count = 0
@@ -20,9 +19,8 @@ extension JustifiedLayout {
         return x - down >= 0.5 ? down + 1 : down
     }
 
-    /// Whether Flickr's `Row.addItem` completes an open row of `count` items summing to `sum`
-    /// with the items from `start` on (at the first close whose row width is not 0), and its
-    /// item count then or after the last item.
+    /// Whether Flickr's `Row.addItem` completes an open row with the items from `start` on (at
+    /// the first close whose row width is not 0), and its item count then or after the last.
     func flickrOpenRow(count: Int, sum: Double, after start: Int, width: Double, _ ratios: [Double])
         -> (completes: Bool, count: Int) {
         let minimum = width / targetRowHeight * (1 - targetRowHeightTolerance)
@@ -93,10 +91,9 @@ extension JustifiedLayout {
         }
     }
 
-    /// One section as Flickr lays it out from `top`: its boxes to `sink`; returns its bottom,
-    /// `containerHeight` (`top + T + Σ(hᵣ + V) − V + B`, at least `top`). Flickr's `Row.addItem`
-    /// breaks rows as `GreedyRows` does; the rows are given its unclamped heights, and the widow
-    /// row the previous row's (the target after none or a breakout row).
+    /// One section as Flickr lays it out from `top`; returns `containerHeight` (`top + T +
+    /// Σ(hᵣ + V) − V + B`, at least `top`). Rows break as `GreedyRows`, at their unclamped
+    /// heights; the widow row at the previous row's (the target after none or a breakout row).
     /// - Complexity: O(n) (Flickr's own is O(n²)).
     func flickrSection<Sink: LayoutAttributesSink>(_ ratios: [Double], section s: Int, insets: EdgeInsets,
                                                           ownInsets: Bool, containerWidth: Double, top: Double, into sink: inout Sink,
