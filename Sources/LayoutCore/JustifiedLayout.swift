@@ -80,8 +80,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     public var forcedAspectRatio: Double? = nil
     /// Lay out the widow row (`showWidows`); false leaves its items out. Default `true`.
     public var showsWidows = true
-    /// Every N-th row holds a lone landscape item (`fullWidthBreakoutRowCadence`); greedy only.
-    /// Default `nil`.
+    /// Every N-th row holds a lone landscape item (`fullWidthBreakoutRowCadence`, greedy). Default `nil`.
     public var breakoutCadence: Int? = nil
     /// How the widow row is laid out (`widowLayoutStyle`). Default `.left`.
     public var widowStyle = JustifiedWidowStyle.left
@@ -368,10 +367,9 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         ends.reserveCapacity(Int(count[0]))
         var i = 0
         while i < n {
-            let j = Int(next[i])
-            ends.append(Int32(j))
+            ends.append(next[i])
             if let maximumRowCount, ends.count >= maximumRowCount { break }
-            i = j
+            i = Int(next[i])
         }
         return ends
     }
@@ -430,10 +428,8 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 continue
             }
             y += insets.top
-            for a in ratios {
-                stats.smallestRatio = min(stats.smallestRatio, a)
-                stats.largestRatio = max(stats.largestRatio, a)
-            }
+            stats.smallestRatio = min(stats.smallestRatio, ratios.min() ?? .infinity)
+            stats.largestRatio = max(stats.largestRatio, ratios.max() ?? 0)
             // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
             let optimal = breaking == .optimal
             var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)
