@@ -41,9 +41,9 @@ public struct WaterfallSection: Sendable, Equatable {
 
     /// Creates a section of `items` with optional overrides.
     public init(items: SectionItems, columnCount: Int? = nil, sectionInset: EdgeInsets? = nil,
-                headerHeight: Double? = nil, footerHeight: Double? = nil,
-                columnSpacing: Double? = nil, itemSpacing: Double? = nil,
-                headerInset: EdgeInsets? = nil, footerInset: EdgeInsets? = nil, spans: [Int]? = nil) {
+                headerHeight: Double? = nil, footerHeight: Double? = nil, columnSpacing: Double? = nil,
+                itemSpacing: Double? = nil, headerInset: EdgeInsets? = nil, footerInset: EdgeInsets? = nil,
+                spans: [Int]? = nil) {
         self.items = items
         self.columnCount = columnCount
         self.sectionInset = sectionInset
@@ -56,7 +56,6 @@ public struct WaterfallSection: Sendable, Equatable {
         self.spans = spans
     }
 
-    /// Whether an item spans more than one column.
     var hasSpans: Bool { spans?.contains { $0 != 1 } ?? false }
 }
 
@@ -116,9 +115,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             let vertical = transposedSettings()
             var transposing = TransposingSink(base: sink)
             defer { sink = transposing.base }
-            let result = try vertical.layout(sections.map { $0.transposed() },
-                                             bounds: bounds.transposed, contentOffset: contentOffset.transposed,
-                                             into: &transposing)
+            let result = try vertical.layout(sections.map { $0.transposed() }, bounds: bounds.transposed,
+                                             contentOffset: contentOffset.transposed, into: &transposing)
             return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                     contentSize: result.contentSize.transposed, elements: [],
                                     cellRanges: result.cellRanges, scrollDirection: .horizontal)
@@ -142,8 +140,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             let columnWidth = (available - Double(n - 1) * columnSpacing) / Double(n)
             guard columnWidth > 0, columnWidth.isFinite else {
                 let own = section.columnCount != nil || section.sectionInset != nil || section.columnSpacing != nil
-                throw LayoutError.columnsDoNotFit(section: own ? s : nil,
-                                                  columns: n, columnWidth: columnWidth,
+                throw LayoutError.columnsDoNotFit(section: own ? s : nil, columns: n, columnWidth: columnWidth,
                                                   availableWidth: available)
             }
             let spanning = section.hasSpans
@@ -159,22 +156,19 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             top += insets.top
             let itemCount = section.items.count
             let placement = Placement(section: s, columnCount: n, order: order, tolerance: tolerance,
-                                      left: insets.left, columnWidth: columnWidth,
-                                      columnSpacing: columnSpacing,
-                                      itemSpacing: section.itemSpacing ?? minimumInteritemSpacing,
-                                      itemHeight: itemHeight)
-            if var frame = headerFrame {
+                                      left: insets.left, columnWidth: columnWidth, columnSpacing: columnSpacing,
+                                      itemSpacing: section.itemSpacing ?? minimumInteritemSpacing, itemHeight: itemHeight)
+            if let frame = headerFrame {
+                var attributes = LayoutAttributes.supplementaryView(ofKind: .header,
+                                                                    at: IndexPath(item: 0, section: s), frame: frame)
                 if sectionHeadersPinToVisibleBounds {
-                    // The header's place depends on the section's end: the items are placed
-                    // once to find it.
+                    // The header's place depends on the section's end: items placed once to find it.
                     var counter = CountingSink()
                     let end = try placement.placeItems(of: section, spanning: spanning, top: top, into: &counter)
                         + insets.bottom
-                    frame.origin.y = min(max(contentOffset.y, frame.minY), end - header)
+                    attributes.frame.origin.y = min(max(contentOffset.y, frame.minY), end - header)
+                    attributes.zIndex = FlowLayout.pinnedHeaderZIndex
                 }
-                var attributes = LayoutAttributes.supplementaryView(ofKind: .header,
-                                                                    at: IndexPath(item: 0, section: s), frame: frame)
-                if sectionHeadersPinToVisibleBounds { attributes.zIndex = FlowLayout.pinnedHeaderZIndex }
                 sink.append(attributes)
             }
             cellRanges.append((start: sink.count, count: itemCount))
@@ -196,9 +190,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The most columns of a section whose items span columns (each item looks at every window).
     public static let maximumSpanningColumns = 256
 
-    /// A header or footer `length` tall at `top + inset.top`, across `width` inside the
-    /// `inset`; moves `top` past it and `inset.bottom`.
-    /// - Throws: `LayoutError.supplementaryTooWide` for a negative width.
+    /// Moves `top` past the frame and `inset.bottom`.
     private func supplementaryFrame(_ kind: ElementKind, at top: inout Double, length: Double, across width: Double,
                                     inset: EdgeInsets, section s: Int) throws -> Rect {
         top += inset.top
