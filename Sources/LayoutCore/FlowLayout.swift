@@ -15,8 +15,7 @@ public enum FlowAlignment: String, Sendable, CaseIterable {
     case trailing
 }
 
-/// A flow section: its items and the per-section overrides of the layout's settings
-/// (UICollectionViewDelegateFlowLayout's per-section callbacks).
+/// A flow section: its items and overrides (UICollectionViewDelegateFlowLayout's per-section callbacks).
 public struct FlowSection: Sendable, Equatable {
     /// `.sizes`; `.heights` (`itemSize.width` wide); `.uniform`: items of `itemSize`.
     public var items: SectionItems

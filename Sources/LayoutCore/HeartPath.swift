@@ -25,8 +25,7 @@ public enum HeartStyle: String, Sendable, CaseIterable {
     case smooth
 }
 
-/// The path a heart flies along, from the avatar at `from` to `to`: a start point and cubic
-/// Bézier segments (SPEC section 7), in points.
+/// A heart's path from avatar `from` to `to`: a start and cubic Bézier segments, points (SPEC section 7).
 public struct HeartPath: Hashable, Sendable {
     /// Index path of the start avatar.
     public var from: IndexPath
@@ -97,8 +96,7 @@ public struct HeartPath: Hashable, Sendable {
     }
 }
 
-/// What the heart path reads of a layout. `CollectionLayout` answers from its elements;
-/// `RingGeometry` computes them, for a streamed ring layout.
+/// What the heart path reads of a layout: `CollectionLayout`'s elements, or `RingGeometry`'s computed ones.
 public protocol ItemGeometry {
     /// The collection view's bounds size, points.
     var bounds: Size { get }

@@ -22,8 +22,7 @@ public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
 
 /// Whose boxes the layout reproduces.
 public enum JustifiedCompatibility: String, Sendable, CaseIterable {
-    /// cvlayout's own rows: fractional points, justified rows exactly the width, widow rows
-    /// that fit, optimal breaking on request.
+    /// cvlayout's rows: fractional points, exact-width justified rows, fitting widows, optimal breaking.
     case native
     /// flickr/justified-layout 4.1.0's boxes, to the last bit of its arithmetic (clamps,
     /// panoramas, breakout and widow rows, whole-pixel error distribution, `containerHeight`).

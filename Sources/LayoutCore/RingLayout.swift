@@ -109,8 +109,7 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     }
 }
 
-/// A ring layout's cells computed one at a time as `RingLayout.layout` does: what the heart
-/// path reads when the elements were streamed.
+/// A ring layout's cells computed one at a time, as `layout` does: what a streamed heart path reads.
 public struct RingGeometry: ItemGeometry, Sendable {
     /// The engine and its settings.
     public let layout: RingLayout

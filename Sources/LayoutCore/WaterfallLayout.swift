@@ -1,8 +1,7 @@
 // Columns of varying height: seed 000's SNWaterLayout (round-robin) and seed 001's
 // WaterLayout (shortest column first), generalised as CHTCollectionViewWaterfallLayout is.
 
-/// How a waterfall picks the column for the next item
-/// (CHTCollectionViewWaterfallLayout's `itemRenderDirection`).
+/// How a waterfall picks the next item's column (CHTCollectionViewWaterfallLayout's `itemRenderDirection`).
 public enum WaterfallOrder: String, Sendable, CaseIterable {
     /// The lowest-index column whose height is within the tolerance of the shortest (seed 001).
     case shortestFirst = "shortest-first"
@@ -12,8 +11,7 @@ public enum WaterfallOrder: String, Sendable, CaseIterable {
     case rightToLeft = "right-to-left"
 }
 
-/// A waterfall section: its items and the per-section overrides of the layout's settings
-/// (CHTCollectionViewDelegateWaterfallLayout's per-section callbacks).
+/// A waterfall section: its items and overrides (CHTCollectionViewDelegateWaterfallLayout's callbacks).
 public struct WaterfallSection: Sendable, Equatable {
     /// The section's items.
     public var items: SectionItems
@@ -59,8 +57,7 @@ public struct WaterfallSection: Sendable, Equatable {
     var hasSpans: Bool { spans?.contains { $0 != 1 } ?? false }
 }
 
-/// A waterfall (masonry) layout: items of equal width in columns, each atop the column its
-/// `order` picks (SPEC section 6, seeds 000 and 001).
+/// Masonry: equal-width items, each atop the column `order` picks (SPEC section 6, seeds 000 and 001).
 public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "waterfall"
@@ -89,12 +86,10 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public var minimumContentHeight = 0.0
     /// Height of the items of `.uniform` sections, points. Default 100.
     public var itemHeight = 100.0
-    /// `sectionHeadersPinToVisibleBounds`: a header sticks to `contentOffset.y`, never above its
-    /// place nor past its section's end (before the footer); its `zIndex` is
-    /// `FlowLayout.pinnedHeaderZIndex`. Default `false`.
+    /// `sectionHeadersPinToVisibleBounds`: a header sticks to `contentOffset.y`, never above its place nor
+    /// past its section's end (before the footer), `zIndex` `FlowLayout.pinnedHeaderZIndex`. Default `false`.
     public var sectionHeadersPinToVisibleBounds = false
-    /// `.horizontal`: columns become rows, the vertical layout of everything transposed,
-    /// transposed back (insets stay physical). Default `.vertical`.
+    /// `.horizontal`: the vertical layout transposed (columns as rows, insets physical). Default `.vertical`.
     public var scrollDirection = ScrollDirection.vertical
 
     /// Creates a waterfall with the defaults above.
@@ -102,9 +97,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
 
     /// Lays out `sections` in a view of `bounds` size. Per section: the header (height > 0)
     /// inside `headerInset`; `sectionInset.top`; each item atop the column `order` picks, which
-    /// grows by `height + itemSpacing`; the tallest column's last maxY plus
-    /// `sectionInset.bottom`; the footer as the header.
-    /// `contentSize = (bounds.width, max(bottom, minimumContentHeight))`.
+    /// grows by `height + itemSpacing`; the tallest column's last maxY plus `sectionInset.bottom`;
+    /// the footer as the header. `contentSize = (bounds.width, max(bottom, minimumContentHeight))`.
     /// - Throws: `LayoutError.invalidParameter` for a negative, non-finite or zero-column
     ///   setting; `.columnsDoNotFit` for a column width `(W − L − R − (n−1)·gap)/n` ≤ 0;
     ///   `.supplementaryTooWide` for a header or footer of negative width.
