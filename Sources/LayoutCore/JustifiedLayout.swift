@@ -203,13 +203,12 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 let a = ratios[i]
                 let n = i - start + 1
                 if cadence > 0, n == 1, (count + 1) % cadence == 0, a >= 1 {
+                    defer { lastHeight = target }  // after give: a widow row after a breakout row takes the target
                     let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), natural: width / a, itemsWidth: width,
                                   sum: 0 + a)
                     start = i + 1
                     i += 1
-                    let given = give(row)
-                    lastHeight = target  // a widow row after a breakout row takes the target, as Flickr's does
-                    return given
+                    return give(row)
                 }
                 let newSum = sum + a
                 if newSum < minimum {

@@ -181,10 +181,9 @@ extension HeartPath {
     /// second derivative's direction, then the chord's. - Complexity: O(count + segments).
     public func samples(count: Int) -> [PathSample] {
         guard count > 0 else { return [] }
-        let pieces = Self.samplingPieces
         let tables = segments.indices.map { arcLengthTable(segment: $0) }
         var offsets: [Double] = [0]
-        for table in tables { offsets.append(offsets[offsets.count - 1] + table[pieces]) }
+        for table in tables { offsets.append(offsets[offsets.count - 1] + table[Self.samplingPieces]) }
         let total = offsets[offsets.count - 1]
         var segmentIndex = 0
         var previousAngle = 0.0
@@ -219,7 +218,6 @@ extension HeartPath {
         let curve = Cubic(self, segment: segment)
         let pieces = Self.samplingPieces
         var table = [0.0]
-        table.reserveCapacity(pieces + 1)
         for j in 0..<pieces {
             table.append(table[j] + curve.length(Double(j) / Double(pieces), Double(j + 1) / Double(pieces)))
         }

@@ -78,9 +78,8 @@ struct Placement {
         // Raw storage (n ≤ maximumSpanningColumns): captured arrays would be boxed.
         let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
         defer { storage.deallocate() }
-        // next: where each column's next item goes; bottoms: its last maxY.
         let next = storage, bottoms = storage + n, windowMaxima = storage + 2 * n
-        storage.initialize(repeating: top, count: 2 * n)
+        storage.initialize(repeating: top, count: 2 * n)  // each column's next top, then its last maxY
         windowMaxima.initialize(repeating: 0, count: n)
         let queue = UnsafeMutablePointer<Int>.allocate(capacity: n)
         defer { queue.deallocate() }
