@@ -1,19 +1,17 @@
 // Seed 004's carousel (UPCarouselFlowLayout), items fading and shrinking away from the centre.
 
-/// One line of items along the scroll axis (SPEC section 6 `carousel`, seed 004's
-/// `CharacterFlowLayout`). Insets `(L − l₀)/2` and `(L − l_last)/2` let the end items reach
-/// the centre; items are `minimumLineSpacing` apart, centred across. An item centred at `c`
-/// at offset `o` has `ratio(distance: |L/2 − (c − o)|, maxDistance: l + spacing)`,
-/// `alpha = ratio·(1 − standardItemAlpha) + standardItemAlpha`, the scale likewise,
-/// `zIndex = Int(alpha·10)`.
+/// One line of items along the scroll axis (SPEC section 6 `carousel`, seed 004's `CharacterFlowLayout`).
+/// Insets `(L − l₀)/2` and `(L − l_last)/2` let the end items reach the centre; items are
+/// `minimumLineSpacing` apart, centred across. An item centred at `c` at offset `o` has
+/// `ratio(distance: |L/2 − (c − o)|, maxDistance: l + spacing)`, `zIndex = Int(alpha·10)`,
+/// `alpha = ratio·(1 − standardItemAlpha) + standardItemAlpha`, the scale likewise.
 public struct CarouselLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "carousel"
 
     /// Size of every item unless the data gives sizes, points (`itemSize`). Default 200×200.
     public var itemSize = Size(width: 200, height: 200)
-    /// Gap between items, points (`minimumLineSpacing`), down to minus the shortest item
-    /// length (overlapping, seed 004). Default 10.
+    /// Gap between items, points (`minimumLineSpacing`), ≥ −(shortest item length): overlaps. Default 10.
     public var minimumLineSpacing = 10.0
     /// The scroll axis. Default `.vertical` (seed 004).
     public var scrollDirection = ScrollDirection.vertical

@@ -1,7 +1,7 @@
 // Items spaced evenly on one circle: seed 002's LFCircleLayout and seed 003's LYPCircleLayout.
 
 /// Items on one circle around the bounds centre (SPEC section 6 `circle`, seeds 002 and 003):
-/// item `i` of `n` centred at `(cx + r·cos θ, cy + r·sin θ)`, θ = `angle(ofItem:count:)`
+/// item `i` of `n` centred at `(cx + r·cos θ, cy + r·sin θ)`, θ = `startAngle ± 360·i/n` degrees
 /// (0° at 3 o'clock, +90° at 6); defaults are seed 002's. `contentSize` is the bounds.
 public struct CircleLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
@@ -34,11 +34,8 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
         let center = Point(x: bounds.width / 2, y: bounds.height / 2)
         sink.prepare(count: n)
         for i in 0..<n {
-            var c = center
-            if !(n == 1 && centersSingleItem) {
-                let (sin, cos) = sinCos(degrees: angle(ofItem: i, count: n))
-                c = Point(x: center.x + radius * cos, y: center.y + radius * sin)
-            }
+            let c = n == 1 && centersSingleItem
+                ? center : direction.point(ofItem: i, count: n, from: startAngle, radius: radius, around: center)
             sink.append(.cell(IndexPath(item: i, section: 0),
                                   frame: Rect(center: c, size: try items.size(at: i, default: itemSize))))
         }
@@ -49,10 +46,5 @@ public struct CircleLayout: CollectionLayoutEngine, Equatable {
         try requireFiniteNonNegative(["width": bounds.width, "height": bounds.height, "radius": radius,
                                      "item-size": itemSize.width, "item-size": itemSize.height])
         try require(startAngle.isFinite, "start-angle", startAngle, .finite)
-    }
-
-    /// The angle of item `i` of `count`, degrees: `startAngle ± 360·i/count`.
-    public func angle(ofItem i: Int, count: Int) -> Double {
-        startAngle + direction.sign * 360 * Double(i) / Double(count)
     }
 }

@@ -1,10 +1,8 @@
-// The circle's summary bounds: what vouches for a streamed layout's elements without
-// visiting them (`PassCapabilities.summaryCheck`).
+// The circle's bounds that vouch for streamed elements unseen (`PassCapabilities.summaryCheck`).
 
 extension CircleLayout {
     /// The check pass of a streamed layout: the elements sent to `sink` only when
-    /// `succeedsWithFiniteElements(items:bounds:scale:)` cannot vouch for them. Returns what
-    /// `layout` does. - Throws: as it.
+    /// `succeedsWithFiniteElements(items:bounds:scale:)` cannot vouch for them. - Throws: as `layout`.
     public func checkLayout(_ items: SectionItems, bounds: Size, contentOffset: Point = .zero,
                             into sink: inout FiniteCheckSink) throws -> CollectionLayout {
         let vouched = succeedsWithFiniteElements(items: items, bounds: bounds, scale: sink.scale)

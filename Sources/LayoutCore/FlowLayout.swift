@@ -15,8 +15,7 @@ public enum FlowAlignment: String, Sendable, CaseIterable {
     case trailing
 }
 
-/// A flow section: its items and the per-section overrides of the layout's settings
-/// (UICollectionViewDelegateFlowLayout's per-section callbacks).
+/// A flow section: its items and overrides (UICollectionViewDelegateFlowLayout's per-section callbacks).
 public struct FlowSection: Sendable, Equatable {
     /// `.sizes`; `.heights` (`itemSize.width` wide); `.uniform`: items of `itemSize`.
     public var items: SectionItems
@@ -44,8 +43,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "flow"
 
-    /// Size of `.uniform` items and width of `.heights` items, points (`itemSize`).
-    /// Default 50×50.
+    /// Size of `.uniform` items and width of `.heights` items, points (`itemSize`). Default 50×50.
     public var itemSize = Size(width: 50, height: 50)
     /// Gap between successive lines, points (`minimumLineSpacing`). Default 10.
     public var minimumLineSpacing = 10.0
@@ -55,8 +53,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
     public var sectionInset = EdgeInsets.zero
     /// The axis lines advance along (`scrollDirection`). Default `.vertical`.
     public var scrollDirection = ScrollDirection.vertical
-    /// Header size; its extent along the scroll axis counts, 0: none (`headerReferenceSize`).
-    /// Default zero.
+    /// Header size; its extent along the scroll axis counts, 0: none (`headerReferenceSize`). Default zero.
     public var headerReferenceSize = Size.zero
     /// Footer size, as `headerReferenceSize` (`footerReferenceSize`). Default zero.
     public var footerReferenceSize = Size.zero
@@ -164,7 +161,6 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
             }
 
             if holds {
-                // The held header: pinned, then stretched.
                 held[0].zIndex = Self.pinnedHeaderZIndex
                 held[0].frame = headerFrame(at: min(max(offsetV, headerV), sectionEnd - header))
                 for element in held { sink.append(element) }
@@ -193,13 +189,10 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         scrollDirection == .vertical ? (size.width, size.height) : (size.height, size.width)
     }
 
-    /// The elements of `sections`. - Throws: `LayoutError.tooManyElements` past the limit.
     private func elementCount(_ sections: [FlowSection]) throws -> Int {
-        var total = 0
-        for section in sections {
-            total += section.items.count
-            total += length(.header, of: section) > 0 ? 1 : 0
-            total += length(.footer, of: section) > 0 ? 1 : 0
+        let total = sections.reduce(0) { total, section in
+            total + section.items.count + (length(.header, of: section) > 0 ? 1 : 0)
+                + (length(.footer, of: section) > 0 ? 1 : 0)
         }
         guard total <= maximumElementCount else {
             throw LayoutError.tooManyElements(count: total, limit: maximumElementCount)
@@ -207,8 +200,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return total
     }
 
-    /// The line from item `first`, filled while its items and minimum gaps fit in `room` (one
-    /// item at least): its end, the length used, its items' lengths alone, its thickness.
+    /// Items from `first` while they and minimum gaps fit in `room` (one at least); `sumU`: their lengths.
     private func fillLine(_ items: SectionItems, from first: Int, section s: Int,
                           room: Double) throws -> (end: Int, used: Double, sumU: Double, thickness: Double) {
         let n = items.count
@@ -227,9 +219,7 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return (end, used, sumU, thickness)
     }
 
-    /// Where `line` (of a section of `n` items) starts and its gap, by `alignment`;
-    /// `commonSize`, the size all the section's items share, puts a justified last line on
-    /// the full lines' grid.
+    /// `commonSize` (all the section's `n` items') puts a justified last line on the full lines' grid.
     private func placement(ofLine line: Range<Int>, of n: Int, used: Double, sumU: Double, available: Double,
                            slack: Double, lineStart: Double, commonSize: Size?) -> (u: Double, gap: Double) {
         let k = line.count, end = line.upperBound
@@ -261,18 +251,18 @@ public struct FlowLayout: CollectionLayoutEngine, Equatable {
         return (u, gap)
     }
 
-    /// A section's header (or footer) length along the scroll axis.
+    /// Along the scroll axis.
     private func length(_ kind: ElementKind, of section: FlowSection) -> Double {
         let size = kind == .header ? headerReferenceSize : footerReferenceSize
         return (kind == .header ? section.headerLength : section.footerLength) ?? along(size).v
     }
 
-    /// Item `item`'s size (a height `itemSize.width` wide), validated.
+    /// A height is `itemSize.width` wide.
     private func itemSize(_ items: SectionItems, item: Int, section: Int) throws -> Size {
         try items.size(at: item, default: itemSize, section: section, heightsKeepWidth: true)
     }
 
-    /// The size every item of `items` has, or `nil` when they differ.
+    /// `nil` when the sizes differ.
     private func sameSize(_ items: SectionItems, section: Int) throws -> Size? {
         let first = try itemSize(items, item: 0, section: section)
         if case .uniform = items { return first }
@@ -307,13 +297,7 @@ func shortDecimal(_ value: Double) -> String {
     let scaled = (value * 1000).rounded()
     let sign = scaled < 0 ? "-" : ""
     let units = Int(scaled.magnitude)
-    var text = sign + String(units / 1000)
-    var fraction = units % 1000
-    if fraction != 0 {
-        var digits = 3
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        let padded = String(fraction)
-        text += "." + String(repeating: "0", count: digits - padded.count) + padded
-    }
-    return text
+    var decimals = String(1000 + units % 1000).dropFirst()  // three digits, zero-padded
+    while decimals.last == "0" { decimals.removeLast() }
+    return sign + String(units / 1000) + (decimals.isEmpty ? "" : "." + decimals)
 }

@@ -25,8 +25,7 @@ public enum HeartStyle: String, Sendable, CaseIterable {
     case smooth
 }
 
-/// The path a heart flies along, from the avatar at `from` to `to`: a start point and cubic
-/// Bézier segments (SPEC section 7), in points.
+/// A heart's path from avatar `from` to `to`: a start and cubic Bézier segments, points (SPEC section 7).
 public struct HeartPath: Hashable, Sendable {
     /// Index path of the start avatar.
     public var from: IndexPath
@@ -56,8 +55,7 @@ public struct HeartPath: Hashable, Sendable {
         start.isFinite && segments.allSatisfy { $0.control1.isFinite && $0.control2.isFinite && $0.end.isFinite }
     }
 
-    /// The default start avatar: item 0 of the outermost non-empty ring beyond ring 0, or
-    /// `nil` when no ring beyond ring 0 has items (then there is no heart path).
+    /// Item 0 of the outermost non-empty ring beyond ring 0; `nil` without one (no heart path).
     public static func defaultStart(in layout: some ItemGeometry) -> IndexPath? {
         let rings = stride(from: layout.numberOfSections - 1, through: 1, by: -1)
         return rings.first { layout.numberOfItems(inSection: $0) > 0 }.map { IndexPath(item: 0, section: $0) }
@@ -72,8 +70,7 @@ public struct HeartPath: Hashable, Sendable {
     /// - Returns: `nil` when `from` is not an item of `layout`.
     /// - Complexity: O(items in the rings crossed).
     public static func seed(from: IndexPath, in layout: some ItemGeometry) -> HeartPath? {
-        guard let startAttributes = layout.layoutAttributesForItem(at: from) else { return nil }
-        let start = startAttributes.center
+        guard let start = layout.layoutAttributesForItem(at: from)?.center else { return nil }
         let centre = layout.layoutAttributesForItem(at: IndexPath(item: 0, section: 0))?.center
             ?? Point(x: layout.bounds.width / 2, y: layout.bounds.height / 2)
         var list: [Point] = []
@@ -89,20 +86,17 @@ public struct HeartPath: Hashable, Sendable {
             list.append(point(d1 < d2 ? pre : after))
         }
         list.append(centre)
-        let segment = list.count >= 2
-            ? BezierSegment(control1: list[0], control2: list[1], end: centre)
-            : BezierSegment(control1: Point(x: start.x + (centre.x - start.x) / 3,
-                                            y: start.y + (centre.y - start.y) / 3),
-                            control2: Point(x: start.x + 2 * (centre.x - start.x) / 3,
-                                            y: start.y + 2 * (centre.y - start.y) / 3),
-                            end: centre)
+        func third(_ k: Double) -> Point {
+            Point(x: start.x + k * (centre.x - start.x) / 3, y: start.y + k * (centre.y - start.y) / 3)
+        }
+        let segment = BezierSegment(control1: list.count >= 2 ? list[0] : third(1),
+                                    control2: list.count >= 2 ? list[1] : third(2), end: centre)
         return HeartPath(from: from, to: IndexPath(item: 0, section: 0), style: .seed,
                          start: start, segments: [segment])
     }
 }
 
-/// What the heart path reads of a layout. `CollectionLayout` answers from its elements;
-/// `RingGeometry` computes them, for a streamed ring layout.
+/// What the heart path reads of a layout: `CollectionLayout`'s elements, or `RingGeometry`'s computed ones.
 public protocol ItemGeometry {
     /// The collection view's bounds size, points.
     var bounds: Size { get }

@@ -22,8 +22,7 @@ public enum JustifiedWidowStyle: String, Sendable, CaseIterable {
 
 /// Whose boxes the layout reproduces.
 public enum JustifiedCompatibility: String, Sendable, CaseIterable {
-    /// cvlayout's own rows: fractional points, justified rows exactly the width, widow rows
-    /// that fit, optimal breaking on request.
+    /// cvlayout's rows: fractional points, exact-width justified rows, fitting widows, optimal breaking.
     case native
     /// flickr/justified-layout 4.1.0's boxes, to the last bit of its arithmetic (clamps,
     /// panoramas, breakout and widow rows, whole-pixel error distribution, `containerHeight`).
@@ -80,8 +79,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
     public var forcedAspectRatio: Double? = nil
     /// Lay out the widow row (`showWidows`); false leaves its items out. Default `true`.
     public var showsWidows = true
-    /// Every N-th row holds a lone landscape item (`fullWidthBreakoutRowCadence`); greedy only.
-    /// Default `nil`.
+    /// Every N-th row holds a lone landscape item (`fullWidthBreakoutRowCadence`, greedy). Default `nil`.
     public var breakoutCadence: Int? = nil
     /// How the widow row is laid out (`widowLayoutStyle`). Default `.left`.
     public var widowStyle = JustifiedWidowStyle.left
@@ -104,15 +102,13 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         /// Σ over every row laid out of n·(h − target)².
         public var objective = 0.0
 
-        /// The extreme aspect ratios of `.native` boxes, and the largest |x| + |width| of
-        /// `.flickr` ones: what `elementsAreFinite(in:statistics:scale:)` bounds by.
+        /// What `elementsAreFinite(in:statistics:scale:)` bounds by.
         var smallestRatio = Double.infinity, largestRatio = 0.0
         var flickrReach = 0.0
 
         /// No rows yet: every figure 0.
         public init() {}
 
-        /// Counts a row of `n` items `height` tall, its height added to `heightSum`.
         mutating func add(row height: Double, items n: Int, widow: Bool, target: Double, heightSum: inout Double) {
             rows += 1
             heightSum += height
@@ -136,42 +132,39 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         return try layout(sections, bounds: bounds, contentOffset: contentOffset, into: &sink, statistics: &statistics)
     }
 
-    /// Items `start..<end`, their height (`natural`: before the clamp) and the width they take
-    /// (less for a widow row).
+    /// `natural`: the height before the clamp; `itemsWidth`: less than the width in a widow row.
     struct Row: Equatable {
         var start: Int, end: Int
         var height: Double
         var natural = 0.0
         var itemsWidth: Double
         var isWidow = false
-        /// Σa of its items, summed left to right from 0 (as `reduce(0, +)` would).
+        /// Σa, summed left to right from 0 (as `reduce(0, +)` would).
         var sum = 0.0
     }
 
-    /// The justified height of `count` items whose aspect ratios sum to `sum` in `width`.
     @inline(__always)
     func justifiedHeight(sum: Double, count: Int, width: Double) -> Double {
         (width - Double(count - 1) * spacing.width) / sum
     }
 
-    /// `height` clamped to [target/2, 2·target] (Flickr's edge-case bounds).
+    /// To [target/2, 2·target] (Flickr's edge-case bounds).
     @inline(__always)
     func clamped(_ height: Double) -> Double {
         min(max(height, targetRowHeight / 2), 2 * targetRowHeight)
     }
 
-    /// Greedy rows (Flickr's rule) over `ratios` in `width`, one at a time (none kept).
+    /// Flickr's greedy rows, one at a time (none kept).
     struct GreedyRows {
         let layout: JustifiedLayout
         let ratios: [Double]
         let width: Double
         /// The band of a row's Σa: `width/target · (1 ∓ tolerance)`.
         let minimum: Double, maximum: Double
-        /// The settings read per item, unwrapped once (`Int.max`, 0: none).
+        /// Unwrapped once (`Int.max`, 0: none).
         let rowLimit: Int, cadence: Int, spacing: Double, target: Double
-        /// The next item, the first item of the open row and the open row's Σa.
+        /// The next item, the open row's first item and Σa.
         var i = 0, start = 0, sum = 0.0
-        /// Rows given so far, and the height a widow row would take after the last.
         var count = 0
         var lastHeight: Double? = nil
         var done = false
@@ -188,7 +181,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             target = layout.targetRowHeight
         }
 
-        /// The row of items `start..<end` whose ratios sum to `sum`, justified (clamped).
         private func justified(_ start: Int, _ end: Int, sum: Double) -> Row {
             let natural = layout.justifiedHeight(sum: sum, count: end - start, width: width)
             return Row(start: start, end: end, height: layout.clamped(natural), natural: natural, itemsWidth: width, sum: sum)
@@ -211,13 +203,12 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 let a = ratios[i]
                 let n = i - start + 1
                 if cadence > 0, n == 1, (count + 1) % cadence == 0, a >= 1 {
+                    defer { lastHeight = target }  // after give: a widow row after a breakout row takes the target
                     let row = Row(start: i, end: i + 1, height: layout.clamped(width / a), natural: width / a, itemsWidth: width,
                                   sum: 0 + a)
                     start = i + 1
                     i += 1
-                    let given = give(row)
-                    lastHeight = target  // a widow row after a breakout row takes the target, as Flickr's does
-                    return given
+                    return give(row)
                 }
                 let newSum = sum + a
                 if newSum < minimum {
@@ -374,15 +365,14 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         ends.reserveCapacity(Int(count[0]))
         var i = 0
         while i < n {
-            let j = Int(next[i])
-            ends.append(Int32(j))
+            ends.append(next[i])
             if let maximumRowCount, ends.count >= maximumRowCount { break }
-            i = j
+            i = Int(next[i])
         }
         return ends
     }
 
-    /// Too-tall rows a start walks one by one before skipping the rest (`optimalRowEnds`).
+    /// Too-tall rows a start walks one by one before skipping the rest.
     static let skipAfter = 32
 
     /// The most rows of 2+ items inside the height band optimal breaking of `items` items
@@ -424,48 +414,43 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
             let width = bounds.width - insets.left - insets.right
             supplementary(.header, section.headerHeight, section: s)
             let ratios = try aspectRatios(section.items, section: s)
+            let firstCell = sink.count
+            defer {
+                cellRanges.append((start: firstCell, count: sink.count - firstCell))
+                supplementary(.footer, section.footerHeight, section: s)
+            }
             if compatibility == .flickr {
-                let start = sink.count
                 y = try flickrSection(ratios, section: s, insets: insets, ownInsets: section.insets != nil,
                                       containerWidth: bounds.width, top: y,
                                       into: &sink, statistics: &stats, heightSum: &heightSum)
-                cellRanges.append((start: start, count: sink.count - start))
-                supplementary(.footer, section.footerHeight, section: s)
                 continue
             }
             y += insets.top
-            for a in ratios {
-                stats.smallestRatio = min(stats.smallestRatio, a)
-                stats.largestRatio = max(stats.largestRatio, a)
-            }
+            stats.smallestRatio = min(stats.smallestRatio, ratios.min() ?? .infinity)
+            stats.largestRatio = max(stats.largestRatio, ratios.max() ?? 0)
             // Greedy rows one at a time; optimal ones as their ends (4 bytes a row), each justified.
             let optimal = breaking == .optimal
             var greedy = optimal ? nil : GreedyRows(self, ratios, width: width)
             let ends = optimal ? try rowEnds?[s] ?? optimalRowEnds(ratios, width: width) : []
-            let firstCell = sink.count
-            var laidOut = 0
             var r = 0
             while true {
                 let row: Row
-                let sum: Double
                 if optimal {
                     guard r < ends.count else { break }
                     let start = r == 0 ? 0 : Int(ends[r - 1]), end = Int(ends[r])
-                    sum = ratios[start..<end].reduce(0, +)
+                    let sum = ratios[start..<end].reduce(0, +)
                     row = Row(start: start, end: end, height: justifiedHeight(sum: sum, count: end - start, width: width),
-                              itemsWidth: width)
+                              itemsWidth: width, sum: sum)
                 } else {
                     guard let next = greedy!.next() else { break }
                     row = next
-                    sum = row.sum
                 }
                 defer { r += 1 }
-                laidOut = row.end
                 if r > 0 { y += spacing.height }
                 let n = row.end - row.start
                 // A justified row shares the width; a left or centred widow row takes its height.
                 let share = row.isWidow && widowStyle != .justify
-                    ? row.height : (width - Double(n - 1) * spacing.width) / sum
+                    ? row.height : (width - Double(n - 1) * spacing.width) / row.sum
                 var x = insets.left + (row.isWidow && widowStyle == .center ? (width - row.itemsWidth) / 2 : 0)
                 let lastEdge = insets.left + width
                 for k in row.start..<row.end {
@@ -477,9 +462,7 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                 y += row.height
                 stats.add(row: row.height, items: n, widow: row.isWidow, target: targetRowHeight, heightSum: &heightSum)
             }
-            cellRanges.append((start: firstCell, count: laidOut))
             y += insets.bottom
-            supplementary(.footer, section.footerHeight, section: s)
         }
         stats.meanRowHeight = stats.rows > 0 ? heightSum / Double(stats.rows) : 0
         statistics = stats
@@ -487,7 +470,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
                                 contentSize: Size(width: bounds.width, height: y), elements: [], cellRanges: cellRanges)
     }
 
-    /// Each item's aspect ratio: its own, or `forcedAspectRatio`.
     func aspectRatios(_ items: SectionItems, section: Int) throws -> [Double] {
         if let forcedAspectRatio { return Array(repeating: forcedAspectRatio, count: items.count) }
         switch items {
@@ -500,7 +482,6 @@ public struct JustifiedLayout: CollectionLayoutEngine, Equatable {
         }
     }
 
-    /// `ratios`, or `LayoutError.invalidItem` for the first not finite and > 0.
     private func checked(_ ratios: [Double], section: Int) throws -> [Double] {
         for (i, a) in ratios.enumerated() where !(a.isFinite && a > 0) {
             throw LayoutError.invalidItem(IndexPath(item: i, section: section), .aspectRatio)

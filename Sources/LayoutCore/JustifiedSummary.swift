@@ -1,5 +1,4 @@
-// The justified engine's summary bounds: what vouches for a streamed layout's elements
-// without visiting them (`PassCapabilities.summaryCheck`).
+// The justified engine's bounds that vouch for streamed elements unseen (`PassCapabilities`).
 
 extension JustifiedLayout {
     /// The check pass of a streamed layout: the rows alone, the elements sent to `sink` only

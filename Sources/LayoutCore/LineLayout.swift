@@ -33,9 +33,8 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
         for i in 0..<n {
             let size = try items.size(at: i, default: itemSize)
             if i == 0 { x = (w - size.width) / 2 }
-            var attributes = LayoutAttributes.cell(IndexPath(item: i, section: 0),
-                                                   frame: Rect(x: x, y: (bounds.height - size.height) / 2,
-                                                               width: size.width, height: size.height))
+            var attributes = LayoutAttributes.cell(IndexPath(item: i, section: 0), frame: Rect(
+                x: x, y: (bounds.height - size.height) / 2, width: size.width, height: size.height))
             let scale = Self.scale(distance: abs(attributes.center.x - visibleCenter), width: w,
                                    minimumScale: minimumScale)
             attributes.transform = AffineTransform(scaleX: scale, y: scale)
@@ -46,12 +45,10 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
         let contentWidth = last.map { $0.maxX + (w - $0.width) / 2 } ?? w - itemSize.width
         return CollectionLayout(engine: Self.name, bounds: bounds, contentOffset: contentOffset,
                                 contentSize: Size(width: max(0, contentWidth), height: bounds.height),
-                                elements: [], cellRanges: [(start: 0, count: n)],
-                                scrollDirection: .horizontal)
+                                elements: [], cellRanges: [(start: 0, count: n)], scrollDirection: .horizontal)
     }
 
-    /// `max(minimumScale, 1 − distance/width)`; a zero `width` gives 1 at distance 0, else
-    /// `minimumScale`.
+    /// `max(minimumScale, 1 − distance/width)`; a zero `width` gives 1 at distance 0, else `minimumScale`.
     public static func scale(distance: Double, width: Double, minimumScale: Double) -> Double {
         let ratio = width > 0 ? distance / width : (distance == 0 ? 0 : Double.infinity)
         return max(minimumScale, 1 - ratio)
@@ -76,9 +73,8 @@ public struct LineLayout: CollectionLayoutEngine, Equatable {
     }
 }
 
-/// The scroll-axis centre of the cell nearest `point` along that axis (ties: the lower index);
-/// a non-zero `direction` admits only centres on its side of `point` unless none is; `nil`
-/// without cells. - Complexity: O(n).
+/// The scroll-axis centre of the cell nearest `point` (ties: the lower index; a non-zero
+/// `direction` admits only centres on its side unless none is); `nil` without cells. O(n).
 func nearestCellCenter(in layout: CollectionLayout, to point: Double, vertical: Bool,
                        direction: Double = 0) -> Double? {
     // Whether `c` is nearer than the best so far: equal rounded distances on the same side of
@@ -100,7 +96,6 @@ func nearestCellCenter(in layout: CollectionLayout, to point: Double, vertical: 
     return bestAhead ?? best
 }
 
-/// `value` clamped to `[0, max(0, upper)]`.
 func clamp(_ value: Double, upTo upper: Double) -> Double {
     max(0, min(value, max(0, upper)))
 }

@@ -9,6 +9,13 @@ public enum RotationDirection: String, Sendable, CaseIterable {
 
     /// +1 for clockwise, −1 for counterclockwise.
     public var sign: Double { self == .clockwise ? 1 : -1 }
+
+    /// Item `i` of `count` on the circle of radius `r` around `center`, at `startAngle ± 360·i/count`°.
+    @inline(__always)
+    func point(ofItem i: Int, count: Int, from startAngle: Double, radius r: Double, around center: Point) -> Point {
+        let (sin, cos) = sinCos(degrees: startAngle + sign * 360 * Double(i) / Double(count))
+        return Point(x: center.x + r * cos, y: center.y + r * sin)
+    }
 }
 
 /// Concentric rings of round avatars (SPEC section 6 `ring`, seed 000): ring `s` is section
@@ -39,8 +46,7 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     /// Creates a ring layout with the defaults above.
     public init() {}
 
-    /// Lays out rings of `ringCounts[s]` items (an empty ring keeps its index); `contentSize`
-    /// is the bounds.
+    /// Lays out rings of `ringCounts[s]` items (an empty ring keeps its index); `contentSize` is the bounds.
     /// - Throws: `LayoutError.invalidParameter` for a negative or non-finite setting or bounds.
     /// - Complexity: O(total items).
     public func layout<Sink: LayoutAttributesSink>(_ ringCounts: [Int], bounds: Size, contentOffset: Point = .zero,
@@ -59,16 +65,10 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
         return result
     }
 
-    /// Item `i` of ring `s` (`count` items) around `center`, `radius` and `side` the ring's.
+    /// `radius` and `side` the ring's.
     @inline(__always)
     func cell(item i: Int, ring s: Int, count: Int, center: Point, radius r: Double, side: Double) -> LayoutAttributes {
-        let c: Point
-        if s == 0 {
-            c = center
-        } else {
-            let (sin, cos) = sinCos(degrees: startAngle + direction.sign * 360 * Double(i) / Double(count))
-            c = Point(x: center.x + r * cos, y: center.y + r * sin)
-        }
+        let c = s == 0 ? center : direction.point(ofItem: i, count: count, from: startAngle, radius: r, around: center)
         return .cell(IndexPath(item: i, section: s), frame: Rect(center: c, size: Size(width: side, height: side)))
     }
 
@@ -109,8 +109,7 @@ public struct RingLayout: CollectionLayoutEngine, Equatable {
     }
 }
 
-/// A ring layout's cells computed one at a time as `RingLayout.layout` does: what the heart
-/// path reads when the elements were streamed.
+/// A ring layout's cells computed one at a time, as `layout` does: what a streamed heart path reads.
 public struct RingGeometry: ItemGeometry, Sendable {
     /// The engine and its settings.
     public let layout: RingLayout

@@ -1,5 +1,4 @@
-// The ring's summary bounds: what vouches for a streamed layout's elements without visiting
-// them (`PassCapabilities.summaryCheck`).
+// The ring's bounds that vouch for streamed elements unseen (`PassCapabilities.summaryCheck`).
 
 extension RingLayout {
     /// The check pass of a streamed layout: the elements sent to `sink` only when

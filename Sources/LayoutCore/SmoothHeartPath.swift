@@ -31,29 +31,19 @@ extension HeartPath {
     public static func smooth(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> HeartPath? {
         guard let start = layout.layoutAttributesForItem(at: from)?.center else { return nil }
         let centre = Point(x: layout.bounds.width / 2, y: layout.bounds.height / 2)
-        let end: Point
-        if let attributes = layout.layoutAttributesForItem(at: to) {
-            end = attributes.center
-        } else if to == IndexPath(item: 0, section: 0) && layout.numberOfItems(inSection: 0) == 0 {
-            end = centre
-        } else {
-            return nil
-        }
-        let segments: [BezierSegment]
-        if from.section == to.section && from.section >= 1 {
-            segments = arcSegments(from: start, to: end, around: centre)
-        } else {
-            let waypoints = smoothWaypoints(from: from, to: to, in: layout) ?? []
-            segments = catmullRomSegments(through: [start] + waypoints + [end])
-        }
+        guard let end = layout.layoutAttributesForItem(at: to)?.center
+                ?? (to == IndexPath(item: 0, section: 0) && layout.numberOfItems(inSection: 0) == 0 ? centre : nil)
+        else { return nil }
+        let segments = from.section == to.section && from.section >= 1
+            ? arcSegments(from: start, to: end, around: centre)
+            : catmullRomSegments(through: [start] + (smoothWaypoints(from: from, to: to, in: layout) ?? []) + [end])
         return HeartPath(from: from, to: to, style: .smooth, start: start, segments: segments)
     }
 
     /// The smooth path's waypoints (SPEC section 7), in travel order: for each ring between
-    /// with two items or more, the item nearest the reference point (`nearestItem`), then of
-    /// the two gaps beside it the one whose midpoint on the ring's circle is nearer (within
-    /// 1e-9: towards the following item). The reference starts at `from` and moves to each
-    /// waypoint.
+    /// with two items or more, the item nearest the reference point (`from`'s, then the last
+    /// waypoint), then of the two gaps beside it the one whose midpoint on the ring's circle is
+    /// nearer (within 1e-9: towards the following item).
     /// - Returns: `nil` when `from` is not an item of `layout`.
     /// - Complexity: O(items of the rings in between).
     public static func smoothWaypoints(from: IndexPath, to: IndexPath, in layout: some ItemGeometry) -> [Point]? {
@@ -94,13 +84,12 @@ extension HeartPath {
         return waypoints
     }
 
-    /// The centre of item `i` of `ring`, which exists.
+    /// Item `i` of `ring` exists.
     static func itemCentre(_ i: Int, ring: Int, in layout: some ItemGeometry) -> Point {
         layout.layoutAttributesForItem(at: IndexPath(item: i, section: ring))!.center
     }
 
-    /// The item of `ring` (`n` > 0 items) nearest `reference`: squared distances within 1e-9
-    /// tie, the lower index winning.
+    /// Squared distances within 1e-9 tie, the lower index winning.
     static func nearestItem(ring: Int, count n: Int, to reference: Point, in layout: some ItemGeometry) -> Int {
         var nearest = 0
         var best = itemCentre(0, ring: ring, in: layout).squaredDistance(to: reference)
@@ -136,29 +125,23 @@ extension HeartPath {
         // Knot intervals Δᵢ = |Pᵢ₊₁ − Pᵢ|^0.5, all > 0 after the de-duplication.
         let delta = (0..<n - 1).map { Point.length(p[$0 + 1].x - p[$0].x, p[$0 + 1].y - p[$0].y).squareRoot() }
         func scaled(_ a: Point, _ b: Point, _ s: Double) -> Point { Point(x: (b.x - a.x) / s, y: (b.y - a.y) / s) }
-        var tangent: [Point] = []
-        tangent.reserveCapacity(n)
-        tangent.append(scaled(p[0], p[1], delta[0]))
-        for i in 1..<n - 1 {
+        let tangent = (0..<n).map { i -> Point in
+            if i == 0 { return scaled(p[0], p[1], delta[0]) }
+            if i == n - 1 { return scaled(p[n - 2], p[n - 1], delta[n - 2]) }
             let v1 = scaled(p[i - 1], p[i], delta[i - 1])
             let v2 = scaled(p[i - 1], p[i + 1], delta[i - 1] + delta[i])
             let v3 = scaled(p[i], p[i + 1], delta[i])
-            tangent.append(Point(x: v1.x - v2.x + v3.x, y: v1.y - v2.y + v3.y))
+            return Point(x: v1.x - v2.x + v3.x, y: v1.y - v2.y + v3.y)
         }
-        tangent.append(scaled(p[n - 2], p[n - 1], delta[n - 2]))
         let handle = (0..<n).map { i -> Double in
             i == 0 ? delta[0] / 3 : (i == n - 1 ? delta[n - 2] / 3 : (delta[i - 1] + delta[i]) / 6)
         }
-        var segments: [BezierSegment] = []
-        segments.reserveCapacity(n - 1)
-        for i in 0..<n - 1 {
+        return (0..<n - 1).map { i in
             let a = handle[i], b = handle[i + 1]
-            segments.append(BezierSegment(
-                control1: Point(x: p[i].x + tangent[i].x * a, y: p[i].y + tangent[i].y * a),
-                control2: Point(x: p[i + 1].x - tangent[i + 1].x * b, y: p[i + 1].y - tangent[i + 1].y * b),
-                end: p[i + 1]))
+            return BezierSegment(control1: Point(x: p[i].x + tangent[i].x * a, y: p[i].y + tangent[i].y * a),
+                                 control2: Point(x: p[i + 1].x - tangent[i + 1].x * b, y: p[i + 1].y - tangent[i + 1].y * b),
+                                 end: p[i + 1])
         }
-        return segments
     }
 
     /// Cubic arcs from `start` to `end` around `centre` the shorter way (half a turn:
@@ -180,16 +163,13 @@ extension HeartPath {
         let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(pieces)
         let handle = 4.0 / 3.0 * tan(step / 4) * radius
-        func at(_ angle: Double) -> Point { Point(x: centre.x + radius * cos(angle), y: centre.y + radius * sin(angle)) }
         var segments: [BezierSegment] = []
         var from = start
         for k in 0..<pieces {
             let a = a0 + step * Double(k), b = a0 + step * Double(k + 1)
-            let to = k == pieces - 1 ? end : at(b)
-            segments.append(BezierSegment(
-                control1: Point(x: from.x - handle * sin(a), y: from.y + handle * cos(a)),
-                control2: Point(x: to.x + handle * sin(b), y: to.y - handle * cos(b)),
-                end: to))
+            let to = k == pieces - 1 ? end : Point(x: centre.x + radius * cos(b), y: centre.y + radius * sin(b))
+            segments.append(BezierSegment(control1: Point(x: from.x - handle * sin(a), y: from.y + handle * cos(a)),
+                                          control2: Point(x: to.x + handle * sin(b), y: to.y - handle * cos(b)), end: to))
             from = to
         }
         return segments
@@ -201,21 +181,15 @@ extension HeartPath {
     /// second derivative's direction, then the chord's. - Complexity: O(count + segments).
     public func samples(count: Int) -> [PathSample] {
         guard count > 0 else { return [] }
-        let pieces = Self.samplingPieces
         let tables = segments.indices.map { arcLengthTable(segment: $0) }
         var offsets: [Double] = [0]
-        for table in tables { offsets.append(offsets[offsets.count - 1] + table[pieces]) }
+        for table in tables { offsets.append(offsets[offsets.count - 1] + table[Self.samplingPieces]) }
         let total = offsets[offsets.count - 1]
-        var result: [PathSample] = []
-        result.reserveCapacity(count)
         var segmentIndex = 0
         var previousAngle = 0.0
-        for k in 0..<count {
+        return (0..<count).map { k in
             let t = count == 1 ? 0 : Double(k) / Double(count - 1)
-            guard total > 0, !segments.isEmpty else {
-                result.append(PathSample(t: t, point: start, angle: 0))
-                continue
-            }
+            guard total > 0, !segments.isEmpty else { return PathSample(t: t, point: start, angle: 0) }
             let target = total * t
             while segmentIndex < segments.count - 1 && offsets[segmentIndex + 1] <= target { segmentIndex += 1 }
             let u: Double
@@ -233,27 +207,23 @@ extension HeartPath {
             let point = k == 0 ? start : (k == count - 1 ? end : curve.point(u))
             let angle = curve.direction(u) ?? previousAngle
             previousAngle = angle
-            result.append(PathSample(t: t, point: point, angle: angle))
+            return PathSample(t: t, point: point, angle: angle)
         }
-        return result
     }
 
-    /// Pieces per segment of the length table.
     private static let samplingPieces = 16
 
-    /// Cumulative lengths of `segment` at `u = j/16`, j = 0…16.
+    /// At `u = j/16`, j = 0…16.
     func arcLengthTable(segment: Int) -> [Double] {
         let curve = Cubic(self, segment: segment)
         let pieces = Self.samplingPieces
         var table = [0.0]
-        table.reserveCapacity(pieces + 1)
         for j in 0..<pieces {
             table.append(table[j] + curve.length(Double(j) / Double(pieces), Double(j + 1) / Double(pieces)))
         }
         return table
     }
 
-    /// The parameter `u` of `segment` at arc length `length` from its start.
     private func parameter(segment: Int, table: [Double], length: Double) -> Double {
         let pieces = Self.samplingPieces
         let curve = Cubic(self, segment: segment)
@@ -276,7 +246,6 @@ extension HeartPath {
     }
 }
 
-/// One cubic segment of a heart path, for evaluation.
 private struct Cubic {
     let p0: Point, p1: Point, p2: Point, p3: Point
 

@@ -1,8 +1,7 @@
 // Seed 002's rotated pile.
 
-/// A pile of items at the bounds centre (SPEC section 6 `stack`, seed 002's `LFStackLayout`):
-/// item `i < angles.count` rotated clockwise by `angles[i]` degrees with `zIndex = n − i`, the
-/// rest hidden. `contentSize` is the bounds.
+/// A pile at the bounds centre (SPEC section 6 `stack`, seed 002's `LFStackLayout`), `contentSize` the
+/// bounds: item `i < angles.count` rotated clockwise `angles[i]` degrees, `zIndex = n − i`; the rest hidden.
 public struct StackLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "stack"

@@ -1,8 +1,7 @@
 // Columns of varying height: seed 000's SNWaterLayout (round-robin) and seed 001's
 // WaterLayout (shortest column first), generalised as CHTCollectionViewWaterfallLayout is.
 
-/// How a waterfall picks the column for the next item
-/// (CHTCollectionViewWaterfallLayout's `itemRenderDirection`).
+/// How a waterfall picks the next item's column (CHTCollectionViewWaterfallLayout's `itemRenderDirection`).
 public enum WaterfallOrder: String, Sendable, CaseIterable {
     /// The lowest-index column whose height is within the tolerance of the shortest (seed 001).
     case shortestFirst = "shortest-first"
@@ -12,8 +11,7 @@ public enum WaterfallOrder: String, Sendable, CaseIterable {
     case rightToLeft = "right-to-left"
 }
 
-/// A waterfall section: its items and the per-section overrides of the layout's settings
-/// (CHTCollectionViewDelegateWaterfallLayout's per-section callbacks).
+/// A waterfall section: its items and overrides (CHTCollectionViewDelegateWaterfallLayout's callbacks).
 public struct WaterfallSection: Sendable, Equatable {
     /// The section's items.
     public var items: SectionItems
@@ -41,9 +39,9 @@ public struct WaterfallSection: Sendable, Equatable {
 
     /// Creates a section of `items` with optional overrides.
     public init(items: SectionItems, columnCount: Int? = nil, sectionInset: EdgeInsets? = nil,
-                headerHeight: Double? = nil, footerHeight: Double? = nil,
-                columnSpacing: Double? = nil, itemSpacing: Double? = nil,
-                headerInset: EdgeInsets? = nil, footerInset: EdgeInsets? = nil, spans: [Int]? = nil) {
+                headerHeight: Double? = nil, footerHeight: Double? = nil, columnSpacing: Double? = nil,
+                itemSpacing: Double? = nil, headerInset: EdgeInsets? = nil, footerInset: EdgeInsets? = nil,
+                spans: [Int]? = nil) {
         self.items = items
         self.columnCount = columnCount
         self.sectionInset = sectionInset
@@ -56,12 +54,10 @@ public struct WaterfallSection: Sendable, Equatable {
         self.spans = spans
     }
 
-    /// Whether an item spans more than one column.
     var hasSpans: Bool { spans?.contains { $0 != 1 } ?? false }
 }
 
-/// A waterfall (masonry) layout: items of equal width in columns, each atop the column its
-/// `order` picks (SPEC section 6, seeds 000 and 001).
+/// Masonry: equal-width items, each atop the column `order` picks (SPEC section 6, seeds 000 and 001).
 public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The engine's name in layouts and on the command line.
     public static let name = "waterfall"
@@ -90,12 +86,10 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     public var minimumContentHeight = 0.0
     /// Height of the items of `.uniform` sections, points. Default 100.
     public var itemHeight = 100.0
-    /// `sectionHeadersPinToVisibleBounds`: a header sticks to `contentOffset.y`, never above its
-    /// place nor past its section's end (before the footer); its `zIndex` is
-    /// `FlowLayout.pinnedHeaderZIndex`. Default `false`.
+    /// `sectionHeadersPinToVisibleBounds`: a header sticks to `contentOffset.y`, never above its place nor
+    /// past its section's end (before the footer), `zIndex` `FlowLayout.pinnedHeaderZIndex`. Default `false`.
     public var sectionHeadersPinToVisibleBounds = false
-    /// `.horizontal`: columns become rows, the vertical layout of everything transposed,
-    /// transposed back (insets stay physical). Default `.vertical`.
+    /// `.horizontal`: the vertical layout transposed (columns as rows, insets physical). Default `.vertical`.
     public var scrollDirection = ScrollDirection.vertical
 
     /// Creates a waterfall with the defaults above.
@@ -103,9 +97,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
 
     /// Lays out `sections` in a view of `bounds` size. Per section: the header (height > 0)
     /// inside `headerInset`; `sectionInset.top`; each item atop the column `order` picks, which
-    /// grows by `height + itemSpacing`; the tallest column's last maxY plus
-    /// `sectionInset.bottom`; the footer as the header.
-    /// `contentSize = (bounds.width, max(bottom, minimumContentHeight))`.
+    /// grows by `height + itemSpacing`; the tallest column's last maxY plus `sectionInset.bottom`;
+    /// the footer as the header. `contentSize = (bounds.width, max(bottom, minimumContentHeight))`.
     /// - Throws: `LayoutError.invalidParameter` for a negative, non-finite or zero-column
     ///   setting; `.columnsDoNotFit` for a column width `(W − L − R − (n−1)·gap)/n` ≤ 0;
     ///   `.supplementaryTooWide` for a header or footer of negative width.
@@ -116,9 +109,8 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             let vertical = transposedSettings()
             var transposing = TransposingSink(base: sink)
             defer { sink = transposing.base }
-            let result = try vertical.layout(sections.map { $0.transposed() },
-                                             bounds: bounds.transposed, contentOffset: contentOffset.transposed,
-                                             into: &transposing)
+            let result = try vertical.layout(sections.map { $0.transposed() }, bounds: bounds.transposed,
+                                             contentOffset: contentOffset.transposed, into: &transposing)
             return CollectionLayout(engine: "waterfall", bounds: bounds, contentOffset: contentOffset,
                                     contentSize: result.contentSize.transposed, elements: [],
                                     cellRanges: result.cellRanges, scrollDirection: .horizontal)
@@ -142,8 +134,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             let columnWidth = (available - Double(n - 1) * columnSpacing) / Double(n)
             guard columnWidth > 0, columnWidth.isFinite else {
                 let own = section.columnCount != nil || section.sectionInset != nil || section.columnSpacing != nil
-                throw LayoutError.columnsDoNotFit(section: own ? s : nil,
-                                                  columns: n, columnWidth: columnWidth,
+                throw LayoutError.columnsDoNotFit(section: own ? s : nil, columns: n, columnWidth: columnWidth,
                                                   availableWidth: available)
             }
             let spanning = section.hasSpans
@@ -159,22 +150,19 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
             top += insets.top
             let itemCount = section.items.count
             let placement = Placement(section: s, columnCount: n, order: order, tolerance: tolerance,
-                                      left: insets.left, columnWidth: columnWidth,
-                                      columnSpacing: columnSpacing,
-                                      itemSpacing: section.itemSpacing ?? minimumInteritemSpacing,
-                                      itemHeight: itemHeight)
-            if var frame = headerFrame {
+                                      left: insets.left, columnWidth: columnWidth, columnSpacing: columnSpacing,
+                                      itemSpacing: section.itemSpacing ?? minimumInteritemSpacing, itemHeight: itemHeight)
+            if let frame = headerFrame {
+                var attributes = LayoutAttributes.supplementaryView(ofKind: .header,
+                                                                    at: IndexPath(item: 0, section: s), frame: frame)
                 if sectionHeadersPinToVisibleBounds {
-                    // The header's place depends on the section's end: the items are placed
-                    // once to find it.
+                    // The header's place depends on the section's end: items placed once to find it.
                     var counter = CountingSink()
                     let end = try placement.placeItems(of: section, spanning: spanning, top: top, into: &counter)
                         + insets.bottom
-                    frame.origin.y = min(max(contentOffset.y, frame.minY), end - header)
+                    attributes.frame.origin.y = min(max(contentOffset.y, frame.minY), end - header)
+                    attributes.zIndex = FlowLayout.pinnedHeaderZIndex
                 }
-                var attributes = LayoutAttributes.supplementaryView(ofKind: .header,
-                                                                    at: IndexPath(item: 0, section: s), frame: frame)
-                if sectionHeadersPinToVisibleBounds { attributes.zIndex = FlowLayout.pinnedHeaderZIndex }
                 sink.append(attributes)
             }
             cellRanges.append((start: sink.count, count: itemCount))
@@ -196,9 +184,7 @@ public struct WaterfallLayout: CollectionLayoutEngine, Equatable {
     /// The most columns of a section whose items span columns (each item looks at every window).
     public static let maximumSpanningColumns = 256
 
-    /// A header or footer `length` tall at `top + inset.top`, across `width` inside the
-    /// `inset`; moves `top` past it and `inset.bottom`.
-    /// - Throws: `LayoutError.supplementaryTooWide` for a negative width.
+    /// Moves `top` past the frame and `inset.bottom`.
     private func supplementaryFrame(_ kind: ElementKind, at top: inout Double, length: Double, across width: Double,
                                     inset: EdgeInsets, section s: Int) throws -> Rect {
         top += inset.top

@@ -1,5 +1,4 @@
-// Where a waterfall's next item goes: a section's column geometry (`Placement`), the
-// shortest-column rule (`lowestColumnWithinTolerance`) and the column heights.
+// Where a waterfall's next item goes: `Placement`, the shortest-column rule, the column heights.
 
 /// One section's column geometry: where an item of a given height goes.
 struct Placement {
@@ -14,8 +13,7 @@ struct Placement {
     /// The height of `.uniform` items.
     let itemHeight: Double
 
-    /// Places every item of `section` from `top` into `sink`; returns the section's bottom
-    /// before its inset (the tallest column's last maxY, or `top`).
+    /// Returns the section's bottom before its inset (the tallest column's last maxY, or `top`).
     @inline(__always)
     func placeItems<Sink: LayoutAttributesSink>(of section: WaterfallSection, spanning: Bool, top: Double,
                                                 into sink: inout Sink) throws -> Double {
@@ -23,29 +21,18 @@ struct Placement {
         if spanning {
             return try placeSpanning(section.items, spans: section.spans ?? [], top: top, into: &sink)
         }
-        // Only the first min(n, items) columns can receive items: a slot per such column (the
-        // column, or n − 1 − column right to left).
+        // A slot per column that can receive items (the column, or n − 1 − column right to left).
         let slots = min(columnCount, itemCount)
         let columns = ColumnHeights(count: slots, top: top)
         switch section.items {
         case .heights(let heights):
-            try heights.withUnsafeBufferPointer { heights in
-                if order == .shortestFirst && (slots == 2 || slots == 3) {
-                    try placeShortestFirst(heights, in: columns, into: &sink)
-                } else {
-                    for item in 0..<itemCount { try place(heights[item], item: item, in: columns, into: &sink) }
-                }
-            }
+            try heights.withUnsafeBufferPointer { try placeHeights($0, in: columns, into: &sink) }
         case .sizes(let sizes):
             for item in 0..<itemCount {
                 try place(try height(of: sizes[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
             }
         case .randomHeights(let heights):
-            if order == .shortestFirst && (slots == 2 || slots == 3) {
-                try placeShortestFirst(heights, in: columns, into: &sink)
-            } else {
-                for item in 0..<itemCount { try place(heights[item], item: item, in: columns, into: &sink) }
-            }
+            try placeHeights(heights, in: columns, into: &sink)
         case .uniform:
             for item in 0..<itemCount { try place(itemHeight, item: item, in: columns, into: &sink) }
         case .mixed(let measures):
@@ -53,10 +40,9 @@ struct Placement {
                 try place(try height(of: measures[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
             }
         }
-        return columns.tallestBottom ?? top
+        return slots > 0 ? tallest(columns.bottoms, count: slots) : top
     }
 
-    /// A size's height scaled to `width`, checked.
     @inline(__always)
     func height(of size: Size, item: Int, atWidth width: Double) throws -> Double {
         guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
@@ -69,7 +55,7 @@ struct Placement {
         return height
     }
 
-    /// A measure's height at `width` (a height as it is; it is checked when placed).
+    /// A height as it is (checked when placed).
     @inline(__always)
     func height(of measure: ItemMeasure, item: Int, atWidth width: Double) throws -> Double {
         switch measure {
@@ -92,9 +78,8 @@ struct Placement {
         // Raw storage (n ≤ maximumSpanningColumns): captured arrays would be boxed.
         let storage = UnsafeMutablePointer<Double>.allocate(capacity: 3 * n)
         defer { storage.deallocate() }
-        let next = storage, bottoms = storage + n, windowMaxima = storage + 2 * n  // next: where each column's next item goes
-        next.initialize(repeating: top, count: n)
-        bottoms.initialize(repeating: top, count: n)  // each column's last maxY
+        let next = storage, bottoms = storage + n, windowMaxima = storage + 2 * n
+        storage.initialize(repeating: top, count: 2 * n)  // each column's next top, then its last maxY
         windowMaxima.initialize(repeating: 0, count: n)
         let queue = UnsafeMutablePointer<Int>.allocate(capacity: n)
         defer { queue.deallocate() }
@@ -103,8 +88,7 @@ struct Placement {
         @inline(__always)
         func run(_ measure: (Int, Double) throws -> Double) throws {
             var cursor = order == .rightToLeft ? n - 1 : 0
-            // Runs of span-1 items, shortest first in up to 3 columns, go through
-            // `placeShortestFirst`'s registers, with the same arithmetic.
+            // Runs of span-1 items, shortest first in up to 3 columns: `placeHeights`'s registers.
             let runs = order == .shortestFirst && n <= 3
             try spans.withUnsafeBufferPointer { spans in
             var item = 0
@@ -170,9 +154,7 @@ struct Placement {
         case .uniform: try run { _, _ in itemHeight }
         case .mixed(let measures): try run { item, width in try self.height(of: measures[item], item: item, atWidth: width) }
         }
-        var tallest = bottoms[0]
-        for c in 1..<n where bottoms[c] > tallest { tallest = bottoms[c] }
-        return tallest
+        return tallest(bottoms, count: n)
     }
 
     /// `maxima[s]` = the tallest of `heights[s..<s + k]`, s in `0...(n − k)`: directly for
@@ -198,8 +180,6 @@ struct Placement {
         }
     }
 
-    /// Places item `item` of `height` atop the column `order` picks, into `sink`.
-    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
     func place<Sink: LayoutAttributesSink>(_ height: Double, item: Int, in columns: ColumnHeights,
                                            into sink: inout Sink) throws {
@@ -221,13 +201,12 @@ struct Placement {
         let y = columns[slot]
         let (x, width) = edges(from: column, span: 1, width: columnWidth)
         sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
-        columns.setBottom(slot, y + height)
+        columns.bottoms[slot] = y + height
         columns[slot] = y + height + itemSpacing
     }
 
-    /// The x and width of `k` columns from `column`: the width ends where the next column's
-    /// gap starts, so with no spacing neighbours share their edge exactly (`x + width` can
-    /// land one ulp past the next column's x).
+    /// The width ends where the next column's gap starts: with no spacing neighbours share
+    /// their edge exactly (`x + width` can land one ulp past the next column's x).
     @inline(__always)
     func edges(from column: Int, span k: Int, width: Double) -> (x: Double, width: Double) {
         let step = columnWidth + columnSpacing
@@ -235,7 +214,7 @@ struct Placement {
         return (x, max(0, min(width, left + Double(column + k) * step - columnSpacing - x)))
     }
 
-    /// `ShortestOfThree` over the first `n` (1…3) columns, their tops `h` and bottoms `b`.
+    /// The first `n` (1…3) columns, their tops `h` and bottoms `b`.
     @inline(__always)
     func inRegisters(count n: Int, _ h: (Int) -> Double, _ b: (Int) -> Double) -> ShortestOfThree {
         func x(_ c: Int) -> Double { n > c ? edges(from: c, span: 1, width: columnWidth).x : 0 }
@@ -247,15 +226,16 @@ struct Placement {
                                tolerance: tolerance, itemSpacing: itemSpacing)
     }
 
-    /// `place` for every item of `heights`, shortest first, in 2 or 3 columns (the usual phone
-    /// layouts), with the same arithmetic: the column heights stay in registers through the
-    /// chain of dependent choices.
-    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
+    /// `place` for every item of `heights`; shortest first in 2 or 3 columns (the usual phone
+    /// layouts) with the column heights in registers through the chain of dependent choices.
     @inline(__always)
-    func placeShortestFirst<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
+    func placeHeights<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
         _ heights: Heights, in columns: ColumnHeights, into sink: inout Sink) throws where Heights.Index == Int {
-        precondition(columns.count == 2 || columns.count == 3, "2 or 3 columns")
-        var registers = inRegisters(count: columns.count, { columns[$0] }, { columns.bottom($0) })
+        guard order == .shortestFirst && (columns.count == 2 || columns.count == 3) else {
+            for item in 0..<heights.count { try place(heights[item], item: item, in: columns, into: &sink) }
+            return
+        }
+        var registers = inRegisters(count: columns.count, { columns[$0] }, { columns.bottoms[$0] })
         for item in 0..<heights.count {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
@@ -265,16 +245,14 @@ struct Placement {
         }
         registers.store(count: columns.count) { c, h, b in
             columns[c] = h
-            columns.setBottom(c, b)
+            columns.bottoms[c] = b
         }
     }
 }
 
-/// Shortest-first's rule (seed 001), the one definition every placement uses: the lowest
-/// index below `count` with `height(i) ≤ minimum + tolerance`. Up to 3 heights are compared
-/// without a branch (the shortest column is as good as random: a branch would be mispredicted
-/// every other item); `ColumnHeights` applies the rule through its tree past 8 columns.
-/// - Complexity: O(count).
+/// Shortest-first's rule (seed 001): the lowest index with `height(i) ≤ minimum + tolerance`.
+/// Up to 3 heights are compared without a branch (the shortest column is as good as random: a
+/// branch would be mispredicted every other item). - Complexity: O(count).
 @inline(__always)
 func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) -> Double) -> Int {
     if count <= 3 {
@@ -291,8 +269,14 @@ func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) 
     return c
 }
 
-/// `lowestColumnWithinTolerance` for three heights (an absent column's infinite) as two flags:
-/// whether columns 0 and 1 are past `minimum + tolerance`. - Complexity: O(1), no branch.
+/// The largest of `values[0..<count]`, count ≥ 1.
+func tallest(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
+    var tallest = values[0]
+    for c in 1..<count where values[c] > tallest { tallest = values[c] }
+    return tallest
+}
+
+/// Whether columns 0 and 1 are past `minimum + tolerance` (an absent column's height infinite).
 @inline(__always)
 func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
                                           tolerance: Double) -> (column0: Bool, column1: Bool) {
@@ -303,21 +287,17 @@ func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
     return (!(h0 <= limit), !(h1 <= limit))
 }
 
-/// Up to three columns in registers while one-column items go shortest first: each column's
-/// next top (`h`), last bottom (`b`), x and width.
+/// Up to three columns in registers: each column's next top (`h`), last bottom (`b`), x, width.
 struct ShortestOfThree {
     var h0, h1, h2: Double
     var b0, b1, b2: Double
     let x0, x1, x2, w0, w1, w2: Double
     let tolerance, itemSpacing: Double
 
-    /// Places an item `height` points tall in the first column within `tolerance` of the
-    /// shortest; returns its frame. - Complexity: O(1).
     @inline(__always)
     mutating func place(height: Double) -> Rect {
         let past = lowestOfThreeWithinTolerance(h0, h1, h2, tolerance: tolerance)
-        // Selects on the two flags: two branches rather than the three selects on an index
-        // made (7.3 ms rather than 7.6 for a million items).
+        // Selects on the two flags (7.3 ms a million items, 7.6 selecting on an index).
         let first = !past.column0, second = !past.column1
         let y = first ? h0 : second ? h1 : h2
         let x = first ? x0 : second ? x1 : x2
@@ -333,7 +313,6 @@ struct ShortestOfThree {
         return Rect(x: x, y: y, width: width, height: height)
     }
 
-    /// Hands the first `n` columns' top and bottom to `set`.
     @inline(__always)
     func store(count n: Int, _ set: (Int, Double, Double) -> Void) {
         set(0, h0, b0)
@@ -342,19 +321,15 @@ struct ShortestOfThree {
     }
 }
 
-/// Where each column's next item goes, as a min segment tree, so shortest-first is O(log n)
-/// an item (up to 8 columns, a scan).
+/// Each column's next top in a min segment tree: shortest first in O(log n) (≤ 8 columns: a scan).
 final class ColumnHeights {
-    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (past the last,
-    /// `.infinity`). Raw storage: plain loads and stores.
+    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (past the last, ∞).
     private let tree: UnsafeMutablePointer<Double>
     private let leaves: Int
     /// Each column's last item's maxY (its top while empty).
-    private let bottoms: UnsafeMutablePointer<Double>
-    /// Number of columns.
+    let bottoms: UnsafeMutablePointer<Double>
     let count: Int
 
-    /// `count` columns, all at height `top`.
     init(count: Int, top: Double) {
         var leaves = 1
         while leaves < count { leaves *= 2 }
@@ -377,32 +352,11 @@ final class ColumnHeights {
         bottoms.deallocate()
     }
 
-    /// Records column `column`'s last maxY.
-    @inline(__always)
-    func setBottom(_ column: Int, _ value: Double) {
-        bottoms[column] = value
-    }
-
-    /// Column `column`'s last maxY (its top while empty).
-    @inline(__always)
-    func bottom(_ column: Int) -> Double {
-        bottoms[column]
-    }
-
-    /// The largest last maxY of any column, `nil` without columns.
-    var tallestBottom: Double? {
-        guard count > 0 else { return nil }
-        var tallest = bottoms[0]
-        for c in 1..<count where bottoms[c] > tallest { tallest = bottoms[c] }
-        return tallest
-    }
-
     /// Up to this many columns a scan beats the tree's chain of dependent loads.
     private static let scanLimit = 8
     private var scans: Bool { leaves <= Self.scanLimit }
 
-    /// The lowest-index column whose height is within `tolerance` of the smallest.
-    /// - Complexity: O(log n); O(n) for n ≤ 8.
+    /// `lowestColumnWithinTolerance`. - Complexity: O(log n); O(n) for n ≤ 8.
     @inline(__always)
     func shortest(tolerance: Double) -> Int {
         if scans {
@@ -412,7 +366,7 @@ final class ColumnHeights {
         return leftmost(atMost: tree[1] + tolerance)
     }
 
-    /// A column's height; setting it updates the tree in O(log n) (just the height for n ≤ 8).
+    /// Setting a column's height updates the tree in O(log n) (just the height for n ≤ 8).
     subscript(column: Int) -> Double {
         get { tree[leaves + column] }
         set {
@@ -427,8 +381,7 @@ final class ColumnHeights {
         }
     }
 
-    /// The lowest-index column whose height is ≤ `limit` (there is one when `limit` ≥ the
-    /// minimum). - Complexity: O(log n).
+    /// The lowest-index column whose height is ≤ `limit` ≥ the minimum. - Complexity: O(log n).
     func leftmost(atMost limit: Double) -> Int {
         var node = 1
         while node < leaves {

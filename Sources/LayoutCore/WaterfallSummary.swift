@@ -1,5 +1,4 @@
-// The waterfall's summary bounds: what vouches for a streamed layout's elements without
-// visiting them (`PassCapabilities.summaryCheck`, `.vouchesWithoutLayingOut`).
+// The waterfall's bounds that vouch for streamed elements unseen (`PassCapabilities`).
 
 extension WaterfallLayout {
     /// The check pass of a streamed layout: the column arithmetic alone, the elements sent to
@@ -26,13 +25,10 @@ extension WaterfallLayout {
 
     /// The elements `layout` gives `sections`: items, and headers and footers of height > 0.
     public func elementCount(of sections: [WaterfallSection]) -> Int {
-        var total = 0
-        for section in sections {
-            total += section.items.count
-            total += (section.headerHeight ?? headerHeight) > 0 ? 1 : 0
-            total += (section.footerHeight ?? footerHeight) > 0 ? 1 : 0
+        sections.reduce(0) { total, section in
+            total + section.items.count + ((section.headerHeight ?? headerHeight) > 0 ? 1 : 0)
+                + ((section.footerHeight ?? footerHeight) > 0 ? 1 : 0)
         }
-        return total
     }
 
     /// Whether `layout` succeeds with every element finite (snapped to `scale` or not), decided
@@ -60,19 +56,16 @@ extension WaterfallLayout {
                 stacked += inset.top + height + inset.bottom
                 total += 1
             }
-            let count = section.items.count
-            let (sum, overflow) = total.addingReportingOverflow(count)
+            let (sum, overflow) = total.addingReportingOverflow(section.items.count)
             guard !overflow else { return false }
             total = sum
-            stacked += insets.top + insets.bottom + Double(count) * (section.itemSpacing ?? minimumInteritemSpacing)
+            stacked += insets.top + insets.bottom + Double(section.items.count) * (section.itemSpacing ?? minimumInteritemSpacing)
             let spanning = section.hasSpans
             if spanning {
-                guard n <= Self.maximumSpanningColumns else { return false }
                 // One unsigned comparison a span: 1…n, or the full span.
-                let fits = section.spans!.withUnsafeBufferPointer { spans in
+                guard n <= Self.maximumSpanningColumns, section.spans!.withUnsafeBufferPointer({ spans in
                     spans.allSatisfy { span in UInt(bitPattern: span &- 1) < UInt(n) || span == WaterfallSection.fullSpan }
-                }
-                guard fits else { return false }
+                }) else { return false }
             }
             let widest = spanning ? max(columnWidth, available) : columnWidth
             // A size's height at the widest an item gets; −1, which fails the sum, for a bad size.
@@ -80,32 +73,27 @@ extension WaterfallLayout {
                 size.width > 0 && size.width.isFinite && size.height >= 0 && size.height.isFinite
                     ? Self.height(of: size, atColumnWidth: widest) : -1
             }
-            switch section.items {
-            case .heights(let heights):
-                guard let sum = Self.checkedSum(heights, { $0 }) else { return false }
-                stacked += sum
-            case .sizes(let sizes):
-                guard let sum = Self.checkedSum(sizes, scaled) else { return false }
-                stacked += sum
-            case .uniform(let count):
-                stacked += Double(count) * itemHeight
+            let itemsHeight: Double? = switch section.items {
+            case .heights(let heights): Self.checkedSum(heights, { $0 })
+            case .sizes(let sizes): Self.checkedSum(sizes, scaled)
+            case .uniform(let count): Double(count) * itemHeight
             case .randomHeights(let heights):
-                guard heights.base >= 0, heights.upperBound.isFinite else { return false }
-                stacked += Double(heights.count) * heights.upperBound
+                heights.base >= 0 && heights.upperBound.isFinite ? Double(heights.count) * heights.upperBound : nil
             case .mixed(let measures):
-                guard let sum = Self.checkedSum(measures, { measure -> Double in
+                Self.checkedSum(measures, { measure -> Double in
                     switch measure {
                     case .height(let h): h
                     case .size(let size): scaled(size)
                     }
-                }) else { return false }
-                stacked += sum
+                })
             }
+            guard let itemsHeight else { return false }
+            stacked += itemsHeight
         }
         return total <= maximumElementCount && snappedValuesStayFinite(upTo: stacked, scale: scale)
     }
 
-    /// The sum of `height(item)` over `items` when every height is finite and ≥ 0, else `nil`.
+    /// `nil` unless every height is finite and ≥ 0.
     private static func checkedSum<Item>(_ items: [Item], _ height: (Item) -> Double) -> Double? {
         items.withUnsafeBufferPointer { items in
             var sums = (0.0, 0.0, 0.0, 0.0)
