@@ -5,7 +5,7 @@ import FastText
 import LayoutWriters
 
 /// The formats of a diff report (`cvlayout diff --report`, `--check … --report`): the text
-/// and JSON reports (`StreamedComparison.writeReport`), JUnit XML (`DiffReports.writeJUnit`),
+/// and JSON reports (`StreamedDiff.writeReport`), JUnit XML (`DiffReports.writeJUnit`),
 /// GitHub Actions workflow commands (`GitHubAnnotations`).
 public enum DiffReportFormat: String, CaseIterable, Sendable {
     case text, json, junit, github

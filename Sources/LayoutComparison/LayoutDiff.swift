@@ -469,7 +469,7 @@ extension LayoutDiff {
 // MARK: - The text report's blocks
 
 extension LayoutDiff {
-    /// One entry of the text report (`StreamedComparison.writeReport`), its lines ending with
+    /// One entry of the text report (`StreamedDiff.writeReport`), its lines ending with
     /// newlines, written into `out` (precision `.full`).
     /// - Parameters:
     ///   - key: the element, or `nil` for the layout-level part named `part`.

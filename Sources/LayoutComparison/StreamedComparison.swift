@@ -13,19 +13,64 @@ public enum StreamedReportStyle: Sendable, Equatable {
 }
 
 /// Two layouts compared: the result, both sides without their elements (for their unknown
-/// names), and the comparison, which writes the report.
+/// names), and the comparison, whose spill holds the elements' report.
 public struct StreamedDiff {
     /// The counts, the part differences and the largest delta.
     public let result: LayoutDiffResult
     /// EXPECTED and ACTUAL without their elements: shape, parts, unknown names.
     public let expected: LayoutDocument, actual: LayoutDocument
-    /// The merge that saw every element; it writes the report.
-    public let comparison: StreamedComparison
+    let comparison: StreamedComparison
 
-    /// Writes the report (`StreamedComparison.writeReport`).
+    /// Writes the report to `emit`, in the comparison's style (docs/REFERENCE.md, "cvlayout
+    /// diff"): the text report (the summary alone when the layouts are the same; else `---
+    /// EXPECTED`, `+++ ACTUAL`, the differences in document order and the summary; in colour
+    /// for a terminal), or the JSON report, one object with one difference a line. Numbers in
+    /// their shortest round-trip form.
+    /// - Complexity: O(differences), the elements' read back from the spill.
     public func writeReport(_ expectedName: String, _ actualName: String,
                             to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
+        let (style, spill) = (comparison.style, comparison.spill)
+        try withoutActuallyEscaping(emit) { emit in
+            let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+            var entries = 0
+            /// The parts before the elements (`before`) or after them.
+            func appendParts(before: Bool) {
+                for part in result.parts where LayoutPart.namesBeforeElements.contains(part.name) == before {
+                    if case .text(let color) = style {
+                        LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out)
+                    } else {
+                        out.append(entries == 0 ? "\n" : ",\n")
+                        LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                        entries += 1
+                    }
+                }
+            }
+            switch style {
+            case .text where result.isSame:
+                out.append(string: summary + "\n")
+            case .text(let color):
+                func paint(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+                out.append(string: paint("--- \(escapingControlCharacters(expectedName))") + "\n"
+                           + paint("+++ \(escapingControlCharacters(actualName))") + "\n")
+                appendParts(before: true)
+                try out.flush()
+                try spill.replay(emit)
+                appendParts(before: false)
+                out.append(string: paint(summary) + "\n")
+            case .json:
+                LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+                appendParts(before: true)
+                try out.flush()
+                if spill.count > 0 {
+                    try spill.replay(skip: entries == 0 ? 1 : 0, emit)  // no "," before the first entry
+                    entries += 1
+                }
+                appendParts(before: false)
+                LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+            }
+            try out.flush()
+        }
     }
 }
 
@@ -34,8 +79,8 @@ public struct StreamedDiff {
 public final class StreamedComparison {
     let expected: LayoutElementStream
     private let options: DiffOptions
-    private let style: StreamedReportStyle
-    private let spill = ReportSpill()
+    let style: StreamedReportStyle
+    let spill = ReportSpill()
     /// The merge's state, one value so that a `feed` makes one access to this object
     /// (unchecked: only the comparing thread touches it, never reentrantly).
     @exclusivity(unchecked) private var core: MergeCore
@@ -325,57 +370,6 @@ public final class StreamedComparison {
                                       largestDelta: core.bestLength ?? core.bestOther, counts: core.counts, spread: core.spread)
         try out.flush()
         return StreamedDiff(result: result, expected: expectedDocument, actual: actual, comparison: self)
-    }
-
-    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style
-    /// (docs/REFERENCE.md, "cvlayout diff"): the text report (the summary alone when the
-    /// layouts are the same; else `--- EXPECTED`, `+++ ACTUAL`, the differences in document
-    /// order and the summary; in colour for a terminal), or the JSON report, one object with
-    /// one difference a line. Numbers in their shortest round-trip form.
-    /// - Complexity: O(differences), the elements' read back from the spill.
-    public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
-                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try withoutActuallyEscaping(emit) { emit in
-            let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
-            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
-            var entries = 0
-            /// The parts before the elements (`before`) or after them.
-            func appendParts(before: Bool) {
-                for part in result.parts where LayoutPart.namesBeforeElements.contains(part.name) == before {
-                    if case .text(let color) = style {
-                        LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out)
-                    } else {
-                        out.append(entries == 0 ? "\n" : ",\n")
-                        LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
-                        entries += 1
-                    }
-                }
-            }
-            switch style {
-            case .text where result.isSame:
-                out.append(string: summary + "\n")
-            case .text(let color):
-                func paint(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-                out.append(string: paint("--- \(escapingControlCharacters(expectedName))") + "\n"
-                           + paint("+++ \(escapingControlCharacters(actualName))") + "\n")
-                appendParts(before: true)
-                try out.flush()
-                try spill.replay(emit)
-                appendParts(before: false)
-                out.append(string: paint(summary) + "\n")
-            case .json:
-                LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
-                appendParts(before: true)
-                try out.flush()
-                if spill.count > 0 {
-                    try spill.replay(skip: entries == 0 ? 1 : 0, emit)  // no "," before the first entry
-                    entries += 1
-                }
-                appendParts(before: false)
-                LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
-            }
-            try out.flush()
-        }
     }
 }
 
