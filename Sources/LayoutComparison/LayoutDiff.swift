@@ -387,15 +387,22 @@ extension LayoutDiff {
         appendJSONChange(change, to: out)
     }
 
-    /// A finite delta's digits (without the `+` of a positive one) at `text`, as `deltaText`
-    /// gives them for `decimals`; returns their count (at most `NumberFormat.maximumLength`).
+    /// The delta as `deltaText` gives it, written at `text`; returns the byte count (at most
+    /// `NumberFormat.maximumLength` + 1).
     @inline(__always)
-    static func writeDelta(_ delta: Double, decimals: Int, to text: UnsafeMutablePointer<UInt8>) -> Int {
-        let n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
-        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
-            return NumberFormat.write(delta, precision: .full, to: text)
+    static func writeDelta(_ delta: Double, decimals: Int, signed: Bool, to text: UnsafeMutablePointer<UInt8>) -> Int {
+        let sign = signed && delta > 0 ? 1 : 0, p = text + sign
+        if sign == 1 { text.pointee = UInt8(ascii: "+") }
+        guard delta.isFinite else {
+            let words: StaticString = delta > 0 ? "past the largest double" : "-past the largest double"
+            p.update(from: words.utf8Start, count: words.utf8CodeUnitCount)
+            return sign + words.utf8CodeUnitCount
         }
-        return n
+        let n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: p)
+        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && p[0] == UInt8(ascii: "0") && delta != 0) {
+            return sign + NumberFormat.write(delta, precision: .full, to: p)
+        }
+        return sign + n
     }
 
     private static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
@@ -447,22 +454,16 @@ extension LayoutDiff {
     /// shortest round-trip digits when those would hide it (`1e-20 − 0`, over 15 decimals) or
     /// it is past 2⁵³; `+` before a positive one when `signed`. Past the largest Double, words.
     static func deltaText(_ change: FieldChange, signed: Bool) -> String {
-        let delta = change.delta ?? 0
-        guard delta.isFinite else {
-            let words = "past the largest double"
-            return delta > 0 ? (signed ? "+" + words : words) : "-" + words
-        }
         var decimals = 0
         for text in [change.expected, change.actual].map(shown) {
             if let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) {
                 decimals = max(decimals, text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1)
             }
         }
-        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength) { scratch in
-            let count = writeDelta(delta, decimals: decimals, to: scratch.baseAddress!)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength + 1) { scratch in
+            let count = writeDelta(change.delta ?? 0, decimals: decimals, signed: signed, to: scratch.baseAddress!)
             return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: count), as: UTF8.self)
         }
-        return signed && delta > 0 ? "+" + text : text
     }
 }
 

@@ -265,13 +265,7 @@ public final class StreamedComparison {
                 cursor.append(number: y)
                 decimals = Swift.max(decimals, Self.decimals(from: yStart, to: cursor.position))
                 cursor.append("  (")
-                let delta = y - x
-                if !delta.isFinite {
-                    cursor.append(delta > 0 ? "+past the largest double" : "-past the largest double")
-                } else {
-                    if delta > 0 { cursor.append(byte: UInt8(ascii: "+")) }
-                    cursor.append { LayoutDiff.writeDelta(delta, decimals: decimals, to: $0) }
-                }
+                cursor.append { LayoutDiff.writeDelta(y - x, decimals: decimals, signed: true, to: $0) }
                 cursor.append(")\n")
             }
             out.commit(cursor)
