@@ -124,9 +124,8 @@ public final class StreamedComparison {
         var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
         var expectedCount = 0, actualCount = 0, matchedCount = 0
         var counts = LayoutDiffResult.Counts()
-        var bestLength: LargestDelta?, bestOther: LargestDelta?
-        /// Their deltas' magnitudes (−1 for none), compared without copying them.
-        var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
+        /// The largest deltas of lengths and of other numbers, and their magnitudes (−1 for none).
+        var best: [LargestDelta?] = [nil, nil], bestMagnitude = SIMD2<Double>(-1, -1)
         /// `LayoutDiffResult.spread` of the elements' changes.
         var spread = LayoutDiffResult.Spread(largest: -1, smallest: .infinity, otherChange: false)
         /// Fields where one side gave a value and the other none before it was known whether
@@ -234,7 +233,7 @@ public final class StreamedComparison {
                 let delta = a.values[field.rawValue] - e.values[field.rawValue]
                 spread.largest = Swift.max(spread.largest, delta.magnitude)
                 spread.smallest = Swift.min(spread.smallest, delta.magnitude)
-                if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
+                if delta.magnitude > bestMagnitude[field.isLength ? 0 : 1] {
                     consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
                                                 delta: delta, isLength: field.isLength))
                 }
@@ -297,16 +296,10 @@ public final class StreamedComparison {
         /// Keeps `change` of `key` (or of a part, `nil`) when its delta is the largest of its
         /// kind so far (lengths, others); the first of equals stays.
         mutating func consider(_ key: ElementKey?, _ change: FieldChange) {
-            guard let delta = change.delta else { return }
-            if change.isLength {
-                if delta.magnitude > bestLengthMagnitude {
-                    bestLengthMagnitude = delta.magnitude
-                    bestLength = LargestDelta(element: key, change: change)
-                }
-            } else if delta.magnitude > bestOtherMagnitude {
-                bestOtherMagnitude = delta.magnitude
-                bestOther = LargestDelta(element: key, change: change)
-            }
+            let k = change.isLength ? 0 : 1
+            guard let delta = change.delta, delta.magnitude > bestMagnitude[k] else { return }
+            bestMagnitude[k] = delta.magnitude
+            best[k] = LargestDelta(element: key, change: change)
         }
 
         mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
@@ -361,7 +354,7 @@ public final class StreamedComparison {
         let result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
                                       actualCount: core.actualCount, matchedCount: core.matchedCount, parts: parts.parts,
                                       reordered: reordered, notCompared: parts.notCompared + fieldNotes,
-                                      largestDelta: core.bestLength ?? core.bestOther, counts: core.counts, spread: core.spread)
+                                      largestDelta: core.best[0] ?? core.best[1], counts: core.counts, spread: core.spread)
         try out.flush()
         return StreamedDiff(result: result, expected: expectedDocument, actual: actual, comparison: self)
     }
