@@ -297,16 +297,15 @@ extension StreamedComparison {
 final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
     let source: LayoutElementStream
     private let condition = NSCondition()
-    /// Filled blocks waiting (guarded by `condition`), at most `depth`.
-    private var ready: [[StreamedElement]] = []
-    private var ended = false, cancelled = false
-    private var failure: Error?
-    private var finished: (document: LayoutDocument, present: UInt16)?
+    /// Filled blocks waiting, at most `depth`, and read ones to fill again (guarded by `condition`).
+    private var ready: [[StreamedElement]] = [], spare: [[StreamedElement]] = []
+    /// The source's end, once read (guarded by `condition`).
+    private var end: Result<(document: LayoutDocument, present: UInt16), Error>?
+    private var cancelled = false
     /// The block being read and the place in it: the reader's alone, so not checked for
     /// exclusive access at run time (a check for each element).
     @exclusivity(unchecked) private var current: [StreamedElement] = []
     @exclusivity(unchecked) private var index = 0
-    private var spare: [[StreamedElement]] = []
     private static let blockSize = 2048, depth = 4
 
     init(_ source: LayoutElementStream) {
@@ -327,26 +326,24 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
             condition.unlock()
             block.removeAll(keepingCapacity: true)
             block.reserveCapacity(Self.blockSize)
-            var more = true, error: Error? = nil, result: (document: LayoutDocument, present: UInt16)? = nil
+            var end: Result<(document: LayoutDocument, present: UInt16), Error>? = nil
             do {
-                while more && block.count < Self.blockSize {
-                    more = try source.next(into: &element)
-                    if more { block.append(element) }
+                while block.count < Self.blockSize {
+                    guard try source.next(into: &element) else {
+                        end = .success(try source.finish())
+                        break
+                    }
+                    block.append(element)
                 }
-                if !more { result = try source.finish() }
-            } catch let caught {
-                error = caught
+            } catch {
+                end = .failure(error)
             }
             condition.lock()
             if !block.isEmpty { ready.append(block) }
-            if error != nil || !more {
-                failure = error
-                finished = result
-                ended = true
-            }
+            self.end = end
             condition.broadcast()
             condition.unlock()
-            if error != nil || !more { return }
+            if end != nil { return }
         }
     }
 
@@ -363,24 +360,24 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         if !current.isEmpty { spare.append(current) }
         current = []
         index = 0
-        while ready.isEmpty && !ended && !cancelled { condition.wait() }
+        while ready.isEmpty && end == nil && !cancelled { condition.wait() }
         if !ready.isEmpty { current = ready.removeFirst() }
-        var failure = ready.isEmpty && current.isEmpty ? self.failure : nil
-        if cancelled && current.isEmpty && !ended { failure = LayoutStreamFallback("cancelled") }
+        let end = self.end
         condition.broadcast()
         condition.unlock()
-        if let failure { throw failure }
-        return index < current.count
+        guard current.isEmpty else { return true }
+        guard let end else { throw LayoutStreamFallback("cancelled") }
+        _ = try end.get()
+        return false
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         condition.lock()
-        while !ended && !cancelled { condition.wait() }
-        let failure = ended ? self.failure : LayoutStreamFallback("cancelled"), finished = self.finished
+        while end == nil && !cancelled { condition.wait() }
+        let end = self.end
         condition.unlock()
-        if let failure { throw failure }
-        guard let finished else { throw LayoutStreamFallback("not at the end") }
-        return finished
+        guard let end else { throw LayoutStreamFallback("cancelled") }
+        return try end.get()
     }
 
     func duplicate(_ key: ElementKey, at ordinal: Int, first: Int) -> LayoutReadError {
