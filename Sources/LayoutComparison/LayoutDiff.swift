@@ -147,22 +147,15 @@ public struct LayoutDiffResult: Sendable {
     /// The largest and the smallest magnitude of the differences when every difference is a
     /// number that moved (nothing missing, extra or absent, no other change); else `nil`. O(parts).
     public func numericDeltaRange() -> (largest: Double, smallest: Double)? {
-        guard !isSame else { return nil }
-        var largest = -1.0, smallest = Double.infinity
-        func add(_ changes: [FieldChange]) -> Bool {
-            for change in changes {
-                guard let delta = change.delta else { return false }
-                largest = Swift.max(largest, delta.magnitude)
-                smallest = Swift.min(smallest, delta.magnitude)
-            }
-            return true
-        }
-        for part in parts {
-            guard case .changed(let changes) = part.change, add(changes) else { return nil }
-        }
         guard counts.missing == 0 && counts.extra == 0, !spread.otherChange else { return nil }
-        largest = Swift.max(largest, spread.largest)
-        smallest = Swift.min(smallest, spread.smallest)
+        var (largest, smallest) = (spread.largest, spread.smallest)
+        for part in parts {
+            guard case .changed(let changes) = part.change else { return nil }
+            for change in changes {
+                guard let delta = change.delta?.magnitude else { return nil }
+                (largest, smallest) = (Swift.max(largest, delta), Swift.min(smallest, delta))
+            }
+        }
         return largest >= 0 ? (largest, smallest) : nil
     }
 
@@ -183,9 +176,7 @@ public struct LayoutDiffResult: Sendable {
 /// give them, parts when both carry parts: one only EXPECTED lacks is not compared (a thin
 /// golden), one only ACTUAL lacks is missing.
 public enum LayoutDiff {
-    /// Compares the layout-level parts of `expected` and `actual` (their elements aside).
-    /// - Returns: the differing parts in document order, and those not compared.
-    /// - Complexity: O(values of the parts).
+    /// The differing layout-level parts in document order, and those not compared. O(values).
     static func compareParts(_ expected: LayoutDocument, _ actual: LayoutDocument,
                              options: DiffOptions) -> (parts: [PartDifference], notCompared: [NotCompared]) {
         let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
@@ -219,14 +210,11 @@ public enum LayoutDiff {
         return (differences, onlyInActual.isEmpty ? [] : [NotCompared(names: onlyInActual, missingIn: .expected)])
     }
 
-    /// The change between two values of one field, or `nil` when they are equal within the
-    /// tolerance (or both absent).
+    /// The change between two values of one field, `nil` when equal within the tolerance.
     /// - Parameter isAngle: degrees, compared the shorter way round (180 and −180 are equal).
     static func compareValues(_ name: String, _ e: FieldValue?, _ a: FieldValue?, isLength: Bool,
-                              isAngle: Bool = false, tolerance: Double) -> FieldChange? {
+                              isAngle: Bool, tolerance: Double) -> FieldChange? {
         switch (e, a) {
-        case (nil, nil):
-            return nil
         case (.number(let x)?, .number(let y)?):
             var delta = y - x, (p, q) = (x, y)
             if isAngle && delta.isFinite {
@@ -248,25 +236,18 @@ public enum LayoutDiff {
         }
     }
 
-    /// Field names folded into their groups where a whole group is listed (`frame`, `alpha`).
-    static func groupNames(_ fields: Set<ElementField>) -> [String] {
+    /// The names of `fields`, a group's (`frame`, `alpha`) where the whole group is listed.
+    static func groupNames(_ fields: [ElementField]) -> [String] {
         var names: [String] = []
-        for field in fields.sorted() {
-            let group = ElementField.allCases.filter { $0.group == field.group }
-            if group.allSatisfy(fields.contains) {
-                if !names.contains(field.group) { names.append(field.group) }
-            } else {
-                names.append(field.name)
-            }
+        for field in fields {
+            let name = ElementField.allCases.allSatisfy { $0.group != field.group || fields.contains($0) } ? field.group : field.name
+            if !names.contains(name) { names.append(name) }
         }
         return names
     }
 
-}
+    // MARK: - Reports
 
-// MARK: - Reports
-
-extension LayoutDiff {
     /// What one side lacks and so was not compared, `not compared: alpha (not in b.csv)`, or
     /// `nil` when everything was.
     public static func notComparedText(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String? {
@@ -363,13 +344,6 @@ extension LayoutDiff {
         out.append("}\n")
     }
 
-    /// One part's entry of the JSON report's differences, without a separator.
-    static func appendJSONEntry(part name: String, _ change: DiffChange, to out: OutputBuffer) {
-        out.append("{\"part\":")
-        appendJSONString(name, to: out)
-        appendJSONChange(change, to: out)
-    }
-
     /// One element's entry of the JSON report's differences, without a separator.
     static func appendJSONEntry(element key: ElementKey, _ change: DiffChange, to out: OutputBuffer) {
         out.append("{\"element\":{\"indexPath\":[")
@@ -405,7 +379,7 @@ extension LayoutDiff {
         return sign + n
     }
 
-    private static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
+    static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
         switch change {
         case .missing: out.append(",\"change\":\"missing\"}")
         case .extra: out.append(",\"change\":\"extra\"}")
@@ -443,11 +417,9 @@ extension LayoutDiff {
 
     static func shown(_ value: FieldValue?) -> String { value?.description ?? "(none)" }
 
-    /// A field's delta in the JSON report: a number, or `null` when the change has no
-    /// numeric delta or the difference is past the largest Double.
+    /// A delta in the JSON report: `null` for none or one past the largest Double.
     private static func jsonDelta(_ change: FieldChange) -> String {
-        guard let delta = change.delta, delta.isFinite else { return "null" }
-        return deltaText(change, signed: false)
+        change.delta?.isFinite == true ? deltaText(change, signed: false) : "null"
     }
 
     /// The delta at the decimals of its operands (`132.501 − 120`: `12.501`), or in its
@@ -465,16 +437,11 @@ extension LayoutDiff {
             return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: count), as: UTF8.self)
         }
     }
-}
 
-// MARK: - The text report's blocks
+    // MARK: The text report's blocks
 
-extension LayoutDiff {
-    /// One entry of the text report (`StreamedDiff.writeReport`), its lines ending with
-    /// newlines, written into `out` (precision `.full`).
-    /// - Parameters:
-    ///   - key: the element, or `nil` for the layout-level part named `part`.
-    ///   - frame: x, y, width, height of a missing or extra element that gives all four.
+    /// One entry of the text report, its lines ending with newlines: the element `key` or the
+    /// part named `part`; `frame` (x, y, width, height) is shown for a missing or extra element.
     static func appendTextBlock(_ key: ElementKey?, part: String = "", _ change: DiffChange, frame: SIMD4<Double>?,
                                 color: Bool, to out: OutputBuffer) {
         let colour: StaticString = change == .missing ? "\u{1B}[31m" : change == .extra ? "\u{1B}[32m" : "\u{1B}[36m"

@@ -41,7 +41,9 @@ public struct StreamedDiff {
                         LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out)
                     } else {
                         out.append(entries == 0 ? "\n" : ",\n")
-                        LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
+                        out.append("{\"part\":")
+                        appendJSONString(part.name, to: out)
+                        LayoutDiff.appendJSONChange(part.change, to: out)
                         entries += 1
                     }
                 }
@@ -343,7 +345,7 @@ public final class StreamedComparison {
             for (only, side) in [(expectedPresent & ~actualPresent, DiffSide.actual), (actualPresent & ~expectedPresent, .expected)]
             where selected & only != 0 {
                 let fields = ElementField.allCases.filter { selected & only & 1 << UInt16($0.rawValue) != 0 }
-                fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(Set(fields)), missingIn: side))
+                fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields), missingIn: side))
             }
         }
         // The parts (in document order, which is the report's), after the elements.
