@@ -131,10 +131,9 @@ public struct LayoutDiffResult: Sendable {
     /// The differing elements by kind of change.
     public var counts = Counts()
     /// The largest and smallest magnitudes of the elements' numeric deltas (−1 and infinity
-    /// for none), and whether a field that is no number (hidden) or a value one side lacks differs.
-    public var spread = Spread(largest: -1, smallest: .infinity, otherChange: false)
-    /// `spread`'s shape: magnitudes in points for lengths, else in the field's own unit.
-    public typealias Spread = (largest: Double, smallest: Double, otherChange: Bool)
+    /// for none; points for lengths, else the field's own unit), and whether a field that is
+    /// no number (hidden) or a value one side lacks differs.
+    public var spread: (largest: Double, smallest: Double, otherChange: Bool) = (-1, .infinity, false)
 
     /// Whether every difference is a number within `bound` that looks like rounding to
     /// `bound`'s unit (a golden printed with fewer decimals): the largest more than a tenth of

@@ -124,9 +124,24 @@ extension LayoutDiff {
                                       _ actual: LayoutInput?, _ actualFormat: LayoutFileFormat?,
                                       _ body: (_ sorted: (expected: Bool, actual: Bool),
                                                _ presence: (expected: UInt16, actual: UInt16)) throws -> T) throws -> T {
-        let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
-        let startA = try actual.map { try StreamedComparison.startsInElementOrder($0, format: actualFormat) }
-            ?? (inOrder: true, present: 0)
+        // Whether the first 4096 elements are in element order (else the side is sorted from
+        // the start), and the fields they give; a stream that fails meets the comparison.
+        func start(_ input: LayoutInput, _ format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
+            guard !input.isSorted else { return (true, 0) }
+            let stream = try input.stream(format: format, sorted: false)
+            defer { stream.cancel() }
+            var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
+            var present: UInt16 = 0
+            for k in 0..<4096 {
+                guard let more = try? stream.next(into: &element), more else { break }
+                if k > 0 && !previous.precedes(element) { return (false, present) }
+                present |= element.mask
+                previous = element
+            }
+            return (true, present)
+        }
+        let startE = try start(expected, expectedFormat)
+        let startA = try actual.map { try start($0, actualFormat) } ?? (inOrder: true, present: 0)
         var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
         var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {
@@ -216,7 +231,6 @@ extension StreamedElement {
     }
 }
 
-
 /// The value a reader gives for `v` written at `precision`: JSON numbers as the strict
 /// scanner reads them, CSV's as `ValueSyntax.number`. At 3 decimals (the default) and
 /// usual magnitudes it is the writer's rounded integer over 1000, which both readers give
@@ -255,39 +269,6 @@ extension LayoutDiff {
 
     /// The actual side of `--check` with a CSV golden, without its elements.
     public static let csvWithoutElements = LayoutDocument(shape: .csv, elements: [], presentFields: [])
-}
-
-extension StreamedComparison {
-    /// Whether the first 4096 elements of the layout at `input` are in element order (else it
-    /// is best compared sorted from the start; a sorted input is), and the fields they give.
-    /// A stream that fails is said to be in order: the comparison then meets the failure.
-    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public static func startsInElementOrder(_ input: LayoutInput,
-                                            format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
-        guard !input.isSorted else { return (true, 0) }
-        let stream = try input.stream(format: format, sorted: false)
-        defer { stream.cancel() }
-        var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
-        var present: UInt16 = 0
-        for k in 0..<4096 {
-            guard let more = try? stream.next(into: &element), more else { break }
-            if k > 0 && !previous.precedes(element) { return (false, present) }
-            present |= element.mask
-            previous = element
-        }
-        return (true, present)
-    }
-
-    /// Whether the expected file (a path or spooled input) is a CSV (so the layout is
-    /// compared as its CSV), and whether a CSV of heart samples.
-    public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
-        var stream = expected
-        while let source = (stream as? PrefetchedStream)?.source ?? (stream as? SortedLayoutStream)?.source {
-            stream = source
-        }
-        let csv = stream as? CSVLayoutStream
-        return (csv != nil, csv?.isHeartSamples == true)
-    }
 }
 
 // MARK: - A stream read ahead by another thread

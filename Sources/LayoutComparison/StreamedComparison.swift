@@ -34,7 +34,6 @@ public struct StreamedDiff {
             let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
             let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
             var entries = 0
-            /// The parts before the elements (`before`) or after them.
             func appendParts(before: Bool) {
                 for part in result.parts where LayoutPart.namesBeforeElements.contains(part.name) == before {
                     if case .text(let color) = style {
@@ -109,6 +108,17 @@ public final class StreamedComparison {
 
     deinit { expected.cancel() }
 
+    /// Whether the expected file (a path or spooled input) is a CSV (so the layout is
+    /// compared as its CSV), and whether a CSV of heart samples.
+    public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
+        var stream = expected
+        while let source = (stream as? PrefetchedStream)?.source ?? (stream as? SortedLayoutStream)?.source {
+            stream = source
+        }
+        let csv = stream as? CSVLayoutStream
+        return (csv != nil, csv?.isHeartSamples == true)
+    }
+
     /// Compares the next actual element (in element order).
     @inline(__always)
     public func feed(_ a: StreamedElement) throws {
@@ -129,13 +139,12 @@ public final class StreamedComparison {
         /// The largest deltas of lengths and of other numbers, and their magnitudes (−1 for none).
         var best: [LargestDelta?] = [nil, nil], bestMagnitude = SIMD2<Double>(-1, -1)
         /// `LayoutDiffResult.spread` of the elements' changes.
-        var spread = LayoutDiffResult.Spread(largest: -1, smallest: .infinity, otherChange: false)
+        var spread: (largest: Double, smallest: Double, otherChange: Bool) = (-1, .infinity, false)
         /// Fields where one side gave a value and the other none before it was known whether
         /// that side gives the field at all (then it is no difference); left out of the report.
         var uncertain: UInt16 = 0
         /// The fields each side gave so far.
         var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
-        /// Whether the shared elements are in the same order in both files.
         var sharedOrder = SharedOrder(expectedSorted: false, actualSorted: false)
 
         init(options: DiffOptions, style: StreamedReportStyle) {
@@ -180,8 +189,7 @@ public final class StreamedComparison {
             try report(a.key, .extra, a, out: out)
         }
 
-        /// Checks that `element` comes after `last`, the side's previous one (of `count`), and
-        /// makes it `last`.
+        /// Checks that `element` comes after `last`, the side's previous one, and makes it `last`.
         @inline(__always)
         static func follow(_ last: inout StreamedElement, with element: StreamedElement, count: Int, _ side: DiffSide) throws {
             if count > 0, !last.precedes(element) {
@@ -221,8 +229,7 @@ public final class StreamedComparison {
             }
         }
 
-        /// `compare` for a text report when both sides give the same fields (cvlayout's own
-        /// files): the changed fields written straight into the report, the bytes of
+        /// `compare` for a text report when both sides give the same fields: the bytes of
         /// `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is the largest delta.
         private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, _ changed: UInt16, color: Bool,
                                               out: OutputBuffer) throws {
@@ -273,7 +280,7 @@ public final class StreamedComparison {
             try out.flushIfFull()
         }
 
-        /// Each field's report name, padded with spaces to 16 bytes, and its length.
+        /// Each field's report name padded with spaces to 16 bytes, and its length.
         private static let paddedNames: [SIMD16<UInt8>] = ElementField.allCases.map { field in
             var bytes = SIMD16<UInt8>(repeating: 0x20)
             for (i, byte) in field.name.utf8.enumerated() { bytes[i] = byte }
@@ -363,9 +370,8 @@ public final class StreamedComparison {
 }
 
 extension StreamedElement {
-    /// The fields of `fields` in which `a` differs from this element, as bits: numbers beyond
-    /// `tolerance` as `LayoutDiff.compareValues` tells (exact at 0, inclusive with a few ulps
-    /// otherwise), `hidden` when unequal, and a value against none when the side without it
+    /// The fields of `fields` in which `a` differs from this element, as bits: numbers as
+    /// `LayoutDiff.compareValues` tells, and a value against none when the side without it
     /// gives the field (`present`: the fields each side gives).
     @inline(__always)
     func changedFields(_ a: StreamedElement, _ fields: [ElementField], tolerance: Double,
@@ -389,8 +395,7 @@ extension StreamedElement {
         return changed
     }
 
-    /// The changes of the fields whose bits are set in `changed` (from `changedFields`), in
-    /// field order; a delta when both sides give a number.
+    /// The changes of the fields whose bits are set in `changed`, in field order.
     func fieldChanges(_ a: StreamedElement, _ changed: UInt16) -> [FieldChange] {
         var changes: [FieldChange] = [], bits = changed
         while bits != 0 {
