@@ -11,11 +11,9 @@ import LayoutWriters
 enum PictureChange: String, CaseIterable {
     case resized, moved, added, removed, changed, same
 
-    /// Its place in `allCases`.
     var index: Int { Self.allCases.firstIndex(of: self)! }
     /// The stroke and fill of its shapes.
     var colour: String { Self.colours[index] }
-    /// The legend's words.
     var legend: String { Self.legends[index] }
 
     private static let colours = ["#ff7f0e", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#9e9e9e"]
@@ -52,39 +50,33 @@ public enum LayoutDiffPicture {
                                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let picture = try LayoutDiff.withStreams(expected, expectedFormat, actual, actualFormat) { sorted, _ in
             let picture = DiffPicture(options: options)
-            let e = try expected.stream(format: expectedFormat, sorted: sorted.expected)
-            defer { e.cancel() }
-            let a = try actual.stream(format: actualFormat, sorted: sorted.actual)
-            defer { a.cancel() }
-            try merge(e, a, into: picture)
+            let expected = try expected.stream(format: expectedFormat, sorted: sorted.expected)
+            defer { expected.cancel() }
+            let actual = try actual.stream(format: actualFormat, sorted: sorted.actual)
+            defer { actual.cancel() }
+            // The merge of the two streams in element order.
+            var e = StreamedElement.placeholder, a = e, lastE = e, lastA = e
+            var countE = 0, countA = 0
+            func next(_ stream: LayoutElementStream, _ element: inout StreamedElement, _ last: inout StreamedElement,
+                      _ count: inout Int, _ side: DiffSide) throws -> Bool {
+                guard try stream.next(into: &element) else { return false }
+                try StreamedComparison.MergeCore.follow(&last, with: element, count: count, side)
+                count += 1
+                return true
+            }
+            var hasE = try next(expected, &e, &lastE, &countE, .expected)
+            var hasA = try next(actual, &a, &lastA, &countA, .actual)
+            while hasE || hasA {
+                let both = hasE && hasA && e.sameKey(a), takesE = both || (hasE && (!hasA || e.precedes(a)))
+                try picture.add(takesE ? e.key : a.key, takesE ? e : nil, takesE && !both ? nil : a)
+                if takesE { hasE = try next(expected, &e, &lastE, &countE, .expected) }
+                if !takesE || both { hasA = try next(actual, &a, &lastA, &countA, .actual) }
+            }
+            _ = try expected.finish()
+            _ = try actual.finish()
             return picture
         }
         try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
-    }
-
-    /// The merge of two streams in element order.
-    private static func merge(_ expected: LayoutElementStream, _ actual: LayoutElementStream,
-                              into picture: DiffPicture) throws {
-        var e = StreamedElement.placeholder, a = StreamedElement.placeholder
-        var lastE = StreamedElement.placeholder, lastA = StreamedElement.placeholder
-        var countE = 0, countA = 0
-        func next(_ stream: LayoutElementStream, _ element: inout StreamedElement, _ last: inout StreamedElement,
-                  _ count: inout Int, _ side: DiffSide) throws -> Bool {
-            guard try stream.next(into: &element) else { return false }
-            try StreamedComparison.MergeCore.follow(&last, with: element, count: count, side)
-            count += 1
-            return true
-        }
-        var hasE = try next(expected, &e, &lastE, &countE, .expected)
-        var hasA = try next(actual, &a, &lastA, &countA, .actual)
-        while hasE || hasA {
-            let both = hasE && hasA && e.sameKey(a), takesE = both || (hasE && (!hasA || e.precedes(a)))
-            try picture.add(takesE ? e.key : a.key, takesE ? e : nil, takesE && !both ? nil : a)
-            if takesE { hasE = try next(expected, &e, &lastE, &countE, .expected) }
-            if !takesE || both { hasA = try next(actual, &a, &lastA, &countA, .actual) }
-        }
-        _ = try expected.finish()
-        _ = try actual.finish()
     }
 }
 
@@ -137,13 +129,14 @@ final class DiffPicture {
         }
         let out = change == .same ? same.out : changes.out
         switch change {
-        case .same:
+        case .same, .added, .removed:
             guard let frame = actualFrame ?? expectedFrame else { return }
-            Self.appendRect(key, change, side: "", frame, to: out)
-            out.append("/>\n")
-        case .added, .removed:
-            guard let frame = actualFrame ?? expectedFrame else { return }
-            Self.appendRect(key, change, side: change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"", frame, to: out)
+            let side: StaticString = change == .same ? "" : change == .added ? " data-side=\"actual\"" : " data-side=\"expected\""
+            Self.appendRect(key, change, side: side, frame, to: out)
+            guard change != .same else {
+                out.append("/>\n")
+                break
+            }
             out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
                                         : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
             LayoutDiff.appendName(key, xml: true, to: out)
@@ -158,8 +151,9 @@ final class DiffPicture {
                 Self.appendRect(key, change, side: " data-side=\"actual\"", new, to: out)
                 let opacity = change == .changed ? "0.3\" stroke-width=\"2.5" : "0.2"
                 out.append(string: " fill=\"\(change.colour)\" fill-opacity=\"\(opacity)\" stroke=\"\(change.colour)\"><title>")
-                Self.appendTitle(key, change, e!, a!, changed, to: out)
-                out.append("</title></rect>\n")
+                LayoutDiff.appendName(key, xml: true, to: out)  // then the text report's field lines
+                let lines = e!.fieldChanges(a!, changed).map { $0.name + " " + LayoutDiff.valuesText($0, gap: " ", finiteOnly: true) }
+                out.append(string: " \(change.rawValue): " + lines.joined(separator: "; ") + "</title></rect>\n")
             }
             if change != .changed, let old = expectedFrame, let new = actualFrame {
                 let x1 = old[0] + old[2] / 2, y1 = old[1] + old[3] / 2
@@ -175,8 +169,8 @@ final class DiffPicture {
             // The marker: the names of the other groups that changed (alpha, transform, zIndex,
             // hidden; for a `changed` element whatever changed), at the new box's top left.
             var groups: [String] = []
-            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group)
-                && (change == .changed || changed & Self.otherBits & 1 << UInt16(field.rawValue) != 0) {
+            let marked = change == .changed ? changed : changed & Self.otherBits
+            for field in fields where marked & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group) {
                 groups.append(field.group)
             }
             if !groups.isEmpty, let new = actualFrame {
@@ -209,19 +203,6 @@ final class DiffPicture {
         out.append(byte: UInt8(ascii: "\""))
     }
 
-    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
-    /// XML text.
-    private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
-                                    _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
-        LayoutDiff.appendName(key, xml: true, to: out)
-        out.append(string: " \(change.rawValue):")
-        var separator = " "
-        for change in e.fieldChanges(a, changed) {
-            out.append(string: separator + change.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
-            separator = "; "
-        }
-    }
-
     /// x, y, width, height when the element gives all four and they are finite.
     private static func frame(_ element: StreamedElement) -> SIMD4<Double>? {
         guard element.mask & frameBits == frameBits else { return nil }
@@ -249,7 +230,6 @@ final class DiffPicture {
         out.append("\"")
     }
 
-    /// The order of the legend's rows.
     private static let legendOrder: [PictureChange] = [.moved, .resized, .added, .removed, .changed, .same]
     private static let margin = 10.0, legendRow = 18.0, legendWidth = 360.0
 

@@ -22,8 +22,7 @@ final class ReportSpill {
     private func store(_ chunk: UnsafeBufferPointer<UInt8>) throws {
         count += chunk.count
         if file == nil && memory.count + chunk.count <= Self.memoryLimit {
-            memory.append(contentsOf: chunk)
-            return
+            return memory.append(contentsOf: chunk)
         }
         if file == nil {
             let file = try OpenFile(temporary: "report")
@@ -55,7 +54,7 @@ final class ReportSpill {
 /// from their positions in the files: a sorted side's must rise; when both sides were sorted,
 /// the actual ones, once the pairs are sorted by the expected one (`ExternalSorter`).
 struct SharedOrder {
-    let expectedSorted: Bool, actualSorted: Bool
+    let expectedSorted: Bool
     /// Whether any side was sorted (otherwise the order is the same).
     let tracks: Bool
     private var last = -1
@@ -64,7 +63,6 @@ struct SharedOrder {
 
     init(expectedSorted: Bool, actualSorted: Bool) {
         self.expectedSorted = expectedSorted
-        self.actualSorted = actualSorted
         tracks = expectedSorted || actualSorted
         if expectedSorted && actualSorted { pairs = ExternalSorter(runBytes: 4 << 20) }
     }
