@@ -303,44 +303,30 @@ public enum LayoutDiff {
 
     /// The JSON report up to `"differences":[`.
     static func appendJSONHead(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
-        out.append(string: "{\"same\":\(result.isSame),\"expected\":")
-        appendJSONString(expectedName, to: out)
-        out.append(",\"actual\":")
-        appendJSONString(actualName, to: out)
-        out.append(",\"tolerance\":")
+        out.append(string: "{\"same\":\(result.isSame),\"expected\":\(json(expectedName)),"
+                   + "\"actual\":\(json(actualName)),\"tolerance\":")
         out.append(number: result.tolerance)
         let counts = result.counts, changed = counts.differ - counts.missing - counts.extra
         out.append(string: ",\n\"counts\":{\"expected\":\(result.expectedCount),\"actual\":\(result.actualCount),"
                    + "\"matched\":\(result.matchedCount),\"differ\":\(counts.differ),\"missing\":\(counts.missing),"
                    + "\"extra\":\(counts.extra),\"changed\":\(changed)},\n\"largestDelta\":")
-        if let largest = result.largestDelta {
-            out.append("{\"element\":")
-            if let element = largest.element { appendJSONString(element.description, to: out) } else { out.append("null") }
-            out.append(",\"field\":")
-            appendJSONString(largest.change.name, to: out)
-            out.append(string: ",\"delta\":" + jsonDelta(largest.change) + (largest.change.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}"))
-        } else {
-            out.append("null")
+        let largest = result.largestDelta.map { largest in
+            "{\"element\":\(largest.element.map { json($0.description) } ?? "null"),"
+                + "\"field\":\(json(largest.change.name)),\"delta\":\(jsonDelta(largest.change)),\"unit\":"
+                + (largest.change.isLength ? "\"pt\"}" : "null}")
         }
-        out.append(",\n\"differences\":[")
+        out.append(string: (largest ?? "null") + ",\n\"differences\":[")
     }
 
     /// The JSON report after the differences.
     static func appendJSONTail(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
         out.append(result.isSame ? "],\n\"notCompared\":[" : "\n],\n\"notCompared\":[")
-        for (k, note) in result.notCompared.enumerated() {
-            out.append(k > 0 ? ",{\"names\":[" : "{\"names\":[")
-            for (i, name) in note.names.enumerated() {
-                if i > 0 { out.append(",") }
-                appendJSONString(name, to: out)
-            }
-            out.append("],\"missingIn\":")
-            appendJSONString(note.missingIn == .expected ? expectedName : actualName, to: out)
-            out.append("}")
+        let notes = result.notCompared.map { note in
+            "{\"names\":[" + note.names.map(json).joined(separator: ",") + "],\"missingIn\":"
+                + json(note.missingIn == .expected ? expectedName : actualName) + "}"
         }
-        out.append(string: "],\"reordered\":\(result.reordered),\n\"summary\":")
-        appendJSONString(summary(result, expectedName: expectedName, actualName: actualName), to: out)
-        out.append("}\n")
+        out.append(string: notes.joined(separator: ",") + "],\"reordered\":\(result.reordered),\n\"summary\":"
+                   + json(summary(result, expectedName: expectedName, actualName: actualName)) + "}\n")
     }
 
     /// One element's entry of the JSON report's differences, without a separator.
@@ -409,6 +395,13 @@ public enum LayoutDiff {
         case .bool(let b)?: out.append(b ? "true" : "false")
         case .text(let s)?: appendJSONString(s, to: out)
         }
+    }
+
+    /// `text` as a JSON string literal (`appendJSONString`).
+    private static func json(_ text: String) -> String {
+        let out = OutputBuffer(precision: .full)
+        appendJSONString(text, to: out)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// A number in its shortest round-trip form.
