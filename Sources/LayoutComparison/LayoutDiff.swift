@@ -295,10 +295,7 @@ public enum LayoutDiff {
                 text += largest.element.map { "\($0) \(largest.change.name)" } ?? largest.change.name
             }
         }
-        if let skipped = notComparedText(result, expectedName: expectedName, actualName: actualName) {
-            text += "; " + skipped
-        }
-        return text
+        return text + (notComparedText(result, expectedName: expectedName, actualName: actualName).map { "; " + $0 } ?? "")
     }
 
     /// The JSON report up to `"differences":[`.

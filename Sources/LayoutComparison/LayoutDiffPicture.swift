@@ -36,10 +36,8 @@ enum PictureChange: String, CaseIterable {
 /// classified as `StreamedComparison` compares them; one without all four frame numbers is
 /// counted but not drawn.
 public enum LayoutDiffPicture {
-    /// Draws the diff of two layouts read as streams (files or spooled standard input), in
-    /// element order; a side not in element order is sorted (`LayoutDiff.withStreams`).
-    /// Memory stays at a few chunks plus the picture's spills (in memory to 32 MiB each, then
-    /// in unlinked temporary files).
+    /// Draws the diff of two layouts read as streams (a side not in element order sorted:
+    /// `LayoutDiff.withStreams`) in a few chunks plus the picture's spills (`ReportSpill`).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (`LayoutDiff.check` it, then draw again); errors of `emit`. Nothing is
     ///   emitted before the whole picture is known.
@@ -90,8 +88,7 @@ final class DiffPicture {
     /// Elements by kind of change, indexed as `PictureChange.allCases`.
     private var tally = [Int](repeating: 0, count: PictureChange.allCases.count)
     /// The fields each side gave so far: a value against none is a change only when the side
-    /// without it gives the field for some element (as `StreamedComparison` sees it, as far
-    /// as known when the element is drawn).
+    /// without it gives the field for some element (as far as known when the element is drawn).
     private var expectedPresent: UInt16 = 0, actualPresent: UInt16 = 0
 
     /// x, y, width, height; width and height; x, y and the centre; the fields after the
@@ -120,8 +117,7 @@ final class DiffPicture {
         }
         tally[change.index] += 1
         let expectedFrame = e.flatMap(Self.frame), actualFrame = a.flatMap(Self.frame)
-        for frame in [expectedFrame, actualFrame] {
-            guard let frame else { continue }
+        for case let frame? in [expectedFrame, actualFrame] {
             minX = Swift.min(minX, frame[0], frame[0] + frame[2])
             maxX = Swift.max(maxX, frame[0], frame[0] + frame[2])
             minY = Swift.min(minY, frame[1], frame[1] + frame[3])
@@ -205,9 +201,8 @@ final class DiffPicture {
 
     /// x, y, width, height when the element gives all four and they are finite.
     private static func frame(_ element: StreamedElement) -> SIMD4<Double>? {
-        guard element.mask & frameBits == frameBits else { return nil }
-        let frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
-        guard frame[0].isFinite && frame[1].isFinite && frame[2].isFinite && frame[3].isFinite
+        let frame = element.values.lowHalf.lowHalf
+        guard element.mask & frameBits == frameBits, frame[0].isFinite && frame[1].isFinite && frame[2].isFinite && frame[3].isFinite
             && (frame[0] + frame[2]).isFinite && (frame[1] + frame[3]).isFinite else { return nil }
         return frame
     }

@@ -6,8 +6,7 @@ import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// Report text held until the comparison ends: in memory up to 32 MiB, then in an unlinked
-/// temporary file.
+/// Report text held until the comparison ends: in memory up to 32 MiB, then in a temporary file.
 final class ReportSpill {
     private var memory: [UInt8] = []
     private var file: OpenFile?

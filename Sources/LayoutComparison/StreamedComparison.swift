@@ -21,11 +21,8 @@ public struct StreamedDiff {
     public let expected: LayoutDocument, actual: LayoutDocument
     let comparison: StreamedComparison
 
-    /// Writes the report to `emit`, in the comparison's style (docs/REFERENCE.md, "cvlayout
-    /// diff"): the text report (the summary alone when the layouts are the same; else `---
-    /// EXPECTED`, `+++ ACTUAL`, the differences in document order and the summary; in colour
-    /// for a terminal), or the JSON report, one object with one difference a line. Numbers in
-    /// their shortest round-trip form.
+    /// Writes the text or JSON report to `emit`, in the comparison's style, as docs/REFERENCE.md
+    /// ("cvlayout diff") gives them; numbers in their shortest round-trip form.
     /// - Complexity: O(differences), the elements' read back from the spill.
     public func writeReport(_ expectedName: String, _ actualName: String,
                             to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
@@ -101,8 +98,8 @@ public final class StreamedComparison {
         self.options = options
         self.style = style
         out = spill.out
-        core = MergeCore(options: options, style: style)
-        core.sharedOrder = SharedOrder(expectedSorted: sorted || input.isSorted, actualSorted: actualSorted)
+        core = MergeCore(fields: options.fields.sorted(), tolerance: options.tolerance, style: style,
+                         sharedOrder: SharedOrder(expectedSorted: sorted || input.isSorted, actualSorted: actualSorted))
         if let presence { (core.expectedPresent, core.actualPresent) = presence }
     }
 
@@ -146,12 +143,6 @@ public final class StreamedComparison {
         /// The fields each side gave so far.
         var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
         var sharedOrder = SharedOrder(expectedSorted: false, actualSorted: false)
-
-        init(options: DiffOptions, style: StreamedReportStyle) {
-            fields = options.fields.sorted()
-            tolerance = options.tolerance
-            self.style = style
-        }
 
         /// Makes the next expected element `pending`, checking the order; `false` at the end.
         @inline(__always)
