@@ -78,8 +78,7 @@ public enum LayoutDiffPicture {
     }
 }
 
-/// The picture being drawn: the spills of the faded and the changed elements, the canvas
-/// so far and the counts.
+/// The picture being drawn: the faded and the changed elements' spills, the canvas, the counts.
 final class DiffPicture {
     private let fields: [ElementField]
     private let tolerance: Double

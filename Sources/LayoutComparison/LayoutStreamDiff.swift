@@ -49,9 +49,8 @@ final class ReportSpill {
     }
 }
 
-/// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
-/// from their positions in the files: a sorted side's must rise; when both sides were sorted,
-/// the actual ones, once the pairs are sorted by the expected one (`ExternalSorter`).
+/// Whether two files list their shared elements in the same order (`LayoutDiffResult.reordered`):
+/// a sorted side's positions must rise; both sorted, the actual ones sorted by the expected ones.
 struct SharedOrder {
     let expectedSorted: Bool
     /// Whether any side was sorted (otherwise the order is the same).
