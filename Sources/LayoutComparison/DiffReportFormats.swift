@@ -5,7 +5,7 @@ import FastText
 import LayoutWriters
 
 /// The formats of a diff report (`cvlayout diff --report`, `--check … --report`): the text
-/// and JSON reports (`StreamedComparison.writeReport`), JUnit XML (`DiffReports.writeJUnit`),
+/// and JSON reports (`StreamedDiff.writeReport`), JUnit XML (`DiffReports.writeJUnit`),
 /// GitHub Actions workflow commands (`GitHubAnnotations`).
 public enum DiffReportFormat: String, CaseIterable, Sendable {
     case text, json, junit, github
@@ -25,10 +25,8 @@ public enum DiffReports {
                                   to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         try withoutActuallyEscaping(emit) { emit in
             let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
-            out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-            out.append("<testsuite name=\"cvlayout\" tests=\"1\" failures=\"")
-            out.append(failure == nil ? "0" : "1")
-            out.append("\" errors=\"0\" skipped=\"0\">\n<testcase classname=\"")
+            out.append(string: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"cvlayout\" tests=\"1\" failures=\""
+                       + (failure == nil ? "0" : "1") + "\" errors=\"0\" skipped=\"0\">\n<testcase classname=\"")
             appendXMLText(className, to: out)
             out.append("\" name=\"")
             appendXMLText(name, to: out)
@@ -134,11 +132,7 @@ public final class GitHubAnnotations {
 
     /// Ends the report: the last difference, then the summary line.
     public func finish(summary: String) throws {
-        if !pending.isEmpty {
-            try line(String(decoding: pending, as: UTF8.self))
-            pending = []
-        }
-        try endBlock()
+        try [UInt8(0x0A)].withUnsafeBufferPointer { try consume($0) }  // the last line, and the last difference
         var text = "\(escapingControlCharacters(file)): \(summary)"
         if count > annotated { text += " (\(annotated) of \(count) differences annotated)" }
         try emit(text + "\n")

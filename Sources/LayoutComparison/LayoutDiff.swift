@@ -131,10 +131,9 @@ public struct LayoutDiffResult: Sendable {
     /// The differing elements by kind of change.
     public var counts = Counts()
     /// The largest and smallest magnitudes of the elements' numeric deltas (−1 and infinity
-    /// for none), and whether a field that is no number (hidden) or a value one side lacks differs.
-    public var spread = Spread(largest: -1, smallest: .infinity, otherChange: false)
-    /// `spread`'s shape: magnitudes in points for lengths, else in the field's own unit.
-    public typealias Spread = (largest: Double, smallest: Double, otherChange: Bool)
+    /// for none; points for lengths, else the field's own unit), and whether a field that is
+    /// no number (hidden) or a value one side lacks differs.
+    public var spread: (largest: Double, smallest: Double, otherChange: Bool) = (-1, .infinity, false)
 
     /// Whether every difference is a number within `bound` that looks like rounding to
     /// `bound`'s unit (a golden printed with fewer decimals): the largest more than a tenth of
@@ -147,22 +146,15 @@ public struct LayoutDiffResult: Sendable {
     /// The largest and the smallest magnitude of the differences when every difference is a
     /// number that moved (nothing missing, extra or absent, no other change); else `nil`. O(parts).
     public func numericDeltaRange() -> (largest: Double, smallest: Double)? {
-        guard !isSame else { return nil }
-        var largest = -1.0, smallest = Double.infinity
-        func add(_ changes: [FieldChange]) -> Bool {
-            for change in changes {
-                guard let delta = change.delta else { return false }
-                largest = Swift.max(largest, delta.magnitude)
-                smallest = Swift.min(smallest, delta.magnitude)
-            }
-            return true
-        }
-        for part in parts {
-            guard case .changed(let changes) = part.change, add(changes) else { return nil }
-        }
         guard counts.missing == 0 && counts.extra == 0, !spread.otherChange else { return nil }
-        largest = Swift.max(largest, spread.largest)
-        smallest = Swift.min(smallest, spread.smallest)
+        var (largest, smallest) = (spread.largest, spread.smallest)
+        for part in parts {
+            guard case .changed(let changes) = part.change else { return nil }
+            for change in changes {
+                guard let delta = change.delta?.magnitude else { return nil }
+                (largest, smallest) = (Swift.max(largest, delta), Swift.min(smallest, delta))
+            }
+        }
         return largest >= 0 ? (largest, smallest) : nil
     }
 
@@ -183,9 +175,7 @@ public struct LayoutDiffResult: Sendable {
 /// give them, parts when both carry parts: one only EXPECTED lacks is not compared (a thin
 /// golden), one only ACTUAL lacks is missing.
 public enum LayoutDiff {
-    /// Compares the layout-level parts of `expected` and `actual` (their elements aside).
-    /// - Returns: the differing parts in document order, and those not compared.
-    /// - Complexity: O(values of the parts).
+    /// The differing layout-level parts in document order, and those not compared. O(values).
     static func compareParts(_ expected: LayoutDocument, _ actual: LayoutDocument,
                              options: DiffOptions) -> (parts: [PartDifference], notCompared: [NotCompared]) {
         let selectedParts = LayoutPart.names.filter { options.parts.contains($0) }
@@ -219,14 +209,11 @@ public enum LayoutDiff {
         return (differences, onlyInActual.isEmpty ? [] : [NotCompared(names: onlyInActual, missingIn: .expected)])
     }
 
-    /// The change between two values of one field, or `nil` when they are equal within the
-    /// tolerance (or both absent).
+    /// The change between two values of one field, `nil` when equal within the tolerance.
     /// - Parameter isAngle: degrees, compared the shorter way round (180 and −180 are equal).
     static func compareValues(_ name: String, _ e: FieldValue?, _ a: FieldValue?, isLength: Bool,
-                              isAngle: Bool = false, tolerance: Double) -> FieldChange? {
+                              isAngle: Bool, tolerance: Double) -> FieldChange? {
         switch (e, a) {
-        case (nil, nil):
-            return nil
         case (.number(let x)?, .number(let y)?):
             var delta = y - x, (p, q) = (x, y)
             if isAngle && delta.isFinite {
@@ -248,25 +235,18 @@ public enum LayoutDiff {
         }
     }
 
-    /// Field names folded into their groups where a whole group is listed (`frame`, `alpha`).
-    static func groupNames(_ fields: Set<ElementField>) -> [String] {
+    /// The names of `fields`, a group's (`frame`, `alpha`) where the whole group is listed.
+    static func groupNames(_ fields: [ElementField]) -> [String] {
         var names: [String] = []
-        for field in fields.sorted() {
-            let group = ElementField.allCases.filter { $0.group == field.group }
-            if group.allSatisfy(fields.contains) {
-                if !names.contains(field.group) { names.append(field.group) }
-            } else {
-                names.append(field.name)
-            }
+        for field in fields {
+            let name = ElementField.allCases.allSatisfy { $0.group != field.group || fields.contains($0) } ? field.group : field.name
+            if !names.contains(name) { names.append(name) }
         }
         return names
     }
 
-}
+    // MARK: - Reports
 
-// MARK: - Reports
-
-extension LayoutDiff {
     /// What one side lacks and so was not compared, `not compared: alpha (not in b.csv)`, or
     /// `nil` when everything was.
     public static func notComparedText(_ result: LayoutDiffResult, expectedName: String, actualName: String) -> String? {
@@ -315,59 +295,35 @@ extension LayoutDiff {
                 text += largest.element.map { "\($0) \(largest.change.name)" } ?? largest.change.name
             }
         }
-        if let skipped = notComparedText(result, expectedName: expectedName, actualName: actualName) {
-            text += "; " + skipped
-        }
-        return text
+        return text + (notComparedText(result, expectedName: expectedName, actualName: actualName).map { "; " + $0 } ?? "")
     }
 
     /// The JSON report up to `"differences":[`.
     static func appendJSONHead(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
-        out.append(string: "{\"same\":\(result.isSame),\"expected\":")
-        appendJSONString(expectedName, to: out)
-        out.append(",\"actual\":")
-        appendJSONString(actualName, to: out)
-        out.append(",\"tolerance\":")
+        out.append(string: "{\"same\":\(result.isSame),\"expected\":\(json(expectedName)),"
+                   + "\"actual\":\(json(actualName)),\"tolerance\":")
         out.append(number: result.tolerance)
         let counts = result.counts, changed = counts.differ - counts.missing - counts.extra
         out.append(string: ",\n\"counts\":{\"expected\":\(result.expectedCount),\"actual\":\(result.actualCount),"
                    + "\"matched\":\(result.matchedCount),\"differ\":\(counts.differ),\"missing\":\(counts.missing),"
                    + "\"extra\":\(counts.extra),\"changed\":\(changed)},\n\"largestDelta\":")
-        if let largest = result.largestDelta {
-            out.append("{\"element\":")
-            if let element = largest.element { appendJSONString(element.description, to: out) } else { out.append("null") }
-            out.append(",\"field\":")
-            appendJSONString(largest.change.name, to: out)
-            out.append(string: ",\"delta\":" + jsonDelta(largest.change) + (largest.change.isLength ? ",\"unit\":\"pt\"}" : ",\"unit\":null}"))
-        } else {
-            out.append("null")
+        let largest = result.largestDelta.map { largest in
+            "{\"element\":\(largest.element.map { json($0.description) } ?? "null"),"
+                + "\"field\":\(json(largest.change.name)),\"delta\":\(jsonDelta(largest.change)),\"unit\":"
+                + (largest.change.isLength ? "\"pt\"}" : "null}")
         }
-        out.append(",\n\"differences\":[")
+        out.append(string: (largest ?? "null") + ",\n\"differences\":[")
     }
 
     /// The JSON report after the differences.
     static func appendJSONTail(_ result: LayoutDiffResult, expectedName: String, actualName: String, to out: OutputBuffer) {
         out.append(result.isSame ? "],\n\"notCompared\":[" : "\n],\n\"notCompared\":[")
-        for (k, note) in result.notCompared.enumerated() {
-            out.append(k > 0 ? ",{\"names\":[" : "{\"names\":[")
-            for (i, name) in note.names.enumerated() {
-                if i > 0 { out.append(",") }
-                appendJSONString(name, to: out)
-            }
-            out.append("],\"missingIn\":")
-            appendJSONString(note.missingIn == .expected ? expectedName : actualName, to: out)
-            out.append("}")
+        let notes = result.notCompared.map { note in
+            "{\"names\":[" + note.names.map(json).joined(separator: ",") + "],\"missingIn\":"
+                + json(note.missingIn == .expected ? expectedName : actualName) + "}"
         }
-        out.append(string: "],\"reordered\":\(result.reordered),\n\"summary\":")
-        appendJSONString(summary(result, expectedName: expectedName, actualName: actualName), to: out)
-        out.append("}\n")
-    }
-
-    /// One part's entry of the JSON report's differences, without a separator.
-    static func appendJSONEntry(part name: String, _ change: DiffChange, to out: OutputBuffer) {
-        out.append("{\"part\":")
-        appendJSONString(name, to: out)
-        appendJSONChange(change, to: out)
+        out.append(string: notes.joined(separator: ",") + "],\"reordered\":\(result.reordered),\n\"summary\":"
+                   + json(summary(result, expectedName: expectedName, actualName: actualName)) + "}\n")
     }
 
     /// One element's entry of the JSON report's differences, without a separator.
@@ -387,18 +343,25 @@ extension LayoutDiff {
         appendJSONChange(change, to: out)
     }
 
-    /// A finite delta's digits (without the `+` of a positive one) at `text`, as `deltaText`
-    /// gives them for `decimals`; returns their count (at most `NumberFormat.maximumLength`).
+    /// The delta as `deltaText` gives it, written at `text`; returns the byte count (at most
+    /// `NumberFormat.maximumLength` + 1).
     @inline(__always)
-    static func writeDelta(_ delta: Double, decimals: Int, to text: UnsafeMutablePointer<UInt8>) -> Int {
-        let n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: text)
-        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && text[0] == UInt8(ascii: "0") && delta != 0) {
-            return NumberFormat.write(delta, precision: .full, to: text)
+    static func writeDelta(_ delta: Double, decimals: Int, signed: Bool, to text: UnsafeMutablePointer<UInt8>) -> Int {
+        let sign = signed && delta > 0 ? 1 : 0, p = text + sign
+        if sign == 1 { text.pointee = UInt8(ascii: "+") }
+        guard delta.isFinite else {
+            let words: StaticString = delta > 0 ? "past the largest double" : "-past the largest double"
+            p.update(from: words.utf8Start, count: words.utf8CodeUnitCount)
+            return sign + words.utf8CodeUnitCount
         }
-        return n
+        let n = NumberFormat.write(delta, precision: .decimals(Swift.min(decimals, 15)), to: p)
+        if decimals > 15 || delta.magnitude >= 0x1p53 || (n == 1 && p[0] == UInt8(ascii: "0") && delta != 0) {
+            return sign + NumberFormat.write(delta, precision: .full, to: p)
+        }
+        return sign + n
     }
 
-    private static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
+    static func appendJSONChange(_ change: DiffChange, to out: OutputBuffer) {
         switch change {
         case .missing: out.append(",\"change\":\"missing\"}")
         case .extra: out.append(",\"change\":\"extra\"}")
@@ -431,49 +394,43 @@ extension LayoutDiff {
         }
     }
 
+    /// `text` as a JSON string literal (`appendJSONString`).
+    private static func json(_ text: String) -> String {
+        let out = OutputBuffer(precision: .full)
+        appendJSONString(text, to: out)
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
     /// A number in its shortest round-trip form.
     static func number(_ v: Double) -> String { NumberFormat.string(v, precision: .full) }
 
     static func shown(_ value: FieldValue?) -> String { value?.description ?? "(none)" }
 
-    /// A field's delta in the JSON report: a number, or `null` when the change has no
-    /// numeric delta or the difference is past the largest Double.
+    /// A delta in the JSON report: `null` for none or one past the largest Double.
     private static func jsonDelta(_ change: FieldChange) -> String {
-        guard let delta = change.delta, delta.isFinite else { return "null" }
-        return deltaText(change, signed: false)
+        change.delta?.isFinite == true ? deltaText(change, signed: false) : "null"
     }
 
     /// The delta at the decimals of its operands (`132.501 − 120`: `12.501`), or in its
     /// shortest round-trip digits when those would hide it (`1e-20 − 0`, over 15 decimals) or
     /// it is past 2⁵³; `+` before a positive one when `signed`. Past the largest Double, words.
     static func deltaText(_ change: FieldChange, signed: Bool) -> String {
-        let delta = change.delta ?? 0
-        guard delta.isFinite else {
-            let words = "past the largest double"
-            return delta > 0 ? (signed ? "+" + words : words) : "-" + words
-        }
         var decimals = 0
         for text in [change.expected, change.actual].map(shown) {
             if let dot = text.utf8.firstIndex(of: UInt8(ascii: ".")) {
                 decimals = max(decimals, text.utf8.distance(from: dot, to: text.utf8.endIndex) - 1)
             }
         }
-        let text = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength) { scratch in
-            let count = writeDelta(delta, decimals: decimals, to: scratch.baseAddress!)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: NumberFormat.maximumLength + 1) { scratch in
+            let count = writeDelta(change.delta ?? 0, decimals: decimals, signed: signed, to: scratch.baseAddress!)
             return String(decoding: UnsafeBufferPointer(start: scratch.baseAddress!, count: count), as: UTF8.self)
         }
-        return signed && delta > 0 ? "+" + text : text
     }
-}
 
-// MARK: - The text report's blocks
+    // MARK: The text report's blocks
 
-extension LayoutDiff {
-    /// One entry of the text report (`StreamedComparison.writeReport`), its lines ending with
-    /// newlines, written into `out` (precision `.full`).
-    /// - Parameters:
-    ///   - key: the element, or `nil` for the layout-level part named `part`.
-    ///   - frame: x, y, width, height of a missing or extra element that gives all four.
+    /// One entry of the text report, its lines ending with newlines: the element `key` or the
+    /// part named `part`; `frame` (x, y, width, height) is shown for a missing or extra element.
     static func appendTextBlock(_ key: ElementKey?, part: String = "", _ change: DiffChange, frame: SIMD4<Double>?,
                                 color: Bool, to out: OutputBuffer) {
         let colour: StaticString = change == .missing ? "\u{1B}[31m" : change == .extra ? "\u{1B}[32m" : "\u{1B}[36m"

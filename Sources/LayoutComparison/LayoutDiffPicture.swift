@@ -11,11 +11,9 @@ import LayoutWriters
 enum PictureChange: String, CaseIterable {
     case resized, moved, added, removed, changed, same
 
-    /// Its place in `allCases`.
     var index: Int { Self.allCases.firstIndex(of: self)! }
     /// The stroke and fill of its shapes.
     var colour: String { Self.colours[index] }
-    /// The legend's words.
     var legend: String { Self.legends[index] }
 
     private static let colours = ["#ff7f0e", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#9e9e9e"]
@@ -38,10 +36,8 @@ enum PictureChange: String, CaseIterable {
 /// classified as `StreamedComparison` compares them; one without all four frame numbers is
 /// counted but not drawn.
 public enum LayoutDiffPicture {
-    /// Draws the diff of two layouts read as streams (files or spooled standard input), in
-    /// element order; a side not in element order is sorted (`LayoutDiff.withStreams`).
-    /// Memory stays at a few chunks plus the picture's spills (in memory to 32 MiB each, then
-    /// in unlinked temporary files).
+    /// Draws the diff of two layouts read as streams (a side not in element order sorted:
+    /// `LayoutDiff.withStreams`) in a few chunks plus the picture's spills (`ReportSpill`).
     /// - Throws: `LayoutStreamFallback` (never with `outOfOrder`) when a side cannot be
     ///   streamed (`LayoutDiff.check` it, then draw again); errors of `emit`. Nothing is
     ///   emitted before the whole picture is known.
@@ -52,44 +48,37 @@ public enum LayoutDiffPicture {
                                    to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let picture = try LayoutDiff.withStreams(expected, expectedFormat, actual, actualFormat) { sorted, _ in
             let picture = DiffPicture(options: options)
-            let e = try expected.stream(format: expectedFormat, sorted: sorted.expected)
-            defer { e.cancel() }
-            let a = try actual.stream(format: actualFormat, sorted: sorted.actual)
-            defer { a.cancel() }
-            try merge(e, a, into: picture)
+            let expected = try expected.stream(format: expectedFormat, sorted: sorted.expected)
+            defer { expected.cancel() }
+            let actual = try actual.stream(format: actualFormat, sorted: sorted.actual)
+            defer { actual.cancel() }
+            // The merge of the two streams in element order.
+            var e = StreamedElement.placeholder, a = e, lastE = e, lastA = e
+            var countE = 0, countA = 0
+            func next(_ stream: LayoutElementStream, _ element: inout StreamedElement, _ last: inout StreamedElement,
+                      _ count: inout Int, _ side: DiffSide) throws -> Bool {
+                guard try stream.next(into: &element) else { return false }
+                try StreamedComparison.MergeCore.follow(&last, with: element, count: count, side)
+                count += 1
+                return true
+            }
+            var hasE = try next(expected, &e, &lastE, &countE, .expected)
+            var hasA = try next(actual, &a, &lastA, &countA, .actual)
+            while hasE || hasA {
+                let both = hasE && hasA && e.sameKey(a), takesE = both || (hasE && (!hasA || e.precedes(a)))
+                try picture.add(takesE ? e.key : a.key, takesE ? e : nil, takesE && !both ? nil : a)
+                if takesE { hasE = try next(expected, &e, &lastE, &countE, .expected) }
+                if !takesE || both { hasA = try next(actual, &a, &lastA, &countA, .actual) }
+            }
+            _ = try expected.finish()
+            _ = try actual.finish()
             return picture
         }
         try picture.write(title: "cvlayout diff \(expectedName) \(actualName)", to: emit)
     }
-
-    /// The merge of two streams in element order.
-    private static func merge(_ expected: LayoutElementStream, _ actual: LayoutElementStream,
-                              into picture: DiffPicture) throws {
-        var e = StreamedElement.placeholder, a = StreamedElement.placeholder
-        var lastE = StreamedElement.placeholder, lastA = StreamedElement.placeholder
-        var countE = 0, countA = 0
-        func next(_ stream: LayoutElementStream, _ element: inout StreamedElement, _ last: inout StreamedElement,
-                  _ count: inout Int, _ side: DiffSide) throws -> Bool {
-            guard try stream.next(into: &element) else { return false }
-            try StreamedComparison.MergeCore.follow(&last, with: element, count: count, side)
-            count += 1
-            return true
-        }
-        var hasE = try next(expected, &e, &lastE, &countE, .expected)
-        var hasA = try next(actual, &a, &lastA, &countA, .actual)
-        while hasE || hasA {
-            let both = hasE && hasA && e.sameKey(a), takesE = both || (hasE && (!hasA || e.precedes(a)))
-            try picture.add(takesE ? e.key : a.key, takesE ? e : nil, takesE && !both ? nil : a)
-            if takesE { hasE = try next(expected, &e, &lastE, &countE, .expected) }
-            if !takesE || both { hasA = try next(actual, &a, &lastA, &countA, .actual) }
-        }
-        _ = try expected.finish()
-        _ = try actual.finish()
-    }
 }
 
-/// The picture being drawn: the spills of the faded and the changed elements, the canvas
-/// so far and the counts.
+/// The picture being drawn: the faded and the changed elements' spills, the canvas, the counts.
 final class DiffPicture {
     private let fields: [ElementField]
     private let tolerance: Double
@@ -98,8 +87,7 @@ final class DiffPicture {
     /// Elements by kind of change, indexed as `PictureChange.allCases`.
     private var tally = [Int](repeating: 0, count: PictureChange.allCases.count)
     /// The fields each side gave so far: a value against none is a change only when the side
-    /// without it gives the field for some element (as `StreamedComparison` sees it, as far
-    /// as known when the element is drawn).
+    /// without it gives the field for some element (as far as known when the element is drawn).
     private var expectedPresent: UInt16 = 0, actualPresent: UInt16 = 0
 
     /// x, y, width, height; width and height; x, y and the centre; the fields after the
@@ -128,8 +116,7 @@ final class DiffPicture {
         }
         tally[change.index] += 1
         let expectedFrame = e.flatMap(Self.frame), actualFrame = a.flatMap(Self.frame)
-        for frame in [expectedFrame, actualFrame] {
-            guard let frame else { continue }
+        for case let frame? in [expectedFrame, actualFrame] {
             minX = Swift.min(minX, frame[0], frame[0] + frame[2])
             maxX = Swift.max(maxX, frame[0], frame[0] + frame[2])
             minY = Swift.min(minY, frame[1], frame[1] + frame[3])
@@ -137,13 +124,14 @@ final class DiffPicture {
         }
         let out = change == .same ? same.out : changes.out
         switch change {
-        case .same:
+        case .same, .added, .removed:
             guard let frame = actualFrame ?? expectedFrame else { return }
-            Self.appendRect(key, change, side: "", frame, to: out)
-            out.append("/>\n")
-        case .added, .removed:
-            guard let frame = actualFrame ?? expectedFrame else { return }
-            Self.appendRect(key, change, side: change == .added ? " data-side=\"actual\"" : " data-side=\"expected\"", frame, to: out)
+            let side: StaticString = change == .same ? "" : change == .added ? " data-side=\"actual\"" : " data-side=\"expected\""
+            Self.appendRect(key, change, side: side, frame, to: out)
+            guard change != .same else {
+                out.append("/>\n")
+                break
+            }
             out.append(change == .added ? " fill=\"#2ca02c\" fill-opacity=\"0.3\" stroke=\"#2ca02c\"><title>"
                                         : " fill=\"#d62728\" fill-opacity=\"0.12\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"><title>")
             LayoutDiff.appendName(key, xml: true, to: out)
@@ -158,8 +146,9 @@ final class DiffPicture {
                 Self.appendRect(key, change, side: " data-side=\"actual\"", new, to: out)
                 let opacity = change == .changed ? "0.3\" stroke-width=\"2.5" : "0.2"
                 out.append(string: " fill=\"\(change.colour)\" fill-opacity=\"\(opacity)\" stroke=\"\(change.colour)\"><title>")
-                Self.appendTitle(key, change, e!, a!, changed, to: out)
-                out.append("</title></rect>\n")
+                LayoutDiff.appendName(key, xml: true, to: out)  // then the text report's field lines
+                let lines = e!.fieldChanges(a!, changed).map { $0.name + " " + LayoutDiff.valuesText($0, gap: " ", finiteOnly: true) }
+                out.append(string: " \(change.rawValue): " + lines.joined(separator: "; ") + "</title></rect>\n")
             }
             if change != .changed, let old = expectedFrame, let new = actualFrame {
                 let x1 = old[0] + old[2] / 2, y1 = old[1] + old[3] / 2
@@ -175,8 +164,8 @@ final class DiffPicture {
             // The marker: the names of the other groups that changed (alpha, transform, zIndex,
             // hidden; for a `changed` element whatever changed), at the new box's top left.
             var groups: [String] = []
-            for field in fields where changed & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group)
-                && (change == .changed || changed & Self.otherBits & 1 << UInt16(field.rawValue) != 0) {
+            let marked = change == .changed ? changed : changed & Self.otherBits
+            for field in fields where marked & 1 << UInt16(field.rawValue) != 0 && !groups.contains(field.group) {
                 groups.append(field.group)
             }
             if !groups.isEmpty, let new = actualFrame {
@@ -209,24 +198,10 @@ final class DiffPicture {
         out.append(byte: UInt8(ascii: "\""))
     }
 
-    /// `0:17 moved: frame.y 1180 → 1192.5 (+12.5); …`, the text report's field lines, as
-    /// XML text.
-    private static func appendTitle(_ key: ElementKey, _ change: PictureChange, _ e: StreamedElement,
-                                    _ a: StreamedElement, _ changed: UInt16, to out: OutputBuffer) {
-        LayoutDiff.appendName(key, xml: true, to: out)
-        out.append(string: " \(change.rawValue):")
-        var separator = " "
-        for change in e.fieldChanges(a, changed) {
-            out.append(string: separator + change.name + " " + LayoutDiff.valuesText(change, gap: " ", finiteOnly: true))
-            separator = "; "
-        }
-    }
-
     /// x, y, width, height when the element gives all four and they are finite.
     private static func frame(_ element: StreamedElement) -> SIMD4<Double>? {
-        guard element.mask & frameBits == frameBits else { return nil }
-        let frame = SIMD4(element.values[0], element.values[1], element.values[2], element.values[3])
-        guard frame[0].isFinite && frame[1].isFinite && frame[2].isFinite && frame[3].isFinite
+        let frame = element.values.lowHalf.lowHalf
+        guard element.mask & frameBits == frameBits, frame[0].isFinite && frame[1].isFinite && frame[2].isFinite && frame[3].isFinite
             && (frame[0] + frame[2]).isFinite && (frame[1] + frame[3]).isFinite else { return nil }
         return frame
     }
@@ -249,7 +224,6 @@ final class DiffPicture {
         out.append("\"")
     }
 
-    /// The order of the legend's rows.
     private static let legendOrder: [PictureChange] = [.moved, .resized, .added, .removed, .changed, .same]
     private static let margin = 10.0, legendRow = 18.0, legendWidth = 360.0
 

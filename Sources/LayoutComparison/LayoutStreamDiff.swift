@@ -6,8 +6,7 @@ import FastText
 import LayoutDatasets
 import LayoutWriters
 
-/// Report text held until the comparison ends: in memory up to 32 MiB, then in an unlinked
-/// temporary file.
+/// Report text held until the comparison ends: in memory up to 32 MiB, then in a temporary file.
 final class ReportSpill {
     private var memory: [UInt8] = []
     private var file: OpenFile?
@@ -22,8 +21,7 @@ final class ReportSpill {
     private func store(_ chunk: UnsafeBufferPointer<UInt8>) throws {
         count += chunk.count
         if file == nil && memory.count + chunk.count <= Self.memoryLimit {
-            memory.append(contentsOf: chunk)
-            return
+            return memory.append(contentsOf: chunk)
         }
         if file == nil {
             let file = try OpenFile(temporary: "report")
@@ -51,11 +49,10 @@ final class ReportSpill {
     }
 }
 
-/// Whether two files list the elements they share in the same order (`LayoutDiffResult.reordered`),
-/// from their positions in the files: a sorted side's must rise; when both sides were sorted,
-/// the actual ones, once the pairs are sorted by the expected one (`ExternalSorter`).
+/// Whether two files list their shared elements in the same order (`LayoutDiffResult.reordered`):
+/// a sorted side's positions must rise; both sorted, the actual ones sorted by the expected ones.
 struct SharedOrder {
-    let expectedSorted: Bool, actualSorted: Bool
+    let expectedSorted: Bool
     /// Whether any side was sorted (otherwise the order is the same).
     let tracks: Bool
     private var last = -1
@@ -64,7 +61,6 @@ struct SharedOrder {
 
     init(expectedSorted: Bool, actualSorted: Bool) {
         self.expectedSorted = expectedSorted
-        self.actualSorted = actualSorted
         tracks = expectedSorted || actualSorted
         if expectedSorted && actualSorted { pairs = ExternalSorter(runBytes: 4 << 20) }
     }
@@ -124,9 +120,24 @@ extension LayoutDiff {
                                       _ actual: LayoutInput?, _ actualFormat: LayoutFileFormat?,
                                       _ body: (_ sorted: (expected: Bool, actual: Bool),
                                                _ presence: (expected: UInt16, actual: UInt16)) throws -> T) throws -> T {
-        let startE = try StreamedComparison.startsInElementOrder(expected, format: expectedFormat)
-        let startA = try actual.map { try StreamedComparison.startsInElementOrder($0, format: actualFormat) }
-            ?? (inOrder: true, present: 0)
+        // Whether the first 4096 elements are in element order (else the side is sorted from
+        // the start), and the fields they give; a stream that fails meets the comparison.
+        func start(_ input: LayoutInput, _ format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
+            guard !input.isSorted else { return (true, 0) }
+            let stream = try input.stream(format: format, sorted: false)
+            defer { stream.cancel() }
+            var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
+            var present: UInt16 = 0
+            for k in 0..<4096 {
+                guard let more = try? stream.next(into: &element), more else { break }
+                if k > 0 && !previous.precedes(element) { return (false, present) }
+                present |= element.mask
+                previous = element
+            }
+            return (true, present)
+        }
+        let startE = try start(expected, expectedFormat)
+        let startA = try actual.map { try start($0, actualFormat) } ?? (inOrder: true, present: 0)
         var sorted = (expected: !startE.inOrder, actual: !startA.inOrder)
         var presence = (expected: startE.present, actual: startA.present), knowsPresence = false
         while true {
@@ -216,7 +227,6 @@ extension StreamedElement {
     }
 }
 
-
 /// The value a reader gives for `v` written at `precision`: JSON numbers as the strict
 /// scanner reads them, CSV's as `ValueSyntax.number`. At 3 decimals (the default) and
 /// usual magnitudes it is the writer's rounded integer over 1000, which both readers give
@@ -257,39 +267,6 @@ extension LayoutDiff {
     public static let csvWithoutElements = LayoutDocument(shape: .csv, elements: [], presentFields: [])
 }
 
-extension StreamedComparison {
-    /// Whether the first 4096 elements of the layout at `input` are in element order (else it
-    /// is best compared sorted from the start; a sorted input is), and the fields they give.
-    /// A stream that fails is said to be in order: the comparison then meets the failure.
-    /// - Throws: `LayoutStreamFallback` when it cannot be streamed.
-    public static func startsInElementOrder(_ input: LayoutInput,
-                                            format: LayoutFileFormat?) throws -> (inOrder: Bool, present: UInt16) {
-        guard !input.isSorted else { return (true, 0) }
-        let stream = try input.stream(format: format, sorted: false)
-        defer { stream.cancel() }
-        var previous = StreamedElement.placeholder, element = StreamedElement.placeholder
-        var present: UInt16 = 0
-        for k in 0..<4096 {
-            guard let more = try? stream.next(into: &element), more else { break }
-            if k > 0 && !previous.precedes(element) { return (false, present) }
-            present |= element.mask
-            previous = element
-        }
-        return (true, present)
-    }
-
-    /// Whether the expected file (a path or spooled input) is a CSV (so the layout is
-    /// compared as its CSV), and whether a CSV of heart samples.
-    public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
-        var stream = expected
-        while let source = (stream as? PrefetchedStream)?.source ?? (stream as? SortedLayoutStream)?.source {
-            stream = source
-        }
-        let csv = stream as? CSVLayoutStream
-        return (csv != nil, csv?.isHeartSamples == true)
-    }
-}
-
 // MARK: - A stream read ahead by another thread
 
 /// Reads a stream on a thread of its own, a few blocks of elements ahead of the reader,
@@ -297,16 +274,15 @@ extension StreamedComparison {
 final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
     let source: LayoutElementStream
     private let condition = NSCondition()
-    /// Filled blocks waiting (guarded by `condition`), at most `depth`.
-    private var ready: [[StreamedElement]] = []
-    private var ended = false, cancelled = false
-    private var failure: Error?
-    private var finished: (document: LayoutDocument, present: UInt16)?
+    /// Filled blocks waiting, at most `depth`, and read ones to fill again (guarded by `condition`).
+    private var ready: [[StreamedElement]] = [], spare: [[StreamedElement]] = []
+    /// The source's end, once read (guarded by `condition`).
+    private var end: Result<(document: LayoutDocument, present: UInt16), Error>?
+    private var cancelled = false
     /// The block being read and the place in it: the reader's alone, so not checked for
     /// exclusive access at run time (a check for each element).
     @exclusivity(unchecked) private var current: [StreamedElement] = []
     @exclusivity(unchecked) private var index = 0
-    private var spare: [[StreamedElement]] = []
     private static let blockSize = 2048, depth = 4
 
     init(_ source: LayoutElementStream) {
@@ -327,26 +303,24 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
             condition.unlock()
             block.removeAll(keepingCapacity: true)
             block.reserveCapacity(Self.blockSize)
-            var more = true, error: Error? = nil, result: (document: LayoutDocument, present: UInt16)? = nil
+            var end: Result<(document: LayoutDocument, present: UInt16), Error>? = nil
             do {
-                while more && block.count < Self.blockSize {
-                    more = try source.next(into: &element)
-                    if more { block.append(element) }
+                while block.count < Self.blockSize {
+                    guard try source.next(into: &element) else {
+                        end = .success(try source.finish())
+                        break
+                    }
+                    block.append(element)
                 }
-                if !more { result = try source.finish() }
-            } catch let caught {
-                error = caught
+            } catch {
+                end = .failure(error)
             }
             condition.lock()
             if !block.isEmpty { ready.append(block) }
-            if error != nil || !more {
-                failure = error
-                finished = result
-                ended = true
-            }
+            self.end = end
             condition.broadcast()
             condition.unlock()
-            if error != nil || !more { return }
+            if end != nil { return }
         }
     }
 
@@ -363,24 +337,24 @@ final class PrefetchedStream: LayoutElementStream, @unchecked Sendable {
         if !current.isEmpty { spare.append(current) }
         current = []
         index = 0
-        while ready.isEmpty && !ended && !cancelled { condition.wait() }
+        while ready.isEmpty && end == nil && !cancelled { condition.wait() }
         if !ready.isEmpty { current = ready.removeFirst() }
-        var failure = ready.isEmpty && current.isEmpty ? self.failure : nil
-        if cancelled && current.isEmpty && !ended { failure = LayoutStreamFallback("cancelled") }
+        let end = self.end
         condition.broadcast()
         condition.unlock()
-        if let failure { throw failure }
-        return index < current.count
+        guard current.isEmpty else { return true }
+        guard let end else { throw LayoutStreamFallback("cancelled") }
+        _ = try end.get()
+        return false
     }
 
     func finish() throws -> (document: LayoutDocument, present: UInt16) {
         condition.lock()
-        while !ended && !cancelled { condition.wait() }
-        let failure = ended ? self.failure : LayoutStreamFallback("cancelled"), finished = self.finished
+        while end == nil && !cancelled { condition.wait() }
+        let end = self.end
         condition.unlock()
-        if let failure { throw failure }
-        guard let finished else { throw LayoutStreamFallback("not at the end") }
-        return finished
+        guard let end else { throw LayoutStreamFallback("cancelled") }
+        return try end.get()
     }
 
     /// Stops the thread and any its source reads ahead with (the reader gave up).

@@ -13,19 +13,62 @@ public enum StreamedReportStyle: Sendable, Equatable {
 }
 
 /// Two layouts compared: the result, both sides without their elements (for their unknown
-/// names), and the comparison, which writes the report.
+/// names), and the comparison, whose spill holds the elements' report.
 public struct StreamedDiff {
     /// The counts, the part differences and the largest delta.
     public let result: LayoutDiffResult
     /// EXPECTED and ACTUAL without their elements: shape, parts, unknown names.
     public let expected: LayoutDocument, actual: LayoutDocument
-    /// The merge that saw every element; it writes the report.
-    public let comparison: StreamedComparison
+    let comparison: StreamedComparison
 
-    /// Writes the report (`StreamedComparison.writeReport`).
+    /// Writes the text or JSON report to `emit`, in the comparison's style, as docs/REFERENCE.md
+    /// ("cvlayout diff") gives them; numbers in their shortest round-trip form.
+    /// - Complexity: O(differences), the elements' read back from the spill.
     public func writeReport(_ expectedName: String, _ actualName: String,
                             to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try comparison.writeReport(result, expectedName: expectedName, actualName: actualName, to: emit)
+        let (style, spill) = (comparison.style, comparison.spill)
+        try withoutActuallyEscaping(emit) { emit in
+            let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
+            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
+            var entries = 0
+            func appendParts(before: Bool) {
+                for part in result.parts where LayoutPart.namesBeforeElements.contains(part.name) == before {
+                    if case .text(let color) = style {
+                        LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out)
+                    } else {
+                        out.append(entries == 0 ? "\n" : ",\n")
+                        out.append("{\"part\":")
+                        appendJSONString(part.name, to: out)
+                        LayoutDiff.appendJSONChange(part.change, to: out)
+                        entries += 1
+                    }
+                }
+            }
+            switch style {
+            case .text where result.isSame:
+                out.append(string: summary + "\n")
+            case .text(let color):
+                func paint(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+                out.append(string: paint("--- \(escapingControlCharacters(expectedName))") + "\n"
+                           + paint("+++ \(escapingControlCharacters(actualName))") + "\n")
+                appendParts(before: true)
+                try out.flush()
+                try spill.replay(emit)
+                appendParts(before: false)
+                out.append(string: paint(summary) + "\n")
+            case .json:
+                LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
+                appendParts(before: true)
+                try out.flush()
+                if spill.count > 0 {
+                    try spill.replay(skip: entries == 0 ? 1 : 0, emit)  // no "," before the first entry
+                    entries += 1
+                }
+                appendParts(before: false)
+                LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
+            }
+            try out.flush()
+        }
     }
 }
 
@@ -34,8 +77,8 @@ public struct StreamedDiff {
 public final class StreamedComparison {
     let expected: LayoutElementStream
     private let options: DiffOptions
-    private let style: StreamedReportStyle
-    private let spill = ReportSpill()
+    let style: StreamedReportStyle
+    let spill = ReportSpill()
     /// The merge's state, one value so that a `feed` makes one access to this object
     /// (unchecked: only the comparing thread touches it, never reentrantly).
     @exclusivity(unchecked) private var core: MergeCore
@@ -55,12 +98,23 @@ public final class StreamedComparison {
         self.options = options
         self.style = style
         out = spill.out
-        core = MergeCore(options: options, style: style)
-        core.sharedOrder = SharedOrder(expectedSorted: sorted || input.isSorted, actualSorted: actualSorted)
+        core = MergeCore(fields: options.fields.sorted(), tolerance: options.tolerance, style: style,
+                         sharedOrder: SharedOrder(expectedSorted: sorted || input.isSorted, actualSorted: actualSorted))
         if let presence { (core.expectedPresent, core.actualPresent) = presence }
     }
 
     deinit { expected.cancel() }
+
+    /// Whether the expected file (a path or spooled input) is a CSV (so the layout is
+    /// compared as its CSV), and whether a CSV of heart samples.
+    public var expectedCSV: (isCSV: Bool, isHeartSamples: Bool) {
+        var stream = expected
+        while let source = (stream as? PrefetchedStream)?.source ?? (stream as? SortedLayoutStream)?.source {
+            stream = source
+        }
+        let csv = stream as? CSVLayoutStream
+        return (csv != nil, csv?.isHeartSamples == true)
+    }
 
     /// Compares the next actual element (in element order).
     @inline(__always)
@@ -79,24 +133,16 @@ public final class StreamedComparison {
         var lastExpected = StreamedElement.placeholder, lastActual = StreamedElement.placeholder
         var expectedCount = 0, actualCount = 0, matchedCount = 0
         var counts = LayoutDiffResult.Counts()
-        var bestLength: LargestDelta?, bestOther: LargestDelta?
-        /// Their deltas' magnitudes (−1 for none), compared without copying them.
-        var bestLengthMagnitude = -1.0, bestOtherMagnitude = -1.0
+        /// The largest deltas of lengths and of other numbers, and their magnitudes (−1 for none).
+        var best: [LargestDelta?] = [nil, nil], bestMagnitude = SIMD2<Double>(-1, -1)
         /// `LayoutDiffResult.spread` of the elements' changes.
-        var spread = LayoutDiffResult.Spread(largest: -1, smallest: .infinity, otherChange: false)
+        var spread: (largest: Double, smallest: Double, otherChange: Bool) = (-1, .infinity, false)
         /// Fields where one side gave a value and the other none before it was known whether
         /// that side gives the field at all (then it is no difference); left out of the report.
         var uncertain: UInt16 = 0
         /// The fields each side gave so far.
         var actualPresent: UInt16 = 0, expectedPresent: UInt16 = 0
-        /// Whether the shared elements are in the same order in both files.
         var sharedOrder = SharedOrder(expectedSorted: false, actualSorted: false)
-
-        init(options: DiffOptions, style: StreamedReportStyle) {
-            fields = options.fields.sorted()
-            tolerance = options.tolerance
-            self.style = style
-        }
 
         /// Makes the next expected element `pending`, checking the order; `false` at the end.
         @inline(__always)
@@ -134,8 +180,7 @@ public final class StreamedComparison {
             try report(a.key, .extra, a, out: out)
         }
 
-        /// Checks that `element` comes after `last`, the side's previous one (of `count`), and
-        /// makes it `last`.
+        /// Checks that `element` comes after `last`, the side's previous one, and makes it `last`.
         @inline(__always)
         static func follow(_ last: inout StreamedElement, with element: StreamedElement, count: Int, _ side: DiffSide) throws {
             if count > 0, !last.precedes(element) {
@@ -175,8 +220,7 @@ public final class StreamedComparison {
             }
         }
 
-        /// `compare` for a text report when both sides give the same fields (cvlayout's own
-        /// files): the changed fields written straight into the report, the bytes of
+        /// `compare` for a text report when both sides give the same fields: the bytes of
         /// `LayoutDiff.appendTextBlock`, without a `FieldChange` unless it is the largest delta.
         private mutating func compareIntoText(_ e: StreamedElement, _ a: StreamedElement, _ changed: UInt16, color: Bool,
                                               out: OutputBuffer) throws {
@@ -189,7 +233,7 @@ public final class StreamedComparison {
                 let delta = a.values[field.rawValue] - e.values[field.rawValue]
                 spread.largest = Swift.max(spread.largest, delta.magnitude)
                 spread.smallest = Swift.min(spread.smallest, delta.magnitude)
-                if delta.magnitude > (field.isLength ? bestLengthMagnitude : bestOtherMagnitude) {
+                if delta.magnitude > bestMagnitude[field.isLength ? 0 : 1] {
                     consider(e.key, FieldChange(name: field.name, expected: e.value(field), actual: a.value(field),
                                                 delta: delta, isLength: field.isLength))
                 }
@@ -220,20 +264,14 @@ public final class StreamedComparison {
                 cursor.append(number: y)
                 decimals = Swift.max(decimals, Self.decimals(from: yStart, to: cursor.position))
                 cursor.append("  (")
-                let delta = y - x
-                if !delta.isFinite {
-                    cursor.append(delta > 0 ? "+past the largest double" : "-past the largest double")
-                } else {
-                    if delta > 0 { cursor.append(byte: UInt8(ascii: "+")) }
-                    cursor.append { LayoutDiff.writeDelta(delta, decimals: decimals, to: $0) }
-                }
+                cursor.append { LayoutDiff.writeDelta(y - x, decimals: decimals, signed: true, to: $0) }
                 cursor.append(")\n")
             }
             out.commit(cursor)
             try out.flushIfFull()
         }
 
-        /// Each field's report name, padded with spaces to 16 bytes, and its length.
+        /// Each field's report name padded with spaces to 16 bytes, and its length.
         private static let paddedNames: [SIMD16<UInt8>] = ElementField.allCases.map { field in
             var bytes = SIMD16<UInt8>(repeating: 0x20)
             for (i, byte) in field.name.utf8.enumerated() { bytes[i] = byte }
@@ -258,16 +296,10 @@ public final class StreamedComparison {
         /// Keeps `change` of `key` (or of a part, `nil`) when its delta is the largest of its
         /// kind so far (lengths, others); the first of equals stays.
         mutating func consider(_ key: ElementKey?, _ change: FieldChange) {
-            guard let delta = change.delta else { return }
-            if change.isLength {
-                if delta.magnitude > bestLengthMagnitude {
-                    bestLengthMagnitude = delta.magnitude
-                    bestLength = LargestDelta(element: key, change: change)
-                }
-            } else if delta.magnitude > bestOtherMagnitude {
-                bestOtherMagnitude = delta.magnitude
-                bestOther = LargestDelta(element: key, change: change)
-            }
+            let k = change.isLength ? 0 : 1
+            guard let delta = change.delta, delta.magnitude > bestMagnitude[k] else { return }
+            bestMagnitude[k] = delta.magnitude
+            best[k] = LargestDelta(element: key, change: change)
         }
 
         mutating func report(_ key: ElementKey, _ change: DiffChange, _ element: StreamedElement, out: OutputBuffer) throws {
@@ -311,7 +343,7 @@ public final class StreamedComparison {
             for (only, side) in [(expectedPresent & ~actualPresent, DiffSide.actual), (actualPresent & ~expectedPresent, .expected)]
             where selected & only != 0 {
                 let fields = ElementField.allCases.filter { selected & only & 1 << UInt16($0.rawValue) != 0 }
-                fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(Set(fields)), missingIn: side))
+                fieldNotes.append(NotCompared(names: LayoutDiff.groupNames(fields), missingIn: side))
             }
         }
         // The parts (in document order, which is the report's), after the elements.
@@ -322,67 +354,15 @@ public final class StreamedComparison {
         let result = LayoutDiffResult(tolerance: options.tolerance, expectedCount: core.expectedCount,
                                       actualCount: core.actualCount, matchedCount: core.matchedCount, parts: parts.parts,
                                       reordered: reordered, notCompared: parts.notCompared + fieldNotes,
-                                      largestDelta: core.bestLength ?? core.bestOther, counts: core.counts, spread: core.spread)
+                                      largestDelta: core.best[0] ?? core.best[1], counts: core.counts, spread: core.spread)
         try out.flush()
         return StreamedDiff(result: result, expected: expectedDocument, actual: actual, comparison: self)
-    }
-
-    /// Writes the report of `result` (from `finish`) to `emit`, in the comparison's style
-    /// (docs/REFERENCE.md, "cvlayout diff"): the text report (the summary alone when the
-    /// layouts are the same; else `--- EXPECTED`, `+++ ACTUAL`, the differences in document
-    /// order and the summary; in colour for a terminal), or the JSON report, one object with
-    /// one difference a line. Numbers in their shortest round-trip form.
-    /// - Complexity: O(differences), the elements' read back from the spill.
-    public func writeReport(_ result: LayoutDiffResult, expectedName: String, actualName: String,
-                            to emit: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try withoutActuallyEscaping(emit) { emit in
-            let out = OutputBuffer(precision: .full, chunkSize: 1 << 20, sink: emit)
-            let summary = LayoutDiff.summary(result, expectedName: expectedName, actualName: actualName)
-            var entries = 0
-            /// The parts before the elements (`before`) or after them.
-            func appendParts(before: Bool) {
-                for part in result.parts where LayoutPart.namesBeforeElements.contains(part.name) == before {
-                    if case .text(let color) = style {
-                        LayoutDiff.appendTextBlock(nil, part: part.name, part.change, frame: nil, color: color, to: out)
-                    } else {
-                        out.append(entries == 0 ? "\n" : ",\n")
-                        LayoutDiff.appendJSONEntry(part: part.name, part.change, to: out)
-                        entries += 1
-                    }
-                }
-            }
-            switch style {
-            case .text where result.isSame:
-                out.append(string: summary + "\n")
-            case .text(let color):
-                func paint(_ text: String) -> String { color ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-                out.append(string: paint("--- \(escapingControlCharacters(expectedName))") + "\n"
-                           + paint("+++ \(escapingControlCharacters(actualName))") + "\n")
-                appendParts(before: true)
-                try out.flush()
-                try spill.replay(emit)
-                appendParts(before: false)
-                out.append(string: paint(summary) + "\n")
-            case .json:
-                LayoutDiff.appendJSONHead(result, expectedName: expectedName, actualName: actualName, to: out)
-                appendParts(before: true)
-                try out.flush()
-                if spill.count > 0 {
-                    try spill.replay(skip: entries == 0 ? 1 : 0, emit)  // no "," before the first entry
-                    entries += 1
-                }
-                appendParts(before: false)
-                LayoutDiff.appendJSONTail(result, expectedName: expectedName, actualName: actualName, to: out)
-            }
-            try out.flush()
-        }
     }
 }
 
 extension StreamedElement {
-    /// The fields of `fields` in which `a` differs from this element, as bits: numbers beyond
-    /// `tolerance` as `LayoutDiff.compareValues` tells (exact at 0, inclusive with a few ulps
-    /// otherwise), `hidden` when unequal, and a value against none when the side without it
+    /// The fields of `fields` in which `a` differs from this element, as bits: numbers as
+    /// `LayoutDiff.compareValues` tells, and a value against none when the side without it
     /// gives the field (`present`: the fields each side gives).
     @inline(__always)
     func changedFields(_ a: StreamedElement, _ fields: [ElementField], tolerance: Double,
@@ -406,8 +386,7 @@ extension StreamedElement {
         return changed
     }
 
-    /// The changes of the fields whose bits are set in `changed` (from `changedFields`), in
-    /// field order; a delta when both sides give a number.
+    /// The changes of the fields whose bits are set in `changed`, in field order.
     func fieldChanges(_ a: StreamedElement, _ changed: UInt16) -> [FieldChange] {
         var changes: [FieldChange] = [], bits = changed
         while bits != 0 {

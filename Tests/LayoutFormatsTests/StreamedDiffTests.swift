@@ -141,7 +141,7 @@ struct StreamedDiffTests {
                 return nil
             }
             var bytes: [UInt8] = []
-            try streamed.comparison.writeReport(streamed.result, expectedName: "E", actualName: "A") { bytes += $0 }
+            try streamed.writeReport("E", "A") { bytes += $0 }
             new.append(String(decoding: bytes, as: UTF8.self))
             #expect(streamed.result.isSame == result.isSame)
             if new.count == 3 {
