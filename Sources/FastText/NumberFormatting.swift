@@ -4,8 +4,7 @@ import LayoutCore
 /// Formats Doubles as SPEC section 2 prescribes, straight into byte buffers: no exponent, no trailing
 /// zeros, `-0` as `0`, the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
 @usableFromInline package enum NumberFormat {
-    /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
-    /// after the point of the smallest subnormal at `.full`.
+    /// The most bytes one number takes: `-`, 309 integer digits, `.`, and a subnormal's 324 decimals.
     @usableFromInline package static let maximumLength = 640
 
     /// The formatted string (for tests and messages; the writers use `write`).
@@ -69,8 +68,7 @@ import LayoutCore
         return i + writePointThreeDigits(fraction, to: out + i)
     }
 
-    /// `.ddd` for `fraction` < 1000 without its trailing zeros (nothing for 0): 4 bytes
-    /// stored; returns the length.
+    /// `.ddd` for `fraction` < 1000 without trailing zeros (nothing for 0): 4 bytes stored; returns the length.
     @inlinable @inline(__always)
     static func writePointThreeDigits(_ fraction: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let text = pointThreeDigits(fraction)
@@ -78,8 +76,7 @@ import LayoutCore
         return text.length
     }
 
-    /// `.ddd` for `fraction` < 1000 as little-endian bytes, and its length without trailing
-    /// zeros (0 for 0).
+    /// `.ddd` for `fraction` < 1000 as little-endian bytes, and its length without trailing zeros.
     @inlinable @inline(__always)
     static func pointThreeDigits(_ fraction: UInt64) -> (text: UInt64, length: Int) {
         let rest = Int(truncatingIfNeeded: fraction % 100)
@@ -222,7 +219,7 @@ import LayoutCore
         return i + digits
     }
 
-    /// 10^p for p in 0…19, as constants (no lazy global on the hot path).
+    /// 10^p for p in 0…19, as constants (no lazy global).
     @inlinable @inline(__always)
     package static func powerOfTen(_ p: Int) -> UInt64 {
         switch p {
@@ -261,8 +258,7 @@ import LayoutCore
         }
     }
 
-    /// The two ASCII digits of `n` < 100 as one little-endian UInt16 (from a literal: no lazy
-    /// initialisation).
+    /// The two ASCII digits of `n` < 100 as one little-endian UInt16 (a literal: no lazy global).
     @inlinable @inline(__always)
     static func digitPair(_ n: Int) -> UInt16 {
         let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
@@ -305,7 +301,6 @@ import LayoutCore
         return tens | (x &- tens &* 10) << 8
     }
 
-    /// Writes `n` < 10⁸ as exactly 8 digits, zero-padded.
     @inlinable @inline(__always)
     static func storeEightDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(out).storeBytes(of: (eightDigits(n) | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
@@ -319,8 +314,7 @@ import LayoutCore
         return digits.length
     }
 
-    /// Swift's `description`, the shortest round-trip form, its exponent (`1e-05`, `1.5e+20`)
-    /// written out as a plain decimal (`shortestText`).
+    /// `shortestText`, written.
     @usableFromInline static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var text = shortestText(value)
         return text.withUTF8 { bytes in
@@ -357,11 +351,9 @@ import LayoutCore
     }
 }
 
-/// The digits of every number below 10⁴, four bytes each (the thousands digit in the lowest
-/// byte, values 0…9), 40 KB built on first use: a number below 10⁸ in two lookups rather than
-/// `NumberFormat.eightDigits`' 25 instructions, for writers of many numbers.
+/// The digits of every number below 10⁴, four bytes each (values 0…9, the first lowest), 40 KB built
+/// on first use: a number below 10⁸ in two lookups rather than `NumberFormat.eightDigits`' 25 instructions.
 @usableFromInline package enum DigitTable {
-    /// The table, built once and kept for the process.
     package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
         for n in UInt32(0)..<10_000 {
@@ -386,7 +378,6 @@ import LayoutCore
     @usableFromInline var text: UInt64 = 0
     @usableFromInline var length = 0
 
-    /// Counting digits that have seen no number yet.
     package init() {}
 
     /// `NumberFormat.shortDigitsText(n)` for 0 ≤ `n` < 10⁸; `nil` otherwise. - Complexity: O(1).
