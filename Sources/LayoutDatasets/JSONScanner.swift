@@ -113,11 +113,7 @@ package struct JSONSyntaxCheck {
             throw error("more than \(objectLimit.count) objects (\(objectLimit.explanation))")
         }
         position += 1
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            position += 1
-            return building ? .object([:]) : .null
-        }
+        if skip(UInt8(ascii: "}")) { return building ? .object([:]) : .null }
         // Spellings seen, made only when checking or for a key's second spelling when building.
         var keys: Set<[UInt8]>? = nil
         var members = JSONObject()
@@ -140,9 +136,7 @@ package struct JSONSyntaxCheck {
                 if keys == nil { keys = [] }
                 if firstSpelling || !keys!.insert(Array(name.utf8)).inserted { throw JSONDuplicateKeyError(path: renderedPath(), key: name) }
             }
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
-            position += 1
+            guard skip(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
             skipWhitespace()
             let nested = peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "["))
             if !(name == "height" || name == "size" || name == "span") || peek(UInt8(ascii: "{")) { itemShaped = false }
@@ -151,11 +145,7 @@ package struct JSONSyntaxCheck {
             if nested { path.removeLast() }
             // As JSONSerialization: a later key equal as a Swift string replaces the value.
             if building { members.set(member, at: earlier, key: name) }
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                position += 1
-                continue
-            }
+            if skip(UInt8(ascii: ",")) { continue }
             if peek(UInt8(ascii: "}")) {
                 if itemShaped {
                     itemObjects += 1
@@ -174,11 +164,7 @@ package struct JSONSyntaxCheck {
     private mutating func array(depth: Int) throws -> JSONValue {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         position += 1
-        skipWhitespace()
-        if peek(UInt8(ascii: "]")) {
-            position += 1
-            return building ? .array([]) : .null
-        }
+        if skip(UInt8(ascii: "]")) { return building ? .array([]) : .null }
         var index = 0
         var shape = ArrayShape.empty
         var flat: [Double] = []       // the numbers, or the pairs' numbers, while `shape` allows
@@ -218,13 +204,8 @@ package struct JSONSyntaxCheck {
                 }
             }
             index += 1
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                position += 1
-                continue
-            }
-            if peek(UInt8(ascii: "]")) {
-                position += 1
+            if skip(UInt8(ascii: ",")) { continue }
+            if skip(UInt8(ascii: "]")) {
                 path.removeLast()
                 guard building else { return .null }
                 switch shape {
@@ -257,10 +238,7 @@ package struct JSONSyntaxCheck {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else { return nil }
         let value = try number()
-        skipWhitespace()
-        guard peek(terminator) else { return nil }
-        position += 1
-        return value
+        return skip(terminator) ? value : nil
     }
 
     /// `{"height": h[, "span": s]}` (s a number or `"full"`) as `.itemObject`; else `nil` as `numberPair`.
@@ -275,9 +253,7 @@ package struct JSONSyntaxCheck {
                   bytes[position + n + 1] == UInt8(ascii: "\""),
                   memcmp(bytes.baseAddress! + position + 1, name.utf8Start, n) == 0 else { return false }
             position += n + 2
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { return false }
-            position += 1
+            guard skip(UInt8(ascii: ":")) else { return false }
             skipWhitespace()
             return true
         }
@@ -286,25 +262,18 @@ package struct JSONSyntaxCheck {
             return try? self.number()
         }
         func span() -> JSONValue.ItemSpan? {
-            skipWhitespace()
-            guard peek(UInt8(ascii: ",")) else { return .absent }
-            position += 1
+            guard skip(UInt8(ascii: ",")) else { return .absent }
             guard key("span") else { return nil }
             if let v = number() { return .number(v) }
             guard position + 6 <= bytes.count, memcmp(bytes.baseAddress! + position, "\"full\"", 6) == 0 else { return nil }
             position += 6
             return .full
         }
-        func closes() -> Bool {
-            skipWhitespace()
-            return peek(UInt8(ascii: "}"))
-        }
         position += 1
-        guard key("height"), let height = number(), let span = span(), closes() else {
+        guard key("height"), let height = number(), let span = span(), skip(UInt8(ascii: "}")) else {
             position = start
             return nil
         }
-        position += 1
         itemObjects += 1
         return .itemObject(height: height, span: span)
     }
@@ -520,6 +489,14 @@ package struct JSONSyntaxCheck {
     }
 
     private func peek(_ c: UInt8) -> Bool { position < bytes.count && bytes[position] == c }
+
+    /// Past any whitespace, whether `c` comes next, and then past it.
+    private mutating func skip(_ c: UInt8) -> Bool {
+        skipWhitespace()
+        guard peek(c) else { return false }
+        position += 1
+        return true
+    }
     private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 
     private func describeCurrent() -> String {
