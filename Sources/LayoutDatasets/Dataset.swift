@@ -140,7 +140,6 @@ public enum DatasetDecoder {
 /// Walks the value tree, keeping the JSON path for messages.
 private struct Walker: DescriptionDecoding {
     let schema: DatasetSchema
-    /// The keys the engine reads, for messages.
     let keys: DatasetKeys
     var itemTotal = 0
 
@@ -260,10 +259,8 @@ private struct Walker: DescriptionDecoding {
         return section
     }
 
-    /// What an array of measures may hold: its key's name.
+    /// What an array of measures may hold, by its key: `"items"` takes heights, sizes and item objects.
     private enum ElementKinds: String {
-        /// Heights only, `[width, height]` (or `{"width": W, "height": H}`) sizes only, or the
-        /// waterfall's `"items"`: heights, sizes and objects of `"height"` or `"size"` and an optional `"span"`.
         case heights, sizes, items
     }
 
@@ -359,7 +356,6 @@ private struct Walker: DescriptionDecoding {
     /// - Throws: `DatasetError` for an unknown key, both measures or neither, or a bad value.
     @inline(__always)
     private mutating func itemObject(_ raw: JSONValue, path: String, index i: Int) throws -> (ItemMeasure, span: Int) {
-        // The path is built only for a message.
         var itemPath: String { "\(path)[\(i)]" }
         var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
         if case .itemObject(let h, let s) = raw {
@@ -442,8 +438,6 @@ private struct Walker: DescriptionDecoding {
         }
     }
 
-    // MARK: - Scalars
-
     /// Counts items against the element limit before any array of that size is built.
     private mutating func reserve(_ n: Int, path: String) throws {
         itemTotal += n
@@ -475,7 +469,7 @@ private struct Walker: DescriptionDecoding {
         return Int(v)
     }
 
-    /// An integer ≥ 0, counted against the element limit (`reserve`).
+    /// An integer ≥ 0, counted against the element limit.
     private mutating func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path, atLeast: 0)
         try reserve(n, path: path)

@@ -59,7 +59,6 @@ package struct JSONSyntaxCheck {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// Build values, or only check.
     private let building: Bool
     private var position = 0
     /// Where the scan is, for a duplicate key's message (updated only before a nested value).
@@ -353,7 +352,6 @@ package struct JSONSyntaxCheck {
         throw error("unterminated string")
     }
 
-    /// Four hex digits of a `\u` escape, as a number.
     private mutating func hexQuad() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -422,8 +420,8 @@ package struct JSONSyntaxCheck {
         return building ? value : 0
     }
 
-    /// Reads digits into `significand` while 19 fit (`dropped` once one did not), eight at a time
-    /// while it can, counting the significant ones in `digits`; returns how many it kept.
+    /// Reads digits into `significand` while 19 fit (else `dropped`), eight at a time while it can,
+    /// counting the significant ones in `digits`; returns how many it kept.
     @inline(__always)
     private mutating func digits(_ significand: inout UInt64, _ digits: inout Int, _ dropped: inout Bool, fraction: Bool) -> Int {
         var kept = 0
@@ -468,8 +466,6 @@ package struct JSONSyntaxCheck {
         return value
     }
 
-    // MARK: - Helpers
-
     private func renderedPath() -> String {
         path.reduce(into: "") { text, component in
             switch component {
@@ -509,7 +505,7 @@ package struct JSONSyntaxCheck {
         return (c < 16 ? "\\x0" : "\\x") + String(c, radix: 16, uppercase: true)
     }
 
-    /// An error at the current position, its 1-based line and column (in characters).
+    /// An error at the current position's 1-based line and column (in characters).
     private func error(_ message: String) -> JSONSyntaxError {
         var line = 1, column = 1
         let end = min(position, bytes.count)

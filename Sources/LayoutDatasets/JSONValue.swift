@@ -40,7 +40,6 @@ package enum JSONValue: Equatable, Sendable {
     package enum ItemSpan: Equatable, Sendable {
         case absent, number(Double), full
 
-        /// The member's value, or `nil` when there is none.
         var value: JSONValue? {
             switch self {
             case .absent: return nil
@@ -147,7 +146,6 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     /// The first member in document order.
     var first: (key: String, value: JSONValue)? { members.first }
 
-    /// The members as `(key, value)` pairs, in document order.
     package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     /// Equal when both hold the same keys with equal values, in any order (as dictionaries).
