@@ -311,14 +311,9 @@ package struct JSONSyntaxCheck {
                 guard position < bytes.count else { break }
                 let escape = bytes[position]
                 position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"):
+                if let k = Array(#""\/bfnrt"#.utf8).firstIndex(of: escape) {
+                    decoded.append(Array("\"\\/\u{8}\u{C}\n\r\t".utf8)[k])  // the escaped byte
+                } else if escape == UInt8(ascii: "u") {
                     var scalar = try hexQuad()
                     // A high surrogate and an escaped low one make a scalar; another surrogate is refused.
                     if (0xD800...0xDBFF).contains(scalar) && bytes[position...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
@@ -328,7 +323,7 @@ package struct JSONSyntaxCheck {
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { throw error("unpaired surrogate in a \\u escape") }
                     decoded.append(contentsOf: String(Character(unicode)).utf8)
-                default:
+                } else {
                     position -= 1
                     throw error("bad escape '\\\(describeByte(escape))'")
                 }

@@ -288,6 +288,14 @@ struct DatasetFastPathTests {
                 == -1.2345678901234567)
     }
 
+    @Test func everyEscapeIsItsByte() throws {
+        let value = try StrictJSON.values(Data(#""\"\\\/\b\f\n\r\t\u0041\ud83d\ude00""#.utf8))
+        #expect(value == .string("\"\\/\u{8}\u{C}\n\r\tA😀"))
+        #expect(throws: JSONSyntaxError(line: 1, column: 3, message: "bad escape '\\x'")) {
+            try StrictJSON.values(Data(#""\x""#.utf8))
+        }
+    }
+
     @Test func negativeZeroReadsAsAFlagReadsIt() throws {
         guard case .numbers(let v) = try StrictJSON.values(Data("[-0, -0.0, -0e3, 0]".utf8)) else { return }
         #expect(v.map(\.sign) == [.minus, .minus, .minus, .plus])
