@@ -136,7 +136,7 @@ import LayoutCore
 
     /// The digits of `n` < 10⁸ without leading zeros (one for 0), little-endian, and their count.
     @inlinable @inline(__always)
-    static func shortDigitsText(_ n: UInt64, _ eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
+    package static func shortDigitsText(_ n: UInt64, _ eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
         -> (text: UInt64, length: Int) {
         let digits = eightDigits(n)
         let leadingZeroBits = leadingZeroDigitBits(digits)

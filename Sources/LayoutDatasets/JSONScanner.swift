@@ -421,7 +421,7 @@ package struct JSONSyntaxCheck {
     private mutating func digits(_ significand: inout UInt64, _ digits: inout Int, _ dropped: inout Bool, fraction: Bool) -> Int {
         var kept = 0
         while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
-            digits += !fraction || significand != 0 ? 8 : (eight == 0 ? 0 : 8 - Self.leadingZeros(eight))
+            digits += !fraction || significand != 0 ? 8 : (eight == 0 ? 0 : NumberFormat.shortDigitsText(eight).length)
             significand = significand &* 100_000_000 &+ eight
             kept += 8
             position += 8
@@ -437,17 +437,6 @@ package struct JSONSyntaxCheck {
             position += 1
         }
         return kept
-    }
-
-    /// The zeros before the first significant digit of an eight-digit group worth `value` > 0.
-    @inline(__always)
-    private static func leadingZeros(_ value: UInt64) -> Int {
-        var zeros = 0, limit: UInt64 = 10_000_000
-        while value < limit {
-            zeros += 1
-            limit /= 10
-        }
-        return zeros
     }
 
     /// `value`, once `word` is read.
