@@ -21,11 +21,9 @@ import LayoutCore
     @inlinable @inline(__always)
     package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        if case .decimals(3) = precision {
-            // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
-            let k = 1075 &- Int(value.exponentBitPattern)
-            if k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
-        }
+        // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
+        let k = 1075 &- Int(value.exponentBitPattern)
+        if case .decimals(3) = precision, k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
         guard value.isFinite else {
             destination.pointee = UInt8(ascii: "0")
             return 1
@@ -34,7 +32,6 @@ import LayoutCore
         case .full:
             // The double nearest a decimal of ≤ 3 decimals and ≤ 15 digits (a layout file's
             // numbers): those digits are its shortest round-trip form, written without a string.
-            let k = 1075 &- Int(value.exponentBitPattern)
             if k >= 1 && k <= 63 {
                 let m = value.significandBitPattern | 1 << 52
                 let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
