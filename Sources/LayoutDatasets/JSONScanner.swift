@@ -48,15 +48,10 @@ package struct JSONSyntaxCheck {
     /// Longest object key, in bytes: keys are flag and field names, and messages show them.
     static let maximumKeyLength = 256
 
-    private enum PathComponent {
-        case key(String)
-        case index(Int)
-    }
+    private enum PathComponent { case key(String), index(Int) }
 
     /// What an array being built holds so far.
-    private enum ArrayShape {
-        case empty, numbers, pairs, sparse, general
-    }
+    private enum ArrayShape { case empty, numbers, pairs, sparse, general }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let building: Bool

@@ -3,7 +3,6 @@
 /// The nearest of `candidates` to `word` by edit distance, when close enough to be a typo.
 /// - Complexity: O(|word| · Σ|candidate|); a word over 64 bytes is never a typo of a name.
 public func nearest(_ word: String, among candidates: [String]) -> String? {
-    // The first nearest.
     guard word.utf8.count <= 64,
           let (candidate, distance) = candidates.map({ ($0, editDistance(word, $0)) }).min(by: { $0.1 < $1.1 }) else { return nil }
     // Close enough, or a prefix (`--col` for `--columns`).
