@@ -99,28 +99,25 @@ package final class BlockPipeline: @unchecked Sendable {
         var holdsDefaultAppearance = true
         let buffer: OutputBuffer
 
-        /// A slot in `memory` (`bytes(capacity:)`, cache-line aligned, outliving it).
-        init(capacity: Int, precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
+        /// A slot of `blockSize` elements in `memory` (`bytes`, cache-line aligned, outliving it).
+        init(precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
             // Cache-line aligned: an element's appearance, which the engine need not store, has its own line.
-            elements = memory.bindMemory(to: LayoutAttributes.self, capacity: capacity)
+            elements = memory.bindMemory(to: LayoutAttributes.self, capacity: blockSize)
             elements.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
-                                count: capacity)
-            let cache = memory + Self.elementBytes(capacity)
-            let text = cache + Self.cacheBytes
+                                count: blockSize)
+            let cache = memory + Self.elementBytes
             buffer = OutputBuffer(precision: precision,
-                                  storage: text.bindMemory(to: UInt8.self, capacity: Self.textBytes(capacity)),
-                                  capacity: Self.textBytes(capacity),
+                                  storage: (cache + Self.cacheBytes).bindMemory(to: UInt8.self, capacity: Self.textBytes),
+                                  capacity: Self.textBytes,
                                   numberCache: cache.bindMemory(to: CachedNumber.self, capacity: CachedNumber.slots))
         }
 
-        static func elementBytes(_ capacity: Int) -> Int { capacity * MemoryLayout<LayoutAttributes>.stride }
+        static let elementBytes = blockSize * MemoryLayout<LayoutAttributes>.stride
         static let cacheBytes = CachedNumber.slots * MemoryLayout<CachedNumber>.stride
         /// Room for a block's text: 256 bytes an element (an SVG's takes about 230), and one more.
-        static func textBytes(_ capacity: Int) -> Int { capacity * 256 + OutputBuffer.elementBound }
+        static let textBytes = blockSize * 256 + OutputBuffer.elementBound
         /// A slot's bytes: its elements, its buffer's number table and text, to a cache line.
-        static func bytes(capacity: Int) -> Int {
-            (elementBytes(capacity) + cacheBytes + textBytes(capacity) + 63) & ~63
-        }
+        static let bytes = (elementBytes + cacheBytes + textBytes + 63) & ~63
     }
     /// The slots' memory, one allocation on huge pages where the kernel gives them.
     private let memory: UnsafeMutableRawPointer
@@ -151,17 +148,14 @@ package final class BlockPipeline: @unchecked Sendable {
         let cores = AvailableCores.count
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0
-        let blockSize = Self.blockSize
         // One allocation advised onto 2 MiB huge pages (at least 4 MiB, which `adviseHugePages`
         // asks for): a fresh 4 KiB page costs a fault of about a microsecond.
-        let slotBytes = Slot.bytes(capacity: blockSize), slotCount = 2 * workers + 2
+        let slotBytes = Slot.bytes, slotCount = 2 * workers + 2
         let huge = 2 << 20
         let total = max(2 * huge, (slotBytes * slotCount + huge - 1) & ~(huge - 1))
         memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: huge)
         UnsafeMutableBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: total), count: total).adviseHugePages()
-        slots = (0..<slotCount).map { [memory] k in
-            Slot(capacity: blockSize, precision: precision, memory: memory + k * slotBytes)
-        }
+        slots = (0..<slotCount).map { [memory] k in Slot(precision: precision, memory: memory + k * slotBytes) }
         for _ in 0..<workers { runConcurrently(stackSize: 1 << 20) { [self] in work() } }
     }
 
