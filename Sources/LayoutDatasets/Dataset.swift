@@ -144,8 +144,7 @@ private struct Walker: DescriptionDecoding {
     var itemTotal = 0
 
     mutating func dataset(_ root: JSONValue) throws -> Dataset {
-        let isDescription = schema == .compositional || schema == .grid
-        if root.arrayCount != nil && !isDescription {
+        if root.arrayCount != nil && (schema == .items || schema == .ringCounts) {
             return Dataset(sections: try topLevelArray(root))
         }
         let object = try self.object(root, path: "", expected: expectedTopLevel)
@@ -244,10 +243,7 @@ private struct Walker: DescriptionDecoding {
 
     /// The section of the item key `key` (`heights`, `sizes`, `items` or `count`).
     private mutating func items(key: String, value: JSONValue, path: String) throws -> DatasetSection {
-        if key == "count" {
-            let n = try count(value, path: path)
-            return DatasetSection(items: .uniform(count: n))
-        }
+        if key == "count" { return DatasetSection(items: .uniform(count: try count(value, path: path))) }
         let kinds = ElementKinds(rawValue: key)!
         guard value.arrayCount != nil else {
             let what = kinds == .heights ? "heights" : kinds == .sizes ? "[width, height] sizes"
@@ -395,8 +391,7 @@ private struct Walker: DescriptionDecoding {
     /// An item's `"span"`: an integer ≥ 1, or `"full"` (`WaterfallSection.fullSpan`).
     private func span(_ raw: JSONValue, path spanPath: @autoclosure () -> String) throws -> Int {
         if case .string("full") = raw { return WaterfallSection.fullSpan }
-        guard case .number(let v) = raw else { throw expected(spanPath(), .span, raw) }
-        if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
+        guard case .number = raw else { throw expected(spanPath(), .span, raw) }
         return try integer(raw, path: spanPath(), atLeast: 1, else: .span)
     }
 
@@ -461,11 +456,11 @@ private struct Walker: DescriptionDecoding {
     }
 
     /// An integer of magnitude ≤ 10¹⁵ and ≥ `minimum`, else `expectation` (`.integerAtLeast(minimum)`).
-    private func integer(_ raw: JSONValue, path: String, atLeast minimum: Int,
+    private func integer(_ raw: JSONValue, path: @autoclosure () -> String, atLeast minimum: Int,
                          else expectation: DatasetExpectation? = nil) throws -> Int {
-        guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
-        guard v.magnitude <= 1e15 else { throw invalid(path, "integer out of range: \(describe(raw))") }
-        guard Int(v) >= minimum else { throw DatasetError.expected(path: path, expectation ?? .integerAtLeast(minimum), got: "\(Int(v))") }
+        guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path(), .integer, raw) }
+        guard v.magnitude <= 1e15 else { throw invalid(path(), "integer out of range: \(describe(raw))") }
+        guard Int(v) >= minimum else { throw DatasetError.expected(path: path(), expectation ?? .integerAtLeast(minimum), got: "\(Int(v))") }
         return Int(v)
     }
 
