@@ -20,9 +20,7 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
     try withoutActuallyEscaping(format) { format in
         nonisolated(unsafe) let work = format  // the caller's promise: it reads only shared state
         nonisolated(unsafe) let workerBuffers = buffers  // one a worker
-        var roundStart = 0
-        while roundStart < count {
-            let start = roundStart
+        for start in stride(from: 0, to: count, by: workers * blockSize) {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let low = start + worker * blockSize
                 let high = min(count, low + blockSize)
@@ -31,7 +29,6 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
                 for position in low..<high { work(position, buffer) }
             }
             for buffer in buffers { try out.append(contentsOf: buffer) }
-            roundStart += workers * blockSize
         }
     }
 }
