@@ -65,9 +65,6 @@ extension DescriptionDecoding {
 
     /// An item count: an integer from 0 to `maximumElementCount`.
     func count(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
-            throw expected(path, .integralCount, raw)
-        }
-        return Int(v)
+        Int(try number(raw, path: path, .integralCount) { $0 == $0.rounded() && $0 >= 0 && $0 <= Double(maximumElementCount) })
     }
 }
