@@ -30,8 +30,7 @@ import LayoutCore
         }
         switch precision {
         case .full:
-            // The double nearest a decimal of ≤ 3 decimals and ≤ 15 digits (a layout file's
-            // numbers): those digits are its shortest round-trip form, written without a string.
+            // A layout file's numbers (≤ 3 decimals, ≤ 15 digits): their digits are the shortest form.
             if k >= 1 && k <= 63 {
                 let m = value.significandBitPattern | 1 << 52
                 let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
@@ -167,10 +166,9 @@ import LayoutCore
         }
         // Integers (most coordinates: 0, 1, 390) print as they are.
         if Double(UInt64(magnitude)) == magnitude { return i + writeDigits(UInt64(magnitude), to: out + i) }
-        // value = m · 2⁻ᵏ exactly.
         let subnormal = magnitude.exponentBitPattern == 0
         let m = subnormal ? magnitude.significandBitPattern : magnitude.significandBitPattern | 1 << 52
-        let k = subnormal ? 1074 : 1075 - Int(magnitude.exponentBitPattern)
+        let k = subnormal ? 1074 : 1075 - Int(magnitude.exponentBitPattern)  // value = m · 2⁻ᵏ exactly
         // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
         let power = powerOfTen(p)
         let integerPart: UInt64, fractionPart: UInt64
@@ -184,15 +182,13 @@ import LayoutCore
             if n >> 64 == 0 {
                 (integerPart, fractionPart) = split(UInt64(n), decimals: p)
             } else {
-                // ≥ 2^64 after scaling: the integer part still fits in 64 bits (< 2^103 / 10^p
-                // needs p ≥ 12 here, so it is < 2^63).
+                // ≥ 2^64 after scaling, so p ≥ 12: the integer part, < 2^103 / 10^p, fits in 64 bits.
                 integerPart = UInt64(n / UInt128(power))
                 fractionPart = UInt64(n % UInt128(power))
             }
         }
         if integerPart == 0 && fractionPart == 0 {
-            // Rounds to zero: no sign.
-            out.pointee = UInt8(ascii: "0")
+            out.pointee = UInt8(ascii: "0")  // rounds to zero: no sign
             return 1
         }
         i += writeDigits(integerPart, to: out + i)

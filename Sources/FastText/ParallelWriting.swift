@@ -144,8 +144,7 @@ package final class BlockPipeline: @unchecked Sendable {
         let cores = AvailableCores.count
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0
-        // One allocation advised onto 2 MiB huge pages (at least 4 MiB, which `adviseHugePages`
-        // asks for): a fresh 4 KiB page costs a fault of about a microsecond.
+        // One allocation on 2 MiB huge pages (≥ 4 MiB): a fresh 4 KiB page faults for about a microsecond.
         let slotBytes = Slot.bytes, slotCount = 2 * workers + 2
         let huge = 2 << 20
         let total = max(2 * huge, (slotBytes * slotCount + huge - 1) & ~(huge - 1))

@@ -42,9 +42,8 @@ func fixed(_ value: Double, _ digits: Int, _ width: Int) -> String {
     return String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
-// `cvlayout-bench spans`: the waterfall alone on 10⁶ heights (as above, 3 columns), plain and
-// with every tenth item spanning (every twentieth 2 columns, the others full width), as the
-// summary pass (`CountingSink`) and the streaming one (`ElementBlocks` of 1,024); ms, best of 7.
+// `cvlayout-bench spans`: the waterfall on 10⁶ heights, plain and with every tenth item spanning (2 columns
+// or full width), as the summary pass (`CountingSink`) and streamed (`ElementBlocks`); ms, best of 7.
 if CommandLine.arguments.dropFirst().first == "spans" {
     let n = 1_000_000
     let spans = (0..<n).map { i in i % 10 == 5 ? (i % 20 == 5 ? 2 : WaterfallSection.fullSpan) : 1 }
