@@ -131,9 +131,8 @@ public enum DatasetDecoder {
     ///   checked before anything of that size is allocated.
     /// - Complexity: O(size of `data`); 8 bytes a number in an array of numbers or pairs.
     public static func decode(_ data: Data, schema: DatasetSchema, keys: DatasetKeys = .all) throws -> Dataset {
-        let root = try DatasetError.values(data)
         var decoder = Walker(schema: schema, keys: keys)
-        return try decoder.dataset(root)
+        return try decoder.dataset(DatasetError.values(data))
     }
 }
 

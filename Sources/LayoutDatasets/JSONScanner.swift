@@ -67,7 +67,7 @@ package struct JSONSyntaxCheck {
     /// - Throws: `JSONSyntaxError` or `JSONDuplicateKeyError`, the same either way.
     /// - Complexity: O(n) time; memory O(n) building, else O(depth + keys of one object).
     static func scan(_ data: UnsafeBufferPointer<UInt8>, building: Bool, objectLimit: ObjectLimit = .dataset) throws -> JSONValue {
-        var scanner = JSONSyntaxCheck(bytes: data, building: building, objectLimit: objectLimit)
+        var scanner = JSONSyntaxCheck(objectLimit: objectLimit, bytes: data, building: building)
         // A UTF-8 byte-order mark is tolerated, as Foundation tolerates it.
         if data.count >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF { scanner.position = 3 }
         scanner.skipWhitespace()
@@ -76,12 +76,6 @@ package struct JSONSyntaxCheck {
         scanner.skipWhitespace()
         if scanner.position < data.count { throw scanner.error("unexpected \(scanner.describeCurrent()) after the JSON value") }
         return result
-    }
-
-    private init(bytes: UnsafeBufferPointer<UInt8>, building: Bool, objectLimit: ObjectLimit) {
-        self.bytes = bytes
-        self.building = building
-        self.objectLimit = objectLimit
     }
 
     private mutating func value(depth: Int) throws -> JSONValue {
