@@ -86,9 +86,8 @@ package enum JSONValue: Equatable, Sendable {
     var arrayCount: Int? {
         switch self {
         case .array(let a): return a.count
-        case .numbers(let n): return n.count
+        case .numbers(let n), .sparse(let n, _): return n.count
         case .pairs(let p): return p.count / 2
-        case .sparse(let numbers, _): return numbers.count
         default: return nil
         }
     }
