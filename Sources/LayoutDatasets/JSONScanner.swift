@@ -481,8 +481,7 @@ package struct JSONSyntaxCheck {
     /// An error at the current position's 1-based line and column (in characters).
     private func error(_ message: String) -> JSONSyntaxError {
         var line = 1, column = 1
-        let end = min(position, bytes.count)
-        for i in 0..<end {
+        for i in 0..<min(position, bytes.count) {
             if bytes[i] == 0x0A {
                 line += 1
                 column = 1
