@@ -161,9 +161,7 @@ public final class OutputBuffer {
         count = 0
     }
 
-    func removeAll() {
-        count = 0
-    }
+    func removeAll() { count = 0 }
 
     /// Moves `other`'s bytes after this buffer's: to the sink when there is one, copied otherwise.
     func append(contentsOf other: OutputBuffer) throws {
@@ -213,7 +211,6 @@ public final class OutputBuffer {
 
     @usableFromInline var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
 
-    /// Where the number with `bits` belongs in `table`.
     @inlinable @inline(__always)
     package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
         table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)

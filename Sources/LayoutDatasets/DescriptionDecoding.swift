@@ -60,7 +60,11 @@ extension DescriptionDecoding {
     }
 
     func finite(_ raw: JSONValue, path: String) throws -> Double { try number(raw, path: path, .finiteNumber) { _ in true } }
-    func finiteNonNegative(_ raw: JSONValue, path: String) throws -> Double { try number(raw, path: path, .finiteNonNegative) { $0 >= 0 } }
+
+    func finiteNonNegative(_ raw: JSONValue, path: String) throws -> Double {
+        try number(raw, path: path, .finiteNonNegative) { $0 >= 0 }
+    }
+
     func positive(_ raw: JSONValue, path: String) throws -> Double { try number(raw, path: path, .finitePositive) { $0 > 0 } }
 
     /// An item count: an integer from 0 to `maximumElementCount`.

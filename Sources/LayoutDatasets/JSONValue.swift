@@ -142,7 +142,6 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     /// The keys (first spellings), in document order.
     package var keys: [String] { members.map(\.key) }
     package var count: Int { members.count }
-    /// The first member in document order.
     var first: (key: String, value: JSONValue)? { members.first }
 
     package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }

@@ -289,8 +289,8 @@ struct DatasetFastPathTests {
     }
 
     @Test func leadingZerosOfAFractionAreNotSignificantDigits() throws {
-        let texts = ["0.000000001234567890123456789", "0.00000000000000001", "0.0000000012345678", "0.1000000000000000055511151231257827",
-                     "0.00000000999999999999999999", "0.000000000000000000000000000000000000000000000000001"]
+        let texts = ["0.000000001234567890123456789", "0.00000000000000001", "0.0000000012345678",
+                     "0.1000000000000000055511151231257827", "0.00000000999999999999999999", "0.000000000000000000000000000000000000000000000000001"]
         guard case .numbers(let v) = try StrictJSON.values(Data(("[" + texts.joined(separator: ",") + "]").utf8)) else {
             Issue.record("not an array of numbers")
             return
