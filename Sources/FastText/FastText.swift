@@ -1,15 +1,9 @@
-// FastText: the speed machinery, behind one door. Only LayoutDatasets, LayoutWriters,
-// LayoutComparison and the tests import it. Everything is `package` but `OutputBuffer` and
-// `StreamedElements`.
-//
-// - `OutputBuffer`: bytes handed to a sink in 1 MiB chunks; `ByteCursor` writes one element
-//   into reserved room; `CachedNumber`, `RecentNumber`, `FrameText`/`SVGFrameText`,
-//   `CountingDigits`, `DigitTable`: tables of recent texts the element loops copy from.
-// - `NumberFormat`: the reference's number rule (`NumberPrecision`) written into bytes.
-// - `JSONNumber`: JSON number text to the correctly rounded Double.
-// - `appendInParallel`, `BlockPipeline`, `runConcurrently`: formatting on every core, in
-//   order; `Array.reserveLargeCapacity`: huge pages for large arrays.
-//
+// FastText: the speed machinery, behind one door (imported by LayoutDatasets, LayoutWriters,
+// LayoutComparison and the tests); everything `package` but `OutputBuffer` and `StreamedElements`.
+// `OutputBuffer` and `ByteCursor` write bytes; `CachedNumber`, `RecentNumber`, `FrameText`,
+// `SVGFrameText`, `CountingDigits` and `DigitTable` keep recent texts to copy; `NumberFormat` writes
+// the reference's numbers, `JSONNumber` reads them; `appendInParallel`, `BlockPipeline` and
+// `runConcurrently` format on every core, in order; `reserveLargeCapacity` asks for huge pages.
 // It assumes layouts validated before writing (no NaN), room reserved before a cursor writes
-// (`OutputBuffer.elementBound` per element), and pipeline work that reads only shared state.
+// (`OutputBuffer.elementBound` an element), and pipeline work that reads only shared state.
 // Tests proving it equal to the plain code: CONTRIBUTING.md, "Fast paths".

@@ -73,7 +73,6 @@
 
     /// The correctly rounded value of any JSON number text; `nil` past the largest Double.
     package static func value(_ text: String) -> Double? {
-        guard let v = Double(text), v.isFinite else { return nil }
-        return v
+        Double(text).flatMap { $0.isFinite ? $0 : nil }
     }
 }

@@ -1,9 +1,5 @@
 // Capacity for arrays of a million elements without a page fault per 4 KiB.
-#if os(Linux) && canImport(Glibc)
-import Glibc
-#elseif os(Linux) && canImport(Musl)
-import Musl
-#endif
+import Foundation  // madvise, through the C library Foundation exports
 
 extension Array {
     /// `reserveCapacity(_:)`, and for ≥ 4 MiB transparent huge pages on Linux

@@ -4,8 +4,7 @@ import LayoutCore
 /// Formats Doubles as SPEC section 2 prescribes, straight into byte buffers: no exponent, no trailing
 /// zeros, `-0` as `0`, the exact binary value rounded half away from zero (2.675 at 2 decimals: `2.67`).
 @usableFromInline package enum NumberFormat {
-    /// The most bytes one number can take: `-`, 309 integer digits, `.`, and the 324 digits
-    /// after the point of the smallest subnormal at `.full`.
+    /// The most bytes one number takes: `-`, 309 integer digits, `.`, and a subnormal's 324 decimals.
     @usableFromInline package static let maximumLength = 640
 
     /// The formatted string (for tests and messages; the writers use `write`).
@@ -22,20 +21,16 @@ import LayoutCore
     @inlinable @inline(__always)
     package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        if case .decimals(3) = precision {
-            // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
-            let k = 1075 &- Int(value.exponentBitPattern)
-            if k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
-        }
+        // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
+        let k = 1075 &- Int(value.exponentBitPattern)
+        if case .decimals(3) = precision, k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
         guard value.isFinite else {
             destination.pointee = UInt8(ascii: "0")
             return 1
         }
         switch precision {
         case .full:
-            // The double nearest a decimal of ≤ 3 decimals and ≤ 15 digits (a layout file's
-            // numbers): those digits are its shortest round-trip form, written without a string.
-            let k = 1075 &- Int(value.exponentBitPattern)
+            // A layout file's numbers (≤ 3 decimals, ≤ 15 digits): their digits are the shortest form.
             if k >= 1 && k <= 63 {
                 let m = value.significandBitPattern | 1 << 52
                 let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
@@ -69,8 +64,7 @@ import LayoutCore
         return i + writePointThreeDigits(fraction, to: out + i)
     }
 
-    /// `.ddd` for `fraction` < 1000 without its trailing zeros (nothing for 0): 4 bytes
-    /// stored; returns the length.
+    /// `.ddd` for `fraction` < 1000 without trailing zeros (nothing for 0): 4 bytes stored; returns the length.
     @inlinable @inline(__always)
     static func writePointThreeDigits(_ fraction: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let text = pointThreeDigits(fraction)
@@ -78,8 +72,7 @@ import LayoutCore
         return text.length
     }
 
-    /// `.ddd` for `fraction` < 1000 as little-endian bytes, and its length without trailing
-    /// zeros (0 for 0).
+    /// `.ddd` for `fraction` < 1000 as little-endian bytes, and its length without trailing zeros.
     @inlinable @inline(__always)
     static func pointThreeDigits(_ fraction: UInt64) -> (text: UInt64, length: Int) {
         let rest = Int(truncatingIfNeeded: fraction % 100)
@@ -100,21 +93,9 @@ import LayoutCore
             let shifted = twice + 4_503_599_627_370_496
             if shifted - 4_503_599_627_370_496 == twice {
                 let halves = shifted.significandBitPattern
-                let digits = eightDigits(halves >> 1)
-                let leadingZeroBits = leadingZeroDigitBits(digits)
-                let integerBits = 64 &- leadingZeroBits
-                var low = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
                 let half = halves & 1
-                let point = half &* UInt64(0x352E)  // ".5"
-                var high = point &>> UInt64(64 &- integerBits)
-                low |= shiftedUp(point, by: integerBits)
-                var length = integerBits >> 3 &+ 2 &* Int(truncatingIfNeeded: half)
-                if value < 0 && halves != 0 {
-                    high = high << 8 | low >> 56
-                    low = low << 8 | UInt64(UInt8(ascii: "-"))
-                    length &+= 1
-                }
-                return (low, high, length)
+                return appending(point: half &* UInt64(0x352E), length: 2 &* Int(truncatingIfNeeded: half),  // ".5"
+                                 to: shortDigitsText(halves >> 1, eightDigits), negative: value < 0 && halves != 0)
             }
         }
         return nil
@@ -130,26 +111,29 @@ import LayoutCore
         let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1  // |value|·1000, halves away from zero
         guard n < 100_000_000_000 else { return nil }
         if n == 0 { return (UInt64(UInt8(ascii: "0")), 0, 1) }  // rounds to zero: no sign
-        let integer = n / 1000, fraction = n % 1000
-        let digits = eightDigits(integer)
-        let leadingZeroBits = leadingZeroDigitBits(digits)
-        let integerText = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
-        let integerBits = 64 &- leadingZeroBits
-        let point = pointThreeDigits(fraction)
-        var low = integerText | shiftedUp(point.text, by: integerBits)
-        var high = point.text &>> UInt64(64 &- integerBits)
-        var length = integerBits >> 3 &+ point.length
-        if value < 0 {
+        let point = pointThreeDigits(n % 1000)
+        return appending(point: point.text, length: point.length, to: shortDigitsText(n / 1000, eightDigits),
+                         negative: value < 0)
+    }
+
+    /// `integer`'s text, then `point`'s `length` bytes (≤ 8), then a leading `-` when `negative`.
+    @inlinable @inline(__always)
+    static func appending(point: UInt64, length: Int, to integer: (text: UInt64, length: Int), negative: Bool)
+        -> (low: UInt64, high: UInt64, length: Int) {
+        let integerBits = integer.length &<< 3
+        var low = integer.text | shiftedUp(point, by: integerBits)
+        var high = point &>> UInt64(64 &- integerBits)
+        if negative {
             high = high << 8 | low >> 56
             low = low << 8 | UInt64(UInt8(ascii: "-"))
-            length &+= 1
         }
-        return (low, high, length)
+        return (low, high, integer.length &+ length &+ (negative ? 1 : 0))
     }
 
     /// The digits of `n` < 10⁸ without leading zeros (one for 0), little-endian, and their count.
     @inlinable @inline(__always)
-    static func shortDigitsText(_ n: UInt64) -> (text: UInt64, length: Int) {
+    package static func shortDigitsText(_ n: UInt64, _ eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
+        -> (text: UInt64, length: Int) {
         let digits = eightDigits(n)
         let leadingZeroBits = leadingZeroDigitBits(digits)
         return ((digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits), 8 &- leadingZeroBits >> 3)
@@ -182,10 +166,9 @@ import LayoutCore
         }
         // Integers (most coordinates: 0, 1, 390) print as they are.
         if Double(UInt64(magnitude)) == magnitude { return i + writeDigits(UInt64(magnitude), to: out + i) }
-        // value = m · 2⁻ᵏ exactly.
         let subnormal = magnitude.exponentBitPattern == 0
         let m = subnormal ? magnitude.significandBitPattern : magnitude.significandBitPattern | 1 << 52
-        let k = subnormal ? 1074 : 1075 - Int(magnitude.exponentBitPattern)
+        let k = subnormal ? 1074 : 1075 - Int(magnitude.exponentBitPattern)  // value = m · 2⁻ᵏ exactly
         // N = round(m · 10^p / 2^k), ties away from zero; m·10^p < 2^53·10^15 < 2^103.
         let power = powerOfTen(p)
         let integerPart: UInt64, fractionPart: UInt64
@@ -199,15 +182,13 @@ import LayoutCore
             if n >> 64 == 0 {
                 (integerPart, fractionPart) = split(UInt64(n), decimals: p)
             } else {
-                // ≥ 2^64 after scaling: the integer part still fits in 64 bits (< 2^103 / 10^p
-                // needs p ≥ 12 here, so it is < 2^63).
+                // ≥ 2^64 after scaling, so p ≥ 12: the integer part, < 2^103 / 10^p, fits in 64 bits.
                 integerPart = UInt64(n / UInt128(power))
                 fractionPart = UInt64(n % UInt128(power))
             }
         }
         if integerPart == 0 && fractionPart == 0 {
-            // Rounds to zero: no sign.
-            out.pointee = UInt8(ascii: "0")
+            out.pointee = UInt8(ascii: "0")  // rounds to zero: no sign
             return 1
         }
         i += writeDigits(integerPart, to: out + i)
@@ -231,7 +212,7 @@ import LayoutCore
         return i + digits
     }
 
-    /// 10^p for p in 0…19, as constants (no lazy global on the hot path).
+    /// 10^p for p in 0…19, as constants (no lazy global).
     @inlinable @inline(__always)
     package static func powerOfTen(_ p: Int) -> UInt64 {
         switch p {
@@ -270,8 +251,7 @@ import LayoutCore
         }
     }
 
-    /// The two ASCII digits of `n` < 100 as one little-endian UInt16 (from a literal: no lazy
-    /// initialisation).
+    /// The two ASCII digits of `n` < 100 as one little-endian UInt16 (a literal: no lazy global).
     @inlinable @inline(__always)
     static func digitPair(_ n: Int) -> UInt16 {
         let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
@@ -314,7 +294,6 @@ import LayoutCore
         return tens | (x &- tens &* 10) << 8
     }
 
-    /// Writes `n` < 10⁸ as exactly 8 digits, zero-padded.
     @inlinable @inline(__always)
     static func storeEightDigits(_ n: UInt64, to out: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(out).storeBytes(of: (eightDigits(n) | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
@@ -328,8 +307,7 @@ import LayoutCore
         return digits.length
     }
 
-    /// Swift's `description`, the shortest round-trip form, its exponent (`1e-05`, `1.5e+20`)
-    /// written out as a plain decimal (`shortestText`).
+    /// `shortestText`, written.
     @usableFromInline static func writeShortest(_ value: Double, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var text = shortestText(value)
         return text.withUTF8 { bytes in
@@ -366,11 +344,9 @@ import LayoutCore
     }
 }
 
-/// The digits of every number below 10⁴, four bytes each (the thousands digit in the lowest
-/// byte, values 0…9), 40 KB built on first use: a number below 10⁸ in two lookups rather than
-/// `NumberFormat.eightDigits`' 25 instructions, for writers of many numbers.
+/// The digits of every number below 10⁴, four bytes each (values 0…9, the first lowest), 40 KB built
+/// on first use: a number below 10⁸ in two lookups rather than `NumberFormat.eightDigits`' 25 instructions.
 @usableFromInline package enum DigitTable {
-    /// The table, built once and kept for the process.
     package nonisolated(unsafe) static let digits: UnsafePointer<UInt32> = {  // only read once built
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 10_000)
         for n in UInt32(0)..<10_000 {
@@ -395,7 +371,6 @@ import LayoutCore
     @usableFromInline var text: UInt64 = 0
     @usableFromInline var length = 0
 
-    /// Counting digits that have seen no number yet.
     package init() {}
 
     /// `NumberFormat.shortDigitsText(n)` for 0 ≤ `n` < 10⁸; `nil` otherwise. - Complexity: O(1).

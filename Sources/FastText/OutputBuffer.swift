@@ -9,8 +9,7 @@ public final class OutputBuffer {
     @usableFromInline package let precision: NumberPrecision
     @usableFromInline let sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)?
     @usableFromInline let chunkSize: Int
-    /// Not checked for exclusive access at run time: a buffer is written by one thread at a
-    /// time, and from other modules every access would otherwise be checked.
+    /// Exclusivity unchecked: one thread writes a buffer at a time.
     @exclusivity(unchecked) @usableFromInline var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     @exclusivity(unchecked) @usableFromInline private(set) var count = 0
@@ -18,9 +17,8 @@ public final class OutputBuffer {
     private var ownsStorage = true
     private let ownsNumberCache: Bool
 
-    /// A buffer handing `chunkSize` bytes (default 1 MiB) at a time to `sink` (`nil`: keeps
-    /// them, see `bytes`; its errors propagate out of the writer), `capacity` bytes at first
-    /// (default the chunk, or 64 KiB without a sink), growing as needed.
+    /// A buffer handing `chunkSize` bytes at a time to `sink` (`nil`: keeps them; its errors propagate
+    /// out of the writer), `capacity` bytes at first (default the chunk, or 64 KiB without a sink).
     package init(precision: NumberPrecision = .standard, chunkSize: Int = 1 << 20,
                 capacity: Int? = nil, sink: ((UnsafeBufferPointer<UInt8>) throws -> Void)? = nil) {
         self.precision = precision
@@ -32,9 +30,8 @@ public final class OutputBuffer {
         ownsNumberCache = true
     }
 
-    /// A buffer without a sink in memory the caller owns and keeps until the buffer is gone:
-    /// `storage` for `capacity` bytes (`elementBound` of them room) and `numberCache` for
-    /// `CachedNumber.slots` entries. Outgrowing `storage`, it moves to memory of its own.
+    /// A buffer without a sink in the caller's memory, kept while the buffer lives (`numberCache`:
+    /// `CachedNumber.slots` entries); outgrowing `storage`, it moves to memory of its own.
     init(precision: NumberPrecision, storage: UnsafeMutablePointer<UInt8>, capacity: Int,
          numberCache: UnsafeMutablePointer<CachedNumber>) {
         precondition(capacity > OutputBuffer.elementBound, "room for an element at least")
@@ -49,7 +46,6 @@ public final class OutputBuffer {
         ownsNumberCache = false
     }
 
-    /// Recently formatted numbers (see `ByteCursor.append(number:)`).
     @usableFromInline let numberCache: UnsafeMutablePointer<CachedNumber>
     private var frameTextTable: UnsafeMutablePointer<FrameText>?
     private var svgFrameTextTable: UnsafeMutablePointer<SVGFrameText>?
@@ -87,7 +83,6 @@ public final class OutputBuffer {
     /// The bytes not yet handed to the sink (everything, without a sink).
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
-    /// Makes room for `n` more bytes.
     @inlinable @inline(__always)
     func reserve(_ n: Int) {
         if count + n > capacity { grow(count + n) }
@@ -124,8 +119,7 @@ public final class OutputBuffer {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Appends a string's UTF-8 bytes as they are (no escaping). Labelled, so that string
-    /// literals pick the `StaticString` overload (no String is built for them).
+    /// Appends a string's UTF-8 bytes as they are; labelled, so that literals take `StaticString`'s.
     package func append(string text: String) {
         var text = text
         text.withUTF8 { append($0) }
@@ -167,13 +161,9 @@ public final class OutputBuffer {
         count = 0
     }
 
-    /// Drops everything gathered and not yet handed to the sink.
-    func removeAll() {
-        count = 0
-    }
+    func removeAll() { count = 0 }
 
-    /// Appends everything `other` holds (and empties it): to the sink, after this buffer's
-    /// bytes, when there is one; copied otherwise.
+    /// Moves `other`'s bytes after this buffer's: to the sink when there is one, copied otherwise.
     func append(contentsOf other: OutputBuffer) throws {
         if sink != nil {
             try flush()
@@ -184,8 +174,7 @@ public final class OutputBuffer {
         other.count = 0
     }
 
-    /// A cursor at the end with room for `maximumBytes` (one element, written without bounds
-    /// checks); `commit(_:)` keeps what it wrote.
+    /// A cursor at the end with room for `maximumBytes`, unchecked; `commit(_:)` keeps what it wrote.
     @inlinable @inline(__always)
     package func cursor(reserving maximumBytes: Int) -> ByteCursor {
         reserve(maximumBytes)
@@ -199,19 +188,16 @@ public final class OutputBuffer {
     }
 }
 
-/// One entry of a buffer's table of formatted numbers: a Double's bits and its text (≤ 23
-/// bytes), 32 bytes, never split across cache lines. Empty, its bits are a NaN's.
+/// An entry of a buffer's table of formatted numbers, 32 bytes (never split across cache lines): a
+/// Double's bits (empty: a NaN's) and its text (≤ 23 bytes).
 @usableFromInline package struct CachedNumber {
-    /// Three words of text, the last byte of the third holding the length.
+    /// Three words of text, the last byte holding the length.
     @usableFromInline package typealias Text = (UInt64, UInt64, UInt64)
-    /// The longest text an entry keeps: its last byte holds the length.
     package static let maximumLength = MemoryLayout<Text>.size - 1
-    /// 1,024 entries (32 KB, a first-level cache), indexed by a multiplicative hash's top 10
-    /// bits: a layout's recurring numbers survive between the unique ones.
+    /// 1,024 entries (32 KB, a first-level cache), indexed by a multiplicative hash's top 10 bits.
     package static let slots = 1024
     @usableFromInline static let shift: UInt64 = 54
     @usableFromInline var bits: UInt64 = .max
-    /// The text's bytes, then zeros or anything, then the length in the last byte.
     @usableFromInline var text: Text = (0, 0, 0)
 
     init() {}
@@ -223,17 +209,14 @@ public final class OutputBuffer {
         self.text = (text.0, text.1, text.2 & 0x00FF_FFFF_FFFF_FFFF | UInt64(truncatingIfNeeded: length) << 56)
     }
 
-    /// The text's length.
     @usableFromInline var length: Int { Int(truncatingIfNeeded: text.2 >> 56) }
 
-    /// Where the number with `bits` belongs in `table`.
     @inlinable @inline(__always)
     package static func slot(for bits: UInt64, in table: UnsafeMutablePointer<CachedNumber>) -> UnsafeMutablePointer<CachedNumber> {
         table + Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// When this entry holds the number with `bits`: stores its 24 bytes at `destination`
-    /// and returns the text's length; `nil` otherwise.
+    /// When this entry holds `bits`: stores its 24 bytes at `destination`, returns the text's length.
     @inlinable @inline(__always)
     package func copy(_ bits: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int? {
         guard self.bits == bits else { return nil }
@@ -250,13 +233,10 @@ public final class OutputBuffer {
     @usableFromInline var high: UInt64 = 0
     @usableFromInline var length = 0
 
-    /// A slot that holds no number yet.
     @usableFromInline package init() {}
 
-    /// Writes `value` at `position` as `NumberFormat.write` does at `precision`, and moves
-    /// `position` past it: the last text again for the same number; at the default precision
-    /// (`standard`), `wholeOrHalfText` or `fractionalText` with `digits` (`DigitTable.digits`), kept as the
-    /// last; any other out of line, not kept.
+    /// Writes `value` as `NumberFormat.write` does, moving `position` past it: the same number's text
+    /// again; at the default precision (`standard`) a new text from `digits` (`DigitTable`), kept.
     @inlinable @inline(__always)
     package mutating func write(_ value: Double, at position: inout UnsafeMutablePointer<UInt8>, standard: Bool,
                         digits: UnsafePointer<UInt32>, precision: NumberPrecision) {
@@ -277,18 +257,15 @@ public final class OutputBuffer {
         position += Self.writeAny(value, precision: precision, at: position)
     }
 
-    /// `NumberFormat.write`, out of line.
     @inline(never)
     @usableFromInline static func writeAny(_ value: Double, precision: NumberPrecision, at position: UnsafeMutablePointer<UInt8>) -> Int {
         NumberFormat.write(value, precision: precision, to: position)
     }
 }
 
-/// One entry of a buffer's table of CSV frame texts: a frame's x, and `,width,height,centerX,`
-/// (`,123.333,115,61.667,`), keyed by `FrameKey`. A layout repeats these while y changes: one
-/// lookup for four of the number table. 64 bytes; 1,024 entries.
+/// A CSV frame's x and `,width,height,centerX,` texts by `FrameKey` (a layout repeats them while y
+/// changes): one lookup for four. 64 bytes.
 package struct FrameText {
-    /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// x's text, at most 8 bytes.
     package var xText: UInt64 = 0
@@ -298,8 +275,7 @@ package struct FrameText {
     package var lengths: UInt64 = 0
 }
 
-/// The key of a table of frame texts: the bits of a frame's x, width and height. Empty, x's
-/// bits are a NaN's.
+/// The bits of a frame's x (empty: a NaN's), width and height.
 @usableFromInline package struct FrameKey: Equatable {
     static let slots = 1024
     @usableFromInline var x: UInt64 = .max
@@ -308,7 +284,6 @@ package struct FrameText {
 
     init() {}
 
-    /// The key of a frame with this x, width and height.
     @inlinable @inline(__always)
     package init(x: Double, width: Double, height: Double) {
         self.x = x.bitPattern
@@ -325,11 +300,9 @@ package struct FrameText {
     }
 }
 
-/// One entry of a buffer's table of SVG frame texts, as `FrameText`: for a cell with the
-/// default appearance, ` x="X" y="` before its y, `" width="W" height="H" rx="R` after it,
-/// and once a label was drawn, `<text x="CX" y="`. 128 bytes; 1,024 entries.
+/// As `FrameText` for an SVG cell of the default appearance: the texts around its y, and its
+/// label's once drawn. 128 bytes.
 package struct SVGFrameText {
-    /// The frame whose texts this entry holds.
     package var key = FrameKey()
     /// The three texts' lengths, a byte each (0 for a label's not yet known).
     package var lengths: UInt64 = 0
@@ -341,16 +314,12 @@ package struct SVGFrameText {
     package var label: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 }
 
-/// A write position in an `OutputBuffer`'s reserved space (`cursor(reserving:)`): literals
-/// copied with a length known at compile time, numbers formatted in place, nothing checked.
+/// A write position in an `OutputBuffer`'s reserved space (`cursor(reserving:)`), nothing checked.
 @usableFromInline package struct ByteCursor {
-    /// The next byte to write.
     @usableFromInline package private(set) var position: UnsafeMutablePointer<UInt8>
-    /// How numbers are formatted.
     @usableFromInline let precision: NumberPrecision
     @usableFromInline let cache: UnsafeMutablePointer<CachedNumber>
 
-    /// A cursor at `start`, formatting numbers at `precision` through the table `cache`.
     @inlinable @inline(__always)
     package init(start: UnsafeMutablePointer<UInt8>, precision: NumberPrecision, cache: UnsafeMutablePointer<CachedNumber>) {
         position = start
@@ -390,16 +359,14 @@ package struct SVGFrameText {
         }
     }
 
-    /// Appends `value` without the table of recent numbers, `last` holding its column's last
-    /// (`RecentNumber.write`); `standard`: the precision is the default; `digits`: `DigitTable.digits`.
+    /// Appends `value` as `last.write` does (`RecentNumber`), not through the table.
     @inlinable @inline(__always)
     package mutating func append(number value: Double, after last: inout RecentNumber, standard: Bool,
                          digits: UnsafePointer<UInt32>) {
         last.write(value, at: &position, standard: standard, digits: digits, precision: precision)
     }
 
-    /// Formats `value` (not a whole number or half at the default precision) at `position`,
-    /// keeps its text in `slot` when it fits and returns its length. Out of line.
+    /// Formats `value` at `position`, keeps its text in `slot` and returns its length. Out of line.
     @inline(never)
     @usableFromInline static func formatAndRemember(_ value: Double, precision: NumberPrecision,
                                           in slot: UnsafeMutablePointer<CachedNumber>,
@@ -437,24 +404,11 @@ package struct SVGFrameText {
         position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
     }
 
-    /// Appends the first `count` (at most 8) bytes of `text` (little-endian); all 8 are stored.
+    /// Appends the first `count` bytes of `text`, a trivial value (a word or a tuple of them, little-endian;
+    /// a SIMD vector of bytes), all of whose bytes are stored.
     @inlinable @inline(__always)
-    package mutating func append(eight text: UInt64, count: Int) {
-        UnsafeMutableRawPointer(position).storeBytes(of: text, as: UInt64.self)
-        position += count
-    }
-
-    /// Appends the first `count` (at most 24) bytes of `text`; all 24 are stored.
-    @inlinable @inline(__always)
-    package mutating func append(twentyFour text: (UInt64, UInt64, UInt64), count: Int) {
-        UnsafeMutableRawPointer(position).storeBytes(of: text, as: (UInt64, UInt64, UInt64).self)
-        position += count
-    }
-
-    /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.
-    @inlinable @inline(__always)
-    package mutating func append(_ bytes: SIMD16<UInt8>, count: Int) {
-        UnsafeMutableRawPointer(position).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+    package mutating func append<Text>(_ text: Text, count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: text, as: Text.self)
         position += count
     }
 

@@ -1,12 +1,9 @@
-import Dispatch
 import Foundation
 import Synchronization
 import LayoutCore
 
-/// Formats positions `0..<count` on every core, in blocks of `blockSize`, each worker into a
-/// buffer of its own (`format(position, buffer)` must only read shared state), and hands the
-/// text to `out` in order: byte for byte what one loop writes, which it is with fewer than two
-/// cores or blocks.
+/// Formats positions `0..<count` on every core in blocks of `blockSize`, each worker into a buffer of
+/// its own (`format` must only read shared state), handing `out` the bytes one loop would write.
 /// - Throws: what `out`'s sink throws.
 /// - Complexity: O(count) work, spread over the cores; memory for one block per worker.
 package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int = 8192,
@@ -23,9 +20,7 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
     try withoutActuallyEscaping(format) { format in
         nonisolated(unsafe) let work = format  // the caller's promise: it reads only shared state
         nonisolated(unsafe) let workerBuffers = buffers  // one a worker
-        var roundStart = 0
-        while roundStart < count {
-            let start = roundStart
+        for start in stride(from: 0, to: count, by: workers * blockSize) {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let low = start + worker * blockSize
                 let high = min(count, low + blockSize)
@@ -34,17 +29,13 @@ package func appendInParallel(count: Int, to out: OutputBuffer, blockSize: Int =
                 for position in low..<high { work(position, buffer) }
             }
             for buffer in buffers { try out.append(contentsOf: buffer) }
-            roundStart += workers * blockSize
         }
     }
 }
 
-/// The cores the writers' threads can run on: on Linux the CPUs of the affinity mask (as
-/// `nproc` counts them) capped by a cgroup v2 quota (`cpu.max`, rounded up), at least 1, in
-/// about 10 µs (`ProcessInfo.activeProcessorCount` takes 0.3 ms and ignores the mask);
-/// elsewhere `ProcessInfo`'s.
+/// The cores the writers' threads can run on: on Linux the affinity mask's CPUs capped by a cgroup v2
+/// quota, in about 10 µs (`ProcessInfo.activeProcessorCount` takes 0.3 ms and ignores the mask).
 enum AvailableCores {
-    /// The count, read once.
     static let count: Int = {
         #if os(Linux)
         var mask = [UInt64](repeating: 0, count: 16)  // 1,024 CPUs
@@ -58,9 +49,8 @@ enum AvailableCores {
     }()
 
     #if os(Linux)
-    /// The cgroup v2 quota in CPUs (`cpu.max`: "quota period" or "max period"), rounded up.
-    /// Read with `open`/`read`: Foundation's file reading (`String(contentsOfFile:)`) starts
-    /// its file manager and URL machinery, 0.3 MiB more resident memory for every run.
+    /// The quota in CPUs (`cpu.max`: "quota period" or "max period"), rounded up; read with `read`:
+    /// Foundation's file reading costs 0.3 MiB more resident memory.
     private static var cgroupQuota: Int? {
         let fd = open("/sys/fs/cgroup/cpu.max", O_RDONLY)
         guard fd >= 0 else { return nil }
@@ -90,15 +80,11 @@ package func runConcurrently(stackSize: Int, _ body: @escaping @Sendable () -> V
     thread.start()
 }
 
-/// Formats blocks of elements on worker threads while the producer computes the next, and
-/// hands the text to its output in order.
-///
-/// A ring of slots, each with room for `blockSize` elements and a buffer. The producer (an
-/// engine appending to an `ElementBlocks`) fills a slot in place and submits it; workers
-/// format pending slots; before a slot is filled again its block is written out, the producer
-/// formatting pending slots itself rather than wait. One worker per core but the producer's;
-/// an idle thread polls a while before it sleeps (`idle()`). Runs (`run`) reuse the threads
-/// and slots: an SVG measures its canvas in one and writes in the next.
+/// Formats blocks of elements on worker threads while the producer computes the next, and hands
+/// the text to its output in order. A ring of slots of `blockSize` elements and a buffer: the
+/// producer (an engine) fills one in place and submits it; workers format pending slots; before a
+/// slot is refilled its block is written out, the producer formatting pending ones rather than
+/// wait. Runs (`run`) reuse the threads and slots.
 package final class BlockPipeline: @unchecked Sendable {
     private enum State { case free, pending, working, done }
     private final class Slot {
@@ -106,49 +92,43 @@ package final class BlockPipeline: @unchecked Sendable {
         var count = 0
         var first = 0
         var state = State.free
-        /// Whether every element has the default appearance (`ElementBlocks`), as at first.
         var holdsDefaultAppearance = true
         let buffer: OutputBuffer
 
-        /// A slot in `memory`: `Slot.bytes(capacity:)` bytes aligned to a cache line, outliving it.
-        init(capacity: Int, precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
+        /// A slot of `blockSize` elements in `memory` (`bytes`, cache-line aligned, outliving it).
+        init(precision: NumberPrecision, memory: UnsafeMutableRawPointer) {
             // Cache-line aligned: an element's appearance, which the engine need not store, has its own line.
-            elements = memory.bindMemory(to: LayoutAttributes.self, capacity: capacity)
+            elements = memory.bindMemory(to: LayoutAttributes.self, capacity: blockSize)
             elements.initialize(repeating: .cell(IndexPath(item: 0, section: 0), frame: Rect(x: 0, y: 0, width: 0, height: 0)),
-                                count: capacity)
-            let cache = memory + Self.elementBytes(capacity)
-            let text = cache + Self.cacheBytes
+                                count: blockSize)
+            let cache = memory + Self.elementBytes
             buffer = OutputBuffer(precision: precision,
-                                  storage: text.bindMemory(to: UInt8.self, capacity: Self.textBytes(capacity)),
-                                  capacity: Self.textBytes(capacity),
+                                  storage: (cache + Self.cacheBytes).bindMemory(to: UInt8.self, capacity: Self.textBytes),
+                                  capacity: Self.textBytes,
                                   numberCache: cache.bindMemory(to: CachedNumber.self, capacity: CachedNumber.slots))
         }
 
-        static func elementBytes(_ capacity: Int) -> Int { capacity * MemoryLayout<LayoutAttributes>.stride }
+        static let elementBytes = blockSize * MemoryLayout<LayoutAttributes>.stride
         static let cacheBytes = CachedNumber.slots * MemoryLayout<CachedNumber>.stride
         /// Room for a block's text: 256 bytes an element (an SVG's takes about 230), and one more.
-        static func textBytes(_ capacity: Int) -> Int { capacity * 256 + OutputBuffer.elementBound }
+        static let textBytes = blockSize * 256 + OutputBuffer.elementBound
         /// A slot's bytes: its elements, its buffer's number table and text, to a cache line.
-        static func bytes(capacity: Int) -> Int {
-            (elementBytes(capacity) + cacheBytes + textBytes(capacity) + 63) & ~63
-        }
+        static let bytes = (elementBytes + cacheBytes + textBytes + 63) & ~63
     }
     /// The slots' memory, one allocation on huge pages where the kernel gives them.
     private let memory: UnsafeMutableRawPointer
 
-    /// Elements per slot: 1,024 (128 KB, which stay in the cache from engine to formatting,
-    /// and little memory touched for the first time).
+    /// Elements per slot: 128 KB, which stay in the cache from engine to formatting.
     package static let blockSize = 1_024
     /// The run's formatting; set between runs, under the lock.
     private var formatBlock: (UnsafeBufferPointer<LayoutAttributes>, Int, Bool, OutputBuffer) -> Void = { _, _, _, _ in }
     private let condition = NSCondition()
     private let slots: [Slot]
-    /// Where the run's text goes (used by the producer only).
+    /// The run's output (the producer's only).
     private var out: OutputBuffer
     /// Blocks submitted / written so far; slot `k % slots.count` holds block k.
     private var submitted = 0
     private var written = 0
-    /// Elements submitted so far: the output position of the next block's first element.
     private var elementsSubmitted = 0
     private var stopped = false
     /// The first error of the output's sink; once set, blocks are dropped.
@@ -158,24 +138,19 @@ package final class BlockPipeline: @unchecked Sendable {
     /// Polls of `changes` (about 1 ns each) before `idle()` sleeps: 0 on a single core.
     private let spinLimit: Int
 
-    /// Starts one worker per core but the producer's (1 to 8), with two slots per thread plus
-    /// two, formatting numbers at `precision`.
+    /// Starts one worker per core but the producer's (1 to 8), with two slots per thread plus two.
     package init(precision: NumberPrecision) {
         out = OutputBuffer(precision: precision)
         let cores = AvailableCores.count
         let workers = min(max(cores - 1, 1), 8)
         spinLimit = cores > 1 ? 100_000 : 0
-        let blockSize = Self.blockSize
-        // One allocation advised onto 2 MiB huge pages (at least 4 MiB, which `adviseHugePages`
-        // asks for): a fresh 4 KiB page costs a fault of about a microsecond.
-        let slotBytes = Slot.bytes(capacity: blockSize), slotCount = 2 * workers + 2
+        // One allocation on 2 MiB huge pages (≥ 4 MiB): a fresh 4 KiB page faults for about a microsecond.
+        let slotBytes = Slot.bytes, slotCount = 2 * workers + 2
         let huge = 2 << 20
         let total = max(2 * huge, (slotBytes * slotCount + huge - 1) & ~(huge - 1))
         memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: huge)
         UnsafeMutableBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: total), count: total).adviseHugePages()
-        slots = (0..<slotCount).map { [memory] k in
-            Slot(capacity: blockSize, precision: precision, memory: memory + k * slotBytes)
-        }
+        slots = (0..<slotCount).map { [memory] k in Slot(precision: precision, memory: memory + k * slotBytes) }
         for _ in 0..<workers { runConcurrently(stackSize: 1 << 20) { [self] in work() } }
     }
 
@@ -187,10 +162,9 @@ package final class BlockPipeline: @unchecked Sendable {
     /// The slots' buffers: no two `formatBlock` calls get the same one at once.
     package var slotBuffers: [OutputBuffer] { slots.map(\.buffer) }
 
-    /// Runs `produce` with a sink that fills the slots, each block formatted on any free
-    /// thread by `formatBlock` (given the block, its first element's output position, whether
-    /// all have the default appearance, the slot's buffer; it must only read shared state)
-    /// and its text handed to `output` in order.
+    /// Runs `produce` with a sink that fills the slots, each block formatted on any free thread by
+    /// `formatBlock` (block, first element's position, all of the default appearance, the slot's
+    /// buffer; reading only shared state) and its text handed to `output` in order.
     /// - Precondition: the previous run finished, and the pipeline is not stopped.
     /// - Throws: what `produce` or `output`'s sink throws; after an error the pipeline must
     ///   be stopped, not run again.
@@ -217,9 +191,8 @@ package final class BlockPipeline: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    /// Queues the filled slot `block` and returns the next slot to fill, once its block is
-    /// written out, and whether its elements all have the default appearance (as
-    /// `holdsDefaultAppearance` says of `block`'s). After `stop()` blocks are dropped.
+    /// Queues the filled slot `block`; returns the next slot to fill once written out. After `stop()`
+    /// blocks are dropped.
     private func submit(_ block: UnsafeBufferPointer<LayoutAttributes>, holdsDefaultAppearance: Bool)
         -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool) {
         let slot = slots[submitted % slots.count]
@@ -254,8 +227,7 @@ package final class BlockPipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Writes blocks out until `target` are written (or dropped once stopped), formatting
-    /// pending ones while the next is not ready.
+    /// Writes blocks out until `target` are written (or dropped once stopped), formatting pending ones.
     private func writeOut(upTo target: Int) throws {
         while written < target {
             let slot = slots[written % slots.count]
@@ -298,8 +270,8 @@ package final class BlockPipeline: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Waits for a change (called locked): polls unlocked a while (a block takes tens of
-    /// microseconds; a wake-up costs two context switches), then sleeps.
+    /// Waits for a change (called locked): polls unlocked a while (a wake-up costs two context
+    /// switches), then sleeps.
     private func idle() {
         if spinLimit > 0 {
             let seen = changes.load(ordering: .acquiring)

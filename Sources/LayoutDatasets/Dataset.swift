@@ -131,22 +131,19 @@ public enum DatasetDecoder {
     ///   checked before anything of that size is allocated.
     /// - Complexity: O(size of `data`); 8 bytes a number in an array of numbers or pairs.
     public static func decode(_ data: Data, schema: DatasetSchema, keys: DatasetKeys = .all) throws -> Dataset {
-        let root = try DatasetError.values(data)
         var decoder = Walker(schema: schema, keys: keys)
-        return try decoder.dataset(root)
+        return try decoder.dataset(DatasetError.values(data))
     }
 }
 
 /// Walks the value tree, keeping the JSON path for messages.
 private struct Walker: DescriptionDecoding {
     let schema: DatasetSchema
-    /// The keys the engine reads, for messages.
     let keys: DatasetKeys
     var itemTotal = 0
 
     mutating func dataset(_ root: JSONValue) throws -> Dataset {
-        let isDescription = schema == .compositional || schema == .grid
-        if root.arrayCount != nil && !isDescription {
+        if root.arrayCount != nil && (schema == .items || schema == .ringCounts) {
             return Dataset(sections: try topLevelArray(root))
         }
         let object = try self.object(root, path: "", expected: expectedTopLevel)
@@ -245,10 +242,7 @@ private struct Walker: DescriptionDecoding {
 
     /// The section of the item key `key` (`heights`, `sizes`, `items` or `count`).
     private mutating func items(key: String, value: JSONValue, path: String) throws -> DatasetSection {
-        if key == "count" {
-            let n = try count(value, path: path)
-            return DatasetSection(items: .uniform(count: n))
-        }
+        if key == "count" { return DatasetSection(items: .uniform(count: try count(value, path: path))) }
         let kinds = ElementKinds(rawValue: key)!
         guard value.arrayCount != nil else {
             let what = kinds == .heights ? "heights" : kinds == .sizes ? "[width, height] sizes"
@@ -260,10 +254,8 @@ private struct Walker: DescriptionDecoding {
         return section
     }
 
-    /// What an array of measures may hold: its key's name.
+    /// What an array of measures may hold, by its key: `"items"` takes heights, sizes and item objects.
     private enum ElementKinds: String {
-        /// Heights only, `[width, height]` (or `{"width": W, "height": H}`) sizes only, or the
-        /// waterfall's `"items"`: heights, sizes and objects of `"height"` or `"size"` and an optional `"span"`.
         case heights, sizes, items
     }
 
@@ -359,7 +351,6 @@ private struct Walker: DescriptionDecoding {
     /// - Throws: `DatasetError` for an unknown key, both measures or neither, or a bad value.
     @inline(__always)
     private mutating func itemObject(_ raw: JSONValue, path: String, index i: Int) throws -> (ItemMeasure, span: Int) {
-        // The path is built only for a message.
         var itemPath: String { "\(path)[\(i)]" }
         var height: JSONValue? = nil, size: JSONValue? = nil, spanValue: JSONValue? = nil, unknown = false
         if case .itemObject(let h, let s) = raw {
@@ -399,8 +390,7 @@ private struct Walker: DescriptionDecoding {
     /// An item's `"span"`: an integer ≥ 1, or `"full"` (`WaterfallSection.fullSpan`).
     private func span(_ raw: JSONValue, path spanPath: @autoclosure () -> String) throws -> Int {
         if case .string("full") = raw { return WaterfallSection.fullSpan }
-        guard case .number(let v) = raw else { throw expected(spanPath(), .span, raw) }
-        if v >= 1 && v <= 1e15 && v == v.rounded(.towardZero) { return Int(v) }
+        guard case .number = raw else { throw expected(spanPath(), .span, raw) }
         return try integer(raw, path: spanPath(), atLeast: 1, else: .span)
     }
 
@@ -442,8 +432,6 @@ private struct Walker: DescriptionDecoding {
         }
     }
 
-    // MARK: - Scalars
-
     /// Counts items against the element limit before any array of that size is built.
     private mutating func reserve(_ n: Int, path: String) throws {
         itemTotal += n
@@ -467,15 +455,15 @@ private struct Walker: DescriptionDecoding {
     }
 
     /// An integer of magnitude ≤ 10¹⁵ and ≥ `minimum`, else `expectation` (`.integerAtLeast(minimum)`).
-    private func integer(_ raw: JSONValue, path: String, atLeast minimum: Int,
+    private func integer(_ raw: JSONValue, path: @autoclosure () -> String, atLeast minimum: Int,
                          else expectation: DatasetExpectation? = nil) throws -> Int {
-        guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path, .integer, raw) }
-        guard v.magnitude <= 1e15 else { throw invalid(path, "integer out of range: \(describe(raw))") }
-        guard Int(v) >= minimum else { throw DatasetError.expected(path: path, expectation ?? .integerAtLeast(minimum), got: "\(Int(v))") }
+        guard case .number(let v) = raw, v.isFinite, v == v.rounded(.towardZero) else { throw expected(path(), .integer, raw) }
+        guard v.magnitude <= 1e15 else { throw invalid(path(), "integer out of range: \(describe(raw))") }
+        guard Int(v) >= minimum else { throw DatasetError.expected(path: path(), expectation ?? .integerAtLeast(minimum), got: "\(Int(v))") }
         return Int(v)
     }
 
-    /// An integer ≥ 0, counted against the element limit (`reserve`).
+    /// An integer ≥ 0, counted against the element limit.
     private mutating func count(_ raw: JSONValue, path: String) throws -> Int {
         let n = try integer(raw, path: path, atLeast: 0)
         try reserve(n, path: path)

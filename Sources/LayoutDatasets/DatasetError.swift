@@ -60,11 +60,8 @@ extension DatasetError {
 
     /// Equal when they say the same at the same place (a case's data, or its words).
     public static func == (a: DatasetError, b: DatasetError) -> Bool {
-        switch (a, b) {
-        case let (.syntax(l, c, m), .syntax(l2, c2, m2)): (l, c, m) == (l2, c2, m2)
-        case (.syntax, _), (_, .syntax): false
-        default: a.path == b.path && a.message == b.message
-        }
+        if case .syntax(let line, let column, _) = a, case .syntax(let l, let c, _) = b, (line, column) != (l, c) { return false }
+        return a.path == b.path && a.message == b.message  // a syntax error's path is nil
     }
 }
 
@@ -80,18 +77,16 @@ public struct DatasetExpectation: Equatable, Sendable {
     public let words: String
 
     /// The plain expectations, each named by its words: `number` "a number", `finiteNumber`,
-    /// `finiteNonNegative` (≥ 0), `finitePositive` (> 0), `integer`, `boolean` ("true or false").
+    /// `finiteNonNegative` (≥ 0), `finitePositive` (> 0), `integer`, `boolean` ("true or false"),
+    /// `integralCount` (0 to `maximumElementCount`), `width` (a size's, > 0), `span` (≥ 1 or "full").
     public static let number = Self(words: "a number")
     public static let finiteNumber = Self(words: "a finite number")
     public static let finiteNonNegative = Self(words: "a finite number ≥ 0")
     public static let finitePositive = Self(words: "a finite number > 0")
     public static let integer = Self(words: "an integer")
     public static let boolean = Self(words: "true or false")
-    /// An integer from 0 to `maximumElementCount`.
     public static let integralCount = Self(words: "an integral count from 0 to \(maximumElementCount)")
-    /// A width > 0 (of a size).
     public static let width = Self(words: "a width > 0")
-    /// An item's span: an integer ≥ 1 or `"full"`.
     public static let span = Self(words: "an integer ≥ 1 or \"full\"")
 
     /// An integer ≥ `bound`.

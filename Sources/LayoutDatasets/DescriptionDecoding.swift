@@ -5,8 +5,7 @@ import LayoutCore
 protocol DescriptionDecoding {}
 
 extension DescriptionDecoding {
-    /// `raw` as an object.
-    /// - Throws: `DatasetError` at `path`, saying `expected` and what came instead.
+    /// `raw` as an object, else an error at `path` saying `expected` and what came instead.
     func object(_ raw: JSONValue, path: String, expected: String) throws -> JSONObject {
         guard case .object(let object) = raw else { throw invalid(path, "expected \(expected), got \(describe(raw))") }
         return object
@@ -24,7 +23,6 @@ extension DescriptionDecoding {
         .missingKey(path: path.isEmpty ? "(top level)" : path, key: key, example: example)
     }
 
-    /// `key` at `path` given beside `other`: give only one.
     func conflict(_ path: String, _ other: String) -> DatasetError {
         .conflictingKeys(path: path, other: other, choices: [])
     }
@@ -55,27 +53,22 @@ extension DescriptionDecoding {
         return b
     }
 
-    func finite(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite else { throw expected(path, .finiteNumber, raw) }
+    /// A finite number passing `test` (−0 as it is), else `expectation`'s error.
+    func number(_ raw: JSONValue, path: String, _ expectation: DatasetExpectation, _ test: (Double) -> Bool) throws -> Double {
+        guard case .number(let v) = raw, v.isFinite, test(v) else { throw expected(path, expectation, raw) }
         return v
     }
 
-    /// A finite number ≥ 0 (−0 as it is).
+    func finite(_ raw: JSONValue, path: String) throws -> Double { try number(raw, path: path, .finiteNumber) { _ in true } }
+
     func finiteNonNegative(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v >= 0 else { throw expected(path, .finiteNonNegative, raw) }
-        return v
+        try number(raw, path: path, .finiteNonNegative) { $0 >= 0 }
     }
 
-    func positive(_ raw: JSONValue, path: String) throws -> Double {
-        guard case .number(let v) = raw, v.isFinite, v > 0 else { throw expected(path, .finitePositive, raw) }
-        return v
-    }
+    func positive(_ raw: JSONValue, path: String) throws -> Double { try number(raw, path: path, .finitePositive) { $0 > 0 } }
 
     /// An item count: an integer from 0 to `maximumElementCount`.
     func count(_ raw: JSONValue, path: String) throws -> Int {
-        guard case .number(let v) = raw, v == v.rounded(), v >= 0, v <= Double(maximumElementCount) else {
-            throw expected(path, .integralCount, raw)
-        }
-        return Int(v)
+        Int(try number(raw, path: path, .integralCount) { $0 == $0.rounded() && $0 >= 0 && $0 <= Double(maximumElementCount) })
     }
 }

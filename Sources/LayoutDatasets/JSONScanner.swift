@@ -48,18 +48,12 @@ package struct JSONSyntaxCheck {
     /// Longest object key, in bytes: keys are flag and field names, and messages show them.
     static let maximumKeyLength = 256
 
-    private enum PathComponent {
-        case key(String)
-        case index(Int)
-    }
+    private enum PathComponent { case key(String), index(Int) }
 
     /// What an array being built holds so far.
-    private enum ArrayShape {
-        case empty, numbers, pairs, sparse, general
-    }
+    private enum ArrayShape { case empty, numbers, pairs, sparse, general }
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// Build values, or only check.
     private let building: Bool
     private var position = 0
     /// Where the scan is, for a duplicate key's message (updated only before a nested value).
@@ -73,7 +67,7 @@ package struct JSONSyntaxCheck {
     /// - Throws: `JSONSyntaxError` or `JSONDuplicateKeyError`, the same either way.
     /// - Complexity: O(n) time; memory O(n) building, else O(depth + keys of one object).
     static func scan(_ data: UnsafeBufferPointer<UInt8>, building: Bool, objectLimit: ObjectLimit = .dataset) throws -> JSONValue {
-        var scanner = JSONSyntaxCheck(bytes: data, building: building, objectLimit: objectLimit)
+        var scanner = JSONSyntaxCheck(objectLimit: objectLimit, bytes: data, building: building)
         // A UTF-8 byte-order mark is tolerated, as Foundation tolerates it.
         if data.count >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF { scanner.position = 3 }
         scanner.skipWhitespace()
@@ -82,12 +76,6 @@ package struct JSONSyntaxCheck {
         scanner.skipWhitespace()
         if scanner.position < data.count { throw scanner.error("unexpected \(scanner.describeCurrent()) after the JSON value") }
         return result
-    }
-
-    private init(bytes: UnsafeBufferPointer<UInt8>, building: Bool, objectLimit: ObjectLimit) {
-        self.bytes = bytes
-        self.building = building
-        self.objectLimit = objectLimit
     }
 
     private mutating func value(depth: Int) throws -> JSONValue {
@@ -113,11 +101,7 @@ package struct JSONSyntaxCheck {
             throw error("more than \(objectLimit.count) objects (\(objectLimit.explanation))")
         }
         position += 1
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            position += 1
-            return building ? .object([:]) : .null
-        }
+        if skip(UInt8(ascii: "}")) { return building ? .object([:]) : .null }
         // Spellings seen, made only when checking or for a key's second spelling when building.
         var keys: Set<[UInt8]>? = nil
         var members = JSONObject()
@@ -140,9 +124,7 @@ package struct JSONSyntaxCheck {
                 if keys == nil { keys = [] }
                 if firstSpelling || !keys!.insert(Array(name.utf8)).inserted { throw JSONDuplicateKeyError(path: renderedPath(), key: name) }
             }
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
-            position += 1
+            guard skip(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()): expected ':'") }
             skipWhitespace()
             let nested = peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "["))
             if !(name == "height" || name == "size" || name == "span") || peek(UInt8(ascii: "{")) { itemShaped = false }
@@ -151,11 +133,7 @@ package struct JSONSyntaxCheck {
             if nested { path.removeLast() }
             // As JSONSerialization: a later key equal as a Swift string replaces the value.
             if building { members.set(member, at: earlier, key: name) }
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                position += 1
-                continue
-            }
+            if skip(UInt8(ascii: ",")) { continue }
             if peek(UInt8(ascii: "}")) {
                 if itemShaped {
                     itemObjects += 1
@@ -174,11 +152,7 @@ package struct JSONSyntaxCheck {
     private mutating func array(depth: Int) throws -> JSONValue {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         position += 1
-        skipWhitespace()
-        if peek(UInt8(ascii: "]")) {
-            position += 1
-            return building ? .array([]) : .null
-        }
+        if skip(UInt8(ascii: "]")) { return building ? .array([]) : .null }
         var index = 0
         var shape = ArrayShape.empty
         var flat: [Double] = []       // the numbers, or the pairs' numbers, while `shape` allows
@@ -218,13 +192,8 @@ package struct JSONSyntaxCheck {
                 }
             }
             index += 1
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                position += 1
-                continue
-            }
-            if peek(UInt8(ascii: "]")) {
-                position += 1
+            if skip(UInt8(ascii: ",")) { continue }
+            if skip(UInt8(ascii: "]")) {
                 path.removeLast()
                 guard building else { return .null }
                 switch shape {
@@ -257,10 +226,7 @@ package struct JSONSyntaxCheck {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]) else { return nil }
         let value = try number()
-        skipWhitespace()
-        guard peek(terminator) else { return nil }
-        position += 1
-        return value
+        return skip(terminator) ? value : nil
     }
 
     /// `{"height": h[, "span": s]}` (s a number or `"full"`) as `.itemObject`; else `nil` as `numberPair`.
@@ -275,9 +241,7 @@ package struct JSONSyntaxCheck {
                   bytes[position + n + 1] == UInt8(ascii: "\""),
                   memcmp(bytes.baseAddress! + position + 1, name.utf8Start, n) == 0 else { return false }
             position += n + 2
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { return false }
-            position += 1
+            guard skip(UInt8(ascii: ":")) else { return false }
             skipWhitespace()
             return true
         }
@@ -286,25 +250,18 @@ package struct JSONSyntaxCheck {
             return try? self.number()
         }
         func span() -> JSONValue.ItemSpan? {
-            skipWhitespace()
-            guard peek(UInt8(ascii: ",")) else { return .absent }
-            position += 1
+            guard skip(UInt8(ascii: ",")) else { return .absent }
             guard key("span") else { return nil }
             if let v = number() { return .number(v) }
             guard position + 6 <= bytes.count, memcmp(bytes.baseAddress! + position, "\"full\"", 6) == 0 else { return nil }
             position += 6
             return .full
         }
-        func closes() -> Bool {
-            skipWhitespace()
-            return peek(UInt8(ascii: "}"))
-        }
         position += 1
-        guard key("height"), let height = number(), let span = span(), closes() else {
+        guard key("height"), let height = number(), let span = span(), skip(UInt8(ascii: "}")) else {
             position = start
             return nil
         }
-        position += 1
         itemObjects += 1
         return .itemObject(height: height, span: span)
     }
@@ -343,14 +300,9 @@ package struct JSONSyntaxCheck {
                 guard position < bytes.count else { break }
                 let escape = bytes[position]
                 position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"):
+                if let k = Array(#""\/bfnrt"#.utf8).firstIndex(of: escape) {
+                    decoded.append(Array("\"\\/\u{8}\u{C}\n\r\t".utf8)[k])  // the escaped byte
+                } else if escape == UInt8(ascii: "u") {
                     var scalar = try hexQuad()
                     // A high surrogate and an escaped low one make a scalar; another surrogate is refused.
                     if (0xD800...0xDBFF).contains(scalar) && bytes[position...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
@@ -360,7 +312,7 @@ package struct JSONSyntaxCheck {
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { throw error("unpaired surrogate in a \\u escape") }
                     decoded.append(contentsOf: String(Character(unicode)).utf8)
-                default:
+                } else {
                     position -= 1
                     throw error("bad escape '\\\(describeByte(escape))'")
                 }
@@ -384,7 +336,6 @@ package struct JSONSyntaxCheck {
         throw error("unterminated string")
     }
 
-    /// Four hex digits of a `\u` escape, as a number.
     private mutating func hexQuad() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -453,13 +404,13 @@ package struct JSONSyntaxCheck {
         return building ? value : 0
     }
 
-    /// Reads digits into `significand` while 19 fit (`dropped` once one did not), eight at a time
-    /// while it can, counting the significant ones in `digits`; returns how many it kept.
+    /// Reads digits into `significand` while 19 fit (else `dropped`), eight at a time while it can,
+    /// counting the significant ones in `digits`; returns how many it kept.
     @inline(__always)
     private mutating func digits(_ significand: inout UInt64, _ digits: inout Int, _ dropped: inout Bool, fraction: Bool) -> Int {
         var kept = 0
         while digits <= 11 && position + 8 <= bytes.count, let eight = JSONNumber.eightDigits(bytes.baseAddress! + position) {
-            digits += !fraction || significand != 0 ? 8 : (eight == 0 ? 0 : 8 - Self.leadingZeros(eight))
+            digits += !fraction || significand != 0 ? 8 : (eight == 0 ? 0 : NumberFormat.shortDigitsText(eight).length)
             significand = significand &* 100_000_000 &+ eight
             kept += 8
             position += 8
@@ -477,17 +428,6 @@ package struct JSONSyntaxCheck {
         return kept
     }
 
-    /// The zeros before the first significant digit of an eight-digit group worth `value` > 0.
-    @inline(__always)
-    private static func leadingZeros(_ value: UInt64) -> Int {
-        var zeros = 0, limit: UInt64 = 10_000_000
-        while value < limit {
-            zeros += 1
-            limit /= 10
-        }
-        return zeros
-    }
-
     /// `value`, once `word` is read.
     private mutating func literal(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
         for c in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
@@ -498,8 +438,6 @@ package struct JSONSyntaxCheck {
         }
         return value
     }
-
-    // MARK: - Helpers
 
     private func renderedPath() -> String {
         path.reduce(into: "") { text, component in
@@ -520,6 +458,14 @@ package struct JSONSyntaxCheck {
     }
 
     private func peek(_ c: UInt8) -> Bool { position < bytes.count && bytes[position] == c }
+
+    /// Past any whitespace, whether `c` comes next, and then past it.
+    private mutating func skip(_ c: UInt8) -> Bool {
+        skipWhitespace()
+        guard peek(c) else { return false }
+        position += 1
+        return true
+    }
     private func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 
     private func describeCurrent() -> String {
@@ -532,11 +478,10 @@ package struct JSONSyntaxCheck {
         return (c < 16 ? "\\x0" : "\\x") + String(c, radix: 16, uppercase: true)
     }
 
-    /// An error at the current position, its 1-based line and column (in characters).
+    /// An error at the current position's 1-based line and column (in characters).
     private func error(_ message: String) -> JSONSyntaxError {
         var line = 1, column = 1
-        let end = min(position, bytes.count)
-        for i in 0..<end {
+        for i in 0..<min(position, bytes.count) {
             if bytes[i] == 0x0A {
                 line += 1
                 column = 1

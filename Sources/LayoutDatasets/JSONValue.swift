@@ -40,7 +40,6 @@ package enum JSONValue: Equatable, Sendable {
     package enum ItemSpan: Equatable, Sendable {
         case absent, number(Double), full
 
-        /// The member's value, or `nil` when there is none.
         var value: JSONValue? {
             switch self {
             case .absent: return nil
@@ -87,9 +86,8 @@ package enum JSONValue: Equatable, Sendable {
     var arrayCount: Int? {
         switch self {
         case .array(let a): return a.count
-        case .numbers(let n): return n.count
+        case .numbers(let n), .sparse(let n, _): return n.count
         case .pairs(let p): return p.count / 2
-        case .sparse(let numbers, _): return numbers.count
         default: return nil
         }
     }
@@ -144,10 +142,8 @@ package struct JSONObject: Equatable, Sendable, Sequence, ExpressibleByDictionar
     /// The keys (first spellings), in document order.
     package var keys: [String] { members.map(\.key) }
     package var count: Int { members.count }
-    /// The first member in document order.
     var first: (key: String, value: JSONValue)? { members.first }
 
-    /// The members as `(key, value)` pairs, in document order.
     package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     /// Equal when both hold the same keys with equal values, in any order (as dictionaries).

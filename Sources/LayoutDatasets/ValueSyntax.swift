@@ -38,8 +38,7 @@ public enum ValueSyntax {
     public static func unsignedInteger(_ text: String) -> UInt64? {
         let digits = text.first == "+" ? text.dropFirst() : text[...]
         if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return UInt64(digits) }
-        guard let n = integer(text), n >= 0 else { return nil }
-        return UInt64(n)
+        return integer(text).flatMap { $0 >= 0 ? UInt64($0) : nil }
     }
 
     /// Comma-separated numbers; `nil` when any part does not parse or the count is not in `counts`.

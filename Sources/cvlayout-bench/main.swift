@@ -1,9 +1,7 @@
-// `make bench`'s rect-query benchmark: waterfall and flow layouts of 10⁴, 10⁵ and 10⁶ elements
-// (heights 50 + r % 100, SplitMix64 seed 1, 390×844 bounds), the index built once per layout,
-// queried with 390×844 rects at `random` offsets (no cache reuse) and as `scroll`ing screens
-// from the top, wrapping (what UIKit asks; a 10⁴ layout's stay in the caches). Columns, ns per
-// query (as the header printed below says); each the best of 5 rounds of 20,000 queries made
-// before timing; k: the mean answers per query. Last, the 10⁶/10⁴ time ratios.
+// `make bench`'s rect-query benchmark: waterfall and flow layouts of 10⁴, 10⁵ and 10⁶ elements in
+// 390×844 bounds, queried with screen rects at `random` offsets and as `scroll`ing screens from the
+// top, wrapping (what UIKit asks); ns per query, the best of 5 rounds of 20,000 queries made before
+// timing; k: the mean answers per query. Last, the 10⁶/10⁴ time ratios.
 import Foundation
 import LayoutCore
 
@@ -38,16 +36,14 @@ func heights(_ n: Int) -> [Double] {
     return (0..<n).map { _ in 50 + Double(generator.next() % 100) }
 }
 
-func pad(_ s: String, _ width: Int) -> String {
-    String(repeating: " ", count: max(0, width - s.count)) + s
+/// `value` with `digits` decimals, right-aligned in `width`.
+func fixed(_ value: Double, _ digits: Int, _ width: Int) -> String {
+    let text = String(format: "%.\(digits)f", value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
-/// `value` with `digits` decimals, right-aligned in `width`.
-func fixed(_ value: Double, _ digits: Int, _ width: Int) -> String { pad(String(format: "%.\(digits)f", value), width) }
-
-// `cvlayout-bench spans`: the waterfall alone on 10⁶ heights (as above, 3 columns), plain and
-// with every tenth item spanning (every twentieth 2 columns, the others full width), as the
-// summary pass (`CountingSink`) and the streaming one (`ElementBlocks` of 1,024); ms, best of 7.
+// `cvlayout-bench spans`: the waterfall on 10⁶ heights, plain and with every tenth item spanning (2 columns
+// or full width), as the summary pass (`CountingSink`) and streamed (`ElementBlocks`); ms, best of 7.
 if CommandLine.arguments.dropFirst().first == "spans" {
     let n = 1_000_000
     let spans = (0..<n).map { i in i % 10 == 5 ? (i % 20 == 5 ? 2 : WaterfallSection.fullSpan) : 1 }
@@ -90,7 +86,7 @@ for engine in engines {
             ? try WaterfallLayout().layout([WaterfallSection(items: .heights(heights(n)))], bounds: screen)
             : try FlowLayout().layout([FlowSection(items: .heights(heights(n)))], bounds: screen)
         let indexMs = best(of: 1) { layout.prepareRectIndex() } / 1e6
-        let laidOut = layout  // a constant, so the closures below do not copy it per call
+        let laidOut = layout  // a constant: the closures below do not copy it per call
         let index = RectIndex(elements: layout.elements, axis: layout.scrollDirection)
         let span = max(0, layout.contentSize.height - screen.height)
         var g = SplitMix64(seed: 42)
@@ -134,7 +130,7 @@ for engine in engines {
             }
             cells += [i.ns, f.ns, a.ns, floor.ns]
             let head = name == "random"
-                ? engine.padding(toLength: 10, withPad: " ", startingAt: 0) + pad("\(n)", 10) + fixed(indexMs, 1, 10)
+                ? engine.padding(toLength: 10, withPad: " ", startingAt: 0) + fixed(Double(n), 0, 10) + fixed(indexMs, 1, 10)
                 : String(repeating: " ", count: 30)
             print(head + "  " + name + fixed(i.k, 1, 8) + fixed(i.ns, 0, 10) + fixed(f.ns, 0, 10) + fixed(a.ns, 0, 12) + fixed(floor.ns, 0, 12))
         }

@@ -112,6 +112,7 @@ struct CompositionalCommandTests {
         // One swap of neighbours is one edit, as one insertion or deletion is.
         #expect(editDistance("conut", "count") == 1 && editDistance("count", "count") == 0)
         #expect(editDistance("ab", "ba") == 1 && editDistance("abc", "ca") == 3)
+        #expect(editDistance("", "abc") == 3 && editDistance("abc", "") == 3 && editDistance("", "") == 0)
     }
 
     @Test func thirtyTwoDeepIsAccepted() {

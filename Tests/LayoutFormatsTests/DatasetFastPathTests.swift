@@ -288,6 +288,24 @@ struct DatasetFastPathTests {
                 == -1.2345678901234567)
     }
 
+    @Test func leadingZerosOfAFractionAreNotSignificantDigits() throws {
+        let texts = ["0.000000001234567890123456789", "0.00000000000000001", "0.0000000012345678",
+                     "0.1000000000000000055511151231257827", "0.00000000999999999999999999", "0.000000000000000000000000000000000000000000000000001"]
+        guard case .numbers(let v) = try StrictJSON.values(Data(("[" + texts.joined(separator: ",") + "]").utf8)) else {
+            Issue.record("not an array of numbers")
+            return
+        }
+        #expect(v == texts.map { Double($0)! })
+    }
+
+    @Test func everyEscapeIsItsByte() throws {
+        let value = try StrictJSON.values(Data(#""\"\\\/\b\f\n\r\t\u0041\ud83d\ude00""#.utf8))
+        #expect(value == .string("\"\\/\u{8}\u{C}\n\r\tA😀"))
+        #expect(throws: JSONSyntaxError(line: 1, column: 3, message: "bad escape '\\x'")) {
+            try StrictJSON.values(Data(#""\x""#.utf8))
+        }
+    }
+
     @Test func negativeZeroReadsAsAFlagReadsIt() throws {
         guard case .numbers(let v) = try StrictJSON.values(Data("[-0, -0.0, -0e3, 0]".utf8)) else { return }
         #expect(v.map(\.sign) == [.minus, .minus, .minus, .plus])
