@@ -91,18 +91,10 @@ public struct CollectionLayout: Sendable {
             return elements.filter { $0.frame.intersects(rect) }
         }
         // The closures capture the buffer and the index, not `self` (which would copy the layout).
-        return elements.withUnsafeBufferPointer { all in
-            index.withElementPositions(in: rect) { found in
-                Array(unsafeUninitializedCapacity: found.count) { out, count in
-                    for j in found.indices { (out.baseAddress! + j).initialize(to: all[Int(found[j])]) }
-                    count = found.count
-                }
-            }
-        }
+        return elements.withUnsafeBufferPointer { all in index.map(in: rect) { all[Int($0)] } }
     }
 
-    /// The positions in `elements` of `layoutAttributesForElements(in:)`, ascending.
-    /// - Complexity: as `layoutAttributesForElements(in:)`.
+    /// The positions in `elements` of `layoutAttributesForElements(in:)`, ascending; as fast.
     public func elementIndices(in rect: Rect) -> [Int] {
         if let index, index.elementCount == elements.count {
             return index.elementIndices(in: rect)
@@ -343,9 +335,15 @@ public struct RectIndex: Sendable {
 
     /// The positions of the elements whose frame strictly overlaps `rect`, ascending.
     public func elementIndices(in rect: Rect) -> [Int] {
+        map(in: rect) { Int($0) }
+    }
+
+    /// `transform` of each position meeting `rect`, ascending, in a new array.
+    @inline(__always)
+    func map<T>(in rect: Rect, _ transform: (Int32) -> T) -> [T] {
         withElementPositions(in: rect) { found in
             Array(unsafeUninitializedCapacity: found.count) { out, count in
-                for j in found.indices { out[j] = Int(found[j]) }
+                for j in found.indices { (out.baseAddress! + j).initialize(to: transform(found[j])) }
                 count = found.count
             }
         }
