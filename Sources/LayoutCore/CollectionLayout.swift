@@ -375,11 +375,6 @@ public struct RectIndex: Sendable {
         func meetsInRun(_ e: Entry) -> Int {
             (near < e.trail ? 1 : 0) & (e.crossMin < crossFar ? 1 : 0) & (crossNear < e.crossMax ? 1 : 0)
         }
-
-        @inline(__always)
-        func meets(_ e: Entry) -> Bool {
-            e.lead < far && near < e.trail && e.crossMin < crossFar && crossNear < e.crossMax
-        }
     }
 
     /// Calls `body` with the positions meeting `rect`, ascending, in a buffer valid during the
@@ -426,7 +421,7 @@ public struct RectIndex: Sendable {
         guard unbounded.count <= buffer.count - count else { return nil }
         for e in unbounded {
             buffer[count] = e.element
-            count += edges.meets(e) ? 1 : 0
+            count += (e.lead < edges.far ? 1 : 0) & edges.meetsInRun(e)
         }
         return count
     }
