@@ -298,30 +298,23 @@ public struct RectIndex: Sendable {
             let (low, high) = bounded.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.lead), max($0.1, $1.trail)) }
             unit = max(2 * sample[(sample.count - 1) * 9 / 10], (high - low) / Double(bounded.count))
         }
+        if !(unit > 0 && unit.isFinite) { unit = .infinity }  // one class
         var classOf = [UInt8](repeating: 0, count: bounded.count)
         var members = [Int](repeating: 0, count: classCount)
-        if unit > 0 && unit.isFinite {
-            for i in bounded.indices {
-                let length = bounded[i].trail - bounded[i].lead
-                var c = 0, limit = unit
-                while c < classCount - 1 && length > limit {
-                    c += 1
-                    limit *= 8
-                }
-                classOf[i] = UInt8(c)
-                members[c] += 1
+        for i in bounded.indices {
+            let length = bounded[i].trail - bounded[i].lead
+            var c = 0, limit = unit
+            while c < classCount - 1 && length > limit {
+                c += 1
+                limit *= 8
             }
-        } else {
-            members[0] = bounded.count
+            classOf[i] = UInt8(c)
+            members[c] += 1
         }
         if members[0] == bounded.count {
             classes = bounded.isEmpty ? [] : [SizeClass(sorting: consume bounded)]
         } else {
-            var split = members.map { count -> [Entry] in
-                var entries: [Entry] = []
-                entries.reserveCapacity(count)
-                return entries
-            }
+            var split = members.map { [Entry](unsafeUninitializedCapacity: $0) { _, count in count = 0 } }
             for i in bounded.indices { split[Int(classOf[i])].append(bounded[i]) }
             var classes: [SizeClass] = []
             for c in split.indices where !split[c].isEmpty {
