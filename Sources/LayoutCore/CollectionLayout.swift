@@ -499,8 +499,7 @@ extension CollectionLayout {
         }
         let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
         mirrored.heartSamples = heartSamples?.map { sample in
-            guard !still else { return PathSample(t: sample.t, point: mirror(sample.point), angle: sample.angle) }
-            var angle = 180 - sample.angle
+            var angle = still ? sample.angle : 180 - sample.angle  // in (−180, 180]
             if angle > 180 { angle -= 360 }
             return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
         }
