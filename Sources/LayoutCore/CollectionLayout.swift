@@ -40,8 +40,7 @@ public struct CollectionLayout: Sendable {
     private(set) var cellRanges: [(start: Int, count: Int)]
     private var index: RectIndex?
 
-    /// Creates a layout from elements in element order; `cellRanges`: each section's first cell
-    /// in `elements` and its cell count.
+    /// A layout of `elements` in element order; `cellRanges`: each section's first cell and count.
     public init(engine: String, bounds: Size, contentOffset: Point = .zero, contentSize: Size,
                 elements: [LayoutAttributes], cellRanges: [(start: Int, count: Int)],
                 scrollDirection: ScrollDirection = .vertical) {
@@ -70,15 +69,13 @@ public struct CollectionLayout: Sendable {
         section >= 0 && section < cellRanges.count ? cellRanges[section].count : 0
     }
 
-    /// The position in `elements` of the cell at `indexPath`, or `nil` when out of range.
-    /// - Complexity: O(1).
+    /// The position in `elements` of the cell at `indexPath`, or `nil` when out of range. O(1).
     public func elementIndex(ofItemAt indexPath: IndexPath) -> Int? {
         guard indexPath.item >= 0, indexPath.item < numberOfItems(inSection: indexPath.section) else { return nil }
         return cellRanges[indexPath.section].start + indexPath.item
     }
 
-    /// `layoutAttributesForItem(at:)`: the cell at `indexPath`, or `nil` when out of range.
-    /// - Complexity: O(1).
+    /// `layoutAttributesForItem(at:)`: the cell at `indexPath`, or `nil` when out of range. O(1).
     public func layoutAttributesForItem(at indexPath: IndexPath) -> LayoutAttributes? {
         elementIndex(ofItemAt: indexPath).map { elements[$0] }
     }
@@ -150,19 +147,14 @@ public struct CollectionLayout: Sendable {
     }
 }
 
-/// A rect-query index over a layout's elements: 40-byte entries (edges along and across the
-/// scroll axis, position) sorted by leading edge, with the running maximum of trailing edges,
-/// so the elements a rect can meet form one run. A table of equal bands along the axis gives
-/// where a run can start; the run's end is a scan of leading edges, and the run is filtered
-/// without branches by `Rect.intersects`'s comparisons: answers equal the brute-force filter.
-/// Entries are split by length into size classes (up to twice the typical length, then ×8),
-/// so one long element does not lengthen every run; crowded bands are narrowed by a binary
-/// search of every 16th running maximum. Infinite edges are checked on every query; NaN
-/// edges meet nothing and are not stored.
-///
-/// - Complexity: building O(n log n). A query O(c·(1 + log n) + k + w), the log only for
-///   crowded bands: c classes, k elements returned, w read that do not meet the rect (about
-///   10 for a screen-sized query). Runs of up to 256 entries are gathered on the stack.
+/// A rect-query index over a layout's elements: 40-byte entries sorted by leading edge along the
+/// scroll axis, with the running maximum of trailing edges, so the elements a rect can meet form
+/// one run; a table of equal bands (crowded ones searched by every 16th running maximum) finds
+/// where it starts, and it is filtered branch-free: answers equal `Rect.intersects`'s brute force.
+/// Size classes by length (twice the typical length, then ×8) keep one long element from
+/// lengthening every run. Infinite edges are checked on every query; NaN edges meet nothing.
+/// - Complexity: building O(n log n). A query O(c·(1 + log n) + k + w): c classes, k answers,
+///   w entries read that miss (about 10 for a screen). Runs up to 256 entries gather on the stack.
 /// - Memory: about 40.8 bytes an element; no reference to the elements.
 public struct RectIndex: Sendable {
     /// One element as the index keeps it (vertical axis: lead = minY, cross = minX…maxX).
@@ -171,8 +163,7 @@ public struct RectIndex: Sendable {
         var trail: Double
         var crossMin: Double
         var crossMax: Double
-        /// The element's position in the layout's `elements`.
-        var element: Int32
+        var element: Int32  // the position in `elements`
     }
 
     /// One size class's entries sorted by leading edge, and their band table.
@@ -265,8 +256,7 @@ public struct RectIndex: Sendable {
     /// The number of elements the index was built from.
     public let elementCount: Int
 
-    /// Builds the index of `elements` along `axis`.
-    /// - Complexity: O(n log n) time; O(n) memory (about 40.8 bytes an element).
+    /// Builds the index of `elements` along `axis`. - Complexity: O(n log n); about 40.8 bytes an element.
     public init(elements: [LayoutAttributes], axis: ScrollDirection) {
         precondition(elements.count <= Int(Int32.max), "too many elements for a RectIndex")
         self.axis = axis
