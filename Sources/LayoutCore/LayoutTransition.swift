@@ -43,21 +43,20 @@ extension TransformComponents {
 
     /// The rotation change to `other` the shorter way, degrees, in (−180, 180].
     public func rotationChange(to other: TransformComponents) -> Double {
-        var change = (other.rotation - rotation).truncatingRemainder(dividingBy: 360)
-        if change > 180 { change -= 360 }
-        if change <= -180 { change += 360 }
-        return change
+        Self.wrapped((other.rotation - rotation).truncatingRemainder(dividingBy: 360))
+    }
+
+    /// `degrees` turned once by 360° toward (−180, 180] (into it from (−540, 540]).
+    static func wrapped(_ degrees: Double) -> Double {
+        degrees > 180 ? degrees - 360 : (degrees <= -180 ? degrees + 360 : degrees)
     }
 
     /// Every component interpolated linearly at `progress`, the rotation along the shorter way.
     public func interpolated(to other: TransformComponents, progress t: Double) -> TransformComponents {
         func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
-        var angle = rotation + rotationChange(to: other) * t
-        if angle > 180 { angle -= 360 }
-        if angle <= -180 { angle += 360 }
-        return TransformComponents(rotation: angle, scaleX: lerp(scaleX, other.scaleX),
-                                   scaleY: lerp(scaleY, other.scaleY), shear: lerp(shear, other.shear),
-                                   tx: lerp(tx, other.tx), ty: lerp(ty, other.ty))
+        return TransformComponents(rotation: Self.wrapped(rotation + rotationChange(to: other) * t),
+                                   scaleX: lerp(scaleX, other.scaleX), scaleY: lerp(scaleY, other.scaleY),
+                                   shear: lerp(shear, other.shear), tx: lerp(tx, other.tx), ty: lerp(ty, other.ty))
     }
 }
 
@@ -111,8 +110,7 @@ public struct TransitionElement: Hashable, Sendable {
 
 /// A transition between two layouts: every element of either, matched by category, kind and
 /// index path (cells through a batch update's plan when given), in the final layout's order,
-/// then the disappearing ones. E.g. the seed 002 stack to its circle: item 4 turns from 60° to
-/// 0° as it moves; items 5…7, hidden in the stack, fade in.
+/// then the disappearing ones (seed 002: the stack's item 4 turns from 60° to 0° as it moves).
 public struct LayoutTransition: Sendable {
     /// The layout at progress 0.
     public let from: CollectionLayout
