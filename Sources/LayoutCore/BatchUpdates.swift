@@ -40,11 +40,9 @@ public struct BatchUpdates: Hashable, Sendable {
         var newCounts = sectionCounts
         var removed = sectionCounts.map { Array(repeating: false, count: $0) }
         func remove(_ path: IndexPath, _ operation: String) throws(BatchUpdateError) {
-            guard path.section >= 0, path.section < sectionCounts.count,
-                  path.item >= 0, path.item < sectionCounts[path.section] else {
-                throw .outOfRange(path, operation: operation, before: true,
-                                  count: path.section >= 0 && path.section < sectionCounts.count
-                                      ? sectionCounts[path.section] : nil)
+            let items = sectionCounts.indices.contains(path.section) ? sectionCounts[path.section] : nil
+            guard let count = items, path.item >= 0, path.item < count else {
+                throw .outOfRange(path, operation: operation, before: true, count: items)
             }
             guard !removed[path.section][path.item] else { throw .usedTwice(path, operation: operation, before: true) }
             removed[path.section][path.item] = true
@@ -56,7 +54,7 @@ public struct BatchUpdates: Hashable, Sendable {
         let claims = inserts.map { ($0, ItemSource.inserted, "insert") }
             + moves.map { ($0.to, .old($0.from), "move") }
         for (path, _, operation) in claims {
-            guard path.section >= 0, path.section < sectionCounts.count else {
+            guard sectionCounts.indices.contains(path.section) else {
                 throw .outOfRange(path, operation: operation, before: false, count: nil)
             }
             newCounts[path.section] += 1
