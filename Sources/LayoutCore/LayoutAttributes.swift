@@ -30,9 +30,9 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// A supplementary or decoration view's kind (`representedElementKind`) and the role that
-/// decides how it is drawn. A code into a process-wide table of names, so `LayoutAttributes`
-/// stays a plain value (no reference counting). Kinds are equal when their names are.
+/// A supplementary or decoration view's kind (`representedElementKind`) and how it is drawn: a
+/// code into a process-wide table of names, so `LayoutAttributes` stays a plain value (no
+/// reference counting). Kinds are equal when their names are.
 public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
     /// How a view of the kind is drawn and counted.
     public enum Role: UInt8, Sendable, CaseIterable {
@@ -59,7 +59,6 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     /// a decoration view.
     public static let background = ElementKind(code: 3, role: .decoration)
 
-    /// The process-wide table of other kinds' names, codes 4 and up.
     private static let names = NameCodes(first: 4, limit: 65_000)
 
     /// The longest name a kind may have, in UTF-8 bytes.
@@ -78,7 +77,6 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
         self.init(code: code, role: role)
     }
 
-    /// The names of codes 0…3.
     private static let fixedNames = ["header", "footer", "badge", "background"]
 
     /// The kind named `rawValue`: `badge` a badge, `background` a decoration, else a boundary.
@@ -134,8 +132,7 @@ package final class NameCodes: @unchecked Sendable {
         return code
     }
 
-    /// The name of `code`.
-    /// - Precondition: `code` came from this table's `code(_:)`.
+    /// The name of `code`, which came from this table's `code(_:)`.
     package func name(_ code: Int) -> String {
         lock.lock()
         defer { lock.unlock() }
