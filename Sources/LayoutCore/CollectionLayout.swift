@@ -266,10 +266,9 @@ public struct RectIndex: Sendable {
         bounded.reserveCapacity(elements.count)
         elements.withUnsafeBufferPointer { all in
             for i in all.indices {
-                let f = all[i].frame.standardized  // as `Rect.intersects` takes it
-                let e = vertical
-                    ? Entry(lead: f.minY, trail: f.maxY, crossMin: f.minX, crossMax: f.maxX, element: Int32(i))
-                    : Entry(lead: f.minX, trail: f.maxX, crossMin: f.minY, crossMax: f.maxY, element: Int32(i))
+                let s = all[i].frame.standardized  // as `Rect.intersects` takes it
+                let f = vertical ? s : s.transposed
+                let e = Entry(lead: f.minY, trail: f.maxY, crossMin: f.minX, crossMax: f.maxX, element: Int32(i))
                 // A comparison with NaN is false, so such an element intersects no rect.
                 if e.lead.isNaN || e.trail.isNaN || e.crossMin.isNaN || e.crossMax.isNaN { continue }
                 if e.lead.isFinite && e.trail.isFinite { bounded.append(e) } else { unbounded.append(e) }
