@@ -478,13 +478,11 @@ extension CollectionLayout {
             e.transform.tx = -element.transform.tx
             return e
         }
-        mirrored.heartPath = heartPath.map { path in
-            var p = path
-            p.start = mirror(path.start)
-            p.segments = path.segments.map {
+        if let heartPath {
+            mirrored.heartPath?.start = mirror(heartPath.start)
+            mirrored.heartPath?.segments = heartPath.segments.map {
                 BezierSegment(control1: mirror($0.control1), control2: mirror($0.control2), end: mirror($0.end))
             }
-            return p
         }
         let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
         mirrored.heartSamples = heartSamples?.map { sample in
