@@ -148,7 +148,6 @@ public struct LayoutTransition: Sendable {
         for (i, e) in from.elements.enumerated() {
             fromPositions[Key(category: e.category, kind: e.kind, indexPath: e.indexPath)] = i
         }
-        var matched = [Bool](repeating: false, count: from.elements.count)
         var fromElementAt = [Int](repeating: -1, count: from.elements.count)
         var elements: [TransitionElement] = []
         elements.reserveCapacity(max(from.elements.count, to.elements.count))
@@ -158,8 +157,7 @@ public struct LayoutTransition: Sendable {
                 oldPath = updatePlan.oldIndexPath(forNew: final.indexPath)
             }
             if let oldPath, let i = fromPositions[Key(category: final.category, kind: final.kind, indexPath: oldPath)],
-               !matched[i] {
-                matched[i] = true
+               fromElementAt[i] < 0 {
                 fromElementAt[i] = elements.count
                 elements.append(TransitionElement(change: oldPath == final.indexPath ? .stay : .move,
                                                   fromIndexPath: oldPath, toIndexPath: final.indexPath,
@@ -171,7 +169,7 @@ public struct LayoutTransition: Sendable {
                                                   initial: initial, final: final))
             }
         }
-        for (i, initial) in from.elements.enumerated() where !matched[i] {
+        for (i, initial) in from.elements.enumerated() where fromElementAt[i] < 0 {
             var final = initial
             final.alpha = initial.isHidden ? initial.alpha : 0
             fromElementAt[i] = elements.count
