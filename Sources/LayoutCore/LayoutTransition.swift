@@ -78,12 +78,9 @@ public struct TransitionElement: Hashable, Sendable {
     public var change: TransitionChange
     /// Its index paths in the initial and final layouts (`nil` where it is absent).
     public var fromIndexPath: IndexPath?, toIndexPath: IndexPath?
-    /// Attributes at progress 0; an appearing element's are its final ones at alpha 0
-    /// (`initialLayoutAttributesForAppearingItem`) unless hidden.
-    public var initial: LayoutAttributes
-    /// Attributes at progress 1; a disappearing element's are its initial ones at alpha 0
-    /// unless hidden.
-    public var final: LayoutAttributes
+    /// Attributes at progress 0 and 1; an appearing element starts, a disappearing one ends, at
+    /// its other attributes with alpha 0 unless hidden (`initialLayoutAttributesForAppearingItem`).
+    public var initial: LayoutAttributes, final: LayoutAttributes
 
     /// The attributes at `progress` (0…1, clamped; exact at the ends), as UIKit animates them:
     /// centre, size and alpha linearly, the transform by `TransformComponents`; a hidden end
