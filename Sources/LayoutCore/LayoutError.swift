@@ -119,6 +119,5 @@ func require(_ name: String, _ value: Int?, atLeast bound: Int, section: Int? = 
 
 /// `requireFinite` for the four edges of `insets` (`nil`: none), top, left, bottom, right.
 func requireFinite(_ name: String, insets: EdgeInsets?, section: Int? = nil) throws {
-    guard let insets else { return }
-    try requireFinite(name, insets.top, insets.left, insets.bottom, insets.right, section: section)
+    try requireFinite(name, insets?.top, insets?.left, insets?.bottom, insets?.right, section: section)
 }
