@@ -1,11 +1,10 @@
 // Item deletes, inserts and moves with the index-path rules of performBatchUpdates
 // (seeds 000 and 002).
 
-/// A batch of item updates, as one `performBatchUpdates` block gives them: deletes name index
-/// paths before the update, inserts after it, moves go from old to new. UIKit's rules: an
-/// item is deleted or moved at most once, a new index path claimed at most once; the items
-/// that stay keep their order and fill the unclaimed places. (Move 0:1 → 0:3 of A B C D E
-/// gives A C D B E.)
+/// A batch of item updates, as one `performBatchUpdates` block gives them: deletes name index paths
+/// before the update, inserts after it, moves go from old to new. UIKit's rules: an item is deleted
+/// or moved at most once, a new index path claimed at most once; the items that stay keep their
+/// order and fill the unclaimed places (move 0:1 → 0:3 of A B C D E gives A C D B E).
 public struct BatchUpdates: Hashable, Sendable {
     /// An item moved from an old index path to a new one (`moveItem(at:to:)`).
     public struct Move: Hashable, Sendable {

@@ -55,8 +55,7 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     public static let footer = ElementKind(code: 1, role: .boundary)
     /// A badge attached to an item (a compositional layout's `NSCollectionLayoutSupplementaryItem`).
     public static let badge = ElementKind(code: 2, role: .badge)
-    /// A section background (a compositional layout's `NSCollectionLayoutDecorationItem.background`),
-    /// a decoration view.
+    /// A section background (compositional `NSCollectionLayoutDecorationItem.background`), a decoration.
     public static let background = ElementKind(code: 3, role: .decoration)
 
     private static let names = NameCodes(first: 4, limit: 65_000)
@@ -69,8 +68,8 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
         self.role = role
     }
 
-    /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past
-    /// 65,000 names. - Complexity: O(length of `name`), under a lock.
+    /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past 65,000
+    /// names. - Complexity: O(length of `name`), under a lock.
     public init?(_ name: String, role: Role) {
         let fixed = Self.fixedNames.firstIndex(of: name).map(UInt16.init)
         guard Self.isValidName(name), let code = fixed ?? Self.names.code(name).map(UInt16.init) else { return nil }
