@@ -67,13 +67,9 @@ public struct BatchUpdates: Hashable, Sendable {
             slots[path.section][path.item] = source
         }
         for (path, source, operation) in claims { try claim(path, source, operation) }
-        var sources: [[ItemSource]] = []
-        sources.reserveCapacity(slots.count)
-        for (s, sectionSlots) in slots.enumerated() {
+        let sources = slots.enumerated().map { s, sectionSlots in
             var survivors = (0..<sectionCounts[s]).lazy.filter { !removed[s][$0] }.makeIterator()
-            sources.append(sectionSlots.map { slot in
-                slot ?? .old(IndexPath(item: survivors.next()!, section: s))
-            })
+            return sectionSlots.map { slot in slot ?? .old(IndexPath(item: survivors.next()!, section: s)) }
         }
         return BatchUpdatePlan(oldCounts: sectionCounts, sources: sources)
     }
