@@ -119,17 +119,12 @@ public struct LayoutTransition: Sendable {
     public let initialOrder: [Int]
 
     /// Matches the elements of `from` and `to`; cells through `updatePlan` when given.
-    /// - Throws: `LayoutError.updateDoesNotFit` when the plan's counts are not the layouts'.
-    /// - Complexity: O(n) expected.
+    /// - Throws: `LayoutError.updateDoesNotFit` when the plan's counts are not the layouts'. O(n) expected.
     public init(from: CollectionLayout, to: CollectionLayout, updatePlan: BatchUpdatePlan? = nil) throws {
-        if let updatePlan {
-            let fromCounts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
-            let toCounts = (0..<to.numberOfSections).map { to.numberOfItems(inSection: $0) }
-            guard fromCounts == updatePlan.oldCounts else {
-                throw LayoutError.updateDoesNotFit(final: false, items: fromCounts.reduce(0, +))
-            }
-            guard toCounts == updatePlan.newCounts else {
-                throw LayoutError.updateDoesNotFit(final: true, items: toCounts.reduce(0, +))
+        for (layout, plan, final) in [(from, updatePlan?.oldCounts, false), (to, updatePlan?.newCounts, true)] {
+            let counts = layout.cellRanges.map(\.count)
+            guard plan == nil || counts == plan else {
+                throw LayoutError.updateDoesNotFit(final: final, items: counts.reduce(0, +))
             }
         }
         self.from = from
