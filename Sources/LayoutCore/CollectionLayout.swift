@@ -130,14 +130,10 @@ public struct CollectionLayout: Sendable {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(.contentSize)
         }
-        func fail(_ element: LayoutAttributes) -> LayoutError {
-            .nonFiniteLayout(element.category == .cell ? .item(element.indexPath)
-                                : .supplementary(kind: element.kind?.rawValue, section: element.indexPath.section))
+        if let e = elements.first(where: { !$0.isFinite }) ?? firstNonFinite {
+            throw LayoutError.nonFiniteLayout(e.category == .cell ? .item(e.indexPath)
+                                              : .supplementary(kind: e.kind?.rawValue, section: e.indexPath.section))
         }
-        for i in elements.indices where !elements[i].isFinite {
-            throw fail(elements[i])
-        }
-        if let firstNonFinite { throw fail(firstNonFinite) }
         if let heartPath, !heartPath.isFinite {
             throw LayoutError.nonFiniteLayout(.heartPath)
         }
