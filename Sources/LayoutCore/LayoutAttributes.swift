@@ -121,21 +121,19 @@ package final class NameCodes: @unchecked Sendable {
 
     /// The code of `name`, added when new; `nil` when the table is full.
     package func code(_ name: String) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let code = codes[name] { return code }
-        guard names.count < limit else { return nil }
-        let code = names.count + first
-        names.append(name)
-        codes[name] = code
-        return code
+        lock.withLock {
+            if let code = codes[name] { return code }
+            guard names.count < limit else { return nil }
+            let code = names.count + first
+            names.append(name)
+            codes[name] = code
+            return code
+        }
     }
 
     /// The name of `code`, which came from this table's `code(_:)`.
     package func name(_ code: Int) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return names[code - first]
+        lock.withLock { names[code - first] }
     }
 }
 
