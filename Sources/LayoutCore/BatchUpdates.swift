@@ -33,8 +33,7 @@ public struct BatchUpdates: Hashable, Sendable {
     }
 
     /// Checks the batch against the items per section before it and works out where each goes.
-    /// - Throws: `BatchUpdateError` for an index path out of range or used twice.
-    /// - Complexity: O(items + updates).
+    /// - Throws: `BatchUpdateError` for an index path out of range or used twice. O(items + updates).
     public func plan(sectionCounts: [Int]) throws(BatchUpdateError) -> BatchUpdatePlan {
         var newCounts = sectionCounts
         var removed = sectionCounts.map { Array(repeating: false, count: $0) }

@@ -80,9 +80,8 @@ public struct CollectionLayout: Sendable {
         elementIndex(ofItemAt: indexPath).map { elements[$0] }
     }
 
-    /// `layoutAttributesForElements(in:)`: every element whose untransformed frame strictly
-    /// overlaps `rect` (`Rect.intersects`), in element order.
-    /// - Complexity: O(log n + k + w) after `prepareRectIndex()` (see `RectIndex`), else O(n).
+    /// `layoutAttributesForElements(in:)`: every element whose untransformed frame strictly overlaps
+    /// `rect` (`Rect.intersects`), in element order. O(log n + k + w) after `prepareRectIndex()`, else O(n).
     public func layoutAttributesForElements(in rect: Rect) -> [LayoutAttributes] {
         guard let index, index.elementCount == elements.count else {
             return elements.filter { $0.frame.intersects(rect) }
@@ -217,8 +216,7 @@ public struct RectIndex: Sendable {
             return t > 0 ? Int(t) : 0
         }
 
-        /// Where the run of a rect with near edge `near` starts (every entry before it ends at
-        /// or before `near`); a band over 64 entries is searched by block maxima.
+        /// Where the run of a rect with near edge `near` starts; a band over 64 entries is searched.
         @inline(__always)
         func runStart(near: Double) -> Int {
             let b = Self.band(near, origin: origin, bandsPerPoint: bandsPerPoint, lastBand: lastBand)
@@ -327,8 +325,7 @@ public struct RectIndex: Sendable {
         }
     }
 
-    /// Calls `body` with each position of `elementIndices(in:)`, ascending; no allocation
-    /// for runs of up to 256 entries.
+    /// Calls `body` with each position of `elementIndices(in:)`, ascending; no allocation up to 256.
     public func forEachElementIndex(in rect: Rect, _ body: (Int) throws -> Void) rethrows {
         try withElementPositions(in: rect) { found in
             for position in found { try body(Int(position)) }
@@ -379,8 +376,7 @@ public struct RectIndex: Sendable {
         return try heap.withUnsafeMutableBufferPointer { try gather($0)! }
     }
 
-    /// Writes the positions meeting the rect into `buffer`, unordered; returns their count, or
-    /// `nil` when the runs do not fit.
+    /// Writes the positions meeting the rect into `buffer`, unordered: their count, or `nil` if too many.
     @inline(__always)
     private func collect(_ edges: Edges, into buffer: UnsafeMutableBufferPointer<Int32>) -> Int? {
         var count = 0
@@ -457,10 +453,9 @@ public enum LayoutDirection: String, Sendable, CaseIterable {
 
 extension CollectionLayout {
     /// The layout as a right-to-left interface shows it (`flipsHorizontallyInOppositeLayoutDirection`):
-    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated,
-    /// the heart path at `x' = contentWidth − x` and its sample angles θ → 180° − θ (a still
-    /// path keeps 0). All else is kept; mirroring twice gives the layout back.
-    /// - Complexity: O(elements + path).
+    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated, the heart
+    /// path at `x' = contentWidth − x`, its sample angles θ → 180° − θ (a still path keeps 0); all else
+    /// kept, so mirroring twice gives the layout back. - Complexity: O(elements + path).
     public func mirroredForRightToLeft() -> CollectionLayout {
         let width = contentSize.width
         func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }

@@ -40,8 +40,7 @@ public struct ElementBlocks: LayoutAttributesSink {
     private var base: UnsafeMutablePointer<LayoutAttributes>  // `blockSize` slots, `filled` initialised
     private var filled = 0
     private let blockSize: Int
-    /// Whether every slot holds the default appearance, so such an element need only have its
-    /// index path, category, kind and frame stored.
+    /// Whether every slot holds the default appearance (then such an element is stored without it).
     private var slotsHoldDefaultAppearance: Bool
     private var storedOnlyDefaultAppearance = true  // by every element stored whole in this block
     private let handOff: (UnsafeBufferPointer<LayoutAttributes>, Bool) -> (UnsafeMutablePointer<LayoutAttributes>, Bool)
@@ -57,10 +56,9 @@ public struct ElementBlocks: LayoutAttributesSink {
         }
     }
 
-    /// A sink filling `buffer`, then each buffer `handOff` returns for a full one (room for
-    /// `blockSize`, valid until handed off). A buffer given with `true` holds the default appearance
-    /// in every slot, so such elements are stored without it (half the memory written); `handOff`
-    /// is told whether the block still does.
+    /// A sink filling `buffer`, then each buffer `handOff` returns for a full one (room for `blockSize`,
+    /// valid until handed off). A buffer given with `true` holds the default appearance in every slot,
+    /// so such elements are stored without it; `handOff` is told whether the block still does.
     public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool = false,
                 handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>, _ holdsDefaultAppearance: Bool)
                     -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool)) {

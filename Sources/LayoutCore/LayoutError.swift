@@ -86,8 +86,7 @@ public enum LayoutError: Error, Equatable, Sendable {
 /// SPEC section 5: at most this many elements in one layout.
 public let maximumElementCount = 10_000_000
 
-/// Throws `LayoutError.invalidParameter` (`.finiteNonNegative`) for the first value that is
-/// negative, infinite or NaN; `name` is its flag name without dashes.
+/// `requireFinite` for each value, keyed by its flag name without dashes.
 func requireFiniteNonNegative(_ values: KeyValuePairs<String, Double>) throws {
     for (name, value) in values {
         try requireFinite(name, value)

@@ -3,9 +3,8 @@
 
 import Foundation  // the C math library (sin, cos, atan2, tan)
 
-/// An affine transform split into the parts Core Animation interpolates separately:
-/// `M = R(rotation) · [[scaleX, shear·scaleY], [0, scaleY]]` plus `(tx, ty)`; a flip shows as
-/// a negative `scaleY`.
+/// An affine transform split into the parts Core Animation interpolates separately, `M = R(rotation) ·
+/// [[scaleX, shear·scaleY], [0, scaleY]]` plus `(tx, ty)`; a flip shows as a negative `scaleY`.
 public struct TransformComponents: Hashable, Sendable {
     /// Rotation, degrees, screen convention (positive turns clockwise), in (−180, 180].
     public var rotation: Double
