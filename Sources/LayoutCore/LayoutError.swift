@@ -28,12 +28,8 @@ public enum LayoutError: Error, Equatable, Sendable {
 
     /// The domain a parameter's value must lie in.
     public enum Requirement: Equatable, Sendable {
-        /// Any finite number.
-        case finite
-        /// A finite number ≥ 0.
-        case finiteNonNegative
-        /// A finite number > 0.
-        case finitePositive
+        /// A finite number: any, ≥ 0, > 0.
+        case finite, finiteNonNegative, finitePositive
         /// An integer ≥ the bound.
         case integer(atLeast: Int)
         /// A number from 0 to 1.
@@ -54,12 +50,8 @@ public enum LayoutError: Error, Equatable, Sendable {
 
     /// Which number of a computed layout is not finite.
     public enum NonFinite: Equatable, Sendable {
-        /// The layout's `contentSize`.
-        case contentSize
-        /// A point of the ring's heart path.
-        case heartPath
-        /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`'s result.
-        case targetContentOffset
+        /// The layout's `contentSize`, a point of its heart path, or `targetContentOffset(…)`'s result.
+        case contentSize, heartPath, targetContentOffset
         /// The frame of the item at the index path.
         case item(IndexPath)
         /// The frame of a section's supplementary view (`kind`; `nil` for another element).
