@@ -30,9 +30,8 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// A supplementary or decoration view's kind (`representedElementKind`) and how it is drawn: a
-/// code into a process-wide table of names, so `LayoutAttributes` stays a plain value (no
-/// reference counting). Kinds are equal when their names are.
+/// A supplementary or decoration view's kind (`representedElementKind`) and how it is drawn: a code
+/// into a process-wide table of names, so `LayoutAttributes` stays a plain value; equal when the names are.
 public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
     /// How a view of the kind is drawn and counted.
     public enum Role: UInt8, Sendable, CaseIterable {
@@ -62,12 +61,9 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
 
     /// The longest name a kind may have, in UTF-8 bytes.
     public static let maximumNameLength = 64
+}
 
-    private init(code: UInt16, role: Role) {
-        self.code = code
-        self.role = role
-    }
-
+extension ElementKind {
     /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past 65,000
     /// names. - Complexity: O(length of `name`), under a lock.
     public init?(_ name: String, role: Role) {
@@ -137,8 +133,7 @@ package final class NameCodes: @unchecked Sendable {
     }
 }
 
-/// Where and how one element is shown (`UICollectionViewLayoutAttributes`), points; the
-/// transform applies about the frame's centre.
+/// Where and how one element is shown (`UICollectionViewLayoutAttributes`), points; transform about centre.
 public struct LayoutAttributes: Hashable, Sendable {
     /// The element's index path. A header or footer carries its section and item 0.
     public var indexPath: IndexPath
