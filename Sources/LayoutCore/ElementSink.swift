@@ -45,8 +45,7 @@ public struct ElementBlocks: LayoutAttributesSink {
     private var storedOnlyDefaultAppearance = true  // by every element stored whole in this block
     private let handOff: (UnsafeBufferPointer<LayoutAttributes>, Bool) -> (UnsafeMutablePointer<LayoutAttributes>, Bool)
 
-    /// A sink handing each block (default 16,384 elements, about 2 MB) to `handler`, then reusing
-    /// it; the buffer is valid only during the call.
+    /// A sink handing each block (default 16,384 elements, ~2 MB) to `handler`, valid during the call.
     public init(blockSize: Int = 16_384, handler: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) {
         precondition(blockSize > 0, "blockSize must be > 0")
         let storage = Storage(capacity: blockSize)
