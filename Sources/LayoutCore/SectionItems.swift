@@ -23,17 +23,7 @@ public enum SectionItems: Sendable, Equatable {
         case .randomHeights(let h): h.count
         }
     }
-}
 
-/// One item's measure when a section mixes heights and sizes.
-public enum ItemMeasure: Sendable, Equatable {
-    /// A height in points, finite and ≥ 0.
-    case height(Double)
-    /// A size scaled to the item's width keeping its aspect ratio; width > 0, height ≥ 0.
-    case size(Size)
-}
-
-extension SectionItems {
     /// Item `index`'s size from `.sizes` or `.mixed`, else `fallback` (a height `fallback.width` wide
     /// when `heightsKeepWidth`). - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
     @inline(__always)
@@ -57,6 +47,14 @@ extension SectionItems {
         }
         return size
     }
+}
+
+/// One item's measure when a section mixes heights and sizes.
+public enum ItemMeasure: Sendable, Equatable {
+    /// A height in points, finite and ≥ 0.
+    case height(Double)
+    /// A size scaled to the item's width keeping its aspect ratio; width > 0, height ≥ 0.
+    case size(Size)
 }
 
 /// `count` item heights drawn at random (the embedded data, SPEC section 6), each computed in O(1)
