@@ -6,6 +6,12 @@ public enum ScrollDirection: String, Sendable, CaseIterable {
     case horizontal
 }
 
+/// The horizontal direction of the content (UIKit's `UIUserInterfaceLayoutDirection`).
+public enum LayoutDirection: String, Sendable, CaseIterable {
+    case leftToRight = "left-to-right"
+    case rightToLeft = "right-to-left"
+}
+
 /// An engine's result: every element in element order (section by section: header, cells by
 /// item, footer), the content size, and UIKit's queries. Units are points.
 public struct CollectionLayout: Sendable {
@@ -139,6 +145,38 @@ public struct CollectionLayout: Sendable {
         if let targetContentOffset, !targetContentOffset.isFinite {
             throw LayoutError.nonFiniteLayout(.targetContentOffset)
         }
+    }
+
+    /// The layout as a right-to-left interface shows it (`flipsHorizontallyInOppositeLayoutDirection`):
+    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated, the heart
+    /// path at `x' = contentWidth − x`, its sample angles θ → 180° − θ (a still path keeps 0); all else
+    /// kept, so mirroring twice gives the layout back. - Complexity: O(elements + path).
+    public func mirroredForRightToLeft() -> CollectionLayout {
+        let width = contentSize.width
+        func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }
+        var mirrored = self
+        mirrored.index = nil
+        mirrored.elements = elements.map { element in
+            var e = element
+            e.frame.origin.x = width - element.frame.maxX
+            e.transform.b = -element.transform.b
+            e.transform.c = -element.transform.c
+            e.transform.tx = -element.transform.tx
+            return e
+        }
+        if let heartPath {
+            mirrored.heartPath?.start = mirror(heartPath.start)
+            mirrored.heartPath?.segments = heartPath.segments.map {
+                BezierSegment(control1: mirror($0.control1), control2: mirror($0.control2), end: mirror($0.end))
+            }
+        }
+        let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
+        mirrored.heartSamples = heartSamples?.map { sample in
+            var angle = still ? sample.angle : 180 - sample.angle  // in (−180, 180]
+            if angle > 180 { angle -= 360 }
+            return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
+        }
+        return mirrored
     }
 }
 
@@ -442,45 +480,5 @@ public struct RectIndex: Sendable {
                 }
             }
         }
-    }
-}
-
-/// The horizontal direction of the content (UIKit's `UIUserInterfaceLayoutDirection`).
-public enum LayoutDirection: String, Sendable, CaseIterable {
-    case leftToRight = "left-to-right"
-    case rightToLeft = "right-to-left"
-}
-
-extension CollectionLayout {
-    /// The layout as a right-to-left interface shows it (`flipsHorizontallyInOppositeLayoutDirection`):
-    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated, the heart
-    /// path at `x' = contentWidth − x`, its sample angles θ → 180° − θ (a still path keeps 0); all else
-    /// kept, so mirroring twice gives the layout back. - Complexity: O(elements + path).
-    public func mirroredForRightToLeft() -> CollectionLayout {
-        let width = contentSize.width
-        func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }
-        var mirrored = self
-        mirrored.index = nil
-        mirrored.elements = elements.map { element in
-            var e = element
-            e.frame.origin.x = width - element.frame.maxX
-            e.transform.b = -element.transform.b
-            e.transform.c = -element.transform.c
-            e.transform.tx = -element.transform.tx
-            return e
-        }
-        if let heartPath {
-            mirrored.heartPath?.start = mirror(heartPath.start)
-            mirrored.heartPath?.segments = heartPath.segments.map {
-                BezierSegment(control1: mirror($0.control1), control2: mirror($0.control2), end: mirror($0.end))
-            }
-        }
-        let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
-        mirrored.heartSamples = heartSamples?.map { sample in
-            var angle = still ? sample.angle : 180 - sample.angle  // in (−180, 180]
-            if angle > 180 { angle -= 360 }
-            return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
-        }
-        return mirrored
     }
 }
