@@ -37,7 +37,7 @@ public struct BatchUpdates: Hashable, Sendable {
     public func plan(sectionCounts: [Int]) throws(BatchUpdateError) -> BatchUpdatePlan {
         var newCounts = sectionCounts
         var removed = sectionCounts.map { Array(repeating: false, count: $0) }
-        func remove(_ path: IndexPath, _ operation: String) throws(BatchUpdateError) {
+        for (path, operation) in deletes.map({ ($0, "delete") }) + moves.map({ ($0.from, "move") }) {
             let items = sectionCounts.indices.contains(path.section) ? sectionCounts[path.section] : nil
             guard let count = items, path.item >= 0, path.item < count else {
                 throw .outOfRange(path, operation: operation, before: true, count: items)
@@ -46,8 +46,6 @@ public struct BatchUpdates: Hashable, Sendable {
             removed[path.section][path.item] = true
             newCounts[path.section] -= 1
         }
-        for path in deletes { try remove(path, "delete") }
-        for move in moves { try remove(move.from, "move") }
         // New index paths: the inserts', then the moves'.
         let claims = inserts.map { ($0, ItemSource.inserted, "insert") }
             + moves.map { ($0.to, .old($0.from), "move") }
@@ -58,14 +56,13 @@ public struct BatchUpdates: Hashable, Sendable {
             newCounts[path.section] += 1
         }
         var slots: [[ItemSource?]] = newCounts.map { Array(repeating: nil, count: $0) }
-        func claim(_ path: IndexPath, _ source: ItemSource, _ operation: String) throws(BatchUpdateError) {
+        for (path, source, operation) in claims {
             guard path.item >= 0, path.item < newCounts[path.section] else {
                 throw .outOfRange(path, operation: operation, before: false, count: newCounts[path.section])
             }
             guard slots[path.section][path.item] == nil else { throw .usedTwice(path, operation: operation, before: false) }
             slots[path.section][path.item] = source
         }
-        for (path, source, operation) in claims { try claim(path, source, operation) }
         let sources = slots.enumerated().map { s, sectionSlots in
             var survivors = (0..<sectionCounts[s]).lazy.filter { !removed[s][$0] }.makeIterator()
             return sectionSlots.map { slot in slot ?? .old(IndexPath(item: survivors.next()!, section: s)) }
