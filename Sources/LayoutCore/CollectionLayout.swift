@@ -395,8 +395,26 @@ public struct RectIndex: Sendable {
     @inline(__always)
     func withElementPositions<R>(in rect: Rect, _ body: (UnsafeBufferPointer<Int32>) throws -> R) rethrows -> R {
         let edges = Edges(rect, axis)
+        // The positions meeting the rect, written unordered then sorted; `nil` when the runs do not fit.
         func gather(_ buffer: UnsafeMutableBufferPointer<Int32>) throws -> R? {
-            guard let count = collect(edges, into: buffer) else { return nil }
+            var count = 0
+            for c in classes {
+                let start = c.runStart(near: edges.near), end = c.runEnd(from: start, far: edges.far)
+                guard end - start <= buffer.count - count else { return nil }
+                c.entries.withUnsafeBufferPointer { entries in
+                    // Branch-free: every entry is written, and kept when it meets the rect.
+                    for k in start..<end {
+                        let e = entries[k]
+                        buffer[count] = e.element
+                        count += edges.meetsInRun(e)
+                    }
+                }
+            }
+            guard unbounded.count <= buffer.count - count else { return nil }
+            for e in unbounded {
+                buffer[count] = e.element
+                count += (e.lead < edges.far ? 1 : 0) & edges.meetsInRun(e)
+            }
             let found = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
             Self.sortAscending(found)
             return try body(UnsafeBufferPointer(found))
@@ -412,30 +430,6 @@ public struct RectIndex: Sendable {
         }
         var heap = [Int32](repeating: 0, count: capacity)
         return try heap.withUnsafeMutableBufferPointer { try gather($0)! }
-    }
-
-    /// Writes the positions meeting the rect into `buffer`, unordered: their count, or `nil` if too many.
-    @inline(__always)
-    private func collect(_ edges: Edges, into buffer: UnsafeMutableBufferPointer<Int32>) -> Int? {
-        var count = 0
-        for c in classes {
-            let start = c.runStart(near: edges.near), end = c.runEnd(from: start, far: edges.far)
-            guard end - start <= buffer.count - count else { return nil }
-            c.entries.withUnsafeBufferPointer { entries in
-                // Branch-free: every entry is written, and kept when it meets the rect.
-                for k in start..<end {
-                    let e = entries[k]
-                    buffer[count] = e.element
-                    count += edges.meetsInRun(e)
-                }
-            }
-        }
-        guard unbounded.count <= buffer.count - count else { return nil }
-        for e in unbounded {
-            buffer[count] = e.element
-            count += (e.lead < edges.far ? 1 : 0) & edges.meetsInRun(e)
-        }
-        return count
     }
 
     /// Sorts distinct positions: by a bitmap of their stretch when it is short (one register up
