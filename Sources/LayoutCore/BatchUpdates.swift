@@ -1,11 +1,10 @@
 // Item deletes, inserts and moves with the index-path rules of performBatchUpdates
 // (seeds 000 and 002).
 
-/// A batch of item updates, as one `performBatchUpdates` block gives them: deletes name index
-/// paths before the update, inserts after it, moves go from old to new. UIKit's rules: an
-/// item is deleted or moved at most once, a new index path claimed at most once; the items
-/// that stay keep their order and fill the unclaimed places. (Move 0:1 → 0:3 of A B C D E
-/// gives A C D B E.)
+/// A batch of item updates, as one `performBatchUpdates` block gives them: deletes name index paths
+/// before the update, inserts after it, moves go from old to new. UIKit's rules: an item is deleted
+/// or moved at most once, a new index path claimed at most once; the items that stay keep their
+/// order and fill the unclaimed places (move 0:1 → 0:3 of A B C D E gives A C D B E).
 public struct BatchUpdates: Hashable, Sendable {
     /// An item moved from an old index path to a new one (`moveItem(at:to:)`).
     public struct Move: Hashable, Sendable {
@@ -34,49 +33,39 @@ public struct BatchUpdates: Hashable, Sendable {
     }
 
     /// Checks the batch against the items per section before it and works out where each goes.
-    /// - Throws: `BatchUpdateError` for an index path out of range or used twice.
-    /// - Complexity: O(items + updates).
+    /// - Throws: `BatchUpdateError` for an index path out of range or used twice. O(items + updates).
     public func plan(sectionCounts: [Int]) throws(BatchUpdateError) -> BatchUpdatePlan {
         var newCounts = sectionCounts
         var removed = sectionCounts.map { Array(repeating: false, count: $0) }
-        func remove(_ path: IndexPath, _ operation: String) throws(BatchUpdateError) {
-            guard path.section >= 0, path.section < sectionCounts.count,
-                  path.item >= 0, path.item < sectionCounts[path.section] else {
-                throw .outOfRange(path, operation: operation, before: true,
-                                  count: path.section >= 0 && path.section < sectionCounts.count
-                                      ? sectionCounts[path.section] : nil)
+        for (path, operation) in deletes.map({ ($0, "delete") }) + moves.map({ ($0.from, "move") }) {
+            let items = sectionCounts.indices.contains(path.section) ? sectionCounts[path.section] : nil
+            guard let count = items, path.item >= 0, path.item < count else {
+                throw .outOfRange(path, operation: operation, before: true, count: items)
             }
             guard !removed[path.section][path.item] else { throw .usedTwice(path, operation: operation, before: true) }
             removed[path.section][path.item] = true
             newCounts[path.section] -= 1
         }
-        for path in deletes { try remove(path, "delete") }
-        for move in moves { try remove(move.from, "move") }
         // New index paths: the inserts', then the moves'.
         let claims = inserts.map { ($0, ItemSource.inserted, "insert") }
             + moves.map { ($0.to, .old($0.from), "move") }
         for (path, _, operation) in claims {
-            guard path.section >= 0, path.section < sectionCounts.count else {
+            guard sectionCounts.indices.contains(path.section) else {
                 throw .outOfRange(path, operation: operation, before: false, count: nil)
             }
             newCounts[path.section] += 1
         }
         var slots: [[ItemSource?]] = newCounts.map { Array(repeating: nil, count: $0) }
-        func claim(_ path: IndexPath, _ source: ItemSource, _ operation: String) throws(BatchUpdateError) {
+        for (path, source, operation) in claims {
             guard path.item >= 0, path.item < newCounts[path.section] else {
                 throw .outOfRange(path, operation: operation, before: false, count: newCounts[path.section])
             }
             guard slots[path.section][path.item] == nil else { throw .usedTwice(path, operation: operation, before: false) }
             slots[path.section][path.item] = source
         }
-        for (path, source, operation) in claims { try claim(path, source, operation) }
-        var sources: [[ItemSource]] = []
-        sources.reserveCapacity(slots.count)
-        for (s, sectionSlots) in slots.enumerated() {
+        let sources = slots.enumerated().map { s, sectionSlots in
             var survivors = (0..<sectionCounts[s]).lazy.filter { !removed[s][$0] }.makeIterator()
-            sources.append(sectionSlots.map { slot in
-                slot ?? .old(IndexPath(item: survivors.next()!, section: s))
-            })
+            return sectionSlots.map { slot in slot ?? .old(IndexPath(item: survivors.next()!, section: s)) }
         }
         return BatchUpdatePlan(oldCounts: sectionCounts, sources: sources)
     }

@@ -6,6 +6,12 @@ public enum ScrollDirection: String, Sendable, CaseIterable {
     case horizontal
 }
 
+/// The horizontal direction of the content (UIKit's `UIUserInterfaceLayoutDirection`).
+public enum LayoutDirection: String, Sendable, CaseIterable {
+    case leftToRight = "left-to-right"
+    case rightToLeft = "right-to-left"
+}
+
 /// An engine's result: every element in element order (section by section: header, cells by
 /// item, footer), the content size, and UIKit's queries. Units are points.
 public struct CollectionLayout: Sendable {
@@ -40,8 +46,7 @@ public struct CollectionLayout: Sendable {
     private(set) var cellRanges: [(start: Int, count: Int)]
     private var index: RectIndex?
 
-    /// Creates a layout from elements in element order; `cellRanges`: each section's first cell
-    /// in `elements` and its cell count.
+    /// A layout of `elements` in element order; `cellRanges`: each section's first cell and count.
     public init(engine: String, bounds: Size, contentOffset: Point = .zero, contentSize: Size,
                 elements: [LayoutAttributes], cellRanges: [(start: Int, count: Int)],
                 scrollDirection: ScrollDirection = .vertical) {
@@ -70,39 +75,28 @@ public struct CollectionLayout: Sendable {
         section >= 0 && section < cellRanges.count ? cellRanges[section].count : 0
     }
 
-    /// The position in `elements` of the cell at `indexPath`, or `nil` when out of range.
-    /// - Complexity: O(1).
+    /// The position in `elements` of the cell at `indexPath`, or `nil` when out of range. O(1).
     public func elementIndex(ofItemAt indexPath: IndexPath) -> Int? {
         guard indexPath.item >= 0, indexPath.item < numberOfItems(inSection: indexPath.section) else { return nil }
         return cellRanges[indexPath.section].start + indexPath.item
     }
 
-    /// `layoutAttributesForItem(at:)`: the cell at `indexPath`, or `nil` when out of range.
-    /// - Complexity: O(1).
+    /// `layoutAttributesForItem(at:)`: the cell at `indexPath`, or `nil` when out of range. O(1).
     public func layoutAttributesForItem(at indexPath: IndexPath) -> LayoutAttributes? {
         elementIndex(ofItemAt: indexPath).map { elements[$0] }
     }
 
-    /// `layoutAttributesForElements(in:)`: every element whose untransformed frame strictly
-    /// overlaps `rect` (`Rect.intersects`), in element order.
-    /// - Complexity: O(log n + k + w) after `prepareRectIndex()` (see `RectIndex`), else O(n).
+    /// `layoutAttributesForElements(in:)`: every element whose untransformed frame strictly overlaps
+    /// `rect` (`Rect.intersects`), in element order. O(log n + k + w) after `prepareRectIndex()`, else O(n).
     public func layoutAttributesForElements(in rect: Rect) -> [LayoutAttributes] {
         guard let index, index.elementCount == elements.count else {
             return elements.filter { $0.frame.intersects(rect) }
         }
         // The closures capture the buffer and the index, not `self` (which would copy the layout).
-        return elements.withUnsafeBufferPointer { all in
-            index.withElementPositions(in: rect) { found in
-                Array(unsafeUninitializedCapacity: found.count) { out, count in
-                    for j in found.indices { (out.baseAddress! + j).initialize(to: all[Int(found[j])]) }
-                    count = found.count
-                }
-            }
-        }
+        return elements.withUnsafeBufferPointer { all in index.map(in: rect) { all[Int($0)] } }
     }
 
-    /// The positions in `elements` of `layoutAttributesForElements(in:)`, ascending.
-    /// - Complexity: as `layoutAttributesForElements(in:)`.
+    /// The positions in `elements` of `layoutAttributesForElements(in:)`, ascending; as fast.
     public func elementIndices(in rect: Rect) -> [Int] {
         if let index, index.elementCount == elements.count {
             return index.elementIndices(in: rect)
@@ -141,14 +135,10 @@ public struct CollectionLayout: Sendable {
         guard contentSize.width.isFinite, contentSize.height.isFinite else {
             throw LayoutError.nonFiniteLayout(.contentSize)
         }
-        func fail(_ element: LayoutAttributes) -> LayoutError {
-            .nonFiniteLayout(element.category == .cell ? .item(element.indexPath)
-                                : .supplementary(kind: element.kind?.rawValue, section: element.indexPath.section))
+        if let e = elements.first(where: { !$0.isFinite }) ?? firstNonFinite {
+            throw LayoutError.nonFiniteLayout(e.category == .cell ? .item(e.indexPath)
+                                              : .supplementary(kind: e.kind?.rawValue, section: e.indexPath.section))
         }
-        for i in elements.indices where !elements[i].isFinite {
-            throw fail(elements[i])
-        }
-        if let firstNonFinite { throw fail(firstNonFinite) }
         if let heartPath, !heartPath.isFinite {
             throw LayoutError.nonFiniteLayout(.heartPath)
         }
@@ -156,21 +146,48 @@ public struct CollectionLayout: Sendable {
             throw LayoutError.nonFiniteLayout(.targetContentOffset)
         }
     }
+
+    /// The layout as a right-to-left interface shows it (`flipsHorizontallyInOppositeLayoutDirection`):
+    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated, the heart
+    /// path at `x' = contentWidth − x`, its sample angles θ → 180° − θ (a still path keeps 0); all else
+    /// kept, so mirroring twice gives the layout back. - Complexity: O(elements + path).
+    public func mirroredForRightToLeft() -> CollectionLayout {
+        let width = contentSize.width
+        func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }
+        var mirrored = self
+        mirrored.index = nil
+        mirrored.elements = elements.map { element in
+            var e = element
+            e.frame.origin.x = width - element.frame.maxX
+            e.transform.b = -element.transform.b
+            e.transform.c = -element.transform.c
+            e.transform.tx = -element.transform.tx
+            return e
+        }
+        if let heartPath {
+            mirrored.heartPath?.start = mirror(heartPath.start)
+            mirrored.heartPath?.segments = heartPath.segments.map {
+                BezierSegment(control1: mirror($0.control1), control2: mirror($0.control2), end: mirror($0.end))
+            }
+        }
+        let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
+        mirrored.heartSamples = heartSamples?.map { sample in
+            var angle = still ? sample.angle : 180 - sample.angle  // in (−180, 180]
+            if angle > 180 { angle -= 360 }
+            return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
+        }
+        return mirrored
+    }
 }
 
-/// A rect-query index over a layout's elements: 40-byte entries (edges along and across the
-/// scroll axis, position) sorted by leading edge, with the running maximum of trailing edges,
-/// so the elements a rect can meet form one run. A table of equal bands along the axis gives
-/// where a run can start; the run's end is a scan of leading edges, and the run is filtered
-/// without branches by `Rect.intersects`'s comparisons: answers equal the brute-force filter.
-/// Entries are split by length into size classes (up to twice the typical length, then ×8),
-/// so one long element does not lengthen every run; crowded bands are narrowed by a binary
-/// search of every 16th running maximum. Infinite edges are checked on every query; NaN
-/// edges meet nothing and are not stored.
-///
-/// - Complexity: building O(n log n). A query O(c·(1 + log n) + k + w), the log only for
-///   crowded bands: c classes, k elements returned, w read that do not meet the rect (about
-///   10 for a screen-sized query). Runs of up to 256 entries are gathered on the stack.
+/// A rect-query index over a layout's elements: 40-byte entries sorted by leading edge along the
+/// scroll axis, with the running maximum of trailing edges, so the elements a rect can meet form
+/// one run; a table of equal bands (crowded ones searched by every 16th running maximum) finds
+/// where it starts, and it is filtered branch-free: answers equal `Rect.intersects`'s brute force.
+/// Size classes by length (twice the typical length, then ×8) keep one long element from
+/// lengthening every run. Infinite edges are checked on every query; NaN edges meet nothing.
+/// - Complexity: building O(n log n). A query O(c·(1 + log n) + k + w): c classes, k answers,
+///   w entries read that miss (about 10 for a screen). Runs up to 256 entries gather on the stack.
 /// - Memory: about 40.8 bytes an element; no reference to the elements.
 public struct RectIndex: Sendable {
     /// One element as the index keeps it (vertical axis: lead = minY, cross = minX…maxX).
@@ -179,8 +196,7 @@ public struct RectIndex: Sendable {
         var trail: Double
         var crossMin: Double
         var crossMax: Double
-        /// The element's position in the layout's `elements`.
-        var element: Int32
+        var element: Int32  // the position in `elements`
     }
 
     /// One size class's entries sorted by leading edge, and their band table.
@@ -238,8 +254,7 @@ public struct RectIndex: Sendable {
             return t > 0 ? Int(t) : 0
         }
 
-        /// Where the run of a rect with near edge `near` starts (every entry before it ends at
-        /// or before `near`); a band over 64 entries is searched by block maxima.
+        /// Where the run of a rect with near edge `near` starts; a band over 64 entries is searched.
         @inline(__always)
         func runStart(near: Double) -> Int {
             let b = Self.band(near, origin: origin, bandsPerPoint: bandsPerPoint, lastBand: lastBand)
@@ -273,8 +288,7 @@ public struct RectIndex: Sendable {
     /// The number of elements the index was built from.
     public let elementCount: Int
 
-    /// Builds the index of `elements` along `axis`.
-    /// - Complexity: O(n log n) time; O(n) memory (about 40.8 bytes an element).
+    /// Builds the index of `elements` along `axis`. - Complexity: O(n log n); about 40.8 bytes an element.
     public init(elements: [LayoutAttributes], axis: ScrollDirection) {
         precondition(elements.count <= Int(Int32.max), "too many elements for a RectIndex")
         self.axis = axis
@@ -284,10 +298,9 @@ public struct RectIndex: Sendable {
         bounded.reserveCapacity(elements.count)
         elements.withUnsafeBufferPointer { all in
             for i in all.indices {
-                let f = all[i].frame.standardized  // as `Rect.intersects` takes it
-                let e = vertical
-                    ? Entry(lead: f.minY, trail: f.maxY, crossMin: f.minX, crossMax: f.maxX, element: Int32(i))
-                    : Entry(lead: f.minX, trail: f.maxX, crossMin: f.minY, crossMax: f.maxY, element: Int32(i))
+                let s = all[i].frame.standardized  // as `Rect.intersects` takes it
+                let f = vertical ? s : s.transposed
+                let e = Entry(lead: f.minY, trail: f.maxY, crossMin: f.minX, crossMax: f.maxX, element: Int32(i))
                 // A comparison with NaN is false, so such an element intersects no rect.
                 if e.lead.isNaN || e.trail.isNaN || e.crossMin.isNaN || e.crossMax.isNaN { continue }
                 if e.lead.isFinite && e.trail.isFinite { bounded.append(e) } else { unbounded.append(e) }
@@ -306,30 +319,23 @@ public struct RectIndex: Sendable {
             let (low, high) = bounded.reduce((Double.infinity, -Double.infinity)) { (min($0.0, $1.lead), max($0.1, $1.trail)) }
             unit = max(2 * sample[(sample.count - 1) * 9 / 10], (high - low) / Double(bounded.count))
         }
+        if !(unit > 0 && unit.isFinite) { unit = .infinity }  // one class
         var classOf = [UInt8](repeating: 0, count: bounded.count)
         var members = [Int](repeating: 0, count: classCount)
-        if unit > 0 && unit.isFinite {
-            for i in bounded.indices {
-                let length = bounded[i].trail - bounded[i].lead
-                var c = 0, limit = unit
-                while c < classCount - 1 && length > limit {
-                    c += 1
-                    limit *= 8
-                }
-                classOf[i] = UInt8(c)
-                members[c] += 1
+        for i in bounded.indices {
+            let length = bounded[i].trail - bounded[i].lead
+            var c = 0, limit = unit
+            while c < classCount - 1 && length > limit {
+                c += 1
+                limit *= 8
             }
-        } else {
-            members[0] = bounded.count
+            classOf[i] = UInt8(c)
+            members[c] += 1
         }
         if members[0] == bounded.count {
             classes = bounded.isEmpty ? [] : [SizeClass(sorting: consume bounded)]
         } else {
-            var split = members.map { count -> [Entry] in
-                var entries: [Entry] = []
-                entries.reserveCapacity(count)
-                return entries
-            }
+            var split = members.map { [Entry](unsafeUninitializedCapacity: $0) { _, count in count = 0 } }
             for i in bounded.indices { split[Int(classOf[i])].append(bounded[i]) }
             var classes: [SizeClass] = []
             for c in split.indices where !split[c].isEmpty {
@@ -343,16 +349,21 @@ public struct RectIndex: Sendable {
 
     /// The positions of the elements whose frame strictly overlaps `rect`, ascending.
     public func elementIndices(in rect: Rect) -> [Int] {
+        map(in: rect) { Int($0) }
+    }
+
+    /// `transform` of each position meeting `rect`, ascending, in a new array.
+    @inline(__always)
+    func map<T>(in rect: Rect, _ transform: (Int32) -> T) -> [T] {
         withElementPositions(in: rect) { found in
             Array(unsafeUninitializedCapacity: found.count) { out, count in
-                for j in found.indices { out[j] = Int(found[j]) }
+                for j in found.indices { (out.baseAddress! + j).initialize(to: transform(found[j])) }
                 count = found.count
             }
         }
     }
 
-    /// Calls `body` with each position of `elementIndices(in:)`, ascending; no allocation
-    /// for runs of up to 256 entries.
+    /// Calls `body` with each position of `elementIndices(in:)`, ascending; no allocation up to 256.
     public func forEachElementIndex(in rect: Rect, _ body: (Int) throws -> Void) rethrows {
         try withElementPositions(in: rect) { found in
             for position in found { try body(Int(position)) }
@@ -377,11 +388,6 @@ public struct RectIndex: Sendable {
         func meetsInRun(_ e: Entry) -> Int {
             (near < e.trail ? 1 : 0) & (e.crossMin < crossFar ? 1 : 0) & (crossNear < e.crossMax ? 1 : 0)
         }
-
-        @inline(__always)
-        func meets(_ e: Entry) -> Bool {
-            e.lead < far && near < e.trail && e.crossMin < crossFar && crossNear < e.crossMax
-        }
     }
 
     /// Calls `body` with the positions meeting `rect`, ascending, in a buffer valid during the
@@ -389,8 +395,26 @@ public struct RectIndex: Sendable {
     @inline(__always)
     func withElementPositions<R>(in rect: Rect, _ body: (UnsafeBufferPointer<Int32>) throws -> R) rethrows -> R {
         let edges = Edges(rect, axis)
+        // The positions meeting the rect, written unordered then sorted; `nil` when the runs do not fit.
         func gather(_ buffer: UnsafeMutableBufferPointer<Int32>) throws -> R? {
-            guard let count = collect(edges, into: buffer) else { return nil }
+            var count = 0
+            for c in classes {
+                let start = c.runStart(near: edges.near), end = c.runEnd(from: start, far: edges.far)
+                guard end - start <= buffer.count - count else { return nil }
+                c.entries.withUnsafeBufferPointer { entries in
+                    // Branch-free: every entry is written, and kept when it meets the rect.
+                    for k in start..<end {
+                        let e = entries[k]
+                        buffer[count] = e.element
+                        count += edges.meetsInRun(e)
+                    }
+                }
+            }
+            guard unbounded.count <= buffer.count - count else { return nil }
+            for e in unbounded {
+                buffer[count] = e.element
+                count += (e.lead < edges.far ? 1 : 0) & edges.meetsInRun(e)
+            }
             let found = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
             Self.sortAscending(found)
             return try body(UnsafeBufferPointer(found))
@@ -406,31 +430,6 @@ public struct RectIndex: Sendable {
         }
         var heap = [Int32](repeating: 0, count: capacity)
         return try heap.withUnsafeMutableBufferPointer { try gather($0)! }
-    }
-
-    /// Writes the positions meeting the rect into `buffer`, unordered; returns their count, or
-    /// `nil` when the runs do not fit.
-    @inline(__always)
-    private func collect(_ edges: Edges, into buffer: UnsafeMutableBufferPointer<Int32>) -> Int? {
-        var count = 0
-        for c in classes {
-            let start = c.runStart(near: edges.near), end = c.runEnd(from: start, far: edges.far)
-            guard end - start <= buffer.count - count else { return nil }
-            c.entries.withUnsafeBufferPointer { entries in
-                // Branch-free: every entry is written, and kept when it meets the rect.
-                for k in start..<end {
-                    let e = entries[k]
-                    buffer[count] = e.element
-                    count += edges.meetsInRun(e)
-                }
-            }
-        }
-        guard unbounded.count <= buffer.count - count else { return nil }
-        for e in unbounded {
-            buffer[count] = e.element
-            count += edges.meets(e) ? 1 : 0
-        }
-        return count
     }
 
     /// Sorts distinct positions: by a bitmap of their stretch when it is short (one register up
@@ -475,49 +474,5 @@ public struct RectIndex: Sendable {
                 }
             }
         }
-    }
-}
-
-/// The horizontal direction of the content (UIKit's `UIUserInterfaceLayoutDirection`).
-public enum LayoutDirection: String, Sendable, CaseIterable {
-    case leftToRight = "left-to-right"
-    case rightToLeft = "right-to-left"
-}
-
-extension CollectionLayout {
-    /// The layout as a right-to-left interface shows it (`flipsHorizontallyInOppositeLayoutDirection`):
-    /// each frame at `x' = contentWidth − x − width`, transforms with `b`, `c`, `tx` negated,
-    /// the heart path at `x' = contentWidth − x` and its sample angles θ → 180° − θ (a still
-    /// path keeps 0). All else is kept; mirroring twice gives the layout back.
-    /// - Complexity: O(elements + path).
-    public func mirroredForRightToLeft() -> CollectionLayout {
-        let width = contentSize.width
-        func mirror(_ p: Point) -> Point { Point(x: width - p.x, y: p.y) }
-        var mirrored = self
-        mirrored.index = nil
-        mirrored.elements = elements.map { element in
-            var e = element
-            e.frame.origin.x = width - element.frame.maxX
-            e.transform.b = -element.transform.b
-            e.transform.c = -element.transform.c
-            e.transform.tx = -element.transform.tx
-            return e
-        }
-        mirrored.heartPath = heartPath.map { path in
-            var p = path
-            p.start = mirror(path.start)
-            p.segments = path.segments.map {
-                BezierSegment(control1: mirror($0.control1), control2: mirror($0.control2), end: mirror($0.end))
-            }
-            return p
-        }
-        let still = heartSamples.map { samples in samples.allSatisfy { $0.point == samples.first?.point } } ?? true
-        mirrored.heartSamples = heartSamples?.map { sample in
-            guard !still else { return PathSample(t: sample.t, point: mirror(sample.point), angle: sample.angle) }
-            var angle = 180 - sample.angle
-            if angle > 180 { angle -= 360 }
-            return PathSample(t: sample.t, point: mirror(sample.point), angle: angle)
-        }
-        return mirrored
     }
 }

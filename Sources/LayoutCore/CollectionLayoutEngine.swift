@@ -1,7 +1,6 @@
 // What every engine is: a configuration that lays out its content into a sink.
 
-/// A layout engine: its settings, laying out its content as a `UICollectionViewLayout`'s
-/// `prepare()` does.
+/// A layout engine: its settings, laying out its content as a `UICollectionViewLayout`'s `prepare()` does.
 public protocol CollectionLayoutEngine: Sendable {
     /// What the engine lays out: `[WaterfallSection]`, `SectionItems`, `[Int]` ring counts….
     associatedtype Content

@@ -23,14 +23,12 @@ extension Array: LayoutAttributesSink where Element == LayoutAttributes {
     }
 }
 
-/// A sink that hands on each full block of `blockSize` elements, so memory stays at one
-/// block; `finish()` hands on the last, partial one. (The command line checks a streamed
-/// layout with a `FiniteCheckSink` first: SPEC section 3.)
+/// A sink that hands on each full block of `blockSize` elements, so memory stays at one block;
+/// `finish()` hands on the last, partial one. (SPEC section 3: a `FiniteCheckSink` pass comes first.)
 public struct ElementBlocks: LayoutAttributesSink {
     /// Elements received so far (all blocks).
     public var count: Int { handedOn + filled }
-    /// Elements in the blocks handed on, apart from `filled` so an append updates one counter.
-    private var handedOn = 0
+    private var handedOn = 0  // apart from `filled`, so an append updates one counter
     /// When set (finite, > 0), frames are snapped to it as they arrive (`CollectionLayout.snapped`).
     public var scale: Double? = nil
     /// A block the sink allocated itself, owned by its hand-off.
@@ -39,19 +37,15 @@ public struct ElementBlocks: LayoutAttributesSink {
         init(capacity: Int) { base = .allocate(capacity: capacity) }
         deinit { base.deallocate() }
     }
-    /// The block being filled: `blockSize` slots, the first `filled` initialised.
-    private var base: UnsafeMutablePointer<LayoutAttributes>
+    private var base: UnsafeMutablePointer<LayoutAttributes>  // `blockSize` slots, `filled` initialised
     private var filled = 0
     private let blockSize: Int
-    /// Whether every slot of the block holds the default appearance, so such an element need
-    /// only have its index path, category, kind and frame stored.
+    /// Whether every slot holds the default appearance (then such an element is stored without it).
     private var slotsHoldDefaultAppearance: Bool
-    /// Whether every element stored whole in this block had the default appearance.
-    private var storedOnlyDefaultAppearance = true
+    private var storedOnlyDefaultAppearance = true  // by every element stored whole in this block
     private let handOff: (UnsafeBufferPointer<LayoutAttributes>, Bool) -> (UnsafeMutablePointer<LayoutAttributes>, Bool)
 
-    /// A sink handing each block (default 16,384 elements, about 2 MB) to `handler`, then
-    /// reusing it; the buffer is valid only during the call.
+    /// A sink handing each block (default 16,384 elements, ~2 MB) to `handler`, valid during the call.
     public init(blockSize: Int = 16_384, handler: @escaping (UnsafeBufferPointer<LayoutAttributes>) -> Void) {
         precondition(blockSize > 0, "blockSize must be > 0")
         let storage = Storage(capacity: blockSize)
@@ -61,10 +55,9 @@ public struct ElementBlocks: LayoutAttributesSink {
         }
     }
 
-    /// A sink filling the blocks it is given: `buffer`, then each buffer `handOff` returns for
-    /// a full one (room for `blockSize`, valid until handed off). A buffer given with `true`
-    /// must hold the default appearance in every slot; such elements are then stored without
-    /// it (half the memory written). `handOff` is told whether the block still does.
+    /// A sink filling `buffer`, then each buffer `handOff` returns for a full one (room for `blockSize`,
+    /// valid until handed off). A buffer given with `true` holds the default appearance in every slot,
+    /// so such elements are stored without it; `handOff` is told whether the block still does.
     public init(blockSize: Int, buffer: UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool = false,
                 handOff: @escaping (UnsafeBufferPointer<LayoutAttributes>, _ holdsDefaultAppearance: Bool)
                     -> (UnsafeMutablePointer<LayoutAttributes>, holdsDefaultAppearance: Bool)) {
@@ -93,7 +86,7 @@ public struct ElementBlocks: LayoutAttributesSink {
         if filled == blockSize { handOn() }
     }
 
-    /// Hands the last, partial block on (nothing when it is empty).
+    /// Hands the last, partial block on, if any.
     public mutating func finish() {
         if filled > 0 { handOn() }
     }
@@ -108,8 +101,8 @@ public struct ElementBlocks: LayoutAttributesSink {
     }
 }
 
-/// A sink that keeps nothing: it counts the elements and remembers the first not finite once
-/// snapped to `scale` (as `validateFinite()` would find it): a streamed layout's first pass.
+/// A streamed layout's first pass: counts the elements and remembers the first not finite once
+/// snapped to `scale` (as `validateFinite()` would find it), keeping nothing else.
 public struct FiniteCheckSink: LayoutAttributesSink {
     /// Elements received so far.
     public private(set) var count = 0
@@ -140,8 +133,8 @@ public struct FiniteCheckSink: LayoutAttributesSink {
         }
     }
 
-    /// A `checkLayout`'s result: when `vouched`, `summary` with its `n` elements counted unseen
-    /// (every zIndex 0, none hidden); else what `layout` gives into this sink.
+    /// `summary` with its `n` elements counted unseen (every zIndex 0, none hidden) when
+    /// `vouched`; else what `layout` gives into this sink.
     mutating func result(_ summary: @autoclosure () throws -> CollectionLayout, count n: Int, vouched: Bool,
                          else layout: (inout FiniteCheckSink) throws -> CollectionLayout)
         rethrows -> CollectionLayout {

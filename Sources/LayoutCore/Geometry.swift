@@ -25,9 +25,8 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         return dx * dx + dy * dy
     }
 
-    /// The length `√(dx² + dy²)`, computed on the vector scaled by its largest component when
-    /// the squares overflow or underflow (a finite vector never has an infinite length, nor a
-    /// non-zero one a zero length).
+    /// The length `√(dx² + dy²)`, of the vector scaled by its largest component when the squares
+    /// overflow or underflow (so finite is finite, and non-zero non-zero).
     public static func length(_ dx: Double, _ dy: Double) -> Double {
         let plain = (dx * dx + dy * dy).squareRoot()
         guard plain == .infinity || (plain < 0x1p-500 && (dx != 0 || dy != 0)), dx.isFinite, dy.isFinite else {

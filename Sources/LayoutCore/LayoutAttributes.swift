@@ -30,9 +30,8 @@ public enum ElementCategory: String, Sendable, CaseIterable {
     case decorationView
 }
 
-/// A supplementary or decoration view's kind (`representedElementKind`) and the role that
-/// decides how it is drawn. A code into a process-wide table of names, so `LayoutAttributes`
-/// stays a plain value (no reference counting). Kinds are equal when their names are.
+/// A supplementary or decoration view's kind (`representedElementKind`) and how it is drawn: a code
+/// into a process-wide table of names, so `LayoutAttributes` stays a plain value; equal when the names are.
 public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
     /// How a view of the kind is drawn and counted.
     public enum Role: UInt8, Sendable, CaseIterable {
@@ -55,30 +54,24 @@ public struct ElementKind: Hashable, Sendable, RawRepresentable, CustomStringCon
     public static let footer = ElementKind(code: 1, role: .boundary)
     /// A badge attached to an item (a compositional layout's `NSCollectionLayoutSupplementaryItem`).
     public static let badge = ElementKind(code: 2, role: .badge)
-    /// A section background (a compositional layout's `NSCollectionLayoutDecorationItem.background`),
-    /// a decoration view.
+    /// A section background (compositional `NSCollectionLayoutDecorationItem.background`), a decoration.
     public static let background = ElementKind(code: 3, role: .decoration)
 
-    /// The process-wide table of other kinds' names, codes 4 and up.
     private static let names = NameCodes(first: 4, limit: 65_000)
 
     /// The longest name a kind may have, in UTF-8 bytes.
     public static let maximumNameLength = 64
+}
 
-    private init(code: UInt16, role: Role) {
-        self.code = code
-        self.role = role
-    }
-
-    /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past
-    /// 65,000 names. - Complexity: O(length of `name`), under a lock.
+extension ElementKind {
+    /// The kind named `name` in `role`; `nil` for an invalid name (`isValidName`) or past 65,000
+    /// names. - Complexity: O(length of `name`), under a lock.
     public init?(_ name: String, role: Role) {
         let fixed = Self.fixedNames.firstIndex(of: name).map(UInt16.init)
         guard Self.isValidName(name), let code = fixed ?? Self.names.code(name).map(UInt16.init) else { return nil }
         self.init(code: code, role: role)
     }
 
-    /// The names of codes 0…3.
     private static let fixedNames = ["header", "footer", "badge", "background"]
 
     /// The kind named `rawValue`: `badge` a badge, `background` a decoration, else a boundary.
@@ -124,27 +117,23 @@ package final class NameCodes: @unchecked Sendable {
 
     /// The code of `name`, added when new; `nil` when the table is full.
     package func code(_ name: String) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let code = codes[name] { return code }
-        guard names.count < limit else { return nil }
-        let code = names.count + first
-        names.append(name)
-        codes[name] = code
-        return code
+        lock.withLock {
+            if let code = codes[name] { return code }
+            guard names.count < limit else { return nil }
+            let code = names.count + first
+            names.append(name)
+            codes[name] = code
+            return code
+        }
     }
 
-    /// The name of `code`.
-    /// - Precondition: `code` came from this table's `code(_:)`.
+    /// The name of `code`, which came from this table's `code(_:)`.
     package func name(_ code: Int) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return names[code - first]
+        lock.withLock { names[code - first] }
     }
 }
 
-/// Where and how one element is shown (`UICollectionViewLayoutAttributes`), points; the
-/// transform applies about the frame's centre.
+/// Where and how one element is shown (`UICollectionViewLayoutAttributes`), points; transform about centre.
 public struct LayoutAttributes: Hashable, Sendable {
     /// The element's index path. A header or footer carries its section and item 0.
     public var indexPath: IndexPath

@@ -28,12 +28,8 @@ public enum LayoutError: Error, Equatable, Sendable {
 
     /// The domain a parameter's value must lie in.
     public enum Requirement: Equatable, Sendable {
-        /// Any finite number.
-        case finite
-        /// A finite number ≥ 0.
-        case finiteNonNegative
-        /// A finite number > 0.
-        case finitePositive
+        /// A finite number: any, ≥ 0, > 0.
+        case finite, finiteNonNegative, finitePositive
         /// An integer ≥ the bound.
         case integer(atLeast: Int)
         /// A number from 0 to 1.
@@ -54,12 +50,8 @@ public enum LayoutError: Error, Equatable, Sendable {
 
     /// Which number of a computed layout is not finite.
     public enum NonFinite: Equatable, Sendable {
-        /// The layout's `contentSize`.
-        case contentSize
-        /// A point of the ring's heart path.
-        case heartPath
-        /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)`'s result.
-        case targetContentOffset
+        /// The layout's `contentSize`, a point of its heart path, or `targetContentOffset(…)`'s result.
+        case contentSize, heartPath, targetContentOffset
         /// The frame of the item at the index path.
         case item(IndexPath)
         /// The frame of a section's supplementary view (`kind`; `nil` for another element).
@@ -86,8 +78,7 @@ public enum LayoutError: Error, Equatable, Sendable {
 /// SPEC section 5: at most this many elements in one layout.
 public let maximumElementCount = 10_000_000
 
-/// Throws `LayoutError.invalidParameter` (`.finiteNonNegative`) for the first value that is
-/// negative, infinite or NaN; `name` is its flag name without dashes.
+/// `requireFinite` for each value, keyed by its flag name without dashes.
 func requireFiniteNonNegative(_ values: KeyValuePairs<String, Double>) throws {
     for (name, value) in values {
         try requireFinite(name, value)
@@ -119,6 +110,5 @@ func require(_ name: String, _ value: Int?, atLeast bound: Int, section: Int? = 
 
 /// `requireFinite` for the four edges of `insets` (`nil`: none), top, left, bottom, right.
 func requireFinite(_ name: String, insets: EdgeInsets?, section: Int? = nil) throws {
-    guard let insets else { return }
-    try requireFinite(name, insets.top, insets.left, insets.bottom, insets.right, section: section)
+    try requireFinite(name, insets?.top, insets?.left, insets?.bottom, insets?.right, section: section)
 }

@@ -3,9 +3,8 @@
 
 import Foundation  // the C math library (sin, cos, atan2, tan)
 
-/// An affine transform split into the parts Core Animation interpolates separately:
-/// `M = R(rotation) · [[scaleX, shear·scaleY], [0, scaleY]]` plus `(tx, ty)`; a flip shows as
-/// a negative `scaleY`.
+/// An affine transform split into the parts Core Animation interpolates separately, `M = R(rotation) ·
+/// [[scaleX, shear·scaleY], [0, scaleY]]` plus `(tx, ty)`; a flip shows as a negative `scaleY`.
 public struct TransformComponents: Hashable, Sendable {
     /// Rotation, degrees, screen convention (positive turns clockwise), in (−180, 180].
     public var rotation: Double
@@ -43,21 +42,20 @@ extension TransformComponents {
 
     /// The rotation change to `other` the shorter way, degrees, in (−180, 180].
     public func rotationChange(to other: TransformComponents) -> Double {
-        var change = (other.rotation - rotation).truncatingRemainder(dividingBy: 360)
-        if change > 180 { change -= 360 }
-        if change <= -180 { change += 360 }
-        return change
+        Self.wrapped((other.rotation - rotation).truncatingRemainder(dividingBy: 360))
+    }
+
+    /// `degrees` turned once by 360° toward (−180, 180] (into it from (−540, 540]).
+    static func wrapped(_ degrees: Double) -> Double {
+        degrees > 180 ? degrees - 360 : (degrees <= -180 ? degrees + 360 : degrees)
     }
 
     /// Every component interpolated linearly at `progress`, the rotation along the shorter way.
     public func interpolated(to other: TransformComponents, progress t: Double) -> TransformComponents {
         func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
-        var angle = rotation + rotationChange(to: other) * t
-        if angle > 180 { angle -= 360 }
-        if angle <= -180 { angle += 360 }
-        return TransformComponents(rotation: angle, scaleX: lerp(scaleX, other.scaleX),
-                                   scaleY: lerp(scaleY, other.scaleY), shear: lerp(shear, other.shear),
-                                   tx: lerp(tx, other.tx), ty: lerp(ty, other.ty))
+        return TransformComponents(rotation: Self.wrapped(rotation + rotationChange(to: other) * t),
+                                   scaleX: lerp(scaleX, other.scaleX), scaleY: lerp(scaleY, other.scaleY),
+                                   shear: lerp(shear, other.shear), tx: lerp(tx, other.tx), ty: lerp(ty, other.ty))
     }
 }
 
@@ -79,12 +77,9 @@ public struct TransitionElement: Hashable, Sendable {
     public var change: TransitionChange
     /// Its index paths in the initial and final layouts (`nil` where it is absent).
     public var fromIndexPath: IndexPath?, toIndexPath: IndexPath?
-    /// Attributes at progress 0; an appearing element's are its final ones at alpha 0
-    /// (`initialLayoutAttributesForAppearingItem`) unless hidden.
-    public var initial: LayoutAttributes
-    /// Attributes at progress 1; a disappearing element's are its initial ones at alpha 0
-    /// unless hidden.
-    public var final: LayoutAttributes
+    /// Attributes at progress 0 and 1; an appearing element starts, a disappearing one ends, at
+    /// its other attributes with alpha 0 unless hidden (`initialLayoutAttributesForAppearingItem`).
+    public var initial: LayoutAttributes, final: LayoutAttributes
 
     /// The attributes at `progress` (0…1, clamped; exact at the ends), as UIKit animates them:
     /// centre, size and alpha linearly, the transform by `TransformComponents`; a hidden end
@@ -111,8 +106,7 @@ public struct TransitionElement: Hashable, Sendable {
 
 /// A transition between two layouts: every element of either, matched by category, kind and
 /// index path (cells through a batch update's plan when given), in the final layout's order,
-/// then the disappearing ones. E.g. the seed 002 stack to its circle: item 4 turns from 60° to
-/// 0° as it moves; items 5…7, hidden in the stack, fade in.
+/// then the disappearing ones (seed 002: the stack's item 4 turns from 60° to 0° as it moves).
 public struct LayoutTransition: Sendable {
     /// The layout at progress 0.
     public let from: CollectionLayout
@@ -124,17 +118,12 @@ public struct LayoutTransition: Sendable {
     public let initialOrder: [Int]
 
     /// Matches the elements of `from` and `to`; cells through `updatePlan` when given.
-    /// - Throws: `LayoutError.updateDoesNotFit` when the plan's counts are not the layouts'.
-    /// - Complexity: O(n) expected.
+    /// - Throws: `LayoutError.updateDoesNotFit` when the plan's counts are not the layouts'. O(n) expected.
     public init(from: CollectionLayout, to: CollectionLayout, updatePlan: BatchUpdatePlan? = nil) throws {
-        if let updatePlan {
-            let fromCounts = (0..<from.numberOfSections).map { from.numberOfItems(inSection: $0) }
-            let toCounts = (0..<to.numberOfSections).map { to.numberOfItems(inSection: $0) }
-            guard fromCounts == updatePlan.oldCounts else {
-                throw LayoutError.updateDoesNotFit(final: false, items: fromCounts.reduce(0, +))
-            }
-            guard toCounts == updatePlan.newCounts else {
-                throw LayoutError.updateDoesNotFit(final: true, items: toCounts.reduce(0, +))
+        for (layout, plan, final) in [(from, updatePlan?.oldCounts, false), (to, updatePlan?.newCounts, true)] {
+            let counts = layout.cellRanges.map(\.count)
+            guard plan == nil || counts == plan else {
+                throw LayoutError.updateDoesNotFit(final: final, items: counts.reduce(0, +))
             }
         }
         self.from = from
@@ -150,7 +139,6 @@ public struct LayoutTransition: Sendable {
         for (i, e) in from.elements.enumerated() {
             fromPositions[Key(category: e.category, kind: e.kind, indexPath: e.indexPath)] = i
         }
-        var matched = [Bool](repeating: false, count: from.elements.count)
         var fromElementAt = [Int](repeating: -1, count: from.elements.count)
         var elements: [TransitionElement] = []
         elements.reserveCapacity(max(from.elements.count, to.elements.count))
@@ -160,8 +148,7 @@ public struct LayoutTransition: Sendable {
                 oldPath = updatePlan.oldIndexPath(forNew: final.indexPath)
             }
             if let oldPath, let i = fromPositions[Key(category: final.category, kind: final.kind, indexPath: oldPath)],
-               !matched[i] {
-                matched[i] = true
+               fromElementAt[i] < 0 {
                 fromElementAt[i] = elements.count
                 elements.append(TransitionElement(change: oldPath == final.indexPath ? .stay : .move,
                                                   fromIndexPath: oldPath, toIndexPath: final.indexPath,
@@ -173,7 +160,7 @@ public struct LayoutTransition: Sendable {
                                                   initial: initial, final: final))
             }
         }
-        for (i, initial) in from.elements.enumerated() where !matched[i] {
+        for (i, initial) in from.elements.enumerated() where fromElementAt[i] < 0 {
             var final = initial
             final.alpha = initial.isHidden ? initial.alpha : 0
             fromElementAt[i] = elements.count

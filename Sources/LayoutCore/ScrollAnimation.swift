@@ -9,19 +9,13 @@ public enum ScrollTiming: String, Sendable, CaseIterable {
 
     /// The fraction of the way covered at the fraction `u` (0…1) of the time.
     public func progress(_ u: Double) -> Double {
-        switch self {
-        case .linear: return u
-        case .easeOut:
-            let rest = 1 - u
-            return 1 - rest * rest * rest
-        }
+        self == .linear ? u : 1 - (1 - u) * (1 - u) * (1 - u)
     }
 }
 
 /// A scroll in `frameCount` keyframes equally spaced over `duration`, keyframe k at
-/// `start + (end − start)·e(k/(N−1))`. With a `target` (`--snap`) keyframe
-/// K = `proposedKeyframe` is `end`, and K…N−1 go on to the target, each leg timed over its
-/// own keyframes. The legs' ends are exact. Units: points and seconds.
+/// `start + (end − start)·e(k/(N−1))`; with a `target` (`--snap`) keyframe K = `proposedKeyframe` is
+/// `end`, and K…N−1 go on to the target, each leg timed over its own keyframes, its ends exact.
 public struct ScrollAnimation: Sendable, Equatable {
     /// The content offset at the first keyframe (`--offset`), points.
     public var start: Point

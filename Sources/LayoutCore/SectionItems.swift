@@ -23,20 +23,9 @@ public enum SectionItems: Sendable, Equatable {
         case .randomHeights(let h): h.count
         }
     }
-}
 
-/// One item's measure when a section mixes heights and sizes.
-public enum ItemMeasure: Sendable, Equatable {
-    /// A height in points, finite and ≥ 0.
-    case height(Double)
-    /// A size scaled to the item's width keeping its aspect ratio; width > 0, height ≥ 0.
-    case size(Size)
-}
-
-extension SectionItems {
-    /// Item `index`'s size from `.sizes` or `.mixed`, otherwise `fallback`; with
-    /// `heightsKeepWidth`, a height is `fallback.width` wide.
-    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
+    /// Item `index`'s size from `.sizes` or `.mixed`, else `fallback` (a height `fallback.width` wide
+    /// when `heightsKeepWidth`). - Throws: `LayoutError.invalidItem` for a negative or non-finite size.
     @inline(__always)
     func size(at index: Int, default fallback: Size, section: Int = 0, heightsKeepWidth: Bool = false) throws -> Size {
         let size: Size
@@ -60,9 +49,16 @@ extension SectionItems {
     }
 }
 
-/// `count` item heights drawn at random, each computed in O(1) when read: item i is
-/// `base + r % spread` points, r SplitMix64's i-th value from `seed` (the embedded data,
-/// SPEC section 6), with no array behind them.
+/// One item's measure when a section mixes heights and sizes.
+public enum ItemMeasure: Sendable, Equatable {
+    /// A height in points, finite and ≥ 0.
+    case height(Double)
+    /// A size scaled to the item's width keeping its aspect ratio; width > 0, height ≥ 0.
+    case size(Size)
+}
+
+/// `count` item heights drawn at random (the embedded data, SPEC section 6), each computed in O(1)
+/// when read, no array behind them: item i is `base + r % spread` points, r SplitMix64's i-th value.
 public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     /// Number of heights.
     public let count: Int
@@ -75,8 +71,7 @@ public struct RandomHeights: RandomAccessCollection, Sendable, Hashable {
     /// `spread` as a divisor, whose remainders are taken without a division.
     @usableFromInline let divisor: FixedDivisor
 
-    /// `count` heights from `seed`. - Precondition: `count` ≥ 0 and `spread` ≥ 1 (a bad `base`
-    /// is refused by the engines).
+    /// `count` heights from `seed`. - Precondition: `count` ≥ 0, `spread` ≥ 1 (engines refuse a bad `base`).
     public init(count: Int, seed: UInt64, base: Double = 50, spread: UInt64 = 100) {
         precondition(count >= 0 && spread >= 1, "count ≥ 0 and spread ≥ 1")
         self.count = count
