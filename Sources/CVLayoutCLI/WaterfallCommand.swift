@@ -38,7 +38,6 @@ let waterfallEngine = EngineDescriptor(
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )
 
-/// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let (layout, sections) = try waterfallSettings(input)
     return try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
@@ -46,7 +45,6 @@ private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
 
 extension WaterfallLayout: EngineConfiguration {}
 
-/// The waterfall's options, each bound to its `WaterfallLayout` field.
 private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
     .integer("columns", "N", \.columnCount, "number of columns"),
     .number("column-spacing", "PT", \.minimumColumnSpacing, "gap between columns (minimumColumnSpacing)"),
