@@ -86,23 +86,16 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
 
     /// An item's measure (`nil` in a count) and the columns it spans (waterfall), moved with it.
     struct Item { var measure: ItemMeasure?; var span = 1 }
-    let kinds: [ItemUpdateKind] = data.sections.map {
-        switch $0.items {
-        case .uniform: .count
-        case .heights, .randomHeights: .heights
-        case .sizes: .sizes
-        case .mixed: .objects
-        }
-    }
+    var kinds: [ItemUpdateKind] = []
     let items: [[Item]] = data.sections.map { section in
-        let measures: [ItemMeasure?]
-        switch section.items {
-        case .uniform(let n): measures = Array(repeating: nil, count: n)
-        case .heights(let h): measures = h.map { .height($0) }
-        case .randomHeights(let h): measures = h.map { .height($0) }
-        case .sizes(let s): measures = s.map { .size($0) }
-        case .mixed(let m): measures = m
+        let (kind, measures): (ItemUpdateKind, [ItemMeasure?]) = switch section.items {
+        case .uniform(let n): (.count, Array(repeating: nil, count: n))
+        case .heights(let h): (.heights, h.map { .height($0) })
+        case .randomHeights(let h): (.heights, h.map { .height($0) })
+        case .sizes(let s): (.sizes, s.map { .size($0) })
+        case .mixed(let m): (.objects, m)
         }
+        kinds.append(kind)
         let spans = section.spans ?? []
         return measures.enumerated().map { i, measure in Item(measure: measure, span: i < spans.count ? spans[i] : 1) }
     }
