@@ -67,8 +67,7 @@ enum OutputFile {
         return path.hasPrefix("/") ? "/" + parent : parent.isEmpty ? "." : parent
     }
 
-    /// `path`'s `st_mode` from stat(2), or lstat(2) when not `followingLinks`; `nil` when
-    /// there is no such file.
+    /// `path`'s `st_mode` from stat(2), or lstat(2) when not `followingLinks`; `nil` for no such file.
     private static func fileMode(_ path: String, followingLinks: Bool) -> mode_t? {
         var status = stat()
         return (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 ? status.st_mode : nil
@@ -98,16 +97,11 @@ enum OutputFile {
             restoreSignals()
         }
         try body { chunk in try writeAll(fd, chunk, path: shown) }
-        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
-            throw CLIError(.cannotWrite(shown, .lastError))
-        }
+        guard fsync(fd) == 0 || errno == EINVAL || errno == EROFS else { throw CLIError(.cannotWrite(shown, .lastError)) }
         closed = true
-        if close(fd) != 0 {
-            throw CLIError(.cannotWrite(shown, .lastError))
-        }
-        // Keep an existing file's permissions.
+        guard close(fd) == 0 else { throw CLIError(.cannotWrite(shown, .lastError)) }
         if let mode = fileMode(path, followingLinks: false) {
-            chmod(temporary, mode & 0o7777)
+            chmod(temporary, mode & 0o7777)  // an existing file's permissions
         }
         guard rename(temporary, path) == 0 else {
             throw CLIError(.cannotOpenOutput(shown, .lastError, creating: true))
