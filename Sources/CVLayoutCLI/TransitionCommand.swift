@@ -115,13 +115,15 @@ private struct TransitionRun {
         output.output.precision = try outputPrecision(options)
         let format = try outputFormat(options)
         let checkOptions = try checkComparisonOptions(options, engine: "transition")
+        let subject = CheckedLayout(name: "cvlayout transition", precision: output.output.precision) {
+            try TransitionWriter.write(transition, format: $0, options: output, to: $1)
+        }
         if let golden = try options.text("check") {
-            return try checkTransition(transition, golden: golden, options: checkOptions, output: output,
-                                       format: format, writeOptions: options)
+            return try checkTransition(subject, golden: golden, options: checkOptions, format: format, writeOptions: options)
         }
 
         let probe = SVGSizeProbe()
-        try write(transition, format: format, output: output, to: options.text(GlobalOption.output), probe: probe)
+        try subject.write(format, to: options.text(GlobalOption.output), stdout: io.stdout, probe: probe)
         if format == .svg, let size = probe.size, let note = oversizedPictureNote(
             width: size.width, height: size.height, remedy: "fewer items (--count, a smaller DATASET) draw a smaller one") {
             io.stderr("cvlayout: warning: \(note)\n")
@@ -131,35 +133,20 @@ private struct TransitionRun {
 
     /// `--check GOLDEN`: the transition at `--progress` compared as `checkWritten` does, `-o`
     /// still written. Status 0 same, 1 different, 2 trouble.
-    private func checkTransition(_ transition: LayoutTransition, golden: String, options: DiffOptions,
-                                 output: TransitionOutputOptions, format requested: OutputFormat,
-                                 writeOptions: OptionValues) throws -> Int32 {
+    private func checkTransition(_ subject: CheckedLayout, golden: String, options: DiffOptions,
+                                 format requested: OutputFormat, writeOptions: OptionValues) throws -> Int32 {
         if golden == "-" || golden.isEmpty {
             throw CLIError(.goldenNotAFile(golden), engine: "transition")
         }
         let reporting = try CheckReporting(writeOptions, engine: "transition", io: io)
-        let subject = CheckedLayout(name: "cvlayout transition", precision: output.output.precision) { format, buffer in
-            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
-        }
         func writeOutput() throws {
-            if let path = try writeOptions.text("output"), path != "-" {
-                try write(transition, format: requested, output: output, to: path)
-            }
+            if let path = try writeOptions.text("output"), path != "-" { try subject.write(requested, to: path, stdout: io.stdout) }
         }
         if let status = try reporting.recordWithoutComparing(golden, subject, io: io, written: writeOutput) { return status }
         return try checkWritten(golden: golden, name: "the transition", options: options, reporting: reporting,
                                 subject: subject, io: io, written: writeOutput) { expected in
             if expected.shape == .heartSamples { throw CLIError(.fixed(.goldenIsHeartSamples), engine: "transition") }
             return expected.shape == .csv ? .csv : .json
-        }
-    }
-
-    /// Writes `transition` to `path` (atomically) or standard output, every chunk shown to `probe`.
-    private func write(_ transition: LayoutTransition, format: OutputFormat, output: TransitionOutputOptions, to path: String?,
-                       probe: SVGSizeProbe = SVGSizeProbe()) throws {
-        try OutputFile.write(to: path, stdout: io.stdout, probe: probe) { sink in
-            let buffer = LayoutOutput(precision: output.output.precision, sink: sink)
-            try TransitionWriter.write(transition, format: format, options: output, to: buffer)
         }
     }
 
