@@ -8,7 +8,6 @@ struct LayoutJob {
     let descriptor: EngineDescriptor
     /// Every option of the run (command line over dataset `"options"`).
     let options: OptionValues
-    /// How the layout is produced and written, streamed or kept.
     private let pipeline: LayoutPipeline
     /// The layout, snapped, with `targetContentOffset` when asked for; a streamed one's summary.
     var layout: CollectionLayout { pipeline.layout }
@@ -50,9 +49,8 @@ struct LayoutJob {
         return warnings
     }
 
-    /// Parses `arguments` (after the engine name), reads the dataset and lays out; `streaming:
-    /// false` keeps the elements (`transition` reads them).
-    /// - Throws: `CLIError` with the status SPEC section 3 gives.
+    /// Parses `arguments` (after the engine name), reads the dataset and lays out; `streaming: false`
+    /// keeps the elements. Throws `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
         var options = parsed.options
@@ -131,7 +129,6 @@ struct LayoutJob {
         let deviceSize = try Self.deviceSize(options, descriptor: descriptor)
         let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
                           height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
-        /// `name`'s `value`, outside `domain`.
         func refused(_ name: String, _ value: Double, _ domain: LayoutError.Requirement) -> CLIError {
             CLIError(.invalidValue(options.source(of: name) ?? "--" + name, .domain(domain),
                                    got: value.isFinite ? describe(value) : options.shownValue(of: name) ?? "infinity"))
