@@ -77,9 +77,7 @@ let diffCommand = SubcommandDescriptor(
                 }
             }
         }
-    } catch is BrokenPipe {
-        return status  // the reader went away (`| head -1`): the verdict still stands
-    }
+    } catch is BrokenPipe {}  // the reader went away (`| head -1`): the verdict still stands
     return status
 }
 
@@ -146,19 +144,20 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
 /// layout without its elements (its shape, unknown names).
 /// - Throws: `CLIError` 2 with the reader's message naming the file when it is not a layout.
 func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
-    if let input {
-        do {
-            return (input, try LayoutDiff.check(input, format: layoutFormat(path)))
-        } catch let error as LayoutReadError {
-            throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
-        } catch is LayoutStreamFallback {}
+    do {
+        if let input {
+            do { return (input, try LayoutDiff.check(input, format: layoutFormat(path))) } catch is LayoutStreamFallback {}
+        }
+        var spooled: SpooledInput?
+        if case .spooled(let input)? = input { spooled = input }
+        let data = try readLayoutData(path, stdin: io.stdin, spooled: spooled)
+        var document = try LayoutReader.read(data, format: layoutFormat(path))  // by its extension, else its first byte
+        let input = LayoutInput.document(document)
+        document.elements = []
+        return (input, document)
+    } catch let error as LayoutReadError {
+        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
     }
-    var spooled: SpooledInput?
-    if case .spooled(let input)? = input { spooled = input }
-    var document = try readLayoutFile(path, stdin: io.stdin, spooled: spooled)
-    let input = LayoutInput.document(document)
-    document.elements = []
-    return (input, document)
 }
 
 /// Draws the diff picture of two layout files; `actualName` names ACTUAL (default its path).
@@ -361,22 +360,9 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
 /// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
-/// Reads and parses a layout file (`-`: stdin; `spooled`: its bytes), by its extension or else
-/// its first byte. O(file size).
-/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, is longer than
-///   `limit` (/dev/zero never ends), or is not a layout (`a.json:3:5: invalid JSON: …`).
-func readLayoutFile(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
-                    limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
-    let data = try readLayoutData(path, stdin: stdin, spooled: spooled, limit: limit)
-    do {
-        return try LayoutReader.read(data, format: layoutFormat(path))
-    } catch let error as LayoutReadError {
-        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
-    }
-}
-
 /// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given), as `readDataset`.
-/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, or is past `limit`.
+/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, or is past `limit`
+///   (/dev/zero never ends).
 func readLayoutData(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
                     limit: Int = maximumDatasetBytes) throws -> Data {
     do {
