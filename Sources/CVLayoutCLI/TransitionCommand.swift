@@ -23,7 +23,6 @@ private let outputOptionNames = ["format", "output", "precision", "labels", "no-
 private let unusedOptionNames = ["rect", "item", "visible", "canvas", "target-offset", "velocity", "scroll-to", "frames",
                                  "duration", "timing", "snap"]
 
-/// `transition`'s option table: help and parsing read it.
 let transitionOptions: [OptionSpec] = [
     .value("from", "'ENGINE [OPTIONS]'", default: "required",
            "the layout at progress 0: an engine and its options, quoted as one argument", allowedInDataset: false),
@@ -34,16 +33,19 @@ let transitionOptions: [OptionSpec] = [
     .flag("repeat", "SVG: play forth and back, repeating"),
 ] + globalOptions.filter { (outputOptionNames + sharedOptionNames + updateOptionNames).contains($0.name) }
 
-/// One run of `cvlayout transition`.
 private func runTransition(_ arguments: [String], io: CommandIO) throws -> Int32 {
     if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
         try io.emit(transitionHelp())
         return ExitStatus.success
     }
-    var (options, dataset) = try parseTransitionArguments(arguments)
-    guard let fromText = try options.text("from") else {
-        throw CLIError(.fixed(.fromRequired), engine: "transition")
+    let (parsed, positionals) = try ArgumentParser.tokenize(
+        arguments, table: transitionOptions, command: "transition",
+        unknown: { unusedOptionNames.contains($0) ? .optionNotUsedByTransitions(side: nil, $0) : nil })
+    if positionals.count > 1 {
+        throw CLIError(.moreThanOneDataset(positionals[0], positionals[1]), engine: "transition")
     }
+    var options = parsed
+    guard let fromText = try options.text("from") else { throw CLIError(.fixed(.fromRequired), engine: "transition") }
     let toText = try options.text("to") ?? fromText
     // The options given of `names`, as words to pass on to a side.
     func words(_ names: [String]) throws -> [String] {
@@ -65,7 +67,7 @@ private func runTransition(_ arguments: [String], io: CommandIO) throws -> Int32
     // With no DATASET, a pipe or file on stdin is both sides' dataset (not `--check -`'s golden).
     sideIO.stdinHoldsData = try io.stdinHoldsData && options.text("check") != "-"
     // The DATASET applies to both sides, but a side that names its own wins.
-    let tail = dataset.map { ["--", $0] } ?? []
+    let tail = positionals.first.map { ["--", $0] } ?? []
     let fromJob = try sideJob("from", fromEngine, shared + fromWords + (fromHasDataset ? [] : tail), io: sideIO)
     let toJob = try sideJob("to", toEngine, shared + update + toWords + (toHasDataset ? [] : tail), io: sideIO)
     let from = fromJob.layout, to = toJob.layout
@@ -132,9 +134,7 @@ private func runTransition(_ arguments: [String], io: CommandIO) throws -> Int32
 /// still written. Status 0 same, 1 different, 2 trouble.
 private func checkTransition(_ subject: CheckedLayout, golden: String, options: DiffOptions,
                              format requested: OutputFormat, writeOptions: OptionValues, io: CommandIO) throws -> Int32 {
-    if golden == "-" || golden.isEmpty {
-        throw CLIError(.goldenNotAFile(golden), engine: "transition")
-    }
+    if golden == "-" || golden.isEmpty { throw CLIError(.goldenNotAFile(golden), engine: "transition") }
     let reporting = try CheckReporting(writeOptions, engine: "transition", io: io)
     func writeOutput() throws {
         if let path = try writeOptions.text("output"), path != "-" {
@@ -166,9 +166,7 @@ private func sideJob(_ name: String, _ descriptor: EngineDescriptor, _ arguments
 /// The engine and words of `--from`/`--to` (refusing options not theirs), and whether they name a DATASET.
 private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [String], Bool) {
     let words = try shellWords(text, option: name)
-    guard let first = words.first else {
-        throw CLIError(.sideNeedsEngine(side: name, text), engine: "transition")
-    }
+    guard let first = words.first else { throw CLIError(.sideNeedsEngine(side: name, text), engine: "transition") }
     guard let descriptor = engine(named: first) else {
         let problem = CLIProblem.unknown(.engine, first, nearest: nearest(first, among: engineRegistry.map(\.name)))
         throw CLIError(.inSide(name, engine: nil, message: problem.message), engine: "transition")
@@ -187,17 +185,6 @@ private func side(_ name: String, _ text: String) throws -> (EngineDescriptor, [
         throw CLIError(.optionNotUsedByTransitions(side: name, option), engine: "transition")
     }
     return (descriptor, rest, parsed.dataset != nil)
-}
-
-/// `transition`'s options (`transitionOptions`) and DATASET, if any. - Throws: `CLIError` (usage).
-private func parseTransitionArguments(_ arguments: [String]) throws -> (OptionValues, String?) {
-    let (options, positionals) = try ArgumentParser.tokenize(
-        arguments, table: transitionOptions, command: "transition",
-        unknown: { unusedOptionNames.contains($0) ? .optionNotUsedByTransitions(side: nil, $0) : nil })
-    if positionals.count > 1 {
-        throw CLIError(.moreThanOneDataset(positionals[0], positionals[1]), engine: "transition")
-    }
-    return (options, positionals.first)
 }
 
 /// Splits `text` into words as a POSIX shell would, without expansions ('…' literal, "…" but
@@ -243,7 +230,6 @@ func shellWords(_ text: String, option: String) throws -> [String] {
     return words
 }
 
-/// `cvlayout transition --help`.
 private func transitionHelp() -> String {
     """
         USAGE: cvlayout transition --from 'ENGINE [OPTIONS]' [--to 'ENGINE [OPTIONS]'] [OPTIONS] [DATASET]
