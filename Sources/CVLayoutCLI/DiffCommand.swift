@@ -6,8 +6,6 @@ import LayoutDatasets
 // `cvlayout diff EXPECTED ACTUAL`: compares two layouts element by element (LayoutDiff) and
 // exits as diff(1) does: 0 same, 1 different, 2 trouble.
 
-// MARK: - Interface
-
 let diffOptions: [OptionSpec] = [
     .value("tolerance", "PT", default: "0.001", "numbers within PT of each other are equal"),
     .value("fields", "LIST", default: "all",
@@ -35,8 +33,7 @@ let diffCommand = SubcommandDescriptor(
     }
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
     let spooled = parsed.expected == "-" || parsed.actual == "-" ? try spoolStandardInput(io) : nil
-    let toFile = parsed.reportFile != nil
-    let style = reportStyle(parsed.report, color: !toFile && io.color.stdout)
+    let style = reportStyle(parsed.report, color: parsed.reportFile == nil && io.color.stdout)
     let diff = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
                                       options: parsed.options, style: style)
     // Columns or keys cvlayout does not know: not compared, said once per file.
@@ -45,7 +42,6 @@ let diffCommand = SubcommandDescriptor(
     for (document, name) in sides {
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
-    let status = diff.result.isSame ? DiffStatus.same : DiffStatus.different
     func writeReport(to emit: OutputFile.Sink) throws {
         try writeFormattedReport(parsed.report, diff, expectedName: expectedName, actualName: actualName,
                                  className: "cvlayout diff", to: emit)
@@ -78,7 +74,7 @@ let diffCommand = SubcommandDescriptor(
             }
         }
     } catch is BrokenPipe {}  // the reader went away (`| head -1`): the verdict still stands
-    return status
+    return diff.result.isSame ? DiffStatus.same : DiffStatus.different
 }
 
 /// The style the comparison renders for `format` (never coloured for the CI formats).
@@ -102,8 +98,7 @@ func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: S
 
 func layoutFormat(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
 
-/// Runs `body` on two layout files as the streams read them; when that fails, again with each
-/// side checked on its own (EXPECTED first, saying why).
+/// Runs `body` on two layout files as streams; failing that, on each side checked (EXPECTED first).
 /// - Throws: `CLIError` with status 2 naming the file; what `body` throws but a fallback.
 func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                          _ body: (LayoutInput, LayoutInput) throws -> T) throws -> T {
@@ -140,8 +135,7 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
     }
 }
 
-/// A side checked on its own: as it is when the streams read it, else read whole; with the
-/// layout without its elements (its shape, unknown names).
+/// A side checked on its own, as the streams read it or else whole, and its layout without elements.
 /// - Throws: `CLIError` 2 with the reader's message naming the file when it is not a layout.
 func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
     do {
@@ -256,9 +250,8 @@ struct DiffArguments: Equatable {
         var values: [String: String] = [:]
         for name in parsed.values.keys { values[name] = try parsed.text(name) }
         guard files.count == 2 else {
-            throw usage(files.count < 2 ? "expected two layouts, EXPECTED and ACTUAL; got \(files.count)"
-                                        : "expected two layouts, EXPECTED and ACTUAL; got \(files.count): "
-                                          + files.map { "'\($0)'" }.joined(separator: " "))
+            let listed = files.count < 2 ? "" : ": " + files.map { "'\($0)'" }.joined(separator: " ")
+            throw usage("expected two layouts, EXPECTED and ACTUAL; got \(files.count)\(listed)")
         }
         if files[0] == "-" && files[1] == "-" { throw usage("only one of EXPECTED and ACTUAL can be '-' (stdin)") }
 
@@ -300,8 +293,7 @@ struct DiffArguments: Equatable {
 }
 
 /// Diff's options from `--fields` and `--tolerance` (after `prefix`: `--` or `--check-`).
-/// - Throws: `usage(message)` for an unknown field, a list naming nothing, or a tolerance
-///   that is not a finite number ≥ 0.
+/// - Throws: `usage(message)` for an unknown field, a list naming nothing, a tolerance not finite ≥ 0.
 func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> String?, prefix: String,
                        shown: (String) -> String, usage: (String) -> CLIError) throws -> DiffOptions {
     var options = DiffOptions()
@@ -357,7 +349,6 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     }
 }
 
-/// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
 /// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given), as `readDataset`.
