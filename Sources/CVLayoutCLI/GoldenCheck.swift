@@ -9,15 +9,12 @@ import LayoutWriters
 let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of printing: "
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
-/// `job`'s layout compared with `golden` as `cvlayout diff` would, as the golden's format prints
-/// it: streamed when it can be, else written in memory. Only `-o FILE` is written. 0 same, 1
-/// different (or recorded). O(n) in the elements.
+/// `job`'s layout compared with `golden` as `cvlayout diff` would, streamed when it can be; only
+/// `-o FILE` is written. 0 same, 1 different (or recorded). O(n) in the elements.
 /// - Throws: `CLIError` 2 for a GOLDEN unreadable or not a layout; 64 (65 from the dataset) for
 ///   a bad GOLDEN or check option; what writing `-o`, artifacts or the report throws.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
-    if golden == "-" || golden.isEmpty {
-        throw CLIError(.goldenNotAFile(golden), engine: job.descriptor.name)
-    }
+    if golden == "-" || golden.isEmpty { throw CLIError(.goldenNotAFile(golden), engine: job.descriptor.name) }
     if let output = try job.options.text(GlobalOption.output), namesTheSameFile(output, golden) {
         throw CLIError.usage("-o \(shortenedForMessage(output)) is the golden --check compares with: it would be replaced "
                              + "by the layout (--record failed re-records a golden that differs)", engine: job.descriptor.name)
@@ -94,13 +91,14 @@ struct CheckedLayout {
     /// Writes it as `format` to `path` atomically, or to `stdout` for `nil` and `-`, each chunk shown to `probe`.
     func write(_ format: OutputFormat, to path: String?, stdout: @escaping OutputFile.Sink,
                probe: SVGSizeProbe = SVGSizeProbe()) throws {
-        try OutputFile.write(to: path, stdout: stdout, probe: probe) { try write(format, LayoutOutput(precision: precision, sink: $0)) }
+        try OutputFile.write(to: path, stdout: stdout, probe: probe) {
+            try write(format, LayoutOutput(precision: precision, sink: $0))
+        }
     }
 }
 
-/// What `--check` says once compared: the golden's unknown names; when the same, what a thin
-/// golden left uncompared, the report unless plain text, and 0; else the report, the artifacts,
-/// the golden recorded with `--record failed`, and 1.
+/// `--check`'s verdict: when the same, what a thin golden left uncompared, the report unless plain
+/// text, and 0; else the report, the artifacts, the golden recorded with `--record failed`, and 1.
 func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
                   options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO) throws -> Int32 {
     let result = diff.result
@@ -134,8 +132,7 @@ func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: 
     // out before the golden is read again (a million elements that moved cost no second read).
     guard golden != "-", let range = result.numericDeltaRange(), range.largest <= 0.5 * (1 + 1e-9),
           let decimals = printedDecimals(ofFile: golden), decimals < 15 else { return nil }
-    var half = 0.5
-    for _ in 0..<decimals { half /= 10 }
+    let half = (0..<decimals).reduce(0.5) { half, _ in half / 10 }
     guard result.differsOnlyWithin(half) else { return nil }
     let halfText = NumberPrecision.full.text(half)
     let unit = decimals == 0 ? "a whole number" : "\(decimals) decimal\(decimals == 1 ? "" : "s")"
@@ -170,10 +167,9 @@ func printedDecimals(ofFile path: String) -> Int? {
     return most
 }
 
-/// `checkAgainstGolden` as a stream: elements compared as the engine produces them, each number
-/// as the golden's format prints it (a golden out of element order sorted, the layout produced
-/// again). `nil` when the layout must be written first: a golden malformed or repeating an
-/// element, a CSV of heart samples, a layout not produced in element order.
+/// `checkAgainstGolden` as a stream, each number as the golden's format prints it (a golden out of
+/// element order sorted). `nil` when the layout must be written first: a golden malformed or
+/// repeating an element, a CSV of heart samples, a layout not produced in element order.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
     let precision = job.outputOptions.precision
@@ -215,8 +211,7 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 
 // MARK: - Reporting, artifacts, recording
 
-/// `--record`: only compare; write a missing golden; overwrite one that differs (after the
-/// report); write every golden, not comparing.
+/// `--record`: only compare; write a missing golden; overwrite one that differs; write every golden.
 enum RecordMode: String, CaseIterable {
     case never, missing, failed, all
 }
@@ -294,8 +289,7 @@ struct CheckReporting {
     }
 }
 
-/// A golden's format: by its `.csv` or `.json` name, else the file's (JSON when it starts with
-/// `{` or `[`), else JSON.
+/// A golden's format: by its `.csv` or `.json` name, else CSV for a file starting with neither `{` nor `[`.
 func goldenFormat(_ golden: String) -> OutputFormat {
     switch LayoutFileFormat(pathExtension: golden) {
     case .csv?: return .csv
@@ -384,8 +378,7 @@ func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> Di
 /// Refuses the options used only with `--check` without it (usage).
 func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) throws {
     guard !values.has("check") else { return }
-    let checkOnly = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
-    for name in checkOnly where values.has(name) {
+    for name in ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"] where values.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
 }
@@ -400,8 +393,6 @@ func reportFileNamingALayout(_ report: String, shown: String, _ layouts: [(path:
 /// Whether two paths name the same file once made absolute, `.`, `..` and symbolic links resolved.
 func namesTheSameFile(_ a: String, _ b: String) -> Bool {
     guard a != "-" && b != "-" else { return false }
-    func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
+    let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
     return resolved(a) == resolved(b)
 }
