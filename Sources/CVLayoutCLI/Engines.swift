@@ -99,7 +99,6 @@ func engine(named name: String) -> EngineDescriptor? {
     engineEntries.first { $0.name == name }?.descriptor()
 }
 
-/// The global options followed by `engine`'s.
 func knownOptions(for engine: String) -> [OptionSpec] {
     globalOptions + (CVLayoutCLI.engine(named: engine)?.options ?? [])
 }

@@ -73,12 +73,10 @@ struct ItemUpdates {
 /// What a section of the data gives its items, in words.
 enum ItemUpdateKind: String { case count = "a count", heights, sizes, objects = "item objects" }
 
-/// The dataset (or the engine's `embeddedData`) after `--delete`, `--insert` and `--move`.
-/// Each section keeps its kind: counts take inserts without a measure, heights need `S:I=H`,
-/// sizes `S:I=WxH`; an item moves only between sections of the same kind.
+/// The dataset (or `embeddedData`) after `--delete`, `--insert` and `--move`, each section of its
+/// kind (`S:I` in counts, `S:I=H` in heights, `S:I=WxH` in sizes; moves within a kind). O(items).
 /// - Throws: `CLIError`: usage (64) for index paths out of range or used twice; data (65) for
 ///   a missing or mismatched measure.
-/// - Complexity: O(items) when an update is given, O(1) otherwise.
 func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: EngineDescriptor,
                     count: Int, seed: UInt64) throws -> Dataset? {
     guard let updates = try ItemUpdates.parse(options) else { return dataset }

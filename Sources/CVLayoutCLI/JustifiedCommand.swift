@@ -30,7 +30,6 @@ let justifiedEngine = EngineDescriptor(
     movesWithContentOffset: { _ in false }
 )
 
-/// What the justified engine's options set: the layout and `--stats`.
 struct JustifiedConfiguration: EngineConfiguration {
     var layout = JustifiedLayout()
     var reportsStatistics = false

@@ -31,8 +31,7 @@ enum OutputFile {
         try writeReplacing(target, shownAs: path, body)
     }
 
-    /// `write(to:_:)` for `path`, or standard output (`stdout`) for `nil` and `-`; each chunk
-    /// is shown to `probe` first.
+    /// `write(to:_:)` for `path`, or `stdout` for `nil` and `-`; each chunk shown to `probe` first.
     static func write(to path: String?, stdout: @escaping Sink, probe: SVGSizeProbe,
                       _ body: (@escaping Sink) throws -> Void) throws {
         guard let path, path != "-" else { return try body { try probe.observe($0); try stdout($0) } }
@@ -52,8 +51,7 @@ enum OutputFile {
         return destination.hasPrefix("/") ? destination : directory(of: path) + "/" + destination
     }
 
-    /// The open descriptor `path` names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
-    /// `/proc/self/fd/N`), written to in place; `nil` for another path or a closed one.
+    /// The open descriptor `path` names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`), or `nil`.
     private static func openDescriptor(named path: String) -> Int32? {
         let number = ["/dev/stdout": "1", "/dev/stderr": "2"][path]
             ?? ["/dev/fd/", "/proc/self/fd/"].first(where: path.hasPrefix).map { String(path.dropFirst($0.count)) }

@@ -31,8 +31,7 @@ private func defaultRingCounts(_ rings: Int) -> [Int] {
     (0..<rings).map { $0 == 0 ? 1 : 6 * $0 }
 }
 
-/// What the ring's options set: the layout and the heart path's settings (`heartFrom` `nil`:
-/// item 0 of the outermost non-empty ring).
+/// What the ring's options set (`heartFrom` `nil`: item 0 of the outermost non-empty ring).
 struct RingConfiguration: EngineConfiguration {
     var layout = RingLayout()
     var heartStyle = HeartStyle.seed
@@ -59,8 +58,7 @@ private let ringOptions: [BoundOption<RingConfiguration>] = [
     .flag("no-heart", \.noHeart, "leave out the heart path"),
 ]
 
-/// The ring engine on `input`: its cells by `cells` (given the engine and ring counts), then
-/// the content offset and the heart path.
+/// The ring engine on `input`: its cells by `cells` (given the ring counts), then the heart path.
 func ringLayout(_ input: EngineInput,
                 cells: (RingLayout, [Int]) throws -> CollectionLayout) throws -> CollectionLayout {
     let o = input.options
