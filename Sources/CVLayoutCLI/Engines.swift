@@ -3,8 +3,7 @@ import LayoutCore
 import LayoutDatasets
 import LayoutWriters
 
-/// What an engine receives: the run's options, the dataset (`nil`: the embedded data), the
-/// bounds, `--offset`, `--count` (or the engine's default) and `--seed`.
+/// What an engine receives (`dataset` `nil`: the embedded data; `count`: `--count` or the engine's default).
 struct EngineInput {
     let options: OptionValues
     let dataset: Dataset?
