@@ -9,7 +9,6 @@ let carouselEngine = EngineDescriptor.singleSection(
 
 extension CarouselLayout: EngineConfiguration {}
 
-/// The carousel's options, each bound to its `CarouselLayout` field.
 private let carouselOptions: [BoundOption<CarouselLayout>] = [
     .size("item-size", \.itemSize, "itemSize"),
     .number("spacing", "PT", \.minimumLineSpacing, "gap between neighbouring items (minimumLineSpacing); negative overlaps them"),

@@ -17,7 +17,6 @@ let circleEngine: EngineDescriptor = {
 
 extension CircleLayout: EngineConfiguration {}
 
-/// The circle's options, each bound to its `CircleLayout` field.
 private let circleOptions: [BoundOption<CircleLayout>] = [
     .number("radius", "PT", \.radius, "distance from the bounds centre to the item centres"),
     .size("item-size", \.itemSize, "size of every item"),

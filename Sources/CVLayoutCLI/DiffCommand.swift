@@ -6,9 +6,6 @@ import LayoutDatasets
 // `cvlayout diff EXPECTED ACTUAL`: compares two layouts element by element (LayoutDiff) and
 // exits as diff(1) does: 0 same, 1 different, 2 trouble.
 
-// MARK: - Interface
-
-/// `cvlayout diff`'s options, read by its parser, help, completions and manual.
 let diffOptions: [OptionSpec] = [
     .value("tolerance", "PT", default: "0.001", "numbers within PT of each other are equal"),
     .value("fields", "LIST", default: "all",
@@ -21,13 +18,11 @@ let diffOptions: [OptionSpec] = [
     .value("report-file", "FILE", default: "stdout", "write the report to FILE (atomically) instead"),
 ]
 
-/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s: same within the tolerance;
-/// different; trouble (unreadable or malformed input, or bad options).
+/// Exit statuses of `cvlayout diff` and `--check`, as diff(1)'s (trouble: bad input or options).
 enum DiffStatus {
     static let same: Int32 = 0, different: Int32 = 1, trouble: Int32 = 2
 }
 
-/// The `diff` subcommand.
 let diffCommand = SubcommandDescriptor(
     name: "diff",
     summary: "compare two layouts (JSON or CSV) element by element; status 0 same, 1 different, 2 trouble"
@@ -38,8 +33,7 @@ let diffCommand = SubcommandDescriptor(
     }
     let expectedName = displayName(parsed.expected), actualName = displayName(parsed.actual)
     let spooled = parsed.expected == "-" || parsed.actual == "-" ? try spoolStandardInput(io) : nil
-    let toFile = parsed.reportFile != nil
-    let style = reportStyle(parsed.report, color: !toFile && io.color.stdout)
+    let style = reportStyle(parsed.report, color: parsed.reportFile == nil && io.color.stdout)
     let diff = try compareLayoutFiles(parsed.expected, parsed.actual, spooled: spooled, io: io,
                                       options: parsed.options, style: style)
     // Columns or keys cvlayout does not know: not compared, said once per file.
@@ -48,7 +42,6 @@ let diffCommand = SubcommandDescriptor(
     for (document, name) in sides {
         if let text = LayoutDiff.unknownNamesText(document, name: name) { io.stderr("cvlayout: warning: \(questioningControlCharacters(text))\n") }
     }
-    let status = diff.result.isSame ? DiffStatus.same : DiffStatus.different
     func writeReport(to emit: OutputFile.Sink) throws {
         try writeFormattedReport(parsed.report, diff, expectedName: expectedName, actualName: actualName,
                                  className: "cvlayout diff", to: emit)
@@ -80,14 +73,11 @@ let diffCommand = SubcommandDescriptor(
                 }
             }
         }
-    } catch is BrokenPipe {
-        return status  // the reader went away (`| head -1`): the verdict still stands
-    }
-    return status
+    } catch is BrokenPipe {}  // the reader went away (`| head -1`): the verdict still stands
+    return diff.result.isSame ? DiffStatus.same : DiffStatus.different
 }
 
-/// The style of the report the comparison renders for `format`: JSON, or text (never coloured
-/// for the CI formats made from it).
+/// The style the comparison renders for `format` (never coloured for the CI formats).
 func reportStyle(_ format: DiffReportFormat, color: Bool) -> StreamedReportStyle {
     switch format {
     case .json: return .json
@@ -106,11 +96,9 @@ func compareLayoutFiles(_ expectedPath: String, _ actualPath: String, spooled: S
     }
 }
 
-/// The format a path's extension names; none for standard input.
 func layoutFormat(_ path: String) -> LayoutFileFormat? { path == "-" ? nil : LayoutFileFormat(pathExtension: path) }
 
-/// Runs `body` on two layout files as the streams read them (`layoutInput`); when that fails,
-/// again with each side checked on its own (`checkedInput`, EXPECTED first, saying why).
+/// Runs `body` on two layout files as streams; failing that, on each side checked (EXPECTED first).
 /// - Throws: `CLIError` with status 2 naming the file; what `body` throws but a fallback.
 func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: SpooledInput?, io: CommandIO,
                          _ body: (LayoutInput, LayoutInput) throws -> T) throws -> T {
@@ -128,8 +116,8 @@ func withLayoutInputs<T>(_ expectedPath: String, _ actualPath: String, spooled: 
     }
 }
 
-/// A layout file as the streams read it: standard input as `spooled` (`nil`: read whole), a
-/// FIFO copied to an unlinked temporary file (within the whole-file limit), a path as it is.
+/// A layout file as the streams read it: stdin as `spooled` (`nil`: read whole), a FIFO copied
+/// to an unlinked temporary file (within the whole-file limit), a path as it is.
 /// - Throws: `CLIError` with status 2: a FIFO larger than the limit or that cannot be read.
 func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? {
     if path == "-" { return spooled.map(LayoutInput.spooled) }
@@ -147,23 +135,23 @@ func layoutInput(_ path: String, spooled: SpooledInput?) throws -> LayoutInput? 
     }
 }
 
-/// A side checked on its own (`LayoutDiff.check`): as it is when the streams read it, else
-/// read whole; with the layout without its elements (its shape, unknown names).
+/// A side checked on its own, as the streams read it or else whole, and its layout without elements.
 /// - Throws: `CLIError` 2 with the reader's message naming the file when it is not a layout.
 func checkedInput(_ path: String, _ input: LayoutInput?, io: CommandIO) throws -> (input: LayoutInput, layout: LayoutDocument) {
-    if let input {
-        do {
-            return (input, try LayoutDiff.check(input, format: layoutFormat(path)))
-        } catch let error as LayoutReadError {
-            throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
-        } catch is LayoutStreamFallback {}
+    do {
+        if let input {
+            do { return (input, try LayoutDiff.check(input, format: layoutFormat(path))) } catch is LayoutStreamFallback {}
+        }
+        var spooled: SpooledInput?
+        if case .spooled(let input)? = input { spooled = input }
+        let data = try readLayoutData(path, stdin: io.stdin, spooled: spooled)
+        var document = try LayoutReader.read(data, format: layoutFormat(path))  // by its extension, else its first byte
+        let input = LayoutInput.document(document)
+        document.elements = []
+        return (input, document)
+    } catch let error as LayoutReadError {
+        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
     }
-    var spooled: SpooledInput?
-    if case .spooled(let input)? = input { spooled = input }
-    var document = try readLayoutFile(path, stdin: io.stdin, spooled: spooled)
-    let input = LayoutInput.document(document)
-    document.elements = []
-    return (input, document)
 }
 
 /// Draws the diff picture of two layout files; `actualName` names ACTUAL (default its path).
@@ -178,8 +166,8 @@ func drawLayoutDiff(_ expectedPath: String, _ actualPath: String, spooled: Spool
     }
 }
 
-/// Writes `diff`'s report as `format`: its text or JSON, or made from its text JUnit XML (one
-/// test case `expectedName` of class `className`) or GitHub annotations (on `expectedName`).
+/// Writes `diff`'s report as `format`: its text or JSON, or made from its text JUnit XML (test
+/// case `expectedName` of class `className`) or GitHub annotations (on `expectedName`).
 func writeFormattedReport(_ format: DiffReportFormat, _ diff: StreamedDiff, expectedName: String,
                           actualName: String, className: String, to emit: OutputFile.Sink) throws {
     let summary = LayoutDiff.summary(diff.result, expectedName: expectedName, actualName: actualName)
@@ -202,7 +190,6 @@ func writeFormattedReport(_ format: DiffReportFormat, _ diff: StreamedDiff, expe
     }
 }
 
-/// `cvlayout diff --help`.
 func diffHelp() -> String {
     """
     USAGE: cvlayout diff EXPECTED ACTUAL [--tolerance PT] [--fields LIST] [-f text|json|svg]
@@ -242,9 +229,7 @@ func diffHelp() -> String {
 
 // MARK: - Arguments
 
-/// `cvlayout diff`'s arguments, validated: the paths (`-`: stdin), the tolerance and fields,
-/// the report's format (`--report`, else `-f text|json`), whether the picture goes to stdout
-/// (`-f svg`) and `--report-file`.
+/// `cvlayout diff`'s arguments, validated; `report`: `--report`, else `-f text|json`; `picture`: `-f svg`.
 struct DiffArguments: Equatable {
     var expected: String, actual: String
     var options: DiffOptions
@@ -265,32 +250,29 @@ struct DiffArguments: Equatable {
         var values: [String: String] = [:]
         for name in parsed.values.keys { values[name] = try parsed.text(name) }
         guard files.count == 2 else {
-            throw usage(files.count < 2 ? "expected two layouts, EXPECTED and ACTUAL; got \(files.count)"
-                                        : "expected two layouts, EXPECTED and ACTUAL; got \(files.count): "
-                                          + files.map { "'\($0)'" }.joined(separator: " "))
+            let listed = files.count < 2 ? "" : ": " + files.map { "'\($0)'" }.joined(separator: " ")
+            throw usage("expected two layouts, EXPECTED and ACTUAL; got \(files.count)\(listed)")
         }
         if files[0] == "-" && files[1] == "-" { throw usage("only one of EXPECTED and ACTUAL can be '-' (stdin)") }
 
         let options = try comparisonOptions(fields: values["fields"], tolerance: values["tolerance"], prefix: "--",
                                             shown: { $0 }, usage: usage)
         var parsedArguments = DiffArguments(expected: files[0], actual: files[1], options: options)
-        let formats = ["text", "json", "svg"]
-        if let format = values["format"]?.lowercased() {
-            guard formats.contains(format) else {
-                throw usage(CLIProblem.notOneOf("--format", formats, got: format, nearest: nearest(format, among: formats)).message)
+        func choice(_ name: String, _ names: [String]) throws -> String? {
+            guard let text = values[name]?.lowercased() else { return nil }
+            guard names.contains(text) else {
+                throw usage(CLIProblem.notOneOf("--" + name, names, got: text, nearest: nearest(text, among: names)).message)
             }
-            parsedArguments.picture = format == "svg"
-            if format == "json" { parsedArguments.report = .json }
+            return text
         }
-        if let text = values["report"]?.lowercased() {
-            guard let report = DiffReportFormat(rawValue: text) else {
-                let names = DiffReportFormat.allCases.map(\.rawValue)
-                throw usage(CLIProblem.notOneOf("--report", names, got: text, nearest: nearest(text, among: names)).message)
-            }
-            if let format = values["format"]?.lowercased(), format != "svg", format != text {
+        let format = try choice("format", ["text", "json", "svg"])
+        parsedArguments.picture = format == "svg"
+        if format == "json" { parsedArguments.report = .json }
+        if let text = try choice("report", DiffReportFormat.allCases.map(\.rawValue)) {
+            if let format, format != "svg", format != text {
                 throw usage("-f \(format) and --report \(text) disagree: give one of them")
             }
-            parsedArguments.report = report
+            parsedArguments.report = DiffReportFormat(rawValue: text)!
         }
         if let path = values["report-file"] {
             guard !path.isEmpty && path != "-" else { throw usage("--report-file: expected a file, got '\(path)'") }
@@ -310,10 +292,8 @@ struct DiffArguments: Equatable {
     }
 }
 
-/// Diff's options from `--fields` and `--tolerance` (after `prefix`: `--` or `--check-`),
-/// values shown in messages by `shown`.
-/// - Throws: `usage(message)` for an unknown field, a list naming nothing, or a tolerance
-///   that is not a finite number ≥ 0.
+/// Diff's options from `--fields` and `--tolerance` (after `prefix`: `--` or `--check-`).
+/// - Throws: `usage(message)` for an unknown field, a list naming nothing, a tolerance not finite ≥ 0.
 func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> String?, prefix: String,
                        shown: (String) -> String, usage: (String) -> CLIError) throws -> DiffOptions {
     var options = DiffOptions()
@@ -342,9 +322,8 @@ func comparisonOptions(fields: String?, tolerance: @autoclosure () throws -> Str
 /// The most standard input `diff` copies to its temporary file (16 GiB; 10⁷ elements: 2 GB).
 let maximumSpooledBytes = 1 << 34
 
-/// Standard input for `diff … -` as a regular file (`SpooledInput`): the descriptor itself
-/// when it is one, else copied to an unlinked temporary file (or `io.stdin`'s bytes). `nil`
-/// for a device and when no temporary file can be made (stdin then read whole).
+/// Standard input for `diff … -` as a regular file: itself when it is one, else copied to an
+/// unlinked temporary file. `nil` for a device and when no temporary file can be made.
 /// - Throws: `CLIError` 2: stdin cannot be read or copied, or is past `maximumSpooledBytes`.
 func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     guard let descriptor = io.stdinDescriptor else { return try? SpooledInput(readLayoutData("-", stdin: io.stdin)) }
@@ -370,26 +349,11 @@ func spoolStandardInput(_ io: CommandIO) throws -> SpooledInput? {
     }
 }
 
-/// `<stdin>` for `-`, `''` for an empty name, else the path.
 func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path.isEmpty ? "''" : path }
 
-/// Reads and parses a layout file (`-`: stdin; `spooled`: its bytes), by its extension or
-/// else its first byte.
-/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, is longer than
-///   `limit` (/dev/zero never ends), or is not a layout (`a.json:3:5: invalid JSON: …`).
-/// - Complexity: O(file size).
-func readLayoutFile(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
-                    limit: Int = maximumDatasetBytes) throws -> LayoutDocument {
-    let data = try readLayoutData(path, stdin: stdin, spooled: spooled, limit: limit)
-    do {
-        return try LayoutReader.read(data, format: layoutFormat(path))
-    } catch let error as LayoutReadError {
-        throw CLIError.status(DiffStatus.trouble, error.message(file: displayName(path)))
-    }
-}
-
 /// The bytes of a layout file (`-`: `stdin`; `spooled`'s, when given), as `readDataset`.
-/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, or is past `limit`.
+/// - Throws: `CLIError` 2 naming the file: it cannot be opened or read, or is past `limit`
+///   (/dev/zero never ends).
 func readLayoutData(_ path: String, stdin: () throws -> Data, spooled: SpooledInput? = nil,
                     limit: Int = maximumDatasetBytes) throws -> Data {
     do {

@@ -23,7 +23,6 @@ let flowEngine = EngineDescriptor(
 
 extension FlowLayout: EngineConfiguration {}
 
-/// The flow layout's options, each bound to its `FlowLayout` field.
 private let flowOptions: [BoundOption<FlowLayout>] = [
     .size("item-size", \.itemSize, "itemSize of count-only data; the width of heights-only data"),
     .number("line-spacing", "PT", \.minimumLineSpacing, "gap between lines (minimumLineSpacing)"),
@@ -37,7 +36,6 @@ private let flowOptions: [BoundOption<FlowLayout>] = [
     .flag("stretchy-header", \.stretchesFirstHeader, "while --offset is before the start, the first header grows (a stretchy header)"),
 ]
 
-/// The flow engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func flowLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let layout: FlowLayout = try flowOptions.configuration(from: input.options)
     let sections = try input.dataset.map { dataset in

@@ -6,22 +6,15 @@ import LayoutWriters
 
 // `cvlayout ENGINE … --check GOLDEN`: lay out and compare with a golden file in one step (CI).
 
-/// The help line of the global `--check` option.
 let checkOptionHelp = "compare with GOLDEN (a .json or .csv layout) instead of printing: "
     + "differences on stderr, status 1 if any, 2 if GOLDEN is unreadable"
 
-/// Compares `job`'s layout with `golden` as `cvlayout diff` would (with the `--check-` options),
-/// reporting as `CheckReporting` says; only `-o FILE` is written. The layout is compared as
-/// the golden's format prints it: streamed when it can be, else written in memory
-/// (`checkWritten`). Returns 0 same, 1 different (or a golden recorded).
-/// - Throws: `CLIError` 2 for a GOLDEN unreadable or not a layout; 64 (65 from the dataset's
-///   options) for `--check -` or `=`, a GOLDEN of the other kind (elements, heart samples), a
-///   bad `--record`, `--report` or `CVLAYOUT_RECORD`; what writing `-o`, artifacts, report throws.
-/// - Complexity: O(n) in the elements of both layouts.
+/// `job`'s layout compared with `golden` as `cvlayout diff` would, streamed when it can be; only
+/// `-o FILE` is written. 0 same, 1 different (or recorded). O(n) in the elements.
+/// - Throws: `CLIError` 2 for a GOLDEN unreadable or not a layout; 64 (65 from the dataset) for
+///   a bad GOLDEN or check option; what writing `-o`, artifacts or the report throws.
 func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws -> Int32 {
-    if golden == "-" || golden.isEmpty {
-        throw CLIError(.goldenNotAFile(golden), engine: job.descriptor.name)
-    }
+    if golden == "-" || golden.isEmpty { throw CLIError(.goldenNotAFile(golden), engine: job.descriptor.name) }
     if let output = try job.options.text(GlobalOption.output), namesTheSameFile(output, golden) {
         throw CLIError.usage("-o \(shortenedForMessage(output)) is the golden --check compares with: it would be replaced "
                              + "by the layout (--record failed re-records a golden that differs)", engine: job.descriptor.name)
@@ -58,9 +51,8 @@ func checkAgainstGolden(_ job: LayoutJob, golden: String, io: CommandIO) throws 
     }
 }
 
-/// `--check` of the layout written in memory by `subject` in the format `format` picks for the
-/// checked golden (`checkedInput`), then `written` (`-o`), then the verdict. `name`: the
-/// layout in a message (`the layout`, `the transition`).
+/// `--check` of `subject` written in memory in the format `format` picks for the golden, then
+/// `written` (`-o`), then the verdict. `name`: the layout in a message (`the transition`).
 func checkWritten(golden: String, name: String, options: DiffOptions, reporting: CheckReporting,
                   subject: CheckedLayout, io: CommandIO, written: () throws -> Void,
                   format: (LayoutDocument) throws -> OutputFormat) throws -> Int32 {
@@ -89,18 +81,24 @@ func checkWritten(golden: String, name: String, options: DiffOptions, reporting:
                             reporting: reporting, subject: subject, io: io)
 }
 
-/// What `--check` checks: ACTUAL's name in reports (`cvlayout flow`), the run's precision,
-/// and how to write the layout in a format to a buffer, flushing it (artifacts, recording).
+/// What `--check` checks: ACTUAL's name in reports (`cvlayout flow`), the run's precision, and
+/// how to write it in a format to a buffer, flushing it.
 struct CheckedLayout {
     let name: String
     let precision: NumberPrecision
     let write: (OutputFormat, LayoutOutput) throws -> Void
+
+    /// Writes it as `format` to `path` atomically, or to `stdout` for `nil` and `-`, each chunk shown to `probe`.
+    func write(_ format: OutputFormat, to path: String?, stdout: @escaping OutputFile.Sink,
+               probe: SVGSizeProbe = SVGSizeProbe()) throws {
+        try OutputFile.write(to: path, stdout: stdout, probe: probe) {
+            try write(format, LayoutOutput(precision: precision, sink: $0))
+        }
+    }
 }
 
-/// What `--check` says once compared: the golden's (`expected`, without elements) unknown
-/// names; when the same, what a thin golden left uncompared, the report when its format says
-/// something then, and 0; else the report, the artifacts, the golden recorded with `--record
-/// failed`, and 1.
+/// `--check`'s verdict: when the same, what a thin golden left uncompared, the report unless plain
+/// text, and 0; else the report, the artifacts, the golden recorded with `--record failed`, and 1.
 func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String, format: OutputFormat,
                   options: DiffOptions, reporting: CheckReporting, subject: CheckedLayout, io: CommandIO) throws -> Int32 {
     let result = diff.result
@@ -126,17 +124,15 @@ func checkVerdict(_ diff: StreamedDiff, expected: LayoutDocument, golden: String
     return DiffStatus.different
 }
 
-/// The last line of a report whose every difference is within half a unit of the last
-/// decimal GOLDEN prints (a golden written with `--precision 0`): says so and what to
-/// compare with. `nil` otherwise, for standard input, and for a golden that cannot be read.
-/// - Complexity: O(golden's bytes), read again in 1 MiB chunks; only when there is a report.
+/// The last line of a report whose every difference is within half a unit of the last decimal
+/// GOLDEN prints (written with `--precision 0`); `nil` otherwise, for stdin or an unreadable golden.
+/// - Complexity: O(golden's bytes), read again in 1 MiB chunks.
 func precisionNote(_ result: LayoutDiffResult, golden: String, toleranceOption: String) -> String? {
     // No golden prints fewer than 0 decimals: a difference past half a unit rules the note
     // out before the golden is read again (a million elements that moved cost no second read).
     guard golden != "-", let range = result.numericDeltaRange(), range.largest <= 0.5 * (1 + 1e-9),
           let decimals = printedDecimals(ofFile: golden), decimals < 15 else { return nil }
-    var half = 0.5
-    for _ in 0..<decimals { half /= 10 }
+    let half = (0..<decimals).reduce(0.5) { half, _ in half / 10 }
     guard result.differsOnlyWithin(half) else { return nil }
     let halfText = NumberPrecision.full.text(half)
     let unit = decimals == 0 ? "a whole number" : "\(decimals) decimal\(decimals == 1 ? "" : "s")"
@@ -152,16 +148,15 @@ func printedDecimals(ofFile path: String) -> Int? {
     defer { try? handle.close() }
     var most = 0, run = -1  // run: digits after the current number's point, −1 outside one
     var previous: UInt8 = 0
-    while true {
-        guard let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty else { break }
+    while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
         for byte in chunk {
-            let isDigit = byte >= 0x30 && byte <= 0x39
-            if byte == UInt8(ascii: ".") && previous >= 0x30 && previous <= 0x39 {
+            let afterDigit = previous >= 0x30 && previous <= 0x39
+            if byte == UInt8(ascii: ".") && afterDigit {
                 run = 0
-            } else if isDigit && run >= 0 {
+            } else if byte >= 0x30 && byte <= 0x39 && run >= 0 {
                 run += 1
                 most = max(most, run)
-            } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && previous >= 0x30 && previous <= 0x39 {
+            } else if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")) && afterDigit {
                 return 15
             } else {
                 run = -1
@@ -172,11 +167,9 @@ func printedDecimals(ofFile path: String) -> Int? {
     return most
 }
 
-/// `checkAgainstGolden` as a stream: elements compared as the engine produces them, each
-/// number as the golden's format prints it. A golden not in element order is sorted (once
-/// found out, the layout produced again), as when a field only some elements give came too
-/// early. `nil` when the layout must be written first (`checkWritten`: a golden malformed or
-/// repeating an element, a CSV of heart samples, a layout not produced in element order).
+/// `checkAgainstGolden` as a stream, each number as the golden's format prints it (a golden out of
+/// element order sorted). `nil` when the layout must be written first: a golden malformed or
+/// repeating an element, a CSV of heart samples, a layout not produced in element order.
 private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOptions, reporting: CheckReporting,
                            subject: CheckedLayout, io: CommandIO) throws -> Int32? {
     let precision = job.outputOptions.precision
@@ -218,8 +211,7 @@ private func streamedCheck(_ job: LayoutJob, golden: String, options: DiffOption
 
 // MARK: - Reporting, artifacts, recording
 
-/// `--record`'s modes: only compare; write a missing golden; overwrite one that differs
-/// (after the report); write every golden, not comparing.
+/// `--record`: only compare; write a missing golden; overwrite one that differs; write every golden.
 enum RecordMode: String, CaseIterable {
     case never, missing, failed, all
 }
@@ -232,7 +224,6 @@ struct CheckReporting {
     var report: DiffReportFormat = .text
     var reportFile: String? = nil
 
-    /// Reads the options, with the environment's defaults (a note when CI ignores one).
     /// - Throws: `CLIError.usage` for a value that is none of the choices or an empty path.
     init(_ values: OptionValues, engine: String, io: CommandIO) throws {
         func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ name: String, _: T.Type) throws -> T
@@ -256,27 +247,19 @@ struct CheckReporting {
             }
         }
         if let text = try values.text(GlobalOption.report) { report = try choice(text, "--report", DiffReportFormat.self) }
-        if let path = try values.text(GlobalOption.reportFile) {
-            guard !path.isEmpty && path != "-" else {
-                throw CLIError.usage("--report-file: expected a file, got '\(shortenedForMessage(path))'", engine: engine)
-            }
-            reportFile = path
+        reportFile = try values.text(GlobalOption.reportFile)
+        if let path = reportFile, path.isEmpty || path == "-" {
+            throw CLIError.usage("--report-file: expected a file, got '\(shortenedForMessage(path))'", engine: engine)
         }
-        if let path = try values.text(GlobalOption.artifacts) {
-            guard !path.isEmpty else { throw CLIError.usage("--artifacts: expected a directory, got ''", engine: engine) }
-            artifacts = path
-        } else if let path = io.environment("CVLAYOUT_ARTIFACTS"), !path.isEmpty {
-            artifacts = path
-        }
+        artifacts = try values.text(GlobalOption.artifacts) ?? io.environment("CVLAYOUT_ARTIFACTS").flatMap { $0.isEmpty ? nil : $0 }
+        if artifacts == "" { throw CLIError.usage("--artifacts: expected a directory, got ''", engine: engine) }
     }
 
-    /// The style the comparison renders its report in.
     func style(_ io: CommandIO) -> StreamedReportStyle {
         reportStyle(report, color: reportFile == nil && io.color.stderr)
     }
 
-    /// Records GOLDEN, not comparing, when the mode says so (`all`; `missing` for no GOLDEN),
-    /// then `written` (`-o`): 1; else `nil`.
+    /// Records GOLDEN, not comparing, for `all` (`missing`: no GOLDEN), then `written` (`-o`): 1; else `nil`.
     func recordWithoutComparing(_ golden: String, _ subject: CheckedLayout, io: CommandIO,
                                 written: () throws -> Void) throws -> Int32? {
         let exists = FileManager.default.fileExists(atPath: golden)
@@ -286,7 +269,7 @@ struct CheckReporting {
         return DiffStatus.different
     }
 
-    /// Writes `diff`'s report (made in `style`) as `report` to `--report-file` or stderr.
+    /// Writes `diff`'s report as `report` to `--report-file` or stderr.
     func write(_ diff: StreamedDiff, golden: String, subject: CheckedLayout, io: CommandIO) throws {
         func body(_ emit: OutputFile.Sink) throws {
             try writeFormattedReport(report, diff, expectedName: golden, actualName: subject.name,
@@ -306,8 +289,7 @@ struct CheckReporting {
     }
 }
 
-/// The format a golden is written in: CSV for a `.csv` name, JSON for a `.json` one; for
-/// another name, that of the file there (JSON when it starts with `{` or `[`), else JSON.
+/// A golden's format: by its `.csv` or `.json` name, else CSV for a file starting with neither `{` nor `[`.
 func goldenFormat(_ golden: String) -> OutputFormat {
     switch LayoutFileFormat(pathExtension: golden) {
     case .csv?: return .csv
@@ -338,14 +320,11 @@ func recordGolden(_ golden: String, format: OutputFormat, _ subject: CheckedLayo
     if let problem = makeDirectory(folder) {
         throw CLIError.status(DiffStatus.trouble, "--record: cannot create the folder of '\(golden)': \(problem)")
     }
-    try writingAsTrouble("--record: ") {
-        try OutputFile.write(to: golden) { try subject.write(format, LayoutOutput(precision: subject.precision, sink: $0)) }
-    }
+    try writingAsTrouble("--record: ") { try subject.write(format, to: golden, stdout: io.stdout) }
     io.stderr("recorded \(golden)\n")
 }
 
-/// Makes `path` and the folders above it that are missing (mkdir -p); `nil` when it is a
-/// directory then, else why not (`Not a directory`: a file in the way).
+/// Makes `path` and the folders above it (mkdir -p); `nil` when it is a directory then, else why not.
 func makeDirectory(_ path: String) -> String? {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -357,9 +336,8 @@ func makeDirectory(_ path: String) -> String? {
     return nil
 }
 
-/// `--artifacts DIR` of a failed check, each atomically (DIR made): `DIR/NAME.actual.EXT` (in
-/// the golden's format), `DIR/NAME.diff.svg` and `DIR/NAME.report.txt`, NAME the golden's
-/// file name without its extension.
+/// `--artifacts DIR` of a failed check, each atomically (DIR made): `DIR/NAME.actual.EXT`,
+/// `DIR/NAME.diff.svg` and `DIR/NAME.report.txt`, NAME the golden's file name without extension.
 /// - Throws: `CLIError` with status 2 when one cannot be written.
 func writeArtifacts(golden: String, format: OutputFormat, to directory: String, options: DiffOptions,
                     subject: CheckedLayout, io: CommandIO) throws {
@@ -371,7 +349,7 @@ func writeArtifacts(golden: String, format: OutputFormat, to directory: String, 
         throw CLIError.status(DiffStatus.trouble, "--artifacts: cannot create '\(directory)': \(problem)")
     }
     try writingAsTrouble("--artifacts: ") {
-        try OutputFile.write(to: actualPath) { try subject.write(format, LayoutOutput(precision: subject.precision, sink: $0)) }
+        try subject.write(format, to: actualPath, stdout: io.stdout)
         try OutputFile.write(to: base + ".diff.svg") { sink in
             try drawLayoutDiff(golden, actualPath, spooled: nil, io: io, options: options, actualName: subject.name, to: sink)
         }
@@ -389,37 +367,32 @@ func writingAsTrouble(_ prefix: String, _ body: () throws -> Void) throws {
     }
 }
 
-/// `--check-tolerance` and `--check-fields` as diff's options (`comparisonOptions`).
-/// - Throws: `CLIError.usage` (64) for a check option without `--check`, a tolerance that is
-///   not a finite number ≥ 0 or an unknown field.
+/// `--check-tolerance` and `--check-fields` as diff's options.
+/// - Throws: `CLIError.usage` (64) for a check option without `--check`, a bad tolerance or field.
 func checkComparisonOptions(_ values: OptionValues, engine: String) throws -> DiffOptions {
     try checkComparisonOptionsNeedCheck(values, engine: engine)
     return try comparisonOptions(fields: values.text("check-fields"), tolerance: values.text("check-tolerance"),
                                  prefix: "--check-", shown: { shortenedForMessage($0) }) { CLIError.usage($0, engine: engine) }
 }
 
-/// The options used only with `--check` are usage errors without it.
+/// Refuses the options used only with `--check` without it (usage).
 func checkComparisonOptionsNeedCheck(_ values: OptionValues, engine: String) throws {
     guard !values.has("check") else { return }
-    let checkOnly = ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"]
-    for name in checkOnly where values.has(name) {
+    for name in ["check-tolerance", "check-fields", "artifacts", "record", "report", "report-file"] where values.has(name) {
         throw CLIError.usage("--\(name) is used only with --check GOLDEN", engine: engine)
     }
 }
 
 /// The message when `--report-file` `report` (`shown` in it) names one of `layouts` being
-/// compared (a path, or `nil` for none, and how the message calls it); `nil` when it names none.
+/// compared (a path or `nil`, and its name in the message); `nil` when it names none.
 func reportFileNamingALayout(_ report: String, shown: String, _ layouts: [(path: String?, name: String)]) -> String? {
     guard let layout = layouts.first(where: { $0.path.map { namesTheSameFile(report, $0) } ?? false }) else { return nil }
     return "--report-file \(shown) is \(layout.name): it would be replaced by the report"
 }
 
-/// Whether two paths name the same file: the same path once made absolute, `.` and `..`
-/// and symbolic links resolved (a file that does not exist yet by its path alone).
+/// Whether two paths name the same file once made absolute, `.`, `..` and symbolic links resolved.
 func namesTheSameFile(_ a: String, _ b: String) -> Bool {
     guard a != "-" && b != "-" else { return false }
-    func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
+    let resolved = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
     return resolved(a) == resolved(b)
 }

@@ -73,12 +73,10 @@ struct ItemUpdates {
 /// What a section of the data gives its items, in words.
 enum ItemUpdateKind: String { case count = "a count", heights, sizes, objects = "item objects" }
 
-/// The dataset (or the engine's `embeddedData`) after `--delete`, `--insert` and `--move`.
-/// Each section keeps its kind: counts take inserts without a measure, heights need `S:I=H`,
-/// sizes `S:I=WxH`; an item moves only between sections of the same kind.
+/// The dataset (or `embeddedData`) after `--delete`, `--insert` and `--move`, each section of its
+/// kind (`S:I` in counts, `S:I=H` in heights, `S:I=WxH` in sizes; moves within a kind). O(items).
 /// - Throws: `CLIError`: usage (64) for index paths out of range or used twice; data (65) for
 ///   a missing or mismatched measure.
-/// - Complexity: O(items) when an update is given, O(1) otherwise.
 func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: EngineDescriptor,
                     count: Int, seed: UInt64) throws -> Dataset? {
     guard let updates = try ItemUpdates.parse(options) else { return dataset }
@@ -86,23 +84,16 @@ func updatedDataset(_ dataset: Dataset?, options: OptionValues, descriptor: Engi
 
     /// An item's measure (`nil` in a count) and the columns it spans (waterfall), moved with it.
     struct Item { var measure: ItemMeasure?; var span = 1 }
-    let kinds: [ItemUpdateKind] = data.sections.map {
-        switch $0.items {
-        case .uniform: .count
-        case .heights, .randomHeights: .heights
-        case .sizes: .sizes
-        case .mixed: .objects
-        }
-    }
+    var kinds: [ItemUpdateKind] = []
     let items: [[Item]] = data.sections.map { section in
-        let measures: [ItemMeasure?]
-        switch section.items {
-        case .uniform(let n): measures = Array(repeating: nil, count: n)
-        case .heights(let h): measures = h.map { .height($0) }
-        case .randomHeights(let h): measures = h.map { .height($0) }
-        case .sizes(let s): measures = s.map { .size($0) }
-        case .mixed(let m): measures = m
+        let (kind, measures): (ItemUpdateKind, [ItemMeasure?]) = switch section.items {
+        case .uniform(let n): (.count, Array(repeating: nil, count: n))
+        case .heights(let h): (.heights, h.map { .height($0) })
+        case .randomHeights(let h): (.heights, h.map { .height($0) })
+        case .sizes(let s): (.sizes, s.map { .size($0) })
+        case .mixed(let m): (.objects, m)
         }
+        kinds.append(kind)
         let spans = section.spans ?? []
         return measures.enumerated().map { i, measure in Item(measure: measure, span: i < spans.count ? spans[i] : 1) }
     }

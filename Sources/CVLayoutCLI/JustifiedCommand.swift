@@ -30,7 +30,6 @@ let justifiedEngine = EngineDescriptor(
     movesWithContentOffset: { _ in false }
 )
 
-/// What the justified engine's options set: the layout and `--stats`.
 struct JustifiedConfiguration: EngineConfiguration {
     var layout = JustifiedLayout()
     var reportsStatistics = false
@@ -41,7 +40,6 @@ struct JustifiedConfiguration: EngineConfiguration {
     }
 }
 
-/// The justified engine's options, each bound to its field.
 private let justifiedOptions: [BoundOption<JustifiedConfiguration>] = [
     .number("row-height", "PT", \.layout.targetRowHeight, "target row height (targetRowHeight)"),
     .number("row-height-tolerance", "F", \.layout.targetRowHeightTolerance,
@@ -68,7 +66,6 @@ private func embeddedAspectRatios(_ count: Int, _ seed: UInt64) -> [Double] {
     return (0..<count).map { _ in 0.5 + 2 * Double(generator.next() >> 11) / 9_007_199_254_740_992 }
 }
 
-/// The run's justified settings, sections and optimal rows' ends (`justifiedSettings`).
 private let justifiedMemo = PassMemo.Key<(JustifiedConfiguration, [JustifiedSection], [[Int32]]?)>("justified")
 
 /// The justified engine's settings, sections and (optimal breaking) rows' ends, made once a run.
@@ -96,7 +93,6 @@ func justifiedSettings(_ input: EngineInput) throws -> (JustifiedConfiguration, 
     }
 }
 
-/// The justified engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 func justifiedLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     try justifiedLayout(input) { layout, sections, rowEnds, statistics in
         try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset,

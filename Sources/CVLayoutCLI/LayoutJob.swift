@@ -8,7 +8,6 @@ struct LayoutJob {
     let descriptor: EngineDescriptor
     /// Every option of the run (command line over dataset `"options"`).
     let options: OptionValues
-    /// How the layout is produced and written, streamed or kept.
     private let pipeline: LayoutPipeline
     /// The layout, snapped, with `targetContentOffset` when asked for; a streamed one's summary.
     var layout: CollectionLayout { pipeline.layout }
@@ -23,8 +22,8 @@ struct LayoutJob {
     let layoutAtOffset: (Point) throws -> CollectionLayout
     /// Whether the engine's layout moves with the offset (else `scroll` lays it out once).
     let movesWithOffset: Bool
-    /// How far the middle of two samples of `scroll` may stray before it is sampled too: a
-    /// quarter point, or just over half a pixel with `--scale` below 2.
+    /// How far the middle of two samples of `scroll` may stray before it is sampled too: 0.25 pt, or
+    /// just over half a pixel with `--scale` below 2.
     let scrollTolerance: Double
     private let scrollReport = ScrollReport()
 
@@ -50,9 +49,8 @@ struct LayoutJob {
         return warnings
     }
 
-    /// Parses `arguments` (after the engine name), reads the dataset and lays out; `streaming:
-    /// false` keeps the elements (`transition` reads them).
-    /// - Throws: `CLIError` with the status SPEC section 3 gives.
+    /// Parses `arguments` (after the engine name), reads the dataset and lays out; `streaming: false`
+    /// keeps the elements. Throws `CLIError` with the status SPEC section 3 gives.
     init(descriptor: EngineDescriptor, arguments: [String], io: CommandIO, streaming: Bool = true) throws {
         let parsed = try ArgumentParser.parse(arguments, engine: descriptor)
         var options = parsed.options
@@ -93,9 +91,8 @@ struct LayoutJob {
                       streaming: streaming)
     }
 
-    /// Checks each dataset option the command line overrides as if used: a value refused is
-    /// bad data (65, by its JSON path) even when a flag wins. Each is put in the flag's place
-    /// and run on empty data; only an error about that value counts, not a conflict.
+    /// Lays out each dataset option the command line overrides alone, on empty data: a value refused
+    /// is bad data (65, by its JSON path) even when a flag wins; a conflict or another error is not.
     private static func checkOverridden(_ overridden: [(name: String, value: OptionValue)], options: OptionValues,
                                         descriptor: EngineDescriptor, datasetName: String) throws {
         guard !overridden.isEmpty else { return }
@@ -131,7 +128,6 @@ struct LayoutJob {
         let deviceSize = try Self.deviceSize(options, descriptor: descriptor)
         let bounds = Size(width: try options.number(GlobalOption.width, default: deviceSize?.width ?? 390),
                           height: try options.number(GlobalOption.height, default: deviceSize?.height ?? 844))
-        /// `name`'s `value`, outside `domain`.
         func refused(_ name: String, _ value: Double, _ domain: LayoutError.Requirement) -> CLIError {
             CLIError(.invalidValue(options.source(of: name) ?? "--" + name, .domain(domain),
                                    got: value.isFinite ? describe(value) : options.shownValue(of: name) ?? "infinity"))
@@ -152,7 +148,15 @@ struct LayoutJob {
         let item = try options.indexPath(GlobalOption.item)
         let target = try options.has(GlobalOption.targetOffset) ? finitePoint(options, GlobalOption.targetOffset, default: .zero) : nil
         let velocity = try finitePoint(options, GlobalOption.velocity, default: .zero)
-        self.outputOptions = try Self.outputOptions(options, precision: precision, queryRect: rect)
+        var outputOptions = OutputOptions()  // the writers': `--precision`, `--labels`, `--canvas`, the query
+        outputOptions.precision = precision
+        outputOptions.labels = try svgLabels(options)
+        outputOptions.queryRect = rect
+        outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
+        if outputOptions.canvas == .rect && rect == nil {
+            throw options.conflict([GlobalOption.canvas], .fixed(.canvasRectNeedsRect))
+        }
+        self.outputOptions = outputOptions
         let scrollEnd = try Self.scrollOptions(options, format: format, descriptor: descriptor)
 
         let rightToLeft = try options.choice("layout-direction", default: LayoutDirection.leftToRight) == .rightToLeft
@@ -161,12 +165,11 @@ struct LayoutJob {
         }
         func makePipeline(at offset: Point, passes: PassOptions, target: (offset: Point, velocity: Point)?) throws -> LayoutPipeline {
             let input = input(at: offset)
-            let stream = descriptor.stream, check = descriptor.check, quickCheck = descriptor.quickCheck
             let engine = LayoutPipeline.Engine(
                 layout: { try descriptor.layout(input) },
-                stream: stream.map { stream in { sink in try stream(input, &sink) } },
-                check: check.map { check in { sink in try check(input, &sink) } },
-                quickCheck: quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
+                stream: descriptor.stream.map { stream in { sink in try stream(input, &sink) } },
+                check: descriptor.check.map { check in { sink in try check(input, &sink) } },
+                quickCheck: descriptor.quickCheck.map { quickCheck in { scale in try quickCheck(input, scale) } },
                 targetContentOffset: descriptor.targetContentOffset,
                 capabilities: descriptor.capabilities)
             var request = LayoutPipeline.Request(
@@ -189,8 +192,7 @@ struct LayoutJob {
         let keyframe = PassOptions(callerReadsElements: true)
         layoutAtOffset = { offset in try makePipeline(at: offset, passes: keyframe, target: nil).layout }
         scrollTolerance = max(ScrollSVGWriter.refinementTolerance, scale.map { 0.5 / $0 + 0.01 } ?? 0)
-        let layout = self.pipeline.layout
-        if let scrollEnd {
+        scroll = try scrollEnd.map { scrollEnd in
             var scroll = ScrollAnimation(start: offset, end: scrollEnd)
             // A value out of range is that value's fault (checked even when a flag overrides
             // it); two keyframes with --snap is a conflict between them.
@@ -219,12 +221,9 @@ struct LayoutJob {
             guard scroll.duration.isFinite && scroll.duration > 0 else {
                 throw outOfRange(GlobalOption.duration, describe(scroll.duration), .seconds(atLeast: nil))
             }
-            self.scroll = scroll
-        } else {
-            scroll = nil
+            return scroll
         }
-
-        selection = try Self.querySelection(layout, rect: rect, item: item, options: options)
+        selection = try Self.querySelection(pipeline.layout, rect: rect, item: item, options: options)
     }
 
     /// Refuses `--visible` with `--rect` or `--item`, and `--item` with `--rect` (conflicts).
@@ -262,21 +261,6 @@ struct LayoutJob {
             throw CLIError(.invalidValue(options.source(of: "rect")!, .rect, got: options.shownValue(of: "rect")!))
         }
         return rect
-    }
-
-    /// The writers' options: `precision`, `--labels`, `--canvas` and the query's rectangle.
-    /// - Throws: `--canvas rect` without a rectangle (a conflict).
-    private static func outputOptions(_ options: OptionValues, precision: NumberPrecision, queryRect rect: Rect?) throws
-        -> OutputOptions {
-        var outputOptions = OutputOptions()
-        outputOptions.precision = precision
-        outputOptions.labels = try svgLabels(options)
-        outputOptions.queryRect = rect
-        outputOptions.canvas = try options.choice(GlobalOption.canvas, default: SVGCanvas.all)
-        if outputOptions.canvas == .rect && rect == nil {
-            throw options.conflict([GlobalOption.canvas], .fixed(.canvasRectNeedsRect))
-        }
-        return outputOptions
     }
 
     /// The query's elements: those meeting `rect`, or the cell at `item`; `nil` without a query.
@@ -320,8 +304,7 @@ struct LayoutJob {
         }
     }
 
-    /// The summary and a producer of the elements in `format`'s terms when streamed and all
-    /// written; `nil` otherwise.
+    /// The summary and a producer of the elements in `format`'s terms when streamed and all written.
     func streamedElements(for format: OutputFormat) throws
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard selection == nil else { return nil }

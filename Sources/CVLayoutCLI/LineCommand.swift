@@ -10,7 +10,6 @@ let lineEngine = EngineDescriptor.singleSection(
 
 extension LineLayout: EngineConfiguration {}
 
-/// The line layout's options, each bound to its `LineLayout` field.
 private let lineOptions: [BoundOption<LineLayout>] = [
     .size("item-size", \.itemSize, "itemSize"),
     .number("spacing", "PT", \.minimumLineSpacing, "gap between neighbouring items (minimumLineSpacing)"),
@@ -48,7 +47,6 @@ extension EngineDescriptor {
     }
 }
 
-/// `Engine` as `options` set it, laid out on `input`'s one section, its elements to `sink`.
 private func singleSectionLayout<Engine, Sink: LayoutAttributesSink>(
     _ options: [BoundOption<Engine>], _ input: EngineInput, into sink: inout Sink
 ) throws -> CollectionLayout where Engine: CollectionLayoutEngine & EngineConfiguration, Engine.Content == SectionItems {

@@ -31,8 +31,7 @@ enum OutputFile {
         try writeReplacing(target, shownAs: path, body)
     }
 
-    /// `write(to:_:)` for `path`, or standard output (`stdout`) for `nil` and `-`; each chunk
-    /// is shown to `probe` first.
+    /// `write(to:_:)` for `path`, or `stdout` for `nil` and `-`; each chunk shown to `probe` first.
     static func write(to path: String?, stdout: @escaping Sink, probe: SVGSizeProbe,
                       _ body: (@escaping Sink) throws -> Void) throws {
         guard let path, path != "-" else { return try body { try probe.observe($0); try stdout($0) } }
@@ -52,8 +51,7 @@ enum OutputFile {
         return destination.hasPrefix("/") ? destination : directory(of: path) + "/" + destination
     }
 
-    /// The open descriptor `path` names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
-    /// `/proc/self/fd/N`), written to in place; `nil` for another path or a closed one.
+    /// The open descriptor `path` names (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`), or `nil`.
     private static func openDescriptor(named path: String) -> Int32? {
         let number = ["/dev/stdout": "1", "/dev/stderr": "2"][path]
             ?? ["/dev/fd/", "/proc/self/fd/"].first(where: path.hasPrefix).map { String(path.dropFirst($0.count)) }
@@ -67,8 +65,7 @@ enum OutputFile {
         return path.hasPrefix("/") ? "/" + parent : parent.isEmpty ? "." : parent
     }
 
-    /// `path`'s `st_mode` from stat(2), or lstat(2) when not `followingLinks`; `nil` when
-    /// there is no such file.
+    /// `path`'s `st_mode` from stat(2), or lstat(2) when not `followingLinks`; `nil` for no such file.
     private static func fileMode(_ path: String, followingLinks: Bool) -> mode_t? {
         var status = stat()
         return (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 ? status.st_mode : nil
@@ -98,16 +95,11 @@ enum OutputFile {
             restoreSignals()
         }
         try body { chunk in try writeAll(fd, chunk, path: shown) }
-        if fsync(fd) != 0 && errno != EINVAL && errno != EROFS {
-            throw CLIError(.cannotWrite(shown, .lastError))
-        }
+        guard fsync(fd) == 0 || errno == EINVAL || errno == EROFS else { throw CLIError(.cannotWrite(shown, .lastError)) }
         closed = true
-        if close(fd) != 0 {
-            throw CLIError(.cannotWrite(shown, .lastError))
-        }
-        // Keep an existing file's permissions.
+        guard close(fd) == 0 else { throw CLIError(.cannotWrite(shown, .lastError)) }
         if let mode = fileMode(path, followingLinks: false) {
-            chmod(temporary, mode & 0o7777)
+            chmod(temporary, mode & 0o7777)  // an existing file's permissions
         }
         guard rename(temporary, path) == 0 else {
             throw CLIError(.cannotOpenOutput(shown, .lastError, creating: true))

@@ -22,7 +22,6 @@ let ringEngine = EngineDescriptor(
     movesWithContentOffset: { _ in false }
 )
 
-/// The ring engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func ringLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     try ringLayout(input) { layout, counts in try layout.layout(counts, bounds: input.bounds, into: &sink) }
 }
@@ -32,8 +31,7 @@ private func defaultRingCounts(_ rings: Int) -> [Int] {
     (0..<rings).map { $0 == 0 ? 1 : 6 * $0 }
 }
 
-/// What the ring's options set: the layout and the heart path's settings (`heartFrom` `nil`:
-/// item 0 of the outermost non-empty ring).
+/// What the ring's options set (`heartFrom` `nil`: item 0 of the outermost non-empty ring).
 struct RingConfiguration: EngineConfiguration {
     var layout = RingLayout()
     var heartStyle = HeartStyle.seed
@@ -43,7 +41,6 @@ struct RingConfiguration: EngineConfiguration {
     var noHeart = false
 }
 
-/// The ring's options, each bound to its field of `RingConfiguration`.
 private let ringOptions: [BoundOption<RingConfiguration>] = [
     .number("radius", "PT", \.layout.radius, "radius base"),
     .number("ring-spacing", "PT", \.layout.ringSpacing, "base step between rings"),
@@ -61,8 +58,7 @@ private let ringOptions: [BoundOption<RingConfiguration>] = [
     .flag("no-heart", \.noHeart, "leave out the heart path"),
 ]
 
-/// The ring engine on `input`: its cells by `cells` (given the engine and ring counts), then
-/// the content offset and the heart path.
+/// The ring engine on `input`: its cells by `cells` (given the ring counts), then the heart path.
 func ringLayout(_ input: EngineInput,
                 cells: (RingLayout, [Int]) throws -> CollectionLayout) throws -> CollectionLayout {
     let o = input.options
@@ -71,24 +67,21 @@ func ringLayout(_ input: EngineInput,
     if style == .seed && to != IndexPath(item: 0, section: 0) {
         throw o.conflict(in: "heart-to", "\(to)", .fixed(.seedEndsAtCentre), involving: ["heart-style"])
     }
-    let noHeart = settings.noHeart
     let sampleCount = try heartSampleCount(o, settings)
     let counts = input.dataset.map { $0.sections.map(\.items.count) } ?? defaultRingCounts(input.count)
     var result = try cells(layout, counts)
     result.contentOffset = input.contentOffset
     // The heart path reads the cells afresh: the same whether the elements were kept or streamed.
     let geometry = RingGeometry(layout: layout, ringCounts: counts, bounds: input.bounds)
-    if !noHeart && style == .smooth {
+    if !settings.noHeart && style == .smooth {
         result.heartPath = try smoothHeartPath(from: from, to: to, options: o, in: geometry, describing: result)
-    } else if !noHeart {
-        if let from {
-            guard let path = HeartPath.seed(from: from, in: geometry) else {
-                throw o.conflict(in: "heart-from", "\(from)", .noSuchItem(section: nil, counts: result.itemCounts))
-            }
-            result.heartPath = path
-        } else if let start = HeartPath.defaultStart(in: geometry) {
-            result.heartPath = HeartPath.seed(from: start, in: geometry)
+    } else if !settings.noHeart, let from {
+        guard let path = HeartPath.seed(from: from, in: geometry) else {
+            throw o.conflict(in: "heart-from", "\(from)", .noSuchItem(section: nil, counts: result.itemCounts))
         }
+        result.heartPath = path
+    } else if !settings.noHeart, let start = HeartPath.defaultStart(in: geometry) {
+        result.heartPath = HeartPath.seed(from: start, in: geometry)
     }
     if let sampleCount {
         result.heartSamples = result.heartPath?.samples(count: sampleCount) ?? []

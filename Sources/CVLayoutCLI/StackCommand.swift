@@ -8,7 +8,6 @@ let stackEngine = EngineDescriptor.singleSection(
 
 extension StackLayout: EngineConfiguration {}
 
-/// The stack's options, each bound to its `StackLayout` field.
 private let stackOptions: [BoundOption<StackLayout>] = [
     .size("item-size", \.itemSize, "size of every item"),
     .numbers("angles", "DEG,…", \.angles, "rotation of items 0, 1, …; later items are hidden (empty: all hidden)",

@@ -38,7 +38,6 @@ let waterfallEngine = EngineDescriptor(
     movesWithContentOffset: { input in try input.options.flag("pin-headers") }
 )
 
-/// The waterfall engine on `input`, its elements sent to `sink` (an array, or blocks when streaming).
 private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, into sink: inout Sink) throws -> CollectionLayout {
     let (layout, sections) = try waterfallSettings(input)
     return try layout.layout(sections, bounds: input.bounds, contentOffset: input.contentOffset, into: &sink)
@@ -46,7 +45,6 @@ private func waterfallLayout<Sink: LayoutAttributesSink>(_ input: EngineInput, i
 
 extension WaterfallLayout: EngineConfiguration {}
 
-/// The waterfall's options, each bound to its `WaterfallLayout` field.
 private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
     .integer("columns", "N", \.columnCount, "number of columns"),
     .number("column-spacing", "PT", \.minimumColumnSpacing, "gap between columns (minimumColumnSpacing)"),
@@ -65,18 +63,15 @@ private let waterfallOptions: [BoundOption<WaterfallLayout>] = [
           "sectionHeadersPinToVisibleBounds: headers stick to the top of the visible bounds"),
 ]
 
-/// The waterfall and its sections as `input`'s options and dataset give them.
 func waterfallSettings(_ input: EngineInput) throws -> (WaterfallLayout, [WaterfallSection]) {
     let layout: WaterfallLayout = try waterfallOptions.configuration(from: input.options)
     let sections = try input.dataset.map { dataset in
         try dataset.sections.enumerated().map { s, section in
-            if let spans = section.spans {
-                // A span wider than the section is the item's fault: named by its JSON path.
-                let n = section.columns ?? layout.columnCount
-                if let i = spans.firstIndex(where: { $0 > n }) {
-                    throw LayoutError.spanTooWide(section: s, item: i, span: spans[i], columns: n,
-                                                  columnsOfSection: section.columns != nil)
-                }
+            // A span wider than the section is the item's fault: named by its JSON path.
+            let n = section.columns ?? layout.columnCount
+            if let spans = section.spans, let i = spans.firstIndex(where: { $0 > n }) {
+                throw LayoutError.spanTooWide(section: s, item: i, span: spans[i], columns: n,
+                                              columnsOfSection: section.columns != nil)
             }
             return WaterfallSection(items: section.items, columnCount: section.columns, sectionInset: section.insets,
                                     headerHeight: section.header, footerHeight: section.footer,

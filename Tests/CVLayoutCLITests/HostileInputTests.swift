@@ -96,7 +96,7 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(repeating: 0x20, count: 3 << 20).write(to: url)
         #expect(throws: CLIError.status(2, "\(url.path): larger than \(1 << 20) bytes (the most a layout file may hold)")) {
-            try readLayoutFile(url.path, stdin: { Data() }, limit: 1 << 20)
+            try readLayoutData(url.path, stdin: { Data() }, limit: 1 << 20)
         }
         let endless = run(arguments: ["diff", "-", url.path], stdin: { throw DatasetTooLarge(limit: maximumDatasetBytes) })
         #expect(endless.status == 2 && endless.stdout.isEmpty)
