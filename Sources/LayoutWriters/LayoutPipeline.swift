@@ -150,12 +150,17 @@ public struct LayoutPipeline {
     }
 
     /// The summary, its content size computed by the check pass when it was deferred and
-    /// `format` on `canvas` shows it (`PassPlan.deferredSummaryNeedsCheckPass`).
-    private func summary(writing format: OutputFormat, canvas: SVGCanvas) throws -> CollectionLayout {
-        guard contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: canvas),
-              let check = engine.check else { return layout }
+    /// `format` on `options.canvas` shows it (`PassPlan.deferredSummaryNeedsCheckPass`); for an
+    /// SVG on `.all`, with what it draws (`drawnBounds`), measured on `pipeline`.
+    private func summary(writing format: OutputFormat, options: OutputOptions, on pipeline: BlockPipeline?,
+                         precision: NumberPrecision) throws -> (layout: CollectionLayout, drawn: Rect?) {
+        if format == .svg && options.canvas == .all, let stream = engine.stream {
+            return try drawnBounds(labels: svgLabels(options), stream: stream, on: pipeline, precision: precision)
+        }
+        guard contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: options.canvas),
+              let check = engine.check else { return (layout, nil) }
         var sink = FiniteCheckSink(scale: scale)
-        return try check(&sink)
+        return (try check(&sink), nil)
     }
 
     /// `stream` run into a sink that snaps frames as they will be written.
@@ -166,13 +171,14 @@ public struct LayoutPipeline {
         }
     }
 
-    /// For streamed elements, not an SVG: the summary (`summary(writing:canvas:)`) and a
+    /// For streamed elements, not an SVG: the summary (`summary(writing:options:on:precision:)`) and a
     /// producer running the engine again, frames snapped: for comparing as it goes (`--check`).
     /// - Throws: what the engine throws.
     public func streamedElements(for format: OutputFormat) throws
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard isStreamed, let stream = engine.stream, format != .svg else { return nil }
-        return (try summary(writing: format, canvas: .all), producer(stream))
+        return (try summary(writing: format, options: OutputOptions(), on: nil, precision: .standard).layout,
+                producer(stream))
     }
 
     /// Writes the layout as `format` (the elements at `selection` when kept) to `buffer`;
@@ -187,11 +193,9 @@ public struct LayoutPipeline {
         precondition(format != .svg || inDrawingOrder, "an SVG is streamed only in drawing order")
         var options = options
         try withPipeline(precision: buffer.precision) { pipeline in
-            var layout = try summary(writing: format, canvas: options.canvas)
-            if format == .svg && options.canvas == .all {
-                (options.drawnBounds, layout) = try drawnBounds(labels: svgLabels(options), stream: stream, on: pipeline,
-                                                                precision: buffer.precision)
-            }
+            let layout: CollectionLayout
+            (layout, options.drawnBounds) = try summary(writing: format, options: options, on: pipeline,
+                                                        precision: buffer.precision)
             try format.write(layout, streaming: producer(stream), options: options, to: buffer, on: pipeline,
                              serially: pipeline == nil)
         }
@@ -211,11 +215,7 @@ public struct LayoutPipeline {
         guard isStreamed, inDrawingOrder, let stream = engine.stream else { return false }
         let labels = svgLabels(options)
         try withPipeline(precision: precision) { pipeline in
-            var summary = try self.summary(writing: .svg, canvas: options.canvas)
-            var drawn: Rect? = nil
-            if options.canvas == .all {
-                (drawn, summary) = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
-            }
+            let (summary, drawn) = try self.summary(writing: .svg, options: options, on: pipeline, precision: precision)
             let shapes = ScrollSVGWriter.StreamedShapes(drawn: drawn, labels: labels) { [summary] out in
                 let parts = OutputFormat.svg.streamParts(summary, options: options, labelsAboveOutline: false)
                 try OutputFormat.svg.appendBlocks(producer(stream), parts: parts, to: out, on: pipeline, serially: pipeline == nil)
@@ -245,23 +245,15 @@ public struct LayoutPipeline {
     /// - Throws: what the engine throws.
     private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
                              on pipeline: BlockPipeline?, precision: NumberPrecision) throws
-        -> (drawn: Rect?, summary: CollectionLayout) {
+        -> (layout: CollectionLayout, drawn: Rect?) {
+        let measured = OutputBuffer(precision: precision, capacity: 0)
+        let slotBuffers = pipeline?.slotBuffers ?? [measured]
         var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
-        guard let pipeline else {
-            var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
-                for k in block.indices { drawn.add(block[k]) }
-            }
-            sink.scale = scale
-            let summary = try stream(&sink)
-            sink.finish()
-            return (drawn.bounds, contentSizeDeferred ? summary : layout)
-        }
-        let slotBuffers = pipeline.slotBuffers
         let drawnPerSlot = UnsafeMutablePointer<SVGLayoutWriter.DrawnBounds>.allocate(capacity: slotBuffers.count)
         drawnPerSlot.initialize(repeating: drawn, count: slotBuffers.count)
         defer { drawnPerSlot.deallocate() }
         var summary: CollectionLayout? = nil
-        try pipeline.run(to: OutputBuffer(precision: precision, capacity: 0), formatBlock: { block, _, defaultAppearance, slotBuffer in
+        let parts = OutputFormat.StreamParts(start: { _, _ in }, block: { block, _, defaultAppearance, slotBuffer in
             let slot = slotBuffers.firstIndex { $0 === slotBuffer }!
             var drawn = drawnPerSlot[slot]
             if defaultAppearance {
@@ -270,11 +262,12 @@ public struct LayoutPipeline {
                 for k in block.indices { drawn.add(block[k]) }
             }
             drawnPerSlot[slot] = drawn
-        }) { [scale] sink in
+        }, end: { _, _ in })
+        try OutputFormat.svg.appendBlocks({ [scale] sink in
             sink.scale = scale
             summary = try stream(&sink)
-        }
+        }, parts: parts, to: measured, on: pipeline, serially: pipeline == nil)
         for slot in slotBuffers.indices { drawn.add(drawnPerSlot[slot]) }
-        return (drawn.bounds, contentSizeDeferred ? summary! : layout)
+        return (contentSizeDeferred ? summary! : layout, drawn.bounds)
     }
 }
