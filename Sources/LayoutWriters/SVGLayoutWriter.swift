@@ -371,11 +371,29 @@ func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String
         + " x=\"\(n(-e.size.width / 2))\" y=\"\(n(-e.size.height / 2))\" width=\"\(n(e.size.width))\" height=\"\(n(e.size.height))\""
 }
 
-/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="VALUES"TIMING/>`.
-func svgAnimation(_ tag: String, _ attribute: String, type: String? = nil, discrete: Bool = false, values: String,
-                  timing: String) -> String {
-    "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
-        + " values=\"\(values)\"\(timing)/>"
+/// The timing of a set of SMIL animations and how their values are written.
+struct SVGAnimationTiming {
+    /// What follows the values: key times, begin, duration, freeze or repeat.
+    let timing: String
+    /// Points' precision (factors are written at full).
+    let precision: NumberPrecision
+    /// The values go back to the first (a transition played forth and back).
+    var returns = false
+
+    /// `animation(_:_:type:texts:discrete:)` of lists of numbers (points at `precision`,
+    /// `factor`s at full); nothing when the values never change.
+    func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
+                   discrete: Bool = false) -> String {
+        guard values.contains(where: { $0 != values[0] }) else { return "" }
+        let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) }.joined(separator: " ") }
+        return animation(tag, attribute, type: type, texts: texts, discrete: discrete)
+    }
+
+    /// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="V;V…"TIMING/>`.
+    func animation(_ tag: String, _ attribute: String, type: String? = nil, texts: [String], discrete: Bool) -> String {
+        "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
+            + " values=\"\((returns ? texts + [texts[0]] : texts).joined(separator: ";"))\"\(timing)/>"
+    }
 }
 
 /// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle"

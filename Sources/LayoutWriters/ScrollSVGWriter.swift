@@ -167,7 +167,7 @@ public enum ScrollSVGWriter {
                             title: "cvlayout " + first.engine + " scrolling", to: out,
                             background: options.canvas == .visible ? background : nil)
         let screenSamples = kept(times.count) { screens[$0] != screens[$0 - 1] }
-        let screenTiming = Timing(screenSamples.map { times[$0] }, duration: animation.duration, precision: precision)
+        let screenTiming = timing(screenSamples.map { times[$0] }, duration: animation.duration, precision: precision)
         func screenAnimation(_ attribute: String, _ values: (Rect) -> [Double]) -> String {
             screenTiming.animation("animate", attribute, screenSamples.map { values(screens[$0]) })
         }
@@ -257,30 +257,12 @@ public enum ScrollSVGWriter {
         (0..<count).filter { k in k == 0 || k == count - 1 || changes(k) || (k + 1 < count && changes(k + 1)) }
     }
 
-    /// The key times and duration of a set of animations, full precision.
-    private struct Timing {
-        let keyTimes: String, duration: String, precision: NumberPrecision
-
-        init(_ times: [Double], duration: Double, precision: NumberPrecision) {
-            keyTimes = times.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
-            self.duration = NumberFormat.string(duration, precision: .full)
-            self.precision = precision
-        }
-
-        /// `svgAnimation` of lists of numbers (points at `precision`, `factor`s at full), at
-        /// the key times, frozen; nothing when the values never change.
-        func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
-                       discrete: Bool = false) -> String {
-            guard values.contains(where: { $0 != values[0] }) else { return "" }
-            let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) }.joined(separator: " ") }
-            return animation(tag, attribute, type: type, texts: texts, discrete: discrete)
-        }
-
-        /// `animation` of values already written.
-        func animation(_ tag: String, _ attribute: String, type: String? = nil, texts: [String], discrete: Bool) -> String {
-            svgAnimation(tag, attribute, type: type, discrete: discrete, values: texts.joined(separator: ";"),
-                         timing: " keyTimes=\"\(keyTimes)\" begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"")
-        }
+    /// The timing of animations at `times` (key times and duration at full precision), frozen.
+    private static func timing(_ times: [Double], duration: Double, precision: NumberPrecision) -> SVGAnimationTiming {
+        let keyTimes = times.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
+        let duration = NumberFormat.string(duration, precision: .full)
+        return SVGAnimationTiming(timing: " keyTimes=\"\(keyTimes)\" begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"",
+                                  precision: precision)
     }
 
     /// The copy at zIndex `layer` of a changing element: shown (a discrete opacity) where not
@@ -312,7 +294,7 @@ public enum ScrollSVGWriter {
         }
         let kept = kept(values.count) { allHeld[$0] != allHeld[$0 - 1] || allShown[$0] != allShown[$0 - 1] }
         let held = kept.map { allHeld[$0] }, shown = kept.map { allShown[$0] }
-        let timing = Timing(kept.map { times[samples[$0]] }, duration: duration, precision: precision)
+        let timing = Self.timing(kept.map { times[samples[$0]] }, duration: duration, precision: precision)
 
         let e0 = held[0]
         let parts = held.map { TransformComponents(decomposing: $0.transform) }
@@ -339,7 +321,7 @@ public enum ScrollSVGWriter {
 
     /// A changing element's label: shown where a still labels it, size (`svgLabel`, else the
     /// last one's) and colour animated, the first sample's text.
-    private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: Timing) -> String {
+    private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: SVGAnimationTiming) -> String {
         let found = held.map { PlainLayoutWriter.svgLabel($0, labels) }
         guard let firstFound = found.compactMap({ $0 }).first else { return "" }
         var size = (found[0] ?? firstFound).size
