@@ -121,12 +121,10 @@ public enum ScrollSVGWriter {
                 try recordChanges(frame, sample: k, first: first, track: &track, tracks: &tracks, drawn: &drawn,
                                   precision: precision, grow: grow)
             }
-            let sampleCanvas = switch options.canvas {
-            case .all: SVGLayoutWriter.canvas(frame, options: options, drawn: k == 0 && streamed != nil ? streamed!.drawn
-                                                  : drawn.bounds).union(frame.visibleRect)
-            case .visible: frame.visibleRect
-            case .content, .rect: Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
-            }
+            // Not `.all`: the content or the visible bounds (a scroll takes no `--rect`).
+            var sampleCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: k == 0 && streamed != nil ? streamed!.drawn
+                                                      : drawn.bounds)
+            if options.canvas == .all { sampleCanvas = sampleCanvas.union(frame.visibleRect) }
             canvas = k == 0 ? sampleCanvas : canvas.union(sampleCanvas)
         }
         // Samples between keyframes: `sampleWork / n` (at least one an interval), at most
