@@ -97,10 +97,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .svg:
             let labels = SVGLabels.resolved(options.labels, for: layout), round = layout.drawsCellsRound
             let above = labelsAboveOutline && labels != .none ? SVGLabelsAboveOutline(outline: layout.visibleRect) : nil
-            return StreamParts(start: { layout, out in
-                SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(layout, options: options,
-                                                                                   drawn: options.drawnBounds), to: out)
-            }, block: { block, _, defaultAppearance, out in
+            return StreamParts(start: { SVGLayoutWriter.appendStart($0, options: options, drawn: options.drawnBounds, to: $1) },
+                               block: { block, _, defaultAppearance, out in
                 SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
                                             above: above, to: out)
             }, end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })

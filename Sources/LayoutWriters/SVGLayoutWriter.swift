@@ -18,7 +18,7 @@ public enum SVGLabels: String, Sendable, CaseIterable {
         resolved(asked, numberOfSections: layout.numberOfSections)
     }
 
-    /// `resolved(_:for:)` for a layout of `numberOfSections` sections.
+    /// `resolved(_:for:)` by a section count.
     public static func resolved(_ asked: SVGLabels?, numberOfSections: Int) -> SVGLabels {
         asked ?? (numberOfSections > 1 ? .indexPath : .item)
     }
@@ -49,7 +49,7 @@ extension OutputOptions {
 }
 
 extension CollectionLayout {
-    /// The visible bounds: `bounds`' size at the content offset (the SVGs' dashed outline).
+    /// `bounds`' size at the content offset (the SVGs' dashed outline).
     var visibleRect: Rect { Rect(x: contentOffset.x, y: contentOffset.y, width: bounds.width, height: bounds.height) }
 }
 
@@ -58,10 +58,9 @@ extension CollectionLayout {
 /// The labels the visible bounds' outline would cross, kept (from any core) to be drawn above
 /// it (`PlainLayoutWriter.svgLabelsAboveOutline`).
 final class SVGLabelsAboveOutline: @unchecked Sendable {
-    /// The visible bounds.
     let outline: Rect
     private let lock = NSLock()
-    /// The elements whose labels were kept, in no order.
+    /// In no order.
     private(set) var elements: [LayoutAttributes] = []
 
     init(outline: Rect) {
@@ -81,7 +80,6 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
         return (overlapsY && (abs(cx - x0) < hw || abs(cx - x1) < hw)) || (overlapsX && (abs(cy - y0) < hh || abs(cy - y1) < hh))
     }
 
-    /// Keeps `element`'s label for later.
     func add(_ element: LayoutAttributes) {
         lock.lock()
         elements.append(element)
@@ -113,7 +111,7 @@ public enum SVGLayoutWriter {
                 if options.canvas == .all, let base = elements.baseAddress {
                     for k in 0..<count { drawn.add(base[indices?[k] ?? k]) }
                 }
-                appendStart(layout, canvas: canvas(layout, options: options, drawn: drawn.bounds), to: out)
+                appendStart(layout, options: options, drawn: drawn.bounds, to: out)
                 guard let base = elements.baseAddress else { return }
                 // Visible elements by zIndex, then element order; drawn as they are when already so.
                 let scan = DrawingOrderScan(base, indices, count: count)
@@ -266,9 +264,9 @@ public enum SVGLayoutWriter {
         }
     }
 
-    /// Everything before the first shape, with `canvas` as the viewBox.
-    static func appendStart(_ layout: CollectionLayout, canvas: Rect, to out: OutputBuffer) {
-        appendDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, to: out)
+    /// Everything before the first shape, the viewBox `canvas(_:options:drawn:)`.
+    static func appendStart(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?, to out: OutputBuffer) {
+        appendDocumentStart(canvas: canvas(layout, options: options, drawn: drawn), title: "cvlayout " + layout.engine, to: out)
     }
 
     /// The visible elements of `block`, in drawing order (streamed); `allDefaultAppearance`:
@@ -294,7 +292,7 @@ public enum SVGLayoutWriter {
 
     /// Elements formatted by one core at a time (about 400 KB, in its cache).
     static let chunkSize = 2048
-    /// Bytes a group usually takes, reserved for a chunk at once.
+    /// Bytes a group usually takes (reserved for a chunk at once).
     static let typicalGroupSize = 256
 
     /// Writes `elements[indices?[k] ?? k]` for k in `0..<count`, in chunks on every core.
@@ -326,14 +324,13 @@ public enum SVGLayoutWriter {
 /// One pass over the selected elements: whether one is hidden, and whether the visible ones
 /// are in drawing order.
 struct DrawingOrderScan {
-    /// A selected element is hidden.
     private(set) var hidden = false
     /// The visible elements' (zIndex, position) increase strictly.
     private(set) var ordered = true
     /// The positions of the visible elements, in selection order, when one is hidden.
     private(set) var visible: [Int]?
 
-    /// Scans the `count` elements `elements[indices[k]]` (`elements[k]` without indices).
+    /// Scans `elements[indices[k]]` (`elements[k]` without indices) for k in `0..<count`.
     init(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?, count: Int) {
         var last = (z: Int.min, position: Int.min)
         for k in 0..<count {
