@@ -47,8 +47,8 @@ public enum TransitionWriter {
         out.append(number: t)
         out.append(",\"duration\":")
         out.append(number: options.duration)
-        JSONLayoutWriter.appendGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
-                                        contentSize: geometry.contentSize, to: out)
+        out.append(string: PlainLayoutWriter.jsonGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
+                                                          contentSize: geometry.contentSize, precision: out.precision))
         var first = true
         for position in transition.elementPositions(at: t) {
             let element = transition.elements[position]
