@@ -38,22 +38,15 @@ public enum TransitionWriter {
     private static func writeJSON(_ transition: LayoutTransition, options: TransitionOutputOptions,
                                  to out: OutputBuffer) throws {
         let t = options.progress
-        let geometry = transition.geometry(at: t)
-        out.append("{\"engine\":\"transition\",\"from\":")
-        appendJSONString(transition.from.engine, to: out)
-        out.append(",\"to\":")
-        appendJSONString(transition.to.engine, to: out)
-        out.append(",\"progress\":")
-        out.append(number: t)
-        out.append(",\"duration\":")
-        out.append(number: options.duration)
-        out.append(string: PlainLayoutWriter.jsonGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
-                                                          contentSize: geometry.contentSize, precision: out.precision))
-        var first = true
-        for position in transition.elementPositions(at: t) {
+        let geometry = transition.geometry(at: t), precision = out.precision
+        out.append(string: "{\"engine\":\"transition\",\"from\":\(PlainLayoutWriter.jsonString(transition.from.engine)),"
+            + "\"to\":\(PlainLayoutWriter.jsonString(transition.to.engine)),\"progress\":\(precision.text(t)),"
+            + "\"duration\":\(precision.text(options.duration))"
+            + PlainLayoutWriter.jsonGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
+                                             contentSize: geometry.contentSize, precision: precision))
+        for (k, position) in transition.elementPositions(at: t).enumerated() {
             let element = transition.elements[position]
-            out.append(first ? "\n" : ",\n")
-            first = false
+            out.append(k == 0 ? "\n" : ",\n")
             JSONLayoutWriter.appendElement(element.attributes(at: t), to: out, closing: false)
             out.append(",\"change\":\"")
             out.append(string: element.change.rawValue)
