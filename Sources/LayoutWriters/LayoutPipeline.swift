@@ -1,13 +1,10 @@
 import LayoutCore
 import FastText
 
-/// How a layout is produced and written, following the run's `PassPlan`: from an engine's
-/// entry points (its input bound by the command line) to written bytes.
-///
-/// A streamed layout is checked here, block by block, pixel-snapped as it will be written (or
-/// vouched for by a summary, or without laying out: `Engine.quickCheck`), and laid out again
-/// in `write`, its elements formatted as they come: nothing is written when a number is not
-/// finite, and memory stays at a few blocks. A kept layout is laid out, snapped and checked here.
+/// How a layout is produced and written, following the run's `PassPlan`: a streamed layout is
+/// checked here (block by block, snapped as it will be written, or vouched for) and laid out
+/// again in `write`, formatted as it comes; a kept one is laid out, snapped and checked here.
+/// Nothing is written when a number is not finite.
 public struct LayoutPipeline {
     /// An engine's entry points, its input (settings, data, bounds, offset) already bound.
     public struct Engine {
@@ -18,9 +15,8 @@ public struct LayoutPipeline {
         public var stream: ((inout ElementBlocks) throws -> CollectionLayout)?
         /// The same layout, its elements only counted and checked; set with `stream`.
         public var check: ((inout FiniteCheckSink) throws -> CollectionLayout)?
-        /// For a CSV or SVG: when the engine surely succeeds with every element finite once
-        /// snapped to the scale given, decided without laying out, the counts and drawing
-        /// order (`QuickCheck`); `nil` when unsure.
+        /// For a CSV or SVG, without laying out: `QuickCheck` when every element is surely
+        /// finite once snapped to the scale given; `nil` when unsure.
         public var quickCheck: ((Double?) throws -> QuickCheck?)?
         /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
         /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
@@ -45,9 +41,8 @@ public struct LayoutPipeline {
         }
     }
 
-    /// What an engine's quick check vouches for (`Engine.quickCheck`): the layout's elements,
-    /// its sections, and whether the visible elements surely come in zIndex order (`false`
-    /// when unsure).
+    /// What `Engine.quickCheck` vouches for: the counts, and whether the visible elements surely
+    /// come in zIndex order (`false` when unsure).
     public typealias QuickCheck = (elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool)
 
     /// What is asked of the run.
@@ -91,13 +86,13 @@ public struct LayoutPipeline {
     public let isStreamed: Bool
     private var inDrawingOrder = false
     private var contentSizeDeferred = false
-    /// The elements a streamed layout has, when its check counted them.
+    /// When the check counted them.
     private var streamedCount: Int? = nil
-    /// The sections of a layout vouched for without laying out (its summary deferred).
+    /// Of a layout vouched for without laying out.
     private var deferredNumberOfSections: Int? = nil
 
-    /// Up to this many elements (8 blocks) a streamed layout is formatted on the calling
-    /// thread: starting the pipeline (about a millisecond) would cost more than it saves.
+    /// Up to this many elements a streamed layout is formatted on the calling thread: starting
+    /// the pipeline (about a millisecond) would cost more than it saves.
     static let serialElementLimit = 8 * BlockPipeline.blockSize
 
     /// Runs the engine as the request needs: checked and summarised when streamed, laid out,
@@ -163,7 +158,7 @@ public struct LayoutPipeline {
         return (try check(&sink), nil)
     }
 
-    /// `stream` run into a sink that snaps frames as they will be written.
+    /// `stream` into a sink that snaps frames as they will be written.
     private func producer(_ stream: @escaping (inout ElementBlocks) throws -> CollectionLayout) -> StreamedElements {
         { [scale] sink in
             sink.scale = scale
@@ -201,13 +196,10 @@ public struct LayoutPipeline {
         }
     }
 
-    /// For an SVG whose elements are streamed (in drawing order): runs `body` with the
-    /// layout's summary (its content size computed when it was deferred) and the still
-    /// picture's shapes (`ScrollSVGWriter.StreamedShapes`: what they draw, measured by one
-    /// more run of the engine when `options.canvas` is `.all`; their labels; a writer of
-    /// their text, which runs the engine again). The scrolling SVG of a layout that does not
-    /// move with the offset is written so, without keeping an element. `false`, and `body`
-    /// not run, when the elements are kept.
+    /// For an SVG whose elements are streamed (in drawing order): runs `body` with the summary
+    /// and the still picture's shapes (`ScrollSVGWriter.StreamedShapes`, their text written by
+    /// another run of the engine), for a scroll of a layout that does not move with the offset.
+    /// `false`, and `body` not run, when the elements are kept.
     /// - Throws: what the engine, `body` or the buffer's sink throws.
     /// - Complexity: O(n) time, memory for a few blocks.
     public func withStreamedShapes(options: OutputOptions, precision: NumberPrecision,
@@ -233,16 +225,14 @@ public struct LayoutPipeline {
         try body(pipeline)
     }
 
-    /// The labels of an SVG of the layout (`SVGLabels.resolved`; the sections a quick check counted).
+    /// `SVGLabels.resolved` (by the sections a quick check counted).
     private func svgLabels(_ options: OutputOptions) -> SVGLabels {
         SVGLabels.resolved(options.labels, numberOfSections: deferredNumberOfSections ?? layout.numberOfSections)
     }
 
-    /// The union of what an SVG of the streamed elements draws with `labels`
-    /// (`SVGLayoutWriter.DrawnBounds`), and the summary (that run's when deferred), from one
-    /// more run of the engine: on `pipeline`'s threads, each slot into bounds of its own,
-    /// joined at the end; or on this thread.
-    /// - Throws: what the engine throws.
+    /// What the streamed elements' SVG draws (`SVGLayoutWriter.DrawnBounds`) and the summary
+    /// (that run's when deferred), from another run of the engine, on `pipeline` (each slot
+    /// measuring its own) or this thread.
     private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
                              on pipeline: BlockPipeline?, precision: NumberPrecision) throws
         -> (layout: CollectionLayout, drawn: Rect?) {
