@@ -401,13 +401,19 @@ func svgCentredTextStart(size: Double, colour: String, precision: NumberPrecisio
         + "text-anchor=\"middle\" fill=\"\(colour)\""
 }
 
-/// The groups that rotate (degrees, the shorter way), shear (`skewX`) and scale an animated
-/// element where `parts` need it, at `parts[k]`, holding `animate(type, values)`; their ends.
-func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
-                        animate: (_ type: String, _ values: [[Double]]) -> String) -> (open: String, close: String) {
+/// An animated element's drawn centre at `ends[k]` (`translate(X Y)`), its animation, and the
+/// groups that rotate (degrees, the shorter way), shear (`skewX`) and scale it where `ends`
+/// need it, animated; their ends.
+func svgTransformGroups(_ ends: [LayoutAttributes], at k: Int,
+                        timing: SVGAnimationTiming) -> (translate: String, open: String, close: String) {
     func factor(_ value: Double) -> String { NumberFormat.string(value, precision: .full) }
     func degrees(_ shear: Double) -> Double { atan(shear) * 180 / Double.pi }
-    var open = "", close = ""
+    func animate(_ type: String, _ values: [[Double]], factor: Bool = true) -> String {
+        timing.animation("animateTransform", "transform", type: type, values, factor: factor)
+    }
+    let parts = ends.map { TransformComponents(decomposing: $0.transform) }
+    let centres = ends.indices.map { [ends[$0].center.x + parts[$0].tx, ends[$0].center.y + parts[$0].ty] }
+    var open = animate("translate", centres, factor: false), close = ""
     if parts.contains(where: { $0.rotation != 0 }) {
         var rotations = [parts[0].rotation]
         for j in parts.indices.dropFirst() { rotations.append(rotations[j - 1] + parts[j - 1].rotationChange(to: parts[j])) }
@@ -423,7 +429,8 @@ func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
             + animate("scale", parts.map { [$0.scaleX, $0.scaleY] })
         close += "</g>"
     }
-    return (open, close)
+    func point(_ value: Double) -> String { NumberFormat.string(value, precision: timing.precision) }
+    return ("translate(\(point(centres[k][0])) \(point(centres[k][1])))", open, close)
 }
 
 /// Appends `text` XML-escaped, control characters (not in XML 1.0) as `?`.

@@ -295,16 +295,11 @@ public enum ScrollSVGWriter {
         let timing = Self.timing(kept.map { times[samples[$0]] }, duration: duration, precision: precision)
 
         let e0 = held[0]
-        let parts = held.map { TransformComponents(decomposing: $0.transform) }
-        let centres = held.indices.map { [held[$0].center.x + parts[$0].tx, held[$0].center.y + parts[$0].ty] }
-        let transforms = svgTransformGroups(parts, at: 0) { type, values in
-            timing.animation("animateTransform", "transform", type: type, values, factor: true)
-        }
+        let transforms = svgTransformGroups(held, at: 0, timing: timing)
         func radius(_ e: LayoutAttributes) -> Double? { SVGPaint.cornerRadius(e, size: e.size, round: round) }
         func opacity(_ e: LayoutAttributes) -> Double { SVGPaint.opacity(e.alpha) }
-        return "<g transform=\"translate(\(n(centres[0][0])) \(n(centres[0][1])))\"" + (shown[0] ? ">" : " opacity=\"0\">")
-            + timing.animation("animate", "opacity", shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true)
-            + timing.animation("animateTransform", "transform", type: "translate", centres) + transforms.open
+        return "<g transform=\"\(transforms.translate)\"" + (shown[0] ? ">" : " opacity=\"0\">")
+            + timing.animation("animate", "opacity", shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true) + transforms.open
             + svgCentredRect(e0, precision: precision) + (radius(e0).map { " rx=\"\(n($0))\"" } ?? "")
             + PlainLayoutWriter.svgPaint(e0)
             + (opacity(e0) < 1 ? " opacity=\"\(NumberFormat.string(opacity(e0), precision: .full))\"" : "") + ">"

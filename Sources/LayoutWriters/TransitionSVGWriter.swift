@@ -78,19 +78,12 @@ enum TransitionSVGWriter {
     /// `svgTransformGroups`, the rect and the labels.
     static func group(_ element: TransitionElement, round: (from: Bool, to: Bool), labels: SVGLabels,
                       timing: Timing) -> String {
-        func n(_ value: Double) -> String { NumberFormat.string(value, precision: timing.linear.precision) }
         let a = element.initial, b = element.final
-        let ta = TransformComponents(decomposing: a.transform), tb = TransformComponents(decomposing: b.transform)
-        let startX = a.center.x + ta.tx, startY = a.center.y + ta.ty
-        let endX = b.center.x + tb.tx, endY = b.center.y + tb.ty
-        let transforms = svgTransformGroups([ta, tb], at: 1) { type, values in
-            timing.linear.animation("animateTransform", "transform", type: type, values, factor: true)
-        }
+        let transforms = svgTransformGroups([a, b], at: 1, timing: timing.linear)
         return "<g class=\"\(element.change.rawValue)\""
             + (opacity(b) < 1 ? " opacity=\"\(NumberFormat.string(opacity(b), precision: .full))\"" : "")
-            + " transform=\"translate(\(n(endX)) \(n(endY)))\">"
+            + " transform=\"\(transforms.translate)\">"
             + timing.linear.animation("animate", "opacity", [[opacity(a)], [opacity(b)]], factor: true)
-            + timing.linear.animation("animateTransform", "transform", type: "translate", [[startX, startY], [endX, endY]])
             + transforms.open + rect(element, round: round, timing: timing)
             + self.labels(element, labels: labels, timing: timing) + transforms.close + "</g>\n"
     }
