@@ -21,8 +21,7 @@ public enum CSVLayoutWriter {
 
     /// The header row (what comes before the first element's row).
     static func appendHeader(to out: OutputBuffer) {
-        out.append(string: columns.joined(separator: ","))
-        out.append(byte: 0x0A)
+        out.append(string: columns.joined(separator: ",") + "\n")
     }
 
     /// The rows of a streamed block; `allDefaultAppearance`: every row ends with the same constant.

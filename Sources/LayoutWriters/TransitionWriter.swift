@@ -64,8 +64,7 @@ public enum TransitionWriter {
     private static func writeCSV(_ transition: LayoutTransition, options: TransitionOutputOptions,
                                 to out: OutputBuffer) throws {
         let t = options.progress
-        out.append(string: csvColumns.joined(separator: ","))
-        out.append(byte: 0x0A)
+        out.append(string: csvColumns.joined(separator: ",") + "\n")
         for position in transition.elementPositions(at: t) {
             let element = transition.elements[position]
             CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false)
