@@ -49,16 +49,9 @@ public enum JSONLayoutWriter {
         case .decorationView: w.append("],\"category\":\"decorationView\"")
         }
         if let kind = e.kind {
-            switch kind {
-            case .header: w.append(",\"kind\":\"header\"")
-            case .footer: w.append(",\"kind\":\"footer\"")
-            case .badge: w.append(",\"kind\":\"badge\"")
-            case .background: w.append(",\"kind\":\"background\"")
-            default:  // a valid kind name needs no escaping (`ElementKind.isValidName`)
-                w.append(",\"kind\":\"")
-                w.append(string: kind.rawValue)
-                w.append(byte: UInt8(ascii: "\""))
-            }
+            w.append(",\"kind\":\"")
+            w.append(kindName: kind)
+            w.append(byte: UInt8(ascii: "\""))
         }
         let f = e.frame
         w.append(",\"frame\":{\"x\":")
