@@ -95,7 +95,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                 CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
             }, end: { _, _ in })
         case .svg:
-            let labels = SVGLabels.resolved(options.labels, for: layout), round = layout.drawsCellsRound
+            let labels = SVGLabels.resolved(options.labels, numberOfSections: layout.numberOfSections)
+            let round = layout.drawsCellsRound
             let above = labelsAboveOutline && labels != .none ? SVGLabelsAboveOutline(outline: layout.visibleRect) : nil
             return StreamParts(start: { SVGLayoutWriter.appendStart($0, options: options, drawn: options.drawnBounds, to: $1) },
                                block: { block, _, defaultAppearance, out in

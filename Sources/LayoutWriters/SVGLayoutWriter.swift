@@ -14,11 +14,6 @@ public enum SVGLabels: String, Sendable, CaseIterable {
     case none
 
     /// The labels asked for, or index paths for more than one section, item numbers otherwise.
-    public static func resolved(_ asked: SVGLabels?, for layout: CollectionLayout) -> SVGLabels {
-        resolved(asked, numberOfSections: layout.numberOfSections)
-    }
-
-    /// `resolved(_:for:)` by a section count.
     public static func resolved(_ asked: SVGLabels?, numberOfSections: Int) -> SVGLabels {
         asked ?? (numberOfSections > 1 ? .indexPath : .item)
     }
@@ -101,7 +96,7 @@ public enum SVGLayoutWriter {
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
         let round = layout.drawsCellsRound
-        let labels = SVGLabels.resolved(options.labels, for: layout)
+        let labels = SVGLabels.resolved(options.labels, numberOfSections: layout.numberOfSections)
         let above = labels == .none ? nil : SVGLabelsAboveOutline(outline: layout.visibleRect)
         try layout.elements.withUnsafeBufferPointer { elements in
             try (selection ?? []).withUnsafeBufferPointer { selected in
@@ -286,7 +281,8 @@ public enum SVGLayoutWriter {
     static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, above: SVGLabelsAboveOutline? = nil,
                           to out: OutputBuffer) {
         out.append(string: PlainLayoutWriter.svgEnd(layout, labelsAboveOutline: above?.elements ?? [],
-                                                     labels: SVGLabels.resolved(options.labels, for: layout),
+                                                     labels: SVGLabels.resolved(options.labels,
+                                                                                numberOfSections: layout.numberOfSections),
                                                      options: options, precision: out.precision))
     }
 

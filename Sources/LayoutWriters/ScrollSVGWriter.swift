@@ -96,7 +96,7 @@ public enum ScrollSVGWriter {
                 throw TooLarge.bytes(limit: limits.maximumBytes, elements: n, keyframes: offsets.count)
             }
         }
-        let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, for: first)
+        let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, numberOfSections: first.numberOfSections)
         func layoutAt(_ offset: Point) throws -> CollectionLayout {
             var still = first
             still.contentOffset = offset

@@ -11,8 +11,7 @@ enum TransitionSVGWriter {
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         let from = transition.from, to = transition.to
-        // Labels: as asked, or the default of the layout with more sections (the start on a tie).
-        let labels = options.output.labels ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
+        let labels = SVGLabels.resolved(options.output.labels, numberOfSections: max(from.numberOfSections, to.numberOfSections))
         appendDocumentStart(canvas: canvas(transition, options: options.output, labels: labels),
                             title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
         let elements = transition.elements

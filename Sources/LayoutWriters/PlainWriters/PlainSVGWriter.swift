@@ -7,7 +7,7 @@ extension PlainLayoutWriter {
     /// The SVG document of the selected elements of `layout`: the canvas (`options.canvas`),
     /// one group per visible element in zIndex order (ties by element order), then `svgEnd`.
     public static func svg(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
-        let labels = SVGLabels.resolved(options.labels, for: layout)
+        let labels = SVGLabels.resolved(options.labels, numberOfSections: layout.numberOfSections)
         let visible = selected(layout, selection).filter { !$0.element.isHidden }
         let drawn = visible.isEmpty ? nil : svgUnion(visible.map { svgDrawnBox($0.element, labels) })
         let canvas = SVGLayoutWriter.canvas(layout, options: options, drawn: drawn)
