@@ -7,18 +7,6 @@ public enum CSVLayoutWriter {
     /// The header row's column names, in order (`ElementColumn.csvName`).
     public static let columns = ElementColumn.allCases.map(\.csvName)
 
-    /// Writes one row per selected element of `layout` to `out`.
-    /// - Complexity: O(selected elements); no allocation per element.
-    public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
-        if let samples = layout.heartSamples {
-            return try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
-        }
-        appendHeader(to: out)
-        try appendSelected(layout, selection, to: out) { element, buffer, _ in
-            appendRow(element, to: buffer)
-        }
-    }
-
     /// The header row (what comes before the first element's row).
     static func appendHeader(to out: OutputBuffer) {
         out.append(string: columns.joined(separator: ",") + "\n")

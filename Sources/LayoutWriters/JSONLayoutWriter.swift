@@ -4,16 +4,6 @@ import FastText
 /// The JSON of docs/REFERENCE.md, "JSON": one object, the geometry, then each element on a
 /// line of its own (readable golden-file diffs), keys in the documented order.
 public enum JSONLayoutWriter {
-    /// Writes `layout` (only the elements at `selection` when given) to `out`.
-    /// - Complexity: O(selected elements); no allocation per element.
-    public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
-        appendStart(layout, to: out)
-        try appendSelected(layout, selection, to: out) { element, buffer, position in
-            appendElementLine(element, position: position, to: buffer)
-        }
-        appendEnd(layout, to: out)
-    }
-
     /// Everything before the first element (`PlainLayoutWriter.jsonStart`: once a document).
     package static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
         out.append(string: PlainLayoutWriter.jsonStart(layout, precision: out.precision))

@@ -109,12 +109,21 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// Writes the elements at `selection` (positions in `layout.elements`, ascending; `nil`
     /// for all) to `out`.
     /// - Throws: whatever the buffer's sink throws.
-    /// - Complexity: O(selected elements) (SVG: O(k log k) for the zIndex sort).
+    /// - Complexity: O(selected elements), no allocation per element (SVG: O(k log k) for the zIndex sort).
     public func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                       to out: OutputBuffer) throws {
         switch self {
-        case .json: try JSONLayoutWriter.write(layout, selection: selection, to: out)
-        case .csv: try CSVLayoutWriter.write(layout, selection: selection, to: out)
+        case .json:
+            JSONLayoutWriter.appendStart(layout, to: out)
+            try appendSelected(layout, selection, to: out) { JSONLayoutWriter.appendElementLine($0, position: $2, to: $1) }
+            JSONLayoutWriter.appendEnd(layout, to: out)
+        case .csv:
+            if let samples = layout.heartSamples {
+                try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
+            } else {
+                CSVLayoutWriter.appendHeader(to: out)
+                try appendSelected(layout, selection, to: out) { element, buffer, _ in CSVLayoutWriter.appendRow(element, to: buffer) }
+            }
         case .svg: try SVGLayoutWriter.write(layout, selection: selection, options: options, to: out)
         }
         try out.flush()
