@@ -108,9 +108,7 @@ public struct LayoutPipeline {
         plan = PassPlan.make(capabilities: engine.capabilities, options: passes, format: request.format)
         var checked: CollectionLayout? = nil
         var vouched: QuickCheck? = nil
-        if case .vouchedWithoutLayingOut = plan.check, let quickCheck = engine.quickCheck {
-            vouched = try quickCheck(request.scale)
-        }
+        if case .vouchedWithoutLayingOut = plan.check { vouched = try engine.quickCheck?(request.scale) }
         if let counts = vouched, !plan.needsDrawingOrder || counts.isInDrawingOrder {
             // Sound without laying out; `write` runs the check pass if the format shows the summary.
             streamedCount = counts.elementCount

@@ -76,9 +76,7 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
     }
 
     func add(_ element: LayoutAttributes) {
-        lock.lock()
-        elements.append(element)
-        lock.unlock()
+        lock.withLock { elements.append(element) }
     }
 }
 
