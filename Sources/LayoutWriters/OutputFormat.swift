@@ -22,9 +22,8 @@ public struct OutputOptions: Sendable {
     public var queryRect: Rect? = nil
     /// SVG: the area the picture shows (`--canvas`). Default `.all`.
     public var canvas = SVGCanvas.all
-    /// SVG, streamed with `canvas == .all`: the drawn elements' bounds, measured by a pass
-    /// before writing (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept
-    /// layout's writer measures itself.
+    /// SVG, streamed with `canvas == .all`: what the elements draw, measured before writing
+    /// (`SVGLayoutWriter.DrawnBounds`; a kept layout's writer measures itself); `nil`: nothing.
     public var drawnBounds: Rect? = nil
 
     /// Creates the default options.
@@ -35,10 +34,9 @@ public struct OutputOptions: Sendable {
 public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
 
-    /// Writes `layout` (its summary, `elements` empty) with the elements `produce` appends,
-    /// formatted on `pipeline` (at `out`'s precision; a new one when `nil`) while the engine
-    /// computes the next, or, `serially`, on this thread (for a few elements): byte for byte
-    /// what `write(_:selection:options:to:)` writes for the layout with its elements.
+    /// Writes `layout` (its summary) with the elements `produce` appends, formatted on `pipeline`
+    /// (a new one when `nil`) as the engine goes on, or `serially` on this thread: byte for
+    /// byte what `write(_:selection:options:to:)` writes for the layout with its elements.
     /// - Precondition: for SVG, the visible elements come in drawing order.
     /// - Throws: what `produce` or the buffer's sink throws.
     /// - Complexity: O(n); memory for a few blocks, whatever n.

@@ -9,11 +9,9 @@ import Musl
 import Darwin
 #endif
 
-/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): SMIL (played once, frozen)
-/// moving the content offset through a `ScrollAnimation`'s samples: the keyframes and each
-/// middle moment that is not halfway (`isHalfway`). The still document is the first sample;
-/// an element that changes is a group per zIndex it takes (`animated`). The canvas is the
-/// union of every sample's (`.visible`: an animated viewBox).
+/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): the first sample's still
+/// picture, SMIL (once, frozen) moving it through the keyframes and each middle moment not
+/// halfway (`isHalfway`); a changing element a group per zIndex it takes (`animated`).
 public enum ScrollSVGWriter {
     /// The keyframes' layouts do not hold the same elements.
     public struct ElementsDiffer: Error {
