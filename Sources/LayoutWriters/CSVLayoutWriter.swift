@@ -78,14 +78,8 @@ public enum CSVLayoutWriter {
         }
     }
 
-    /// Appends `e`'s row (without its line feed when not `terminated`).
-    @inline(__always)
-    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true) {
-        var items = CountingDigits()
-        appendRow(e, to: out, terminated: terminated, items: &items)
-    }
-
-    /// `appendRow(_:to:terminated:)`, `items` holding the last row's item digits.
+    /// Appends `e`'s row (without its line feed when not `terminated`); `items` holds the last
+    /// row's item digits (a new one: none).
     @inline(__always)
     static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
                           items: inout CountingDigits) {

@@ -120,7 +120,10 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                 try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
             } else {
                 CSVLayoutWriter.appendHeader(to: out)
-                try appendSelected(layout, selection, to: out) { element, buffer, _ in CSVLayoutWriter.appendRow(element, to: buffer) }
+                try appendSelected(layout, selection, to: out) { element, buffer, _ in
+                    var items = CountingDigits()
+                    CSVLayoutWriter.appendRow(element, to: buffer, items: &items)
+                }
             }
         case .svg: try SVGLayoutWriter.write(layout, selection: selection, options: options, to: out)
         }

@@ -57,7 +57,8 @@ public enum TransitionWriter {
                 out.append(string: ",\"change\":\"\(element.change.rawValue)\",\"fromIndexPath\":\(texts[0]),"
                     + "\"toIndexPath\":\(texts[1])}")
             } else {
-                CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false)
+                var items = CountingDigits()
+                CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false, items: &items)
                 let texts = paths.map { $0.map { "\($0.section),\($0.item)" } ?? "," }
                 out.append(string: ",\(element.change.rawValue),\(texts[0]),\(texts[1])\n")
             }
