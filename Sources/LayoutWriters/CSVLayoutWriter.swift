@@ -7,22 +7,9 @@ public enum CSVLayoutWriter {
     /// The header row's column names, in order (`ElementColumn.csvName`).
     public static let columns = ElementColumn.allCases.map(\.csvName)
 
-    /// Writes one row per selected element of `layout` to `out`.
-    /// - Complexity: O(selected elements); no allocation per element.
-    public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
-        if let samples = layout.heartSamples {
-            return try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
-        }
-        appendHeader(to: out)
-        try appendSelected(layout, selection, to: out) { element, buffer, _ in
-            appendRow(element, to: buffer)
-        }
-    }
-
     /// The header row (what comes before the first element's row).
     static func appendHeader(to out: OutputBuffer) {
-        out.append(string: columns.joined(separator: ","))
-        out.append(byte: 0x0A)
+        out.append(string: columns.joined(separator: ",") + "\n")
     }
 
     /// The rows of a streamed block; `allDefaultAppearance`: every row ends with the same constant.
@@ -91,14 +78,8 @@ public enum CSVLayoutWriter {
         }
     }
 
-    /// Appends `e`'s row (without its line feed when not `terminated`).
-    @inline(__always)
-    static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true) {
-        var items = CountingDigits()
-        appendRow(e, to: out, terminated: terminated, items: &items)
-    }
-
-    /// `appendRow(_:to:terminated:)`, `items` holding the last row's item digits.
+    /// Appends `e`'s row (without its line feed when not `terminated`); `items` holds the last
+    /// row's item digits (a new one: none).
     @inline(__always)
     static func appendRow(_ e: LayoutAttributes, to out: OutputBuffer, terminated: Bool = true,
                           items: inout CountingDigits) {

@@ -51,10 +51,9 @@ public enum ElementColumn: Int, CaseIterable, Sendable {
     /// Its name within `jsonKey`'s object (`x` for `centerX`); `nil` outside an object.
     public var jsonMember: String? {
         switch self {
-        case .x, .centerX: "x"
-        case .y, .centerY: "y"
-        case .width: "width"
-        case .height: "height"
+        case .x, .y, .width, .height: csvName
+        case .centerX: "x"
+        case .centerY: "y"
         default: nil
         }
     }

@@ -4,32 +4,9 @@ import FastText
 /// The JSON of docs/REFERENCE.md, "JSON": one object, the geometry, then each element on a
 /// line of its own (readable golden-file diffs), keys in the documented order.
 public enum JSONLayoutWriter {
-    /// Writes `layout` (only the elements at `selection` when given) to `out`.
-    /// - Complexity: O(selected elements); no allocation per element.
-    public static func write(_ layout: CollectionLayout, selection: [Int]?, to out: OutputBuffer) throws {
-        appendStart(layout, to: out)
-        try appendSelected(layout, selection, to: out) { element, buffer, position in
-            appendElementLine(element, position: position, to: buffer)
-        }
-        appendEnd(layout, to: out)
-    }
-
-    /// Everything before the first element.
+    /// Everything before the first element (`PlainLayoutWriter.jsonStart`: once a document).
     package static func appendStart(_ layout: CollectionLayout, to out: OutputBuffer) {
-        out.append("{\"engine\":")
-        appendJSONString(layout.engine, to: out)
-        appendGeometry(bounds: layout.bounds, contentOffset: layout.contentOffset, contentSize: layout.contentSize, to: out)
-    }
-
-    /// `,"bounds":{…},"contentOffset":{…},\n"contentSize":{…},\n"elements":[` (a layout's or a transition's).
-    static func appendGeometry(bounds: Size, contentOffset: Point, contentSize: Size, to out: OutputBuffer) {
-        out.append(",\"bounds\":")
-        appendSize(bounds, to: out)
-        out.append(",\"contentOffset\":")
-        appendPoint(contentOffset, to: out)
-        out.append(",\n\"contentSize\":")
-        appendSize(contentSize, to: out)
-        out.append(",\n\"elements\":[")
+        out.append(string: PlainLayoutWriter.jsonStart(layout, precision: out.precision))
     }
 
     /// The element written `position`-th, on its own line.
@@ -39,34 +16,14 @@ public enum JSONLayoutWriter {
         appendElement(element, to: out)
     }
 
-    /// Everything after the last element.
+    /// Everything after the last element: the plain writer's text (once a document) but for
+    /// the heart samples (up to 10⁶).
     package static func appendEnd(_ layout: CollectionLayout, to out: OutputBuffer) {
-        out.append("\n]")
-        if let heart = layout.heartPath {
-            out.append(",\n\"heartPath\":")
-            appendHeartPath(heart, to: out)
-        }
+        out.append(string: "\n]" + PlainLayoutWriter.jsonHeartPath(layout, precision: out.precision))
         if let samples = layout.heartSamples {
             appendHeartSamples(samples, to: out)
         }
-        if let target = layout.targetContentOffset {
-            out.append(layout.heartPath == nil && layout.heartSamples == nil
-                       ? ",\n\"targetContentOffset\":" as StaticString : ",\"targetContentOffset\":")
-            appendPoint(target, to: out)
-        }
-        if let statistics = layout.statistics {
-            // `"stats":{"rows":12,…}` on a line of its own.
-            out.append(",\n\"stats\":{")
-            for (k, entry) in statistics.enumerated() {
-                if k > 0 { out.append(byte: UInt8(ascii: ",")) }
-                out.append(byte: UInt8(ascii: "\""))
-                out.append(string: entry.name)
-                out.append("\":")
-                out.append(number: entry.value)
-            }
-            out.append(byte: UInt8(ascii: "}"))
-        }
-        out.append("}\n")
+        out.append(string: PlainLayoutWriter.jsonEnd(layout, precision: out.precision))
     }
 
     @inline(__always)
@@ -82,16 +39,9 @@ public enum JSONLayoutWriter {
         case .decorationView: w.append("],\"category\":\"decorationView\"")
         }
         if let kind = e.kind {
-            switch kind {
-            case .header: w.append(",\"kind\":\"header\"")
-            case .footer: w.append(",\"kind\":\"footer\"")
-            case .badge: w.append(",\"kind\":\"badge\"")
-            case .background: w.append(",\"kind\":\"background\"")
-            default:  // a valid kind name needs no escaping (`ElementKind.isValidName`)
-                w.append(",\"kind\":\"")
-                w.append(string: kind.rawValue)
-                w.append(byte: UInt8(ascii: "\""))
-            }
+            w.append(",\"kind\":\"")
+            w.append(kindName: kind)
+            w.append(byte: UInt8(ascii: "\""))
         }
         let f = e.frame
         w.append(",\"frame\":{\"x\":")
@@ -127,72 +77,6 @@ public enum JSONLayoutWriter {
         out.commit(w)
     }
 
-    static func appendHeartPath(_ heart: HeartPath, to out: OutputBuffer) {
-        out.append("{\"from\":[")
-        out.append(integer: heart.from.section)
-        out.append(byte: UInt8(ascii: ","))
-        out.append(integer: heart.from.item)
-        out.append("],\"to\":[")
-        out.append(integer: heart.to.section)
-        out.append(byte: UInt8(ascii: ","))
-        out.append(integer: heart.to.item)
-        out.append("],\"style\":")
-        appendJSONString(heart.style.rawValue, to: out)
-        out.append(",\"start\":")
-        appendPoint(heart.start, to: out)
-        out.append(",\"segments\":[")
-        for (k, segment) in heart.segments.enumerated() {
-            out.append(k == 0 ? "{\"control1\":" : ",{\"control1\":")
-            appendPoint(segment.control1, to: out)
-            out.append(",\"control2\":")
-            appendPoint(segment.control2, to: out)
-            out.append(",\"end\":")
-            appendPoint(segment.end, to: out)
-            out.append(byte: UInt8(ascii: "}"))
-        }
-        out.append("],\"d\":\"")
-        appendPathData(heart, relativeTo: .zero, to: out)
-        out.append("\"}")
-    }
-
-    /// `{"x":…,"y":…}`.
-    static func appendPoint(_ p: Point, to out: OutputBuffer) {
-        appendPair("{\"x\":", p.x, ",\"y\":", p.y, to: out)
-    }
-
-    /// `{"width":…,"height":…}`.
-    static func appendSize(_ s: Size, to out: OutputBuffer) {
-        appendPair("{\"width\":", s.width, ",\"height\":", s.height, to: out)
-    }
-
-    /// `FIRSTa SECONDb}`: an object of two numbers, its opening brace and keys in `first` and `second`.
-    private static func appendPair(_ first: StaticString, _ a: Double, _ second: StaticString, _ b: Double,
-                                   to out: OutputBuffer) {
-        out.append(first)
-        out.append(number: a)
-        out.append(second)
-        out.append(number: b)
-        out.append(byte: UInt8(ascii: "}"))
-    }
-}
-
-/// `M x y C x1 y1 x2 y2 x y …`, every point shifted by `-origin` (an SVG motion path's).
-func appendPathData(_ heart: HeartPath, relativeTo origin: Point, to out: OutputBuffer) {
-    func point(_ p: Point) {
-        out.append(number: p.x - origin.x)
-        out.append(byte: UInt8(ascii: " "))
-        out.append(number: p.y - origin.y)
-    }
-    out.append("M ")
-    point(heart.start)
-    for segment in heart.segments {
-        out.append(" C ")
-        point(segment.control1)
-        out.append(byte: UInt8(ascii: " "))
-        point(segment.control2)
-        out.append(byte: UInt8(ascii: " "))
-        point(segment.end)
-    }
 }
 
 /// Appends `text` as a JSON string literal, quotes, backslashes and control characters escaped.

@@ -1,13 +1,10 @@
 import LayoutCore
 import FastText
 
-/// How a layout is produced and written, following the run's `PassPlan`: from an engine's
-/// entry points (its input bound by the command line) to written bytes.
-///
-/// A streamed layout is checked here, block by block, pixel-snapped as it will be written (or
-/// vouched for by a summary, or without laying out: `Engine.quickCheck`), and laid out again
-/// in `write`, its elements formatted as they come: nothing is written when a number is not
-/// finite, and memory stays at a few blocks. A kept layout is laid out, snapped and checked here.
+/// How a layout is produced and written, following the run's `PassPlan`: a streamed layout is
+/// checked here (block by block, snapped as it will be written, or vouched for) and laid out
+/// again in `write`, formatted as it comes; a kept one is laid out, snapped and checked here.
+/// Nothing is written when a number is not finite.
 public struct LayoutPipeline {
     /// An engine's entry points, its input (settings, data, bounds, offset) already bound.
     public struct Engine {
@@ -18,9 +15,8 @@ public struct LayoutPipeline {
         public var stream: ((inout ElementBlocks) throws -> CollectionLayout)?
         /// The same layout, its elements only counted and checked; set with `stream`.
         public var check: ((inout FiniteCheckSink) throws -> CollectionLayout)?
-        /// For a CSV or SVG: when the engine surely succeeds with every element finite once
-        /// snapped to the scale given, decided without laying out, the counts and drawing
-        /// order (`QuickCheck`); `nil` when unsure.
+        /// For a CSV or SVG, without laying out: `QuickCheck` when every element is surely
+        /// finite once snapped to the scale given; `nil` when unsure.
         public var quickCheck: ((Double?) throws -> QuickCheck?)?
         /// `targetContentOffset(forProposedContentOffset:withScrollingVelocity:)` given the
         /// layout, the proposed offset and the velocity; `nil`: the proposed offset.
@@ -45,9 +41,8 @@ public struct LayoutPipeline {
         }
     }
 
-    /// What an engine's quick check vouches for (`Engine.quickCheck`): the layout's elements,
-    /// its sections, and whether the visible elements surely come in zIndex order (`false`
-    /// when unsure).
+    /// What `Engine.quickCheck` vouches for: the counts, and whether the visible elements surely
+    /// come in zIndex order (`false` when unsure).
     public typealias QuickCheck = (elementCount: Int, numberOfSections: Int, isInDrawingOrder: Bool)
 
     /// What is asked of the run.
@@ -91,13 +86,13 @@ public struct LayoutPipeline {
     public let isStreamed: Bool
     private var inDrawingOrder = false
     private var contentSizeDeferred = false
-    /// The elements a streamed layout has, when its check counted them.
+    /// When the check counted them.
     private var streamedCount: Int? = nil
-    /// The sections of a layout vouched for without laying out (its summary deferred).
+    /// Of a layout vouched for without laying out.
     private var deferredNumberOfSections: Int? = nil
 
-    /// Up to this many elements (8 blocks) a streamed layout is formatted on the calling
-    /// thread: starting the pipeline (about a millisecond) would cost more than it saves.
+    /// Up to this many elements a streamed layout is formatted on the calling thread: starting
+    /// the pipeline (about a millisecond) would cost more than it saves.
     static let serialElementLimit = 8 * BlockPipeline.blockSize
 
     /// Runs the engine as the request needs: checked and summarised when streamed, laid out,
@@ -113,9 +108,7 @@ public struct LayoutPipeline {
         plan = PassPlan.make(capabilities: engine.capabilities, options: passes, format: request.format)
         var checked: CollectionLayout? = nil
         var vouched: QuickCheck? = nil
-        if case .vouchedWithoutLayingOut = plan.check, let quickCheck = engine.quickCheck {
-            vouched = try quickCheck(request.scale)
-        }
+        if case .vouchedWithoutLayingOut = plan.check { vouched = try engine.quickCheck?(request.scale) }
         if let counts = vouched, !plan.needsDrawingOrder || counts.isInDrawingOrder {
             // Sound without laying out; `write` runs the check pass if the format shows the summary.
             streamedCount = counts.elementCount
@@ -150,15 +143,20 @@ public struct LayoutPipeline {
     }
 
     /// The summary, its content size computed by the check pass when it was deferred and
-    /// `format` on `canvas` shows it (`PassPlan.deferredSummaryNeedsCheckPass`).
-    private func summary(writing format: OutputFormat, canvas: SVGCanvas) throws -> CollectionLayout {
-        guard contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: canvas),
-              let check = engine.check else { return layout }
+    /// `format` on `options.canvas` shows it (`PassPlan.deferredSummaryNeedsCheckPass`); for an
+    /// SVG on `.all`, with what it draws (`drawnBounds`), measured on `pipeline`.
+    private func summary(writing format: OutputFormat, options: OutputOptions, on pipeline: BlockPipeline?,
+                         precision: NumberPrecision) throws -> (layout: CollectionLayout, drawn: Rect?) {
+        if format == .svg && options.canvas == .all, let stream = engine.stream {
+            return try drawnBounds(labels: svgLabels(options), stream: stream, on: pipeline, precision: precision)
+        }
+        guard contentSizeDeferred, PassPlan.deferredSummaryNeedsCheckPass(writing: format, canvas: options.canvas),
+              let check = engine.check else { return (layout, nil) }
         var sink = FiniteCheckSink(scale: scale)
-        return try check(&sink)
+        return (try check(&sink), nil)
     }
 
-    /// `stream` run into a sink that snaps frames as they will be written.
+    /// `stream` into a sink that snaps frames as they will be written.
     private func producer(_ stream: @escaping (inout ElementBlocks) throws -> CollectionLayout) -> StreamedElements {
         { [scale] sink in
             sink.scale = scale
@@ -166,13 +164,14 @@ public struct LayoutPipeline {
         }
     }
 
-    /// For streamed elements, not an SVG: the summary (`summary(writing:canvas:)`) and a
+    /// For streamed elements, not an SVG: the summary (`summary(writing:options:on:precision:)`) and a
     /// producer running the engine again, frames snapped: for comparing as it goes (`--check`).
     /// - Throws: what the engine throws.
     public func streamedElements(for format: OutputFormat) throws
         -> (layout: CollectionLayout, produce: (inout ElementBlocks) throws -> Void)? {
         guard isStreamed, let stream = engine.stream, format != .svg else { return nil }
-        return (try summary(writing: format, canvas: .all), producer(stream))
+        return (try summary(writing: format, options: OutputOptions(), on: nil, precision: .standard).layout,
+                producer(stream))
     }
 
     /// Writes the layout as `format` (the elements at `selection` when kept) to `buffer`;
@@ -187,23 +186,18 @@ public struct LayoutPipeline {
         precondition(format != .svg || inDrawingOrder, "an SVG is streamed only in drawing order")
         var options = options
         try withPipeline(precision: buffer.precision) { pipeline in
-            var layout = try summary(writing: format, canvas: options.canvas)
-            if format == .svg && options.canvas == .all {
-                (options.drawnBounds, layout) = try drawnBounds(labels: svgLabels(options), stream: stream, on: pipeline,
-                                                                precision: buffer.precision)
-            }
+            let layout: CollectionLayout
+            (layout, options.drawnBounds) = try summary(writing: format, options: options, on: pipeline,
+                                                        precision: buffer.precision)
             try format.write(layout, streaming: producer(stream), options: options, to: buffer, on: pipeline,
                              serially: pipeline == nil)
         }
     }
 
-    /// For an SVG whose elements are streamed (in drawing order): runs `body` with the
-    /// layout's summary (its content size computed when it was deferred) and the still
-    /// picture's shapes (`ScrollSVGWriter.StreamedShapes`: what they draw, measured by one
-    /// more run of the engine when `options.canvas` is `.all`; their labels; a writer of
-    /// their text, which runs the engine again). The scrolling SVG of a layout that does not
-    /// move with the offset is written so, without keeping an element. `false`, and `body`
-    /// not run, when the elements are kept.
+    /// For an SVG whose elements are streamed (in drawing order): runs `body` with the summary
+    /// and the still picture's shapes (`ScrollSVGWriter.StreamedShapes`, their text written by
+    /// another run of the engine), for a scroll of a layout that does not move with the offset.
+    /// `false`, and `body` not run, when the elements are kept.
     /// - Throws: what the engine, `body` or the buffer's sink throws.
     /// - Complexity: O(n) time, memory for a few blocks.
     public func withStreamedShapes(options: OutputOptions, precision: NumberPrecision,
@@ -211,11 +205,7 @@ public struct LayoutPipeline {
         guard isStreamed, inDrawingOrder, let stream = engine.stream else { return false }
         let labels = svgLabels(options)
         try withPipeline(precision: precision) { pipeline in
-            var summary = try self.summary(writing: .svg, canvas: options.canvas)
-            var drawn: Rect? = nil
-            if options.canvas == .all {
-                (drawn, summary) = try drawnBounds(labels: labels, stream: stream, on: pipeline, precision: precision)
-            }
+            let (summary, drawn) = try self.summary(writing: .svg, options: options, on: pipeline, precision: precision)
             let shapes = ScrollSVGWriter.StreamedShapes(drawn: drawn, labels: labels) { [summary] out in
                 let parts = OutputFormat.svg.streamParts(summary, options: options, labelsAboveOutline: false)
                 try OutputFormat.svg.appendBlocks(producer(stream), parts: parts, to: out, on: pipeline, serially: pipeline == nil)
@@ -233,35 +223,25 @@ public struct LayoutPipeline {
         try body(pipeline)
     }
 
-    /// The labels of an SVG of the layout (`SVGLabels.resolved`; the sections a quick check counted).
+    /// `SVGLabels.resolved` (by the sections a quick check counted).
     private func svgLabels(_ options: OutputOptions) -> SVGLabels {
         SVGLabels.resolved(options.labels, numberOfSections: deferredNumberOfSections ?? layout.numberOfSections)
     }
 
-    /// The union of what an SVG of the streamed elements draws with `labels`
-    /// (`SVGLayoutWriter.DrawnBounds`), and the summary (that run's when deferred), from one
-    /// more run of the engine: on `pipeline`'s threads, each slot into bounds of its own,
-    /// joined at the end; or on this thread.
-    /// - Throws: what the engine throws.
+    /// What the streamed elements' SVG draws (`SVGLayoutWriter.DrawnBounds`) and the summary
+    /// (that run's when deferred), from another run of the engine, on `pipeline` (each slot
+    /// measuring its own) or this thread.
     private func drawnBounds(labels: SVGLabels, stream: (inout ElementBlocks) throws -> CollectionLayout,
                              on pipeline: BlockPipeline?, precision: NumberPrecision) throws
-        -> (drawn: Rect?, summary: CollectionLayout) {
+        -> (layout: CollectionLayout, drawn: Rect?) {
+        let measured = OutputBuffer(precision: precision, capacity: 0)
+        let slotBuffers = pipeline?.slotBuffers ?? [measured]
         var drawn = SVGLayoutWriter.DrawnBounds(labels: labels)
-        guard let pipeline else {
-            var sink = ElementBlocks(blockSize: BlockPipeline.blockSize) { block in
-                for k in block.indices { drawn.add(block[k]) }
-            }
-            sink.scale = scale
-            let summary = try stream(&sink)
-            sink.finish()
-            return (drawn.bounds, contentSizeDeferred ? summary : layout)
-        }
-        let slotBuffers = pipeline.slotBuffers
         let drawnPerSlot = UnsafeMutablePointer<SVGLayoutWriter.DrawnBounds>.allocate(capacity: slotBuffers.count)
         drawnPerSlot.initialize(repeating: drawn, count: slotBuffers.count)
         defer { drawnPerSlot.deallocate() }
         var summary: CollectionLayout? = nil
-        try pipeline.run(to: OutputBuffer(precision: precision, capacity: 0), formatBlock: { block, _, defaultAppearance, slotBuffer in
+        let parts = OutputFormat.StreamParts(start: { _, _ in }, block: { block, _, defaultAppearance, slotBuffer in
             let slot = slotBuffers.firstIndex { $0 === slotBuffer }!
             var drawn = drawnPerSlot[slot]
             if defaultAppearance {
@@ -270,11 +250,12 @@ public struct LayoutPipeline {
                 for k in block.indices { drawn.add(block[k]) }
             }
             drawnPerSlot[slot] = drawn
-        }) { [scale] sink in
+        }, end: { _, _ in })
+        try OutputFormat.svg.appendBlocks({ [scale] sink in
             sink.scale = scale
             summary = try stream(&sink)
-        }
+        }, parts: parts, to: measured, on: pipeline, serially: pipeline == nil)
         for slot in slotBuffers.indices { drawn.add(drawnPerSlot[slot]) }
-        return (drawn.bounds, contentSizeDeferred ? summary! : layout)
+        return (contentSizeDeferred ? summary! : layout, drawn.bounds)
     }
 }

@@ -22,9 +22,8 @@ public struct OutputOptions: Sendable {
     public var queryRect: Rect? = nil
     /// SVG: the area the picture shows (`--canvas`). Default `.all`.
     public var canvas = SVGCanvas.all
-    /// SVG, streamed with `canvas == .all`: the drawn elements' bounds, measured by a pass
-    /// before writing (`SVGLayoutWriter.DrawnBounds`); `nil` when nothing is drawn. A kept
-    /// layout's writer measures itself.
+    /// SVG, streamed with `canvas == .all`: what the elements draw, measured before writing
+    /// (`SVGLayoutWriter.DrawnBounds`; a kept layout's writer measures itself); `nil`: nothing.
     public var drawnBounds: Rect? = nil
 
     /// Creates the default options.
@@ -35,10 +34,9 @@ public struct OutputOptions: Sendable {
 public enum OutputFormat: String, Sendable, CaseIterable {
     case json, csv, svg
 
-    /// Writes `layout` (its summary, `elements` empty) with the elements `produce` appends,
-    /// formatted on `pipeline` (at `out`'s precision; a new one when `nil`) while the engine
-    /// computes the next, or, `serially`, on this thread (for a few elements): byte for byte
-    /// what `write(_:selection:options:to:)` writes for the layout with its elements.
+    /// Writes `layout` (its summary) with the elements `produce` appends, formatted on `pipeline`
+    /// (a new one when `nil`) as the engine goes on, or `serially` on this thread: byte for
+    /// byte what `write(_:selection:options:to:)` writes for the layout with its elements.
     /// - Precondition: for SVG, the visible elements come in drawing order.
     /// - Throws: what `produce` or the buffer's sink throws.
     /// - Complexity: O(n); memory for a few blocks, whatever n.
@@ -95,12 +93,11 @@ public enum OutputFormat: String, Sendable, CaseIterable {
                 CSVLayoutWriter.appendRows(block, allDefaultAppearance: defaultAppearance, to: out)
             }, end: { _, _ in })
         case .svg:
-            let labels = SVGLabels.resolved(options.labels, for: layout), round = layout.drawsCellsRound
+            let labels = SVGLabels.resolved(options.labels, numberOfSections: layout.numberOfSections)
+            let round = layout.drawsCellsRound
             let above = labelsAboveOutline && labels != .none ? SVGLabelsAboveOutline(outline: layout.visibleRect) : nil
-            return StreamParts(start: { layout, out in
-                SVGLayoutWriter.appendStart(layout, canvas: SVGLayoutWriter.canvas(layout, options: options,
-                                                                                   drawn: options.drawnBounds), to: out)
-            }, block: { block, _, defaultAppearance, out in
+            return StreamParts(start: { SVGLayoutWriter.appendStart($0, options: options, drawn: options.drawnBounds, to: $1) },
+                               block: { block, _, defaultAppearance, out in
                 SVGLayoutWriter.appendBlock(block, round: round, labels: labels, allDefaultAppearance: defaultAppearance,
                                             above: above, to: out)
             }, end: { SVGLayoutWriter.appendEnd($0, options: options, above: above, to: $1) })
@@ -110,12 +107,24 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// Writes the elements at `selection` (positions in `layout.elements`, ascending; `nil`
     /// for all) to `out`.
     /// - Throws: whatever the buffer's sink throws.
-    /// - Complexity: O(selected elements) (SVG: O(k log k) for the zIndex sort).
+    /// - Complexity: O(selected elements), no allocation per element (SVG: O(k log k) for the zIndex sort).
     public func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                       to out: OutputBuffer) throws {
         switch self {
-        case .json: try JSONLayoutWriter.write(layout, selection: selection, to: out)
-        case .csv: try CSVLayoutWriter.write(layout, selection: selection, to: out)
+        case .json:
+            JSONLayoutWriter.appendStart(layout, to: out)
+            try appendSelected(layout, selection, to: out) { JSONLayoutWriter.appendElementLine($0, position: $2, to: $1) }
+            JSONLayoutWriter.appendEnd(layout, to: out)
+        case .csv:
+            if let samples = layout.heartSamples {
+                try writeHeartSamples(samples, to: out)  // `--heart-samples`: the samples table instead
+            } else {
+                CSVLayoutWriter.appendHeader(to: out)
+                try appendSelected(layout, selection, to: out) { element, buffer, _ in
+                    var items = CountingDigits()
+                    CSVLayoutWriter.appendRow(element, to: buffer, items: &items)
+                }
+            }
         case .svg: try SVGLayoutWriter.write(layout, selection: selection, options: options, to: out)
         }
         try out.flush()

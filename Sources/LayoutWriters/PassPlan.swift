@@ -8,15 +8,13 @@ public struct PassCapabilities: Equatable, Sendable {
     /// It vouches for every element without laying out (`WaterfallLayout.succeedsWithFiniteElements`).
     public var vouchesWithoutLayingOut: Bool
 
-    /// The capabilities; see the properties.
+    /// The capabilities (see the properties).
     public init(streams: Bool, summaryCheck: Bool = false, vouchesWithoutLayingOut: Bool = false) {
         self.streams = streams
         self.summaryCheck = summaryCheck
         self.vouchesWithoutLayingOut = vouchesWithoutLayingOut
     }
 
-    /// Always kept: the engine must see all its elements before it is done.
-    public static let keepsOnly = PassCapabilities(streams: false)
     /// Streams, and its check pass visits every element.
     public static let streaming = PassCapabilities(streams: true)
     /// Streams, and its check pass vouches from a summary.
@@ -46,7 +44,7 @@ public struct PassOptions: Equatable, Sendable {
         case moving
     }
 
-    /// No query, no target, left to right, no scroll.
+    /// Defaults: no query, no target, left to right, no scroll.
     public init(query: Bool = false, targetOffset: Bool = false, rightToLeft: Bool = false, scroll: Scroll = .none,
                 callerReadsElements: Bool = false) {
         self.query = query
@@ -103,11 +101,11 @@ public struct PassPlan: Equatable, Sendable {
     /// An SVG: a streamed layout must come in drawing order (zIndex), else it is kept.
     public var needsDrawingOrder: Bool
 
-    /// Whether the elements are streamed.
+    /// `elements == .streamed`.
     public var streams: Bool { elements == .streamed }
 
     /// The plan for an engine with `capabilities`, a run asking `options`, written as `format`.
-    /// Pure; O(1).
+    /// - Complexity: O(1).
     public static func make(capabilities: PassCapabilities, options: PassOptions, format: OutputFormat) -> PassPlan {
         let keep: KeepReason? = !capabilities.streams ? .engineKeepsOnly
             : options.callerReadsElements ? .callerReadsElements

@@ -17,7 +17,6 @@ struct SVGElementWriter {
     /// The precision is the default, 3 decimals.
     private let standard: Bool
     private let digits: UnsafePointer<UInt32>
-    /// `SVGPaint.fillWords`.
     private let palette: UnsafePointer<UInt64>
     /// The last rect's and label's y, repeated along a row (`RecentNumber.write`).
     private var lastY = RecentNumber(), lastLabelY = RecentNumber()
@@ -57,7 +56,6 @@ struct SVGElementWriter {
         }
     }
 
-    /// Appends the element's group to `out`.
     @inline(never)
     mutating func append(_ element: UnsafePointer<LayoutAttributes>, to out: OutputBuffer) {
         position = out.cursor(reserving: OutputBuffer.elementBound).position
@@ -74,7 +72,7 @@ struct SVGElementWriter {
         append(byte: UInt8(ascii: ":"))
         append(item, itemText)
         append(byte: UInt8(ascii: "\""))
-        if !isCell { appendKind(element) }
+        if !isCell { appendKindName(element, " data-kind=\"", "\"") }
         // (A block of the default appearance, `frames`, has the identity throughout.)
         if frames == nil && !(t.a == 1 && t.b == 0 && t.c == 0 && t.d == 1 && t.tx == 0 && t.ty == 0) {
             appendTransform(t, centerX: x + width / 2, centerY: y + height / 2)
@@ -225,7 +223,8 @@ struct SVGElementWriter {
             append(item, itemText)
         } else {
             append("#333333\">")
-            appendViewLabel(element)
+            appendKindName(element, "", " ")
+            append(integer: element.pointee.indexPath.section)
         }
         append("</text></g>\n")
     }
@@ -289,7 +288,6 @@ struct SVGElementWriter {
         append(byte: UInt8(ascii: "\""))
     }
 
-    /// `X Y` and `then`.
     private mutating func appendPair(_ x: Double, _ y: Double, then text: StaticString) {
         append(number: x)
         append(byte: UInt8(ascii: " "))
@@ -297,30 +295,18 @@ struct SVGElementWriter {
         append(text)
     }
 
-    /// A view's label: its kind name (`appendKindName`) and its section.
+    /// `prefix`, a view's kind name or its category's when it has none (valid names need no
+    /// escaping: `ElementKind.isValidName`), `suffix`.
     @inline(never)
-    private mutating func appendViewLabel(_ element: UnsafePointer<LayoutAttributes>) {
-        appendKindName(element)
-        append(byte: UInt8(ascii: " "))
-        append(integer: element.pointee.indexPath.section)
-    }
-
-    /// ` data-kind="KIND"`.
-    @inline(never)
-    private mutating func appendKind(_ element: UnsafePointer<LayoutAttributes>) {
-        append(" data-kind=\"")
-        appendKindName(element)
-        append(byte: UInt8(ascii: "\""))
-    }
-
-    /// A view's kind name, or its category's when it has none (valid names need no escaping:
-    /// `ElementKind.isValidName`).
-    private mutating func appendKindName(_ element: UnsafePointer<LayoutAttributes>) {
+    private mutating func appendKindName(_ element: UnsafePointer<LayoutAttributes>, _ prefix: StaticString,
+                                         _ suffix: StaticString) {
+        append(prefix)
         if let kind = element.pointee.kind {
             withCursor { $0.append(kindName: kind) }
         } else {
-            append(string: element.pointee.category.rawValue)
+            withCursor { $0.append(string: element.pointee.category.rawValue) }
         }
+        append(suffix)
     }
 
     /// `Swift.min(x, y)` for Doubles, inlined.
@@ -345,11 +331,6 @@ struct SVGElementWriter {
         var cursor = ByteCursor(start: position, precision: precision, cache: cache)
         write(&cursor)
         position = cursor.position
-    }
-
-    /// Appends a kind's name (at most `ElementKind.maximumNameLength` bytes) as it is.
-    private mutating func append(string text: String) {
-        withCursor { $0.append(string: text) }
     }
 
     /// Appends `item`, from its digits when they were formatted (`NumberFormat.shortDigitsText`).

@@ -14,11 +14,6 @@ public enum SVGLabels: String, Sendable, CaseIterable {
     case none
 
     /// The labels asked for, or index paths for more than one section, item numbers otherwise.
-    public static func resolved(_ asked: SVGLabels?, for layout: CollectionLayout) -> SVGLabels {
-        resolved(asked, numberOfSections: layout.numberOfSections)
-    }
-
-    /// `resolved(_:for:)` for a layout of `numberOfSections` sections.
     public static func resolved(_ asked: SVGLabels?, numberOfSections: Int) -> SVGLabels {
         asked ?? (numberOfSections > 1 ? .indexPath : .item)
     }
@@ -49,7 +44,7 @@ extension OutputOptions {
 }
 
 extension CollectionLayout {
-    /// The visible bounds: `bounds`' size at the content offset (the SVGs' dashed outline).
+    /// `bounds`' size at the content offset (the SVGs' dashed outline).
     var visibleRect: Rect { Rect(x: contentOffset.x, y: contentOffset.y, width: bounds.width, height: bounds.height) }
 }
 
@@ -58,10 +53,9 @@ extension CollectionLayout {
 /// The labels the visible bounds' outline would cross, kept (from any core) to be drawn above
 /// it (`PlainLayoutWriter.svgLabelsAboveOutline`).
 final class SVGLabelsAboveOutline: @unchecked Sendable {
-    /// The visible bounds.
     let outline: Rect
     private let lock = NSLock()
-    /// The elements whose labels were kept, in no order.
+    /// In no order.
     private(set) var elements: [LayoutAttributes] = []
 
     init(outline: Rect) {
@@ -81,11 +75,8 @@ final class SVGLabelsAboveOutline: @unchecked Sendable {
         return (overlapsY && (abs(cx - x0) < hw || abs(cx - x1) < hw)) || (overlapsX && (abs(cy - y0) < hh || abs(cy - y1) < hh))
     }
 
-    /// Keeps `element`'s label for later.
     func add(_ element: LayoutAttributes) {
-        lock.lock()
-        elements.append(element)
-        lock.unlock()
+        lock.withLock { elements.append(element) }
     }
 }
 
@@ -103,7 +94,7 @@ public enum SVGLayoutWriter {
     public static func write(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions,
                              to out: OutputBuffer) throws {
         let round = layout.drawsCellsRound
-        let labels = SVGLabels.resolved(options.labels, for: layout)
+        let labels = SVGLabels.resolved(options.labels, numberOfSections: layout.numberOfSections)
         let above = labels == .none ? nil : SVGLabelsAboveOutline(outline: layout.visibleRect)
         try layout.elements.withUnsafeBufferPointer { elements in
             try (selection ?? []).withUnsafeBufferPointer { selected in
@@ -113,7 +104,7 @@ public enum SVGLayoutWriter {
                 if options.canvas == .all, let base = elements.baseAddress {
                     for k in 0..<count { drawn.add(base[indices?[k] ?? k]) }
                 }
-                appendStart(layout, canvas: canvas(layout, options: options, drawn: drawn.bounds), to: out)
+                appendStart(layout, options: options, drawn: drawn.bounds, to: out)
                 guard let base = elements.baseAddress else { return }
                 // Visible elements by zIndex, then element order; drawn as they are when already so.
                 let scan = DrawingOrderScan(base, indices, count: count)
@@ -266,9 +257,9 @@ public enum SVGLayoutWriter {
         }
     }
 
-    /// Everything before the first shape, with `canvas` as the viewBox.
-    static func appendStart(_ layout: CollectionLayout, canvas: Rect, to out: OutputBuffer) {
-        appendDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, to: out)
+    /// Everything before the first shape, the viewBox `canvas(_:options:drawn:)`.
+    static func appendStart(_ layout: CollectionLayout, options: OutputOptions, drawn: Rect?, to out: OutputBuffer) {
+        appendDocumentStart(canvas: canvas(layout, options: options, drawn: drawn), title: "cvlayout " + layout.engine, to: out)
     }
 
     /// The visible elements of `block`, in drawing order (streamed); `allDefaultAppearance`:
@@ -288,13 +279,14 @@ public enum SVGLayoutWriter {
     static func appendEnd(_ layout: CollectionLayout, options: OutputOptions, above: SVGLabelsAboveOutline? = nil,
                           to out: OutputBuffer) {
         out.append(string: PlainLayoutWriter.svgEnd(layout, labelsAboveOutline: above?.elements ?? [],
-                                                     labels: SVGLabels.resolved(options.labels, for: layout),
+                                                     labels: SVGLabels.resolved(options.labels,
+                                                                                numberOfSections: layout.numberOfSections),
                                                      options: options, precision: out.precision))
     }
 
     /// Elements formatted by one core at a time (about 400 KB, in its cache).
     static let chunkSize = 2048
-    /// Bytes a group usually takes, reserved for a chunk at once.
+    /// Bytes a group usually takes (reserved for a chunk at once).
     static let typicalGroupSize = 256
 
     /// Writes `elements[indices?[k] ?? k]` for k in `0..<count`, in chunks on every core.
@@ -326,14 +318,13 @@ public enum SVGLayoutWriter {
 /// One pass over the selected elements: whether one is hidden, and whether the visible ones
 /// are in drawing order.
 struct DrawingOrderScan {
-    /// A selected element is hidden.
     private(set) var hidden = false
     /// The visible elements' (zIndex, position) increase strictly.
     private(set) var ordered = true
     /// The positions of the visible elements, in selection order, when one is hidden.
     private(set) var visible: [Int]?
 
-    /// Scans the `count` elements `elements[indices[k]]` (`elements[k]` without indices).
+    /// Scans `elements[indices[k]]` (`elements[k]` without indices) for k in `0..<count`.
     init(_ elements: UnsafePointer<LayoutAttributes>, _ indices: UnsafePointer<Int>?, count: Int) {
         var last = (z: Int.min, position: Int.min)
         for k in 0..<count {
@@ -371,11 +362,29 @@ func svgCentredRect(_ e: LayoutAttributes, precision: NumberPrecision) -> String
         + " x=\"\(n(-e.size.width / 2))\" y=\"\(n(-e.size.height / 2))\" width=\"\(n(e.size.width))\" height=\"\(n(e.size.height))\""
 }
 
-/// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="VALUES"TIMING/>`.
-func svgAnimation(_ tag: String, _ attribute: String, type: String? = nil, discrete: Bool = false, values: String,
-                  timing: String) -> String {
-    "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
-        + " values=\"\(values)\"\(timing)/>"
+/// The timing of a set of SMIL animations and how their values are written.
+struct SVGAnimationTiming {
+    /// What follows the values: key times, begin, duration, freeze or repeat.
+    let timing: String
+    /// Points' precision (factors are written at full).
+    let precision: NumberPrecision
+    /// The values go back to the first (a transition played forth and back).
+    var returns = false
+
+    /// `animation(_:_:type:texts:discrete:)` of lists of numbers (points at `precision`,
+    /// `factor`s at full); nothing when the values never change.
+    func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
+                   discrete: Bool = false) -> String {
+        guard values.contains(where: { $0 != values[0] }) else { return "" }
+        let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) }.joined(separator: " ") }
+        return animation(tag, attribute, type: type, texts: texts, discrete: discrete)
+    }
+
+    /// `<TAG attributeName="ATTRIBUTE" [type="TYPE"] [calcMode="discrete"] values="V;V…"TIMING/>`.
+    func animation(_ tag: String, _ attribute: String, type: String? = nil, texts: [String], discrete: Bool) -> String {
+        "<\(tag) attributeName=\"\(attribute)\"" + (type.map { " type=\"\($0)\"" } ?? "") + (discrete ? " calcMode=\"discrete\"" : "")
+            + " values=\"\((returns ? texts + [texts[0]] : texts).joined(separator: ";"))\"\(timing)/>"
+    }
 }
 
 /// `<text x="0" y="0.35·SIZE" font-family="sans-serif" font-size="SIZE" text-anchor="middle"
@@ -386,13 +395,19 @@ func svgCentredTextStart(size: Double, colour: String, precision: NumberPrecisio
         + "text-anchor=\"middle\" fill=\"\(colour)\""
 }
 
-/// The groups that rotate (degrees, the shorter way), shear (`skewX`) and scale an animated
-/// element where `parts` need it, at `parts[k]`, holding `animate(type, values)`; their ends.
-func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
-                        animate: (_ type: String, _ values: [[Double]]) -> String) -> (open: String, close: String) {
+/// An animated element's drawn centre at `ends[k]` (`translate(X Y)`), its animation, and the
+/// groups that rotate (degrees, the shorter way), shear (`skewX`) and scale it where `ends`
+/// need it, animated; their ends.
+func svgTransformGroups(_ ends: [LayoutAttributes], at k: Int,
+                        timing: SVGAnimationTiming) -> (translate: String, open: String, close: String) {
     func factor(_ value: Double) -> String { NumberFormat.string(value, precision: .full) }
     func degrees(_ shear: Double) -> Double { atan(shear) * 180 / Double.pi }
-    var open = "", close = ""
+    func animate(_ type: String, _ values: [[Double]], factor: Bool = true) -> String {
+        timing.animation("animateTransform", "transform", type: type, values, factor: factor)
+    }
+    let parts = ends.map { TransformComponents(decomposing: $0.transform) }
+    let centres = ends.indices.map { [ends[$0].center.x + parts[$0].tx, ends[$0].center.y + parts[$0].ty] }
+    var open = animate("translate", centres, factor: false), close = ""
     if parts.contains(where: { $0.rotation != 0 }) {
         var rotations = [parts[0].rotation]
         for j in parts.indices.dropFirst() { rotations.append(rotations[j - 1] + parts[j - 1].rotationChange(to: parts[j])) }
@@ -408,7 +423,8 @@ func svgTransformGroups(_ parts: [TransformComponents], at k: Int,
             + animate("scale", parts.map { [$0.scaleX, $0.scaleY] })
         close += "</g>"
     }
-    return (open, close)
+    func point(_ value: Double) -> String { NumberFormat.string(value, precision: timing.precision) }
+    return ("translate(\(point(centres[k][0])) \(point(centres[k][1])))", open, close)
 }
 
 /// Appends `text` XML-escaped, control characters (not in XML 1.0) as `?`.

@@ -6,10 +6,6 @@ public enum SVGPaint {
     /// Cell fills, chosen by item number modulo the count (Tableau 10).
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                  "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
-    /// Label colours per palette entry at alpha 1: white or near-black, whichever contrasts
-    /// more by WCAG's relative luminance (at least 3:1; tested).
-    public static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
-                                      "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
     /// Fill of views without a role of their own, and their labels' colour.
     public static let viewFill = "#dddddd", viewLabelColour = "#333333"
 

@@ -9,11 +9,9 @@ import Musl
 import Darwin
 #endif
 
-/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): SMIL (played once, frozen)
-/// moving the content offset through a `ScrollAnimation`'s samples: the keyframes and each
-/// middle moment that is not halfway (`isHalfway`). The still document is the first sample;
-/// an element that changes is a group per zIndex it takes (`animated`). The canvas is the
-/// union of every sample's (`.visible`: an animated viewBox).
+/// `--scroll-to X,Y -f svg` (docs/REFERENCE.md, "Scrolling SVG"): the first sample's still
+/// picture, SMIL (once, frozen) moving it through the keyframes and each middle moment not
+/// halfway (`isHalfway`); a changing element a group per zIndex it takes (`animated`).
 public enum ScrollSVGWriter {
     /// The keyframes' layouts do not hold the same elements.
     public struct ElementsDiffer: Error {
@@ -96,7 +94,7 @@ public enum ScrollSVGWriter {
                 throw TooLarge.bytes(limit: limits.maximumBytes, elements: n, keyframes: offsets.count)
             }
         }
-        let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, for: first)
+        let labels = streamed?.labels ?? SVGLabels.resolved(options.labels, numberOfSections: first.numberOfSections)
         func layoutAt(_ offset: Point) throws -> CollectionLayout {
             var still = first
             still.contentOffset = offset
@@ -121,12 +119,10 @@ public enum ScrollSVGWriter {
                 try recordChanges(frame, sample: k, first: first, track: &track, tracks: &tracks, drawn: &drawn,
                                   precision: precision, grow: grow)
             }
-            let sampleCanvas = switch options.canvas {
-            case .all: SVGLayoutWriter.canvas(frame, options: options, drawn: k == 0 && streamed != nil ? streamed!.drawn
-                                                  : drawn.bounds).union(frame.visibleRect)
-            case .visible: frame.visibleRect
-            case .content, .rect: Rect(x: 0, y: 0, width: frame.contentSize.width, height: frame.contentSize.height)
-            }
+            // Not `.all`: the content or the visible bounds (a scroll takes no `--rect`).
+            var sampleCanvas = SVGLayoutWriter.canvas(frame, options: options, drawn: k == 0 && streamed != nil ? streamed!.drawn
+                                                      : drawn.bounds)
+            if options.canvas == .all { sampleCanvas = sampleCanvas.union(frame.visibleRect) }
             canvas = k == 0 ? sampleCanvas : canvas.union(sampleCanvas)
         }
         // Samples between keyframes: `sampleWork / n` (at least one an interval), at most
@@ -167,7 +163,7 @@ public enum ScrollSVGWriter {
                             title: "cvlayout " + first.engine + " scrolling", to: out,
                             background: options.canvas == .visible ? background : nil)
         let screenSamples = kept(times.count) { screens[$0] != screens[$0 - 1] }
-        let screenTiming = Timing(screenSamples.map { times[$0] }, duration: animation.duration, precision: precision)
+        let screenTiming = timing(screenSamples.map { times[$0] }, duration: animation.duration, precision: precision)
         func screenAnimation(_ attribute: String, _ values: (Rect) -> [Double]) -> String {
             screenTiming.animation("animate", attribute, screenSamples.map { values(screens[$0]) })
         }
@@ -257,30 +253,12 @@ public enum ScrollSVGWriter {
         (0..<count).filter { k in k == 0 || k == count - 1 || changes(k) || (k + 1 < count && changes(k + 1)) }
     }
 
-    /// The key times and duration of a set of animations, full precision.
-    private struct Timing {
-        let keyTimes: String, duration: String, precision: NumberPrecision
-
-        init(_ times: [Double], duration: Double, precision: NumberPrecision) {
-            keyTimes = times.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
-            self.duration = NumberFormat.string(duration, precision: .full)
-            self.precision = precision
-        }
-
-        /// `svgAnimation` of lists of numbers (points at `precision`, `factor`s at full), at
-        /// the key times, frozen; nothing when the values never change.
-        func animation(_ tag: String, _ attribute: String, type: String? = nil, _ values: [[Double]], factor: Bool = false,
-                       discrete: Bool = false) -> String {
-            guard values.contains(where: { $0 != values[0] }) else { return "" }
-            let texts = values.map { $0.map { NumberFormat.string($0, precision: factor ? .full : precision) }.joined(separator: " ") }
-            return animation(tag, attribute, type: type, texts: texts, discrete: discrete)
-        }
-
-        /// `animation` of values already written.
-        func animation(_ tag: String, _ attribute: String, type: String? = nil, texts: [String], discrete: Bool) -> String {
-            svgAnimation(tag, attribute, type: type, discrete: discrete, values: texts.joined(separator: ";"),
-                         timing: " keyTimes=\"\(keyTimes)\" begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"")
-        }
+    /// The timing of animations at `times` (key times and duration at full precision), frozen.
+    private static func timing(_ times: [Double], duration: Double, precision: NumberPrecision) -> SVGAnimationTiming {
+        let keyTimes = times.map { NumberFormat.string($0, precision: .full) }.joined(separator: ";")
+        let duration = NumberFormat.string(duration, precision: .full)
+        return SVGAnimationTiming(timing: " keyTimes=\"\(keyTimes)\" begin=\"0s\" dur=\"\(duration)s\" fill=\"freeze\"",
+                                  precision: precision)
     }
 
     /// The copy at zIndex `layer` of a changing element: shown (a discrete opacity) where not
@@ -312,19 +290,14 @@ public enum ScrollSVGWriter {
         }
         let kept = kept(values.count) { allHeld[$0] != allHeld[$0 - 1] || allShown[$0] != allShown[$0 - 1] }
         let held = kept.map { allHeld[$0] }, shown = kept.map { allShown[$0] }
-        let timing = Timing(kept.map { times[samples[$0]] }, duration: duration, precision: precision)
+        let timing = Self.timing(kept.map { times[samples[$0]] }, duration: duration, precision: precision)
 
         let e0 = held[0]
-        let parts = held.map { TransformComponents(decomposing: $0.transform) }
-        let centres = held.indices.map { [held[$0].center.x + parts[$0].tx, held[$0].center.y + parts[$0].ty] }
-        let transforms = svgTransformGroups(parts, at: 0) { type, values in
-            timing.animation("animateTransform", "transform", type: type, values, factor: true)
-        }
+        let transforms = svgTransformGroups(held, at: 0, timing: timing)
         func radius(_ e: LayoutAttributes) -> Double? { SVGPaint.cornerRadius(e, size: e.size, round: round) }
         func opacity(_ e: LayoutAttributes) -> Double { SVGPaint.opacity(e.alpha) }
-        return "<g transform=\"translate(\(n(centres[0][0])) \(n(centres[0][1])))\"" + (shown[0] ? ">" : " opacity=\"0\">")
-            + timing.animation("animate", "opacity", shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true)
-            + timing.animation("animateTransform", "transform", type: "translate", centres) + transforms.open
+        return "<g transform=\"\(transforms.translate)\"" + (shown[0] ? ">" : " opacity=\"0\">")
+            + timing.animation("animate", "opacity", shown.map { [$0 ? 1 : 0] }, factor: true, discrete: true) + transforms.open
             + svgCentredRect(e0, precision: precision) + (radius(e0).map { " rx=\"\(n($0))\"" } ?? "")
             + PlainLayoutWriter.svgPaint(e0)
             + (opacity(e0) < 1 ? " opacity=\"\(NumberFormat.string(opacity(e0), precision: .full))\"" : "") + ">"
@@ -339,7 +312,7 @@ public enum ScrollSVGWriter {
 
     /// A changing element's label: shown where a still labels it, size (`svgLabel`, else the
     /// last one's) and colour animated, the first sample's text.
-    private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: Timing) -> String {
+    private static func label(_ held: [LayoutAttributes], labels: SVGLabels, timing: SVGAnimationTiming) -> String {
         let found = held.map { PlainLayoutWriter.svgLabel($0, labels) }
         guard let firstFound = found.compactMap({ $0 }).first else { return "" }
         var size = (found[0] ?? firstFound).size

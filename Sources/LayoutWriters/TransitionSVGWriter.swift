@@ -11,8 +11,7 @@ enum TransitionSVGWriter {
     public static func write(_ transition: LayoutTransition, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         let from = transition.from, to = transition.to
-        // Labels: as asked, or the default of the layout with more sections (the start on a tie).
-        let labels = options.output.labels ?? SVGLabels.resolved(nil, for: from.numberOfSections >= to.numberOfSections ? from : to)
+        let labels = SVGLabels.resolved(options.output.labels, numberOfSections: max(from.numberOfSections, to.numberOfSections))
         appendDocumentStart(canvas: canvas(transition, options: options.output, labels: labels),
                             title: "cvlayout transition from \(from.engine) to \(to.engine)", to: out)
         let elements = transition.elements
@@ -28,10 +27,10 @@ enum TransitionSVGWriter {
             let a = elements[l].final.zIndex, b = elements[r].final.zIndex
             return a < b || (a == b && l < r)
         }
-        let round = (from: from.drawsCellsRound, to: to.drawsCellsRound)
+        let round = (from: from.drawsCellsRound, to: to.drawsCellsRound), timing = timing(options)
         func appendGroups(_ order: [Int]) throws {
             for position in order {
-                out.append(string: group(elements[position], round: round, labels: labels, options: options))
+                out.append(string: group(elements[position], round: round, labels: labels, timing: timing))
                 try out.flushIfFull()
             }
         }
@@ -41,7 +40,7 @@ enum TransitionSVGWriter {
             // `display`, not `visibility`: a label's `visibility="visible"` would show through.
             for (layer, order, values) in [("start", startOrder, ["inline", "none"]), ("end", endOrder, ["none", "inline"])] {
                 out.append(string: "<g class=\"layer-\(layer)\" display=\"\(values[1])\">\n"
-                    + switchAt(halfway: "display", values[0], values[1], options) + "\n")
+                    + timing.halfway.animation("animate", "display", texts: values, discrete: true) + "\n")
                 try appendGroups(order)
                 out.append("</g>\n")
             }
@@ -49,33 +48,18 @@ enum TransitionSVGWriter {
         out.append(string: PlainLayoutWriter.svgVisibleBounds(to.visibleRect, precision: out.precision) + "/>\n</svg>\n")
     }
 
-    /// Every animation's timing: from 0 over the duration, frozen; or twice it, repeating.
-    static func timing(_ options: TransitionOutputOptions) -> String {
-        let duration = NumberFormat.string(options.repeats ? 2 * options.duration : options.duration,
-                                              precision: options.output.precision)
-        return " begin=\"0s\" dur=\"\(duration)s\"" + (options.repeats ? " repeatCount=\"indefinite\"" : " fill=\"freeze\"")
-    }
+    /// The linear animations' and the discrete switches' timing.
+    typealias Timing = (linear: SVGAnimationTiming, halfway: SVGAnimationTiming)
 
-    /// The values of an animation between two ends: `start;end`, or `start;end;start` repeating.
-    static func endValues(_ start: String, _ end: String, _ options: TransitionOutputOptions) -> String {
-        options.repeats ? "\(start);\(end);\(start)" : "\(start);\(end)"
-    }
-
-    /// A discrete switch of `attribute` halfway (back at three quarters, repeating).
-    static func switchAt(halfway attribute: String, _ start: String, _ end: String, _ options: TransitionOutputOptions) -> String {
-        svgAnimation("animate", attribute, discrete: true, values: endValues(start, end, options),
-                     timing: " keyTimes=\"\(options.repeats ? "0;0.25;0.75" : "0;0.5")\"" + timing(options))
-    }
-
-    /// A linear animation between two lists of numbers, nothing when equal; `factor`s at full
-    /// precision, points at the output's.
-    static func animation(_ tag: String, _ attribute: String, type: String? = nil, _ start: [Double], _ end: [Double],
-                          factor: Bool = false, _ options: TransitionOutputOptions) -> String {
-        guard start != end else { return "" }
-        func list(_ values: [Double]) -> String {
-            values.map { NumberFormat.string($0, precision: factor ? .full : options.output.precision) }.joined(separator: " ")
-        }
-        return svgAnimation(tag, attribute, type: type, values: endValues(list(start), list(end), options), timing: timing(options))
+    /// From 0 over the duration, frozen; with `repeats`, forth and back over twice it, forever.
+    /// A switch happens halfway (back at three quarters).
+    static func timing(_ options: TransitionOutputOptions) -> Timing {
+        let precision = options.output.precision, repeats = options.repeats
+        let duration = NumberFormat.string(repeats ? 2 * options.duration : options.duration, precision: precision)
+        let timing = " begin=\"0s\" dur=\"\(duration)s\"" + (repeats ? " repeatCount=\"indefinite\"" : " fill=\"freeze\"")
+        return (SVGAnimationTiming(timing: timing, precision: precision, returns: repeats),
+                SVGAnimationTiming(timing: " keyTimes=\"\(repeats ? "0;0.25;0.75" : "0;0.5")\"" + timing, precision: precision,
+                                   returns: repeats))
     }
 
     /// The opacity drawn at one end: 0 when hidden.
@@ -92,22 +76,15 @@ enum TransitionSVGWriter {
     /// One element: a group at its drawn centre and opacity, animated, around
     /// `svgTransformGroups`, the rect and the labels.
     static func group(_ element: TransitionElement, round: (from: Bool, to: Bool), labels: SVGLabels,
-                      options: TransitionOutputOptions) -> String {
-        func n(_ value: Double) -> String { NumberFormat.string(value, precision: options.output.precision) }
+                      timing: Timing) -> String {
         let a = element.initial, b = element.final
-        let ta = TransformComponents(decomposing: a.transform), tb = TransformComponents(decomposing: b.transform)
-        let startX = a.center.x + ta.tx, startY = a.center.y + ta.ty
-        let endX = b.center.x + tb.tx, endY = b.center.y + tb.ty
-        let transforms = svgTransformGroups([ta, tb], at: 1) { type, values in
-            animation("animateTransform", "transform", type: type, values[0], values[1], factor: true, options)
-        }
+        let transforms = svgTransformGroups([a, b], at: 1, timing: timing.linear)
         return "<g class=\"\(element.change.rawValue)\""
             + (opacity(b) < 1 ? " opacity=\"\(NumberFormat.string(opacity(b), precision: .full))\"" : "")
-            + " transform=\"translate(\(n(endX)) \(n(endY)))\">"
-            + animation("animate", "opacity", [opacity(a)], [opacity(b)], factor: true, options)
-            + animation("animateTransform", "transform", type: "translate", [startX, startY], [endX, endY], options)
-            + transforms.open + rect(element, round: round, options: options)
-            + self.labels(element, labels: labels, options: options) + transforms.close + "</g>\n"
+            + " transform=\"\(transforms.translate)\">"
+            + timing.linear.animation("animate", "opacity", [[opacity(a)], [opacity(b)]], factor: true)
+            + transforms.open + rect(element, round: round, timing: timing)
+            + self.labels(element, labels: labels, timing: timing) + transforms.close + "</g>\n"
     }
 
     /// The index paths before and after the update (each falling back on the other, then the final one).
@@ -118,7 +95,7 @@ enum TransitionSVGWriter {
 
     /// The shape, named by the new index path, size and corners animated (an appearing or
     /// disappearing end drawn by the other engine), a cell's fill switching halfway.
-    static func rect(_ element: TransitionElement, round: (from: Bool, to: Bool), options: TransitionOutputOptions) -> String {
+    static func rect(_ element: TransitionElement, round: (from: Bool, to: Bool), timing: Timing) -> String {
         let a = element.initial, b = element.final
         let (oldPath, newPath) = paths(element)
         let ra = cornerRadius(a, round: element.change == .appear ? round.to : round.from)
@@ -126,20 +103,22 @@ enum TransitionSVGWriter {
         var identity = b
         identity.indexPath = newPath
         let oldFill = "\(SVGPaint.fill(item: oldPath.item))", newFill = "\(SVGPaint.fill(item: newPath.item))"
-        return svgCentredRect(identity, precision: options.output.precision)
-            + " data-change=\"\(element.change.rawValue)\" rx=\"\(NumberFormat.string(rb, precision: options.output.precision))\""
+        let precision = timing.linear.precision
+        return svgCentredRect(identity, precision: precision)
+            + " data-change=\"\(element.change.rawValue)\" rx=\"\(NumberFormat.string(rb, precision: precision))\""
             + PlainLayoutWriter.svgPaint(identity) + ">"
-            + (b.category == .cell && oldFill != newFill ? switchAt(halfway: "fill", oldFill, newFill, options) : "")
-            + animation("animate", "x", [-a.size.width / 2], [-b.size.width / 2], options)
-            + animation("animate", "y", [-a.size.height / 2], [-b.size.height / 2], options)
-            + animation("animate", "width", [a.size.width], [b.size.width], options)
-            + animation("animate", "height", [a.size.height], [b.size.height], options)
-            + animation("animate", "rx", [ra], [rb], options) + "</rect>"
+            + (b.category == .cell && oldFill != newFill
+               ? timing.halfway.animation("animate", "fill", texts: [oldFill, newFill], discrete: true) : "")
+            + timing.linear.animation("animate", "x", [[-a.size.width / 2], [-b.size.width / 2]])
+            + timing.linear.animation("animate", "y", [[-a.size.height / 2], [-b.size.height / 2]])
+            + timing.linear.animation("animate", "width", [[a.size.width], [b.size.width]])
+            + timing.linear.animation("animate", "height", [[a.size.height], [b.size.height]])
+            + timing.linear.animation("animate", "rx", [[ra], [rb]]) + "</rect>"
     }
 
     /// The labels, sized by `svgLabel` at each end (else the other's), coloured as at alpha 1;
     /// two when the old and new index paths' differ, the old one until halfway.
-    static func labels(_ element: TransitionElement, labels: SVGLabels, options: TransitionOutputOptions) -> String {
+    static func labels(_ element: TransitionElement, labels: SVGLabels, timing: Timing) -> String {
         let a = element.initial, b = element.final
         let startLabel = PlainLayoutWriter.svgLabel(a, labels), endLabel = PlainLayoutWriter.svgLabel(b, labels)
         guard let size = (endLabel ?? startLabel)?.size else { return "" }
@@ -151,11 +130,12 @@ enum TransitionSVGWriter {
         let (oldPath, newPath) = paths(element)
         let changes = words(oldPath) != words(newPath) || colour(oldPath) != colour(newPath)
         return (changes ? [(oldPath, true), (newPath, false)] : [(newPath, false)]).map { path, isOld in
-            svgCentredTextStart(size: size, colour: colour(path), precision: options.output.precision)
+            svgCentredTextStart(size: size, colour: colour(path), precision: timing.linear.precision)
                 + (isOld ? " visibility=\"hidden\">" : ">")
-                + (changes ? switchAt(halfway: "visibility", isOld ? "visible" : "hidden", isOld ? "hidden" : "visible", options) : "")
-                + animation("animate", "font-size", [startSize], [size], options)
-                + animation("animate", "y", [startSize * 0.35], [size * 0.35], options)
+                + (changes ? timing.halfway.animation("animate", "visibility", texts: isOld ? ["visible", "hidden"]
+                                                      : ["hidden", "visible"], discrete: true) : "")
+                + timing.linear.animation("animate", "font-size", [[startSize], [size]])
+                + timing.linear.animation("animate", "y", [[startSize * 0.35], [size * 0.35]])
                 + PlainLayoutWriter.xmlText(words(path)) + "</text>"
         }.joined()
     }

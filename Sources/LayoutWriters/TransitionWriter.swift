@@ -27,69 +27,43 @@ public enum TransitionWriter {
     public static func write(_ transition: LayoutTransition, format: OutputFormat, options: TransitionOutputOptions,
                              to out: OutputBuffer) throws {
         switch format {
-        case .json: try writeJSON(transition, options: options, to: out)
-        case .csv: try writeCSV(transition, options: options, to: out)
+        case .json, .csv: try writeAttributes(transition, json: format == .json, options: options, to: out)
         case .svg: try TransitionSVGWriter.write(transition, options: options, to: out)
         }
         try out.flush()
     }
 
-    /// The JSON document at `options.progress`: `from`, `to`, `progress`, `duration`, the geometry.
-    private static func writeJSON(_ transition: LayoutTransition, options: TransitionOutputOptions,
-                                 to out: OutputBuffer) throws {
-        let t = options.progress
-        let geometry = transition.geometry(at: t)
-        out.append("{\"engine\":\"transition\",\"from\":")
-        appendJSONString(transition.from.engine, to: out)
-        out.append(",\"to\":")
-        appendJSONString(transition.to.engine, to: out)
-        out.append(",\"progress\":")
-        out.append(number: t)
-        out.append(",\"duration\":")
-        out.append(number: options.duration)
-        JSONLayoutWriter.appendGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
-                                        contentSize: geometry.contentSize, to: out)
-        var first = true
-        for position in transition.elementPositions(at: t) {
-            let element = transition.elements[position]
-            out.append(first ? "\n" : ",\n")
-            first = false
-            JSONLayoutWriter.appendElement(element.attributes(at: t), to: out, closing: false)
-            out.append(",\"change\":\"")
-            out.append(string: element.change.rawValue)
-            out.append("\",\"fromIndexPath\":")
-            appendJSONIndexPath(element.fromIndexPath, to: out)
-            out.append(",\"toIndexPath\":")
-            appendJSONIndexPath(element.toIndexPath, to: out)
-            out.append(byte: UInt8(ascii: "}"))
-            try out.flushIfFull()
+    /// The JSON document (`from`, `to`, `progress`, `duration`, the geometry, the elements) or
+    /// the CSV table at `options.progress`.
+    private static func writeAttributes(_ transition: LayoutTransition, json: Bool, options: TransitionOutputOptions,
+                                        to out: OutputBuffer) throws {
+        let t = options.progress, precision = out.precision
+        if json {
+            let geometry = transition.geometry(at: t)
+            out.append(string: "{\"engine\":\"transition\",\"from\":\(PlainLayoutWriter.jsonString(transition.from.engine)),"
+                + "\"to\":\(PlainLayoutWriter.jsonString(transition.to.engine)),\"progress\":\(precision.text(t)),"
+                + "\"duration\":\(precision.text(options.duration))"
+                + PlainLayoutWriter.jsonGeometry(bounds: geometry.bounds, contentOffset: geometry.contentOffset,
+                                                 contentSize: geometry.contentSize, precision: precision))
+        } else {
+            out.append(string: csvColumns.joined(separator: ",") + "\n")
         }
-        out.append("\n]}\n")
-    }
-
-    /// The CSV table at `options.progress`.
-    private static func writeCSV(_ transition: LayoutTransition, options: TransitionOutputOptions,
-                                to out: OutputBuffer) throws {
-        let t = options.progress
-        out.append(string: csvColumns.joined(separator: ","))
-        out.append(byte: 0x0A)
-        for position in transition.elementPositions(at: t) {
-            let element = transition.elements[position]
-            CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false)
-            out.append(byte: UInt8(ascii: ","))
-            out.append(string: element.change.rawValue)
-            for path in [element.fromIndexPath, element.toIndexPath] {
-                out.append(byte: UInt8(ascii: ","))
-                if let path { out.append(integer: path.section) }
-                out.append(byte: UInt8(ascii: ","))
-                if let path { out.append(integer: path.item) }
+        for (k, position) in transition.elementPositions(at: t).enumerated() {
+            let element = transition.elements[position], paths = [element.fromIndexPath, element.toIndexPath]
+            if json {
+                out.append(k == 0 ? "\n" : ",\n")
+                JSONLayoutWriter.appendElement(element.attributes(at: t), to: out, closing: false)
+                let texts = paths.map { $0.map { "[\($0.section),\($0.item)]" } ?? "null" }
+                out.append(string: ",\"change\":\"\(element.change.rawValue)\",\"fromIndexPath\":\(texts[0]),"
+                    + "\"toIndexPath\":\(texts[1])}")
+            } else {
+                var items = CountingDigits()
+                CSVLayoutWriter.appendRow(element.attributes(at: t), to: out, terminated: false, items: &items)
+                let texts = paths.map { $0.map { "\($0.section),\($0.item)" } ?? "," }
+                out.append(string: ",\(element.change.rawValue),\(texts[0]),\(texts[1])\n")
             }
-            out.append(byte: 0x0A)
             try out.flushIfFull()
         }
-    }
-
-    private static func appendJSONIndexPath(_ path: IndexPath?, to out: OutputBuffer) {
-        out.append(string: path.map { "[\($0.section),\($0.item)]" } ?? "null")
+        if json { out.append("\n]}\n") }
     }
 }

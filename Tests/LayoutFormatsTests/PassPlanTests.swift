@@ -2,6 +2,11 @@ import Testing
 import LayoutCore
 @testable import LayoutWriters
 
+extension PassCapabilities {
+    /// Always kept: the engine must see all its elements before it is done.
+    static let keepsOnly = PassCapabilities(streams: false)
+}
+
 /// `PassPlan.make`: which passes a run makes, from the engine's capabilities, the options and
 /// the format; each row written by hand from the pipeline's rules. Then `LayoutPipeline`
 /// follows the plan: the entry points it runs are counted.

@@ -4,6 +4,13 @@ import LayoutCore
 @testable import FastText
 @testable import LayoutWriters
 
+extension SVGPaint {
+    /// Label colours per palette entry at alpha 1: white or near-black, whichever contrasts
+    /// more by WCAG's relative luminance (at least 3:1; tested).
+    static let labelColours = ["#ffffff", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a",
+                               "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a", "#1a1a1a"]
+}
+
 /// The SVG writer's fast paths (groups written through a cursor, numbers formatted inline or
 /// copied from a table, the zIndex sort skipped when the order is already right) against the
 /// plain rules they stand for: label sizes, number texts, paint, drawing order, drawn bounds.

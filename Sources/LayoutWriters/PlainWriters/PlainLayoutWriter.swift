@@ -25,32 +25,63 @@ public enum PlainLayoutWriter {
     /// The JSON object: the geometry, `elements` one a line, then the optional members.
     public static func json(_ layout: CollectionLayout, selection: [Int]?, precision: NumberPrecision) -> String {
         func n(_ value: Double) -> String { PlainNumberText.string(value, precision: precision) }
-        func point(_ p: Point) -> String { "{\"x\":\(n(p.x)),\"y\":\(n(p.y))}" }
-        func size(_ s: Size) -> String { "{\"width\":\(n(s.width)),\"height\":\(n(s.height))}" }
-        var text = "{\"engine\":\(jsonString(layout.engine)),\"bounds\":\(size(layout.bounds)),"
-            + "\"contentOffset\":\(point(layout.contentOffset)),\n\"contentSize\":\(size(layout.contentSize)),\n\"elements\":["
+        var text = jsonStart(layout, precision: precision)
         let lines = selected(layout, selection).map { jsonElement($1, precision: precision) }
-        text += lines.map { "\n" + $0 }.joined(separator: ",") + "\n]"
-        if let heart = layout.heartPath {
-            let segments = heart.segments.map {
-                "{\"control1\":\(point($0.control1)),\"control2\":\(point($0.control2)),\"end\":\(point($0.end))}"
-            }
-            text += ",\n\"heartPath\":{\"from\":[\(heart.from.section),\(heart.from.item)],\"to\":[\(heart.to.section),"
-                + "\(heart.to.item)],\"style\":\(jsonString(heart.style.rawValue)),\"start\":\(point(heart.start)),"
-                + "\"segments\":[\(segments.joined(separator: ","))],\"d\":\"\(pathData(heart, from: .zero, precision))\"}"
-        }
+        text += lines.map { "\n" + $0 }.joined(separator: ",") + "\n]" + jsonHeartPath(layout, precision: precision)
         if let samples = layout.heartSamples {
             let lines = samples.map { "\n{\"t\":\(n($0.t)),\"x\":\(n($0.point.x)),\"y\":\(n($0.point.y)),\"angle\":\(n($0.angle))}" }
             text += ",\n\"heartSamples\":[" + lines.joined(separator: ",") + (samples.isEmpty ? "]" : "\n]")
         }
+        return text + jsonEnd(layout, precision: precision)
+    }
+
+    /// Everything before the first element: the engine, then `jsonGeometry`.
+    static func jsonStart(_ layout: CollectionLayout, precision: NumberPrecision) -> String {
+        "{\"engine\":\(jsonString(layout.engine))" + jsonGeometry(bounds: layout.bounds, contentOffset: layout.contentOffset,
+                                                                 contentSize: layout.contentSize, precision: precision)
+    }
+
+    /// `,"bounds":{…},"contentOffset":{…},\n"contentSize":{…},\n"elements":[` (a layout's or a transition's).
+    static func jsonGeometry(bounds: Size, contentOffset: Point, contentSize: Size, precision: NumberPrecision) -> String {
+        ",\"bounds\":\(jsonSize(bounds, precision)),\"contentOffset\":\(jsonPoint(contentOffset, precision)),"
+            + "\n\"contentSize\":\(jsonSize(contentSize, precision)),\n\"elements\":["
+    }
+
+    /// `,\n"heartPath":{…}`, or nothing without a heart path.
+    static func jsonHeartPath(_ layout: CollectionLayout, precision: NumberPrecision) -> String {
+        guard let heart = layout.heartPath else { return "" }
+        func point(_ p: Point) -> String { jsonPoint(p, precision) }
+        let segments = heart.segments.map {
+            "{\"control1\":\(point($0.control1)),\"control2\":\(point($0.control2)),\"end\":\(point($0.end))}"
+        }
+        return ",\n\"heartPath\":{\"from\":[\(heart.from.section),\(heart.from.item)],\"to\":[\(heart.to.section),"
+            + "\(heart.to.item)],\"style\":\(jsonString(heart.style.rawValue)),\"start\":\(point(heart.start)),"
+            + "\"segments\":[\(segments.joined(separator: ","))],\"d\":\"\(pathData(heart, from: .zero, precision))\"}"
+    }
+
+    /// What follows the heart samples: `targetContentOffset`, `stats`, the closing brace.
+    static func jsonEnd(_ layout: CollectionLayout, precision: NumberPrecision) -> String {
+        var text = ""
         if let target = layout.targetContentOffset {
             // On a line of its own only right after the elements.
-            text += (layout.heartPath == nil && layout.heartSamples == nil ? ",\n" : ",") + "\"targetContentOffset\":\(point(target))"
+            text += (layout.heartPath == nil && layout.heartSamples == nil ? ",\n" : ",")
+                + "\"targetContentOffset\":\(jsonPoint(target, precision))"
         }
         if let statistics = layout.statistics {
-            text += ",\n\"stats\":{" + statistics.map { "\"\($0.name)\":\(n($0.value))" }.joined(separator: ",") + "}"
+            text += ",\n\"stats\":{" + statistics.map {
+                "\"\($0.name)\":\(PlainNumberText.string($0.value, precision: precision))"
+            }.joined(separator: ",") + "}"
         }
         return text + "}\n"
+    }
+
+    static func jsonPoint(_ p: Point, _ precision: NumberPrecision) -> String {
+        "{\"x\":\(PlainNumberText.string(p.x, precision: precision)),\"y\":\(PlainNumberText.string(p.y, precision: precision))}"
+    }
+
+    static func jsonSize(_ s: Size, _ precision: NumberPrecision) -> String {
+        "{\"width\":\(PlainNumberText.string(s.width, precision: precision)),"
+            + "\"height\":\(PlainNumberText.string(s.height, precision: precision))}"
     }
 
     /// One element's JSON object by `ElementColumn.jsonGroups`; a key whose one value is absent left out.

@@ -7,9 +7,10 @@ extension PlainLayoutWriter {
     /// The SVG document of the selected elements of `layout`: the canvas (`options.canvas`),
     /// one group per visible element in zIndex order (ties by element order), then `svgEnd`.
     public static func svg(_ layout: CollectionLayout, selection: [Int]?, options: OutputOptions) -> String {
-        let labels = SVGLabels.resolved(options.labels, for: layout)
+        let labels = SVGLabels.resolved(options.labels, numberOfSections: layout.numberOfSections)
         let visible = selected(layout, selection).filter { !$0.element.isHidden }
-        let canvas = svgCanvas(layout, drawn: visible.map(\.element), labels: labels, options: options)
+        let drawn = visible.isEmpty ? nil : svgUnion(visible.map { svgDrawnBox($0.element, labels) })
+        let canvas = SVGLayoutWriter.canvas(layout, options: options, drawn: drawn)
         var text = svgDocumentStart(canvas: canvas, title: "cvlayout " + layout.engine, precision: options.precision)
         let drawingOrder = visible.sorted { l, r in
             l.element.zIndex < r.element.zIndex || (l.element.zIndex == r.element.zIndex && l.position < r.position)
@@ -164,12 +165,6 @@ extension PlainLayoutWriter {
             + "<path d=\"\(shape)\" fill=\"none\" stroke=\"#1a1a1a\" stroke-width=\"3.5\" stroke-linejoin=\"round\"/>\n"
             + "<path d=\"\(shape)\" fill=\"#e0245e\" stroke=\"#ffffff\" stroke-width=\"1.25\" stroke-linejoin=\"round\"/></g>\n"
             + "</g>\n</g>\n"
-    }
-
-    /// The viewBox (`SVGLayoutWriter.canvas`) with what `drawn` draws (`svgDrawnBox`).
-    static func svgCanvas(_ layout: CollectionLayout, drawn: [LayoutAttributes], labels: SVGLabels,
-                          options: OutputOptions) -> Rect {
-        SVGLayoutWriter.canvas(layout, options: options, drawn: drawn.isEmpty ? nil : svgUnion(drawn.map { svgDrawnBox($0, labels) }))
     }
 
     /// The box `e` draws: its transformed frame and its label's (0.6 em a character by 1.2 em).
