@@ -52,7 +52,13 @@ func commandInterfaces() -> [CommandInterface] {
 enum CompletionShell: String, CaseIterable {
     case bash, zsh, fish
 
-    var script: String { [.bash: bashCompletionScript, .zsh: zshCompletionScript, .fish: fishCompletionScript][self]!() }
+    var script: String {
+        switch self {
+        case .bash: bashCompletionScript()
+        case .zsh: zshCompletionScript()
+        case .fish: fishCompletionScript()
+        }
+    }
 }
 
 /// `cvlayout completions SHELL`.
