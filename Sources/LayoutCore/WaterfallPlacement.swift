@@ -13,7 +13,8 @@ struct Placement {
     /// The height of `.uniform` items.
     let itemHeight: Double
 
-    /// Returns the section's bottom before its inset (the tallest column's last maxY, or `top`).
+    /// Places every item of `section` from `top` into `sink`; returns the section's bottom
+    /// before its inset (the tallest column's last maxY, or `top`).
     @inline(__always)
     func placeItems<Sink: LayoutAttributesSink>(of section: WaterfallSection, spanning: Bool, top: Double,
                                                 into sink: inout Sink) throws -> Double {
@@ -26,13 +27,23 @@ struct Placement {
         let columns = ColumnHeights(count: slots, top: top)
         switch section.items {
         case .heights(let heights):
-            try heights.withUnsafeBufferPointer { try placeHeights($0, in: columns, into: &sink) }
+            try heights.withUnsafeBufferPointer { heights in
+                if order == .shortestFirst && (slots == 2 || slots == 3) {
+                    try placeShortestFirst(heights, in: columns, into: &sink)
+                } else {
+                    for item in 0..<itemCount { try place(heights[item], item: item, in: columns, into: &sink) }
+                }
+            }
         case .sizes(let sizes):
             for item in 0..<itemCount {
                 try place(try height(of: sizes[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
             }
         case .randomHeights(let heights):
-            try placeHeights(heights, in: columns, into: &sink)
+            if order == .shortestFirst && (slots == 2 || slots == 3) {
+                try placeShortestFirst(heights, in: columns, into: &sink)
+            } else {
+                for item in 0..<itemCount { try place(heights[item], item: item, in: columns, into: &sink) }
+            }
         case .uniform:
             for item in 0..<itemCount { try place(itemHeight, item: item, in: columns, into: &sink) }
         case .mixed(let measures):
@@ -40,9 +51,10 @@ struct Placement {
                 try place(try height(of: measures[item], item: item, atWidth: columnWidth), item: item, in: columns, into: &sink)
             }
         }
-        return slots > 0 ? tallest(columns.bottoms, count: slots) : top
+        return columns.tallestBottom ?? top
     }
 
+    /// A size's height scaled to `width`, checked.
     @inline(__always)
     func height(of size: Size, item: Int, atWidth width: Double) throws -> Double {
         guard size.width > 0, size.width.isFinite, size.height >= 0, size.height.isFinite else {
@@ -55,7 +67,7 @@ struct Placement {
         return height
     }
 
-    /// A height as it is (checked when placed).
+    /// A measure's height at `width` (a height as it is; it is checked when placed).
     @inline(__always)
     func height(of measure: ItemMeasure, item: Int, atWidth width: Double) throws -> Double {
         switch measure {
@@ -88,7 +100,8 @@ struct Placement {
         @inline(__always)
         func run(_ measure: (Int, Double) throws -> Double) throws {
             var cursor = order == .rightToLeft ? n - 1 : 0
-            // Runs of span-1 items, shortest first in up to 3 columns: `placeHeights`'s registers.
+            // Runs of span-1 items, shortest first in up to 3 columns, go through
+            // `placeShortestFirst`'s registers, with the same arithmetic.
             let runs = order == .shortestFirst && n <= 3
             try spans.withUnsafeBufferPointer { spans in
             var item = 0
@@ -154,7 +167,9 @@ struct Placement {
         case .uniform: try run { _, _ in itemHeight }
         case .mixed(let measures): try run { item, width in try self.height(of: measures[item], item: item, atWidth: width) }
         }
-        return tallest(bottoms, count: n)
+        var tallest = bottoms[0]
+        for c in 1..<n where bottoms[c] > tallest { tallest = bottoms[c] }
+        return tallest
     }
 
     /// `maxima[s]` = the tallest of `heights[s..<s + k]`, s in `0...(n − k)`: directly for
@@ -180,6 +195,8 @@ struct Placement {
         }
     }
 
+    /// Places item `item` of `height` atop the column `order` picks, into `sink`.
+    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
     func place<Sink: LayoutAttributesSink>(_ height: Double, item: Int, in columns: ColumnHeights,
                                            into sink: inout Sink) throws {
@@ -201,12 +218,13 @@ struct Placement {
         let y = columns[slot]
         let (x, width) = edges(from: column, span: 1, width: columnWidth)
         sink.append(.cell(IndexPath(item: item, section: section), frame: Rect(x: x, y: y, width: width, height: height)))
-        columns.bottoms[slot] = y + height
+        columns.setBottom(slot, y + height)
         columns[slot] = y + height + itemSpacing
     }
 
-    /// The width ends where the next column's gap starts: with no spacing neighbours share
-    /// their edge exactly (`x + width` can land one ulp past the next column's x).
+    /// The x and width of `k` columns from `column`: the width ends where the next column's
+    /// gap starts, so with no spacing neighbours share their edge exactly (`x + width` can
+    /// land one ulp past the next column's x).
     @inline(__always)
     func edges(from column: Int, span k: Int, width: Double) -> (x: Double, width: Double) {
         let step = columnWidth + columnSpacing
@@ -214,7 +232,7 @@ struct Placement {
         return (x, max(0, min(width, left + Double(column + k) * step - columnSpacing - x)))
     }
 
-    /// The first `n` (1…3) columns, their tops `h` and bottoms `b`.
+    /// `ShortestOfThree` over the first `n` (1…3) columns, their tops `h` and bottoms `b`.
     @inline(__always)
     func inRegisters(count n: Int, _ h: (Int) -> Double, _ b: (Int) -> Double) -> ShortestOfThree {
         func x(_ c: Int) -> Double { n > c ? edges(from: c, span: 1, width: columnWidth).x : 0 }
@@ -226,16 +244,15 @@ struct Placement {
                                tolerance: tolerance, itemSpacing: itemSpacing)
     }
 
-    /// `place` for every item of `heights`; shortest first in 2 or 3 columns (the usual phone
-    /// layouts) with the column heights in registers through the chain of dependent choices.
+    /// `place` for every item of `heights`, shortest first, in 2 or 3 columns (the usual phone
+    /// layouts), with the same arithmetic: the column heights stay in registers through the
+    /// chain of dependent choices.
+    /// - Throws: `LayoutError.invalidItem` for a negative or non-finite height.
     @inline(__always)
-    func placeHeights<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
+    func placeShortestFirst<Sink: LayoutAttributesSink, Heights: RandomAccessCollection<Double>>(
         _ heights: Heights, in columns: ColumnHeights, into sink: inout Sink) throws where Heights.Index == Int {
-        guard order == .shortestFirst && (columns.count == 2 || columns.count == 3) else {
-            for item in 0..<heights.count { try place(heights[item], item: item, in: columns, into: &sink) }
-            return
-        }
-        var registers = inRegisters(count: columns.count, { columns[$0] }, { columns.bottoms[$0] })
+        precondition(columns.count == 2 || columns.count == 3, "2 or 3 columns")
+        var registers = inRegisters(count: columns.count, { columns[$0] }, { columns.bottom($0) })
         for item in 0..<heights.count {
             let height = heights[item]
             guard height >= 0, height.isFinite else {
@@ -245,14 +262,16 @@ struct Placement {
         }
         registers.store(count: columns.count) { c, h, b in
             columns[c] = h
-            columns.bottoms[c] = b
+            columns.setBottom(c, b)
         }
     }
 }
 
-/// Shortest-first's rule (seed 001): the lowest index with `height(i) ≤ minimum + tolerance`.
-/// Up to 3 heights are compared without a branch (the shortest column is as good as random: a
-/// branch would be mispredicted every other item). - Complexity: O(count).
+/// Shortest-first's rule (seed 001), the one definition every placement uses: the lowest
+/// index below `count` with `height(i) ≤ minimum + tolerance`. Up to 3 heights are compared
+/// without a branch (the shortest column is as good as random: a branch would be mispredicted
+/// every other item); `ColumnHeights` applies the rule through its tree past 8 columns.
+/// - Complexity: O(count).
 @inline(__always)
 func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) -> Double) -> Int {
     if count <= 3 {
@@ -269,14 +288,8 @@ func lowestColumnWithinTolerance(count: Int, tolerance: Double, _ height: (Int) 
     return c
 }
 
-/// The largest of `values[0..<count]`, count ≥ 1.
-func tallest(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
-    var tallest = values[0]
-    for c in 1..<count where values[c] > tallest { tallest = values[c] }
-    return tallest
-}
-
-/// Whether columns 0 and 1 are past `minimum + tolerance` (an absent column's height infinite).
+/// `lowestColumnWithinTolerance` for three heights (an absent column's infinite) as two flags:
+/// whether columns 0 and 1 are past `minimum + tolerance`. - Complexity: O(1), no branch.
 @inline(__always)
 func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
                                           tolerance: Double) -> (column0: Bool, column1: Bool) {
@@ -287,13 +300,16 @@ func lowestOfThreeWithinTolerance(_ h0: Double, _ h1: Double, _ h2: Double,
     return (!(h0 <= limit), !(h1 <= limit))
 }
 
-/// Up to three columns in registers: each column's next top (`h`), last bottom (`b`), x, width.
+/// Up to three columns in registers while one-column items go shortest first: each column's
+/// next top (`h`), last bottom (`b`), x and width.
 struct ShortestOfThree {
     var h0, h1, h2: Double
     var b0, b1, b2: Double
     let x0, x1, x2, w0, w1, w2: Double
     let tolerance, itemSpacing: Double
 
+    /// Places an item `height` points tall in the first column within `tolerance` of the
+    /// shortest; returns its frame. - Complexity: O(1).
     @inline(__always)
     mutating func place(height: Double) -> Rect {
         let past = lowestOfThreeWithinTolerance(h0, h1, h2, tolerance: tolerance)
@@ -313,6 +329,7 @@ struct ShortestOfThree {
         return Rect(x: x, y: y, width: width, height: height)
     }
 
+    /// Hands the first `n` columns' top and bottom to `set`.
     @inline(__always)
     func store(count n: Int, _ set: (Int, Double, Double) -> Void) {
         set(0, h0, b0)
@@ -323,13 +340,16 @@ struct ShortestOfThree {
 
 /// Each column's next top in a min segment tree: shortest first in O(log n) (≤ 8 columns: a scan).
 final class ColumnHeights {
-    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (past the last, ∞).
+    /// Nodes 1… of a complete binary tree; leaf `leaves + c` is column c (past the last,
+    /// `.infinity`). Raw storage: plain loads and stores.
     private let tree: UnsafeMutablePointer<Double>
     private let leaves: Int
     /// Each column's last item's maxY (its top while empty).
-    let bottoms: UnsafeMutablePointer<Double>
+    private let bottoms: UnsafeMutablePointer<Double>
+    /// Number of columns.
     let count: Int
 
+    /// `count` columns, all at height `top`.
     init(count: Int, top: Double) {
         var leaves = 1
         while leaves < count { leaves *= 2 }
@@ -352,11 +372,32 @@ final class ColumnHeights {
         bottoms.deallocate()
     }
 
+    /// Records column `column`'s last maxY.
+    @inline(__always)
+    func setBottom(_ column: Int, _ value: Double) {
+        bottoms[column] = value
+    }
+
+    /// Column `column`'s last maxY (its top while empty).
+    @inline(__always)
+    func bottom(_ column: Int) -> Double {
+        bottoms[column]
+    }
+
+    /// The largest last maxY of any column, `nil` without columns.
+    var tallestBottom: Double? {
+        guard count > 0 else { return nil }
+        var tallest = bottoms[0]
+        for c in 1..<count where bottoms[c] > tallest { tallest = bottoms[c] }
+        return tallest
+    }
+
     /// Up to this many columns a scan beats the tree's chain of dependent loads.
     private static let scanLimit = 8
     private var scans: Bool { leaves <= Self.scanLimit }
 
-    /// `lowestColumnWithinTolerance`. - Complexity: O(log n); O(n) for n ≤ 8.
+    /// The lowest-index column whose height is within `tolerance` of the smallest.
+    /// - Complexity: O(log n); O(n) for n ≤ 8.
     @inline(__always)
     func shortest(tolerance: Double) -> Int {
         if scans {
@@ -366,7 +407,7 @@ final class ColumnHeights {
         return leftmost(atMost: tree[1] + tolerance)
     }
 
-    /// Setting a column's height updates the tree in O(log n) (just the height for n ≤ 8).
+    /// A column's height; setting it updates the tree in O(log n) (just the height for n ≤ 8).
     subscript(column: Int) -> Double {
         get { tree[leaves + column] }
         set {
@@ -381,7 +422,8 @@ final class ColumnHeights {
         }
     }
 
-    /// The lowest-index column whose height is ≤ `limit` ≥ the minimum. - Complexity: O(log n).
+    /// The lowest-index column whose height is ≤ `limit` (there is one when `limit` ≥ the
+    /// minimum). - Complexity: O(log n).
     func leftmost(atMost limit: Double) -> Int {
         var node = 1
         while node < leaves {
