@@ -404,11 +404,24 @@ package struct SVGFrameText {
         position += NumberFormat.writeDigits(UInt64(value.magnitude), to: position)
     }
 
-    /// Appends the first `count` bytes of `text`, a trivial value (a word or a tuple of them, little-endian;
-    /// a SIMD vector of bytes), all of whose bytes are stored.
+    /// Appends the first `count` (at most 8) bytes of `text` (little-endian); all 8 are stored.
     @inlinable @inline(__always)
-    package mutating func append<Text>(_ text: Text, count: Int) {
-        UnsafeMutableRawPointer(position).storeBytes(of: text, as: Text.self)
+    package mutating func append(eight text: UInt64, count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: text, as: UInt64.self)
+        position += count
+    }
+
+    /// Appends the first `count` (at most 24) bytes of `text`; all 24 are stored.
+    @inlinable @inline(__always)
+    package mutating func append(twentyFour text: (UInt64, UInt64, UInt64), count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: text, as: (UInt64, UInt64, UInt64).self)
+        position += count
+    }
+
+    /// Appends the first `count` (at most 16) of `bytes`; all 16 are stored.
+    @inlinable @inline(__always)
+    package mutating func append(_ bytes: SIMD16<UInt8>, count: Int) {
+        UnsafeMutableRawPointer(position).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
         position += count
     }
 

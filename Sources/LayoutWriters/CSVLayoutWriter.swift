@@ -46,10 +46,10 @@ public enum CSVLayoutWriter {
             let entry = frames + key.slot
             if entry.pointee.key == key {
                 let lengths = entry.pointee.lengths
-                w.append(entry.pointee.xText, count: Int(truncatingIfNeeded: lengths & 0xFF))
+                w.append(eight: entry.pointee.xText, count: Int(truncatingIfNeeded: lengths & 0xFF))
                 w.append(byte: comma)
                 w.append(number: minY, after: &y, standard: standard, digits: digitTable)
-                w.append(entry.pointee.middle, count: Int(truncatingIfNeeded: lengths >> 8))
+                w.append(twentyFour: entry.pointee.middle, count: Int(truncatingIfNeeded: lengths >> 8))
             } else {
                 let xStart = w.position
                 w.append(number: x)
@@ -58,7 +58,7 @@ public enum CSVLayoutWriter {
                 w.append(number: minY, after: &y, standard: standard, digits: digitTable)
                 let middleStart = w.position
                 // Zeros first, so that the entry is read from initialised bytes whatever the length.
-                w.append((0, 0, 0) as (UInt64, UInt64, UInt64), count: 0)
+                w.append(twentyFour: (0, 0, 0), count: 0)
                 w.append(byte: comma); w.append(number: width)
                 w.append(byte: comma); w.append(number: height)
                 w.append(byte: comma); w.append(number: x + width / 2)
@@ -140,7 +140,7 @@ extension CSVLayoutWriter {
     static func appendLead(_ e: LayoutAttributes, to w: inout ByteCursor, items: inout CountingDigits) {
         w.append(integer: e.indexPath.section)
         w.append(byte: UInt8(ascii: ","))
-        if let digits = items.digits(e.indexPath.item) { w.append(digits.text, count: digits.length) } else { w.append(integer: e.indexPath.item) }
+        if let digits = items.digits(e.indexPath.item) { w.append(eight: digits.text, count: digits.length) } else { w.append(integer: e.indexPath.item) }
         switch e.category {
         case .cell: w.append(",cell,")
         case .supplementaryView: w.append(",supplementaryView,")
