@@ -21,9 +21,11 @@ import LayoutCore
     @inlinable @inline(__always)
     package static func write(_ value: Double, precision: NumberPrecision,
                              to destination: UnsafeMutablePointer<UInt8>) -> Int {
-        // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
-        let k = 1075 &- Int(value.exponentBitPattern)
-        if case .decimals(3) = precision, k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
+        if case .decimals(3) = precision {
+            // Inline for 2⁻¹¹ ≤ |value| < 2⁵²: value = m·2⁻ᵏ, 1 ≤ k ≤ 63, m·1000 < 2⁶³.
+            let k = 1075 &- Int(value.exponentBitPattern)
+            if k >= 1 && k <= 63 { return writeThreeDecimals(value, shift: k, to: destination) }
+        }
         guard value.isFinite else {
             destination.pointee = UInt8(ascii: "0")
             return 1
@@ -31,6 +33,7 @@ import LayoutCore
         switch precision {
         case .full:
             // A layout file's numbers (≤ 3 decimals, ≤ 15 digits): their digits are the shortest form.
+            let k = 1075 &- Int(value.exponentBitPattern)
             if k >= 1 && k <= 63 {
                 let m = value.significandBitPattern | 1 << 52
                 let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1
