@@ -96,9 +96,21 @@ import LayoutCore
             let shifted = twice + 4_503_599_627_370_496
             if shifted - 4_503_599_627_370_496 == twice {
                 let halves = shifted.significandBitPattern
+                let digits = eightDigits(halves >> 1)
+                let leadingZeroBits = leadingZeroDigitBits(digits)
+                let integerBits = 64 &- leadingZeroBits
+                var low = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
                 let half = halves & 1
-                return appending(point: half &* UInt64(0x352E), length: 2 &* Int(truncatingIfNeeded: half),  // ".5"
-                                 to: shortDigitsText(halves >> 1, eightDigits), negative: value < 0 && halves != 0)
+                let point = half &* UInt64(0x352E)  // ".5"
+                var high = point &>> UInt64(64 &- integerBits)
+                low |= shiftedUp(point, by: integerBits)
+                var length = integerBits >> 3 &+ 2 &* Int(truncatingIfNeeded: half)
+                if value < 0 && halves != 0 {
+                    high = high << 8 | low >> 56
+                    low = low << 8 | UInt64(UInt8(ascii: "-"))
+                    length &+= 1
+                }
+                return (low, high, length)
             }
         }
         return nil
@@ -114,29 +126,26 @@ import LayoutCore
         let n = ((m &* 1000) >> UInt64(k &- 1) &+ 1) >> 1  // |value|·1000, halves away from zero
         guard n < 100_000_000_000 else { return nil }
         if n == 0 { return (UInt64(UInt8(ascii: "0")), 0, 1) }  // rounds to zero: no sign
-        let point = pointThreeDigits(n % 1000)
-        return appending(point: point.text, length: point.length, to: shortDigitsText(n / 1000, eightDigits),
-                         negative: value < 0)
-    }
-
-    /// `integer`'s text, then `point`'s `length` bytes (≤ 8), then a leading `-` when `negative`.
-    @inlinable @inline(__always)
-    static func appending(point: UInt64, length: Int, to integer: (text: UInt64, length: Int), negative: Bool)
-        -> (low: UInt64, high: UInt64, length: Int) {
-        let integerBits = integer.length &<< 3
-        var low = integer.text | shiftedUp(point, by: integerBits)
-        var high = point &>> UInt64(64 &- integerBits)
-        if negative {
+        let integer = n / 1000, fraction = n % 1000
+        let digits = eightDigits(integer)
+        let leadingZeroBits = leadingZeroDigitBits(digits)
+        let integerText = (digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits)
+        let integerBits = 64 &- leadingZeroBits
+        let point = pointThreeDigits(fraction)
+        var low = integerText | shiftedUp(point.text, by: integerBits)
+        var high = point.text &>> UInt64(64 &- integerBits)
+        var length = integerBits >> 3 &+ point.length
+        if value < 0 {
             high = high << 8 | low >> 56
             low = low << 8 | UInt64(UInt8(ascii: "-"))
+            length &+= 1
         }
-        return (low, high, integer.length &+ length &+ (negative ? 1 : 0))
+        return (low, high, length)
     }
 
     /// The digits of `n` < 10⁸ without leading zeros (one for 0), little-endian, and their count.
     @inlinable @inline(__always)
-    package static func shortDigitsText(_ n: UInt64, _ eightDigits: (UInt64) -> UInt64 = NumberFormat.eightDigits)
-        -> (text: UInt64, length: Int) {
+    package static func shortDigitsText(_ n: UInt64) -> (text: UInt64, length: Int) {
         let digits = eightDigits(n)
         let leadingZeroBits = leadingZeroDigitBits(digits)
         return ((digits | 0x3030_3030_3030_3030) &>> UInt64(leadingZeroBits), 8 &- leadingZeroBits >> 3)
