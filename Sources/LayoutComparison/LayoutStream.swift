@@ -170,7 +170,7 @@ final class ByteWindow {
     private var offset = 0
 
     /// Reads `path` (which must be a regular file) in chunks of `chunk` bytes.
-    convenience init(path: String, chunk: Int = 1 << 22) throws {
+    convenience init(path: String, chunk: Int = 1 << 21) throws {
         // Only a regular file, looked at before it is opened (opening a FIFO waits for its writer).
         var before = stat()
         guard stat(path, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else {
@@ -206,7 +206,7 @@ final class ByteWindow {
 
     /// Reads the regular file open as `descriptor` from `offset`, in chunks of `chunk`
     /// bytes; the window closes the descriptor.
-    init(descriptor: Int32, offset: Int = 0, chunk: Int = 1 << 22) {
+    init(descriptor: Int32, offset: Int = 0, chunk: Int = 1 << 21) {
         file = OpenFile(adopting: descriptor)
         self.offset = offset
         capacity = chunk
