@@ -7,8 +7,33 @@ import LayoutWriters
 /// The program's version; `--version` prints it.
 public let cvlayoutVersion = "0.1.0"
 
-/// Runs `cvlayout` (the testable entry point): standard output to `stdout` in large chunks
-/// (nothing unless the layout succeeded), messages to `stderr`; returns the exit status.
+/// What one run of the command line produced.
+public struct CommandResult: Equatable, Sendable {
+    /// Bytes written to standard output.
+    public var stdout: [UInt8]
+    /// Text written to standard error.
+    public var stderr: String
+    /// Exit status (`ExitStatus`).
+    public var status: Int32
+
+    /// Standard output as text.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs `cvlayout` with `arguments` (no program name), returning all it printed: the testable
+/// entry point. `environment`: the variables `--check` reads (default none, not the process's).
+public func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
+                environment: [String: String] = [:], stdinHoldsData: Bool = false) -> CommandResult {
+    var stdoutBytes: [UInt8] = []
+    var stderrText = ""
+    let status = run(arguments: arguments, stdin: stdin,
+                     stdout: { stdoutBytes.append(contentsOf: $0) },
+                     stderr: { stderrText += $0 }, environment: { environment[$0] }, stdinHoldsData: stdinHoldsData)
+    return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
+}
+
+/// Runs `cvlayout`, standard output to `stdout` in large chunks (nothing unless the layout
+/// succeeded), messages to `stderr`; returns the exit status.
 /// - Parameters:
 ///   - stdin: read when the dataset is `-`, or when none is named and `stdinHoldsData`.
 ///   - color: which streams may carry ANSI colour (diff reports only); default never.

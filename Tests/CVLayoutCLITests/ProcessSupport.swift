@@ -2,31 +2,6 @@ import Foundation
 import Testing
 import CVLayoutCLI
 
-/// What one run of the command line produced.
-struct CommandResult: Equatable, Sendable {
-    /// Bytes written to standard output.
-    var stdout: [UInt8]
-    /// Text written to standard error.
-    var stderr: String
-    /// Exit status (`ExitStatus`).
-    var status: Int32
-
-    /// Standard output as text.
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-}
-
-/// Runs `cvlayout` with `arguments` (no program name), returning all it printed.
-/// `environment`: the variables `--check` reads (default none, not the process's).
-func run(arguments: [String], stdin: @escaping () throws -> Data = { Data() },
-         environment: [String: String] = [:], stdinHoldsData: Bool = false) -> CommandResult {
-    var stdoutBytes: [UInt8] = []
-    var stderrText = ""
-    let status = run(arguments: arguments, stdin: stdin,
-                     stdout: { stdoutBytes.append(contentsOf: $0) },
-                     stderr: { stderrText += $0 }, environment: { environment[$0] }, stdinHoldsData: stdinHoldsData)
-    return CommandResult(stdout: stdoutBytes, stderr: stderrText, status: status)
-}
-
 /// The built `cvlayout` beside the test bundle (`swift build --build-tests` builds both),
 /// or `nil` when it is not there.
 let builtCvlayout: URL? = {
