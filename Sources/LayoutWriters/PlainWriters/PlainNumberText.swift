@@ -60,29 +60,19 @@ public enum PlainNumberText {
         return String(digits.reversed().map { Character(Unicode.Scalar(UInt8(48 + $0))) })
     }
 
-    /// Swift's shortest round-trip digits (`description`) without an exponent: its own steps,
-    /// so that the fast writers' `NumberFormat.shortestText` is checked against them.
+    /// Swift's shortest round-trip digits (`description`) without an exponent, read from the
+    /// description's two forms (`123.45`, `1.5e+20`) rather than by `NumberFormat.shortestText`'s
+    /// steps, so that the harness checks those.
     private static func shortest(_ value: Double) -> String {
-        let text = value.magnitude.description
-        let mantissa = text.prefix { $0 != "e" }
-        let exponent = text.contains("e") ? Int(text.drop { $0 != "e" }.dropFirst())! : 0
-        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
-        // value = 0.DIGITS · 10^(point + exponent)
-        var digits = Array(mantissa.filter { $0 != "." })
-        var position = point + exponent
-        while digits.count > 1 && digits.first == "0" {
-            digits.removeFirst()
-            position -= 1
+        let text = value.description
+        guard let e = text.firstIndex(of: "e") else {
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
         }
-        while digits.count > 1 && digits.last == "0" { digits.removeLast() }
-        let body: String
-        if position <= 0 {
-            body = "0." + String(repeating: "0", count: -position) + String(digits)
-        } else if position >= digits.count {
-            body = String(digits) + String(repeating: "0", count: position - digits.count)
-        } else {
-            body = String(digits[..<position]) + "." + String(digits[position...])
-        }
-        return (value < 0 ? "-" : "") + body
+        let sign = value < 0 ? "-" : ""
+        let digits = String(text[..<e].filter(\.isNumber))  // d.ddd: one digit before the point
+        let point = 1 + Int(text[text.index(after: e)...])!  // the point's place after the first digit
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+        if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) }
+        return sign + digits.prefix(point) + "." + digits.dropFirst(point)
     }
 }
