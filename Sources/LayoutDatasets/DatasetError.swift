@@ -60,8 +60,11 @@ extension DatasetError {
 
     /// Equal when they say the same at the same place (a case's data, or its words).
     public static func == (a: DatasetError, b: DatasetError) -> Bool {
-        if case .syntax(let line, let column, _) = a, case .syntax(let l, let c, _) = b, (line, column) != (l, c) { return false }
-        return a.path == b.path && a.message == b.message  // a syntax error's path is nil
+        switch (a, b) {
+        case let (.syntax(l, c, m), .syntax(l2, c2, m2)): (l, c, m) == (l2, c2, m2)
+        case (.syntax, _), (_, .syntax): false
+        default: a.path == b.path && a.message == b.message
+        }
     }
 }
 
